@@ -1,0 +1,532 @@
+//! Simplifying builders. Each builder folds constants bit-exactly, applies
+//! the local rewrites that are sound without any assumption, and hash-conses
+//! the result. The rewrites are the bit-level rules of KLEE-CL Table 3:
+//! shifts by constants become concat/extract, extract and concat cancel,
+//! `And(SExt(P), X)` becomes `Select(P, X, 0)`, and fneg/fabs/copysign are
+//! sign-bit operations so that intrinsic and libm spellings meet.
+
+use super::fold::*;
+use super::*;
+
+impl ExprPool {
+    pub fn constant(&mut self, width: Width, value: u128) -> ExprId {
+        assert!(width > 0 && width <= 128, "constant of width {width}");
+        self.intern(Expr::Const { width, value: value & mask(width) })
+    }
+
+    pub fn bool_const(&mut self, b: bool) -> ExprId {
+        self.constant(1, b as u128)
+    }
+
+    pub fn input_byte(&mut self, array: u32, index: u32) -> ExprId {
+        self.intern(Expr::Input { array, index })
+    }
+
+    fn is_value(&self, id: ExprId, v: u128) -> bool {
+        self.as_const(id) == Some(v & mask(self.width(id)))
+    }
+
+    fn is_all_ones(&self, id: ExprId) -> bool {
+        self.as_const(id) == Some(mask(self.width(id)))
+    }
+
+    pub fn bin(&mut self, op: BinOp, a: ExprId, b: ExprId) -> ExprId {
+        let w = self.width(a);
+        debug_assert_eq!(w, self.width(b), "{op:?} on widths {w} and {}", self.width(b));
+        if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
+            return self.constant(w, fold_bin(op, w, x, y));
+        }
+        use BinOp::*;
+        // Commutative operations: constant second, otherwise ordered by id.
+        let commutative = matches!(op, Add | Mul | And | Or | Xor);
+        let (a, b) = if commutative && (self.is_const(a) || (!self.is_const(b) && a > b)) { (b, a) } else { (a, b) };
+        let zero = self.is_value(b, 0);
+        match op {
+            Add | Or | Xor | Sub | Shl | LShr | AShr if zero => return a,
+            Mul | And if zero => return b,
+            Mul | UDiv | SDiv if self.is_value(b, 1) => return a,
+            And if self.is_all_ones(b) => return a,
+            Or if self.is_all_ones(b) => return b,
+            Xor if self.is_all_ones(b) => return self.not(a),
+            And | Or if a == b => return a,
+            Xor | Sub if a == b => return self.constant(w, 0),
+            _ => {}
+        }
+        if let Some(c) = self.as_const(b) {
+            match op {
+                Shl | LShr | AShr if c >= w as u128 => {
+                    return if op == AShr {
+                        let sign = self.extract(a, w - 1, 1);
+                        self.sext(sign, w)
+                    } else {
+                        self.constant(w, 0)
+                    };
+                }
+                Shl => {
+                    let c = c as u32;
+                    let low = self.extract(a, 0, w - c);
+                    let zeros = self.constant(c, 0);
+                    return self.concat(low, zeros);
+                }
+                LShr => {
+                    let c = c as u32;
+                    let high = self.extract(a, c, w - c);
+                    return self.zext(high, w);
+                }
+                AShr => {
+                    let c = c as u32;
+                    let high = self.extract(a, c, w - c);
+                    return self.sext(high, w);
+                }
+                _ => {}
+            }
+        }
+        if op == And {
+            if let Some(r) = self.and_of_mask(a, b) {
+                return r;
+            }
+        }
+        if op == Or {
+            if let Some(r) = self.or_of_selects(a, b) {
+                return r;
+            }
+        }
+        self.intern(Expr::Bin(op, a, b))
+    }
+
+    /// `And(SExt(P), X)` is `Select(P, X, 0)`; `And(Not(SExt(P)), X)` is
+    /// `Select(P, 0, X)` (masking by compare results, as SSE code does).
+    fn and_of_mask(&mut self, a: ExprId, b: ExprId) -> Option<ExprId> {
+        for (m, x) in [(a, b), (b, a)] {
+            if let Some(p) = self.sext_of_bool(m) {
+                let zero = self.constant(self.width(x), 0);
+                return Some(self.ite(p, x, zero));
+            }
+            if let Expr::Not(inner) = *self.get(m) {
+                if let Some(p) = self.sext_of_bool(inner) {
+                    let zero = self.constant(self.width(x), 0);
+                    return Some(self.ite(p, zero, x));
+                }
+            }
+        }
+        None
+    }
+
+    fn sext_of_bool(&self, id: ExprId) -> Option<ExprId> {
+        match *self.get(id) {
+            Expr::SExt(p, _) if self.width(p) == 1 => Some(p),
+            _ => None,
+        }
+    }
+
+    /// `Or(Select(P, X, 0), Select(P, 0, Y))` is `Select(P, X, Y)`.
+    fn or_of_selects(&mut self, a: ExprId, b: ExprId) -> Option<ExprId> {
+        let (Expr::Ite(p, x1, y1), Expr::Ite(q, x2, y2)) = (self.get(a).clone(), self.get(b).clone()) else {
+            return None;
+        };
+        if p != q {
+            return None;
+        }
+        match (self.is_value(y1, 0), self.is_value(x2, 0), self.is_value(x1, 0), self.is_value(y2, 0)) {
+            (true, true, _, _) => Some(self.ite(p, x1, y2)),
+            (_, _, true, true) => Some(self.ite(p, x2, y1)),
+            _ => None,
+        }
+    }
+
+    pub fn add(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.bin(BinOp::Add, a, b)
+    }
+    pub fn sub(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.bin(BinOp::Sub, a, b)
+    }
+    pub fn mul(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.bin(BinOp::Mul, a, b)
+    }
+    pub fn and(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.bin(BinOp::And, a, b)
+    }
+    pub fn or(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.bin(BinOp::Or, a, b)
+    }
+    pub fn xor(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.bin(BinOp::Xor, a, b)
+    }
+
+    pub fn not(&mut self, a: ExprId) -> ExprId {
+        let w = self.width(a);
+        if let Some(x) = self.as_const(a) {
+            return self.constant(w, !x);
+        }
+        match *self.get(a) {
+            Expr::Not(x) => x,
+            Expr::SExt(p, w) if self.width(p) == 1 => {
+                let np = self.not(p);
+                self.sext(np, w)
+            }
+            _ => self.intern(Expr::Not(a)),
+        }
+    }
+
+    pub fn cmp(&mut self, op: CmpOp, a: ExprId, b: ExprId) -> ExprId {
+        let w = self.width(a);
+        if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
+            return self.bool_const(fold_cmp(op, w, x, y));
+        }
+        if a == b {
+            return self.bool_const(matches!(op, CmpOp::Eq | CmpOp::Ule | CmpOp::Sle));
+        }
+        if op == CmpOp::Eq {
+            let (a, b) = if self.is_const(a) || (!self.is_const(b) && a > b) { (b, a) } else { (a, b) };
+            if w == 1 {
+                if self.is_value(b, 1) {
+                    return a;
+                }
+                if self.is_value(b, 0) {
+                    return self.not(a);
+                }
+            }
+            return self.intern(Expr::Cmp(op, a, b));
+        }
+        self.intern(Expr::Cmp(op, a, b))
+    }
+
+    pub fn eq(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.cmp(CmpOp::Eq, a, b)
+    }
+
+    pub fn ite(&mut self, c: ExprId, t: ExprId, e: ExprId) -> ExprId {
+        debug_assert_eq!(self.width(c), 1);
+        if let Some(v) = self.as_const(c) {
+            return if v != 0 { t } else { e };
+        }
+        if t == e {
+            return t;
+        }
+        if self.width(t) == 1 {
+            match (self.as_const(t), self.as_const(e)) {
+                (Some(1), Some(0)) => return c,
+                (Some(0), Some(1)) => return self.not(c),
+                _ => {}
+            }
+        }
+        if let Expr::Not(inner) = *self.get(c) {
+            return self.ite(inner, e, t);
+        }
+        // Nested selects on the same condition.
+        if let Expr::Ite(c2, t2, _) = *self.get(e) {
+            if c2 == c {
+                return self.ite(c, t, t2);
+            }
+        }
+        if let Expr::Ite(c2, _, e2) = *self.get(t) {
+            if c2 == c {
+                return self.ite(c, e2, e);
+            }
+        }
+        self.intern(Expr::Ite(c, t, e))
+    }
+
+    pub fn bool_and(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.and(a, b)
+    }
+    pub fn bool_or(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.or(a, b)
+    }
+
+    pub fn concat(&mut self, hi: ExprId, lo: ExprId) -> ExprId {
+        let (wh, wl) = (self.width(hi), self.width(lo));
+        assert!(wh + wl <= 128, "concat wider than 128 bits");
+        if let (Some(h), Some(l)) = (self.as_const(hi), self.as_const(lo)) {
+            return self.constant(wh + wl, (h << wl) | l);
+        }
+        // Adjacent extracts of one value rejoin.
+        if let (Expr::Extract { value: v1, offset: o1, .. }, Expr::Extract { value: v2, offset: o2, width: w2 }) =
+            (self.get(hi).clone(), self.get(lo).clone())
+        {
+            if v1 == v2 && o1 == o2 + w2 {
+                return self.extract(v1, o2, wh + wl);
+            }
+        }
+        // Right-associate so that byte sequences have one shape.
+        if let Expr::Concat(a, b) = *self.get(hi) {
+            let rest = self.concat(b, lo);
+            return self.concat(a, rest);
+        }
+        // hi next to the head of a right-associated chain may rejoin too.
+        if let Expr::Concat(l1, l2) = *self.get(lo) {
+            if let (Expr::Extract { value: v1, offset: o1, .. }, Expr::Extract { value: v2, offset: o2, width: w2 }) =
+                (self.get(hi).clone(), self.get(l1).clone())
+            {
+                if v1 == v2 && o1 == o2 + w2 {
+                    let joined = self.extract(v1, o2, wh + w2);
+                    return self.concat(joined, l2);
+                }
+            }
+        }
+        // Zero high bits are a zero extension.
+        if self.is_value(hi, 0) {
+            return self.zext(lo, wh + wl);
+        }
+        self.intern(Expr::Concat(hi, lo))
+    }
+
+    pub fn extract(&mut self, value: ExprId, offset: Width, width: Width) -> ExprId {
+        let w = self.width(value);
+        assert!(offset + width <= w && width > 0, "extract [{offset}+{width}] of width {w}");
+        if offset == 0 && width == w {
+            return value;
+        }
+        if let Some(v) = self.as_const(value) {
+            return self.constant(width, v >> offset);
+        }
+        match self.get(value).clone() {
+            Expr::Concat(hi, lo) => {
+                let wl = self.width(lo);
+                if offset + width <= wl {
+                    return self.extract(lo, offset, width);
+                }
+                if offset >= wl {
+                    return self.extract(hi, offset - wl, width);
+                }
+                let h = self.extract(hi, 0, offset + width - wl);
+                let l = self.extract(lo, offset, wl - offset);
+                return self.concat(h, l);
+            }
+            Expr::Extract { value: inner, offset: o2, .. } => return self.extract(inner, o2 + offset, width),
+            Expr::ZExt(inner, _) => {
+                let wi = self.width(inner);
+                if offset + width <= wi {
+                    return self.extract(inner, offset, width);
+                }
+                if offset >= wi {
+                    return self.constant(width, 0);
+                }
+                let part = self.extract(inner, offset, wi - offset);
+                return self.zext(part, width);
+            }
+            Expr::SExt(inner, _) => {
+                let wi = self.width(inner);
+                if offset + width <= wi {
+                    return self.extract(inner, offset, width);
+                }
+                if self.width(inner) == 1 {
+                    return self.sext(inner, width);
+                }
+            }
+            Expr::Ite(c, t, e) if self.is_const(t) || self.is_const(e) => {
+                let t2 = self.extract(t, offset, width);
+                let e2 = self.extract(e, offset, width);
+                return self.ite(c, t2, e2);
+            }
+            Expr::Bin(op @ (BinOp::And | BinOp::Or | BinOp::Xor), a, b) => {
+                let a2 = self.extract(a, offset, width);
+                let b2 = self.extract(b, offset, width);
+                return self.bin(op, a2, b2);
+            }
+            Expr::Not(a) => {
+                let a2 = self.extract(a, offset, width);
+                return self.not(a2);
+            }
+            _ => {}
+        }
+        self.intern(Expr::Extract { value, offset, width })
+    }
+
+    pub fn zext(&mut self, value: ExprId, width: Width) -> ExprId {
+        let w = self.width(value);
+        assert!(width >= w);
+        if width == w {
+            return value;
+        }
+        if let Some(v) = self.as_const(value) {
+            return self.constant(width, v);
+        }
+        if let Expr::ZExt(inner, _) = *self.get(value) {
+            return self.zext(inner, width);
+        }
+        self.intern(Expr::ZExt(value, width))
+    }
+
+    pub fn sext(&mut self, value: ExprId, width: Width) -> ExprId {
+        let w = self.width(value);
+        assert!(width >= w);
+        if width == w {
+            return value;
+        }
+        if let Some(v) = self.as_const(value) {
+            return self.constant(width, to_signed(v, w) as u128);
+        }
+        if let Expr::SExt(inner, _) = *self.get(value) {
+            return self.sext(inner, width);
+        }
+        self.intern(Expr::SExt(value, width))
+    }
+
+    /// Truncation to the low `width` bits.
+    pub fn trunc(&mut self, value: ExprId, width: Width) -> ExprId {
+        self.extract(value, 0, width)
+    }
+
+    // ---- floating point -------------------------------------------------
+
+    pub fn fbin(&mut self, op: FBinOp, f: FpFormat, a: ExprId, b: ExprId) -> ExprId {
+        if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
+            return self.constant(f.width(), fold_fbin(op, f, x, y));
+        }
+        // With canonical NaN results, + and * are commutative bit for bit;
+        // min/max are not (signed zeros, NaN operand order).
+        let (a, b) = if matches!(op, FBinOp::Add | FBinOp::Mul) && a > b { (b, a) } else { (a, b) };
+        self.intern(Expr::FBin(op, f, a, b))
+    }
+
+    pub fn fun(&mut self, op: FUnOp, f: FpFormat, a: ExprId) -> ExprId {
+        if let Some(x) = self.as_const(a) {
+            return self.constant(f.width(), fold_fun(op, f, x));
+        }
+        self.intern(Expr::FUn(op, f, a))
+    }
+
+    pub fn fma(&mut self, f: FpFormat, a: ExprId, b: ExprId, c: ExprId) -> ExprId {
+        if let (Some(x), Some(y), Some(z)) = (self.as_const(a), self.as_const(b), self.as_const(c)) {
+            if let Some(r) = fold_fma(f, x, y, z) {
+                return self.constant(f.width(), r);
+            }
+        }
+        let (a, b) = if a > b { (b, a) } else { (a, b) };
+        self.intern(Expr::Fma(f, a, b, c))
+    }
+
+    fn sign_mask(&mut self, f: FpFormat) -> ExprId {
+        self.constant(f.width(), 1u128 << (f.width() - 1))
+    }
+
+    /// fneg: flips the sign bit (NaN payload kept), per LLVM.
+    pub fn fneg(&mut self, f: FpFormat, a: ExprId) -> ExprId {
+        let s = self.sign_mask(f);
+        self.xor(a, s)
+    }
+
+    /// fabs: clears the sign bit.
+    pub fn fabs(&mut self, f: FpFormat, a: ExprId) -> ExprId {
+        let s = self.constant(f.width(), mask(f.width() - 1));
+        self.and(a, s)
+    }
+
+    /// copysign: magnitude of `mag`, sign of `sign`.
+    pub fn copysign(&mut self, f: FpFormat, mag: ExprId, sign: ExprId) -> ExprId {
+        let m = self.fabs(f, mag);
+        let s = self.sign_mask(f);
+        let sb = self.and(sign, s);
+        self.or(m, sb)
+    }
+
+    pub fn fcmp(&mut self, set: Outcomes, f: FpFormat, a: ExprId, b: ExprId) -> ExprId {
+        if set == Outcomes::NONE {
+            return self.bool_const(false);
+        }
+        if set == Outcomes::ALL {
+            return self.bool_const(true);
+        }
+        if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
+            return self.bool_const(fold_fcmp(set, f, x, y));
+        }
+        // A value compared with itself: only "=" or unordered are possible.
+        if a == b {
+            let ord = set.has(Outcomes::EQ);
+            let uno = set.has(Outcomes::UNO);
+            if ord && uno {
+                return self.bool_const(true);
+            }
+            if !ord && !uno {
+                return self.bool_const(false);
+            }
+            let is_uno = self.intern(Expr::FCmp(Outcomes(Outcomes::UNO), f, a, a));
+            return if uno { is_uno } else { self.not(is_uno) };
+        }
+        if a > b {
+            return self.intern(Expr::FCmp(set.swapped(), f, b, a));
+        }
+        self.intern(Expr::FCmp(set, f, a, b))
+    }
+
+    /// True when `a` is a NaN.
+    pub fn is_nan(&mut self, f: FpFormat, a: ExprId) -> ExprId {
+        self.fcmp(Outcomes(Outcomes::UNO), f, a, a)
+    }
+
+    pub fn fp_to_int(&mut self, signed: bool, rounding: IntRounding, from: FpFormat, value: ExprId, width: Width) -> ExprId {
+        if let Some(x) = self.as_const(value) {
+            return self.constant(width, fold_fp_to_int(signed, rounding, from, width, x));
+        }
+        self.intern(Expr::FpToInt { signed, rounding, from, value, width })
+    }
+
+    pub fn int_to_fp(&mut self, signed: bool, to: FpFormat, value: ExprId) -> ExprId {
+        if let Some(x) = self.as_const(value) {
+            let w = self.width(value);
+            return self.constant(to.width(), fold_int_to_fp(signed, to, w, x));
+        }
+        self.intern(Expr::IntToFp { signed, to, value })
+    }
+
+    pub fn fp_convert(&mut self, from: FpFormat, to: FpFormat, value: ExprId) -> ExprId {
+        if from == to {
+            return value;
+        }
+        if let Some(x) = self.as_const(value) {
+            return self.constant(to.width(), fold_fp_convert(from, to, x));
+        }
+        self.intern(Expr::FpConvert { from, to, value })
+    }
+
+    pub fn apply(&mut self, function: &str, args: Vec<ExprId>, width: Width) -> ExprId {
+        self.intern(Expr::Apply { function: Arc::from(function), args, width })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_of_a_word_rejoin() {
+        let mut p = ExprPool::new();
+        let a = p.new_array("x", 4);
+        let bytes: Vec<_> = (0..4).map(|i| p.input_byte(a, i)).collect();
+        let w = p.concat(bytes[1], bytes[0]);
+        let w = p.concat(bytes[2], w);
+        let w = p.concat(bytes[3], w);
+        let parts: Vec<_> = (0..4).map(|i| p.extract(w, i * 8, 8)).collect();
+        assert_eq!(parts, bytes);
+        let lo = p.extract(w, 0, 16);
+        let hi = p.extract(w, 16, 16);
+        assert_eq!(p.concat(hi, lo), w);
+    }
+
+    #[test]
+    fn andnot_sign_is_fabs() {
+        let mut p = ExprPool::new();
+        let a = p.new_array("x", 4);
+        let b: Vec<_> = (0..4).map(|i| p.input_byte(a, i)).collect();
+        let x = p.concat(b[1], b[0]);
+        let x = p.concat(b[2], x);
+        let x = p.concat(b[3], x);
+        let minus_zero = p.constant(32, 0x8000_0000);
+        let nm = p.not(minus_zero);
+        let andnot = p.and(nm, x);
+        assert_eq!(andnot, p.fabs(FpFormat::Single, x));
+    }
+
+    #[test]
+    fn mask_and_becomes_select() {
+        let mut p = ExprPool::new();
+        let x = p.fresh(32);
+        let y = p.fresh(32);
+        let c = p.fcmp(Outcomes(Outcomes::GT), FpFormat::Single, x, y);
+        let m = p.sext(c, 32);
+        let r = p.and(m, x);
+        let zero = p.constant(32, 0);
+        assert_eq!(r, p.ite(c, x, zero));
+    }
+}

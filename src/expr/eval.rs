@@ -1,0 +1,89 @@
+//! Evaluation of an expression under a concrete assignment of the inputs.
+//! Used to check witnesses and to show concrete values of both sides of a
+//! mismatch.
+
+use super::fold::*;
+use super::*;
+
+/// Concrete bytes for each input array, and values for fresh variables.
+#[derive(Clone, Debug, Default)]
+pub struct Assignment {
+    pub arrays: FxHashMap<u32, Vec<u8>>,
+    pub fresh: FxHashMap<u32, u128>,
+}
+
+/// Evaluates `root` bottom-up; inputs missing from the assignment read as 0.
+pub fn evaluate(pool: &ExprPool, root: ExprId, asg: &Assignment) -> u128 {
+    let mut memo: FxHashMap<ExprId, u128> = FxHashMap::default();
+    let mut stack = vec![(root, false)];
+    while let Some((id, expanded)) = stack.pop() {
+        if memo.contains_key(&id) {
+            continue;
+        }
+        if !expanded {
+            stack.push((id, true));
+            for c in pool.children(id) {
+                if !memo.contains_key(&c) {
+                    stack.push((c, false));
+                }
+            }
+            continue;
+        }
+        let v = |e: &ExprId| memo[e];
+        let w = pool.width(id);
+        let r = match pool.get(id) {
+            Expr::Const { value, .. } => *value,
+            Expr::Input { array, index } => {
+                asg.arrays.get(array).and_then(|b| b.get(*index as usize)).copied().unwrap_or(0) as u128
+            }
+            Expr::Fresh { id: f, .. } => asg.fresh.get(f).copied().unwrap_or(0),
+            Expr::Bin(op, a, b) => fold_bin(*op, w, v(a), v(b)),
+            Expr::Not(a) => !v(a) & mask(w),
+            Expr::Cmp(op, a, b) => fold_cmp(*op, pool.width(*a), v(a), v(b)) as u128,
+            Expr::Ite(c, t, e) => {
+                if v(c) != 0 {
+                    v(t)
+                } else {
+                    v(e)
+                }
+            }
+            Expr::Concat(h, l) => (v(h) << pool.width(*l)) | v(l),
+            Expr::Extract { value, offset, width } => (v(value) >> offset) & mask(*width),
+            Expr::ZExt(a, _) => v(a),
+            Expr::SExt(a, _) => to_signed(v(a), pool.width(*a)) as u128 & mask(w),
+            Expr::FBin(op, f, a, b) => fold_fbin(*op, *f, v(a), v(b)),
+            Expr::FUn(op, f, a) => fold_fun(*op, *f, v(a)),
+            Expr::Fma(f, a, b, c) => fold_fma(*f, v(a), v(b), v(c)).unwrap_or_else(|| half_fma(v(a), v(b), v(c))),
+            Expr::FCmp(set, f, a, b) => fold_fcmp(*set, *f, v(a), v(b)) as u128,
+            Expr::FpToInt { signed, rounding, from, value, width } => {
+                fold_fp_to_int(*signed, *rounding, *from, *width, v(value))
+            }
+            Expr::IntToFp { signed, to, value } => fold_int_to_fp(*signed, *to, pool.width(*value), v(value)),
+            Expr::FpConvert { from, to, value } => fold_fp_convert(*from, *to, v(value)),
+            // Uninterpreted: any fixed function will do for showing values;
+            // witnesses never depend on it being a particular one.
+            Expr::Apply { args, .. } => {
+                let mut h: u128 = 0x9e37_79b9_7f4a_7c15;
+                for a in args {
+                    h = h.wrapping_mul(0x1000_0000_01b3).wrapping_add(v(a));
+                }
+                h & mask(w)
+            }
+        };
+        memo.insert(id, r);
+    }
+    memo[&root]
+}
+
+/// Half-precision fma through double: a*b is exact in double (22 bits);
+/// adding c then rounds twice, which is close enough for display only.
+fn half_fma(a: u128, b: u128, c: u128) -> u128 {
+    use half::f16;
+    let f = |x: u128| f16::from_bits(x as u16).to_f64();
+    let r = f(a) * f(b) + f(c);
+    if r.is_nan() {
+        canonical_nan(FpFormat::Half)
+    } else {
+        f16::from_f64(r).to_bits() as u128
+    }
+}

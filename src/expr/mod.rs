@@ -1,0 +1,398 @@
+//! Expressions: a hash-consed DAG of bit-vector and floating-point operations.
+//!
+//! Every value is a bit-vector of a fixed width. Floating-point operations are
+//! typed operations on bit-vectors (the format travels with the operation, not
+//! with the operand), so a vector lane can be read as a float by one operation
+//! and as an integer by the next. Booleans are bit-vectors of width 1.
+//!
+//! Nodes live in an [`ExprPool`] and are referred to by [`ExprId`]; building the
+//! same node twice yields the same id, so structural equality is id equality.
+//! The simplifying builders live in `build.rs`, constant evaluation in
+//! `fold.rs`, the human-readable printer in `print.rs`.
+
+mod build;
+mod eval;
+mod fold;
+mod print;
+
+pub use eval::{evaluate, Assignment};
+pub use fold::{canonical_nan, fp_is_nan};
+pub use print::{print_pair, print_expr};
+
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
+
+/// Width of a bit-vector in bits.
+pub type Width = u32;
+
+/// Handle of a node in an [`ExprPool`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ExprId(u32);
+
+impl ExprId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// IEEE 754 binary formats symcross models.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FpFormat {
+    Half,
+    Single,
+    Double,
+}
+
+impl FpFormat {
+    pub fn width(self) -> Width {
+        match self {
+            FpFormat::Half => 16,
+            FpFormat::Single => 32,
+            FpFormat::Double => 64,
+        }
+    }
+    pub fn exponent_bits(self) -> u32 {
+        match self {
+            FpFormat::Half => 5,
+            FpFormat::Single => 8,
+            FpFormat::Double => 11,
+        }
+    }
+    /// Significand bits including the hidden bit (SMT-LIB's `sb`).
+    pub fn significand_bits(self) -> u32 {
+        self.width() - self.exponent_bits()
+    }
+    pub fn from_width(width: Width) -> Option<FpFormat> {
+        match width {
+            16 => Some(FpFormat::Half),
+            32 => Some(FpFormat::Single),
+            64 => Some(FpFormat::Double),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            FpFormat::Half => "half",
+            FpFormat::Single => "float",
+            FpFormat::Double => "double",
+        }
+    }
+}
+
+/// Binary bit-vector operations. Division by zero is defined as in SMT-LIB
+/// (the executor reports it as a finding before building the node).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    UDiv,
+    SDiv,
+    URem,
+    SRem,
+    And,
+    Or,
+    Xor,
+    /// Shift amounts at or beyond the width give 0 (or all sign bits for AShr).
+    Shl,
+    LShr,
+    AShr,
+}
+
+/// Integer comparisons; the others are built from these by swapping or negating.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CmpOp {
+    Eq,
+    Ult,
+    Ule,
+    Slt,
+    Sle,
+}
+
+/// Binary floating-point operations, all rounding to nearest-even.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FBinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    /// C `fmod` (truncating remainder), LLVM `frem`.
+    Rem,
+    /// libm fmin / llvm.minnum: a NaN operand yields the other; min(-0,+0) = -0.
+    Min,
+    /// libm fmax / llvm.maxnum: a NaN operand yields the other; max(-0,+0) = +0.
+    Max,
+}
+
+/// Unary floating-point operations with exact IEEE semantics.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FUnOp {
+    Sqrt,
+    /// Round to integral, ties to even (rint/nearbyint/roundeven).
+    RoundEven,
+    /// Round to integral, ties away from zero (C `round`).
+    RoundAway,
+    Floor,
+    Ceil,
+    Trunc,
+}
+
+/// Outcome set of a floating-point comparison (KLEE-CL Table 1): bit 0 `<`,
+/// bit 1 `=`, bit 2 `>`, bit 3 unordered.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Outcomes(pub u8);
+
+impl Outcomes {
+    pub const LT: u8 = 1;
+    pub const EQ: u8 = 2;
+    pub const GT: u8 = 4;
+    pub const UNO: u8 = 8;
+    pub const NONE: Outcomes = Outcomes(0);
+    pub const ALL: Outcomes = Outcomes(15);
+    pub fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+    /// The set with operands swapped (`<` and `>` exchange).
+    pub fn swapped(self) -> Outcomes {
+        let b = self.0;
+        Outcomes((b & (Self::EQ | Self::UNO)) | ((b & Self::LT) << 2) | ((b & Self::GT) >> 2))
+    }
+    pub fn complement(self) -> Outcomes {
+        Outcomes(!self.0 & 15)
+    }
+    /// Shorthand name as in KLEE-CL Table 1 (`FOlt`, `FUne`, ...).
+    pub fn name(self) -> &'static str {
+        const NAMES: [&str; 16] = [
+            "false", "FOlt", "FOeq", "FOle", "FOgt", "FOne", "FOge", "FOrd", "FUno", "FUlt",
+            "FUeq", "FUle", "FUgt", "FUne", "FUge", "true",
+        ];
+        NAMES[self.0 as usize]
+    }
+}
+
+/// Rounding of a float-to-integer conversion.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum IntRounding {
+    /// C casts, LLVM fptosi/fptoui, CVTT*.
+    TowardZero,
+    /// CVT* under the default MXCSR.
+    NearestEven,
+}
+
+/// One node of the DAG.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Expr {
+    /// A constant of up to 128 bits.
+    Const { width: Width, value: u128 },
+    /// Byte `index` of the symbolic input array number `array`.
+    Input { array: u32, index: u32 },
+    /// A value constrained by nothing: an approximate operation's result,
+    /// an unmodelled input. `id` makes each occurrence distinct.
+    Fresh { id: u32, width: Width },
+    Bin(BinOp, ExprId, ExprId),
+    Not(ExprId),
+    Cmp(CmpOp, ExprId, ExprId),
+    Ite(ExprId, ExprId, ExprId),
+    /// `hi` in the high bits, `lo` in the low bits.
+    Concat(ExprId, ExprId),
+    Extract { value: ExprId, offset: Width, width: Width },
+    ZExt(ExprId, Width),
+    SExt(ExprId, Width),
+    FBin(FBinOp, FpFormat, ExprId, ExprId),
+    FUn(FUnOp, FpFormat, ExprId),
+    Fma(FpFormat, ExprId, ExprId, ExprId),
+    FCmp(Outcomes, FpFormat, ExprId, ExprId),
+    FpToInt { signed: bool, rounding: IntRounding, from: FpFormat, value: ExprId, width: Width },
+    IntToFp { signed: bool, to: FpFormat, value: ExprId },
+    FpConvert { from: FpFormat, to: FpFormat, value: ExprId },
+    /// A function whose only known property is that equal arguments give equal
+    /// results (libm functions without exact IEEE semantics).
+    Apply { function: Arc<str>, args: Vec<ExprId>, width: Width },
+}
+
+/// Metadata of a symbolic input array (`make_symbolic` call).
+#[derive(Clone, Debug)]
+pub struct InputArray {
+    pub name: String,
+    pub size: u32,
+}
+
+/// The store of all expression nodes, with hash-consing.
+#[derive(Default)]
+pub struct ExprPool {
+    nodes: Vec<Expr>,
+    widths: Vec<Width>,
+    index: FxHashMap<Expr, ExprId>,
+    arrays: Vec<InputArray>,
+    next_fresh: u32,
+}
+
+impl ExprPool {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn get(&self, id: ExprId) -> &Expr {
+        &self.nodes[id.index()]
+    }
+
+    pub fn width(&self, id: ExprId) -> Width {
+        self.widths[id.index()]
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The constant value of `id`, if it is a constant.
+    pub fn as_const(&self, id: ExprId) -> Option<u128> {
+        match self.nodes[id.index()] {
+            Expr::Const { value, .. } => Some(value),
+            _ => None,
+        }
+    }
+
+    pub fn is_const(&self, id: ExprId) -> bool {
+        matches!(self.nodes[id.index()], Expr::Const { .. })
+    }
+
+    pub fn arrays(&self) -> &[InputArray] {
+        &self.arrays
+    }
+
+    /// Registers a new symbolic input array and returns its number.
+    pub fn new_array(&mut self, name: &str, size: u32) -> u32 {
+        // Names must be unique for witnesses to be unambiguous.
+        let mut unique = name.to_string();
+        let mut n = 1;
+        while self.arrays.iter().any(|a| a.name == unique) {
+            n += 1;
+            unique = format!("{name}_{n}");
+        }
+        self.arrays.push(InputArray { name: unique, size });
+        (self.arrays.len() - 1) as u32
+    }
+
+    pub fn fresh(&mut self, width: Width) -> ExprId {
+        let id = self.next_fresh;
+        self.next_fresh += 1;
+        self.intern(Expr::Fresh { id, width })
+    }
+
+    /// Adds a node without simplification. Builders call this after they
+    /// have tried their rewrites.
+    pub(crate) fn intern(&mut self, e: Expr) -> ExprId {
+        if let Some(&id) = self.index.get(&e) {
+            return id;
+        }
+        let w = self.compute_width(&e);
+        let id = ExprId(self.nodes.len() as u32);
+        self.nodes.push(e.clone());
+        self.widths.push(w);
+        self.index.insert(e, id);
+        id
+    }
+
+    fn compute_width(&self, e: &Expr) -> Width {
+        match *e {
+            Expr::Const { width, .. } => width,
+            Expr::Input { .. } => 8,
+            Expr::Fresh { width, .. } => width,
+            Expr::Bin(_, a, _) => self.width(a),
+            Expr::Not(a) => self.width(a),
+            Expr::Cmp(..) | Expr::FCmp(..) => 1,
+            Expr::Ite(_, t, _) => self.width(t),
+            Expr::Concat(h, l) => self.width(h) + self.width(l),
+            Expr::Extract { width, .. } => width,
+            Expr::ZExt(_, w) | Expr::SExt(_, w) => w,
+            Expr::FBin(_, f, ..) | Expr::FUn(_, f, _) | Expr::Fma(f, ..) => f.width(),
+            Expr::FpToInt { width, .. } => width,
+            Expr::IntToFp { to, .. } => to.width(),
+            Expr::FpConvert { to, .. } => to.width(),
+            Expr::Apply { width, .. } => width,
+        }
+    }
+
+    /// Children of a node, in order.
+    pub fn children(&self, id: ExprId) -> smallvec::SmallVec<[ExprId; 3]> {
+        use smallvec::smallvec;
+        match self.get(id) {
+            Expr::Const { .. } | Expr::Input { .. } | Expr::Fresh { .. } => smallvec![],
+            Expr::Bin(_, a, b) | Expr::Cmp(_, a, b) | Expr::Concat(a, b) => smallvec![*a, *b],
+            Expr::FBin(_, _, a, b) | Expr::FCmp(_, _, a, b) => smallvec![*a, *b],
+            Expr::Not(a) | Expr::ZExt(a, _) | Expr::SExt(a, _) | Expr::FUn(_, _, a) => smallvec![*a],
+            Expr::Extract { value, .. }
+            | Expr::FpToInt { value, .. }
+            | Expr::IntToFp { value, .. }
+            | Expr::FpConvert { value, .. } => smallvec![*value],
+            Expr::Ite(c, t, e) | Expr::Fma(_, c, t, e) => smallvec![*c, *t, *e],
+            Expr::Apply { args, .. } => args.iter().copied().collect(),
+        }
+    }
+
+    /// True if any node below `id` is a floating-point operation (such
+    /// queries go to the bit-precise FP solver).
+    pub fn mentions_fp(&self, id: ExprId) -> bool {
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![id];
+        while let Some(e) = stack.pop() {
+            if !seen.insert(e) {
+                continue;
+            }
+            match self.get(e) {
+                Expr::FBin(..)
+                | Expr::FUn(..)
+                | Expr::Fma(..)
+                | Expr::FCmp(..)
+                | Expr::FpToInt { .. }
+                | Expr::IntToFp { .. }
+                | Expr::FpConvert { .. } => return true,
+                _ => stack.extend(self.children(e)),
+            }
+        }
+        false
+    }
+
+    /// The input arrays and bytes `id` depends on.
+    pub fn inputs_of(&self, id: ExprId, out: &mut rustc_hash::FxHashSet<(u32, u32)>) {
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![id];
+        while let Some(e) = stack.pop() {
+            if !seen.insert(e) {
+                continue;
+            }
+            match self.get(e) {
+                Expr::Input { array, index } => {
+                    out.insert((*array, *index));
+                }
+                Expr::Fresh { id, .. } => {
+                    out.insert((u32::MAX, *id));
+                }
+                _ => stack.extend(self.children(e)),
+            }
+        }
+    }
+}
+
+/// Mask of the low `width` bits.
+pub fn mask(width: Width) -> u128 {
+    if width >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << width) - 1
+    }
+}
+
+/// Sign-extends the low `width` bits of `v` to an i128.
+pub fn to_signed(v: u128, width: Width) -> i128 {
+    if width >= 128 {
+        v as i128
+    } else {
+        let shift = 128 - width;
+        ((v << shift) as i128) >> shift
+    }
+}

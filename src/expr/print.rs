@@ -1,0 +1,285 @@
+//! Human-readable printing: infix with explicit brackets, byte runs of an
+//! input shown as `name[first..last]`, floating-point constants shown as
+//! numbers where an FP operation consumes them, and subterms used more than
+//! once named `N0`, `N1`, ... and defined before the expression.
+
+use super::*;
+use std::fmt::Write;
+
+struct Printer<'a> {
+    pool: &'a ExprPool,
+    names: FxHashMap<ExprId, String>,
+    defs: Vec<String>,
+    mark: Option<ExprId>,
+}
+
+/// Prints `root` as `N0 := ...` lines followed by the expression.
+pub fn print_expr(pool: &ExprPool, root: ExprId) -> String {
+    print_with(pool, &[root], None).pop().unwrap_or_default()
+}
+
+/// Prints two expressions with shared subterms named across both and the
+/// first differing subterm of each side marked with `⟪ ⟫`. Returns
+/// (definitions, left, right).
+pub fn print_pair(pool: &ExprPool, a: ExprId, b: ExprId) -> (String, String, String) {
+    let (da, db) = first_difference(pool, a, b);
+    let mut p = Printer::new(pool, &[a, b], None);
+    p.mark = Some(da);
+    let left = p.render(a, None);
+    p.mark = Some(db);
+    let right = p.render(b, None);
+    (p.defs.join("\n"), left, right)
+}
+
+fn print_with(pool: &ExprPool, roots: &[ExprId], mark: Option<ExprId>) -> Vec<String> {
+    let mut p = Printer::new(pool, roots, mark);
+    let rendered: Vec<String> = roots.iter().map(|r| p.render(*r, None)).collect();
+    let mut out = Vec::new();
+    for r in rendered {
+        let mut s = p.defs.join("\n");
+        if !s.is_empty() {
+            s.push('\n');
+        }
+        s.push_str(&r);
+        out.push(s);
+    }
+    out
+}
+
+/// The first pair of corresponding subterms that differ, walking both
+/// sides in step while they have the same operator.
+pub fn first_difference(pool: &ExprPool, mut a: ExprId, mut b: ExprId) -> (ExprId, ExprId) {
+    loop {
+        if std::mem::discriminant(pool.get(a)) != std::mem::discriminant(pool.get(b)) || !same_operator(pool, a, b) {
+            return (a, b);
+        }
+        let (ca, cb) = (pool.children(a), pool.children(b));
+        if ca.len() != cb.len() {
+            return (a, b);
+        }
+        match ca.iter().zip(cb.iter()).find(|(x, y)| x != y) {
+            Some((x, y)) => {
+                a = *x;
+                b = *y;
+            }
+            None => return (a, b),
+        }
+    }
+}
+
+fn same_operator(pool: &ExprPool, a: ExprId, b: ExprId) -> bool {
+    match (pool.get(a), pool.get(b)) {
+        (Expr::Bin(x, ..), Expr::Bin(y, ..)) => x == y,
+        (Expr::Cmp(x, ..), Expr::Cmp(y, ..)) => x == y,
+        (Expr::FBin(x, f, ..), Expr::FBin(y, g, ..)) => x == y && f == g,
+        (Expr::FUn(x, f, _), Expr::FUn(y, g, _)) => x == y && f == g,
+        (Expr::FCmp(x, f, ..), Expr::FCmp(y, g, ..)) => x == y && f == g,
+        (Expr::Extract { offset: o1, width: w1, .. }, Expr::Extract { offset: o2, width: w2, .. }) => o1 == o2 && w1 == w2,
+        (Expr::Apply { function: f, .. }, Expr::Apply { function: g, .. }) => f == g,
+        (Expr::Const { .. }, _) | (Expr::Input { .. }, _) | (Expr::Fresh { .. }, _) => false,
+        _ => pool.width(a) == pool.width(b),
+    }
+}
+
+impl<'a> Printer<'a> {
+    fn new(pool: &'a ExprPool, roots: &[ExprId], mark: Option<ExprId>) -> Self {
+        // Count parents to find shared subterms.
+        let mut uses: FxHashMap<ExprId, u32> = FxHashMap::default();
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack: Vec<ExprId> = roots.to_vec();
+        while let Some(e) = stack.pop() {
+            if !seen.insert(e) {
+                continue;
+            }
+            for c in pool.children(e) {
+                *uses.entry(c).or_default() += 1;
+                stack.push(c);
+            }
+        }
+        let mut p = Printer { pool, names: FxHashMap::default(), defs: Vec::new(), mark };
+        let mut shared: Vec<ExprId> =
+            uses.into_iter().filter(|(e, n)| *n > 1 && !p.is_leafish(*e)).map(|(e, _)| e).collect();
+        shared.sort();
+        // Define in id order: children have smaller ids, so definitions
+        // only mention names already defined.
+        for e in shared {
+            let body = p.render_node(e, None);
+            let name = format!("N{}", p.defs.len());
+            p.defs.push(format!("{name} := {body}"));
+            p.names.insert(e, name);
+        }
+        p
+    }
+
+    fn is_leafish(&self, e: ExprId) -> bool {
+        matches!(self.pool.get(e), Expr::Const { .. } | Expr::Input { .. } | Expr::Fresh { .. }) || self.byte_run(e).is_some()
+    }
+
+    fn render(&mut self, e: ExprId, fp: Option<FpFormat>) -> String {
+        let s = match self.names.get(&e) {
+            Some(n) => n.clone(),
+            None => self.render_node(e, fp),
+        };
+        if self.mark == Some(e) {
+            format!("⟪{s}⟫")
+        } else {
+            s
+        }
+    }
+
+    /// `name[i..j]` when `e` is consecutive bytes of one input, little-endian.
+    fn byte_run(&self, e: ExprId) -> Option<(u32, u32, u32)> {
+        let mut bytes = Vec::new();
+        let mut cur = e;
+        loop {
+            match self.pool.get(cur) {
+                Expr::Concat(h, l) => {
+                    let Expr::Input { array, index } = *self.pool.get(*h) else { return None };
+                    bytes.push((array, index));
+                    cur = *l;
+                }
+                Expr::Input { array, index } => {
+                    bytes.push((*array, *index));
+                    break;
+                }
+                _ => return None,
+            }
+        }
+        let (array, top) = bytes[0];
+        let n = bytes.len() as u32;
+        if n < 2 || top + 1 < n {
+            return None;
+        }
+        let first = top + 1 - n;
+        for (k, (a, i)) in bytes.iter().enumerate() {
+            if *a != array || *i != top - k as u32 {
+                return None;
+            }
+        }
+        Some((array, first, top))
+    }
+
+    fn array_name(&self, a: u32) -> String {
+        self.pool.arrays().get(a as usize).map(|x| x.name.clone()).unwrap_or_else(|| format!("in{a}"))
+    }
+
+    fn constant(&self, width: Width, value: u128, fp: Option<FpFormat>) -> String {
+        match fp {
+            Some(FpFormat::Single) if width == 32 => float_literal(f32::from_bits(value as u32) as f64, "f"),
+            Some(FpFormat::Double) if width == 64 => float_literal(f64::from_bits(value as u64), ""),
+            Some(FpFormat::Half) if width == 16 => float_literal(half::f16::from_bits(value as u16).to_f64(), "h"),
+            _ if width == 1 => (if value != 0 { "true" } else { "false" }).to_string(),
+            _ if value < 10 => format!("{value}"),
+            _ => format!("0x{:0w$x}", value, w = width.div_ceil(4) as usize),
+        }
+    }
+
+    fn render_node(&mut self, e: ExprId, fp: Option<FpFormat>) -> String {
+        if let Some((a, i, j)) = self.byte_run(e) {
+            return format!("{}[{i}..{j}]", self.array_name(a));
+        }
+        let pool = self.pool;
+        match pool.get(e).clone() {
+            Expr::Const { width, value } => self.constant(width, value, fp),
+            Expr::Input { array, index } => format!("{}[{index}]", self.array_name(array)),
+            Expr::Fresh { id, width } => format!("fresh{id}:i{width}"),
+            Expr::Bin(op, a, b) => {
+                let sym = match op {
+                    BinOp::Add => "+",
+                    BinOp::Sub => "-",
+                    BinOp::Mul => "*",
+                    BinOp::UDiv => "/u",
+                    BinOp::SDiv => "/s",
+                    BinOp::URem => "%u",
+                    BinOp::SRem => "%s",
+                    BinOp::And => "&",
+                    BinOp::Or => "|",
+                    BinOp::Xor => "^",
+                    BinOp::Shl => "<<",
+                    BinOp::LShr => ">>u",
+                    BinOp::AShr => ">>s",
+                };
+                format!("({} {sym} {})", self.render(a, None), self.render(b, None))
+            }
+            Expr::Not(a) => format!("~{}", self.render(a, None)),
+            Expr::Cmp(op, a, b) => {
+                let sym = match op {
+                    CmpOp::Eq => "==",
+                    CmpOp::Ult => "<u",
+                    CmpOp::Ule => "<=u",
+                    CmpOp::Slt => "<s",
+                    CmpOp::Sle => "<=s",
+                };
+                format!("({} {sym} {})", self.render(a, None), self.render(b, None))
+            }
+            Expr::Ite(c, t, f) => {
+                format!("({} ? {} : {})", self.render(c, None), self.render(t, fp), self.render(f, fp))
+            }
+            Expr::Concat(h, l) => format!("concat({}, {})", self.render(h, None), self.render(l, None)),
+            Expr::Extract { value, offset, width } => {
+                format!("{}[bits {}..{}]", self.render(value, None), offset, offset + width - 1)
+            }
+            Expr::ZExt(a, w) => format!("zext{w}({})", self.render(a, None)),
+            Expr::SExt(a, w) => format!("sext{w}({})", self.render(a, None)),
+            Expr::FBin(op, f, a, b) => {
+                let (x, y) = (self.render(a, Some(f)), self.render(b, Some(f)));
+                let sym = match op {
+                    FBinOp::Add => "+.",
+                    FBinOp::Sub => "-.",
+                    FBinOp::Mul => "*.",
+                    FBinOp::Div => "/.",
+                    FBinOp::Rem => "%.",
+                    FBinOp::Min => return format!("fmin.{}({x}, {y})", f.name()),
+                    FBinOp::Max => return format!("fmax.{}({x}, {y})", f.name()),
+                };
+                format!("({x} {sym} {y})")
+            }
+            Expr::FUn(op, f, a) => format!("{:?}.{}({})", op, f.name(), self.render(a, Some(f))).to_lowercase(),
+            Expr::Fma(f, a, b, c) => format!(
+                "fma.{}({}, {}, {})",
+                f.name(),
+                self.render(a, Some(f)),
+                self.render(b, Some(f)),
+                self.render(c, Some(f))
+            ),
+            Expr::FCmp(set, f, a, b) => {
+                format!("{}({}, {})", set.name(), self.render(a, Some(f)), self.render(b, Some(f)))
+            }
+            Expr::FpToInt { signed, rounding, from, value, width } => {
+                let r = if rounding == IntRounding::TowardZero { "" } else { ".rne" };
+                let s = if signed { "si" } else { "ui" };
+                format!("fpto{s}{width}{r}({})", self.render(value, Some(from)))
+            }
+            Expr::IntToFp { signed, to, value } => {
+                let s = if signed { "si" } else { "ui" };
+                format!("{s}to{}({})", to.name(), self.render(value, None))
+            }
+            Expr::FpConvert { from, to, value } => format!("({}){}", to.name(), self.render(value, Some(from))),
+            Expr::Apply { function, args, .. } => {
+                let mut s = format!("{function}(");
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        s.push_str(", ");
+                    }
+                    let _ = write!(s, "{}", self.render(*a, None));
+                }
+                s.push(')');
+                s
+            }
+        }
+    }
+}
+
+fn float_literal(v: f64, suffix: &str) -> String {
+    if v.is_nan() {
+        "NaN".into()
+    } else if v.is_infinite() {
+        if v > 0.0 { "+inf" } else { "-inf" }.into()
+    } else if v == 0.0 && v.is_sign_negative() {
+        format!("-0.0{suffix}")
+    } else if v == v.trunc() && v.abs() < 1e15 {
+        format!("{v:.1}{suffix}")
+    } else {
+        format!("{v}{suffix}")
+    }
+}
