@@ -7,3 +7,7 @@
 
 pub mod expr;
 pub mod ir;
+pub mod check;
+pub mod config;
+pub mod exec;
+pub mod report;

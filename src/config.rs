@@ -1,0 +1,115 @@
+//! One configuration value for a run, built by the CLI. Every field has a
+//! documented default (`Config::default()`).
+
+use std::time::Duration;
+
+/// Floating-point assumptions a user can enable (DESIGN.md section 2). Each
+/// is exactly what it says and nothing more.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Assumptions {
+    /// -0 and +0 are the same value.
+    pub positive_zero: bool,
+    /// No floating-point result is infinite or NaN.
+    pub finite: bool,
+    /// No floating-point result is NaN.
+    pub ordered: bool,
+    /// Floating-point + and * may be reassociated.
+    pub associativity: bool,
+}
+
+impl Assumptions {
+    pub const NAMES: [&'static str; 4] = ["positive-zero", "finite", "ordered", "associativity"];
+
+    /// Parses a comma-separated list (`all` enables every assumption).
+    pub fn parse(list: &str) -> Result<Assumptions, String> {
+        let mut a = Assumptions::default();
+        for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            match item {
+                "positive-zero" => a.positive_zero = true,
+                "finite" => a.finite = true,
+                "ordered" => a.ordered = true,
+                "associativity" => a.associativity = true,
+                "all" => {
+                    a = Assumptions { positive_zero: true, finite: true, ordered: true, associativity: true };
+                }
+                other => {
+                    return Err(format!(
+                        "unknown assumption `{other}` (expected positive-zero, finite, ordered, associativity or all)"
+                    ))
+                }
+            }
+        }
+        Ok(a)
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        let flags = [self.positive_zero, self.finite, self.ordered, self.associativity];
+        Self::NAMES.iter().zip(flags).filter(|(_, on)| *on).map(|(n, _)| n.to_string()).collect()
+    }
+
+    pub fn any(&self) -> bool {
+        self.positive_zero || self.finite || self.ordered || self.associativity
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SearcherKind {
+    /// Depth-first: finishes paths early, little memory.
+    Dfs,
+    /// Breadth-first: explores all paths of the same depth together.
+    Bfs,
+    /// Random path: picks a random state, weighted toward shallow ones.
+    RandomPath,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FpSolverKind {
+    Cvc5,
+    Z3,
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Stop exploring after this long (default: no limit).
+    pub max_time: Option<Duration>,
+    /// Stop after this many completed paths (default: no limit).
+    pub max_paths: Option<u64>,
+    /// Stop when the resident set exceeds this many MiB (default: no limit).
+    pub max_memory_mb: Option<u64>,
+    /// Time limit of one solver query (default 10 s); a query that times out
+    /// leaves its finding unconfirmed.
+    pub query_timeout: Duration,
+    pub searcher: SearcherKind,
+    /// Seed of the random-path searcher; a run is deterministic for a seed.
+    pub seed: u64,
+    pub assumptions: Assumptions,
+    /// Solver process for bit-precise floating point (default cvc5).
+    pub fp_solver: FpSolverKind,
+    /// Extra rewrite-rule directories (`--rules`).
+    pub rule_dirs: Vec<std::path::PathBuf>,
+    /// Merge states at the join of a symbolic branch (default on).
+    pub merge: bool,
+    /// Largest block (in instructions) that if-conversion speculates.
+    pub fold_threshold: u32,
+    /// Report progress on stderr for long runs.
+    pub progress: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            max_time: None,
+            max_paths: None,
+            max_memory_mb: None,
+            query_timeout: Duration::from_secs(10),
+            searcher: SearcherKind::Dfs,
+            seed: 0,
+            assumptions: Assumptions::default(),
+            fp_solver: FpSolverKind::Cvc5,
+            rule_dirs: Vec::new(),
+            merge: true,
+            fold_threshold: 64,
+            progress: false,
+        }
+    }
+}

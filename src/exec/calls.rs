@@ -1,0 +1,342 @@
+//! Calls: to module functions, through pointers, and to the functions
+//! symcross implements itself. Those are a table of rows (name -> handler):
+//! the harness API, allocation, process exit, output; libm and `llvm.*`
+//! intrinsics are in intrinsics.rs. A call to anything else is an
+//! `unsupported` finding naming the function.
+
+use super::executor::{Executor, Step};
+use super::memory::ObjectKind;
+use super::state::State;
+use super::value::{scalar, Value};
+use crate::expr::{evaluate, ExprId};
+use crate::ir::{Callee, Function, Inst, Loc, Operand};
+use crate::report::FindingKind;
+
+/// Arguments of a built-in call, already evaluated.
+pub struct CallCtx<'a> {
+    pub name: &'a str,
+    pub args: Vec<Value>,
+    pub inst: &'a Inst,
+}
+
+type Handler<'m> = fn(&mut Executor<'m>, &mut State, &CallCtx) -> Result<Option<Value>, Step>;
+
+impl<'m> Executor<'m> {
+    /// The built-in functions, by exact name.
+    fn builtin(name: &str) -> Option<Handler<'m>> {
+        Some(match name {
+            "symcross_make_symbolic" | "make_symbolic" | "klee_make_symbolic" => Self::builtin_make_symbolic,
+            "symcross_assume" | "klee_assume" => Self::builtin_assume,
+            "symcross_check_equal" => Self::builtin_check_equal,
+            "__assert_fail" | "__assert_rtn" => Self::builtin_assert_fail,
+            "abort" => Self::builtin_abort,
+            "exit" | "_exit" => Self::builtin_exit,
+            "malloc" => Self::builtin_malloc,
+            "calloc" => Self::builtin_calloc,
+            "realloc" => Self::builtin_realloc,
+            "free" => Self::builtin_free,
+            "aligned_alloc" => Self::builtin_aligned_alloc,
+            "posix_memalign" => Self::builtin_posix_memalign,
+            "memcpy" | "memmove" => Self::builtin_memmove,
+            "memset" => Self::builtin_memset,
+            "printf" => Self::builtin_printf,
+            "puts" => Self::builtin_puts,
+            "putchar" => Self::builtin_putchar,
+            "fflush" => Self::builtin_ignore,
+            _ => return None,
+        })
+    }
+
+    pub(super) fn exec_call(&mut self, state: &mut State, func: &'m Function, inst: &'m Inst, callee: &'m Callee, args: &'m [Operand]) -> Step {
+        let values: Vec<Value> = args.iter().map(|a| self.operand(state, func, a)).collect();
+        let name: &str = match callee {
+            Callee::Direct(f) => {
+                let target = self.module.function(*f);
+                if !target.is_declaration() {
+                    return self.call_function(state, *f, values, inst.dest, inst.loc);
+                }
+                &target.name
+            }
+            Callee::Indirect(op) => {
+                let ptr = self.operand1(state, func, op);
+                return self.call_indirect(state, ptr, values, inst);
+            }
+            Callee::External(name) | Callee::Intrinsic(name) => name,
+            Callee::InlineAsm => return self.unsupported(state, inst.loc, "inline assembly".into()),
+        };
+        let ctx = CallCtx { name, args: values, inst };
+        let result = if let Some(h) = Self::builtin(name) {
+            h(self, state, &ctx)
+        } else if let Some(r) = self.call_intrinsic(state, &ctx) {
+            r
+        } else {
+            return self.unsupported(state, inst.loc, format!("call to unmodelled function `{name}`"));
+        };
+        match result {
+            Ok(v) => {
+                if let (Some(d), Some(v)) = (inst.dest, v) {
+                    self.set_reg(state, d, v);
+                }
+                Step::Continue
+            }
+            Err(step) => step,
+        }
+    }
+
+    fn call_indirect(&mut self, state: &mut State, ptr: ExprId, values: Vec<Value>, inst: &'m Inst) -> Step {
+        let addr = match self.pool.as_const(ptr) {
+            Some(a) => a as u64,
+            None => {
+                let Some(m) = self.current_model(state) else {
+                    return self.unsupported(state, inst.loc, "call through a pointer no solver could resolve".into());
+                };
+                let a = evaluate(&self.pool, ptr, &m);
+                let c = self.pool.constant(64, a);
+                let eq = self.pool.eq(ptr, c);
+                if !self.assume(state, eq) {
+                    return Step::Terminated;
+                }
+                a as u64
+            }
+        };
+        match self.function_addr.get(&addr).copied() {
+            Some(f) if !self.module.function(f).is_declaration() => self.call_function(state, f, values, inst.dest, inst.loc),
+            Some(f) => {
+                let name = self.module.function(f).name.clone();
+                self.unsupported(state, inst.loc, format!("call through a pointer to unmodelled function `{name}`"))
+            }
+            None => {
+                self.report(state, FindingKind::OutOfBounds, inst.loc, format!("call through invalid function pointer {addr:#x}"), None, None);
+                Step::Terminated
+            }
+        }
+    }
+
+    /// A concrete integer argument; symbolic ones are fixed to the model's
+    /// value (and the path constrained to it).
+    pub fn concrete_arg(&mut self, state: &mut State, v: ExprId) -> Result<u64, Step> {
+        if let Some(c) = self.pool.as_const(v) {
+            return Ok(c as u64);
+        }
+        let m = self.current_model(state).ok_or(Step::Terminated)?;
+        let c = evaluate(&self.pool, v, &m);
+        let ce = self.pool.constant(self.pool.width(v), c);
+        let eq = self.pool.eq(v, ce);
+        if self.assume(state, eq) {
+            Ok(c as u64)
+        } else {
+            Err(Step::Terminated)
+        }
+    }
+
+    /// Reads a NUL-terminated string with concrete bytes (at most 4096).
+    pub fn read_c_string(&mut self, state: &mut State, ptr: ExprId, loc: Loc) -> Result<String, Step> {
+        let mut out = Vec::new();
+        let base = self.concrete_arg(state, ptr)?;
+        for k in 0..4096u64 {
+            let a = self.pool.constant(64, (base + k) as u128);
+            let access = self.resolve(state, a, 1, loc, false)?;
+            let b = self.read_bytes(state, &access, 1, loc)[0];
+            let b = self.concrete_arg(state, b)? as u8;
+            if b == 0 {
+                break;
+            }
+            out.push(b);
+        }
+        Ok(String::from_utf8_lossy(&out).into_owned())
+    }
+
+    fn builtin_make_symbolic(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let loc = c.inst.loc;
+        let n = self.concrete_arg(state, c.args[1][0])?;
+        let name = match c.args.get(2) {
+            Some(p) if self.pool.as_const(p[0]) != Some(0) => self.read_c_string(state, p[0], loc)?,
+            _ => "input".to_string(),
+        };
+        let array = self.pool.new_array(&name, n as u32);
+        let bytes: Vec<Option<ExprId>> = (0..n as u32).map(|i| Some(self.pool.input_byte(array, i))).collect();
+        let access = self.resolve(state, c.args[0][0], n, loc, true)?;
+        self.write_bytes(state, &access, &bytes);
+        Ok(None)
+    }
+
+    fn builtin_assume(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let v = c.args[0][0];
+        let zero = self.pool.constant(self.pool.width(v), 0);
+        let is_zero = self.pool.eq(v, zero);
+        let holds = self.pool.not(is_zero);
+        if self.assume(state, holds) {
+            Ok(None)
+        } else {
+            Err(Step::Terminated)
+        }
+    }
+
+    fn builtin_assert_fail(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let text = match c.args.first() {
+            Some(p) => self.read_c_string(state, p[0], c.inst.loc).unwrap_or_default(),
+            None => String::new(),
+        };
+        let msg = format!("assertion `{text}` can fail");
+        let model = state.model.clone();
+        let decided = if state.unconfirmed_path { None } else { Some(crate::report::DecidedBy::BitPrecise) };
+        self.report(state, FindingKind::Mismatch, c.inst.loc, msg, model.as_ref().filter(|_| !state.unconfirmed_path), decided);
+        Err(Step::Terminated)
+    }
+
+    fn builtin_abort(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let model = state.model.clone();
+        self.report(state, FindingKind::Mismatch, c.inst.loc, "abort() can be called".into(), model.as_ref().filter(|_| !state.unconfirmed_path), None);
+        Err(Step::Terminated)
+    }
+
+    fn builtin_exit(&mut self, _state: &mut State, _c: &CallCtx) -> Result<Option<Value>, Step> {
+        Err(Step::Finished)
+    }
+
+    fn builtin_ignore(&mut self, _state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        Ok(Some(self.zero_result(c)))
+    }
+
+    pub fn zero_result(&mut self, c: &CallCtx) -> Value {
+        let t = c.inst.ty.clone();
+        self.undef_value(&t)
+    }
+
+    fn heap_allocate(&mut self, state: &mut State, size: u64, align: u64, loc: Loc) -> ExprId {
+        let file = self.module.file_name(loc).rsplit('/').next().unwrap_or("").to_string();
+        let name = format!("heap block allocated at {file}:{}", loc.line);
+        let id = state.memory.allocate(&mut self.pool, size, align, ObjectKind::Heap, name);
+        state.memory.object_mut(id).alloc_line = Some(loc);
+        let base = state.memory.object(id).base;
+        self.pool.constant(64, base as u128)
+    }
+
+    fn builtin_malloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let n = self.concrete_arg(state, c.args[0][0])?;
+        Ok(Some(scalar(self.heap_allocate(state, n, 16, c.inst.loc))))
+    }
+
+    fn builtin_aligned_alloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let align = self.concrete_arg(state, c.args[0][0])?;
+        let n = self.concrete_arg(state, c.args[1][0])?;
+        Ok(Some(scalar(self.heap_allocate(state, n, align, c.inst.loc))))
+    }
+
+    fn builtin_posix_memalign(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let align = self.concrete_arg(state, c.args[1][0])?;
+        let n = self.concrete_arg(state, c.args[2][0])?;
+        let p = self.heap_allocate(state, n, align, c.inst.loc);
+        let bytes = super::layout::value_to_bytes(&mut self.pool, &crate::ir::Type::Ptr { addr_space: 0 }, &[p]);
+        let access = self.resolve(state, c.args[0][0], 8, c.inst.loc, true)?;
+        self.write_bytes(state, &access, &bytes);
+        Ok(Some(scalar(self.pool.constant(32, 0))))
+    }
+
+    fn builtin_calloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let n = self.concrete_arg(state, c.args[0][0])?;
+        let size = self.concrete_arg(state, c.args[1][0])?;
+        let p = self.heap_allocate(state, n * size, 16, c.inst.loc);
+        let access = self.resolve(state, p, n * size, c.inst.loc, true)?;
+        let zero = self.pool.constant(8, 0);
+        self.write_bytes(state, &access, &vec![Some(zero); (n * size) as usize]);
+        Ok(Some(scalar(p)))
+    }
+
+    fn builtin_realloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let old = c.args[0][0];
+        let n = self.concrete_arg(state, c.args[1][0])?;
+        let p = self.heap_allocate(state, n, 16, c.inst.loc);
+        if self.pool.as_const(old) != Some(0) {
+            let old_addr = self.concrete_arg(state, old)?;
+            let keep = state.memory.object_near(old_addr).map(|o| state.memory.object(o).size.min(n)).unwrap_or(0);
+            self.copy_bytes(state, p, old, keep, c.inst.loc)?;
+            self.free_pointer(state, old, c.inst.loc)?;
+        }
+        Ok(Some(scalar(p)))
+    }
+
+    fn builtin_free(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        self.free_pointer(state, c.args[0][0], c.inst.loc)?;
+        Ok(None)
+    }
+
+    pub fn free_pointer(&mut self, state: &mut State, ptr: ExprId, loc: Loc) -> Result<(), Step> {
+        let a = self.concrete_arg(state, ptr)?;
+        if a == 0 {
+            return Ok(());
+        }
+        let obj = state.memory.object_near(a).filter(|o| state.memory.object(*o).base == a);
+        let Some(obj) = obj else {
+            self.report(state, FindingKind::OutOfBounds, loc, format!("free of {a:#x}, which is not the start of a heap block"), None, None);
+            return Err(Step::Terminated);
+        };
+        let o = state.memory.object(obj);
+        if o.kind != ObjectKind::Heap {
+            let msg = format!("free of {} object `{}`, which was not allocated with malloc", o.kind.describe(), o.name);
+            self.report(state, FindingKind::OutOfBounds, loc, msg, None, None);
+            return Err(Step::Terminated);
+        }
+        if o.freed {
+            let first = o.free_line;
+            let msg = format!("double free of `{}`", o.name);
+            if self.report(state, FindingKind::DoubleFree, loc, msg, None, None).is_some() {
+                if let Some(fl) = first {
+                    let l = self.location(fl);
+                    if let Some(f) = self.findings.last_mut() {
+                        f.related.insert(0, crate::report::Related { message: "first freed here".into(), location: l });
+                    }
+                }
+            }
+            return Err(Step::Terminated);
+        }
+        let o = state.memory.object_mut(obj);
+        o.freed = true;
+        o.free_line = Some(loc);
+        Ok(())
+    }
+
+    fn builtin_memmove(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let n = self.concrete_arg(state, c.args[2][0])?;
+        self.copy_bytes(state, c.args[0][0], c.args[1][0], n, c.inst.loc)?;
+        Ok(Some(c.args[0].clone()))
+    }
+
+    fn builtin_memset(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let n = self.concrete_arg(state, c.args[2][0])?;
+        let byte = self.pool.trunc(c.args[1][0], 8);
+        self.fill_bytes(state, c.args[0][0], byte, n, c.inst.loc)?;
+        Ok(Some(c.args[0].clone()))
+    }
+
+    /// memmove semantics: reads everything before writing.
+    pub fn copy_bytes(&mut self, state: &mut State, dst: ExprId, src: ExprId, n: u64, loc: Loc) -> Result<(), Step> {
+        if n == 0 {
+            return Ok(());
+        }
+        let from = self.resolve(state, src, n, loc, false)?;
+        let bytes: Vec<Option<ExprId>> = self.read_bytes_raw(state, &from, n).into_iter().map(Some).collect();
+        let to = self.resolve(state, dst, n, loc, true)?;
+        self.write_bytes(state, &to, &bytes);
+        Ok(())
+    }
+
+    pub fn fill_bytes(&mut self, state: &mut State, dst: ExprId, byte: ExprId, n: u64, loc: Loc) -> Result<(), Step> {
+        if n == 0 {
+            return Ok(());
+        }
+        let to = self.resolve(state, dst, n, loc, true)?;
+        self.write_bytes(state, &to, &vec![Some(byte); n as usize]);
+        Ok(())
+    }
+
+    /// Byte copy without the uninitialised-read check (memcpy of padding is
+    /// fine); the initialisation bits travel with the bytes.
+    fn read_bytes_raw(&mut self, state: &mut State, access: &super::mem_ops::Access, n: u64) -> Vec<ExprId> {
+        if let Some(off) = self.pool.as_const(access.offset) {
+            let o = state.memory.object(access.object);
+            return o.bytes[off as usize..(off as u64 + n) as usize].to_vec();
+        }
+        self.read_bytes(state, access, n, Loc::default())
+    }
+}

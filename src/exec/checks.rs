@@ -1,0 +1,121 @@
+//! `symcross_check_equal`: the crosscheck itself. Each element pair is
+//! decided with the ladder of DESIGN.md section 3 (check/); an element that
+//! can differ is a `mismatch` finding showing both expressions, the first
+//! differing subterm, concrete values under the witness, and which
+//! assumption would make the sides equal.
+
+use super::calls::CallCtx;
+use super::executor::{Executor, Step};
+use super::state::State;
+use super::value::Value;
+use crate::check::CheckOutcome;
+use crate::expr::{evaluate, print_pair, Assignment, ExprId};
+use crate::ir::Type;
+use crate::report::{DecidedBy, FindingKind, MismatchExprs};
+
+/// Elements wider than this are compared in chunks of this many bytes.
+const MAX_CHUNK: u64 = 16;
+
+struct Failure {
+    index: u64,
+    left: ExprId,
+    right: ExprId,
+    witness: Option<Assignment>,
+    why: Option<String>,
+}
+
+impl<'m> Executor<'m> {
+    pub(super) fn builtin_check_equal(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let loc = c.inst.loc;
+        let elem = self.concrete_arg(state, c.args[2][0])?;
+        let count = self.concrete_arg(state, c.args[3][0])?;
+        let what = match c.args.get(4) {
+            Some(p) if self.pool.as_const(p[0]) != Some(0) => self.read_c_string(state, p[0], loc)?,
+            _ => "values".to_string(),
+        };
+        let chunk = elem.min(MAX_CHUNK).max(1);
+        let t = Type::Int((chunk * 8) as u32);
+        let mut failures: Vec<Failure> = Vec::new();
+        let mut decided = Vec::new();
+        for i in 0..count * elem.div_ceil(chunk) {
+            let off = self.pool.constant(64, (i * chunk) as u128);
+            let pa = self.pool.add(c.args[0][0], off);
+            let pb = self.pool.add(c.args[1][0], off);
+            let a = self.load_value(state, pa, &t, loc)?[0];
+            let b = self.load_value(state, pb, &t, loc)?[0];
+            let index = i * chunk / elem;
+            match self.decider.check_equal(&mut self.pool, &state.path, a, b) {
+                CheckOutcome::Proved(by) => decided.push(by),
+                CheckOutcome::Refuted(m) => failures.push(Failure { index, left: a, right: b, witness: Some(m), why: None }),
+                CheckOutcome::Unknown(why) => {
+                    failures.push(Failure { index, left: a, right: b, witness: None, why: Some(why) })
+                }
+            }
+        }
+        self.check_stats.record(&decided);
+        let Some(first) = failures.iter().find(|f| f.witness.is_some()).or(failures.first()) else {
+            return Ok(None);
+        };
+        let indices: Vec<String> = failures.iter().map(|f| f.index.to_string()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+        let exprs = self.mismatch_exprs(first.left, first.right, first.witness.as_ref());
+        let mut msg = format!(
+            "{what}: element {} of {count} can differ ({} of {count} elements can)",
+            first.index,
+            indices.len()
+        );
+        if let Some(why) = &first.why {
+            msg.push_str(&format!("; not confirmed: {why}"));
+        }
+        let decided_by = if first.witness.is_some() { DecidedBy::BitPrecise } else { DecidedBy::Timeout };
+        let witness = first.witness.clone();
+        if let Some(f) = self.report(state, FindingKind::Mismatch, loc, msg, witness.as_ref(), Some(decided_by)) {
+            f.expressions = Some(exprs);
+            if witness.is_none() {
+                f.status = crate::report::Status::Unconfirmed;
+                f.witness = None;
+            }
+        }
+        Err(Step::Terminated)
+    }
+
+    fn mismatch_exprs(&mut self, a: ExprId, b: ExprId, witness: Option<&Assignment>) -> MismatchExprs {
+        let (definitions, left, right) = print_pair(&self.pool, a, b);
+        let w = self.pool.width(a);
+        let show = |v: u128| {
+            let hex = format!("0x{:0width$x}", v, width = (w as usize).div_ceil(4));
+            match w {
+                32 => format!("{hex} ({:e} as float)", f32::from_bits(v as u32)),
+                64 => format!("{hex} ({:e} as double)", f64::from_bits(v as u64)),
+                _ => hex,
+            }
+        };
+        let left_value = witness.map(|m| show(evaluate(&self.pool, a, m)));
+        let right_value = witness.map(|m| show(evaluate(&self.pool, b, m)));
+        let equal_under = self.decider.equal_under(&self.pool, a, b).map(|s| s.names());
+        MismatchExprs { definitions, left, right, left_value, right_value, equal_under }
+    }
+}
+
+/// How many element checks each ladder step decided.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct CheckStats {
+    pub structural: u64,
+    pub canonical: u64,
+    pub implied_query: u64,
+    pub bit_precise: u64,
+}
+
+impl CheckStats {
+    fn record(&mut self, decided: &[DecidedBy]) {
+        for d in decided {
+            match d {
+                DecidedBy::Structural => self.structural += 1,
+                DecidedBy::Canonical => self.canonical += 1,
+                DecidedBy::ImpliedQuery => self.implied_query += 1,
+                DecidedBy::BitPrecise => self.bit_precise += 1,
+                DecidedBy::Timeout => {}
+            }
+        }
+    }
+}
+

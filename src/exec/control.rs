@@ -1,0 +1,182 @@
+//! Control flow: branches (forking on symbolic conditions), switch, phi
+//! nodes on block entry, calls and returns.
+
+use super::executor::{Executor, Step};
+use super::state::State;
+use super::value::Value;
+use crate::expr::ExprId;
+use crate::ir::{BlockId, FuncId, Function, InstKind, Loc, Operand, Terminator};
+
+impl<'m> Executor<'m> {
+    pub(super) fn exec_terminator(&mut self, state: &mut State, func: &'m Function, term: &'m Terminator, loc: Loc) -> Step {
+        match term {
+            Terminator::Br(target) => {
+                self.jump(state, func, *target);
+                Step::Continue
+            }
+            Terminator::CondBr { cond, then, otherwise } => {
+                let c = self.operand1(state, func, cond);
+                self.cond_branch(state, func, c, *then, *otherwise)
+            }
+            Terminator::Switch { value, default, cases } => self.exec_switch(state, func, value, *default, cases),
+            Terminator::Ret(v) => {
+                let value = v.as_ref().map(|v| self.operand(state, func, v));
+                self.exec_return(state, value)
+            }
+            Terminator::Unreachable => self.unsupported(state, loc, "reached an `unreachable` instruction".into()),
+            Terminator::Unsupported(what) => self.unsupported(state, loc, format!("unsupported terminator: {what}")),
+        }
+    }
+
+    fn cond_branch(&mut self, state: &mut State, func: &'m Function, c: ExprId, then: BlockId, otherwise: BlockId) -> Step {
+        if let Some(v) = self.pool.as_const(c) {
+            self.jump(state, func, if v != 0 { then } else { otherwise });
+            return Step::Continue;
+        }
+        let (t, f) = self.branch(state, c);
+        match (t, f) {
+            (Some(mut t), Some(mut f)) => {
+                f.id = self.fork_id();
+                self.jump(&mut t, func, then);
+                self.jump(&mut f, func, otherwise);
+                *state = t;
+                Step::Fork(vec![f])
+            }
+            (Some(mut t), None) => {
+                self.jump(&mut t, func, then);
+                *state = t;
+                Step::Continue
+            }
+            (None, Some(mut f)) => {
+                self.jump(&mut f, func, otherwise);
+                *state = f;
+                Step::Continue
+            }
+            (None, None) => {
+                self.stats.pruned += 1;
+                Step::Terminated
+            }
+        }
+    }
+
+    fn exec_switch(&mut self, state: &mut State, func: &'m Function, value: &Operand, default: BlockId, cases: &[(u128, BlockId)]) -> Step {
+        let v = self.operand1(state, func, value);
+        let w = self.pool.width(v);
+        if let Some(x) = self.pool.as_const(v) {
+            let target = cases.iter().find(|(c, _)| *c == x).map(|(_, b)| *b).unwrap_or(default);
+            self.jump(state, func, target);
+            return Step::Continue;
+        }
+        // Peel off one case at a time: `v == c` or the rest.
+        let mut rest = state.clone();
+        let mut forks = Vec::new();
+        for (c, target) in cases {
+            let ce = self.pool.constant(w, *c);
+            let hit = self.pool.eq(v, ce);
+            let (t, f) = self.branch(&mut rest, hit);
+            if let Some(mut t) = t {
+                self.jump(&mut t, func, *target);
+                forks.push(t);
+            }
+            match f {
+                Some(f) => rest = f,
+                None => {
+                    return self.finish_switch(state, forks);
+                }
+            }
+        }
+        self.jump(&mut rest, func, default);
+        forks.push(rest);
+        self.finish_switch(state, forks)
+    }
+
+    fn finish_switch(&mut self, state: &mut State, mut forks: Vec<State>) -> Step {
+        let Some(first) = forks.pop() else {
+            self.stats.pruned += 1;
+            return Step::Terminated;
+        };
+        *state = first;
+        for f in forks.iter_mut() {
+            f.id = self.fork_id();
+        }
+        if forks.is_empty() {
+            Step::Continue
+        } else {
+            Step::Fork(forks)
+        }
+    }
+
+    /// Moves to `target`, assigning its phi nodes from the block we leave.
+    pub(super) fn jump(&mut self, state: &mut State, func: &'m Function, target: BlockId) {
+        let from = state.frame().block;
+        let block = &func.blocks[target.0 as usize];
+        let mut assigned: Vec<(crate::ir::RegId, Value)> = Vec::new();
+        for inst in &block.insts {
+            let InstKind::Phi { incoming } = &inst.kind else { break };
+            if let (Some(dest), Some((_, op))) = (inst.dest, incoming.iter().find(|(b, _)| *b == from)) {
+                let v = self.operand(state, func, op);
+                assigned.push((dest, v));
+            }
+        }
+        let frame = state.frame_mut();
+        frame.prev_block = Some(from);
+        frame.block = target;
+        frame.pc = 0;
+        for (d, v) in assigned {
+            frame.regs[d.0 as usize] = Some(v);
+        }
+    }
+
+    /// Calls a function defined in the module.
+    pub(super) fn call_function(&mut self, state: &mut State, callee: FuncId, args: Vec<Value>, dest: Option<crate::ir::RegId>, loc: Loc) -> Step {
+        if state.stack.len() >= 10_000 {
+            return self.unsupported(state, loc, "call depth above 10000 (unbounded recursion?)".into());
+        }
+        let f = self.module.function(callee);
+        let fixed = f.params.len();
+        let extra: Vec<Value> = if f.varargs && args.len() > fixed { args[fixed..].to_vec() } else { Vec::new() };
+        self.push_frame(state, callee, args, dest, loc);
+        if f.varargs {
+            let area = self.lay_out_varargs(state, &extra);
+            state.frame_mut().varargs = Some(area);
+        }
+        Step::Continue
+    }
+
+    fn exec_return(&mut self, state: &mut State, value: Option<Value>) -> Step {
+        let frame = state.stack.pop().expect("return with an empty stack");
+        for obj in frame.allocas {
+            let o = state.memory.object_mut(obj);
+            o.freed = true;
+            o.free_line = Some(frame.call_loc);
+        }
+        if state.stack.is_empty() {
+            return Step::Finished;
+        }
+        if let (Some(dest), Some(v)) = (frame.ret_dest, value) {
+            self.set_reg(state, dest, v);
+        }
+        Step::Continue
+    }
+
+    /// Variadic arguments are laid out in 8-byte slots; `va_start` points
+    /// the va_list's overflow area at them (see calls.rs).
+    fn lay_out_varargs(&mut self, state: &mut State, extra: &[Value]) -> crate::exec::memory::ObjectId {
+        let size = 8 * extra.len().max(1) as u64;
+        let id = state.memory.allocate(&mut self.pool, size, 16, crate::exec::memory::ObjectKind::Stack, "varargs".into());
+        for (k, v) in extra.iter().enumerate() {
+            let lane = v[0];
+            let w = self.pool.width(lane);
+            let wide = if w < 64 { self.pool.zext(lane, 64) } else { self.pool.trunc(lane, 64) };
+            for b in 0..8 {
+                let byte = self.pool.extract(wide, b * 8, 8);
+                let o = state.memory.object_mut(id);
+                o.bytes[k * 8 + b as usize] = byte;
+            }
+        }
+        let o = state.memory.object_mut(id);
+        o.initialized.iter_mut().for_each(|b| *b = true);
+        state.frame_mut().allocas.push(id);
+        id
+    }
+}

@@ -1,0 +1,393 @@
+//! The executor: owns the expression pool, the states waiting to run and
+//! the findings, and drives exploration. Instruction semantics live in the
+//! per-family files next to this one; this file holds the run loop,
+//! forking and the reporting of findings.
+
+use super::memory::{Memory, ObjectId, ObjectKind};
+use super::searcher::Searcher;
+use super::state::{Frame, State};
+use super::value::Value;
+use crate::check::{Decider, Feasibility};
+use crate::config::Config;
+use crate::expr::{Assignment, ExprId, ExprPool};
+use crate::ir::{FuncId, GlobalId, Loc, Module, Reloc};
+use crate::report::{DecidedBy, Finding, FindingKind, Location, Related, Status};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// What executing one instruction did to the state.
+pub enum Step {
+    Continue,
+    /// The state split; the other states are to be explored later.
+    Fork(Vec<State>),
+    /// The path ended normally.
+    Finished,
+    /// The path ended with a finding or an infeasible assumption.
+    Terminated,
+}
+
+/// Why exploration stopped early, if it did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LimitHit {
+    Time,
+    Paths,
+    Memory,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    pub paths: u64,
+    pub merged: u64,
+    pub instructions: u64,
+    pub forks: u64,
+    pub pruned: u64,
+}
+
+pub struct Executor<'m> {
+    pub module: &'m Module,
+    pub pool: ExprPool,
+    pub config: Config,
+    pub decider: Decider,
+    pub findings: Vec<Finding>,
+    pub stats: Stats,
+    pub limit_hit: Option<LimitHit>,
+    /// Addresses of globals and functions, fixed for the whole run.
+    pub global_addr: Vec<u64>,
+    pub function_addr: FxHashMap<u64, FuncId>,
+    pub function_base: Vec<u64>,
+    seen: FxHashSet<(FindingKind, Loc, String)>,
+    next_state_id: u32,
+    started: Instant,
+    /// States created outside the normal forking (an access re-run against
+    /// another object); the run loop hands them to the searcher.
+    pub pending: Vec<State>,
+    pub check_stats: super::checks::CheckStats,
+    /// Output written by the program (printf, puts) on each path, kept for
+    /// `symcross run` and the differential tests.
+    pub output: Vec<u8>,
+}
+
+impl<'m> Executor<'m> {
+    pub fn new(module: &'m Module, config: Config, decider: Decider) -> Self {
+        Executor {
+            module,
+            pool: ExprPool::new(),
+            config,
+            decider,
+            findings: Vec::new(),
+            stats: Stats::default(),
+            limit_hit: None,
+            global_addr: Vec::new(),
+            function_addr: FxHashMap::default(),
+            function_base: Vec::new(),
+            seen: FxHashSet::default(),
+            next_state_id: 0,
+            started: Instant::now(),
+            pending: Vec::new(),
+            check_stats: Default::default(),
+            output: Vec::new(),
+        }
+    }
+
+    /// Builds the initial state: globals laid out, `entry` called with `args`.
+    pub fn initial_state(&mut self, entry: FuncId, args: Vec<Value>) -> State {
+        let mut memory = Memory::new();
+        for f in &self.module.functions {
+            let id = memory.allocate(&mut self.pool, 1, 16, ObjectKind::Function, f.name.clone());
+            let base = memory.object(id).base;
+            self.function_base.push(base);
+        }
+        for (i, base) in self.function_base.iter().enumerate() {
+            self.function_addr.insert(*base, FuncId(i as u32));
+        }
+        let mut ids = Vec::new();
+        for g in &self.module.globals {
+            let id = memory.allocate(&mut self.pool, g.size, g.align, ObjectKind::Global, g.name.clone());
+            memory.object_mut(id).addr_space = g.addr_space;
+            self.global_addr.push(memory.object(id).base);
+            ids.push(id);
+        }
+        for (g, id) in self.module.globals.iter().zip(&ids) {
+            self.init_global(&mut memory, g, *id);
+        }
+        let mut state = State {
+            id: 0,
+            stack: Vec::new(),
+            memory,
+            path: Vec::new(),
+            model: Some(Assignment::default()),
+            unconfirmed_path: false,
+            steps: 0,
+            depth: 0,
+        };
+        self.next_state_id = 1;
+        self.push_frame(&mut state, entry, args, None, Loc::default());
+        state
+    }
+
+    fn init_global(&mut self, memory: &mut Memory, g: &crate::ir::Global, id: ObjectId) {
+        let Some(init) = &g.init else {
+            // External without initializer: contents unknown but defined.
+            let o = memory.object_mut(id);
+            o.initialized.iter_mut().for_each(|b| *b = true);
+            return;
+        };
+        let mut bytes: Vec<ExprId> = init.iter().map(|b| self.pool.constant(8, *b as u128)).collect();
+        for (offset, reloc) in &g.relocs {
+            let addr = match reloc {
+                Reloc::Global { global, offset } => self.global_addr[global.0 as usize].wrapping_add(*offset as u64),
+                Reloc::Function(f) => self.function_base[f.0 as usize],
+            };
+            for k in 0..8 {
+                if let Some(b) = bytes.get_mut(*offset as usize + k) {
+                    *b = self.pool.constant(8, ((addr >> (8 * k)) & 0xff) as u128);
+                }
+            }
+        }
+        let o = memory.object_mut(id);
+        let n = o.bytes.len().min(bytes.len());
+        o.bytes[..n].copy_from_slice(&bytes[..n]);
+        o.initialized.iter_mut().for_each(|b| *b = true);
+        o.read_only = g.constant;
+    }
+
+    pub fn global_address(&self, g: GlobalId) -> u64 {
+        self.global_addr[g.0 as usize]
+    }
+
+    /// Runs states until none is left or a limit is hit.
+    pub fn run(&mut self, initial: State) {
+        let mut searcher = Searcher::new(self.config.searcher, self.config.seed);
+        searcher.push(initial);
+        let mut last_progress = Instant::now();
+        while let Some(mut state) = searcher.pop() {
+            if let Some(limit) = self.limit_reached() {
+                self.limit_hit = Some(limit);
+                break;
+            }
+            if self.config.progress && last_progress.elapsed().as_secs() >= 2 {
+                last_progress = Instant::now();
+                eprintln!(
+                    "symcross: {} paths done, {} waiting, {} instructions, {} queries, {:.1}s",
+                    self.stats.paths,
+                    searcher.len(),
+                    self.stats.instructions,
+                    self.decider.backend.queries(),
+                    self.started.elapsed().as_secs_f64()
+                );
+            }
+            loop {
+                let step = self.step(&mut state);
+                for p in self.pending.drain(..) {
+                    searcher.push(p);
+                }
+                match step {
+                    Step::Continue => continue,
+                    Step::Fork(others) => {
+                        self.stats.forks += others.len() as u64;
+                        for o in others {
+                            searcher.push(o);
+                        }
+                        searcher.push(state);
+                        break;
+                    }
+                    Step::Finished => {
+                        self.stats.paths += 1;
+                        break;
+                    }
+                    Step::Terminated => {
+                        self.stats.paths += 1;
+                        break;
+                    }
+                }
+            }
+        }
+        if self.limit_hit.is_none() && !searcher.is_empty() {
+            self.limit_hit = self.limit_reached();
+        }
+    }
+
+    fn limit_reached(&self) -> Option<LimitHit> {
+        if let Some(t) = self.config.max_time {
+            if self.started.elapsed() >= t {
+                return Some(LimitHit::Time);
+            }
+        }
+        if let Some(p) = self.config.max_paths {
+            if self.stats.paths >= p {
+                return Some(LimitHit::Paths);
+            }
+        }
+        if let Some(mb) = self.config.max_memory_mb {
+            if resident_mb() > mb {
+                return Some(LimitHit::Memory);
+            }
+        }
+        None
+    }
+
+    pub fn elapsed(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+    }
+
+    pub fn push_frame(&mut self, state: &mut State, func: FuncId, args: Vec<Value>, ret_dest: Option<crate::ir::RegId>, call_loc: Loc) {
+        let f = self.module.function(func);
+        let mut regs: Vec<Option<Value>> = vec![None; f.num_regs as usize];
+        for (p, a) in f.params.iter().zip(args) {
+            regs[p.reg.0 as usize] = Some(a);
+        }
+        state.stack.push(Frame {
+            func,
+            block: crate::ir::BlockId(0),
+            prev_block: None,
+            pc: 0,
+            regs,
+            allocas: Vec::new(),
+            ret_dest,
+            call_loc,
+            varargs: None,
+        });
+    }
+
+    pub fn fork_id(&mut self) -> u32 {
+        let id = self.next_state_id;
+        self.next_state_id += 1;
+        id
+    }
+
+    /// Splits `state` on `cond`: returns whether the true side and the false
+    /// side are feasible, updating models. The caller continues `state` on
+    /// one side and gets a clone for the other.
+    pub fn branch(&mut self, state: &mut State, cond: ExprId) -> (Option<State>, Option<State>) {
+        if let Some(v) = self.pool.as_const(cond) {
+            return if v != 0 { (Some(state.clone()), None) } else { (None, Some(state.clone())) };
+        }
+        let not_cond = self.pool.not(cond);
+        let witnessed = state.model.as_ref().map(|m| crate::expr::evaluate(&self.pool, cond, m) != 0);
+        let mut sides: [Option<(Option<Assignment>, bool)>; 2] = [None, None];
+        for (i, (c, truth)) in [(cond, true), (not_cond, false)].into_iter().enumerate() {
+            if witnessed == Some(truth) {
+                sides[i] = Some((state.model.clone(), false));
+                continue;
+            }
+            match self.decider.feasible(&self.pool, &state.path, c) {
+                Feasibility::Sat(m) => sides[i] = Some((Some(m), false)),
+                Feasibility::Unsat => {}
+                Feasibility::Unknown(_) => sides[i] = Some((None, true)),
+            }
+        }
+        let [t, f] = sides;
+        let make = |s: &State, c: ExprId, (model, unknown): (Option<Assignment>, bool)| {
+            let mut n = s.clone();
+            n.path.push(c);
+            n.model = model;
+            n.unconfirmed_path |= unknown;
+            n.depth += 1;
+            n
+        };
+                let ts = t.map(|side| make(state, cond, side));
+        let fs = f.map(|side| make(state, not_cond, side));
+        (ts, fs)
+    }
+
+    /// Adds `cond` to the path. Returns false (and counts a pruned path)
+    /// when the path becomes infeasible.
+    pub fn assume(&mut self, state: &mut State, cond: ExprId) -> bool {
+        if let Some(v) = self.pool.as_const(cond) {
+            if v == 0 {
+                self.stats.pruned += 1;
+            }
+            return v != 0;
+        }
+        if let Some(m) = &state.model {
+            if crate::expr::evaluate(&self.pool, cond, m) != 0 {
+                state.path.push(cond);
+                return true;
+            }
+        }
+        match self.decider.feasible(&self.pool, &state.path, cond) {
+            Feasibility::Sat(m) => {
+                state.model = Some(m);
+                state.path.push(cond);
+                true
+            }
+            Feasibility::Unsat => {
+                self.stats.pruned += 1;
+                false
+            }
+            Feasibility::Unknown(_) => {
+                state.model = None;
+                state.unconfirmed_path = true;
+                state.path.push(cond);
+                true
+            }
+        }
+    }
+
+    pub fn location(&self, loc: Loc) -> Location {
+        Location { file: self.module.file_name(loc).to_string(), line: loc.line, column: loc.column }
+    }
+
+    /// Hex bytes per input name.
+    pub fn witness(&self, model: &Assignment) -> BTreeMap<String, String> {
+        let mut w = BTreeMap::new();
+        for (i, a) in self.pool.arrays().iter().enumerate() {
+            let bytes = model.arrays.get(&(i as u32));
+            let hex: String = (0..a.size as usize)
+                .map(|k| format!("{:02x}", bytes.and_then(|b| b.get(k)).copied().unwrap_or(0)))
+                .collect();
+            w.insert(a.name.clone(), hex);
+        }
+        w
+    }
+
+    /// Records a finding at `loc` unless the same one was already reported.
+    /// The witness, if any, decides the status.
+    #[allow(clippy::too_many_arguments)]
+    pub fn report(&mut self, state: &State, kind: FindingKind, loc: Loc, message: String, witness: Option<&Assignment>, decided_by: Option<DecidedBy>) -> Option<&mut Finding> {
+        let key = (kind, loc, if kind == FindingKind::Unsupported { message.clone() } else { String::new() });
+        if !self.seen.insert(key) {
+            return None;
+        }
+        let witness = witness.or(if state.unconfirmed_path { None } else { state.model.as_ref() });
+        let status = if witness.is_some() { Status::Confirmed } else { Status::Unconfirmed };
+        let related = state
+            .stack
+            .iter()
+            .rev()
+            .skip(1)
+            .zip(state.stack.iter().rev())
+            .map(|(caller, callee)| Related {
+                message: format!("called from {}", self.module.function(caller.func).name),
+                location: self.location(callee.call_loc),
+            })
+            .collect();
+        self.findings.push(Finding {
+            kind,
+            status,
+            message,
+            location: self.location(loc),
+            witness: witness.map(|w| self.witness(w)),
+            expressions: None,
+            decided_by,
+            related,
+        });
+        self.findings.last_mut()
+    }
+
+    /// Stops the path with an `unsupported` finding.
+    pub fn unsupported(&mut self, state: &State, loc: Loc, what: String) -> Step {
+        self.report(state, FindingKind::Unsupported, loc, what, None, None);
+        Step::Terminated
+    }
+}
+
+/// Resident set size of this process in MiB (Linux), 0 if unknown.
+fn resident_mb() -> u64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1).and_then(|p| p.parse::<u64>().ok()))
+        .map(|pages| pages * 4096 / (1024 * 1024))
+        .unwrap_or(0)
+}

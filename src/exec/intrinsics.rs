@@ -1,0 +1,387 @@
+//! `llvm.*` intrinsics and the libm functions with exact IEEE semantics.
+//! Rows map a name (without the type suffix) to its semantics; libm
+//! functions without exact semantics (sin, exp, ...) are uninterpreted:
+//! equal arguments give equal results, nothing more.
+
+use super::calls::CallCtx;
+use super::executor::{Executor, Step};
+use super::state::State;
+use super::value::{scalar, Value};
+use crate::expr::{BinOp, CmpOp, ExprId, ExprPool, FBinOp, FUnOp, FpFormat};
+use crate::report::FindingKind;
+
+type Outcome = Option<Result<Option<Value>, Step>>;
+
+/// libm functions with exact semantics, by C name (the `f` and `l`
+/// variants are derived), and the unary operation they perform.
+const LIBM_UNARY: &[(&str, FUnOp)] = &[
+    ("sqrt", FUnOp::Sqrt),
+    ("floor", FUnOp::Floor),
+    ("ceil", FUnOp::Ceil),
+    ("trunc", FUnOp::Trunc),
+    ("rint", FUnOp::RoundEven),
+    ("nearbyint", FUnOp::RoundEven),
+    ("round", FUnOp::RoundAway),
+    ("roundeven", FUnOp::RoundEven),
+];
+
+/// libm functions treated as uninterpreted functions.
+const LIBM_UNINTERPRETED: &[&str] = &[
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "exp",
+    "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "pow", "cbrt", "hypot", "erf", "erfc", "tgamma",
+    "lgamma", "logb",
+];
+
+/// Strips `f`/`l` variants of a libm name: `sqrtf` -> `sqrt`.
+fn libm_base<'a>(name: &'a str, table: &[&str]) -> Option<&'a str> {
+    if table.contains(&name) {
+        return Some(name);
+    }
+    let stem = name.strip_suffix('f')?;
+    table.contains(&stem).then_some(stem)
+}
+
+fn lanes_fmt(c: &CallCtx) -> Option<FpFormat> {
+    c.inst.ty.is_float()
+}
+
+impl<'m> Executor<'m> {
+    pub(super) fn call_intrinsic(&mut self, state: &mut State, c: &CallCtx) -> Outcome {
+        if let Some(rest) = c.name.strip_prefix("llvm.") {
+            if rest.starts_with("x86.") {
+                return self.call_x86(state, c);
+            }
+            return self.call_llvm(state, c, rest);
+        }
+        self.call_libm(c).map(|v| Ok(Some(v)))
+    }
+
+    fn call_libm(&mut self, c: &CallCtx) -> Option<Value> {
+        let name = c.name;
+        let f = lanes_fmt(c)?;
+        let unary_names: Vec<&str> = LIBM_UNARY.iter().map(|(n, _)| *n).collect();
+        if let Some(base) = libm_base(name, &unary_names) {
+            let op = LIBM_UNARY.iter().find(|(n, _)| *n == base)?.1;
+            return Some(scalar(self.pool.fun(op, f, c.args[0][0])));
+        }
+        let a = |k: usize| c.args[k][0];
+        let binary: &[&str] = &["fmin", "fmax", "fmod", "copysign", "fabs", "fma"];
+        if let Some(base) = libm_base(name, binary) {
+            let p = &mut self.pool;
+            return Some(scalar(match base {
+                "fmin" => p.fbin(FBinOp::Min, f, a(0), a(1)),
+                "fmax" => p.fbin(FBinOp::Max, f, a(0), a(1)),
+                "fmod" => p.fbin(FBinOp::Rem, f, a(0), a(1)),
+                "copysign" => p.copysign(f, a(0), a(1)),
+                "fabs" => p.fabs(f, a(0)),
+                _ => p.fma(f, a(0), a(1), a(2)),
+            }));
+        }
+        let base = libm_base(name, LIBM_UNINTERPRETED)?;
+        let args: Vec<ExprId> = c.args.iter().map(|v| v[0]).collect();
+        Some(scalar(self.pool.apply(&format!("{base}.{}", f.name()), args, f.width())))
+    }
+
+    fn call_llvm(&mut self, state: &mut State, c: &CallCtx, rest: &str) -> Outcome {
+        let base = intrinsic_base(rest);
+        let loc = c.inst.loc;
+        let arg = |k: usize| c.args[k].clone();
+        let r: Value = match base {
+            "memcpy" | "memmove" | "memcpy.inline" => {
+                return Some(self.concrete_arg(state, c.args[2][0]).and_then(|n| {
+                    self.copy_bytes(state, c.args[0][0], c.args[1][0], n, loc).map(|_| None)
+                }));
+            }
+            "memset" | "memset.inline" => {
+                return Some(self.concrete_arg(state, c.args[2][0]).and_then(|n| {
+                    self.fill_bytes(state, c.args[0][0], c.args[1][0], n, loc).map(|_| None)
+                }));
+            }
+            "expect" | "expect.with.probability" | "ssa.copy" | "launder.invariant.group" => arg(0),
+            "assume" => {
+                let ok = self.assume(state, c.args[0][0]);
+                return Some(if ok { Ok(None) } else { Err(Step::Terminated) });
+            }
+            "lifetime.start" | "lifetime.end" | "dbg.declare" | "dbg.value" | "dbg.label" | "va_end" | "stackrestore"
+            | "donothing" | "sideeffect" | "experimental.noalias.scope.decl" | "invariant.start" | "invariant.end" => {
+                return Some(Ok(None));
+            }
+            "stacksave" => scalar(self.pool.constant(64, 0)),
+            "trap" | "ubsantrap" | "debugtrap" => {
+                self.report(state, FindingKind::Mismatch, loc, "llvm.trap reached".into(), None, None);
+                return Some(Err(Step::Terminated));
+            }
+            "va_start" => return Some(self.va_start(state, c.args[0][0], loc).map(|_| None)),
+            "va_copy" => return Some(self.copy_bytes(state, c.args[0][0], c.args[1][0], 24, loc).map(|_| None)),
+            _ => match self.llvm_value_intrinsic(c, base) {
+                Some(v) => v,
+                None => return None,
+            },
+        };
+        Some(Ok(Some(r)))
+    }
+
+    /// Intrinsics that compute a value from their arguments, lane by lane.
+    fn llvm_value_intrinsic(&mut self, c: &CallCtx, base: &str) -> Option<Value> {
+        let n = c.args.first().map(|v| v.len()).unwrap_or(0);
+        let fmt = c.inst.ty.is_float().or_else(|| c.args.first().and_then(|_| None));
+        let lane = |k: usize, i: usize| c.args[k][i];
+        let p = &mut self.pool;
+        let mut out = Value::new();
+        if let Some(reduced) = reduce(p, base, c) {
+            return Some(scalar(reduced));
+        }
+        for i in 0..n {
+            let v = match base {
+                "fabs" => p.fabs(fmt?, lane(0, i)),
+                "copysign" => p.copysign(fmt?, lane(0, i), lane(1, i)),
+                "minnum" => p.fbin(FBinOp::Min, fmt?, lane(0, i), lane(1, i)),
+                "maxnum" => p.fbin(FBinOp::Max, fmt?, lane(0, i), lane(1, i)),
+                "minimum" | "maximum" => {
+                    let f = fmt?;
+                    let op = if base == "minimum" { FBinOp::Min } else { FBinOp::Max };
+                    let m = p.fbin(op, f, lane(0, i), lane(1, i));
+                    let uno = p.fcmp(crate::expr::Outcomes(crate::expr::Outcomes::UNO), f, lane(0, i), lane(1, i));
+                    let nan = p.constant(f.width(), crate::expr::canonical_nan(f));
+                    p.ite(uno, nan, m)
+                }
+                "fma" => p.fma(fmt?, lane(0, i), lane(1, i), lane(2, i)),
+                // With -ffp-contract=off clang emits no fmuladd; when it
+                // appears anyway it is computed unfused.
+                "fmuladd" => {
+                    let m = p.fbin(FBinOp::Mul, fmt?, lane(0, i), lane(1, i));
+                    p.fbin(FBinOp::Add, fmt?, m, lane(2, i))
+                }
+                "sqrt" => p.fun(FUnOp::Sqrt, fmt?, lane(0, i)),
+                "floor" => p.fun(FUnOp::Floor, fmt?, lane(0, i)),
+                "ceil" => p.fun(FUnOp::Ceil, fmt?, lane(0, i)),
+                "trunc" => p.fun(FUnOp::Trunc, fmt?, lane(0, i)),
+                "rint" | "nearbyint" | "roundeven" => p.fun(FUnOp::RoundEven, fmt?, lane(0, i)),
+                "round" => p.fun(FUnOp::RoundAway, fmt?, lane(0, i)),
+                "smin" | "smax" | "umin" | "umax" => min_max(p, base, lane(0, i), lane(1, i)),
+                "sadd.sat" | "uadd.sat" | "ssub.sat" | "usub.sat" => saturating(p, base, lane(0, i), lane(1, i)),
+                "abs" => {
+                    let x = lane(0, i);
+                    let zero = p.constant(p.width(x), 0);
+                    let neg = p.cmp(CmpOp::Slt, x, zero);
+                    let minus = p.sub(zero, x);
+                    p.ite(neg, minus, x)
+                }
+                "ctpop" => popcount(p, lane(0, i)),
+                "ctlz" => count_zeros(p, lane(0, i), true),
+                "cttz" => count_zeros(p, lane(0, i), false),
+                "bswap" => byte_swap(p, lane(0, i)),
+                "bitreverse" => bit_reverse(p, lane(0, i)),
+                "fshl" | "fshr" => funnel_shift(p, base == "fshl", lane(0, i), lane(1, i), lane(2, i)),
+                "sadd.with.overflow" | "uadd.with.overflow" | "ssub.with.overflow" | "usub.with.overflow"
+                | "smul.with.overflow" | "umul.with.overflow" => {
+                    let (r, o) = with_overflow(p, base, lane(0, i), lane(1, i));
+                    return Some(smallvec::smallvec![r, o]);
+                }
+                _ => return None,
+            };
+            out.push(v);
+        }
+        Some(out)
+    }
+
+    /// x86-64 va_start: all variadic arguments are read from the overflow
+    /// area (gp_offset and fp_offset say the register save area is used up).
+    fn va_start(&mut self, state: &mut State, list: ExprId, loc: crate::ir::Loc) -> Result<(), Step> {
+        let area = state.frame().varargs.map(|o| state.memory.object(o).base).unwrap_or(0);
+        let p = &mut self.pool;
+        let gp = p.constant(32, 48);
+        let fp = p.constant(32, 176);
+        let ov = p.constant(64, area as u128);
+        let rs = p.constant(64, 0);
+        let t = crate::ir::Type::Struct {
+            fields: vec![crate::ir::Type::Int(32), crate::ir::Type::Int(32), crate::ir::Type::Int(64), crate::ir::Type::Int(64)],
+            offsets: vec![0, 4, 8, 16],
+            size: 24,
+        };
+        let bytes = super::layout::value_to_bytes(&mut self.pool, &t, &[gp, fp, ov, rs]);
+        let access = self.resolve(state, list, 24, loc, true)?;
+        self.write_bytes(state, &access, &bytes);
+        Ok(())
+    }
+}
+
+/// `smax.v4i32` -> `smax`, `memcpy.p0.p0.i64` -> `memcpy`.
+pub fn intrinsic_base(rest: &str) -> &str {
+    let mut end = rest.len();
+    for (i, part) in rest.match_indices('.') {
+        let suffix = &rest[i + 1..];
+        let tok = suffix.split('.').next().unwrap_or("");
+        if is_type_token(tok) {
+            end = i;
+            break;
+        }
+        let _ = part;
+    }
+    &rest[..end]
+}
+
+fn is_type_token(t: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+    match t.chars().next() {
+        Some('i') => digits(&t[1..]),
+        Some('f') => digits(&t[1..]),
+        Some('p') => digits(&t[1..]),
+        Some('v') => t[1..].chars().next().is_some_and(|c| c.is_ascii_digit()),
+        _ => false,
+    }
+}
+
+fn min_max(p: &mut ExprPool, base: &str, a: ExprId, b: ExprId) -> ExprId {
+    let (op, take_less) = match base {
+        "smin" => (CmpOp::Slt, true),
+        "smax" => (CmpOp::Slt, false),
+        "umin" => (CmpOp::Ult, true),
+        _ => (CmpOp::Ult, false),
+    };
+    let lt = p.cmp(op, a, b);
+    if take_less {
+        p.ite(lt, a, b)
+    } else {
+        p.ite(lt, b, a)
+    }
+}
+
+/// Saturating add/sub: computed one bit wider, then clamped.
+pub fn saturating(p: &mut ExprPool, base: &str, a: ExprId, b: ExprId) -> ExprId {
+    let w = p.width(a);
+    let add = base.contains("add");
+    if base.starts_with('u') {
+        if !add {
+            let below = p.cmp(CmpOp::Ult, a, b);
+            let zero = p.constant(w, 0);
+            let diff = p.sub(a, b);
+            return p.ite(below, zero, diff);
+        }
+        let (x, y) = (p.zext(a, w + 1), p.zext(b, w + 1));
+        let r = p.add(x, y);
+        let hi = p.constant(w + 1, crate::expr::mask(w));
+        let above = p.cmp(CmpOp::Ult, hi, r);
+        let max = p.constant(w, crate::expr::mask(w));
+        let low = p.trunc(r, w);
+        return p.ite(above, max, low);
+    }
+    let (x, y) = (p.sext(a, w + 1), p.sext(b, w + 1));
+    let r = if add { p.add(x, y) } else { p.sub(x, y) };
+    let lo = p.constant(w + 1, (1u128 << (w - 1)).wrapping_neg());
+    let hi = p.constant(w + 1, (1u128 << (w - 1)) - 1);
+    let below = p.cmp(CmpOp::Slt, r, lo);
+    let above = p.cmp(CmpOp::Slt, hi, r);
+    let clamped_hi = p.ite(above, hi, r);
+    let clamped = p.ite(below, lo, clamped_hi);
+    p.trunc(clamped, w)
+}
+
+fn popcount(p: &mut ExprPool, x: ExprId) -> ExprId {
+    let w = p.width(x);
+    let mut acc = p.constant(w, 0);
+    for i in 0..w {
+        let bit = p.extract(x, i, 1);
+        let bit = p.zext(bit, w);
+        acc = p.add(acc, bit);
+    }
+    acc
+}
+
+fn count_zeros(p: &mut ExprPool, x: ExprId, leading: bool) -> ExprId {
+    let w = p.width(x);
+    let mut acc = p.constant(w, w as u128);
+    let order: Vec<u32> = if leading { (0..w).collect() } else { (0..w).rev().collect() };
+    for i in order {
+        let bit = p.extract(x, i, 1);
+        let n = p.constant(w, if leading { (w - 1 - i) as u128 } else { i as u128 });
+        acc = p.ite(bit, n, acc);
+    }
+    acc
+}
+
+fn byte_swap(p: &mut ExprPool, x: ExprId) -> ExprId {
+    let n = p.width(x) / 8;
+    let mut acc = p.extract(x, 0, 8);
+    for k in 1..n {
+        let b = p.extract(x, k * 8, 8);
+        acc = p.concat(acc, b);
+    }
+    acc
+}
+
+fn bit_reverse(p: &mut ExprPool, x: ExprId) -> ExprId {
+    let w = p.width(x);
+    let mut acc = p.extract(x, 0, 1);
+    for k in 1..w {
+        let b = p.extract(x, k, 1);
+        acc = p.concat(acc, b);
+    }
+    acc
+}
+
+fn funnel_shift(p: &mut ExprPool, left: bool, a: ExprId, b: ExprId, s: ExprId) -> ExprId {
+    let w = p.width(a);
+    let wc = p.constant(w, w as u128);
+    let amount = p.bin(BinOp::URem, s, wc);
+    let both = p.concat(a, b);
+    let amount = p.zext(amount, 2 * w);
+    if left {
+        let sh = p.bin(BinOp::Shl, both, amount);
+        p.extract(sh, w, w)
+    } else {
+        let sh = p.bin(BinOp::LShr, both, amount);
+        p.extract(sh, 0, w)
+    }
+}
+
+fn with_overflow(p: &mut ExprPool, base: &str, a: ExprId, b: ExprId) -> (ExprId, ExprId) {
+    let w = p.width(a);
+    let signed = base.starts_with('s');
+    let wide = if base.contains("mul") { 2 * w } else { w + 1 };
+    let ext = |p: &mut ExprPool, x| if signed { p.sext(x, wide) } else { p.zext(x, wide) };
+    let (x, y) = (ext(p, a), ext(p, b));
+    let r = if base.contains("add") {
+        p.add(x, y)
+    } else if base.contains("sub") {
+        p.sub(x, y)
+    } else {
+        p.mul(x, y)
+    };
+    let low = p.trunc(r, w);
+    let back = ext(p, low);
+    let same = p.eq(back, r);
+    (low, p.not(same))
+}
+
+/// `llvm.vector.reduce.*`: folds the lanes of the last argument. The FP
+/// forms without `reassoc` are sequential, starting from the first argument.
+fn reduce(p: &mut ExprPool, base: &str, c: &CallCtx) -> Option<ExprId> {
+    let op = base.strip_prefix("vector.reduce.")?;
+    let fmt = c.inst.ty.is_float();
+    if op == "fadd" || op == "fmul" {
+        let f = fmt?;
+        let o = if op == "fadd" { FBinOp::Add } else { FBinOp::Mul };
+        let mut acc = c.args[0][0];
+        for l in c.args[1].iter() {
+            acc = p.fbin(o, f, acc, *l);
+        }
+        return Some(acc);
+    }
+    let lanes = &c.args[0];
+    let mut acc = lanes[0];
+    for l in lanes.iter().skip(1) {
+        acc = match op {
+            "add" => p.add(acc, *l),
+            "mul" => p.mul(acc, *l),
+            "and" => p.and(acc, *l),
+            "or" => p.or(acc, *l),
+            "xor" => p.xor(acc, *l),
+            "smax" | "smin" | "umax" | "umin" => min_max(p, op, acc, *l),
+            "fmax" => p.fbin(FBinOp::Max, fmt?, acc, *l),
+            "fmin" => p.fbin(FBinOp::Min, fmt?, acc, *l),
+            _ => return None,
+        };
+    }
+    Some(acc)
+}

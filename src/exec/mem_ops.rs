@@ -1,0 +1,320 @@
+//! Memory instructions: alloca, load, store, GEP, atomics, and the pointer
+//! resolution they share. A symbolic address is resolved against the object
+//! the current model points into; if the address can leave that object, the
+//! path splits: inside continues, outside either lands in another object
+//! (the instruction is re-run there) or is an `out-of-bounds` finding.
+
+use super::executor::{Executor, Step};
+use super::int_ops::Exec;
+use super::layout::{bytes_to_value, value_to_bytes};
+use super::memory::{ObjectId, ObjectKind};
+use super::state::State;
+use super::value::{scalar, Value};
+use crate::expr::{evaluate, CmpOp, ExprId};
+use crate::ir::{AtomicOp, Function, Inst, Loc, Operand};
+use crate::report::FindingKind;
+
+/// A resolved access: the object and the offset of the first byte.
+pub struct Access {
+    pub object: ObjectId,
+    pub offset: ExprId,
+}
+
+/// Objects larger than this are accessed at a symbolic offset only after
+/// checking whether the offset has a single possible value.
+const SYMBOLIC_OFFSET_PROBE: u64 = 64;
+
+impl<'m> Executor<'m> {
+    pub(super) fn exec_alloca(&mut self, state: &mut State, func: &Function, inst: &Inst, elem_size: u64, count: &Operand, align: u64) -> Exec {
+        let c = self.operand1(state, func, count);
+        let Some(n) = self.pool.as_const(c) else {
+            return Err(self.unsupported(state, inst.loc, "alloca with a symbolic size".into()));
+        };
+        let name = inst.dest.map(|d| func.reg_names[d.0 as usize].clone()).unwrap_or_default();
+        let id = state.memory.allocate(&mut self.pool, elem_size * n as u64, align, ObjectKind::Stack, name);
+        state.memory.object_mut(id).alloc_line = Some(inst.loc);
+        state.frame_mut().allocas.push(id);
+        let base = state.memory.object(id).base;
+        Ok(scalar(self.pool.constant(64, base as u128)))
+    }
+
+    pub(super) fn exec_gep(&mut self, state: &mut State, func: &Function, base: &Operand, offset: i64, terms: &[(Operand, i64)]) -> Exec {
+        let mut addr = self.operand1(state, func, base);
+        let off = self.pool.constant(64, offset as u64 as u128);
+        addr = self.pool.add(addr, off);
+        for (idx, scale) in terms {
+            let i = self.operand1(state, func, idx);
+            let i = if self.pool.width(i) < 64 { self.pool.sext(i, 64) } else { self.pool.trunc(i, 64) };
+            let s = self.pool.constant(64, *scale as u64 as u128);
+            let term = self.pool.mul(i, s);
+            addr = self.pool.add(addr, term);
+        }
+        Ok(scalar(addr))
+    }
+
+    pub(super) fn exec_load(&mut self, state: &mut State, func: &Function, inst: &Inst, ptr: &Operand) -> Exec {
+        let addr = self.operand1(state, func, ptr);
+        let len = inst.ty.size();
+        let access = self.resolve(state, addr, len, inst.loc, false)?;
+        let bytes = self.read_bytes(state, &access, len, inst.loc);
+        Ok(bytes_to_value(&mut self.pool, &inst.ty, &bytes))
+    }
+
+    pub(super) fn exec_store(&mut self, state: &mut State, func: &Function, inst: &Inst, ptr: &Operand, value: &Operand) -> Step {
+        let t = self.operand_type(func, value);
+        let v = self.operand(state, func, value);
+        let addr = self.operand1(state, func, ptr);
+        let bytes = value_to_bytes(&mut self.pool, &t, &v);
+        match self.resolve(state, addr, bytes.len() as u64, inst.loc, true) {
+            Ok(access) => {
+                self.write_bytes(state, &access, &bytes);
+                Step::Continue
+            }
+            Err(step) => step,
+        }
+    }
+
+    pub(super) fn exec_atomic_rmw(&mut self, state: &mut State, func: &Function, inst: &Inst, op: AtomicOp, ptr: &Operand, value: &Operand) -> Exec {
+        let addr = self.operand1(state, func, ptr);
+        let x = self.operand1(state, func, value);
+        let len = inst.ty.size();
+        let access = self.resolve(state, addr, len, inst.loc, true)?;
+        let bytes = self.read_bytes(state, &access, len, inst.loc);
+        let old = bytes_to_value(&mut self.pool, &inst.ty, &bytes)[0];
+        let p = &mut self.pool;
+        let new = match op {
+            AtomicOp::Xchg => x,
+            AtomicOp::Add => p.add(old, x),
+            AtomicOp::Sub => p.sub(old, x),
+            AtomicOp::And => p.and(old, x),
+            AtomicOp::Nand => {
+                let a = p.and(old, x);
+                p.not(a)
+            }
+            AtomicOp::Or => p.or(old, x),
+            AtomicOp::Xor => p.xor(old, x),
+            AtomicOp::Max | AtomicOp::Min | AtomicOp::UMax | AtomicOp::UMin => {
+                let (cmp, want_less) = match op {
+                    AtomicOp::Max => (CmpOp::Slt, false),
+                    AtomicOp::Min => (CmpOp::Slt, true),
+                    AtomicOp::UMax => (CmpOp::Ult, false),
+                    _ => (CmpOp::Ult, true),
+                };
+                let lt = p.cmp(cmp, old, x);
+                if want_less {
+                    p.ite(lt, old, x)
+                } else {
+                    p.ite(lt, x, old)
+                }
+            }
+            AtomicOp::FAdd | AtomicOp::FSub => {
+                let f = self.float_format(state, inst, &inst.ty)?;
+                let o = if op == AtomicOp::FAdd { crate::expr::FBinOp::Add } else { crate::expr::FBinOp::Sub };
+                self.pool.fbin(o, f, old, x)
+            }
+        };
+        let out = value_to_bytes(&mut self.pool, &inst.ty, &[new]);
+        self.write_bytes(state, &access, &out);
+        Ok(scalar(old))
+    }
+
+    pub(super) fn exec_cmpxchg(&mut self, state: &mut State, func: &Function, inst: &Inst, ptr: &Operand, expected: &Operand, new: &Operand) -> Exec {
+        let t = self.operand_type(func, expected);
+        let addr = self.operand1(state, func, ptr);
+        let e = self.operand1(state, func, expected);
+        let n = self.operand1(state, func, new);
+        let access = self.resolve(state, addr, t.size(), inst.loc, true)?;
+        let bytes = self.read_bytes(state, &access, t.size(), inst.loc);
+        let old = bytes_to_value(&mut self.pool, &t, &bytes)[0];
+        let ok = self.pool.eq(old, e);
+        let stored = self.pool.ite(ok, n, old);
+        let out = value_to_bytes(&mut self.pool, &t, &[stored]);
+        self.write_bytes(state, &access, &out);
+        Ok(smallvec::smallvec![old, ok])
+    }
+
+    /// Finds the object `addr` points into and checks that `len` bytes fit.
+    pub fn resolve(&mut self, state: &mut State, addr: ExprId, len: u64, loc: Loc, is_write: bool) -> Result<Access, Step> {
+        let candidate = match self.pool.as_const(addr) {
+            Some(a) => a as u64,
+            None => match self.current_model(state) {
+                Some(m) => evaluate(&self.pool, addr, &m) as u64,
+                None => return Err(self.unsupported(state, loc, "pointer whose value no solver could find".into())),
+            },
+        };
+        let what = if is_write { "write" } else { "read" };
+        let Some(obj) = state.memory.object_near(candidate) else {
+            let msg = if candidate < 0x1_0000 {
+                format!("{what} of {len} bytes through a null or invalid pointer (address {candidate:#x})")
+            } else {
+                format!("{what} of {len} bytes at address {candidate:#x}, which is in no object")
+            };
+            let model = if self.pool.is_const(addr) { None } else { self.current_model(state) };
+            self.report(state, FindingKind::OutOfBounds, loc, msg, model.as_ref(), None);
+            return Err(Step::Terminated);
+        };
+        let o = state.memory.object(obj);
+        let (base, size, kind, freed) = (o.base, o.size, o.kind, o.freed);
+        if freed || kind == ObjectKind::Function {
+            let (k, msg) = if freed {
+                (FindingKind::UseAfterFree, format!("{what} of {len} bytes in {} `{}` after it was freed", kind.describe(), o.name))
+            } else {
+                (FindingKind::OutOfBounds, format!("{what} through a function pointer"))
+            };
+            let free_line = o.free_line;
+            if let Some(f) = self.report(state, k, loc, msg, None, None) {
+                f.related.clear();
+                if let Some(fl) = free_line {
+                    let l = self.location(fl);
+                    if let Some(f) = self.findings.last_mut() {
+                        f.related.push(crate::report::Related { message: "freed here".into(), location: l });
+                    }
+                }
+            }
+            return Err(Step::Terminated);
+        }
+        let base_e = self.pool.constant(64, base as u128);
+        let offset = self.pool.sub(addr, base_e);
+        let in_bounds = if size >= len {
+            let last = self.pool.constant(64, (size - len) as u128);
+            self.pool.cmp(CmpOp::Ule, offset, last)
+        } else {
+            self.pool.bool_const(false)
+        };
+        if self.pool.as_const(in_bounds) == Some(1) {
+            return Ok(Access { object: obj, offset });
+        }
+        let (inside, outside) = self.branch(state, in_bounds);
+        if let Some(mut out) = outside {
+            self.outside_object(&mut out, addr, obj, len, loc, what);
+        }
+        match inside {
+            Some(s) => {
+                *state = s;
+                Ok(Access { object: obj, offset })
+            }
+            None => Err(Step::Terminated),
+        }
+    }
+
+    /// The part of a path where an access leaves its object: another object
+    /// (re-run the instruction there) or an out-of-bounds finding.
+    fn outside_object(&mut self, out: &mut State, addr: ExprId, obj: ObjectId, len: u64, loc: Loc, what: &str) {
+        let model = self.current_model(out);
+        if let Some(m) = &model {
+            let a = evaluate(&self.pool, addr, m) as u64;
+            if let Some(other) = out.memory.object_near(a) {
+                let o = out.memory.object(other);
+                if other != obj && a >= o.base && a + len <= o.base + o.size {
+                    out.frame_mut().pc -= 1;
+                    self.pending.push(out.clone());
+                    return;
+                }
+            }
+        }
+        let o = out.memory.object(obj);
+        let msg = format!("{what} of {len} bytes outside {} object `{}` of {} bytes", o.kind.describe(), o.name, o.size);
+        self.report(out, FindingKind::OutOfBounds, loc, msg, model.as_ref(), None);
+    }
+
+    /// The state's model, asking the solver for one if the path has none.
+    pub fn current_model(&mut self, state: &mut State) -> Option<crate::expr::Assignment> {
+        if state.model.is_none() {
+            let t = self.pool.bool_const(true);
+            if let crate::check::Feasibility::Sat(m) = self.decider.feasible(&self.pool, &state.path, t) {
+                state.model = Some(m);
+            }
+        }
+        state.model.clone()
+    }
+
+    pub fn read_bytes(&mut self, state: &mut State, access: &Access, len: u64, loc: Loc) -> Vec<ExprId> {
+        let offset = self.concrete_offset(state, access);
+        let o = state.memory.object(access.object);
+        if let Some(off) = offset {
+            let range = off as usize..(off + len) as usize;
+            let uninit = len > 0 && o.initialized[range.clone()].iter().all(|b| !b);
+            let bytes = o.bytes[range].to_vec();
+            if uninit && matches!(o.kind, ObjectKind::Stack | ObjectKind::Heap) {
+                let msg = format!("read of {len} bytes of {} `{}` that were never written", o.kind.describe(), o.name);
+                self.report(state, FindingKind::UninitializedRead, loc, msg, None, None);
+            }
+            return bytes;
+        }
+        let bytes = o.bytes.clone();
+        let size = o.size;
+        let mut out = Vec::with_capacity(len as usize);
+        for k in 0..len {
+            let mut acc = bytes[k as usize];
+            for pos in 1..=(size - len) {
+                let c = self.pool.constant(64, pos as u128);
+                let hit = self.pool.eq(access.offset, c);
+                acc = self.pool.ite(hit, bytes[(pos + k) as usize], acc);
+            }
+            out.push(acc);
+        }
+        out
+    }
+
+    pub fn write_bytes(&mut self, state: &mut State, access: &Access, bytes: &[Option<ExprId>]) {
+        let offset = self.concrete_offset(state, access);
+        let len = bytes.len() as u64;
+        if let Some(off) = offset {
+            let o = state.memory.object_mut(access.object);
+            for (k, b) in bytes.iter().enumerate() {
+                if let Some(b) = b {
+                    o.bytes[off as usize + k] = *b;
+                    o.initialized[off as usize + k] = true;
+                }
+            }
+            return;
+        }
+        let old = state.memory.object(access.object).bytes.clone();
+        let size = old.len() as u64;
+        let mut new = old.clone();
+        for (i, slot) in new.iter_mut().enumerate() {
+            let i = i as u64;
+            for (k, b) in bytes.iter().enumerate() {
+                let k = k as u64;
+                let Some(b) = b else { continue };
+                if i < k || i - k + len > size {
+                    continue;
+                }
+                let c = self.pool.constant(64, (i - k) as u128);
+                let hit = self.pool.eq(access.offset, c);
+                *slot = self.pool.ite(hit, *b, *slot);
+            }
+        }
+        let o = state.memory.object_mut(access.object);
+        o.bytes = new;
+        o.initialized.iter_mut().for_each(|b| *b = true);
+    }
+
+    /// The offset as a number when it has only one possible value.
+    fn concrete_offset(&mut self, state: &mut State, access: &Access) -> Option<u64> {
+        if let Some(v) = self.pool.as_const(access.offset) {
+            return Some(v as u64);
+        }
+        let size = state.memory.object(access.object).size;
+        if size <= SYMBOLIC_OFFSET_PROBE {
+            return None;
+        }
+        let m = self.current_model(state)?;
+        let v = evaluate(&self.pool, access.offset, &m);
+        let c = self.pool.constant(64, v);
+        let other = self.pool.eq(access.offset, c);
+        let other = self.pool.not(other);
+        match self.decider.feasible(&self.pool, &state.path, other) {
+            crate::check::Feasibility::Unsat => Some(v as u64),
+            _ => None,
+        }
+    }
+
+    /// Reads `len` bytes at a concrete or symbolic address as a value of `t`.
+    pub fn load_value(&mut self, state: &mut State, addr: ExprId, t: &crate::ir::Type, loc: Loc) -> Result<Value, Step> {
+        let len = t.size();
+        let access = self.resolve(state, addr, len, loc, false)?;
+        let bytes = self.read_bytes(state, &access, len, loc);
+        Ok(bytes_to_value(&mut self.pool, t, &bytes))
+    }
+}

@@ -1,0 +1,121 @@
+//! Memory: byte-addressed objects at concrete base addresses.
+//!
+//! Every object (global, stack slot, heap block, symbolic buffer) gets a
+//! concrete base address with a gap after it, so a pointer is an ordinary
+//! 64-bit value and an access past the end lands in no object. Each byte
+//! holds an 8-bit expression; a bitmap says which bytes were written. The
+//! objects are shared between forked states and copied on first write.
+
+use crate::expr::{ExprId, ExprPool};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// Distance between consecutive objects; accesses that overrun an object
+/// by less than this hit no other object.
+const GAP: u64 = 256;
+/// The first address handed out (keeps null and small integers invalid).
+const FIRST_ADDRESS: u64 = 0x1_0000;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ObjectId(pub u32);
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ObjectKind {
+    Global,
+    Stack,
+    Heap,
+    /// Memory of a kernel argument or other buffer made by the tool.
+    Buffer,
+    /// A function's address (not readable).
+    Function,
+}
+
+impl ObjectKind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            ObjectKind::Global => "global",
+            ObjectKind::Stack => "stack",
+            ObjectKind::Heap => "heap",
+            ObjectKind::Buffer => "buffer",
+            ObjectKind::Function => "function",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct MemoryObject {
+    pub base: u64,
+    pub size: u64,
+    pub kind: ObjectKind,
+    /// Source name (variable, global, `malloc@file:line`), for messages.
+    pub name: String,
+    pub bytes: Vec<ExprId>,
+    pub initialized: Vec<bool>,
+    pub read_only: bool,
+    pub freed: bool,
+    /// OpenCL address space (0 private, 1 global, 2 constant, 3 local).
+    pub addr_space: u32,
+    /// Where the object was allocated and, once freed, where.
+    pub alloc_line: Option<crate::ir::Loc>,
+    pub free_line: Option<crate::ir::Loc>,
+}
+
+/// The objects of one state. Cloning is cheap: objects are shared until
+/// written.
+#[derive(Clone, Default)]
+pub struct Memory {
+    objects: Vec<Rc<MemoryObject>>,
+    by_base: BTreeMap<u64, ObjectId>,
+    next_address: u64,
+}
+
+impl Memory {
+    pub fn new() -> Self {
+        Memory { objects: Vec::new(), by_base: BTreeMap::new(), next_address: FIRST_ADDRESS }
+    }
+
+    /// Allocates `size` bytes, uninitialised (bytes read as zero until written).
+    pub fn allocate(&mut self, pool: &mut ExprPool, size: u64, align: u64, kind: ObjectKind, name: String) -> ObjectId {
+        let align = align.clamp(16, 4096);
+        let base = self.next_address.div_ceil(align) * align;
+        self.next_address = base + size.max(1) + GAP;
+        let zero = pool.constant(8, 0);
+        let id = ObjectId(self.objects.len() as u32);
+        self.objects.push(Rc::new(MemoryObject {
+            base,
+            size,
+            kind,
+            name,
+            bytes: vec![zero; size as usize],
+            initialized: vec![false; size as usize],
+            read_only: false,
+            freed: false,
+            addr_space: 0,
+            alloc_line: None,
+            free_line: None,
+        }));
+        self.by_base.insert(base, id);
+        id
+    }
+
+    pub fn object(&self, id: ObjectId) -> &MemoryObject {
+        &self.objects[id.0 as usize]
+    }
+
+    pub fn object_mut(&mut self, id: ObjectId) -> &mut MemoryObject {
+        Rc::make_mut(&mut self.objects[id.0 as usize])
+    }
+
+    /// The object whose extent (plus its trailing gap) contains `address`.
+    /// Returns the object even when `address` is past its end, so that an
+    /// overrun can be reported against the object it overran.
+    pub fn object_near(&self, address: u64) -> Option<ObjectId> {
+        let (_, id) = self.by_base.range(..=address).next_back()?;
+        let o = self.object(*id);
+        (address < o.base + o.size.max(1) + GAP).then_some(*id)
+    }
+
+    pub fn objects(&self) -> impl Iterator<Item = (ObjectId, &MemoryObject)> {
+        self.objects.iter().enumerate().map(|(i, o)| (ObjectId(i as u32), o.as_ref()))
+    }
+}

@@ -1,0 +1,54 @@
+//! An execution state: one path through the program, with its call stack,
+//! memory, path condition and a model (input values) known to satisfy the
+//! path condition. Forking clones the state; memory is shared copy-on-write.
+
+use super::memory::{Memory, ObjectId};
+use super::value::Value;
+use crate::expr::{Assignment, ExprId};
+use crate::ir::{BlockId, FuncId, Loc, RegId};
+
+#[derive(Clone)]
+pub struct Frame {
+    pub func: FuncId,
+    pub block: BlockId,
+    /// The block we came from, for phi nodes.
+    pub prev_block: Option<BlockId>,
+    /// Index of the next instruction in `block`.
+    pub pc: usize,
+    pub regs: Vec<Option<Value>>,
+    /// Stack objects to free when the frame returns.
+    pub allocas: Vec<ObjectId>,
+    /// Register of the caller receiving the result.
+    pub ret_dest: Option<RegId>,
+    pub call_loc: Loc,
+    /// Extra arguments of a variadic call, laid out in memory.
+    pub varargs: Option<ObjectId>,
+}
+
+#[derive(Clone)]
+pub struct State {
+    pub id: u32,
+    pub stack: Vec<Frame>,
+    pub memory: Memory,
+    /// Constraints (width-1 expressions) that hold on this path.
+    pub path: Vec<ExprId>,
+    /// An input assignment satisfying `path`, when one is known.
+    pub model: Option<Assignment>,
+    /// Set when the path went through a branch whose feasibility the
+    /// solver could not decide: its findings cannot be confirmed by the path
+    /// alone.
+    pub unconfirmed_path: bool,
+    /// Instructions executed on this path.
+    pub steps: u64,
+    /// Depth in the fork tree (for the random-path searcher).
+    pub depth: u32,
+}
+
+impl State {
+    pub fn frame(&self) -> &Frame {
+        self.stack.last().expect("state with an empty stack")
+    }
+    pub fn frame_mut(&mut self) -> &mut Frame {
+        self.stack.last_mut().expect("state with an empty stack")
+    }
+}

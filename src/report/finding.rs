@@ -1,0 +1,104 @@
+//! Findings: what a run reports. Serialised as the `findings` entries of
+//! the JSON report (DESIGN.md section 1), so field names are part of the
+//! stable interface.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FindingKind {
+    Mismatch,
+    Race,
+    BarrierDivergence,
+    OutOfBounds,
+    UseAfterFree,
+    DoubleFree,
+    UninitializedRead,
+    DivisionByZero,
+    Unsupported,
+}
+
+impl FindingKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            FindingKind::Mismatch => "mismatch",
+            FindingKind::Race => "race",
+            FindingKind::BarrierDivergence => "barrier-divergence",
+            FindingKind::OutOfBounds => "out-of-bounds",
+            FindingKind::UseAfterFree => "use-after-free",
+            FindingKind::DoubleFree => "double-free",
+            FindingKind::UninitializedRead => "uninitialized-read",
+            FindingKind::DivisionByZero => "division-by-zero",
+            FindingKind::Unsupported => "unsupported",
+        }
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// A concrete input (the witness) makes it happen.
+    Confirmed,
+    /// It may happen, but no solver confirmed it (timeout, or a path whose
+    /// feasibility is unknown).
+    Unconfirmed,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Location {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// Which step of the decision ladder (DESIGN.md section 3) decided a check.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DecidedBy {
+    Structural,
+    Canonical,
+    ImpliedQuery,
+    BitPrecise,
+    Timeout,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Finding {
+    pub kind: FindingKind,
+    pub status: Status,
+    pub message: String,
+    pub location: Location,
+    /// Hex bytes per symbolic input name.
+    pub witness: Option<BTreeMap<String, String>>,
+    /// For mismatches: both sides, printed with explicit brackets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expressions: Option<MismatchExprs>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decided_by: Option<DecidedBy>,
+    /// Further source locations involved (the other access of a race, the
+    /// free of a use-after-free, the call stack).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<Related>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Related {
+    pub message: String,
+    pub location: Location,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MismatchExprs {
+    pub definitions: String,
+    pub left: String,
+    pub right: String,
+    /// Concrete values of both sides under the witness, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left_value: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub right_value: Option<String>,
+    /// The assumption set under which the sides are equal, if any was found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub equal_under: Option<Vec<String>>,
+}
