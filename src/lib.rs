@@ -1,13 +1,26 @@
 //! symcross: symbolic crosschecking of hand-vectorised code against scalar
 //! references, and race detection for OpenCL kernels.
 //!
-//! Pipeline: `frontend` (clang) -> `ir` (translation from LLVM) -> `exec`
-//! (symbolic execution over `expr`, deciding checks with `solver` and
-//! `canon`) -> `report`.
+//! Pipeline (DESIGN.md section 4): `frontend` (clang) -> `ir` (translation
+//! from LLVM) -> `exec` (symbolic execution over `expr`, deciding checks
+//! with `check`, which uses `solver` and `canon`) -> `report`.
 
+pub mod bench;
+pub mod canon_adapter;
+pub mod canon_cli;
+pub mod check;
+pub mod cli;
+pub mod config;
+mod error;
+pub mod frontend;
+pub mod exec;
 pub mod expr;
 pub mod ir;
-pub mod check;
-pub mod config;
-pub mod exec;
+pub mod pipeline;
+pub mod race;
+pub mod replay;
 pub mod report;
+pub mod solver;
+pub mod solver_adapter;
+
+pub use error::Error;

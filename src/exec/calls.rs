@@ -69,6 +69,8 @@ impl<'m> Executor<'m> {
             h(self, state, &ctx)
         } else if let Some(r) = self.call_intrinsic(state, &ctx) {
             r
+        } else if let Some(r) = self.call_opencl(state, &ctx) {
+            r
         } else {
             return self.unsupported(state, inst.loc, format!("call to unmodelled function `{name}`"));
         };

@@ -151,6 +151,9 @@ impl<'m> Executor<'m> {
             o.free_line = Some(frame.call_loc);
         }
         if state.stack.is_empty() {
+            if state.gpu.is_some() {
+                return self.work_item_finished(state, frame.call_loc);
+            }
             return Step::Finished;
         }
         if let (Some(dest), Some(v)) = (frame.ret_dest, value) {

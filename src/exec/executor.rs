@@ -92,6 +92,13 @@ impl<'m> Executor<'m> {
 
     /// Builds the initial state: globals laid out, `entry` called with `args`.
     pub fn initial_state(&mut self, entry: FuncId, args: Vec<Value>) -> State {
+        let mut state = self.memory_state();
+        self.push_frame(&mut state, entry, args, None, Loc::default());
+        state
+    }
+
+    /// A state with the globals laid out and an empty stack.
+    pub fn memory_state(&mut self) -> State {
         let mut memory = Memory::new();
         for f in &self.module.functions {
             let id = memory.allocate(&mut self.pool, 1, 16, ObjectKind::Function, f.name.clone());
@@ -111,7 +118,7 @@ impl<'m> Executor<'m> {
         for (g, id) in self.module.globals.iter().zip(&ids) {
             self.init_global(&mut memory, g, *id);
         }
-        let mut state = State {
+        let state = State {
             id: 0,
             stack: Vec::new(),
             memory,
@@ -120,9 +127,9 @@ impl<'m> Executor<'m> {
             unconfirmed_path: false,
             steps: 0,
             depth: 0,
+            gpu: None,
         };
         self.next_state_id = 1;
-        self.push_frame(&mut state, entry, args, None, Loc::default());
         state
     }
 
@@ -264,7 +271,7 @@ impl<'m> Executor<'m> {
             return if v != 0 { (Some(state.clone()), None) } else { (None, Some(state.clone())) };
         }
         let not_cond = self.pool.not(cond);
-        let witnessed = state.model.as_ref().map(|m| crate::expr::evaluate(&self.pool, cond, m) != 0);
+        let witnessed = self.model_value(state, cond);
         let mut sides: [Option<(Option<Assignment>, bool)>; 2] = [None, None];
         for (i, (c, truth)) in [(cond, true), (not_cond, false)].into_iter().enumerate() {
             if witnessed == Some(truth) {
@@ -300,11 +307,9 @@ impl<'m> Executor<'m> {
             }
             return v != 0;
         }
-        if let Some(m) = &state.model {
-            if crate::expr::evaluate(&self.pool, cond, m) != 0 {
-                state.path.push(cond);
-                return true;
-            }
+        if self.model_value(state, cond) == Some(true) {
+            state.path.push(cond);
+            return true;
         }
         match self.decider.feasible(&self.pool, &state.path, cond) {
             Feasibility::Sat(m) => {
@@ -323,6 +328,18 @@ impl<'m> Executor<'m> {
                 true
             }
         }
+    }
+
+    /// The value of `cond` under the state's model, when that model's
+    /// semantics are the solver's: FP assumptions change the meaning of FP
+    /// operations (e.g. zero results are +0), so FP conditions are then left
+    /// to the solver.
+    fn model_value(&self, state: &State, cond: ExprId) -> Option<bool> {
+        let m = state.model.as_ref()?;
+        if self.config.assumptions.any() && self.pool.mentions_fp(cond) {
+            return None;
+        }
+        Some(crate::expr::evaluate(&self.pool, cond, m) != 0)
     }
 
     pub fn location(&self, loc: Loc) -> Location {

@@ -53,10 +53,10 @@ impl<'m> Executor<'m> {
             }
             return self.call_llvm(state, c, rest);
         }
-        self.call_libm(c).map(|v| Ok(Some(v)))
+        self.libm(c).map(|v| Ok(Some(v)))
     }
 
-    fn call_libm(&mut self, c: &CallCtx) -> Option<Value> {
+    pub(super) fn libm(&mut self, c: &CallCtx) -> Option<Value> {
         let name = c.name;
         let f = lanes_fmt(c)?;
         let unary_names: Vec<&str> = LIBM_UNARY.iter().map(|(n, _)| *n).collect();

@@ -56,6 +56,7 @@ impl<'m> Executor<'m> {
         let addr = self.operand1(state, func, ptr);
         let len = inst.ty.size();
         let access = self.resolve(state, addr, len, inst.loc, false)?;
+        self.observe_access(state, &access, len, false, false, None, inst.loc);
         let bytes = self.read_bytes(state, &access, len, inst.loc);
         Ok(bytes_to_value(&mut self.pool, &inst.ty, &bytes))
     }
@@ -67,6 +68,8 @@ impl<'m> Executor<'m> {
         let bytes = value_to_bytes(&mut self.pool, &t, &v);
         match self.resolve(state, addr, bytes.len() as u64, inst.loc, true) {
             Ok(access) => {
+                let written: Option<Vec<ExprId>> = bytes.iter().copied().collect();
+                self.observe_access(state, &access, bytes.len() as u64, true, false, written, inst.loc);
                 self.write_bytes(state, &access, &bytes);
                 Step::Continue
             }
@@ -114,6 +117,7 @@ impl<'m> Executor<'m> {
             }
         };
         let out = value_to_bytes(&mut self.pool, &inst.ty, &[new]);
+        self.observe_access(state, &access, len, true, true, None, inst.loc);
         self.write_bytes(state, &access, &out);
         Ok(scalar(old))
     }
@@ -129,6 +133,7 @@ impl<'m> Executor<'m> {
         let ok = self.pool.eq(old, e);
         let stored = self.pool.ite(ok, n, old);
         let out = value_to_bytes(&mut self.pool, &t, &[stored]);
+        self.observe_access(state, &access, t.size(), true, true, None, inst.loc);
         self.write_bytes(state, &access, &out);
         Ok(smallvec::smallvec![old, ok])
     }
@@ -175,6 +180,9 @@ impl<'m> Executor<'m> {
         }
         let base_e = self.pool.constant(64, base as u128);
         let offset = self.pool.sub(addr, base_e);
+        if o.address_only {
+            return Ok(Access { object: obj, offset });
+        }
         let in_bounds = if size >= len {
             let last = self.pool.constant(64, (size - len) as u128);
             self.pool.cmp(CmpOp::Ule, offset, last)
@@ -229,6 +237,9 @@ impl<'m> Executor<'m> {
     }
 
     pub fn read_bytes(&mut self, state: &mut State, access: &Access, len: u64, loc: Loc) -> Vec<ExprId> {
+        if state.memory.object(access.object).address_only {
+            return (0..len).map(|_| self.pool.fresh(8)).collect();
+        }
         let offset = self.concrete_offset(state, access);
         let o = state.memory.object(access.object);
         if let Some(off) = offset {
@@ -257,6 +268,9 @@ impl<'m> Executor<'m> {
     }
 
     pub fn write_bytes(&mut self, state: &mut State, access: &Access, bytes: &[Option<ExprId>]) {
+        if state.memory.object(access.object).address_only {
+            return;
+        }
         let offset = self.concrete_offset(state, access);
         let len = bytes.len() as u64;
         if let Some(off) = offset {

@@ -58,6 +58,10 @@ pub struct MemoryObject {
     /// Where the object was allocated and, once freed, where.
     pub alloc_line: Option<crate::ir::Loc>,
     pub free_line: Option<crate::ir::Loc>,
+    /// An unbounded buffer of which only addresses matter (kernel arguments
+    /// checked alone): no bytes are stored, reads yield unconstrained
+    /// values, writes are dropped, and no access is out of bounds.
+    pub address_only: bool,
 }
 
 /// The objects of one state. Cloning is cheap: objects are shared until
@@ -93,6 +97,7 @@ impl Memory {
             addr_space: 0,
             alloc_line: None,
             free_line: None,
+            address_only: false,
         }));
         self.by_base.insert(base, id);
         id
@@ -106,12 +111,41 @@ impl Memory {
         Rc::make_mut(&mut self.objects[id.0 as usize])
     }
 
+    /// Allocates an address-only buffer (see `MemoryObject::address_only`).
+    /// It owns a window of 2^40 bytes on each side of its base, so that
+    /// negative offsets resolve to it as well.
+    pub fn allocate_address_only(&mut self, name: String, addr_space: u32) -> ObjectId {
+        const WINDOW: u64 = 1 << 40;
+        let base = (self.next_address + WINDOW).div_ceil(WINDOW) * WINDOW + WINDOW;
+        self.next_address = base + WINDOW;
+        let id = ObjectId(self.objects.len() as u32);
+        self.objects.push(Rc::new(MemoryObject {
+            base,
+            size: WINDOW,
+            kind: ObjectKind::Buffer,
+            name,
+            bytes: Vec::new(),
+            initialized: Vec::new(),
+            read_only: false,
+            freed: false,
+            addr_space,
+            alloc_line: None,
+            free_line: None,
+            address_only: true,
+        }));
+        self.by_base.insert(base - WINDOW, id);
+        id
+    }
+
     /// The object whose extent (plus its trailing gap) contains `address`.
     /// Returns the object even when `address` is past its end, so that an
     /// overrun can be reported against the object it overran.
     pub fn object_near(&self, address: u64) -> Option<ObjectId> {
         let (_, id) = self.by_base.range(..=address).next_back()?;
         let o = self.object(*id);
+        if o.address_only {
+            return (address < o.base + o.size).then_some(*id);
+        }
         (address < o.base + o.size.max(1) + GAP).then_some(*id)
     }
 

@@ -42,6 +42,9 @@ pub struct State {
     pub steps: u64,
     /// Depth in the fork tree (for the random-path searcher).
     pub depth: u32,
+    /// The work-items of an OpenCL NDRange, when running a kernel; `stack`
+    /// is then the stack of the running work-item.
+    pub gpu: Option<Box<super::workitems::Gpu>>,
 }
 
 impl State {

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs everything symcross needs on Debian 12 and builds it.
+# Safe to run again: apt and cargo skip what is already there.
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+PACKAGES="clang-19 llvm-19-dev libpolly-19-dev libclang-19-dev libz3-dev z3 cvc5 \
+  opencl-headers ocl-icd-opencl-dev pocl-opencl-icd csmith libzstd-dev zlib1g-dev build-essential pkg-config"
+missing=""
+for p in $PACKAGES; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+fi
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "symcross: cargo not found; install Rust (rustup) first" >&2
+  exit 1
+fi
+cargo build --release

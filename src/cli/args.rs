@@ -1,0 +1,206 @@
+//! Command-line arguments. Every flag has help text written for a user who
+//! has never read the papers; defaults are stated where they matter.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "symcross",
+    version,
+    about = "Prove hand-vectorised code (SSE/AVX, OpenCL) bit-for-bit equal to its scalar reference, and find OpenCL races",
+    long_about = "symcross runs C/C++ harnesses and OpenCL kernels on symbolic inputs (every input byte may hold any \
+value) and proves, for every input up to the harness's sizes, that the checks in the harness hold. \
+When a check can fail it prints both expressions and an input (a witness) that makes it fail.\n\n\
+Exit status: 0 nothing found and every path finished; 1 findings; 2 bad usage or input; 3 inconclusive \
+(a limit was hit before anything was found)."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+    /// Log engine internals (error, warn, info, debug, trace) to stderr.
+    #[arg(long, global = true, value_name = "LEVEL")]
+    pub log: Option<String>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Symbolically execute C/C++ (.c .cc .cpp) or LLVM (.bc .ll) harnesses, linked together.
+    Check(CheckArgs),
+    /// Check an OpenCL kernel alone for data races, barrier divergence and memory errors.
+    Race(RaceArgs),
+    /// Build a harness natively and run it with the inputs of a witness from a JSON report.
+    Replay(ReplayArgs),
+    /// Run a program concretely (every input zero) and print what it prints.
+    Run(RunArgs),
+    /// List the rewrite rules, or prove each sound with the bit-precise solver.
+    Rules(RulesArgs),
+    /// Measure interpretation speed and the time to decide the bundled harnesses.
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct CompileArgs {
+    /// Add DIR to the include search path of clang.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Define a preprocessor macro (NAME or NAME=VALUE) for clang.
+    #[arg(short = 'D', value_name = "NAME[=V]")]
+    pub define: Vec<String>,
+    /// Extra flags passed to clang as they are (quote them: --cflags "-std=c11 -mavx2").
+    #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
+    pub cflags: Option<String>,
+}
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct LimitArgs {
+    /// Stop exploring after S seconds (the verdict is then inconclusive unless something was found).
+    #[arg(long, value_name = "S")]
+    pub max_time: Option<f64>,
+    /// Stop after N completed paths.
+    #[arg(long, value_name = "N")]
+    pub max_paths: Option<u64>,
+    /// Stop when symcross uses more than MB mebibytes of memory.
+    #[arg(long, value_name = "MB")]
+    pub max_memory: Option<u64>,
+    /// Time limit of one solver query in seconds (default 10); a timeout leaves a finding unconfirmed.
+    #[arg(long, value_name = "S", default_value_t = 10.0)]
+    pub query_timeout: f64,
+    /// Write the machine-readable report to FILE (`-` for standard output).
+    #[arg(long, value_name = "FILE|-")]
+    pub json: Option<String>,
+    /// Print progress on stderr every few seconds.
+    #[arg(long)]
+    pub progress: bool,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
+pub enum SearcherArg {
+    /// Depth-first (default): finishes paths early.
+    Dfs,
+    /// Breadth-first.
+    Bfs,
+    /// Random path, reproducible with --seed.
+    RandomPath,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
+pub enum FpSolverArg {
+    /// cvc5 (default; fast on floating point).
+    Cvc5,
+    /// z3 as a separate process.
+    Z3,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Harness sources or LLVM modules; they are linked together.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Enable floating-point assumptions: positive-zero, finite, ordered, associativity, all (comma-separated).
+    #[arg(long, value_name = "LIST")]
+    pub assume: Option<String>,
+    /// Also load the rewrite rules in DIR (files ending in .rules).
+    #[arg(long, value_name = "DIR")]
+    pub rules: Vec<PathBuf>,
+    /// Order in which paths are explored.
+    #[arg(long, value_enum, default_value_t = SearcherArg::Dfs)]
+    pub searcher: SearcherArg,
+    /// Seed of the random-path searcher.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Solver for bit-precise floating-point queries.
+    #[arg(long, value_enum, default_value_t = FpSolverArg::Cvc5)]
+    pub fp_solver: FpSolverArg,
+    /// Explore both sides of every branch separately instead of merging them.
+    #[arg(long)]
+    pub no_merge: bool,
+    /// Largest branch side (in instructions) that if-conversion folds into selects.
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub fold_threshold: u32,
+    /// Function to start in.
+    #[arg(long, default_value = "main")]
+    pub entry: String,
+    #[command(flatten)]
+    pub compile: CompileArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct RaceArgs {
+    /// The OpenCL C source of the kernel.
+    #[arg(value_name = "KERNEL.cl")]
+    pub file: PathBuf,
+    /// Name of the kernel function (default: the only kernel in the file).
+    #[arg(long)]
+    pub kernel: Option<String>,
+    /// Work-group size, 1 to 3 dimensions (64 or 16,16).
+    #[arg(long, value_name = "X[,Y,Z]", required = true)]
+    pub local_size: String,
+    /// Number of work-groups per dimension.
+    #[arg(long, value_name = "X[,Y,Z]", conflicts_with = "global_size")]
+    pub num_groups: Option<String>,
+    /// Total number of work-items per dimension (a multiple of the local size).
+    #[arg(long, value_name = "X[,Y,Z]")]
+    pub global_size: Option<String>,
+    /// Fix a scalar argument (NAME=VALUE) or give a buffer's size in bytes (NAME=BYTES); repeatable.
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub arg: Vec<String>,
+    /// Do not report write-write races where both sides write the same value.
+    #[arg(long)]
+    pub allow_benign_races: bool,
+    /// How work-items are checked: enumerate them all, or two symbolic work-items at once (pair).
+    /// Default: enumerate up to 4096 work-items, pair above.
+    #[arg(long, value_name = "enumerate|pair")]
+    pub mode: Option<String>,
+    #[command(flatten)]
+    pub compile: CompileArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The harness source (built natively with the host compiler).
+    #[arg(value_name = "HARNESS.c")]
+    pub harness: PathBuf,
+    /// A JSON report from `symcross check --json`; the first confirmed finding's witness is used.
+    #[arg(value_name = "WITNESS.json")]
+    pub witness: PathBuf,
+    /// Use the witness of the N-th finding (0-based) instead of the first confirmed one.
+    #[arg(long)]
+    pub finding: Option<usize>,
+    #[command(flatten)]
+    pub compile: CompileArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    #[arg(long, default_value = "main")]
+    pub entry: String,
+    #[command(flatten)]
+    pub compile: CompileArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct RulesArgs {
+    /// `list` (default) or `verify`.
+    #[arg(default_value = "list")]
+    pub action: String,
+    /// Also load the rewrite rules in DIR.
+    #[arg(long, value_name = "DIR")]
+    pub rules: Vec<PathBuf>,
+    /// Time limit per rule and format in seconds when verifying.
+    #[arg(long, default_value_t = 60.0)]
+    pub timeout: f64,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Write the figures as a Markdown table to FILE as well.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+}

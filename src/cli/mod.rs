@@ -1,0 +1,58 @@
+//! The `symcross` command: parses arguments, builds the `Config`, runs the
+//! requested command and maps the outcome to the exit status of DESIGN.md.
+
+mod args;
+pub mod check_cmd;
+
+pub use args::*;
+use clap::Parser;
+
+/// Exit status for bad usage or input.
+pub const EXIT_USAGE: i32 = 2;
+
+/// Runs the command line and returns the process exit status.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { EXIT_USAGE } else { 0 };
+        }
+    };
+    init_logging(cli.log.as_deref());
+    let result = match cli.command {
+        Command::Check(a) => check_cmd::check(a),
+        Command::Run(a) => check_cmd::run(a),
+        Command::Race(a) => crate::race::cli::cli(a),
+        Command::Replay(a) => crate::replay::cli(a),
+        Command::Rules(a) => crate::canon_cli::rules(a),
+        Command::Bench(a) => crate::bench::cli(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("symcross: error: {e}");
+            EXIT_USAGE
+        }
+    }
+}
+
+fn init_logging(level: Option<&str>) {
+    let Some(level) = level else { return };
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new(format!("symcross={level}")))
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// Writes a JSON report where `--json` asked for it.
+pub fn write_json(target: &Option<String>, json: &str) -> Result<(), crate::Error> {
+    match target.as_deref() {
+        None => Ok(()),
+        Some("-") => {
+            println!("{json}");
+            Ok(())
+        }
+        Some(path) => std::fs::write(path, json).map_err(|e| crate::Error::Io(path.into(), e)),
+    }
+}

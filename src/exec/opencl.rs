@@ -1,0 +1,162 @@
+//! OpenCL C built-in functions on the device side: work-item functions,
+//! barriers, atomics, and math built-ins mapped onto the libm semantics of
+//! intrinsics.rs (approximate `native_*`/`half_*` yield fresh values).
+//! Built-ins arrive as Itanium-mangled calls (`_Z13get_global_idj`).
+
+use super::calls::CallCtx;
+use super::executor::{Executor, Step};
+use super::state::State;
+use super::value::{scalar, Value};
+use crate::expr::{BinOp, CmpOp, ExprId};
+use crate::ir::Type;
+
+type Outcome = Option<Result<Option<Value>, Step>>;
+
+/// The plain name of a mangled function: `_Z13get_global_idj` ->
+/// (`get_global_id`, `j`).
+pub fn demangle(name: &str) -> Option<(&str, &str)> {
+    let rest = name.strip_prefix("_Z")?;
+    let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
+    let len: usize = rest[..digits].parse().ok()?;
+    let body = &rest[digits..];
+    (body.len() >= len).then(|| (&body[..len], &body[len..]))
+}
+
+impl<'m> Executor<'m> {
+    pub(super) fn call_opencl(&mut self, state: &mut State, c: &CallCtx) -> Outcome {
+        let (name, params) = demangle(c.name)?;
+        if let Some(v) = self.work_item_function(state, name, c) {
+            return Some(Ok(Some(scalar(v))));
+        }
+        match name {
+            "barrier" | "work_group_barrier" => {
+                let flags = self.pool.as_const(c.args[0][0]).unwrap_or(3) as u32;
+                if state.gpu.is_none() {
+                    return Some(Ok(None));
+                }
+                return Some(Err(self.work_item_barrier(state, flags, c.inst.loc)));
+            }
+            "mem_fence" | "read_mem_fence" | "write_mem_fence" => return Some(Ok(None)),
+            _ => {}
+        }
+        if let Some(op) = name.strip_prefix("atomic_").or_else(|| name.strip_prefix("atom_")) {
+            return Some(self.atomic_builtin(state, c, op, params));
+        }
+        if name.starts_with("native_") || name.starts_with("half_") || name == "mad" {
+            let w = c.inst.ty.scalar_bits();
+            let lanes = c.inst.ty.lanes();
+            return Some(Ok(Some((0..lanes).map(|_| self.pool.fresh(w)).collect())));
+        }
+        self.opencl_math(c, name)
+    }
+
+    fn work_item_function(&mut self, state: &State, name: &str, c: &CallCtx) -> Option<ExprId> {
+        let gpu = state.gpu.as_ref()?;
+        let nd = gpu.ndrange;
+        let item = &gpu.items[gpu.current];
+        let d = c.args.first().and_then(|a| self.pool.as_const(a[0])).unwrap_or(0) as usize;
+        let out_of_range = d >= nd.dims as usize;
+        let p = &mut self.pool;
+        let k = |p: &mut crate::expr::ExprPool, v: u64| p.constant(64, v as u128);
+        Some(match name {
+            "get_work_dim" => p.constant(32, nd.dims as u128),
+            _ if out_of_range => match name {
+                "get_global_id" | "get_local_id" | "get_group_id" | "get_global_offset" => k(p, 0),
+                _ => k(p, 1),
+            },
+            "get_local_id" => item.local[d],
+            "get_group_id" => item.group[d],
+            "get_global_id" => {
+                let size = k(p, nd.local[d]);
+                let base = p.mul(item.group[d], size);
+                p.add(base, item.local[d])
+            }
+            "get_local_size" | "get_enqueued_local_size" => k(p, nd.local[d]),
+            "get_num_groups" => k(p, nd.groups[d]),
+            "get_global_size" => k(p, nd.local[d] * nd.groups[d]),
+            "get_global_offset" => k(p, 0),
+            _ => return None,
+        })
+    }
+
+    /// `atomic_add(p, v)` and friends: read-modify-write, recorded as atomic.
+    fn atomic_builtin(&mut self, state: &mut State, c: &CallCtx, op: &str, params: &str) -> Result<Option<Value>, Step> {
+        let loc = c.inst.loc;
+        let t = c.inst.ty.clone();
+        let len = t.size();
+        let ptr = c.args[0][0];
+        let access = self.resolve(state, ptr, len, loc, true)?;
+        let bytes = self.read_bytes(state, &access, len, loc);
+        let old = super::layout::bytes_to_value(&mut self.pool, &t, &bytes)[0];
+        let w = self.pool.width(old);
+        let unsigned = params.ends_with('j') || params.ends_with('m');
+        let arg = |k: usize| c.args.get(k).map(|a| a[0]);
+        let p = &mut self.pool;
+        let one = p.constant(w, 1);
+        let new = match (op, arg(1)) {
+            ("inc", _) => p.add(old, one),
+            ("dec", _) => p.sub(old, one),
+            ("add", Some(v)) => p.add(old, v),
+            ("sub", Some(v)) => p.sub(old, v),
+            ("xchg", Some(v)) => v,
+            ("and", Some(v)) => p.and(old, v),
+            ("or", Some(v)) => p.or(old, v),
+            ("xor", Some(v)) => p.xor(old, v),
+            ("min" | "max", Some(v)) => {
+                let lt = p.cmp(if unsigned { CmpOp::Ult } else { CmpOp::Slt }, old, v);
+                if op == "min" {
+                    p.ite(lt, old, v)
+                } else {
+                    p.ite(lt, v, old)
+                }
+            }
+            ("cmpxchg", Some(cmp)) => {
+                let v = arg(2).unwrap_or(cmp);
+                let eq = p.eq(old, cmp);
+                p.ite(eq, v, old)
+            }
+            _ => return Err(self.unsupported(state, loc, format!("OpenCL built-in atomic_{op}"))),
+        };
+        let out = super::layout::value_to_bytes(&mut self.pool, &t, &[new]);
+        self.observe_access(state, &access, len, true, true, None, loc);
+        self.write_bytes(state, &access, &out);
+        let _ = BinOp::Add;
+        Ok(Some(scalar(old)))
+    }
+
+    /// Math built-ins with exact semantics, lane by lane, reusing the libm
+    /// rows (`sqrt`, `fabs`, `fmin`, ...) and integer min/max/clamp.
+    fn opencl_math(&mut self, c: &CallCtx, name: &str) -> Outcome {
+        let lanes = c.inst.ty.lanes() as usize;
+        let fmt = c.inst.ty.is_float();
+        let mut out = Value::new();
+        for i in 0..lanes {
+            let lane_args: Vec<Value> = c.args.iter().map(|a| scalar(if a.len() > 1 { a[i] } else { a[0] })).collect();
+            let v = match (name, fmt) {
+                ("min" | "max", None) => {
+                    let signed = true;
+                    let lt = self.pool.cmp(if signed { CmpOp::Slt } else { CmpOp::Ult }, lane_args[0][0], lane_args[1][0]);
+                    if name == "min" {
+                        self.pool.ite(lt, lane_args[0][0], lane_args[1][0])
+                    } else {
+                        self.pool.ite(lt, lane_args[1][0], lane_args[0][0])
+                    }
+                }
+                ("min" | "max", Some(f)) => {
+                    let op = if name == "min" { crate::expr::FBinOp::Min } else { crate::expr::FBinOp::Max };
+                    self.pool.fbin(op, f, lane_args[0][0], lane_args[1][0])
+                }
+                (_, Some(f)) => {
+                    let scalar_ty = Type::Float(f);
+                    let inst = crate::ir::Inst { kind: c.inst.kind.clone(), dest: c.inst.dest, ty: scalar_ty, loc: c.inst.loc };
+                    let libm_name = if f == crate::expr::FpFormat::Single { format!("{name}f") } else { name.to_string() };
+                    let sub = CallCtx { name: &libm_name, args: lane_args, inst: &inst };
+                    self.libm(&sub)?[0]
+                }
+                _ => return None,
+            };
+            out.push(v);
+        }
+        Some(Ok(Some(out)))
+    }
+}

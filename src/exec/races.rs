@@ -1,0 +1,137 @@
+//! The executor's side of race detection: it reports accesses to the
+//! access log of the running NDRange and turns feasible conflicts into
+//! `race` findings with both accesses, their work-items and a witness.
+
+use super::executor::Executor;
+use super::mem_ops::Access;
+use super::state::State;
+use crate::check::Feasibility;
+use crate::expr::ExprId;
+use crate::ir::Loc;
+use crate::race::{AccessRecord, GLOBAL_SPACE, LOCAL_SPACE};
+use crate::report::{FindingKind, Related};
+
+/// At most this many solver questions per race check, so that a kernel
+/// with many symbolic accesses still finishes.
+const MAX_RACE_QUERIES: usize = 2000;
+
+impl<'m> Executor<'m> {
+    /// Records an access for the race detector when a kernel is running.
+    pub fn observe_access(&mut self, state: &mut State, access: &Access, len: u64, write: bool, atomic: bool, value: Option<Vec<ExprId>>, loc: Loc) {
+        let Some(gpu) = state.gpu.as_mut() else { return };
+        let space = state.memory.object(access.object).addr_space;
+        if space != GLOBAL_SPACE && space != LOCAL_SPACE {
+            return;
+        }
+        let cur = gpu.current;
+        let item = &gpu.items[cur];
+        let group_key = (gpu.mode == super::workitems::RaceMode::Enumerate).then_some(gpu.group);
+        let epoch = item.epoch[if space == LOCAL_SPACE { 0 } else { 1 }];
+        let record = AccessRecord {
+            item: cur,
+            group_key,
+            local_ids: item.local,
+            group_ids: item.group,
+            object: access.object,
+            space,
+            offset: access.offset,
+            len,
+            write,
+            atomic,
+            value,
+            loc,
+            epoch,
+            seq: 0,
+        };
+        gpu.log.record(record);
+    }
+
+    /// Asks about every candidate conflict and reports the feasible ones.
+    pub fn check_races(&mut self, state: &mut State, final_check: bool) {
+        let Some(mut gpu) = state.gpu.take() else { return };
+        let candidates = gpu.log.candidates(&mut self.pool, final_check);
+        let mut queries = 0;
+        for c in candidates {
+            let (a, b) = (gpu.log.records[c.a].clone(), gpu.log.records[c.b].clone());
+            let write_write = a.write && b.write;
+            let key = ordered_pair(a.loc, b.loc, write_write);
+            if gpu.log.reported.contains(&key) {
+                continue;
+            }
+            let benign = write_write && a.value.is_some() && a.value == b.value;
+            if benign && gpu.allow_benign {
+                continue;
+            }
+            let witness = if self.pool.as_const(c.condition) == Some(1) && !state.unconfirmed_path {
+                self.current_model(state).map(Some)
+            } else {
+                if queries >= MAX_RACE_QUERIES {
+                    continue;
+                }
+                queries += 1;
+                match self.decider.feasible(&self.pool, &state.path, c.condition) {
+                    Feasibility::Sat(m) => Some(Some(m)),
+                    Feasibility::Unsat => None,
+                    Feasibility::Unknown(_) => Some(None),
+                }
+            };
+            let Some(witness) = witness else { continue };
+            gpu.log.reported.insert(key);
+            self.report_race(state, &gpu, &a, &b, benign, witness);
+        }
+        state.gpu = Some(gpu);
+    }
+
+    fn report_race(&mut self, state: &State, gpu: &super::workitems::Gpu, a: &AccessRecord, b: &AccessRecord, benign: bool, witness: Option<crate::expr::Assignment>) {
+        let o = state.memory.object(a.object);
+        let space = if a.space == LOCAL_SPACE { "local" } else { "global" };
+        let kind = match (a.write, b.write) {
+            (true, true) => "write-write",
+            _ => "read-write",
+        };
+        let offset_of = |r: &AccessRecord| match self.pool.as_const(r.offset) {
+            Some(v) => Some(v as u64 as i64),
+            None => witness.as_ref().map(|m| crate::expr::evaluate(&self.pool, r.offset, m) as u64 as i64),
+        };
+        let element = match offset_of(a) {
+            Some(off) => format!(" element {} (byte offset {off})", off / a.len.max(1) as i64),
+            None => String::new(),
+        };
+        let describe = |r: &AccessRecord, this: &Executor| {
+            let item = super::workitems::WorkItem {
+                stack: Vec::new(),
+                local: r.local_ids,
+                group: r.group_ids,
+                status: super::workitems::ItemStatus::Running,
+                epoch: [0, 0],
+            };
+            let rw = if r.write { if r.atomic { "atomic write" } else { "write" } } else { "read" };
+            format!("{rw} by work-item {}", this.item_label(&item, witness.as_ref()))
+        };
+        let first = describe(a, self);
+        let second = describe(b, self);
+        let benign_note = if benign { " (benign: both write the same value; --allow-benign-races hides it)" } else { "" };
+        let msg = format!("{kind} race on {space} buffer `{}`{element}: {first} and {second}{benign_note}", o.name);
+        let related = Related { message: second, location: self.location(b.loc) };
+        let mut s = state.clone();
+        s.stack.clear();
+        let mode = gpu.mode;
+        if let Some(f) = self.report(&s, FindingKind::Race, a.loc, msg, witness.as_ref(), None) {
+            f.related = vec![related];
+            if witness.is_none() {
+                f.status = crate::report::Status::Unconfirmed;
+            }
+            let _ = mode;
+        }
+    }
+}
+
+/// A location pair in a fixed order, so (a, b) and (b, a) are one race.
+fn ordered_pair(a: Loc, b: Loc, write_write: bool) -> (Loc, Loc, bool) {
+    let k = |l: Loc| (l.file, l.line, l.column);
+    if k(a) <= k(b) {
+        (a, b, write_write)
+    } else {
+        (b, a, write_write)
+    }
+}

@@ -1,0 +1,78 @@
+//! The pipeline of DESIGN.md section 4 for one run: compile the inputs,
+//! translate them to the internal IR, execute from the entry function,
+//! and turn the findings into a report.
+
+use crate::check::Decider;
+use crate::config::Config;
+use crate::exec::Executor;
+use crate::frontend::{compile_inputs, CompileOptions};
+use crate::ir::Module;
+use crate::report::{DecidedCounts, Report, RunStats};
+use crate::Error;
+use std::path::PathBuf;
+
+/// A translated module; holds the temporary build directory alive.
+pub struct Loaded {
+    pub module: Module,
+    _build: crate::frontend::Compiled,
+}
+
+pub fn load(inputs: &[PathBuf], opts: &CompileOptions) -> Result<Loaded, Error> {
+    let build = compile_inputs(inputs, opts)?;
+    let module = crate::ir::load_module(build.path())?;
+    Ok(Loaded { module, _build: build })
+}
+
+/// Builds the decision ladder (solver stack and e-graph) for a config.
+pub fn decider(config: &Config) -> Decider {
+    let backend = crate::solver_adapter::SolverBackend::new(config);
+    let canon = crate::canon_adapter::EgraphCanonicalizer::new(config);
+    Decider::new(Box::new(backend), canon.map(|c| Box::new(c) as Box<dyn crate::check::Canonicalizer>))
+}
+
+/// Runs `entry` of `module` symbolically and reports.
+pub fn check_module(module: &Module, input_name: &str, entry: &str, config: &Config) -> Result<(Report, Vec<u8>), Error> {
+    let Some(f) = module.find_function(entry) else {
+        return Err(Error::Usage(format!("{input_name}: no function `{entry}` to start from")));
+    };
+    if module.function(f).is_declaration() {
+        return Err(Error::Usage(format!("{input_name}: `{entry}` is declared but not defined")));
+    }
+    let mut exec = Executor::new(module, config.clone(), decider(config));
+    let args: Vec<_> = module
+        .function(f)
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            // main(argc, argv): argc = 1, argv = NULL-filled; other entry
+            // parameters are zero.
+            let mut v = exec.undef_value(&p.ty);
+            if i == 0 && entry == "main" {
+                if let crate::ir::Type::Int(w) = p.ty {
+                    v[0] = exec.pool.constant(w, 1);
+                }
+            }
+            v
+        })
+        .collect();
+    let state = exec.initial_state(f, args);
+    exec.run(state);
+    let stats = RunStats {
+        paths: exec.stats.paths,
+        merged: exec.stats.merged,
+        instructions: exec.stats.instructions,
+        queries: exec.decider.backend.queries(),
+        seconds: exec.elapsed(),
+        decided: DecidedCounts {
+            structural: exec.check_stats.structural,
+            canonical: exec.check_stats.canonical,
+            implied_query: exec.check_stats.implied_query,
+            bit_precise: exec.check_stats.bit_precise,
+        },
+    };
+    let limit = exec.limit_hit.as_ref().map(|l| format!("{l:?}").to_lowercase());
+    let findings = std::mem::take(&mut exec.findings);
+    let output = std::mem::take(&mut exec.output);
+    Ok((Report::new(input_name.to_string(), config.assumptions.names(), findings, stats, limit), output))
+}

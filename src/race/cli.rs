@@ -1,0 +1,237 @@
+//! `symcross race`: checks one OpenCL kernel alone. Pointer arguments
+//! become buffers (address-only and unbounded, or of the size `--arg
+//! NAME=BYTES` gives, with symbolic contents and bounds checks), scalar
+//! arguments symbolic unless `--arg NAME=VALUE` fixes them.
+
+use crate::cli::RaceArgs;
+use crate::config::Config;
+use crate::exec::value::Value;
+use crate::exec::workitems::{Gpu, NdRange, RaceMode};
+use crate::exec::Executor;
+use crate::ir::{Function, Module, Type};
+use crate::report::{text, DecidedCounts, Report, RunStats};
+use crate::Error;
+use std::collections::HashMap;
+
+/// Above this many work-items the pair mode is used by default.
+pub const ENUMERATE_LIMIT: u64 = 4096;
+
+pub fn cli(a: RaceArgs) -> Result<i32, Error> {
+    let nd = ndrange(&a.local_size, a.num_groups.as_deref(), a.global_size.as_deref())?;
+    let mode = match a.mode.as_deref() {
+        None => {
+            if nd.total() <= ENUMERATE_LIMIT {
+                RaceMode::Enumerate
+            } else {
+                RaceMode::Pair
+            }
+        }
+        Some("enumerate") => RaceMode::Enumerate,
+        Some("pair") => RaceMode::Pair,
+        Some(other) => return Err(Error::Usage(format!("--mode must be `enumerate` or `pair`, not `{other}`"))),
+    };
+    let mut config = Config::default();
+    crate::cli::check_cmd::apply_limits(&mut config, &a.limits)?;
+    let opts = crate::cli::check_cmd::compile_options(&a.compile)?;
+    let loaded = crate::pipeline::load(std::slice::from_ref(&a.file), &opts)?;
+    let fixed = parse_fixed_args(&a.arg)?;
+    let name = a.file.display().to_string();
+    let report = run_kernel(&loaded.module, &name, a.kernel.as_deref(), nd, mode, &fixed, a.allow_benign_races, &config)?;
+    if a.limits.json.as_deref() != Some("-") {
+        print!("{}", text::render(&report));
+    }
+    crate::cli::write_json(&a.limits.json, &report.to_json())?;
+    Ok(report.verdict.exit_code())
+}
+
+/// Parses `X[,Y,Z]` into three sizes (missing dimensions are 1).
+fn dims(s: &str, what: &str) -> Result<(u32, [u64; 3]), Error> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(Error::Usage(format!("{what} takes 1 to 3 comma-separated sizes, not `{s}`")));
+    }
+    let mut out = [1u64; 3];
+    for (i, p) in parts.iter().enumerate() {
+        out[i] = p
+            .parse::<u64>()
+            .ok()
+            .filter(|v| *v > 0)
+            .ok_or_else(|| Error::Usage(format!("{what}: `{p}` is not a positive integer")))?;
+    }
+    Ok((parts.len() as u32, out))
+}
+
+pub fn ndrange(local: &str, groups: Option<&str>, global: Option<&str>) -> Result<NdRange, Error> {
+    let (dl, l) = dims(local, "--local-size")?;
+    let (dg, g) = match (groups, global) {
+        (Some(g), None) => dims(g, "--num-groups")?,
+        (None, Some(gl)) => {
+            let (d, total) = dims(gl, "--global-size")?;
+            let mut g = [1u64; 3];
+            for i in 0..3 {
+                if total[i] % l[i] != 0 {
+                    return Err(Error::Usage(format!(
+                        "--global-size {} is not a multiple of --local-size {} in dimension {i}",
+                        total[i], l[i]
+                    )));
+                }
+                g[i] = total[i] / l[i];
+            }
+            (d, g)
+        }
+        _ => return Err(Error::Usage("give --num-groups or --global-size".into())),
+    };
+    Ok(NdRange { dims: dl.max(dg), local: l, groups: g })
+}
+
+fn parse_fixed_args(args: &[String]) -> Result<HashMap<String, String>, Error> {
+    let mut out = HashMap::new();
+    for a in args {
+        let Some((k, v)) = a.split_once('=') else {
+            return Err(Error::Usage(format!("--arg takes NAME=VALUE, not `{a}`")));
+        };
+        out.insert(k.trim().to_string(), v.trim().to_string());
+    }
+    Ok(out)
+}
+
+fn find_kernel<'a>(module: &'a Module, name: Option<&str>, file: &str) -> Result<(crate::ir::FuncId, &'a Function), Error> {
+    let kernels: Vec<_> = module.functions.iter().enumerate().filter(|(_, f)| f.is_kernel && !f.is_declaration()).collect();
+    let pick = match name {
+        Some(n) => kernels.iter().find(|(_, f)| f.name == n),
+        None if kernels.len() == 1 => kernels.first(),
+        None => {
+            let names: Vec<&str> = kernels.iter().map(|(_, f)| f.name.as_str()).collect();
+            return Err(Error::Usage(format!("{file}: name the kernel with --kernel (found: {})", names.join(", "))));
+        }
+    };
+    match pick {
+        Some((i, f)) => Ok((crate::ir::FuncId(*i as u32), f)),
+        None => Err(Error::Usage(format!("{file}: no kernel `{}`", name.unwrap_or("?")))),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn run_kernel(module: &Module, input: &str, kernel: Option<&str>, nd: NdRange, mode: RaceMode, fixed: &HashMap<String, String>, allow_benign: bool, config: &Config) -> Result<Report, Error> {
+    let (kid, kf) = find_kernel(module, kernel, input)?;
+    for k in fixed.keys() {
+        if !kf.params.iter().any(|p| &p.name == k) {
+            return Err(Error::Usage(format!("--arg {k}: kernel `{}` has no parameter `{k}`", kf.name)));
+        }
+    }
+    let mut exec = Executor::new(module, config.clone(), crate::pipeline::decider(config));
+    let mut state = exec.memory_state();
+    let mut args: Vec<Value> = Vec::new();
+    let mut local_objects = Vec::new();
+    for p in &kf.params {
+        let v = kernel_argument(&mut exec, &mut state, p, fixed, nd, &mut local_objects)?;
+        args.push(v);
+    }
+    for (i, g) in module.globals.iter().enumerate() {
+        if g.addr_space == crate::race::LOCAL_SPACE {
+            let base = exec.global_address(crate::ir::GlobalId(i as u32));
+            if let Some(obj) = state.memory.object_near(base) {
+                local_objects.push(obj);
+            }
+        }
+    }
+    state.gpu = Some(Box::new(Gpu {
+        ndrange: nd,
+        mode,
+        items: Vec::new(),
+        current: 0,
+        group: 0,
+        kernel: kid,
+        args,
+        log: Default::default(),
+        allow_benign,
+        local_objects,
+    }));
+    exec.start_kernel(&mut state);
+    exec.run(state);
+    let stats = RunStats {
+        paths: exec.stats.paths,
+        merged: exec.stats.merged,
+        instructions: exec.stats.instructions,
+        queries: exec.decider.backend.queries(),
+        seconds: exec.elapsed(),
+        decided: DecidedCounts::default(),
+    };
+    let limit = exec.limit_hit.as_ref().map(|l| format!("{l:?}").to_lowercase());
+    let findings = std::mem::take(&mut exec.findings);
+    let mut report = Report::new(input.to_string(), vec![], findings, stats, limit);
+    report.mode = Some(match mode {
+        RaceMode::Enumerate => format!("enumerate ({} work-items)", nd.total()),
+        RaceMode::Pair => format!("pair (two symbolic work-items cover all {} work-items)", nd.total()),
+    });
+    Ok(report)
+}
+
+fn kernel_argument(exec: &mut Executor, state: &mut crate::exec::state::State, p: &crate::ir::Param, fixed: &HashMap<String, String>, nd: NdRange, locals: &mut Vec<crate::exec::memory::ObjectId>) -> Result<Value, Error> {
+    let given = fixed.get(&p.name);
+    match &p.ty {
+        Type::Ptr { addr_space } => {
+            let space = *addr_space;
+            let size = match given {
+                Some(v) => Some(v.parse::<u64>().map_err(|_| Error::Usage(format!("--arg {}={v}: a buffer size in bytes is expected", p.name)))?),
+                None if space == crate::race::LOCAL_SPACE => Some(nd.items_per_group() * 16),
+                None => None,
+            };
+            let obj = match size {
+                None => state.memory.allocate_address_only(p.name.clone(), space),
+                Some(n) => {
+                    let obj = state.memory.allocate(&mut exec.pool, n, 16, crate::exec::memory::ObjectKind::Buffer, p.name.clone());
+                    state.memory.object_mut(obj).addr_space = space;
+                    if space == crate::race::LOCAL_SPACE {
+                        locals.push(obj);
+                    } else {
+                        let array = exec.pool.new_array(&p.name, n as u32);
+                        let o = state.memory.object_mut(obj);
+                        for i in 0..n as usize {
+                            o.bytes[i] = exec.pool.input_byte(array, i as u32);
+                            o.initialized[i] = true;
+                        }
+                    }
+                    obj
+                }
+            };
+            let base = state.memory.object(obj).base;
+            Ok(smallvec::smallvec![exec.pool.constant(64, base as u128)])
+        }
+        t => {
+            let widths = crate::exec::leaf_widths(t);
+            if let Some(v) = given {
+                let w = widths.first().copied().unwrap_or(32);
+                let bits = parse_scalar(v, t).ok_or_else(|| Error::Usage(format!("--arg {}={v}: not a value of type {t:?}", p.name)))?;
+                return Ok(smallvec::smallvec![exec.pool.constant(w, bits)]);
+            }
+            let total: u32 = widths.iter().map(|w| w.div_ceil(8)).sum();
+            let array = exec.pool.new_array(&p.name, total);
+            let mut out = Value::new();
+            let mut byte = 0;
+            for w in widths {
+                let n = w.div_ceil(8);
+                let mut acc = exec.pool.input_byte(array, byte + n - 1);
+                for k in (0..n - 1).rev() {
+                    let b = exec.pool.input_byte(array, byte + k);
+                    acc = exec.pool.concat(acc, b);
+                }
+                out.push(exec.pool.trunc(acc, w));
+                byte += n;
+            }
+            Ok(out)
+        }
+    }
+}
+
+fn parse_scalar(v: &str, t: &Type) -> Option<u128> {
+    match t {
+        Type::Float(crate::expr::FpFormat::Single) => v.parse::<f32>().ok().map(|x| x.to_bits() as u128),
+        Type::Float(crate::expr::FpFormat::Double) => v.parse::<f64>().ok().map(|x| x.to_bits() as u128),
+        Type::Int(w) => {
+            let x: i128 = if let Some(h) = v.strip_prefix("0x") { i128::from_str_radix(h, 16).ok()? } else { v.parse().ok()? };
+            Some(x as u128 & crate::expr::mask(*w))
+        }
+        _ => None,
+    }
+}
