@@ -1,5 +1,23 @@
 //! The internal IR and its translation from LLVM bitcode. This is the only
 //! module that talks to LLVM (through inkwell and llvm-sys).
 
+mod constants;
+mod context;
+mod debug_loc;
+mod error;
+mod function;
+mod gep;
+mod global_init;
+mod inst_arith;
+mod inst_memory;
+mod inst_other;
+mod insts;
+mod llvm;
+mod translate;
 mod types;
+mod types_from_llvm;
+
+pub use error::IrError;
+pub use inst_arith::outcomes_of_llvm_predicate;
+pub use translate::load_module;
 pub use types::*;

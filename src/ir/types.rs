@@ -317,6 +317,10 @@ pub struct Module {
     pub global_index: HashMap<String, GlobalId>,
     /// Source file paths referred to by `Loc::file`. Index 0 is "<unknown>".
     pub files: Vec<String>,
+    /// What the translation could not model outside any instruction (for
+    /// example a global initializer holding an x86_fp80 constant); such a
+    /// global has `init: None`. Shown to the user as warnings.
+    pub diagnostics: Vec<String>,
 }
 
 impl Module {

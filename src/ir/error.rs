@@ -1,0 +1,19 @@
+//! Errors of the LLVM front half: reading and parsing a module. Problems
+//! inside a module that parsed (an instruction or type symcross does not
+//! model) are not errors here: they become `Unsupported` IR nodes so that
+//! the executor reports them only on paths that actually reach them.
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum IrError {
+    /// The file could not be opened or read.
+    #[error("cannot read {path}: {message}")]
+    Read { path: PathBuf, message: String },
+    /// LLVM could not parse the bytes as bitcode or textual IR.
+    #[error("{path} is not valid LLVM IR or bitcode: {message}")]
+    Parse { path: PathBuf, message: String },
+    /// The module parsed but LLVM's verifier rejects it.
+    #[error("{path}: malformed LLVM module: {message}")]
+    Invalid { path: PathBuf, message: String },
+}

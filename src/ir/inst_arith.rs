@@ -1,0 +1,111 @@
+//! Arithmetic, comparison, cast and select instructions. FP comparison
+//! predicates become `Outcomes` sets (LLVM encodes a predicate as the set
+//! {eq=1, gt=2, lt=4, uno=8}; ours is {lt=1, eq=2, gt=4, uno=8}), and
+//! `!fpmath` metadata marks FP operations as approximate.
+
+use super::function::FnCx;
+use super::llvm::{self, Value};
+use super::types::{CastOp, ICmpPred, InstKind, IntOp};
+use crate::expr::{FBinOp, Outcomes};
+use llvm_sys::LLVMIntPredicate as IP;
+use llvm_sys::LLVMOpcode as Op;
+
+pub fn int_binop(fcx: &mut FnCx, inst: Value, op: Op) -> Result<InstKind, String> {
+    let op = match op {
+        Op::LLVMAdd => IntOp::Add,
+        Op::LLVMSub => IntOp::Sub,
+        Op::LLVMMul => IntOp::Mul,
+        Op::LLVMUDiv => IntOp::UDiv,
+        Op::LLVMSDiv => IntOp::SDiv,
+        Op::LLVMURem => IntOp::URem,
+        Op::LLVMSRem => IntOp::SRem,
+        Op::LLVMAnd => IntOp::And,
+        Op::LLVMOr => IntOp::Or,
+        Op::LLVMXor => IntOp::Xor,
+        Op::LLVMShl => IntOp::Shl,
+        Op::LLVMLShr => IntOp::LShr,
+        Op::LLVMAShr => IntOp::AShr,
+        other => return Err(format!("not an integer operation: {other:?}")),
+    };
+    Ok(InstKind::Int { op, lhs: fcx.operand_at(inst, 0)?, rhs: fcx.operand_at(inst, 1)? })
+}
+
+pub fn float_binop(fcx: &mut FnCx, inst: Value, op: Op) -> Result<InstKind, String> {
+    let op = match op {
+        Op::LLVMFAdd => FBinOp::Add,
+        Op::LLVMFSub => FBinOp::Sub,
+        Op::LLVMFMul => FBinOp::Mul,
+        Op::LLVMFDiv => FBinOp::Div,
+        Op::LLVMFRem => FBinOp::Rem,
+        other => return Err(format!("not a floating-point operation: {other:?}")),
+    };
+    let approximate = llvm::has_metadata(inst, fcx.cx.fpmath_kind);
+    Ok(InstKind::Float { op, lhs: fcx.operand_at(inst, 0)?, rhs: fcx.operand_at(inst, 1)?, approximate })
+}
+
+pub fn icmp(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {
+    let pred = match llvm::icmp_pred(inst) {
+        IP::LLVMIntEQ => ICmpPred::Eq,
+        IP::LLVMIntNE => ICmpPred::Ne,
+        IP::LLVMIntUGT => ICmpPred::Ugt,
+        IP::LLVMIntUGE => ICmpPred::Uge,
+        IP::LLVMIntULT => ICmpPred::Ult,
+        IP::LLVMIntULE => ICmpPred::Ule,
+        IP::LLVMIntSGT => ICmpPred::Sgt,
+        IP::LLVMIntSGE => ICmpPred::Sge,
+        IP::LLVMIntSLT => ICmpPred::Slt,
+        IP::LLVMIntSLE => ICmpPred::Sle,
+    };
+    Ok(InstKind::ICmp { pred, lhs: fcx.operand_at(inst, 0)?, rhs: fcx.operand_at(inst, 1)? })
+}
+
+/// Maps LLVM's predicate bit set (eq=1, gt=2, lt=4, uno=8) to `Outcomes`.
+pub fn outcomes_of_llvm_predicate(pred: u32) -> Outcomes {
+    let mut bits = 0;
+    if pred & 1 != 0 {
+        bits |= Outcomes::EQ;
+    }
+    if pred & 2 != 0 {
+        bits |= Outcomes::GT;
+    }
+    if pred & 4 != 0 {
+        bits |= Outcomes::LT;
+    }
+    if pred & 8 != 0 {
+        bits |= Outcomes::UNO;
+    }
+    Outcomes(bits)
+}
+
+pub fn fcmp(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {
+    let outcomes = outcomes_of_llvm_predicate(llvm::fcmp_pred(inst) as u32);
+    Ok(InstKind::FCmp { outcomes, lhs: fcx.operand_at(inst, 0)?, rhs: fcx.operand_at(inst, 1)? })
+}
+
+pub fn cast(fcx: &mut FnCx, inst: Value, op: Op) -> Result<InstKind, String> {
+    let op = match op {
+        Op::LLVMTrunc => CastOp::Trunc,
+        Op::LLVMZExt => CastOp::ZExt,
+        Op::LLVMSExt => CastOp::SExt,
+        Op::LLVMFPTrunc => CastOp::FpTrunc,
+        Op::LLVMFPExt => CastOp::FpExt,
+        Op::LLVMFPToUI => CastOp::FpToUi,
+        Op::LLVMFPToSI => CastOp::FpToSi,
+        Op::LLVMUIToFP => CastOp::UiToFp,
+        Op::LLVMSIToFP => CastOp::SiToFp,
+        Op::LLVMPtrToInt => CastOp::PtrToInt,
+        Op::LLVMIntToPtr => CastOp::IntToPtr,
+        Op::LLVMBitCast => CastOp::BitCast,
+        Op::LLVMAddrSpaceCast => CastOp::AddrSpaceCast,
+        other => return Err(format!("not a cast: {other:?}")),
+    };
+    Ok(InstKind::Cast { op, value: fcx.operand_at(inst, 0)? })
+}
+
+pub fn select(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {
+    Ok(InstKind::Select {
+        cond: fcx.operand_at(inst, 0)?,
+        then: fcx.operand_at(inst, 1)?,
+        otherwise: fcx.operand_at(inst, 2)?,
+    })
+}

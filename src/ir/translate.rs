@@ -1,0 +1,83 @@
+//! Entry point of the LLVM side: `load_module` reads a .bc or .ll file with
+//! inkwell, verifies it, and translates it into the internal IR (globals
+//! with their initial images, functions with numbered registers, source
+//! locations). LLVM objects never escape this module: the result owns
+//! everything and the LLVM context is dropped on return.
+
+use super::context::ModuleCx;
+use super::error::IrError;
+use super::function::translate_function;
+use super::global_init::serialize;
+use super::llvm::{self, Value};
+use super::types::{Global, GlobalId, Module};
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use llvm_sys::prelude::LLVMModuleRef;
+use std::path::Path;
+
+/// Reads and translates an LLVM module (bitcode or textual IR).
+pub fn load_module(path: &Path) -> Result<Module, IrError> {
+    let read_err = |message: String| IrError::Read { path: path.to_path_buf(), message };
+    let len = std::fs::metadata(path).map_err(|e| read_err(e.to_string()))?.len();
+    if len == 0 {
+        return Err(IrError::Parse { path: path.to_path_buf(), message: "the file is empty".into() });
+    }
+    let buffer = MemoryBuffer::create_from_file(path).map_err(|e| read_err(e.to_string()))?;
+    let context = Context::create();
+    // LLVM detects bitcode by its magic number and parses text otherwise.
+    let module = context
+        .create_module_from_ir(buffer)
+        .map_err(|e| IrError::Parse { path: path.to_path_buf(), message: e.to_string() })?;
+    module
+        .verify()
+        .map_err(|e| IrError::Invalid { path: path.to_path_buf(), message: e.to_string() })?;
+    Ok(translate_module(module.as_mut_ptr()))
+}
+
+fn translate_module(m: LLVMModuleRef) -> Module {
+    let mut cx = ModuleCx::new(m);
+    let mut out = Module::default();
+    for (i, g) in llvm::globals(m).enumerate() {
+        let global = translate_global(&mut cx, g, &mut out.diagnostics);
+        out.global_index.insert(global.name.clone(), GlobalId(i as u32));
+        out.globals.push(global);
+    }
+    for f in llvm::functions(m) {
+        let func = translate_function(&mut cx, f);
+        out.function_index.insert(func.name.clone(), cx.functions[&f]);
+        out.functions.push(func);
+    }
+    out.files = cx.files.files;
+    out
+}
+
+fn translate_global(cx: &mut ModuleCx, g: Value, diagnostics: &mut Vec<String>) -> Global {
+    let ty = llvm::global_value_type(g);
+    let name = llvm::name(g);
+    let align = match llvm::alignment(g) {
+        0 => cx.layout.abi_align(ty),
+        a => a,
+    };
+    let mut global = Global {
+        name: name.clone(),
+        size: cx.layout.alloc_size(ty),
+        align,
+        init: None,
+        relocs: Vec::new(),
+        constant: llvm::is_global_constant(g),
+        addr_space: llvm::pointer_addr_space(llvm::type_of(g)),
+        loc: cx.files.global_loc(g),
+    };
+    let init = llvm::initializer(g);
+    if llvm::is_declaration(g) || llvm::is_null(init) {
+        return global;
+    }
+    match serialize(cx, init, ty) {
+        Ok(image) => {
+            global.init = Some(image.bytes);
+            global.relocs = image.relocs;
+        }
+        Err(why) => diagnostics.push(format!("global @{name}: initializer not modelled: {why}")),
+    }
+    global
+}

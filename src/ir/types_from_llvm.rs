@@ -1,0 +1,122 @@
+//! LLVM types to `ir::Type`, and the module's data layout (sizes, alignments,
+//! struct field offsets). Sizes come from LLVM's own DataLayout so that GEP
+//! folding and global layout agree exactly with what clang assumed; the
+//! converted types are memoised because LLVM uniques its types.
+
+use super::llvm::{self, Ty};
+use super::types::Type;
+use crate::expr::FpFormat;
+use llvm_sys::target::*;
+use llvm_sys::LLVMTypeKind as K;
+use std::collections::HashMap;
+
+/// The target data layout of one module plus a type-conversion cache.
+pub struct Layout {
+    td: LLVMTargetDataRef,
+    cache: HashMap<Ty, Type>,
+}
+
+impl Layout {
+    pub fn new(module: llvm_sys::prelude::LLVMModuleRef) -> Layout {
+        // SAFETY: the data layout is owned by the module, which outlives us.
+        let td = unsafe { LLVMGetModuleDataLayout(module) };
+        Layout { td, cache: HashMap::new() }
+    }
+
+    /// Whether a type has a size LLVM can ask about (not opaque, not a label).
+    fn sized(t: Ty) -> bool {
+        match llvm::type_kind(t) {
+            K::LLVMVoidTypeKind | K::LLVMLabelTypeKind | K::LLVMFunctionTypeKind => false,
+            K::LLVMMetadataTypeKind | K::LLVMTokenTypeKind | K::LLVMScalableVectorTypeKind => false,
+            K::LLVMTargetExtTypeKind => false,
+            K::LLVMStructTypeKind => !llvm::struct_is_opaque(t) && llvm::struct_fields(t).into_iter().all(Self::sized),
+            K::LLVMArrayTypeKind | K::LLVMVectorTypeKind => Self::sized(llvm::element_type(t)),
+            _ => true,
+        }
+    }
+
+    /// Allocation size in bytes (what a GEP steps by); 0 for unsized types.
+    pub fn alloc_size(&self, t: Ty) -> u64 {
+        if !Self::sized(t) {
+            return 0;
+        }
+        unsafe { LLVMABISizeOfType(self.td, t) }
+    }
+
+    pub fn abi_align(&self, t: Ty) -> u64 {
+        if !Self::sized(t) {
+            return 1;
+        }
+        unsafe { LLVMABIAlignmentOfType(self.td, t) as u64 }
+    }
+
+    /// Byte offset of field `i` of a (sized) struct type.
+    pub fn field_offset(&self, t: Ty, i: u32) -> u64 {
+        unsafe { LLVMOffsetOfElement(self.td, t, i) }
+    }
+
+    /// Converts an LLVM type; unmodelled types become `Type::Unsupported`.
+    pub fn convert(&mut self, t: Ty) -> Type {
+        if let Some(ty) = self.cache.get(&t) {
+            return ty.clone();
+        }
+        let ty = self.convert_uncached(t);
+        self.cache.insert(t, ty.clone());
+        ty
+    }
+
+    fn convert_uncached(&mut self, t: Ty) -> Type {
+        match llvm::type_kind(t) {
+            K::LLVMVoidTypeKind => Type::Void,
+            K::LLVMHalfTypeKind => Type::Float(FpFormat::Half),
+            K::LLVMFloatTypeKind => Type::Float(FpFormat::Single),
+            K::LLVMDoubleTypeKind => Type::Float(FpFormat::Double),
+            K::LLVMIntegerTypeKind => match llvm::int_width(t) {
+                w @ 1..=128 => Type::Int(w),
+                w => Type::Unsupported(format!("i{w} (integers wider than 128 bits)")),
+            },
+            K::LLVMPointerTypeKind => Type::Ptr { addr_space: llvm::pointer_addr_space(t) },
+            K::LLVMVectorTypeKind => {
+                let elem = self.convert(llvm::element_type(t));
+                self.wrap_elem(elem, t, |elem| Type::Vector { elem, len: llvm::vector_len(t) })
+            }
+            K::LLVMArrayTypeKind => {
+                let elem = self.convert(llvm::element_type(t));
+                self.wrap_elem(elem, t, |elem| Type::Array { elem, len: llvm::array_len(t) })
+            }
+            K::LLVMStructTypeKind => self.convert_struct(t),
+            K::LLVMX86_FP80TypeKind => unsupported("x86_fp80 (long double) is not supported"),
+            K::LLVMFP128TypeKind => unsupported("fp128 is not supported"),
+            _ => Type::Unsupported(llvm::print_type(t)),
+        }
+    }
+
+    fn wrap_elem(&self, elem: Type, t: Ty, make: impl FnOnce(Box<Type>) -> Type) -> Type {
+        match elem {
+            Type::Unsupported(why) => Type::Unsupported(format!("{} ({why})", llvm::print_type(t))),
+            elem => make(Box::new(elem)),
+        }
+    }
+
+    fn convert_struct(&mut self, t: Ty) -> Type {
+        if !Self::sized(t) {
+            return Type::Unsupported(format!("{} (opaque or unsized struct)", llvm::print_type(t)));
+        }
+        let mut fields = Vec::new();
+        let mut offsets = Vec::new();
+        for (i, f) in llvm::struct_fields(t).into_iter().enumerate() {
+            match self.convert(f) {
+                Type::Unsupported(why) => {
+                    return Type::Unsupported(format!("{} ({why})", llvm::print_type(t)))
+                }
+                ft => fields.push(ft),
+            }
+            offsets.push(self.field_offset(t, i as u32));
+        }
+        Type::Struct { fields, offsets, size: self.alloc_size(t) }
+    }
+}
+
+fn unsupported(why: &str) -> Type {
+    Type::Unsupported(why.to_string())
+}
