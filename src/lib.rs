@@ -6,4 +6,5 @@
 //! `canon`) -> `report`.
 
 pub mod expr;
+pub mod frontend;
 pub mod ir;
