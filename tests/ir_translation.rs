@@ -491,3 +491,35 @@ fn inline_asm_and_vector_constants() {
         assert_eq!(lanes, want);
     }
 }
+
+#[test]
+fn constant_expressions_fold_to_global_addresses() {
+    let m = load_ll(
+        "@arr = global [8 x i32] zeroinitializer\n\
+         @p = global ptr getelementptr ([8 x i32], ptr @arr, i64 0, i64 5)\n\
+         @q = global i64 ptrtoint (ptr getelementptr (i8, ptr @arr, i64 3) to i64)\n\
+         define ptr @f() {\n\
+         \x20 %x = getelementptr i32, ptr getelementptr ([8 x i32], ptr @arr, i64 0, i64 2), i64 1\n\
+         \x20 ret ptr %x\n}\n\
+         define i32 @g() {\n\
+         \x20 %v = call i32 @f_undeclared_in_c(ptr addrspace(1) addrspacecast (ptr @arr to ptr addrspace(1)))\n\
+         \x20 ret i32 %v\n}\n\
+         declare i32 @f_undeclared_in_c(ptr addrspace(1))\n",
+    );
+    let arr = m.global_index["arr"];
+    assert_eq!(m.global(m.global_index["p"]).relocs, vec![(0, Reloc::Global { global: arr, offset: 20 })]);
+    assert_eq!(m.global(m.global_index["q"]).relocs, vec![(0, Reloc::Global { global: arr, offset: 3 })]);
+    let gep = insts(func(&m, "f")).next().unwrap();
+    assert_eq!(
+        gep.kind,
+        InstKind::Gep { base: Operand::Const(Const::GlobalAddr { global: arr, offset: 8 }), offset: 4, terms: vec![] }
+    );
+    match &insts(func(&m, "g")).next().unwrap().kind {
+        InstKind::Call { callee: Callee::External(n), args } => {
+            assert_eq!(n, "f_undeclared_in_c");
+            assert_eq!(args, &vec![Operand::Const(Const::GlobalAddr { global: arr, offset: 0 })]);
+        }
+        k => panic!("unexpected {k:?}"),
+    }
+    assert!(func(&m, "f_undeclared_in_c").is_declaration());
+}
