@@ -15,6 +15,7 @@ mod error;
 pub mod frontend;
 pub mod exec;
 pub mod expr;
+pub mod frontend;
 pub mod ir;
 pub mod pipeline;
 pub mod race;

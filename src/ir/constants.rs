@@ -88,6 +88,10 @@ fn const_float(cx: &mut ModuleCx, v: Value) -> Result<Const, String> {
     Ok(Const::Float { format, bits: llvm::const_zext_value(as_int) as u128 })
 }
 
+fn is_i64(t: llvm::Ty) -> bool {
+    llvm::type_kind(t) == K::LLVMIntegerTypeKind && llvm::int_width(t) == 64
+}
+
 /// Number of elements of an aggregate or vector type, and whether it is a vector.
 fn element_count(ty: llvm::Ty) -> Result<(u64, bool), String> {
     match llvm::type_kind(ty) {
@@ -132,7 +136,7 @@ fn const_expr(cx: &mut ModuleCx, v: Value, depth: u32) -> Result<Const, String> 
             }
         }
         Op::LLVMBitCast | Op::LLVMAddrSpaceCast => constant_at_depth(cx, op0, depth),
-        Op::LLVMPtrToInt if llvm::int_width(llvm::type_of(v)) == 64 => {
+        Op::LLVMPtrToInt if is_i64(llvm::type_of(v)) => {
             match constant_at_depth(cx, op0, depth)? {
                 Const::Null => Ok(Const::Int { width: 64, value: 0 }),
                 // Pointers are 64-bit values, so ptrtoint to i64 is the address itself.

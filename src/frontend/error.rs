@@ -1,0 +1,25 @@
+//! Errors of the front end. Compiler diagnostics are carried verbatim so
+//! the CLI can print exactly what clang said (and exit with status 2).
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum FrontendError {
+    #[error("input file {0} does not exist")]
+    MissingInput(PathBuf),
+    #[error("{0}: unknown input kind (expected .c, .cc, .cpp, .cxx, .cl, .bc or .ll)")]
+    UnknownInputKind(PathBuf),
+    #[error("no input files")]
+    NoInputs,
+    #[error("cannot run {tool}: {source}")]
+    Spawn { tool: PathBuf, source: std::io::Error },
+    #[error("cannot create a temporary directory: {0}")]
+    TempDir(std::io::Error),
+    /// clang rejected a source file; `stderr` is clang's output, unchanged.
+    #[error("compilation of {file} failed:\n{stderr}")]
+    Compile { file: PathBuf, stderr: String },
+    #[error("linking failed (llvm-link):\n{stderr}")]
+    Link { stderr: String },
+    #[error("optimisation failed (opt -passes=mem2reg):\n{stderr}")]
+    Opt { stderr: String },
+}

@@ -1,0 +1,123 @@
+//! The front end: turns the user's inputs (C/C++ harnesses, OpenCL C
+//! kernels, ready-made .bc/.ll) into one linked, mem2reg'd bitcode file by
+//! running clang, llvm-link and opt. The result lives in a temporary
+//! directory owned by the returned `CompiledModule`, so it is cleaned up
+//! when the caller is done with it.
+
+mod clang;
+mod error;
+mod tools;
+
+mod link;
+
+pub use clang::{clang_args, Language};
+pub use error::FrontendError;
+pub use tools::{runtime_dir, Tools};
+
+use std::path::{Path, PathBuf};
+use tempfile::TempDir;
+
+/// What is passed to clang besides the fixed flags.
+#[derive(Clone, Debug, Default)]
+pub struct CompileOptions {
+    /// `-I` directories.
+    pub include_dirs: Vec<PathBuf>,
+    /// `-D` definitions, as `NAME` or `NAME=VALUE`.
+    pub defines: Vec<String>,
+    /// Extra clang flags, already split into arguments.
+    pub cflags: Vec<String>,
+    /// Compile `.c` inputs as OpenCL C (`.cl` inputs always are).
+    pub opencl: bool,
+}
+
+/// The linked bitcode; the file is deleted when this value is dropped.
+#[derive(Debug)]
+pub struct CompiledModule {
+    _dir: TempDir,
+    path: PathBuf,
+}
+
+impl CompiledModule {
+    /// Path of the linked, mem2reg'd bitcode file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// How one input is handled.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum InputKind {
+    Source(Language),
+    Bitcode,
+}
+
+fn classify(path: &Path, opts: &CompileOptions) -> Result<InputKind, FrontendError> {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    Ok(match ext.as_str() {
+        "c" if opts.opencl => InputKind::Source(Language::OpenCl),
+        "c" => InputKind::Source(Language::C),
+        "cc" | "cpp" | "cxx" => InputKind::Source(Language::Cxx),
+        "cl" => InputKind::Source(Language::OpenCl),
+        "bc" | "ll" => InputKind::Bitcode,
+        _ => return Err(FrontendError::UnknownInputKind(path.to_path_buf())),
+    })
+}
+
+/// The runtime model's host-side C files (cl-runtime-model/host/*.c), sorted.
+fn host_runtime_sources(runtime: Option<&Path>) -> Vec<PathBuf> {
+    let Some(dir) = runtime.map(|r| r.join("host")) else { return Vec::new() };
+    let Ok(entries) = std::fs::read_dir(&dir) else { return Vec::new() };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "c") && p.is_file())
+        .collect();
+    files.sort();
+    files
+}
+
+/// Compiles and links `inputs` (plus the host runtime model when any input
+/// is host code) into one bitcode module with mem2reg applied.
+pub fn compile_inputs(inputs: &[PathBuf], opts: &CompileOptions) -> Result<CompiledModule, FrontendError> {
+    compile_with_tools(inputs, opts, &Tools::locate())
+}
+
+/// As `compile_inputs`, with explicit tool paths.
+pub fn compile_with_tools(inputs: &[PathBuf], opts: &CompileOptions, tools: &Tools) -> Result<CompiledModule, FrontendError> {
+    if inputs.is_empty() {
+        return Err(FrontendError::NoInputs);
+    }
+    let mut kinds = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        if !input.is_file() {
+            return Err(FrontendError::MissingInput(input.clone()));
+        }
+        kinds.push(classify(input, opts)?);
+    }
+    let dir = tempfile::Builder::new().prefix("symcross-").tempdir().map_err(FrontendError::TempDir)?;
+    let runtime = runtime_dir();
+    let mut sources: Vec<(PathBuf, InputKind)> = inputs.iter().cloned().zip(kinds).collect();
+    // Kernels run alone need no host runtime; host programs (and opaque
+    // bitcode, which may be either) get it linked in.
+    let has_host_code = sources.iter().any(|(_, k)| *k != InputKind::Source(Language::OpenCl));
+    if has_host_code {
+        for src in host_runtime_sources(runtime.as_deref()) {
+            sources.push((src, InputKind::Source(Language::C)));
+        }
+    }
+    let mut objects = Vec::with_capacity(sources.len());
+    for (i, (src, kind)) in sources.iter().enumerate() {
+        match kind {
+            InputKind::Bitcode => objects.push(src.clone()),
+            InputKind::Source(lang) => {
+                let stem = src.file_stem().and_then(|s| s.to_str()).unwrap_or("input");
+                let out = dir.path().join(format!("{i}-{stem}.bc"));
+                objects.push(clang::compile(&tools.clang, *lang, src, &out, opts, runtime.as_deref())?);
+            }
+        }
+    }
+    let linked = dir.path().join("linked.bc");
+    link::link(&tools.llvm_link, &objects, &linked)?;
+    let path = dir.path().join("module.bc");
+    link::mem2reg(&tools.opt, &linked, &path)?;
+    Ok(CompiledModule { _dir: dir, path })
+}
