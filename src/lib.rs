@@ -15,7 +15,6 @@ mod error;
 pub mod frontend;
 pub mod exec;
 pub mod expr;
-pub mod frontend;
 pub mod ir;
 pub mod pipeline;
 pub mod race;

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 /// A translated module; holds the temporary build directory alive.
 pub struct Loaded {
     pub module: Module,
-    _build: crate::frontend::Compiled,
+    _build: crate::frontend::CompiledModule,
 }
 
 pub fn load(inputs: &[PathBuf], opts: &CompileOptions) -> Result<Loaded, Error> {

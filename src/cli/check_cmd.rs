@@ -12,7 +12,7 @@ pub fn compile_options(c: &CompileArgs) -> Result<CompileOptions, Error> {
         Some(f) => f.split_whitespace().map(str::to_string).collect(),
         None => Vec::new(),
     };
-    Ok(CompileOptions { include_dirs: c.include.clone(), defines: c.define.clone(), extra_flags: extra, ..Default::default() })
+    Ok(CompileOptions { include_dirs: c.include.clone(), defines: c.define.clone(), cflags: extra, ..Default::default() })
 }
 
 pub fn apply_limits(config: &mut Config, l: &LimitArgs) -> Result<(), Error> {

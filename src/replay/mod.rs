@@ -36,9 +36,9 @@ pub fn read_witness(path: &Path, index: Option<usize>) -> Result<Vec<(String, St
 /// and exit status.
 pub fn replay(harness: &Path, witness: &[(String, String)], opts: &crate::frontend::CompileOptions) -> Result<(String, i32), Error> {
     let dir = tempfile::tempdir().map_err(|e| Error::Usage(format!("cannot create a temporary directory: {e}")))?;
-    let runtime = crate::frontend::runtime_dir();
+    let runtime = crate::frontend::runtime_dir().ok_or_else(|| Error::Usage("cannot find the runtime model directory (set SYMCROSS_RUNTIME)".into()))?;
     let exe = dir.path().join("replay");
-    let mut cmd = Command::new(crate::frontend::clang_path());
+    let mut cmd = Command::new(crate::frontend::Tools::locate().clang);
     cmd.arg("-O0").arg("-g").arg("-march=native").arg("-ffp-contract=off").arg("-I").arg(&runtime);
     for i in &opts.include_dirs {
         cmd.arg("-I").arg(i);
@@ -46,7 +46,7 @@ pub fn replay(harness: &Path, witness: &[(String, String)], opts: &crate::fronte
     for d in &opts.defines {
         cmd.arg(format!("-D{d}"));
     }
-    cmd.args(&opts.extra_flags);
+    cmd.args(&opts.cflags);
     cmd.arg(harness).arg(runtime.join("replay/replay_runtime.c")).arg("-lm").arg("-o").arg(&exe);
     let built = cmd.output().map_err(|e| Error::Usage(format!("cannot run clang: {e}")))?;
     if !built.status.success() {

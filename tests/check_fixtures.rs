@@ -1,0 +1,49 @@
+//! Known-answer harnesses for `symcross check`: each fixture in
+//! tests/fixtures/check/ states its expected verdict and finding kinds in
+//! its first line.
+
+mod common;
+
+macro_rules! fixtures {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                common::check_fixture(concat!("tests/fixtures/check/", stringify!($name), ".c"), &[]);
+            }
+        )*
+        const LISTED: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+fixtures!(
+    int_double_shift_refuted,
+    int_add_self_proved,
+    branchy_abs_proved,
+    division_by_zero,
+    stack_overflow_index,
+    stack_index_in_bounds,
+    heap_use_after_free,
+    heap_double_free,
+    heap_overflow,
+    uninitialized_read,
+    float_associativity_refuted,
+    float_commutativity_proved,
+    float_branch_paths,
+    switch_recursion_fptr,
+    structs_globals_memcpy,
+    vector_extension_proved,
+    intrinsics_bits_proved,
+    inline_asm_unsupported,
+    syntax_error,
+);
+
+#[test]
+fn every_fixture_is_listed() {
+    let dir = common::repo().join("tests/fixtures/check");
+    for entry in std::fs::read_dir(dir).expect("fixture dir") {
+        let path = entry.expect("entry").path();
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_string();
+        assert!(LISTED.contains(&stem.as_str()), "fixture {stem} is not listed in tests/check_fixtures.rs");
+    }
+}

@@ -1,0 +1,78 @@
+//! Helpers shared by the integration tests: run the `symcross` binary and
+//! read the expectation written at the top of a fixture.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+    pub json: Option<serde_json::Value>,
+}
+
+/// Runs `symcross ARGS`; with `--json -` in ARGS the report is parsed.
+pub fn symcross(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_symcross")).args(args).output().expect("run symcross");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let json = if args.windows(2).any(|w| w == ["--json", "-"]) { serde_json::from_str(&stdout).ok() } else { None };
+    Run { code: out.status.code().unwrap_or(-1), stdout, stderr: String::from_utf8_lossy(&out.stderr).into_owned(), json }
+}
+
+/// The expectation line of a fixture: `// expect: equivalent`,
+/// `// expect: findings KIND...`, `// expect: exit 2`.
+pub fn expectation(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).expect("read fixture");
+    text.lines()
+        .find_map(|l| l.trim().strip_prefix("// expect:").map(|s| s.trim().to_string()))
+        .unwrap_or_else(|| panic!("{} has no `// expect:` line", path.display()))
+}
+
+/// Checks a run against an expectation and returns a description of any
+/// disagreement.
+pub fn verify(path: &Path, run: &Run) -> Result<(), String> {
+    let want = expectation(path);
+    let ctx = || format!("{}\nstdout:\n{}\nstderr:\n{}", path.display(), run.stdout, run.stderr);
+    if let Some(code) = want.strip_prefix("exit ") {
+        let code: i32 = code.parse().expect("exit code");
+        return if run.code == code { Ok(()) } else { Err(format!("expected exit {code}, got {}: {}", run.code, ctx())) };
+    }
+    let json = run.json.as_ref().ok_or_else(|| format!("no JSON report: {}", ctx()))?;
+    let verdict = json["verdict"].as_str().unwrap_or("");
+    let mut words = want.split_whitespace();
+    let want_verdict = words.next().unwrap_or("");
+    if verdict != want_verdict {
+        return Err(format!("expected verdict {want_verdict}, got {verdict}: {}", ctx()));
+    }
+    let kinds: Vec<String> = json["findings"].as_array().map(|f| f.iter().map(|x| x["kind"].as_str().unwrap_or("").to_string()).collect()).unwrap_or_default();
+    for k in words {
+        if !kinds.iter().any(|x| x == k) {
+            return Err(format!("expected a `{k}` finding, got {kinds:?}: {}", ctx()));
+        }
+    }
+    let expected_code = match want_verdict {
+        "equivalent" => 0,
+        "findings" => 1,
+        _ => 3,
+    };
+    if run.code != expected_code {
+        return Err(format!("expected exit {expected_code}, got {}: {}", run.code, ctx()));
+    }
+    Ok(())
+}
+
+pub fn check_fixture(rel: &str, extra: &[&str]) {
+    let path = repo().join(rel);
+    let p = path.to_str().expect("utf-8 path");
+    let mut args = vec!["check", p, "--json", "-"];
+    args.extend_from_slice(extra);
+    let run = symcross(&args);
+    if let Err(e) = verify(&path, &run) {
+        panic!("{e}");
+    }
+}

@@ -1,0 +1,78 @@
+//! Known-answer kernels for `symcross race`: each fixture in
+//! tests/fixtures/race/ gives its command-line arguments (`// args:`) and
+//! expected verdict (`// expect:`) in its first lines.
+
+mod common;
+
+fn race_fixture(name: &str) {
+    let path = common::repo().join("tests/fixtures/race").join(format!("{name}.cl"));
+    let text = std::fs::read_to_string(&path).expect("read fixture");
+    let args_line = text.lines().find_map(|l| l.strip_prefix("// args:")).expect("fixture has an `// args:` line");
+    let p = path.to_str().expect("utf-8 path");
+    let mut args = vec!["race", p, "--json", "-"];
+    args.extend(args_line.split_whitespace());
+    let run = common::symcross(&args);
+    if let Err(e) = common::verify(&path, &run) {
+        panic!("{e}");
+    }
+}
+
+macro_rules! fixtures {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                race_fixture(stringify!($name));
+            }
+        )*
+        const LISTED: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+fixtures!(
+    neighbour_no_barrier,
+    neighbour_with_barrier,
+    inter_group_race,
+    warp_synchronous_loop,
+    tree_reduction_ok,
+    barrier_divergence,
+    barrier_uniform,
+    symbolic_index_race,
+    atomics_vs_plain,
+    atomics_only,
+    float4_lanes_ok,
+    float4_same_lane_race,
+    permutation_ok,
+    benign_same_value,
+    benign_allowed,
+    neighbour_pair_mode,
+    barrier_pair_mode_ok,
+    inter_group_pair_mode,
+    divergence_pair_mode,
+);
+
+#[test]
+fn every_fixture_is_listed() {
+    let dir = common::repo().join("tests/fixtures/race");
+    for entry in std::fs::read_dir(dir).expect("fixture dir") {
+        let path = entry.expect("entry").path();
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_string();
+        assert!(LISTED.contains(&stem.as_str()), "fixture {stem} is not listed in tests/race_fixtures.rs");
+    }
+}
+
+#[test]
+fn pair_mode_is_reported() {
+    let path = common::repo().join("tests/fixtures/race/neighbour_pair_mode.cl");
+    let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "1024", "--num-groups", "1024", "--json", "-"]);
+    let mode = run.json.as_ref().and_then(|j| j["mode"].as_str().map(str::to_string)).unwrap_or_default();
+    assert!(mode.starts_with("pair"), "mode was `{mode}`: {}", run.stdout);
+}
+
+#[test]
+fn bad_local_size_is_a_usage_error() {
+    let path = common::repo().join("tests/fixtures/race/atomics_only.cl");
+    let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "0", "--num-groups", "1"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--local-size"), "{}", run.stderr);
+}
