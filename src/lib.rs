@@ -7,3 +7,4 @@
 
 pub mod expr;
 pub mod ir;
+pub mod solver;
