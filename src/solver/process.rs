@@ -9,7 +9,7 @@
 //! they mean to the caller.
 
 use super::model_check::finish_model;
-use super::smtlib::{print_query, ModelVar};
+use super::smtlib::{print_query, ModelVar, SmtScript};
 use super::{timeout_reason, Query, Solver, SolverResult, SolverStats};
 use crate::expr::{Assignment, ExprPool};
 use std::io::{Read, Write};
@@ -53,10 +53,17 @@ impl SmtProcessConfig {
             kill_grace: Duration::from_millis(500),
         }
     }
-    fn args(&self, limit: Duration) -> Vec<String> {
+    fn args(&self, limit: Duration, uses_half: bool) -> Vec<String> {
         let ms = limit.as_millis().max(1);
         match self.kind {
-            SmtSolverKind::Cvc5 => vec!["--lang".into(), "smt2".into(), format!("--tlimit-per={ms}")],
+            SmtSolverKind::Cvc5 => {
+                let mut a = vec!["--lang".into(), "smt2".into(), format!("--tlimit-per={ms}")];
+                // cvc5 1.0.3 only handles Float32/Float64 without it.
+                if uses_half {
+                    a.push("--fp-exp".into());
+                }
+                a
+            }
             SmtSolverKind::Z3 => {
                 vec!["-in".into(), "-smt2".into(), format!("-t:{ms}"), format!("-T:{}", ms.div_ceil(1000) + 1)]
             }
@@ -115,7 +122,7 @@ impl SmtProcessSolver {
         let script = print_query(pool, query);
         let limit = query.timeout.unwrap_or(self.config.default_timeout);
         let started = Instant::now();
-        let output = match run(&self.config, &script.text, limit) {
+        let output = match run(&self.config, &script, limit) {
             Ok(o) => o,
             Err(ProcessError::Timeout(_)) => return SolverResult::Unknown(timeout_reason(limit)),
             Err(e) => return SolverResult::Unknown(e.to_string()),
@@ -142,10 +149,10 @@ impl SmtProcessSolver {
 }
 
 /// Runs the solver on `text`, killing it past `limit` plus the grace.
-fn run(config: &SmtProcessConfig, text: &str, limit: Duration) -> Result<String, ProcessError> {
+fn run(config: &SmtProcessConfig, script: &SmtScript, limit: Duration) -> Result<String, ProcessError> {
     let program = config.program.display().to_string();
     let mut child = Command::new(&config.program)
-        .args(config.args(limit))
+        .args(config.args(limit, script.uses_half))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -160,7 +167,7 @@ fn run(config: &SmtProcessConfig, text: &str, limit: Duration) -> Result<String,
     });
     if let Some(mut stdin) = child.stdin.take() {
         // A solver that died early closes the pipe; its output says why.
-        let _ = stdin.write_all(text.as_bytes());
+        let _ = stdin.write_all(script.text.as_bytes());
     }
     let result = rx.recv_timeout(limit + config.kill_grace);
     match result {

@@ -34,6 +34,8 @@ impl ModelVar {
 pub struct SmtScript {
     pub text: String,
     pub(crate) vars: Vec<ModelVar>,
+    /// Half precision appears (cvc5 1.0.3 needs `--fp-exp` for it).
+    pub uses_half: bool,
 }
 
 /// The name of an uninterpreted function: one per name and signature, as
@@ -81,12 +83,13 @@ pub fn print_query(pool: &ExprPool, query: &Query) -> SmtScript {
         vars: Vec::new(),
         ufs: FxHashSet::default(),
         has_fp: false,
+        uses_half: false,
     };
     for &c in &constraints {
         p.define_all(c);
     }
     for &c in &constraints {
-        let _ = writeln!(p.body, "(assert (= {} #b1))", p.term(c));
+        let _ = writeln!(p.body, "(assert {})", p.truth(c));
     }
     let logic = if !p.ufs.is_empty() {
         "ALL"
@@ -104,7 +107,7 @@ pub fn print_query(pool: &ExprPool, query: &Query) -> SmtScript {
         let _ = writeln!(text, "(get-value ({}))", names.join(" "));
     }
     text.push_str("(exit)\n");
-    SmtScript { text, vars: p.vars }
+    SmtScript { text, vars: p.vars, uses_half: p.uses_half }
 }
 
 pub(crate) struct Printer<'a> {
@@ -118,6 +121,7 @@ pub(crate) struct Printer<'a> {
     vars: Vec<ModelVar>,
     ufs: FxHashSet<String>,
     pub(crate) has_fp: bool,
+    pub(crate) uses_half: bool,
 }
 
 impl Printer<'_> {
@@ -128,6 +132,19 @@ impl Printer<'_> {
             Expr::Input { array, index } => format!("a{array}_{index}"),
             Expr::Fresh { id, .. } => format!("f{id}"),
             _ => format!("n{}", id.index()),
+        }
+    }
+
+    /// A Boolean formula true when the width-1 node `id` is 1. Comparisons
+    /// are asserted directly, which lets solvers substitute `x = c`.
+    fn truth(&self, id: ExprId) -> String {
+        match self.pool.get(id) {
+            Expr::Cmp(op, a, b) => format!("({} {} {})", cmp_name(*op), self.term(*a), self.term(*b)),
+            Expr::Not(a) if self.pool.width(*a) == 1 => format!("(not {})", self.truth(*a)),
+            Expr::Bin(BinOp::And, a, b) if self.pool.width(*a) == 1 => {
+                format!("(and {} {})", self.truth(*a), self.truth(*b))
+            }
+            _ => format!("(= {} #b1)", self.term(id)),
         }
     }
 
@@ -223,5 +240,41 @@ fn cmp_name(op: CmpOp) -> &'static str {
         CmpOp::Ule => "bvule",
         CmpOp::Slt => "bvslt",
         CmpOp::Sle => "bvsle",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::{ExprPool, FBinOp, FpFormat};
+
+    #[test]
+    #[ignore]
+    fn dump_min() {
+        let mut p = ExprPool::new();
+        let mut goals = vec![];
+        for w in [8u32] {
+            let top = (1u128 << w) - 1;
+            let vals = [0u128, 1, 2, 3, 7, top >> 1, (top >> 1) + 1, top, top - 1, w as u128 + 1];
+            for op in [crate::expr::BinOp::SDiv, crate::expr::BinOp::SRem] {
+                for &a in &vals {
+                    for &b in &vals {
+                        let (fa, fb) = (p.fresh(w), p.fresh(w));
+                        let (ca, cb) = (p.constant(w, a), p.constant(w, b));
+                        let expected = p.bin(op, ca, cb);
+                        let r = p.bin(op, fa, fb);
+                        let g = [p.eq(fa, ca), p.eq(fb, cb), p.eq(r, expected)];
+                        let g = p.and(g[0], g[1]);
+                        let g2 = p.eq(r, expected);
+                        let _ = g;
+                        goals.push(p.eq(fa, ca));
+                        goals.push(p.eq(fb, cb));
+                        goals.push(g2);
+                    }
+                }
+            }
+        }
+        let _ = (FBinOp::Min, FpFormat::Single);
+        println!("{}", print_query(&p, &Query::all(goals)).text);
     }
 }

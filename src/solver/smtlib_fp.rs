@@ -59,6 +59,14 @@ impl Printer<'_> {
 
     pub(crate) fn define_fp(&mut self, id: ExprId) {
         let name = self.term(id);
+        let half = match *self.pool.get(id) {
+            Expr::FBin(_, f, ..) | Expr::FUn(_, f, _) | Expr::Fma(f, ..) | Expr::FCmp(_, f, ..) => f == FpFormat::Half,
+            Expr::FpToInt { from, .. } => from == FpFormat::Half,
+            Expr::IntToFp { to, .. } => to == FpFormat::Half,
+            Expr::FpConvert { from, to, .. } => from == FpFormat::Half || to == FpFormat::Half,
+            _ => false,
+        };
+        self.uses_half |= half;
         match self.pool.get(id).clone() {
             Expr::FBin(op @ (FBinOp::Min | FBinOp::Max), f, a, b) => self.min_max(&name, op == FBinOp::Min, f, a, b),
             Expr::FBin(FBinOp::Rem, f, a, b) => self.fmod(&name, f, a, b),
@@ -142,10 +150,12 @@ impl Printer<'_> {
         let (x, y) = (self.fp_arg(f, a), self.fp_arg(f, b));
         let (ta, tb) = (self.term(a), self.term(b));
         let nan = bv_lit(f.width(), canonical_nan(f));
-        let (lt, neg_pick) = if is_min { ("fp.lt", "") } else { ("fp.gt", "not ") };
+        let lt = if is_min { "fp.lt" } else { "fp.gt" };
+        let neg = format!("(fp.isNegative {x})");
+        let pick_a = if is_min { neg } else { format!("(not {neg})") };
         // Equal non-NaN values differ only for signed zeros: min takes the
         // negative one, max the positive one (a when a's sign fits).
-        let tie = format!("(ite ({neg_pick}(fp.isNegative {x})) {ta} {tb})");
+        let tie = format!("(ite {pick_a} {ta} {tb})");
         let ordered = format!("(ite ({lt} {x} {y}) {ta} (ite ({lt} {y} {x}) {tb} {tie}))");
         let term = format!(
             "(ite (fp.isNaN {x}) (ite (fp.isNaN {y}) {nan} {tb}) (ite (fp.isNaN {y}) {ta} {ordered}))"
