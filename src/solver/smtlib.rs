@@ -246,35 +246,29 @@ fn cmp_name(op: CmpOp) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::expr::{ExprPool, FBinOp, FpFormat};
+    use crate::expr::{ExprPool, FpFormat};
 
     #[test]
-    #[ignore]
-    fn dump_min() {
+    fn shared_nodes_are_defined_once_and_functions_declared() {
         let mut p = ExprPool::new();
-        let mut goals = vec![];
-        for w in [8u32] {
-            let top = (1u128 << w) - 1;
-            let vals = [0u128, 1, 2, 3, 7, top >> 1, (top >> 1) + 1, top, top - 1, w as u128 + 1];
-            for op in [crate::expr::BinOp::SDiv, crate::expr::BinOp::SRem] {
-                for &a in &vals {
-                    for &b in &vals {
-                        let (fa, fb) = (p.fresh(w), p.fresh(w));
-                        let (ca, cb) = (p.constant(w, a), p.constant(w, b));
-                        let expected = p.bin(op, ca, cb);
-                        let r = p.bin(op, fa, fb);
-                        let g = [p.eq(fa, ca), p.eq(fb, cb), p.eq(r, expected)];
-                        let g = p.and(g[0], g[1]);
-                        let g2 = p.eq(r, expected);
-                        let _ = g;
-                        goals.push(p.eq(fa, ca));
-                        goals.push(p.eq(fb, cb));
-                        goals.push(g2);
-                    }
-                }
-            }
-        }
-        let _ = (FBinOp::Min, FpFormat::Single);
-        println!("{}", print_query(&p, &Query::all(goals)).text);
+        let a = p.new_array("x", 2);
+        let (b0, b1) = (p.input_byte(a, 0), p.input_byte(a, 1));
+        let x = p.concat(b1, b0);
+        let s = p.fbin(crate::expr::FBinOp::Add, FpFormat::Half, x, x);
+        let f = p.apply("sin.f", vec![s], 16);
+        let g = p.eq(f, s);
+        let script = print_query(&p, &Query::all(vec![g]));
+        let t = &script.text;
+        assert_eq!(t.matches(&format!("(define-fun n{} ()", s.index())).count(), 1);
+        assert!(t.contains("(declare-fun uf_sin_2e_f_16_to16 ((_ BitVec 16)) (_ BitVec 16))"), "{t}");
+        assert!(t.contains("(set-logic ALL)") && script.uses_half);
+        assert!(t.contains("(get-value (a0_1 a0_0))") || t.contains("(get-value (a0_0 a0_1))"), "{t}");
+    }
+
+    #[test]
+    fn literals_have_exact_width() {
+        assert_eq!(bv_lit(4, 5), "#b0101");
+        assert_eq!(bv_lit(1, 1), "#b1");
+        assert_eq!(bv_lit(128, u128::MAX).len(), 130);
     }
 }
