@@ -52,7 +52,12 @@ impl<'m> Executor<'m> {
         let candidates = gpu.log.candidates(&mut self.pool, final_check);
         let mut queries = 0;
         for c in candidates {
-            let (a, b) = (gpu.log.records[c.a].clone(), gpu.log.records[c.b].clone());
+            let (mut a, mut b) = (gpu.log.records[c.a].clone(), gpu.log.records[c.b].clone());
+            // Report from the earlier source line, so that the same race
+            // found on several paths (or in both orders) is reported once.
+            if ordered_pair(a.loc, b.loc, false).0 != a.loc {
+                std::mem::swap(&mut a, &mut b);
+            }
             let write_write = a.write && b.write;
             let key = ordered_pair(a.loc, b.loc, write_write);
             if gpu.log.reported.contains(&key) {

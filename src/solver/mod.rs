@@ -1,0 +1,192 @@
+//! The solver layer: decides conjunctions of width-1 constraints over the
+//! expression DAG.
+//!
+//! Everything speaks one small trait, [`Solver`]. Backends implement it
+//! (`z3_backend.rs`: bit-vector queries in process; `process.rs` +
+//! `smtlib.rs`: bit-precise floating point through an SMT-LIB solver
+//! process), and the other layers are decorators over it, each usable and
+//! testable alone: `independence.rs` (slicing into independent parts),
+//! `cache.rs` (result cache and counterexample reuse), `dispatch.rs`
+//! (BV-only queries to Z3, FP queries to the FP backend). `stack.rs` builds
+//! the default chain. "Unknown" (including timeouts) is an ordinary result.
+
+mod cache;
+mod dispatch;
+mod independence;
+mod model_check;
+mod process;
+mod smtlib;
+mod smtlib_fp;
+mod stack;
+mod z3_backend;
+
+pub use cache::CachingSolver;
+pub use dispatch::Dispatcher;
+pub use independence::IndependenceSolver;
+pub use model_check::{complete_assignment, model_satisfies};
+pub use process::{SmtProcessConfig, SmtProcessSolver, SmtSolverKind};
+pub use smtlib::{print_query, SmtScript};
+pub use stack::default_solver;
+pub use z3_backend::Z3Solver;
+
+use crate::expr::{Assignment, ExprId};
+use std::ops::AddAssign;
+use std::time::Duration;
+
+/// Opt-in floating-point assumptions (DESIGN.md section 2), encoded on every
+/// intermediate FP operation result (FBin, FUn, Fma, IntToFp, FpConvert).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FpAssumptions {
+    /// No FP operation result is +-infinity or NaN.
+    pub finite: bool,
+    /// No FP operation result is NaN.
+    pub ordered: bool,
+    /// -0 and +0 are the same value: every FP operation result that is a
+    /// zero is taken to be +0 (its bits become all zeros). Inputs and bit
+    /// operations (fneg of +0) may still produce -0 bits.
+    pub positive_zero: bool,
+}
+
+impl FpAssumptions {
+    pub fn none() -> Self {
+        Self::default()
+    }
+    pub fn any(&self) -> bool {
+        self.finite || self.ordered || self.positive_zero
+    }
+}
+
+/// A satisfiability question: is there an input assignment making every
+/// path constraint and the goal true? All constraints have width 1.
+///
+/// The goal (e.g. "the two sides differ") is kept apart from the path
+/// condition so that layers can slice away path constraints unrelated to it.
+#[derive(Clone, Debug, Default)]
+pub struct Query {
+    pub path: Vec<ExprId>,
+    pub goal: Option<ExprId>,
+    /// Per-query time limit; `None` means no limit.
+    pub timeout: Option<Duration>,
+    pub assumptions: FpAssumptions,
+}
+
+impl Query {
+    pub fn new(path: Vec<ExprId>, goal: Option<ExprId>) -> Self {
+        Query { path, goal, ..Default::default() }
+    }
+
+    /// A query whose constraints all sit in the path (no distinguished goal).
+    pub fn all(constraints: Vec<ExprId>) -> Self {
+        Query::new(constraints, None)
+    }
+
+    pub fn with_timeout(mut self, t: Duration) -> Self {
+        self.timeout = Some(t);
+        self
+    }
+
+    pub fn with_assumptions(mut self, a: FpAssumptions) -> Self {
+        self.assumptions = a;
+        self
+    }
+
+    /// Path constraints followed by the goal.
+    pub fn constraints(&self) -> Vec<ExprId> {
+        let mut v = self.path.clone();
+        v.extend(self.goal);
+        v
+    }
+
+    /// The same options with other constraints.
+    pub fn with_constraints(&self, path: Vec<ExprId>, goal: Option<ExprId>) -> Query {
+        Query { path, goal, timeout: self.timeout, assumptions: self.assumptions }
+    }
+}
+
+/// The answer to a [`Query`].
+#[derive(Clone, Debug)]
+pub enum SolverResult {
+    /// Satisfiable; the assignment gives every input byte and fresh value the
+    /// query mentions, and `expr::evaluate` makes every constraint 1.
+    Sat(Assignment),
+    Unsat,
+    /// The solver gave up (timeout, unsupported construct, process failure).
+    Unknown(String),
+}
+
+impl SolverResult {
+    pub fn is_sat(&self) -> bool {
+        matches!(self, SolverResult::Sat(_))
+    }
+    pub fn is_unsat(&self) -> bool {
+        matches!(self, SolverResult::Unsat)
+    }
+    pub fn is_unknown(&self) -> bool {
+        matches!(self, SolverResult::Unknown(_))
+    }
+}
+
+/// Counters of a solver chain; each layer adds its own to its inner one's.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SolverStats {
+    /// Queries that reached the in-process Z3 backend.
+    pub z3_queries: u64,
+    /// Queries that reached the SMT-LIB process (FP) backend.
+    pub fp_queries: u64,
+    /// Queries answered from the result cache.
+    pub cache_hits: u64,
+    /// Queries answered by re-evaluating an earlier model.
+    pub model_reuse_hits: u64,
+    /// Independent parts solved separately by the independence layer.
+    pub independent_parts: u64,
+    pub sat: u64,
+    pub unsat: u64,
+    pub unknown: u64,
+    /// Time spent inside backends.
+    pub solver_time: Duration,
+}
+
+impl AddAssign<&SolverStats> for SolverStats {
+    fn add_assign(&mut self, o: &SolverStats) {
+        self.z3_queries += o.z3_queries;
+        self.fp_queries += o.fp_queries;
+        self.cache_hits += o.cache_hits;
+        self.model_reuse_hits += o.model_reuse_hits;
+        self.independent_parts += o.independent_parts;
+        self.sat += o.sat;
+        self.unsat += o.unsat;
+        self.unknown += o.unknown;
+        self.solver_time += o.solver_time;
+    }
+}
+
+impl SolverStats {
+    /// Counts one backend answer.
+    pub(crate) fn count(&mut self, r: &SolverResult) {
+        match r {
+            SolverResult::Sat(_) => self.sat += 1,
+            SolverResult::Unsat => self.unsat += 1,
+            SolverResult::Unknown(_) => self.unknown += 1,
+        }
+    }
+}
+
+/// A decision procedure for [`Query`]s over an [`crate::expr::ExprPool`].
+pub trait Solver {
+    fn check(&mut self, pool: &crate::expr::ExprPool, query: &Query) -> SolverResult;
+    fn stats(&self) -> SolverStats;
+}
+
+impl<S: Solver + ?Sized> Solver for Box<S> {
+    fn check(&mut self, pool: &crate::expr::ExprPool, query: &Query) -> SolverResult {
+        (**self).check(pool, query)
+    }
+    fn stats(&self) -> SolverStats {
+        (**self).stats()
+    }
+}
+
+/// Text of an Unknown caused by a time limit.
+pub(crate) fn timeout_reason(t: Duration) -> String {
+    format!("timeout after {}ms", t.as_millis())
+}

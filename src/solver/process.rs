@@ -1,0 +1,272 @@
+//! The bit-precise floating-point backend: prints the query as SMT-LIB
+//! (`smtlib.rs`), runs a solver process (cvc5 by default, z3 selectable) and
+//! reads the answer and the model back.
+//!
+//! Both the solver's own limit and our wall clock bound the time: past the
+//! deadline the child is killed and the result is Unknown("timeout ..."),
+//! never a hang. Process failures (missing binary, crash, garbage output)
+//! are Unknown too, with the reason, because "could not decide" is what
+//! they mean to the caller.
+
+use super::model_check::finish_model;
+use super::smtlib::{print_query, ModelVar, SmtScript};
+use super::{timeout_reason, Query, Solver, SolverResult, SolverStats};
+use crate::expr::{Assignment, ExprPool};
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// Which SMT-LIB solver runs the FP queries.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SmtSolverKind {
+    Cvc5,
+    Z3,
+}
+
+/// How to run the solver process.
+#[derive(Clone, Debug)]
+pub struct SmtProcessConfig {
+    pub kind: SmtSolverKind,
+    /// The executable; default `cvc5` or `z3` from PATH.
+    pub program: PathBuf,
+    /// Wall-clock limit used when a query has none (default 60 s).
+    pub default_timeout: Duration,
+    /// Grace given to the solver past its own limit before we kill it.
+    pub kill_grace: Duration,
+}
+
+impl SmtProcessConfig {
+    pub fn cvc5() -> Self {
+        Self::of(SmtSolverKind::Cvc5, "cvc5")
+    }
+    pub fn z3() -> Self {
+        Self::of(SmtSolverKind::Z3, "z3")
+    }
+    fn of(kind: SmtSolverKind, program: &str) -> Self {
+        SmtProcessConfig {
+            kind,
+            program: PathBuf::from(program),
+            default_timeout: Duration::from_secs(60),
+            kill_grace: Duration::from_millis(500),
+        }
+    }
+    fn args(&self, limit: Duration, uses_half: bool) -> Vec<String> {
+        let ms = limit.as_millis().max(1);
+        match self.kind {
+            SmtSolverKind::Cvc5 => {
+                let mut a = vec!["--lang".into(), "smt2".into(), format!("--tlimit-per={ms}")];
+                // cvc5 1.0.3 only handles Float32/Float64 without it.
+                if uses_half {
+                    a.push("--fp-exp".into());
+                }
+                a
+            }
+            SmtSolverKind::Z3 => {
+                vec!["-in".into(), "-smt2".into(), format!("-t:{ms}"), format!("-T:{}", ms.div_ceil(1000) + 1)]
+            }
+        }
+    }
+}
+
+impl Default for SmtProcessConfig {
+    fn default() -> Self {
+        Self::cvc5()
+    }
+}
+
+/// Why a solver run produced no answer.
+#[derive(Debug, Error)]
+pub enum ProcessError {
+    #[error("cannot start {program}: {source}")]
+    Spawn { program: String, source: std::io::Error },
+    #[error("{0}")]
+    Timeout(String),
+    #[error("I/O with the solver process: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("unexpected solver output: {0}")]
+    Output(String),
+}
+
+/// FP (and any other) queries decided by an SMT-LIB solver process.
+pub struct SmtProcessSolver {
+    config: SmtProcessConfig,
+    stats: SolverStats,
+}
+
+impl SmtProcessSolver {
+    pub fn new(config: SmtProcessConfig) -> Self {
+        SmtProcessSolver { config, stats: SolverStats::default() }
+    }
+}
+
+impl Solver for SmtProcessSolver {
+    fn check(&mut self, pool: &ExprPool, query: &Query) -> SolverResult {
+        let start = Instant::now();
+        let r = self.solve(pool, query);
+        self.stats.fp_queries += 1;
+        self.stats.solver_time += start.elapsed();
+        self.stats.count(&r);
+        r
+    }
+
+    fn stats(&self) -> SolverStats {
+        self.stats.clone()
+    }
+}
+
+impl SmtProcessSolver {
+    fn solve(&self, pool: &ExprPool, query: &Query) -> SolverResult {
+        let script = print_query(pool, query);
+        let limit = query.timeout.unwrap_or(self.config.default_timeout);
+        let started = Instant::now();
+        let output = match run(&self.config, &script, limit) {
+            Ok(o) => o,
+            Err(ProcessError::Timeout(_)) => return SolverResult::Unknown(timeout_reason(limit)),
+            Err(e) => return SolverResult::Unknown(e.to_string()),
+        };
+        let mut lines = output.splitn(2, '\n');
+        let verdict = lines.next().unwrap_or("").trim();
+        match verdict {
+            "unsat" => SolverResult::Unsat,
+            "sat" => match parse_model(lines.next().unwrap_or(""), &script.vars) {
+                Ok(asg) => finish_model(pool, &query.constraints(), asg, "smt process"),
+                Err(e) => SolverResult::Unknown(e.to_string()),
+            },
+            "unknown" | "timeout" => {
+                // cvc5 answers a plain `unknown` when --tlimit-per expires.
+                if output.contains("timeout") || started.elapsed() + Duration::from_millis(50) >= limit {
+                    SolverResult::Unknown(timeout_reason(limit))
+                } else {
+                    SolverResult::Unknown(format!("solver answered unknown: {}", output.trim()))
+                }
+            }
+            _ => SolverResult::Unknown(ProcessError::Output(output.chars().take(400).collect()).to_string()),
+        }
+    }
+}
+
+/// Runs the solver on `text`, killing it past `limit` plus the grace.
+fn run(config: &SmtProcessConfig, script: &SmtScript, limit: Duration) -> Result<String, ProcessError> {
+    let program = config.program.display().to_string();
+    let mut child = Command::new(&config.program)
+        .args(config.args(limit, script.uses_half))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|source| ProcessError::Spawn { program, source })?;
+    let mut stdout = child.stdout.take().ok_or_else(|| ProcessError::Output("no stdout".into()))?;
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut s = String::new();
+        let r = stdout.read_to_string(&mut s).map(|_| s);
+        let _ = tx.send(r);
+    });
+    if let Some(mut stdin) = child.stdin.take() {
+        // A solver that died early closes the pipe; its output says why.
+        let _ = stdin.write_all(script.text.as_bytes());
+    }
+    let result = rx.recv_timeout(limit + config.kill_grace);
+    match result {
+        Ok(r) => {
+            let _ = child.wait();
+            Ok(r?)
+        }
+        Err(_) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            Err(ProcessError::Timeout(format!("killed after {}ms", limit.as_millis())))
+        }
+    }
+}
+
+/// Reads `((name value) ...)` as printed by `get-value`.
+fn parse_model(text: &str, vars: &[ModelVar]) -> Result<Assignment, ProcessError> {
+    let tokens = tokenize(text);
+    let mut values = rustc_hash::FxHashMap::default();
+    let mut i = 0;
+    while i + 3 < tokens.len() {
+        // ( name value )  or  ( name (_ bvN W) )
+        if tokens[i] == "(" && tokens[i + 1] != "(" && tokens[i + 1] != ")" {
+            let name = &tokens[i + 1];
+            if tokens[i + 2] == "(" && tokens.get(i + 3).map(|s| s.as_str()) == Some("_") {
+                if let Some(v) = tokens.get(i + 4).and_then(|t| t.strip_prefix("bv")).and_then(|d| d.parse().ok()) {
+                    values.insert(name.clone(), v);
+                }
+            } else if let Some(v) = parse_bv_literal(&tokens[i + 2]) {
+                values.insert(name.clone(), v);
+            }
+        }
+        i += 1;
+    }
+    let mut asg = Assignment::default();
+    for var in vars {
+        let v = *values
+            .get(&var.name())
+            .ok_or_else(|| ProcessError::Output(format!("no value for {} in {text:.200}", var.name())))?;
+        match *var {
+            ModelVar::Byte { array, index } => {
+                let bytes = asg.arrays.entry(array).or_default();
+                if bytes.len() <= index as usize {
+                    bytes.resize(index as usize + 1, 0);
+                }
+                bytes[index as usize] = v as u8;
+            }
+            ModelVar::Fresh { id, .. } => {
+                asg.fresh.insert(id, v);
+            }
+        }
+    }
+    Ok(asg)
+}
+
+fn tokenize(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for ch in text.chars() {
+        if ch == '(' || ch == ')' || ch.is_whitespace() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            if !ch.is_whitespace() {
+                out.push(ch.to_string());
+            }
+        } else {
+            cur.push(ch);
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+fn parse_bv_literal(tok: &str) -> Option<u128> {
+    if let Some(b) = tok.strip_prefix("#b") {
+        u128::from_str_radix(b, 2).ok()
+    } else if let Some(x) = tok.strip_prefix("#x") {
+        u128::from_str_radix(x, 16).ok()
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_cvc5_and_z3_values() {
+        let vars = vec![ModelVar::Byte { array: 0, index: 1 }, ModelVar::Fresh { id: 3, width: 16 }];
+        let a = parse_model("((a0_1 #b00000101) (f3 #x00ff))", &vars).unwrap();
+        assert_eq!(a.arrays[&0], vec![0, 5]);
+        assert_eq!(a.fresh[&3], 255);
+        let b = parse_model("((a0_1 #x07)\n (f3 (_ bv9 16)))", &vars).unwrap();
+        assert_eq!(b.arrays[&0][1], 7);
+        assert_eq!(b.fresh[&3], 9);
+        assert!(parse_model("((a0_1 #x07))", &vars).is_err());
+    }
+}

@@ -1,0 +1,233 @@
+//! Exact SMT-LIB encodings of the floating-point nodes, bit for bit as
+//! fold.rs computes them (fold.rs is the reference semantics).
+//!
+//! - An FP result `r` comes back to bits as `ite(fp.isNaN r, NaN, b)` with a
+//!   fresh `b` and `(= ((_ to_fp e s) b) r)` asserted: exact for every
+//!   non-NaN value (signed zeros included) and the canonical NaN otherwise.
+//!   No `fp.to_ieee_bv` needed (cvc5 1.0.3 lacks it).
+//! - fmin/fmax follow fold.rs: a NaN operand yields the other operand's bits,
+//!   two NaNs the canonical NaN, -0 < +0. `fp.min`/`fp.max` are not used
+//!   (their signed-zero result is unspecified).
+//! - frem is C fmod (truncated quotient); SMT-LIB's `fp.rem` is the IEEE
+//!   remainder (nearest-even quotient). They differ exactly when the IEEE
+//!   remainder is nonzero with the sign opposite to x; then
+//!   fmod = rem + copysign(|y|, x), and that sum is exact.
+//! - fp-to-int: round to integral (RTZ or RNE), then in range iff
+//!   lo <= r < hi with power-of-two bounds; out of range or NaN gives the
+//!   integer indefinite (sign bit only). Bounds beyond the format's range
+//!   become tests for infinity.
+//! - Assumptions apply to every FP operation result: `finite` asserts not
+//!   inf/NaN, `ordered` not NaN, `positive_zero` makes a zero result +0.
+
+use super::smtlib::{bv_lit, Printer};
+use crate::expr::{canonical_nan, mask, Expr, ExprId, FBinOp, FUnOp, FpFormat, IntRounding, Outcomes, Width};
+use std::fmt::Write;
+
+fn fp_sort(f: FpFormat) -> String {
+    format!("(_ FloatingPoint {} {})", f.exponent_bits(), f.significand_bits())
+}
+
+fn to_fp(f: FpFormat) -> String {
+    format!("(_ to_fp {} {})", f.exponent_bits(), f.significand_bits())
+}
+
+/// Largest unbiased exponent of a finite value.
+fn max_exponent(f: FpFormat) -> u32 {
+    (1 << (f.exponent_bits() - 1)) - 1
+}
+
+/// Bits of +2^k (k <= max_exponent), sign optional.
+fn power_of_two_bits(f: FpFormat, k: u32, negative: bool) -> u128 {
+    let exp = (k + max_exponent(f)) as u128;
+    let bits = exp << (f.significand_bits() - 1);
+    if negative {
+        bits | 1u128 << (f.width() - 1)
+    } else {
+        bits
+    }
+}
+
+impl Printer<'_> {
+    /// The operand `id` read as a float of format `f`.
+    fn fp_arg(&self, f: FpFormat, id: ExprId) -> String {
+        format!("({} {})", to_fp(f), self.term(id))
+    }
+
+    fn fp_lit(&self, f: FpFormat, bits: u128) -> String {
+        format!("({} {})", to_fp(f), bv_lit(f.width(), bits))
+    }
+
+    pub(crate) fn define_fp(&mut self, id: ExprId) {
+        let name = self.term(id);
+        let half = match *self.pool.get(id) {
+            Expr::FBin(_, f, ..) | Expr::FUn(_, f, _) | Expr::Fma(f, ..) | Expr::FCmp(_, f, ..) => f == FpFormat::Half,
+            Expr::FpToInt { from, .. } => from == FpFormat::Half,
+            Expr::IntToFp { to, .. } => to == FpFormat::Half,
+            Expr::FpConvert { from, to, .. } => from == FpFormat::Half || to == FpFormat::Half,
+            _ => false,
+        };
+        self.uses_half |= half;
+        match self.pool.get(id).clone() {
+            Expr::FBin(op @ (FBinOp::Min | FBinOp::Max), f, a, b) => self.min_max(&name, op == FBinOp::Min, f, a, b),
+            Expr::FBin(FBinOp::Rem, f, a, b) => self.fmod(&name, f, a, b),
+            Expr::FBin(op, f, a, b) => {
+                let o = match op {
+                    FBinOp::Add => "fp.add",
+                    FBinOp::Sub => "fp.sub",
+                    FBinOp::Mul => "fp.mul",
+                    _ => "fp.div",
+                };
+                let r = format!("({o} RNE {} {})", self.fp_arg(f, a), self.fp_arg(f, b));
+                self.fp_result(&name, f, &r);
+            }
+            Expr::FUn(op, f, a) => {
+                let x = self.fp_arg(f, a);
+                let r = match op {
+                    FUnOp::Sqrt => format!("(fp.sqrt RNE {x})"),
+                    FUnOp::RoundEven => format!("(fp.roundToIntegral RNE {x})"),
+                    FUnOp::RoundAway => format!("(fp.roundToIntegral RNA {x})"),
+                    FUnOp::Floor => format!("(fp.roundToIntegral RTN {x})"),
+                    FUnOp::Ceil => format!("(fp.roundToIntegral RTP {x})"),
+                    FUnOp::Trunc => format!("(fp.roundToIntegral RTZ {x})"),
+                };
+                self.fp_result(&name, f, &r);
+            }
+            Expr::Fma(f, a, b, c) => {
+                let r = format!("(fp.fma RNE {} {} {})", self.fp_arg(f, a), self.fp_arg(f, b), self.fp_arg(f, c));
+                self.fp_result(&name, f, &r);
+            }
+            Expr::FCmp(set, f, a, b) => {
+                let term = self.fcmp(set, f, a, b);
+                self.define_bv(&name, 1, &format!("(ite {term} #b1 #b0)"));
+            }
+            Expr::FpToInt { signed, rounding, from, value, width } => {
+                self.fp_to_int(&name, signed, rounding, from, value, width)
+            }
+            Expr::IntToFp { signed, to, value } => {
+                let conv = if signed { to_fp(to) } else { format!("(_ to_fp_unsigned {} {})", to.exponent_bits(), to.significand_bits()) };
+                let r = format!("({conv} RNE {})", self.term(value));
+                self.fp_result(&name, to, &r);
+            }
+            Expr::FpConvert { from, to, value } => {
+                let r = format!("({} RNE {})", to_fp(to), self.fp_arg(from, value));
+                self.fp_result(&name, to, &r);
+            }
+            other => unreachable!("define_fp on non-FP node {other:?}"),
+        }
+    }
+
+    /// Defines `name` as the bits of the FP term `r` (see the file comment),
+    /// with the assumptions applied.
+    fn fp_result(&mut self, name: &str, f: FpFormat, r: &str) {
+        let (w, sort) = (f.width(), fp_sort(f));
+        let _ = writeln!(self.body, "(define-fun {name}_r () {sort} {r})");
+        let _ = writeln!(self.body, "(declare-fun {name}_b () (_ BitVec {w}))");
+        let _ = writeln!(self.body, "(assert (= ({} {name}_b) {name}_r))", to_fp(f));
+        let nan = bv_lit(w, canonical_nan(f));
+        let bits = format!("(ite (fp.isNaN {name}_r) {nan} {name}_b)");
+        self.assume_on(&format!("{name}_r"));
+        let bits = self.positive_zero(&format!("{name}_r"), w, bits);
+        self.define_bv(name, w, &bits);
+    }
+
+    fn assume_on(&mut self, r: &str) {
+        if self.assume.finite {
+            let _ = writeln!(self.body, "(assert (not (or (fp.isInfinite {r}) (fp.isNaN {r}))))");
+        } else if self.assume.ordered {
+            let _ = writeln!(self.body, "(assert (not (fp.isNaN {r})))");
+        }
+    }
+
+    fn positive_zero(&self, r: &str, w: Width, bits: String) -> String {
+        if self.assume.positive_zero {
+            format!("(ite (fp.isZero {r}) {} {bits})", bv_lit(w, 0))
+        } else {
+            bits
+        }
+    }
+
+    fn min_max(&mut self, name: &str, is_min: bool, f: FpFormat, a: ExprId, b: ExprId) {
+        let (x, y) = (self.fp_arg(f, a), self.fp_arg(f, b));
+        let (ta, tb) = (self.term(a), self.term(b));
+        let nan = bv_lit(f.width(), canonical_nan(f));
+        let lt = if is_min { "fp.lt" } else { "fp.gt" };
+        let neg = format!("(fp.isNegative {x})");
+        let pick_a = if is_min { neg } else { format!("(not {neg})") };
+        // Equal non-NaN values differ only for signed zeros: min takes the
+        // negative one, max the positive one (a when a's sign fits).
+        let tie = format!("(ite {pick_a} {ta} {tb})");
+        let ordered = format!("(ite ({lt} {x} {y}) {ta} (ite ({lt} {y} {x}) {tb} {tie}))");
+        let term = format!(
+            "(ite (fp.isNaN {x}) (ite (fp.isNaN {y}) {nan} {tb}) (ite (fp.isNaN {y}) {ta} {ordered}))"
+        );
+        let raw = format!("{name}_m");
+        self.define_bv(&raw, f.width(), &term);
+        let r = format!("({} {raw})", to_fp(f));
+        self.assume_on(&r);
+        let bits = self.positive_zero(&r, f.width(), raw.clone());
+        self.define_bv(name, f.width(), &bits);
+    }
+
+    fn fmod(&mut self, name: &str, f: FpFormat, a: ExprId, b: ExprId) {
+        let (x, y) = (self.fp_arg(f, a), self.fp_arg(f, b));
+        let sort = fp_sort(f);
+        let _ = writeln!(self.body, "(define-fun {name}_ieee () {sort} (fp.rem {x} {y}))");
+        let rem = format!("{name}_ieee");
+        let wrong_sign = format!(
+            "(and (not (fp.isZero {rem})) (not (fp.isNaN {rem})) (not (= (fp.isNegative {rem}) (fp.isNegative {x}))))"
+        );
+        let step = format!("(ite (fp.isNegative {x}) (fp.neg (fp.abs {y})) (fp.abs {y}))");
+        let r = format!("(ite {wrong_sign} (fp.add RNE {rem} {step}) {rem})");
+        self.fp_result(name, f, &r);
+    }
+
+    fn fcmp(&self, set: Outcomes, f: FpFormat, a: ExprId, b: ExprId) -> String {
+        let (x, y) = (self.fp_arg(f, a), self.fp_arg(f, b));
+        let mut parts = Vec::new();
+        if set.has(Outcomes::LT) {
+            parts.push(format!("(fp.lt {x} {y})"));
+        }
+        if set.has(Outcomes::EQ) {
+            parts.push(format!("(fp.eq {x} {y})"));
+        }
+        if set.has(Outcomes::GT) {
+            parts.push(format!("(fp.gt {x} {y})"));
+        }
+        if set.has(Outcomes::UNO) {
+            parts.push(format!("(fp.isNaN {x}) (fp.isNaN {y})"));
+        }
+        match parts.len() {
+            0 => "false".into(),
+            _ => format!("(or false {})", parts.join(" ")),
+        }
+    }
+
+    fn fp_to_int(&mut self, name: &str, signed: bool, rounding: IntRounding, f: FpFormat, v: ExprId, width: Width) {
+        let rm = match rounding {
+            IntRounding::TowardZero => "RTZ",
+            IntRounding::NearestEven => "RNE",
+        };
+        let x = self.fp_arg(f, v);
+        let _ = writeln!(self.body, "(define-fun {name}_i () {} (fp.roundToIntegral {rm} {x}))", fp_sort(f));
+        let r = format!("{name}_i");
+        let k = if signed { width - 1 } else { width };
+        let below_hi = if k <= max_exponent(f) {
+            format!("(fp.lt {r} {})", self.fp_lit(f, power_of_two_bits(f, k, false)))
+        } else {
+            format!("(not (and (fp.isInfinite {r}) (fp.isPositive {r})))")
+        };
+        let above_lo = if !signed {
+            format!("(fp.leq {} {r})", self.fp_lit(f, 0))
+        } else if k <= max_exponent(f) {
+            format!("(fp.leq {} {r})", self.fp_lit(f, power_of_two_bits(f, k, true)))
+        } else {
+            format!("(not (and (fp.isInfinite {r}) (fp.isNegative {r})))")
+        };
+        let conv = if signed { "fp.to_sbv" } else { "fp.to_ubv" };
+        let indefinite = bv_lit(width, (1u128 << (width - 1)) & mask(width));
+        let term = format!(
+            "(ite (and (not (fp.isNaN {r})) {below_hi} {above_lo}) ((_ {conv} {width}) RTZ {r}) {indefinite})"
+        );
+        self.define_bv(name, width, &term);
+    }
+}

@@ -1,0 +1,245 @@
+//! The in-process Z3 backend for bit-vector queries (no floating point).
+//!
+//! This is the only module that talks to Z3 through its API (STYLE.md rule
+//! 2). The DAG is translated node by node to Z3 bit-vector terms, memoised
+//! per query, in one `z3::Context` kept for the life of the solver. Input
+//! bytes are 8-bit constants named `a{array}_{index}`, fresh values
+//! `f{id}`, and each uninterpreted function one `FuncDecl` per name and
+//! signature. Semantics follow fold.rs; SMT-LIB's division by zero and
+//! over-wide shifts already agree with it (tested below against fold).
+//! Floating-point nodes are not translated: the query becomes Unknown.
+
+use super::model_check::finish_model;
+use super::smtlib::uf_name;
+use super::{timeout_reason, Query, Solver, SolverResult, SolverStats};
+use crate::expr::{Assignment, BinOp, CmpOp, Expr, ExprId, ExprPool};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::time::Instant;
+use z3::ast::{Ast, Bool, Dynamic, BV};
+use z3::{Config, Context, FuncDecl, Params, SatResult, Sort};
+
+/// Bit-vector queries decided by Z3 in this process.
+pub struct Z3Solver {
+    ctx: Context,
+    stats: SolverStats,
+}
+
+impl Default for Z3Solver {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Z3Solver {
+    pub fn new() -> Self {
+        let mut cfg = Config::new();
+        cfg.set_model_generation(true);
+        Z3Solver { ctx: Context::new(&cfg), stats: SolverStats::default() }
+    }
+}
+
+impl Solver for Z3Solver {
+    fn check(&mut self, pool: &ExprPool, query: &Query) -> SolverResult {
+        let start = Instant::now();
+        let r = solve(&self.ctx, pool, query);
+        self.stats.z3_queries += 1;
+        self.stats.solver_time += start.elapsed();
+        self.stats.count(&r);
+        r
+    }
+
+    fn stats(&self) -> SolverStats {
+        self.stats.clone()
+    }
+}
+
+fn solve(ctx: &Context, pool: &ExprPool, query: &Query) -> SolverResult {
+    let constraints = query.constraints();
+    let mut tr = Translator { ctx, pool, memo: FxHashMap::default(), funcs: FxHashMap::default() };
+    let solver = z3::Solver::new(ctx);
+    if let Some(t) = query.timeout {
+        let mut p = Params::new(ctx);
+        p.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
+        solver.set_params(&p);
+    }
+    let one = BV::from_u64(ctx, 1, 1);
+    for &c in &constraints {
+        match tr.translate(c) {
+            Ok(bv) => solver.assert(&bv._eq(&one)),
+            Err(reason) => return SolverResult::Unknown(reason),
+        }
+    }
+    match solver.check() {
+        SatResult::Unsat => SolverResult::Unsat,
+        SatResult::Unknown => {
+            let why = solver.get_reason_unknown().unwrap_or_default();
+            match query.timeout {
+                Some(t) if why.contains("timeout") || why.contains("canceled") => {
+                    SolverResult::Unknown(timeout_reason(t))
+                }
+                _ => SolverResult::Unknown(format!("z3: {why}")),
+            }
+        }
+        SatResult::Sat => match solver.get_model() {
+            Some(model) => finish_model(pool, &constraints, read_model(ctx, pool, &constraints, &model), "z3"),
+            None => SolverResult::Unknown("z3 gave no model".into()),
+        },
+    }
+}
+
+/// Values of every input byte and fresh variable the constraints mention.
+fn read_model(ctx: &Context, pool: &ExprPool, constraints: &[ExprId], model: &z3::Model) -> Assignment {
+    let mut inputs = FxHashSet::default();
+    for &c in constraints {
+        pool.inputs_of(c, &mut inputs);
+    }
+    let mut asg = Assignment::default();
+    for (array, index) in inputs {
+        if array == u32::MAX {
+            let w = fresh_width(pool, constraints, index);
+            let v = eval_wide(model, &BV::new_const(ctx, format!("f{index}"), w), w);
+            asg.fresh.insert(index, v);
+        } else {
+            let v = eval_wide(model, &BV::new_const(ctx, format!("a{array}_{index}"), 8), 8);
+            let bytes = asg.arrays.entry(array).or_default();
+            if bytes.len() <= index as usize {
+                bytes.resize(index as usize + 1, 0);
+            }
+            bytes[index as usize] = v as u8;
+        }
+    }
+    asg
+}
+
+fn fresh_width(pool: &ExprPool, constraints: &[ExprId], id: u32) -> u32 {
+    let mut stack = constraints.to_vec();
+    let mut seen = FxHashSet::default();
+    while let Some(e) = stack.pop() {
+        if !seen.insert(e) {
+            continue;
+        }
+        if let Expr::Fresh { id: f, width } = pool.get(e) {
+            if *f == id {
+                return *width;
+            }
+        }
+        stack.extend(pool.children(e));
+    }
+    8
+}
+
+/// Evaluates a bit-vector of up to 128 bits in 64-bit pieces.
+fn eval_wide(model: &z3::Model, bv: &BV, w: u32) -> u128 {
+    let mut v = 0u128;
+    let mut lo = 0;
+    while lo < w {
+        let hi = (lo + 64).min(w) - 1;
+        let part = bv.extract(hi, lo);
+        let x = model.eval(&part, true).and_then(|p| p.as_u64()).unwrap_or(0);
+        v |= (x as u128) << lo;
+        lo = hi + 1;
+    }
+    v
+}
+
+struct Translator<'a, 'ctx> {
+    ctx: &'ctx Context,
+    pool: &'a ExprPool,
+    memo: FxHashMap<ExprId, BV<'ctx>>,
+    funcs: FxHashMap<String, FuncDecl<'ctx>>,
+}
+
+impl<'a, 'ctx> Translator<'a, 'ctx> {
+    /// Post-order over the DAG with an explicit stack (deep DAGs are common).
+    fn translate(&mut self, root: ExprId) -> Result<BV<'ctx>, String> {
+        let mut stack = vec![(root, false)];
+        while let Some((id, expanded)) = stack.pop() {
+            if self.memo.contains_key(&id) {
+                continue;
+            }
+            if !expanded {
+                stack.push((id, true));
+                stack.extend(self.pool.children(id).into_iter().map(|c| (c, false)));
+                continue;
+            }
+            let bv = self.node(id)?;
+            self.memo.insert(id, bv);
+        }
+        Ok(self.memo[&root].clone())
+    }
+
+    fn constant(&self, width: u32, value: u128) -> BV<'ctx> {
+        if width <= 64 {
+            return BV::from_u64(self.ctx, value as u64, width);
+        }
+        let hi = BV::from_u64(self.ctx, (value >> 64) as u64, width - 64);
+        hi.concat(&BV::from_u64(self.ctx, value as u64, 64))
+    }
+
+    fn bool_to_bv(&self, b: Bool<'ctx>) -> BV<'ctx> {
+        b.ite(&BV::from_u64(self.ctx, 1, 1), &BV::from_u64(self.ctx, 0, 1))
+    }
+
+    fn node(&mut self, id: ExprId) -> Result<BV<'ctx>, String> {
+        let m = |e: &ExprId| self.memo[e].clone();
+        let bv = match self.pool.get(id) {
+            Expr::Const { width, value } => self.constant(*width, *value),
+            Expr::Input { array, index } => BV::new_const(self.ctx, format!("a{array}_{index}"), 8),
+            Expr::Fresh { id, width } => BV::new_const(self.ctx, format!("f{id}"), *width),
+            Expr::Bin(op, a, b) => bin(*op, &m(a), &m(b)),
+            Expr::Not(a) => m(a).bvnot(),
+            Expr::Cmp(op, a, b) => {
+                let (x, y) = (m(a), m(b));
+                let c = match op {
+                    CmpOp::Eq => x._eq(&y),
+                    CmpOp::Ult => x.bvult(&y),
+                    CmpOp::Ule => x.bvule(&y),
+                    CmpOp::Slt => x.bvslt(&y),
+                    CmpOp::Sle => x.bvsle(&y),
+                };
+                self.bool_to_bv(c)
+            }
+            Expr::Ite(c, t, e) => m(c)._eq(&BV::from_u64(self.ctx, 1, 1)).ite(&m(t), &m(e)),
+            Expr::Concat(h, l) => m(h).concat(&m(l)),
+            Expr::Extract { value, offset, width } => m(value).extract(offset + width - 1, *offset),
+            Expr::ZExt(a, w) => m(a).zero_ext(w - self.pool.width(*a)),
+            Expr::SExt(a, w) => m(a).sign_ext(w - self.pool.width(*a)),
+            Expr::Apply { function, args, width } => {
+                let widths: Vec<u32> = args.iter().map(|a| self.pool.width(*a)).collect();
+                let name = uf_name(function, &widths, *width);
+                let ctx = self.ctx;
+                let decl = self.funcs.entry(name.clone()).or_insert_with(|| {
+                    let sorts: Vec<Sort> = widths.iter().map(|w| Sort::bitvector(ctx, *w)).collect();
+                    let refs: Vec<&Sort> = sorts.iter().collect();
+                    FuncDecl::new(ctx, name, &refs, &Sort::bitvector(ctx, *width))
+                });
+                let vals: Vec<BV> = args.iter().map(|a| self.memo[a].clone()).collect();
+                let refs: Vec<&dyn Ast> = vals.iter().map(|v| v as &dyn Ast).collect();
+                let app: Dynamic = decl.apply(&refs);
+                app.as_bv().ok_or("z3: uninterpreted application is not a bit-vector")?
+            }
+            other => return Err(format!("z3 backend: floating-point node {other:?} needs the FP solver")),
+        };
+        Ok(bv)
+    }
+}
+
+fn bin<'ctx>(op: BinOp, x: &BV<'ctx>, y: &BV<'ctx>) -> BV<'ctx> {
+    match op {
+        BinOp::Add => x.bvadd(y),
+        BinOp::Sub => x.bvsub(y),
+        BinOp::Mul => x.bvmul(y),
+        // SMT-LIB division by zero: udiv gives all ones, urem the dividend,
+        // sdiv -1 or 1 by the dividend's sign, srem the dividend: as fold.rs.
+        BinOp::UDiv => x.bvudiv(y),
+        BinOp::URem => x.bvurem(y),
+        BinOp::SDiv => x.bvsdiv(y),
+        BinOp::SRem => x.bvsrem(y),
+        BinOp::And => x.bvand(y),
+        BinOp::Or => x.bvor(y),
+        BinOp::Xor => x.bvxor(y),
+        BinOp::Shl => x.bvshl(y),
+        BinOp::LShr => x.bvlshr(y),
+        BinOp::AShr => x.bvashr(y),
+    }
+}
