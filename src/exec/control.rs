@@ -36,6 +36,8 @@ impl<'m> Executor<'m> {
         let (t, f) = self.branch(state, c);
         match (t, f) {
             (Some(mut t), Some(mut f)) => {
+                let (here, func_id) = (state.frame().block, state.frame().func);
+                self.open_region(&mut t, &mut f, func_id, here, state.path.len());
                 f.id = self.fork_id();
                 self.jump(&mut t, func, then);
                 self.jump(&mut f, func, otherwise);

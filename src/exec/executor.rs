@@ -63,6 +63,9 @@ pub struct Executor<'m> {
     /// another object); the run loop hands them to the searcher.
     pub pending: Vec<State>,
     pub check_stats: super::checks::CheckStats,
+    pub(super) regions: FxHashMap<u32, super::merge::Region>,
+    pub(super) next_region: u32,
+    pub(super) postdoms: FxHashMap<FuncId, Vec<Option<crate::ir::BlockId>>>,
     /// Output written by the program (printf, puts) on each path, kept for
     /// `symcross run` and the differential tests.
     pub output: Vec<u8>,
@@ -86,6 +89,9 @@ impl<'m> Executor<'m> {
             started: Instant::now(),
             pending: Vec::new(),
             check_stats: Default::default(),
+            regions: FxHashMap::default(),
+            next_region: 0,
+            postdoms: FxHashMap::default(),
             output: Vec::new(),
         }
     }
@@ -128,6 +134,7 @@ impl<'m> Executor<'m> {
             steps: 0,
             depth: 0,
             gpu: None,
+            merge: Vec::new(),
         };
         self.next_state_id = 1;
         state
@@ -186,25 +193,33 @@ impl<'m> Executor<'m> {
             }
             loop {
                 let step = self.step(&mut state);
-                for p in self.pending.drain(..) {
+                for p in std::mem::take(&mut self.pending) {
+                    self.count_new_state(&p);
                     searcher.push(p);
                 }
                 match step {
-                    Step::Continue => continue,
+                    Step::Continue => {
+                        if self.at_join(&state) {
+                            for s in self.arrive(state) {
+                                searcher.push(s);
+                            }
+                            break;
+                        }
+                    }
                     Step::Fork(others) => {
                         self.stats.forks += others.len() as u64;
                         for o in others {
+                            self.count_new_state(&o);
                             searcher.push(o);
                         }
                         searcher.push(state);
                         break;
                     }
-                    Step::Finished => {
+                    Step::Finished | Step::Terminated => {
                         self.stats.paths += 1;
-                        break;
-                    }
-                    Step::Terminated => {
-                        self.stats.paths += 1;
+                        for s in self.leave_regions(&state) {
+                            searcher.push(s);
+                        }
                         break;
                     }
                 }
@@ -278,6 +293,12 @@ impl<'m> Executor<'m> {
                 sides[i] = Some((state.model.clone(), false));
                 continue;
             }
+            if witnessed.is_some() {
+                if let Some(m) = self.probe(state, c) {
+                    sides[i] = Some((Some(m), false));
+                    continue;
+                }
+            }
             match self.decider.feasible(&self.pool, &state.path, c) {
                 Feasibility::Sat(m) => sides[i] = Some((Some(m), false)),
                 Feasibility::Unsat => {}
@@ -328,6 +349,36 @@ impl<'m> Executor<'m> {
                 true
             }
         }
+    }
+
+    /// Looks for a model of `path /\ cond` without a solver: the state's
+    /// model with the bytes `cond` reads set to a few telling patterns
+    /// (zero, small positive and negative, huge, NaN for floats, -1 for
+    /// integers). Only used where evaluation has the solver's semantics.
+    fn probe(&self, state: &State, cond: ExprId) -> Option<Assignment> {
+        const PATTERNS: [u8; 6] = [0x00, 0x3f, 0xbf, 0x7f, 0x80, 0xff];
+        let base = state.model.as_ref()?;
+        let mut inputs = rustc_hash::FxHashSet::default();
+        self.pool.inputs_of(cond, &mut inputs);
+        if inputs.iter().any(|(a, _)| *a == u32::MAX) {
+            return None;
+        }
+        for pattern in PATTERNS {
+            let mut m = base.clone();
+            for (array, index) in &inputs {
+                let size = self.pool.arrays()[*array as usize].size as usize;
+                let bytes = m.arrays.entry(*array).or_insert_with(|| vec![0; size]);
+                if bytes.len() < size {
+                    bytes.resize(size, 0);
+                }
+                bytes[*index as usize] = pattern;
+            }
+            let holds = |e: ExprId| crate::expr::evaluate(&self.pool, e, &m) != 0;
+            if holds(cond) && state.path.iter().all(|c| holds(*c)) {
+                return Some(m);
+            }
+        }
+        None
     }
 
     /// The value of `cond` under the state's model, when that model's

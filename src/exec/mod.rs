@@ -13,6 +13,8 @@ mod layout;
 pub mod mem_ops;
 mod opencl;
 pub mod memory;
+mod merge;
+mod postdom;
 mod printf;
 mod races;
 mod searcher;

@@ -45,6 +45,8 @@ pub struct State {
     /// The work-items of an OpenCL NDRange, when running a kernel; `stack`
     /// is then the stack of the running work-item.
     pub gpu: Option<Box<super::workitems::Gpu>>,
+    /// Open merge regions this state belongs to, innermost last.
+    pub merge: Vec<super::merge::MergeTag>,
 }
 
 impl State {

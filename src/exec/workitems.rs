@@ -108,6 +108,7 @@ impl<'m> Executor<'m> {
             steps: 0,
             depth: 0,
             gpu: None,
+            merge: Vec::new(),
         };
         self.push_frame(&mut tmp, kernel, args.to_vec(), None, Loc::default());
         tmp.stack

@@ -1,0 +1,206 @@
+//! Dynamic state merging (issue: path explosion of per-element branches).
+//! When a symbolic branch forks, both children are tagged with a merge
+//! region whose join is the branch block's immediate post-dominator. A
+//! state reaching the join waits there; when no state of the region is
+//! still on its way, the waiting states are merged into one: registers and
+//! memory bytes become selects on the side's path condition, and the path
+//! condition becomes `prefix /\ (sideA \/ sideB)`. Findings inside the
+//! region were reported by the individual states before merging, with
+//! their own path conditions and witnesses, so they stay exact.
+
+use super::executor::Executor;
+use super::state::State;
+use super::value::Value;
+use crate::expr::ExprId;
+use crate::ir::{BlockId, FuncId};
+
+
+/// Membership of a state in an open merge region.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MergeTag {
+    pub region: u32,
+    /// Stack depth and function of the branch.
+    pub depth: usize,
+    pub func: FuncId,
+    pub join: BlockId,
+    /// Length of the path condition before the branch.
+    pub prefix: usize,
+}
+
+/// States of a region: how many are still running toward the join, and
+/// those that arrived (merged as far as possible).
+#[derive(Default)]
+pub struct Region {
+    pub live: u32,
+    pub waiting: Vec<State>,
+}
+
+impl<'m> Executor<'m> {
+    /// Tags both sides of a fork at a branch with a new region, when the
+    /// branch has a join point.
+    pub(super) fn open_region(&mut self, a: &mut State, b: &mut State, func: FuncId, block: BlockId, prefix: usize) {
+        if !self.config.merge || a.gpu.is_some() {
+            return;
+        }
+        let f = self.module.function(func);
+        let ipdom = self.postdoms.entry(func).or_insert_with(|| super::postdom::immediate_post_dominators(f));
+        let Some(join) = ipdom.get(block.0 as usize).copied().flatten() else { return };
+        let id = self.next_region;
+        self.next_region += 1;
+        // The second side is counted when it reaches the searcher.
+        self.regions.insert(id, Region { live: 1, waiting: Vec::new() });
+        let tag = MergeTag { region: id, depth: a.stack.len(), func, join, prefix };
+        a.merge.push(tag.clone());
+        b.merge.push(tag);
+    }
+
+    /// A state was added to the searcher next to its parent.
+    pub(super) fn count_new_state(&mut self, s: &State) {
+        for t in &s.merge {
+            if let Some(r) = self.regions.get_mut(&t.region) {
+                r.live += 1;
+            }
+        }
+    }
+
+    /// Whether `s` stands at the entry of its innermost region's join.
+    pub(super) fn at_join(&self, s: &State) -> bool {
+        let Some(t) = s.merge.last() else { return false };
+        let f = s.frame();
+        s.stack.len() == t.depth && f.func == t.func && f.block == t.join && f.pc == 0
+    }
+
+    /// `s` reached its join: it waits, merged with the others already
+    /// there. Returns the states to run when the region is complete.
+    pub(super) fn arrive(&mut self, s: State) -> Vec<State> {
+        let tag = s.merge.last().cloned().expect("arrive without a region");
+        let region = self.regions.get_mut(&tag.region).expect("open region");
+        region.live -= 1;
+        let mut waiting = std::mem::take(&mut region.waiting);
+        match waiting.iter().position(|w| compatible(w, &s)) {
+            Some(p) => {
+                let base = waiting.swap_remove(p);
+                match self.merge_pair(base, &s, &tag) {
+                    Ok(m) => {
+                        waiting.push(m);
+                        self.stats.merged += 1;
+                        // Two states became one: outer regions wait for one fewer.
+                        for t in &s.merge[..s.merge.len() - 1] {
+                            if let Some(r) = self.regions.get_mut(&t.region) {
+                                r.live -= 1;
+                            }
+                        }
+                    }
+                    Err(base) => {
+                        waiting.push(base);
+                        waiting.push(s);
+                    }
+                }
+            }
+            None => waiting.push(s),
+        }
+        self.finish_region(tag.region, waiting)
+    }
+
+    /// A state of these regions ended without reaching the join.
+    pub(super) fn leave_regions(&mut self, s: &State) -> Vec<State> {
+        let mut released = Vec::new();
+        for t in s.merge.iter().rev() {
+            let Some(r) = self.regions.get_mut(&t.region) else { continue };
+            r.live -= 1;
+            let waiting = std::mem::take(&mut r.waiting);
+            released.extend(self.finish_region(t.region, waiting));
+        }
+        released
+    }
+
+    fn finish_region(&mut self, id: u32, waiting: Vec<State>) -> Vec<State> {
+        let region = self.regions.get_mut(&id).expect("open region");
+        if region.live > 0 {
+            region.waiting = waiting;
+            return Vec::new();
+        }
+        self.regions.remove(&id);
+        waiting
+            .into_iter()
+            .map(|mut s| {
+                s.merge.pop();
+                s
+            })
+            .collect()
+    }
+
+    /// Merges `b` into `a`, or gives `a` back when they cannot be merged
+    /// (different allocations, frames or freed objects).
+    fn merge_pair(&mut self, mut a: State, b: &State, tag: &MergeTag) -> Result<State, State> {
+        if !compatible(&a, b) {
+            return Err(a);
+        }
+        let guard = self.side_guard(&a, tag.prefix);
+        let other_guard = self.side_guard(b, tag.prefix);
+        for (fa, fb) in a.stack.iter_mut().zip(&b.stack) {
+            for (ra, rb) in fa.regs.iter_mut().zip(&fb.regs) {
+                match (ra.as_mut(), rb) {
+                    (Some(va), Some(vb)) if va != vb => *va = self.select_value(guard, va, vb),
+                    (None, Some(vb)) => *ra = Some(vb.clone()),
+                    _ => {}
+                }
+            }
+        }
+        let ids: Vec<_> = a.memory.objects().map(|(id, _)| id).collect();
+        for id in ids {
+            let (oa, ob) = (a.memory.object(id), b.memory.object(id));
+            if std::ptr::eq(oa, ob) || oa.bytes == ob.bytes && oa.initialized == ob.initialized {
+                continue;
+            }
+            let bytes: Vec<ExprId> = oa.bytes.iter().zip(&ob.bytes).map(|(x, y)| self.pool.ite(guard, *x, *y)).collect();
+            let init: Vec<bool> = oa.initialized.iter().zip(&ob.initialized).map(|(x, y)| *x || *y).collect();
+            let o = a.memory.object_mut(id);
+            o.bytes = bytes;
+            o.initialized = init;
+        }
+        a.path.truncate(tag.prefix);
+        let either = self.pool.or(guard, other_guard);
+        if self.pool.as_const(either) != Some(1) {
+            a.path.push(either);
+        }
+        if a.model.is_none() {
+            a.model = b.model.clone();
+        }
+        a.unconfirmed_path = a.model.is_none();
+        a.steps = a.steps.max(b.steps);
+        a.depth = a.depth.min(b.depth);
+        Ok(a)
+    }
+
+    /// The conjunction of a state's constraints after the region's prefix.
+    fn side_guard(&mut self, s: &State, prefix: usize) -> ExprId {
+        let mut g = self.pool.bool_const(true);
+        for c in &s.path[prefix.min(s.path.len())..] {
+            g = self.pool.and(g, *c);
+        }
+        g
+    }
+
+    fn select_value(&mut self, guard: ExprId, a: &Value, b: &Value) -> Value {
+        a.iter().zip(b.iter()).map(|(x, y)| self.pool.ite(guard, *x, *y)).collect()
+    }
+}
+
+/// Same frames (function, position, allocations) and the same objects,
+/// freed alike.
+fn compatible(a: &State, b: &State) -> bool {
+    if a.stack.len() != b.stack.len() || a.gpu.is_some() || b.gpu.is_some() || a.merge != b.merge {
+        return false;
+    }
+    let frames_match = a.stack.iter().zip(&b.stack).all(|(x, y)| {
+        x.func == y.func && x.block == y.block && x.pc == y.pc && x.allocas == y.allocas && x.ret_dest == y.ret_dest && x.varargs == y.varargs
+    });
+    if !frames_match {
+        return false;
+    }
+    let (ca, cb) = (a.memory.objects().count(), b.memory.objects().count());
+    ca == cb
+        && a.memory.objects().zip(b.memory.objects()).all(|((_, x), (_, y))| x.base == y.base && x.size == y.size && x.freed == y.freed)
+}
+
