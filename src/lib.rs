@@ -11,3 +11,4 @@ pub mod check;
 pub mod config;
 pub mod exec;
 pub mod report;
+pub mod simd;
