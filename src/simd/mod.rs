@@ -76,3 +76,37 @@ fn dispatch(p: &mut ExprPool, op: Op, a: &[Value], ret: &Type) -> Lowering {
         Op::Refused(why) => Err(why.to_string()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::{FpFormat, Outcomes};
+
+    fn v4(p: &mut ExprPool) -> Value {
+        (0..4).map(|_| p.fresh(32)).collect()
+    }
+
+    fn f4() -> Type {
+        Type::Vector { elem: Box::new(Type::Float(FpFormat::Single)), len: 4 }
+    }
+
+    #[test]
+    fn minps_is_the_less_than_select() {
+        let mut p = ExprPool::new();
+        let (a, b) = (v4(&mut p), v4(&mut p));
+        let Lowered::Value(r) = lower_x86(&mut p, "llvm.x86.sse.min.ps", &[a.clone(), b.clone()], &f4()) else {
+            panic!("minps refused");
+        };
+        let lt = p.fcmp(Outcomes(Outcomes::LT), FpFormat::Single, a[0], b[0]);
+        assert_eq!(r[0], p.ite(lt, a[0], b[0]));
+    }
+
+    #[test]
+    fn each_rcp_occurrence_is_fresh() {
+        let mut p = ExprPool::new();
+        let a = v4(&mut p);
+        let first = lower_x86(&mut p, "llvm.x86.sse.rcp.ps", &[a.clone()], &f4());
+        let second = lower_x86(&mut p, "llvm.x86.sse.rcp.ps", &[a], &f4());
+        assert_ne!(first, second);
+    }
+}
