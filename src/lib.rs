@@ -20,6 +20,7 @@ pub mod pipeline;
 pub mod race;
 pub mod replay;
 pub mod report;
+pub mod simd;
 pub mod solver;
 pub mod solver_adapter;
 

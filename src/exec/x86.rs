@@ -5,9 +5,16 @@ use super::calls::CallCtx;
 use super::executor::{Executor, Step};
 use super::state::State;
 use super::value::Value;
+use crate::simd::{lower_x86, Lowered};
 
 impl<'m> Executor<'m> {
-    pub(super) fn call_x86(&mut self, _state: &mut State, _c: &CallCtx) -> Option<Result<Option<Value>, Step>> {
-        None
+    pub(super) fn call_x86(&mut self, state: &mut State, c: &CallCtx) -> Option<Result<Option<Value>, Step>> {
+        match lower_x86(&mut self.pool, c.name, &c.args, &c.inst.ty) {
+            // Intrinsics without a result (fences, vzeroupper) give no lanes.
+            Lowered::Value(v) if v.is_empty() => Some(Ok(None)),
+            Lowered::Value(v) => Some(Ok(Some(v))),
+            Lowered::Unsupported(msg) => Some(Err(self.unsupported(state, c.inst.loc, msg))),
+            Lowered::NotX86 => None,
+        }
     }
 }

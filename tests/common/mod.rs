@@ -76,3 +76,5 @@ pub fn check_fixture(rel: &str, extra: &[&str]) {
         panic!("{e}");
     }
 }
+
+pub mod x86sig;
