@@ -5,5 +5,6 @@
 //! (symbolic execution over `expr`, deciding checks with `solver` and
 //! `canon`) -> `report`.
 
+pub mod canon;
 pub mod expr;
 pub mod ir;
