@@ -85,6 +85,25 @@ fn node_cats(op: &Op, kids: &[&ClassData]) -> Categories {
     }
 }
 
+/// Categories of `ite(c, t, e)`. When `c` is an ordered comparison (no
+/// unordered outcome) of which `t` is an operand, `t` is only chosen when it
+/// is not NaN: this is what makes `min(Z, +inf)` never NaN (KLEE-CL 6.3).
+fn ite_cats(egraph: &Graph, ids: &[Id]) -> Categories {
+    let (c, t, e) = (egraph.find(ids[0]), egraph.find(ids[1]), egraph.find(ids[2]));
+    let guarded = egraph[c].nodes.iter().any(|n| match n {
+        CanonLang::Node(Op::FCmp(_), k) => {
+            let ordered = egraph[k[0]].data.set.is_some_and(|s| s & 8 == 0);
+            ordered && (egraph.find(k[1]) == t || egraph.find(k[2]) == t)
+        }
+        _ => false,
+    });
+    let mut tc = egraph[t].data.cats.0;
+    if guarded {
+        tc &= !Categories::NAN;
+    }
+    Categories(tc | egraph[e].data.cats.0)
+}
+
 impl egg::Analysis<CanonLang> for CanonAnalysis {
     type Data = ClassData;
 
@@ -117,6 +136,7 @@ impl egg::Analysis<CanonLang> for CanonAnalysis {
                 }
                 data.cats = match (data.konst, fp_of(data.width)) {
                     (Some(v), Some(f)) => Categories::of_const(f, v),
+                    _ if fp_of(width).is_some() && *op == Op::Ite => ite_cats(egraph, ids),
                     _ if fp_of(width).is_some() => node_cats(op, &refs),
                     _ => Categories::ALL,
                 };

@@ -173,9 +173,6 @@ fn parse_pattern(text: &str) -> Result<Pattern<CanonLang>, RuleProblem> {
     check_words(text)?;
     let p: Pattern<CanonLang> = text.parse().map_err(|e| RuleProblem::Syntax(format!("{e}")))?;
     check_arity(&p.ast)?;
-    if matches!(p.ast.as_ref().last(), Some(ENodeOrVar::Var(_))) {
-        return Err(RuleProblem::BareVariable);
-    }
     Ok(p)
 }
 
@@ -196,6 +193,11 @@ fn build(raw: &RawRule, text: &str, b: &super::expand::Binding) -> Result<Rule, 
     let ex = |s: &str| expand(s, b).map_err(RuleProblem::BadLiteral);
     let lhs = parse_pattern(&ex(&raw.lhs)?)?;
     let rhs = parse_pattern(&ex(&raw.rhs)?)?;
+    // A bare variable as the searched side would match every e-class.
+    let bare = |p: &Pattern<CanonLang>| matches!(p.ast.as_ref().last(), Some(ENodeOrVar::Var(_)));
+    if bare(&lhs) || (raw.bidirectional && bare(&rhs)) {
+        return Err(RuleProblem::BareVariable);
+    }
     let bound = lhs.vars();
     let unbound = |side: &'static str, vars: Vec<egg::Var>, bound: &[egg::Var]| {
         vars.into_iter()

@@ -41,11 +41,13 @@ fn own_type(node: &CanonLang, kids: &[Option<Ty>]) -> Option<Ty> {
 }
 
 /// Types the children must have, given the node's own type.
-fn expected_kids(op: &Op, own: Option<Ty>, n: usize) -> Vec<Option<Ty>> {
+fn expected_kids(op: &Op, own: Option<Ty>, kids: &[Option<Ty>]) -> Vec<Option<Ty>> {
     let b = |w: u32| Some(Ty::Bits(w));
+    let n = kids.len();
     match op {
         Op::SetOp(_) => vec![Some(Ty::Set); n],
-        Op::Bin(_) | Op::Not => vec![own; n],
+        Op::Bin(_) | Op::Not => vec![own.or(kids[0]).or(kids[n - 1]); n],
+        Op::Cmp(_) => vec![kids[0].or(kids[1]); 2],
         Op::Ite => vec![b(1), own, own],
         Op::FBin(_, f) | Op::FUn(_, f) | Op::Fma(f) => vec![b(f.width()); n],
         Op::FCmp(f) => vec![Some(Ty::Set), b(f.width()), b(f.width())],
@@ -104,7 +106,8 @@ fn infer_one(ast: &PatternAst<CanonLang>, vars: &mut HashMap<Var, Ty>) -> Result
     // Top-down: push expectations to children and variables.
     for i in (0..nodes.len()).rev() {
         if let ENodeOrVar::ENode(CanonLang::Node(op, kids)) = &nodes[i] {
-            let exp = expected_kids(op, ty[i], kids.len());
+            let kid_tys: Vec<Option<Ty>> = kids.iter().map(|k| ty[usize::from(*k)]).collect();
+            let exp = expected_kids(op, ty[i], &kid_tys);
             for (k, e) in kids.iter().zip(exp) {
                 let k = usize::from(*k);
                 let what = || format!("operand of `{op}`");
