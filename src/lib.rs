@@ -6,6 +6,7 @@
 //! with `check`, which uses `solver` and `canon`) -> `report`.
 
 pub mod bench;
+pub mod canon;
 pub mod canon_adapter;
 pub mod canon_cli;
 pub mod check;

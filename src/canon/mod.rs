@@ -1,0 +1,39 @@
+//! Step 2 of the decision ladder (DESIGN.md section 3): canonicalisation in an
+//! e-graph.
+//!
+//! Both sides of a check go into one e-graph; rewrite rules read from
+//! `rewrite-rules/*.rules` (data, validated when loaded) grow it until it
+//! saturates or a limit is hit; the sides are proved equal when they share an
+//! e-class. Rules declare the assumptions they need (`positive-zero`,
+//! `finite`, `ordered`, `associativity`); only the rules whose assumptions
+//! are enabled take part. This is the only module that uses egg.
+//!
+//! Files: `lang.rs` (the operators as text), `analysis.rs` (widths, constant
+//! folding, outcome-set folding, categories), `category.rs` (KLEE-CL's
+//! category analysis), `translate.rs` (DAG <-> e-graph), `rules/` (the rule
+//! file format, loader, side conditions, typing), `instantiate.rs` (rule
+//! sides as expressions for solver verification), `prove.rs` (saturation
+//! with limits), `implied.rs` (KLEE-CL 6.3 implied integer queries).
+
+mod analysis;
+mod assume;
+mod category;
+mod implied;
+mod instantiate;
+mod lang;
+mod prove;
+pub mod rules;
+mod translate;
+
+pub use analysis::{CanonAnalysis, ClassData};
+pub use assume::{Assumption, Assumptions};
+pub use category::Categories;
+pub use implied::implied_integer_query;
+pub use instantiate::{instantiate, RuleInstance};
+pub use lang::{CanonLang, Literal, Op, SetOp};
+pub use prove::{canonicalize, explain_assumptions, prove_equal, CanonResult, Limits, StopReason};
+pub use rules::{Rule, RuleError, RuleProblem, RuleSet};
+pub use translate::{from_recexpr, to_recexpr, TranslateError};
+
+/// The e-graph type used throughout.
+pub type CanonGraph = egg::EGraph<CanonLang, CanonAnalysis>;
