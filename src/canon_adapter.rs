@@ -1,19 +1,67 @@
-//! Connects the e-graph canonicaliser (canon/) to the decision ladder.
-use crate::config::Config;
+//! Connects the e-graph canonicaliser (canon/) to the decision ladder:
+//! loads the rule files once per run and answers `prove_equal` with the
+//! rules the run's assumptions allow.
 
-pub struct EgraphCanonicalizer;
+use crate::canon::{explain_assumptions, prove_equal, Assumption, Assumptions as RuleAssumptions, Limits, RuleError, RuleSet};
+use crate::config::{Assumptions, Config};
+use crate::expr::{ExprId, ExprPool};
+use std::time::Duration;
+
+pub struct EgraphCanonicalizer {
+    rules: RuleSet,
+    enabled: RuleAssumptions,
+    limits: Limits,
+}
+
+/// The canonicaliser's name for a set of assumptions.
+pub fn to_rule_assumptions(a: Assumptions) -> RuleAssumptions {
+    let mut out = RuleAssumptions::NONE;
+    for (on, which) in [
+        (a.positive_zero, Assumption::PositiveZero),
+        (a.finite, Assumption::Finite),
+        (a.ordered, Assumption::Ordered),
+        (a.associativity, Assumption::Associativity),
+    ] {
+        if on {
+            out = out.with(which);
+        }
+    }
+    out
+}
+
+fn from_rule_assumptions(a: RuleAssumptions) -> Assumptions {
+    Assumptions {
+        positive_zero: a.has(Assumption::PositiveZero),
+        finite: a.has(Assumption::Finite),
+        ordered: a.has(Assumption::Ordered),
+        associativity: a.has(Assumption::Associativity),
+    }
+}
 
 impl EgraphCanonicalizer {
-    pub fn new(_config: &Config) -> Option<Self> {
-        None
+    /// Loads the built-in rules and those of `--rules` directories.
+    pub fn new(config: &Config) -> Result<Self, RuleError> {
+        let rules = RuleSet::load(&config.rule_dirs)?;
+        // Each check gets a small budget: the solver is the next step.
+        let limits = Limits { node_limit: 10_000, iter_limit: 20, time_limit: Duration::from_millis(300) };
+        Ok(EgraphCanonicalizer { rules, enabled: to_rule_assumptions(config.assumptions), limits })
     }
 }
 
 impl crate::check::Canonicalizer for EgraphCanonicalizer {
-    fn prove_equal(&mut self, _pool: &crate::expr::ExprPool, _a: crate::expr::ExprId, _b: crate::expr::ExprId) -> bool {
-        false
+    fn prove_equal(&mut self, pool: &ExprPool, a: ExprId, b: ExprId) -> bool {
+        if !pool.mentions_fp(a) && !pool.mentions_fp(b) {
+            // Integer questions are decided faster by the bit-vector solver.
+            return false;
+        }
+        prove_equal(pool, a, b, &self.rules, self.enabled, &self.limits).is_equal()
     }
-    fn equal_under(&mut self, _pool: &crate::expr::ExprPool, _a: crate::expr::ExprId, _b: crate::expr::ExprId) -> Option<crate::config::Assumptions> {
-        None
+
+    fn equal_under(&mut self, pool: &ExprPool, a: ExprId, b: ExprId) -> Option<Assumptions> {
+        if !pool.mentions_fp(a) && !pool.mentions_fp(b) {
+            return None;
+        }
+        let sets = explain_assumptions(pool, a, b, &self.rules, &self.limits);
+        sets.into_iter().filter(|s| !s.is_empty()).min_by_key(|s| s.len()).map(from_rule_assumptions)
     }
 }

@@ -1,4 +1,115 @@
-//! `symcross rules`.
-pub fn rules(_a: crate::cli::RulesArgs) -> Result<i32, crate::Error> {
-    Err(crate::Error::Usage("rules: not available yet".into()))
+//! `symcross rules list|verify`. `verify` proves each rewrite rule sound
+//! under the assumptions it declares with the bit-precise solver: for every
+//! instance of the rule (half and single precision), `condition /\ lhs !=
+//! rhs` must be unsatisfiable when the declared assumptions restrict every
+//! floating-point operand and result. Associativity is a permission, not a
+//! law of IEEE arithmetic: rules needing it are listed as assumed.
+
+use crate::canon::{instantiate, Assumption, RuleSet};
+use crate::cli::RulesArgs;
+use crate::expr::ExprPool;
+use crate::solver::{default_solver, FpAssumptions, Query, SmtProcessConfig, SolverResult};
+use crate::Error;
+use std::time::Duration;
+
+/// Outcome of verifying one rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Sound,
+    /// A counterexample: the rule changes a value.
+    Unsound(String),
+    /// Holds by the `associativity` assumption, which is a permission.
+    Assumed,
+    Unknown(String),
+}
+
+pub fn rules(a: RulesArgs) -> Result<i32, Error> {
+    let set = RuleSet::load(&a.rules).map_err(|e| Error::Usage(e.to_string()))?;
+    match a.action.as_str() {
+        "list" => {
+            for r in set.rules() {
+                let assume = if r.assumptions.is_empty() { "none".to_string() } else { r.assumptions.to_string() };
+                println!("{:<40} [assume: {assume}] {}:{}\n    {}", r.name, r.file.display(), r.line, r.law);
+            }
+            println!("{} rules", set.rules().len());
+            Ok(0)
+        }
+        "verify" => {
+            let timeout = Duration::from_secs_f64(a.timeout.max(0.1));
+            let results = verify_all(&set, timeout, |name, v| {
+                let what = match v {
+                    Verdict::Sound => "sound".to_string(),
+                    Verdict::Assumed => "holds by assumption (associativity)".to_string(),
+                    Verdict::Unsound(w) => format!("UNSOUND: {w}"),
+                    Verdict::Unknown(w) => format!("unknown: {w}"),
+                };
+                println!("{name:<48} {what}");
+            });
+            let unsound = results.iter().filter(|(_, v)| matches!(v, Verdict::Unsound(_))).count();
+            let unknown = results.iter().filter(|(_, v)| matches!(v, Verdict::Unknown(_))).count();
+            println!("{} rules checked: {unsound} unsound, {unknown} undecided", results.len());
+            Ok(if unsound > 0 {
+                1
+            } else if unknown > 0 {
+                3
+            } else {
+                0
+            })
+        }
+        other => Err(Error::Usage(format!("rules: unknown action `{other}` (expected list or verify)"))),
+    }
+}
+
+/// Verifies every rule instantiated for half or single precision (double
+/// instances share their rule text with these and take much longer).
+pub fn verify_all(set: &RuleSet, timeout: Duration, mut progress: impl FnMut(&str, &Verdict)) -> Vec<(String, Verdict)> {
+    let mut out = Vec::new();
+    for rule in set.rules() {
+        if rule.name.contains("f64") {
+            continue;
+        }
+        // A solver per rule: its cache is keyed by expression ids, which
+        // are only meaningful within one pool.
+        let mut solver = default_solver(SmtProcessConfig::cvc5());
+        let v = verify_rule(rule, &mut *solver, timeout);
+        progress(&rule.name, &v);
+        out.push((rule.name.clone(), v));
+    }
+    out
+}
+
+pub fn verify_rule(rule: &crate::canon::Rule, solver: &mut dyn crate::solver::Solver, timeout: Duration) -> Verdict {
+    if rule.assumptions.has(Assumption::Associativity) {
+        return Verdict::Assumed;
+    }
+    let mut pool = ExprPool::new();
+    let instances = match instantiate(rule, &mut pool) {
+        Ok(i) => i,
+        Err(e) => return Verdict::Unknown(format!("cannot instantiate: {e}")),
+    };
+    let closure = rule.assumptions.closure();
+    let assume = FpAssumptions {
+        finite: closure.has(Assumption::Finite),
+        ordered: closure.has(Assumption::Ordered),
+        positive_zero: closure.has(Assumption::PositiveZero),
+    };
+    for inst in instances {
+        let eq = pool.eq(inst.lhs, inst.rhs);
+        let differ = pool.not(eq);
+        let q = Query::new(vec![inst.condition], Some(differ)).with_timeout(timeout).with_assumptions(assume);
+        match solver.check(&pool, &q) {
+            SolverResult::Unsat => {}
+            SolverResult::Sat(m) => {
+                let vals: Vec<String> = inst
+                    .vars
+                    .iter()
+                    .map(|(n, e)| format!("{n} = {:#x}", crate::expr::evaluate(&pool, *e, &m)))
+                    .collect();
+                let sets: Vec<String> = inst.sets.iter().map(|(n, s)| format!("{n} = {s:#06b}")).collect();
+                return Verdict::Unsound(format!("{} {}", vals.join(", "), sets.join(", ")));
+            }
+            SolverResult::Unknown(why) => return Verdict::Unknown(why),
+        }
+    }
+    Verdict::Sound
 }

@@ -23,11 +23,12 @@ pub fn load(inputs: &[PathBuf], opts: &CompileOptions) -> Result<Loaded, Error> 
     Ok(Loaded { module, _build: build })
 }
 
-/// Builds the decision ladder (solver stack and e-graph) for a config.
-pub fn decider(config: &Config) -> Decider {
+/// Builds the decision ladder (solver stack and e-graph) for a config. A
+/// malformed rule file is an error naming its file and line.
+pub fn decider(config: &Config) -> Result<Decider, Error> {
     let backend = crate::solver_adapter::SolverBackend::new(config);
-    let canon = crate::canon_adapter::EgraphCanonicalizer::new(config);
-    Decider::new(Box::new(backend), canon.map(|c| Box::new(c) as Box<dyn crate::check::Canonicalizer>))
+    let canon = crate::canon_adapter::EgraphCanonicalizer::new(config).map_err(|e| Error::Usage(e.to_string()))?;
+    Ok(Decider::new(Box::new(backend), Some(Box::new(canon))))
 }
 
 /// Runs `entry` of `module` symbolically and reports.
@@ -38,7 +39,7 @@ pub fn check_module(module: &Module, input_name: &str, entry: &str, config: &Con
     if module.function(f).is_declaration() {
         return Err(Error::Usage(format!("{input_name}: `{entry}` is declared but not defined")));
     }
-    let mut exec = Executor::new(module, config.clone(), decider(config));
+    let mut exec = Executor::new(module, config.clone(), decider(config)?);
     let args: Vec<_> = module
         .function(f)
         .params

@@ -61,7 +61,7 @@ impl Decider {
             Some(_) if path.is_empty() => return Feasibility::Sat(Assignment::default()),
             _ => {}
         }
-        if let Some((a, b)) = negated_equality(pool, cond) {
+        if let Some((a, b)) = negated_equality(pool, cond).filter(|(a, b)| pool.mentions_fp(*a) || pool.mentions_fp(*b)) {
             if let Some(c) = self.canon.as_mut() {
                 if c.prove_equal(pool, a, b) {
                     return Feasibility::Unsat;
@@ -86,6 +86,17 @@ impl Decider {
             }
         }
         let differ = pool.not(eq);
+        // KLEE-CL 6.3: an integer over-approximation of the failure; if
+        // even that cannot happen, the check holds.
+        if pool.mentions_fp(differ) {
+            if let Some(q) = crate::canon::implied_integer_query(pool, differ) {
+                if !pool.mentions_fp(q) {
+                    if let Feasibility::Unsat = self.backend.check(pool, &[], q) {
+                        return CheckOutcome::Proved(DecidedBy::ImpliedQuery);
+                    }
+                }
+            }
+        }
         match self.backend.check(pool, path, differ) {
             Feasibility::Sat(m) => CheckOutcome::Refuted(m),
             Feasibility::Unsat => CheckOutcome::Proved(DecidedBy::BitPrecise),

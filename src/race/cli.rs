@@ -119,7 +119,7 @@ pub fn run_kernel(module: &Module, input: &str, kernel: Option<&str>, nd: NdRang
             return Err(Error::Usage(format!("--arg {k}: kernel `{}` has no parameter `{k}`", kf.name)));
         }
     }
-    let mut exec = Executor::new(module, config.clone(), crate::pipeline::decider(config));
+    let mut exec = Executor::new(module, config.clone(), crate::pipeline::decider(config)?);
     let mut state = exec.memory_state();
     let mut args: Vec<Value> = Vec::new();
     let mut local_objects = Vec::new();

@@ -16,8 +16,8 @@
 //!   lo <= r < hi with power-of-two bounds; out of range or NaN gives the
 //!   integer indefinite (sign bit only). Bounds beyond the format's range
 //!   become tests for infinity.
-//! - Assumptions apply to every FP operation result: `finite` asserts not
-//!   inf/NaN, `ordered` not NaN, `positive_zero` makes a zero result +0.
+//! - Assumptions restrict every operand and result of every FP operation:
+//!   `finite` excludes inf/NaN, `ordered` NaN, `positive_zero` -0.
 
 use super::smtlib::{bv_lit, Printer};
 use crate::expr::{canonical_nan, mask, Expr, ExprId, FBinOp, FUnOp, FpFormat, IntRounding, Outcomes, Width};
@@ -67,6 +67,7 @@ impl Printer<'_> {
             _ => false,
         };
         self.uses_half |= half;
+        self.restrict_operands(id);
         match self.pool.get(id).clone() {
             Expr::FBin(op @ (FBinOp::Min | FBinOp::Max), f, a, b) => self.min_max(&name, op == FBinOp::Min, f, a, b),
             Expr::FBin(FBinOp::Rem, f, a, b) => self.fmod(&name, f, a, b),
@@ -126,25 +127,44 @@ impl Printer<'_> {
         let nan = bv_lit(w, canonical_nan(f));
         let bits = format!("(ite (fp.isNaN {name}_r) {nan} {name}_b)");
         self.assume_on(&format!("{name}_r"));
-        let bits = self.positive_zero(&format!("{name}_r"), w, bits);
         self.define_bv(name, w, &bits);
     }
 
+    /// The assumptions restrict every value an FP operation reads or
+    /// produces: `finite` excludes +-inf and NaN, `ordered` NaN,
+    /// `positive_zero` -0. Inputs that would make any of them occur are
+    /// outside what the user asked to be checked.
     fn assume_on(&mut self, r: &str) {
         if self.assume.finite {
             let _ = writeln!(self.body, "(assert (not (or (fp.isInfinite {r}) (fp.isNaN {r}))))");
         } else if self.assume.ordered {
             let _ = writeln!(self.body, "(assert (not (fp.isNaN {r})))");
         }
-    }
-
-    fn positive_zero(&self, r: &str, w: Width, bits: String) -> String {
         if self.assume.positive_zero {
-            format!("(ite (fp.isZero {r}) {} {bits})", bv_lit(w, 0))
-        } else {
-            bits
+            let _ = writeln!(self.body, "(assert (not (and (fp.isZero {r}) (fp.isNegative {r}))))");
         }
     }
+
+    /// Applies the assumptions to the operands an FP operation reads.
+    fn restrict_operands(&mut self, id: ExprId) {
+        if !self.assume.any() {
+            return;
+        }
+        let operands: Vec<(FpFormat, ExprId)> = match self.pool.get(id).clone() {
+            Expr::FBin(_, f, a, b) | Expr::FCmp(_, f, a, b) => vec![(f, a), (f, b)],
+            Expr::FUn(_, f, a) => vec![(f, a)],
+            Expr::Fma(f, a, b, c) => vec![(f, a), (f, b), (f, c)],
+            Expr::FpToInt { from, value, .. } => vec![(from, value)],
+            Expr::FpConvert { from, value, .. } => vec![(from, value)],
+            _ => vec![],
+        };
+        for (f, x) in operands {
+            let term = self.fp_arg(f, x);
+            self.assume_on(&term);
+        }
+    }
+
+
 
     fn min_max(&mut self, name: &str, is_min: bool, f: FpFormat, a: ExprId, b: ExprId) {
         let (x, y) = (self.fp_arg(f, a), self.fp_arg(f, b));
@@ -164,8 +184,7 @@ impl Printer<'_> {
         self.define_bv(&raw, f.width(), &term);
         let r = format!("({} {raw})", to_fp(f));
         self.assume_on(&r);
-        let bits = self.positive_zero(&r, f.width(), raw.clone());
-        self.define_bv(name, f.width(), &bits);
+        self.define_bv(name, f.width(), &raw);
     }
 
     fn fmod(&mut self, name: &str, f: FpFormat, a: ExprId, b: ExprId) {
