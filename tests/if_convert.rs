@@ -68,6 +68,34 @@ fn ternary_over_registers_becomes_one_block_with_a_select() {
     assert_eq!(sel.loc.line, 3);
 }
 
+/// The only select of a function.
+fn the_select(f: &Function) -> (Operand, Operand) {
+    let sels: Vec<&Inst> = live_insts(f).into_iter().filter(|i| matches!(i.kind, InstKind::Select { .. })).collect();
+    assert_eq!(sels.len(), 1, "{:#?}", f.blocks);
+    let InstKind::Select { then, otherwise, .. } = &sels[0].kind else { unreachable!() };
+    (then.clone(), otherwise.clone())
+}
+
+#[test]
+fn select_operands_follow_the_branch_edges() {
+    let src = "int dia(int x) { int r; if (x > 0) r = x; else r = 7; return r; }\n\
+               int tri(int x) { int r = 5; if (x > 0) r = x; return r; }\n\
+               int orr(int a, int b) { return a || b; }\n";
+    let (m, stats) = convert(src, 1000);
+    let x = |f: &Function| Operand::Reg(f.params[0].reg);
+    let int = |width, value| Operand::Const(Const::Int { width, value });
+    let f = func(&m, "dia");
+    assert_eq!(the_select(f), (x(f), int(32, 7)));
+    let f = func(&m, "tri");
+    assert_eq!(the_select(f), (x(f), int(32, 5)));
+    // `a || b`: the then edge goes straight to the join with `true`.
+    let f = func(&m, "orr");
+    let (then, otherwise) = the_select(f);
+    assert_eq!(then, int(1, 1));
+    assert!(matches!(otherwise, Operand::Reg(_)));
+    assert!(stats.triangles >= 2 && stats.diamonds >= 1);
+}
+
 #[test]
 fn per_element_branch_in_a_loop_keeps_only_the_loop_branch() {
     let src = "void f(const int *a, int *out, int t) {\n  for (int i = 0; i < 16; i++) {\n    int x = a[i];\n    int r;\n    if (x > t) r = x; else r = 0;\n    out[i] = r;\n  }\n}\n";

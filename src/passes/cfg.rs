@@ -208,3 +208,65 @@ fn intersect(idom: &[Option<usize>], rpo_index: &[usize], mut a: usize, mut b: u
     }
     a
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Block, Loc, Operand, Type};
+
+    fn block(term: Terminator) -> Block {
+        Block { name: String::new(), insts: Vec::new(), term, term_loc: Loc::default() }
+    }
+
+    fn func(blocks: Vec<Block>) -> Function {
+        Function {
+            name: "f".into(),
+            params: Vec::new(),
+            ret: Type::Void,
+            varargs: false,
+            blocks,
+            num_regs: 0,
+            reg_types: Vec::new(),
+            reg_names: Vec::new(),
+            loc: Loc::default(),
+            is_kernel: false,
+        }
+    }
+
+    fn cond(t: u32, e: u32) -> Terminator {
+        Terminator::CondBr { cond: Operand::Const(crate::ir::Const::Int { width: 1, value: 1 }), then: BlockId(t), otherwise: BlockId(e) }
+    }
+
+    #[test]
+    fn dominators_of_a_diamond_in_a_loop() {
+        // 0 -> 1 (loop head) -> 2 | 3 -> 4 -> 1 or 5; 6 is dead.
+        let f = func(vec![
+            block(Terminator::Br(BlockId(1))),
+            block(cond(2, 3)),
+            block(Terminator::Br(BlockId(4))),
+            block(Terminator::Br(BlockId(4))),
+            block(cond(1, 5)),
+            block(Terminator::Ret(None)),
+            block(Terminator::Br(BlockId(4))),
+        ]);
+        let cfg = Cfg::new(&f);
+        let b = BlockId;
+        assert!(cfg.dominates(b(1), b(4)));
+        assert!(!cfg.dominates(b(2), b(4)));
+        assert!(cfg.dominates(b(4), b(5)));
+        assert!(!cfg.is_reachable(b(6)));
+        assert!(!cfg.dominates(b(6), b(4)));
+        assert_eq!(cfg.dominators(b(5)), vec![b(5), b(4), b(1), b(0)]);
+        // Dead blocks still count as predecessors (their phi entries exist).
+        assert_eq!(cfg.preds(b(4)).len(), 3);
+        // From the loop head back to the latch: the sides and the latch,
+        // never the head itself.
+        let mut between = cfg.blocks_between(b(1), b(4));
+        between.sort();
+        assert_eq!(between, vec![b(2), b(3), b(4)]);
+        // From a side to the latch of a later iteration: round the loop.
+        let mut round = cfg.blocks_between(b(2), b(4));
+        round.sort();
+        assert_eq!(round, vec![b(1), b(3), b(4)]);
+    }
+}

@@ -88,7 +88,10 @@ const PURE_LLVM: &[&str] = &[
     "nearbyint", "round", "roundeven", "fma", "fmuladd", "smin", "smax", "umin", "umax", "sadd.sat", "uadd.sat",
     "ssub.sat", "usub.sat", "abs", "ctpop", "ctlz", "cttz", "bswap", "bitreverse", "fshl", "fshr",
     "sadd.with.overflow", "uadd.with.overflow", "ssub.with.overflow", "usub.with.overflow",
-    "smul.with.overflow", "umul.with.overflow", "expect",
+    "smul.with.overflow", "umul.with.overflow", "expect", "vector.reduce.add", "vector.reduce.mul",
+    "vector.reduce.and", "vector.reduce.or", "vector.reduce.xor", "vector.reduce.smax", "vector.reduce.smin",
+    "vector.reduce.umax", "vector.reduce.umin", "vector.reduce.fmax", "vector.reduce.fmin", "vector.reduce.fadd",
+    "vector.reduce.fmul",
 ];
 
 /// Substrings that mark an x86 intrinsic as touching memory (or, for
@@ -100,9 +103,6 @@ pub fn is_pure_intrinsic(name: &str) -> bool {
     let Some(rest) = name.strip_prefix("llvm.") else { return false };
     if let Some(x86) = rest.strip_prefix("x86.") {
         return !X86_MEMORY_WORDS.iter().any(|w| x86.contains(w));
-    }
-    if rest.starts_with("vector.reduce.") {
-        return true;
     }
     PURE_LLVM.iter().any(|p| rest == *p || (rest.starts_with(p) && rest[p.len()..].starts_with('.')))
 }
@@ -133,6 +133,8 @@ mod tests {
         assert!(is_pure_intrinsic("llvm.smax.v4i32"));
         assert!(is_pure_intrinsic("llvm.sadd.with.overflow.i32"));
         assert!(is_pure_intrinsic("llvm.roundeven.f64"));
+        assert!(is_pure_intrinsic("llvm.vector.reduce.add.v4i32"));
+        assert!(!is_pure_intrinsic("llvm.vector.reduce.fmaximum.v4f32"), "not one the executor models");
         assert!(is_pure_intrinsic("llvm.x86.sse2.pmadd.wd"));
         assert!(!is_pure_intrinsic("llvm.x86.avx.maskload.ps"));
         assert!(!is_pure_intrinsic("llvm.x86.sse2.storeu.dq"));
