@@ -47,7 +47,8 @@ pub fn cli(a: crate::cli::BenchArgs) -> Result<i32, Error> {
 
 /// Compiles and checks one program, timing the symbolic run only.
 pub fn measure(path: &Path, config: &Config) -> Result<Row, Error> {
-    let loaded = crate::pipeline::load(&[path.to_path_buf()], &CompileOptions::default())?;
+    let mut loaded = crate::pipeline::load(&[path.to_path_buf()], &CompileOptions::default())?;
+    crate::pipeline::prepare(&mut loaded.module, config);
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
     let (report, _) = crate::pipeline::check_module(&loaded.module, &name, "main", config)?;
     Ok(Row {

@@ -87,9 +87,13 @@ pub struct Config {
     pub fp_solver: FpSolverKind,
     /// Extra rewrite-rule directories (`--rules`).
     pub rule_dirs: Vec<std::path::PathBuf>,
-    /// Merge states at the join of a symbolic branch (default on).
+    /// Merge paths: fold small branches into selects before the run
+    /// (if-conversion, src/passes) and merge states at the join of a
+    /// symbolic branch (default on).
     pub merge: bool,
-    /// Largest block (in instructions) that if-conversion speculates.
+    /// Most instructions if-conversion speculates for one branch, both
+    /// sides together (default 1000, as KLEE-CL: in practice every branch
+    /// whose sides are side-effect free is folded).
     pub fold_threshold: u32,
     /// Report progress on stderr for long runs.
     pub progress: bool,
@@ -108,7 +112,7 @@ impl Default for Config {
             fp_solver: FpSolverKind::Cvc5,
             rule_dirs: Vec::new(),
             merge: true,
-            fold_threshold: 64,
+            fold_threshold: 1000,
             progress: false,
         }
     }

@@ -17,6 +17,7 @@ pub mod frontend;
 pub mod exec;
 pub mod expr;
 pub mod ir;
+pub mod passes;
 pub mod pipeline;
 pub mod race;
 pub mod replay;

@@ -23,6 +23,17 @@ pub fn load(inputs: &[PathBuf], opts: &CompileOptions) -> Result<Loaded, Error> 
     Ok(Loaded { module, _build: build })
 }
 
+/// Applies the IR passes `config` asks for before a run: with `merge` on,
+/// if-conversion of branches whose sides hold at most `fold_threshold`
+/// instructions. The caller adds `folded()` to the report's `merged` count.
+pub fn prepare(module: &mut Module, config: &Config) -> crate::passes::IfConvertStats {
+    if config.merge {
+        crate::passes::if_convert(module, config.fold_threshold)
+    } else {
+        crate::passes::IfConvertStats::default()
+    }
+}
+
 /// Builds the decision ladder (solver stack and e-graph) for a config. A
 /// malformed rule file is an error naming its file and line.
 pub fn decider(config: &Config) -> Result<Decider, Error> {

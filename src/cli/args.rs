@@ -115,8 +115,8 @@ pub struct CheckArgs {
     /// Explore both sides of every branch separately instead of merging them.
     #[arg(long)]
     pub no_merge: bool,
-    /// Largest branch side (in instructions) that if-conversion folds into selects.
-    #[arg(long, value_name = "N", default_value_t = 64)]
+    /// Most instructions (both sides together) of a branch that if-conversion folds into selects.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
     pub fold_threshold: u32,
     /// Function to start in.
     #[arg(long, default_value = "main")]

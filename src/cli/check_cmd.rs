@@ -55,9 +55,11 @@ pub fn check(a: CheckArgs) -> Result<i32, Error> {
     config.merge = !a.no_merge;
     config.fold_threshold = a.fold_threshold;
     let opts = compile_options(&a.compile)?;
-    let loaded = crate::pipeline::load(&a.files, &opts)?;
+    let mut loaded = crate::pipeline::load(&a.files, &opts)?;
+    let folded = crate::pipeline::prepare(&mut loaded.module, &config);
     let name = input_name(&a.files);
-    let (report, _) = crate::pipeline::check_module(&loaded.module, &name, &a.entry, &config)?;
+    let (mut report, _) = crate::pipeline::check_module(&loaded.module, &name, &a.entry, &config)?;
+    report.stats.merged += folded.folded();
     if a.limits.json.as_deref() != Some("-") {
         print!("{}", text::render(&report));
     }
@@ -68,8 +70,9 @@ pub fn check(a: CheckArgs) -> Result<i32, Error> {
 /// Runs a program on concrete (all-zero) inputs and prints its output.
 pub fn run(a: RunArgs) -> Result<i32, Error> {
     let opts = compile_options(&a.compile)?;
-    let loaded = crate::pipeline::load(&a.files, &opts)?;
+    let mut loaded = crate::pipeline::load(&a.files, &opts)?;
     let config = Config::default();
+    crate::pipeline::prepare(&mut loaded.module, &config);
     let (report, output) = crate::pipeline::check_module(&loaded.module, &input_name(&a.files), &a.entry, &config)?;
     use std::io::Write;
     let _ = std::io::stdout().write_all(&output);

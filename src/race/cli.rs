@@ -33,10 +33,12 @@ pub fn cli(a: RaceArgs) -> Result<i32, Error> {
     let mut config = Config::default();
     crate::cli::check_cmd::apply_limits(&mut config, &a.limits)?;
     let opts = crate::cli::check_cmd::compile_options(&a.compile)?;
-    let loaded = crate::pipeline::load(std::slice::from_ref(&a.file), &opts)?;
+    let mut loaded = crate::pipeline::load(std::slice::from_ref(&a.file), &opts)?;
+    let folded = crate::pipeline::prepare(&mut loaded.module, &config);
     let fixed = parse_fixed_args(&a.arg)?;
     let name = a.file.display().to_string();
-    let report = run_kernel(&loaded.module, &name, a.kernel.as_deref(), nd, mode, &fixed, a.allow_benign_races, &config)?;
+    let mut report = run_kernel(&loaded.module, &name, a.kernel.as_deref(), nd, mode, &fixed, a.allow_benign_races, &config)?;
+    report.stats.merged += folded.folded();
     if a.limits.json.as_deref() != Some("-") {
         print!("{}", text::render(&report));
     }

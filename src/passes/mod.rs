@@ -1,0 +1,16 @@
+//! Transformations of the internal IR run between translation and
+//! execution (DESIGN.md section 4). Each keeps the IR well formed (see
+//! `verify`) and never changes what a path computes.
+//!
+//! - `if_convert`: static path merging, folding small `if`s into selects.
+
+mod cfg;
+mod if_convert;
+mod load_safety;
+mod speculation;
+mod verify;
+
+pub use cfg::Cfg;
+pub use if_convert::{if_convert, IfConvertStats};
+pub use speculation::{is_pure_intrinsic, is_speculatable};
+pub use verify::verify_function;
