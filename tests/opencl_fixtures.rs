@@ -73,3 +73,22 @@ fn every_fixture_is_listed() {
         }
     }
 }
+
+/// The same host harness built natively against the installed OpenCL
+/// implementation (pocl through the ICD loader) shows the mismatch with the
+/// witness's inputs.
+#[test]
+fn replay_on_real_opencl_shows_the_mismatch() {
+    if !std::path::Path::new("/etc/OpenCL/vendors").is_dir() {
+        eprintln!("no OpenCL implementation installed (pocl-opencl-icd); skipped");
+        return;
+    }
+    let harness = common::repo().join("tests/fixtures/opencl/tree_reduction.c");
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.json");
+    let check = common::symcross(&["check", harness.to_str().unwrap(), "--json", report.to_str().unwrap()]);
+    assert_eq!(check.code, 1, "{}", check.stdout);
+    let run = common::symcross(&["replay", harness.to_str().unwrap(), report.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("sum: element 0 differs"), "{}", run.stdout);
+}
