@@ -57,6 +57,14 @@ char *strchr(const char *s, int c) {
   }
 }
 
+char *strstr(const char *h, const char *n) {
+  size_t k = strlen(n);
+  for (; *h; h++)
+    if (strncmp(h, n, k) == 0)
+      return (char *)h;
+  return k == 0 ? (char *)h : 0;
+}
+
 int memcmp(const void *a, const void *b, size_t n) {
   const unsigned char *x = a, *y = b;
   for (; n; n--, x++, y++)

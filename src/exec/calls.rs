@@ -43,6 +43,14 @@ impl<'m> Executor<'m> {
             "puts" => Self::builtin_puts,
             "putchar" => Self::builtin_putchar,
             "fflush" => Self::builtin_ignore,
+            "__symcross_cl_build" => Self::cl_build,
+            "__symcross_cl_kernel" => Self::cl_kernel,
+            "__symcross_cl_kernel_arg" => Self::cl_kernel_arg,
+            "__symcross_cl_kernel_names" => Self::cl_kernel_names,
+            "__symcross_cl_run" => Self::cl_run,
+            "__symcross_cl_alloc" => Self::cl_alloc,
+            "__symcross_cl_free" => Self::cl_free,
+            "__symcross_unsupported" => Self::cl_unsupported,
             _ => return None,
         })
     }

@@ -69,6 +69,11 @@ pub struct Executor<'m> {
     /// Output written by the program (printf, puts) on each path, kept for
     /// `symcross run` and the differential tests.
     pub output: Vec<u8>,
+    /// OpenCL programs built by the host program (cl_host.rs).
+    pub cl: super::cl_host::ClPrograms,
+    /// When set, paths that finish normally are kept here instead of being
+    /// dropped (a kernel run nested in a host program, cl_launch.rs).
+    pub finished: Option<Vec<State>>,
 }
 
 impl<'m> Executor<'m> {
@@ -93,6 +98,8 @@ impl<'m> Executor<'m> {
             next_region: 0,
             postdoms: FxHashMap::default(),
             output: Vec::new(),
+            cl: Default::default(),
+            finished: None,
         }
     }
 
@@ -140,7 +147,7 @@ impl<'m> Executor<'m> {
         state
     }
 
-    fn init_global(&mut self, memory: &mut Memory, g: &crate::ir::Global, id: ObjectId) {
+    pub(super) fn init_global(&mut self, memory: &mut Memory, g: &crate::ir::Global, id: ObjectId) {
         let Some(init) = &g.init else {
             // External without initializer: contents unknown but defined.
             let o = memory.object_mut(id);
@@ -215,7 +222,17 @@ impl<'m> Executor<'m> {
                         searcher.push(state);
                         break;
                     }
-                    Step::Finished | Step::Terminated => {
+                    Step::Finished => {
+                        self.stats.paths += 1;
+                        for s in self.leave_regions(&state) {
+                            searcher.push(s);
+                        }
+                        if let Some(done) = self.finished.as_mut() {
+                            done.push(state);
+                        }
+                        break;
+                    }
+                    Step::Terminated => {
                         self.stats.paths += 1;
                         for s in self.leave_regions(&state) {
                             searcher.push(s);

@@ -2,6 +2,8 @@
 //! each instruction family.
 
 mod calls;
+mod cl_host;
+mod cl_launch;
 mod cast_ops;
 mod checks;
 mod control;

@@ -76,12 +76,14 @@ impl<'m> Executor<'m> {
             "get_global_id" => {
                 let size = k(p, nd.local[d]);
                 let base = p.mul(item.group[d], size);
-                p.add(base, item.local[d])
+                let id = p.add(base, item.local[d]);
+                let offset = k(p, nd.offset[d]);
+                p.add(id, offset)
             }
             "get_local_size" | "get_enqueued_local_size" => k(p, nd.local[d]),
             "get_num_groups" => k(p, nd.groups[d]),
             "get_global_size" => k(p, nd.local[d] * nd.groups[d]),
-            "get_global_offset" => k(p, 0),
+            "get_global_offset" => k(p, nd.offset[d]),
             _ => return None,
         })
     }

@@ -28,6 +28,8 @@ pub struct NdRange {
     pub dims: u32,
     pub local: [u64; 3],
     pub groups: [u64; 3],
+    /// Global work offset (clEnqueueNDRangeKernel's global_work_offset).
+    pub offset: [u64; 3],
 }
 
 impl NdRange {

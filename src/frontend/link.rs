@@ -25,6 +25,17 @@ pub fn link(llvm_link: &Path, inputs: &[PathBuf], out: &Path) -> Result<(), Fron
     Ok(())
 }
 
+/// Links `main` with only the functions and globals of `library` that it
+/// uses (the runtime model: unused model functions stay out of the module).
+pub fn link_only_needed(llvm_link: &Path, main: &Path, library: &Path, out: &Path) -> Result<(), FrontendError> {
+    let args: [&std::ffi::OsStr; 5] = [main.as_os_str(), "--only-needed".as_ref(), library.as_os_str(), "-o".as_ref(), out.as_os_str()];
+    let output = run(llvm_link, &args)?;
+    if !output.status.success() {
+        return Err(FrontendError::Link { stderr: stderr_of(&output) });
+    }
+    Ok(())
+}
+
 pub fn mem2reg(opt: &Path, input: &Path, out: &Path) -> Result<(), FrontendError> {
     let args: [&std::ffi::OsStr; 4] = ["-passes=mem2reg".as_ref(), input.as_os_str(), "-o".as_ref(), out.as_os_str()];
     let output = run(opt, &args)?;

@@ -63,13 +63,15 @@ fn classify(path: &Path, opts: &CompileOptions) -> Result<InputKind, FrontendErr
     })
 }
 
-/// The runtime model's host-side C files (cl-runtime-model/host/*.c), sorted.
-fn host_runtime_sources(runtime: Option<&Path>) -> Vec<PathBuf> {
-    let Some(dir) = runtime.map(|r| r.join("host")) else { return Vec::new() };
+/// The runtime model's files in `sub` with extension `ext`, sorted: the
+/// host-side C files (cl-runtime-model/host/*.c) and the device built-ins
+/// (cl-runtime-model/device/*.cl).
+fn runtime_sources(runtime: Option<&Path>, sub: &str, ext: &str) -> Vec<PathBuf> {
+    let Some(dir) = runtime.map(|r| r.join(sub)) else { return Vec::new() };
     let Ok(entries) = std::fs::read_dir(&dir) else { return Vec::new() };
     let mut files: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "c") && p.is_file())
+        .filter(|p| p.extension().is_some_and(|e| e == ext) && p.is_file())
         .collect();
     files.sort();
     files
@@ -95,29 +97,48 @@ pub fn compile_with_tools(inputs: &[PathBuf], opts: &CompileOptions, tools: &Too
     }
     let dir = tempfile::Builder::new().prefix("symcross-").tempdir().map_err(FrontendError::TempDir)?;
     let runtime = runtime_dir();
-    let mut sources: Vec<(PathBuf, InputKind)> = inputs.iter().cloned().zip(kinds).collect();
-    // Kernels run alone need no host runtime; host programs (and opaque
-    // bitcode, which may be either) get it linked in.
+    let sources: Vec<(PathBuf, InputKind)> = inputs.iter().cloned().zip(kinds).collect();
+    // Kernels run alone need no host runtime but get the device built-ins;
+    // host programs (and opaque bitcode, which may be either) get the host
+    // runtime. Only the runtime functions the inputs use are linked in.
     let has_host_code = sources.iter().any(|(_, k)| *k != InputKind::Source(Language::OpenCl));
+    let has_device_code = sources.iter().any(|(_, k)| *k == InputKind::Source(Language::OpenCl));
+    let mut runtime_files: Vec<(PathBuf, InputKind)> = Vec::new();
     if has_host_code {
-        for src in host_runtime_sources(runtime.as_deref()) {
-            sources.push((src, InputKind::Source(Language::C)));
-        }
+        runtime_files.extend(runtime_sources(runtime.as_deref(), "host", "c").into_iter().map(|p| (p, InputKind::Source(Language::C))));
     }
+    if has_device_code {
+        runtime_files.extend(runtime_sources(runtime.as_deref(), "device", "cl").into_iter().map(|p| (p, InputKind::Source(Language::OpenCl))));
+    }
+    let objects = compile_all(&sources, 0, dir.path(), opts, tools, runtime.as_deref())?;
+    let runtime_objects = compile_all(&runtime_files, sources.len(), dir.path(), opts, tools, runtime.as_deref())?;
+    let linked = dir.path().join("linked.bc");
+    link::link(&tools.llvm_link, &objects, &linked)?;
+    if !runtime_objects.is_empty() {
+        let rt = dir.path().join("runtime.bc");
+        link::link(&tools.llvm_link, &runtime_objects, &rt)?;
+        let with_rt = dir.path().join("linked-runtime.bc");
+        link::link_only_needed(&tools.llvm_link, &linked, &rt, &with_rt)?;
+        std::fs::rename(&with_rt, &linked).map_err(FrontendError::TempDir)?;
+    }
+    let path = dir.path().join("module.bc");
+    link::mem2reg(&tools.opt, &linked, &path)?;
+    Ok(CompiledModule { _dir: dir, path })
+}
+
+/// Compiles each source to bitcode in `dir` (bitcode inputs are used as
+/// they are); `first` numbers the outputs so that names do not collide.
+fn compile_all(sources: &[(PathBuf, InputKind)], first: usize, dir: &Path, opts: &CompileOptions, tools: &Tools, runtime: Option<&Path>) -> Result<Vec<PathBuf>, FrontendError> {
     let mut objects = Vec::with_capacity(sources.len());
     for (i, (src, kind)) in sources.iter().enumerate() {
         match kind {
             InputKind::Bitcode => objects.push(src.clone()),
             InputKind::Source(lang) => {
                 let stem = src.file_stem().and_then(|s| s.to_str()).unwrap_or("input");
-                let out = dir.path().join(format!("{i}-{stem}.bc"));
-                objects.push(clang::compile(&tools.clang, *lang, src, &out, opts, runtime.as_deref())?);
+                let out = dir.join(format!("{}-{stem}.bc", first + i));
+                objects.push(clang::compile(&tools.clang, *lang, src, &out, opts, runtime)?);
             }
         }
     }
-    let linked = dir.path().join("linked.bc");
-    link::link(&tools.llvm_link, &objects, &linked)?;
-    let path = dir.path().join("module.bc");
-    link::mem2reg(&tools.opt, &linked, &path)?;
-    Ok(CompiledModule { _dir: dir, path })
+    Ok(objects)
 }

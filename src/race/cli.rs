@@ -83,7 +83,7 @@ pub fn ndrange(local: &str, groups: Option<&str>, global: Option<&str>) -> Resul
         }
         _ => return Err(Error::Usage("give --num-groups or --global-size".into())),
     };
-    Ok(NdRange { dims: dl.max(dg), local: l, groups: g })
+    Ok(NdRange { dims: dl.max(dg), local: l, groups: g, offset: [0; 3] })
 }
 
 fn parse_fixed_args(args: &[String]) -> Result<HashMap<String, String>, Error> {

@@ -48,7 +48,12 @@ pub fn replay(harness: &Path, witness: &[(String, String)], opts: &crate::fronte
     }
     cmd.args(&opts.cflags);
     cmd.arg(harness).arg(runtime.join("replay/replay_runtime.c")).arg("-lm").arg("-o").arg(&exe);
-    let built = cmd.output().map_err(|e| Error::Usage(format!("cannot run clang: {e}")))?;
+    let mut built = cmd.output().map_err(|e| Error::Usage(format!("cannot run clang: {e}")))?;
+    // An OpenCL host program runs against the real OpenCL implementation
+    // installed (the ICD loader, e.g. with pocl).
+    if !built.status.success() && String::from_utf8_lossy(&built.stderr).contains("undefined reference to `cl") {
+        built = cmd.arg("-lOpenCL").output().map_err(|e| Error::Usage(format!("cannot run clang: {e}")))?;
+    }
     if !built.status.success() {
         return Err(Error::Usage(format!("building {} natively failed:\n{}", harness.display(), String::from_utf8_lossy(&built.stderr))));
     }

@@ -1,0 +1,73 @@
+/* OpenCL C built-ins: vloadn/vstoren and vload_half/vstore_half (OpenCL
+ * 1.2 sections 6.12.7, 6.12.7.1), for every address space. Half values are
+ * converted exactly (half to float) or with round-to-nearest-even (float to
+ * half), bit by bit. */
+#include "vectorize.h"
+
+#define VLOAD_N(T, N, AS)                                                                             \
+  OVL T##N vload##N(size_t i, const AS T *p) {                                                        \
+    T##N v;                                                                                           \
+    for (int k = 0; k < N; k++)                                                                       \
+      ((T *)&v)[k] = p[i * N + k];                                                                    \
+    return v;                                                                                         \
+  }                                                                                                   \
+  OVL void vstore##N(T##N v, size_t i, AS T *p) {                                                     \
+    for (int k = 0; k < N; k++)                                                                       \
+      p[i * N + k] = ((T *)&v)[k];                                                                    \
+  }
+#define VLOAD_AS(T, N) VLOAD_N(T, N, __global) VLOAD_N(T, N, __local) VLOAD_N(T, N, __private)
+#define VLOAD_CONST(T, N)                                                                             \
+  OVL T##N vload##N(size_t i, const __constant T *p) {                                                \
+    T##N v;                                                                                           \
+    for (int k = 0; k < N; k++)                                                                       \
+      ((T *)&v)[k] = p[i * N + k];                                                                    \
+    return v;                                                                                         \
+  }
+#define VLOAD_ALL(T)                                                                                  \
+  VLOAD_AS(T, 2) VLOAD_AS(T, 3) VLOAD_AS(T, 4) VLOAD_AS(T, 8) VLOAD_AS(T, 16)                         \
+  VLOAD_CONST(T, 2) VLOAD_CONST(T, 3) VLOAD_CONST(T, 4) VLOAD_CONST(T, 8) VLOAD_CONST(T, 16)
+VLOAD_ALL(char) VLOAD_ALL(uchar) VLOAD_ALL(short) VLOAD_ALL(ushort) VLOAD_ALL(int) VLOAD_ALL(uint)
+VLOAD_ALL(long) VLOAD_ALL(ulong) VLOAD_ALL(float) VLOAD_ALL(double)
+
+static float symcl_half_to_float(ushort h) {
+  uint s = (uint)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  if (e == 0) /* zero or subnormal: m * 2^-24, exact in float */
+    return as_float(as_uint((float)m * 0x1p-24f) | s);
+  if (e == 31)
+    return as_float(s | 0x7f800000u | (m << 13));
+  return as_float(s | ((e + 112) << 23) | (m << 13));
+}
+
+static ushort symcl_float_to_half(float f) {
+  uint x = as_uint(f), s = (x >> 16) & 0x8000, a = x & 0x7fffffffu;
+  if (a > 0x7f800000u) /* NaN: keep it quiet */
+    return (ushort)(s | 0x7e00 | ((a >> 13) & 0x3ff));
+  if (a >= 0x477ff000u) /* from 65520 up: rounds to infinity */
+    return (ushort)(s | 0x7c00);
+  if (a < 0x38800000u) /* below 2^-14: a subnormal half, in units of 2^-24 */
+    return (ushort)(s | (uint)rint(as_float(a) * 0x1p24f));
+  uint h = (((a >> 23) - 112) << 10) | ((a >> 13) & 0x3ff), rest = a & 0x1fff;
+  if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
+    h++;
+  return (ushort)(s | h);
+}
+
+#define VHALF(AS)                                                                                     \
+  OVL float vload_half(size_t i, const AS half *p) { return symcl_half_to_float(((const AS ushort *)p)[i]); } \
+  OVL float2 vload_half2(size_t i, const AS half *p) { return (float2)(vload_half(2 * i, p), vload_half(2 * i + 1, p)); } \
+  OVL float4 vload_half4(size_t i, const AS half *p) {                                               \
+    return (float4)(vload_half2(2 * i, p), vload_half2(2 * i + 1, p));                               \
+  }
+#define VSTORE_HALF(AS, SUF)                                                                          \
+  OVL void vstore_half##SUF(float v, size_t i, AS half *p) { ((AS ushort *)p)[i] = symcl_float_to_half(v); } \
+  OVL void vstore_half2##SUF(float2 v, size_t i, AS half *p) {                                       \
+    vstore_half##SUF(v.s0, 2 * i, p);                                                                 \
+    vstore_half##SUF(v.s1, 2 * i + 1, p);                                                             \
+  }                                                                                                   \
+  OVL void vstore_half4##SUF(float4 v, size_t i, AS half *p) {                                       \
+    vstore_half2##SUF(v.lo, 2 * i, p);                                                                \
+    vstore_half2##SUF(v.hi, 2 * i + 1, p);                                                            \
+  }
+VHALF(__global) VHALF(__local) VHALF(__private) VHALF(__constant)
+VSTORE_HALF(__global, ) VSTORE_HALF(__local, ) VSTORE_HALF(__private, )
+VSTORE_HALF(__global, _rte) VSTORE_HALF(__local, _rte) VSTORE_HALF(__private, _rte)

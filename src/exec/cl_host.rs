@@ -1,0 +1,268 @@
+//! The engine primitives behind the modelled OpenCL host API
+//! (cl-runtime-model/host/opencl_*.c, declared in symcross_cl.h). The
+//! OpenCL behaviour itself is C code; this file only does what C cannot:
+//! compile a program with clang into a new module (kept in a registry owned
+//! by the executor), answer questions about its kernels, allocate and free
+//! buffer memory with user-facing names, and report unmodelled functions.
+//! Running an NDRange is in cl_launch.rs.
+
+use super::calls::CallCtx;
+use super::executor::{Executor, Step};
+use super::layout::value_to_bytes;
+use super::memory::ObjectKind;
+use super::state::State;
+use super::value::{scalar, Value};
+use crate::expr::ExprId;
+use crate::frontend::{CompileOptions, CompiledModule, FrontendError};
+use crate::ir::{FuncId, Loc, Module, Type};
+use crate::report::FindingKind;
+use std::rc::Rc;
+
+/// One program built by `clBuildProgram`.
+pub struct ClProgram {
+    pub module: Rc<Module>,
+    /// Index in `module.files` where the host module's file names start, so
+    /// that host locations (where a buffer was released) can be shown in
+    /// findings of the kernel run.
+    pub host_files_at: u32,
+    _build: CompiledModule,
+    _source_dir: tempfile::TempDir,
+}
+
+/// The programs built so far; ids are indices. Programs are never removed:
+/// forked host states share ids.
+#[derive(Default)]
+pub struct ClPrograms {
+    pub programs: Vec<ClProgram>,
+}
+
+/// Build options clang understands as they are.
+const PASS_THROUGH_OPTIONS: &[&str] = &[
+    "-cl-fp32-correctly-rounded-divide-sqrt",
+    "-cl-single-precision-constant",
+    "-cl-denorms-are-zero",
+    "-cl-opt-disable",
+    "-cl-mad-enable",
+    "-cl-no-signed-zeros",
+    "-cl-unsafe-math-optimizations",
+    "-cl-finite-math-only",
+    "-cl-fast-relaxed-math",
+    "-cl-strict-aliasing",
+    "-cl-kernel-arg-info",
+    "-cl-uniform-work-group-size",
+    "-w",
+    "-Werror",
+];
+
+/// Parses clBuildProgram options into clang options; None if one is not
+/// a valid OpenCL build option.
+pub fn parse_build_options(options: &str) -> Option<CompileOptions> {
+    let mut opts = CompileOptions { opencl: true, ..Default::default() };
+    let mut words = options.split_whitespace();
+    while let Some(w) = words.next() {
+        if w == "-D" {
+            opts.defines.push(words.next()?.to_string());
+        } else if let Some(d) = w.strip_prefix("-D") {
+            opts.defines.push(d.to_string());
+        } else if w == "-I" {
+            opts.include_dirs.push(words.next()?.into());
+        } else if let Some(d) = w.strip_prefix("-I") {
+            opts.include_dirs.push(d.into());
+        } else if PASS_THROUGH_OPTIONS.contains(&w) || w.starts_with("-cl-std=CL") {
+            opts.cflags.push(w.to_string());
+        } else {
+            return None;
+        }
+    }
+    Some(opts)
+}
+
+impl<'m> Executor<'m> {
+    /// The user's line for a call inside the runtime model: where the
+    /// outermost OpenCL API function (`cl...`) on the stack was called.
+    pub(super) fn api_call_loc(&self, state: &State, fallback: Loc) -> Loc {
+        state
+            .stack
+            .iter()
+            .find(|f| self.module.function(f.func).name.starts_with("cl"))
+            .map(|f| f.call_loc)
+            .unwrap_or(fallback)
+    }
+
+    fn loc_label(&self, loc: Loc) -> String {
+        let file = self.module.file_name(loc);
+        format!("{}:{}", file.rsplit('/').next().unwrap_or(file), loc.line)
+    }
+
+    /// Reads `n` bytes at `ptr`, each fixed to a concrete value.
+    pub(super) fn read_concrete_bytes(&mut self, state: &mut State, ptr: ExprId, n: u64, loc: Loc) -> Result<Vec<u8>, Step> {
+        if n == 0 {
+            return Ok(Vec::new());
+        }
+        let access = self.resolve(state, ptr, n, loc, false)?;
+        let bytes = self.read_bytes(state, &access, n, loc);
+        bytes.into_iter().map(|b| self.concrete_arg(state, b).map(|v| v as u8)).collect()
+    }
+
+    /// Writes an integer of `bits` bits at `ptr` (skipped when `ptr` is null).
+    pub(super) fn write_int(&mut self, state: &mut State, ptr: ExprId, bits: u32, value: u128, loc: Loc) -> Result<(), Step> {
+        if self.pool.as_const(ptr) == Some(0) {
+            return Ok(());
+        }
+        let v = self.pool.constant(bits, value);
+        let bytes = value_to_bytes(&mut self.pool, &Type::Int(bits), &[v]);
+        let access = self.resolve(state, ptr, bytes.len() as u64, loc, true)?;
+        self.write_bytes(state, &access, &bytes);
+        Ok(())
+    }
+
+    /// Writes `text` NUL-terminated into `size` bytes at `ptr`, truncated.
+    fn write_text(&mut self, state: &mut State, ptr: ExprId, size: u64, text: &str, loc: Loc) -> Result<(), Step> {
+        if size == 0 || self.pool.as_const(ptr) == Some(0) {
+            return Ok(());
+        }
+        let mut bytes: Vec<u8> = text.as_bytes().iter().copied().take(size as usize - 1).collect();
+        bytes.push(0);
+        let exprs: Vec<Option<ExprId>> = bytes.iter().map(|b| Some(self.pool.constant(8, *b as u128))).collect();
+        let access = self.resolve(state, ptr, exprs.len() as u64, loc, true)?;
+        self.write_bytes(state, &access, &exprs);
+        Ok(())
+    }
+
+    fn int_result(&mut self, bits: u32, v: i64) -> Option<Value> {
+        Some(scalar(self.pool.constant(bits, (v as u128) & crate::expr::mask(bits))))
+    }
+
+    /// `int __symcross_cl_build(source, length, options, log, log_size)`.
+    pub(super) fn cl_build(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let loc = c.inst.loc;
+        let length = self.concrete_arg(state, c.args[1][0])?;
+        let source = self.read_concrete_bytes(state, c.args[0][0], length, loc)?;
+        let options = self.read_c_string(state, c.args[2][0], loc)?;
+        let log_size = self.concrete_arg(state, c.args[4][0])?;
+        let Some(opts) = parse_build_options(&options) else {
+            return Ok(self.int_result(32, -2));
+        };
+        let id = self.cl.programs.len();
+        let label = format!("program {id} (built at {})", self.loc_label(self.api_call_loc(state, loc)));
+        match self.build_program(&source, &opts, &label) {
+            Ok(program) => {
+                self.cl.programs.push(program);
+                Ok(self.int_result(32, id as i64))
+            }
+            Err(log) => {
+                self.write_text(state, c.args[3][0], log_size, &log, loc)?;
+                Ok(self.int_result(32, -1))
+            }
+        }
+    }
+
+    /// Compiles one program; Err carries the build log.
+    fn build_program(&self, source: &[u8], opts: &CompileOptions, label: &str) -> Result<ClProgram, String> {
+        let dir = tempfile::Builder::new().prefix("symcross-cl-").tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+        let path = dir.path().join("program.cl");
+        std::fs::write(&path, source).map_err(|e| format!("cannot write the program source: {e}"))?;
+        let shown = path.display().to_string();
+        let build = crate::frontend::compile_inputs(std::slice::from_ref(&path), opts).map_err(|e| match e {
+            FrontendError::Compile { stderr, .. } => stderr.replace(&shown, label),
+            other => other.to_string(),
+        })?;
+        let mut module = crate::ir::load_module(build.path()).map_err(|e| e.to_string())?;
+        for f in module.files.iter_mut() {
+            if *f == shown {
+                *f = label.to_string();
+            }
+        }
+        let host_files_at = module.files.len() as u32;
+        module.files.extend(self.module.files.iter().cloned());
+        Ok(ClProgram { module: Rc::new(module), host_files_at, _build: build, _source_dir: dir })
+    }
+
+    fn program(&mut self, state: &mut State, id: ExprId) -> Result<Option<Rc<Module>>, Step> {
+        let id = self.concrete_arg(state, id)? as i32;
+        Ok(usize::try_from(id).ok().and_then(|i| self.cl.programs.get(i)).map(|p| p.module.clone()))
+    }
+
+    fn kernels(module: &Module) -> impl Iterator<Item = (usize, &crate::ir::Function)> {
+        module.functions.iter().enumerate().filter(|(_, f)| f.is_kernel && !f.is_declaration())
+    }
+
+    /// `int __symcross_cl_kernel(program, name, unsigned *num_args)`.
+    pub(super) fn cl_kernel(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let loc = c.inst.loc;
+        let Some(module) = self.program(state, c.args[0][0])? else { return Ok(self.int_result(32, -1)) };
+        let name = self.read_c_string(state, c.args[1][0], loc)?;
+        let Some((i, f)) = Self::kernels(&module).find(|(_, f)| f.name == name) else {
+            return Ok(self.int_result(32, -1));
+        };
+        self.write_int(state, c.args[2][0], 32, f.params.len() as u128, loc)?;
+        Ok(self.int_result(32, i as i64))
+    }
+
+    /// `int __symcross_cl_kernel_arg(program, kernel, index, unsigned *space, size_t *size)`.
+    pub(super) fn cl_kernel_arg(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let loc = c.inst.loc;
+        let Some(module) = self.program(state, c.args[0][0])? else { return Ok(self.int_result(32, -1)) };
+        let kernel = self.concrete_arg(state, c.args[1][0])? as usize;
+        let index = self.concrete_arg(state, c.args[2][0])? as usize;
+        let Some(p) = module.functions.get(kernel).and_then(|f| f.params.get(index)) else {
+            return Ok(self.int_result(32, -1));
+        };
+        let (space, size) = match p.ty {
+            Type::Ptr { addr_space } => (addr_space, 8),
+            ref t => (0, t.size()),
+        };
+        self.write_int(state, c.args[3][0], 32, space as u128, loc)?;
+        self.write_int(state, c.args[4][0], 64, size as u128, loc)?;
+        Ok(self.int_result(32, 0))
+    }
+
+    /// `unsigned __symcross_cl_kernel_names(program, buf, size, size_t *length)`.
+    pub(super) fn cl_kernel_names(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let loc = c.inst.loc;
+        let Some(module) = self.program(state, c.args[0][0])? else { return Ok(self.int_result(32, 0)) };
+        let names: Vec<String> = Self::kernels(&module).map(|(_, f)| f.name.clone()).collect();
+        let joined = names.join(";");
+        let size = self.concrete_arg(state, c.args[2][0])?;
+        self.write_text(state, c.args[1][0], size, &joined, loc)?;
+        self.write_int(state, c.args[3][0], 64, joined.len() as u128 + 1, loc)?;
+        Ok(self.int_result(32, names.len() as i64))
+    }
+
+    /// `void *__symcross_cl_alloc(size)`: a heap block in the global address
+    /// space, named after the user's clCreateBuffer line.
+    pub(super) fn cl_alloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let n = self.concrete_arg(state, c.args[0][0])?;
+        let user = self.api_call_loc(state, c.inst.loc);
+        let name = format!("buffer created at {}", self.loc_label(user));
+        let id = state.memory.allocate(&mut self.pool, n, 128, ObjectKind::Heap, name);
+        let o = state.memory.object_mut(id);
+        o.alloc_line = Some(user);
+        o.addr_space = crate::race::GLOBAL_SPACE;
+        let base = o.base;
+        Ok(Some(scalar(self.pool.constant(64, base as u128))))
+    }
+
+    /// `void __symcross_cl_free(p)`: frees, recording the user's release line.
+    pub(super) fn cl_free(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let user = self.api_call_loc(state, c.inst.loc);
+        self.free_pointer(state, c.args[0][0], user)?;
+        Ok(None)
+    }
+
+    /// `void __symcross_unsupported(what)`: an `unsupported` finding at the
+    /// user's call, naming the function; the path ends.
+    pub(super) fn cl_unsupported(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let what = self.read_c_string(state, c.args[0][0], c.inst.loc)?;
+        let user = self.api_call_loc(state, c.inst.loc);
+        let msg = format!("OpenCL function not modelled: {what}");
+        self.report(state, FindingKind::Unsupported, user, msg, None, None);
+        Err(Step::Terminated)
+    }
+
+    /// The kernel function `kernel` of `module`, if it is one.
+    pub(super) fn kernel_of(module: &Module, kernel: u64) -> Option<FuncId> {
+        let f = module.functions.get(kernel as usize)?;
+        (f.is_kernel && !f.is_declaration()).then_some(FuncId(kernel as u32))
+    }
+}
