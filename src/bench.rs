@@ -1,12 +1,17 @@
-//! `symcross bench`: the figures of BENCHMARKS.md. Measures concrete
-//! interpretation speed on bench/concrete_loop.c and the time, paths and
-//! verdict of each harness in harnesses/ (and bench/*.c harnesses).
+//! `symcross bench`: the figures of BENCHMARKS.md, measured on this machine.
+//! Sections: concrete interpretation speed; the bundled harnesses; the
+//! decision ladder against the bit-precise solver alone (paper cases); path
+//! merging at growing sizes; race detection in both modes at growing NDRange
+//! sizes. Each figure is the symbolic run only (compilation excluded).
 
-use crate::config::Config;
+use crate::config::{Assumptions, Config};
+use crate::exec::workitems::RaceMode;
 use crate::frontend::CompileOptions;
 use crate::Error;
+use std::collections::HashMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 pub struct Row {
     pub name: String,
@@ -16,38 +21,33 @@ pub struct Row {
     pub seconds: f64,
 }
 
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
 pub fn cli(a: crate::cli::BenchArgs) -> Result<i32, Error> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let mut rows = Vec::new();
-    let concrete = measure(&root.join("bench/concrete_loop.c"), &Config::default())?;
-    println!(
-        "concrete interpretation: {} instructions in {:.3} s = {:.1} M instructions/s",
-        concrete.instructions,
-        concrete.seconds,
-        concrete.instructions as f64 / concrete.seconds / 1e6
-    );
-    rows.push(concrete);
-    let mut harnesses: Vec<PathBuf> = Vec::new();
-    for dir in ["harnesses", "harnesses/simd", "harnesses/paper"] {
-        if let Ok(entries) = std::fs::read_dir(root.join(dir)) {
-            harnesses.extend(entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "c")));
-        }
-    }
-    harnesses.sort();
-    for h in harnesses {
-        let row = measure(&h, &Config::default())?;
-        println!("{:<48} {:<12} {:>6} paths {:>10} instr {:>8.3} s", row.name, row.verdict, row.paths, row.instructions, row.seconds);
-        rows.push(row);
-    }
-    if let Some(md) = a.markdown {
-        std::fs::write(&md, markdown(&rows)).map_err(|e| Error::Io(md.clone(), e))?;
+    let mut md = String::new();
+    let _ = writeln!(md, "## Concrete interpretation\n");
+    let c = measure(&root().join("bench/concrete_loop.c"), &[], &Config::default())?;
+    let speed = c.instructions as f64 / c.seconds / 1e6;
+    println!("concrete: {} instructions in {:.3} s = {speed:.1} M instructions/s", c.instructions, c.seconds);
+    let _ = writeln!(md, "bench/concrete_loop.c: {} LLVM instructions in {:.3} s = **{speed:.1} M instructions/s**\n", c.instructions, c.seconds);
+    md.push_str(&harness_section()?);
+    md.push_str(&ladder_section()?);
+    md.push_str(&merging_section()?);
+    md.push_str(&race_section()?);
+    if let Some(path) = a.markdown {
+        std::fs::write(&path, &md).map_err(|e| Error::Io(path.clone(), e))?;
+    } else {
+        println!("\n{md}");
     }
     Ok(0)
 }
 
 /// Compiles and checks one program, timing the symbolic run only.
-pub fn measure(path: &Path, config: &Config) -> Result<Row, Error> {
-    let mut loaded = crate::pipeline::load(&[path.to_path_buf()], &CompileOptions::default())?;
+pub fn measure(path: &Path, defines: &[String], config: &Config) -> Result<Row, Error> {
+    let opts = CompileOptions { defines: defines.to_vec(), ..Default::default() };
+    let mut loaded = crate::pipeline::load(&[path.to_path_buf()], &opts)?;
     crate::pipeline::prepare(&mut loaded.module, config);
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
     let (report, _) = crate::pipeline::check_module(&loaded.module, &name, "main", config)?;
@@ -60,10 +60,111 @@ pub fn measure(path: &Path, config: &Config) -> Result<Row, Error> {
     })
 }
 
-pub fn markdown(rows: &[Row]) -> String {
-    let mut s = String::from("| program | verdict | paths | instructions | seconds |\n|---|---|---|---|---|\n");
-    for r in rows {
+fn harness_section() -> Result<String, Error> {
+    let mut s = String::from("## Harnesses (default settings)\n\n| harness | verdict | paths | instructions | seconds |\n|---|---|---|---|---|\n");
+    let mut files: Vec<PathBuf> = Vec::new();
+    for dir in ["harnesses", "harnesses/simd"] {
+        if let Ok(entries) = std::fs::read_dir(root().join(dir)) {
+            files.extend(entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "c")));
+        }
+    }
+    files.sort();
+    for f in files {
+        let r = measure(&f, &[], &Config::default())?;
+        println!("{:<36} {:<12} {:>5} paths {:>9} instr {:>8.3} s", r.name, r.verdict, r.paths, r.instructions, r.seconds);
         let _ = writeln!(s, "| {} | {} | {} | {} | {:.3} |", r.name, r.verdict, r.paths, r.instructions, r.seconds);
     }
-    s
+    s.push('\n');
+    Ok(s)
+}
+
+/// The paper cases with the full ladder and with the bit-precise solver
+/// alone (`--no-egraph`), under the assumptions that decide them.
+fn ladder_section() -> Result<String, Error> {
+    let cases: &[(&str, &str)] = &[
+        ("sum_reduction.c", "associativity,positive-zero,ordered"),
+        ("sum_reduction.c", ""),
+        ("ktt.c", "associativity"),
+        ("ktt.c", ""),
+        ("min_order.c", "ordered,positive-zero"),
+        ("min_order.c", ""),
+        ("min_order_swapped.c", ""),
+        ("double_precision.c", ""),
+        ("float_to_u16.c", ""),
+        ("reciprocal.c", ""),
+    ];
+    let mut s = String::from(
+        "## Decision ladder against the bit-precise solver alone\n\n\
+         Solver-only runs use `--no-egraph` with a 60 s limit per query.\n\n\
+         | case | --assume | verdict (ladder) | ladder s | verdict (solver only) | solver-only s | ratio |\n|---|---|---|---|---|---|---|\n",
+    );
+    for (file, assume) in cases {
+        let path = root().join("harnesses/paper").join(file);
+        let mut config = Config { assumptions: Assumptions::parse(assume).map_err(Error::Usage)?, ..Config::default() };
+        let ladder = measure(&path, &[], &config)?;
+        config.egraph = false;
+        config.query_timeout = Duration::from_secs(60);
+        let solver = measure(&path, &[], &config)?;
+        let ratio = solver.seconds / ladder.seconds.max(1e-4);
+        println!("{file:<22} {assume:<38} {} {:.3}s | {} {:.3}s | x{ratio:.0}", ladder.verdict, ladder.seconds, solver.verdict, solver.seconds);
+        let _ = writeln!(
+            s,
+            "| {file} | {} | {} | {:.3} | {} | {:.3} | {ratio:.0}x |",
+            if assume.is_empty() { "-" } else { assume },
+            ladder.verdict,
+            ladder.seconds,
+            solver.verdict,
+            solver.seconds
+        );
+    }
+    s.push('\n');
+    Ok(s)
+}
+
+/// A per-element-branch harness (zlimit) at growing sizes, with and
+/// without merging (30 s limit without).
+fn merging_section() -> Result<String, Error> {
+    let mut s = String::from(
+        "## Path merging: zlimit (per-element branch) at growing sizes\n\n\
+         | elements | merge: verdict | paths | seconds | --no-merge: verdict | paths | seconds |\n|---|---|---|---|---|---|---|\n",
+    );
+    let path = root().join("harnesses/zlimit.c");
+    for n in [4, 16, 64, 256] {
+        let d = vec![format!("N={n}")];
+        let on = measure(&path, &d, &Config::default())?;
+        let off_cfg = Config { merge: false, max_time: Some(Duration::from_secs(30)), ..Config::default() };
+        let off = measure(&path, &d, &off_cfg)?;
+        println!("zlimit N={n}: merge {} {} paths {:.3}s | no-merge {} {} paths {:.3}s", on.verdict, on.paths, on.seconds, off.verdict, off.paths, off.seconds);
+        let _ = writeln!(s, "| {n} | {} | {} | {:.3} | {} | {} | {:.3} |", on.verdict, on.paths, on.seconds, off.verdict, off.paths, off.seconds);
+    }
+    s.push('\n');
+    Ok(s)
+}
+
+/// Race kernels in both modes at growing NDRange sizes (enumeration capped
+/// at 60 s).
+fn race_section() -> Result<String, Error> {
+    let mut s = String::from(
+        "## Race detection: time per kernel by mode and NDRange\n\n\
+         | kernel | work-groups x work-items | enumerate: verdict | s | pair: verdict | s |\n|---|---|---|---|---|---|\n",
+    );
+    let kernels = ["neighbour_no_barrier.cl", "neighbour_with_barrier.cl", "inter_group_race.cl", "barrier_divergence.cl"];
+    for k in kernels {
+        let path = root().join("tests/fixtures/race").join(k);
+        let loaded = crate::pipeline::load(&[path.clone()], &CompileOptions::default())?;
+        for (groups, local) in [(2u64, 16u64), (16, 64), (64, 256), (1024, 1024)] {
+            let nd = crate::race::cli::ndrange(&local.to_string(), Some(&groups.to_string()), None)?;
+            let run = |mode: RaceMode, limit: u64| -> Result<(String, f64), Error> {
+                let cfg = Config { max_time: Some(Duration::from_secs(limit)), ..Config::default() };
+                let r = crate::race::cli::run_kernel(&loaded.module, k, None, nd, mode, &HashMap::new(), false, &cfg)?;
+                Ok((format!("{:?}", r.verdict).to_lowercase(), r.stats.seconds))
+            };
+            let en = if groups * local <= 16384 { run(RaceMode::Enumerate, 60)? } else { ("not run".into(), f64::NAN) };
+            let pair = run(RaceMode::Pair, 60)?;
+            println!("{k:<28} {groups}x{local}: enumerate {} {:.3}s | pair {} {:.3}s", en.0, en.1, pair.0, pair.1);
+            let _ = writeln!(s, "| {k} | {groups} x {local} | {} | {:.3} | {} | {:.3} |", en.0, en.1, pair.0, pair.1);
+        }
+    }
+    s.push('\n');
+    Ok(s)
 }

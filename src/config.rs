@@ -97,6 +97,9 @@ pub struct Config {
     pub fold_threshold: u32,
     /// Report progress on stderr for long runs.
     pub progress: bool,
+    /// Use step 2 of the ladder (e-graph and implied queries); off only to
+    /// measure what it saves.
+    pub egraph: bool,
 }
 
 impl Default for Config {
@@ -114,6 +117,7 @@ impl Default for Config {
             merge: true,
             fold_threshold: 1000,
             progress: false,
+            egraph: true,
         }
     }
 }

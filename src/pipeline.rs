@@ -39,7 +39,8 @@ pub fn prepare(module: &mut Module, config: &Config) -> crate::passes::IfConvert
 pub fn decider(config: &Config) -> Result<Decider, Error> {
     let backend = crate::solver_adapter::SolverBackend::new(config);
     let canon = crate::canon_adapter::EgraphCanonicalizer::new(config).map_err(|e| Error::Usage(e.to_string()))?;
-    Ok(Decider::new(Box::new(backend), Some(Box::new(canon))))
+    let canon: Option<Box<dyn crate::check::Canonicalizer>> = if config.egraph { Some(Box::new(canon)) } else { None };
+    Ok(Decider::new(Box::new(backend), canon))
 }
 
 /// Runs `entry` of `module` symbolically and reports.

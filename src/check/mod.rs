@@ -88,7 +88,7 @@ impl Decider {
         let differ = pool.not(eq);
         // KLEE-CL 6.3: an integer over-approximation of the failure; if
         // even that cannot happen, the check holds.
-        if pool.mentions_fp(differ) {
+        if self.canon.is_some() && pool.mentions_fp(differ) {
             if let Some(q) = crate::canon::implied_integer_query(pool, differ) {
                 if !pool.mentions_fp(q) {
                     if let Feasibility::Unsat = self.backend.check(pool, &[], q) {

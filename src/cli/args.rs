@@ -121,6 +121,10 @@ pub struct CheckArgs {
     /// Function to start in.
     #[arg(long, default_value = "main")]
     pub entry: String,
+    /// Skip the e-graph step of the decision ladder and send every check
+    /// straight to the bit-precise solver (to measure what the e-graph saves).
+    #[arg(long)]
+    pub no_egraph: bool,
     #[command(flatten)]
     pub compile: CompileArgs,
     #[command(flatten)]

@@ -54,6 +54,7 @@ pub fn check(a: CheckArgs) -> Result<i32, Error> {
     };
     config.merge = !a.no_merge;
     config.fold_threshold = a.fold_threshold;
+    config.egraph = !a.no_egraph;
     let opts = compile_options(&a.compile)?;
     let mut loaded = crate::pipeline::load(&a.files, &opts)?;
     let folded = crate::pipeline::prepare(&mut loaded.module, &config);

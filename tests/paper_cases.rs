@@ -1,0 +1,86 @@
+//! The KLEE-CL paper's crosschecking cases (harnesses/paper/), each decided
+//! by default and under the assumptions that should (or should not) make
+//! the two sides equal. Confirmed mismatches are replayed on the CPU.
+
+mod common;
+
+/// Runs `check` on a paper harness and returns (verdict, first finding status).
+fn verdict(name: &str, assume: Option<&str>) -> (String, String, serde_json::Value) {
+    let path = common::repo().join("harnesses/paper").join(name);
+    let mut args = vec!["check", path.to_str().unwrap(), "--json", "-", "--max-time", "120"];
+    if let Some(a) = assume {
+        args.push("--assume");
+        args.push(a);
+    }
+    let run = common::symcross(&args);
+    let json = run.json.unwrap_or_else(|| panic!("no report for {name}: {}\n{}", run.stdout, run.stderr));
+    let v = json["verdict"].as_str().unwrap_or("").to_string();
+    let status = json["findings"][0]["status"].as_str().unwrap_or("").to_string();
+    (v, status, json)
+}
+
+fn assert_verdict(name: &str, assume: Option<&str>, want: &str) {
+    let (v, _, json) = verdict(name, assume);
+    assert_eq!(v, want, "{name} with {assume:?}: {json:#}");
+}
+
+#[test]
+fn sum_reduction_needs_associativity() {
+    assert_verdict("sum_reduction.c", None, "findings");
+    assert_verdict("sum_reduction.c", Some("associativity"), "findings");
+    assert_verdict("sum_reduction.c", Some("associativity,positive-zero,ordered"), "equivalent");
+}
+
+#[test]
+fn ktt_needs_associativity() {
+    assert_verdict("ktt.c", None, "findings");
+    assert_verdict("ktt.c", Some("positive-zero,finite"), "findings");
+    assert_verdict("ktt.c", Some("associativity"), "equivalent");
+}
+
+#[test]
+fn minps_and_std_min_need_ordered_and_positive_zero() {
+    assert_verdict("min_order.c", None, "findings");
+    assert_verdict("min_order.c", Some("ordered"), "findings");
+    assert_verdict("min_order.c", Some("positive-zero"), "findings");
+    assert_verdict("min_order.c", Some("ordered,positive-zero"), "equivalent");
+    assert_verdict("min_order_swapped.c", None, "equivalent");
+}
+
+#[test]
+fn double_precision_reference_differs() {
+    assert_verdict("double_precision.c", None, "findings");
+    assert_verdict("double_precision.c", Some("finite,positive-zero"), "findings");
+}
+
+#[test]
+fn float_to_u16_offset_trick_differs() {
+    assert_verdict("float_to_u16.c", None, "findings");
+}
+
+#[test]
+fn reciprocal_approximation_never_equals_division() {
+    assert_verdict("reciprocal.c", None, "findings");
+    assert_verdict("reciprocal.c", Some("all"), "findings");
+}
+
+#[test]
+fn mismatch_names_the_assumption_that_would_help() {
+    let (_, _, json) = verdict("ktt.c", None);
+    let under = &json["findings"][0]["expressions"]["equal_under"];
+    assert_eq!(under, &serde_json::json!(["associativity"]), "{json:#}");
+}
+
+#[test]
+fn confirmed_witnesses_replay_on_the_cpu() {
+    for name in ["min_order.c", "double_precision.c", "float_to_u16.c", "sum_reduction.c"] {
+        let path = common::repo().join("harnesses/paper").join(name);
+        let report = tempfile::NamedTempFile::new().unwrap();
+        let rp = report.path().to_str().unwrap();
+        let run = common::symcross(&["check", path.to_str().unwrap(), "--json", rp]);
+        assert_eq!(run.code, 1, "{name}: {}", run.stdout);
+        let replay = common::symcross(&["replay", path.to_str().unwrap(), rp]);
+        assert_eq!(replay.code, 1, "{name}: the witness did not reproduce on the CPU:\n{}\n{}", replay.stdout, replay.stderr);
+        assert!(replay.stdout.contains("differ"), "{name}: {}", replay.stdout);
+    }
+}
