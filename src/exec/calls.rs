@@ -347,6 +347,6 @@ impl<'m> Executor<'m> {
             let o = state.memory.object(access.object);
             return o.bytes[off as usize..(off as u64 + n) as usize].to_vec();
         }
-        self.read_bytes(state, access, n, Loc::default())
+        self.read_bytes(state, access, n, Loc::default()).into_vec()
     }
 }

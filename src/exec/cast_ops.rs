@@ -5,7 +5,7 @@
 use super::executor::Executor;
 use super::int_ops::Exec;
 use super::state::State;
-use super::value::Value;
+use super::value::{map1, Value};
 use crate::expr::{ExprId, ExprPool, IntRounding};
 use crate::ir::{CastOp, Function, Inst, Operand};
 
@@ -16,10 +16,10 @@ impl<'m> Executor<'m> {
         let to_bits = inst.ty.scalar_bits();
         let p = &mut self.pool;
         let out: Value = match op {
-            CastOp::Trunc => v.iter().map(|x| p.trunc(*x, to_bits)).collect(),
-            CastOp::ZExt => v.iter().map(|x| p.zext(*x, to_bits)).collect(),
-            CastOp::SExt => v.iter().map(|x| p.sext(*x, to_bits)).collect(),
-            CastOp::PtrToInt | CastOp::IntToPtr => v.iter().map(|x| resize(p, *x, to_bits)).collect(),
+            CastOp::Trunc => map1(&v, |x| p.trunc(x, to_bits)),
+            CastOp::ZExt => map1(&v, |x| p.zext(x, to_bits)),
+            CastOp::SExt => map1(&v, |x| p.sext(x, to_bits)),
+            CastOp::PtrToInt | CastOp::IntToPtr => map1(&v, |x| resize(p, x, to_bits)),
             CastOp::AddrSpaceCast => v,
             CastOp::BitCast => relane(p, &v, to_bits),
             CastOp::FpTrunc | CastOp::FpExt => {

@@ -89,7 +89,7 @@ impl<'m> Executor<'m> {
             } else {
                 let ptr = self.pool.constant(64, bytes as u128);
                 let access = self.resolve(state, ptr, size, loc, false)?;
-                args.push(KernelArg::Bytes(self.read_bytes(state, &access, size, loc)));
+                args.push(KernelArg::Bytes(self.read_bytes(state, &access, size, loc).into_vec()));
             }
         }
         let mut groups = [1u64; 3];

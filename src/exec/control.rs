@@ -112,6 +112,13 @@ impl<'m> Executor<'m> {
     pub(super) fn jump(&mut self, state: &mut State, func: &'m Function, target: BlockId) {
         let from = state.frame().block;
         let block = &func.blocks[target.0 as usize];
+        if !matches!(block.insts.first().map(|i| &i.kind), Some(InstKind::Phi { .. })) {
+            let frame = state.frame_mut();
+            frame.prev_block = Some(from);
+            frame.block = target;
+            frame.pc = 0;
+            return;
+        }
         let mut assigned: Vec<(crate::ir::RegId, Value)> = Vec::new();
         for inst in &block.insts {
             let InstKind::Phi { incoming } = &inst.kind else { break };

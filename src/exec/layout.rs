@@ -8,8 +8,8 @@ use crate::expr::{ExprId, ExprPool};
 use crate::ir::Type;
 
 /// The bytes of `v` (of type `t`), `None` for padding.
-pub fn value_to_bytes(p: &mut ExprPool, t: &Type, v: &[ExprId]) -> Vec<Option<ExprId>> {
-    let mut out = vec![None; t.size() as usize];
+pub fn value_to_bytes(p: &mut ExprPool, t: &Type, v: &[ExprId]) -> smallvec::SmallVec<[Option<ExprId>; 32]> {
+    let mut out = smallvec::smallvec![None; t.size() as usize];
     write_into(p, t, v, &mut out, 0);
     out
 }
@@ -55,6 +55,12 @@ fn write_into(p: &mut ExprPool, t: &Type, v: &[ExprId], out: &mut [Option<ExprId
 fn write_scalar(p: &mut ExprPool, x: ExprId, out: &mut [Option<ExprId>], at: usize) {
     let w = p.width(x);
     let bytes = w.div_ceil(8);
+    if let Some(v) = p.as_const(x) {
+        for k in 0..bytes {
+            out[at + k as usize] = Some(p.constant(8, (v >> (8 * k)) & 0xff));
+        }
+        return;
+    }
     let x = if w % 8 != 0 { p.zext(x, bytes * 8) } else { x };
     for k in 0..bytes {
         out[at + k as usize] = Some(p.extract(x, k * 8, 8));
@@ -100,6 +106,21 @@ fn read_from(p: &mut ExprPool, t: &Type, bytes: &[ExprId], at: usize, out: &mut 
 
 fn read_scalar(p: &mut ExprPool, w: u32, bytes: &[ExprId], at: usize) -> ExprId {
     let n = w.div_ceil(8) as usize;
+    // Concrete bytes: assemble the number directly (the common case).
+    let mut value: u128 = 0;
+    let mut concrete = true;
+    for k in (0..n).rev() {
+        match p.as_const(bytes[at + k]) {
+            Some(b) => value = (value << 8) | b,
+            None => {
+                concrete = false;
+                break;
+            }
+        }
+    }
+    if concrete {
+        return p.constant(w, value);
+    }
     let mut acc = bytes[at + n - 1];
     for k in (0..n - 1).rev() {
         acc = p.concat(acc, bytes[at + k]);

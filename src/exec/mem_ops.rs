@@ -14,6 +14,9 @@ use crate::expr::{evaluate, CmpOp, ExprId};
 use crate::ir::{AtomicOp, Function, Inst, Loc, Operand};
 use crate::report::FindingKind;
 
+/// The bytes of one access; inline for scalars and vectors up to 32 bytes.
+pub type Bytes = smallvec::SmallVec<[ExprId; 32]>;
+
 /// A resolved access: the object and the offset of the first byte.
 pub struct Access {
     pub object: ObjectId,
@@ -236,7 +239,7 @@ impl<'m> Executor<'m> {
         state.model.clone()
     }
 
-    pub fn read_bytes(&mut self, state: &mut State, access: &Access, len: u64, loc: Loc) -> Vec<ExprId> {
+    pub fn read_bytes(&mut self, state: &mut State, access: &Access, len: u64, loc: Loc) -> Bytes {
         if state.memory.object(access.object).address_only {
             return (0..len).map(|_| self.pool.fresh(8)).collect();
         }
@@ -245,7 +248,7 @@ impl<'m> Executor<'m> {
         if let Some(off) = offset {
             let range = off as usize..(off + len) as usize;
             let uninit = len > 0 && o.initialized[range.clone()].iter().all(|b| !b);
-            let bytes = o.bytes[range].to_vec();
+            let bytes = Bytes::from_slice(&o.bytes[range]);
             if uninit && matches!(o.kind, ObjectKind::Stack | ObjectKind::Heap) {
                 let msg = format!("read of {len} bytes of {} `{}` that were never written", o.kind.describe(), o.name);
                 self.report(state, FindingKind::UninitializedRead, loc, msg, None, None);
@@ -254,7 +257,7 @@ impl<'m> Executor<'m> {
         }
         let bytes = o.bytes.clone();
         let size = o.size;
-        let mut out = Vec::with_capacity(len as usize);
+        let mut out = Bytes::with_capacity(len as usize);
         for k in 0..len {
             let mut acc = bytes[k as usize];
             for pos in 1..=(size - len) {

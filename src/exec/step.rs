@@ -72,7 +72,9 @@ impl<'m> Executor<'m> {
     pub fn operand(&mut self, state: &State, func: &Function, op: &Operand) -> Value {
         match op {
             Operand::Reg(r) => match &state.frame().regs[r.0 as usize] {
-                Some(v) => v.clone(),
+                // from_slice copies (ExprId is Copy); clone() goes through
+                // the generic, much slower, extend.
+                Some(v) => Value::from_slice(v),
                 // A register read before definition can only come from
                 // unreachable-in-practice IR; treat it as undef.
                 None => self.undef_value(&func.reg_types[r.0 as usize]),
@@ -129,7 +131,14 @@ impl<'m> Executor<'m> {
 
     /// Applies `f` lane by lane.
     pub fn map2(&mut self, a: &Value, b: &Value, mut f: impl FnMut(&mut crate::expr::ExprPool, ExprId, ExprId) -> ExprId) -> Value {
-        a.iter().zip(b.iter()).map(|(x, y)| f(&mut self.pool, *x, *y)).collect()
+        if a.len() == 1 && b.len() == 1 {
+            return smallvec::smallvec![f(&mut self.pool, a[0], b[0])];
+        }
+        let mut out = Value::with_capacity(a.len());
+        for (x, y) in a.iter().zip(b.iter()) {
+            out.push(f(&mut self.pool, *x, *y));
+        }
+        out
     }
 }
 

@@ -11,3 +11,16 @@ pub type Value = SmallVec<[ExprId; 4]>;
 pub fn scalar(e: ExprId) -> Value {
     smallvec::smallvec![e]
 }
+
+/// Applies `f` to each lane. Scalars (one lane) take a direct path: this
+/// runs for nearly every instruction of concrete code.
+pub fn map1(v: &Value, mut f: impl FnMut(ExprId) -> ExprId) -> Value {
+    if v.len() == 1 {
+        return smallvec::smallvec![f(v[0])];
+    }
+    let mut out = Value::with_capacity(v.len());
+    for x in v {
+        out.push(f(*x));
+    }
+    out
+}

@@ -11,7 +11,29 @@ use super::*;
 impl ExprPool {
     pub fn constant(&mut self, width: Width, value: u128) -> ExprId {
         assert!(width > 0 && width <= 128, "constant of width {width}");
-        self.intern(Expr::Const { width, value: value & mask(width) })
+        let value = value & mask(width);
+        let slot = match width {
+            8 => Some(value as usize),
+            1 => Some(256 + value as usize),
+            _ => None,
+        };
+        if let Some(k) = slot {
+            if self.small.is_empty() {
+                self.small = vec![None; 258];
+            }
+            if let Some(id) = self.small[k] {
+                return id;
+            }
+            let id = self.intern(Expr::Const { width, value });
+            self.small[k] = Some(id);
+            return id;
+        }
+        if let Some(&id) = self.consts.get(&(width, value)) {
+            return id;
+        }
+        let id = self.intern(Expr::Const { width, value });
+        self.consts.insert((width, value), id);
+        id
     }
 
     pub fn bool_const(&mut self, b: bool) -> ExprId {

@@ -225,6 +225,12 @@ pub struct ExprPool {
     index: FxHashMap<Expr, ExprId>,
     arrays: Vec<InputArray>,
     next_fresh: u32,
+    /// Ids of the 256 byte constants and the two booleans, which concrete
+    /// execution builds constantly (looked up without hashing).
+    small: Vec<Option<ExprId>>,
+    /// Other constants by (width, value), looked up without hashing a
+    /// whole `Expr`.
+    consts: FxHashMap<(Width, u128), ExprId>,
 }
 
 impl ExprPool {
