@@ -286,6 +286,15 @@ impl ExprPool {
                 }
             }
         }
+        // Selects on one condition join: the bytes of a stored select,
+        // loaded back, become the select of the loaded values.
+        if let (Expr::Ite(c1, t1, e1), Expr::Ite(c2, t2, e2)) = (self.get(hi).clone(), self.get(lo).clone()) {
+            if c1 == c2 {
+                let t = self.concat(t1, t2);
+                let e = self.concat(e1, e2);
+                return self.ite(c1, t, e);
+            }
+        }
         // Zero high bits are a zero extension.
         if self.is_value(hi, 0) {
             return self.zext(lo, wh + wl);
