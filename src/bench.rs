@@ -148,11 +148,11 @@ fn race_section() -> Result<String, Error> {
         "## Race detection: time per kernel by mode and NDRange\n\n\
          | kernel | work-groups x work-items | enumerate: verdict | s | pair: verdict | s |\n|---|---|---|---|---|---|\n",
     );
-    let kernels = ["neighbour_no_barrier.cl", "neighbour_with_barrier.cl", "inter_group_race.cl", "barrier_divergence.cl"];
+    let kernels = ["neighbour_barrier.cl", "neighbour_race.cl", "inter_group.cl", "divergence.cl"];
     for k in kernels {
-        let path = root().join("tests/fixtures/race").join(k);
+        let path = root().join("bench/kernels").join(k);
         let loaded = crate::pipeline::load(&[path.clone()], &CompileOptions::default())?;
-        for (groups, local) in [(2u64, 16u64), (16, 64), (64, 256), (1024, 1024)] {
+        for (groups, local) in [(2u64, 16u64), (4, 64), (16, 256), (64, 1024), (1024, 1024)] {
             let nd = crate::race::cli::ndrange(&local.to_string(), Some(&groups.to_string()), None)?;
             let run = |mode: RaceMode, limit: u64| -> Result<(String, f64), Error> {
                 let cfg = Config { max_time: Some(Duration::from_secs(limit)), ..Config::default() };

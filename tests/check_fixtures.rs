@@ -36,6 +36,7 @@ fixtures!(
     intrinsics_bits_proved,
     inline_asm_unsupported,
     syntax_error,
+    merged_region_oob,
 );
 
 #[test]

@@ -71,11 +71,14 @@ pub struct Memory {
     objects: Vec<Rc<MemoryObject>>,
     by_base: BTreeMap<u64, ObjectId>,
     next_address: u64,
+    /// The object of the last lookup: consecutive accesses mostly hit the
+    /// same object, and this skips the tree search.
+    last_hit: std::cell::Cell<Option<ObjectId>>,
 }
 
 impl Memory {
     pub fn new() -> Self {
-        Memory { objects: Vec::new(), by_base: BTreeMap::new(), next_address: FIRST_ADDRESS }
+        Memory { objects: Vec::new(), by_base: BTreeMap::new(), next_address: FIRST_ADDRESS, last_hit: Default::default() }
     }
 
     /// Allocates `size` bytes, uninitialised (bytes read as zero until written).
@@ -141,7 +144,14 @@ impl Memory {
     /// Returns the object even when `address` is past its end, so that an
     /// overrun can be reported against the object it overran.
     pub fn object_near(&self, address: u64) -> Option<ObjectId> {
+        if let Some(id) = self.last_hit.get() {
+            let o = self.object(id);
+            if !o.address_only && address >= o.base && address < o.base + o.size {
+                return Some(id);
+            }
+        }
         let (_, id) = self.by_base.range(..=address).next_back()?;
+        self.last_hit.set(Some(*id));
         let o = self.object(*id);
         if o.address_only {
             return (address < o.base + o.size).then_some(*id);

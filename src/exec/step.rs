@@ -74,6 +74,7 @@ impl<'m> Executor<'m> {
             Operand::Reg(r) => match &state.frame().regs[r.0 as usize] {
                 // from_slice copies (ExprId is Copy); clone() goes through
                 // the generic, much slower, extend.
+                Some(v) if v.len() == 1 => smallvec::smallvec![v[0]],
                 Some(v) => Value::from_slice(v),
                 // A register read before definition can only come from
                 // unreachable-in-practice IR; treat it as undef.

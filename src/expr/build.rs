@@ -24,14 +24,14 @@ impl ExprPool {
             if let Some(id) = self.small[k] {
                 return id;
             }
-            let id = self.intern(Expr::Const { width, value });
+            let id = self.push_node(Expr::Const { width, value }, width);
             self.small[k] = Some(id);
             return id;
         }
         if let Some(&id) = self.consts.get(&(width, value)) {
             return id;
         }
-        let id = self.intern(Expr::Const { width, value });
+        let id = self.push_node(Expr::Const { width, value }, width);
         self.consts.insert((width, value), id);
         id
     }

@@ -291,7 +291,20 @@ impl ExprPool {
 
     /// Adds a node without simplification. Builders call this after they
     /// have tried their rewrites.
+    /// Appends a node that is known not to exist yet.
+    pub(crate) fn push_node(&mut self, e: Expr, width: Width) -> ExprId {
+        let id = ExprId(self.nodes.len() as u32);
+        self.nodes.push(e);
+        self.widths.push(width);
+        id
+    }
+
     pub(crate) fn intern(&mut self, e: Expr) -> ExprId {
+        // Constants live in their own table (see `constant`), so that the
+        // many values of concrete execution cost one small hash each.
+        if let Expr::Const { width, value } = e {
+            return self.constant(width, value);
+        }
         if let Some(&id) = self.index.get(&e) {
             return id;
         }
