@@ -159,7 +159,7 @@ fn race_section() -> Result<String, Error> {
                 let r = crate::race::cli::run_kernel(&loaded.module, k, None, nd, mode, &HashMap::new(), false, &cfg)?;
                 Ok((format!("{:?}", r.verdict).to_lowercase(), r.stats.seconds))
             };
-            let en = if groups * local <= 16384 { run(RaceMode::Enumerate, 60)? } else { ("not run".into(), f64::NAN) };
+            let en = if groups * local <= 65536 { run(RaceMode::Enumerate, 60)? } else { ("not run".into(), f64::NAN) };
             let pair = run(RaceMode::Pair, 60)?;
             println!("{k:<28} {groups}x{local}: enumerate {} {:.3}s | pair {} {:.3}s", en.0, en.1, pair.0, pair.1);
             let _ = writeln!(s, "| {k} | {groups} x {local} | {} | {:.3} | {} | {:.3} |", en.0, en.1, pair.0, pair.1);

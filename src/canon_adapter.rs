@@ -62,6 +62,11 @@ impl crate::check::Canonicalizer for EgraphCanonicalizer {
             return None;
         }
         let sets = explain_assumptions(pool, a, b, &self.rules, &self.limits);
-        sets.into_iter().filter(|s| !s.is_empty()).min_by_key(|s| s.len()).map(from_rule_assumptions)
+        // The weakest set: fewest assumptions, and `ordered` rather than
+        // `finite` (which implies it) when both would do.
+        sets.into_iter()
+            .filter(|s| !s.is_empty())
+            .min_by_key(|s| (s.len(), s.has(Assumption::Finite)))
+            .map(from_rule_assumptions)
     }
 }

@@ -53,6 +53,10 @@ pub struct AccessLog {
     checked: u64,
     /// Pairs of source locations already reported.
     pub reported: FxHashSet<(Loc, Loc, bool)>,
+    /// First record of the running work-group: checks within the group
+    /// (at barriers) look only at its records, so their cost does not grow
+    /// with the groups already done.
+    group_start: u64,
 }
 
 /// A pair of accesses that conflict when `condition` holds.
@@ -73,6 +77,7 @@ impl AccessLog {
     /// its own local memory.
     pub fn forget_local(&mut self) {
         self.records.retain(|r| r.space != LOCAL_SPACE);
+        self.group_start = self.next_seq;
     }
 
     /// Candidate conflicts. `final_check` adds the pairs from different
@@ -82,6 +87,9 @@ impl AccessLog {
         let mut by_byte: FxHashMap<(ObjectId, i64), Vec<usize>> = FxHashMap::default();
         let mut symbolic: Vec<usize> = Vec::new();
         for (i, r) in self.records.iter().enumerate() {
+            if !final_check && r.seq < self.group_start {
+                continue;
+            }
             match pool.as_const(r.offset) {
                 Some(off) => {
                     let off = off as u64 as i64;
@@ -101,6 +109,9 @@ impl AccessLog {
         }
         for &s in &symbolic {
             for (j, r) in self.records.iter().enumerate() {
+                if !final_check && r.seq < self.group_start {
+                    continue;
+                }
                 if j != s && r.object == self.records[s].object {
                     pairs.insert((s.min(j), s.max(j)));
                 }

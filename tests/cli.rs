@@ -1,0 +1,102 @@
+//! The command line: exit codes for bad input, limits, searchers and
+//! determinism, help text, JSON shape.
+
+mod common;
+
+fn fixture(name: &str) -> String {
+    common::repo().join("tests/fixtures/check").join(name).to_str().unwrap().to_string()
+}
+
+#[test]
+fn missing_file_is_exit_2_naming_it() {
+    let run = common::symcross(&["check", "/nonexistent/harness.c"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("/nonexistent/harness.c"), "{}", run.stderr);
+}
+
+#[test]
+fn garbage_bitcode_is_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let bc = dir.path().join("garbage.bc");
+    std::fs::write(&bc, b"BC\xc0\xde this is not bitcode").unwrap();
+    let run = common::symcross(&["check", bc.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("garbage.bc"), "{}", run.stderr);
+}
+
+#[test]
+fn unknown_assumption_is_exit_2() {
+    let run = common::symcross(&["check", &fixture("int_add_self_proved.c"), "--assume", "commutative"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("commutative"), "{}", run.stderr);
+}
+
+#[test]
+fn missing_entry_function_is_exit_2() {
+    let run = common::symcross(&["check", &fixture("int_add_self_proved.c"), "--entry", "nope"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("nope"), "{}", run.stderr);
+}
+
+#[test]
+fn path_limit_gives_inconclusive_exit_3() {
+    let run = common::symcross(&["check", &fixture("switch_recursion_fptr.c"), "--max-paths", "1", "--no-merge", "--json", "-"]);
+    assert_eq!(run.code, 3, "{}", run.stdout);
+    let j = run.json.unwrap();
+    assert_eq!(j["verdict"], "inconclusive");
+    assert_eq!(j["limit"], "paths");
+}
+
+#[test]
+fn every_searcher_gives_the_same_verdict() {
+    for s in ["dfs", "bfs", "random-path"] {
+        for (f, want) in [("switch_recursion_fptr.c", "equivalent"), ("heap_double_free.c", "findings")] {
+            let run = common::symcross(&["check", &fixture(f), "--searcher", s, "--no-merge", "--json", "-"]);
+            assert_eq!(run.json.as_ref().unwrap()["verdict"], want, "{s} {f}: {}", run.stdout);
+        }
+    }
+}
+
+#[test]
+fn random_path_is_deterministic_for_a_seed() {
+    let findings = |seed: &str| {
+        let run = common::symcross(&["check", &fixture("heap_double_free.c"), "--searcher", "random-path", "--seed", seed, "--no-merge", "--json", "-"]);
+        let j = run.json.unwrap();
+        (j["findings"].clone(), j["stats"]["paths"].clone(), j["stats"]["instructions"].clone())
+    };
+    assert_eq!(findings("7"), findings("7"));
+}
+
+#[test]
+fn help_explains_every_flag() {
+    let run = common::symcross(&["check", "--help"]);
+    assert_eq!(run.code, 0);
+    for flag in ["--assume", "--json", "--max-time", "--max-paths", "--max-memory", "--cflags", "--rules", "--no-merge", "--searcher", "--seed"] {
+        assert!(run.stdout.contains(flag), "--help does not mention {flag}");
+    }
+}
+
+#[test]
+fn json_report_has_the_documented_fields() {
+    let run = common::symcross(&["check", &fixture("int_double_shift_refuted.c"), "--json", "-"]);
+    let j = run.json.unwrap();
+    for k in ["tool", "version", "input", "assumptions", "verdict", "stats", "findings"] {
+        assert!(j.get(k).is_some(), "missing {k}: {j:#}");
+    }
+    for k in ["paths", "merged", "instructions", "queries", "seconds"] {
+        assert!(j["stats"].get(k).is_some(), "missing stats.{k}");
+    }
+    let f = &j["findings"][0];
+    assert_eq!(f["kind"], "mismatch");
+    assert_eq!(f["status"], "confirmed");
+    assert_eq!(f["location"]["line"], 7);
+    assert!(f["witness"]["x"].as_str().unwrap().len() == 8, "{f:#}");
+}
+
+#[test]
+fn text_report_names_file_and_line() {
+    let run = common::symcross(&["check", &fixture("heap_use_after_free.c")]);
+    assert_eq!(run.code, 1);
+    assert!(run.stdout.contains("heap_use_after_free.c:8:"), "{}", run.stdout);
+    assert!(run.stdout.contains("freed here at"), "{}", run.stdout);
+}
