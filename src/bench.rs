@@ -44,9 +44,19 @@ pub fn cli(a: crate::cli::BenchArgs) -> Result<i32, Error> {
     Ok(0)
 }
 
+/// The clang flags a harness asks for on a `// cflags: ...` line (AVX2,
+/// SSE4.1 harnesses), split into arguments.
+fn harness_cflags(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .find_map(|l| l.trim().strip_prefix("// cflags:"))
+        .map(|f| f.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
 /// Compiles and checks one program, timing the symbolic run only.
 pub fn measure(path: &Path, defines: &[String], config: &Config) -> Result<Row, Error> {
-    let opts = CompileOptions { defines: defines.to_vec(), ..Default::default() };
+    let opts = CompileOptions { defines: defines.to_vec(), cflags: harness_cflags(path), ..Default::default() };
     let mut loaded = crate::pipeline::load(&[path.to_path_buf()], &opts)?;
     crate::pipeline::prepare(&mut loaded.module, config);
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();

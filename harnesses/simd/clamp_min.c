@@ -1,3 +1,4 @@
+// expect: equivalent
 /* _mm_min_ps against its exact scalar meaning a < b ? a : b (the SECOND
  * operand when unordered or both zero). Expected verdict: equal. */
 #include <xmmintrin.h>

@@ -1,3 +1,4 @@
+// expect: findings mismatch
 /* Deliberately broken: the scalar reference clamps with the std::min idiom
  * (b < a ? b : a) while _mm_min_ps computes (a < b ? a : b). They differ
  * for min(-0, +0) and when one operand is NaN (DESIGN.md section 2).

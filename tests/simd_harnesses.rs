@@ -1,0 +1,129 @@
+//! The hand-vectorised routines of harnesses/simd/: each equal harness is
+//! proved, each deliberately broken one (`*_broken.c`) is refuted, and the
+//! witness of every broken one reproduces the difference on the CPU.
+//!
+//! A harness states its verdict in `// expect: ...` and the extra clang
+//! flags it needs (AVX2, SSE3, SSE4.1) in `// cflags: ...`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+fn harness(name: &str) -> PathBuf {
+    common::repo().join("harnesses/simd").join(name)
+}
+
+/// The `// cflags:` line of a harness, if any.
+fn cflags(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).expect("read harness");
+    text.lines().find_map(|l| l.trim().strip_prefix("// cflags:").map(|s| s.trim().to_string()))
+}
+
+fn check(name: &str) {
+    let path = harness(name);
+    let p = path.to_str().expect("utf-8 path");
+    let flags = cflags(&path);
+    let mut args = vec!["check", p, "--json", "-", "--max-time", "300"];
+    if let Some(f) = flags.as_deref() {
+        args.extend(["--cflags", f]);
+    }
+    let run = common::symcross(&args);
+    if let Err(e) = common::verify(&path, &run) {
+        panic!("{e}");
+    }
+}
+
+macro_rules! harnesses {
+    ($($(#[$attr:meta])* $test:ident => $file:literal,)*) => {
+        /// Every harness this file tests.
+        const LISTED: &[&str] = &[$($file),*];
+        $(
+            #[test]
+            $(#[$attr])*
+            fn $test() {
+                check($file);
+            }
+        )*
+    };
+}
+
+harnesses! {
+    threshold => "threshold.c",
+    threshold_broken => "threshold_broken.c",
+    clamp_min => "clamp_min.c",
+    clamp_min_broken => "clamp_min_broken.c",
+    clamp_and_pack => "clamp_and_pack.c",
+    clamp_and_pack_broken => "clamp_and_pack_broken.c",
+    saturating_add => "saturating_add.c",
+    saturating_add_broken => "saturating_add_broken.c",
+    horizontal_sum => "horizontal_sum.c",
+    horizontal_sum_broken => "horizontal_sum_broken.c",
+    horizontal_sum_float => "horizontal_sum_float.c",
+    horizontal_sum_float_broken => "horizontal_sum_float_broken.c",
+    abs_negate => "abs_negate.c",
+    abs_negate_broken => "abs_negate_broken.c",
+    blend => "blend.c",
+    blend_broken => "blend_broken.c",
+    madd16 => "madd16.c",
+    madd16_broken => "madd16_broken.c",
+}
+
+fn harness_files() -> Vec<String> {
+    let dir = common::repo().join("harnesses/simd");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("read harnesses/simd")
+        .map(|e| e.expect("dir entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".c"))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn every_harness_is_listed() {
+    let mut listed: Vec<String> = LISTED.iter().map(|s| s.to_string()).collect();
+    listed.sort();
+    assert_eq!(harness_files(), listed, "harnesses/simd/*.c and the list of this file disagree");
+}
+
+#[test]
+fn every_routine_has_an_equal_and_a_broken_harness() {
+    let files = harness_files();
+    for f in files.iter().filter(|f| f.ends_with("_broken.c")) {
+        let equal = f.replace("_broken.c", ".c");
+        assert!(files.contains(&equal), "{f} has no equal counterpart {equal}");
+        assert!(common::expectation(&harness(f)).starts_with("findings"), "{f} should expect findings");
+    }
+    for f in files.iter().filter(|f| !f.ends_with("_broken.c")) {
+        let broken = f.replace(".c", "_broken.c");
+        assert!(files.contains(&broken), "{f} has no broken variant {broken}");
+        assert_eq!(common::expectation(&harness(f)), "equivalent", "{f}");
+    }
+}
+
+#[test]
+fn broken_witnesses_replay_on_the_cpu() {
+    for name in harness_files().into_iter().filter(|f| f.ends_with("_broken.c")) {
+        let path = harness(&name);
+        let p = path.to_str().unwrap();
+        let flags = cflags(&path);
+        let report = tempfile::NamedTempFile::new().unwrap();
+        let rp = report.path().to_str().unwrap();
+        let mut args = vec!["check", p, "--json", rp, "--max-time", "300"];
+        let mut replay_args = vec!["replay", p, rp];
+        if let Some(f) = flags.as_deref() {
+            args.extend(["--cflags", f]);
+            replay_args.extend(["--cflags", f]);
+        }
+        let run = common::symcross(&args);
+        assert_eq!(run.code, 1, "{name}: {}\n{}", run.stdout, run.stderr);
+        let report_json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(rp).unwrap()).unwrap();
+        assert!(
+            report_json["findings"].as_array().is_some_and(|f| f.iter().any(|x| x["status"] == "confirmed")),
+            "{name}: no confirmed finding: {report_json:#}"
+        );
+        let replay = common::symcross(&replay_args);
+        assert_eq!(replay.code, 1, "{name}: the witness did not reproduce on the CPU:\n{}\n{}", replay.stdout, replay.stderr);
+        assert!(replay.stdout.contains("differ"), "{name}: {}", replay.stdout);
+    }
+}
