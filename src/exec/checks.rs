@@ -36,6 +36,7 @@ impl<'m> Executor<'m> {
         let chunk = elem.min(MAX_CHUNK).max(1);
         let t = Type::Int((chunk * 8) as u32);
         let mut failures: Vec<Failure> = Vec::new();
+        let mut unchecked = 0;
         let mut decided = Vec::new();
         for i in 0..count * elem.div_ceil(chunk) {
             let off = self.pool.constant(64, (i * chunk) as u128);
@@ -46,7 +47,13 @@ impl<'m> Executor<'m> {
             let index = i * chunk / elem;
             match self.decider.check_equal(&mut self.pool, &state.path, a, b) {
                 CheckOutcome::Proved(by) => decided.push(by),
-                CheckOutcome::Refuted(m) => failures.push(Failure { index, left: a, right: b, witness: Some(m), why: None }),
+                CheckOutcome::Refuted(m) => {
+                    failures.push(Failure { index, left: a, right: b, witness: Some(m), why: None });
+                    // One confirmed difference decides the check; the
+                    // remaining elements would only cost solver time.
+                    unchecked = count * elem.div_ceil(chunk) - i - 1;
+                    break;
+                }
                 CheckOutcome::Unknown(why) => {
                     failures.push(Failure { index, left: a, right: b, witness: None, why: Some(why) })
                 }
@@ -58,11 +65,11 @@ impl<'m> Executor<'m> {
         };
         let indices: Vec<String> = failures.iter().map(|f| f.index.to_string()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
         let exprs = self.mismatch_exprs(first.left, first.right, first.witness.as_ref());
-        let mut msg = format!(
-            "{what}: element {} of {count} can differ ({} of {count} elements can)",
-            first.index,
-            indices.len()
-        );
+        let mut msg = if unchecked > 0 {
+            format!("{what}: element {} of {count} can differ (the elements after it were not checked)", first.index)
+        } else {
+            format!("{what}: element {} of {count} can differ ({} of {count} elements can)", first.index, indices.len())
+        };
         if let Some(why) = &first.why {
             msg.push_str(&format!("; not confirmed: {why}"));
         }

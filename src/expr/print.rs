@@ -234,7 +234,10 @@ impl<'a> Printer<'a> {
                 };
                 format!("({x} {sym} {y})")
             }
-            Expr::FUn(op, f, a) => format!("{:?}.{}({})", op, f.name(), self.render(a, Some(f))).to_lowercase(),
+            Expr::FUn(op, f, a) => {
+                let name = format!("{op:?}").to_lowercase();
+                format!("{name}.{}({})", f.name(), self.render(a, Some(f)))
+            }
             Expr::Fma(f, a, b, c) => format!(
                 "fma.{}({}, {}, {})",
                 f.name(),
