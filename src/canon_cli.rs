@@ -27,7 +27,7 @@ pub fn rules(a: RulesArgs) -> Result<i32, Error> {
     let set = RuleSet::load(&a.rules).map_err(|e| Error::Usage(e.to_string()))?;
     match a.action.as_str() {
         "list" => {
-            for r in set.rules() {
+            for r in set.rules().iter().filter(|r| a.filter.as_deref().is_none_or(|f| r.name.contains(f))) {
                 let assume = if r.assumptions.is_empty() { "none".to_string() } else { r.assumptions.to_string() };
                 println!("{:<40} [assume: {assume}] {}:{}\n    {}", r.name, r.file.display(), r.line, r.law);
             }
@@ -36,7 +36,7 @@ pub fn rules(a: RulesArgs) -> Result<i32, Error> {
         }
         "verify" => {
             let timeout = Duration::from_secs_f64(a.timeout.max(0.1));
-            let results = verify_all(&set, timeout, |name, v| {
+            let results = verify_all(&set, a.filter.as_deref(), timeout, |name, v| {
                 let what = match v {
                     Verdict::Sound => "sound".to_string(),
                     Verdict::Assumed => "holds by assumption (associativity)".to_string(),
@@ -62,10 +62,10 @@ pub fn rules(a: RulesArgs) -> Result<i32, Error> {
 
 /// Verifies every rule instantiated for half or single precision (double
 /// instances share their rule text with these and take much longer).
-pub fn verify_all(set: &RuleSet, timeout: Duration, mut progress: impl FnMut(&str, &Verdict)) -> Vec<(String, Verdict)> {
+pub fn verify_all(set: &RuleSet, filter: Option<&str>, timeout: Duration, mut progress: impl FnMut(&str, &Verdict)) -> Vec<(String, Verdict)> {
     let mut out = Vec::new();
     for rule in set.rules() {
-        if rule.name.contains("f64") {
+        if rule.name.contains("f64") || filter.is_some_and(|f| !rule.name.contains(f)) {
             continue;
         }
         // A solver per rule: its cache is keyed by expression ids, which

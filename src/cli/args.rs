@@ -200,6 +200,9 @@ pub struct RulesArgs {
     /// Time limit per rule and format in seconds when verifying.
     #[arg(long, default_value_t = 60.0)]
     pub timeout: f64,
+    /// Only rules whose name contains TEXT.
+    #[arg(long, value_name = "TEXT")]
+    pub filter: Option<String>,
 }
 
 #[derive(Args, Debug)]
