@@ -49,6 +49,8 @@ fixtures!(
     barrier_pair_mode_ok,
     inter_group_pair_mode,
     divergence_pair_mode,
+    sized_buffer_oob,
+    fixed_scalar_race,
 );
 
 #[test]
