@@ -9,7 +9,7 @@ use crate::ir::Type;
 
 /// The bytes of `v` (of type `t`), `None` for padding.
 pub fn value_to_bytes(p: &mut ExprPool, t: &Type, v: &[ExprId]) -> smallvec::SmallVec<[Option<ExprId>; 32]> {
-    let mut out = smallvec::smallvec![None; t.size() as usize];
+    let mut out = smallvec::smallvec![None; t.store_size() as usize];
     write_into(p, t, v, &mut out, 0);
     out
 }

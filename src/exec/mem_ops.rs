@@ -57,7 +57,7 @@ impl<'m> Executor<'m> {
 
     pub(super) fn exec_load(&mut self, state: &mut State, func: &Function, inst: &Inst, ptr: &Operand) -> Exec {
         let addr = self.operand1(state, func, ptr);
-        let len = inst.ty.size();
+        let len = inst.ty.store_size();
         let access = self.resolve(state, addr, len, inst.loc, false)?;
         self.observe_access(state, &access, len, false, false, None, inst.loc);
         let bytes = self.read_bytes(state, &access, len, inst.loc);
@@ -83,7 +83,7 @@ impl<'m> Executor<'m> {
     pub(super) fn exec_atomic_rmw(&mut self, state: &mut State, func: &Function, inst: &Inst, op: AtomicOp, ptr: &Operand, value: &Operand) -> Exec {
         let addr = self.operand1(state, func, ptr);
         let x = self.operand1(state, func, value);
-        let len = inst.ty.size();
+        let len = inst.ty.store_size();
         let access = self.resolve(state, addr, len, inst.loc, true)?;
         let bytes = self.read_bytes(state, &access, len, inst.loc);
         let old = bytes_to_value(&mut self.pool, &inst.ty, &bytes)[0];
@@ -130,13 +130,13 @@ impl<'m> Executor<'m> {
         let addr = self.operand1(state, func, ptr);
         let e = self.operand1(state, func, expected);
         let n = self.operand1(state, func, new);
-        let access = self.resolve(state, addr, t.size(), inst.loc, true)?;
-        let bytes = self.read_bytes(state, &access, t.size(), inst.loc);
+        let access = self.resolve(state, addr, t.store_size(), inst.loc, true)?;
+        let bytes = self.read_bytes(state, &access, t.store_size(), inst.loc);
         let old = bytes_to_value(&mut self.pool, &t, &bytes)[0];
         let ok = self.pool.eq(old, e);
         let stored = self.pool.ite(ok, n, old);
         let out = value_to_bytes(&mut self.pool, &t, &[stored]);
-        self.observe_access(state, &access, t.size(), true, true, None, inst.loc);
+        self.observe_access(state, &access, t.store_size(), true, true, None, inst.loc);
         self.write_bytes(state, &access, &out);
         Ok(smallvec::smallvec![old, ok])
     }
@@ -329,7 +329,7 @@ impl<'m> Executor<'m> {
 
     /// Reads `len` bytes at a concrete or symbolic address as a value of `t`.
     pub fn load_value(&mut self, state: &mut State, addr: ExprId, t: &crate::ir::Type, loc: Loc) -> Result<Value, Step> {
-        let len = t.size();
+        let len = t.store_size();
         let access = self.resolve(state, addr, len, loc, false)?;
         let bytes = self.read_bytes(state, &access, len, loc);
         Ok(bytes_to_value(&mut self.pool, t, &bytes))

@@ -92,7 +92,7 @@ impl<'m> Executor<'m> {
     fn atomic_builtin(&mut self, state: &mut State, c: &CallCtx, op: &str, params: &str) -> Result<Option<Value>, Step> {
         let loc = c.inst.loc;
         let t = c.inst.ty.clone();
-        let len = t.size();
+        let len = t.store_size();
         let ptr = c.args[0][0];
         let access = self.resolve(state, ptr, len, loc, true)?;
         let bytes = self.read_bytes(state, &access, len, loc);

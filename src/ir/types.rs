@@ -64,6 +64,15 @@ impl Type {
             Type::Struct { size, .. } => *size,
         }
     }
+    /// Bytes a load or store of this type touches (LLVM's store size):
+    /// an i48 touches 6 bytes although it occupies 8 in an array.
+    pub fn store_size(&self) -> u64 {
+        match self {
+            Type::Int(w) => (*w as u64).div_ceil(8),
+            Type::Vector { elem, len } => (elem.scalar_bits() as u64 * *len as u64).div_ceil(8),
+            t => t.size(),
+        }
+    }
     /// Number of leaf values (lanes) a register of this type holds.
     pub fn lanes(&self) -> u32 {
         match self {
