@@ -169,7 +169,9 @@ impl<'m> Executor<'m> {
         })?;
         let mut module = crate::ir::load_module(build.path()).map_err(|e| e.to_string())?;
         for f in module.files.iter_mut() {
-            if *f == shown {
+            // Debug info may record the path relative to the directory
+            // clang ran in, so compare by suffix.
+            if !f.is_empty() && (*f == shown || shown.ends_with(&format!("/{f}"))) {
                 *f = label.to_string();
             }
         }
