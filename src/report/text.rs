@@ -13,6 +13,9 @@ pub fn render(report: &Report) -> String {
     }
     let s = &report.stats;
     let verdict = match report.verdict {
+        Verdict::Equivalent if report.mode.is_some() => {
+            "equivalent: no race, barrier divergence or memory error on any path".to_string()
+        }
         Verdict::Equivalent => "equivalent: every check proved on every path".to_string(),
         Verdict::Findings => format!(
             "findings: {} ({} confirmed, {} unconfirmed)",
@@ -27,6 +30,9 @@ pub fn render(report: &Report) -> String {
     };
     let assumed = if report.assumptions.is_empty() { String::new() } else { format!(" (assuming {})", report.assumptions.join(", ")) };
     let _ = writeln!(out, "{}: {verdict}{assumed}", report.input);
+    if let Some(mode) = &report.mode {
+        let _ = writeln!(out, "  mode: {mode}");
+    }
     let _ = writeln!(
         out,
         "  {} paths, {} instructions, {} solver queries, {:.2} s; checks decided: {} structural, {} canonical, {} bit-precise",
