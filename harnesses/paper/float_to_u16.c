@@ -1,8 +1,10 @@
 /* Float to uint16 with saturation. The SIMD version subtracts 32768,
  * converts with CVTPS2DQ (round to nearest-even), packs with signed
  * saturation and adds 32768 back (KLEE-CL 8.3's offset trick); the scalar
- * reference rounds with CVTSS2SI and clamps to [0, 65535]. They agree on
- * every input, NaN included. */
+ * reference rounds with CVTSS2SI and clamps to [0, 65535]. They differ: the
+ * subtraction itself rounds. For x = 384.50003 (0x43c04001), x - 32768 is
+ * rounded to -32383.5, which converts to -32384, giving 384, while the
+ * scalar version gives 385. Refuted; the witness replays on the CPU. */
 #include <emmintrin.h>
 #include "symcross.h"
 
