@@ -51,6 +51,8 @@ fixtures!(
     divergence_pair_mode,
     sized_buffer_oob,
     fixed_scalar_race,
+    async_copy_ok,
+    async_copy_no_wait,
 );
 
 #[test]

@@ -29,8 +29,11 @@ impl<'m> Executor<'m> {
             return Some(Ok(Some(scalar(v))));
         }
         match name {
-            "barrier" | "work_group_barrier" => {
-                let flags = self.pool.as_const(c.args[0][0]).unwrap_or(3) as u32;
+            "barrier" | "work_group_barrier" | "wait_group_events" => {
+                // wait_group_events completes async_work_group_copy (see
+                // cl-runtime-model/device/async_copy.cl): a barrier on both
+                // address spaces.
+                let flags = if name == "wait_group_events" { 3 } else { self.pool.as_const(c.args[0][0]).unwrap_or(3) as u32 };
                 if state.gpu.is_none() {
                     return Some(Ok(None));
                 }

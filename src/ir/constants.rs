@@ -26,7 +26,9 @@ fn constant_at_depth(cx: &mut ModuleCx, v: Value, depth: u32) -> Result<Const, S
     match llvm::value_kind(v) {
         V::LLVMConstantIntValueKind => const_int(v),
         V::LLVMConstantFPValueKind => const_float(cx, v),
-        V::LLVMConstantPointerNullValueKind => Ok(Const::Null),
+        // `null` pointers, and the "none" value of target types (a null
+        // OpenCL event_t), which symcross models as pointer-sized handles.
+        V::LLVMConstantPointerNullValueKind | V::LLVMConstantTargetNoneValueKind => Ok(Const::Null),
         V::LLVMUndefValueValueKind | V::LLVMPoisonValueKind => {
             Ok(Const::Undef(cx.layout.convert(llvm::type_of(v))))
         }

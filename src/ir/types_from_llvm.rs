@@ -35,8 +35,17 @@ impl Layout {
         }
     }
 
+    /// OpenCL's `event_t`, a target type (`target("spirv.Event")`) that
+    /// symcross models as an opaque 8-byte handle.
+    fn is_event(t: Ty) -> bool {
+        matches!(llvm::type_kind(t), K::LLVMTargetExtTypeKind) && llvm::print_type(t).contains("spirv.Event")
+    }
+
     /// Allocation size in bytes (what a GEP steps by); 0 for unsized types.
     pub fn alloc_size(&self, t: Ty) -> u64 {
+        if Self::is_event(t) {
+            return 8;
+        }
         if !Self::sized(t) {
             return 0;
         }
@@ -44,6 +53,9 @@ impl Layout {
     }
 
     pub fn abi_align(&self, t: Ty) -> u64 {
+        if Self::is_event(t) {
+            return 8;
+        }
         if !Self::sized(t) {
             return 1;
         }
@@ -76,6 +88,7 @@ impl Layout {
                 w => Type::Unsupported(format!("i{w} (integers wider than 128 bits)")),
             },
             K::LLVMPointerTypeKind => Type::Ptr { addr_space: llvm::pointer_addr_space(t) },
+            K::LLVMTargetExtTypeKind if Self::is_event(t) => Type::Ptr { addr_space: 0 },
             K::LLVMVectorTypeKind => {
                 let elem = self.convert(llvm::element_type(t));
                 self.wrap_elem(elem, t, |elem| Type::Vector { elem, len: llvm::vector_len(t) })
