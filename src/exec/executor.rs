@@ -271,12 +271,18 @@ impl<'m> Executor<'m> {
     }
 
     pub fn push_frame(&mut self, state: &mut State, func: FuncId, args: Vec<Value>, ret_dest: Option<crate::ir::RegId>, call_loc: Loc) {
+        let frame = self.new_frame(func, args, ret_dest, call_loc);
+        state.stack.push(frame);
+    }
+
+    /// A frame at the entry of `func` with its parameters bound to `args`.
+    pub fn new_frame(&self, func: FuncId, args: Vec<Value>, ret_dest: Option<crate::ir::RegId>, call_loc: Loc) -> Frame {
         let f = self.module.function(func);
         let mut regs: Vec<Option<Value>> = vec![None; f.num_regs as usize];
         for (p, a) in f.params.iter().zip(args) {
             regs[p.reg.0 as usize] = Some(a);
         }
-        state.stack.push(Frame {
+        Frame {
             func,
             block: crate::ir::BlockId(0),
             prev_block: None,
@@ -286,7 +292,7 @@ impl<'m> Executor<'m> {
             ret_dest,
             call_loc,
             varargs: None,
-        });
+        }
     }
 
     pub fn fork_id(&mut self) -> u32 {

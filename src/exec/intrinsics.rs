@@ -124,7 +124,7 @@ impl<'m> Executor<'m> {
     /// Intrinsics that compute a value from their arguments, lane by lane.
     fn llvm_value_intrinsic(&mut self, c: &CallCtx, base: &str) -> Option<Value> {
         let n = c.args.first().map(|v| v.len()).unwrap_or(0);
-        let fmt = c.inst.ty.is_float().or_else(|| c.args.first().and_then(|_| None));
+        let fmt = c.inst.ty.is_float();
         let lane = |k: usize, i: usize| c.args[k][i];
         let p = &mut self.pool;
         let mut out = Value::new();

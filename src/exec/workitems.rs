@@ -99,21 +99,8 @@ impl<'m> Executor<'m> {
         }
     }
 
-    fn kernel_frame(&mut self, kernel: FuncId, args: &[Value]) -> Vec<Frame> {
-        let mut tmp = State {
-            id: 0,
-            stack: Vec::new(),
-            memory: super::memory::Memory::new(),
-            path: Vec::new(),
-            model: None,
-            unconfirmed_path: false,
-            steps: 0,
-            depth: 0,
-            gpu: None,
-            merge: Vec::new(),
-        };
-        self.push_frame(&mut tmp, kernel, args.to_vec(), None, Loc::default());
-        tmp.stack
+    fn kernel_frame(&self, kernel: FuncId, args: &[Value]) -> Vec<Frame> {
+        vec![self.new_frame(kernel, args.to_vec(), None, Loc::default())]
     }
 
     fn start_group(&mut self, state: &mut State, group: u64) {
@@ -150,14 +137,7 @@ impl<'m> Executor<'m> {
         let mut ids: Vec<[ExprId; 6]> = Vec::new();
         for k in 1..=2 {
             let array = self.pool.new_array(&format!("work_item_{k}"), 48);
-            let word = |p: &mut crate::expr::ExprPool, w: u32| {
-                let mut acc = p.input_byte(array, w * 8 + 7);
-                for b in (0..7).rev() {
-                    let byte = p.input_byte(array, w * 8 + b);
-                    acc = p.concat(acc, byte);
-                }
-                acc
-            };
+            let word = |p: &mut crate::expr::ExprPool, w: u32| p.input_word(array, w * 8, 64);
             let local: [ExprId; 3] = [0, 1, 2].map(|d| word(&mut self.pool, d));
             let group: [ExprId; 3] = [3, 4, 5].map(|d| word(&mut self.pool, d));
             for d in 0..3 {

@@ -44,6 +44,18 @@ impl ExprPool {
         self.intern(Expr::Input { array, index })
     }
 
+    /// `width` bits read little-endian from input `array` at byte `offset`
+    /// (whole bytes are read; extra high bits are dropped).
+    pub fn input_word(&mut self, array: u32, offset: u32, width: Width) -> ExprId {
+        let n = width.div_ceil(8);
+        let mut acc = self.input_byte(array, offset + n - 1);
+        for k in (0..n - 1).rev() {
+            let b = self.input_byte(array, offset + k);
+            acc = self.concat(acc, b);
+        }
+        self.trunc(acc, width)
+    }
+
     fn is_value(&self, id: ExprId, v: u128) -> bool {
         self.as_const(id) == Some(v & mask(self.width(id)))
     }

@@ -212,14 +212,8 @@ fn kernel_argument(exec: &mut Executor, state: &mut crate::exec::state::State, p
             let mut out = Value::new();
             let mut byte = 0;
             for w in widths {
-                let n = w.div_ceil(8);
-                let mut acc = exec.pool.input_byte(array, byte + n - 1);
-                for k in (0..n - 1).rev() {
-                    let b = exec.pool.input_byte(array, byte + k);
-                    acc = exec.pool.concat(acc, b);
-                }
-                out.push(exec.pool.trunc(acc, w));
-                byte += n;
+                out.push(exec.pool.input_word(array, byte, w));
+                byte += w.div_ceil(8);
             }
             Ok(out)
         }
