@@ -67,7 +67,7 @@ fn fp_values(pool: &ExprPool, roots: &[ExprId]) -> Vec<(ExprId, FpFormat)> {
         if !seen.insert(e) {
             continue;
         }
-        match pool.get(e).clone() {
+        match pool.get(e).into_owned() {
             Expr::FBin(_, f, a, b) => out.extend([(a, f), (b, f), (e, f)]),
             Expr::FUn(_, f, a) => out.extend([(a, f), (e, f)]),
             Expr::Fma(f, a, b, c) => out.extend([(a, f), (b, f), (c, f), (e, f)]),
@@ -103,7 +103,7 @@ fn check_rule(rule: &Rule, samples: usize, rng: &mut Sampler) -> usize {
         let fresh_ids: Vec<(u32, u32)> = inst
             .vars
             .iter()
-            .map(|(_, e)| match pool.get(*e) {
+            .map(|(_, e)| match &*pool.get(*e) {
                 Expr::Fresh { id, width } => (*id, *width),
                 _ => unreachable!(),
             })

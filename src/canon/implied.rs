@@ -15,7 +15,7 @@ use crate::expr::{BinOp, CmpOp, Expr, ExprId, ExprPool, FBinOp, Outcomes};
 
 /// True if `e` has FP operations outside float-to-int conversions.
 fn has_fp(pool: &ExprPool, e: ExprId) -> bool {
-    match pool.get(e) {
+    match &*pool.get(e) {
         Expr::FpToInt { .. } => false,
         Expr::FBin(..) | Expr::FUn(..) | Expr::Fma(..) | Expr::FCmp(..) | Expr::IntToFp { .. } | Expr::FpConvert { .. } => true,
         _ => pool.children(e).iter().any(|c| has_fp(pool, *c)),
@@ -28,7 +28,7 @@ fn rw(pool: &mut ExprPool, e: ExprId, negated: bool) -> ExprId {
     if !has_fp(pool, e) {
         return e;
     }
-    match pool.get(e).clone() {
+    match pool.get(e).into_owned() {
         Expr::Bin(op @ (BinOp::And | BinOp::Or), a, b) if pool.width(e) == 1 => {
             let (x, y) = (rw(pool, a, negated), rw(pool, b, negated));
             pool.bin(op, x, y)
@@ -66,7 +66,7 @@ fn ce(pool: &mut ExprPool, a: ExprId, b: ExprId) -> ExprId {
         }
         acc
     };
-    match (pool.get(a).clone(), pool.get(b).clone()) {
+    match (pool.get(a).into_owned(), pool.get(b).into_owned()) {
         (Expr::FBin(o0, f0, x0, y0), Expr::FBin(o1, f1, x1, y1)) if o0 == o1 && f0 == f1 => {
             let straight = all(pool, &[(x0, x1), (y0, y1)]);
             if matches!(o0, FBinOp::Add | FBinOp::Mul | FBinOp::Min | FBinOp::Max) {

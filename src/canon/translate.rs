@@ -28,7 +28,7 @@ pub enum TranslateError {
 /// `set` is the id of the outcome-set literal for an FCmp.
 fn node_of(pool: &ExprPool, id: ExprId, kids: &[Id], set: Option<Id>) -> CanonLang {
     let node = |op: Op, ids: Vec<Id>| CanonLang::Node(op, ids);
-    match pool.get(id) {
+    match &*pool.get(id) {
         Expr::Const { width, value } => CanonLang::Lit(Literal::Const { width: *width, value: *value }),
         Expr::Input { array, index } => CanonLang::Lit(Literal::Input { array: *array, index: *index }),
         Expr::Fresh { id, width } => CanonLang::Lit(Literal::Fresh { id: *id, width: *width }),
@@ -86,7 +86,7 @@ fn add_with(pool: &ExprPool, root: ExprId, memo: &mut FxHashMap<ExprId, Id>, add
             continue;
         }
         let kid_ids: Vec<Id> = kids.iter().map(|k| memo[k]).collect();
-        let set = match pool.get(id) {
+        let set = match &*pool.get(id) {
             Expr::FCmp(s, ..) => Some(add(CanonLang::Lit(Literal::Set(s.0)))),
             _ => None,
         };

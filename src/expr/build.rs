@@ -9,25 +9,18 @@ use super::fold::*;
 use super::*;
 
 impl ExprPool {
+    #[inline]
     pub fn constant(&mut self, width: Width, value: u128) -> ExprId {
         assert!(width > 0 && width <= 128, "constant of width {width}");
         let value = value & mask(width);
-        let slot = match width {
-            8 => Some(value as usize),
-            1 => Some(256 + value as usize),
-            _ => None,
-        };
-        if let Some(k) = slot {
-            if self.small.is_empty() {
-                self.small = vec![None; 258];
-            }
-            if let Some(id) = self.small[k] {
-                return id;
-            }
-            let id = self.push_node(Expr::Const { width, value }, width);
-            self.small[k] = Some(id);
-            return id;
+        match ExprId::inline(width, value) {
+            Some(id) => id,
+            None => self.pooled_constant(width, value),
         }
+    }
+
+    #[inline(never)]
+    fn pooled_constant(&mut self, width: Width, value: u128) -> ExprId {
         if let Some(&id) = self.consts.get(&(width, value)) {
             return id;
         }
@@ -155,7 +148,7 @@ impl ExprPool {
 
     /// `Or(Select(P, X, 0), Select(P, 0, Y))` is `Select(P, X, Y)`.
     fn or_of_selects(&mut self, a: ExprId, b: ExprId) -> Option<ExprId> {
-        let (Expr::Ite(p, x1, y1), Expr::Ite(q, x2, y2)) = (self.get(a).clone(), self.get(b).clone()) else {
+        let (Expr::Ite(p, x1, y1), Expr::Ite(q, x2, y2)) = (self.get(a).into_owned(), self.get(b).into_owned()) else {
             return None;
         };
         if p != q {
@@ -276,7 +269,7 @@ impl ExprPool {
         }
         // Adjacent extracts of one value rejoin.
         if let (Expr::Extract { value: v1, offset: o1, .. }, Expr::Extract { value: v2, offset: o2, width: w2 }) =
-            (self.get(hi).clone(), self.get(lo).clone())
+            (self.get(hi).into_owned(), self.get(lo).into_owned())
         {
             if v1 == v2 && o1 == o2 + w2 {
                 return self.extract(v1, o2, wh + wl);
@@ -290,7 +283,7 @@ impl ExprPool {
         // hi next to the head of a right-associated chain may rejoin too.
         if let Expr::Concat(l1, l2) = *self.get(lo) {
             if let (Expr::Extract { value: v1, offset: o1, .. }, Expr::Extract { value: v2, offset: o2, width: w2 }) =
-                (self.get(hi).clone(), self.get(l1).clone())
+                (self.get(hi).into_owned(), self.get(l1).into_owned())
             {
                 if v1 == v2 && o1 == o2 + w2 {
                     let joined = self.extract(v1, o2, wh + w2);
@@ -300,7 +293,7 @@ impl ExprPool {
         }
         // Selects on one condition join: the bytes of a stored select,
         // loaded back, become the select of the loaded values.
-        if let (Expr::Ite(c1, t1, e1), Expr::Ite(c2, t2, e2)) = (self.get(hi).clone(), self.get(lo).clone()) {
+        if let (Expr::Ite(c1, t1, e1), Expr::Ite(c2, t2, e2)) = (self.get(hi).into_owned(), self.get(lo).into_owned()) {
             if c1 == c2 {
                 let t = self.concat(t1, t2);
                 let e = self.concat(e1, e2);
@@ -323,7 +316,7 @@ impl ExprPool {
         if let Some(v) = self.as_const(value) {
             return self.constant(width, v >> offset);
         }
-        match self.get(value).clone() {
+        match self.get(value).into_owned() {
             Expr::Concat(hi, lo) => {
                 let wl = self.width(lo);
                 if offset + width <= wl {

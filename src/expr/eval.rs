@@ -31,7 +31,7 @@ pub fn evaluate(pool: &ExprPool, root: ExprId, asg: &Assignment) -> u128 {
         }
         let v = |e: &ExprId| memo[e];
         let w = pool.width(id);
-        let r = match pool.get(id) {
+        let r = match &*pool.get(id) {
             Expr::Const { value, .. } => *value,
             Expr::Input { array, index } => {
                 asg.arrays.get(array).and_then(|b| b.get(*index as usize)).copied().unwrap_or(0) as u128

@@ -26,12 +26,78 @@ use std::sync::Arc;
 pub type Width = u32;
 
 /// Handle of a node in an [`ExprPool`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ExprId(u32);
+///
+/// Constants whose value fits in 56 bits once sign-extended (nearly every
+/// value concrete execution computes) are carried inside the handle itself
+/// and never enter the pool: concrete code then builds no nodes and does no
+/// hash lookups. Every constant has exactly one handle (inline when it fits,
+/// pooled otherwise), so id equality remains structural equality.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ExprId(u64);
+
+/// Tag bit of an inline constant; below it, 7 bits of width - 1 and 56 bits
+/// of value.
+const INLINE: u64 = 1 << 63;
+const INLINE_VALUE_BITS: u32 = 56;
 
 impl ExprId {
+    /// Position in the pool's node table (not meaningful for inline constants).
     pub fn index(self) -> usize {
-        self.0 as usize
+        (self.0 & !INLINE) as usize
+    }
+
+    fn pooled(index: usize) -> ExprId {
+        ExprId(index as u64)
+    }
+
+    /// The handle of constant `value` (already masked to `width`) if it is
+    /// carried inline.
+    #[inline]
+    fn inline(width: Width, value: u128) -> Option<ExprId> {
+        // Up to 56 bits every value fits and is stored as is.
+        if width <= INLINE_VALUE_BITS {
+            return Some(ExprId(INLINE | (((width - 1) as u64) << INLINE_VALUE_BITS) | value as u64));
+        }
+        let low = value as u64 & ((1 << INLINE_VALUE_BITS) - 1);
+        if inline_value(width, low) != value {
+            return None;
+        }
+        Some(ExprId(INLINE | (((width - 1) as u64) << INLINE_VALUE_BITS) | low))
+    }
+
+    #[inline]
+    fn is_inline(self) -> bool {
+        self.0 & INLINE != 0
+    }
+
+    #[inline]
+    fn inline_width(self) -> Width {
+        ((self.0 >> INLINE_VALUE_BITS) & 0x7f) as Width + 1
+    }
+
+    #[inline]
+    fn inline_const(self) -> u128 {
+        let low = self.0 & ((1 << INLINE_VALUE_BITS) - 1);
+        let width = self.inline_width();
+        if width <= INLINE_VALUE_BITS {
+            return low as u128;
+        }
+        inline_value(width, low)
+    }
+}
+
+/// The `width`-bit value stored inline as the 56-bit `low` (sign-extended).
+fn inline_value(width: Width, low: u64) -> u128 {
+    (to_signed(low as u128, INLINE_VALUE_BITS) as u128) & mask(width)
+}
+
+impl std::fmt::Debug for ExprId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.is_inline() {
+            write!(f, "ExprId(const {}:{:#x})", self.inline_width(), self.inline_const())
+        } else {
+            write!(f, "ExprId({})", self.0)
+        }
     }
 }
 
@@ -225,11 +291,8 @@ pub struct ExprPool {
     index: FxHashMap<Expr, ExprId>,
     arrays: Vec<InputArray>,
     next_fresh: u32,
-    /// Ids of the 256 byte constants and the two booleans, which concrete
-    /// execution builds constantly (looked up without hashing).
-    small: Vec<Option<ExprId>>,
-    /// Other constants by (width, value), looked up without hashing a
-    /// whole `Expr`.
+    /// Constants too wide to be carried inline, by (width, value), looked
+    /// up without hashing a whole `Expr`.
     consts: FxHashMap<(Width, u128), ExprId>,
 }
 
@@ -238,11 +301,20 @@ impl ExprPool {
         Self::default()
     }
 
-    pub fn get(&self, id: ExprId) -> &Expr {
-        &self.nodes[id.index()]
+    /// The node of `id`. Inline constants are materialised on the fly.
+    #[inline]
+    pub fn get(&self, id: ExprId) -> std::borrow::Cow<'_, Expr> {
+        if id.is_inline() {
+            return std::borrow::Cow::Owned(Expr::Const { width: id.inline_width(), value: id.inline_const() });
+        }
+        std::borrow::Cow::Borrowed(&self.nodes[id.index()])
     }
 
+    #[inline]
     pub fn width(&self, id: ExprId) -> Width {
+        if id.is_inline() {
+            return id.inline_width();
+        }
         self.widths[id.index()]
     }
 
@@ -255,15 +327,20 @@ impl ExprPool {
     }
 
     /// The constant value of `id`, if it is a constant.
+    #[inline]
     pub fn as_const(&self, id: ExprId) -> Option<u128> {
+        if id.is_inline() {
+            return Some(id.inline_const());
+        }
         match self.nodes[id.index()] {
             Expr::Const { value, .. } => Some(value),
             _ => None,
         }
     }
 
+    #[inline]
     pub fn is_const(&self, id: ExprId) -> bool {
-        matches!(self.nodes[id.index()], Expr::Const { .. })
+        id.is_inline() || matches!(self.nodes[id.index()], Expr::Const { .. })
     }
 
     pub fn arrays(&self) -> &[InputArray] {
@@ -293,7 +370,7 @@ impl ExprPool {
     /// have tried their rewrites.
     /// Appends a node that is known not to exist yet.
     pub(crate) fn push_node(&mut self, e: Expr, width: Width) -> ExprId {
-        let id = ExprId(self.nodes.len() as u32);
+        let id = ExprId::pooled(self.nodes.len());
         self.nodes.push(e);
         self.widths.push(width);
         id
@@ -301,7 +378,7 @@ impl ExprPool {
 
     pub(crate) fn intern(&mut self, e: Expr) -> ExprId {
         // Constants live in their own table (see `constant`), so that the
-        // many values of concrete execution cost one small hash each.
+        // many values of concrete execution cost no hash at all.
         if let Expr::Const { width, value } = e {
             return self.constant(width, value);
         }
@@ -309,7 +386,7 @@ impl ExprPool {
             return id;
         }
         let w = self.compute_width(&e);
-        let id = ExprId(self.nodes.len() as u32);
+        let id = ExprId::pooled(self.nodes.len());
         self.nodes.push(e.clone());
         self.widths.push(w);
         self.index.insert(e, id);
@@ -339,7 +416,7 @@ impl ExprPool {
     /// Children of a node, in order.
     pub fn children(&self, id: ExprId) -> smallvec::SmallVec<[ExprId; 3]> {
         use smallvec::smallvec;
-        match self.get(id) {
+        match &*self.get(id) {
             Expr::Const { .. } | Expr::Input { .. } | Expr::Fresh { .. } => smallvec![],
             Expr::Bin(_, a, b) | Expr::Cmp(_, a, b) | Expr::Concat(a, b) => smallvec![*a, *b],
             Expr::FBin(_, _, a, b) | Expr::FCmp(_, _, a, b) => smallvec![*a, *b],
@@ -362,7 +439,7 @@ impl ExprPool {
             if !seen.insert(e) {
                 continue;
             }
-            match self.get(e) {
+            match &*self.get(e) {
                 Expr::FBin(..)
                 | Expr::FUn(..)
                 | Expr::Fma(..)
@@ -384,7 +461,7 @@ impl ExprPool {
             if !seen.insert(e) {
                 continue;
             }
-            match self.get(e) {
+            match &*self.get(e) {
                 Expr::Input { array, index } => {
                     out.insert((*array, *index));
                 }
@@ -413,5 +490,72 @@ pub fn to_signed(v: u128, width: Width) -> i128 {
     } else {
         let shift = 128 - width;
         ((v << shift) as i128) >> shift
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Values at the edges of the inline encoding, for several widths.
+    fn edge_values(width: Width) -> Vec<u128> {
+        let m = mask(width);
+        let mut v = vec![0, 1, 2, m, m - 1, m >> 1, (m >> 1) + 1];
+        for k in [54u32, 55, 56, 57, 63, 64, 100, 127] {
+            if k < width {
+                v.extend([1u128 << k, (1u128 << k) - 1, m - (1u128 << k) + 1, m ^ (1u128 << k)]);
+            }
+        }
+        v.into_iter().map(|x| x & m).collect()
+    }
+
+    #[test]
+    fn every_constant_reads_back_with_its_width() {
+        let mut p = ExprPool::new();
+        for width in [1, 7, 8, 16, 32, 55, 56, 57, 63, 64, 65, 80, 127, 128] {
+            for value in edge_values(width) {
+                let id = p.constant(width, value);
+                assert_eq!(p.as_const(id), Some(value), "width {width} value {value:#x}");
+                assert_eq!(p.width(id), width);
+                assert!(p.is_const(id));
+                assert_eq!(*p.get(id), Expr::Const { width, value });
+            }
+        }
+    }
+
+    #[test]
+    fn a_constant_has_one_handle_however_it_is_built() {
+        let mut p = ExprPool::new();
+        for width in [8, 56, 57, 64, 128] {
+            for value in edge_values(width) {
+                let a = p.constant(width, value);
+                let b = p.intern(Expr::Const { width, value });
+                let c = p.constant(width, value | (1u128 << 127) * (width < 128) as u128);
+                assert_eq!(a, b, "width {width} value {value:#x}");
+                assert_eq!(a, c, "bits above the width are dropped");
+            }
+        }
+        // Equal values of different widths are different constants.
+        assert_ne!(p.constant(8, 1), p.constant(16, 1));
+        // Wide values that do not fit inline are pooled once.
+        let before = p.len();
+        let big = p.constant(64, 1 << 60);
+        assert_eq!(p.len(), before + 1);
+        assert_eq!(p.constant(64, 1 << 60), big);
+        assert_eq!(p.len(), before + 1);
+    }
+
+    #[test]
+    fn folding_across_the_inline_boundary_is_exact() {
+        let mut p = ExprPool::new();
+        let a = p.constant(64, (1 << 55) - 1);
+        let one = p.constant(64, 1);
+        let sum = p.bin(BinOp::Add, a, one);
+        assert_eq!(p.as_const(sum), Some(1 << 55));
+        let back = p.bin(BinOp::Sub, sum, one);
+        assert_eq!(back, a);
+        let minus_one = p.constant(64, u64::MAX as u128);
+        let neg = p.bin(BinOp::Mul, minus_one, sum);
+        assert_eq!(p.as_const(neg), Some((1u128 << 64) - (1 << 55)));
     }
 }

@@ -50,7 +50,7 @@ fn print_with(pool: &ExprPool, roots: &[ExprId], mark: Option<ExprId>) -> Vec<St
 /// sides in step while they have the same operator.
 pub fn first_difference(pool: &ExprPool, mut a: ExprId, mut b: ExprId) -> (ExprId, ExprId) {
     loop {
-        if std::mem::discriminant(pool.get(a)) != std::mem::discriminant(pool.get(b)) || !same_operator(pool, a, b) {
+        if std::mem::discriminant(&*pool.get(a)) != std::mem::discriminant(&*pool.get(b)) || !same_operator(pool, a, b) {
             return (a, b);
         }
         let (ca, cb) = (pool.children(a), pool.children(b));
@@ -68,7 +68,7 @@ pub fn first_difference(pool: &ExprPool, mut a: ExprId, mut b: ExprId) -> (ExprI
 }
 
 fn same_operator(pool: &ExprPool, a: ExprId, b: ExprId) -> bool {
-    match (pool.get(a), pool.get(b)) {
+    match (&*pool.get(a), &*pool.get(b)) {
         (Expr::Bin(x, ..), Expr::Bin(y, ..)) => x == y,
         (Expr::Cmp(x, ..), Expr::Cmp(y, ..)) => x == y,
         (Expr::FBin(x, f, ..), Expr::FBin(y, g, ..)) => x == y && f == g,
@@ -112,7 +112,7 @@ impl<'a> Printer<'a> {
     }
 
     fn is_leafish(&self, e: ExprId) -> bool {
-        matches!(self.pool.get(e), Expr::Const { .. } | Expr::Input { .. } | Expr::Fresh { .. }) || self.byte_run(e).is_some()
+        matches!(&*self.pool.get(e), Expr::Const { .. } | Expr::Input { .. } | Expr::Fresh { .. }) || self.byte_run(e).is_some()
     }
 
     fn render(&mut self, e: ExprId, fp: Option<FpFormat>) -> String {
@@ -132,7 +132,7 @@ impl<'a> Printer<'a> {
         let mut bytes = Vec::new();
         let mut cur = e;
         loop {
-            match self.pool.get(cur) {
+            match &*self.pool.get(cur) {
                 Expr::Concat(h, l) => {
                     let Expr::Input { array, index } = *self.pool.get(*h) else { return None };
                     bytes.push((array, index));
@@ -179,7 +179,7 @@ impl<'a> Printer<'a> {
             return format!("{}[{i}..{j}]", self.array_name(a));
         }
         let pool = self.pool;
-        match pool.get(e).clone() {
+        match pool.get(e).into_owned() {
             Expr::Const { width, value } => self.constant(width, value, fp),
             Expr::Input { array, index } => format!("{}[{index}]", self.array_name(array)),
             Expr::Fresh { id, width } => format!("fresh{id}:i{width}"),

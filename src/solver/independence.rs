@@ -42,7 +42,7 @@ fn keys_of(pool: &ExprPool, root: ExprId) -> FxHashSet<Key> {
         if !seen.insert(e) {
             continue;
         }
-        match pool.get(e) {
+        match &*pool.get(e) {
             Expr::Input { array, index } => {
                 out.insert(Key::Byte(*array, *index));
             }

@@ -45,7 +45,7 @@ pub(crate) fn evaluation_is_exact(pool: &ExprPool, constraints: &[ExprId]) -> bo
         if !seen.insert(e) {
             continue;
         }
-        match pool.get(e) {
+        match &*pool.get(e) {
             Expr::Fma(FpFormat::Half, ..) | Expr::Apply { .. } => return false,
             _ => stack.extend(pool.children(e)),
         }

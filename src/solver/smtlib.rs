@@ -127,7 +127,7 @@ pub(crate) struct Printer<'a> {
 impl Printer<'_> {
     /// The term naming node `id` (constants are printed inline).
     pub(crate) fn term(&self, id: ExprId) -> String {
-        match self.pool.get(id) {
+        match &*self.pool.get(id) {
             Expr::Const { width, value } => bv_lit(*width, *value),
             Expr::Input { array, index } => format!("a{array}_{index}"),
             Expr::Fresh { id, .. } => format!("f{id}"),
@@ -138,7 +138,7 @@ impl Printer<'_> {
     /// A Boolean formula true when the width-1 node `id` is 1. Comparisons
     /// are asserted directly, which lets solvers substitute `x = c`.
     fn truth(&self, id: ExprId) -> String {
-        match self.pool.get(id) {
+        match &*self.pool.get(id) {
             Expr::Cmp(op, a, b) => format!("({} {} {})", cmp_name(*op), self.term(*a), self.term(*b)),
             Expr::Not(a) if self.pool.width(*a) == 1 => format!("(not {})", self.truth(*a)),
             Expr::Bin(BinOp::And, a, b) if self.pool.width(*a) == 1 => {
@@ -173,7 +173,7 @@ impl Printer<'_> {
         let w = self.pool.width(id);
         let name = self.term(id);
         let t = |e: &ExprId| self.term(*e);
-        let term = match self.pool.get(id).clone() {
+        let term = match self.pool.get(id).into_owned() {
             Expr::Const { .. } => return,
             Expr::Input { array, index } => {
                 let _ = writeln!(self.decls, "(declare-fun {name} () {})", bv_sort(8));

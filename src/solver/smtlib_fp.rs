@@ -68,7 +68,7 @@ impl Printer<'_> {
         };
         self.uses_half |= half;
         self.restrict_operands(id);
-        match self.pool.get(id).clone() {
+        match self.pool.get(id).into_owned() {
             Expr::FBin(op @ (FBinOp::Min | FBinOp::Max), f, a, b) => self.min_max(&name, op == FBinOp::Min, f, a, b),
             Expr::FBin(FBinOp::Rem, f, a, b) => self.fmod(&name, f, a, b),
             Expr::FBin(op, f, a, b) => {
@@ -150,7 +150,7 @@ impl Printer<'_> {
         if !self.assume.any() {
             return;
         }
-        let operands: Vec<(FpFormat, ExprId)> = match self.pool.get(id).clone() {
+        let operands: Vec<(FpFormat, ExprId)> = match self.pool.get(id).into_owned() {
             Expr::FBin(_, f, a, b) | Expr::FCmp(_, f, a, b) => vec![(f, a), (f, b)],
             Expr::FUn(_, f, a) => vec![(f, a)],
             Expr::Fma(f, a, b, c) => vec![(f, a), (f, b), (f, c)],

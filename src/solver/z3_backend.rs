@@ -118,7 +118,7 @@ fn fresh_width(pool: &ExprPool, constraints: &[ExprId], id: u32) -> u32 {
         if !seen.insert(e) {
             continue;
         }
-        if let Expr::Fresh { id: f, width } = pool.get(e) {
+        if let Expr::Fresh { id: f, width } = &*pool.get(e) {
             if *f == id {
                 return *width;
             }
@@ -182,7 +182,7 @@ impl<'a, 'ctx> Translator<'a, 'ctx> {
 
     fn node(&mut self, id: ExprId) -> Result<BV<'ctx>, String> {
         let m = |e: &ExprId| self.memo[e].clone();
-        let bv = match self.pool.get(id) {
+        let bv = match &*self.pool.get(id) {
             Expr::Const { width, value } => self.constant(*width, *value),
             Expr::Input { array, index } => BV::new_const(self.ctx, format!("a{array}_{index}"), 8),
             Expr::Fresh { id, width } => BV::new_const(self.ctx, format!("f{id}"), *width),
