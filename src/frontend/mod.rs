@@ -9,6 +9,7 @@ mod error;
 mod tools;
 
 mod link;
+mod runtime_cache;
 
 pub use clang::{clang_args, Language};
 pub use error::FrontendError;
@@ -103,20 +104,25 @@ pub fn compile_with_tools(inputs: &[PathBuf], opts: &CompileOptions, tools: &Too
     // runtime. Only the runtime functions the inputs use are linked in.
     let has_host_code = sources.iter().any(|(_, k)| *k != InputKind::Source(Language::OpenCl));
     let has_device_code = sources.iter().any(|(_, k)| *k == InputKind::Source(Language::OpenCl));
-    let mut runtime_files: Vec<(PathBuf, InputKind)> = Vec::new();
+    let mut libraries = Vec::new();
     if has_host_code {
-        runtime_files.extend(runtime_sources(runtime.as_deref(), "host", "c").into_iter().map(|p| (p, InputKind::Source(Language::C))));
+        let files = runtime_sources(runtime.as_deref(), "host", "c");
+        if !files.is_empty() {
+            libraries.push(runtime_cache::runtime_library(&files, Language::C, "host-runtime", dir.path(), opts, tools, runtime.as_deref())?);
+        }
     }
     if has_device_code {
-        runtime_files.extend(runtime_sources(runtime.as_deref(), "device", "cl").into_iter().map(|p| (p, InputKind::Source(Language::OpenCl))));
+        let files = runtime_sources(runtime.as_deref(), "device", "cl");
+        if !files.is_empty() {
+            libraries.push(runtime_cache::runtime_library(&files, Language::OpenCl, "device-builtins", dir.path(), opts, tools, runtime.as_deref())?);
+        }
     }
-    let objects = compile_all(&sources, 0, dir.path(), opts, tools, runtime.as_deref())?;
-    let runtime_objects = compile_all(&runtime_files, sources.len(), dir.path(), opts, tools, runtime.as_deref())?;
+    let objects = compile_all(&sources, dir.path(), opts, tools, runtime.as_deref())?;
     let linked = dir.path().join("linked.bc");
     link::link(&tools.llvm_link, &objects, &linked)?;
-    if !runtime_objects.is_empty() {
+    if !libraries.is_empty() {
         let rt = dir.path().join("runtime.bc");
-        link::link(&tools.llvm_link, &runtime_objects, &rt)?;
+        link::link(&tools.llvm_link, &libraries, &rt)?;
         let with_rt = dir.path().join("linked-runtime.bc");
         link::link_only_needed(&tools.llvm_link, &linked, &rt, &with_rt)?;
         std::fs::rename(&with_rt, &linked).map_err(FrontendError::TempDir)?;
@@ -127,15 +133,15 @@ pub fn compile_with_tools(inputs: &[PathBuf], opts: &CompileOptions, tools: &Too
 }
 
 /// Compiles each source to bitcode in `dir` (bitcode inputs are used as
-/// they are); `first` numbers the outputs so that names do not collide.
-fn compile_all(sources: &[(PathBuf, InputKind)], first: usize, dir: &Path, opts: &CompileOptions, tools: &Tools, runtime: Option<&Path>) -> Result<Vec<PathBuf>, FrontendError> {
+/// they are).
+fn compile_all(sources: &[(PathBuf, InputKind)], dir: &Path, opts: &CompileOptions, tools: &Tools, runtime: Option<&Path>) -> Result<Vec<PathBuf>, FrontendError> {
     let mut objects = Vec::with_capacity(sources.len());
     for (i, (src, kind)) in sources.iter().enumerate() {
         match kind {
             InputKind::Bitcode => objects.push(src.clone()),
             InputKind::Source(lang) => {
                 let stem = src.file_stem().and_then(|s| s.to_str()).unwrap_or("input");
-                let out = dir.join(format!("{}-{stem}.bc", first + i));
+                let out = dir.join(format!("{i}-{stem}.bc"));
                 objects.push(clang::compile(&tools.clang, *lang, src, &out, opts, runtime)?);
             }
         }

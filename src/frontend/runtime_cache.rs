@@ -1,0 +1,152 @@
+//! The runtime model compiled once, not on every run: the linked bitcode of
+//! cl-runtime-model/host or /device is kept in a cache directory under a
+//! key made of everything that goes into it (the tools, every clang
+//! argument, the text of every runtime file and header). Any change gives a
+//! new key, so a stale library is never used.
+//!
+//! The cache directory is `$SYMCROSS_CACHE_DIR`, else
+//! `$XDG_CACHE_HOME/symcross`, else `~/.cache/symcross`. Setting
+//! `SYMCROSS_CACHE_DIR` to an empty string turns caching off; a directory
+//! that cannot be written also just means compiling every time.
+
+use super::clang::{self, Language};
+use super::error::FrontendError;
+use super::link;
+use super::{CompileOptions, Tools};
+use std::hash::Hasher;
+use std::path::{Path, PathBuf};
+
+/// The cache directory, if caching is on.
+fn cache_dir() -> Option<PathBuf> {
+    match std::env::var_os("SYMCROSS_CACHE_DIR") {
+        Some(d) if d.is_empty() => return None,
+        Some(d) => return Some(PathBuf::from(d)),
+        None => {}
+    }
+    if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|x| !x.is_empty()) {
+        return Some(PathBuf::from(x).join("symcross"));
+    }
+    std::env::var_os("HOME").filter(|h| !h.is_empty()).map(|h| PathBuf::from(h).join(".cache/symcross"))
+}
+
+/// A 128-bit digest (two independently seeded 64-bit hashes).
+struct Digest(rustc_hash::FxHasher, std::collections::hash_map::DefaultHasher);
+
+impl Digest {
+    fn new() -> Self {
+        Digest(rustc_hash::FxHasher::default(), std::collections::hash_map::DefaultHasher::new())
+    }
+    fn add(&mut self, bytes: &[u8]) {
+        // Length first, so that concatenations cannot collide.
+        self.0.write_usize(bytes.len());
+        self.1.write_usize(bytes.len());
+        self.0.write(bytes);
+        self.1.write(bytes);
+    }
+    fn add_file(&mut self, path: &Path) {
+        self.add(path.as_os_str().as_encoded_bytes());
+        self.add(&std::fs::read(path).unwrap_or_default());
+    }
+    /// A tool is identified by its path, size and modification time (an
+    /// upgrade of clang changes them).
+    fn add_tool(&mut self, path: &Path) {
+        self.add(path.as_os_str().as_encoded_bytes());
+        if let Ok(m) = std::fs::metadata(path) {
+            self.add(&m.len().to_le_bytes());
+            let mtime = m.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map(|d| d.as_nanos()).unwrap_or(0);
+            self.add(&mtime.to_le_bytes());
+        }
+    }
+    fn hex(&self) -> String {
+        format!("{:016x}{:016x}", self.0.finish(), self.1.finish())
+    }
+}
+
+/// Every file under the runtime directory (headers included), sorted, so
+/// that an edit to any of them changes the key.
+fn runtime_files(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Compiles `files` (all in `lang`) and links them into one library in
+/// `dir`, or returns the cached library built from the same inputs.
+pub fn runtime_library(
+    files: &[PathBuf],
+    lang: Language,
+    name: &str,
+    dir: &Path,
+    opts: &CompileOptions,
+    tools: &Tools,
+    runtime: Option<&Path>,
+) -> Result<PathBuf, FrontendError> {
+    // A user include directory could shadow a header the runtime includes;
+    // its contents are not part of the key, so such runs are not cached.
+    let cacheable = opts.include_dirs.is_empty();
+    let cached = cache_dir().filter(|_| cacheable).map(|d| d.join(format!("{name}-{}.bc", key(files, lang, opts, tools, runtime))));
+    if let Some(c) = cached.as_ref().filter(|c| c.is_file()) {
+        return Ok(c.clone());
+    }
+    let mut objects = Vec::with_capacity(files.len());
+    for (i, src) in files.iter().enumerate() {
+        let stem = src.file_stem().and_then(|s| s.to_str()).unwrap_or("runtime");
+        let out = dir.join(format!("{name}-{i}-{stem}.bc"));
+        objects.push(clang::compile(&tools.clang, lang, src, &out, opts, runtime)?);
+    }
+    let library = dir.join(format!("{name}.bc"));
+    link::link(&tools.llvm_link, &objects, &library)?;
+    if let Some(c) = cached {
+        store(&library, &c);
+    }
+    Ok(library)
+}
+
+/// The cache key of a runtime library.
+fn key(files: &[PathBuf], lang: Language, opts: &CompileOptions, tools: &Tools, runtime: Option<&Path>) -> String {
+    let mut d = Digest::new();
+    d.add(env!("CARGO_PKG_VERSION").as_bytes());
+    d.add_tool(&tools.clang);
+    d.add_tool(&tools.llvm_link);
+    for f in files {
+        // The output path is not part of the key (it is always fresh).
+        for a in clang::clang_args(lang, f, Path::new("out.bc"), opts, runtime) {
+            d.add(a.as_bytes());
+        }
+    }
+    if let Some(root) = runtime {
+        for f in runtime_files(root) {
+            d.add_file(&f);
+        }
+    }
+    // The Khronos headers the host runtime includes.
+    for f in runtime_files(Path::new("/usr/include/CL")) {
+        d.add_file(&f);
+    }
+    d.hex()
+}
+
+/// Copies `library` into the cache as `target`, atomically: a reader sees
+/// either no file or the whole file. Failures only cost a recompile later.
+fn store(library: &Path, target: &Path) {
+    let Some(parent) = target.parent() else { return };
+    if std::fs::create_dir_all(parent).is_err() {
+        return;
+    }
+    let Ok(tmp) = tempfile::NamedTempFile::new_in(parent) else { return };
+    if std::fs::copy(library, tmp.path()).is_ok() {
+        let _ = tmp.persist(target);
+    }
+}
