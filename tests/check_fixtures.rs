@@ -37,6 +37,7 @@ fixtures!(
     inline_asm_unsupported,
     syntax_error,
     merged_region_oob,
+    struct_by_value_is_a_copy,
 );
 
 #[test]

@@ -31,6 +31,7 @@ fixtures!(
     unmodelled_function,
     out_of_order_queue,
     device_builtins,
+    struct_argument,
 );
 
 /// The tree reduction equals the serial sum once + may reassociate, -0
@@ -62,7 +63,7 @@ fn every_fixture_is_listed() {
     let listed = [
         "vector_add_float4", "tree_reduction", "global_size_rounded_up", "released_before_read",
         "division_inexact", "division_correctly_rounded", "api_misuse_error_codes", "unmodelled_function",
-        "out_of_order_queue", "reduction_associative", "device_builtins",
+        "out_of_order_queue", "reduction_associative", "device_builtins", "struct_argument",
     ];
     for entry in std::fs::read_dir(common::repo().join("tests/fixtures/opencl")).expect("fixture dir") {
         let path = entry.expect("entry").path();
@@ -90,4 +91,33 @@ fn replay_on_real_opencl_shows_the_mismatch() {
     let run = common::symcross(&["replay", harness.to_str().unwrap(), report.to_str().unwrap()]);
     assert_eq!(run.code, 1, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("sum: element 0 differs"), "{}", run.stdout);
+}
+
+/// convert_<T>_rte/_rtz/_rtp/_rtn (scalar and vector forms) from every
+/// integer width and from double give what the CPU gives under each
+/// rounding mode set with fesetround, over values at the precision limits
+/// of float and double, the ends of every range and float's overflow and
+/// underflow thresholds.
+#[test]
+fn rounding_mode_conversions_match_the_cpu() {
+    let dir = common::repo().join("tests/fixtures/opencl/rounding");
+    let tmp = tempfile::tempdir().unwrap();
+    let exe = tmp.path().join("reference");
+    let built = std::process::Command::new("clang-19")
+        .args(["-O0", "-frounding-math"])
+        .arg(dir.join("reference.c"))
+        .args(["-lm", "-o"])
+        .arg(&exe)
+        .status()
+        .expect("clang-19");
+    assert!(built.success(), "native build of reference.c failed");
+    let native = std::process::Command::new(&exe).output().expect("run reference");
+    let want = String::from_utf8(native.stdout).unwrap();
+    assert_eq!(want.lines().count(), 24, "{want}");
+    let got = common::symcross(&["run", dir.join("kernel.c").to_str().unwrap()]);
+    assert_eq!(got.code, 0, "stderr:\n{}", got.stderr);
+    for (w, g) in want.lines().zip(got.stdout.lines()) {
+        assert_eq!(g, w, "symcross (second) differs from the CPU (first)");
+    }
+    assert_eq!(got.stdout, want);
 }

@@ -126,7 +126,7 @@ impl<'m> Executor<'m> {
         let pair = mode == Some(RaceMode::Pair);
         drop(nested);
         if mode.is_none() {
-            return Err(self.unsupported(state, loc, "kernel with an argument symcross cannot pass (by-value struct?)".into()));
+            return Err(self.unsupported(state, loc, "kernel argument whose size does not match its parameter".into()));
         }
         if pair {
             let msg = format!(
@@ -153,7 +153,13 @@ impl<'m> Executor<'m> {
                     local_objects.push(obj);
                     smallvec::smallvec![self.pool.constant(64, state.memory.object(obj).base as u128)]
                 }
-                (KernelArg::Bytes(b), t) if b.len() as u64 >= t.size() && !matches!(t, Type::Struct { .. }) => {
+                (KernelArg::Bytes(b), Type::Ptr { .. }) if p.byval.is_some_and(|(size, _)| b.len() as u64 == size) => {
+                    let align = p.byval.map_or(16, |(_, a)| a);
+                    let name = format!("by-value argument `{}`", p.name);
+                    let base = super::byval::byval_template(&mut state.memory, &mut self.pool, b, align, name);
+                    smallvec::smallvec![self.pool.constant(64, base as u128)]
+                }
+                (KernelArg::Bytes(b), t) if b.len() as u64 >= t.size() && !matches!(t, Type::Struct { .. }) && p.byval.is_none() => {
                     super::layout::bytes_to_value(&mut self.pool, t, &b[..t.size() as usize])
                 }
                 _ => return None,

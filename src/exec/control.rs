@@ -145,6 +145,9 @@ impl<'m> Executor<'m> {
         let fixed = f.params.len();
         let extra: Vec<Value> = if f.varargs && args.len() > fixed { args[fixed..].to_vec() } else { Vec::new() };
         self.push_frame(state, callee, args, dest, loc);
+        if let Err(step) = self.copy_byval_args(state, loc) {
+            return step;
+        }
         if f.varargs {
             let area = self.lay_out_varargs(state, &extra);
             state.frame_mut().varargs = Some(area);

@@ -1,6 +1,7 @@
 //! The symbolic executor: states, memory, forking, and the semantics of
 //! each instruction family.
 
+mod byval;
 mod calls;
 mod cl_host;
 mod cl_launch;

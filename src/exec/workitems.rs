@@ -99,10 +99,6 @@ impl<'m> Executor<'m> {
         }
     }
 
-    fn kernel_frame(&self, kernel: FuncId, args: &[Value]) -> Vec<Frame> {
-        vec![self.new_frame(kernel, args.to_vec(), None, Loc::default())]
-    }
-
     fn start_group(&mut self, state: &mut State, group: u64) {
         let gpu = state.gpu.as_mut().expect("NDRange");
         let nd = gpu.ndrange;
@@ -111,7 +107,7 @@ impl<'m> Executor<'m> {
         let mut items = Vec::new();
         for flat in 0..nd.items_per_group() {
             let l = NdRange::unflatten(flat, nd.local);
-            let stack = self.kernel_frame(kernel, &args);
+            let stack = self.kernel_frame(&mut state.memory, kernel, &args);
             let local = l.map(|v| self.pool.constant(64, v as u128));
             let group = g.map(|v| self.pool.constant(64, v as u128));
             items.push(WorkItem { stack, local, group, status: ItemStatus::Running, epoch: [0, 0] });
@@ -149,7 +145,7 @@ impl<'m> Executor<'m> {
                 state.path.push(gok);
             }
             ids.push([local[0], local[1], local[2], group[0], group[1], group[2]]);
-            let stack = self.kernel_frame(kernel, &args);
+            let stack = self.kernel_frame(&mut state.memory, kernel, &args);
             items.push(WorkItem { stack, local, group, status: ItemStatus::Running, epoch: [0, 0] });
         }
         let mut same = self.pool.bool_const(true);

@@ -70,9 +70,10 @@ pub fn translate_function(cx: &mut ModuleCx, f: Value) -> Function {
         is_kernel: llvm::call_conv(f) == SPIR_KERNEL_CC || llvm::global_has_metadata(f, cx.kernel_md_kind),
     };
     let mut fcx = FnCx { cx, regs: HashMap::new(), blocks: HashMap::new() };
-    for p in llvm::params(f) {
+    for (i, p) in llvm::params(f).into_iter().enumerate() {
         let reg = new_reg(&mut fcx, &mut func, p);
-        func.params.push(Param { reg, ty: func.reg_types[reg.0 as usize].clone(), name: llvm::name(p) });
+        let byval = llvm::byval_type(f, i as u32).map(|t| (fcx.cx.layout.alloc_size(t), fcx.cx.layout.abi_align(t)));
+        func.params.push(Param { reg, ty: func.reg_types[reg.0 as usize].clone(), name: llvm::name(p), byval });
     }
     if llvm::is_declaration(f) {
         return func;

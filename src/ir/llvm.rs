@@ -255,3 +255,17 @@ pub fn struct_is_opaque(t: Ty) -> bool {
 pub fn pointer_addr_space(t: Ty) -> u32 {
     unsafe { LLVMGetPointerAddressSpace(t) }
 }
+
+/// The type of parameter `index` of function `f` if it is passed `byval`
+/// (the callee gets its own copy of the pointee).
+pub fn byval_type(f: Value, index: u32) -> Option<Ty> {
+    const NAME: &str = "byval";
+    let kind = unsafe { LLVMGetEnumAttributeKindForName(NAME.as_ptr() as *const c_char, NAME.len()) };
+    // Attribute index 0 is the return value; parameters start at 1.
+    let attr = unsafe { LLVMGetEnumAttributeAtIndex(f, index + 1, kind) };
+    if attr.is_null() {
+        return None;
+    }
+    let t = unsafe { LLVMGetTypeAttributeValue(attr) };
+    (!t.is_null()).then_some(t)
+}

@@ -270,6 +270,9 @@ pub struct Param {
     pub reg: RegId,
     pub ty: Type,
     pub name: String,
+    /// Size and alignment of the pointee of a `byval` pointer: the callee
+    /// works on its own copy of that many bytes.
+    pub byval: Option<(u64, u64)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

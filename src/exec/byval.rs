@@ -1,0 +1,79 @@
+//! Arguments passed `byval`: the caller passes a pointer, but the callee
+//! owns a copy of the pointee (C structs passed by value, OpenCL kernel
+//! arguments of struct type). Each frame gets its own stack object holding
+//! the copy, so writes in the callee never reach the caller's object.
+
+use super::executor::{Executor, Step};
+use super::state::Frame;
+use super::memory::{Memory, ObjectId, ObjectKind};
+use super::state::State;
+use super::value::{scalar, Value};
+use crate::ir::{FuncId, Loc};
+
+impl<'m> Executor<'m> {
+    /// Replaces each `byval` argument of the frame on top of the stack by a
+    /// pointer to a fresh copy owned by that frame.
+    pub(super) fn copy_byval_args(&mut self, state: &mut State, loc: Loc) -> Result<(), Step> {
+        let func = self.module.function(state.frame().func);
+        for p in &func.params {
+            let Some((size, align)) = p.byval else { continue };
+            let Some(src) = state.frame().regs[p.reg.0 as usize].as_ref().map(|v| v[0]) else { continue };
+            let id = state.memory.allocate(&mut self.pool, size, align, ObjectKind::Stack, format!("argument `{}`", p.name));
+            state.memory.object_mut(id).alloc_line = Some(loc);
+            state.frame_mut().allocas.push(id);
+            let dst = self.pool.constant(64, state.memory.object(id).base as u128);
+            self.copy_bytes(state, dst, src, size, loc)?;
+            state.frame_mut().regs[p.reg.0 as usize] = Some(scalar(dst));
+        }
+        Ok(())
+    }
+
+    /// The entry frame of one work-item of `kernel`: `byval` arguments point
+    /// to the launch's copy of the host's bytes (see `byval_template`), and
+    /// each work-item gets its own private copy of them.
+    pub(super) fn kernel_frame(&mut self, memory: &mut Memory, kernel: FuncId, args: &[Value]) -> Vec<Frame> {
+        let mut frame = self.new_frame(kernel, args.to_vec(), None, Loc::default());
+        let func = self.module.function(kernel);
+        for p in &func.params {
+            if p.byval.is_none() {
+                continue;
+            }
+            let Some(addr) = frame.regs[p.reg.0 as usize].as_ref().and_then(|v| self.pool.as_const(v[0])) else { continue };
+            // Only the launch's template is copied (`symcross race` passes
+            // an address-only buffer, whose contents are unconstrained).
+            let Some(template) = memory.object_near(addr as u64) else { continue };
+            let t = memory.object(template);
+            if t.address_only || t.base != addr as u64 || Some(t.size) != p.byval.map(|(size, _)| size) {
+                continue;
+            }
+            let copy = copy_object(memory, template, &mut self.pool, format!("argument `{}`", p.name));
+            frame.allocas.push(copy);
+            frame.regs[p.reg.0 as usize] = Some(scalar(self.pool.constant(64, memory.object(copy).base as u128)));
+        }
+        vec![frame]
+    }
+}
+
+/// A private stack object with the contents of `template`.
+fn copy_object(memory: &mut Memory, template: ObjectId, pool: &mut crate::expr::ExprPool, name: String) -> ObjectId {
+    let (size, bytes, initialized) = {
+        let t = memory.object(template);
+        (t.size, t.bytes.clone(), t.initialized.clone())
+    };
+    let id = memory.allocate(pool, size, 16, ObjectKind::Stack, name);
+    let o = memory.object_mut(id);
+    o.bytes = bytes;
+    o.initialized = initialized;
+    id
+}
+
+/// Makes the launch's read-only object holding a by-value kernel
+/// argument's bytes, from which each work-item copies; returns its address.
+pub(super) fn byval_template(memory: &mut Memory, pool: &mut crate::expr::ExprPool, bytes: &[crate::expr::ExprId], align: u64, name: String) -> u64 {
+    let id = memory.allocate(pool, bytes.len() as u64, align, ObjectKind::Buffer, name);
+    let o = memory.object_mut(id);
+    o.bytes = bytes.to_vec();
+    o.initialized = vec![true; bytes.len()];
+    o.read_only = true;
+    memory.object(id).base
+}
