@@ -100,3 +100,17 @@ fn text_report_names_file_and_line() {
     assert!(run.stdout.contains("heap_use_after_free.c:8:"), "{}", run.stdout);
     assert!(run.stdout.contains("freed here at"), "{}", run.stdout);
 }
+
+/// --max-time stops a run inside a single long path (an endless loop is
+/// one path): exit 3, naming the limit.
+#[test]
+fn time_limit_stops_an_endless_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("endless.c");
+    std::fs::write(&src, "int main(void) { volatile int x = 0; while (1) x++; }\n").unwrap();
+    let started = std::time::Instant::now();
+    let run = common::symcross(&["check", src.to_str().unwrap(), "--max-time", "1"]);
+    assert_eq!(run.code, 3, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("time limit"), "{}", run.stdout);
+    assert!(started.elapsed().as_secs() < 20, "took {:?}", started.elapsed());
+}

@@ -182,7 +182,11 @@ impl<'m> Executor<'m> {
         let mut searcher = Searcher::new(self.config.searcher, self.config.seed);
         searcher.push(initial);
         let mut last_progress = Instant::now();
-        while let Some(mut state) = searcher.pop() {
+        // Limits are also checked inside a long path (a loop that runs for
+        // minutes is one path), every this many instructions.
+        const CHECK_EVERY: u32 = 1 << 16;
+        let mut until_check = CHECK_EVERY;
+        'paths: while let Some(mut state) = searcher.pop() {
             if let Some(limit) = self.limit_reached() {
                 self.limit_hit = Some(limit);
                 break;
@@ -199,6 +203,16 @@ impl<'m> Executor<'m> {
                 );
             }
             loop {
+                until_check -= 1;
+                if until_check == 0 {
+                    until_check = CHECK_EVERY;
+                    if let Some(limit) = self.limit_reached() {
+                        // The unfinished path is dropped; the report says
+                        // which limit stopped the run.
+                        self.limit_hit = Some(limit);
+                        break 'paths;
+                    }
+                }
                 let step = self.step(&mut state);
                 for p in std::mem::take(&mut self.pending) {
                     self.count_new_state(&p);

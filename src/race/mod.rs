@@ -57,6 +57,10 @@ pub struct AccessLog {
     /// (at barriers) look only at its records, so their cost does not grow
     /// with the groups already done.
     group_start: u64,
+    /// Index in `records` of the running group's first record (records are
+    /// in sequence order), so that per-group work does not scan the whole
+    /// log: a kernel of many groups stays linear.
+    group_first: usize,
 }
 
 /// A pair of accesses that conflict when `condition` holds.
@@ -76,8 +80,18 @@ impl AccessLog {
     /// Drops local-memory records of a finished group: the next group has
     /// its own local memory.
     pub fn forget_local(&mut self) {
-        self.records.retain(|r| r.space != LOCAL_SPACE);
+        // Earlier groups' local records are gone already; only the running
+        // group's tail needs filtering (order is kept).
+        let mut kept = self.group_first;
+        for i in self.group_first..self.records.len() {
+            if self.records[i].space != LOCAL_SPACE {
+                self.records.swap(kept, i);
+                kept += 1;
+            }
+        }
+        self.records.truncate(kept);
         self.group_start = self.next_seq;
+        self.group_first = self.records.len();
     }
 
     /// Candidate conflicts. `final_check` adds the pairs from different
@@ -86,7 +100,8 @@ impl AccessLog {
         let mut pairs: FxHashSet<(usize, usize)> = FxHashSet::default();
         let mut by_byte: FxHashMap<(ObjectId, i64), Vec<usize>> = FxHashMap::default();
         let mut symbolic: Vec<usize> = Vec::new();
-        for (i, r) in self.records.iter().enumerate() {
+        let first = if final_check { 0 } else { self.group_first };
+        for (i, r) in self.records.iter().enumerate().skip(first) {
             if !final_check && r.seq < self.group_start {
                 continue;
             }
@@ -108,7 +123,7 @@ impl AccessLog {
             }
         }
         for &s in &symbolic {
-            for (j, r) in self.records.iter().enumerate() {
+            for (j, r) in self.records.iter().enumerate().skip(first) {
                 if !final_check && r.seq < self.group_start {
                     continue;
                 }
