@@ -121,8 +121,15 @@ pub fn compile_with_tools(inputs: &[PathBuf], opts: &CompileOptions, tools: &Too
     let linked = dir.path().join("linked.bc");
     link::link(&tools.llvm_link, &objects, &linked)?;
     if !libraries.is_empty() {
-        let rt = dir.path().join("runtime.bc");
-        link::link(&tools.llvm_link, &libraries, &rt)?;
+        // One library is used as it is (re-linking the device built-ins
+        // alone costs more than the rest of the front end).
+        let rt = if libraries.len() == 1 {
+            libraries[0].clone()
+        } else {
+            let rt = dir.path().join("runtime.bc");
+            link::link(&tools.llvm_link, &libraries, &rt)?;
+            rt
+        };
         let with_rt = dir.path().join("linked-runtime.bc");
         link::link_only_needed(&tools.llvm_link, &linked, &rt, &with_rt)?;
         std::fs::rename(&with_rt, &linked).map_err(FrontendError::TempDir)?;
