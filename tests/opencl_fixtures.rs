@@ -33,6 +33,7 @@ fixtures!(
     device_builtins,
     struct_argument,
     large_ndrange,
+    kernel_from_file,
 );
 
 /// The tree reduction equals the serial sum once + may reassociate, -0
@@ -51,8 +52,10 @@ fn use_after_free_names_both_lines() {
     let run = common::symcross(&["check", path.to_str().unwrap(), "--json", "-"]);
     let json = run.json.expect("json report");
     let f = json["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "use-after-free").expect("finding");
-    assert_eq!(f["location"]["line"], 2, "kernel line: {f}");
-    assert!(f["location"]["file"].as_str().unwrap().contains("program 0"), "{f}");
+    // The kernel's line inside the string literal of the host file.
+    assert_eq!(f["location"]["line"], 11, "kernel line: {f}");
+    assert_eq!(f["location"]["column"], 33, "the read of buf1: {f}");
+    assert!(f["location"]["file"].as_str().unwrap().ends_with("released_before_read.c"), "{f}");
     let related = f["related"].as_array().unwrap();
     let freed = related.iter().find(|r| r["message"] == "freed here").expect("freed here");
     assert!(freed["location"]["file"].as_str().unwrap().ends_with("released_before_read.c"), "{freed}");
@@ -64,7 +67,7 @@ fn every_fixture_is_listed() {
     let listed = [
         "vector_add_float4", "tree_reduction", "global_size_rounded_up", "released_before_read",
         "division_inexact", "division_correctly_rounded", "api_misuse_error_codes", "unmodelled_function",
-        "out_of_order_queue", "reduction_associative", "device_builtins", "struct_argument", "large_ndrange",
+        "out_of_order_queue", "reduction_associative", "device_builtins", "struct_argument", "large_ndrange", "kernel_from_file",
     ];
     for entry in std::fs::read_dir(common::repo().join("tests/fixtures/opencl")).expect("fixture dir") {
         let path = entry.expect("entry").path();
@@ -94,18 +97,15 @@ fn replay_on_real_opencl_shows_the_mismatch() {
     assert!(run.stdout.contains("sum: element 0 differs"), "{}", run.stdout);
 }
 
-/// convert_<T>_rte/_rtz/_rtp/_rtn (scalar and vector forms) from every
-/// integer width and from double give what the CPU gives under each
-/// rounding mode set with fesetround, over values at the precision limits
-/// of float and double, the ends of every range and float's overflow and
-/// underflow thresholds.
-#[test]
-fn rounding_mode_conversions_match_the_cpu() {
-    let dir = common::repo().join("tests/fixtures/opencl/rounding");
+/// Builds `dir/reference.c` natively and runs `dir/kernel.c` with `symcross
+/// run`; both must print the same `lines` lines.
+fn kernel_matches_the_cpu(dir: &str, extra_cflags: &[&str], lines: usize) {
+    let dir = common::repo().join(dir);
     let tmp = tempfile::tempdir().unwrap();
     let exe = tmp.path().join("reference");
     let built = std::process::Command::new("clang-19")
-        .args(["-O0", "-frounding-math"])
+        .arg("-O0")
+        .args(extra_cflags)
         .arg(dir.join("reference.c"))
         .args(["-lm", "-o"])
         .arg(&exe)
@@ -114,11 +114,42 @@ fn rounding_mode_conversions_match_the_cpu() {
     assert!(built.success(), "native build of reference.c failed");
     let native = std::process::Command::new(&exe).output().expect("run reference");
     let want = String::from_utf8(native.stdout).unwrap();
-    assert_eq!(want.lines().count(), 24, "{want}");
+    assert_eq!(want.lines().count(), lines, "{want}");
     let got = common::symcross(&["run", dir.join("kernel.c").to_str().unwrap()]);
     assert_eq!(got.code, 0, "stderr:\n{}", got.stderr);
     for (w, g) in want.lines().zip(got.stdout.lines()) {
-        assert_eq!(g, w, "symcross (second) differs from the CPU (first)");
+        assert_eq!(g, w, "symcross (left) differs from the CPU (right)");
     }
     assert_eq!(got.stdout, want);
+}
+
+/// convert_<T>_rte/_rtz/_rtp/_rtn (scalar and vector forms) from every
+/// integer width and from double give what the CPU gives under each
+/// rounding mode set with fesetround, over values at the precision limits
+/// of float and double, the ends of every range and float's overflow and
+/// underflow thresholds.
+#[test]
+fn rounding_mode_conversions_match_the_cpu() {
+    kernel_matches_the_cpu("tests/fixtures/opencl/rounding", &["-frounding-math"], 24);
+}
+
+/// fdim, maxmag, minmag, nextafter, ilogb, frexp, modf and ldexp give the
+/// C library's bits, and min/max (signed and unsigned), mad_hi, mad_sat and
+/// upsample what C arithmetic gives, on zeros, subnormals, infinities, NaN
+/// and the ends of the integer ranges.
+#[test]
+fn exact_math_builtins_match_the_cpu() {
+    kernel_matches_the_cpu("tests/fixtures/opencl/math", &[], 20);
+}
+
+/// A kernel the host read from a .cl file with fopen/fread: its findings
+/// are located in that file.
+#[test]
+fn findings_in_a_kernel_file_name_that_file() {
+    let path = common::repo().join("tests/fixtures/opencl/kernel_from_file.c");
+    let run = common::symcross(&["check", path.to_str().unwrap(), "--json", "-"]);
+    let json = run.json.expect("json report");
+    let f = json["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "out-of-bounds").expect("finding");
+    assert!(f["location"]["file"].as_str().unwrap().ends_with("tests/fixtures/opencl/kernel_from_file.cl"), "{f}");
+    assert_eq!(f["location"]["line"], 4, "{f}");
 }

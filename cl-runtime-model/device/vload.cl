@@ -57,6 +57,21 @@ static ushort symcl_float_to_half(float f) {
   OVL float2 vload_half2(size_t i, const AS half *p) { return (float2)(vload_half(2 * i, p), vload_half(2 * i + 1, p)); } \
   OVL float4 vload_half4(size_t i, const AS half *p) {                                               \
     return (float4)(vload_half2(2 * i, p), vload_half2(2 * i + 1, p));                               \
+  }                                                                                                   \
+  OVL float8 vload_half8(size_t i, const AS half *p) {                                               \
+    return (float8)(vload_half4(2 * i, p), vload_half4(2 * i + 1, p));                               \
+  }                                                                                                   \
+  OVL float16 vload_half16(size_t i, const AS half *p) {                                             \
+    return (float16)(vload_half8(2 * i, p), vload_half8(2 * i + 1, p));                              \
+  }                                                                                                   \
+  /* vloada_halfN: N-aligned, except that 3 lanes step by 4. */                                       \
+  OVL float vloada_half(size_t i, const AS half *p) { return vload_half(i, p); }                       \
+  OVL float2 vloada_half2(size_t i, const AS half *p) { return vload_half2(i, p); }                    \
+  OVL float4 vloada_half4(size_t i, const AS half *p) { return vload_half4(i, p); }                    \
+  OVL float8 vloada_half8(size_t i, const AS half *p) { return vload_half8(i, p); }                    \
+  OVL float16 vloada_half16(size_t i, const AS half *p) { return vload_half16(i, p); }                 \
+  OVL float3 vloada_half3(size_t i, const AS half *p) {                                              \
+    return (float3)(vload_half(4 * i, p), vload_half(4 * i + 1, p), vload_half(4 * i + 2, p));        \
   }
 #define VSTORE_HALF(AS, SUF)                                                                          \
   OVL void vstore_half##SUF(float v, size_t i, AS half *p) { ((AS ushort *)p)[i] = symcl_float_to_half(v); } \

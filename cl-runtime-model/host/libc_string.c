@@ -57,6 +57,31 @@ char *strchr(const char *s, int c) {
   }
 }
 
+char *strrchr(const char *s, int c) {
+  const char *last = 0;
+  for (;; s++) {
+    if (*s == (char)c)
+      last = s;
+    if (!*s)
+      return (char *)last;
+  }
+}
+
+size_t strnlen(const char *s, size_t max) {
+  size_t n = 0;
+  while (n < max && s[n])
+    n++;
+  return n;
+}
+
+char *strncat(char *d, const char *s, size_t n) {
+  char *p = d + strlen(d);
+  while (n-- && *s)
+    *p++ = *s++;
+  *p = 0;
+  return d;
+}
+
 char *strstr(const char *h, const char *n) {
   size_t k = strlen(n);
   for (; *h; h++)

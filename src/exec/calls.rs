@@ -43,6 +43,9 @@ impl<'m> Executor<'m> {
             "puts" => Self::builtin_puts,
             "putchar" => Self::builtin_putchar,
             "fflush" => Self::builtin_ignore,
+            "fprintf" => Self::builtin_fprintf,
+            "fputs" => Self::builtin_fputs,
+            "__symcross_read_file" => Self::builtin_read_file,
             "__symcross_cl_build" => Self::cl_build,
             "__symcross_cl_kernel" => Self::cl_kernel,
             "__symcross_cl_kernel_arg" => Self::cl_kernel_arg,
@@ -213,7 +216,7 @@ impl<'m> Executor<'m> {
         self.undef_value(&t)
     }
 
-    fn heap_allocate(&mut self, state: &mut State, size: u64, align: u64, loc: Loc) -> ExprId {
+    pub(super) fn heap_allocate(&mut self, state: &mut State, size: u64, align: u64, loc: Loc) -> ExprId {
         let file = self.module.file_name(loc).rsplit('/').next().unwrap_or("").to_string();
         let name = format!("heap block allocated at {file}:{}", loc.line);
         let id = state.memory.allocate(&mut self.pool, size, align, ObjectKind::Heap, name);

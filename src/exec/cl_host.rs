@@ -7,6 +7,7 @@
 //! Running an NDRange is in cl_launch.rs.
 
 use super::calls::CallCtx;
+use super::cl_source_map::SourceOrigin;
 use super::executor::{Executor, Step};
 use super::layout::value_to_bytes;
 use super::memory::ObjectKind;
@@ -168,12 +169,37 @@ impl<'m> Executor<'m> {
             other => other.to_string(),
         })?;
         let mut module = crate::ir::load_module(build.path()).map_err(|e| e.to_string())?;
-        for f in module.files.iter_mut() {
+        let mut remaps = Vec::new();
+        let text = String::from_utf8_lossy(source);
+        let origin = super::cl_source_map::locate(&text, &self.module.files);
+        for (index, f) in module.files.iter_mut().enumerate() {
             // Debug info may record the path relative to the directory
             // clang ran in, so compare by suffix.
-            if !f.is_empty() && (*f == shown || shown.ends_with(&format!("/{f}"))) {
-                *f = label.to_string();
+            if f.is_empty() || !(*f == shown || shown.ends_with(&format!("/{f}"))) {
+                continue;
             }
+            let index = index as u32;
+            match &origin {
+                Some(SourceOrigin::File(path)) => *f = path.clone(),
+                Some(SourceOrigin::Literals { file, lines }) => {
+                    *f = file.clone();
+                    let lines = lines.clone();
+                    remaps.push((index, lines));
+                }
+                None => *f = label.to_string(),
+            }
+        }
+        for (index, lines) in remaps {
+            // Program line n is host line lines[n-1]; columns shift by the
+            // literal's position.
+            module.map_locs(|loc| {
+                if loc.file == index && loc.line >= 1 {
+                    if let Some(&(line, column)) = lines.get(loc.line as usize - 1) {
+                        loc.line = line;
+                        loc.column = if loc.column > 0 { column + loc.column - 1 } else { 0 };
+                    }
+                }
+            });
         }
         let host_files_at = module.files.len() as u32;
         module.files.extend(self.module.files.iter().cloned());

@@ -30,6 +30,10 @@ const LIBM_UNINTERPRETED: &[&str] = &[
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "exp",
     "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "pow", "cbrt", "hypot", "erf", "erfc", "tgamma",
     "lgamma", "logb",
+    // OpenCL C functions with error bounds rather than exact results (and
+    // ldexp/remainder/remquo for double, which have no model of their own).
+    "pown", "powr", "rootn", "rsqrt", "sinpi", "cospi", "tanpi", "asinpi", "acospi", "atanpi", "atan2pi", "remainder",
+    "ldexp",
 ];
 
 /// Strips `f`/`l` variants of a libm name: `sqrtf` -> `sqrt`.

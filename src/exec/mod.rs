@@ -5,6 +5,7 @@ mod byval;
 mod calls;
 mod cl_host;
 mod cl_launch;
+mod cl_source_map;
 mod cast_ops;
 mod checks;
 mod control;

@@ -50,7 +50,38 @@ impl<'m> Executor<'m> {
             let lanes = c.inst.ty.lanes();
             return Some(Ok(Some((0..lanes).map(|_| self.pool.fresh(w)).collect())));
         }
-        self.opencl_math(c, name)
+        if name == "shuffle" || name == "shuffle2" {
+            return Some(Ok(Some(self.shuffle_builtin(c))));
+        }
+        self.opencl_math(c, name, params)
+    }
+
+    /// `shuffle(x, mask)` and `shuffle2(x, y, mask)`: lane i of the result
+    /// is lane `mask[i] mod n` of x (or of x then y for shuffle2); only the
+    /// low bits of each mask lane count. A symbolic mask lane selects among
+    /// all candidate lanes.
+    fn shuffle_builtin(&mut self, c: &CallCtx) -> Value {
+        let mut sources: Vec<ExprId> = c.args[0].to_vec();
+        if c.args.len() == 3 {
+            sources.extend(c.args[1].iter().copied());
+        }
+        let mask = &c.args[c.args.len() - 1];
+        // Only log2(number of source lanes) low bits of a mask lane count.
+        let n = sources.len() as u128;
+        let mut out = Value::new();
+        for &m in mask.iter() {
+            let w = self.pool.width(m);
+            let modulus = self.pool.constant(w, n);
+            let index = self.pool.bin(BinOp::URem, m, modulus);
+            let mut lane = sources[0];
+            for (k, &s) in sources.iter().enumerate().skip(1) {
+                let kc = self.pool.constant(w, k as u128);
+                let hit = self.pool.eq(index, kc);
+                lane = self.pool.ite(hit, s, lane);
+            }
+            out.push(lane);
+        }
+        out
     }
 
     fn work_item_function(&mut self, state: &State, name: &str, c: &CallCtx) -> Option<ExprId> {
@@ -138,7 +169,7 @@ impl<'m> Executor<'m> {
 
     /// Math built-ins with exact semantics, lane by lane, reusing the libm
     /// rows (`sqrt`, `fabs`, `fmin`, ...) and integer min/max/clamp.
-    fn opencl_math(&mut self, c: &CallCtx, name: &str) -> Outcome {
+    fn opencl_math(&mut self, c: &CallCtx, name: &str, params: &str) -> Outcome {
         let lanes = c.inst.ty.lanes() as usize;
         let fmt = c.inst.ty.is_float();
         let mut out = Value::new();
@@ -146,7 +177,7 @@ impl<'m> Executor<'m> {
             let lane_args: Vec<Value> = c.args.iter().map(|a| scalar(if a.len() > 1 { a[i] } else { a[0] })).collect();
             let v = match (name, fmt) {
                 ("min" | "max", None) => {
-                    let signed = true;
+                    let signed = !first_param_unsigned(params);
                     let lt = self.pool.cmp(if signed { CmpOp::Slt } else { CmpOp::Ult }, lane_args[0][0], lane_args[1][0]);
                     if name == "min" {
                         self.pool.ite(lt, lane_args[0][0], lane_args[1][0])
@@ -170,5 +201,31 @@ impl<'m> Executor<'m> {
             out.push(v);
         }
         Some(Ok(Some(out)))
+    }
+}
+
+/// Whether the first parameter of a mangled OpenCL built-in is of an
+/// unsigned integer type (`h` uchar, `t` ushort, `j` uint, `m` ulong),
+/// scalar or vector (`Dv4_j`).
+fn first_param_unsigned(params: &str) -> bool {
+    let elem = match params.strip_prefix("Dv") {
+        Some(rest) => rest.trim_start_matches(|c: char| c.is_ascii_digit()).strip_prefix('_').unwrap_or(rest),
+        None => params,
+    };
+    matches!(elem.chars().next(), Some('h' | 't' | 'j' | 'm'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_param_unsigned;
+
+    #[test]
+    fn signedness_of_mangled_parameters() {
+        assert!(first_param_unsigned("jj"));
+        assert!(first_param_unsigned("Dv4_mS_"));
+        assert!(first_param_unsigned("h"));
+        assert!(!first_param_unsigned("ii"));
+        assert!(!first_param_unsigned("Dv16_cS_"));
+        assert!(!first_param_unsigned("l"));
     }
 }

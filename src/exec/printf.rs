@@ -18,6 +18,49 @@ impl<'m> Executor<'m> {
         Ok(Some(scalar(self.pool.constant(32, n as u128))))
     }
 
+    /// `fprintf(stream, fmt, ...)`: streams that can be written are
+    /// stdout and stderr (files are read-only), and both go to the
+    /// program's output.
+    pub(super) fn builtin_fprintf(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let fmt = self.read_c_string(state, c.args[1][0], c.inst.loc)?;
+        let args: Vec<ExprId> = c.args[2..].iter().map(|v| v[0]).collect();
+        let text = self.format(state, &fmt, &args, c)?;
+        let n = text.len();
+        self.output.extend_from_slice(text.as_bytes());
+        Ok(Some(scalar(self.pool.constant(32, n as u128))))
+    }
+
+    /// `fputs(s, stream)`, to the program's output like `fprintf`.
+    pub(super) fn builtin_fputs(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let s = self.read_c_string(state, c.args[0][0], c.inst.loc)?;
+        self.output.extend_from_slice(s.as_bytes());
+        Ok(Some(scalar(self.pool.constant(32, 1))))
+    }
+
+    /// `void *__symcross_read_file(const char *path, size_t *size)`: the
+    /// whole file, read from disk into a new heap object (NULL if it cannot
+    /// be read). The C model of fopen/fread in cl-runtime-model/host reads
+    /// from that copy.
+    pub(super) fn builtin_read_file(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let loc = c.inst.loc;
+        let path = self.read_c_string(state, c.args[0][0], loc)?;
+        let Ok(data) = std::fs::read(&path) else {
+            return Ok(Some(scalar(self.pool.constant(64, 0))));
+        };
+        let p = self.heap_allocate(state, data.len().max(1) as u64, 16, loc);
+        let base = self.pool.as_const(p).unwrap_or(0) as u64;
+        if let Some(id) = state.memory.object_near(base) {
+            state.memory.object_mut(id).name = format!("contents of {path}");
+        }
+        if !data.is_empty() {
+            let bytes: Vec<Option<ExprId>> = data.iter().map(|b| Some(self.pool.constant(8, *b as u128))).collect();
+            let access = self.resolve(state, p, data.len() as u64, loc, true)?;
+            self.write_bytes(state, &access, &bytes);
+        }
+        self.write_int(state, c.args[1][0], 64, data.len() as u128, loc)?;
+        Ok(Some(scalar(p)))
+    }
+
     pub(super) fn builtin_puts(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let s = self.read_c_string(state, c.args[0][0], c.inst.loc)?;
         self.output.extend_from_slice(s.as_bytes());
@@ -92,12 +135,13 @@ fn format_one(spec: &str, conv: char, v: u128, width: u32) -> String {
         'o' => format!("{as_unsigned:o}"),
         'c' => ((v as u8) as char).to_string(),
         'p' => format!("{v:#x}"),
-        'f' | 'F' | 'e' | 'g' | 'E' | 'G' => {
+        'f' | 'F' | 'e' | 'g' | 'E' | 'G' | 'a' | 'A' => {
             let x = if width == 32 { f32::from_bits(v as u32) as f64 } else { f64::from_bits(v as u64) };
-            match conv {
-                'e' | 'E' => format!("{:.*e}", precision.unwrap_or(6), x),
-                'g' | 'G' => format!("{x}"),
-                _ => format!("{:.*}", precision.unwrap_or(6), x),
+            let text = format_float(conv.to_ascii_lowercase(), x, precision, flags.contains('#'));
+            if conv.is_ascii_uppercase() {
+                text.to_uppercase()
+            } else {
+                text
             }
         }
         _ => format!("%{spec}{conv}"),
@@ -111,5 +155,103 @@ fn format_one(spec: &str, conv: char, v: u128, width: u32) -> String {
         format!("{sign}{}{digits}", "0".repeat(min_width - body.len()))
     } else {
         format!("{body:>min_width$}")
+    }
+}
+
+/// A C floating-point conversion (`f`, `e`, `g`, `a`, lower case) as glibc
+/// prints it.
+fn format_float(conv: char, x: f64, precision: Option<usize>, alternate: bool) -> String {
+    if !x.is_finite() {
+        let sign = if x.is_sign_negative() { "-" } else { "" };
+        return format!("{sign}{}", if x.is_nan() { "nan" } else { "inf" });
+    }
+    match conv {
+        'e' => exponent_form(x, precision.unwrap_or(6)),
+        'g' => {
+            let p = match precision {
+                Some(0) => 1,
+                Some(p) => p,
+                None => 6,
+            };
+            // The exponent %e would print with p - 1 digits decides the form.
+            let e = exponent_form(x, p - 1);
+            let exp: i32 = e.rsplit_once('e').and_then(|(_, t)| t.parse().ok()).unwrap_or(0);
+            let text = if (p as i32) > exp && exp >= -4 { format!("{:.*}", (p as i32 - 1 - exp) as usize, x) } else { e };
+            if alternate {
+                text
+            } else {
+                trim_fraction_zeros(&text)
+            }
+        }
+        'a' => hex_form(x),
+        _ => format!("{:.*}", precision.unwrap_or(6), x),
+    }
+}
+
+/// `d.ddde+XX`: at least two exponent digits, with a sign.
+fn exponent_form(x: f64, precision: usize) -> String {
+    let text = format!("{:.*e}", precision, x);
+    let (mantissa, exp) = text.split_once('e').unwrap_or((&text, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    format!("{mantissa}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs())
+}
+
+/// Drops trailing zeros of the fraction (and a bare point), before any
+/// exponent, as %g does.
+fn trim_fraction_zeros(text: &str) -> String {
+    let (number, exp) = match text.find('e') {
+        Some(i) => (&text[..i], &text[i..]),
+        None => (text, ""),
+    };
+    if !number.contains('.') {
+        return text.to_string();
+    }
+    let trimmed = number.trim_end_matches('0').trim_end_matches('.');
+    format!("{trimmed}{exp}")
+}
+
+/// `%a`: `0x1.8p+1`, subnormals as `0x0.0008p-1022`, no trailing zeros.
+fn hex_form(x: f64) -> String {
+    let bits = x.to_bits();
+    let sign = if x.is_sign_negative() { "-" } else { "" };
+    let exp_field = ((bits >> 52) & 0x7ff) as i32;
+    let mantissa = bits & ((1u64 << 52) - 1);
+    if exp_field == 0 && mantissa == 0 {
+        return format!("{sign}0x0p+0");
+    }
+    let (lead, exp) = if exp_field == 0 { (0, -1022) } else { (1, exp_field - 1023) };
+    let digits = format!("{mantissa:013x}");
+    let digits = digits.trim_end_matches('0');
+    let point = if digits.is_empty() { String::new() } else { format!(".{digits}") };
+    format!("{sign}0x{lead}{point}p{}{}", if exp < 0 { '-' } else { '+' }, exp.abs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_one;
+
+    fn f(spec: &str, conv: char, x: f64) -> String {
+        format_one(spec, conv, x.to_bits() as u128, 64)
+    }
+
+    #[test]
+    fn floats_print_as_glibc_prints_them() {
+        assert_eq!(f("", 'a', 3.0), "0x1.8p+1");
+        assert_eq!(f("", 'a', 1.0), "0x1p+0");
+        assert_eq!(f("", 'a', -0.1), "-0x1.999999999999ap-4");
+        assert_eq!(f("", 'a', 5e-324), "0x0.0000000000001p-1022");
+        assert_eq!(f("", 'a', 0.0), "0x0p+0");
+        assert_eq!(f("", 'A', 3.0), "0X1.8P+1");
+        assert_eq!(f("", 'e', 1234.5), "1.234500e+03");
+        assert_eq!(f(".2", 'e', 0.000123), "1.23e-04");
+        assert_eq!(f("", 'g', 0.0001), "0.0001");
+        assert_eq!(f("", 'g', 100000.0), "100000");
+        assert_eq!(f("", 'g', 1e6), "1e+06");
+        assert_eq!(f("", 'g', 1.5), "1.5");
+        assert_eq!(f("", 'g', 0.00001234), "1.234e-05");
+        assert_eq!(f("", 'f', f64::NAN), "nan");
+        assert_eq!(f("", 'f', f64::NEG_INFINITY), "-inf");
+        assert_eq!(f("", 'F', f64::INFINITY), "INF");
+        assert_eq!(f(".3", 'f', 2.0), "2.000");
     }
 }

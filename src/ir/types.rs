@@ -348,4 +348,19 @@ impl Module {
     pub fn file_name(&self, loc: Loc) -> &str {
         self.files.get(loc.file as usize).map(|s| s.as_str()).unwrap_or("<unknown>")
     }
+    /// Applies `f` to every source location of the module.
+    pub fn map_locs(&mut self, mut f: impl FnMut(&mut Loc)) {
+        for func in &mut self.functions {
+            f(&mut func.loc);
+            for b in &mut func.blocks {
+                f(&mut b.term_loc);
+                for i in &mut b.insts {
+                    f(&mut i.loc);
+                }
+            }
+        }
+        for g in &mut self.globals {
+            f(&mut g.loc);
+        }
+    }
 }
