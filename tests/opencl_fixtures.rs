@@ -34,6 +34,7 @@ fixtures!(
     struct_argument,
     large_ndrange,
     kernel_from_file,
+    buffer_rect,
 );
 
 /// The tree reduction equals the serial sum once + may reassociate, -0
@@ -67,7 +68,7 @@ fn every_fixture_is_listed() {
     let listed = [
         "vector_add_float4", "tree_reduction", "global_size_rounded_up", "released_before_read",
         "division_inexact", "division_correctly_rounded", "api_misuse_error_codes", "unmodelled_function",
-        "out_of_order_queue", "reduction_associative", "device_builtins", "struct_argument", "large_ndrange", "kernel_from_file",
+        "out_of_order_queue", "reduction_associative", "device_builtins", "struct_argument", "large_ndrange", "kernel_from_file", "buffer_rect",
     ];
     for entry in std::fs::read_dir(common::repo().join("tests/fixtures/opencl")).expect("fixture dir") {
         let path = entry.expect("entry").path();
@@ -152,4 +153,39 @@ fn findings_in_a_kernel_file_name_that_file() {
     let f = json["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "out-of-bounds").expect("finding");
     assert!(f["location"]["file"].as_str().unwrap().ends_with("tests/fixtures/opencl/kernel_from_file.cl"), "{f}");
     assert_eq!(f["location"]["line"], 4, "{f}");
+}
+
+/// The host programs whose assertions encode the model's answers (error
+/// codes of misuse, rectangle transfers, built-in results, a large NDRange)
+/// are also built natively against the installed OpenCL implementation
+/// (pocl through the ICD loader), where every assertion must hold too: the
+/// model answers as a real implementation does.
+#[test]
+fn fixtures_hold_on_real_opencl() {
+    if !std::path::Path::new("/etc/OpenCL/vendors").is_dir() {
+        eprintln!("no OpenCL implementation installed (pocl-opencl-icd); skipped");
+        return;
+    }
+    let repo = common::repo();
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["api_misuse_error_codes", "buffer_rect", "device_builtins", "large_ndrange"] {
+        let exe = tmp.path().join(name);
+        let built = std::process::Command::new("clang-19")
+            .args(["-w", "-DNATIVE_POCL", "-I"])
+            .arg(repo.join("cl-runtime-model"))
+            .arg(repo.join(format!("tests/fixtures/opencl/{name}.c")))
+            .arg(repo.join("cl-runtime-model/replay/replay_runtime.c"))
+            .args(["-lOpenCL", "-lm", "-o"])
+            .arg(&exe)
+            .status()
+            .expect("clang-19");
+        assert!(built.success(), "native build of {name} failed");
+        let run = std::process::Command::new(&exe).current_dir(tmp.path()).output().expect("run");
+        assert!(
+            run.status.success(),
+            "{name} fails on real OpenCL:\n{}\n{}",
+            String::from_utf8_lossy(&run.stdout),
+            String::from_utf8_lossy(&run.stderr)
+        );
+    }
 }

@@ -154,9 +154,7 @@ static cl_int ndrange(cl_uint dims, const size_t *global, const size_t *local_in
     if (global[d] == 0)
       return CL_INVALID_GLOBAL_WORK_SIZE;
     if (local_in) {
-      if (local_in[d] == 0 || local_in[d] > SYMCL_MAX_WORK_GROUP)
-        return local_in[d] ? CL_INVALID_WORK_ITEM_SIZE : CL_INVALID_WORK_GROUP_SIZE;
-      if (global[d] % local_in[d] != 0)
+      if (local_in[d] == 0 || global[d] % local_in[d] != 0)
         return CL_INVALID_WORK_GROUP_SIZE;
       local[d] = local_in[d];
     } else {
@@ -169,8 +167,14 @@ static cl_int ndrange(cl_uint dims, const size_t *global, const size_t *local_in
     }
     total *= local[d];
   }
+  /* The total is checked before each dimension, as pocl does; with every
+   * dimension's limit equal to the total's, a dimension over its limit
+   * always makes the total too large. */
   if (total > SYMCL_MAX_WORK_GROUP)
     return CL_INVALID_WORK_GROUP_SIZE;
+  for (cl_uint e = 0; e < dims; e++)
+    if (local[e] > SYMCL_MAX_WORK_GROUP)
+      return CL_INVALID_WORK_ITEM_SIZE;
   for (; d < 3; d++)
     local[d] = 1;
   return CL_SUCCESS;

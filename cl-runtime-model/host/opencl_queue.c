@@ -141,6 +141,11 @@ static void run_command(struct symcl_command *c) {
   case SYMCL_CMD_COPY:
     memmove(c->dst, c->src, c->bytes);
     break;
+  case SYMCL_CMD_COPY_RECT:
+    for (size_t z = 0; z < c->region[2]; z++)
+      for (size_t y = 0; y < c->region[1]; y++)
+        memmove(c->dst + z * c->dst_slice + y * c->dst_row, c->src + z * c->src_slice + y * c->src_row, c->region[0]);
+    break;
   case SYMCL_CMD_FILL:
     run_fill(c);
     break;

@@ -172,20 +172,8 @@ cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type, voi
   return CL_INVALID_OPERATION;
 }
 
-cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read, const size_t * buffer_origin, const size_t * host_origin, const size_t * region, size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch, void * ptr, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event) {
-  __symcross_unsupported("clEnqueueReadBufferRect");
-  return CL_INVALID_OPERATION;
-}
 
-cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_write, const size_t * buffer_origin, const size_t * host_origin, const size_t * region, size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch, const void * ptr, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event) {
-  __symcross_unsupported("clEnqueueWriteBufferRect");
-  return CL_INVALID_OPERATION;
-}
 
-cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer, const size_t * src_origin, const size_t * dst_origin, const size_t * region, size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event) {
-  __symcross_unsupported("clEnqueueCopyBufferRect");
-  return CL_INVALID_OPERATION;
-}
 
 cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_read, const size_t * origin, const size_t * region, size_t row_pitch, size_t slice_pitch, void * ptr, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event) {
   __symcross_unsupported("clEnqueueReadImage");
@@ -222,10 +210,6 @@ void * clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool b
   return NULL;
 }
 
-cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_objects, const cl_mem * mem_objects, cl_mem_migration_flags flags, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event) {
-  __symcross_unsupported("clEnqueueMigrateMemObjects");
-  return CL_INVALID_OPERATION;
-}
 
 cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (CL_CALLBACK * user_func)(void *), void * args, size_t cb_args, cl_uint num_mem_objects, const cl_mem * mem_list, const void ** args_mem_loc, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event) {
   __symcross_unsupported("clEnqueueNativeKernel");

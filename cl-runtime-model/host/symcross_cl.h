@@ -145,7 +145,7 @@ struct _cl_event {
   cl_int status;
 };
 
-enum symcl_command_kind { SYMCL_CMD_COPY, SYMCL_CMD_FILL, SYMCL_CMD_KERNEL, SYMCL_CMD_MARKER };
+enum symcl_command_kind { SYMCL_CMD_COPY, SYMCL_CMD_COPY_RECT, SYMCL_CMD_FILL, SYMCL_CMD_KERNEL, SYMCL_CMD_MARKER };
 
 /* A command waiting in a queue. Buffers are resolved to their memory when
  * the command is enqueued, so a buffer released before the command runs
@@ -159,6 +159,8 @@ struct symcl_command {
   const unsigned char *src;
   size_t bytes;
   unsigned char pattern[SYMCL_MAX_ARG_BYTES];
+  /* copy_rect: region[2] slices of region[1] rows of region[0] bytes */
+  size_t region[3], dst_row, dst_slice, src_row, src_slice;
   size_t pattern_size;
   /* kernel */
   int program, kernel;
