@@ -38,6 +38,8 @@ fixtures!(
     syntax_error,
     merged_region_oob,
     struct_by_value_is_a_copy,
+    float_classification_proved,
+    float_classification_refuted,
 );
 
 #[test]

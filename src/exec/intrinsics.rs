@@ -135,6 +135,15 @@ impl<'m> Executor<'m> {
         if let Some(reduced) = reduce(p, base, c) {
             return Some(scalar(reduced));
         }
+        if base == "is.fpclass" {
+            let mask = p.as_const(c.args[1][0])? as u32;
+            for i in 0..n {
+                let x = lane(0, i);
+                let f = FpFormat::from_width(p.width(x))?;
+                out.push(is_fpclass(p, f, x, mask));
+            }
+            return Some(out);
+        }
         for i in 0..n {
             let v = match base {
                 "fabs" => p.fabs(fmt?, lane(0, i)),
@@ -388,4 +397,51 @@ fn reduce(p: &mut ExprPool, base: &str, c: &CallCtx) -> Option<ExprId> {
         };
     }
     Some(acc)
+}
+
+/// `llvm.is.fpclass(x, mask)`: whether x is in one of the classes of the
+/// mask (bit 0 signalling NaN, 1 quiet NaN, 2..5 negative infinity, normal,
+/// subnormal, zero, 6..9 positive zero, subnormal, normal, infinity), from
+/// the bits of x.
+fn is_fpclass(p: &mut ExprPool, f: FpFormat, x: ExprId, mask: u32) -> ExprId {
+    let w = f.width();
+    let mant = f.significand_bits() - 1;
+    let ebits = f.exponent_bits();
+    let sign = p.extract(x, w - 1, 1);
+    let exp = p.extract(x, mant, ebits);
+    let man = p.extract(x, 0, mant);
+    let ones = p.constant(ebits, crate::expr::mask(ebits));
+    let ezero = p.constant(ebits, 0);
+    let mzero = p.constant(mant, 0);
+    let exp_ones = p.eq(exp, ones);
+    let exp_zero = p.eq(exp, ezero);
+    let man_zero = p.eq(man, mzero);
+    let man_nonzero = p.not(man_zero);
+    let quiet = p.extract(man, mant - 1, 1);
+    let signalling = p.not(quiet);
+    let negative = sign;
+    let positive = p.not(sign);
+    let nan = p.and(exp_ones, man_nonzero);
+    let snan = p.and(nan, signalling);
+    let qnan = p.and(exp_ones, quiet);
+    let inf = p.and(exp_ones, man_zero);
+    let not_ones = p.not(exp_ones);
+    let not_zero = p.not(exp_zero);
+    let normal = p.and(not_ones, not_zero);
+    let subnormal = p.and(exp_zero, man_nonzero);
+    let zero = p.and(exp_zero, man_zero);
+    let mut classes = vec![snan, qnan];
+    for (magnitude, signs) in [(inf, negative), (normal, negative), (subnormal, negative), (zero, negative)] {
+        classes.push(p.and(magnitude, signs));
+    }
+    for (magnitude, signs) in [(zero, positive), (subnormal, positive), (normal, positive), (inf, positive)] {
+        classes.push(p.and(magnitude, signs));
+    }
+    let mut r = p.bool_const(false);
+    for (bit, class) in classes.into_iter().enumerate() {
+        if mask & (1 << bit) != 0 {
+            r = p.or(r, class);
+        }
+    }
+    r
 }
