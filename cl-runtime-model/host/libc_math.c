@@ -1,7 +1,7 @@
 /* C library math functions with exact results (C11 F.10), written with
  * bit operations so that symcross executes them bit-precisely like user
- * code: fdim, ldexp/scalbn, frexp, modf, nextafter, ilogb, for float and
- * double. (sqrt, fma, fabs, floor, ceil, trunc, rint, round, copysign,
+ * code: fdim, ldexp/scalbn, frexp, modf, nextafter, ilogb, lround, lrint
+ * and their ll forms, for float and double. (sqrt, fma, fabs, floor, ceil, trunc, rint, round, copysign,
  * fmin, fmax and fmod are IEEE operations in the executor; functions
  * without exact results, such as sin or exp, are uninterpreted there.)
  * Compiled with -fno-builtin. */
@@ -143,3 +143,15 @@ float nextafterf(float x, float y) {
   uint32_t b = bits_of_f(x);
   return float_of((x < y) == (x > 0) ? b + 1 : b - 1);
 }
+
+/* Rounding to integers: round or rint, then the C conversion (an
+ * out-of-range or NaN argument gives the x86 "integer indefinite", as the
+ * C library on x86 does). */
+long lround(double x) { return (long)round(x); }
+long lroundf(float x) { return (long)roundf(x); }
+long long llround(double x) { return (long long)round(x); }
+long long llroundf(float x) { return (long long)roundf(x); }
+long lrint(double x) { return (long)rint(x); }
+long lrintf(float x) { return (long)rintf(x); }
+long long llrint(double x) { return (long long)rint(x); }
+long long llrintf(float x) { return (long long)rintf(x); }
