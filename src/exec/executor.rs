@@ -214,9 +214,11 @@ impl<'m> Executor<'m> {
                     }
                 }
                 let step = self.step(&mut state);
-                for p in std::mem::take(&mut self.pending) {
-                    self.count_new_state(&p);
-                    searcher.push(p);
+                if !self.pending.is_empty() {
+                    for p in std::mem::take(&mut self.pending) {
+                        self.count_new_state(&p);
+                        searcher.push(p);
+                    }
                 }
                 match step {
                     Step::Continue => {
