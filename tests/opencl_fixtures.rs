@@ -189,3 +189,17 @@ fn fixtures_hold_on_real_opencl() {
         );
     }
 }
+
+/// vstore_half with every rounding mode, from float (checked against the
+/// CPU's F16C conversion with an explicit rounding mode) and from double
+/// (checked against _Float16 conversions under fesetround: one rounding,
+/// where going through float would round twice).
+#[test]
+fn half_stores_match_the_cpu() {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    if !cpu.split_whitespace().any(|w| w == "f16c") {
+        eprintln!("this CPU has no F16C instructions; skipped");
+        return;
+    }
+    kernel_matches_the_cpu("tests/fixtures/opencl/half_store", &["-mf16c", "-frounding-math"], 24);
+}

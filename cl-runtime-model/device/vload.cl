@@ -1,7 +1,7 @@
 /* OpenCL C built-ins: vloadn/vstoren and vload_half/vstore_half (OpenCL
  * 1.2 sections 6.12.7, 6.12.7.1), for every address space. Half values are
- * converted exactly (half to float) or with round-to-nearest-even (float to
- * half), bit by bit. */
+ * converted to float exactly, bit by bit; storing halves is in
+ * vstore_half.cl. */
 #include "vectorize.h"
 
 #define VLOAD_N(T, N, AS)                                                                             \
@@ -38,20 +38,6 @@ static float symcl_half_to_float(ushort h) {
   return as_float(s | ((e + 112) << 23) | (m << 13));
 }
 
-static ushort symcl_float_to_half(float f) {
-  uint x = as_uint(f), s = (x >> 16) & 0x8000, a = x & 0x7fffffffu;
-  if (a > 0x7f800000u) /* NaN: keep it quiet */
-    return (ushort)(s | 0x7e00 | ((a >> 13) & 0x3ff));
-  if (a >= 0x477ff000u) /* from 65520 up: rounds to infinity */
-    return (ushort)(s | 0x7c00);
-  if (a < 0x38800000u) /* below 2^-14: a subnormal half, in units of 2^-24 */
-    return (ushort)(s | (uint)rint(as_float(a) * 0x1p24f));
-  uint h = (((a >> 23) - 112) << 10) | ((a >> 13) & 0x3ff), rest = a & 0x1fff;
-  if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
-    h++;
-  return (ushort)(s | h);
-}
-
 #define VHALF(AS)                                                                                     \
   OVL float vload_half(size_t i, const AS half *p) { return symcl_half_to_float(((const AS ushort *)p)[i]); } \
   OVL float2 vload_half2(size_t i, const AS half *p) { return (float2)(vload_half(2 * i, p), vload_half(2 * i + 1, p)); } \
@@ -64,6 +50,9 @@ static ushort symcl_float_to_half(float f) {
   OVL float16 vload_half16(size_t i, const AS half *p) {                                             \
     return (float16)(vload_half8(2 * i, p), vload_half8(2 * i + 1, p));                              \
   }                                                                                                   \
+  OVL float3 vload_half3(size_t i, const AS half *p) {                                               \
+    return (float3)(vload_half(3 * i, p), vload_half(3 * i + 1, p), vload_half(3 * i + 2, p));        \
+  }                                                                                                   \
   /* vloada_halfN: N-aligned, except that 3 lanes step by 4. */                                       \
   OVL float vloada_half(size_t i, const AS half *p) { return vload_half(i, p); }                       \
   OVL float2 vloada_half2(size_t i, const AS half *p) { return vload_half2(i, p); }                    \
@@ -73,16 +62,5 @@ static ushort symcl_float_to_half(float f) {
   OVL float3 vloada_half3(size_t i, const AS half *p) {                                              \
     return (float3)(vload_half(4 * i, p), vload_half(4 * i + 1, p), vload_half(4 * i + 2, p));        \
   }
-#define VSTORE_HALF(AS, SUF)                                                                          \
-  OVL void vstore_half##SUF(float v, size_t i, AS half *p) { ((AS ushort *)p)[i] = symcl_float_to_half(v); } \
-  OVL void vstore_half2##SUF(float2 v, size_t i, AS half *p) {                                       \
-    vstore_half##SUF(v.s0, 2 * i, p);                                                                 \
-    vstore_half##SUF(v.s1, 2 * i + 1, p);                                                             \
-  }                                                                                                   \
-  OVL void vstore_half4##SUF(float4 v, size_t i, AS half *p) {                                       \
-    vstore_half2##SUF(v.lo, 2 * i, p);                                                                \
-    vstore_half2##SUF(v.hi, 2 * i + 1, p);                                                            \
-  }
 VHALF(__global) VHALF(__local) VHALF(__private) VHALF(__constant)
-VSTORE_HALF(__global, ) VSTORE_HALF(__local, ) VSTORE_HALF(__private, )
-VSTORE_HALF(__global, _rte) VSTORE_HALF(__local, _rte) VSTORE_HALF(__private, _rte)
+/* The vstore_half family is in vstore_half.cl. */
