@@ -40,6 +40,7 @@ fixtures!(
     struct_by_value_is_a_copy,
     float_classification_proved,
     float_classification_refuted,
+    time_is_deterministic,
 );
 
 #[test]

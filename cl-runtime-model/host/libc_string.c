@@ -3,6 +3,8 @@
  * them unchanged). Allocation, memcpy/memmove/memset, printf and the harness
  * API are built into the executor instead. Compiled with -fno-builtin. */
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 size_t strlen(const char *s) {
   size_t n = 0;
@@ -109,3 +111,78 @@ void *memchr(const void *s, int c, size_t n) {
 int abs(int x) { return x < 0 ? -x : x; }
 long labs(long x) { return x < 0 ? -x : x; }
 long long llabs(long long x) { return x < 0 ? -x : x; }
+
+char *strdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d)
+    memcpy(d, s, n);
+  return d;
+}
+
+char *strndup(const char *s, size_t max) {
+  size_t n = strnlen(s, max);
+  char *d = malloc(n + 1);
+  if (d) {
+    memcpy(d, s, n);
+    d[n] = 0;
+  }
+  return d;
+}
+
+size_t strspn(const char *s, const char *accept) {
+  size_t n = 0;
+  while (s[n] && strchr(accept, s[n]))
+    n++;
+  return n;
+}
+
+size_t strcspn(const char *s, const char *reject) {
+  size_t n = 0;
+  while (s[n] && !strchr(reject, s[n]))
+    n++;
+  return n;
+}
+
+char *strpbrk(const char *s, const char *accept) {
+  s += strcspn(s, accept);
+  return *s ? (char *)s : 0;
+}
+
+char *strtok_r(char *s, const char *delim, char **save) {
+  if (!s)
+    s = *save;
+  s += strspn(s, delim);
+  if (!*s) {
+    *save = s;
+    return 0;
+  }
+  char *end = s + strcspn(s, delim);
+  if (*end)
+    *end++ = 0;
+  *save = end;
+  return s;
+}
+
+char *strtok(char *s, const char *delim) {
+  static char *save;
+  return strtok_r(s, delim, &save);
+}
+
+static int lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+
+int strcasecmp(const char *a, const char *b) {
+  while (*a && lower((unsigned char)*a) == lower((unsigned char)*b)) {
+    a++;
+    b++;
+  }
+  return lower((unsigned char)*a) - lower((unsigned char)*b);
+}
+
+int strncasecmp(const char *a, const char *b, size_t n) {
+  for (; n; n--, a++, b++) {
+    if (lower((unsigned char)*a) != lower((unsigned char)*b) || !*a)
+      return lower((unsigned char)*a) - lower((unsigned char)*b);
+  }
+  return 0;
+}

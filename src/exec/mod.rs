@@ -14,6 +14,7 @@ mod fp_ops;
 mod int_ops;
 mod intrinsics;
 mod layout;
+mod libc_env;
 pub mod mem_ops;
 mod opencl;
 pub mod memory;

@@ -30,6 +30,50 @@ impl<'m> Executor<'m> {
         Ok(Some(scalar(self.pool.constant(32, n as u128))))
     }
 
+    /// `sprintf(buf, fmt, ...)` and `snprintf(buf, size, fmt, ...)`: the
+    /// formatted text goes into the buffer (at most size - 1 bytes and a
+    /// NUL for snprintf); the result is the full length.
+    pub(super) fn builtin_sprintf(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let bounded = c.name == "snprintf";
+        let fmt_at = if bounded { 2 } else { 1 };
+        let fmt = self.read_c_string(state, c.args[fmt_at][0], c.inst.loc)?;
+        let args: Vec<ExprId> = c.args[fmt_at + 1..].iter().map(|v| v[0]).collect();
+        let text = self.format(state, &fmt, &args, c)?;
+        let mut bytes = text.into_bytes();
+        let n = bytes.len();
+        if bounded {
+            let size = self.concrete_arg(state, c.args[1][0])? as usize;
+            if size == 0 {
+                return Ok(Some(scalar(self.pool.constant(32, n as u128))));
+            }
+            bytes.truncate(size - 1);
+        }
+        bytes.push(0);
+        let exprs: Vec<Option<ExprId>> = bytes.iter().map(|b| Some(self.pool.constant(8, *b as u128))).collect();
+        let access = self.resolve(state, c.args[0][0], exprs.len() as u64, c.inst.loc, true)?;
+        self.write_bytes(state, &access, &exprs);
+        Ok(Some(scalar(self.pool.constant(32, n as u128))))
+    }
+
+    /// `fwrite(ptr, size, n, stream)` and `fputc(ch, stream)`: writable
+    /// streams are stdout and stderr, so the bytes go to the output.
+    pub(super) fn builtin_fwrite(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let size = self.concrete_arg(state, c.args[1][0])?;
+        let n = self.concrete_arg(state, c.args[2][0])?;
+        let total = size.saturating_mul(n);
+        if total > 0 {
+            let access = self.resolve(state, c.args[0][0], total, c.inst.loc, false)?;
+            let bytes = self.read_bytes(state, &access, total, c.inst.loc);
+            for b in bytes.iter() {
+                match self.pool.as_const(*b) {
+                    Some(v) => self.output.push(v as u8),
+                    None => self.output.extend_from_slice(b"<symbolic>"),
+                }
+            }
+        }
+        Ok(Some(scalar(self.pool.constant(64, n as u128))))
+    }
+
     /// `fputs(s, stream)`, to the program's output like `fprintf`.
     pub(super) fn builtin_fputs(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let s = self.read_c_string(state, c.args[0][0], c.inst.loc)?;
@@ -102,7 +146,8 @@ impl<'m> Executor<'m> {
             }
             let Some(&arg) = next.next() else { break };
             if conv == 's' {
-                out.push_str(&self.read_c_string(state, arg, c.inst.loc)?);
+                let text = self.read_c_string(state, arg, c.inst.loc)?;
+                out.push_str(&format_string(&spec, &text));
                 continue;
             }
             let Some(v) = self.pool.as_const(arg) else {
@@ -235,6 +280,14 @@ mod tests {
     }
 
     #[test]
+    fn strings_pad_and_truncate() {
+        assert_eq!(super::format_string("-4", "ab"), "ab  ");
+        assert_eq!(super::format_string("4", "ab"), "  ab");
+        assert_eq!(super::format_string(".1", "ab"), "a");
+        assert_eq!(super::format_string("", "abc"), "abc");
+    }
+
+    #[test]
     fn floats_print_as_glibc_prints_them() {
         assert_eq!(f("", 'a', 3.0), "0x1.8p+1");
         assert_eq!(f("", 'a', 1.0), "0x1p+0");
@@ -253,5 +306,27 @@ mod tests {
         assert_eq!(f("", 'f', f64::NEG_INFINITY), "-inf");
         assert_eq!(f("", 'F', f64::INFINITY), "INF");
         assert_eq!(f(".3", 'f', 2.0), "2.000");
+    }
+}
+
+/// `%s` with its flags: a precision keeps at most that many bytes, a width
+/// pads with spaces (on the right with `-`).
+fn format_string(spec: &str, text: &str) -> String {
+    let (width, precision) = match spec.split_once('.') {
+        Some((w, p)) => (w, p.parse::<usize>().ok()),
+        None => (spec, None),
+    };
+    let left = width.contains('-');
+    let min_width = width.trim_start_matches(['-', '+', ' ', '#', '0']).parse::<usize>().unwrap_or(0);
+    let body: String = match precision {
+        Some(p) => text.chars().take(p).collect(),
+        None => text.to_string(),
+    };
+    if body.len() >= min_width {
+        body
+    } else if left {
+        format!("{body:<min_width$}")
+    } else {
+        format!("{body:>min_width$}")
     }
 }
