@@ -93,10 +93,12 @@ pub fn runtime_library(
     tools: &Tools,
     runtime: Option<&Path>,
 ) -> Result<PathBuf, FrontendError> {
-    // A user include directory could shadow a header the runtime includes;
-    // its contents are not part of the key, so such runs are not cached.
-    let cacheable = opts.include_dirs.is_empty();
-    let cached = cache_dir().filter(|_| cacheable).map(|d| d.join(format!("{name}-{}.bc", key(files, lang, opts, tools, runtime))));
+    // The runtime is the implementation's library: the user's -D and -I
+    // are for the user's code (a `-D T=float` or a header shadowing one the
+    // runtime includes must not change it); flags that change semantics,
+    // such as -cl-fp32-correctly-rounded-divide-sqrt, do apply.
+    let opts = &CompileOptions { include_dirs: Vec::new(), defines: Vec::new(), cflags: opts.cflags.clone(), opencl: opts.opencl };
+    let cached = cache_dir().map(|d| d.join(format!("{name}-{}.bc", key(files, lang, opts, tools, runtime))));
     if let Some(c) = cached.as_ref().filter(|c| c.is_file()) {
         return Ok(c.clone());
     }
