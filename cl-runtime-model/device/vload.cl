@@ -3,6 +3,7 @@
  * converted to float exactly, bit by bit; storing halves is in
  * vstore_half.cl. */
 #include "vectorize.h"
+#include "half_bits.h"
 
 #define VLOAD_N(T, N, AS)                                                                             \
   OVL T##N vload##N(size_t i, const AS T *p) {                                                        \
@@ -29,14 +30,6 @@
 VLOAD_ALL(char) VLOAD_ALL(uchar) VLOAD_ALL(short) VLOAD_ALL(ushort) VLOAD_ALL(int) VLOAD_ALL(uint)
 VLOAD_ALL(long) VLOAD_ALL(ulong) VLOAD_ALL(float) VLOAD_ALL(double)
 
-static float symcl_half_to_float(ushort h) {
-  uint s = (uint)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
-  if (e == 0) /* zero or subnormal: m * 2^-24, exact in float */
-    return as_float(as_uint((float)m * 0x1p-24f) | s);
-  if (e == 31)
-    return as_float(s | 0x7f800000u | (m << 13));
-  return as_float(s | ((e + 112) << 23) | (m << 13));
-}
 
 #define VHALF(AS)                                                                                     \
   OVL float vload_half(size_t i, const AS half *p) { return symcl_half_to_float(((const AS ushort *)p)[i]); } \

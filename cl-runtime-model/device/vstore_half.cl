@@ -6,15 +6,8 @@
  * the wrong side of the exact value. */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #include "vectorize.h"
+#include "half_bits.h"
 
-static float symcl_half_value(ushort h) {
-  uint s = (uint)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
-  if (e == 0) /* zero or subnormal: m * 2^-24, exact in float */
-    return as_float(as_uint((float)m * 0x1p-24f) | s);
-  if (e == 31)
-    return as_float(s | 0x7f800000u | (m << 13));
-  return as_float(s | ((e + 112) << 23) | (m << 13));
-}
 
 static ushort symcl_rne_half(float f) {
   uint x = as_uint(f), s = (x >> 16) & 0x8000, a = x & 0x7fffffffu;
@@ -57,15 +50,15 @@ static ushort symcl_half_down(ushort h) { return h == 0 ? 0x8001 : (h & 0x8000) 
   static OVL ushort symcl_half_rte(T x) { return RNE(x); }                                            \
   static OVL ushort symcl_half_rtp(T x) {                                                             \
     ushort h = RNE(x);                                                                                \
-    return (T)symcl_half_value(h) < x ? symcl_half_up(h) : h;                                         \
+    return (T)symcl_half_to_float(h) < x ? symcl_half_up(h) : h;                                         \
   }                                                                                                   \
   static OVL ushort symcl_half_rtn(T x) {                                                             \
     ushort h = RNE(x);                                                                                \
-    return (T)symcl_half_value(h) > x ? symcl_half_down(h) : h;                                       \
+    return (T)symcl_half_to_float(h) > x ? symcl_half_down(h) : h;                                       \
   }                                                                                                   \
   static OVL ushort symcl_half_rtz(T x) {                                                             \
     ushort h = RNE(x);                                                                                \
-    T v = (T)symcl_half_value(h);                                                                     \
+    T v = (T)symcl_half_to_float(h);                                                                     \
     return v > x && v > (T)0 ? symcl_half_down(h) : v < x && v < (T)0 ? symcl_half_up(h) : h;          \
   }
 TO_HALF(float, symcl_rne_half)

@@ -10,20 +10,21 @@ use crate::expr::ExprId;
 
 impl<'m> Executor<'m> {
     pub(super) fn builtin_printf(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
-        let fmt = self.read_c_string(state, c.args[0][0], c.inst.loc)?;
-        let args: Vec<ExprId> = c.args[1..].iter().map(|v| v[0]).collect();
-        let text = self.format(state, &fmt, &args, c)?;
-        let n = text.len();
-        self.output.extend_from_slice(text.as_bytes());
-        Ok(Some(scalar(self.pool.constant(32, n as u128))))
+        self.print_formatted(state, c, 0)
     }
 
     /// `fprintf(stream, fmt, ...)`: streams that can be written are
     /// stdout and stderr (files are read-only), and both go to the
     /// program's output.
     pub(super) fn builtin_fprintf(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
-        let fmt = self.read_c_string(state, c.args[1][0], c.inst.loc)?;
-        let args: Vec<ExprId> = c.args[2..].iter().map(|v| v[0]).collect();
+        self.print_formatted(state, c, 1)
+    }
+
+    /// Formats with the format string in argument `fmt_at` and the values
+    /// after it, appends the text to the output, returns its length.
+    fn print_formatted(&mut self, state: &mut State, c: &CallCtx, fmt_at: usize) -> Result<Option<Value>, Step> {
+        let fmt = self.read_c_string(state, c.args[fmt_at][0], c.inst.loc)?;
+        let args: Vec<ExprId> = c.args[fmt_at + 1..].iter().map(|v| v[0]).collect();
         let text = self.format(state, &fmt, &args, c)?;
         let n = text.len();
         self.output.extend_from_slice(text.as_bytes());
