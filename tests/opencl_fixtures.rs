@@ -36,6 +36,7 @@ fixtures!(
     kernel_from_file,
     buffer_rect,
     build_options_and_headers,
+    callbacks,
 );
 
 /// The tree reduction equals the serial sum once + may reassociate, -0
@@ -69,7 +70,7 @@ fn every_fixture_is_listed() {
     let listed = [
         "vector_add_float4", "tree_reduction", "global_size_rounded_up", "released_before_read",
         "division_inexact", "division_correctly_rounded", "api_misuse_error_codes", "unmodelled_function",
-        "out_of_order_queue", "reduction_associative", "device_builtins", "struct_argument", "large_ndrange", "kernel_from_file", "buffer_rect", "build_options_and_headers",
+        "out_of_order_queue", "reduction_associative", "device_builtins", "struct_argument", "large_ndrange", "kernel_from_file", "buffer_rect", "build_options_and_headers", "callbacks",
     ];
     for entry in std::fs::read_dir(common::repo().join("tests/fixtures/opencl")).expect("fixture dir") {
         let path = entry.expect("entry").path();

@@ -124,6 +124,13 @@ cl_int clReleaseMemObject(cl_mem m) {
   if (!symcl_valid_mem(m))
     return CL_INVALID_MEM_OBJECT;
   if (--m->refs == 0) {
+    /* Destructor callbacks, newest first, before the memory goes. */
+    while (m->destructors) {
+      struct symcl_callback *cb = m->destructors;
+      m->destructors = cb->next;
+      cb->mem_fn(m, cb->user_data);
+      free(cb);
+    }
     if (m->owns_data)
       __symcross_cl_free(m->data);
     if (m->parent)
@@ -162,4 +169,17 @@ cl_int clGetMemObjectInfo(cl_mem m, cl_mem_info name, size_t size, void *value, 
   default:
     return CL_INVALID_VALUE;
   }
+}
+
+cl_int clSetMemObjectDestructorCallback(cl_mem m, void(CL_CALLBACK *fn)(cl_mem, void *), void *user_data) {
+  if (!symcl_valid_mem(m))
+    return CL_INVALID_MEM_OBJECT;
+  if (!fn)
+    return CL_INVALID_VALUE;
+  struct symcl_callback *cb = calloc(1, sizeof *cb);
+  cb->mem_fn = fn;
+  cb->user_data = user_data;
+  cb->next = m->destructors;
+  m->destructors = cb;
+  return CL_SUCCESS;
 }

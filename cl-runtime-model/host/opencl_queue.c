@@ -95,6 +95,7 @@ static cl_event new_event(cl_command_queue q, cl_command_type type) {
   e->context = q->context;
   e->type = type;
   e->status = CL_QUEUED;
+  e->callbacks = NULL;
   return e;
 }
 
@@ -166,10 +167,10 @@ void symcl_run_queue(cl_command_queue q) {
     if (!q->head)
       q->tail = NULL;
     if (c->event)
-      c->event->status = CL_RUNNING;
+      symcl_set_event_status(c->event, CL_RUNNING);
     run_command(c);
     if (c->event) {
-      c->event->status = CL_COMPLETE;
+      symcl_set_event_status(c->event, CL_COMPLETE);
       clReleaseEvent(c->event);
     }
     free(c);
@@ -259,6 +260,7 @@ cl_event clCreateUserEvent(cl_context context, cl_int *errcode_ret) {
   e->context = context;
   e->type = CL_COMMAND_USER;
   e->status = CL_SUBMITTED;
+  e->callbacks = NULL;
   symcl_set_error(errcode_ret, CL_SUCCESS);
   return e;
 }
@@ -270,7 +272,7 @@ cl_int clSetUserEventStatus(cl_event e, cl_int status) {
     return CL_INVALID_VALUE;
   if (e->status == CL_COMPLETE || e->status < 0)
     return CL_INVALID_OPERATION;
-  e->status = status;
+  symcl_set_event_status(e, status);
   return CL_SUCCESS;
 }
 
@@ -318,3 +320,41 @@ cl_int clEnqueueMarker(cl_command_queue q, cl_event *event) {
 }
 
 cl_int clEnqueueBarrier(cl_command_queue q) { return clEnqueueBarrierWithWaitList(q, 0, NULL, NULL); }
+
+/* Statuses count down: CL_QUEUED 3, SUBMITTED 2, RUNNING 1, COMPLETE 0,
+ * errors below 0. A callback for status S runs once the event reaches S or
+ * beyond; an error reaches CL_COMPLETE callbacks with the error code. */
+void symcl_set_event_status(cl_event e, cl_int status) {
+  e->status = status;
+  struct symcl_callback **link = &e->callbacks;
+  while (*link) {
+    struct symcl_callback *cb = *link;
+    if (status <= cb->when) {
+      *link = cb->next;
+      cb->event_fn(e, status, cb->user_data);
+      free(cb);
+      clReleaseEvent(e); /* the reference the pending callback held */
+    } else {
+      link = &cb->next;
+    }
+  }
+}
+
+cl_int clSetEventCallback(cl_event e, cl_int when, void(CL_CALLBACK *fn)(cl_event, cl_int, void *), void *user_data) {
+  if (!symcl_valid_event(e))
+    return CL_INVALID_EVENT;
+  if (!fn || (when != CL_COMPLETE && when != CL_RUNNING && when != CL_SUBMITTED))
+    return CL_INVALID_VALUE;
+  if (e->status <= when) {
+    fn(e, e->status, user_data);
+    return CL_SUCCESS;
+  }
+  struct symcl_callback *cb = calloc(1, sizeof *cb);
+  cb->when = when;
+  cb->event_fn = fn;
+  cb->user_data = user_data;
+  cb->next = e->callbacks;
+  e->callbacks = cb;
+  e->refs++; /* the event lives until its callbacks have run */
+  return CL_SUCCESS;
+}

@@ -78,10 +78,6 @@ cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_si
   return CL_INVALID_OPERATION;
 }
 
-cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (CL_CALLBACK * pfn_notify)(cl_mem memobj, void * user_data), void * user_data) {
-  __symcross_unsupported("clSetMemObjectDestructorCallback");
-  return CL_INVALID_OPERATION;
-}
 
 void * clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment) {
   __symcross_unsupported("clSVMAlloc");
@@ -167,10 +163,6 @@ cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_
   return CL_INVALID_OPERATION;
 }
 
-cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type, void (CL_CALLBACK * pfn_notify)(cl_event event, cl_int event_command_status, void * user_data), void * user_data) {
-  __symcross_unsupported("clSetEventCallback");
-  return CL_INVALID_OPERATION;
-}
 
 
 

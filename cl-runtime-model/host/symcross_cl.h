@@ -81,6 +81,16 @@ struct _cl_context {
 
 struct symcl_command;
 
+/* A callback registered with clSetEventCallback (for the status `when`)
+ * or clSetMemObjectDestructorCallback. */
+struct symcl_callback {
+  cl_int when;
+  void(CL_CALLBACK *event_fn)(cl_event, cl_int, void *);
+  void(CL_CALLBACK *mem_fn)(cl_mem, void *);
+  void *user_data;
+  struct symcl_callback *next;
+};
+
 struct _cl_command_queue {
   unsigned magic;
   unsigned refs;
@@ -101,6 +111,7 @@ struct _cl_mem {
   cl_mem parent;       /* sub-buffers: the buffer they view */
   size_t origin;
   unsigned map_count;
+  struct symcl_callback *destructors; /* newest first: called in that order */
 };
 
 struct _cl_program {
@@ -143,6 +154,7 @@ struct _cl_event {
   cl_context context;
   cl_command_type type;
   cl_int status;
+  struct symcl_callback *callbacks; /* waiting for their status */
 };
 
 enum symcl_command_kind { SYMCL_CMD_COPY, SYMCL_CMD_COPY_RECT, SYMCL_CMD_FILL, SYMCL_CMD_KERNEL, SYMCL_CMD_MARKER };
@@ -192,6 +204,8 @@ int symcl_valid_event(cl_event e);
 cl_int symcl_check_wait_list(cl_command_queue q, cl_uint n, const cl_event *list);
 void symcl_enqueue(cl_command_queue q, struct symcl_command *cmd, cl_command_type type, cl_event *event);
 void symcl_run_queue(cl_command_queue q);
+/* Sets an event's status and calls the callbacks it reaches. */
+void symcl_set_event_status(cl_event e, cl_int status);
 struct symcl_command *symcl_new_command(enum symcl_command_kind kind);
 void symcl_release_kernel_args(cl_kernel k);
 
