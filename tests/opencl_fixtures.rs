@@ -37,6 +37,7 @@ fixtures!(
     buffer_rect,
     build_options_and_headers,
     callbacks,
+    separate_compilation,
 );
 
 /// The tree reduction equals the serial sum once + may reassociate, -0
@@ -70,7 +71,7 @@ fn every_fixture_is_listed() {
     let listed = [
         "vector_add_float4", "tree_reduction", "global_size_rounded_up", "released_before_read",
         "division_inexact", "division_correctly_rounded", "api_misuse_error_codes", "unmodelled_function",
-        "out_of_order_queue", "reduction_associative", "device_builtins", "struct_argument", "large_ndrange", "kernel_from_file", "buffer_rect", "build_options_and_headers", "callbacks",
+        "out_of_order_queue", "reduction_associative", "device_builtins", "struct_argument", "large_ndrange", "kernel_from_file", "buffer_rect", "build_options_and_headers", "callbacks", "separate_compilation",
     ];
     for entry in std::fs::read_dir(common::repo().join("tests/fixtures/opencl")).expect("fixture dir") {
         let path = entry.expect("entry").path();
@@ -170,7 +171,7 @@ fn fixtures_hold_on_real_opencl() {
     }
     let repo = common::repo();
     let tmp = tempfile::tempdir().unwrap();
-    for name in ["api_misuse_error_codes", "buffer_rect", "device_builtins", "large_ndrange", "build_options_and_headers"] {
+    for name in ["api_misuse_error_codes", "buffer_rect", "device_builtins", "large_ndrange", "build_options_and_headers", "separate_compilation"] {
         let exe = tmp.path().join(name);
         let built = std::process::Command::new("clang-19")
             .args(["-w", "-DNATIVE_POCL", "-I"])

@@ -91,6 +91,12 @@ cl_int clReleaseProgram(cl_program p) {
     return CL_INVALID_PROGRAM;
   if (--p->refs == 0) {
     clReleaseContext(p->context);
+    for (unsigned i = 0; i < p->num_headers; i++) {
+      free(p->header_names[i]);
+      free(p->header_sources[i]);
+    }
+    free(p->header_names);
+    free(p->header_sources);
     free(p->source);
     p->magic = 0;
     free(p);
@@ -154,7 +160,9 @@ cl_int clGetProgramBuildInfo(cl_program p, cl_device_id device, cl_program_build
   case CL_PROGRAM_BUILD_LOG:
     return symcl_info_string(size, value, size_ret, p->log);
   case CL_PROGRAM_BINARY_TYPE:
-    type = p->id >= 0 ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE;
+    type = p->id >= 0 ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+           : p->compiled ? CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
+                         : CL_PROGRAM_BINARY_TYPE_NONE;
     return symcl_info(size, value, size_ret, &type, sizeof type);
   default:
     return CL_INVALID_VALUE;
@@ -354,4 +362,140 @@ cl_int clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id device, cl_kernel_work
   default:
     return CL_INVALID_VALUE;
   }
+}
+
+static char *copy_string(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  memcpy(d, s, n);
+  return d;
+}
+
+static cl_int check_devices(cl_uint num_devices, const cl_device_id *devices) {
+  if ((num_devices == 0) != (devices == NULL))
+    return CL_INVALID_VALUE;
+  if (num_devices > 1 || (devices && devices[0] != symcl_device()))
+    return CL_INVALID_DEVICE;
+  return CL_SUCCESS;
+}
+
+/* Compiles to an "object": the source is checked now (errors fill the
+ * log) and kept, with its options and headers, for clLinkProgram. */
+cl_int clCompileProgram(cl_program p, cl_uint num_devices, const cl_device_id *devices, const char *options,
+                        cl_uint num_headers, const cl_program *headers, const char **names,
+                        void(CL_CALLBACK *notify)(cl_program, void *), void *user_data) {
+  cl_int r;
+  if (!symcl_valid_program(p))
+    return CL_INVALID_PROGRAM;
+  if ((r = check_devices(num_devices, devices)) != CL_SUCCESS)
+    return r;
+  if ((num_headers == 0) != (headers == NULL) || (num_headers == 0) != (names == NULL) || (!notify && user_data))
+    return CL_INVALID_VALUE;
+  if (!p->source || p->kernels)
+    return CL_INVALID_OPERATION;
+  for (cl_uint i = 0; i < num_headers; i++)
+    if (!symcl_valid_program(headers[i]) || !headers[i]->source || !names[i])
+      return CL_INVALID_VALUE;
+  if (!options)
+    options = "";
+  if (strlen(options) >= sizeof p->options)
+    return CL_INVALID_COMPILER_OPTIONS;
+  for (unsigned i = 0; i < p->num_headers; i++) {
+    free(p->header_names[i]);
+    free(p->header_sources[i]);
+  }
+  free(p->header_names);
+  free(p->header_sources);
+  p->num_headers = num_headers;
+  p->header_names = calloc(num_headers + 1, sizeof(char *));
+  p->header_sources = calloc(num_headers + 1, sizeof(char *));
+  for (cl_uint i = 0; i < num_headers; i++) {
+    p->header_names[i] = copy_string(names[i]);
+    p->header_sources[i] = copy_string(headers[i]->source);
+  }
+  strcpy(p->options, options);
+  p->log[0] = 0;
+  const char *src = p->source;
+  const char *opts = p->options;
+  int id = __symcross_cl_build_units(1, &src, &p->length, &opts, "", p->log, sizeof p->log, p->num_headers,
+                                     (const char **)p->header_names, (const char **)p->header_sources);
+  if (id == -2)
+    return CL_INVALID_COMPILER_OPTIONS;
+  p->compiled = id >= 0;
+  p->status = id >= 0 ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+  if (notify)
+    notify(p, user_data);
+  return id >= 0 ? CL_SUCCESS : CL_COMPILE_PROGRAM_FAILURE;
+}
+
+/* Links compiled objects into an executable program: the units are built
+ * together, each with the options and headers it was compiled with. */
+cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *devices, const char *options,
+                         cl_uint n, const cl_program *inputs, void(CL_CALLBACK *notify)(cl_program, void *),
+                         void *user_data, cl_int *errcode_ret) {
+  cl_int r;
+  if (!symcl_valid_context(context)) {
+    symcl_set_error(errcode_ret, CL_INVALID_CONTEXT);
+    return NULL;
+  }
+  if ((r = check_devices(num_devices, devices)) != CL_SUCCESS || n == 0 || !inputs || (!notify && user_data)) {
+    symcl_set_error(errcode_ret, r != CL_SUCCESS ? r : CL_INVALID_VALUE);
+    return NULL;
+  }
+  for (cl_uint i = 0; i < n; i++) {
+    if (!symcl_valid_program(inputs[i]) || inputs[i]->context != context) {
+      symcl_set_error(errcode_ret, CL_INVALID_PROGRAM);
+      return NULL;
+    }
+    if (!inputs[i]->compiled) {
+      symcl_set_error(errcode_ret, CL_INVALID_OPERATION);
+      return NULL;
+    }
+  }
+  if (!options)
+    options = "";
+  const char **sources = calloc(n, sizeof(char *)), **unit_options = calloc(n, sizeof(char *));
+  size_t *lengths = calloc(n, sizeof(size_t));
+  unsigned num_headers = 0;
+  for (cl_uint i = 0; i < n; i++)
+    num_headers += inputs[i]->num_headers;
+  const char **names = calloc(num_headers + 1, sizeof(char *)), **texts = calloc(num_headers + 1, sizeof(char *));
+  unsigned h = 0;
+  for (cl_uint i = 0; i < n; i++) {
+    sources[i] = inputs[i]->source;
+    lengths[i] = inputs[i]->length;
+    unit_options[i] = inputs[i]->options;
+    for (unsigned k = 0; k < inputs[i]->num_headers; k++, h++) {
+      names[h] = inputs[i]->header_names[k];
+      texts[h] = inputs[i]->header_sources[k];
+    }
+  }
+  cl_program p = calloc(1, sizeof *p);
+  p->magic = SYMCL_MAGIC_PROGRAM;
+  p->refs = 1;
+  p->context = context;
+  p->source = copy_string("");
+  p->id = -1;
+  context->refs++;
+  if (strlen(options) < sizeof p->options)
+    strcpy(p->options, options);
+  int id = __symcross_cl_build_units(n, sources, lengths, unit_options, options, p->log, sizeof p->log, num_headers,
+                                     names, texts);
+  free(sources);
+  free(unit_options);
+  free(lengths);
+  free(names);
+  free(texts);
+  if (id == -2) {
+    clReleaseProgram(p);
+    symcl_set_error(errcode_ret, CL_INVALID_LINKER_OPTIONS);
+    return NULL;
+  }
+  p->id = id;
+  p->status = id >= 0 ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+  if (notify)
+    notify(p, user_data);
+  /* A failed link still returns the program, so that its log can be read. */
+  symcl_set_error(errcode_ret, id >= 0 ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE);
+  return p;
 }

@@ -123,15 +123,7 @@ cl_program clCreateProgramWithIL(cl_context context, const void* il, size_t leng
   return NULL;
 }
 
-cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id * device_list, const char * options, cl_uint num_input_headers, const cl_program * input_headers, const char ** header_include_names, void (CL_CALLBACK * pfn_notify)(cl_program program, void * user_data), void * user_data) {
-  __symcross_unsupported("clCompileProgram");
-  return CL_INVALID_OPERATION;
-}
 
-cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id * device_list, const char * options, cl_uint num_input_programs, const cl_program * input_programs, void (CL_CALLBACK * pfn_notify)(cl_program program, void * user_data), void * user_data, cl_int * errcode_ret) {
-  __symcross_unsupported("clLinkProgram");
-  return NULL;
-}
 
 cl_int clSetProgramReleaseCallback(cl_program program, void (CL_CALLBACK * pfn_notify)(cl_program program, void * user_data), void * user_data) {
   __symcross_unsupported("clSetProgramReleaseCallback");

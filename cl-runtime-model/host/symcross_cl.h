@@ -20,6 +20,11 @@
  * plus the build options. Returns the program id, -1 when compilation
  * failed (log filled, NUL-terminated) or -2 for invalid options. */
 int __symcross_cl_build(const char *source, size_t length, const char *options, char *log, size_t log_size);
+/* Builds separately compiled units (clLinkProgram; clCompileProgram with
+ * one unit): each with its own options, plus headers by include name. */
+int __symcross_cl_build_units(unsigned n, const char **sources, const size_t *lengths, const char **unit_options,
+                              const char *link_options, char *log, size_t log_size, unsigned num_headers,
+                              const char **header_names, const char **header_sources);
 /* Kernel id of `name` in a built program, or -1; *num_args set. */
 int __symcross_cl_kernel(int program, const char *name, unsigned *num_args);
 /* Address space (0 private value, 1 global, 2 constant, 3 local) and size
@@ -125,6 +130,9 @@ struct _cl_program {
   char options[1024];
   char log[SYMCL_LOG_SIZE];
   unsigned kernels; /* kernel objects attached */
+  int compiled;     /* clCompileProgram succeeded: an object for clLinkProgram */
+  unsigned num_headers; /* the headers it was compiled with (copies) */
+  char **header_names, **header_sources;
 };
 
 struct symcl_kernel_arg {

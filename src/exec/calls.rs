@@ -52,6 +52,7 @@ impl<'m> Executor<'m> {
             "getenv" => Self::builtin_getenv,
             "__symcross_read_file" => Self::builtin_read_file,
             "__symcross_cl_build" => Self::cl_build,
+            "__symcross_cl_build_units" => Self::cl_build_units,
             "__symcross_cl_kernel" => Self::cl_kernel,
             "__symcross_cl_kernel_arg" => Self::cl_kernel_arg,
             "__symcross_cl_kernel_names" => Self::cl_kernel_names,

@@ -146,7 +146,8 @@ impl<'m> Executor<'m> {
         };
         let id = self.cl.programs.len();
         let label = format!("program {id} (built at {})", self.loc_label(self.api_call_loc(state, loc)));
-        match self.build_program(&source, &opts, &label) {
+        let units = [ProgramUnit { source, defines: Vec::new() }];
+        match self.build_program(&units, &[], &opts, &label) {
             Ok(program) => {
                 self.cl.programs.push(program);
                 Ok(self.int_result(32, id as i64))
@@ -158,48 +159,99 @@ impl<'m> Executor<'m> {
         }
     }
 
-    /// Compiles one program; Err carries the build log.
-    fn build_program(&self, source: &[u8], opts: &CompileOptions, label: &str) -> Result<ClProgram, String> {
+    /// `int __symcross_cl_build_units(n, sources, lengths, unit_options,
+    /// link_options, log, log_size, num_headers, header_names,
+    /// header_sources)`: clLinkProgram (and clCompileProgram, with one
+    /// unit) of separately compiled units. Each unit's -D options become
+    /// #define lines at its top (so they stay its own); -I and the other
+    /// options apply to all; headers are files by their include names.
+    pub(super) fn cl_build_units(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let loc = c.inst.loc;
+        let n = self.concrete_arg(state, c.args[0][0])? as usize;
+        let sources = self.read_words(state, c.args[1][0], n, loc)?;
+        let lengths = self.read_words(state, c.args[2][0], n, loc)?;
+        let unit_options = self.read_words(state, c.args[3][0], n, loc)?;
+        let link_options = self.read_c_string(state, c.args[4][0], loc)?;
+        let log_size = self.concrete_arg(state, c.args[6][0])?;
+        let num_headers = self.concrete_arg(state, c.args[7][0])? as usize;
+        let Some(mut opts) = parse_build_options(&link_options) else { return Ok(self.int_result(32, -2)) };
+        let mut units = Vec::with_capacity(n);
+        for k in 0..n {
+            let source_ptr = self.pool.constant(64, sources[k] as u128);
+            let source = self.read_concrete_bytes(state, source_ptr, lengths[k], loc)?;
+            let options_ptr = self.pool.constant(64, unit_options[k] as u128);
+            let options = self.read_c_string(state, options_ptr, loc)?;
+            let Some(unit_opts) = parse_build_options(&options) else { return Ok(self.int_result(32, -2)) };
+            for d in unit_opts.include_dirs {
+                if !opts.include_dirs.contains(&d) {
+                    opts.include_dirs.push(d);
+                }
+            }
+            for f in unit_opts.cflags {
+                if !opts.cflags.contains(&f) {
+                    opts.cflags.push(f);
+                }
+            }
+            units.push(ProgramUnit { source, defines: unit_opts.defines });
+        }
+        let mut headers = Vec::with_capacity(num_headers);
+        if num_headers > 0 {
+            let names = self.read_words(state, c.args[8][0], num_headers, loc)?;
+            let texts = self.read_words(state, c.args[9][0], num_headers, loc)?;
+            for k in 0..num_headers {
+                let name_ptr = self.pool.constant(64, names[k] as u128);
+                let text_ptr = self.pool.constant(64, texts[k] as u128);
+                let name = self.read_c_string(state, name_ptr, loc)?;
+                let text = self.read_c_string(state, text_ptr, loc)?;
+                headers.push((name, text.into_bytes()));
+            }
+        }
+        let id = self.cl.programs.len();
+        let label = format!("program {id} (built at {})", self.loc_label(self.api_call_loc(state, loc)));
+        match self.build_program(&units, &headers, &opts, &label) {
+            Ok(program) => {
+                self.cl.programs.push(program);
+                Ok(self.int_result(32, id as i64))
+            }
+            Err(log) => {
+                self.write_text(state, c.args[5][0], log_size, &log, loc)?;
+                Ok(self.int_result(32, -1))
+            }
+        }
+    }
+
+    /// Compiles the units of one program and links them; Err carries the
+    /// build log.
+    fn build_program(&self, units: &[ProgramUnit], headers: &[(String, Vec<u8>)], opts: &CompileOptions, label: &str) -> Result<ClProgram, String> {
         let dir = tempfile::Builder::new().prefix("symcross-cl-").tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
-        let path = dir.path().join("program.cl");
-        std::fs::write(&path, source).map_err(|e| format!("cannot write the program source: {e}"))?;
-        let shown = path.display().to_string();
-        let build = crate::frontend::compile_inputs(std::slice::from_ref(&path), opts).map_err(|e| match e {
-            FrontendError::Compile { stderr, .. } => stderr.replace(&shown, label),
+        for (name, text) in headers {
+            let relative = std::path::Path::new(name);
+            if name.is_empty() || relative.is_absolute() || relative.components().any(|c| matches!(c, std::path::Component::ParentDir)) {
+                return Err(format!("invalid header name `{name}`"));
+            }
+            let path = dir.path().join(relative);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| format!("cannot write header {name}: {e}"))?;
+            }
+            std::fs::write(&path, text).map_err(|e| format!("cannot write header {name}: {e}"))?;
+        }
+        let mut paths = Vec::with_capacity(units.len());
+        for (k, unit) in units.iter().enumerate() {
+            let name = if units.len() == 1 { "program.cl".to_string() } else { format!("unit{k}.cl") };
+            let path = dir.path().join(name);
+            std::fs::write(&path, unit.text()).map_err(|e| format!("cannot write the program source: {e}"))?;
+            paths.push(path);
+        }
+        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        let build = crate::frontend::compile_inputs(&paths, opts).map_err(|e| match e {
+            FrontendError::Compile { stderr, .. } => shown.iter().fold(stderr, |log, s| log.replace(s, label)),
             other => other.to_string(),
         })?;
         let mut module = crate::ir::load_module(build.path()).map_err(|e| e.to_string())?;
-        let mut remaps = Vec::new();
-        let text = String::from_utf8_lossy(source);
-        let origin = super::cl_source_map::locate(&text, &self.module.files);
-        for (index, f) in module.files.iter_mut().enumerate() {
-            // Debug info may record the path relative to the directory
-            // clang ran in, so compare by suffix.
-            if f.is_empty() || !(*f == shown || shown.ends_with(&format!("/{f}"))) {
-                continue;
-            }
-            let index = index as u32;
-            match &origin {
-                Some(SourceOrigin::File(path)) => *f = path.clone(),
-                Some(SourceOrigin::Literals { file, lines }) => {
-                    *f = file.clone();
-                    let lines = lines.clone();
-                    remaps.push((index, lines));
-                }
-                None => *f = label.to_string(),
-            }
-        }
-        for (index, lines) in remaps {
-            // Program line n is host line lines[n-1]; columns shift by the
-            // literal's position.
-            module.map_locs(|loc| {
-                if loc.file == index && loc.line >= 1 {
-                    if let Some(&(line, column)) = lines.get(loc.line as usize - 1) {
-                        loc.line = line;
-                        loc.column = if loc.column > 0 { column + loc.column - 1 } else { 0 };
-                    }
-                }
-            });
+        for (unit, shown) in units.iter().zip(&shown) {
+            let text = String::from_utf8_lossy(&unit.source);
+            let origin = super::cl_source_map::locate(&text, &self.module.files);
+            relabel_program_file(&mut module, shown, origin.as_ref(), label);
         }
         let host_files_at = module.files.len() as u32;
         module.files.extend(self.module.files.iter().cloned());
@@ -292,5 +344,62 @@ impl<'m> Executor<'m> {
     pub(super) fn kernel_of(module: &Module, kernel: u64) -> Option<FuncId> {
         let f = module.functions.get(kernel as usize)?;
         (f.is_kernel && !f.is_declaration()).then_some(FuncId(kernel as u32))
+    }
+}
+
+/// One compilation unit of a program: its source and its own -D options.
+struct ProgramUnit {
+    source: Vec<u8>,
+    defines: Vec<String>,
+}
+
+impl ProgramUnit {
+    /// The text compiled: the defines as #define lines, then the source
+    /// numbered from line 1 again.
+    fn text(&self) -> Vec<u8> {
+        if self.defines.is_empty() {
+            return self.source.clone();
+        }
+        let mut out = Vec::new();
+        for d in &self.defines {
+            let (name, value) = d.split_once('=').unwrap_or((d, "1"));
+            out.extend_from_slice(format!("#define {name} {value}\n").as_bytes());
+        }
+        out.extend_from_slice(b"#line 1\n");
+        out.extend_from_slice(&self.source);
+        out
+    }
+}
+
+/// Names the program file `shown` after where its text is in the user's
+/// files (see cl_source_map), or after `label`.
+fn relabel_program_file(module: &mut Module, shown: &str, origin: Option<&SourceOrigin>, label: &str) {
+    let mut remaps = Vec::new();
+    for (index, f) in module.files.iter_mut().enumerate() {
+        // Debug info may record the path relative to the directory clang
+        // ran in, so compare by suffix.
+        if f.is_empty() || !(*f == shown || shown.ends_with(&format!("/{f}"))) {
+            continue;
+        }
+        match origin {
+            Some(SourceOrigin::File(path)) => *f = path.clone(),
+            Some(SourceOrigin::Literals { file, lines }) => {
+                *f = file.clone();
+                remaps.push((index as u32, lines.clone()));
+            }
+            None => *f = label.to_string(),
+        }
+    }
+    for (index, lines) in remaps {
+        // Program line n is host line lines[n-1]; columns shift by the
+        // literal's position.
+        module.map_locs(|loc| {
+            if loc.file == index && loc.line >= 1 {
+                if let Some(&(line, column)) = lines.get(loc.line as usize - 1) {
+                    loc.line = line;
+                    loc.column = if loc.column > 0 { column + loc.column - 1 } else { 0 };
+                }
+            }
+        });
     }
 }

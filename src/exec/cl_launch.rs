@@ -58,7 +58,7 @@ impl<'m> Executor<'m> {
         self.run_ndrange(state, launch, c.inst.loc)
     }
 
-    fn read_words(&mut self, state: &mut State, ptr: ExprId, n: usize, loc: Loc) -> Result<Vec<u64>, Step> {
+    pub(super) fn read_words(&mut self, state: &mut State, ptr: ExprId, n: usize, loc: Loc) -> Result<Vec<u64>, Step> {
         let bytes = self.read_concrete_bytes(state, ptr, 8 * n as u64, loc)?;
         Ok(bytes.chunks(8).map(|w| u64::from_le_bytes(w.try_into().unwrap_or([0; 8]))).collect())
     }
