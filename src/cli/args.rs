@@ -13,7 +13,13 @@ use std::path::PathBuf;
 value) and proves, for every input up to the harness's sizes, that the checks in the harness hold. \
 When a check can fail it prints both expressions and an input (a witness) that makes it fail.\n\n\
 Exit status: 0 nothing found and every path finished; 1 findings; 2 bad usage or input; 3 inconclusive \
-(a limit was hit before anything was found)."
+(a limit was hit before anything was found).",
+    after_long_help = "Environment:\n  \
+SYMCROSS_CLANG      the clang to use (default: clang-19 on PATH, then LLVM 19's bin directory)\n  \
+SYMCROSS_LLVM_LINK, SYMCROSS_OPT  likewise for llvm-link and opt\n  \
+SYMCROSS_RUNTIME    the cl-runtime-model directory (default: the one next to the tool)\n  \
+SYMCROSS_CACHE_DIR  where the compiled runtime model is kept (default: $XDG_CACHE_HOME/symcross or \
+~/.cache/symcross; empty: no cache)"
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -112,6 +112,7 @@ pub fn runtime_library(
     link::link(&tools.llvm_link, &objects, &library)?;
     if let Some(c) = cached {
         store(&library, &c);
+        prune(&c, name);
     }
     Ok(library)
 }
@@ -150,5 +151,61 @@ fn store(library: &Path, target: &Path) {
     let Ok(tmp) = tempfile::NamedTempFile::new_in(parent) else { return };
     if std::fs::copy(library, tmp.path()).is_ok() {
         let _ = tmp.persist(target);
+    }
+}
+
+/// Libraries of one kind kept in the cache: enough for the flag sets a
+/// user alternates between, without growing forever as the runtime changes.
+const KEEP_PER_KIND: usize = 16;
+
+/// Deletes the oldest libraries named `name-*.bc` beyond KEEP_PER_KIND.
+fn prune(newest: &Path, name: &str) {
+    let Some(dir) = newest.parent() else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let prefix = format!("{name}-");
+    let mut files: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".bc")))
+        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
+        .collect();
+    files.sort_by(|a, b| b.0.cmp(&a.0));
+    // The library just stored stays whatever the clock's granularity.
+    for (_, old) in files.into_iter().skip(KEEP_PER_KIND).filter(|(_, p)| p != newest) {
+        let _ = std::fs::remove_file(old);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pruning_keeps_the_newest_of_one_kind_only() {
+        let dir = tempfile::tempdir().unwrap();
+        for k in 0..20 {
+            std::fs::write(dir.path().join(format!("device-builtins-{k:02}.bc")), b"x").unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(15));
+        }
+        std::fs::write(dir.path().join("host-runtime-00.bc"), b"x").unwrap();
+        prune(&dir.path().join("device-builtins-19.bc"), "device-builtins");
+        let mut left: Vec<String> = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+        left.sort();
+        assert_eq!(left.len(), 17, "{left:?}");
+        assert!(left.contains(&"host-runtime-00.bc".to_string()));
+        assert!(left.contains(&"device-builtins-19.bc".to_string()) && !left.contains(&"device-builtins-03.bc".to_string()));
+    }
+
+    #[test]
+    fn the_key_changes_with_the_flags() {
+        let tools = Tools::locate();
+        let runtime = crate::frontend::runtime_dir();
+        let files = vec![PathBuf::from("a.cl")];
+        let plain = CompileOptions::default();
+        let fp32 = CompileOptions { cflags: vec!["-cl-fp32-correctly-rounded-divide-sqrt".into()], ..Default::default() };
+        let a = key(&files, Language::OpenCl, &plain, &tools, runtime.as_deref());
+        let b = key(&files, Language::OpenCl, &fp32, &tools, runtime.as_deref());
+        assert_ne!(a, b);
+        assert_eq!(a, key(&files, Language::OpenCl, &plain, &tools, runtime.as_deref()));
     }
 }
