@@ -100,6 +100,11 @@ pub struct Config {
     /// Use step 2 of the ladder (e-graph and implied queries); off only to
     /// measure what it saves.
     pub egraph: bool,
+    /// Evaluate libm functions without exact semantics (sin, exp, pow, ...)
+    /// on concrete arguments with this machine's C library, as the native
+    /// program would, instead of leaving them uninterpreted: for `symcross
+    /// run`, which prints what the program prints. Never used for proofs.
+    pub native_libm: bool,
 }
 
 impl Default for Config {
@@ -118,6 +123,7 @@ impl Default for Config {
             fold_threshold: 1000,
             progress: false,
             egraph: true,
+            native_libm: false,
         }
     }
 }

@@ -72,7 +72,7 @@ pub fn check(a: CheckArgs) -> Result<i32, Error> {
 pub fn run(a: RunArgs) -> Result<i32, Error> {
     let opts = compile_options(&a.compile)?;
     let mut loaded = crate::pipeline::load(&a.files, &opts)?;
-    let config = Config::default();
+    let config = Config { native_libm: true, ..Config::default() };
     crate::pipeline::prepare(&mut loaded.module, &config);
     let (report, output) = crate::pipeline::check_module(&loaded.module, &input_name(&a.files), &a.entry, &config)?;
     use std::io::Write;
