@@ -13,32 +13,60 @@ impl<'m> Executor<'m> {
         self.print_formatted(state, c, 0)
     }
 
-    /// `fprintf(stream, fmt, ...)`: streams that can be written are
-    /// stdout and stderr (files are read-only), and both go to the
-    /// program's output.
+    /// `fprintf(stream, fmt, ...)`, `vprintf(fmt, ap)`, `vfprintf(stream,
+    /// fmt, ap)`: streams that can be written are stdout and stderr (files
+    /// are read-only), and both go to the program's output.
     pub(super) fn builtin_fprintf(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
-        self.print_formatted(state, c, 1)
+        let fmt_at = if c.name == "vprintf" { 0 } else { 1 };
+        self.print_formatted(state, c, fmt_at)
     }
 
     /// Formats with the format string in argument `fmt_at` and the values
-    /// after it, appends the text to the output, returns its length.
+    /// after it (or in the va_list after it, for the v- forms), appends the
+    /// text to the output, returns its length.
     fn print_formatted(&mut self, state: &mut State, c: &CallCtx, fmt_at: usize) -> Result<Option<Value>, Step> {
-        let fmt = self.read_c_string(state, c.args[fmt_at][0], c.inst.loc)?;
-        let args: Vec<ExprId> = c.args[fmt_at + 1..].iter().map(|v| v[0]).collect();
+        let (fmt, args) = self.format_arguments(state, c, fmt_at)?;
         let text = self.format(state, &fmt, &args, c)?;
         let n = text.len();
         self.output.extend_from_slice(text.as_bytes());
         Ok(Some(scalar(self.pool.constant(32, n as u128))))
     }
 
-    /// `sprintf(buf, fmt, ...)` and `snprintf(buf, size, fmt, ...)`: the
-    /// formatted text goes into the buffer (at most size - 1 bytes and a
-    /// NUL for snprintf); the result is the full length.
+    /// The format string in argument `fmt_at` and its values: the call's
+    /// arguments after it, or, for vprintf and friends (`v` prefix), the
+    /// 8-byte slots of the va_list argument after it, one per conversion.
+    fn format_arguments(&mut self, state: &mut State, c: &CallCtx, fmt_at: usize) -> Result<(String, Vec<ExprId>), Step> {
+        let loc = c.inst.loc;
+        let fmt = self.read_c_string(state, c.args[fmt_at][0], loc)?;
+        if !c.name.starts_with('v') {
+            return Ok((fmt, c.args[fmt_at + 1..].iter().map(|v| v[0]).collect()));
+        }
+        // The va_list (see va_start): every value is in the overflow area,
+        // whose address is at offset 8.
+        let eight = self.pool.constant(64, 8);
+        let area_field = self.pool.add(c.args[fmt_at + 1][0], eight);
+        let access = self.resolve(state, area_field, 8, loc, false)?;
+        let bytes = self.read_bytes(state, &access, 8, loc);
+        let area = super::layout::bytes_to_value(&mut self.pool, &crate::ir::Type::Int(64), &bytes)[0];
+        let mut args = Vec::new();
+        for k in 0..count_conversions(&fmt) {
+            let offset = self.pool.constant(64, 8 * k as u128);
+            let slot = self.pool.add(area, offset);
+            let access = self.resolve(state, slot, 8, loc, false)?;
+            let bytes = self.read_bytes(state, &access, 8, loc);
+            args.push(super::layout::bytes_to_value(&mut self.pool, &crate::ir::Type::Int(64), &bytes)[0]);
+        }
+        Ok((fmt, args))
+    }
+
+    /// `sprintf(buf, fmt, ...)`, `snprintf(buf, size, fmt, ...)` and their
+    /// va_list forms: the formatted text goes into the buffer (at most size
+    /// - 1 bytes and a NUL for the bounded forms); the result is the full
+    /// length.
     pub(super) fn builtin_sprintf(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
-        let bounded = c.name == "snprintf";
+        let bounded = c.name.ends_with("snprintf");
         let fmt_at = if bounded { 2 } else { 1 };
-        let fmt = self.read_c_string(state, c.args[fmt_at][0], c.inst.loc)?;
-        let args: Vec<ExprId> = c.args[fmt_at + 1..].iter().map(|v| v[0]).collect();
+        let (fmt, args) = self.format_arguments(state, c, fmt_at)?;
         let text = self.format(state, &fmt, &args, c)?;
         let mut bytes = text.into_bytes();
         let n = bytes.len();
@@ -281,6 +309,13 @@ mod tests {
     }
 
     #[test]
+    fn conversions_are_counted_as_printf_consumes_them() {
+        assert_eq!(super::count_conversions("%d%% of %s: %5.2f %lu"), 4);
+        assert_eq!(super::count_conversions("none"), 0);
+        assert_eq!(super::count_conversions("100%%"), 0);
+    }
+
+    #[test]
     fn strings_pad_and_truncate() {
         assert_eq!(super::format_string("-4", "ab"), "ab  ");
         assert_eq!(super::format_string("4", "ab"), "  ab");
@@ -330,4 +365,23 @@ fn format_string(spec: &str, text: &str) -> String {
     } else {
         format!("{body:>min_width$}")
     }
+}
+
+/// How many values a format string consumes (`%%` consumes none).
+fn count_conversions(fmt: &str) -> usize {
+    let mut n = 0;
+    let mut chars = fmt.chars().peekable();
+    while let Some(ch) = chars.next() {
+        if ch != '%' {
+            continue;
+        }
+        while chars.peek().is_some_and(|d| d.is_ascii_digit() || "-+ #.lhzjt".contains(*d)) {
+            chars.next();
+        }
+        match chars.next() {
+            Some('%') | None => {}
+            Some(_) => n += 1,
+        }
+    }
+    n
 }
