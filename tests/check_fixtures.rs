@@ -41,6 +41,7 @@ fixtures!(
     float_classification_proved,
     float_classification_refuted,
     time_is_deterministic,
+    stdin_is_empty,
 );
 
 #[test]

@@ -3,7 +3,7 @@
  * that copy, so host programs that load their kernels from .cl files run
  * unchanged. Files are read-only: opening one for writing is an
  * `unsupported` finding. stdout and stderr are written with fprintf/fputs
- * (built into the executor). */
+ * (built into the executor); stdin is empty. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +19,18 @@ struct symcross_file {
 };
 
 static struct symcross_file *file_of(FILE *stream) { return (struct symcross_file *)stream; }
+
+/* The standard streams: stdin is empty (a run's inputs are the symbolic
+ * ones, not a terminal), stdout and stderr are written through the
+ * executor's fprintf/fputs/fwrite/fputc; all three are never freed. */
+static struct symcross_file standard[3];
+FILE *stdin = (FILE *)&standard[0];
+FILE *stdout = (FILE *)&standard[1];
+FILE *stderr = (FILE *)&standard[2];
+
+static int is_standard(FILE *stream) {
+  return stream == (FILE *)&standard[0] || stream == (FILE *)&standard[1] || stream == (FILE *)&standard[2];
+}
 
 FILE *fopen(const char *path, const char *mode) {
   if (strchr(mode, 'w') || strchr(mode, 'a') || strchr(mode, '+')) {
@@ -38,6 +50,8 @@ FILE *fopen(const char *path, const char *mode) {
 }
 
 int fclose(FILE *stream) {
+  if (is_standard(stream))
+    return 0;
   struct symcross_file *f = file_of(stream);
   free(f->data);
   free(f);
@@ -72,6 +86,8 @@ int fgetc(FILE *stream) {
 }
 
 int getc(FILE *stream) { return fgetc(stream); }
+
+int getchar(void) { return fgetc(stdin); }
 
 char *fgets(char *s, int n, FILE *stream) {
   struct symcross_file *f = file_of(stream);
