@@ -114,3 +114,14 @@ fn time_limit_stops_an_endless_path() {
     assert!(run.stdout.contains("time limit"), "{}", run.stdout);
     assert!(started.elapsed().as_secs() < 20, "took {:?}", started.elapsed());
 }
+
+/// --progress reports inside one long path too, not only between paths.
+#[test]
+fn progress_is_reported_inside_a_long_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("endless.c");
+    std::fs::write(&src, "int main(void) { volatile int x = 0; while (1) x++; }\n").unwrap();
+    let run = common::symcross(&["check", src.to_str().unwrap(), "--max-time", "3", "--progress"]);
+    assert_eq!(run.code, 3, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("instructions"), "no progress line:\n{}", run.stderr);
+}

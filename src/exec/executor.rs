@@ -191,17 +191,7 @@ impl<'m> Executor<'m> {
                 self.limit_hit = Some(limit);
                 break;
             }
-            if self.config.progress && last_progress.elapsed().as_secs() >= 2 {
-                last_progress = Instant::now();
-                eprintln!(
-                    "symcross: {} paths done, {} waiting, {} instructions, {} queries, {:.1}s",
-                    self.stats.paths,
-                    searcher.len(),
-                    self.stats.instructions,
-                    self.decider.backend.queries(),
-                    self.started.elapsed().as_secs_f64()
-                );
-            }
+            self.report_progress(&mut last_progress, searcher.len());
             loop {
                 until_check -= 1;
                 if until_check == 0 {
@@ -212,6 +202,8 @@ impl<'m> Executor<'m> {
                         self.limit_hit = Some(limit);
                         break 'paths;
                     }
+                    // A long path reports progress too.
+                    self.report_progress(&mut last_progress, searcher.len());
                 }
                 let step = self.step(&mut state);
                 if !self.pending.is_empty() {
@@ -261,6 +253,22 @@ impl<'m> Executor<'m> {
         if self.limit_hit.is_none() && !searcher.is_empty() {
             self.limit_hit = self.limit_reached();
         }
+    }
+
+    /// With --progress, a line on stderr at most every two seconds.
+    fn report_progress(&self, last: &mut Instant, waiting: usize) {
+        if !self.config.progress || last.elapsed().as_secs() < 2 {
+            return;
+        }
+        *last = Instant::now();
+        eprintln!(
+            "symcross: {} paths done, {} waiting, {} instructions, {} queries, {:.1}s",
+            self.stats.paths,
+            waiting,
+            self.stats.instructions,
+            self.decider.backend.queries(),
+            self.started.elapsed().as_secs_f64()
+        );
     }
 
     fn limit_reached(&self) -> Option<LimitHit> {
