@@ -144,19 +144,8 @@ impl<'m> Executor<'m> {
         let Some(opts) = parse_build_options(&options) else {
             return Ok(self.int_result(32, -2));
         };
-        let id = self.cl.programs.len();
-        let label = format!("program {id} (built at {})", self.loc_label(self.api_call_loc(state, loc)));
         let units = [ProgramUnit { source, defines: Vec::new() }];
-        match self.build_program(&units, &[], &opts, &label) {
-            Ok(program) => {
-                self.cl.programs.push(program);
-                Ok(self.int_result(32, id as i64))
-            }
-            Err(log) => {
-                self.write_text(state, c.args[3][0], log_size, &log, loc)?;
-                Ok(self.int_result(32, -1))
-            }
-        }
+        self.build_and_register(state, &units, &[], &opts, (c.args[3][0], log_size), loc)
     }
 
     /// `int __symcross_cl_build_units(n, sources, lengths, unit_options,
@@ -206,15 +195,29 @@ impl<'m> Executor<'m> {
                 headers.push((name, text.into_bytes()));
             }
         }
+        self.build_and_register(state, &units, &headers, &opts, (c.args[5][0], log_size), loc)
+    }
+
+    /// Builds a program and returns its id, or writes the build log to
+    /// `log` (pointer, size) and returns -1.
+    fn build_and_register(
+        &mut self,
+        state: &mut State,
+        units: &[ProgramUnit],
+        headers: &[(String, Vec<u8>)],
+        opts: &CompileOptions,
+        log: (ExprId, u64),
+        loc: Loc,
+    ) -> Result<Option<Value>, Step> {
         let id = self.cl.programs.len();
         let label = format!("program {id} (built at {})", self.loc_label(self.api_call_loc(state, loc)));
-        match self.build_program(&units, &headers, &opts, &label) {
+        match self.build_program(units, headers, opts, &label) {
             Ok(program) => {
                 self.cl.programs.push(program);
                 Ok(self.int_result(32, id as i64))
             }
-            Err(log) => {
-                self.write_text(state, c.args[5][0], log_size, &log, loc)?;
+            Err(text) => {
+                self.write_text(state, log.0, log.1, &text, loc)?;
                 Ok(self.int_result(32, -1))
             }
         }

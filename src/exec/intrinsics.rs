@@ -467,61 +467,39 @@ fn is_fpclass(p: &mut ExprPool, f: FpFormat, x: ExprId, mask: u32) -> ExprId {
 /// (cbrt, asinh, ...: a differential test showed cbrt 1 ulp off glibc) or
 /// not at all.
 fn native_libm(base: &str, f: FpFormat, args: &[u128]) -> Option<u128> {
+    // One table for both widths: `$t` is f32 or f64, `$bits` its bit type.
+    macro_rules! evaluate {
+        ($t:ty, $bits:ty) => {{
+            let a: Vec<$t> = args.iter().map(|b| <$t>::from_bits(*b as $bits)).collect();
+            let x = *a.first()?;
+            let r = match (base, a.len()) {
+                ("sin", 1) => x.sin(),
+                ("cos", 1) => x.cos(),
+                ("tan", 1) => x.tan(),
+                ("asin", 1) => x.asin(),
+                ("acos", 1) => x.acos(),
+                ("atan", 1) => x.atan(),
+                ("sinh", 1) => x.sinh(),
+                ("cosh", 1) => x.cosh(),
+                ("tanh", 1) => x.tanh(),
+                ("exp", 1) => x.exp(),
+                ("exp2", 1) => x.exp2(),
+                ("expm1", 1) => x.exp_m1(),
+                ("log", 1) => x.ln(),
+                ("log2", 1) => x.log2(),
+                ("log10", 1) => x.log10(),
+                ("log1p", 1) => x.ln_1p(),
+                ("atan2", 2) => x.atan2(a[1]),
+                ("pow", 2) => x.powf(a[1]),
+                ("hypot", 2) => x.hypot(a[1]),
+                _ => return None,
+            };
+            Some(r.to_bits() as u128)
+        }};
+    }
     match f {
-        FpFormat::Double => {
-            let a: Vec<f64> = args.iter().map(|b| f64::from_bits(*b as u64)).collect();
-            let x = *a.first()?;
-            let r = match (base, a.len()) {
-                ("sin", 1) => x.sin(),
-                ("cos", 1) => x.cos(),
-                ("tan", 1) => x.tan(),
-                ("asin", 1) => x.asin(),
-                ("acos", 1) => x.acos(),
-                ("atan", 1) => x.atan(),
-                ("sinh", 1) => x.sinh(),
-                ("cosh", 1) => x.cosh(),
-                ("tanh", 1) => x.tanh(),
-                ("exp", 1) => x.exp(),
-                ("exp2", 1) => x.exp2(),
-                ("expm1", 1) => x.exp_m1(),
-                ("log", 1) => x.ln(),
-                ("log2", 1) => x.log2(),
-                ("log10", 1) => x.log10(),
-                ("log1p", 1) => x.ln_1p(),
-                ("atan2", 2) => x.atan2(a[1]),
-                ("pow", 2) => x.powf(a[1]),
-                ("hypot", 2) => x.hypot(a[1]),
-                _ => return None,
-            };
-            Some(r.to_bits() as u128)
-        }
-        FpFormat::Single => {
-            let a: Vec<f32> = args.iter().map(|b| f32::from_bits(*b as u32)).collect();
-            let x = *a.first()?;
-            let r = match (base, a.len()) {
-                ("sin", 1) => x.sin(),
-                ("cos", 1) => x.cos(),
-                ("tan", 1) => x.tan(),
-                ("asin", 1) => x.asin(),
-                ("acos", 1) => x.acos(),
-                ("atan", 1) => x.atan(),
-                ("sinh", 1) => x.sinh(),
-                ("cosh", 1) => x.cosh(),
-                ("tanh", 1) => x.tanh(),
-                ("exp", 1) => x.exp(),
-                ("exp2", 1) => x.exp2(),
-                ("expm1", 1) => x.exp_m1(),
-                ("log", 1) => x.ln(),
-                ("log2", 1) => x.log2(),
-                ("log10", 1) => x.log10(),
-                ("log1p", 1) => x.ln_1p(),
-                ("atan2", 2) => x.atan2(a[1]),
-                ("pow", 2) => x.powf(a[1]),
-                ("hypot", 2) => x.hypot(a[1]),
-                _ => return None,
-            };
-            Some(r.to_bits() as u128)
-        }
+        FpFormat::Double => evaluate!(f64, u64),
+        FpFormat::Single => evaluate!(f32, u32),
         FpFormat::Half => None,
     }
 }

@@ -60,9 +60,9 @@ impl<'m> Executor<'m> {
     }
 
     /// `sprintf(buf, fmt, ...)`, `snprintf(buf, size, fmt, ...)` and their
-    /// va_list forms: the formatted text goes into the buffer (at most size
-    /// - 1 bytes and a NUL for the bounded forms); the result is the full
-    /// length.
+    /// va_list forms: the formatted text goes into the buffer (for the
+    /// bounded forms, what fits in size bytes with the NUL); the result is
+    /// the full length.
     pub(super) fn builtin_sprintf(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let bounded = c.name.ends_with("snprintf");
         let fmt_at = if bounded { 2 } else { 1 };
@@ -300,6 +300,47 @@ fn hex_form(x: f64) -> String {
     format!("{sign}0x{lead}{point}p{}{}", if exp < 0 { '-' } else { '+' }, exp.abs())
 }
 
+/// How many values a format string consumes (`%%` consumes none).
+fn count_conversions(fmt: &str) -> usize {
+    let mut n = 0;
+    let mut chars = fmt.chars().peekable();
+    while let Some(ch) = chars.next() {
+        if ch != '%' {
+            continue;
+        }
+        while chars.peek().is_some_and(|d| d.is_ascii_digit() || "-+ #.lhzjt".contains(*d)) {
+            chars.next();
+        }
+        match chars.next() {
+            Some('%') | None => {}
+            Some(_) => n += 1,
+        }
+    }
+    n
+}
+
+/// `%s` with its flags: a precision keeps at most that many bytes, a width
+/// pads with spaces (on the right with `-`).
+fn format_string(spec: &str, text: &str) -> String {
+    let (width, precision) = match spec.split_once('.') {
+        Some((w, p)) => (w, p.parse::<usize>().ok()),
+        None => (spec, None),
+    };
+    let left = width.contains('-');
+    let min_width = width.trim_start_matches(['-', '+', ' ', '#', '0']).parse::<usize>().unwrap_or(0);
+    let body: String = match precision {
+        Some(p) => text.chars().take(p).collect(),
+        None => text.to_string(),
+    };
+    if body.len() >= min_width {
+        body
+    } else if left {
+        format!("{body:<min_width$}")
+    } else {
+        format!("{body:>min_width$}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::format_one;
@@ -343,45 +384,4 @@ mod tests {
         assert_eq!(f("", 'F', f64::INFINITY), "INF");
         assert_eq!(f(".3", 'f', 2.0), "2.000");
     }
-}
-
-/// `%s` with its flags: a precision keeps at most that many bytes, a width
-/// pads with spaces (on the right with `-`).
-fn format_string(spec: &str, text: &str) -> String {
-    let (width, precision) = match spec.split_once('.') {
-        Some((w, p)) => (w, p.parse::<usize>().ok()),
-        None => (spec, None),
-    };
-    let left = width.contains('-');
-    let min_width = width.trim_start_matches(['-', '+', ' ', '#', '0']).parse::<usize>().unwrap_or(0);
-    let body: String = match precision {
-        Some(p) => text.chars().take(p).collect(),
-        None => text.to_string(),
-    };
-    if body.len() >= min_width {
-        body
-    } else if left {
-        format!("{body:<min_width$}")
-    } else {
-        format!("{body:>min_width$}")
-    }
-}
-
-/// How many values a format string consumes (`%%` consumes none).
-fn count_conversions(fmt: &str) -> usize {
-    let mut n = 0;
-    let mut chars = fmt.chars().peekable();
-    while let Some(ch) = chars.next() {
-        if ch != '%' {
-            continue;
-        }
-        while chars.peek().is_some_and(|d| d.is_ascii_digit() || "-+ #.lhzjt".contains(*d)) {
-            chars.next();
-        }
-        match chars.next() {
-            Some('%') | None => {}
-            Some(_) => n += 1,
-        }
-    }
-    n
 }

@@ -530,7 +530,7 @@ mod tests {
             for value in edge_values(width) {
                 let a = p.constant(width, value);
                 let b = p.intern(Expr::Const { width, value });
-                let c = p.constant(width, value | (1u128 << 127) * (width < 128) as u128);
+                let c = p.constant(width, value | ((1u128 << 127) * (width < 128) as u128));
                 assert_eq!(a, b, "width {width} value {value:#x}");
                 assert_eq!(a, c, "bits above the width are dropped");
             }

@@ -169,7 +169,7 @@ fn prune(newest: &Path, name: &str) {
         .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".bc")))
         .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
         .collect();
-    files.sort_by(|a, b| b.0.cmp(&a.0));
+    files.sort_by_key(|f| std::cmp::Reverse(f.0));
     // The library just stored stays whatever the clock's granularity.
     for (_, old) in files.into_iter().skip(KEEP_PER_KIND).filter(|(_, p)| p != newest) {
         let _ = std::fs::remove_file(old);
