@@ -42,8 +42,10 @@ impl EgraphCanonicalizer {
     /// Loads the built-in rules and those of `--rules` directories.
     pub fn new(config: &Config) -> Result<Self, RuleError> {
         let rules = RuleSet::load(&config.rule_dirs)?;
-        // Each check gets a small budget: the solver is the next step.
-        let limits = Limits { node_limit: 10_000, iter_limit: 20, time_limit: Duration::from_millis(300) };
+        // Each check gets a small budget, counted in nodes and rounds: the
+        // solver is the next step, and a wall-clock limit would make the
+        // verdict depend on the machine's load.
+        let limits = Limits { node_limit: config.egraph_node_limit, iter_limit: config.egraph_iter_limit, time_limit: Duration::MAX };
         Ok(EgraphCanonicalizer { rules, enabled: to_rule_assumptions(config.assumptions), limits })
     }
 }
@@ -61,7 +63,9 @@ impl crate::check::Canonicalizer for EgraphCanonicalizer {
         if !pool.mentions_fp(a) && !pool.mentions_fp(b) {
             return None;
         }
-        let sets = explain_assumptions(pool, a, b, &self.rules, &self.limits);
+        // An explanation is a hint: a fifth of a check's budget per set.
+        let limits = Limits { node_limit: self.limits.node_limit / 5, ..self.limits.clone() };
+        let sets = explain_assumptions(pool, a, b, &self.rules, &limits);
         // The weakest set: fewest assumptions, and `ordered` rather than
         // `finite` (which implies it) when both would do.
         sets.into_iter()

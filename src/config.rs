@@ -100,6 +100,16 @@ pub struct Config {
     /// Use step 2 of the ladder (e-graph and implied queries); off only to
     /// measure what it saves.
     pub egraph: bool,
+    /// E-nodes one e-graph run may grow before it gives up (default 10 000).
+    /// Budgets are counts, never times, so a verdict cannot depend on the
+    /// machine's load.
+    pub egraph_node_limit: usize,
+    /// Rule-application rounds of one e-graph run (default 20).
+    pub egraph_iter_limit: usize,
+    /// Concrete inputs on which both sides of a floating-point check are
+    /// evaluated before the bit-precise solver (default 128; 0 turns
+    /// sampling off). A difference found there is a confirmed witness.
+    pub sample_trials: u32,
     /// Evaluate libm functions without exact semantics (sin, exp, pow, ...)
     /// on concrete arguments with this machine's C library, as the native
     /// program would, instead of leaving them uninterpreted: for `symcross
@@ -123,6 +133,9 @@ impl Default for Config {
             fold_threshold: 1000,
             progress: false,
             egraph: true,
+            egraph_node_limit: 10_000,
+            egraph_iter_limit: 20,
+            sample_trials: 128,
             native_libm: false,
         }
     }

@@ -13,7 +13,9 @@
 //! category analysis), `translate.rs` (DAG <-> e-graph), `rules/` (the rule
 //! file format, loader, side conditions, typing), `instantiate.rs` (rule
 //! sides as expressions for solver verification), `prove.rs` (saturation
-//! with limits), `implied.rs` (KLEE-CL 6.3 implied integer queries).
+//! with limits), `implied.rs` (KLEE-CL 6.3 implied integer queries),
+//! `reassociate.rs` (the linear-time normal form of sums and products under
+//! `associativity`, tried before the e-graph).
 
 mod analysis;
 mod assume;
@@ -22,6 +24,7 @@ mod implied;
 mod instantiate;
 mod lang;
 mod prove;
+mod reassociate;
 pub mod rules;
 mod translate;
 
@@ -31,6 +34,7 @@ pub use category::Categories;
 pub use implied::implied_integer_query;
 pub use instantiate::{instantiate, RuleInstance};
 pub use lang::{CanonLang, Literal, Op, SetOp};
+pub use reassociate::Reassociator;
 pub use prove::{canonicalize, explain_assumptions, prove_equal, CanonResult, Limits, StopReason};
 pub use rules::{Rule, RuleError, RuleProblem, RuleSet};
 pub use translate::{from_recexpr, to_recexpr, TranslateError};

@@ -1,7 +1,13 @@
 //! Deciding questions about a path: is a branch side feasible, can a check
 //! fail. Implements the ladder of DESIGN.md section 3: structural identity,
-//! then the e-graph, then the bit-precise solver, and says which step
-//! decided.
+//! then (under `associativity`) the reassociation normal form and the
+//! e-graph, then sampling on concrete inputs, then the bit-precise solver;
+//! says which step decided, and whether a witness confirms the failure in
+//! the semantics the user chose (`confirm.rs`).
+
+mod confirm;
+mod sampling;
+
 
 use crate::config::Assumptions;
 use crate::expr::{Assignment, Expr, ExprId, ExprPool};
@@ -37,8 +43,14 @@ pub trait Canonicalizer {
 #[derive(Clone, Debug)]
 pub enum CheckOutcome {
     Proved(DecidedBy),
-    /// The check fails for this witness.
-    Refuted(Assignment),
+    /// The check fails for this witness in the semantics the user chose;
+    /// the step that found it (sampling or the solver).
+    Refuted(Assignment, DecidedBy),
+    /// The witness makes the sides differ in IEEE arithmetic, but that is
+    /// not a refutation under the user's semantics (it may vanish under
+    /// reassociation, or runs through an approximate operation); the string
+    /// says why.
+    Suspected(Assignment, String),
     /// Not decided; the string says why.
     Unknown(String),
 }
@@ -46,11 +58,40 @@ pub enum CheckOutcome {
 pub struct Decider {
     pub backend: Box<dyn Backend>,
     pub canon: Option<Box<dyn Canonicalizer>>,
+    /// The user's assumptions: they decide what a witness proves.
+    pub assumptions: Assumptions,
+    /// Concrete samples tried before the solver (0: none).
+    pub sample_trials: u32,
+    pub seed: u64,
 }
 
 impl Decider {
     pub fn new(backend: Box<dyn Backend>, canon: Option<Box<dyn Canonicalizer>>) -> Self {
-        Decider { backend, canon }
+        Decider { backend, canon, assumptions: Assumptions::default(), sample_trials: 0, seed: 0 }
+    }
+
+    /// Witnesses are judged under `assumptions`; `trials` samples are tried
+    /// before the solver.
+    pub fn with_semantics(mut self, assumptions: Assumptions, trials: u32, seed: u64) -> Self {
+        self.assumptions = assumptions;
+        self.sample_trials = trials;
+        self.seed = seed;
+        self
+    }
+
+    /// Why `witness` does not confirm a failure that `roots` (the compared
+    /// values and the path) exhibit; `None` when it does.
+    pub fn unconfirmed_because(&self, pool: &ExprPool, roots: &[ExprId], witness: &Assignment) -> Option<String> {
+        confirm::unconfirmed_because(pool, self.assumptions, roots, witness)
+    }
+
+    /// Why `witness` does not show that `path` is taken under the user's
+    /// assumptions (a solver model knows one grouping of each sum only).
+    pub fn path_unconfirmed_because(&self, pool: &ExprPool, path: &[ExprId], witness: &Assignment) -> Option<String> {
+        if !self.assumptions.any() {
+            return None;
+        }
+        confirm::unconfirmed_under_assumptions(pool, self.assumptions, path, witness)
     }
 
     /// Is `path /\ cond` satisfiable? Equalities that the e-graph proves
@@ -80,8 +121,25 @@ impl Decider {
         if pool.as_const(eq) == Some(1) {
             return CheckOutcome::Proved(DecidedBy::Structural);
         }
+        // Under `associativity` both sides are first put in reassociation
+        // normal form; the e-graph then works on the smaller problem.
+        let (na, nb) = match crate::canon::Reassociator::new(self.assumptions) {
+            Some(mut r) => (r.normalize(pool, a), r.normalize(pool, b)),
+            None => (a, b),
+        };
+        if na == nb {
+            return CheckOutcome::Proved(DecidedBy::Canonical);
+        }
+        // Concrete samples first: a real difference is usually found at
+        // once, where the e-graph would spend its whole budget on sides that
+        // are not equal.
+        if pool.mentions_fp(a) || pool.mentions_fp(b) {
+            if let Some(w) = sampling::find_difference(pool, path, a, b, self.assumptions, self.sample_trials, self.seed) {
+                return CheckOutcome::Refuted(w, DecidedBy::Sampling);
+            }
+        }
         if let Some(c) = self.canon.as_mut() {
-            if c.prove_equal(pool, a, b) {
+            if c.prove_equal(pool, na, nb) {
                 return CheckOutcome::Proved(DecidedBy::Canonical);
             }
         }
@@ -98,14 +156,66 @@ impl Decider {
             }
         }
         match self.backend.check(pool, path, differ) {
-            Feasibility::Sat(m) => CheckOutcome::Refuted(m),
+            Feasibility::Sat(m) => {
+                let mut roots = vec![a, b];
+                roots.extend_from_slice(path);
+                match self.unconfirmed_because(pool, &roots, &m) {
+                    None => CheckOutcome::Refuted(m, DecidedBy::BitPrecise),
+                    Some(why) => CheckOutcome::Suspected(m, why),
+                }
+            }
             Feasibility::Unsat => CheckOutcome::Proved(DecidedBy::BitPrecise),
             Feasibility::Unknown(why) => CheckOutcome::Unknown(why),
         }
     }
 
-    pub fn equal_under(&mut self, pool: &ExprPool, a: ExprId, b: ExprId) -> Option<Assumptions> {
-        self.canon.as_mut()?.equal_under(pool, a, b)
+    /// The weakest set of assumptions under which `a` and `b` would be
+    /// proved equal, for explaining a mismatch: the reassociation normal
+    /// form for sets with `associativity`, the e-graph for small sides (on
+    /// large ones its closure costs seconds for a hint).
+    pub fn equal_under(&mut self, pool: &mut ExprPool, a: ExprId, b: ExprId) -> Option<Assumptions> {
+        // With associativity already on, the e-graph's closure is the
+        // costly part: the normal form answers first.
+        if self.assumptions.associativity {
+            if let Some(s) = self.equal_under_normal_form(pool, a, b) {
+                return Some(s);
+            }
+        }
+        if dag_size(pool, &[a, b], EXPLAIN_NODE_LIMIT + 1) <= EXPLAIN_NODE_LIMIT {
+            if let Some(s) = self.canon.as_mut().and_then(|c| c.equal_under(pool, a, b)) {
+                return Some(s);
+            }
+        }
+        self.equal_under_normal_form(pool, a, b)
+    }
+
+    /// The weakest set with `associativity` whose normal forms of `a` and
+    /// `b` coincide.
+    fn equal_under_normal_form(&mut self, pool: &mut ExprPool, a: ExprId, b: ExprId) -> Option<Assumptions> {
+        let mut found: Option<Assumptions> = None;
+        for bits in 0u8..8 {
+            let extra = Assumptions {
+                positive_zero: bits & 1 != 0,
+                ordered: bits & 2 != 0,
+                finite: bits & 4 != 0,
+                associativity: true,
+            };
+            let all = Assumptions {
+                positive_zero: extra.positive_zero || self.assumptions.positive_zero,
+                ordered: extra.ordered || self.assumptions.ordered,
+                finite: extra.finite || self.assumptions.finite,
+                associativity: true,
+            };
+            let mut r = crate::canon::Reassociator::new(all).expect("associativity is on");
+            if r.normalize(pool, a) != r.normalize(pool, b) {
+                continue;
+            }
+            let weight = |s: &Assumptions| (s.names().len(), s.finite);
+            if found.as_ref().is_none_or(|f| weight(&extra) < weight(f)) {
+                found = Some(extra);
+            }
+        }
+        found
     }
 }
 
@@ -116,4 +226,22 @@ fn negated_equality(pool: &ExprPool, cond: ExprId) -> Option<(ExprId, ExprId)> {
         Expr::Cmp(crate::expr::CmpOp::Eq, a, b) => Some((a, b)),
         _ => None,
     }
+}
+
+/// Sides larger than this many nodes are not explained with the e-graph.
+const EXPLAIN_NODE_LIMIT: usize = 400;
+
+/// The number of distinct nodes below `roots`, counting up to `cap`.
+fn dag_size(pool: &ExprPool, roots: &[ExprId], cap: usize) -> usize {
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut stack = roots.to_vec();
+    while let Some(e) = stack.pop() {
+        if seen.len() >= cap {
+            break;
+        }
+        if seen.insert(e) {
+            stack.extend(pool.children(e));
+        }
+    }
+    seen.len()
 }

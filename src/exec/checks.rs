@@ -21,6 +21,8 @@ struct Failure {
     left: ExprId,
     right: ExprId,
     witness: Option<Assignment>,
+    /// The ladder step that found the witness, when it confirms the failure.
+    confirmed_by: Option<DecidedBy>,
     why: Option<String>,
 }
 
@@ -47,20 +49,28 @@ impl<'m> Executor<'m> {
             let index = i * chunk / elem;
             match self.decider.check_equal(&mut self.pool, &state.path, a, b) {
                 CheckOutcome::Proved(by) => decided.push(by),
-                CheckOutcome::Refuted(m) => {
-                    failures.push(Failure { index, left: a, right: b, witness: Some(m), why: None });
+                CheckOutcome::Refuted(m, by) => {
+                    failures.push(Failure { index, left: a, right: b, witness: Some(m), confirmed_by: Some(by), why: None });
                     // One confirmed difference decides the check; the
                     // remaining elements would only cost solver time.
                     unchecked = count * elem.div_ceil(chunk) - i - 1;
                     break;
                 }
+                CheckOutcome::Suspected(m, why) => {
+                    failures.push(Failure { index, left: a, right: b, witness: Some(m), confirmed_by: None, why: Some(why) })
+                }
                 CheckOutcome::Unknown(why) => {
-                    failures.push(Failure { index, left: a, right: b, witness: None, why: Some(why) })
+                    failures.push(Failure { index, left: a, right: b, witness: None, confirmed_by: None, why: Some(why) })
                 }
             }
         }
         self.check_stats.record(&decided);
-        let Some(first) = failures.iter().find(|f| f.witness.is_some()).or(failures.first()) else {
+        let Some(first) = failures
+            .iter()
+            .find(|f| f.confirmed_by.is_some())
+            .or(failures.iter().find(|f| f.witness.is_some()))
+            .or(failures.first())
+        else {
             return Ok(None);
         };
         let indices: Vec<String> = failures.iter().map(|f| f.index.to_string()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
@@ -73,13 +83,18 @@ impl<'m> Executor<'m> {
         if let Some(why) = &first.why {
             msg.push_str(&format!("; not confirmed: {why}"));
         }
-        let decided_by = if first.witness.is_some() { DecidedBy::BitPrecise } else { DecidedBy::Timeout };
+        let decided_by = first.confirmed_by.unwrap_or(if first.witness.is_some() { DecidedBy::BitPrecise } else { DecidedBy::Timeout });
+        let confirmed = first.confirmed_by.is_some();
         let witness = first.witness.clone();
         if let Some(f) = self.report(state, FindingKind::Mismatch, loc, msg, witness.as_ref(), Some(decided_by)) {
             f.expressions = Some(exprs);
-            if witness.is_none() {
+            if !confirmed {
+                // A suspected witness is shown (it is how the sides differ in
+                // IEEE arithmetic) but proves nothing under the assumptions.
                 f.status = crate::report::Status::Unconfirmed;
-                f.witness = None;
+                if witness.is_none() {
+                    f.witness = None;
+                }
             }
         }
         Err(Step::Terminated)
@@ -98,7 +113,7 @@ impl<'m> Executor<'m> {
         };
         let left_value = witness.map(|m| show(evaluate(&self.pool, a, m)));
         let right_value = witness.map(|m| show(evaluate(&self.pool, b, m)));
-        let equal_under = self.decider.equal_under(&self.pool, a, b).map(|s| s.names());
+        let equal_under = self.decider.equal_under(&mut self.pool, a, b).map(|s| s.names());
         MismatchExprs { definitions, left, right, left_value, right_value, equal_under }
     }
 }
@@ -120,7 +135,7 @@ impl CheckStats {
                 DecidedBy::Canonical => self.canonical += 1,
                 DecidedBy::ImpliedQuery => self.implied_query += 1,
                 DecidedBy::BitPrecise => self.bit_precise += 1,
-                DecidedBy::Timeout => {}
+                DecidedBy::Sampling | DecidedBy::Timeout => {}
             }
         }
     }

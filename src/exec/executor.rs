@@ -466,7 +466,12 @@ impl<'m> Executor<'m> {
             return None;
         }
         let witness = witness.or(if state.unconfirmed_path { None } else { state.model.as_ref() });
-        let status = if witness.is_some() { Status::Confirmed } else { Status::Unconfirmed };
+        let mut message = message;
+        let mut status = if witness.is_some() { Status::Confirmed } else { Status::Unconfirmed };
+        if let Some(why) = witness.and_then(|w| self.decider.path_unconfirmed_because(&self.pool, &state.path, w)) {
+            status = Status::Unconfirmed;
+            message.push_str(&format!("; not confirmed: {why}"));
+        }
         let related = state
             .stack
             .iter()

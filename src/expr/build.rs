@@ -519,6 +519,32 @@ impl ExprPool {
     pub fn apply(&mut self, function: &str, args: Vec<ExprId>, width: Width) -> ExprId {
         self.intern(Expr::Apply { function: Arc::from(function), args, width })
     }
+
+    /// The node of `id` with its children replaced by `children` (in the
+    /// order of [`ExprPool::children`]), through the simplifying builders:
+    /// a rewrite of the children may let the node fold.
+    pub fn rebuild(&mut self, id: ExprId, children: &[ExprId]) -> ExprId {
+        let c = |i: usize| children[i];
+        match self.get(id).into_owned() {
+            Expr::Const { .. } | Expr::Input { .. } | Expr::Fresh { .. } => id,
+            Expr::Bin(op, ..) => self.bin(op, c(0), c(1)),
+            Expr::Not(_) => self.not(c(0)),
+            Expr::Cmp(op, ..) => self.cmp(op, c(0), c(1)),
+            Expr::Ite(..) => self.ite(c(0), c(1), c(2)),
+            Expr::Concat(..) => self.concat(c(0), c(1)),
+            Expr::Extract { offset, width, .. } => self.extract(c(0), offset, width),
+            Expr::ZExt(_, w) => self.zext(c(0), w),
+            Expr::SExt(_, w) => self.sext(c(0), w),
+            Expr::FBin(op, f, ..) => self.fbin(op, f, c(0), c(1)),
+            Expr::FUn(op, f, _) => self.fun(op, f, c(0)),
+            Expr::Fma(f, ..) => self.fma(f, c(0), c(1), c(2)),
+            Expr::FCmp(set, f, ..) => self.fcmp(set, f, c(0), c(1)),
+            Expr::FpToInt { signed, rounding, from, width, .. } => self.fp_to_int(signed, rounding, from, c(0), width),
+            Expr::IntToFp { signed, to, .. } => self.int_to_fp(signed, to, c(0)),
+            Expr::FpConvert { from, to, .. } => self.fp_convert(from, to, c(0)),
+            Expr::Apply { function, width, .. } => self.apply(&function, children.to_vec(), width),
+        }
+    }
 }
 
 #[cfg(test)]

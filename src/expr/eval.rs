@@ -14,8 +14,15 @@ pub struct Assignment {
 
 /// Evaluates `root` bottom-up; inputs missing from the assignment read as 0.
 pub fn evaluate(pool: &ExprPool, root: ExprId, asg: &Assignment) -> u128 {
+    evaluate_all(pool, &[root], asg)[&root]
+}
+
+/// The value of every node below `roots` (the roots included), for callers
+/// that need the intermediate values too: witness confirmation looks at
+/// every floating-point operation a witness exercises.
+pub fn evaluate_all(pool: &ExprPool, roots: &[ExprId], asg: &Assignment) -> FxHashMap<ExprId, u128> {
     let mut memo: FxHashMap<ExprId, u128> = FxHashMap::default();
-    let mut stack = vec![(root, false)];
+    let mut stack: Vec<(ExprId, bool)> = roots.iter().map(|r| (*r, false)).collect();
     while let Some((id, expanded)) = stack.pop() {
         if memo.contains_key(&id) {
             continue;
@@ -72,7 +79,7 @@ pub fn evaluate(pool: &ExprPool, root: ExprId, asg: &Assignment) -> u128 {
         };
         memo.insert(id, r);
     }
-    memo[&root]
+    memo
 }
 
 /// Half-precision fma through double: a*b is exact in double (22 bits);

@@ -59,6 +59,8 @@ pub enum DecidedBy {
     Structural,
     Canonical,
     ImpliedQuery,
+    /// Concrete evaluation of both sides on sampled inputs (a refutation).
+    Sampling,
     BitPrecise,
     Timeout,
 }

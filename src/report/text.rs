@@ -52,6 +52,7 @@ fn render_finding(out: &mut String, f: &Finding) {
             DecidedBy::Structural => "structural identity",
             DecidedBy::Canonical => "e-graph canonicalisation",
             DecidedBy::ImpliedQuery => "implied integer query",
+            DecidedBy::Sampling => "evaluation on sampled inputs",
             DecidedBy::BitPrecise => "bit-precise solver",
             DecidedBy::Timeout => "solver timeout (not confirmed)",
         };
@@ -60,12 +61,16 @@ fn render_finding(out: &mut String, f: &Finding) {
     if let Some(e) = &f.expressions {
         if !e.definitions.is_empty() {
             let _ = writeln!(out, "  where");
-            for line in e.definitions.lines() {
-                let _ = writeln!(out, "    {line}");
+            let lines: Vec<&str> = e.definitions.lines().collect();
+            for line in lines.iter().take(MAX_DEFINITION_LINES) {
+                let _ = writeln!(out, "    {}", elide(line));
+            }
+            if lines.len() > MAX_DEFINITION_LINES {
+                let _ = writeln!(out, "    ... ({} more definitions in the JSON report)", lines.len() - MAX_DEFINITION_LINES);
             }
         }
-        let _ = writeln!(out, "  left:  {}", e.left);
-        let _ = writeln!(out, "  right: {}", e.right);
+        let _ = writeln!(out, "  left:  {}", elide(&e.left));
+        let _ = writeln!(out, "  right: {}", elide(&e.right));
         let _ = writeln!(out, "  (the first differing subterms are marked ⟪ ⟫)");
         if let (Some(l), Some(r)) = (&e.left_value, &e.right_value) {
             let _ = writeln!(out, "  under the witness: left = {l}, right = {r}");
@@ -93,4 +98,17 @@ fn abbreviate(hex: &str) -> String {
     } else {
         format!("{}... ({} bytes)", &hex[..96], hex.len() / 2)
     }
+}
+
+/// Expressions longer than this many characters are cut in the text report
+/// (a 1024-term sum is 40 000 characters); the JSON report has them whole.
+const MAX_EXPRESSION_CHARS: usize = 600;
+const MAX_DEFINITION_LINES: usize = 12;
+
+fn elide(text: &str) -> String {
+    if text.chars().count() <= MAX_EXPRESSION_CHARS {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(MAX_EXPRESSION_CHARS).collect();
+    format!("{head} ... ({} characters in all; the JSON report has the whole expression)", text.chars().count())
 }

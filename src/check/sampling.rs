@@ -1,0 +1,307 @@
+//! Fast falsification: before the bit-precise solver, both sides of a check
+//! are evaluated on concrete inputs that satisfy the path condition. Most
+//! real floating-point mismatches (a different grouping, a fused multiply-add,
+//! a double accumulator) show on almost any input, where the solver may need
+//! minutes to find one. Inputs are the edge values of each floating-point
+//! operand (signed zeros, infinities, NaNs, subnormals, the extremes, powers
+//! of two and their neighbours) mixed with seeded random values; under
+//! `associativity` they are small integers, so that a difference found is one
+//! that no regrouping can remove (see `confirm.rs`).
+//!
+//! The number of trials is a budget (`Config::sample_trials`), not a time:
+//! the answer never depends on the machine's load.
+
+use super::confirm::{approximate_operation, unconfirmed_because};
+use crate::config::Assumptions;
+use crate::expr::{evaluate_all, Assignment, Expr, ExprId, ExprPool, FpFormat};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// A floating-point operand read straight from input bytes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+struct FloatSlot {
+    array: u32,
+    offset: u32,
+    format: FpFormat,
+}
+
+/// Searches for inputs on which `a` and `b` differ, the path condition holds
+/// and the witness confirms in the chosen semantics. Deterministic for a seed.
+pub fn find_difference(
+    pool: &ExprPool,
+    path: &[ExprId],
+    a: ExprId,
+    b: ExprId,
+    assumptions: Assumptions,
+    trials: u32,
+    seed: u64,
+) -> Option<Assignment> {
+    if trials == 0 {
+        return None;
+    }
+    let mut roots = vec![a, b];
+    roots.extend_from_slice(path);
+    // Values of approximate operations are not evaluable.
+    if approximate_operation(pool, &roots).is_some() {
+        return None;
+    }
+    let mut bytes = FxHashSet::default();
+    for r in &roots {
+        pool.inputs_of(*r, &mut bytes);
+    }
+    let mut bytes: Vec<(u32, u32)> = bytes.into_iter().collect();
+    bytes.sort();
+    let slots = float_slots(pool, &[a, b]);
+    let mut sizes: FxHashMap<u32, usize> = FxHashMap::default();
+    for (array, index) in &bytes {
+        let s = sizes.entry(*array).or_insert(0);
+        *s = (*s).max(*index as usize + 1);
+    }
+    let mut rng = SplitMix(seed ^ ((a.index() as u64) << 32) ^ b.index() as u64);
+    for trial in 0..trials {
+        let mut w = Assignment::default();
+        for (array, size) in &sizes {
+            w.arrays.insert(*array, vec![0; *size]);
+        }
+        // Trial 0 is all zeros; later trials fill every byte the check reads,
+        // then overwrite the floating-point operands with telling values.
+        if trial > 0 {
+            for (array, index) in &bytes {
+                let byte = if rng.next() % 2 == 0 { rng.next() as u8 } else { 0 };
+                w.arrays.get_mut(array).expect("sized above")[*index as usize] = byte;
+            }
+            for s in &slots {
+                // Under associativity, small integers keep long chains exact;
+                // every other trial tries telling values for short chains.
+                let value = if assumptions.associativity && trial % 2 == 0 {
+                    small_integer(s.format, trial / 2, &mut rng)
+                } else {
+                    allowed_telling_value(s.format, assumptions, &mut rng)
+                };
+                let target = w.arrays.get_mut(&s.array).expect("a slot's bytes are inputs");
+                let n = (s.format.width() / 8) as usize;
+                for k in 0..n {
+                    if let Some(byte) = target.get_mut(s.offset as usize + k) {
+                        *byte = (value >> (8 * k)) as u8;
+                    }
+                }
+            }
+        }
+        let values = evaluate_all(pool, &roots, &w);
+        if values[&a] == values[&b] || path.iter().any(|c| values[c] == 0) {
+            continue;
+        }
+        if unconfirmed_because(pool, assumptions, &roots, &w).is_none() {
+            return Some(w);
+        }
+    }
+    None
+}
+
+/// The input words that floating-point operations of `roots` read directly.
+fn float_slots(pool: &ExprPool, roots: &[ExprId]) -> Vec<FloatSlot> {
+    let mut seen = FxHashSet::default();
+    let mut stack = roots.to_vec();
+    let mut slots = Vec::new();
+    while let Some(e) = stack.pop() {
+        if !seen.insert(e) {
+            continue;
+        }
+        let node = pool.get(e);
+        let (format, operands): (Option<FpFormat>, Vec<ExprId>) = match &*node {
+            Expr::FBin(_, f, x, y) | Expr::FCmp(_, f, x, y) => (Some(*f), vec![*x, *y]),
+            Expr::FUn(_, f, x) => (Some(*f), vec![*x]),
+            Expr::Fma(f, x, y, z) => (Some(*f), vec![*x, *y, *z]),
+            Expr::FpToInt { from, value, .. } | Expr::FpConvert { from, value, .. } => (Some(*from), vec![*value]),
+            _ => (None, Vec::new()),
+        };
+        if let Some(f) = format {
+            for o in operands {
+                if let Some((array, offset)) = input_word(pool, o, f.width() / 8) {
+                    slots.push(FloatSlot { array, offset, format: f });
+                }
+            }
+        }
+        stack.extend(pool.children(e));
+    }
+    slots.sort_by_key(|s| (s.array, s.offset));
+    slots.dedup();
+    slots
+}
+
+/// `(array, offset)` when `e` is `n` consecutive input bytes, little-endian
+/// (also when it is a lane extracted from a wider load).
+fn input_word(pool: &ExprPool, e: ExprId, n: u32) -> Option<(u32, u32)> {
+    let mut bytes = Vec::new();
+    input_bytes(pool, e, 0, 8 * n, &mut bytes, 0)?;
+    let (array, first) = *bytes.first()?;
+    let consecutive = bytes.iter().enumerate().all(|(k, &(a, i))| a == array && i == first + k as u32);
+    (bytes.len() == n as usize && consecutive).then_some((array, first))
+}
+
+/// Appends, low byte first, the input bytes that bits `lo .. lo + width` of
+/// `e` are; `None` when they are not whole input bytes. Concatenations of a
+/// load are at most a few dozen deep; deeper ones are not followed.
+fn input_bytes(pool: &ExprPool, e: ExprId, lo: u32, width: u32, out: &mut Vec<(u32, u32)>, depth: u32) -> Option<()> {
+    if depth > 64 || width == 0 {
+        return (width == 0).then_some(());
+    }
+    match *pool.get(e) {
+        Expr::Input { array, index } if lo == 0 && width == 8 => {
+            out.push((array, index));
+            Some(())
+        }
+        Expr::Concat(hi, low) => {
+            let wl = pool.width(low);
+            let in_low = width.min(wl.saturating_sub(lo));
+            if in_low > 0 {
+                input_bytes(pool, low, lo, in_low, out, depth + 1)?;
+            }
+            let rest = width - in_low;
+            input_bytes(pool, hi, (lo + in_low).saturating_sub(wl), rest, out, depth + 1)
+        }
+        Expr::Extract { value, offset, .. } => input_bytes(pool, value, lo + offset, width, out, depth + 1),
+        _ => None,
+    }
+}
+
+/// A telling value that the restricting assumptions allow (a few draws;
+/// the witness is checked as a whole anyway).
+fn allowed_telling_value(f: FpFormat, a: Assumptions, rng: &mut SplitMix) -> u128 {
+    let mut v = telling_value(f, rng);
+    for _ in 0..8 {
+        let x = super::confirm::as_f64(f, v);
+        let excluded = (x.is_nan() && (a.ordered || a.finite))
+            || (x.is_infinite() && a.finite)
+            || (x == 0.0 && x.is_sign_negative() && a.positive_zero);
+        if !excluded {
+            break;
+        }
+        v = telling_value(f, rng);
+    }
+    v
+}
+
+/// An edge value of the format (about a third of the time) or a random one.
+fn telling_value(f: FpFormat, rng: &mut SplitMix) -> u128 {
+    let (e, s) = (f.exponent_bits(), f.significand_bits() - 1);
+    let sign = (rng.next() % 2) as u128;
+    let max_exp = (1u128 << e) - 1;
+    let bits = |exp: u128, frac: u128| (sign << (e + s)) | (exp << s) | frac;
+    let bias = (1u128 << (e - 1)) - 1;
+    let frac_max = (1u128 << s) - 1;
+    match rng.next() % 24 {
+        0 => bits(0, 0),
+        1 => bits(max_exp, 0),
+        2 => bits(max_exp, 1 << (s - 1)),
+        3 => bits(max_exp, 1),
+        4 => bits(0, 1),
+        5 => bits(0, frac_max),
+        6 => bits(1, 0),
+        7 => bits(max_exp - 1, frac_max),
+        8 => bits(bias, 0),
+        9 => bits(bias - 1, 0),
+        10 => bits(bias, 1),
+        11 => bits(bias - 1, frac_max),
+        12 => bits(bias + (rng.next() as u128 % (max_exp - bias)), 0),
+        13..=17 => {
+            // Near 1 with a full significand: sums and products round
+            // without overflowing.
+            let exp = bias + (rng.next() % 16) as u128 - 8;
+            bits(exp, rng.next() as u128 & frac_max)
+        }
+        18 | 19 => {
+            // Near 1 with a short significand: products are exact, sums of
+            // different magnitudes are not.
+            let exp = bias + (rng.next() % 16) as u128 - 8;
+            bits(exp, (rng.next() as u128 & frac_max) & !((1u128 << (s / 2)) - 1))
+        }
+        _ => rng.next() as u128 & ((1u128 << f.width()) - 1),
+    }
+}
+
+/// A small nonzero integer (a zero factor makes -0 of a negative one, which
+/// `positive-zero` excludes): within ±8 on even trials, within ±2 on odd
+/// ones (long sums of products stay exact only with small terms), and now
+/// and then a power of two up to 16.
+fn small_integer(f: FpFormat, trial: u32, rng: &mut SplitMix) -> u128 {
+    let magnitude = if trial % 2 == 1 {
+        1 + rng.next() % 2
+    } else if rng.next() % 8 == 0 {
+        1 << (rng.next() % 5)
+    } else {
+        1 + rng.next() % 8
+    };
+    let v = if rng.next() % 2 == 0 { magnitude as f64 } else { -(magnitude as f64) };
+    match f {
+        FpFormat::Half => half::f16::from_f64(v).to_bits() as u128,
+        FpFormat::Single => (v as f32).to_bits() as u128,
+        FpFormat::Double => v.to_bits() as u128,
+    }
+}
+
+/// A small, fast, seedable generator (SplitMix64): sampling must be
+/// reproducible for a seed.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::FBinOp;
+
+    #[test]
+    fn regrouped_products_differ_on_samples() {
+        let mut p = ExprPool::new();
+        let arr = p.new_array("v", 8);
+        let (k, t) = (p.input_word(arr, 0, 32), p.input_word(arr, 4, 32));
+        let f = FpFormat::Single;
+        let kt = p.fbin(FBinOp::Mul, f, k, t);
+        let left = p.fbin(FBinOp::Mul, f, kt, t);
+        let tt = p.fbin(FBinOp::Mul, f, t, t);
+        let right = p.fbin(FBinOp::Mul, f, tt, k);
+        let w = find_difference(&p, &[], left, right, Assumptions::default(), 256, 0).expect("a witness");
+        assert_ne!(crate::expr::evaluate(&p, left, &w), crate::expr::evaluate(&p, right, &w));
+        // Under associativity the two are the same product: no witness.
+        let assoc = Assumptions { associativity: true, ..Default::default() };
+        assert!(find_difference(&p, &[], left, right, assoc, 256, 0).is_none());
+    }
+
+    #[test]
+    fn words_are_recognised() {
+        let mut p = ExprPool::new();
+        let arr = p.new_array("v", 16);
+        let w = p.input_word(arr, 8, 32);
+        assert_eq!(input_word(&p, w, 4), Some((arr, 8)));
+        assert_eq!(input_word(&p, w, 2), None);
+        // A lane of a wider load.
+        let wide = p.input_word(arr, 0, 128);
+        let lane = p.extract(wide, 64, 32);
+        assert_eq!(input_word(&p, lane, 4), Some((arr, 8)));
+    }
+
+    #[test]
+    fn path_condition_is_respected() {
+        let mut p = ExprPool::new();
+        let arr = p.new_array("v", 4);
+        let x = p.input_word(arr, 0, 32);
+        let f = FpFormat::Single;
+        let one = p.constant(32, 0x3f80_0000);
+        let sum = p.fbin(FBinOp::Add, f, x, one);
+        let big = p.fcmp(crate::expr::Outcomes(crate::expr::Outcomes::GT), f, x, one);
+        let small = p.not(big);
+        let w = find_difference(&p, &[small], x, sum, Assumptions::default(), 64, 3).expect("a witness");
+        assert_eq!(crate::expr::evaluate(&p, small, &w), 1);
+        // A path no sample satisfies leaves the question to the solver.
+        let never = p.bool_const(false);
+        assert!(find_difference(&p, &[never], x, sum, Assumptions::default(), 64, 3).is_none());
+    }
+}
