@@ -21,6 +21,9 @@ pub struct Row {
     pub paths: u64,
     pub instructions: u64,
     pub seconds: f64,
+    /// The ladder step that decided: the first finding's, else the step
+    /// that proved most checks.
+    pub decided: String,
 }
 
 fn root() -> PathBuf {
@@ -36,6 +39,8 @@ pub fn cli(a: crate::cli::BenchArgs) -> Result<i32, Error> {
     let _ = writeln!(md, "bench/concrete_loop.c: {} LLVM instructions in {:.3} s = **{speed:.1} M instructions/s**\n", c.instructions, c.seconds);
     md.push_str(&harness_section()?);
     md.push_str(&ladder_section()?);
+    md.push_str(&reductions_section()?);
+    md.push_str(&witness_section()?);
     md.push_str(&merging_section()?);
     md.push_str(&race_section()?);
     md.push_str(&opencl_section()?);
@@ -64,12 +69,22 @@ pub fn measure(path: &Path, defines: &[String], config: &Config) -> Result<Row, 
     crate::pipeline::prepare(&mut loaded.module, config);
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
     let (report, _) = crate::pipeline::check_module(&loaded.module, &name, "main", config)?;
+    let d = &report.stats.decided;
+    let decided = match report.findings.first().and_then(|f| f.decided_by) {
+        Some(by) => format!("{} ({:?})", serde_json::to_value(by).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(), report.findings[0].status).to_lowercase(),
+        None => [("structural", d.structural), ("canonical", d.canonical), ("implied-query", d.implied_query), ("bit-precise", d.bit_precise)]
+            .into_iter()
+            .max_by_key(|(_, n)| *n)
+            .filter(|(_, n)| *n > 0)
+            .map_or("-".to_string(), |(s, _)| s.to_string()),
+    };
     Ok(Row {
         name,
         verdict: format!("{:?}", report.verdict).to_lowercase(),
         paths: report.stats.paths,
         instructions: report.stats.instructions,
         seconds: report.stats.seconds,
+        decided,
     })
 }
 
@@ -129,6 +144,55 @@ fn ladder_section() -> Result<String, Error> {
             solver.verdict,
             solver.seconds
         );
+    }
+    s.push('\n');
+    Ok(s)
+}
+
+/// Reductions of growing length under `--assume
+/// associativity,positive-zero,ordered`: proved by the normal form, and the
+/// variants that drop one term refuted by sampling.
+fn reductions_section() -> Result<String, Error> {
+    let mut s = String::from(
+        "## Reductions under --assume associativity,positive-zero,ordered\n\n\
+         | harness | N | verdict | decided by | seconds | -D DROP: verdict | decided by | seconds |\n|---|---|---|---|---|---|---|---|\n",
+    );
+    let config = Config { assumptions: Assumptions::parse("associativity,positive-zero,ordered").map_err(Error::Usage)?, ..Config::default() };
+    for file in ["sum_sse.c", "dot_avx.c", "sum_pairwise.c"] {
+        let path = root().join("harnesses/reductions").join(file);
+        for n in [8, 16, 64, 256, 1024] {
+            let d = vec![format!("N={n}")];
+            let equal = measure(&path, &d, &config)?;
+            let dropped = measure(&path, &[format!("N={n}"), "DROP".to_string()], &config)?;
+            println!("{file} N={n}: {} by {} {:.3}s | DROP {} by {} {:.3}s", equal.verdict, equal.decided, equal.seconds, dropped.verdict, dropped.decided, dropped.seconds);
+            let _ = writeln!(
+                s,
+                "| {file} | {n} | {} | {} | {:.3} | {} | {} | {:.3} |",
+                equal.verdict, equal.decided, equal.seconds, dropped.verdict, dropped.decided, dropped.seconds
+            );
+        }
+    }
+    s.push('\n');
+    Ok(s)
+}
+
+/// Real floating-point mismatches that the solver alone takes minutes on:
+/// how fast each gets its witness.
+fn witness_section() -> Result<String, Error> {
+    let mut s = String::from("## Witnesses of real mismatches\n\n| fixture | --assume | verdict | decided by | seconds |\n|---|---|---|---|---|\n");
+    for (file, assume) in [
+        ("regrouped_product.c", ""),
+        ("squared_distance.c", ""),
+        ("double_accumulator.c", ""),
+        ("fused_multiply_add.c", "all"),
+        ("doubled_memcmp.c", ""),
+        ("select_memcmp.c", ""),
+    ] {
+        let path = root().join("tests/fixtures/reductions").join(file);
+        let config = Config { assumptions: Assumptions::parse(assume).map_err(Error::Usage)?, ..Config::default() };
+        let r = measure(&path, &[], &config)?;
+        println!("{file} {assume}: {} by {} {:.3}s", r.verdict, r.decided, r.seconds);
+        let _ = writeln!(s, "| {file} | {} | {} | {} | {:.3} |", if assume.is_empty() { "-" } else { assume }, r.verdict, r.decided, r.seconds);
     }
     s.push('\n');
     Ok(s)

@@ -1,3 +1,4 @@
+// cflags: -mavx
 /* Dot product: a serial loop against eight AVX partial sums of products
  * (compile with --cflags -mavx). Equal under --assume
  * associativity,positive-zero,ordered; -D DROP leaves out the last product. */

@@ -62,9 +62,22 @@ pub fn find_difference(
         for (array, size) in &sizes {
             w.arrays.insert(*array, vec![0; *size]);
         }
-        // Trial 0 is all zeros; later trials fill every byte the check reads,
-        // then overwrite the floating-point operands with telling values.
-        if trial > 0 {
+        // Trial 0 is all zeros; the next ones give every floating-point
+        // operand the same edge value (all -0, all infinite, ...); later
+        // trials fill every byte the check reads, then overwrite the
+        // floating-point operands with telling values.
+        let uniform = UNIFORM_EDGES.get((trial as usize).wrapping_sub(1)).filter(|_| trial > 0);
+        if let Some(edge) = uniform {
+            for s in &slots {
+                let value = edge(s.format);
+                let target = w.arrays.get_mut(&s.array).expect("a slot's bytes are inputs");
+                for k in 0..(s.format.width() / 8) as usize {
+                    if let Some(byte) = target.get_mut(s.offset as usize + k) {
+                        *byte = (value >> (8 * k)) as u8;
+                    }
+                }
+            }
+        } else if trial > 0 {
             for (array, index) in &bytes {
                 let byte = if rng.next() % 2 == 0 { rng.next() as u8 } else { 0 };
                 w.arrays.get_mut(array).expect("sized above")[*index as usize] = byte;
@@ -96,6 +109,16 @@ pub fn find_difference(
     }
     None
 }
+
+/// Values given to every floating-point operand at once in the first trials.
+const UNIFORM_EDGES: [fn(FpFormat) -> u128; 6] = [
+    |f| 1u128 << (f.width() - 1),                                     // -0
+    |f| ((1u128 << f.exponent_bits()) - 1) << (f.significand_bits() - 1), // +inf
+    |f| (1u128 << (f.width() - 1)) | (((1u128 << f.exponent_bits()) - 1) << (f.significand_bits() - 1)), // -inf
+    |f| ((1u128 << (f.exponent_bits() - 1)) - 1) << (f.significand_bits() - 1), // 1
+    |f| (1u128 << (f.width() - 1)) | (((1u128 << (f.exponent_bits() - 1)) - 1) << (f.significand_bits() - 1)), // -1
+    |_| 1,                                                            // the smallest subnormal
+];
 
 /// The input words that floating-point operations of `roots` read directly.
 fn float_slots(pool: &ExprPool, roots: &[ExprId]) -> Vec<FloatSlot> {
@@ -131,6 +154,9 @@ fn float_slots(pool: &ExprPool, roots: &[ExprId]) -> Vec<FloatSlot> {
 /// `(array, offset)` when `e` is `n` consecutive input bytes, little-endian
 /// (also when it is a lane extracted from a wider load).
 fn input_word(pool: &ExprPool, e: ExprId, n: u32) -> Option<(u32, u32)> {
+    if pool.width(e) != 8 * n {
+        return None;
+    }
     let mut bytes = Vec::new();
     input_bytes(pool, e, 0, 8 * n, &mut bytes, 0)?;
     let (array, first) = *bytes.first()?;

@@ -131,6 +131,18 @@ pub struct CheckArgs {
     /// straight to the bit-precise solver (to measure what the e-graph saves).
     #[arg(long)]
     pub no_egraph: bool,
+    /// E-nodes one e-graph run may grow before giving a check to the solver.
+    /// A count, not a time, so verdicts never depend on the machine's load.
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub egraph_nodes: u64,
+    /// Rule-application rounds of one e-graph run.
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub egraph_iterations: u64,
+    /// Concrete inputs on which both sides of a floating-point check are
+    /// evaluated before the bit-precise solver (0: none). A difference found
+    /// there is a confirmed witness, usually in microseconds.
+    #[arg(long, value_name = "N", default_value_t = 128, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    pub sample_trials: u32,
     #[command(flatten)]
     pub compile: CompileArgs,
     #[command(flatten)]

@@ -55,6 +55,9 @@ pub fn check(a: CheckArgs) -> Result<i32, Error> {
     config.merge = !a.no_merge;
     config.fold_threshold = a.fold_threshold;
     config.egraph = !a.no_egraph;
+    config.egraph_node_limit = a.egraph_nodes as usize;
+    config.egraph_iter_limit = a.egraph_iterations as usize;
+    config.sample_trials = a.sample_trials;
     let opts = compile_options(&a.compile)?;
     let mut loaded = crate::pipeline::load(&a.files, &opts)?;
     let folded = crate::pipeline::prepare(&mut loaded.module, &config);

@@ -39,6 +39,7 @@ impl<'m> Executor<'m> {
             "posix_memalign" => Self::builtin_posix_memalign,
             "memcpy" | "memmove" => Self::builtin_memmove,
             "memset" => Self::builtin_memset,
+            "memcmp" | "bcmp" => Self::builtin_memcmp,
             "printf" => Self::builtin_printf,
             "puts" => Self::builtin_puts,
             "putchar" => Self::builtin_putchar,
@@ -132,7 +133,9 @@ impl<'m> Executor<'m> {
     }
 
     /// A concrete integer argument; symbolic ones are fixed to the model's
-    /// value (and the path constrained to it).
+    /// value (and the path constrained to it). When another value was
+    /// possible, an `unsupported` finding says so: the verdict then covers
+    /// only the value taken. Sizes fork instead (`concrete_size`).
     pub fn concrete_arg(&mut self, state: &mut State, v: ExprId) -> Result<u64, Step> {
         if let Some(c) = self.pool.as_const(v) {
             return Ok(c as u64);
@@ -141,6 +144,12 @@ impl<'m> Executor<'m> {
         let c = evaluate(&self.pool, v, &m);
         let ce = self.pool.constant(self.pool.width(v), c);
         let eq = self.pool.eq(v, ce);
+        let other = self.pool.not(eq);
+        if let crate::check::Feasibility::Sat(_) = self.decider.feasible(&self.pool, &state.path, other) {
+            let loc = self.current_inst_loc(state).unwrap_or_default();
+            let msg = format!("a value that depends on the input was fixed to {c} here; the other values were not explored");
+            self.report(state, crate::report::FindingKind::Unsupported, loc, msg, None, None);
+        }
         if self.assume(state, eq) {
             Ok(c as u64)
         } else {
@@ -167,7 +176,7 @@ impl<'m> Executor<'m> {
 
     fn builtin_make_symbolic(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let loc = c.inst.loc;
-        let n = self.concrete_arg(state, c.args[1][0])?;
+        let n = self.concrete_size(state, c.args[1][0], loc, "the size given to make_symbolic")?;
         let name = match c.args.get(2) {
             Some(p) if self.pool.as_const(p[0]) != Some(0) => self.read_c_string(state, p[0], loc)?,
             _ => "input".to_string(),
@@ -232,19 +241,19 @@ impl<'m> Executor<'m> {
     }
 
     fn builtin_malloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
-        let n = self.concrete_arg(state, c.args[0][0])?;
+        let n = self.concrete_size(state, c.args[0][0], c.inst.loc, "the size of a malloc")?;
         Ok(Some(scalar(self.heap_allocate(state, n, 16, c.inst.loc))))
     }
 
     fn builtin_aligned_alloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let align = self.concrete_arg(state, c.args[0][0])?;
-        let n = self.concrete_arg(state, c.args[1][0])?;
+        let n = self.concrete_size(state, c.args[1][0], c.inst.loc, "the size of an aligned_alloc")?;
         Ok(Some(scalar(self.heap_allocate(state, n, align, c.inst.loc))))
     }
 
     fn builtin_posix_memalign(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let align = self.concrete_arg(state, c.args[1][0])?;
-        let n = self.concrete_arg(state, c.args[2][0])?;
+        let n = self.concrete_size(state, c.args[2][0], c.inst.loc, "the size of a posix_memalign")?;
         let p = self.heap_allocate(state, n, align, c.inst.loc);
         let bytes = super::layout::value_to_bytes(&mut self.pool, &crate::ir::Type::Ptr { addr_space: 0 }, &[p]);
         let access = self.resolve(state, c.args[0][0], 8, c.inst.loc, true)?;
@@ -253,8 +262,8 @@ impl<'m> Executor<'m> {
     }
 
     fn builtin_calloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
-        let n = self.concrete_arg(state, c.args[0][0])?;
-        let size = self.concrete_arg(state, c.args[1][0])?;
+        let n = self.concrete_size(state, c.args[0][0], c.inst.loc, "the element count of a calloc")?;
+        let size = self.concrete_size(state, c.args[1][0], c.inst.loc, "the element size of a calloc")?;
         let p = self.heap_allocate(state, n * size, 16, c.inst.loc);
         let access = self.resolve(state, p, n * size, c.inst.loc, true)?;
         let zero = self.pool.constant(8, 0);
@@ -264,7 +273,7 @@ impl<'m> Executor<'m> {
 
     fn builtin_realloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let old = c.args[0][0];
-        let n = self.concrete_arg(state, c.args[1][0])?;
+        let n = self.concrete_size(state, c.args[1][0], c.inst.loc, "the size of a realloc")?;
         let p = self.heap_allocate(state, n, 16, c.inst.loc);
         if self.pool.as_const(old) != Some(0) {
             let old_addr = self.concrete_arg(state, old)?;
@@ -316,13 +325,13 @@ impl<'m> Executor<'m> {
     }
 
     fn builtin_memmove(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
-        let n = self.concrete_arg(state, c.args[2][0])?;
+        let n = self.concrete_size(state, c.args[2][0], c.inst.loc, "the size of a memcpy")?;
         self.copy_bytes(state, c.args[0][0], c.args[1][0], n, c.inst.loc)?;
         Ok(Some(c.args[0].clone()))
     }
 
     fn builtin_memset(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
-        let n = self.concrete_arg(state, c.args[2][0])?;
+        let n = self.concrete_size(state, c.args[2][0], c.inst.loc, "the size of a memset")?;
         let byte = self.pool.trunc(c.args[1][0], 8);
         self.fill_bytes(state, c.args[0][0], byte, n, c.inst.loc)?;
         Ok(Some(c.args[0].clone()))

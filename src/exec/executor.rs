@@ -62,6 +62,8 @@ pub struct Executor<'m> {
     /// States created outside the normal forking (an access re-run against
     /// another object); the run loop hands them to the searcher.
     pub pending: Vec<State>,
+    /// How many values of a symbolic size each call site has explored.
+    pub(super) size_values: FxHashMap<Loc, u32>,
     pub check_stats: super::checks::CheckStats,
     pub(super) regions: FxHashMap<u32, super::merge::Region>,
     pub(super) next_region: u32,
@@ -93,6 +95,7 @@ impl<'m> Executor<'m> {
             next_state_id: 0,
             started: Instant::now(),
             pending: Vec::new(),
+            size_values: FxHashMap::default(),
             check_stats: Default::default(),
             regions: FxHashMap::default(),
             next_region: 0,

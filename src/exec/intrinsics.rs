@@ -98,12 +98,12 @@ impl<'m> Executor<'m> {
         let arg = |k: usize| c.args[k].clone();
         let r: Value = match base {
             "memcpy" | "memmove" | "memcpy.inline" => {
-                return Some(self.concrete_arg(state, c.args[2][0]).and_then(|n| {
+                return Some(self.concrete_size(state, c.args[2][0], loc, "the size of a memcpy").and_then(|n| {
                     self.copy_bytes(state, c.args[0][0], c.args[1][0], n, loc).map(|_| None)
                 }));
             }
             "memset" | "memset.inline" => {
-                return Some(self.concrete_arg(state, c.args[2][0]).and_then(|n| {
+                return Some(self.concrete_size(state, c.args[2][0], loc, "the size of a memset").and_then(|n| {
                     self.fill_bytes(state, c.args[0][0], c.args[1][0], n, loc).map(|_| None)
                 }));
             }
