@@ -99,7 +99,7 @@ fn exact_witnesses_confirm_under_associativity() {
     assert_eq!(verdict(&report), "findings", "{report:#}");
     assert_eq!(first_finding(&report).0, "confirmed", "{report:#}");
     // Under ordered, no witness may hold a NaN.
-    let report = run("tests/fixtures/reductions/regrouped_product.c", &["--assume", "ordered", "--sample-trials", "0"]);
+    let report = run("tests/fixtures/reductions/regrouped_product.c", &["--assume", "ordered", "--sample-trials", "0", "--query-timeout", "300"]);
     let witness = report["findings"][0]["witness"].clone();
     for name in ["k", "t"] {
         let hex = witness[name].as_str().unwrap_or_else(|| panic!("witness {name}: {report:#}"));

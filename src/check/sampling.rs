@@ -215,7 +215,7 @@ fn telling_value(f: FpFormat, rng: &mut SplitMix) -> u128 {
     let bits = |exp: u128, frac: u128| (sign << (e + s)) | (exp << s) | frac;
     let bias = (1u128 << (e - 1)) - 1;
     let frac_max = (1u128 << s) - 1;
-    match rng.next() % 24 {
+    match rng.next() % 32 {
         0 => bits(0, 0),
         1 => bits(max_exp, 0),
         2 => bits(max_exp, 1 << (s - 1)),
@@ -229,13 +229,13 @@ fn telling_value(f: FpFormat, rng: &mut SplitMix) -> u128 {
         10 => bits(bias, 1),
         11 => bits(bias - 1, frac_max),
         12 => bits(bias + (rng.next() as u128 % (max_exp - bias)), 0),
-        13..=17 => {
+        13..=24 => {
             // Near 1 with a full significand: sums and products round
             // without overflowing.
             let exp = bias + (rng.next() % 16) as u128 - 8;
             bits(exp, rng.next() as u128 & frac_max)
         }
-        18 | 19 => {
+        25..=27 => {
             // Near 1 with a short significand: products are exact, sums of
             // different magnitudes are not.
             let exp = bias + (rng.next() % 16) as u128 - 8;
