@@ -31,19 +31,38 @@ fn root() -> PathBuf {
 }
 
 pub fn cli(a: crate::cli::BenchArgs) -> Result<i32, Error> {
+    const SECTIONS: [&str; 8] = ["concrete", "harnesses", "ladder", "reductions", "witnesses", "merging", "race", "opencl"];
+    let wanted: Vec<String> = match &a.only {
+        Some(list) => list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+        None => SECTIONS.iter().map(|s| s.to_string()).collect(),
+    };
+    if let Some(bad) = wanted.iter().find(|w| !SECTIONS.contains(&w.as_str())) {
+        return Err(Error::Usage(format!("unknown bench section `{bad}` (expected one of {})", SECTIONS.join(", "))));
+    }
+    let on = |name: &str| wanted.iter().any(|w| w == name);
     let mut md = String::new();
-    let _ = writeln!(md, "## Concrete interpretation\n");
-    let c = measure(&root().join("bench/concrete_loop.c"), &[], &Config::default())?;
-    let speed = c.instructions as f64 / c.seconds / 1e6;
-    println!("concrete: {} instructions in {:.3} s = {speed:.1} M instructions/s", c.instructions, c.seconds);
-    let _ = writeln!(md, "bench/concrete_loop.c: {} LLVM instructions in {:.3} s = **{speed:.1} M instructions/s**\n", c.instructions, c.seconds);
-    md.push_str(&harness_section()?);
-    md.push_str(&ladder_section()?);
-    md.push_str(&reductions_section()?);
-    md.push_str(&witness_section()?);
-    md.push_str(&merging_section()?);
-    md.push_str(&race_section()?);
-    md.push_str(&opencl_section()?);
+    if on("concrete") {
+        let _ = writeln!(md, "## Concrete interpretation\n");
+        let c = measure(&root().join("bench/concrete_loop.c"), &[], &Config::default())?;
+        let speed = c.instructions as f64 / c.seconds / 1e6;
+        println!("concrete: {} instructions in {:.3} s = {speed:.1} M instructions/s", c.instructions, c.seconds);
+        let _ = writeln!(md, "bench/concrete_loop.c: {} LLVM instructions in {:.3} s = **{speed:.1} M instructions/s**\n", c.instructions, c.seconds);
+    }
+    type Section = fn() -> Result<String, Error>;
+    let sections: [(&str, Section); 7] = [
+        ("harnesses", harness_section),
+        ("ladder", ladder_section),
+        ("reductions", reductions_section),
+        ("witnesses", witness_section),
+        ("merging", merging_section),
+        ("race", race_section),
+        ("opencl", opencl_section),
+    ];
+    for (name, section) in sections {
+        if on(name) {
+            md.push_str(&section()?);
+        }
+    }
     if let Some(path) = a.markdown {
         std::fs::write(&path, &md).map_err(|e| Error::Io(path.clone(), e))?;
     } else {

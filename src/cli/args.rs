@@ -228,4 +228,8 @@ pub struct BenchArgs {
     /// Write the figures as a Markdown table to FILE as well.
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
+    /// Run only these sections (comma-separated): concrete, harnesses,
+    /// ladder, reductions, witnesses, merging, race, opencl.
+    #[arg(long, value_name = "LIST")]
+    pub only: Option<String>,
 }
