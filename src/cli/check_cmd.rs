@@ -75,6 +75,7 @@ pub fn run(a: RunArgs) -> Result<i32, Error> {
     let config = Config { native_libm: true, ..Config::default() };
     crate::pipeline::prepare(&mut loaded.module, &config);
     let (report, output) = crate::pipeline::check_module(&loaded.module, &input_name(&a.files), &a.entry, &config)?;
+    let report = report.concrete();
     use std::io::Write;
     let _ = std::io::stdout().write_all(&output);
     if !report.findings.is_empty() {

@@ -29,6 +29,7 @@ impl<'m> Executor<'m> {
         let loc = c.inst.loc;
         let elem = self.concrete_arg(state, c.args[2][0])?;
         let count = self.concrete_arg(state, c.args[3][0])?;
+        self.note_checks(state, count);
         let what = match c.args.get(4) {
             Some(p) if self.pool.as_const(p[0]) != Some(0) => self.read_c_string(state, p[0], loc)?,
             _ => "values".to_string(),

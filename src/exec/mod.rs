@@ -9,6 +9,7 @@ mod cl_source_map;
 mod cast_ops;
 mod checks;
 mod control;
+mod coverage;
 mod executor;
 mod fp_ops;
 mod int_ops;
