@@ -263,6 +263,11 @@ impl<'m> Executor<'m> {
         if self.limit_hit.is_none() && !searcher.is_empty() {
             self.limit_hit = self.limit_reached();
         }
+        // A solver query cut short by --max-time leaves its answer open even
+        // when every path finished: the run was stopped by the limit.
+        if self.limit_hit.is_none() && self.decider.backend.deadline_hit() {
+            self.limit_hit = Some(LimitHit::Time);
+        }
     }
 
     /// With --progress, a line on stderr at most every two seconds.
@@ -283,7 +288,7 @@ impl<'m> Executor<'m> {
 
     fn limit_reached(&self) -> Option<LimitHit> {
         if let Some(t) = self.config.max_time {
-            if self.started.elapsed() >= t {
+            if self.started.elapsed() >= t || self.decider.backend.deadline_hit() {
                 return Some(LimitHit::Time);
             }
         }
