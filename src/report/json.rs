@@ -117,9 +117,14 @@ impl Report {
     /// not judged for vacuity.
     pub fn new(input: String, assumptions: Vec<String>, findings: Vec<Finding>, stats: RunStats, limit: Option<String>, coverage: Option<Coverage>) -> Report {
         let mut warnings = coverage.as_ref().map(|c| vacuity(c, stats.paths)).unwrap_or_default();
-        let vacuous = warnings.iter().any(|w| VACUOUS.contains(&w.kind));
         let decisive = findings.iter().any(|f| f.status == Status::Confirmed && f.kind != FindingKind::Unsupported);
         let unsupported = findings.iter().filter(|f| f.kind == FindingKind::Unsupported).count();
+        if unsupported > 0 || limit.is_some() {
+            // Paths cut short by a construct or a limit reach fewer checks;
+            // that is their reason, not a vacuous harness.
+            warnings.retain(|w| !CHECK_COUNTS.contains(&w.kind));
+        }
+        let vacuous = warnings.iter().any(|w| VACUOUS.contains(&w.kind));
         let unconfirmed = findings.iter().filter(|f| f.status == Status::Unconfirmed && f.kind != FindingKind::Unsupported).count();
         if unsupported > 0 {
             warnings.push(Warning {
@@ -193,6 +198,9 @@ impl Report {
 /// Warning kinds that make a run vacuous: it does not support the verdict
 /// `equivalent`.
 const VACUOUS: [&str; 3] = ["no-check-reached", "nothing-checked", "no-memory-access"];
+
+/// Warning kinds about how many checks were reached.
+const CHECK_COUNTS: [&str; 4] = ["no-check-reached", "nothing-checked", "paths-without-check", "no-memory-access"];
 
 /// The vacuity warnings of DESIGN.md section 2b for a run's coverage.
 fn vacuity(c: &Coverage, paths: u64) -> Vec<Warning> {
