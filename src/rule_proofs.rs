@@ -17,7 +17,8 @@ use crate::Error;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Time limit of the proof of one rule instance.
+/// Time limit of the proof of one rule instance (or `--max-time`, when
+/// shorter).
 pub const RULE_PROOF_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Proves the user rules of `config` that the run can use, or, with
@@ -63,7 +64,9 @@ pub fn prove_user_rules(config: &Config) -> Result<Vec<String>, Error> {
             FpSolverKind::Z3 => SmtProcessConfig::z3(),
         };
         let mut solver = default_solver(fp);
-        match verify_rule(rule, &mut *solver, RULE_PROOF_TIMEOUT) {
+        // --max-time bounds every step, proofs included.
+        let timeout = config.max_time.map_or(RULE_PROOF_TIMEOUT, |t| t.min(RULE_PROOF_TIMEOUT));
+        match verify_rule(rule, &mut *solver, timeout) {
             Verdict::Sound => {
                 proved += 1;
                 if let Some(e) = entry {
