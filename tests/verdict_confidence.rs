@@ -166,6 +166,16 @@ fn a_kernel_without_memory_access_says_so() {
     assert_eq!(run.json.unwrap()["coverage"]["memory_accesses"], 0);
 }
 
+/// `symcross run` runs a program on its concrete inputs by design: it is
+/// not judged for vacuity.
+#[test]
+fn run_is_not_judged_for_vacuity() {
+    let path = fixture_path("nothing_checked");
+    let run = common::symcross(&["run", path.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(!run.stderr.contains("warning"), "{}", run.stderr);
+}
+
 #[test]
 fn every_fixture_is_tested() {
     let tested = [

@@ -7,7 +7,10 @@ use serde::Serialize;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
-    /// Every path finished and every check and assert was proved.
+    /// Every path finished, nothing was found, and every check reached was
+    /// proved; at least one check was reached unless the program has none
+    /// (a memory-safety run). Warnings say when it is not a proof for all
+    /// inputs (no symbolic input).
     Equivalent,
     Findings,
     /// Nothing confirmed was found, but the run does not prove the checks:
