@@ -30,6 +30,10 @@ void make_symbolic(void *addr, size_t nbytes, const char *name);
 void klee_make_symbolic(void *addr, size_t nbytes, const char *name);
 void klee_assume(unsigned long cond);
 
+/* Checks that cond is non-zero on every input that reaches it (KLEE's
+ * name); an input that makes it zero is a `mismatch` finding. */
+void klee_assert(int cond);
+
 #ifdef __cplusplus
 }
 #endif

@@ -87,6 +87,9 @@ pub struct Config {
     pub fp_solver: FpSolverKind,
     /// Extra rewrite-rule directories (`--rules`).
     pub rule_dirs: Vec<std::path::PathBuf>,
+    /// Use the rules of `rule_dirs` without proving them sound first
+    /// (`--trust-rules`; default off: each is proved, see rule_proofs.rs).
+    pub trust_rules: bool,
     /// Merge paths: fold small branches into selects before the run
     /// (if-conversion, src/passes) and merge states at the join of a
     /// symbolic branch (default on).
@@ -129,6 +132,7 @@ impl Default for Config {
             assumptions: Assumptions::default(),
             fp_solver: FpSolverKind::Cvc5,
             rule_dirs: Vec::new(),
+            trust_rules: false,
             merge: true,
             fold_threshold: 1000,
             progress: false,

@@ -22,6 +22,7 @@ pub mod pipeline;
 pub mod race;
 pub mod replay;
 pub mod report;
+pub mod rule_proofs;
 pub mod simd;
 pub mod solver;
 pub mod solver_adapter;

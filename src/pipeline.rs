@@ -87,5 +87,6 @@ pub fn check_module(module: &Module, input_name: &str, entry: &str, config: &Con
     let limit = exec.limit_hit.as_ref().map(|l| format!("{l:?}").to_lowercase());
     let findings = std::mem::take(&mut exec.findings);
     let output = std::mem::take(&mut exec.output);
-    Ok((Report::new(input_name.to_string(), config.assumptions.names(), findings, stats, limit), output))
+    let coverage = Some(exec.coverage.clone());
+    Ok((Report::new(input_name.to_string(), config.assumptions.names(), findings, stats, limit, coverage), output))
 }

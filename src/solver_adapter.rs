@@ -1,18 +1,28 @@
 //! Connects the solver stack (solver/) to the decision ladder (check/):
 //! builds the default chain for a config and answers `Backend::check` with
-//! the run's timeout and floating-point assumptions.
+//! the run's timeout and floating-point assumptions. With `--max-time`,
+//! every query's timeout is clipped to the time left, so the run never
+//! overshoots its limit by a query; a query cut short by the limit marks
+//! the run as stopped by it (`deadline_hit`).
 
 use crate::check::{Backend, Feasibility};
 use crate::config::{Config, FpSolverKind};
 use crate::expr::{ExprId, ExprPool};
 use crate::solver::{default_solver, FpAssumptions, Query, SmtProcessConfig, Solver, SolverResult};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub struct SolverBackend {
     solver: Box<dyn Solver>,
     timeout: Duration,
     assumptions: FpAssumptions,
+    /// End of the run's `--max-time`, if any.
+    deadline: Option<Instant>,
+    /// A query was refused or cut short by the deadline.
+    deadline_hit: bool,
 }
+
+/// Why a query was not answered when the run's time was up.
+pub const DEADLINE_REASON: &str = "the --max-time limit was reached during this query";
 
 impl SolverBackend {
     pub fn new(config: &Config) -> Self {
@@ -25,18 +35,46 @@ impl SolverBackend {
             solver: default_solver(fp),
             timeout: config.query_timeout,
             assumptions: FpAssumptions { finite: a.finite, ordered: a.ordered, positive_zero: a.positive_zero },
+            deadline: config.max_time.map(|t| Instant::now() + t),
+            deadline_hit: false,
+        }
+    }
+
+    /// The timeout of the next query, and whether the deadline shortened
+    /// it; `None` when no time is left.
+    fn next_timeout(&self) -> Option<(Duration, bool)> {
+        let Some(deadline) = self.deadline else { return Some((self.timeout, false)) };
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left < Duration::from_millis(1) {
+            None
+        } else if left < self.timeout {
+            Some((left, true))
+        } else {
+            Some((self.timeout, false))
         }
     }
 }
 
 impl Backend for SolverBackend {
     fn check(&mut self, pool: &ExprPool, path: &[ExprId], goal: ExprId) -> Feasibility {
-        let q = Query::new(path.to_vec(), Some(goal)).with_timeout(self.timeout).with_assumptions(self.assumptions);
+        let Some((timeout, clipped)) = self.next_timeout() else {
+            self.deadline_hit = true;
+            return Feasibility::Unknown(DEADLINE_REASON.into());
+        };
+        let q = Query::new(path.to_vec(), Some(goal)).with_timeout(timeout).with_assumptions(self.assumptions);
         match self.solver.check(pool, &q) {
             SolverResult::Sat(m) => Feasibility::Sat(m),
             SolverResult::Unsat => Feasibility::Unsat,
+            SolverResult::Unknown(_) if clipped => {
+                self.deadline_hit = true;
+                Feasibility::Unknown(DEADLINE_REASON.into())
+            }
             SolverResult::Unknown(why) => Feasibility::Unknown(why),
         }
+    }
+
+    fn deadline_hit(&self) -> bool {
+        self.deadline_hit
     }
 
     fn queries(&self) -> u64 {

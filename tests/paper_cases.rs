@@ -7,7 +7,10 @@ mod common;
 /// Runs `check` on a paper harness and returns (verdict, first finding status).
 fn verdict(name: &str, assume: Option<&str>) -> (String, String, serde_json::Value) {
     let path = common::repo().join("harnesses/paper").join(name);
-    let mut args = vec!["check", path.to_str().unwrap(), "--json", "-", "--max-time", "120"];
+    // A generous query timeout: a mismatch the solver cannot confirm in
+    // time is unconfirmed, which makes the run inconclusive, not `findings`
+    // (double_precision.c under finite,positive-zero needs about 5 s).
+    let mut args = vec!["check", path.to_str().unwrap(), "--json", "-", "--max-time", "120", "--query-timeout", "60"];
     if let Some(a) = assume {
         args.push("--assume");
         args.push(a);

@@ -63,6 +63,12 @@ void symcross_assume(int cond) {
   }
 }
 void klee_assume(unsigned long cond) { symcross_assume(cond != 0); }
+void klee_assert(int cond) {
+  if (!cond) {
+    mismatches++;
+    printf("klee_assert fails for this witness\n");
+  }
+}
 
 static void print_element(const unsigned char *p, size_t n) {
   printf("0x");

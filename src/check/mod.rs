@@ -29,6 +29,10 @@ pub trait Backend {
     fn check(&mut self, pool: &ExprPool, path: &[ExprId], goal: ExprId) -> Feasibility;
     /// Number of queries that reached a solver.
     fn queries(&self) -> u64;
+    /// Whether the run's `--max-time` refused or cut short a query.
+    fn deadline_hit(&self) -> bool {
+        false
+    }
 }
 
 /// Step 2 of the ladder: proving two expressions equal by rewriting.

@@ -106,9 +106,13 @@ pub struct CheckArgs {
     /// Enable floating-point assumptions: positive-zero, finite, ordered, associativity, all (comma-separated).
     #[arg(long, value_name = "LIST")]
     pub assume: Option<String>,
-    /// Also load the rewrite rules in DIR (files ending in .rules).
+    /// Also load the rewrite rules in DIR (files ending in .rules). Each rule the run can use is first
+    /// proved sound with the bit-precise solver (remembered in the cache directory); an unsound one is refused.
     #[arg(long, value_name = "DIR")]
     pub rules: Vec<PathBuf>,
+    /// Use the rules of --rules without proving them sound; the report is then marked "unverified rules".
+    #[arg(long)]
+    pub trust_rules: bool,
     /// Order in which paths are explored.
     #[arg(long, value_enum, default_value_t = SearcherArg::Dfs)]
     pub searcher: SearcherArg,

@@ -42,6 +42,8 @@ pub fn check(a: CheckArgs) -> Result<i32, Error> {
         config.assumptions = Assumptions::parse(list).map_err(Error::Usage)?;
     }
     config.rule_dirs = a.rules.clone();
+    config.trust_rules = a.trust_rules;
+    let unverified_rules = crate::rule_proofs::prove_user_rules(&config)?;
     config.searcher = match a.searcher {
         SearcherArg::Dfs => SearcherKind::Dfs,
         SearcherArg::Bfs => SearcherKind::Bfs,
@@ -64,6 +66,7 @@ pub fn check(a: CheckArgs) -> Result<i32, Error> {
     let name = input_name(&a.files);
     let (mut report, _) = crate::pipeline::check_module(&loaded.module, &name, &a.entry, &config)?;
     report.stats.merged += folded.folded();
+    report.mark_unverified_rules(unverified_rules);
     if a.limits.json.as_deref() != Some("-") {
         print!("{}", text::render(&report));
     }
@@ -78,6 +81,7 @@ pub fn run(a: RunArgs) -> Result<i32, Error> {
     let config = Config { native_libm: true, ..Config::default() };
     crate::pipeline::prepare(&mut loaded.module, &config);
     let (report, output) = crate::pipeline::check_module(&loaded.module, &input_name(&a.files), &a.entry, &config)?;
+    let report = report.concrete();
     use std::io::Write;
     let _ = std::io::stdout().write_all(&output);
     if !report.findings.is_empty() {

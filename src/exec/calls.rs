@@ -29,6 +29,7 @@ impl<'m> Executor<'m> {
             "symcross_assume" | "klee_assume" => Self::builtin_assume,
             "symcross_check_equal" => Self::builtin_check_equal,
             "__assert_fail" | "__assert_rtn" => Self::builtin_assert_fail,
+            "klee_assert" => Self::builtin_klee_assert,
             "abort" => Self::builtin_abort,
             "exit" | "_exit" => Self::builtin_exit,
             "malloc" => Self::builtin_malloc,
@@ -181,6 +182,9 @@ impl<'m> Executor<'m> {
             Some(p) if self.pool.as_const(p[0]) != Some(0) => self.read_c_string(state, p[0], loc)?,
             _ => "input".to_string(),
         };
+        if n > 0 {
+            self.coverage.symbolic_inputs += 1;
+        }
         let array = self.pool.new_array(&name, n as u32);
         let bytes: Vec<Option<ExprId>> = (0..n as u32).map(|i| Some(self.pool.input_byte(array, i))).collect();
         let access = self.resolve(state, c.args[0][0], n, loc, true)?;
@@ -210,6 +214,29 @@ impl<'m> Executor<'m> {
         let decided = if state.unconfirmed_path { None } else { Some(crate::report::DecidedBy::BitPrecise) };
         self.report(state, FindingKind::Mismatch, c.inst.loc, msg, model.as_ref().filter(|_| !state.unconfirmed_path), decided);
         Err(Step::Terminated)
+    }
+
+    /// `klee_assert(cond)`: a check that `cond` is non-zero on every input
+    /// reaching it. A failing input is a `mismatch`; the path goes on with
+    /// the inputs for which it holds.
+    fn builtin_klee_assert(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        self.note_checks(state, 1);
+        let v = c.args[0][0];
+        let zero = self.pool.constant(self.pool.width(v), 0);
+        let fails = self.pool.eq(v, zero);
+        let (bad, good) = self.branch(state, fails);
+        if let Some(bad) = bad {
+            let witness = bad.model.clone().filter(|_| !bad.unconfirmed_path);
+            let decided = witness.as_ref().map(|_| crate::report::DecidedBy::BitPrecise);
+            self.report(&bad, FindingKind::Mismatch, c.inst.loc, "klee_assert can fail".into(), witness.as_ref(), decided);
+        }
+        match good {
+            Some(g) => {
+                *state = g;
+                Ok(None)
+            }
+            None => Err(Step::Terminated),
+        }
     }
 
     fn builtin_abort(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {

@@ -31,6 +31,7 @@ impl<'m> Executor<'m> {
         let loc = c.inst.loc;
         let elem = self.concrete_size(state, c.args[2][0], loc, "the element size of symcross_check_equal")?;
         let count = self.concrete_size(state, c.args[3][0], loc, "the element count of symcross_check_equal")?;
+        self.note_checks(state, count);
         let what = match c.args.get(4) {
             Some(p) if self.pool.as_const(p[0]) != Some(0) => self.read_c_string(state, p[0], loc)?,
             _ => "values".to_string(),

@@ -15,6 +15,8 @@ impl<'m> Executor<'m> {
                 Step::Continue
             }
             Terminator::CondBr { cond, then, otherwise } => {
+                let here = state.frame().func;
+                self.note_branch(state, here, *then, *otherwise);
                 let c = self.operand1(state, func, cond);
                 self.cond_branch(state, func, c, *then, *otherwise)
             }

@@ -76,6 +76,10 @@ pub struct Executor<'m> {
     /// When set, paths that finish normally are kept here instead of being
     /// dropped (a kernel run nested in a host program, cl_launch.rs).
     pub finished: Option<Vec<State>>,
+    /// What the run exercised (symbolic inputs, checks reached).
+    pub coverage: crate::report::Coverage,
+    /// Blocks that call `__assert_fail` or `abort` (coverage.rs).
+    pub(super) failure_blocks: FxHashSet<(FuncId, crate::ir::BlockId)>,
 }
 
 impl<'m> Executor<'m> {
@@ -103,6 +107,8 @@ impl<'m> Executor<'m> {
             output: Vec::new(),
             cl: Default::default(),
             finished: None,
+            coverage: crate::report::Coverage { program_has_checks: super::coverage::has_checks(module), ..Default::default() },
+            failure_blocks: super::coverage::failure_blocks(module),
         }
     }
 
@@ -145,6 +151,7 @@ impl<'m> Executor<'m> {
             depth: 0,
             gpu: None,
             merge: Vec::new(),
+            checked: false,
         };
         self.next_state_id = 1;
         state
@@ -235,6 +242,9 @@ impl<'m> Executor<'m> {
                     }
                     Step::Finished => {
                         self.stats.paths += 1;
+                        if !state.checked {
+                            self.coverage.paths_without_check += 1;
+                        }
                         for s in self.leave_regions(&state) {
                             searcher.push(s);
                         }
@@ -256,6 +266,11 @@ impl<'m> Executor<'m> {
         if self.limit_hit.is_none() && !searcher.is_empty() {
             self.limit_hit = self.limit_reached();
         }
+        // A solver query cut short by --max-time leaves its answer open even
+        // when every path finished: the run was stopped by the limit.
+        if self.limit_hit.is_none() && self.decider.backend.deadline_hit() {
+            self.limit_hit = Some(LimitHit::Time);
+        }
     }
 
     /// With --progress, a line on stderr at most every two seconds.
@@ -276,7 +291,7 @@ impl<'m> Executor<'m> {
 
     fn limit_reached(&self) -> Option<LimitHit> {
         if let Some(t) = self.config.max_time {
-            if self.started.elapsed() >= t {
+            if self.started.elapsed() >= t || self.decider.backend.deadline_hit() {
                 return Some(LimitHit::Time);
             }
         }
@@ -499,9 +514,15 @@ impl<'m> Executor<'m> {
         self.findings.last_mut()
     }
 
-    /// Stops the path with an `unsupported` finding.
+    /// Stops the path with an `unsupported` finding naming the construct
+    /// and the function it is in (the location gives the source line). The
+    /// path ends here: nothing after the construct can be trusted.
     pub fn unsupported(&mut self, state: &State, loc: Loc, what: String) -> Step {
-        self.report(state, FindingKind::Unsupported, loc, what, None, None);
+        let message = match state.stack.last() {
+            Some(frame) => format!("{what}, in function `{}`", self.module.function(frame.func).name),
+            None => what,
+        };
+        self.report(state, FindingKind::Unsupported, loc, message, None, None);
         Step::Terminated
     }
 }

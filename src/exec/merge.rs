@@ -170,6 +170,7 @@ impl<'m> Executor<'m> {
         a.unconfirmed_path = a.model.is_none();
         a.steps = a.steps.max(b.steps);
         a.depth = a.depth.min(b.depth);
+        a.checked &= b.checked;
         Ok(a)
     }
 

@@ -10,6 +10,7 @@ mod cast_ops;
 mod checks;
 mod compare;
 mod control;
+mod coverage;
 mod executor;
 mod fp_ops;
 mod int_ops;

@@ -23,6 +23,7 @@ impl<'m> Executor<'m> {
         if space != GLOBAL_SPACE && space != LOCAL_SPACE {
             return;
         }
+        *self.coverage.memory_accesses.get_or_insert(0) += 1;
         let cur = gpu.current;
         let item = &gpu.items[cur];
         let group_key = (gpu.mode == super::workitems::RaceMode::Enumerate).then_some(gpu.group);

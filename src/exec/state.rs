@@ -47,6 +47,8 @@ pub struct State {
     pub gpu: Option<Box<super::workitems::Gpu>>,
     /// Open merge regions this state belongs to, innermost last.
     pub merge: Vec<super::merge::MergeTag>,
+    /// Whether this path reached a check (coverage.rs).
+    pub checked: bool,
 }
 
 impl State {

@@ -51,7 +51,7 @@ impl<'m> Executor<'m> {
             InstKind::AtomicRmw { op, ptr, value } => self.exec_atomic_rmw(state, func, inst, *op, ptr, value),
             InstKind::CmpXchg { ptr, expected, new } => self.exec_cmpxchg(state, func, inst, ptr, expected, new),
             InstKind::Fence => return Step::Continue,
-            InstKind::Unsupported(what) => return self.unsupported(state, inst.loc, format!("unsupported instruction: {what}")),
+            InstKind::Unsupported(what) => return self.unsupported(state, inst.loc, what.clone()),
         };
         match result {
             Ok(v) => {

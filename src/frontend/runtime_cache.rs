@@ -17,7 +17,7 @@ use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 
 /// The cache directory, if caching is on.
-fn cache_dir() -> Option<PathBuf> {
+pub fn cache_dir() -> Option<PathBuf> {
     match std::env::var_os("SYMCROSS_CACHE_DIR") {
         Some(d) if d.is_empty() => return None,
         Some(d) => return Some(PathBuf::from(d)),
@@ -29,14 +29,21 @@ fn cache_dir() -> Option<PathBuf> {
     std::env::var_os("HOME").filter(|h| !h.is_empty()).map(|h| PathBuf::from(h).join(".cache/symcross"))
 }
 
-/// A 128-bit digest (two independently seeded 64-bit hashes).
-struct Digest(rustc_hash::FxHasher, std::collections::hash_map::DefaultHasher);
+/// A 128-bit digest (two independently seeded 64-bit hashes), used as a
+/// cache key.
+pub struct Digest(rustc_hash::FxHasher, std::collections::hash_map::DefaultHasher);
+
+impl Default for Digest {
+    fn default() -> Self {
+        Digest::new()
+    }
+}
 
 impl Digest {
-    fn new() -> Self {
+    pub fn new() -> Self {
         Digest(rustc_hash::FxHasher::default(), std::collections::hash_map::DefaultHasher::new())
     }
-    fn add(&mut self, bytes: &[u8]) {
+    pub fn add(&mut self, bytes: &[u8]) {
         // Length first, so that concatenations cannot collide.
         self.0.write_usize(bytes.len());
         self.1.write_usize(bytes.len());
@@ -57,7 +64,7 @@ impl Digest {
             self.add(&mtime.to_le_bytes());
         }
     }
-    fn hex(&self) -> String {
+    pub fn hex(&self) -> String {
         format!("{:016x}{:016x}", self.0.finish(), self.1.finish())
     }
 }

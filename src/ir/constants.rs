@@ -50,7 +50,7 @@ fn constant_at_depth(cx: &mut ModuleCx, v: Value, depth: u32) -> Result<Const, S
         | V::LLVMConstantStructValueKind
         | V::LLVMConstantVectorValueKind => aggregate(cx, v, depth),
         V::LLVMConstantExprValueKind => const_expr(cx, v, depth),
-        _ => Err(format!("unsupported constant `{}`", llvm::print_value(v))),
+        _ => Err(format!("a constant of kind `{}` is not modelled", llvm::kind_name(v))),
     }
 }
 
@@ -85,7 +85,7 @@ fn const_float(cx: &mut ModuleCx, v: Value) -> Result<Const, String> {
     };
     let as_int = llvm::const_bitcast(v, llvm::int_type(cx.llcx, format.width()));
     if llvm::value_kind(as_int) != V::LLVMConstantIntValueKind {
-        return Err(format!("cannot read float constant `{}`", llvm::print_value(v)));
+        return Err("a floating-point constant could not be read".to_string());
     }
     Ok(Const::Float { format, bits: llvm::const_zext_value(as_int) as u128 })
 }
@@ -113,7 +113,7 @@ fn aggregate(cx: &mut ModuleCx, v: Value, depth: u32) -> Result<Const, String> {
     for i in 0..count as u32 {
         let e = llvm::aggregate_element(v, i);
         if llvm::is_null(e) {
-            return Err(format!("cannot read element {i} of `{}`", llvm::print_value(v)));
+            return Err(format!("element {i} of a constant aggregate could not be read"));
         }
         elems.push(constant_at_depth(cx, e, depth)?);
     }
@@ -134,7 +134,7 @@ fn const_expr(cx: &mut ModuleCx, v: Value, depth: u32) -> Result<Const, String> 
                 Const::GlobalAddr { global, offset } => {
                     Ok(Const::GlobalAddr { global, offset: offset.wrapping_add(folded.offset) })
                 }
-                _ => Err(format!("constant GEP on a non-global base: `{}`", llvm::print_value(v))),
+                _ => Err("a constant address computation on a base that is not a global is not modelled".to_string()),
             }
         }
         Op::LLVMBitCast | Op::LLVMAddrSpaceCast => constant_at_depth(cx, op0, depth),
@@ -143,13 +143,13 @@ fn const_expr(cx: &mut ModuleCx, v: Value, depth: u32) -> Result<Const, String> 
                 Const::Null => Ok(Const::Int { width: 64, value: 0 }),
                 // Pointers are 64-bit values, so ptrtoint to i64 is the address itself.
                 addr @ (Const::GlobalAddr { .. } | Const::FuncAddr(_)) => Ok(addr),
-                _ => Err(format!("unsupported constant expression `{}`", llvm::print_value(v))),
+                _ => Err("a constant pointer-to-integer conversion of this operand is not modelled".to_string()),
             }
         }
         Op::LLVMIntToPtr => match constant_at_depth(cx, op0, depth)? {
             Const::Int { value: 0, .. } => Ok(Const::Null),
-            _ => Err(format!("integer-to-pointer constant `{}`", llvm::print_value(v))),
+            _ => Err("a constant integer-to-pointer conversion of a non-zero integer is not modelled".to_string()),
         },
-        _ => Err(format!("unsupported constant expression `{}`", llvm::print_value(v))),
+        op => Err(format!("a constant `{}` expression is not modelled", llvm::opcode_name(op))),
     }
 }

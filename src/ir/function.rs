@@ -122,7 +122,7 @@ fn translate_block(fcx: &mut FnCx, bb: Bb) -> Block {
         let dest = fcx.regs.get(&inst).copied();
         let ty = fcx.cx.layout.convert(llvm::type_of(inst));
         let kind = match &ty {
-            Type::Unsupported(why) => Err(format!("value of unsupported type: {why}")),
+            Type::Unsupported(why) => Err(why.clone()),
             _ => translate_inst(fcx, inst),
         };
         let kind = kind.unwrap_or_else(|msg| unsupported(msg, inst));
@@ -132,14 +132,16 @@ fn translate_block(fcx: &mut FnCx, bb: Bb) -> Block {
         (Terminator::Unsupported("block without terminator".into()), Loc::default())
     } else {
         let term = translate_terminator(fcx, term_inst)
-            .unwrap_or_else(|msg| Terminator::Unsupported(format!("{msg}: {}", llvm::print_value(term_inst))));
+            .unwrap_or_else(|msg| Terminator::Unsupported(format!("{msg} (`{}` instruction)", llvm::opcode_name(llvm::opcode(term_inst)))));
         (term, fcx.cx.files.inst_loc(term_inst))
     };
     Block { name: llvm::block_name(bb), insts, term, term_loc }
 }
 
 fn unsupported(msg: String, inst: Value) -> InstKind {
-    InstKind::Unsupported(format!("{msg}: {}", llvm::print_value(inst)))
+    // The opcode, not the printed instruction: messages name what the user
+    // wrote (the source line is the finding's location), never IR text.
+    InstKind::Unsupported(format!("{msg} (`{}` instruction)", llvm::opcode_name(llvm::opcode(inst))))
 }
 
 fn translate_terminator(fcx: &mut FnCx, t: Value) -> Result<Terminator, String> {

@@ -41,6 +41,24 @@ pub fn name(v: Value) -> String {
 pub fn print_value(v: Value) -> String {
     take_message(unsafe { LLVMPrintValueToString(v) }).trim().to_string()
 }
+/// An instruction's opcode as LLVM's textual form spells it (`fpext`,
+/// `getelementptr`), for messages that must not quote IR.
+pub fn opcode_name(op: LLVMOpcode) -> String {
+    format!("{op:?}").trim_start_matches("LLVM").to_lowercase()
+}
+/// What kind of value `v` is (`constant expression`, `block address`), for messages.
+pub fn kind_name(v: Value) -> String {
+    let raw = format!("{:?}", value_kind(v));
+    let core = raw.trim_start_matches("LLVM").trim_end_matches("ValueKind");
+    let mut out = String::new();
+    for (i, c) in core.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push(' ');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
 pub fn print_type(t: Ty) -> String {
     take_message(unsafe { LLVMPrintTypeToString(t) })
 }

@@ -91,37 +91,36 @@ impl Layout {
             K::LLVMTargetExtTypeKind if Self::is_event(t) => Type::Ptr { addr_space: 0 },
             K::LLVMVectorTypeKind => {
                 let elem = self.convert(llvm::element_type(t));
-                self.wrap_elem(elem, t, |elem| Type::Vector { elem, len: llvm::vector_len(t) })
+                self.wrap_elem(elem, |elem| Type::Vector { elem, len: llvm::vector_len(t) })
             }
             K::LLVMArrayTypeKind => {
                 let elem = self.convert(llvm::element_type(t));
-                self.wrap_elem(elem, t, |elem| Type::Array { elem, len: llvm::array_len(t) })
+                self.wrap_elem(elem, |elem| Type::Array { elem, len: llvm::array_len(t) })
             }
             K::LLVMStructTypeKind => self.convert_struct(t),
-            K::LLVMX86_FP80TypeKind => unsupported("x86_fp80 (long double) is not supported"),
-            K::LLVMFP128TypeKind => unsupported("fp128 is not supported"),
-            _ => Type::Unsupported(llvm::print_type(t)),
+            K::LLVMX86_FP80TypeKind => unsupported("long double (x86_fp80) is not modelled (half, float and double are)"),
+            K::LLVMFP128TypeKind => unsupported("__float128 (fp128) is not modelled (half, float and double are)"),
+            k => Type::Unsupported(format!("values of LLVM type kind {} are not modelled", format!("{k:?}").trim_start_matches("LLVM"))),
         }
     }
 
-    fn wrap_elem(&self, elem: Type, t: Ty, make: impl FnOnce(Box<Type>) -> Type) -> Type {
+    fn wrap_elem(&self, elem: Type, make: impl FnOnce(Box<Type>) -> Type) -> Type {
         match elem {
-            Type::Unsupported(why) => Type::Unsupported(format!("{} ({why})", llvm::print_type(t))),
+            // The element's reason is the user's: no IR type text.
+            Type::Unsupported(why) => Type::Unsupported(why),
             elem => make(Box::new(elem)),
         }
     }
 
     fn convert_struct(&mut self, t: Ty) -> Type {
         if !Self::sized(t) {
-            return Type::Unsupported(format!("{} (opaque or unsized struct)", llvm::print_type(t)));
+            return Type::Unsupported("a struct whose layout is unknown (opaque or unsized) is not modelled".to_string());
         }
         let mut fields = Vec::new();
         let mut offsets = Vec::new();
         for (i, f) in llvm::struct_fields(t).into_iter().enumerate() {
             match self.convert(f) {
-                Type::Unsupported(why) => {
-                    return Type::Unsupported(format!("{} ({why})", llvm::print_type(t)))
-                }
+                Type::Unsupported(why) => return Type::Unsupported(why),
                 ft => fields.push(ft),
             }
             offsets.push(self.field_offset(t, i as u32));

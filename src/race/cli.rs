@@ -161,7 +161,8 @@ pub fn run_kernel(module: &Module, input: &str, kernel: Option<&str>, nd: NdRang
     };
     let limit = exec.limit_hit.as_ref().map(|l| format!("{l:?}").to_lowercase());
     let findings = std::mem::take(&mut exec.findings);
-    let mut report = Report::new(input.to_string(), vec![], findings, stats, limit);
+    let coverage = crate::report::Coverage { memory_accesses: Some(exec.coverage.memory_accesses.unwrap_or(0)), ..exec.coverage.clone() };
+    let mut report = Report::new(input.to_string(), vec![], findings, stats, limit, Some(coverage));
     report.mode = Some(match mode {
         RaceMode::Enumerate => format!("enumerate ({} work-items)", nd.total()),
         RaceMode::Pair => format!("pair (two symbolic work-items cover all {} work-items)", nd.total()),

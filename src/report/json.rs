@@ -1,16 +1,21 @@
 //! The machine-readable report (DESIGN.md section 1). Field names and
 //! values are a stable interface for CI scripts: add fields, never rename.
 
-use super::finding::{Finding, Status};
+use super::finding::{Finding, FindingKind, Status};
 use serde::Serialize;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
-    /// Every path finished and every check and assert was proved.
+    /// Every path finished, nothing was found, and every check reached was
+    /// proved; at least one check was reached unless the program has none
+    /// (a memory-safety run). Warnings say when it is not a proof for all
+    /// inputs (no symbolic input).
     Equivalent,
     Findings,
-    /// A limit was hit before anything was found.
+    /// Nothing confirmed was found, but the run does not prove the checks:
+    /// a limit was hit, a construct could not be modelled, every finding is
+    /// unconfirmed, or no check was reached (see `Report::new`).
     Inconclusive,
 }
 
@@ -44,6 +49,37 @@ pub struct DecidedCounts {
     pub bit_precise: u64,
 }
 
+/// What a run actually exercised: how many inputs were symbolic and how
+/// many checks were reached. A verdict claims no more than this supports
+/// (DESIGN.md section 2b).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Coverage {
+    /// Symbolic inputs created (`symcross_make_symbolic` and its aliases
+    /// with a non-zero size; symbolic kernel arguments for `race`).
+    pub symbolic_inputs: u64,
+    /// Checks reached: elements compared by `symcross_check_equal`, and
+    /// evaluations of `assert()`, `klee_assert()` or a condition guarding
+    /// `abort()`.
+    pub checks: u64,
+    /// Paths that ended normally without reaching any check.
+    pub paths_without_check: u64,
+    /// Whether the program contains a check at all (a call of
+    /// `symcross_check_equal`, `klee_assert`, `__assert_fail` or `abort`).
+    pub program_has_checks: bool,
+    /// `race` only: accesses to global or local memory seen by the race
+    /// detector.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_accesses: Option<u64>,
+}
+
+/// Something the reader of a verdict must know: why it is not a proof, or
+/// what it does not cover. `kind` is stable; `message` is for people.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    pub kind: &'static str,
+    pub message: String,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     pub tool: &'static str,
@@ -59,13 +95,57 @@ pub struct Report {
     /// For `symcross race`: which mode decided (`enumerate` or `pair`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mode: Option<String>,
+    /// What the run exercised (absent for `symcross run`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<Coverage>,
+    /// Why the verdict is weaker than it may look, one entry per reason.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<Warning>,
+    /// User rules (`--rules` with `--trust-rules`) that were used without
+    /// being proved sound; when non-empty the whole report rests on them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unverified_rules: Vec<String>,
 }
 
 impl Report {
-    pub fn new(input: String, assumptions: Vec<String>, findings: Vec<Finding>, stats: RunStats, limit: Option<String>) -> Report {
-        let verdict = if !findings.is_empty() {
+    /// Builds a report and decides its verdict:
+    /// - `findings` when at least one finding other than `unsupported` is
+    ///   confirmed;
+    /// - otherwise `inconclusive` when a limit stopped the run, when there
+    ///   are findings (all unconfirmed, or `unsupported` constructs), or
+    ///   when the run was vacuous (see `vacuity`);
+    /// - otherwise `equivalent`.
+    ///
+    /// `coverage` is `None` for concrete runs (`symcross run`), which are
+    /// not judged for vacuity.
+    pub fn new(input: String, assumptions: Vec<String>, findings: Vec<Finding>, stats: RunStats, limit: Option<String>, coverage: Option<Coverage>) -> Report {
+        let mut warnings = coverage.as_ref().map(|c| vacuity(c, stats.paths)).unwrap_or_default();
+        let decisive = findings.iter().any(|f| f.status == Status::Confirmed && f.kind != FindingKind::Unsupported);
+        let unsupported = findings.iter().filter(|f| f.kind == FindingKind::Unsupported).count();
+        if unsupported > 0 || limit.is_some() {
+            // Paths cut short by a construct or a limit reach fewer checks;
+            // that is their reason, not a vacuous harness.
+            warnings.retain(|w| !CHECK_COUNTS.contains(&w.kind));
+        }
+        let vacuous = warnings.iter().any(|w| VACUOUS.contains(&w.kind));
+        let unconfirmed = findings.iter().filter(|f| f.status == Status::Unconfirmed && f.kind != FindingKind::Unsupported).count();
+        if unsupported > 0 {
+            warnings.push(Warning {
+                kind: "unsupported",
+                message: format!(
+                    "{unsupported} construct(s) could not be modelled; each path that reached one ended there, so what lies beyond was not checked"
+                ),
+            });
+        }
+        if unconfirmed > 0 && !decisive {
+            warnings.push(Warning {
+                kind: "unconfirmed",
+                message: format!("{unconfirmed} finding(s) could not be confirmed (no witness: solver timeout or undecided path); they may or may not be real"),
+            });
+        }
+        let verdict = if decisive {
             Verdict::Findings
-        } else if limit.is_some() {
+        } else if limit.is_some() || !findings.is_empty() || vacuous {
             Verdict::Inconclusive
         } else {
             Verdict::Equivalent
@@ -80,7 +160,33 @@ impl Report {
             findings,
             limit,
             mode: None,
+            coverage,
+            warnings,
+            unverified_rules: Vec::new(),
         }
+    }
+
+    /// The same report for a concrete run (`symcross run`), which is not
+    /// judged for vacuity: no coverage, no vacuity warnings.
+    pub fn concrete(self) -> Report {
+        let mut r = Report::new(self.input, self.assumptions, self.findings, self.stats, self.limit, None);
+        r.mode = self.mode;
+        r
+    }
+
+    /// Marks the report as resting on user rules that were not proved.
+    pub fn mark_unverified_rules(&mut self, names: Vec<String>) {
+        if names.is_empty() {
+            return;
+        }
+        self.warnings.push(Warning {
+            kind: "unverified-rules",
+            message: format!(
+                "{} user rule(s) were used without proof (--trust-rules); a wrong rule can make an unequal check look proved",
+                names.len()
+            ),
+        });
+        self.unverified_rules = names;
     }
 
     pub fn confirmed(&self) -> usize {
@@ -90,4 +196,50 @@ impl Report {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
     }
+}
+
+/// Warning kinds that make a run vacuous: it does not support the verdict
+/// `equivalent`.
+const VACUOUS: [&str; 3] = ["no-check-reached", "nothing-checked", "no-memory-access"];
+
+/// Warning kinds about how many checks were reached.
+const CHECK_COUNTS: [&str; 4] = ["no-check-reached", "nothing-checked", "paths-without-check", "no-memory-access"];
+
+/// The vacuity warnings of DESIGN.md section 2b for a run's coverage.
+fn vacuity(c: &Coverage, paths: u64) -> Vec<Warning> {
+    let mut out = Vec::new();
+    let mut warn = |kind, message: String| out.push(Warning { kind, message });
+    if let Some(n) = c.memory_accesses {
+        if n == 0 {
+            warn("no-memory-access", "the kernel makes no access to global or local memory: there is nothing to race on".into());
+        }
+        return out;
+    }
+    if c.symbolic_inputs == 0 {
+        warn(
+            "no-symbolic-input",
+            "no input is symbolic (symcross_make_symbolic was never called): the program ran on its one concrete input, so this is a test of that input, not a proof for all inputs".into(),
+        );
+    }
+    if c.checks == 0 {
+        if c.program_has_checks {
+            warn("no-check-reached", "no path reached a check (symcross_check_equal, assert, klee_assert): nothing was compared, so nothing is proved".into());
+        } else if c.symbolic_inputs == 0 {
+            warn("nothing-checked", "the program has no check (symcross_check_equal, assert, klee_assert) and no symbolic input: nothing was verified".into());
+        } else {
+            warn(
+                "no-checks",
+                "the program has no check (symcross_check_equal, assert, klee_assert): only memory errors, division by zero and unmodelled constructs were looked for".into(),
+            );
+        }
+    } else if c.paths_without_check > 0 {
+        warn(
+            "paths-without-check",
+            format!(
+                "{} of {paths} paths ended normally without reaching a check: the inputs that take them are not compared",
+                c.paths_without_check
+            ),
+        );
+    }
+    out
 }

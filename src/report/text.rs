@@ -1,7 +1,7 @@
 //! The report for people: each finding with its kind, status, file:line,
 //! message, the expressions of a mismatch, the witness, and a summary line.
 
-use super::finding::{DecidedBy, Finding, Status};
+use super::finding::{DecidedBy, Finding, FindingKind, Status};
 use super::json::{Report, Verdict};
 use std::fmt::Write;
 
@@ -12,9 +12,37 @@ pub fn render(report: &Report) -> String {
         out.push('\n');
     }
     let s = &report.stats;
-    let verdict = match report.verdict {
-        Verdict::Equivalent if report.mode.is_some() => {
-            "equivalent: no race, barrier divergence or memory error on any path".to_string()
+    let verdict = verdict_line(report);
+    let assumed = if report.assumptions.is_empty() { String::new() } else { format!(" (assuming {})", report.assumptions.join(", ")) };
+    let _ = writeln!(out, "{}: {verdict}{assumed}", report.input);
+    if let Some(mode) = &report.mode {
+        let _ = writeln!(out, "  mode: {mode}");
+    }
+    for w in &report.warnings {
+        let _ = writeln!(out, "  warning: {}", w.message);
+    }
+    if !report.unverified_rules.is_empty() {
+        let _ = writeln!(out, "  unverified rules: {}", report.unverified_rules.join(", "));
+    }
+    let _ = writeln!(
+        out,
+        "  {} paths, {} instructions, {} solver queries, {:.2} s; checks decided: {} structural, {} canonical, {} bit-precise",
+        s.paths, s.instructions, s.queries, s.seconds, s.decided.structural, s.decided.canonical, s.decided.bit_precise
+    );
+    out
+}
+
+/// The one-line verdict: what was found, or what was proved and how far
+/// that claim goes.
+fn verdict_line(report: &Report) -> String {
+    let has = |kind: &str| report.warnings.iter().any(|w| w.kind == kind);
+    let mut line = match report.verdict {
+        Verdict::Equivalent if report.mode.is_some() => "equivalent: no race, barrier divergence or memory error on any path".to_string(),
+        Verdict::Equivalent if has("no-checks") => {
+            "no findings: no memory error on any path (the program has no check or assert, so nothing was compared)".to_string()
+        }
+        Verdict::Equivalent if has("no-symbolic-input") => {
+            "equivalent on one concrete input only: every check held (no input is symbolic, so this is not a proof)".to_string()
         }
         Verdict::Equivalent => "equivalent: every check proved on every path".to_string(),
         Verdict::Findings => format!(
@@ -23,22 +51,35 @@ pub fn render(report: &Report) -> String {
             report.confirmed(),
             report.findings.len() - report.confirmed()
         ),
-        Verdict::Inconclusive => format!(
-            "inconclusive: the {} limit was hit before exploration finished; nothing found so far",
-            report.limit.as_deref().unwrap_or("?")
-        ),
+        Verdict::Inconclusive => {
+            let mut why = Vec::new();
+            if let Some(l) = &report.limit {
+                why.push(format!("the {l} limit was hit before exploration finished"));
+            }
+            let unsupported = report.findings.iter().filter(|f| f.kind == FindingKind::Unsupported).count();
+            if unsupported > 0 {
+                why.push(format!("{unsupported} construct(s) could not be modelled"));
+            }
+            let unconfirmed = report.findings.iter().filter(|f| f.kind != FindingKind::Unsupported).count();
+            if unconfirmed > 0 {
+                why.push(format!("{unconfirmed} finding(s) could not be confirmed"));
+            }
+            if has("no-check-reached") {
+                why.push("no check was reached".into());
+            }
+            if has("nothing-checked") {
+                why.push("nothing was checked".into());
+            }
+            if has("no-memory-access") {
+                why.push("the kernel makes no memory access to check".into());
+            }
+            format!("inconclusive: {}; nothing confirmed was found", why.join("; "))
+        }
     };
-    let assumed = if report.assumptions.is_empty() { String::new() } else { format!(" (assuming {})", report.assumptions.join(", ")) };
-    let _ = writeln!(out, "{}: {verdict}{assumed}", report.input);
-    if let Some(mode) = &report.mode {
-        let _ = writeln!(out, "  mode: {mode}");
+    if !report.unverified_rules.is_empty() {
+        line.push_str(" [unverified rules]");
     }
-    let _ = writeln!(
-        out,
-        "  {} paths, {} instructions, {} solver queries, {:.2} s; checks decided: {} structural, {} canonical, {} bit-precise",
-        s.paths, s.instructions, s.queries, s.seconds, s.decided.structural, s.decided.canonical, s.decided.bit_precise
-    );
-    out
+    line
 }
 
 fn render_finding(out: &mut String, f: &Finding) {

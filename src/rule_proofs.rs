@@ -1,0 +1,123 @@
+//! User rules are proved before they are used (DESIGN.md section 2b):
+//! `check --rules DIR` runs the proof of `symcross rules verify` on every
+//! user rule that the run's assumptions enable, and refuses the run (exit
+//! 2, naming the rule's file and line) when a rule is unsound or its proof
+//! is undecided. A proved rule is remembered in the cache directory under a
+//! key made of the rule's content, so the proof is paid once. Built-in
+//! rules are proved by the test suite and are not re-proved here.
+//!
+//! `--trust-rules` skips the proof; the report then lists the rules used
+//! without proof (`unverified_rules`).
+
+use crate::canon::{Assumption, Rule, RuleSet};
+use crate::canon_cli::{verify_rule, Verdict};
+use crate::config::{Config, FpSolverKind};
+use crate::solver::{default_solver, SmtProcessConfig};
+use crate::Error;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Time limit of the proof of one rule instance (or `--max-time`, when
+/// shorter).
+pub const RULE_PROOF_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Proves the user rules of `config` that the run can use, or, with
+/// `trust_rules`, returns their names as used without proof. Rules proved
+/// on an earlier run are taken from the cache.
+pub fn prove_user_rules(config: &Config) -> Result<Vec<String>, Error> {
+    if config.rule_dirs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let set = RuleSet::load(&config.rule_dirs).map_err(|e| Error::Usage(e.to_string()))?;
+    let enabled = crate::canon_adapter::to_rule_assumptions(config.assumptions);
+    let user: Vec<&Rule> = set
+        .rules()
+        .iter()
+        .filter(|r| config.rule_dirs.iter().any(|d| r.file.starts_with(d)))
+        .filter(|r| enabled.allows(r.assumptions))
+        .collect();
+    if config.trust_rules {
+        return Ok(user.iter().map(|r| r.name.clone()).collect());
+    }
+    let cache = crate::frontend::cache_dir().map(|d| d.join("rule-proofs"));
+    let mut proved = 0;
+    for rule in user {
+        // Double instances share their text with the half and single ones
+        // and are not proved separately (as for the built-in rules).
+        if rule.name.contains("f64") {
+            continue;
+        }
+        let entry = cache.as_ref().map(|d| d.join(key(rule)));
+        if entry.as_ref().is_some_and(|e| e.is_file()) {
+            continue;
+        }
+        let at = format!("{}:{}", rule.file.display(), rule.line);
+        if rule.assumptions.has(Assumption::Associativity) {
+            return Err(Error::Usage(format!(
+                "{at}: rule `{}` needs `associativity`, which is a permission the solver cannot prove; \
+                 pass --trust-rules to use it without proof",
+                rule.name
+            )));
+        }
+        let fp = match config.fp_solver {
+            FpSolverKind::Cvc5 => SmtProcessConfig::cvc5(),
+            FpSolverKind::Z3 => SmtProcessConfig::z3(),
+        };
+        let mut solver = default_solver(fp);
+        // --max-time bounds every step, proofs included.
+        let timeout = config.max_time.map_or(RULE_PROOF_TIMEOUT, |t| t.min(RULE_PROOF_TIMEOUT));
+        match verify_rule(rule, &mut *solver, timeout) {
+            Verdict::Sound => {
+                proved += 1;
+                if let Some(e) = entry {
+                    remember(&e);
+                }
+            }
+            Verdict::Unsound(w) => {
+                return Err(Error::Usage(format!(
+                    "{at}: rule `{}` is unsound under [assume: {}]: it changes the value for {}; \
+                     correct it or declare the assumptions it needs",
+                    rule.name,
+                    rule.assumptions,
+                    w.trim()
+                )))
+            }
+            Verdict::Unknown(why) => {
+                return Err(Error::Usage(format!(
+                    "{at}: rule `{}` could not be proved sound ({why}); pass --trust-rules to use it without proof",
+                    rule.name
+                )))
+            }
+            Verdict::Assumed => {}
+        }
+    }
+    if proved > 0 {
+        eprintln!("symcross: proved {proved} user rule instance(s) sound{}", if cache.is_some() { " (remembered for later runs)" } else { "" });
+    }
+    Ok(Vec::new())
+}
+
+/// The cache key of a rule: everything that decides its meaning.
+fn key(rule: &Rule) -> String {
+    let mut d = crate::frontend::Digest::new();
+    d.add(env!("CARGO_PKG_VERSION").as_bytes());
+    d.add(rule.name.as_bytes());
+    d.add(rule.lhs.to_string().as_bytes());
+    d.add(rule.rhs.to_string().as_bytes());
+    d.add(format!("{:?}", rule.conditions).as_bytes());
+    d.add(rule.assumptions.to_string().as_bytes());
+    d.add(&[rule.bidirectional as u8]);
+    format!("sound-{}", d.hex())
+}
+
+/// Records a proof; a cache that cannot be written only costs a re-proof.
+fn remember(entry: &PathBuf) {
+    let Some(dir) = entry.parent() else { return };
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let tmp = entry.with_extension(format!("tmp{}", std::process::id()));
+    if std::fs::write(&tmp, "sound\n").is_ok() && std::fs::rename(&tmp, entry).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+}
