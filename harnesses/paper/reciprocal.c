@@ -1,5 +1,7 @@
-/* RCPPS is an approximation (12 bits): it never equals an exact division,
- * under any assumption. Refuted (unconfirmed or confirmed) always. */
+/* RCPPS is an approximation (12 bits): symcross models its result as a
+ * fresh value, so it is never proved equal to an exact division, under any
+ * assumption; the mismatch stays unconfirmed (the CPU's estimate is not
+ * modelled bit for bit), which makes the run inconclusive. */
 #include <xmmintrin.h>
 #include "symcross.h"
 
