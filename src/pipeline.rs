@@ -40,7 +40,10 @@ pub fn decider(config: &Config) -> Result<Decider, Error> {
     let backend = crate::solver_adapter::SolverBackend::new(config);
     let canon = crate::canon_adapter::EgraphCanonicalizer::new(config).map_err(|e| Error::Usage(e.to_string()))?;
     let canon: Option<Box<dyn crate::check::Canonicalizer>> = if config.egraph { Some(Box::new(canon)) } else { None };
-    Ok(Decider::new(Box::new(backend), canon).with_semantics(config.assumptions, config.sample_trials, config.seed))
+    // Without step 2 (`--no-egraph`, to measure what it saves) every check
+    // goes straight to the solver: no normal form, no sampling either.
+    let trials = if config.egraph { config.sample_trials } else { 0 };
+    Ok(Decider::new(Box::new(backend), canon).with_semantics(config.assumptions, trials, config.seed))
 }
 
 /// Runs `entry` of `module` symbolically and reports.

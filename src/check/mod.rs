@@ -127,7 +127,7 @@ impl Decider {
         }
         // Under `associativity` both sides are first put in reassociation
         // normal form; the e-graph then works on the smaller problem.
-        let (na, nb) = match crate::canon::Reassociator::new(self.assumptions) {
+        let (na, nb) = match crate::canon::Reassociator::new(self.assumptions).filter(|_| self.canon.is_some()) {
             Some(mut r) => (r.normalize(pool, a), r.normalize(pool, b)),
             None => (a, b),
         };

@@ -131,8 +131,9 @@ pub struct CheckArgs {
     /// Function to start in.
     #[arg(long, default_value = "main")]
     pub entry: String,
-    /// Skip the e-graph step of the decision ladder and send every check
-    /// straight to the bit-precise solver (to measure what the e-graph saves).
+    /// Skip the canonical and sampling steps of the decision ladder (normal
+    /// form, e-graph, samples) and send every check straight to the
+    /// bit-precise solver (to measure what they save).
     #[arg(long)]
     pub no_egraph: bool,
     /// E-nodes one e-graph run may grow before giving a check to the solver.
