@@ -15,6 +15,7 @@ mod executor;
 mod fp_ops;
 mod int_ops;
 mod intrinsics;
+mod klee_api;
 mod layout;
 mod libc_env;
 pub mod mem_ops;
