@@ -308,6 +308,16 @@ impl ExprPool {
     }
 
     pub fn extract(&mut self, value: ExprId, offset: Width, width: Width) -> ExprId {
+        self.extract_at(value, offset, width, 0)
+    }
+
+    /// Deepest recursion of `extract` into its operand. Pushing an extract
+    /// through and/or/xor, not and selects keeps the width, so without a
+    /// bound a long chain of them would be recursion as deep as the chain;
+    /// past the bound the extract is kept as a node (still exact).
+    const EXTRACT_DEPTH: u32 = 256;
+
+    fn extract_at(&mut self, value: ExprId, offset: Width, width: Width, depth: u32) -> ExprId {
         let w = self.width(value);
         assert!(offset + width <= w && width > 0, "extract [{offset}+{width}] of width {w}");
         if offset == 0 && width == w {
@@ -316,52 +326,56 @@ impl ExprPool {
         if let Some(v) = self.as_const(value) {
             return self.constant(width, v >> offset);
         }
+        if depth >= Self::EXTRACT_DEPTH {
+            return self.intern(Expr::Extract { value, offset, width });
+        }
+        let d = depth + 1;
         match self.get(value).into_owned() {
             Expr::Concat(hi, lo) => {
                 let wl = self.width(lo);
                 if offset + width <= wl {
-                    return self.extract(lo, offset, width);
+                    return self.extract_at(lo, offset, width, d);
                 }
                 if offset >= wl {
-                    return self.extract(hi, offset - wl, width);
+                    return self.extract_at(hi, offset - wl, width, d);
                 }
-                let h = self.extract(hi, 0, offset + width - wl);
-                let l = self.extract(lo, offset, wl - offset);
+                let h = self.extract_at(hi, 0, offset + width - wl, d);
+                let l = self.extract_at(lo, offset, wl - offset, d);
                 return self.concat(h, l);
             }
-            Expr::Extract { value: inner, offset: o2, .. } => return self.extract(inner, o2 + offset, width),
+            Expr::Extract { value: inner, offset: o2, .. } => return self.extract_at(inner, o2 + offset, width, d),
             Expr::ZExt(inner, _) => {
                 let wi = self.width(inner);
                 if offset + width <= wi {
-                    return self.extract(inner, offset, width);
+                    return self.extract_at(inner, offset, width, d);
                 }
                 if offset >= wi {
                     return self.constant(width, 0);
                 }
-                let part = self.extract(inner, offset, wi - offset);
+                let part = self.extract_at(inner, offset, wi - offset, d);
                 return self.zext(part, width);
             }
             Expr::SExt(inner, _) => {
                 let wi = self.width(inner);
                 if offset + width <= wi {
-                    return self.extract(inner, offset, width);
+                    return self.extract_at(inner, offset, width, d);
                 }
                 if self.width(inner) == 1 {
                     return self.sext(inner, width);
                 }
             }
             Expr::Ite(c, t, e) if self.is_const(t) || self.is_const(e) => {
-                let t2 = self.extract(t, offset, width);
-                let e2 = self.extract(e, offset, width);
+                let t2 = self.extract_at(t, offset, width, d);
+                let e2 = self.extract_at(e, offset, width, d);
                 return self.ite(c, t2, e2);
             }
             Expr::Bin(op @ (BinOp::And | BinOp::Or | BinOp::Xor), a, b) => {
-                let a2 = self.extract(a, offset, width);
-                let b2 = self.extract(b, offset, width);
+                let a2 = self.extract_at(a, offset, width, d);
+                let b2 = self.extract_at(b, offset, width, d);
                 return self.bin(op, a2, b2);
             }
             Expr::Not(a) => {
-                let a2 = self.extract(a, offset, width);
+                let a2 = self.extract_at(a, offset, width, d);
                 return self.not(a2);
             }
             _ => {}
