@@ -33,6 +33,8 @@ pub enum LimitHit {
     Time,
     Paths,
     Memory,
+    /// SIGINT or SIGTERM (`crate::interrupt`).
+    Interrupted,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -205,7 +207,21 @@ impl<'m> Executor<'m> {
                     // A long path reports progress too.
                     self.report_progress(&mut last_progress, searcher.len());
                 }
+                let found_before = self.findings.len();
                 let step = self.step(&mut state);
+                if crate::interrupt::requested() {
+                    // What this step decided may rest on a solver call cut
+                    // short by the signal: its unconfirmed findings are
+                    // artefacts of the interruption, and the path is
+                    // dropped unfinished.
+                    let mut k = 0;
+                    self.findings.retain(|f| {
+                        k += 1;
+                        k <= found_before || f.status == Status::Confirmed
+                    });
+                    self.limit_hit = Some(LimitHit::Interrupted);
+                    break 'paths;
+                }
                 if !self.pending.is_empty() {
                     for p in std::mem::take(&mut self.pending) {
                         self.count_new_state(&p);
@@ -272,6 +288,9 @@ impl<'m> Executor<'m> {
     }
 
     fn limit_reached(&self) -> Option<LimitHit> {
+        if crate::interrupt::requested() {
+            return Some(LimitHit::Interrupted);
+        }
         if let Some(t) = self.config.max_time {
             if self.started.elapsed() >= t {
                 return Some(LimitHit::Time);

@@ -16,7 +16,6 @@ pub use error::FrontendError;
 pub use tools::{runtime_dir, Tools};
 
 use std::path::{Path, PathBuf};
-use tempfile::TempDir;
 
 /// What is passed to clang besides the fixed flags.
 #[derive(Clone, Debug, Default)]
@@ -34,7 +33,7 @@ pub struct CompileOptions {
 /// The linked bitcode; the file is deleted when this value is dropped.
 #[derive(Debug)]
 pub struct CompiledModule {
-    _dir: TempDir,
+    _dir: crate::tempdirs::RunDir,
     path: PathBuf,
 }
 
@@ -131,7 +130,7 @@ pub fn compile_with_tools(inputs: &[PathBuf], opts: &CompileOptions, tools: &Too
         check_input_file(input)?;
         kinds.push(classify(input, opts)?);
     }
-    let dir = tempfile::Builder::new().prefix("symcross-").tempdir().map_err(FrontendError::TempDir)?;
+    let dir = crate::tempdirs::create("").map_err(FrontendError::TempDir)?;
     let runtime = runtime_dir();
     let sources: Vec<(PathBuf, InputKind)> = inputs.iter().cloned().zip(kinds).collect();
     // Kernels run alone need no host runtime but get the device built-ins;

@@ -23,6 +23,9 @@ pub fn render(report: &Report) -> String {
             report.confirmed(),
             report.findings.len() - report.confirmed()
         ),
+        Verdict::Inconclusive if report.limit.as_deref() == Some("interrupted") => {
+            "inconclusive: interrupted by a signal before exploration finished; nothing found so far".to_string()
+        }
         Verdict::Inconclusive => format!(
             "inconclusive: the {} limit was hit before exploration finished; nothing found so far",
             report.limit.as_deref().unwrap_or("?")

@@ -57,10 +57,16 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query) -> SolverResult {
     let constraints = query.constraints();
     let mut tr = Translator { ctx, pool, memo: FxHashMap::default(), funcs: FxHashMap::default() };
     let solver = z3::Solver::new(ctx);
+    let mut p = Params::new(ctx);
+    // Z3 would otherwise install its own SIGINT handler during a check and
+    // swallow Ctrl-C; `crate::interrupt` interrupts it instead.
+    p.set_bool("ctrl_c", false);
     if let Some(t) = query.timeout {
-        let mut p = Params::new(ctx);
         p.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
-        solver.set_params(&p);
+    }
+    solver.set_params(&p);
+    if crate::interrupt::requested() {
+        return SolverResult::Unknown("interrupted by a signal".into());
     }
     let one = BV::from_u64(ctx, 1, 1);
     for &c in &constraints {
@@ -69,7 +75,8 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query) -> SolverResult {
             Err(reason) => return SolverResult::Unknown(reason),
         }
     }
-    match solver.check() {
+    match check_interruptibly(ctx, &solver) {
+        _ if crate::interrupt::requested() => SolverResult::Unknown("interrupted by a signal".into()),
         SatResult::Unsat => SolverResult::Unsat,
         SatResult::Unknown => {
             let why = solver.get_reason_unknown().unwrap_or_default();
@@ -85,6 +92,28 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query) -> SolverResult {
             None => SolverResult::Unknown("z3 gave no model".into()),
         },
     }
+}
+
+/// `solver.check()`, with a watcher thread that interrupts Z3 when a
+/// signal asks the run to stop.
+fn check_interruptibly(ctx: &Context, solver: &z3::Solver) -> SatResult {
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let handle = ctx.handle();
+    std::thread::scope(|scope| {
+        let watcher = scope.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                if crate::interrupt::requested() {
+                    handle.interrupt();
+                    return;
+                }
+                std::thread::park_timeout(std::time::Duration::from_millis(20));
+            }
+        });
+        let r = solver.check();
+        done.store(true, std::sync::atomic::Ordering::SeqCst);
+        watcher.thread().unpark();
+        r
+    })
 }
 
 /// Values of every input byte and fresh variable the constraints mention.
