@@ -42,7 +42,7 @@ pub fn apply_limits(config: &mut Config, l: &LimitArgs) -> Result<(), Error> {
             return Err(Error::Usage(format!("--max-memory {mb} is too large: at most {MAX_MEMORY_MB} MiB")))
         }
         Some(mb) => config.max_memory_mb = Some(mb),
-        None => {}
+        None => config.max_memory_mb = Some(crate::config::default_memory_limit_mb()),
     }
     config.query_timeout = seconds(l.query_timeout, "--query-timeout")?;
     config.progress = l.progress;

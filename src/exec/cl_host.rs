@@ -318,6 +318,7 @@ impl<'m> Executor<'m> {
         let n = self.concrete_arg(state, c.args[0][0])?;
         let user = self.api_call_loc(state, c.inst.loc);
         let name = format!("buffer created at {}", self.loc_label(user));
+        self.admit_allocation(n)?;
         let id = state.memory.allocate(&mut self.pool, n, 128, ObjectKind::Heap, name);
         let o = state.memory.object_mut(id);
         o.alloc_line = Some(user);

@@ -154,6 +154,9 @@ impl<'m> Executor<'m> {
         for (p, a) in kf.params.iter().zip(&launch.args) {
             let v = match (a, &p.ty) {
                 (KernelArg::Local(n), Type::Ptr { .. }) => {
+                    if self.admit_allocation(*n).is_err() {
+                        return None;
+                    }
                     let obj = state.memory.allocate(&mut self.pool, *n, 16, ObjectKind::Buffer, format!("__local argument `{}`", p.name));
                     state.memory.object_mut(obj).addr_space = crate::race::LOCAL_SPACE;
                     local_objects.push(obj);

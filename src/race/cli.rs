@@ -191,6 +191,13 @@ fn kernel_argument(exec: &mut Executor, state: &mut crate::exec::state::State, p
             let obj = match size {
                 None => state.memory.allocate_address_only(p.name.clone(), space),
                 Some(n) => {
+                    if exec.admit_allocation(n).is_err() {
+                        return Err(Error::Usage(format!(
+                            "the buffer `{}` of {n} bytes does not fit in the memory limit ({} MiB; see --max-memory)",
+                            p.name,
+                            config_limit(exec)
+                        )));
+                    }
                     let obj = state.memory.allocate(&mut exec.pool, n, 16, crate::exec::memory::ObjectKind::Buffer, p.name.clone());
                     state.memory.object_mut(obj).addr_space = space;
                     if space == crate::race::LOCAL_SPACE {
@@ -227,6 +234,10 @@ fn kernel_argument(exec: &mut Executor, state: &mut crate::exec::state::State, p
             Ok(out)
         }
     }
+}
+
+fn config_limit(exec: &Executor) -> u64 {
+    exec.config.max_memory_mb.unwrap_or_else(crate::config::physical_memory_mb)
 }
 
 /// Largest buffer `--arg NAME=BYTES` may give: the bytes of one symbolic
