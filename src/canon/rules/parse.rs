@@ -60,11 +60,12 @@ fn logical_lines(text: &str) -> Vec<Logical> {
 /// Splits at the first occurrence of `sep` outside parentheses.
 fn split_top(s: &str, sep: &str) -> Option<(String, String)> {
     let mut depth = 0i32;
-    let bytes = s.as_bytes();
-    for i in 0..bytes.len() {
-        match bytes[i] {
-            b'(' => depth += 1,
-            b')' => depth -= 1,
+    // char_indices: a rule may hold any character, and slicing must stay
+    // on character boundaries.
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
             _ if depth == 0 && s[i..].starts_with(sep) => {
                 return Some((s[..i].trim().to_string(), s[i + sep.len()..].trim().to_string()))
             }
