@@ -3,6 +3,8 @@
 //! rewriting handle a chain of a million dependent operations, and the rule
 //! parser a pattern nested a million deep, on a test thread's small stack.
 
+mod common;
+
 use std::path::Path;
 use symcross::canon::{implied_integer_query, to_recexpr, RuleSet};
 use symcross::expr::{evaluate, Assignment, BinOp, ExprId, ExprPool, FBinOp, FpFormat, Outcomes};
@@ -116,4 +118,31 @@ fn the_rule_parser_reads_a_million_deep_pattern_without_recursion() {
     assert!(RuleSet::parse(&open_only, Path::new("bad.rules")).is_err());
     // A depth within the limit parses.
     RuleSet::parse(&nested_rule(500), Path::new("ok.rules")).expect("depth 500 parses");
+}
+
+#[test]
+fn a_symbolic_load_from_a_large_local_array_does_not_overflow_the_stack() {
+    // The bytes of the loaded value are chains of 65536 selects on the
+    // same conditions; joining them used to recurse once per element.
+    let k = common::repo().join("tests/fixtures/race_deep/local_symbolic_index.cl");
+    let run = common::symcross(&["race", k.to_str().unwrap(), "--local-size", "1", "--num-groups", "1", "--json", "-"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(run.json.unwrap()["verdict"], "equivalent");
+}
+
+#[test]
+fn joining_long_select_chains_is_not_recursion() {
+    let mut pool = ExprPool::new();
+    let a = pool.new_array("i", 4);
+    let idx = pool.input_word(a, 0, 32);
+    let (mut hi, mut lo) = (pool.constant(8, 0), pool.constant(8, 0));
+    for k in 0..DEPTH as u128 {
+        let at = pool.constant(32, k);
+        let c = pool.cmp(symcross::expr::CmpOp::Eq, idx, at);
+        let (x, y) = (pool.constant(8, k & 0xff), pool.constant(8, (k >> 8) & 0xff));
+        hi = pool.ite(c, x, hi);
+        lo = pool.ite(c, y, lo);
+    }
+    let joined = pool.concat(hi, lo);
+    assert_eq!(pool.width(joined), 16);
 }

@@ -262,6 +262,14 @@ impl ExprPool {
     }
 
     pub fn concat(&mut self, hi: ExprId, lo: ExprId) -> ExprId {
+        self.concat_at(hi, lo, 0)
+    }
+
+    /// Deepest nesting of the select join in `concat` through the selected
+    /// values (the chain of else-branches is walked in a loop).
+    const CONCAT_SELECT_DEPTH: u32 = 64;
+
+    fn concat_at(&mut self, hi: ExprId, lo: ExprId, depth: u32) -> ExprId {
         let (wh, wl) = (self.width(hi), self.width(lo));
         assert!(wh + wl <= 128, "concat wider than 128 bits");
         if let (Some(h), Some(l)) = (self.as_const(hi), self.as_const(lo)) {
@@ -277,8 +285,8 @@ impl ExprPool {
         }
         // Right-associate so that byte sequences have one shape.
         if let Expr::Concat(a, b) = *self.get(hi) {
-            let rest = self.concat(b, lo);
-            return self.concat(a, rest);
+            let rest = self.concat_at(b, lo, depth);
+            return self.concat_at(a, rest, depth);
         }
         // hi next to the head of a right-associated chain may rejoin too.
         if let Expr::Concat(l1, l2) = *self.get(lo) {
@@ -287,17 +295,31 @@ impl ExprPool {
             {
                 if v1 == v2 && o1 == o2 + w2 {
                     let joined = self.extract(v1, o2, wh + w2);
-                    return self.concat(joined, l2);
+                    return self.concat_at(joined, l2, depth);
                 }
             }
         }
         // Selects on one condition join: the bytes of a stored select,
-        // loaded back, become the select of the loaded values.
-        if let (Expr::Ite(c1, t1, e1), Expr::Ite(c2, t2, e2)) = (self.get(hi).into_owned(), self.get(lo).into_owned()) {
-            if c1 == c2 {
-                let t = self.concat(t1, t2);
-                let e = self.concat(e1, e2);
-                return self.ite(c1, t, e);
+        // loaded back, become the select of the loaded values. A load at a
+        // symbolic index gives chains of selects as long as the array, so
+        // the chain is walked in a loop and rebuilt from its end.
+        if depth < Self::CONCAT_SELECT_DEPTH {
+            let mut arms = Vec::new();
+            let (mut h, mut l) = (hi, lo);
+            while let (Expr::Ite(c1, t1, e1), Expr::Ite(c2, t2, e2)) = (self.get(h).into_owned(), self.get(l).into_owned()) {
+                if c1 != c2 {
+                    break;
+                }
+                arms.push((c1, t1, t2));
+                (h, l) = (e1, e2);
+            }
+            if !arms.is_empty() {
+                let mut acc = self.concat_at(h, l, depth + 1);
+                for (c, t1, t2) in arms.into_iter().rev() {
+                    let t = self.concat_at(t1, t2, depth + 1);
+                    acc = self.ite(c, t, acc);
+                }
+                return acc;
             }
         }
         // Zero high bits are a zero extension.
