@@ -173,3 +173,23 @@ fn a_second_signal_exits_at_once_and_the_next_run_cleans_up() {
     assert_eq!(exit_code(&mut next), 2);
     assert!(sb.leftovers().is_empty(), "left behind: {:?}", sb.leftovers());
 }
+
+#[test]
+fn sigint_during_an_in_process_z3_query_interrupts_it() {
+    let sb = Sandbox::new();
+    let mut child = sb.symcross(
+        &["check", &fixture("hard_z3_query.c"), "--query-timeout", "100000", "--log", "debug", "--json", "-"],
+        &[],
+    );
+    // The first Z3 query is the branch that takes Z3 minutes.
+    wait_for("a Z3 query", &mut child, || sb.read("stderr").contains("z3: checking"));
+    signal(&child, libc::SIGINT);
+    let sent = Instant::now();
+    assert_eq!(exit_code(&mut child), 3, "{}", sb.read("stdout"));
+    // Without the interruption Z3 would go on for minutes; 60 s is slack
+    // for a loaded machine.
+    assert!(sent.elapsed() < Duration::from_secs(60), "took {:?} after the signal", sent.elapsed());
+    let report: serde_json::Value = serde_json::from_str(&sb.read("stdout")).expect("JSON report");
+    assert_eq!(report["limit"], "interrupted");
+    assert_eq!(report["findings"].as_array().map(Vec::len), Some(0), "{report}");
+}
