@@ -90,7 +90,7 @@ mod tests {
     fn a_live_directory_is_kept_and_a_dead_one_removed() {
         let live = create("test-").unwrap();
         // A directory whose lock nobody holds: its run is gone.
-        let dead = tempfile::Builder::new().prefix("symcross-test-dead-").tempdir().unwrap().into_path();
+        let dead = tempfile::Builder::new().prefix("symcross-test-dead-").tempdir().unwrap().keep();
         File::create(dead.join(LOCK)).unwrap();
         clean_stale(&root());
         assert!(live.path().exists());

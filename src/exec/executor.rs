@@ -556,7 +556,6 @@ impl<'m> Executor<'m> {
     }
 }
 
-/// Resident set size of this process in MiB (Linux), 0 if unknown.
 /// What one byte of an object costs: its expression id and its
 /// initialised flag (memory.rs).
 const COST_PER_OBJECT_BYTE: u64 = 5;
@@ -566,6 +565,7 @@ const COST_PER_TRANSIENT_BYTE: u64 = 16;
 /// The largest object: bases and sizes stay far from 2^64.
 pub const MAX_OBJECT_BYTES: u64 = 1 << 40;
 
+/// Resident set size of this process in MiB (Linux), 0 if unknown.
 fn resident_mb() -> u64 {
     std::fs::read_to_string("/proc/self/statm")
         .ok()
