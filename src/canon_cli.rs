@@ -35,7 +35,7 @@ pub fn rules(a: RulesArgs) -> Result<i32, Error> {
             Ok(0)
         }
         "verify" => {
-            let timeout = Duration::from_secs_f64(a.timeout.max(0.1));
+            let timeout = crate::cli::check_cmd::seconds(a.timeout, "--timeout")?.max(Duration::from_millis(100));
             let results = verify_all(&set, a.filter.as_deref(), timeout, |name, v| {
                 let what = match v {
                     Verdict::Sound => "sound".to_string(),

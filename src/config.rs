@@ -74,7 +74,11 @@ pub struct Config {
     pub max_time: Option<Duration>,
     /// Stop after this many completed paths (default: no limit).
     pub max_paths: Option<u64>,
-    /// Stop when the resident set exceeds this many MiB (default: no limit).
+    /// Stop when the resident set exceeds this many MiB (default: no limit
+    /// here; the command line sets half the machine's memory,
+    /// `default_memory_limit_mb`). Objects that would not fit are refused
+    /// before they are allocated, even with no limit set (the machine's
+    /// memory is the limit then).
     pub max_memory_mb: Option<u64>,
     /// Time limit of one solver query (default 10 s); a query that times out
     /// leaves its finding unconfirmed.
@@ -143,4 +147,23 @@ impl Default for Config {
             native_libm: false,
         }
     }
+}
+
+/// The machine's memory in MiB (MemTotal of /proc/meminfo; 4 GiB if it
+/// cannot be read).
+pub fn physical_memory_mb() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            m.lines()
+                .find_map(|l| l.strip_prefix("MemTotal:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map(|kb| kb / 1024)
+        .unwrap_or(4096)
+}
+
+/// The default of `--max-memory`: half the machine's memory.
+pub fn default_memory_limit_mb() -> u64 {
+    (physical_memory_mb() / 2).max(1)
 }

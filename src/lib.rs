@@ -14,6 +14,7 @@ pub mod cli;
 pub mod config;
 mod error;
 pub mod frontend;
+pub mod interrupt;
 pub mod exec;
 pub mod expr;
 pub mod ir;
@@ -26,5 +27,6 @@ pub mod rule_proofs;
 pub mod simd;
 pub mod solver;
 pub mod solver_adapter;
+pub mod tempdirs;
 
 pub use error::Error;

@@ -19,7 +19,15 @@ pub struct Loaded {
 
 pub fn load(inputs: &[PathBuf], opts: &CompileOptions) -> Result<Loaded, Error> {
     let build = compile_inputs(inputs, opts)?;
-    let module = crate::ir::load_module(build.path())?;
+    let module = crate::ir::load_module(build.path()).map_err(|e| match e {
+        // The linked module's layout is the inputs' (the runtime model
+        // follows them): name the inputs, not the temporary file.
+        crate::ir::IrError::UnsupportedLayout { layout, triple, why, .. } => {
+            let path = PathBuf::from(inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "));
+            crate::ir::IrError::UnsupportedLayout { path, layout, triple, why }
+        }
+        e => e,
+    })?;
     Ok(Loaded { module, _build: build })
 }
 

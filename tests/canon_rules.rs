@@ -87,3 +87,12 @@ fn every_rule_applies_to_its_example() {
     }
     assert!(failures.is_empty(), "rules that do not apply to their example: {failures:?}");
 }
+
+#[test]
+fn non_ascii_text_is_an_error_not_a_panic() {
+    // Found by tests/fuzz.rs: splitting at `=>` sliced inside a character.
+    let e = parse_err("; law: x\nrule xor-commute: xor ?x ?y) => (xoൽr ?y ?x) [assume: none]");
+    assert!(e.contains("t.rules:2:"), "{e}");
+    let e = parse_err("; law: x\nrule é: (fadd.F ?x ?y) => (fadd.F ?y ?x) [assume: none]");
+    assert!(e.contains("bad rule name"), "{e}");
+}

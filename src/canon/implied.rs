@@ -13,34 +13,86 @@ use super::lang::{CanonLang, Literal};
 use super::translate::{from_recexpr, to_recexpr};
 use crate::expr::{BinOp, CmpOp, Expr, ExprId, ExprPool, FBinOp, Outcomes};
 
-/// True if `e` has FP operations outside float-to-int conversions.
+/// True if `e` has FP operations outside float-to-int conversions (an
+/// explicit stack and a visited set: expressions are deep, shared DAGs).
 fn has_fp(pool: &ExprPool, e: ExprId) -> bool {
-    match &*pool.get(e) {
-        Expr::FpToInt { .. } => false,
-        Expr::FBin(..) | Expr::FUn(..) | Expr::Fma(..) | Expr::FCmp(..) | Expr::IntToFp { .. } | Expr::FpConvert { .. } => true,
-        _ => pool.children(e).iter().any(|c| has_fp(pool, *c)),
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        if !seen.insert(e) {
+            continue;
+        }
+        match &*pool.get(e) {
+            Expr::FpToInt { .. } => {}
+            Expr::FBin(..) | Expr::FUn(..) | Expr::Fma(..) | Expr::FCmp(..) | Expr::IntToFp { .. } | Expr::FpConvert { .. } => {
+                return true
+            }
+            _ => stack.extend(pool.children(e)),
+        }
+    }
+    false
+}
+
+/// Bounds the recursion of `rw` and `ce`, which follow the shape of the
+/// expressions (and `ce` may try two pairings at each commutative node).
+/// Past either bound they give their always-sound answer (`ce`: false,
+/// `rw`: the trivial condition), so the query is only weaker. Counted in
+/// calls, never in time, so the result does not depend on the machine.
+struct Walk {
+    depth: u32,
+    calls: u32,
+}
+
+impl Walk {
+    const MAX_DEPTH: u32 = 2000;
+    const MAX_CALLS: u32 = 200_000;
+
+    fn new() -> Walk {
+        Walk { depth: 0, calls: 0 }
+    }
+
+    fn enter(&mut self) -> bool {
+        if self.depth >= Self::MAX_DEPTH || self.calls >= Self::MAX_CALLS {
+            return false;
+        }
+        self.depth += 1;
+        self.calls += 1;
+        true
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
     }
 }
 
 /// `rw'`: `negated` is KLEE-CL's n (under an odd number of negations the
 /// result must imply the original; otherwise be implied by it).
-fn rw(pool: &mut ExprPool, e: ExprId, negated: bool) -> ExprId {
+fn rw(pool: &mut ExprPool, e: ExprId, negated: bool, walk: &mut Walk) -> ExprId {
+    if !walk.enter() {
+        return pool.bool_const(!negated);
+    }
+    let r = rw_node(pool, e, negated, walk);
+    walk.leave();
+    r
+}
+
+fn rw_node(pool: &mut ExprPool, e: ExprId, negated: bool, walk: &mut Walk) -> ExprId {
     if !has_fp(pool, e) {
         return e;
     }
     match pool.get(e).into_owned() {
         Expr::Bin(op @ (BinOp::And | BinOp::Or), a, b) if pool.width(e) == 1 => {
-            let (x, y) = (rw(pool, a, negated), rw(pool, b, negated));
+            let (x, y) = (rw(pool, a, negated, walk), rw(pool, b, negated, walk));
             pool.bin(op, x, y)
         }
         Expr::Not(a) if pool.width(e) == 1 => {
-            let x = rw(pool, a, !negated);
+            let x = rw(pool, a, !negated, walk);
             pool.not(x)
         }
-        Expr::Cmp(CmpOp::Eq, a, b) if negated => ce(pool, a, b),
-        Expr::FCmp(Outcomes(s), _, a, b) if negated && s == Outcomes::EQ | Outcomes::UNO => ce(pool, a, b),
+        Expr::Cmp(CmpOp::Eq, a, b) if negated => ce(pool, a, b, walk),
+        Expr::FCmp(Outcomes(s), _, a, b) if negated && s == Outcomes::EQ | Outcomes::UNO => ce(pool, a, b, walk),
         Expr::FCmp(Outcomes(s), _, a, b) if !negated && s == Outcomes::LT | Outcomes::GT => {
-            let c = ce(pool, a, b);
+            let c = ce(pool, a, b, walk);
             pool.not(c)
         }
         _ => pool.bool_const(!negated),
@@ -48,7 +100,16 @@ fn rw(pool: &mut ExprPool, e: ExprId, negated: bool) -> ExprId {
 }
 
 /// `ce(a, b)`: a condition that implies `a == b` bitwise.
-fn ce(pool: &mut ExprPool, a: ExprId, b: ExprId) -> ExprId {
+fn ce(pool: &mut ExprPool, a: ExprId, b: ExprId, walk: &mut Walk) -> ExprId {
+    if !walk.enter() {
+        return pool.bool_const(false);
+    }
+    let r = ce_node(pool, a, b, walk);
+    walk.leave();
+    r
+}
+
+fn ce_node(pool: &mut ExprPool, a: ExprId, b: ExprId, walk: &mut Walk) -> ExprId {
     if a == b {
         return pool.bool_const(true);
     }
@@ -58,19 +119,19 @@ fn ce(pool: &mut ExprPool, a: ExprId, b: ExprId) -> ExprId {
     if !has_fp(pool, a) && !has_fp(pool, b) {
         return pool.eq(a, b);
     }
-    let all = |pool: &mut ExprPool, pairs: &[(ExprId, ExprId)]| {
+    let all = |pool: &mut ExprPool, walk: &mut Walk, pairs: &[(ExprId, ExprId)]| {
         let mut acc = pool.bool_const(true);
         for (x, y) in pairs {
-            let c = ce(pool, *x, *y);
+            let c = ce(pool, *x, *y, walk);
             acc = pool.and(acc, c);
         }
         acc
     };
     match (pool.get(a).into_owned(), pool.get(b).into_owned()) {
         (Expr::FBin(o0, f0, x0, y0), Expr::FBin(o1, f1, x1, y1)) if o0 == o1 && f0 == f1 => {
-            let straight = all(pool, &[(x0, x1), (y0, y1)]);
+            let straight = all(pool, walk, &[(x0, x1), (y0, y1)]);
             if matches!(o0, FBinOp::Add | FBinOp::Mul | FBinOp::Min | FBinOp::Max) {
-                let crossed = all(pool, &[(x0, y1), (y0, x1)]);
+                let crossed = all(pool, walk, &[(x0, y1), (y0, x1)]);
                 pool.or(straight, crossed)
             } else {
                 straight
@@ -79,10 +140,10 @@ fn ce(pool: &mut ExprPool, a: ExprId, b: ExprId) -> ExprId {
         (Expr::FCmp(s0, f0, x0, y0), Expr::FCmp(s1, f1, x1, y1)) if f0 == f1 && (s0 == s1 || s0 == s1.swapped()) => {
             let mut options = Vec::new();
             if s0 == s1 {
-                options.push(all(pool, &[(x0, x1), (y0, y1)]));
+                options.push(all(pool, walk, &[(x0, x1), (y0, y1)]));
             }
             if s0 == s1.swapped() {
-                options.push(all(pool, &[(x0, y1), (y0, x1)]));
+                options.push(all(pool, walk, &[(x0, y1), (y0, x1)]));
             }
             options.into_iter().reduce(|p, q| pool.or(p, q)).expect("one option")
         }
@@ -90,13 +151,13 @@ fn ce(pool: &mut ExprPool, a: ExprId, b: ExprId) -> ExprId {
             let (w0, w1) = (pool.width(v0), pool.width(v1));
             let widen = |pool: &mut ExprPool, v: ExprId, w: u32| if s0 { pool.sext(v, w) } else { pool.zext(v, w) };
             let (v0, v1) = if w0 < w1 { (widen(pool, v0, w1), v1) } else { (v0, widen(pool, v1, w0)) };
-            ce(pool, v0, v1)
+            ce(pool, v0, v1, walk)
         }
         // Any other pair of nodes of the same kind and parameters: equal
         // operands give equal results (the operations are functions).
         (x, y) if same_shape(&x, &y) => {
             let pairs: Vec<(ExprId, ExprId)> = pool.children(a).into_iter().zip(pool.children(b)).collect();
-            all(pool, &pairs)
+            all(pool, walk, &pairs)
         }
         _ => pool.bool_const(false),
     }
@@ -144,7 +205,7 @@ fn abstract_conversions(pool: &mut ExprPool, e: ExprId) -> Option<ExprId> {
 /// `failure`. `None` when nothing useful remains (the implied condition is
 /// `true`, or FP could not be removed).
 pub fn implied_integer_query(pool: &mut ExprPool, failure: ExprId) -> Option<ExprId> {
-    let q = rw(pool, failure, false);
+    let q = rw(pool, failure, false, &mut Walk::new());
     if pool.as_const(q) == Some(1) {
         return None;
     }

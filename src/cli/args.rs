@@ -66,7 +66,8 @@ pub struct LimitArgs {
     /// Stop after N completed paths.
     #[arg(long, value_name = "N")]
     pub max_paths: Option<u64>,
-    /// Stop when symcross uses more than MB mebibytes of memory.
+    /// Stop when symcross uses more than MB mebibytes of memory (default: half the machine's memory).
+    /// The run then ends with a report (inconclusive, limit `memory`); a `malloc` that cannot fit stops it too.
     #[arg(long, value_name = "MB")]
     pub max_memory: Option<u64>,
     /// Time limit of one solver query in seconds (default 10); a timeout leaves a finding unconfirmed.

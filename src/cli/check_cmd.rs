@@ -15,21 +15,43 @@ pub fn compile_options(c: &CompileArgs) -> Result<CompileOptions, Error> {
     Ok(CompileOptions { include_dirs: c.include.clone(), defines: c.define.clone(), cflags: extra, ..Default::default() })
 }
 
+/// The largest time limit accepted (about 31 years): larger values are
+/// certainly typing mistakes, and they would overflow clock arithmetic.
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// A time option in seconds: positive, finite and at most `MAX_SECONDS`.
+pub fn seconds(s: f64, what: &str) -> Result<Duration, Error> {
+    if !(s.is_finite() && s > 0.0) {
+        return Err(Error::Usage(format!("{what} must be a positive number of seconds, not {s}")));
+    }
+    if s > MAX_SECONDS {
+        return Err(Error::Usage(format!("{what} {s} is too large: at most {MAX_SECONDS:e} seconds")));
+    }
+    Duration::try_from_secs_f64(s).map_err(|e| Error::Usage(format!("{what} {s}: {e}")))
+}
+
 pub fn apply_limits(config: &mut Config, l: &LimitArgs) -> Result<(), Error> {
-    let secs = |s: f64, what: &str| {
-        if s.is_finite() && s > 0.0 {
-            Ok(Duration::from_secs_f64(s))
-        } else {
-            Err(Error::Usage(format!("{what} must be a positive number of seconds, not {s}")))
-        }
-    };
-    config.max_time = l.max_time.map(|s| secs(s, "--max-time")).transpose()?;
+    config.max_time = l.max_time.map(|s| seconds(s, "--max-time")).transpose()?;
+    if l.max_paths == Some(0) {
+        return Err(Error::Usage("--max-paths must be at least 1 (0 would stop before the first path)".into()));
+    }
     config.max_paths = l.max_paths;
-    config.max_memory_mb = l.max_memory;
-    config.query_timeout = secs(l.query_timeout, "--query-timeout")?;
+    match l.max_memory {
+        Some(0) => return Err(Error::Usage("--max-memory must be at least 1 MiB".into())),
+        Some(mb) if mb > MAX_MEMORY_MB => {
+            return Err(Error::Usage(format!("--max-memory {mb} is too large: at most {MAX_MEMORY_MB} MiB")))
+        }
+        Some(mb) => config.max_memory_mb = Some(mb),
+        None => config.max_memory_mb = Some(crate::config::default_memory_limit_mb()),
+    }
+    config.query_timeout = seconds(l.query_timeout, "--query-timeout")?;
     config.progress = l.progress;
     Ok(())
 }
+
+/// The largest --max-memory accepted, in MiB (2^44 bytes = 16 TiB): byte
+/// counts derived from it must not overflow.
+pub const MAX_MEMORY_MB: u64 = 1 << 24;
 
 pub fn input_name(files: &[std::path::PathBuf]) -> String {
     files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(" ")

@@ -20,6 +20,12 @@ pub fn main() -> i32 {
         }
     };
     init_logging(cli.log.as_deref());
+    // Temporary directories of runs that were killed.
+    crate::tempdirs::clean_stale(&crate::tempdirs::root());
+    if matches!(cli.command, Command::Check(_) | Command::Race(_) | Command::Run(_)) {
+        // These end with a report when interrupted (crate::interrupt).
+        crate::interrupt::install();
+    }
     let result = match cli.command {
         Command::Check(a) => check_cmd::check(a),
         Command::Run(a) => check_cmd::run(a),

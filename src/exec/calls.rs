@@ -263,30 +263,33 @@ impl<'m> Executor<'m> {
         self.undef_value(&t)
     }
 
-    pub(super) fn heap_allocate(&mut self, state: &mut State, size: u64, align: u64, loc: Loc) -> ExprId {
+    /// A heap block; a size past the memory limit stops the run with that
+    /// limit (`Executor::admit_allocation`).
+    pub(super) fn heap_allocate(&mut self, state: &mut State, size: u64, align: u64, loc: Loc) -> Result<ExprId, Step> {
+        self.admit_allocation(size)?;
         let file = self.module.file_name(loc).rsplit('/').next().unwrap_or("").to_string();
         let name = format!("heap block allocated at {file}:{}", loc.line);
         let id = state.memory.allocate(&mut self.pool, size, align, ObjectKind::Heap, name);
         state.memory.object_mut(id).alloc_line = Some(loc);
         let base = state.memory.object(id).base;
-        self.pool.constant(64, base as u128)
+        Ok(self.pool.constant(64, base as u128))
     }
 
     fn builtin_malloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let n = self.concrete_size(state, c.args[0][0], c.inst.loc, "the size of a malloc")?;
-        Ok(Some(scalar(self.heap_allocate(state, n, 16, c.inst.loc))))
+        Ok(Some(scalar(self.heap_allocate(state, n, 16, c.inst.loc)?)))
     }
 
     fn builtin_aligned_alloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let align = self.concrete_arg(state, c.args[0][0])?;
         let n = self.concrete_size(state, c.args[1][0], c.inst.loc, "the size of an aligned_alloc")?;
-        Ok(Some(scalar(self.heap_allocate(state, n, align, c.inst.loc))))
+        Ok(Some(scalar(self.heap_allocate(state, n, align, c.inst.loc)?)))
     }
 
     fn builtin_posix_memalign(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let align = self.concrete_arg(state, c.args[1][0])?;
         let n = self.concrete_size(state, c.args[2][0], c.inst.loc, "the size of a posix_memalign")?;
-        let p = self.heap_allocate(state, n, align, c.inst.loc);
+        let p = self.heap_allocate(state, n, align, c.inst.loc)?;
         let bytes = super::layout::value_to_bytes(&mut self.pool, &crate::ir::Type::Ptr { addr_space: 0 }, &[p]);
         let access = self.resolve(state, c.args[0][0], 8, c.inst.loc, true)?;
         self.write_bytes(state, &access, &bytes);
@@ -296,17 +299,20 @@ impl<'m> Executor<'m> {
     fn builtin_calloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let n = self.concrete_size(state, c.args[0][0], c.inst.loc, "the element count of a calloc")?;
         let size = self.concrete_size(state, c.args[1][0], c.inst.loc, "the element size of a calloc")?;
-        let p = self.heap_allocate(state, n * size, 16, c.inst.loc);
-        let access = self.resolve(state, p, n * size, c.inst.loc, true)?;
+        // n * size past 64 bits cannot be allocated: the memory limit.
+        let total = n.checked_mul(size).unwrap_or(u64::MAX);
+        let p = self.heap_allocate(state, total, 16, c.inst.loc)?;
+        let access = self.resolve(state, p, total, c.inst.loc, true)?;
+        self.admit_transient(total)?;
         let zero = self.pool.constant(8, 0);
-        self.write_bytes(state, &access, &vec![Some(zero); (n * size) as usize]);
+        self.write_bytes(state, &access, &vec![Some(zero); total as usize]);
         Ok(Some(scalar(p)))
     }
 
     fn builtin_realloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let old = c.args[0][0];
         let n = self.concrete_size(state, c.args[1][0], c.inst.loc, "the size of a realloc")?;
-        let p = self.heap_allocate(state, n, 16, c.inst.loc);
+        let p = self.heap_allocate(state, n, 16, c.inst.loc)?;
         if self.pool.as_const(old) != Some(0) {
             let old_addr = self.concrete_arg(state, old)?;
             let keep = state.memory.object_near(old_addr).map(|o| state.memory.object(o).size.min(n)).unwrap_or(0);
@@ -375,6 +381,7 @@ impl<'m> Executor<'m> {
             return Ok(());
         }
         let from = self.resolve(state, src, n, loc, false)?;
+        self.admit_transient(n)?;
         let bytes: Vec<Option<ExprId>> = self.read_bytes_raw(state, &from, n).into_iter().map(Some).collect();
         let to = self.resolve(state, dst, n, loc, true)?;
         self.write_bytes(state, &to, &bytes);
@@ -385,6 +392,7 @@ impl<'m> Executor<'m> {
         if n == 0 {
             return Ok(());
         }
+        self.admit_transient(n)?;
         let to = self.resolve(state, dst, n, loc, true)?;
         self.write_bytes(state, &to, &vec![Some(byte); n as usize]);
         Ok(())

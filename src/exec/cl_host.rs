@@ -27,7 +27,7 @@ pub struct ClProgram {
     /// findings of the kernel run.
     pub host_files_at: u32,
     _build: CompiledModule,
-    _source_dir: tempfile::TempDir,
+    _source_dir: crate::tempdirs::RunDir,
 }
 
 /// The programs built so far; ids are indices. Programs are never removed:
@@ -226,7 +226,7 @@ impl<'m> Executor<'m> {
     /// Compiles the units of one program and links them; Err carries the
     /// build log.
     fn build_program(&self, units: &[ProgramUnit], headers: &[(String, Vec<u8>)], opts: &CompileOptions, label: &str) -> Result<ClProgram, String> {
-        let dir = tempfile::Builder::new().prefix("symcross-cl-").tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+        let dir = crate::tempdirs::create("cl-").map_err(|e| format!("cannot create a temporary directory: {e}"))?;
         for (name, text) in headers {
             let relative = std::path::Path::new(name);
             if name.is_empty() || relative.is_absolute() || relative.components().any(|c| matches!(c, std::path::Component::ParentDir)) {
@@ -318,6 +318,7 @@ impl<'m> Executor<'m> {
         let n = self.concrete_arg(state, c.args[0][0])?;
         let user = self.api_call_loc(state, c.inst.loc);
         let name = format!("buffer created at {}", self.loc_label(user));
+        self.admit_allocation(n)?;
         let id = state.memory.allocate(&mut self.pool, n, 128, ObjectKind::Heap, name);
         let o = state.memory.object_mut(id);
         o.alloc_line = Some(user);

@@ -100,7 +100,11 @@ impl<'m> Executor<'m> {
         }
         let local = [local[0].max(1), local[1].max(1), local[2].max(1)];
         let offset = [offset[0], offset[1], offset[2]];
-        Ok(Launch { module, host_files_at, kernel, ndrange: NdRange { dims, local, groups, offset }, args })
+        let ndrange = NdRange { dims, local, groups, offset };
+        if ndrange.checked_total().is_none() {
+            return Err(self.unsupported(state, loc, "NDRange of more than 2^64 work-items".into()));
+        }
+        Ok(Launch { module, host_files_at, kernel, ndrange, args })
     }
 
     fn run_ndrange(&mut self, state: &mut State, launch: Launch, loc: Loc) -> Result<Option<Value>, Step> {
@@ -150,6 +154,9 @@ impl<'m> Executor<'m> {
         for (p, a) in kf.params.iter().zip(&launch.args) {
             let v = match (a, &p.ty) {
                 (KernelArg::Local(n), Type::Ptr { .. }) => {
+                    if self.admit_allocation(*n).is_err() {
+                        return None;
+                    }
                     let obj = state.memory.allocate(&mut self.pool, *n, 16, ObjectKind::Buffer, format!("__local argument `{}`", p.name));
                     state.memory.object_mut(obj).addr_space = crate::race::LOCAL_SPACE;
                     local_objects.push(obj);

@@ -33,6 +33,8 @@ pub enum LimitHit {
     Time,
     Paths,
     Memory,
+    /// SIGINT or SIGTERM (`crate::interrupt`).
+    Interrupted,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -215,7 +217,26 @@ impl<'m> Executor<'m> {
                     // A long path reports progress too.
                     self.report_progress(&mut last_progress, searcher.len());
                 }
+                let found_before = self.findings.len();
                 let step = self.step(&mut state);
+                if self.limit_hit.is_some() {
+                    // The step hit a limit itself (an allocation past the
+                    // memory limit).
+                    break 'paths;
+                }
+                if crate::interrupt::requested() {
+                    // What this step decided may rest on a solver call cut
+                    // short by the signal: its unconfirmed findings are
+                    // artefacts of the interruption, and the path is
+                    // dropped unfinished.
+                    let mut k = 0;
+                    self.findings.retain(|f| {
+                        k += 1;
+                        k <= found_before || f.status == Status::Confirmed
+                    });
+                    self.limit_hit = Some(LimitHit::Interrupted);
+                    break 'paths;
+                }
                 if !self.pending.is_empty() {
                     for p in std::mem::take(&mut self.pending) {
                         self.count_new_state(&p);
@@ -290,6 +311,9 @@ impl<'m> Executor<'m> {
     }
 
     fn limit_reached(&self) -> Option<LimitHit> {
+        if crate::interrupt::requested() {
+            return Some(LimitHit::Interrupted);
+        }
         if let Some(t) = self.config.max_time {
             if self.started.elapsed() >= t || self.decider.backend.deadline_hit() {
                 return Some(LimitHit::Time);
@@ -306,6 +330,40 @@ impl<'m> Executor<'m> {
             }
         }
         None
+    }
+
+    /// Admits an object of `bytes` bytes before it is allocated: when it
+    /// cannot fit in the memory limit (the configured one, else the
+    /// machine's memory) the run stops with the memory limit, so a huge
+    /// `malloc` is a report, never a failed host allocation.
+    pub fn admit_allocation(&mut self, bytes: u64) -> Result<(), Step> {
+        if bytes > MAX_OBJECT_BYTES {
+            self.limit_hit = Some(LimitHit::Memory);
+            return Err(Step::Terminated);
+        }
+        self.admit_host_memory(bytes.saturating_mul(COST_PER_OBJECT_BYTE))
+    }
+
+    /// Admits an operation on `bytes` bytes of an object (memset, memcpy)
+    /// that builds a temporary byte list and may copy the object
+    /// (copy-on-write) on the way.
+    pub fn admit_transient(&mut self, bytes: u64) -> Result<(), Step> {
+        self.admit_host_memory(bytes.saturating_mul(COST_PER_TRANSIENT_BYTE))
+    }
+
+    fn admit_host_memory(&mut self, host_bytes: u64) -> Result<(), Step> {
+        let need_mb = host_bytes >> 20;
+        // Small amounts are always admitted: reading the resident set
+        // costs more than they do, and the run loop watches it anyway.
+        if need_mb < 16 {
+            return Ok(());
+        }
+        let limit = self.config.max_memory_mb.unwrap_or_else(crate::config::physical_memory_mb);
+        if resident_mb().saturating_add(need_mb) > limit {
+            self.limit_hit = Some(LimitHit::Memory);
+            return Err(Step::Terminated);
+        }
+        Ok(())
     }
 
     pub fn elapsed(&self) -> f64 {
@@ -526,6 +584,15 @@ impl<'m> Executor<'m> {
         Step::Terminated
     }
 }
+
+/// What one byte of an object costs: its expression id and its
+/// initialised flag (memory.rs).
+const COST_PER_OBJECT_BYTE: u64 = 5;
+/// What a memset or memcpy costs per byte on top: the list of new bytes
+/// (8) and a copy of the object when another state shares it (5), rounded up.
+const COST_PER_TRANSIENT_BYTE: u64 = 16;
+/// The largest object: bases and sizes stay far from 2^64.
+pub const MAX_OBJECT_BYTES: u64 = 1 << 40;
 
 /// Resident set size of this process in MiB (Linux), 0 if unknown.
 fn resident_mb() -> u64 {

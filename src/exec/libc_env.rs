@@ -119,7 +119,7 @@ impl<'m> Executor<'m> {
         };
         let mut bytes = value.into_encoded_bytes();
         bytes.push(0);
-        let p = self.heap_allocate(state, bytes.len() as u64, 16, loc);
+        let p = self.heap_allocate(state, bytes.len() as u64, 16, loc)?;
         let exprs: Vec<Option<ExprId>> = bytes.iter().map(|b| Some(self.pool.constant(8, *b as u128))).collect();
         let access = self.resolve(state, p, bytes.len() as u64, loc, true)?;
         self.write_bytes(state, &access, &exprs);

@@ -34,7 +34,10 @@ impl<'m> Executor<'m> {
             return Err(self.unsupported(state, inst.loc, "alloca with a symbolic size".into()));
         };
         let name = inst.dest.map(|d| func.reg_names[d.0 as usize].clone()).unwrap_or_default();
-        let id = state.memory.allocate(&mut self.pool, elem_size * n as u64, align, ObjectKind::Stack, name);
+        // A size past 64 bits cannot be allocated: the memory limit.
+        let size = elem_size.checked_mul(n as u64).unwrap_or(u64::MAX);
+        self.admit_allocation(size)?;
+        let id = state.memory.allocate(&mut self.pool, size, align, ObjectKind::Stack, name);
         state.memory.object_mut(id).alloc_line = Some(inst.loc);
         state.frame_mut().allocas.push(id);
         let base = state.memory.object(id).base;

@@ -120,7 +120,7 @@ impl<'m> Executor<'m> {
         let Ok(data) = std::fs::read(&path) else {
             return Ok(Some(scalar(self.pool.constant(64, 0))));
         };
-        let p = self.heap_allocate(state, data.len().max(1) as u64, 16, loc);
+        let p = self.heap_allocate(state, data.len().max(1) as u64, 16, loc)?;
         let base = self.pool.as_const(p).unwrap_or(0) as u64;
         if let Some(id) = state.memory.object_near(base) {
             state.memory.object_mut(id).name = format!("contents of {path}");

@@ -42,6 +42,11 @@ impl NdRange {
     pub fn total(&self) -> u64 {
         self.items_per_group() * self.num_groups()
     }
+    /// The number of work-items, or None when it does not fit in 64 bits
+    /// (such an NDRange is refused before it is used).
+    pub fn checked_total(&self) -> Option<u64> {
+        self.local.iter().chain(self.groups.iter()).try_fold(1u64, |acc, &n| acc.checked_mul(n))
+    }
     /// Splits a flat index into 3 coordinates (x fastest).
     pub fn unflatten(flat: u64, sizes: [u64; 3]) -> [u64; 3] {
         [flat % sizes[0], (flat / sizes[0]) % sizes[1], flat / (sizes[0] * sizes[1])]

@@ -262,6 +262,14 @@ impl ExprPool {
     }
 
     pub fn concat(&mut self, hi: ExprId, lo: ExprId) -> ExprId {
+        self.concat_at(hi, lo, 0)
+    }
+
+    /// Deepest nesting of the select join in `concat` through the selected
+    /// values (the chain of else-branches is walked in a loop).
+    const CONCAT_SELECT_DEPTH: u32 = 64;
+
+    fn concat_at(&mut self, hi: ExprId, lo: ExprId, depth: u32) -> ExprId {
         let (wh, wl) = (self.width(hi), self.width(lo));
         assert!(wh + wl <= 128, "concat wider than 128 bits");
         if let (Some(h), Some(l)) = (self.as_const(hi), self.as_const(lo)) {
@@ -277,8 +285,8 @@ impl ExprPool {
         }
         // Right-associate so that byte sequences have one shape.
         if let Expr::Concat(a, b) = *self.get(hi) {
-            let rest = self.concat(b, lo);
-            return self.concat(a, rest);
+            let rest = self.concat_at(b, lo, depth);
+            return self.concat_at(a, rest, depth);
         }
         // hi next to the head of a right-associated chain may rejoin too.
         if let Expr::Concat(l1, l2) = *self.get(lo) {
@@ -287,17 +295,31 @@ impl ExprPool {
             {
                 if v1 == v2 && o1 == o2 + w2 {
                     let joined = self.extract(v1, o2, wh + w2);
-                    return self.concat(joined, l2);
+                    return self.concat_at(joined, l2, depth);
                 }
             }
         }
         // Selects on one condition join: the bytes of a stored select,
-        // loaded back, become the select of the loaded values.
-        if let (Expr::Ite(c1, t1, e1), Expr::Ite(c2, t2, e2)) = (self.get(hi).into_owned(), self.get(lo).into_owned()) {
-            if c1 == c2 {
-                let t = self.concat(t1, t2);
-                let e = self.concat(e1, e2);
-                return self.ite(c1, t, e);
+        // loaded back, become the select of the loaded values. A load at a
+        // symbolic index gives chains of selects as long as the array, so
+        // the chain is walked in a loop and rebuilt from its end.
+        if depth < Self::CONCAT_SELECT_DEPTH {
+            let mut arms = Vec::new();
+            let (mut h, mut l) = (hi, lo);
+            while let (Expr::Ite(c1, t1, e1), Expr::Ite(c2, t2, e2)) = (self.get(h).into_owned(), self.get(l).into_owned()) {
+                if c1 != c2 {
+                    break;
+                }
+                arms.push((c1, t1, t2));
+                (h, l) = (e1, e2);
+            }
+            if !arms.is_empty() {
+                let mut acc = self.concat_at(h, l, depth + 1);
+                for (c, t1, t2) in arms.into_iter().rev() {
+                    let t = self.concat_at(t1, t2, depth + 1);
+                    acc = self.ite(c, t, acc);
+                }
+                return acc;
             }
         }
         // Zero high bits are a zero extension.
@@ -308,6 +330,16 @@ impl ExprPool {
     }
 
     pub fn extract(&mut self, value: ExprId, offset: Width, width: Width) -> ExprId {
+        self.extract_at(value, offset, width, 0)
+    }
+
+    /// Deepest recursion of `extract` into its operand. Pushing an extract
+    /// through and/or/xor, not and selects keeps the width, so without a
+    /// bound a long chain of them would be recursion as deep as the chain;
+    /// past the bound the extract is kept as a node (still exact).
+    const EXTRACT_DEPTH: u32 = 256;
+
+    fn extract_at(&mut self, value: ExprId, offset: Width, width: Width, depth: u32) -> ExprId {
         let w = self.width(value);
         assert!(offset + width <= w && width > 0, "extract [{offset}+{width}] of width {w}");
         if offset == 0 && width == w {
@@ -316,52 +348,56 @@ impl ExprPool {
         if let Some(v) = self.as_const(value) {
             return self.constant(width, v >> offset);
         }
+        if depth >= Self::EXTRACT_DEPTH {
+            return self.intern(Expr::Extract { value, offset, width });
+        }
+        let d = depth + 1;
         match self.get(value).into_owned() {
             Expr::Concat(hi, lo) => {
                 let wl = self.width(lo);
                 if offset + width <= wl {
-                    return self.extract(lo, offset, width);
+                    return self.extract_at(lo, offset, width, d);
                 }
                 if offset >= wl {
-                    return self.extract(hi, offset - wl, width);
+                    return self.extract_at(hi, offset - wl, width, d);
                 }
-                let h = self.extract(hi, 0, offset + width - wl);
-                let l = self.extract(lo, offset, wl - offset);
+                let h = self.extract_at(hi, 0, offset + width - wl, d);
+                let l = self.extract_at(lo, offset, wl - offset, d);
                 return self.concat(h, l);
             }
-            Expr::Extract { value: inner, offset: o2, .. } => return self.extract(inner, o2 + offset, width),
+            Expr::Extract { value: inner, offset: o2, .. } => return self.extract_at(inner, o2 + offset, width, d),
             Expr::ZExt(inner, _) => {
                 let wi = self.width(inner);
                 if offset + width <= wi {
-                    return self.extract(inner, offset, width);
+                    return self.extract_at(inner, offset, width, d);
                 }
                 if offset >= wi {
                     return self.constant(width, 0);
                 }
-                let part = self.extract(inner, offset, wi - offset);
+                let part = self.extract_at(inner, offset, wi - offset, d);
                 return self.zext(part, width);
             }
             Expr::SExt(inner, _) => {
                 let wi = self.width(inner);
                 if offset + width <= wi {
-                    return self.extract(inner, offset, width);
+                    return self.extract_at(inner, offset, width, d);
                 }
                 if self.width(inner) == 1 {
                     return self.sext(inner, width);
                 }
             }
             Expr::Ite(c, t, e) if self.is_const(t) || self.is_const(e) => {
-                let t2 = self.extract(t, offset, width);
-                let e2 = self.extract(e, offset, width);
+                let t2 = self.extract_at(t, offset, width, d);
+                let e2 = self.extract_at(e, offset, width, d);
                 return self.ite(c, t2, e2);
             }
             Expr::Bin(op @ (BinOp::And | BinOp::Or | BinOp::Xor), a, b) => {
-                let a2 = self.extract(a, offset, width);
-                let b2 = self.extract(b, offset, width);
+                let a2 = self.extract_at(a, offset, width, d);
+                let b2 = self.extract_at(b, offset, width, d);
                 return self.bin(op, a2, b2);
             }
             Expr::Not(a) => {
-                let a2 = self.extract(a, offset, width);
+                let a2 = self.extract_at(a, offset, width, d);
                 return self.not(a2);
             }
             _ => {}

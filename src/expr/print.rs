@@ -4,7 +4,16 @@
 //! once named `N0`, `N1`, ... and defined before the expression.
 
 use super::*;
-use std::fmt::Write;
+
+/// A piece of output still to write (`Printer::stream`).
+enum Piece {
+    Text(&'static str),
+    Owned(String),
+    /// A subterm: its name if it has one, else spelled out.
+    Term(ExprId, Option<FpFormat>),
+    /// A subterm spelled out even when it has a name.
+    Node(ExprId, Option<FpFormat>),
+}
 
 struct Printer<'a> {
     pool: &'a ExprPool,
@@ -115,15 +124,154 @@ impl<'a> Printer<'a> {
         matches!(&*self.pool.get(e), Expr::Const { .. } | Expr::Input { .. } | Expr::Fresh { .. }) || self.byte_run(e).is_some()
     }
 
+    /// `e` as text: its name when it has one, marked when it is `mark`.
     fn render(&mut self, e: ExprId, fp: Option<FpFormat>) -> String {
-        let s = match self.names.get(&e) {
-            Some(n) => n.clone(),
-            None => self.render_node(e, fp),
+        self.stream(Piece::Term(e, fp))
+    }
+
+    /// `e` spelled out (never its own name; its subterms may be names).
+    fn render_node(&mut self, e: ExprId, fp: Option<FpFormat>) -> String {
+        self.stream(Piece::Node(e, fp))
+    }
+
+    /// Writes `first` into one string with an explicit stack of pieces
+    /// still to write, so that the depth of an expression never becomes
+    /// recursion depth (a chain of a million dependent operations prints).
+    fn stream(&mut self, first: Piece) -> String {
+        let mut out = String::new();
+        let mut todo = vec![first];
+        while let Some(piece) = todo.pop() {
+            match piece {
+                Piece::Text(t) => out.push_str(t),
+                Piece::Owned(t) => out.push_str(&t),
+                Piece::Term(e, fp) => {
+                    let marked = self.mark == Some(e);
+                    if marked {
+                        out.push('⟪');
+                        todo.push(Piece::Text("⟫"));
+                    }
+                    match self.names.get(&e) {
+                        Some(n) => out.push_str(n),
+                        None => todo.push(Piece::Node(e, fp)),
+                    }
+                }
+                Piece::Node(e, fp) => {
+                    let start = todo.len();
+                    self.pieces(e, fp, &mut todo);
+                    // Pieces were pushed in reading order; the stack pops
+                    // from the end.
+                    todo[start..].reverse();
+                }
+            }
+        }
+        out
+    }
+
+    /// The pieces that spell `e` out, in reading order.
+    fn pieces(&self, e: ExprId, fp: Option<FpFormat>, out: &mut Vec<Piece>) {
+        use Piece::{Owned, Term, Text};
+        if let Some((a, i, j)) = self.byte_run(e) {
+            out.push(Owned(format!("{}[{i}..{j}]", self.array_name(a))));
+            return;
+        }
+        let pool = self.pool;
+        let infix = |out: &mut Vec<Piece>, a: Piece, sym: &'static str, b: Piece| {
+            out.extend([Text("("), a, Text(" "), Text(sym), Text(" "), b, Text(")")]);
         };
-        if self.mark == Some(e) {
-            format!("⟪{s}⟫")
-        } else {
-            s
+        match pool.get(e).into_owned() {
+            Expr::Const { width, value } => out.push(Owned(self.constant(width, value, fp))),
+            Expr::Input { array, index } => out.push(Owned(format!("{}[{index}]", self.array_name(array)))),
+            Expr::Fresh { id, width } => out.push(Owned(format!("fresh{id}:i{width}"))),
+            Expr::Bin(op, a, b) => {
+                let sym = match op {
+                    BinOp::Add => "+",
+                    BinOp::Sub => "-",
+                    BinOp::Mul => "*",
+                    BinOp::UDiv => "/u",
+                    BinOp::SDiv => "/s",
+                    BinOp::URem => "%u",
+                    BinOp::SRem => "%s",
+                    BinOp::And => "&",
+                    BinOp::Or => "|",
+                    BinOp::Xor => "^",
+                    BinOp::Shl => "<<",
+                    BinOp::LShr => ">>u",
+                    BinOp::AShr => ">>s",
+                };
+                infix(out, Term(a, None), sym, Term(b, None));
+            }
+            Expr::Not(a) => out.extend([Text("~"), Term(a, None)]),
+            Expr::Cmp(op, a, b) => {
+                let sym = match op {
+                    CmpOp::Eq => "==",
+                    CmpOp::Ult => "<u",
+                    CmpOp::Ule => "<=u",
+                    CmpOp::Slt => "<s",
+                    CmpOp::Sle => "<=s",
+                };
+                infix(out, Term(a, None), sym, Term(b, None));
+            }
+            Expr::Ite(c, t, f) => {
+                out.extend([Text("("), Term(c, None), Text(" ? "), Term(t, fp), Text(" : "), Term(f, fp), Text(")")])
+            }
+            Expr::Concat(h, l) => out.extend([Text("concat("), Term(h, None), Text(", "), Term(l, None), Text(")")]),
+            Expr::Extract { value, offset, width } => {
+                out.extend([Term(value, None), Owned(format!("[bits {}..{}]", offset, offset + width - 1))])
+            }
+            Expr::ZExt(a, w) => out.extend([Owned(format!("zext{w}(")), Term(a, None), Text(")")]),
+            Expr::SExt(a, w) => out.extend([Owned(format!("sext{w}(")), Term(a, None), Text(")")]),
+            Expr::FBin(op, f, a, b) => {
+                let (x, y) = (Term(a, Some(f)), Term(b, Some(f)));
+                let sym = match op {
+                    FBinOp::Add => "+.",
+                    FBinOp::Sub => "-.",
+                    FBinOp::Mul => "*.",
+                    FBinOp::Div => "/.",
+                    FBinOp::Rem => "%.",
+                    FBinOp::Min | FBinOp::Max => {
+                        let name = if op == FBinOp::Min { "fmin" } else { "fmax" };
+                        out.extend([Owned(format!("{name}.{}(", f.name())), x, Text(", "), y, Text(")")]);
+                        return;
+                    }
+                };
+                infix(out, x, sym, y);
+            }
+            Expr::FUn(op, f, a) => {
+                let name = format!("{op:?}").to_lowercase();
+                out.extend([Owned(format!("{name}.{}(", f.name())), Term(a, Some(f)), Text(")")]);
+            }
+            Expr::Fma(f, a, b, c) => out.extend([
+                Owned(format!("fma.{}(", f.name())),
+                Term(a, Some(f)),
+                Text(", "),
+                Term(b, Some(f)),
+                Text(", "),
+                Term(c, Some(f)),
+                Text(")"),
+            ]),
+            Expr::FCmp(set, f, a, b) => {
+                out.extend([Owned(format!("{}(", set.name())), Term(a, Some(f)), Text(", "), Term(b, Some(f)), Text(")")])
+            }
+            Expr::FpToInt { signed, rounding, from, value, width } => {
+                let r = if rounding == IntRounding::TowardZero { "" } else { ".rne" };
+                let s = if signed { "si" } else { "ui" };
+                out.extend([Owned(format!("fpto{s}{width}{r}(")), Term(value, Some(from)), Text(")")]);
+            }
+            Expr::IntToFp { signed, to, value } => {
+                let s = if signed { "si" } else { "ui" };
+                out.extend([Owned(format!("{s}to{}(", to.name())), Term(value, None), Text(")")]);
+            }
+            Expr::FpConvert { from, to, value } => out.extend([Owned(format!("({})", to.name())), Term(value, Some(from))]),
+            Expr::Apply { function, args, .. } => {
+                out.push(Owned(format!("{function}(")));
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        out.push(Text(", "));
+                    }
+                    out.push(Term(*a, None));
+                }
+                out.push(Text(")"));
+            }
         }
     }
 
@@ -171,104 +319,6 @@ impl<'a> Printer<'a> {
             _ if width == 1 => (if value != 0 { "true" } else { "false" }).to_string(),
             _ if value < 10 => format!("{value}"),
             _ => format!("0x{:0w$x}", value, w = width.div_ceil(4) as usize),
-        }
-    }
-
-    fn render_node(&mut self, e: ExprId, fp: Option<FpFormat>) -> String {
-        if let Some((a, i, j)) = self.byte_run(e) {
-            return format!("{}[{i}..{j}]", self.array_name(a));
-        }
-        let pool = self.pool;
-        match pool.get(e).into_owned() {
-            Expr::Const { width, value } => self.constant(width, value, fp),
-            Expr::Input { array, index } => format!("{}[{index}]", self.array_name(array)),
-            Expr::Fresh { id, width } => format!("fresh{id}:i{width}"),
-            Expr::Bin(op, a, b) => {
-                let sym = match op {
-                    BinOp::Add => "+",
-                    BinOp::Sub => "-",
-                    BinOp::Mul => "*",
-                    BinOp::UDiv => "/u",
-                    BinOp::SDiv => "/s",
-                    BinOp::URem => "%u",
-                    BinOp::SRem => "%s",
-                    BinOp::And => "&",
-                    BinOp::Or => "|",
-                    BinOp::Xor => "^",
-                    BinOp::Shl => "<<",
-                    BinOp::LShr => ">>u",
-                    BinOp::AShr => ">>s",
-                };
-                format!("({} {sym} {})", self.render(a, None), self.render(b, None))
-            }
-            Expr::Not(a) => format!("~{}", self.render(a, None)),
-            Expr::Cmp(op, a, b) => {
-                let sym = match op {
-                    CmpOp::Eq => "==",
-                    CmpOp::Ult => "<u",
-                    CmpOp::Ule => "<=u",
-                    CmpOp::Slt => "<s",
-                    CmpOp::Sle => "<=s",
-                };
-                format!("({} {sym} {})", self.render(a, None), self.render(b, None))
-            }
-            Expr::Ite(c, t, f) => {
-                format!("({} ? {} : {})", self.render(c, None), self.render(t, fp), self.render(f, fp))
-            }
-            Expr::Concat(h, l) => format!("concat({}, {})", self.render(h, None), self.render(l, None)),
-            Expr::Extract { value, offset, width } => {
-                format!("{}[bits {}..{}]", self.render(value, None), offset, offset + width - 1)
-            }
-            Expr::ZExt(a, w) => format!("zext{w}({})", self.render(a, None)),
-            Expr::SExt(a, w) => format!("sext{w}({})", self.render(a, None)),
-            Expr::FBin(op, f, a, b) => {
-                let (x, y) = (self.render(a, Some(f)), self.render(b, Some(f)));
-                let sym = match op {
-                    FBinOp::Add => "+.",
-                    FBinOp::Sub => "-.",
-                    FBinOp::Mul => "*.",
-                    FBinOp::Div => "/.",
-                    FBinOp::Rem => "%.",
-                    FBinOp::Min => return format!("fmin.{}({x}, {y})", f.name()),
-                    FBinOp::Max => return format!("fmax.{}({x}, {y})", f.name()),
-                };
-                format!("({x} {sym} {y})")
-            }
-            Expr::FUn(op, f, a) => {
-                let name = format!("{op:?}").to_lowercase();
-                format!("{name}.{}({})", f.name(), self.render(a, Some(f)))
-            }
-            Expr::Fma(f, a, b, c) => format!(
-                "fma.{}({}, {}, {})",
-                f.name(),
-                self.render(a, Some(f)),
-                self.render(b, Some(f)),
-                self.render(c, Some(f))
-            ),
-            Expr::FCmp(set, f, a, b) => {
-                format!("{}({}, {})", set.name(), self.render(a, Some(f)), self.render(b, Some(f)))
-            }
-            Expr::FpToInt { signed, rounding, from, value, width } => {
-                let r = if rounding == IntRounding::TowardZero { "" } else { ".rne" };
-                let s = if signed { "si" } else { "ui" };
-                format!("fpto{s}{width}{r}({})", self.render(value, Some(from)))
-            }
-            Expr::IntToFp { signed, to, value } => {
-                let s = if signed { "si" } else { "ui" };
-                format!("{s}to{}({})", to.name(), self.render(value, None))
-            }
-            Expr::FpConvert { from, to, value } => format!("({}){}", to.name(), self.render(value, Some(from))),
-            Expr::Apply { function, args, .. } => {
-                let mut s = format!("{function}(");
-                for (i, a) in args.iter().enumerate() {
-                    if i > 0 {
-                        s.push_str(", ");
-                    }
-                    let _ = write!(s, "{}", self.render(*a, None));
-                }
-                s.push(')');
-                s
-            }
         }
     }
 }

@@ -7,6 +7,10 @@ use std::path::PathBuf;
 pub enum FrontendError {
     #[error("input file {0} does not exist")]
     MissingInput(PathBuf),
+    /// The input exists but is not a readable regular file: a directory, a
+    /// FIFO, a device such as /dev/null, a symbolic-link loop, no permission.
+    #[error("input file {0}: {1}")]
+    UnreadableInput(PathBuf, String),
     #[error("{0}: unknown input kind (expected .c, .cc, .cpp, .cxx, .cl, .bc or .ll)")]
     UnknownInputKind(PathBuf),
     #[error("no input files")]

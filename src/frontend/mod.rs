@@ -17,7 +17,6 @@ pub use runtime_cache::{cache_dir, Digest};
 pub use tools::{runtime_dir, Tools};
 
 use std::path::{Path, PathBuf};
-use tempfile::TempDir;
 
 /// What is passed to clang besides the fixed flags.
 #[derive(Clone, Debug, Default)]
@@ -35,7 +34,7 @@ pub struct CompileOptions {
 /// The linked bitcode; the file is deleted when this value is dropped.
 #[derive(Debug)]
 pub struct CompiledModule {
-    _dir: TempDir,
+    _dir: crate::tempdirs::RunDir,
     path: PathBuf,
 }
 
@@ -65,6 +64,43 @@ fn classify(path: &Path, opts: &CompileOptions) -> Result<InputKind, FrontendErr
     })
 }
 
+/// An input must be a readable regular file: a directory, FIFO, device or
+/// symbolic-link loop gets an error saying which it is.
+fn check_input_file(path: &Path) -> Result<(), FrontendError> {
+    let unreadable = |why: String| Err(FrontendError::UnreadableInput(path.to_path_buf(), why));
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            // A dangling symbolic link is "missing" too, but say so.
+            return match std::fs::symlink_metadata(path) {
+                Ok(_) => unreadable("is a symbolic link to a file that does not exist".into()),
+                Err(_) => Err(FrontendError::MissingInput(path.to_path_buf())),
+            };
+        }
+        // ELOOP: a cycle of symbolic links.
+        Err(e) if e.raw_os_error() == Some(40) => return unreadable("is a symbolic link loop".into()),
+        Err(e) => return unreadable(format!("cannot be read: {e}")),
+    };
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_dir() {
+        return unreadable("is a directory, not a file".into());
+    }
+    if t.is_fifo() {
+        return unreadable("is a FIFO (named pipe), not a regular file".into());
+    }
+    if t.is_char_device() || t.is_block_device() {
+        return unreadable("is a device, not a regular file".into());
+    }
+    if t.is_socket() {
+        return unreadable("is a socket, not a regular file".into());
+    }
+    if let Err(e) = std::fs::File::open(path) {
+        return unreadable(format!("cannot be read: {e}"));
+    }
+    Ok(())
+}
+
 /// The runtime model's files in `sub` with extension `ext`, sorted: the
 /// host-side C files (cl-runtime-model/host/*.c) and the device built-ins
 /// (cl-runtime-model/device/*.cl).
@@ -92,12 +128,10 @@ pub fn compile_with_tools(inputs: &[PathBuf], opts: &CompileOptions, tools: &Too
     }
     let mut kinds = Vec::with_capacity(inputs.len());
     for input in inputs {
-        if !input.is_file() {
-            return Err(FrontendError::MissingInput(input.clone()));
-        }
+        check_input_file(input)?;
         kinds.push(classify(input, opts)?);
     }
-    let dir = tempfile::Builder::new().prefix("symcross-").tempdir().map_err(FrontendError::TempDir)?;
+    let dir = crate::tempdirs::create("").map_err(FrontendError::TempDir)?;
     let runtime = runtime_dir();
     let sources: Vec<(PathBuf, InputKind)> = inputs.iter().cloned().zip(kinds).collect();
     // Kernels run alone need no host runtime but get the device built-ins;

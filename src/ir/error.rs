@@ -16,4 +16,7 @@ pub enum IrError {
     /// The module parsed but LLVM's verifier rejects it.
     #[error("{path}: malformed LLVM module: {message}")]
     Invalid { path: PathBuf, message: String },
+    /// The module's data layout is not one the executor models.
+    #[error("{path}: data layout `{layout}` (target `{triple}`) is not supported: {why}; symcross models little-endian targets with 64-bit pointers (x86-64, spir64)")]
+    UnsupportedLayout { path: PathBuf, layout: String, triple: String, why: String },
 }

@@ -31,7 +31,41 @@ pub fn load_module(path: &Path) -> Result<Module, IrError> {
     module
         .verify()
         .map_err(|e| IrError::Invalid { path: path.to_path_buf(), message: e.to_string() })?;
+    check_layout(path, module.as_mut_ptr())?;
     Ok(translate_module(module.as_mut_ptr()))
+}
+
+/// Refuses modules whose data layout the executor does not model: memory
+/// is little-endian and pointers are 64 bits (x86-64, spir64). A
+/// big-endian module would otherwise be checked as if little-endian.
+fn check_layout(path: &Path, m: LLVMModuleRef) -> Result<(), IrError> {
+    use llvm_sys::target::{LLVMByteOrder, LLVMByteOrdering, LLVMGetModuleDataLayout, LLVMPointerSize};
+    // SAFETY: the module is alive; the strings and the layout it owns are
+    // only read here.
+    let (big_endian, pointer_bytes, layout, triple) = unsafe {
+        let td = LLVMGetModuleDataLayout(m);
+        let text = |p: *const std::os::raw::c_char| {
+            if p.is_null() {
+                String::new()
+            } else {
+                std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
+            }
+        };
+        (
+            LLVMByteOrder(td) == LLVMByteOrdering::LLVMBigEndian,
+            LLVMPointerSize(td),
+            text(llvm_sys::core::LLVMGetDataLayoutStr(m)),
+            text(llvm_sys::core::LLVMGetTarget(m)),
+        )
+    };
+    let why = if big_endian {
+        "it is big-endian"
+    } else if pointer_bytes != 8 {
+        "its pointers are not 64 bits"
+    } else {
+        return Ok(());
+    };
+    Err(IrError::UnsupportedLayout { path: path.to_path_buf(), layout, triple, why: why.to_string() })
 }
 
 fn translate_module(m: LLVMModuleRef) -> Module {

@@ -83,7 +83,16 @@ pub fn ndrange(local: &str, groups: Option<&str>, global: Option<&str>) -> Resul
         }
         _ => return Err(Error::Usage("give --num-groups or --global-size".into())),
     };
-    Ok(NdRange { dims: dl.max(dg), local: l, groups: g, offset: [0; 3] })
+    let nd = NdRange { dims: dl.max(dg), local: l, groups: g, offset: [0; 3] };
+    // Sizes, ids and the default size of __local buffers (16 bytes per
+    // work-item) are all 64-bit numbers.
+    match nd.checked_total() {
+        Some(total) if nd.items_per_group().checked_mul(16).is_some() && total.checked_mul(16).is_some() => Ok(nd),
+        _ => Err(Error::Usage(format!(
+            "the NDRange (work-groups of {}x{}x{}, {}x{}x{} of them) is too large: its number of work-items must fit in 60 bits",
+            l[0], l[1], l[2], g[0], g[1], g[2]
+        ))),
+    }
 }
 
 fn parse_fixed_args(args: &[String]) -> Result<HashMap<String, String>, Error> {
@@ -176,13 +185,20 @@ fn kernel_argument(exec: &mut Executor, state: &mut crate::exec::state::State, p
         Type::Ptr { addr_space } => {
             let space = *addr_space;
             let size = match given {
-                Some(v) => Some(v.parse::<u64>().map_err(|_| Error::Usage(format!("--arg {}={v}: a buffer size in bytes is expected", p.name)))?),
+                Some(v) => Some(buffer_size(&p.name, v)?),
                 None if space == crate::race::LOCAL_SPACE => Some(nd.items_per_group() * 16),
                 None => None,
             };
             let obj = match size {
                 None => state.memory.allocate_address_only(p.name.clone(), space),
                 Some(n) => {
+                    if exec.admit_allocation(n).is_err() {
+                        return Err(Error::Usage(format!(
+                            "the buffer `{}` of {n} bytes does not fit in the memory limit ({} MiB; see --max-memory)",
+                            p.name,
+                            config_limit(exec)
+                        )));
+                    }
                     let obj = state.memory.allocate(&mut exec.pool, n, 16, crate::exec::memory::ObjectKind::Buffer, p.name.clone());
                     state.memory.object_mut(obj).addr_space = space;
                     if space == crate::race::LOCAL_SPACE {
@@ -219,6 +235,22 @@ fn kernel_argument(exec: &mut Executor, state: &mut crate::exec::state::State, p
             Ok(out)
         }
     }
+}
+
+fn config_limit(exec: &Executor) -> u64 {
+    exec.config.max_memory_mb.unwrap_or_else(crate::config::physical_memory_mb)
+}
+
+/// Largest buffer `--arg NAME=BYTES` may give: the bytes of one symbolic
+/// input are numbered with 32 bits.
+const MAX_BUFFER_BYTES: u64 = u32::MAX as u64;
+
+fn buffer_size(name: &str, v: &str) -> Result<u64, Error> {
+    let n = v.parse::<u64>().map_err(|_| Error::Usage(format!("--arg {name}={v}: a buffer size in bytes is expected")))?;
+    if n > MAX_BUFFER_BYTES {
+        return Err(Error::Usage(format!("--arg {name}={v}: a buffer is at most {MAX_BUFFER_BYTES} bytes")));
+    }
+    Ok(n)
 }
 
 fn parse_scalar(v: &str, t: &Type) -> Option<u128> {

@@ -35,7 +35,7 @@ pub fn read_witness(path: &Path, index: Option<usize>) -> Result<Vec<(String, St
 /// Compiles and runs `harness` natively with `witness`; returns its output
 /// and exit status.
 pub fn replay(harness: &Path, witness: &[(String, String)], opts: &crate::frontend::CompileOptions) -> Result<(String, i32), Error> {
-    let dir = tempfile::tempdir().map_err(|e| Error::Usage(format!("cannot create a temporary directory: {e}")))?;
+    let dir = crate::tempdirs::create("replay-").map_err(|e| Error::Usage(format!("cannot create a temporary directory: {e}")))?;
     let runtime = crate::frontend::runtime_dir().ok_or_else(|| Error::Usage("cannot find the runtime model directory (set SYMCROSS_RUNTIME)".into()))?;
     let exe = dir.path().join("replay");
     let mut cmd = Command::new(crate::frontend::Tools::locate().clang);

@@ -89,7 +89,8 @@ pub struct Report {
     pub verdict: Verdict,
     pub stats: RunStats,
     pub findings: Vec<Finding>,
-    /// Which limit stopped exploration early (`time`, `paths`, `memory`).
+    /// Which limit stopped exploration early (`time`, `paths`, `memory`,
+    /// `interrupted` for SIGINT/SIGTERM).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<String>,
     /// For `symcross race`: which mode decided (`enumerate` or `pair`).

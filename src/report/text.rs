@@ -51,6 +51,9 @@ fn verdict_line(report: &Report) -> String {
             report.confirmed(),
             report.findings.len() - report.confirmed()
         ),
+        Verdict::Inconclusive if report.limit.as_deref() == Some("interrupted") => {
+            "inconclusive: interrupted by a signal before exploration finished; nothing found so far".to_string()
+        }
         Verdict::Inconclusive => {
             let mut why = Vec::new();
             if let Some(l) = &report.limit {

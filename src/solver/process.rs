@@ -88,6 +88,8 @@ pub enum ProcessError {
     Io(#[from] std::io::Error),
     #[error("unexpected solver output: {0}")]
     Output(String),
+    #[error("interrupted by a signal")]
+    Interrupted,
 }
 
 /// FP (and any other) queries decided by an SMT-LIB solver process.
@@ -148,8 +150,12 @@ impl SmtProcessSolver {
     }
 }
 
-/// Runs the solver on `text`, killing it past `limit` plus the grace.
+/// Runs the solver on `text`, killing it past `limit` plus the grace, or
+/// as soon as a signal asks the run to stop (`crate::interrupt`).
 fn run(config: &SmtProcessConfig, script: &SmtScript, limit: Duration) -> Result<String, ProcessError> {
+    if crate::interrupt::requested() {
+        return Err(ProcessError::Interrupted);
+    }
     let program = config.program.display().to_string();
     let mut child = Command::new(&config.program)
         .args(config.args(limit, script.uses_half))
@@ -158,6 +164,7 @@ fn run(config: &SmtProcessConfig, script: &SmtScript, limit: Duration) -> Result
         .stderr(Stdio::null())
         .spawn()
         .map_err(|source| ProcessError::Spawn { program, source })?;
+    let _registered = crate::interrupt::register_child(child.id());
     let mut stdout = child.stdout.take().ok_or_else(|| ProcessError::Output("no stdout".into()))?;
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
@@ -166,19 +173,41 @@ fn run(config: &SmtProcessConfig, script: &SmtScript, limit: Duration) -> Result
         let _ = tx.send(r);
     });
     if let Some(mut stdin) = child.stdin.take() {
-        // A solver that died early closes the pipe; its output says why.
-        let _ = stdin.write_all(script.text.as_bytes());
+        // Written from a thread: a solver that does not read its input
+        // must not block us past the deadline. A solver that died early
+        // closes the pipe; its output says why.
+        let text = script.text.clone();
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(text.as_bytes());
+        });
     }
-    let result = rx.recv_timeout(limit + config.kill_grace);
-    match result {
-        Ok(r) => {
-            let _ = child.wait();
-            Ok(r?)
-        }
-        Err(_) => {
-            let _ = child.kill();
-            let _ = child.wait();
-            Err(ProcessError::Timeout(format!("killed after {}ms", limit.as_millis())))
+    let started = Instant::now();
+    let deadline = limit + config.kill_grace;
+    let stop = |child: &mut std::process::Child| {
+        let _ = child.kill();
+        let _ = child.wait();
+    };
+    loop {
+        let left = deadline.saturating_sub(started.elapsed());
+        match rx.recv_timeout(left.min(Duration::from_millis(20))) {
+            Ok(r) => {
+                let _ = child.wait();
+                return Ok(r?);
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                stop(&mut child);
+                return Err(ProcessError::Output("the solver's output was lost".into()));
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if crate::interrupt::requested() {
+                    stop(&mut child);
+                    return Err(ProcessError::Interrupted);
+                }
+                if started.elapsed() >= deadline {
+                    stop(&mut child);
+                    return Err(ProcessError::Timeout(format!("killed after {}ms", limit.as_millis())));
+                }
+            }
         }
     }
 }

@@ -138,14 +138,40 @@ impl Printer<'_> {
     /// A Boolean formula true when the width-1 node `id` is 1. Comparisons
     /// are asserted directly, which lets solvers substitute `x = c`.
     fn truth(&self, id: ExprId) -> String {
-        match &*self.pool.get(id) {
-            Expr::Cmp(op, a, b) => format!("({} {} {})", cmp_name(*op), self.term(*a), self.term(*b)),
-            Expr::Not(a) if self.pool.width(*a) == 1 => format!("(not {})", self.truth(*a)),
-            Expr::Bin(BinOp::And, a, b) if self.pool.width(*a) == 1 => {
-                format!("(and {} {})", self.truth(*a), self.truth(*b))
-            }
-            _ => format!("(= {} #b1)", self.term(id)),
+        // An explicit stack of what is still to write: conjunctions and
+        // negations nest as deep as the path condition.
+        enum Piece {
+            Text(&'static str),
+            Formula(ExprId),
         }
+        let mut out = String::new();
+        let mut todo = vec![Piece::Formula(id)];
+        while let Some(piece) = todo.pop() {
+            let id = match piece {
+                Piece::Text(t) => {
+                    out.push_str(t);
+                    continue;
+                }
+                Piece::Formula(id) => id,
+            };
+            match &*self.pool.get(id) {
+                Expr::Cmp(op, a, b) => {
+                    let _ = write!(out, "({} {} {})", cmp_name(*op), self.term(*a), self.term(*b));
+                }
+                Expr::Not(a) if self.pool.width(*a) == 1 => {
+                    out.push_str("(not ");
+                    todo.extend([Piece::Text(")"), Piece::Formula(*a)]);
+                }
+                Expr::Bin(BinOp::And, a, b) if self.pool.width(*a) == 1 => {
+                    out.push_str("(and ");
+                    todo.extend([Piece::Text(")"), Piece::Formula(*b), Piece::Text(" "), Piece::Formula(*a)]);
+                }
+                _ => {
+                    let _ = write!(out, "(= {} #b1)", self.term(id));
+                }
+            }
+        }
+        out
     }
 
     /// Defines `root` and everything below it, children first.

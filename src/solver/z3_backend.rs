@@ -14,14 +14,18 @@ use super::smtlib::uf_name;
 use super::{timeout_reason, Query, Solver, SolverResult, SolverStats};
 use crate::expr::{Assignment, BinOp, CmpOp, Expr, ExprId, ExprPool};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use z3::ast::{Ast, Bool, Dynamic, BV};
-use z3::{Config, Context, FuncDecl, Params, SatResult, Sort};
+use z3::{Config, Context, ContextHandle, FuncDecl, Params, SatResult, Sort};
 
 /// Bit-vector queries decided by Z3 in this process.
 pub struct Z3Solver {
-    ctx: Context,
+    /// Boxed: the interrupt watcher holds a handle to it, so it must not move.
+    ctx: Box<Context>,
     stats: SolverStats,
+    watcher: Option<InterruptWatcher>,
 }
 
 impl Default for Z3Solver {
@@ -34,14 +38,21 @@ impl Z3Solver {
     pub fn new() -> Self {
         let mut cfg = Config::new();
         cfg.set_model_generation(true);
-        Z3Solver { ctx: Context::new(&cfg), stats: SolverStats::default() }
+        Z3Solver { ctx: Box::new(Context::new(&cfg)), stats: SolverStats::default(), watcher: None }
     }
 }
 
 impl Solver for Z3Solver {
     fn check(&mut self, pool: &ExprPool, query: &Query) -> SolverResult {
         let start = Instant::now();
+        let watcher = self.watcher.get_or_insert_with(InterruptWatcher::start);
+        // SAFETY: the handle points into the boxed context, which neither
+        // moves nor is dropped while the watcher may use it: it is armed
+        // only during this call, and `Drop` stops the watcher first.
+        let handle: ContextHandle<'static> = unsafe { std::mem::transmute(self.ctx.handle()) };
+        watcher.arm(Some(handle));
         let r = solve(&self.ctx, pool, query);
+        watcher.arm(None);
         self.stats.z3_queries += 1;
         self.stats.solver_time += start.elapsed();
         self.stats.count(&r);
@@ -53,15 +64,71 @@ impl Solver for Z3Solver {
     }
 }
 
+impl Drop for Z3Solver {
+    fn drop(&mut self) {
+        if let Some(w) = self.watcher.take() {
+            w.stop();
+        }
+    }
+}
+
+/// A thread that interrupts the running Z3 check when a signal asks the
+/// run to stop (`crate::interrupt`). One per solver, started on the first
+/// query: a thread per query would cost more than small queries do.
+struct InterruptWatcher {
+    armed: Arc<Mutex<Option<ContextHandle<'static>>>>,
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl InterruptWatcher {
+    fn start() -> Self {
+        let armed: Arc<Mutex<Option<ContextHandle<'static>>>> = Arc::new(Mutex::new(None));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (a, s) = (armed.clone(), stop.clone());
+        let thread = std::thread::spawn(move || {
+            while !s.load(Ordering::SeqCst) {
+                if crate::interrupt::requested() {
+                    if let Some(h) = a.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+                        h.interrupt();
+                    }
+                }
+                std::thread::park_timeout(std::time::Duration::from_millis(50));
+            }
+        });
+        InterruptWatcher { armed, stop, thread: Some(thread) }
+    }
+
+    fn arm(&self, handle: Option<ContextHandle<'static>>) {
+        *self.armed.lock().unwrap_or_else(|e| e.into_inner()) = handle;
+    }
+
+    fn stop(mut self) {
+        self.arm(None);
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            t.thread().unpark();
+            let _ = t.join();
+        }
+    }
+}
+
 fn solve(ctx: &Context, pool: &ExprPool, query: &Query) -> SolverResult {
     let constraints = query.constraints();
     let mut tr = Translator { ctx, pool, memo: FxHashMap::default(), funcs: FxHashMap::default() };
     let solver = z3::Solver::new(ctx);
+    let mut p = Params::new(ctx);
+    // Z3 would otherwise install its own SIGINT handler during a check and
+    // swallow Ctrl-C; `crate::interrupt` interrupts it instead.
+    p.set_bool("ctrl_c", false);
     if let Some(t) = query.timeout {
-        let mut p = Params::new(ctx);
         p.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
-        solver.set_params(&p);
     }
+    solver.set_params(&p);
+    if crate::interrupt::requested() {
+        return SolverResult::Unknown("interrupted by a signal".into());
+    }
+    tracing::debug!("z3: checking {} constraints", constraints.len());
     let one = BV::from_u64(ctx, 1, 1);
     for &c in &constraints {
         match tr.translate(c) {
@@ -70,6 +137,7 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query) -> SolverResult {
         }
     }
     match solver.check() {
+        _ if crate::interrupt::requested() => SolverResult::Unknown("interrupted by a signal".into()),
         SatResult::Unsat => SolverResult::Unsat,
         SatResult::Unknown => {
             let why = solver.get_reason_unknown().unwrap_or_default();

@@ -60,11 +60,12 @@ fn logical_lines(text: &str) -> Vec<Logical> {
 /// Splits at the first occurrence of `sep` outside parentheses.
 fn split_top(s: &str, sep: &str) -> Option<(String, String)> {
     let mut depth = 0i32;
-    let bytes = s.as_bytes();
-    for i in 0..bytes.len() {
-        match bytes[i] {
-            b'(' => depth += 1,
-            b')' => depth -= 1,
+    // char_indices: a rule may hold any character, and slicing must stay
+    // on character boundaries.
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
             _ if depth == 0 && s[i..].starts_with(sep) => {
                 return Some((s[..i].trim().to_string(), s[i + sep.len()..].trim().to_string()))
             }
@@ -169,11 +170,78 @@ fn check_words(text: &str) -> Result<(), RuleProblem> {
     Ok(())
 }
 
+/// Deepest nesting of a rule side. Rules are written by hand and a few
+/// levels deep; the limit keeps egg's recursive printing of patterns safe.
+pub const MAX_PATTERN_DEPTH: usize = 1000;
+
 fn parse_pattern(text: &str) -> Result<Pattern<CanonLang>, RuleProblem> {
     check_words(text)?;
-    let p: Pattern<CanonLang> = text.parse().map_err(|e| RuleProblem::Syntax(format!("{e}")))?;
-    check_arity(&p.ast)?;
-    Ok(p)
+    let ast = parse_pattern_ast(text)?;
+    check_arity(&ast)?;
+    Ok(Pattern::new(ast))
+}
+
+/// Reads an s-expression pattern bottom-up with an explicit stack of open
+/// lists, so any nesting depth is read without recursion (egg's own parser
+/// recurses); depths past `MAX_PATTERN_DEPTH` are an error.
+fn parse_pattern_ast(text: &str) -> Result<PatternAst<CanonLang>, RuleProblem> {
+    use egg::FromOp;
+    let syntax = |m: String| RuleProblem::Syntax(m);
+    let mut ast = PatternAst::<CanonLang>::default();
+    // Each open list: its operator once read, and its children so far.
+    let mut open: Vec<(Option<String>, Vec<egg::Id>)> = Vec::new();
+    let mut root: Option<egg::Id> = None;
+    let spaced = text.replace('(', " ( ").replace(')', " ) ");
+    for word in spaced.split_whitespace() {
+        if root.is_some() {
+            return Err(syntax(format!("unexpected `{word}` after the end of the pattern")));
+        }
+        let id = match word {
+            "(" => {
+                if matches!(open.last(), Some((None, _))) {
+                    return Err(syntax("`(` where an operator name is expected".into()));
+                }
+                if open.len() >= MAX_PATTERN_DEPTH {
+                    return Err(syntax(format!("pattern nested deeper than {MAX_PATTERN_DEPTH} levels")));
+                }
+                open.push((None, Vec::new()));
+                continue;
+            }
+            ")" => {
+                let (op, kids) = open.pop().ok_or_else(|| syntax("unbalanced `)`".into()))?;
+                let op = op.ok_or_else(|| syntax("empty `()`".into()))?;
+                let node = CanonLang::from_op(&op, kids).map_err(|_| RuleProblem::UnknownOperator(op.clone()))?;
+                ast.add(ENodeOrVar::ENode(node))
+            }
+            _ => {
+                if let Some((op @ None, _)) = open.last_mut() {
+                    if word.starts_with('?') {
+                        return Err(syntax(format!("variable `{word}` where an operator name is expected")));
+                    }
+                    *op = Some(word.to_string());
+                    continue;
+                }
+                if word.starts_with('?') {
+                    let var = word.parse().map_err(|_| syntax(format!("bad variable `{word}`")))?;
+                    ast.add(ENodeOrVar::Var(var))
+                } else {
+                    let leaf = CanonLang::from_op(word, Vec::new()).map_err(|_| RuleProblem::BadLiteral(word.to_string()))?;
+                    ast.add(ENodeOrVar::ENode(leaf))
+                }
+            }
+        };
+        match open.last_mut() {
+            Some((_, kids)) => kids.push(id),
+            None => root = Some(id),
+        }
+    }
+    if !open.is_empty() {
+        return Err(syntax("unbalanced `(`".into()));
+    }
+    if root.is_none() {
+        return Err(syntax("empty pattern".into()));
+    }
+    Ok(ast)
 }
 
 fn check_arity(ast: &PatternAst<CanonLang>) -> Result<(), RuleProblem> {
