@@ -99,5 +99,8 @@ pub fn check_module(module: &Module, input_name: &str, entry: &str, config: &Con
     let findings = std::mem::take(&mut exec.findings);
     let output = std::mem::take(&mut exec.output);
     let coverage = Some(exec.coverage.clone());
-    Ok((Report::new(input_name.to_string(), config.assumptions.names(), findings, stats, limit, coverage), output))
+    let mut report = Report::new(input_name.to_string(), config.assumptions.names(), findings, stats, limit, coverage);
+    report.symbolic_inputs =
+        exec.pool.arrays().iter().map(|a| crate::report::SymbolicInput { name: a.name.clone(), bytes: a.size }).collect();
+    Ok((report, output))
 }

@@ -137,6 +137,10 @@ pub struct CheckArgs {
     /// bit-precise solver (to measure what they save).
     #[arg(long)]
     pub no_egraph: bool,
+    /// Also write one KLEE `.ktest` file per witness into DIR (test000001.ktest,
+    /// ...), for ktest-tool and KLEE-style replay.
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: Option<PathBuf>,
     /// E-nodes one e-graph run may grow before giving a check to the solver.
     /// A count, not a time, so verdicts never depend on the machine's load.
     #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]

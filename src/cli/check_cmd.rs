@@ -93,6 +93,9 @@ pub fn check(a: CheckArgs) -> Result<i32, Error> {
         print!("{}", text::render(&report));
     }
     super::write_json(&a.limits.json, &report.to_json())?;
+    if let Some(dir) = &a.output_dir {
+        crate::report::write_ktests(dir, &report).map_err(|e| Error::Io(dir.clone(), e))?;
+    }
     Ok(report.verdict.exit_code())
 }
 

@@ -106,6 +106,17 @@ pub struct Report {
     /// being proved sound; when non-empty the whole report rests on them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unverified_rules: Vec<String>,
+    /// The symbolic inputs in the order the program made them (witnesses
+    /// list them by name; KLEE's replay wants this order).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub symbolic_inputs: Vec<SymbolicInput>,
+}
+
+/// One `make_symbolic` (or `klee_int`, ...) input: its unique name and size.
+#[derive(Clone, Debug, Serialize)]
+pub struct SymbolicInput {
+    pub name: String,
+    pub bytes: u32,
 }
 
 impl Report {
@@ -164,6 +175,7 @@ impl Report {
             coverage,
             warnings,
             unverified_rules: Vec::new(),
+            symbolic_inputs: Vec::new(),
         }
     }
 

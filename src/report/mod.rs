@@ -2,6 +2,8 @@
 
 mod finding;
 mod json;
+mod ktest;
 pub mod text;
+pub use ktest::write_ktests;
 pub use finding::*;
 pub use json::*;
