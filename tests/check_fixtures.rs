@@ -42,6 +42,14 @@ fixtures!(
     float_classification_refuted,
     time_is_deterministic,
     stdin_is_empty,
+    uninit_union_lane_fill_ok,
+    uninit_branch_on_lane,
+    uninit_struct_padding_compared,
+    uninit_memcmp_padding,
+    uninit_copy_is_silent,
+    uninit_printf_argument,
+    uninit_guarded_use_ok,
+    uninit_scalar_branch,
 );
 
 #[test]

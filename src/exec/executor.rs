@@ -74,6 +74,8 @@ pub struct Executor<'m> {
     /// When set, paths that finish normally are kept here instead of being
     /// dropped (a kernel run nested in a host program, cl_launch.rs).
     pub finished: Option<Vec<State>>,
+    /// Origins and caches of the uninitialised-bits analysis (shadow.rs).
+    pub(super) shadow: super::shadow::ShadowCx,
 }
 
 impl<'m> Executor<'m> {
@@ -100,6 +102,7 @@ impl<'m> Executor<'m> {
             output: Vec::new(),
             cl: Default::default(),
             finished: None,
+            shadow: Default::default(),
         }
     }
 
@@ -316,6 +319,7 @@ impl<'m> Executor<'m> {
             ret_dest,
             call_loc,
             varargs: None,
+            shadows: Default::default(),
         }
     }
 

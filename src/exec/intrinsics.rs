@@ -60,6 +60,14 @@ impl<'m> Executor<'m> {
         self.libm(c).map(|v| Ok(Some(v)))
     }
 
+    /// Whether `name` is a libm function symcross computes (exactly or as
+    /// an uninterpreted function).
+    pub(super) fn is_libm(&self, name: &str) -> bool {
+        let unary: Vec<&str> = LIBM_UNARY.iter().map(|(n, _)| *n).collect();
+        let binary: &[&str] = &["fmin", "fmax", "fmod", "copysign", "fabs", "fma"];
+        libm_base(name, &unary).is_some() || libm_base(name, binary).is_some() || libm_base(name, LIBM_UNINTERPRETED).is_some()
+    }
+
     pub(super) fn libm(&mut self, c: &CallCtx) -> Option<Value> {
         let name = c.name;
         let f = lanes_fmt(c)?;

@@ -23,6 +23,8 @@ mod postdom;
 mod printf;
 mod races;
 mod searcher;
+mod shadow;
+mod shadow_mem;
 pub mod state;
 mod step;
 pub mod value;

@@ -1,0 +1,603 @@
+//! Uninitialised values in the style of MemorySanitizer. Every register
+//! may carry a *shadow*: one mask per lane, a set bit meaning that bit of
+//! the value is indeterminate (it comes from memory never written, or from
+//! `undef`/`poison`), and the *origin* of those bits (the allocation or the
+//! `undef`). Loading, storing, copying, inserting, shuffling and blending
+//! indeterminate bits is silent: their shadow travels with them (through
+//! memory too, see shadow_mem.rs). Only where such bits decide something
+//! (a branch, an address, a divisor, a check, an argument of a library
+//! function, the exit status) is an `uninitialized-read` finding reported.
+//!
+//! Shadows are kept only where they are not zero: a frame holds a map from
+//! register to shadow, empty in code that never touched indeterminate
+//! bits, and a function that mentions no `undef` runs with one extra test
+//! per instruction. A shadow is an expression like the value itself, so
+//! it is exact across merged paths and symbolic offsets; at a use, a shadow
+//! that is not constant is asked of the solver ("can a bit be set here?").
+
+use super::executor::Executor;
+use super::state::State;
+use super::value::Value;
+use crate::check::Feasibility;
+use crate::expr::{ExprId, ExprPool};
+use crate::ir::{CastOp, Const, FuncId, Function, InstKind, IntOp, Loc, Operand, RegId};
+use crate::report::FindingKind;
+use rustc_hash::FxHashMap;
+
+/// Where indeterminate bits come from: an index into `ShadowCx::origins`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct OriginId(pub u32);
+
+/// A description of an origin for messages: `stack `buf``, with the line of
+/// the allocation when known.
+#[derive(Clone, Debug)]
+pub struct Origin {
+    pub what: String,
+    pub loc: Option<Loc>,
+}
+
+/// The shadow of a register value: one mask per lane (same widths as the
+/// value's lanes), set bits indeterminate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shadow {
+    pub mask: Value,
+    pub origin: OriginId,
+}
+
+/// Executor-wide bookkeeping of the shadow analysis.
+#[derive(Default)]
+pub struct ShadowCx {
+    origins: Vec<Origin>,
+    by_text: FxHashMap<(String, Option<Loc>), OriginId>,
+    /// Per function: 0 not yet known, 1 mentions no undef, 2 does.
+    undef_in: Vec<u8>,
+    /// The shadow of the bytes of the last `read_bytes` (None: all defined).
+    pub last_read: Option<(super::mem_ops::Bytes, OriginId)>,
+}
+
+impl ShadowCx {
+    pub fn origin(&self, id: OriginId) -> &Origin {
+        &self.origins[id.0 as usize]
+    }
+
+    pub fn intern(&mut self, what: String, loc: Option<Loc>) -> OriginId {
+        let key = (what, loc);
+        if let Some(id) = self.by_text.get(&key) {
+            return *id;
+        }
+        let id = OriginId(self.origins.len() as u32);
+        self.origins.push(Origin { what: key.0.clone(), loc });
+        self.by_text.insert(key, id);
+        id
+    }
+}
+
+/// Whether every lane of a mask is the constant 0.
+pub fn is_clean(p: &ExprPool, mask: &[ExprId]) -> bool {
+    mask.iter().all(|m| p.as_const(*m) == Some(0))
+}
+
+/// All bits set when any bit of `s` is, at width `w`.
+pub fn smear(p: &mut ExprPool, s: ExprId, w: u32) -> ExprId {
+    if let Some(v) = p.as_const(s) {
+        return p.constant(w, if v == 0 { 0 } else { crate::expr::mask(w) });
+    }
+    let zero = p.constant(p.width(s), 0);
+    let clean = p.eq(s, zero);
+    let any = p.not(clean);
+    p.sext(any, w)
+}
+
+/// The bit `s != 0`.
+fn any_bit(p: &mut ExprPool, s: ExprId) -> ExprId {
+    smear(p, s, 1)
+}
+
+/// Set bits at and above the lowest set bit of `s`: how carries spread an
+/// indeterminate bit through addition, subtraction and multiplication.
+fn upward(p: &mut ExprPool, s: ExprId) -> ExprId {
+    if p.as_const(s) == Some(0) {
+        return s;
+    }
+    let zero = p.constant(p.width(s), 0);
+    let neg = p.sub(zero, s);
+    p.or(s, neg)
+}
+
+/// Zero masks with the lane widths of `v`.
+pub fn zeros_like(p: &mut ExprPool, v: &[ExprId]) -> Value {
+    v.iter().map(|l| p.constant(p.width(*l), 0)).collect()
+}
+
+impl<'m> Executor<'m> {
+    /// Whether shadows need computing in the current frame: it holds some,
+    /// or its function mentions `undef`.
+    pub(super) fn shadow_active(&mut self, state: &State) -> bool {
+        let f = state.frame();
+        !f.shadows.is_empty() || self.mentions_undef(f.func)
+    }
+
+    fn mentions_undef(&mut self, func: FuncId) -> bool {
+        let i = func.0 as usize;
+        if self.shadow.undef_in.len() <= i {
+            self.shadow.undef_in.resize(self.module.functions.len().max(i + 1), 0);
+        }
+        if self.shadow.undef_in[i] == 0 {
+            let f = self.module.function(func);
+            let any = f.blocks.iter().any(|b| {
+                b.insts.iter().any(|inst| operands(&inst.kind).iter().any(|o| has_undef(o)))
+                    || matches!(&b.term, crate::ir::Terminator::CondBr { cond: o, .. } | crate::ir::Terminator::Switch { value: o, .. } | crate::ir::Terminator::Ret(Some(o)) if has_undef(o))
+            });
+            self.shadow.undef_in[i] = if any { 2 } else { 1 };
+        }
+        self.shadow.undef_in[i] == 2
+    }
+
+    /// The shadow of an operand, None when fully defined.
+    pub(super) fn operand_shadow(&mut self, state: &State, func: &Function, op: &Operand, loc: Loc) -> Option<Shadow> {
+        match op {
+            Operand::Reg(r) => state.frame().shadows.get(r).cloned(),
+            Operand::Const(c) => {
+                if !has_undef(op) {
+                    return None;
+                }
+                let v = self.const_value(c);
+                let mut mask = Value::new();
+                const_mask(&mut self.pool, c, &mut mask);
+                if is_clean(&self.pool, &mask) || mask.len() != v.len() {
+                    return None;
+                }
+                let origin = self.undef_origin(func, loc);
+                Some(Shadow { mask, origin })
+            }
+        }
+    }
+
+    pub(super) fn undef_origin(&mut self, func: &Function, loc: Loc) -> OriginId {
+        let what = format!("an undefined value in `{}` (a variable never assigned, or an `undef`/`poison` lane)", func.name);
+        self.shadow.intern(what, Some(loc))
+    }
+
+    /// The origin naming a memory object.
+    pub(super) fn object_origin(&mut self, o: &super::memory::MemoryObject) -> OriginId {
+        let what = format!("{} `{}`", o.kind.describe(), o.name);
+        self.shadow.intern(what, o.alloc_line)
+    }
+
+    /// Records (or clears) the shadow of a register of the current frame.
+    pub(super) fn set_shadow(&mut self, state: &mut State, reg: RegId, s: Option<Shadow>) {
+        let shadows = &mut state.frame_mut().shadows;
+        match s {
+            Some(s) if !is_clean(&self.pool, &s.mask) => {
+                shadows.insert(reg, s);
+            }
+            _ => {
+                if !shadows.is_empty() {
+                    shadows.remove(&reg);
+                }
+            }
+        }
+    }
+
+    /// The shadow of the result of `inst` (not a call, store or phi), from
+    /// the shadows of its operands; loads take the shadow read from memory.
+    pub(super) fn propagate_shadow(&mut self, state: &State, func: &Function, inst: &crate::ir::Inst, result: &Value) -> Option<Shadow> {
+        if let InstKind::Load { .. } = inst.kind {
+            let (bytes, origin) = self.shadow.last_read.take()?;
+            let mask = super::layout::bytes_to_value(&mut self.pool, &inst.ty, &bytes);
+            return Some(Shadow { mask, origin });
+        }
+        self.shadow.last_read = None;
+        let ops = operands(&inst.kind);
+        let shadows: Vec<Option<Shadow>> = ops.iter().map(|o| self.operand_shadow(state, func, o, inst.loc)).collect();
+        let origin = shadows.iter().flatten().next()?.origin;
+        let sh = |k: usize, this: &mut Self| -> Value {
+            match &shadows[k] {
+                Some(s) => s.mask.clone(),
+                None => {
+                    let v = this.operand(state, func, ops[k]);
+                    zeros_like(&mut this.pool, &v)
+                }
+            }
+        };
+        let mask: Value = match &inst.kind {
+            InstKind::Int { op, lhs, rhs } => {
+                let (sa, sb) = (sh(0, self), sh(1, self));
+                let (a, b) = (self.operand(state, func, lhs), self.operand(state, func, rhs));
+                (0..result.len()).map(|i| int_shadow(&mut self.pool, *op, a[i], b[i], sa[i], sb[i])).collect()
+            }
+            InstKind::Float { .. } => {
+                let (sa, sb) = (sh(0, self), sh(1, self));
+                (0..result.len())
+                    .map(|i| {
+                        let s = self.pool.or(sa[i], sb[i]);
+                        let w = self.pool.width(result[i]);
+                        smear(&mut self.pool, s, w)
+                    })
+                    .collect()
+            }
+            InstKind::FNeg(_) => sh(0, self),
+            InstKind::ICmp { .. } | InstKind::FCmp { .. } => {
+                let (sa, sb) = (sh(0, self), sh(1, self));
+                (0..result.len())
+                    .map(|i| {
+                        let s = self.pool.or(sa[i], sb[i]);
+                        any_bit(&mut self.pool, s)
+                    })
+                    .collect()
+            }
+            InstKind::Cast { op, .. } => {
+                let s = sh(0, self);
+                self.cast_shadow(*op, &s, result)
+            }
+            InstKind::Select { cond, then, otherwise, .. } => {
+                let (sc, st, sf) = (sh(0, self), sh(1, self), sh(2, self));
+                let c = self.operand(state, func, cond);
+                let (t, f) = (self.operand(state, func, then), self.operand(state, func, otherwise));
+                let p = &mut self.pool;
+                (0..result.len())
+                    .map(|i| {
+                        let (ci, sci) = if c.len() == 1 { (c[0], sc[0]) } else { (c[i], sc[i]) };
+                        let chosen = p.ite(ci, st[i], sf[i]);
+                        if p.as_const(sci) == Some(0) {
+                            return chosen;
+                        }
+                        // An indeterminate condition: every bit where the
+                        // sides differ, or either side is indeterminate.
+                        let differ = p.xor(t[i], f[i]);
+                        let either = p.or(st[i], sf[i]);
+                        let blended = p.or(differ, either);
+                        p.ite(sci, blended, chosen)
+                    })
+                    .collect()
+            }
+            InstKind::Gep { .. } | InstKind::Alloca { .. } => {
+                let mut any = self.pool.constant(1, 0);
+                for k in 0..ops.len() {
+                    for l in sh(k, self) {
+                        let b = any_bit(&mut self.pool, l);
+                        any = self.pool.or(any, b);
+                    }
+                }
+                smallvec::smallvec![self.pool.sext(any, 64)]
+            }
+            InstKind::ExtractElement { index, .. } => {
+                let (sv, si) = (sh(0, self), sh(1, self));
+                let i = self.operand(state, func, index)[0];
+                let lane = self.select_lane(&sv, i);
+                let bad = any_bit(&mut self.pool, si[0]);
+                let w = self.pool.width(lane);
+                let bad = self.pool.sext(bad, w);
+                smallvec::smallvec![self.pool.or(lane, bad)]
+            }
+            InstKind::InsertElement { index, .. } => {
+                let (mut sv, se, si) = (sh(0, self), sh(1, self), sh(2, self));
+                let i = self.operand(state, func, index)[0];
+                let bad = any_bit(&mut self.pool, si[0]);
+                let p = &mut self.pool;
+                match p.as_const(i) {
+                    Some(k) => {
+                        if let Some(l) = sv.get_mut(k as usize) {
+                            *l = se[0];
+                        }
+                    }
+                    None => {
+                        for (k, l) in sv.iter_mut().enumerate() {
+                            let kc = p.constant(p.width(i), k as u128);
+                            let hit = p.eq(i, kc);
+                            *l = p.ite(hit, se[0], *l);
+                        }
+                    }
+                }
+                sv.iter().map(|l| {
+                    let w = p.width(*l);
+                    let b = p.sext(bad, w);
+                    p.or(*l, b)
+                }).collect()
+            }
+            InstKind::ShuffleVector { mask, .. } => {
+                let (sa, sb) = (sh(0, self), sh(1, self));
+                let n = sa.len();
+                let w = inst.ty.scalar_bits();
+                mask.iter()
+                    .map(|&m| match m {
+                        // An undef mask entry gives a poison lane.
+                        m if m < 0 => self.pool.constant(w, crate::expr::mask(w)),
+                        m if (m as usize) < n => sa[m as usize],
+                        m => sb[m as usize - n],
+                    })
+                    .collect()
+            }
+            InstKind::ExtractValue { aggregate, indices } => {
+                let t = self.operand_type(func, aggregate);
+                let s = sh(0, self);
+                let (start, len) = super::vector_ops::leaf_range(&t, indices);
+                s[start..start + len].iter().copied().collect()
+            }
+            InstKind::InsertValue { aggregate, indices, .. } => {
+                let t = self.operand_type(func, aggregate);
+                let (mut s, x) = (sh(0, self), sh(1, self));
+                let (start, len) = super::vector_ops::leaf_range(&t, indices);
+                s[start..start + len].copy_from_slice(&x[..len]);
+                s
+            }
+            // freeze makes indeterminate bits some fixed value; atomics
+            // and the rest give defined results.
+            _ => return None,
+        };
+        Some(Shadow { mask, origin })
+    }
+
+    fn cast_shadow(&mut self, op: CastOp, s: &Value, result: &Value) -> Value {
+        let p = &mut self.pool;
+        let to = result.first().map(|r| p.width(*r)).unwrap_or(1);
+        match op {
+            CastOp::Trunc => s.iter().map(|x| p.trunc(*x, to)).collect(),
+            CastOp::ZExt => s.iter().map(|x| p.zext(*x, to)).collect(),
+            CastOp::SExt => s.iter().map(|x| p.sext(*x, to)).collect(),
+            CastOp::PtrToInt | CastOp::IntToPtr => s.iter().map(|x| super::cast_ops::resize(p, *x, to)).collect(),
+            CastOp::AddrSpaceCast => s.clone(),
+            CastOp::BitCast => super::cast_ops::relane(p, s, to),
+            _ => s.iter().map(|x| smear(p, *x, to)).collect(),
+        }
+    }
+
+    /// Lane `i` of `lanes` (a select chain when `i` is symbolic; lane 0 for
+    /// an index out of range, as the value).
+    fn select_lane(&mut self, lanes: &[ExprId], i: ExprId) -> ExprId {
+        let p = &mut self.pool;
+        if let Some(k) = p.as_const(i) {
+            return *lanes.get(k as usize).unwrap_or(&lanes[0]);
+        }
+        let mut acc = lanes[0];
+        for (k, lane) in lanes.iter().enumerate().skip(1) {
+            let kc = p.constant(p.width(i), k as u128);
+            let hit = p.eq(i, kc);
+            acc = p.ite(hit, *lane, acc);
+        }
+        acc
+    }
+
+    /// The operands of `inst` whose indeterminate bits are a use.
+    pub(super) fn check_inst_uses(&mut self, state: &mut State, func: &Function, inst: &crate::ir::Inst) {
+        let (op, what) = match &inst.kind {
+            InstKind::Load { ptr, .. } => (ptr, "the address of a load"),
+            InstKind::Store { ptr, .. } => (ptr, "the address of a store"),
+            InstKind::AtomicRmw { ptr, .. } | InstKind::CmpXchg { ptr, .. } => (ptr, "the address of an atomic operation"),
+            InstKind::Int { op: IntOp::UDiv | IntOp::SDiv | IntOp::URem | IntOp::SRem, rhs, .. } => (rhs, "a divisor"),
+            InstKind::Alloca { count, .. } => (count, "the size of a stack allocation"),
+            InstKind::Call { callee: crate::ir::Callee::Indirect(f), .. } => (f, "a called function pointer"),
+            InstKind::Select { cond, folded: true, .. } => (cond, "a branch condition"),
+            _ => return,
+        };
+        if let Some(s) = self.operand_shadow(state, func, op, inst.loc) {
+            self.uninit_use(state, &s, inst.loc, what);
+        }
+    }
+
+    /// A use of possibly indeterminate bits: an `uninitialized-read` finding
+    /// when some bit of `s` can be set on this path.
+    pub(super) fn uninit_use(&mut self, state: &mut State, s: &Shadow, loc: Loc, what: &str) {
+        let mut any = self.pool.constant(1, 0);
+        for l in &s.mask {
+            let b = any_bit(&mut self.pool, *l);
+            any = self.pool.or(any, b);
+        }
+        let (witness, confirmed) = match self.pool.as_const(any) {
+            Some(0) => return,
+            Some(_) => (state.model.clone(), !state.unconfirmed_path),
+            None => match self.decider.feasible(&self.pool, &state.path, any) {
+                Feasibility::Unsat => return,
+                Feasibility::Sat(m) => (Some(m), !state.unconfirmed_path),
+                Feasibility::Unknown(_) => (None, false),
+            },
+        };
+        let origin = self.shadow.origin(s.origin).clone();
+        let msg = format!("{what} depends on uninitialised bits of {}", origin.what);
+        let alloc = origin.loc.filter(|l| l.line != 0).map(|l| self.location(l));
+        if let Some(f) = self.report(state, FindingKind::UninitializedRead, loc, msg, witness.as_ref(), None) {
+            if !confirmed {
+                f.status = crate::report::Status::Unconfirmed;
+            }
+            if let Some(l) = alloc {
+                f.related.insert(0, crate::report::Related { message: "the uninitialised bits come from here".into(), location: l });
+            }
+        }
+    }
+
+    /// Calls: the shadows of the arguments (empty when the frame runs
+    /// without shadows).
+    pub(super) fn arg_shadows(&mut self, state: &State, func: &Function, args: &[Operand], loc: Loc) -> Vec<Option<Shadow>> {
+        if !self.shadow_active(state) {
+            return Vec::new();
+        }
+        args.iter().map(|a| self.operand_shadow(state, func, a, loc)).collect()
+    }
+
+    /// A function defined in the module was entered: its parameters take
+    /// the shadows of the arguments.
+    pub(super) fn enter_with_shadows(&mut self, state: &mut State, callee: FuncId, shadows: Vec<Option<Shadow>>) {
+        if shadows.iter().all(Option::is_none) {
+            return;
+        }
+        let params: Vec<RegId> = self.module.function(callee).params.iter().map(|p| p.reg).collect();
+        for (reg, s) in params.into_iter().zip(shadows) {
+            self.set_shadow(state, reg, s);
+        }
+    }
+
+    /// A call to a function symcross implements: arguments with
+    /// indeterminate bits are uses, except for the computations of
+    /// `llvm.*` intrinsics and libm, whose results inherit them; copies
+    /// (memcpy) carry the shadow of memory themselves.
+    pub(super) fn builtin_call_shadows(&mut self, state: &mut State, name: &str, shadows: &[Option<Shadow>], loc: Loc) -> Option<OriginId> {
+        if shadows.iter().all(Option::is_none) {
+            return None;
+        }
+        let computes = (name.starts_with("llvm.") && !name.starts_with("llvm.assume") && !name.starts_with("llvm.mem") && !name.starts_with("llvm.va_"))
+            || self.is_libm(name);
+        if computes {
+            return shadows.iter().flatten().next().map(|s| s.origin);
+        }
+        for (k, s) in shadows.iter().enumerate() {
+            if let Some(s) = s {
+                let what = if name.starts_with("llvm.assume") { "the condition of `llvm.assume`".to_string() } else { format!("argument {} of `{name}`", k + 1) };
+                self.uninit_use(state, s, loc, &what);
+            }
+        }
+        None
+    }
+
+    /// The shadow of the result of a computing intrinsic: lane by lane when
+    /// every argument has the result's lanes (elementwise `llvm.*`), else
+    /// every lane indeterminate when any argument bit is. Intrinsics that
+    /// return their first argument return its shadow.
+    pub(super) fn intrinsic_result_shadow(&mut self, name: &str, shadows: &[Option<Shadow>], args: &[Value], result: &Value, origin: OriginId) -> Option<Shadow> {
+        let rest = name.strip_prefix("llvm.").unwrap_or(name);
+        let base = super::intrinsics::intrinsic_base(rest);
+        if matches!(base, "expect" | "expect.with.probability" | "ssa.copy" | "launder.invariant.group" | "strip.invariant.group" | "threadlocal.address" | "annotation" | "ptr.annotation" | "arithmetic.fence") {
+            return shadows.first().cloned().flatten();
+        }
+        let p = &mut self.pool;
+        let lanewise = !rest.starts_with("x86.") && args.iter().all(|a| a.len() == result.len());
+        let mut all = p.constant(1, 0);
+        if !lanewise {
+            for s in shadows.iter().flatten() {
+                for l in &s.mask {
+                    let b = any_bit(p, *l);
+                    all = p.or(all, b);
+                }
+            }
+        }
+        let mask = (0..result.len())
+            .map(|i| {
+                let mut any = all;
+                if lanewise {
+                    for s in shadows.iter().flatten() {
+                        let b = any_bit(p, s.mask[i]);
+                        any = p.or(any, b);
+                    }
+                }
+                let w = p.width(result[i]);
+                p.sext(any, w)
+            })
+            .collect();
+        Some(Shadow { mask, origin })
+    }
+
+    /// Conditions of branches and switches, and the exit status.
+    pub(super) fn check_operand_use(&mut self, state: &mut State, func: &Function, op: &Operand, loc: Loc, what: &str) {
+        if !self.shadow_active(state) {
+            return;
+        }
+        if let Some(s) = self.operand_shadow(state, func, op, loc) {
+            self.uninit_use(state, &s, loc, what);
+        }
+    }
+}
+
+/// MemorySanitizer's propagation for integer operations, lane by lane.
+fn int_shadow(p: &mut ExprPool, op: IntOp, a: ExprId, b: ExprId, sa: ExprId, sb: ExprId) -> ExprId {
+    let w = p.width(a);
+    match op {
+        // A bit of `a & b` is defined when both are, or either is a
+        // defined 0.
+        IntOp::And => {
+            let both = p.and(sa, sb);
+            let x = p.and(sa, b);
+            let y = p.and(a, sb);
+            let xy = p.or(x, y);
+            p.or(both, xy)
+        }
+        // ... and of `a | b` when either is a defined 1.
+        IntOp::Or => {
+            let both = p.and(sa, sb);
+            let nb = p.not(b);
+            let na = p.not(a);
+            let x = p.and(sa, nb);
+            let y = p.and(na, sb);
+            let xy = p.or(x, y);
+            p.or(both, xy)
+        }
+        IntOp::Xor => p.or(sa, sb),
+        IntOp::Shl | IntOp::LShr | IntOp::AShr => {
+            let moved = match op {
+                IntOp::Shl => p.bin(crate::expr::BinOp::Shl, sa, b),
+                IntOp::LShr => p.bin(crate::expr::BinOp::LShr, sa, b),
+                _ => p.bin(crate::expr::BinOp::AShr, sa, b),
+            };
+            let amount = smear(p, sb, w);
+            p.or(moved, amount)
+        }
+        IntOp::Add | IntOp::Sub | IntOp::Mul => {
+            let s = p.or(sa, sb);
+            upward(p, s)
+        }
+        IntOp::UDiv | IntOp::SDiv | IntOp::URem | IntOp::SRem => {
+            let s = p.or(sa, sb);
+            smear(p, s, w)
+        }
+    }
+}
+
+/// The operands of an instruction, in the order `propagate_shadow` reads
+/// them.
+pub fn operands(kind: &InstKind) -> smallvec::SmallVec<[&Operand; 3]> {
+    use smallvec::smallvec;
+    match kind {
+        InstKind::Int { lhs, rhs, .. } | InstKind::Float { lhs, rhs, .. } | InstKind::ICmp { lhs, rhs, .. } | InstKind::FCmp { lhs, rhs, .. } => smallvec![lhs, rhs],
+        InstKind::FNeg(a) | InstKind::Cast { value: a, .. } | InstKind::Freeze(a) => smallvec![a],
+        InstKind::Select { cond, then, otherwise, .. } => smallvec![cond, then, otherwise],
+        InstKind::Phi { incoming } => incoming.iter().map(|(_, o)| o).collect(),
+        InstKind::Alloca { count, .. } => smallvec![count],
+        InstKind::Load { ptr, .. } => smallvec![ptr],
+        InstKind::Store { ptr, value, .. } => smallvec![ptr, value],
+        InstKind::Gep { base, terms, .. } => std::iter::once(base).chain(terms.iter().map(|(o, _)| o)).collect(),
+        InstKind::Call { callee, args } => {
+            let mut v: smallvec::SmallVec<[&Operand; 3]> = args.iter().collect();
+            if let crate::ir::Callee::Indirect(f) = callee {
+                v.push(f);
+            }
+            v
+        }
+        InstKind::ExtractElement { vector, index } => smallvec![vector, index],
+        InstKind::InsertElement { vector, element, index } => smallvec![vector, element, index],
+        InstKind::ShuffleVector { a, b, .. } => smallvec![a, b],
+        InstKind::ExtractValue { aggregate, .. } => smallvec![aggregate],
+        InstKind::InsertValue { aggregate, value, .. } => smallvec![aggregate, value],
+        InstKind::AtomicRmw { ptr, value, .. } => smallvec![ptr, value],
+        InstKind::CmpXchg { ptr, expected, new } => smallvec![ptr, expected, new],
+        InstKind::Fence | InstKind::Unsupported(_) => smallvec![],
+    }
+}
+
+/// Whether an operand is, or contains, an `undef`/`poison` constant.
+fn has_undef(op: &Operand) -> bool {
+    fn in_const(c: &Const) -> bool {
+        match c {
+            Const::Undef(t) => *t != crate::ir::Type::Void,
+            Const::Vector(items) | Const::Aggregate(items) => items.iter().any(in_const),
+            _ => false,
+        }
+    }
+    matches!(op, Operand::Const(c) if in_const(c))
+}
+
+/// The shadow of a constant: all ones in `undef` lanes.
+fn const_mask(p: &mut ExprPool, c: &Const, out: &mut Value) {
+    match c {
+        Const::Undef(t) => {
+            for w in super::step::leaf_widths(t) {
+                out.push(p.constant(w, crate::expr::mask(w)));
+            }
+        }
+        Const::Vector(items) | Const::Aggregate(items) => {
+            for i in items {
+                const_mask(p, i, out);
+            }
+        }
+        Const::Int { width, .. } => out.push(p.constant(*width, 0)),
+        Const::Float { format, .. } => out.push(p.constant(format.width(), 0)),
+        Const::Null | Const::GlobalAddr { .. } | Const::FuncAddr(_) => out.push(p.constant(64, 0)),
+    }
+}
