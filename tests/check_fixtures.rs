@@ -50,6 +50,10 @@ fixtures!(
     uninit_printf_argument,
     uninit_guarded_use_ok,
     uninit_scalar_branch,
+    uninit_defined_bits_ok,
+    uninit_high_bits_branch,
+    uninit_symbolic_index,
+    uninit_divisor_and_address,
 );
 
 #[test]

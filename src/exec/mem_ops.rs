@@ -35,7 +35,8 @@ impl<'m> Executor<'m> {
         };
         let name = inst.dest.map(|d| func.reg_names[d.0 as usize].clone()).unwrap_or_default();
         let id = state.memory.allocate(&mut self.pool, elem_size * n as u64, align, ObjectKind::Stack, name);
-        state.memory.object_mut(id).alloc_line = Some(inst.loc);
+        // Allocas carry no line of their own at -O0: the function's then.
+        state.memory.object_mut(id).alloc_line = Some(if inst.loc.line == 0 { func.loc } else { inst.loc });
         state.frame_mut().allocas.push(id);
         let base = state.memory.object(id).base;
         Ok(scalar(self.pool.constant(64, base as u128)))

@@ -34,6 +34,8 @@ pub struct OriginId(pub u32);
 pub struct Origin {
     pub what: String,
     pub loc: Option<Loc>,
+    /// What `loc` is: "allocated here", "appears here".
+    pub note: &'static str,
 }
 
 /// The shadow of a register value: one mask per lane (same widths as the
@@ -60,13 +62,13 @@ impl ShadowCx {
         &self.origins[id.0 as usize]
     }
 
-    pub fn intern(&mut self, what: String, loc: Option<Loc>) -> OriginId {
+    pub fn intern(&mut self, what: String, loc: Option<Loc>, note: &'static str) -> OriginId {
         let key = (what, loc);
         if let Some(id) = self.by_text.get(&key) {
             return *id;
         }
         let id = OriginId(self.origins.len() as u32);
-        self.origins.push(Origin { what: key.0.clone(), loc });
+        self.origins.push(Origin { what: key.0.clone(), loc, note });
         self.by_text.insert(key, id);
         id
     }
@@ -155,13 +157,13 @@ impl<'m> Executor<'m> {
 
     pub(super) fn undef_origin(&mut self, func: &Function, loc: Loc) -> OriginId {
         let what = format!("an undefined value in `{}` (a variable never assigned, or an `undef`/`poison` lane)", func.name);
-        self.shadow.intern(what, Some(loc))
+        self.shadow.intern(what, Some(loc), "appears here")
     }
 
     /// The origin naming a memory object.
     pub(super) fn object_origin(&mut self, o: &super::memory::MemoryObject) -> OriginId {
         let what = format!("{} `{}`", o.kind.describe(), o.name);
-        self.shadow.intern(what, o.alloc_line)
+        self.shadow.intern(what, o.alloc_line, "allocated here")
     }
 
     /// Records (or clears) the shadow of a register of the current frame.
@@ -400,7 +402,7 @@ impl<'m> Executor<'m> {
                 f.status = crate::report::Status::Unconfirmed;
             }
             if let Some(l) = alloc {
-                f.related.insert(0, crate::report::Related { message: "the uninitialised bits come from here".into(), location: l });
+                f.related.insert(0, crate::report::Related { message: format!("{} {}", origin.what, origin.note), location: l });
             }
         }
     }
