@@ -66,14 +66,14 @@ impl<'m> Executor<'m> {
 
     pub(super) fn exec_call(&mut self, state: &mut State, func: &'m Function, inst: &'m Inst, callee: &'m Callee, args: &'m [Operand]) -> Step {
         let values: Vec<Value> = args.iter().map(|a| self.operand(state, func, a)).collect();
-        let shadows = self.arg_shadows(state, func, args, inst.loc);
+        let shadows = if self.shadow_active(state) { self.arg_shadows(state, func, args, inst.loc) } else { Vec::new() };
         let name: &str = match callee {
             Callee::Direct(f) => {
                 let target = self.module.function(*f);
                 if !target.is_declaration() {
                     let depth = state.stack.len();
                     let step = self.call_function(state, *f, values, inst.dest, inst.loc);
-                    if state.stack.len() > depth {
+                    if !shadows.is_empty() && state.stack.len() > depth {
                         self.enter_with_shadows(state, *f, shadows);
                     }
                     return step;
@@ -84,7 +84,7 @@ impl<'m> Executor<'m> {
                 let ptr = self.operand1(state, func, op);
                 let depth = state.stack.len();
                 let step = self.call_indirect(state, ptr, values, inst);
-                if state.stack.len() > depth {
+                if !shadows.is_empty() && state.stack.len() > depth {
                     let f = state.frame().func;
                     self.enter_with_shadows(state, f, shadows);
                 }
@@ -93,7 +93,7 @@ impl<'m> Executor<'m> {
             Callee::External(name) | Callee::Intrinsic(name) => name,
             Callee::InlineAsm => return self.unsupported(state, inst.loc, "inline assembly".into()),
         };
-        let origin = self.builtin_call_shadows(state, name, &shadows, inst.loc);
+        let origin = if shadows.is_empty() { None } else { self.builtin_call_shadows(state, name, &shadows, inst.loc) };
         let ctx = CallCtx { name, args: values, inst };
         let result = if let Some(h) = Self::builtin(name) {
             h(self, state, &ctx)

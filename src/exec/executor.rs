@@ -102,7 +102,7 @@ impl<'m> Executor<'m> {
             output: Vec::new(),
             cl: Default::default(),
             finished: None,
-            shadow: Default::default(),
+            shadow: super::shadow::ShadowCx::new(module),
         }
     }
 
@@ -320,6 +320,7 @@ impl<'m> Executor<'m> {
             call_loc,
             varargs: None,
             shadows: Default::default(),
+            shadow_on: self.shadow.mentions_undef(func),
         }
     }
 

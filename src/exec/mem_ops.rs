@@ -62,6 +62,11 @@ impl<'m> Executor<'m> {
         let access = self.resolve(state, addr, len, inst.loc, false)?;
         self.observe_access(state, &access, len, false, false, None, inst.loc);
         let bytes = self.read_bytes(state, &access, len, inst.loc);
+        if let Some(d) = inst.dest {
+            if self.shadow.last_read.is_some() || state.frame().shadow_on {
+                self.load_shadow(state, inst, d);
+            }
+        }
         Ok(bytes_to_value(&mut self.pool, &inst.ty, &bytes))
     }
 
@@ -70,7 +75,8 @@ impl<'m> Executor<'m> {
         let v = self.operand(state, func, value);
         let addr = self.operand1(state, func, ptr);
         let bytes = value_to_bytes(&mut self.pool, &t, &v);
-        let shadow = self.operand_shadow(state, func, value, inst.loc).map(|s| (value_to_bytes(&mut self.pool, &t, &s.mask), s.origin));
+        let shadow = if !self.shadow_active(state) { None } else { self.operand_shadow(state, func, value, inst.loc) };
+        let shadow = shadow.map(|s| (value_to_bytes(&mut self.pool, &t, &s.mask), s.origin));
         match self.resolve(state, addr, bytes.len() as u64, inst.loc, true) {
             Ok(access) => {
                 let written: Option<Vec<ExprId>> = bytes.iter().copied().collect();

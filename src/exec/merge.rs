@@ -228,6 +228,7 @@ impl<'m> Executor<'m> {
                 fa.shadows.remove(&r);
             } else {
                 fa.shadows.insert(r, super::shadow::Shadow { mask, origin });
+                fa.shadow_on = true;
             }
         }
     }

@@ -51,13 +51,22 @@ pub struct Shadow {
 pub struct ShadowCx {
     origins: Vec<Origin>,
     by_text: FxHashMap<(String, Option<Loc>), OriginId>,
-    /// Per function: 0 not yet known, 1 mentions no undef, 2 does.
-    undef_in: Vec<u8>,
+    /// Per function: whether it mentions an `undef`/`poison` constant.
+    undef_in: Vec<bool>,
     /// The shadow of the bytes of the last `read_bytes` (None: all defined).
     pub last_read: Option<(super::mem_ops::Bytes, OriginId)>,
 }
 
 impl ShadowCx {
+    pub fn mentions_undef(&self, func: FuncId) -> bool {
+        self.undef_in.get(func.0 as usize).copied().unwrap_or(false)
+    }
+
+    pub fn new(module: &crate::ir::Module) -> Self {
+        let undef_in = module.functions.iter().map(mentions_undef).collect();
+        ShadowCx { undef_in, ..Default::default() }
+    }
+
     pub fn origin(&self, id: OriginId) -> &Origin {
         &self.origins[id.0 as usize]
     }
@@ -114,28 +123,13 @@ pub fn zeros_like(p: &mut ExprPool, v: &[ExprId]) -> Value {
 impl<'m> Executor<'m> {
     /// Whether shadows need computing in the current frame: it holds some,
     /// or its function mentions `undef`.
-    pub(super) fn shadow_active(&mut self, state: &State) -> bool {
-        let f = state.frame();
-        !f.shadows.is_empty() || self.mentions_undef(f.func)
-    }
-
-    fn mentions_undef(&mut self, func: FuncId) -> bool {
-        let i = func.0 as usize;
-        if self.shadow.undef_in.len() <= i {
-            self.shadow.undef_in.resize(self.module.functions.len().max(i + 1), 0);
-        }
-        if self.shadow.undef_in[i] == 0 {
-            let f = self.module.function(func);
-            let any = f.blocks.iter().any(|b| {
-                b.insts.iter().any(|inst| operands(&inst.kind).iter().any(|o| has_undef(o)))
-                    || matches!(&b.term, crate::ir::Terminator::CondBr { cond: o, .. } | crate::ir::Terminator::Switch { value: o, .. } | crate::ir::Terminator::Ret(Some(o)) if has_undef(o))
-            });
-            self.shadow.undef_in[i] = if any { 2 } else { 1 };
-        }
-        self.shadow.undef_in[i] == 2
+    #[inline]
+    pub(super) fn shadow_active(&self, state: &State) -> bool {
+        state.frame().shadow_on
     }
 
     /// The shadow of an operand, None when fully defined.
+    #[inline(never)]
     pub(super) fn operand_shadow(&mut self, state: &State, func: &Function, op: &Operand, loc: Loc) -> Option<Shadow> {
         match op {
             Operand::Reg(r) => state.frame().shadows.get(r).cloned(),
@@ -167,11 +161,14 @@ impl<'m> Executor<'m> {
     }
 
     /// Records (or clears) the shadow of a register of the current frame.
+    #[inline(never)]
     pub(super) fn set_shadow(&mut self, state: &mut State, reg: RegId, s: Option<Shadow>) {
-        let shadows = &mut state.frame_mut().shadows;
+        let frame = state.frame_mut();
+        let shadows = &mut frame.shadows;
         match s {
             Some(s) if !is_clean(&self.pool, &s.mask) => {
                 shadows.insert(reg, s);
+                frame.shadow_on = true;
             }
             _ => {
                 if !shadows.is_empty() {
@@ -181,14 +178,31 @@ impl<'m> Executor<'m> {
         }
     }
 
-    /// The shadow of the result of `inst` (not a call, store or phi), from
-    /// the shadows of its operands; loads take the shadow read from memory.
-    pub(super) fn propagate_shadow(&mut self, state: &State, func: &Function, inst: &crate::ir::Inst, result: &Value) -> Option<Shadow> {
+    /// Sets the shadow of `dest`, just written by `inst`.
+    #[inline(never)]
+    pub(super) fn shadow_result(&mut self, state: &mut State, func: &Function, inst: &crate::ir::Inst, dest: RegId) {
         if let InstKind::Load { .. } = inst.kind {
-            let (bytes, origin) = self.shadow.last_read.take()?;
-            let mask = super::layout::bytes_to_value(&mut self.pool, &inst.ty, &bytes);
-            return Some(Shadow { mask, origin });
+            return; // exec_load set it
         }
+        let v = state.frame().regs[dest.0 as usize].clone().unwrap_or_default();
+        let s = self.propagate_shadow(state, func, inst, &v);
+        self.set_shadow(state, dest, s);
+    }
+
+    /// A load wrote `dest`: its shadow is that of the bytes read.
+    #[inline(never)]
+    pub(super) fn load_shadow(&mut self, state: &mut State, inst: &crate::ir::Inst, dest: RegId) {
+        let s = self.shadow.last_read.take().map(|(bytes, origin)| {
+            let mask = super::layout::bytes_to_value(&mut self.pool, &inst.ty, &bytes);
+            Shadow { mask, origin }
+        });
+        self.set_shadow(state, dest, s);
+    }
+
+    /// The shadow of the result of `inst` (not a load, call, store or phi), from
+    /// the shadows of its operands; loads take the shadow read from memory.
+    #[inline(never)]
+    pub(super) fn propagate_shadow(&mut self, state: &State, func: &Function, inst: &crate::ir::Inst, result: &Value) -> Option<Shadow> {
         self.shadow.last_read = None;
         let ops = operands(&inst.kind);
         let shadows: Vec<Option<Shadow>> = ops.iter().map(|o| self.operand_shadow(state, func, o, inst.loc)).collect();
@@ -361,6 +375,7 @@ impl<'m> Executor<'m> {
     }
 
     /// The operands of `inst` whose indeterminate bits are a use.
+    #[inline(never)]
     pub(super) fn check_inst_uses(&mut self, state: &mut State, func: &Function, inst: &crate::ir::Inst) {
         let (op, what) = match &inst.kind {
             InstKind::Load { ptr, .. } => (ptr, "the address of a load"),
@@ -379,6 +394,7 @@ impl<'m> Executor<'m> {
 
     /// A use of possibly indeterminate bits: an `uninitialized-read` finding
     /// when some bit of `s` can be set on this path.
+    #[inline(never)]
     pub(super) fn uninit_use(&mut self, state: &mut State, s: &Shadow, loc: Loc, what: &str) {
         let mut any = self.pool.constant(1, 0);
         for l in &s.mask {
@@ -407,17 +423,16 @@ impl<'m> Executor<'m> {
         }
     }
 
-    /// Calls: the shadows of the arguments (empty when the frame runs
-    /// without shadows).
+    /// Calls: the shadows of the arguments (callers skip this when the
+    /// frame runs without shadows).
+    #[inline(never)]
     pub(super) fn arg_shadows(&mut self, state: &State, func: &Function, args: &[Operand], loc: Loc) -> Vec<Option<Shadow>> {
-        if !self.shadow_active(state) {
-            return Vec::new();
-        }
         args.iter().map(|a| self.operand_shadow(state, func, a, loc)).collect()
     }
 
     /// A function defined in the module was entered: its parameters take
     /// the shadows of the arguments.
+    #[inline(never)]
     pub(super) fn enter_with_shadows(&mut self, state: &mut State, callee: FuncId, shadows: Vec<Option<Shadow>>) {
         if shadows.iter().all(Option::is_none) {
             return;
@@ -432,6 +447,7 @@ impl<'m> Executor<'m> {
     /// indeterminate bits are uses, except for the computations of
     /// `llvm.*` intrinsics and libm, whose results inherit them; copies
     /// (memcpy) carry the shadow of memory themselves.
+    #[inline(never)]
     pub(super) fn builtin_call_shadows(&mut self, state: &mut State, name: &str, shadows: &[Option<Shadow>], loc: Loc) -> Option<OriginId> {
         if shadows.iter().all(Option::is_none) {
             return None;
@@ -454,6 +470,7 @@ impl<'m> Executor<'m> {
     /// every argument has the result's lanes (elementwise `llvm.*`), else
     /// every lane indeterminate when any argument bit is. Intrinsics that
     /// return their first argument return its shadow.
+    #[inline(never)]
     pub(super) fn intrinsic_result_shadow(&mut self, name: &str, shadows: &[Option<Shadow>], args: &[Value], result: &Value, origin: OriginId) -> Option<Shadow> {
         let rest = name.strip_prefix("llvm.").unwrap_or(name);
         let base = super::intrinsics::intrinsic_base(rest);
@@ -488,6 +505,7 @@ impl<'m> Executor<'m> {
     }
 
     /// Conditions of branches and switches, and the exit status.
+    #[inline(never)]
     pub(super) fn check_operand_use(&mut self, state: &mut State, func: &Function, op: &Operand, loc: Loc, what: &str) {
         if !self.shadow_active(state) {
             return;
@@ -571,6 +589,14 @@ pub fn operands(kind: &InstKind) -> smallvec::SmallVec<[&Operand; 3]> {
         InstKind::CmpXchg { ptr, expected, new } => smallvec![ptr, expected, new],
         InstKind::Fence | InstKind::Unsupported(_) => smallvec![],
     }
+}
+
+/// Whether a function has an `undef`/`poison` constant among its operands.
+fn mentions_undef(f: &Function) -> bool {
+    f.blocks.iter().any(|b| {
+        b.insts.iter().any(|inst| operands(&inst.kind).iter().any(|o| has_undef(o)))
+            || matches!(&b.term, crate::ir::Terminator::CondBr { cond: o, .. } | crate::ir::Terminator::Switch { value: o, .. } | crate::ir::Terminator::Ret(Some(o)) if has_undef(o))
+    })
 }
 
 /// Whether an operand is, or contains, an `undef`/`poison` constant.

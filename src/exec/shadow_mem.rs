@@ -18,6 +18,7 @@ fn tracks_writes(o: &MemoryObject) -> bool {
 }
 
 /// Whether every byte of `o` in `[off, off + len)` is defined.
+#[inline]
 pub fn range_is_defined(o: &MemoryObject, off: u64, len: u64) -> bool {
     let (a, b) = (off as usize, (off + len) as usize);
     (!tracks_writes(o) || o.initialized[a..b].iter().all(|x| *x)) && (o.poison.is_empty() || o.poison.range(off..off + len).next().is_none())

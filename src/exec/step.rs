@@ -62,11 +62,10 @@ impl<'m> Executor<'m> {
         match result {
             Ok(v) => {
                 if let Some(d) = inst.dest {
-                    if shadowed || self.shadow.last_read.is_some() {
-                        let s = self.propagate_shadow(state, func, inst, &v);
-                        self.set_shadow(state, d, s);
-                    }
                     self.set_reg(state, d, v);
+                    if shadowed {
+                        self.shadow_result(state, func, inst, d);
+                    }
                 }
                 Step::Continue
             }
