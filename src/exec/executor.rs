@@ -76,6 +76,8 @@ pub struct Executor<'m> {
     pub finished: Option<Vec<State>>,
     /// Origins and caches of the uninitialised-bits analysis (shadow.rs).
     pub(super) shadow: super::shadow::ShadowCx,
+    /// Per function, its lane writes (lane_writes.rs), found when needed.
+    pub(super) lane_tables: FxHashMap<FuncId, std::rc::Rc<super::lane_writes::LaneTable>>,
 }
 
 impl<'m> Executor<'m> {
@@ -103,6 +105,7 @@ impl<'m> Executor<'m> {
             cl: Default::default(),
             finished: None,
             shadow: super::shadow::ShadowCx::new(module),
+            lane_tables: FxHashMap::default(),
         }
     }
 

@@ -60,7 +60,7 @@ impl<'m> Executor<'m> {
         let addr = self.operand1(state, func, ptr);
         let len = inst.ty.store_size();
         let access = self.resolve(state, addr, len, inst.loc, false)?;
-        self.observe_access(state, &access, len, false, false, None, inst.loc);
+        self.observe_lanes(state, func, inst, &inst.ty, &access, len, false, None);
         let bytes = self.read_bytes(state, &access, len, inst.loc);
         if let Some(d) = inst.dest {
             if self.shadow.last_read.is_some() || state.frame().shadow_on {
@@ -80,7 +80,7 @@ impl<'m> Executor<'m> {
         match self.resolve(state, addr, bytes.len() as u64, inst.loc, true) {
             Ok(access) => {
                 let written: Option<Vec<ExprId>> = bytes.iter().copied().collect();
-                self.observe_access(state, &access, bytes.len() as u64, true, false, written, inst.loc);
+                self.observe_lanes(state, func, inst, &t, &access, bytes.len() as u64, true, written);
                 self.write_bytes_shadowed(state, &access, &bytes, shadow.as_ref().map(|(m, o)| (&m[..], *o)));
                 Step::Continue
             }

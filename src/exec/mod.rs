@@ -13,6 +13,7 @@ mod executor;
 mod fp_ops;
 mod int_ops;
 mod intrinsics;
+mod lane_writes;
 mod layout;
 mod libc_env;
 pub mod mem_ops;
