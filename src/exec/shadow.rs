@@ -207,13 +207,14 @@ impl<'m> Executor<'m> {
         let ops = operands(&inst.kind);
         let shadows: Vec<Option<Shadow>> = ops.iter().map(|o| self.operand_shadow(state, func, o, inst.loc)).collect();
         let origin = shadows.iter().flatten().next()?.origin;
+        // The mask of operand k, zeros when it has none (and all ones,
+        // to stay on the safe side, should a mask not match its value).
         let sh = |k: usize, this: &mut Self| -> Value {
+            let v = this.operand(state, func, ops[k]);
             match &shadows[k] {
-                Some(s) => s.mask.clone(),
-                None => {
-                    let v = this.operand(state, func, ops[k]);
-                    zeros_like(&mut this.pool, &v)
-                }
+                Some(s) if s.mask.len() == v.len() => s.mask.clone(),
+                Some(_) => v.iter().map(|l| this.pool.constant(this.pool.width(*l), crate::expr::mask(this.pool.width(*l)))).collect(),
+                None => zeros_like(&mut this.pool, &v),
             }
         };
         let mask: Value = match &inst.kind {
