@@ -200,149 +200,149 @@ impl<'m> Executor<'m> {
     }
 
     /// The shadow of the result of `inst` (not a load, call, store or phi), from
-    /// the shadows of its operands; loads take the shadow read from memory.
-    #[inline(never)]
+    /// the shadows of its operands.
     pub(super) fn propagate_shadow(&mut self, state: &State, func: &Function, inst: &crate::ir::Inst, result: &Value) -> Option<Shadow> {
         self.shadow.last_read = None;
         let ops = operands(&inst.kind);
         let shadows: Vec<Option<Shadow>> = ops.iter().map(|o| self.operand_shadow(state, func, o, inst.loc)).collect();
         let origin = shadows.iter().flatten().next()?.origin;
-        // The mask of operand k, zeros when it has none (and all ones,
+        let values: Vec<Value> = ops.iter().map(|o| self.operand(state, func, o)).collect();
+        // The mask of each operand: zeros when it has none (and all ones,
         // to stay on the safe side, should a mask not match its value).
-        let sh = |k: usize, this: &mut Self| -> Value {
-            let v = this.operand(state, func, ops[k]);
-            match &shadows[k] {
+        let p = &mut self.pool;
+        let masks: Vec<Value> = shadows
+            .iter()
+            .zip(&values)
+            .map(|(s, v)| match s {
                 Some(s) if s.mask.len() == v.len() => s.mask.clone(),
-                Some(_) => v.iter().map(|l| this.pool.constant(this.pool.width(*l), crate::expr::mask(this.pool.width(*l)))).collect(),
-                None => zeros_like(&mut this.pool, &v),
+                Some(_) => v.iter().map(|l| p.constant(p.width(*l), crate::expr::mask(p.width(*l)))).collect(),
+                None => zeros_like(p, v),
+            })
+            .collect();
+        let mask = match &inst.kind {
+            InstKind::ExtractElement { .. } | InstKind::InsertElement { .. } | InstKind::ShuffleVector { .. } | InstKind::ExtractValue { .. } | InstKind::InsertValue { .. } => {
+                self.lane_shadow(func, inst, &masks, &values)
             }
+            kind => self.arith_shadow(kind, &masks, &values, result)?,
         };
-        let mask: Value = match &inst.kind {
-            InstKind::Int { op, lhs, rhs } => {
-                let (sa, sb) = (sh(0, self), sh(1, self));
-                let (a, b) = (self.operand(state, func, lhs), self.operand(state, func, rhs));
-                (0..result.len()).map(|i| int_shadow(&mut self.pool, *op, a[i], b[i], sa[i], sb[i])).collect()
-            }
-            InstKind::Float { .. } => {
-                let (sa, sb) = (sh(0, self), sh(1, self));
-                (0..result.len())
-                    .map(|i| {
-                        let s = self.pool.or(sa[i], sb[i]);
-                        let w = self.pool.width(result[i]);
-                        smear(&mut self.pool, s, w)
-                    })
-                    .collect()
-            }
-            InstKind::FNeg(_) => sh(0, self),
-            InstKind::ICmp { .. } | InstKind::FCmp { .. } => {
-                let (sa, sb) = (sh(0, self), sh(1, self));
-                (0..result.len())
-                    .map(|i| {
-                        let s = self.pool.or(sa[i], sb[i]);
-                        any_bit(&mut self.pool, s)
-                    })
-                    .collect()
-            }
-            InstKind::Cast { op, .. } => {
-                let s = sh(0, self);
-                self.cast_shadow(*op, &s, result)
-            }
-            InstKind::Select { cond, then, otherwise, .. } => {
-                let (sc, st, sf) = (sh(0, self), sh(1, self), sh(2, self));
-                let c = self.operand(state, func, cond);
-                let (t, f) = (self.operand(state, func, then), self.operand(state, func, otherwise));
-                let p = &mut self.pool;
-                (0..result.len())
-                    .map(|i| {
-                        let (ci, sci) = if c.len() == 1 { (c[0], sc[0]) } else { (c[i], sc[i]) };
-                        let chosen = p.ite(ci, st[i], sf[i]);
-                        if p.as_const(sci) == Some(0) {
-                            return chosen;
-                        }
-                        // An indeterminate condition: every bit where the
-                        // sides differ, or either side is indeterminate.
-                        let differ = p.xor(t[i], f[i]);
-                        let either = p.or(st[i], sf[i]);
-                        let blended = p.or(differ, either);
-                        p.ite(sci, blended, chosen)
-                    })
-                    .collect()
-            }
-            InstKind::Gep { .. } | InstKind::Alloca { .. } => {
-                let mut any = self.pool.constant(1, 0);
-                for k in 0..ops.len() {
-                    for l in sh(k, self) {
-                        let b = any_bit(&mut self.pool, l);
-                        any = self.pool.or(any, b);
+        Some(Shadow { mask, origin })
+    }
+
+    /// Arithmetic, comparisons, casts, selects and address computations.
+    fn arith_shadow(&mut self, kind: &InstKind, m: &[Value], v: &[Value], result: &Value) -> Option<Value> {
+        let p = &mut self.pool;
+        let n = result.len();
+        Some(match kind {
+            InstKind::Int { op, .. } => (0..n).map(|i| int_shadow(p, *op, v[0][i], v[1][i], m[0][i], m[1][i])).collect(),
+            InstKind::Float { .. } => (0..n)
+                .map(|i| {
+                    let s = p.or(m[0][i], m[1][i]);
+                    let w = p.width(result[i]);
+                    smear(p, s, w)
+                })
+                .collect(),
+            InstKind::FNeg(_) => m[0].clone(),
+            InstKind::ICmp { .. } | InstKind::FCmp { .. } => (0..n)
+                .map(|i| {
+                    let s = p.or(m[0][i], m[1][i]);
+                    any_bit(p, s)
+                })
+                .collect(),
+            InstKind::Cast { op, .. } => self.cast_shadow(*op, &m[0], result),
+            InstKind::Select { .. } => (0..n)
+                .map(|i| {
+                    // A scalar condition selects whole vectors or aggregates.
+                    let (c, sc) = if v[0].len() == 1 { (v[0][0], m[0][0]) } else { (v[0][i], m[0][i]) };
+                    let chosen = p.ite(c, m[1][i], m[2][i]);
+                    if p.as_const(sc) == Some(0) {
+                        return chosen;
                     }
+                    // An indeterminate condition: every bit where the sides
+                    // differ, or either side is indeterminate.
+                    let differ = p.xor(v[1][i], v[2][i]);
+                    let either = p.or(m[1][i], m[2][i]);
+                    let blended = p.or(differ, either);
+                    p.ite(sc, blended, chosen)
+                })
+                .collect(),
+            InstKind::Gep { .. } | InstKind::Alloca { .. } => {
+                let mut any = p.constant(1, 0);
+                for l in m.iter().flatten() {
+                    let b = any_bit(p, *l);
+                    any = p.or(any, b);
                 }
-                smallvec::smallvec![self.pool.sext(any, 64)]
+                smallvec::smallvec![p.sext(any, 64)]
             }
-            InstKind::ExtractElement { index, .. } => {
-                let (sv, si) = (sh(0, self), sh(1, self));
-                let i = self.operand(state, func, index)[0];
-                let lane = self.select_lane(&sv, i);
-                let bad = any_bit(&mut self.pool, si[0]);
-                let w = self.pool.width(lane);
-                let bad = self.pool.sext(bad, w);
-                smallvec::smallvec![self.pool.or(lane, bad)]
-            }
-            InstKind::InsertElement { index, .. } => {
-                let (mut sv, se, si) = (sh(0, self), sh(1, self), sh(2, self));
-                let i = self.operand(state, func, index)[0];
-                let bad = any_bit(&mut self.pool, si[0]);
+            // freeze makes indeterminate bits some fixed value; atomics
+            // give defined results.
+            _ => return None,
+        })
+    }
+
+    /// Lane and field moves: the masks move as the values do; an
+    /// indeterminate index makes every lane it can reach indeterminate.
+    fn lane_shadow(&mut self, func: &Function, inst: &crate::ir::Inst, m: &[Value], v: &[Value]) -> Value {
+        match &inst.kind {
+            InstKind::ExtractElement { .. } => {
+                let lane = self.select_lane(&m[0], v[1][0]);
                 let p = &mut self.pool;
+                let bad = any_bit(p, m[1][0]);
+                let w = p.width(lane);
+                let bad = p.sext(bad, w);
+                smallvec::smallvec![p.or(lane, bad)]
+            }
+            InstKind::InsertElement { .. } => {
+                let (mut sv, i) = (m[0].clone(), v[2][0]);
+                let p = &mut self.pool;
+                let bad = any_bit(p, m[2][0]);
                 match p.as_const(i) {
                     Some(k) => {
                         if let Some(l) = sv.get_mut(k as usize) {
-                            *l = se[0];
+                            *l = m[1][0];
                         }
                     }
                     None => {
                         for (k, l) in sv.iter_mut().enumerate() {
                             let kc = p.constant(p.width(i), k as u128);
                             let hit = p.eq(i, kc);
-                            *l = p.ite(hit, se[0], *l);
+                            *l = p.ite(hit, m[1][0], *l);
                         }
                     }
                 }
-                sv.iter().map(|l| {
-                    let w = p.width(*l);
-                    let b = p.sext(bad, w);
-                    p.or(*l, b)
-                }).collect()
+                sv.iter()
+                    .map(|l| {
+                        let w = p.width(*l);
+                        let b = p.sext(bad, w);
+                        p.or(*l, b)
+                    })
+                    .collect()
             }
             InstKind::ShuffleVector { mask, .. } => {
-                let (sa, sb) = (sh(0, self), sh(1, self));
-                let n = sa.len();
+                let n = m[0].len();
                 let w = inst.ty.scalar_bits();
                 mask.iter()
-                    .map(|&m| match m {
+                    .map(|&k| match k {
                         // An undef mask entry gives a poison lane.
-                        m if m < 0 => self.pool.constant(w, crate::expr::mask(w)),
-                        m if (m as usize) < n => sa[m as usize],
-                        m => sb[m as usize - n],
+                        k if k < 0 => self.pool.constant(w, crate::expr::mask(w)),
+                        k if (k as usize) < n => m[0][k as usize],
+                        k => m[1][k as usize - n],
                     })
                     .collect()
             }
             InstKind::ExtractValue { aggregate, indices } => {
                 let t = self.operand_type(func, aggregate);
-                let s = sh(0, self);
                 let (start, len) = super::vector_ops::leaf_range(&t, indices);
-                s[start..start + len].iter().copied().collect()
+                m[0][start..start + len].iter().copied().collect()
             }
             InstKind::InsertValue { aggregate, indices, .. } => {
                 let t = self.operand_type(func, aggregate);
-                let (mut s, x) = (sh(0, self), sh(1, self));
+                let mut s = m[0].clone();
                 let (start, len) = super::vector_ops::leaf_range(&t, indices);
-                s[start..start + len].copy_from_slice(&x[..len]);
+                s[start..start + len].copy_from_slice(&m[1][..len]);
                 s
             }
-            // freeze makes indeterminate bits some fixed value; atomics
-            // and the rest give defined results.
-            _ => return None,
-        };
-        Some(Shadow { mask, origin })
+            _ => unreachable!("lane_shadow of a non-lane instruction"),
+        }
     }
 
     fn cast_shadow(&mut self, op: CastOp, s: &Value, result: &Value) -> Value {
