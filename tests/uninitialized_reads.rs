@@ -90,3 +90,20 @@ fn exit_status_and_printf_arguments_are_uses() {
     let found = uninit_findings("uninit_printf_argument.c", &[]);
     assert!(found.iter().any(|f| f.1.contains("argument 3 of `printf`")), "{found:?}");
 }
+
+/// Lane-level rules on LLVM text (tests/fixtures/uninit/*.ll, each with its
+/// `; expect:` line): splats and blends of partly undefined vectors are
+/// silent; a poison shuffle lane and an x86 intrinsic over an undefined lane
+/// decide a branch.
+#[test]
+fn lane_rules_on_llvm_text() {
+    let dir = common::repo().join("tests/fixtures/uninit");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).expect("fixture dir") {
+        let path = entry.expect("entry").path();
+        let rel = path.strip_prefix(common::repo()).unwrap().to_str().unwrap().to_string();
+        common::check_fixture(&rel, &[]);
+        seen += 1;
+    }
+    assert!(seen >= 4, "fixtures in {}", dir.display());
+}
