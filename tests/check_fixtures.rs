@@ -54,6 +54,7 @@ fixtures!(
     uninit_high_bits_branch,
     uninit_symbolic_index,
     uninit_divisor_and_address,
+    simde_style_restrict_inline,
 );
 
 #[test]
