@@ -42,6 +42,19 @@ fixtures!(
     float_classification_refuted,
     time_is_deterministic,
     stdin_is_empty,
+    uninit_union_lane_fill_ok,
+    uninit_branch_on_lane,
+    uninit_struct_padding_compared,
+    uninit_memcmp_padding,
+    uninit_copy_is_silent,
+    uninit_printf_argument,
+    uninit_guarded_use_ok,
+    uninit_scalar_branch,
+    uninit_defined_bits_ok,
+    uninit_high_bits_branch,
+    uninit_symbolic_index,
+    uninit_divisor_and_address,
+    simde_style_restrict_inline,
 );
 
 #[test]

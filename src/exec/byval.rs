@@ -56,14 +56,15 @@ impl<'m> Executor<'m> {
 
 /// A private stack object with the contents of `template`.
 fn copy_object(memory: &mut Memory, template: ObjectId, pool: &mut crate::expr::ExprPool, name: String) -> ObjectId {
-    let (size, bytes, initialized) = {
+    let (size, bytes, initialized, poison) = {
         let t = memory.object(template);
-        (t.size, t.bytes.clone(), t.initialized.clone())
+        (t.size, t.bytes.clone(), t.initialized.clone(), t.poison.clone())
     };
     let id = memory.allocate(pool, size, 16, ObjectKind::Stack, name);
     let o = memory.object_mut(id);
     o.bytes = bytes;
     o.initialized = initialized;
+    o.poison = poison;
     id
 }
 

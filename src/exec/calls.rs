@@ -73,21 +73,34 @@ impl<'m> Executor<'m> {
 
     pub(super) fn exec_call(&mut self, state: &mut State, func: &'m Function, inst: &'m Inst, callee: &'m Callee, args: &'m [Operand]) -> Step {
         let values: Vec<Value> = args.iter().map(|a| self.operand(state, func, a)).collect();
+        let shadows = if self.shadow_active(state) { self.arg_shadows(state, func, args, inst.loc) } else { Vec::new() };
         let name: &str = match callee {
             Callee::Direct(f) => {
                 let target = self.module.function(*f);
                 if !target.is_declaration() {
-                    return self.call_function(state, *f, values, inst.dest, inst.loc);
+                    let depth = state.stack.len();
+                    let step = self.call_function(state, *f, values, inst.dest, inst.loc);
+                    if !shadows.is_empty() && state.stack.len() > depth {
+                        self.enter_with_shadows(state, *f, shadows);
+                    }
+                    return step;
                 }
                 &target.name
             }
             Callee::Indirect(op) => {
                 let ptr = self.operand1(state, func, op);
-                return self.call_indirect(state, ptr, values, inst);
+                let depth = state.stack.len();
+                let step = self.call_indirect(state, ptr, values, inst);
+                if !shadows.is_empty() && state.stack.len() > depth {
+                    let f = state.frame().func;
+                    self.enter_with_shadows(state, f, shadows);
+                }
+                return step;
             }
             Callee::External(name) | Callee::Intrinsic(name) => name,
             Callee::InlineAsm => return self.unsupported(state, inst.loc, "inline assembly".into()),
         };
+        let origin = if shadows.is_empty() { None } else { self.builtin_call_shadows(state, name, &shadows, inst.loc) };
         let ctx = CallCtx { name, args: values, inst };
         let result = if let Some(h) = Self::builtin(name) {
             h(self, state, &ctx)
@@ -101,6 +114,12 @@ impl<'m> Executor<'m> {
         match result {
             Ok(v) => {
                 if let (Some(d), Some(v)) = (inst.dest, v) {
+                    if let Some(origin) = origin {
+                        let s = self.intrinsic_result_shadow(name, &shadows, &ctx.args, &v, origin);
+                        self.set_shadow(state, d, s);
+                    } else if !state.frame().shadows.is_empty() {
+                        self.set_shadow(state, d, None);
+                    }
                     self.set_reg(state, d, v);
                 }
                 Step::Continue
@@ -171,6 +190,10 @@ impl<'m> Executor<'m> {
             let a = self.pool.constant(64, (base + k) as u128);
             let access = self.resolve(state, a, 1, loc, false)?;
             let b = self.read_bytes(state, &access, 1, loc)[0];
+            if let Some((mask, origin)) = self.shadow.last_read.take() {
+                let s = super::shadow::Shadow { mask: mask.into_iter().collect(), origin };
+                self.uninit_use(state, &s, loc, "a string read by a library function");
+            }
             let b = self.concrete_arg(state, b)? as u8;
             if b == 0 {
                 break;
@@ -383,8 +406,9 @@ impl<'m> Executor<'m> {
         let from = self.resolve(state, src, n, loc, false)?;
         self.admit_transient(n)?;
         let bytes: Vec<Option<ExprId>> = self.read_bytes_raw(state, &from, n).into_iter().map(Some).collect();
+        let shadow = self.shadow.last_read.take().map(|(m, origin)| (m.into_iter().map(Some).collect::<Vec<_>>(), origin));
         let to = self.resolve(state, dst, n, loc, true)?;
-        self.write_bytes(state, &to, &bytes);
+        self.write_bytes_shadowed(state, &to, &bytes, shadow.as_ref().map(|(m, o)| (&m[..], *o)));
         Ok(())
     }
 
@@ -398,12 +422,15 @@ impl<'m> Executor<'m> {
         Ok(())
     }
 
-    /// Byte copy without the uninitialised-read check (memcpy of padding is
-    /// fine); the initialisation bits travel with the bytes.
+    /// The bytes of a copy; their shadow is left in `self.shadow.last_read`
+    /// (copying indeterminate bytes is no use of them).
     fn read_bytes_raw(&mut self, state: &mut State, access: &super::mem_ops::Access, n: u64) -> Vec<ExprId> {
         if let Some(off) = self.pool.as_const(access.offset) {
             let o = state.memory.object(access.object);
-            return o.bytes[off as usize..(off as u64 + n) as usize].to_vec();
+            if !o.address_only {
+                self.shadow.last_read = self.range_shadow(o, off as u64, n);
+                return o.bytes[off as usize..(off as u64 + n) as usize].to_vec();
+            }
         }
         self.read_bytes(state, access, n, Loc::default()).into_vec()
     }

@@ -36,6 +36,11 @@ impl<'m> Executor<'m> {
             Some(p) if self.pool.as_const(p[0]) != Some(0) => self.read_c_string(state, p[0], loc)?,
             _ => "values".to_string(),
         };
+        // Comparing bytes never written is a use of them (shadow_mem.rs).
+        let used = format!("the comparison `{what}` (symcross_check_equal)");
+        for side in [c.args[0][0], c.args[1][0]] {
+            self.use_bytes(state, side, elem * count, loc, &used)?;
+        }
         let chunk = elem.min(MAX_CHUNK).max(1);
         let t = Type::Int((chunk * 8) as u32);
         let mut failures: Vec<Failure> = Vec::new();

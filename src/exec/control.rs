@@ -17,13 +17,27 @@ impl<'m> Executor<'m> {
             Terminator::CondBr { cond, then, otherwise } => {
                 let here = state.frame().func;
                 self.note_branch(state, here, *then, *otherwise);
+                self.check_operand_use(state, func, cond, loc, "a branch condition");
                 let c = self.operand1(state, func, cond);
                 self.cond_branch(state, func, c, *then, *otherwise)
             }
-            Terminator::Switch { value, default, cases } => self.exec_switch(state, func, value, *default, cases),
+            Terminator::Switch { value, default, cases } => {
+                self.check_operand_use(state, func, value, loc, "the value of a switch");
+                self.exec_switch(state, func, value, *default, cases)
+            }
             Terminator::Ret(v) => {
                 let value = v.as_ref().map(|v| self.operand(state, func, v));
-                self.exec_return(state, value)
+                let shadow = match v {
+                    Some(v) if self.shadow_active(state) => self.operand_shadow(state, func, v, loc),
+                    _ => None,
+                };
+                if let Some(s) = &shadow {
+                    if state.stack.len() == 1 && state.gpu.is_none() {
+                        let what = format!("the value returned by `{}` (the exit status)", func.name);
+                        self.uninit_use(state, s, loc, &what);
+                    }
+                }
+                self.exec_return(state, value, shadow)
             }
             Terminator::Unreachable => self.unsupported(state, loc, "reached an `unreachable` instruction".into()),
             Terminator::Unsupported(what) => self.unsupported(state, loc, format!("unsupported terminator: {what}")),
@@ -122,11 +136,17 @@ impl<'m> Executor<'m> {
             return;
         }
         let mut assigned: Vec<(crate::ir::RegId, Value)> = Vec::new();
+        let mut shadows = Vec::new();
+        let shadowed = self.shadow_active(state);
         for inst in &block.insts {
             let InstKind::Phi { incoming } = &inst.kind else { break };
             if let (Some(dest), Some((_, op))) = (inst.dest, incoming.iter().find(|(b, _)| *b == from)) {
                 let v = self.operand(state, func, op);
                 assigned.push((dest, v));
+                if shadowed {
+                    let s = self.operand_shadow(state, func, op, inst.loc);
+                    shadows.push((dest, s));
+                }
             }
         }
         let frame = state.frame_mut();
@@ -135,6 +155,9 @@ impl<'m> Executor<'m> {
         frame.pc = 0;
         for (d, v) in assigned {
             frame.regs[d.0 as usize] = Some(v);
+        }
+        for (d, s) in shadows {
+            self.set_shadow(state, d, s);
         }
     }
 
@@ -157,7 +180,7 @@ impl<'m> Executor<'m> {
         Step::Continue
     }
 
-    fn exec_return(&mut self, state: &mut State, value: Option<Value>) -> Step {
+    fn exec_return(&mut self, state: &mut State, value: Option<Value>, shadow: Option<super::shadow::Shadow>) -> Step {
         let frame = state.stack.pop().expect("return with an empty stack");
         for obj in frame.allocas {
             let o = state.memory.object_mut(obj);
@@ -172,6 +195,9 @@ impl<'m> Executor<'m> {
         }
         if let (Some(dest), Some(v)) = (frame.ret_dest, value) {
             self.set_reg(state, dest, v);
+            if shadow.is_some() || !state.frame().shadows.is_empty() {
+                self.set_shadow(state, dest, shadow);
+            }
         }
         Step::Continue
     }

@@ -82,6 +82,10 @@ pub struct Executor<'m> {
     pub coverage: crate::report::Coverage,
     /// Blocks that call `__assert_fail` or `abort` (coverage.rs).
     pub(super) failure_blocks: FxHashSet<(FuncId, crate::ir::BlockId)>,
+    /// Origins and caches of the uninitialised-bits analysis (shadow.rs).
+    pub(super) shadow: super::shadow::ShadowCx,
+    /// Per function, its lane writes (lane_writes.rs), found when needed.
+    pub(super) lane_tables: FxHashMap<FuncId, std::rc::Rc<super::lane_writes::LaneTable>>,
 }
 
 impl<'m> Executor<'m> {
@@ -111,6 +115,8 @@ impl<'m> Executor<'m> {
             finished: None,
             coverage: crate::report::Coverage { program_has_checks: super::coverage::has_checks(module), ..Default::default() },
             failure_blocks: super::coverage::failure_blocks(module),
+            shadow: super::shadow::ShadowCx::new(module),
+            lane_tables: FxHashMap::default(),
         }
     }
 
@@ -392,6 +398,8 @@ impl<'m> Executor<'m> {
             ret_dest,
             call_loc,
             varargs: None,
+            shadows: Default::default(),
+            shadow_on: self.shadow.mentions_undef(func),
         }
     }
 

@@ -60,6 +60,14 @@ impl<'m> Executor<'m> {
         self.libm(c).map(|v| Ok(Some(v)))
     }
 
+    /// Whether `name` is a libm function symcross computes (exactly or as
+    /// an uninterpreted function).
+    pub(super) fn is_libm(&self, name: &str) -> bool {
+        let unary: Vec<&str> = LIBM_UNARY.iter().map(|(n, _)| *n).collect();
+        let binary: &[&str] = &["fmin", "fmax", "fmod", "copysign", "fabs", "fma"];
+        libm_base(name, &unary).is_some() || libm_base(name, binary).is_some() || libm_base(name, LIBM_UNINTERPRETED).is_some()
+    }
+
     pub(super) fn libm(&mut self, c: &CallCtx) -> Option<Value> {
         let name = c.name;
         let f = lanes_fmt(c)?;
@@ -107,15 +115,29 @@ impl<'m> Executor<'m> {
                     self.fill_bytes(state, c.args[0][0], c.args[1][0], n, loc).map(|_| None)
                 }));
             }
-            "expect" | "expect.with.probability" | "ssa.copy" | "launder.invariant.group" => arg(0),
+            // Hints that return their first argument unchanged.
+            "expect" | "expect.with.probability" | "ssa.copy" | "launder.invariant.group" | "strip.invariant.group"
+            | "threadlocal.address" | "annotation" | "ptr.annotation" | "arithmetic.fence" => arg(0),
+            // Its result only feeds `llvm.invariant.end`.
+            "invariant.start" => scalar(self.pool.constant(64, 0)),
+            // Checks that may be switched on or off: on.
+            "experimental.widenable.condition" | "allow.runtime.check" | "allow.ubsan.check" => scalar(self.pool.bool_const(true)),
+            // Object size unknown: -1 for the maximum, 0 for the minimum.
+            "objectsize" => {
+                let min = self.pool.as_const(c.args[1][0]) == Some(1);
+                let w = c.inst.ty.scalar_bits();
+                scalar(self.pool.constant(w, if min { 0 } else { crate::expr::mask(w) }))
+            }
+            "ptrmask" => scalar(self.pool.and(c.args[0][0], c.args[1][0])),
+            // FLT_ROUNDS: to nearest, the only rounding mode modelled.
+            "get.rounding" => scalar(self.pool.constant(32, 1)),
             "assume" => {
                 let ok = self.assume(state, c.args[0][0]);
                 return Some(if ok { Ok(None) } else { Err(Step::Terminated) });
             }
-            "lifetime.start" | "lifetime.end" | "dbg.declare" | "dbg.value" | "dbg.label" | "va_end" | "stackrestore"
-            | "donothing" | "sideeffect" | "experimental.noalias.scope.decl" | "invariant.start" | "invariant.end" => {
-                return Some(Ok(None));
-            }
+            // The intrinsics without any effect are dropped when the IR is
+            // translated (ir::NO_EFFECT_INTRINSICS).
+            "va_end" | "stackrestore" => return Some(Ok(None)),
             "stacksave" => scalar(self.pool.constant(64, 0)),
             // __builtin_constant_p at -O0: nothing is known to be constant.
             "is.constant" => scalar(self.pool.bool_const(false)),
@@ -172,6 +194,14 @@ impl<'m> Executor<'m> {
                     let uno = p.fcmp(crate::expr::Outcomes(crate::expr::Outcomes::UNO), f, lane(0, i), lane(1, i));
                     let nan = p.constant(f.width(), crate::expr::canonical_nan(f));
                     p.ite(uno, nan, m)
+                }
+                // IEEE mode: the value itself, except that a NaN becomes
+                // the canonical quiet NaN.
+                "canonicalize" => {
+                    let f = fmt?;
+                    let uno = p.fcmp(crate::expr::Outcomes(crate::expr::Outcomes::UNO), f, lane(0, i), lane(0, i));
+                    let nan = p.constant(f.width(), crate::expr::canonical_nan(f));
+                    p.ite(uno, nan, lane(0, i))
                 }
                 "fma" => p.fma(fmt?, lane(0, i), lane(1, i), lane(2, i)),
                 // With -ffp-contract=off clang emits no fmuladd; when it

@@ -38,7 +38,8 @@ impl<'m> Executor<'m> {
         let size = elem_size.checked_mul(n as u64).unwrap_or(u64::MAX);
         self.admit_allocation(size)?;
         let id = state.memory.allocate(&mut self.pool, size, align, ObjectKind::Stack, name);
-        state.memory.object_mut(id).alloc_line = Some(inst.loc);
+        // Allocas carry no line of their own at -O0: the function's then.
+        state.memory.object_mut(id).alloc_line = Some(if inst.loc.line == 0 { func.loc } else { inst.loc });
         state.frame_mut().allocas.push(id);
         let base = state.memory.object(id).base;
         Ok(scalar(self.pool.constant(64, base as u128)))
@@ -62,8 +63,13 @@ impl<'m> Executor<'m> {
         let addr = self.operand1(state, func, ptr);
         let len = inst.ty.store_size();
         let access = self.resolve(state, addr, len, inst.loc, false)?;
-        self.observe_access(state, &access, len, false, false, None, inst.loc);
+        self.observe_lanes(state, func, inst, &inst.ty, &access, len, false, None);
         let bytes = self.read_bytes(state, &access, len, inst.loc);
+        if let Some(d) = inst.dest {
+            if self.shadow.last_read.is_some() || state.frame().shadow_on {
+                self.load_shadow(state, inst, d);
+            }
+        }
         Ok(bytes_to_value(&mut self.pool, &inst.ty, &bytes))
     }
 
@@ -72,11 +78,13 @@ impl<'m> Executor<'m> {
         let v = self.operand(state, func, value);
         let addr = self.operand1(state, func, ptr);
         let bytes = value_to_bytes(&mut self.pool, &t, &v);
+        let shadow = if !self.shadow_active(state) { None } else { self.operand_shadow(state, func, value, inst.loc) };
+        let shadow = shadow.map(|s| (value_to_bytes(&mut self.pool, &t, &s.mask), s.origin));
         match self.resolve(state, addr, bytes.len() as u64, inst.loc, true) {
             Ok(access) => {
                 let written: Option<Vec<ExprId>> = bytes.iter().copied().collect();
-                self.observe_access(state, &access, bytes.len() as u64, true, false, written, inst.loc);
-                self.write_bytes(state, &access, &bytes);
+                self.observe_lanes(state, func, inst, &t, &access, bytes.len() as u64, true, written);
+                self.write_bytes_shadowed(state, &access, &bytes, shadow.as_ref().map(|(m, o)| (&m[..], *o)));
                 Step::Continue
             }
             Err(step) => step,
@@ -242,7 +250,10 @@ impl<'m> Executor<'m> {
         state.model.clone()
     }
 
-    pub fn read_bytes(&mut self, state: &mut State, access: &Access, len: u64, loc: Loc) -> Bytes {
+    /// The bytes at `access`. Their shadow (which bits are indeterminate,
+    /// see shadow.rs) is left in `self.shadow.last_read`.
+    pub fn read_bytes(&mut self, state: &mut State, access: &Access, len: u64, _loc: Loc) -> Bytes {
+        self.shadow.last_read = None;
         if state.memory.object(access.object).address_only {
             return (0..len).map(|_| self.pool.fresh(8)).collect();
         }
@@ -250,30 +261,46 @@ impl<'m> Executor<'m> {
         let o = state.memory.object(access.object);
         if let Some(off) = offset {
             let range = off as usize..(off + len) as usize;
-            let uninit = len > 0 && o.initialized[range.clone()].iter().all(|b| !b);
             let bytes = Bytes::from_slice(&o.bytes[range]);
-            if uninit && matches!(o.kind, ObjectKind::Stack | ObjectKind::Heap) {
-                let msg = format!("read of {len} bytes of {} `{}` that were never written", o.kind.describe(), o.name);
-                self.report(state, FindingKind::UninitializedRead, loc, msg, None, None);
+            if !super::shadow_mem::range_is_defined(o, off, len) {
+                self.shadow.last_read = self.range_shadow(o, off, len);
             }
             return bytes;
         }
+        let shadow = self.object_shadow(o);
         let bytes = o.bytes.clone();
-        let size = o.size;
+        let out = self.select_at(access.offset, &bytes, len);
+        if let Some((masks, origin)) = shadow {
+            let m = self.select_at(access.offset, &masks, len);
+            self.shadow.last_read = Some((m, origin));
+        }
+        out
+    }
+
+    /// Bytes `offset..offset + len` of `all`, for a symbolic offset.
+    fn select_at(&mut self, offset: ExprId, all: &[ExprId], len: u64) -> Bytes {
+        let size = all.len() as u64;
         let mut out = Bytes::with_capacity(len as usize);
         for k in 0..len {
-            let mut acc = bytes[k as usize];
+            let mut acc = all[k as usize];
             for pos in 1..=(size - len) {
                 let c = self.pool.constant(64, pos as u128);
-                let hit = self.pool.eq(access.offset, c);
-                acc = self.pool.ite(hit, bytes[(pos + k) as usize], acc);
+                let hit = self.pool.eq(offset, c);
+                acc = self.pool.ite(hit, all[(pos + k) as usize], acc);
             }
             out.push(acc);
         }
         out
     }
 
+    /// Writes defined bytes (`None` entries are left alone).
     pub fn write_bytes(&mut self, state: &mut State, access: &Access, bytes: &[Option<ExprId>]) {
+        self.write_bytes_shadowed(state, access, bytes, None);
+    }
+
+    /// Writes bytes whose indeterminate bits are given by `shadow` (masks
+    /// laid out as `bytes`, and their origin); None: all defined.
+    pub fn write_bytes_shadowed(&mut self, state: &mut State, access: &Access, bytes: &[Option<ExprId>], shadow: Option<(&[Option<ExprId>], super::shadow::OriginId)>) {
         if state.memory.object(access.object).address_only {
             return;
         }
@@ -287,11 +314,49 @@ impl<'m> Executor<'m> {
                     o.initialized[off as usize + k] = true;
                 }
             }
+            match shadow {
+                Some((masks, origin)) => self.set_range_shadow(o, off, masks, Some(origin)),
+                None if !o.poison.is_empty() => {
+                    let zero = self.pool.constant(8, 0);
+                    let masks: Vec<Option<ExprId>> = bytes.iter().map(|b| b.map(|_| zero)).collect();
+                    self.set_range_shadow(o, off, &masks, None);
+                }
+                None => {}
+            }
             return;
         }
+        let old_shadow = self.object_shadow(state.memory.object(access.object));
         let old = state.memory.object(access.object).bytes.clone();
+        let new = self.store_at(access.offset, &old, bytes);
+        let masks = if old_shadow.is_some() || shadow.is_some() {
+            let zero = self.pool.constant(8, 0);
+            let (old_masks, old_origin) = match old_shadow {
+                Some((m, o)) => (m, Some(o)),
+                None => (vec![zero; old.len()], None),
+            };
+            let new_masks: Vec<Option<ExprId>> = match shadow {
+                Some((m, _)) => m.to_vec(),
+                None => bytes.iter().map(|b| b.map(|_| zero)).collect(),
+            };
+            let merged: Vec<Option<ExprId>> = self.store_at(access.offset, &old_masks, &new_masks).into_iter().map(Some).collect();
+            shadow.map(|(_, o)| o).or(old_origin).map(|origin| (merged, origin))
+        } else {
+            None
+        };
+        let _ = len;
+        let o = state.memory.object_mut(access.object);
+        o.bytes = new;
+        o.initialized.iter_mut().for_each(|b| *b = true);
+        if let Some((masks, origin)) = masks {
+            self.set_range_shadow(o, 0, &masks, Some(origin));
+        }
+    }
+
+    /// `old` with `bytes` written at a symbolic offset.
+    fn store_at(&mut self, offset: ExprId, old: &[ExprId], bytes: &[Option<ExprId>]) -> Vec<ExprId> {
         let size = old.len() as u64;
-        let mut new = old.clone();
+        let len = bytes.len() as u64;
+        let mut new = old.to_vec();
         for (i, slot) in new.iter_mut().enumerate() {
             let i = i as u64;
             for (k, b) in bytes.iter().enumerate() {
@@ -301,13 +366,11 @@ impl<'m> Executor<'m> {
                     continue;
                 }
                 let c = self.pool.constant(64, (i - k) as u128);
-                let hit = self.pool.eq(access.offset, c);
+                let hit = self.pool.eq(offset, c);
                 *slot = self.pool.ite(hit, *b, *slot);
             }
         }
-        let o = state.memory.object_mut(access.object);
-        o.bytes = new;
-        o.initialized.iter_mut().for_each(|b| *b = true);
+        new
     }
 
     /// The offset as a number when it has only one possible value.

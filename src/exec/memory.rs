@@ -3,7 +3,8 @@
 //! Every object (global, stack slot, heap block, symbolic buffer) gets a
 //! concrete base address with a gap after it, so a pointer is an ordinary
 //! 64-bit value and an access past the end lands in no object. Each byte
-//! holds an 8-bit expression; a bitmap says which bytes were written. The
+//! holds an 8-bit expression; a bitmap says which bytes were written, and
+//! a table which hold indeterminate bits (shadow_mem.rs). The
 //! objects are shared between forked states and copied on first write.
 
 use crate::expr::{ExprId, ExprPool};
@@ -62,6 +63,9 @@ pub struct MemoryObject {
     /// checked alone): no bytes are stored, reads yield unconstrained
     /// values, writes are dropped, and no access is out of bounds.
     pub address_only: bool,
+    /// Bytes written with indeterminate bits: offset -> (8-bit mask of
+    /// those bits, their origin). See shadow_mem.rs.
+    pub poison: BTreeMap<u64, (ExprId, super::shadow::OriginId)>,
 }
 
 /// The objects of one state. Cloning is cheap: objects are shared until
@@ -101,6 +105,7 @@ impl Memory {
             alloc_line: None,
             free_line: None,
             address_only: false,
+            poison: BTreeMap::new(),
         }));
         self.by_base.insert(base, id);
         id
@@ -135,6 +140,7 @@ impl Memory {
             alloc_line: None,
             free_line: None,
             address_only: true,
+            poison: BTreeMap::new(),
         }));
         self.by_base.insert(base - WINDOW, id);
         id

@@ -139,6 +139,9 @@ impl<'m> Executor<'m> {
         let guard = self.side_guard(&a, tag.prefix);
         let other_guard = self.side_guard(b, tag.prefix);
         for (fa, fb) in a.stack.iter_mut().zip(&b.stack) {
+            if !fa.shadows.is_empty() || !fb.shadows.is_empty() {
+                self.merge_shadows(guard, fa, fb);
+            }
             for (ra, rb) in fa.regs.iter_mut().zip(&fb.regs) {
                 match (ra.as_mut(), rb) {
                     (Some(va), Some(vb)) if va != vb => *va = self.select_value(guard, va, vb),
@@ -150,14 +153,32 @@ impl<'m> Executor<'m> {
         let ids: Vec<_> = a.memory.objects().map(|(id, _)| id).collect();
         for id in ids {
             let (oa, ob) = (a.memory.object(id), b.memory.object(id));
-            if std::ptr::eq(oa, ob) || oa.bytes == ob.bytes && oa.initialized == ob.initialized {
+            if std::ptr::eq(oa, ob) || oa.bytes == ob.bytes && oa.initialized == ob.initialized && oa.poison == ob.poison {
                 continue;
             }
             let bytes: Vec<ExprId> = oa.bytes.iter().zip(&ob.bytes).map(|(x, y)| self.pool.ite(guard, *x, *y)).collect();
             let init: Vec<bool> = oa.initialized.iter().zip(&ob.initialized).map(|(x, y)| *x || *y).collect();
+            // Indeterminate bits: those of the side the path took.
+            let (sa, sb) = (self.object_shadow(oa), self.object_shadow(ob));
+            let poison = if sa.is_some() || sb.is_some() {
+                let size = oa.bytes.len();
+                let zero = self.pool.constant(8, 0);
+                let origin = sa.as_ref().or(sb.as_ref()).map(|(_, o)| *o);
+                let (ma, mb) = (sa.map(|(m, _)| m).unwrap_or_else(|| vec![zero; size]), sb.map(|(m, _)| m).unwrap_or_else(|| vec![zero; size]));
+                let masks: Vec<Option<ExprId>> = ma.iter().zip(&mb).map(|(x, y)| Some(self.pool.ite(guard, *x, *y))).collect();
+                Some((masks, origin))
+            } else {
+                None
+            };
             let o = a.memory.object_mut(id);
             o.bytes = bytes;
             o.initialized = init;
+            if let Some((masks, origin)) = poison {
+                o.poison.clear();
+                // A byte never written on either side stays unwritten.
+                let masks: Vec<Option<ExprId>> = masks.into_iter().enumerate().map(|(k, m)| m.filter(|_| o.initialized[k])).collect();
+                self.set_range_shadow(o, 0, &masks, origin);
+            }
         }
         a.path.truncate(tag.prefix);
         let either = self.pool.or(guard, other_guard);
@@ -181,6 +202,36 @@ impl<'m> Executor<'m> {
             g = self.pool.and(g, *c);
         }
         g
+    }
+
+    /// Register shadows become selects on the side's guard, as the values.
+    fn merge_shadows(&mut self, guard: ExprId, fa: &mut super::state::Frame, fb: &super::state::Frame) {
+        let mut regs: Vec<crate::ir::RegId> = fa.shadows.keys().chain(fb.shadows.keys()).copied().collect();
+        regs.sort();
+        regs.dedup();
+        for r in regs {
+            let (sa, sb) = (fa.shadows.get(&r).cloned(), fb.shadows.get(&r).cloned());
+            let origin = sa.as_ref().or(sb.as_ref()).map(|s| s.origin).expect("a shadow on one side");
+            let lanes_of = |s: &Option<super::shadow::Shadow>, v: &Option<Value>, p: &mut crate::expr::ExprPool| match (s, v) {
+                (Some(s), _) => Some(s.mask.clone()),
+                (None, Some(v)) => Some(super::shadow::zeros_like(p, v)),
+                (None, None) => None,
+            };
+            let ma = lanes_of(&sa, &fa.regs[r.0 as usize], &mut self.pool);
+            let mb = lanes_of(&sb, &fb.regs[r.0 as usize], &mut self.pool);
+            let mask = match (ma, mb) {
+                (Some(x), Some(y)) if x.len() == y.len() => self.select_value(guard, &x, &y),
+                (Some(x), _) => x,
+                (None, Some(y)) => y,
+                (None, None) => continue,
+            };
+            if super::shadow::is_clean(&self.pool, &mask) {
+                fa.shadows.remove(&r);
+            } else {
+                fa.shadows.insert(r, super::shadow::Shadow { mask, origin });
+                fa.shadow_on = true;
+            }
+        }
     }
 
     fn select_value(&mut self, guard: ExprId, a: &Value, b: &Value) -> Value {

@@ -23,6 +23,11 @@ pub struct Frame {
     pub call_loc: Loc,
     /// Extra arguments of a variadic call, laid out in memory.
     pub varargs: Option<ObjectId>,
+    /// Registers holding indeterminate bits (shadow.rs); empty in most code.
+    pub shadows: rustc_hash::FxHashMap<RegId, super::shadow::Shadow>,
+    /// Whether shadows are computed in this frame: its function mentions
+    /// `undef`, or a register received a shadow.
+    pub shadow_on: bool,
 }
 
 #[derive(Clone)]

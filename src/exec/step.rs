@@ -27,6 +27,12 @@ impl<'m> Executor<'m> {
     }
 
     fn exec_inst(&mut self, state: &mut State, func: &'m Function, inst: &'m Inst) -> Step {
+        // Indeterminate bits (shadow.rs): uses are checked before, the
+        // result's shadow computed after.
+        let shadowed = self.shadow_active(state);
+        if shadowed {
+            self.check_inst_uses(state, func, inst);
+        }
         let result = match &inst.kind {
             InstKind::Int { op, lhs, rhs } => self.exec_int(state, func, inst, *op, lhs, rhs),
             InstKind::Float { op, lhs, rhs, approximate } => self.exec_float(state, func, inst, *op, lhs, rhs, *approximate),
@@ -34,7 +40,7 @@ impl<'m> Executor<'m> {
             InstKind::ICmp { pred, lhs, rhs } => self.exec_icmp(state, func, *pred, lhs, rhs),
             InstKind::FCmp { outcomes, lhs, rhs } => self.exec_fcmp(state, func, inst, *outcomes, lhs, rhs),
             InstKind::Cast { op, value } => self.exec_cast(state, func, inst, *op, value),
-            InstKind::Select { cond, then, otherwise } => self.exec_select(state, func, cond, then, otherwise),
+            InstKind::Select { cond, then, otherwise, .. } => self.exec_select(state, func, cond, then, otherwise),
             // Phi nodes were assigned on entry to the block.
             InstKind::Phi { .. } => return Step::Continue,
             InstKind::Alloca { elem_size, count, align } => self.exec_alloca(state, func, inst, *elem_size, count, *align),
@@ -57,6 +63,9 @@ impl<'m> Executor<'m> {
             Ok(v) => {
                 if let Some(d) = inst.dest {
                     self.set_reg(state, d, v);
+                    if shadowed {
+                        self.shadow_result(state, func, inst, d);
+                    }
                 }
                 Step::Continue
             }

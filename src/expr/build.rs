@@ -240,15 +240,16 @@ impl ExprPool {
         if let Expr::Not(inner) = *self.get(c) {
             return self.ite(inner, e, t);
         }
-        // Nested selects on the same condition.
-        if let Expr::Ite(c2, t2, _) = *self.get(e) {
+        // Nested selects on the same condition: in the else side `c` is
+        // false, in the then side true.
+        if let Expr::Ite(c2, _, e2) = *self.get(e) {
             if c2 == c {
-                return self.ite(c, t, t2);
+                return self.ite(c, t, e2);
             }
         }
-        if let Expr::Ite(c2, _, e2) = *self.get(t) {
+        if let Expr::Ite(c2, t2, _) = *self.get(t) {
             if c2 == c {
-                return self.ite(c, e2, e);
+                return self.ite(c, t2, e);
             }
         }
         self.intern(Expr::Ite(c, t, e))
@@ -600,6 +601,30 @@ mod tests {
         let lo = p.extract(w, 0, 16);
         let hi = p.extract(w, 16, 16);
         assert_eq!(p.concat(hi, lo), w);
+    }
+
+    /// `c ? (c ? a : b) : (c ? d : e)` is `c ? a : e`, checked by evaluation
+    /// under both values of `c` (the builder once took the other sides).
+    #[test]
+    fn nested_selects_on_one_condition_keep_their_sides() {
+        let mut p = ExprPool::new();
+        let arr = p.new_array("c", 1);
+        let byte = p.input_byte(arr, 0);
+        let zero = p.constant(8, 0);
+        let c = p.eq(byte, zero);
+        let [a, b, d, e] = [1u128, 2, 3, 4].map(|v| p.constant(8, v));
+        let inner_then = p.ite(c, a, b);
+        let inner_else = p.ite(c, d, e);
+        let outer_then = p.ite(c, inner_then, zero);
+        let outer_else = p.ite(c, zero, inner_else);
+        let both = p.ite(c, inner_then, inner_else);
+        for (input, want_then, want_else, want_both) in [(0u8, 1, 0, 1), (7u8, 0, 4, 4)] {
+            let mut m = crate::expr::Assignment::default();
+            m.arrays.insert(arr, vec![input]);
+            assert_eq!(crate::expr::evaluate(&p, outer_then, &m), want_then);
+            assert_eq!(crate::expr::evaluate(&p, outer_else, &m), want_else);
+            assert_eq!(crate::expr::evaluate(&p, both, &m), want_both);
+        }
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Translation of one LLVM function: numbering of registers (parameters
 //! first, then every value-producing instruction in block order) and
 //! blocks, then block-by-block translation of instructions and
-//! terminators. Debug and lifetime intrinsics are dropped here because
-//! they are not executed.
+//! terminators. Intrinsics without any effect (debug, lifetime, noalias
+//! scope markers, ...) are dropped here because they are not executed.
 
 use super::constants::{constant, int_value};
 use super::context::{ModuleCx, SPIR_KERNEL_CC};
@@ -29,6 +29,7 @@ impl FnCx<'_> {
                 Some(&r) => Ok(Operand::Reg(r)),
                 None => Err(format!("use of an untranslated value `{}`", llvm::print_value(v))),
             },
+            V::LLVMMetadataAsValueValueKind => Err(format!("metadata operand `{}` (only intrinsics take metadata, and this one is not modelled)", llvm::print_value(v))),
             _ => constant(self.cx, v).map(Operand::Const),
         }
     }
@@ -42,7 +43,34 @@ impl FnCx<'_> {
     }
 }
 
-/// Calls that are not executed: debug info and lifetime markers.
+/// LLVM 19 intrinsics that return nothing and have no effect a program can
+/// observe (hints to optimisers, debug information, profiling counters):
+/// calls to them are not translated. Entries ending in `.` are prefixes.
+/// Those that return a value (`llvm.expect`, `llvm.launder.invariant.group`,
+/// ...) and `llvm.assume` are executed (exec/intrinsics.rs).
+pub const NO_EFFECT_INTRINSICS: &[&str] = &[
+    "llvm.dbg.",
+    "llvm.lifetime.",
+    "llvm.experimental.noalias.scope.decl",
+    "llvm.invariant.end",
+    "llvm.sideeffect",
+    "llvm.donothing",
+    "llvm.pseudoprobe",
+    "llvm.var.annotation",
+    "llvm.codeview.annotation",
+    "llvm.instrprof.",
+    "llvm.prefetch",
+    "llvm.pcmarker",
+    "llvm.clear_cache",
+    "llvm.objc.arc.annotation.",
+];
+
+/// Whether `name` is one of `NO_EFFECT_INTRINSICS`.
+pub fn is_no_effect_intrinsic(name: &str) -> bool {
+    NO_EFFECT_INTRINSICS.iter().any(|n| if n.ends_with('.') { name.starts_with(n) } else { name == *n || name.starts_with(&format!("{n}.")) })
+}
+
+/// Calls that are not executed: the intrinsics of `NO_EFFECT_INTRINSICS`.
 pub fn is_dropped(inst: Value) -> bool {
     if llvm::opcode(inst) != Op::LLVMCall {
         return false;
@@ -52,7 +80,7 @@ pub fn is_dropped(inst: Value) -> bool {
         return false;
     }
     let name = llvm::name(callee);
-    name.starts_with("llvm.dbg.") || name.starts_with("llvm.lifetime.")
+    name.starts_with("llvm.") && is_no_effect_intrinsic(&name)
 }
 
 pub fn translate_function(cx: &mut ModuleCx, f: Value) -> Function {

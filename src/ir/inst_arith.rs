@@ -107,5 +107,6 @@ pub fn select(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {
         cond: fcx.operand_at(inst, 0)?,
         then: fcx.operand_at(inst, 1)?,
         otherwise: fcx.operand_at(inst, 2)?,
+        folded: false,
     })
 }

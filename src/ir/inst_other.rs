@@ -44,7 +44,14 @@ pub fn call(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {
     let callee = callee(fcx, llvm::called_value(inst))?;
     let mut args = Vec::new();
     for i in 0..llvm::num_args(inst) {
-        args.push(fcx.operand_at(inst, i)?);
+        let a = llvm::operand(inst, i);
+        // Metadata arguments of intrinsics (`llvm.allow.runtime.check`,
+        // scope lists) carry no value: an empty operand stands for them.
+        if matches!(callee, Callee::Intrinsic(_)) && llvm::value_kind(a) == V::LLVMMetadataAsValueValueKind {
+            args.push(super::types::Operand::Const(super::types::Const::Undef(super::types::Type::Void)));
+            continue;
+        }
+        args.push(fcx.operand(a)?);
     }
     Ok(InstKind::Call { callee, args })
 }

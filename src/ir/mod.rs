@@ -18,6 +18,7 @@ mod types;
 mod types_from_llvm;
 
 pub use error::IrError;
+pub use function::{is_no_effect_intrinsic, NO_EFFECT_INTRINSICS};
 pub use inst_arith::outcomes_of_llvm_predicate;
 pub use translate::load_module;
 pub use types::*;

@@ -212,7 +212,9 @@ pub enum InstKind {
     ICmp { pred: ICmpPred, lhs: Operand, rhs: Operand },
     FCmp { outcomes: Outcomes, lhs: Operand, rhs: Operand },
     Cast { op: CastOp, value: Operand },
-    Select { cond: Operand, then: Operand, otherwise: Operand },
+    /// `folded` marks a select that stands for a branch of the source
+    /// (made by if-conversion): its condition is used as a branch's is.
+    Select { cond: Operand, then: Operand, otherwise: Operand, folded: bool },
     Phi { incoming: Vec<(BlockId, Operand)> },
     /// `count` elements of `elem_size` bytes on the stack.
     Alloca { elem_size: u64, count: Operand, align: u64 },

@@ -193,7 +193,7 @@ fn fold(f: &mut Function, r: &Region, stats: &mut IfConvertStats) {
         let InstKind::Phi { incoming } = &inst.kind else { break };
         // `foldable` checked every phi; a failure here is an engine bug.
         let (then_v, else_v) = phi_values(incoming, r).expect("phi checked by foldable");
-        inst.kind = InstKind::Select { cond: r.cond.clone(), then: then_v, otherwise: else_v };
+        inst.kind = InstKind::Select { cond: r.cond.clone(), then: then_v, otherwise: else_v, folded: true };
         inst.loc = branch_loc;
     }
     let join_term = std::mem::replace(&mut join.term, Terminator::Unreachable);

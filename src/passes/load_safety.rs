@@ -26,7 +26,9 @@
 //!    - an `alloca` of this function with a constant count, which lives as
 //!      long as the frame, provided a dominating block wrote at least one
 //!      byte of the range at a constant offset (a store, memset or memcpy),
-//!      since the executor reports reading bytes that were never written.
+//!      (a rule from when reading never-written bytes was itself a
+//!      finding; now only using them is, see exec/shadow.rs, so the rule
+//!      is stricter than needed).
 //!
 //! Anything else keeps its branch.
 

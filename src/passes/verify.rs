@@ -102,7 +102,7 @@ pub fn inst_operands(kind: &InstKind) -> Vec<&Operand> {
         InstKind::Int { lhs, rhs, .. } | InstKind::Float { lhs, rhs, .. } => vec![lhs, rhs],
         InstKind::ICmp { lhs, rhs, .. } | InstKind::FCmp { lhs, rhs, .. } => vec![lhs, rhs],
         InstKind::FNeg(v) | InstKind::Cast { value: v, .. } | InstKind::Freeze(v) => vec![v],
-        InstKind::Select { cond, then, otherwise } => vec![cond, then, otherwise],
+        InstKind::Select { cond, then, otherwise, .. } => vec![cond, then, otherwise],
         InstKind::Phi { incoming } => incoming.iter().map(|(_, v)| v).collect(),
         InstKind::Alloca { count, .. } => vec![count],
         InstKind::Load { ptr, .. } => vec![ptr],

@@ -25,11 +25,15 @@ pub fn symcross(args: &[&str]) -> Run {
 }
 
 /// The expectation line of a fixture: `// expect: equivalent`,
-/// `// expect: findings KIND...`, `// expect: exit 2`.
+/// `// expect: findings KIND...`, `// expect: exit 2` (`; expect:` in LLVM
+/// text files).
 pub fn expectation(path: &Path) -> String {
     let text = std::fs::read_to_string(path).expect("read fixture");
     text.lines()
-        .find_map(|l| l.trim().strip_prefix("// expect:").map(|s| s.trim().to_string()))
+        .find_map(|l| {
+            let l = l.trim();
+            l.strip_prefix("// expect:").or_else(|| l.strip_prefix("; expect:")).map(|s| s.trim().to_string())
+        })
         .unwrap_or_else(|| panic!("{} has no `// expect:` line", path.display()))
 }
 
