@@ -241,9 +241,10 @@ impl<'m> Executor<'m> {
 
     pub fn read_bytes(&mut self, state: &mut State, access: &Access, len: u64, loc: Loc) -> Bytes {
         if state.memory.object(access.object).address_only {
-            return (0..len).map(|_| self.pool.fresh(8)).collect();
+            return self.read_unsized(state, access, len);
         }
         let offset = self.concrete_offset(state, access);
+        self.fill_unwritten_local(state, access.object, offset.map(|o| o as usize..(o + len) as usize));
         let o = state.memory.object(access.object);
         if let Some(off) = offset {
             let range = off as usize..(off + len) as usize;
@@ -272,6 +273,7 @@ impl<'m> Executor<'m> {
 
     pub fn write_bytes(&mut self, state: &mut State, access: &Access, bytes: &[Option<ExprId>]) {
         if state.memory.object(access.object).address_only {
+            self.write_unsized(state, access, bytes);
             return;
         }
         let offset = self.concrete_offset(state, access);
@@ -286,6 +288,7 @@ impl<'m> Executor<'m> {
             }
             return;
         }
+        self.fill_unwritten_local(state, access.object, None);
         let old = state.memory.object(access.object).bytes.clone();
         let size = old.len() as u64;
         let mut new = old.clone();

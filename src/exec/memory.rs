@@ -59,9 +59,13 @@ pub struct MemoryObject {
     pub alloc_line: Option<crate::ir::Loc>,
     pub free_line: Option<crate::ir::Loc>,
     /// An unbounded buffer of which only addresses matter (kernel arguments
-    /// checked alone): no bytes are stored, reads yield unconstrained
-    /// values, writes are dropped, and no access is out of bounds.
+    /// checked alone): its contents are unconstrained, only the bytes in
+    /// `known` are remembered, and no access is out of bounds.
     pub address_only: bool,
+    /// Address-only objects: the bytes read or written so far, keyed by
+    /// the offset expression of the byte, so that reading the same offset
+    /// twice gives the same value until it is written (see kernel_memory.rs).
+    pub known: rustc_hash::FxHashMap<ExprId, ExprId>,
 }
 
 /// The objects of one state. Cloning is cheap: objects are shared until
@@ -101,6 +105,7 @@ impl Memory {
             alloc_line: None,
             free_line: None,
             address_only: false,
+            known: Default::default(),
         }));
         self.by_base.insert(base, id);
         id
@@ -135,6 +140,7 @@ impl Memory {
             alloc_line: None,
             free_line: None,
             address_only: true,
+            known: Default::default(),
         }));
         self.by_base.insert(base - WINDOW, id);
         id

@@ -13,6 +13,7 @@ mod executor;
 mod fp_ops;
 mod int_ops;
 mod intrinsics;
+mod kernel_memory;
 mod layout;
 mod libc_env;
 pub mod mem_ops;

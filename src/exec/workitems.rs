@@ -116,6 +116,8 @@ impl<'m> Executor<'m> {
         gpu.items = items;
         gpu.current = 0;
         gpu.group = group;
+        // Each group's local memory starts uninitialised: arbitrary values
+        // (given on first read), nothing carried over from the last group.
         for obj in locals {
             let o = state.memory.object_mut(obj);
             o.initialized.iter_mut().for_each(|b| *b = false);
@@ -156,6 +158,10 @@ impl<'m> Executor<'m> {
         let distinct = self.pool.not(same);
         state.path.push(distinct);
         state.model = None;
+        // Local memory starts uninitialised: arbitrary values.
+        for obj in gpu.local_objects.clone() {
+            state.memory.object_mut(obj).initialized.iter_mut().for_each(|b| *b = false);
+        }
         let gpu = state.gpu.as_mut().expect("NDRange");
         gpu.items = items;
         gpu.current = 0;
@@ -298,6 +304,10 @@ impl<'m> Executor<'m> {
     /// Pair mode: other work-items may have written any shared byte before
     /// the barrier, so shared memory takes fresh unconstrained values.
     fn havoc_shared_memory(&mut self, state: &mut State) {
+        let unsized_known: Vec<_> = state.memory.objects().filter(|(_, o)| o.address_only && !o.known.is_empty()).map(|(id, _)| id).collect();
+        for id in unsized_known {
+            state.memory.object_mut(id).known.clear();
+        }
         let ids: Vec<_> = state
             .memory
             .objects()

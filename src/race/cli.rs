@@ -1,7 +1,9 @@
 //! `symcross race`: checks one OpenCL kernel alone. Pointer arguments
 //! become buffers (address-only and unbounded, or of the size `--arg
 //! NAME=BYTES` gives, with symbolic contents and bounds checks), scalar
-//! arguments symbolic unless `--arg NAME=VALUE` fixes them.
+//! arguments symbolic unless `--arg NAME=VALUE` fixes them. `__local`
+//! pointer arguments are unbounded too (GPUVerify does not bound pointer
+//! arguments either); the host sizes them with clSetKernelArg.
 
 use crate::cli::RaceArgs;
 use crate::config::Config;
@@ -126,7 +128,7 @@ pub fn run_kernel(module: &Module, input: &str, kernel: Option<&str>, nd: NdRang
     let mut args: Vec<Value> = Vec::new();
     let mut local_objects = Vec::new();
     for p in &kf.params {
-        let v = kernel_argument(&mut exec, &mut state, p, fixed, nd, &mut local_objects)?;
+        let v = kernel_argument(&mut exec, &mut state, p, fixed, &mut local_objects)?;
         args.push(v);
     }
     for (i, g) in module.globals.iter().enumerate() {
@@ -169,14 +171,13 @@ pub fn run_kernel(module: &Module, input: &str, kernel: Option<&str>, nd: NdRang
     Ok(report)
 }
 
-fn kernel_argument(exec: &mut Executor, state: &mut crate::exec::state::State, p: &crate::ir::Param, fixed: &HashMap<String, String>, nd: NdRange, locals: &mut Vec<crate::exec::memory::ObjectId>) -> Result<Value, Error> {
+fn kernel_argument(exec: &mut Executor, state: &mut crate::exec::state::State, p: &crate::ir::Param, fixed: &HashMap<String, String>, locals: &mut Vec<crate::exec::memory::ObjectId>) -> Result<Value, Error> {
     let given = fixed.get(&p.name);
     match &p.ty {
         Type::Ptr { addr_space } => {
             let space = *addr_space;
             let size = match given {
                 Some(v) => Some(v.parse::<u64>().map_err(|_| Error::Usage(format!("--arg {}={v}: a buffer size in bytes is expected", p.name)))?),
-                None if space == crate::race::LOCAL_SPACE => Some(nd.items_per_group() * 16),
                 None => None,
             };
             let obj = match size {
