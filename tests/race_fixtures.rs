@@ -53,6 +53,21 @@ fixtures!(
     fixed_scalar_race,
     async_copy_ok,
     async_copy_no_wait,
+    undefined_function,
+    undefined_function_index_race,
+    local_arg_unbounded,
+    local_uninit_index,
+    local_carryover,
+    atomic_unsized_counter,
+    unsized_consistent_reads,
+    benign_pair_solver,
+    benign_pair_differs,
+    nonuniform_barrier_flags,
+    symbolic_barrier_flags_pair,
+    uniform_local_fence_pair,
+    many_atomics_one_counter,
+    many_barriers,
+    many_barriers_missing_one,
 );
 
 #[test]

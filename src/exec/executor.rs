@@ -353,9 +353,15 @@ impl<'m> Executor<'m> {
             }
         }
         let [t, f] = sides;
+        // When the other side is infeasible the path already implies the
+        // condition: pushing it again would only grow the path (a loop
+        // re-deciding an implied branch would make every later query slower).
+        let implied = t.is_none() || f.is_none();
         let make = |s: &State, c: ExprId, (model, unknown): (Option<Assignment>, bool)| {
             let mut n = s.clone();
-            n.path.push(c);
+            if !implied {
+                n.path.push(c);
+            }
             n.model = model;
             n.unconfirmed_path |= unknown;
             n.depth += 1;

@@ -21,41 +21,35 @@ use crate::race::LOCAL_SPACE;
 impl<'m> Executor<'m> {
     /// Reads `len` bytes of an address-only object.
     pub(super) fn read_unsized(&mut self, state: &mut State, access: &Access, len: u64) -> Bytes {
+        let concrete = self.pool.is_const(access.offset);
         let keys: Vec<ExprId> = (0..len).map(|k| self.byte_offset(access.offset, k)).collect();
         let o = state.memory.object(access.object);
-        if keys.iter().all(|k| o.known.contains_key(k)) {
-            return keys.iter().map(|k| o.known[k]).collect();
+        let map = if concrete { &o.known } else { &o.known_symbolic };
+        if keys.iter().all(|k| map.contains_key(k)) {
+            return keys.iter().map(|k| map[k]).collect();
         }
-        let mut out = Bytes::new();
         let o = state.memory.object_mut(access.object);
-        for k in keys {
-            let b = *o.known.entry(k).or_insert_with(|| self.pool.fresh(8));
-            out.push(b);
-        }
-        out
+        let map = if concrete { &mut o.known } else { &mut o.known_symbolic };
+        keys.into_iter().map(|k| *map.entry(k).or_insert_with(|| self.pool.fresh(8))).collect()
     }
 
     /// Writes bytes of an address-only object (`None` bytes are unchanged).
+    /// A concrete write may overwrite any byte read at a symbolic offset; a
+    /// symbolic write any byte at all.
     pub(super) fn write_unsized(&mut self, state: &mut State, access: &Access, bytes: &[Option<ExprId>]) {
         let concrete = self.pool.is_const(access.offset);
         let keys: Vec<ExprId> = (0..bytes.len() as u64).map(|k| self.byte_offset(access.offset, k)).collect();
-        let pool = &self.pool;
         let o = state.memory.object_mut(access.object);
-        if concrete {
-            // A concrete write may overwrite any byte read at a symbolic offset.
-            o.known.retain(|k, _| pool.is_const(*k));
-        } else {
+        o.known_symbolic.clear();
+        if !concrete {
             o.known.clear();
         }
+        let map = if concrete { &mut o.known } else { &mut o.known_symbolic };
         for (k, b) in keys.into_iter().zip(bytes) {
             match b {
-                Some(b) => {
-                    o.known.insert(k, *b);
-                }
-                None => {
-                    o.known.remove(&k);
-                }
-            }
+                Some(b) => map.insert(k, *b),
+                None => map.remove(&k),
+            };
         }
     }
 

@@ -63,9 +63,11 @@ pub struct MemoryObject {
     /// `known` are remembered, and no access is out of bounds.
     pub address_only: bool,
     /// Address-only objects: the bytes read or written so far, keyed by
-    /// the offset expression of the byte, so that reading the same offset
-    /// twice gives the same value until it is written (see kernel_memory.rs).
+    /// the offset of the byte, so that reading the same offset twice gives
+    /// the same value until it is written (see kernel_memory.rs); concrete
+    /// offsets in `known`, symbolic ones (by expression) in `known_symbolic`.
     pub known: rustc_hash::FxHashMap<ExprId, ExprId>,
+    pub known_symbolic: rustc_hash::FxHashMap<ExprId, ExprId>,
 }
 
 /// The objects of one state. Cloning is cheap: objects are shared until
@@ -106,6 +108,7 @@ impl Memory {
             free_line: None,
             address_only: false,
             known: Default::default(),
+            known_symbolic: Default::default(),
         }));
         self.by_base.insert(base, id);
         id
@@ -141,6 +144,7 @@ impl Memory {
             free_line: None,
             address_only: true,
             known: Default::default(),
+            known_symbolic: Default::default(),
         }));
         self.by_base.insert(base - WINDOW, id);
         id

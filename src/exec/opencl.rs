@@ -33,7 +33,7 @@ impl<'m> Executor<'m> {
                 // wait_group_events completes async_work_group_copy (see
                 // cl-runtime-model/device/async_copy.cl): a barrier on both
                 // address spaces.
-                let flags = if name == "wait_group_events" { 3 } else { self.pool.as_const(c.args[0][0]).unwrap_or(3) as u32 };
+                let flags = if name == "wait_group_events" { self.pool.constant(32, 3) } else { c.args[0][0] };
                 if state.gpu.is_none() {
                     return Some(Ok(None));
                 }

@@ -26,7 +26,6 @@ impl<'m> Executor<'m> {
         let cur = gpu.current;
         let item = &gpu.items[cur];
         let group_key = (gpu.mode == super::workitems::RaceMode::Enumerate).then_some(gpu.group);
-        let epoch = item.epoch[if space == LOCAL_SPACE { 0 } else { 1 }];
         let record = AccessRecord {
             item: cur,
             group_key,
@@ -40,7 +39,7 @@ impl<'m> Executor<'m> {
             atomic,
             value,
             loc,
-            epoch,
+            interval: 0,
             seq: 0,
         };
         gpu.log.record(record);
@@ -49,38 +48,51 @@ impl<'m> Executor<'m> {
     /// Asks about every candidate conflict and reports the feasible ones.
     pub fn check_races(&mut self, state: &mut State, final_check: bool) {
         let Some(mut gpu) = state.gpu.take() else { return };
-        let candidates = gpu.log.candidates(&mut self.pool, final_check);
+        let candidates = gpu.log.candidates(&mut self.pool, final_check, gpu.allow_benign);
         let mut queries = 0;
         for c in candidates {
             let (mut a, mut b) = (gpu.log.records[c.a].clone(), gpu.log.records[c.b].clone());
             // Report from the earlier source line, so that the same race
             // found on several paths (or in both orders) is reported once.
-            if ordered_pair(a.loc, b.loc, false).0 != a.loc {
+            let key = crate::race::location_key(&a, &b);
+            if key.0 != a.loc {
                 std::mem::swap(&mut a, &mut b);
             }
-            let write_write = a.write && b.write;
-            let key = ordered_pair(a.loc, b.loc, write_write);
             if gpu.log.reported.contains(&key) {
                 continue;
             }
-            let benign = write_write && a.value.is_some() && a.value == b.value;
-            if benign && gpu.allow_benign {
-                continue;
-            }
-            let witness = if self.pool.as_const(c.condition) == Some(1) && !state.unconfirmed_path {
+            // Benign write-write races store equal values: with
+            // --allow-benign-races only a pair that can store different
+            // values is a race.
+            let condition = match (gpu.allow_benign, c.differ) {
+                (true, Some(d)) => self.pool.and(c.condition, d),
+                _ => c.condition,
+            };
+            let witness = if self.pool.as_const(condition) == Some(1) && !state.unconfirmed_path {
                 self.current_model(state).map(Some)
             } else {
                 if queries >= MAX_RACE_QUERIES {
                     continue;
                 }
                 queries += 1;
-                match self.decider.feasible(&self.pool, &state.path, c.condition) {
+                match self.decider.feasible(&self.pool, &state.path, condition) {
                     Feasibility::Sat(m) => Some(Some(m)),
                     Feasibility::Unsat => None,
                     Feasibility::Unknown(_) => Some(None),
                 }
             };
             let Some(witness) = witness else { continue };
+            let benign = match c.differ {
+                _ if gpu.allow_benign => false,
+                None => false,
+                Some(d) => match self.pool.as_const(d) {
+                    Some(v) => v == 0,
+                    None => {
+                        let both = self.pool.and(c.condition, d);
+                        matches!(self.decider.feasible(&self.pool, &state.path, both), Feasibility::Unsat)
+                    }
+                },
+            };
             gpu.log.reported.insert(key);
             self.report_race(state, &gpu, &a, &b, benign, witness);
         }
@@ -108,7 +120,6 @@ impl<'m> Executor<'m> {
                 local: r.local_ids,
                 group: r.group_ids,
                 status: super::workitems::ItemStatus::Running,
-                epoch: [0, 0],
             };
             let rw = if r.write { if r.atomic { "atomic write" } else { "write" } } else { "read" };
             format!("{rw} by work-item {}", this.item_label(&item, witness.as_ref()))
@@ -128,15 +139,5 @@ impl<'m> Executor<'m> {
             }
             let _ = mode;
         }
-    }
-}
-
-/// A location pair in a fixed order, so (a, b) and (b, a) are one race.
-fn ordered_pair(a: Loc, b: Loc, write_write: bool) -> (Loc, Loc, bool) {
-    let k = |l: Loc| (l.file, l.line, l.column);
-    if k(a) <= k(b) {
-        (a, b, write_write)
-    } else {
-        (b, a, write_write)
     }
 }

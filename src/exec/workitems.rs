@@ -67,9 +67,6 @@ pub struct WorkItem {
     pub local: [ExprId; 3],
     pub group: [ExprId; 3],
     pub status: ItemStatus,
-    /// Barrier intervals this work-item has completed, per fence kind
-    /// (local, global).
-    pub epoch: [u32; 2],
 }
 
 /// The NDRange being executed and the race detector's records.
@@ -110,7 +107,7 @@ impl<'m> Executor<'m> {
             let stack = self.kernel_frame(&mut state.memory, kernel, &args);
             let local = l.map(|v| self.pool.constant(64, v as u128));
             let group = g.map(|v| self.pool.constant(64, v as u128));
-            items.push(WorkItem { stack, local, group, status: ItemStatus::Running, epoch: [0, 0] });
+            items.push(WorkItem { stack, local, group, status: ItemStatus::Running });
         }
         let locals = gpu.local_objects.clone();
         gpu.items = items;
@@ -148,7 +145,7 @@ impl<'m> Executor<'m> {
             }
             ids.push([local[0], local[1], local[2], group[0], group[1], group[2]]);
             let stack = self.kernel_frame(&mut state.memory, kernel, &args);
-            items.push(WorkItem { stack, local, group, status: ItemStatus::Running, epoch: [0, 0] });
+            items.push(WorkItem { stack, local, group, status: ItemStatus::Running });
         }
         let mut same = self.pool.bool_const(true);
         for k in 0..6 {
@@ -176,14 +173,52 @@ impl<'m> Executor<'m> {
         self.switch_work_item(state)
     }
 
-    /// The running work-item reached `barrier(flags)`.
-    pub fn work_item_barrier(&mut self, state: &mut State, flags: u32, loc: Loc) -> Step {
+    /// The running work-item reached `barrier(flags)`. Symbolic flags are
+    /// forked on: each side goes on with the fence bits it has.
+    pub fn work_item_barrier(&mut self, state: &mut State, flags: ExprId, loc: Loc) -> Step {
+        let flags = match self.pool.as_const(flags) {
+            Some(v) => v as u32,
+            None => match self.concrete_fence_flags(state, flags) {
+                Some(v) => v,
+                None => return Step::Terminated,
+            },
+        };
         let f = state.frame();
         let site = (f.func, f.block, f.pc);
         let gpu = state.gpu.as_mut().expect("NDRange");
         let cur = gpu.current;
         gpu.items[cur].status = ItemStatus::AtBarrier { site, loc, flags };
         self.switch_work_item(state)
+    }
+
+    /// The fence bits of symbolic barrier flags on this path: each bit
+    /// that can be both set and clear splits the path, and the other side
+    /// re-runs the barrier call with that bit decided.
+    fn concrete_fence_flags(&mut self, state: &mut State, flags: ExprId) -> Option<u32> {
+        let w = self.pool.width(flags);
+        let mut out = 0;
+        for bit in [LOCAL_FENCE, GLOBAL_FENCE] {
+            let b = self.pool.constant(w, bit as u128);
+            let masked = self.pool.and(flags, b);
+            let zero = self.pool.constant(w, 0);
+            let clear = self.pool.eq(masked, zero);
+            let set = self.pool.not(clear);
+            match self.branch(state, set) {
+                (Some(t), Some(mut f)) => {
+                    f.frame_mut().pc -= 1;
+                    self.pending.push(f);
+                    *state = t;
+                    out |= bit;
+                }
+                (Some(t), None) => {
+                    *state = t;
+                    out |= bit;
+                }
+                (None, Some(f)) => *state = f,
+                (None, None) => return None,
+            }
+        }
+        Some(out)
     }
 
     /// Moves to the next runnable work-item, or releases the barrier, or
@@ -282,15 +317,9 @@ impl<'m> Executor<'m> {
         self.check_races(state, false);
         let gpu = state.gpu.as_mut().expect("NDRange");
         let pair = gpu.mode == RaceMode::Pair;
+        let flags: Vec<u32> = gpu.items.iter().map(|i| if let ItemStatus::AtBarrier { flags, .. } = i.status { flags } else { 0 }).collect();
+        gpu.log.barrier(&flags, pair);
         for item in gpu.items.iter_mut() {
-            if let ItemStatus::AtBarrier { flags, .. } = item.status {
-                if flags & LOCAL_FENCE != 0 {
-                    item.epoch[0] += 1;
-                }
-                if flags & GLOBAL_FENCE != 0 {
-                    item.epoch[1] += 1;
-                }
-            }
             item.status = ItemStatus::Running;
         }
         gpu.current = 0;
@@ -304,9 +333,16 @@ impl<'m> Executor<'m> {
     /// Pair mode: other work-items may have written any shared byte before
     /// the barrier, so shared memory takes fresh unconstrained values.
     fn havoc_shared_memory(&mut self, state: &mut State) {
-        let unsized_known: Vec<_> = state.memory.objects().filter(|(_, o)| o.address_only && !o.known.is_empty()).map(|(id, _)| id).collect();
+        let unsized_known: Vec<_> = state
+            .memory
+            .objects()
+            .filter(|(_, o)| o.address_only && matches!(o.addr_space, 1 | 3) && !(o.known.is_empty() && o.known_symbolic.is_empty()))
+            .map(|(id, _)| id)
+            .collect();
         for id in unsized_known {
-            state.memory.object_mut(id).known.clear();
+            let o = state.memory.object_mut(id);
+            o.known.clear();
+            o.known_symbolic.clear();
         }
         let ids: Vec<_> = state
             .memory
