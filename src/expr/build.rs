@@ -240,15 +240,16 @@ impl ExprPool {
         if let Expr::Not(inner) = *self.get(c) {
             return self.ite(inner, e, t);
         }
-        // Nested selects on the same condition.
-        if let Expr::Ite(c2, t2, _) = *self.get(e) {
+        // Nested selects on the same condition: the inner select is only
+        // reached with the condition already decided.
+        if let Expr::Ite(c2, _, e2) = *self.get(e) {
             if c2 == c {
-                return self.ite(c, t, t2);
+                return self.ite(c, t, e2);
             }
         }
-        if let Expr::Ite(c2, _, e2) = *self.get(t) {
+        if let Expr::Ite(c2, t2, _) = *self.get(t) {
             if c2 == c {
-                return self.ite(c, e2, e);
+                return self.ite(c, t2, e);
             }
         }
         self.intern(Expr::Ite(c, t, e))
@@ -564,5 +565,19 @@ mod tests {
         let r = p.and(m, x);
         let zero = p.constant(32, 0);
         assert_eq!(r, p.ite(c, x, zero));
+    }
+
+    #[test]
+    fn nested_select_on_the_same_condition_keeps_the_reachable_arm() {
+        let mut p = ExprPool::new();
+        let c = p.fresh(1);
+        let [a, b, x, y] = [0, 0, 0, 0].map(|_| p.fresh(8));
+        let inner = p.ite(c, a, b);
+        // ite(c, x, ite(c, a, b)) = ite(c, x, b)
+        let outer = p.ite(c, x, inner);
+        assert_eq!(outer, p.ite(c, x, b));
+        // ite(c, ite(c, a, b), y) = ite(c, a, y)
+        let outer = p.ite(c, inner, y);
+        assert_eq!(outer, p.ite(c, a, y));
     }
 }

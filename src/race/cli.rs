@@ -173,6 +173,14 @@ pub fn run_kernel(module: &Module, input: &str, kernel: Option<&str>, nd: NdRang
 
 fn kernel_argument(exec: &mut Executor, state: &mut crate::exec::state::State, p: &crate::ir::Param, fixed: &HashMap<String, String>, locals: &mut Vec<crate::exec::memory::ObjectId>) -> Result<Value, Error> {
     let given = fixed.get(&p.name);
+    if let Some((size, align)) = p.byval {
+        // A struct passed by value: symbolic bytes, copied by each work-item.
+        if given.is_some() {
+            return Err(Error::Usage(format!("--arg {}: a struct argument cannot be given a value", p.name)));
+        }
+        let base = exec.symbolic_byval_argument(&mut state.memory, &p.name, size, align);
+        return Ok(smallvec::smallvec![exec.pool.constant(64, base as u128)]);
+    }
     match &p.ty {
         Type::Ptr { addr_space } => {
             let space = *addr_space;
