@@ -68,6 +68,11 @@ fixtures!(
     many_atomics_one_counter,
     many_barriers,
     many_barriers_missing_one,
+    byval_struct_pointer,
+    byval_struct_private,
+    byval_struct_symbolic,
+    pointer_select_race,
+    pointer_select_ok,
 );
 
 #[test]

@@ -143,6 +143,7 @@ impl<'m> Executor<'m> {
 
     /// Finds the object `addr` points into and checks that `len` bytes fit.
     pub fn resolve(&mut self, state: &mut State, addr: ExprId, len: u64, loc: Loc, is_write: bool) -> Result<Access, Step> {
+        let addr = self.split_pointer_select(state, addr)?;
         let candidate = match self.pool.as_const(addr) {
             Some(a) => a as u64,
             None => match self.current_model(state) {

@@ -18,6 +18,7 @@ mod layout;
 mod libc_env;
 pub mod mem_ops;
 mod opencl;
+mod pointer_select;
 pub mod memory;
 mod merge;
 mod postdom;

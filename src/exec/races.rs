@@ -8,7 +8,7 @@ use super::state::State;
 use crate::check::Feasibility;
 use crate::expr::ExprId;
 use crate::ir::Loc;
-use crate::race::{AccessRecord, GLOBAL_SPACE, LOCAL_SPACE};
+use crate::race::{AccessRecord, Candidate, RaceSink, GLOBAL_SPACE, LOCAL_SPACE};
 use crate::report::{FindingKind, Related};
 
 /// At most this many solver questions per race check, so that a kernel
@@ -48,55 +48,56 @@ impl<'m> Executor<'m> {
     /// Asks about every candidate conflict and reports the feasible ones.
     pub fn check_races(&mut self, state: &mut State, final_check: bool) {
         let Some(mut gpu) = state.gpu.take() else { return };
-        let candidates = gpu.log.candidates(&mut self.pool, final_check, gpu.allow_benign);
-        let mut queries = 0;
-        for c in candidates {
-            let (mut a, mut b) = (gpu.log.records[c.a].clone(), gpu.log.records[c.b].clone());
-            // Report from the earlier source line, so that the same race
-            // found on several paths (or in both orders) is reported once.
-            let key = crate::race::location_key(&a, &b);
-            if key.0 != a.loc {
-                std::mem::swap(&mut a, &mut b);
-            }
-            if gpu.log.reported.contains(&key) {
-                continue;
-            }
-            // Benign write-write races store equal values: with
-            // --allow-benign-races only a pair that can store different
-            // values is a race.
-            let condition = match (gpu.allow_benign, c.differ) {
-                (true, Some(d)) => self.pool.and(c.condition, d),
-                _ => c.condition,
-            };
-            let witness = if self.pool.as_const(condition) == Some(1) && !state.unconfirmed_path {
-                self.current_model(state).map(Some)
-            } else {
-                if queries >= MAX_RACE_QUERIES {
-                    continue;
-                }
-                queries += 1;
-                match self.decider.feasible(&self.pool, &state.path, condition) {
-                    Feasibility::Sat(m) => Some(Some(m)),
-                    Feasibility::Unsat => None,
-                    Feasibility::Unknown(_) => Some(None),
-                }
-            };
-            let Some(witness) = witness else { continue };
-            let benign = match c.differ {
-                _ if gpu.allow_benign => false,
-                None => false,
-                Some(d) => match self.pool.as_const(d) {
-                    Some(v) => v == 0,
-                    None => {
-                        let both = self.pool.and(c.condition, d);
-                        matches!(self.decider.feasible(&self.pool, &state.path, both), Feasibility::Unsat)
-                    }
-                },
-            };
-            gpu.log.reported.insert(key);
-            self.report_race(state, &gpu, &a, &b, benign, witness);
-        }
+        let mut log = std::mem::take(&mut gpu.log);
+        let mut sink = RaceQueries { exec: self, state, gpu: &gpu, queries: 0 };
+        log.check(&mut sink, final_check, gpu.allow_benign);
+        gpu.log = log;
         state.gpu = Some(gpu);
+    }
+
+    /// Decides one candidate conflict; true when it was reported.
+    fn decide_race(&mut self, state: &mut State, gpu: &super::workitems::Gpu, log: &crate::race::AccessLog, c: Candidate, queries: &mut usize) -> bool {
+        let (mut a, mut b) = (&log.records[c.a], &log.records[c.b]);
+        // Report from the earlier source line, so that the same race found
+        // on several paths (or in both orders) is reported once.
+        let key = crate::race::location_key(a, b);
+        if key.0 != a.loc {
+            std::mem::swap(&mut a, &mut b);
+        }
+        // Benign write-write races store equal values: with
+        // --allow-benign-races only a pair that can store different values
+        // is a race.
+        let condition = match (gpu.allow_benign, c.differ) {
+            (true, Some(d)) => self.pool.and(c.condition, d),
+            _ => c.condition,
+        };
+        let witness = if self.pool.as_const(condition) == Some(1) && !state.unconfirmed_path {
+            self.current_model(state).map(Some)
+        } else {
+            if *queries >= MAX_RACE_QUERIES {
+                return false;
+            }
+            *queries += 1;
+            match self.decider.feasible(&self.pool, &state.path, condition) {
+                Feasibility::Sat(m) => Some(Some(m)),
+                Feasibility::Unsat => None,
+                Feasibility::Unknown(_) => Some(None),
+            }
+        };
+        let Some(witness) = witness else { return false };
+        let benign = match c.differ {
+            _ if gpu.allow_benign => false,
+            None => false,
+            Some(d) => match self.pool.as_const(d) {
+                Some(v) => v == 0,
+                None => {
+                    let both = self.pool.and(c.condition, d);
+                    matches!(self.decider.feasible(&self.pool, &state.path, both), Feasibility::Unsat)
+                }
+            },
+        };
+        self.report_race(state, gpu, a, b, benign, witness);
+        true
     }
 
     fn report_race(&mut self, state: &State, gpu: &super::workitems::Gpu, a: &AccessRecord, b: &AccessRecord, benign: bool, witness: Option<crate::expr::Assignment>) {
@@ -139,5 +140,24 @@ impl<'m> Executor<'m> {
             }
             let _ = mode;
         }
+    }
+}
+
+/// The executor as the race detector's sink: each candidate is decided
+/// (solver) and reported as it is found.
+struct RaceQueries<'a, 'm> {
+    exec: &'a mut Executor<'m>,
+    state: &'a mut State,
+    gpu: &'a super::workitems::Gpu,
+    queries: usize,
+}
+
+impl RaceSink for RaceQueries<'_, '_> {
+    fn pool(&mut self) -> &mut crate::expr::ExprPool {
+        &mut self.exec.pool
+    }
+
+    fn offer(&mut self, log: &crate::race::AccessLog, candidate: Candidate) -> bool {
+        self.exec.decide_race(self.state, self.gpu, log, candidate, &mut self.queries)
     }
 }

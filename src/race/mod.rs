@@ -106,52 +106,115 @@ pub struct Candidate {
     pub differ: Option<ExprId>,
 }
 
-/// Kinds of access, for pairing: only plain writes race with anything,
-/// and atomics race with plain reads.
-#[derive(Default)]
-struct Kinds {
-    reads: Vec<usize>,
-    writes: Vec<usize>,
-    atomics: Vec<usize>,
+/// Where `AccessLog::check` sends candidate conflicts: the executor asks
+/// the solver and reports the feasible ones.
+pub trait RaceSink {
+    fn pool(&mut self) -> &mut ExprPool;
+    /// Decides one candidate; true when it was reported as a race.
+    fn offer(&mut self, log: &AccessLog, candidate: Candidate) -> bool;
 }
 
-impl Kinds {
-    fn push(&mut self, i: usize, r: &AccessRecord) {
-        match (r.write, r.atomic) {
-            (_, true) => self.atomics.push(i),
-            (true, false) => self.writes.push(i),
-            (false, false) => self.reads.push(i),
-        }
-    }
-
-    /// Every pair of kinds that may race, each once.
-    fn pairs(&self, mut f: impl FnMut(usize, usize)) {
-        for (x, &w) in self.writes.iter().enumerate() {
-            for &o in self.writes[x + 1..].iter().chain(&self.reads).chain(&self.atomics) {
-                f(w, o);
-            }
-        }
-        for &a in &self.atomics {
-            for &r in &self.reads {
-                f(a, r);
-            }
-        }
-    }
-
-    /// The records of `other` that may race with record `i` of kind `r`.
-    fn partners(&self, r: &AccessRecord, mut f: impl FnMut(usize)) {
-        let lists: [&Vec<usize>; 3] = match (r.write, r.atomic) {
-            (true, false) => [&self.writes, &self.reads, &self.atomics],
-            (_, true) => [&self.writes, &self.reads, &EMPTY],
-            (false, _) => [&self.writes, &self.atomics, &EMPTY],
-        };
-        for l in lists {
-            l.iter().for_each(|&j| f(j));
-        }
-    }
+/// Whether two kinds of access may race: at least one writes, and they
+/// are not both atomic.
+fn kinds_conflict(a: &AccessRecord, b: &AccessRecord) -> bool {
+    (a.write || b.write) && !(a.atomic && b.atomic)
 }
 
-static EMPTY: Vec<usize> = Vec::new();
+/// The records of one byte (or object) from one source location and kind
+/// of access, by work-item.
+struct Site {
+    first: usize,
+    items: Vec<(ItemKey, Vec<usize>)>,
+}
+
+/// A work-item: its group (enumerate mode) and index.
+type ItemKey = (Option<u64>, usize);
+
+/// Groups `list` into sites, and each site's records by work-item.
+fn sites(records: &[AccessRecord], list: &[usize]) -> Vec<Site> {
+    let mut index: FxHashMap<(Loc, bool, bool), (usize, FxHashMap<ItemKey, usize>)> = FxHashMap::default();
+    let mut out: Vec<Site> = Vec::new();
+    for &i in list {
+        let r = &records[i];
+        let (s, by_item) = index.entry((r.loc, r.write, r.atomic)).or_insert_with(|| {
+            out.push(Site { first: i, items: Vec::new() });
+            (out.len() - 1, FxHashMap::default())
+        });
+        let site = &mut out[*s];
+        let k = *by_item.entry((r.group_key, r.item)).or_insert_with(|| {
+            site.items.push(((r.group_key, r.item), Vec::new()));
+            site.items.len() - 1
+        });
+        site.items[k].1.push(i);
+    }
+    out
+}
+
+/// The state of one check: location pairs settled (reported), pairs
+/// already offered.
+struct Pairing {
+    final_check: bool,
+    allow_benign: bool,
+    settled: FxHashSet<(Loc, Loc, bool)>,
+    seen: FxHashSet<(usize, usize)>,
+}
+
+impl Pairing {
+    fn is_settled(&self, log: &AccessLog, key: &(Loc, Loc, bool)) -> bool {
+        log.reported.contains(key) || self.settled.contains(key)
+    }
+
+    /// Offers every racing pair of two sites of one byte, until their
+    /// location pair is reported.
+    fn site_pairs(&mut self, log: &AccessLog, sink: &mut dyn RaceSink, a: &Site, b: &Site, same: bool) {
+        let (ra, rb) = (&log.records[a.first], &log.records[b.first]);
+        if !kinds_conflict(ra, rb) || self.is_settled(log, &location_key(ra, rb)) {
+            return;
+        }
+        for (x, (ka, ia)) in a.items.iter().enumerate() {
+            let others = if same { &b.items[x + 1..] } else { &b.items[..] };
+            for (kb, ib) in others {
+                if ka == kb {
+                    continue;
+                }
+                for &i in ia {
+                    for &j in ib {
+                        if self.consider(log, sink, i, j) {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Offers one pair; true when its location pair is settled.
+    fn consider(&mut self, log: &AccessLog, sink: &mut dyn RaceSink, i: usize, j: usize) -> bool {
+        let (a, b) = (&log.records[i], &log.records[j]);
+        let key = location_key(a, b);
+        if self.is_settled(log, &key) {
+            return true;
+        }
+        if !log.may_pair(a, b, self.final_check) {
+            return false;
+        }
+        // Multi-byte records meet in several buckets: offer each pair once.
+        if (a.len > 1 || b.len > 1) && !self.seen.insert((i.min(j), i.max(j))) {
+            return false;
+        }
+        let pool = sink.pool();
+        let Some(condition) = log.conflict_condition(pool, a, b, self.final_check) else { return false };
+        let differ = (a.write && b.write && !a.atomic && !b.atomic).then(|| values_differ(pool, a, b)).flatten();
+        if self.allow_benign && differ.is_some_and(|d| pool.as_const(d) == Some(0)) {
+            return false;
+        }
+        if sink.offer(log, Candidate { a: i, b: j, condition, differ }) {
+            self.settled.insert(key);
+            return true;
+        }
+        false
+    }
+}
 
 impl AccessLog {
     pub fn record(&mut self, mut r: AccessRecord) {
@@ -220,19 +283,21 @@ impl AccessLog {
         })
     }
 
-    /// Candidate conflicts. `final_check` looks at the pairs from different
-    /// groups (enumerate mode) that only the end of the kernel can judge;
-    /// otherwise the pairs within the running group (or pair) with at
-    /// least one access not checked before. With `allow_benign`, writes
-    /// that surely store the same bytes are not paired.
-    pub fn candidates(&mut self, pool: &mut ExprPool, final_check: bool, allow_benign: bool) -> Vec<Candidate> {
+    /// Offers the candidate conflicts to `sink`, one at a time.
+    /// `final_check` looks at the pairs from different groups (enumerate
+    /// mode) that only the end of the kernel can judge; otherwise the pairs
+    /// within the running group (or pair) with at least one access not
+    /// checked before. Once the sink reports a pair of source locations,
+    /// their other pairs are skipped. With `allow_benign`, writes that
+    /// surely store the same bytes are not offered.
+    pub fn check(&mut self, sink: &mut dyn RaceSink, final_check: bool, allow_benign: bool) {
         let pair_mode = self.records.get(self.group_first).is_some_and(|r| r.group_key.is_none());
         if final_check && pair_mode {
-            return Vec::new();
+            return;
         }
         let first = if final_check { 0 } else { self.group_first };
-        let mut by_byte: FxHashMap<(ObjectId, i64), Kinds> = FxHashMap::default();
-        let mut by_object: FxHashMap<ObjectId, Kinds> = FxHashMap::default();
+        let mut by_byte: FxHashMap<(ObjectId, i64), Vec<usize>> = FxHashMap::default();
+        let mut by_object: FxHashMap<ObjectId, Vec<usize>> = FxHashMap::default();
         let mut symbolic: Vec<usize> = Vec::new();
         for (i, r) in self.records.iter().enumerate().skip(first) {
             if final_check {
@@ -242,65 +307,47 @@ impl AccessLog {
             } else if r.seq < self.horizon[fence_of(r.space).1] && !(pair_mode && r.space != LOCAL_SPACE) {
                 continue;
             }
-            by_object.entry(r.object).or_default().push(i, r);
-            match pool.as_const(r.offset) {
+            by_object.entry(r.object).or_default().push(i);
+            match sink.pool().as_const(r.offset) {
                 Some(off) => {
                     let off = off as u64 as i64;
                     for k in 0..r.len as i64 {
-                        by_byte.entry((r.object, off + k)).or_default().push(i, r);
+                        by_byte.entry((r.object, off + k)).or_default().push(i);
                     }
                 }
                 None => symbolic.push(i),
             }
         }
-        let mut out = Vec::new();
-        let mut settled: FxHashSet<(Loc, Loc, bool)> = FxHashSet::default();
-        let mut seen: FxHashSet<(usize, usize)> = FxHashSet::default();
-        let records = &self.records;
-        let mut consider = |this: &Self, pool: &mut ExprPool, i: usize, j: usize, out: &mut Vec<Candidate>| {
-            let (a, b) = (&records[i], &records[j]);
-            if !this.may_pair(a, b, final_check) {
-                return;
-            }
-            let key = location_key(a, b);
-            if this.reported.contains(&key) || settled.contains(&key) {
-                return;
-            }
-            // Multi-byte records meet in several buckets: form each pair once.
-            if (a.len > 1 || b.len > 1) && !seen.insert((i.min(j), i.max(j))) {
-                return;
-            }
-            let Some(condition) = this.conflict_condition(pool, a, b, final_check) else { return };
-            let differ = (a.write && b.write && !a.atomic && !b.atomic).then(|| values_differ(pool, a, b)).flatten();
-            if allow_benign && differ.is_some_and(|d| pool.as_const(d) == Some(0)) {
-                return;
-            }
-            // A pair that surely races settles its locations: no other
-            // pair of them needs building.
-            if pool.as_const(condition) == Some(1) && differ.is_none_or(|d| pool.is_const(d)) {
-                settled.insert(key);
-            }
-            out.push(Candidate { a: i, b: j, condition, differ });
-        };
+        let mut pairing = Pairing { final_check, allow_benign, settled: Default::default(), seen: Default::default() };
         let mut keys: Vec<&(ObjectId, i64)> = by_byte.keys().collect();
         keys.sort_unstable();
         for key in keys {
-            by_byte[key].pairs(|i, j| consider(self, pool, i, j, &mut out));
-        }
-        for &s in &symbolic {
-            let r = &self.records[s];
-            by_object[&r.object].partners(r, |j| {
-                // Two symbolic records meet twice: form the pair from the
-                // earlier one only.
-                if j != s && !(symbolic_offset(pool, &self.records[j]) && j < s) {
-                    consider(self, pool, s, j, &mut out);
+            let list = &by_byte[key];
+            if list.len() < 2 {
+                continue;
+            }
+            let sites = sites(&self.records, list);
+            for x in 0..sites.len() {
+                for y in x..sites.len() {
+                    pairing.site_pairs(self, sink, &sites[x], &sites[y], x == y);
                 }
-            });
+            }
         }
+        // A record at a symbolic offset may meet any record of its object.
+        for &s in &symbolic {
+            let object = self.records[s].object;
+            for &j in &by_object[&object] {
+                // Two symbolic records meet twice: offer the pair from the
+                // earlier one only.
+                if j != s && !(j < s && !sink.pool().is_const(self.records[j].offset)) && kinds_conflict(&self.records[s], &self.records[j]) {
+                    pairing.consider(self, sink, s, j);
+                }
+            }
+        }
+        self.reported.extend(pairing.settled);
         if !final_check {
             self.checked = self.next_seq;
         }
-        out
     }
 
     /// Cheap filters that need no expression: different work-items, at
@@ -343,10 +390,6 @@ impl AccessLog {
         let cond = pool.and(ordering, overlap);
         (pool.as_const(cond) != Some(0)).then_some(cond)
     }
-}
-
-fn symbolic_offset(pool: &ExprPool, r: &AccessRecord) -> bool {
-    !pool.is_const(r.offset)
 }
 
 /// When two writes of the same size store different bytes: at different
