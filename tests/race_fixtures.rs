@@ -73,6 +73,10 @@ fixtures!(
     byval_struct_symbolic,
     pointer_select_race,
     pointer_select_ok,
+    async_barrier_not_wait,
+    async_two_events_one_waited,
+    async_event_array,
+    async_nonuniform_event,
 );
 
 #[test]

@@ -25,6 +25,12 @@ impl<'m> Executor<'m> {
         }
         let cur = gpu.current;
         let item = &gpu.items[cur];
+        // An asynchronous copy's accesses are the copy's, reported at the
+        // user's call.
+        let (async_event, loc) = match item.async_copy {
+            Some((event, call)) => (Some(event), call),
+            None => (None, loc),
+        };
         let group_key = (gpu.mode == super::workitems::RaceMode::Enumerate).then_some(gpu.group);
         let record = AccessRecord {
             item: cur,
@@ -39,6 +45,7 @@ impl<'m> Executor<'m> {
             atomic,
             value,
             loc,
+            async_event,
             interval: 0,
             seq: 0,
         };
@@ -116,14 +123,10 @@ impl<'m> Executor<'m> {
             None => String::new(),
         };
         let describe = |r: &AccessRecord, this: &Executor| {
-            let item = super::workitems::WorkItem {
-                stack: Vec::new(),
-                local: r.local_ids,
-                group: r.group_ids,
-                status: super::workitems::ItemStatus::Running,
-            };
+            let item = super::workitems::WorkItem::new(Vec::new(), r.local_ids, r.group_ids);
             let rw = if r.write { if r.atomic { "atomic write" } else { "write" } } else { "read" };
-            format!("{rw} by work-item {}", this.item_label(&item, witness.as_ref()))
+            let by = if r.async_event.is_some() { "the asynchronous copy (not yet waited for) of work-item" } else { "work-item" };
+            format!("{rw} by {by} {}", this.item_label(&item, witness.as_ref()))
         };
         let first = describe(a, self);
         let second = describe(b, self);

@@ -57,7 +57,9 @@ pub enum RaceMode {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ItemStatus {
     Running,
-    AtBarrier { site: (FuncId, BlockId, usize), loc: Loc, flags: u32 },
+    /// Waiting at a barrier; `waits` lists the asynchronous copies it
+    /// completes (wait_group_events), `None` for a plain barrier.
+    AtBarrier { site: (FuncId, BlockId, usize), loc: Loc, flags: u32, waits: Option<Vec<u64>> },
     Done { loc: Loc },
 }
 
@@ -67,6 +69,16 @@ pub struct WorkItem {
     pub local: [ExprId; 3],
     pub group: [ExprId; 3],
     pub status: ItemStatus,
+    /// Inside an asynchronous copy: its event and the user's call site.
+    pub async_copy: Option<(u64, Loc)>,
+    /// Asynchronous copies started, which numbers their events.
+    pub async_started: u64,
+}
+
+impl WorkItem {
+    pub fn new(stack: Vec<Frame>, local: [ExprId; 3], group: [ExprId; 3]) -> WorkItem {
+        WorkItem { stack, local, group, status: ItemStatus::Running, async_copy: None, async_started: 0 }
+    }
 }
 
 /// The NDRange being executed and the race detector's records.
@@ -107,7 +119,7 @@ impl<'m> Executor<'m> {
             let stack = self.kernel_frame(&mut state.memory, kernel, &args);
             let local = l.map(|v| self.pool.constant(64, v as u128));
             let group = g.map(|v| self.pool.constant(64, v as u128));
-            items.push(WorkItem { stack, local, group, status: ItemStatus::Running });
+            items.push(WorkItem::new(stack, local, group));
         }
         let locals = gpu.local_objects.clone();
         gpu.items = items;
@@ -145,7 +157,7 @@ impl<'m> Executor<'m> {
             }
             ids.push([local[0], local[1], local[2], group[0], group[1], group[2]]);
             let stack = self.kernel_frame(&mut state.memory, kernel, &args);
-            items.push(WorkItem { stack, local, group, status: ItemStatus::Running });
+            items.push(WorkItem::new(stack, local, group));
         }
         let mut same = self.pool.bool_const(true);
         for k in 0..6 {
@@ -175,7 +187,7 @@ impl<'m> Executor<'m> {
 
     /// The running work-item reached `barrier(flags)`. Symbolic flags are
     /// forked on: each side goes on with the fence bits it has.
-    pub fn work_item_barrier(&mut self, state: &mut State, flags: ExprId, loc: Loc) -> Step {
+    pub fn work_item_barrier(&mut self, state: &mut State, flags: ExprId, loc: Loc, waits: Option<Vec<u64>>) -> Step {
         let flags = match self.pool.as_const(flags) {
             Some(v) => v as u32,
             None => match self.concrete_fence_flags(state, flags) {
@@ -187,7 +199,7 @@ impl<'m> Executor<'m> {
         let site = (f.func, f.block, f.pc);
         let gpu = state.gpu.as_mut().expect("NDRange");
         let cur = gpu.current;
-        gpu.items[cur].status = ItemStatus::AtBarrier { site, loc, flags };
+        gpu.items[cur].status = ItemStatus::AtBarrier { site, loc, flags, waits };
         self.switch_work_item(state)
     }
 
@@ -251,8 +263,12 @@ impl<'m> Executor<'m> {
         let pair = gpu.mode == RaceMode::Pair;
         let first = &items[0];
         for other in &items[1..] {
+            let mut events_differ = false;
             let differ = match (&first.status, &other.status) {
-                (ItemStatus::AtBarrier { site: a, .. }, ItemStatus::AtBarrier { site: b, .. }) => a != b,
+                (ItemStatus::AtBarrier { site: a, waits: wa, .. }, ItemStatus::AtBarrier { site: b, waits: wb, .. }) => {
+                    events_differ = a == b && wa != wb;
+                    a != b || wa != wb
+                }
                 (ItemStatus::Done { .. }, ItemStatus::Done { .. }) => false,
                 _ => true,
             };
@@ -291,7 +307,11 @@ impl<'m> Executor<'m> {
                 (ItemStatus::AtBarrier { loc, .. }, _) | (_, ItemStatus::AtBarrier { loc, .. }) => *loc,
                 _ => Loc::default(),
             };
-            let msg = format!("barrier divergence: work-item {ida} {a_desc} while work-item {idb} {b_desc}");
+            let msg = if events_differ {
+                format!("barrier divergence: work-items {ida} and {idb} call wait_group_events at line {} with different events", self.location(loc).line)
+            } else {
+                format!("barrier divergence: work-item {ida} {a_desc} while work-item {idb} {b_desc}")
+            };
             let mut s = state.clone();
             s.stack.clear();
             self.report(&s, FindingKind::BarrierDivergence, loc, msg, witness.as_ref(), None);
@@ -318,7 +338,12 @@ impl<'m> Executor<'m> {
         let gpu = state.gpu.as_mut().expect("NDRange");
         let pair = gpu.mode == RaceMode::Pair;
         let flags: Vec<u32> = gpu.items.iter().map(|i| if let ItemStatus::AtBarrier { flags, .. } = i.status { flags } else { 0 }).collect();
-        gpu.log.barrier(&flags, pair);
+        // The work-items agree on the events (barrier_agreement).
+        let waits = match &gpu.items[0].status {
+            ItemStatus::AtBarrier { waits: Some(w), .. } => w.clone(),
+            _ => Vec::new(),
+        };
+        gpu.log.barrier(&flags, pair, waits);
         for item in gpu.items.iter_mut() {
             item.status = ItemStatus::Running;
         }

@@ -57,6 +57,9 @@ pub struct AccessRecord {
     /// The bytes written, for telling benign write-write races.
     pub value: Option<Vec<ExprId>>,
     pub loc: Loc,
+    /// An asynchronous copy's access: the copy's event. It is ordered only
+    /// before accesses after a wait_group_events naming the event.
+    pub async_event: Option<u64>,
     /// Barriers the group (or pair) had passed when the access happened.
     pub interval: u32,
     /// Sequence number; records after `AccessLog::checked` are new.
@@ -70,6 +73,8 @@ struct Fence {
     all: u32,
     /// Each work-item's flags, when they differ between work-items.
     per_item: Option<Vec<u32>>,
+    /// The events whose copies it completed (wait_group_events).
+    waits: Vec<u64>,
 }
 
 #[derive(Clone, Default)]
@@ -94,6 +99,9 @@ pub struct AccessLog {
     /// Per space: records with a smaller `seq` are ordered before every
     /// later access of the group by a barrier that fenced the space for all.
     horizon: [u64; 2],
+    /// Per event: the copy's records with a smaller `seq` are ordered
+    /// before every later access by a wait for it.
+    waited: FxHashMap<u64, u64>,
 }
 
 /// A pair of accesses that conflict when `condition` holds.
@@ -132,11 +140,11 @@ type ItemKey = (Option<u64>, usize);
 
 /// Groups `list` into sites, and each site's records by work-item.
 fn sites(records: &[AccessRecord], list: &[usize]) -> Vec<Site> {
-    let mut index: FxHashMap<(Loc, bool, bool), (usize, FxHashMap<ItemKey, usize>)> = FxHashMap::default();
+    let mut index: FxHashMap<(Loc, bool, bool, bool), (usize, FxHashMap<ItemKey, usize>)> = FxHashMap::default();
     let mut out: Vec<Site> = Vec::new();
     for &i in list {
         let r = &records[i];
-        let (s, by_item) = index.entry((r.loc, r.write, r.atomic)).or_insert_with(|| {
+        let (s, by_item) = index.entry((r.loc, r.write, r.atomic, r.async_event.is_some())).or_insert_with(|| {
             out.push(Site { first: i, items: Vec::new() });
             (out.len() - 1, FxHashMap::default())
         });
@@ -171,10 +179,11 @@ impl Pairing {
         if !kinds_conflict(ra, rb) || self.is_settled(log, &location_key(ra, rb)) {
             return;
         }
+        let copy_and_item = ra.async_event.is_some() != rb.async_event.is_some();
         for (x, (ka, ia)) in a.items.iter().enumerate() {
             let others = if same { &b.items[x + 1..] } else { &b.items[..] };
             for (kb, ib) in others {
-                if ka == kb {
+                if ka == kb && !copy_and_item {
                     continue;
                 }
                 for &i in ia {
@@ -242,12 +251,13 @@ impl AccessLog {
         self.fences.clear();
         self.full = Default::default();
         self.horizon = [self.next_seq; 2];
+        self.waited.clear();
     }
 
     /// A barrier was released with these flags per work-item. `pair`: the
     /// two work-items may be in different groups, where a barrier orders
     /// nothing, so global records are kept for later checks.
-    pub fn barrier(&mut self, flags: &[u32], pair: bool) {
+    pub fn barrier(&mut self, flags: &[u32], pair: bool, waits: Vec<u64>) {
         let all = flags.iter().fold(3, |acc, f| acc & f);
         let any = flags.iter().fold(0, |acc, f| acc | f);
         for (s, bit) in [(0, 1u32), (1, 2)] {
@@ -261,7 +271,10 @@ impl AccessLog {
             }
         }
         let per_item = (all != any).then(|| flags.to_vec());
-        self.fences.push(Fence { all, per_item });
+        for &e in &waits {
+            self.waited.insert(e, self.next_seq);
+        }
+        self.fences.push(Fence { all, per_item, waits });
     }
 
     /// Whether a barrier between the two accesses (of the running group)
@@ -271,13 +284,19 @@ impl AccessLog {
         if lo == hi {
             return false;
         }
+        let hi_fence = hi.min(self.fences.len());
+        // A copy not waited for is not ordered by barriers.
+        let first = if a.seq < b.seq { a } else { b };
+        if let Some(e) = first.async_event {
+            return self.fences[lo..hi_fence].iter().any(|f| f.waits.contains(&e));
+        }
         let (bit, s) = fence_of(a.space);
         let full = &self.full[s];
         let count = |k: usize| full.get(k).or(full.last()).copied().unwrap_or(0);
         if count(hi) > count(lo) {
             return true;
         }
-        self.fences[lo..hi.min(self.fences.len())].iter().any(|f| match &f.per_item {
+        self.fences[lo..hi_fence].iter().any(|f| match &f.per_item {
             Some(v) => v.get(a.item).is_some_and(|x| x & bit != 0) && v.get(b.item).is_some_and(|x| x & bit != 0),
             None => f.all & bit != 0,
         })
@@ -304,7 +323,7 @@ impl AccessLog {
                 if r.space == LOCAL_SPACE {
                     continue;
                 }
-            } else if r.seq < self.horizon[fence_of(r.space).1] && !(pair_mode && r.space != LOCAL_SPACE) {
+            } else if self.behind_horizon(r, pair_mode) {
                 continue;
             }
             by_object.entry(r.object).or_default().push(i);
@@ -350,16 +369,27 @@ impl AccessLog {
         }
     }
 
+    /// Whether a record is ordered before every access still to come in
+    /// its group, so that checks within the group can skip it.
+    fn behind_horizon(&self, r: &AccessRecord, pair_mode: bool) -> bool {
+        if let Some(e) = r.async_event {
+            return self.waited.get(&e).is_some_and(|&w| r.seq < w);
+        }
+        r.seq < self.horizon[fence_of(r.space).1] && !(pair_mode && r.space != LOCAL_SPACE)
+    }
+
     /// Cheap filters that need no expression: different work-items, at
     /// least one access new, groups that may share the memory.
     fn may_pair(&self, a: &AccessRecord, b: &AccessRecord, final_check: bool) -> bool {
         if a.object != b.object || (a.atomic && b.atomic) || !(a.write || b.write) {
             return false;
         }
+        // A copy races even with the work-item that issued it.
+        let other_item = a.item != b.item || a.async_event.is_some() != b.async_event.is_some();
         match (a.group_key, b.group_key) {
             (Some(ga), Some(gb)) if final_check => ga != gb && a.space != LOCAL_SPACE,
-            (Some(ga), Some(gb)) => ga == gb && a.item != b.item && (a.seq >= self.checked || b.seq >= self.checked),
-            _ => a.item != b.item && (a.seq >= self.checked || b.seq >= self.checked),
+            (Some(ga), Some(gb)) => ga == gb && other_item && (a.seq >= self.checked || b.seq >= self.checked),
+            _ => other_item && (a.seq >= self.checked || b.seq >= self.checked),
         }
     }
 
