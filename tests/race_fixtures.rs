@@ -77,6 +77,8 @@ fixtures!(
     async_two_events_one_waited,
     async_event_array,
     async_nonuniform_event,
+    symbolic_offset_large_local,
+    symbolic_offset_large_local_race,
 );
 
 #[test]

@@ -260,16 +260,41 @@ impl<'m> Executor<'m> {
         let bytes = o.bytes.clone();
         let size = o.size;
         let mut out = Bytes::with_capacity(len as usize);
-        for k in 0..len {
-            let mut acc = bytes[k as usize];
-            for pos in 1..=(size - len) {
-                let c = self.pool.constant(64, pos as u128);
-                let hit = self.pool.eq(access.offset, c);
-                acc = self.pool.ite(hit, bytes[(pos + k) as usize], acc);
-            }
-            out.push(acc);
+        let mut splits = rustc_hash::FxHashMap::default();
+        let positions = self.reachable_positions(access.offset, size - len);
+        for k in 0..len as usize {
+            let column: Vec<ExprId> = positions.iter().map(|&p| bytes[p + k]).collect();
+            let b = self.select_byte(access.offset, &positions, &column, 0, positions.len(), &mut splits);
+            out.push(b);
         }
         out
+    }
+
+    /// The offsets in `0..=last` that `offset` can take, by its known low
+    /// bits (offset_residue.rs).
+    fn reachable_positions(&self, offset: ExprId, last: u64) -> Vec<usize> {
+        let (m, r) = super::offset_residue::residue(&self.pool, offset, 12);
+        (r..=last).step_by(m as usize).map(|p| p as usize).collect()
+    }
+
+    /// The byte at position `offset` of `bytes`, for an offset known to be
+    /// in `lo..hi`: a balanced tree of selects on `offset < mid`, so that
+    /// its depth is logarithmic in the object's size (a chain as long as the
+    /// object overflowed the stack of every recursive expression operation)
+    /// and all the bytes of one access share their conditions.
+    fn select_byte(&mut self, offset: ExprId, positions: &[usize], bytes: &[ExprId], lo: usize, hi: usize, splits: &mut rustc_hash::FxHashMap<usize, ExprId>) -> ExprId {
+        if hi - lo <= 1 || bytes[lo..hi].iter().all(|b| *b == bytes[lo]) {
+            return bytes[lo];
+        }
+        let mid = lo + (hi - lo) / 2;
+        let below = self.select_byte(offset, positions, bytes, lo, mid, splits);
+        let above = self.select_byte(offset, positions, bytes, mid, hi, splits);
+        let at = positions[mid];
+        let cond = *splits.entry(at).or_insert_with(|| {
+            let m = self.pool.constant(64, at as u128);
+            self.pool.cmp(CmpOp::Ult, offset, m)
+        });
+        self.pool.ite(cond, below, above)
     }
 
     pub fn write_bytes(&mut self, state: &mut State, access: &Access, bytes: &[Option<ExprId>]) {
@@ -293,17 +318,15 @@ impl<'m> Executor<'m> {
         let old = state.memory.object(access.object).bytes.clone();
         let size = old.len() as u64;
         let mut new = old.clone();
-        for (i, slot) in new.iter_mut().enumerate() {
-            let i = i as u64;
-            for (k, b) in bytes.iter().enumerate() {
-                let k = k as u64;
-                let Some(b) = b else { continue };
-                if i < k || i - k + len > size {
-                    continue;
-                }
-                let c = self.pool.constant(64, (i - k) as u128);
+        if size >= len {
+            for p in self.reachable_positions(access.offset, size - len) {
+                let c = self.pool.constant(64, p as u128);
                 let hit = self.pool.eq(access.offset, c);
-                *slot = self.pool.ite(hit, *b, *slot);
+                for (k, b) in bytes.iter().enumerate() {
+                    if let Some(b) = b {
+                        new[p + k] = self.pool.ite(hit, *b, new[p + k]);
+                    }
+                }
             }
         }
         let o = state.memory.object_mut(access.object);

@@ -17,6 +17,7 @@ mod kernel_memory;
 mod layout;
 mod libc_env;
 pub mod mem_ops;
+mod offset_residue;
 mod opencl;
 mod pointer_select;
 pub mod memory;
