@@ -79,6 +79,8 @@ fixtures!(
     async_nonuniform_event,
     symbolic_offset_large_local,
     symbolic_offset_large_local_race,
+    stop_at_first_race,
+    two_races,
 );
 
 #[test]
@@ -105,4 +107,22 @@ fn bad_local_size_is_a_usage_error() {
     let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "0", "--num-groups", "1"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("--local-size"), "{}", run.stderr);
+}
+
+#[test]
+fn all_findings_goes_on_after_the_first() {
+    let path = common::repo().join("tests/fixtures/race/two_races.cl");
+    let p = path.to_str().unwrap();
+    let count = |extra: &[&str]| {
+        let mut args = vec!["race", p, "--local-size", "8", "--num-groups", "2", "--json", "-"];
+        args.extend_from_slice(extra);
+        let run = common::symcross(&args);
+        let json = run.json.expect("JSON report");
+        (json["findings"].as_array().map(|f| f.len()).unwrap_or(0), json["mode"].as_str().unwrap_or("").to_string())
+    };
+    let (first, mode) = count(&[]);
+    assert!(first >= 1, "{mode}");
+    assert!(mode.contains("stopped at the first confirmed finding"), "{mode}");
+    let (all, mode) = count(&["--all-findings"]);
+    assert!(all == 2 && !mode.contains("stopped"), "{all} findings: {mode}");
 }

@@ -52,6 +52,9 @@ pub struct Executor<'m> {
     pub findings: Vec<Finding>,
     pub stats: Stats,
     pub limit_hit: Option<LimitHit>,
+    /// The run ended at its first confirmed finding
+    /// (`Config::stop_at_first_finding`).
+    pub stopped_at_finding: bool,
     /// Addresses of globals and functions, fixed for the whole run.
     pub global_addr: Vec<u64>,
     pub function_addr: FxHashMap<u64, FuncId>,
@@ -86,6 +89,7 @@ impl<'m> Executor<'m> {
             findings: Vec::new(),
             stats: Stats::default(),
             limit_hit: None,
+            stopped_at_finding: false,
             global_addr: Vec::new(),
             function_addr: FxHashMap::default(),
             function_base: Vec::new(),
@@ -189,6 +193,7 @@ impl<'m> Executor<'m> {
         'paths: while let Some(mut state) = searcher.pop() {
             if let Some(limit) = self.limit_reached() {
                 self.limit_hit = Some(limit);
+                self.check_races_at_limit(&mut state);
                 break;
             }
             self.report_progress(&mut last_progress, searcher.len());
@@ -198,14 +203,20 @@ impl<'m> Executor<'m> {
                     until_check = CHECK_EVERY;
                     if let Some(limit) = self.limit_reached() {
                         // The unfinished path is dropped; the report says
-                        // which limit stopped the run.
+                        // which limit stopped the run. A kernel's accesses
+                        // so far are still checked for races.
                         self.limit_hit = Some(limit);
+                        self.check_races_at_limit(&mut state);
                         break 'paths;
                     }
                     // A long path reports progress too.
                     self.report_progress(&mut last_progress, searcher.len());
                 }
                 let step = self.step(&mut state);
+                if self.config.stop_at_first_finding && self.findings.iter().any(|f| f.status == Status::Confirmed) {
+                    self.stopped_at_finding = true;
+                    break 'paths;
+                }
                 if !self.pending.is_empty() {
                     for p in std::mem::take(&mut self.pending) {
                         self.count_new_state(&p);

@@ -62,6 +62,15 @@ impl<'m> Executor<'m> {
         state.gpu = Some(gpu);
     }
 
+    /// A limit stopped the run inside a kernel: the accesses made so far
+    /// are still judged, within the group and across groups.
+    pub fn check_races_at_limit(&mut self, state: &mut State) {
+        if state.gpu.is_some() {
+            self.check_races(state, false);
+            self.check_races(state, true);
+        }
+    }
+
     /// Decides one candidate conflict; true when it was reported.
     fn decide_race(&mut self, state: &mut State, gpu: &super::workitems::Gpu, log: &crate::race::AccessLog, c: Candidate, queries: &mut usize) -> bool {
         let (mut a, mut b) = (&log.records[c.a], &log.records[c.b]);

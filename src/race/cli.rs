@@ -34,6 +34,7 @@ pub fn cli(a: RaceArgs) -> Result<i32, Error> {
     };
     let mut config = Config::default();
     crate::cli::check_cmd::apply_limits(&mut config, &a.limits)?;
+    config.stop_at_first_finding = !a.all_findings;
     let opts = crate::cli::check_cmd::compile_options(&a.compile)?;
     let mut loaded = crate::pipeline::load(std::slice::from_ref(&a.file), &opts)?;
     let folded = crate::pipeline::prepare(&mut loaded.module, &config);
@@ -168,6 +169,11 @@ pub fn run_kernel(module: &Module, input: &str, kernel: Option<&str>, nd: NdRang
         RaceMode::Enumerate => format!("enumerate ({} work-items)", nd.total()),
         RaceMode::Pair => format!("pair (two symbolic work-items cover all {} work-items)", nd.total()),
     });
+    if exec.stopped_at_finding {
+        if let Some(m) = report.mode.as_mut() {
+            m.push_str("; stopped at the first confirmed finding (--all-findings goes on)");
+        }
+    }
     Ok(report)
 }
 
