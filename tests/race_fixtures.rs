@@ -81,6 +81,7 @@ fixtures!(
     symbolic_offset_large_local_race,
     stop_at_first_race,
     two_races,
+    symbolic_loop_bound_race,
 );
 
 #[test]

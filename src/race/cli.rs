@@ -35,6 +35,10 @@ pub fn cli(a: RaceArgs) -> Result<i32, Error> {
     let mut config = Config::default();
     crate::cli::check_cmd::apply_limits(&mut config, &a.limits)?;
     config.stop_at_first_finding = !a.all_findings;
+    // Shallow paths first (seeded, so runs are reproducible): a loop
+    // bounded by a symbolic value must not keep one work-item unrolling
+    // while the short trip counts, where races show, wait (depth-first).
+    config.searcher = crate::config::SearcherKind::RandomPath;
     let opts = crate::cli::check_cmd::compile_options(&a.compile)?;
     let mut loaded = crate::pipeline::load(std::slice::from_ref(&a.file), &opts)?;
     let folded = crate::pipeline::prepare(&mut loaded.module, &config);
