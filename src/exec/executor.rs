@@ -190,6 +190,7 @@ impl<'m> Executor<'m> {
         // minutes is one path), every this many instructions.
         const CHECK_EVERY: u32 = 1 << 16;
         let mut until_check = CHECK_EVERY;
+        let mut findings_seen = 0;
         'paths: while let Some(mut state) = searcher.pop() {
             if let Some(limit) = self.limit_reached() {
                 self.limit_hit = Some(limit);
@@ -213,9 +214,12 @@ impl<'m> Executor<'m> {
                     self.report_progress(&mut last_progress, searcher.len());
                 }
                 let step = self.step(&mut state);
-                if self.config.stop_at_first_finding && self.findings.iter().any(|f| f.status == Status::Confirmed) {
-                    self.stopped_at_finding = true;
-                    break 'paths;
+                if self.config.stop_at_first_finding && self.findings.len() != findings_seen {
+                    findings_seen = self.findings.len();
+                    if self.findings.iter().any(|f| f.status == Status::Confirmed) {
+                        self.stopped_at_finding = true;
+                        break 'paths;
+                    }
                 }
                 if !self.pending.is_empty() {
                     for p in std::mem::take(&mut self.pending) {
