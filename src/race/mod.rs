@@ -138,25 +138,35 @@ struct Site {
 /// A work-item: its group (enumerate mode) and index.
 type ItemKey = (Option<u64>, usize);
 
-/// Groups `list` into sites, and each site's records by work-item.
+/// Groups `list` into sites, and each site's records by work-item. Lists
+/// are short (a few accesses per byte), so lookups are linear.
 fn sites(records: &[AccessRecord], list: &[usize]) -> Vec<Site> {
-    let mut index: FxHashMap<(Loc, bool, bool, bool), (usize, FxHashMap<ItemKey, usize>)> = FxHashMap::default();
-    let mut out: Vec<Site> = Vec::new();
+    let mut out: Vec<(SiteKey, Site)> = Vec::new();
     for &i in list {
         let r = &records[i];
-        let (s, by_item) = index.entry((r.loc, r.write, r.atomic, r.async_event.is_some())).or_insert_with(|| {
-            out.push(Site { first: i, items: Vec::new() });
-            (out.len() - 1, FxHashMap::default())
-        });
-        let site = &mut out[*s];
-        let k = *by_item.entry((r.group_key, r.item)).or_insert_with(|| {
-            site.items.push(((r.group_key, r.item), Vec::new()));
-            site.items.len() - 1
-        });
-        site.items[k].1.push(i);
+        let key = (r.loc, r.write, r.atomic, r.async_event.is_some());
+        let s = match out.iter().position(|(k, _)| *k == key) {
+            Some(s) => s,
+            None => {
+                out.push((key, Site { first: i, items: Vec::new() }));
+                out.len() - 1
+            }
+        };
+        let site = &mut out[s].1;
+        let item = (r.group_key, r.item);
+        // Records come in sequence order, so one work-item's are mostly
+        // adjacent. A work-item listed twice only costs pairs that the
+        // same-work-item test drops.
+        let found = if site.items.len() <= 32 { site.items.iter().rposition(|(k, _)| *k == item) } else { site.items.len().checked_sub(1).filter(|&k| site.items[k].0 == item) };
+        match found {
+            Some(k) => site.items[k].1.push(i),
+            None => site.items.push((item, vec![i])),
+        }
     }
-    out
+    out.into_iter().map(|(_, s)| s).collect()
 }
+
+type SiteKey = (Loc, bool, bool, bool);
 
 /// The state of one check: location pairs settled (reported), pairs
 /// already offered.
@@ -342,7 +352,9 @@ impl AccessLog {
         keys.sort_unstable();
         for key in keys {
             let list = &by_byte[key];
-            if list.len() < 2 {
+            let plain_write = list.iter().any(|&i| self.records[i].write && !self.records[i].atomic);
+            let atomic_and_read = list.iter().any(|&i| self.records[i].atomic) && list.iter().any(|&i| !self.records[i].write);
+            if list.len() < 2 || !(plain_write || atomic_and_read) {
                 continue;
             }
             let sites = sites(&self.records, list);
