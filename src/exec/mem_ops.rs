@@ -274,7 +274,12 @@ impl<'m> Executor<'m> {
     /// bits (offset_residue.rs).
     fn reachable_positions(&self, offset: ExprId, last: u64) -> Vec<usize> {
         let (m, r) = super::offset_residue::residue(&self.pool, offset, 12);
-        (r..=last).step_by(m as usize).map(|p| p as usize).collect()
+        let positions: Vec<usize> = (r..=last).step_by(m as usize).map(|p| p as usize).collect();
+        if positions.is_empty() {
+            // Only an access the path cannot make; keep every position.
+            return (0..=last as usize).collect();
+        }
+        positions
     }
 
     /// The byte at position `offset` of `bytes`, for an offset known to be
