@@ -122,6 +122,10 @@ pub struct Config {
     /// program would, instead of leaving them uninterpreted: for `symcross
     /// run`, which prints what the program prints. Never used for proofs.
     pub native_libm: bool,
+    /// End the run at the first confirmed finding (`symcross race` unless
+    /// `--all-findings`): a race found early is reported at once instead
+    /// of waiting for, and possibly being lost to, a limit.
+    pub stop_at_first_finding: bool,
 }
 
 impl Default for Config {
@@ -145,6 +149,7 @@ impl Default for Config {
             egraph_iter_limit: 20,
             sample_trials: 128,
             native_libm: false,
+            stop_at_first_finding: false,
         }
     }
 }

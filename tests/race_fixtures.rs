@@ -57,6 +57,35 @@ fixtures!(
     fixed_scalar_race,
     async_copy_ok,
     async_copy_no_wait,
+    undefined_function,
+    undefined_function_index_race,
+    local_arg_unbounded,
+    local_uninit_index,
+    local_carryover,
+    atomic_unsized_counter,
+    unsized_consistent_reads,
+    benign_pair_solver,
+    benign_pair_differs,
+    nonuniform_barrier_flags,
+    symbolic_barrier_flags_pair,
+    uniform_local_fence_pair,
+    many_atomics_one_counter,
+    many_barriers,
+    many_barriers_missing_one,
+    byval_struct_pointer,
+    byval_struct_private,
+    byval_struct_symbolic,
+    pointer_select_race,
+    pointer_select_ok,
+    async_barrier_not_wait,
+    async_two_events_one_waited,
+    async_event_array,
+    async_nonuniform_event,
+    symbolic_offset_large_local,
+    symbolic_offset_large_local_race,
+    stop_at_first_race,
+    two_races,
+    symbolic_loop_bound_race,
 );
 
 #[test]
@@ -83,4 +112,22 @@ fn bad_local_size_is_a_usage_error() {
     let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "0", "--num-groups", "1"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("--local-size"), "{}", run.stderr);
+}
+
+#[test]
+fn all_findings_goes_on_after_the_first() {
+    let path = common::repo().join("tests/fixtures/race/two_races.cl");
+    let p = path.to_str().unwrap();
+    let count = |extra: &[&str]| {
+        let mut args = vec!["race", p, "--local-size", "8", "--num-groups", "2", "--json", "-"];
+        args.extend_from_slice(extra);
+        let run = common::symcross(&args);
+        let json = run.json.expect("JSON report");
+        (json["findings"].as_array().map(|f| f.len()).unwrap_or(0), json["mode"].as_str().unwrap_or("").to_string())
+    };
+    let (first, mode) = count(&[]);
+    assert!(first >= 1, "{mode}");
+    assert!(mode.contains("stopped at the first confirmed finding"), "{mode}");
+    let (all, mode) = count(&["--all-findings"]);
+    assert!(all == 2 && !mode.contains("stopped"), "{all} findings: {mode}");
 }

@@ -186,6 +186,9 @@ pub struct RaceArgs {
     /// Default: enumerate up to 4096 work-items, pair above.
     #[arg(long, value_name = "enumerate|pair")]
     pub mode: Option<String>,
+    /// Keep exploring after the first confirmed finding (default: stop there).
+    #[arg(long)]
+    pub all_findings: bool,
     #[command(flatten)]
     pub compile: CompileArgs,
     #[command(flatten)]

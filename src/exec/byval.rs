@@ -39,8 +39,7 @@ impl<'m> Executor<'m> {
                 continue;
             }
             let Some(addr) = frame.regs[p.reg.0 as usize].as_ref().and_then(|v| self.pool.as_const(v[0])) else { continue };
-            // Only the launch's template is copied (`symcross race` passes
-            // an address-only buffer, whose contents are unconstrained).
+            // Only the launch's template is copied.
             let Some(template) = memory.object_near(addr as u64) else { continue };
             let t = memory.object(template);
             if t.address_only || t.base != addr as u64 || Some(t.size) != p.byval.map(|(size, _)| size) {
@@ -51,6 +50,17 @@ impl<'m> Executor<'m> {
             frame.regs[p.reg.0 as usize] = Some(scalar(self.pool.constant(64, memory.object(copy).base as u128)));
         }
         vec![frame]
+    }
+}
+
+impl<'m> Executor<'m> {
+    /// A by-value kernel argument of `size` bytes with symbolic contents
+    /// (`symcross race`, where no host gives the bytes): the template each
+    /// work-item copies. Returns its address.
+    pub fn symbolic_byval_argument(&mut self, memory: &mut Memory, name: &str, size: u64, align: u64) -> u64 {
+        let array = self.pool.new_array(name, size as u32);
+        let bytes: Vec<crate::expr::ExprId> = (0..size as u32).map(|i| self.pool.input_byte(array, i)).collect();
+        byval_template(memory, &mut self.pool, &bytes, align, format!("argument `{name}`"))
     }
 }
 

@@ -108,6 +108,8 @@ impl<'m> Executor<'m> {
             r
         } else if let Some(r) = self.call_opencl(state, &ctx) {
             r
+        } else if let Some(r) = self.call_undefined_in_kernel(state, &ctx) {
+            r
         } else {
             return self.unsupported(state, inst.loc, format!("call to unmodelled function `{name}`"));
         };

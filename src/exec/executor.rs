@@ -54,6 +54,9 @@ pub struct Executor<'m> {
     pub findings: Vec<Finding>,
     pub stats: Stats,
     pub limit_hit: Option<LimitHit>,
+    /// The run ended at its first confirmed finding
+    /// (`Config::stop_at_first_finding`).
+    pub stopped_at_finding: bool,
     /// Addresses of globals and functions, fixed for the whole run.
     pub global_addr: Vec<u64>,
     pub function_addr: FxHashMap<u64, FuncId>,
@@ -98,6 +101,7 @@ impl<'m> Executor<'m> {
             findings: Vec::new(),
             stats: Stats::default(),
             limit_hit: None,
+            stopped_at_finding: false,
             global_addr: Vec::new(),
             function_addr: FxHashMap::default(),
             function_base: Vec::new(),
@@ -204,9 +208,11 @@ impl<'m> Executor<'m> {
         // minutes is one path), every this many instructions.
         const CHECK_EVERY: u32 = 1 << 16;
         let mut until_check = CHECK_EVERY;
+        let mut findings_seen = 0;
         'paths: while let Some(mut state) = searcher.pop() {
             if let Some(limit) = self.limit_reached() {
                 self.limit_hit = Some(limit);
+                self.check_races_at_limit(&mut state);
                 break;
             }
             self.report_progress(&mut last_progress, searcher.len());
@@ -216,8 +222,10 @@ impl<'m> Executor<'m> {
                     until_check = CHECK_EVERY;
                     if let Some(limit) = self.limit_reached() {
                         // The unfinished path is dropped; the report says
-                        // which limit stopped the run.
+                        // which limit stopped the run. A kernel's accesses
+                        // so far are still checked for races.
                         self.limit_hit = Some(limit);
+                        self.check_races_at_limit(&mut state);
                         break 'paths;
                     }
                     // A long path reports progress too.
@@ -242,6 +250,13 @@ impl<'m> Executor<'m> {
                     });
                     self.limit_hit = Some(LimitHit::Interrupted);
                     break 'paths;
+                }
+                if self.config.stop_at_first_finding && self.findings.len() != findings_seen {
+                    findings_seen = self.findings.len();
+                    if self.findings.iter().any(|f| f.status == Status::Confirmed) {
+                        self.stopped_at_finding = true;
+                        break 'paths;
+                    }
                 }
                 if !self.pending.is_empty() {
                     for p in std::mem::take(&mut self.pending) {
@@ -437,9 +452,15 @@ impl<'m> Executor<'m> {
             }
         }
         let [t, f] = sides;
+        // When the other side is infeasible the path already implies the
+        // condition: pushing it again would only grow the path (a loop
+        // re-deciding an implied branch would make every later query slower).
+        let implied = t.is_none() || f.is_none();
         let make = |s: &State, c: ExprId, (model, unknown): (Option<Assignment>, bool)| {
             let mut n = s.clone();
-            n.path.push(c);
+            if !implied {
+                n.path.push(c);
+            }
             n.model = model;
             n.unconfirmed_path |= unknown;
             n.depth += 1;

@@ -154,6 +154,7 @@ impl<'m> Executor<'m> {
 
     /// Finds the object `addr` points into and checks that `len` bytes fit.
     pub fn resolve(&mut self, state: &mut State, addr: ExprId, len: u64, loc: Loc, is_write: bool) -> Result<Access, Step> {
+        let addr = self.split_pointer_select(state, addr)?;
         let candidate = match self.pool.as_const(addr) {
             Some(a) => a as u64,
             None => match self.current_model(state) {
@@ -255,9 +256,10 @@ impl<'m> Executor<'m> {
     pub fn read_bytes(&mut self, state: &mut State, access: &Access, len: u64, _loc: Loc) -> Bytes {
         self.shadow.last_read = None;
         if state.memory.object(access.object).address_only {
-            return (0..len).map(|_| self.pool.fresh(8)).collect();
+            return self.read_unsized(state, access, len);
         }
         let offset = self.concrete_offset(state, access);
+        self.fill_unwritten_local(state, access.object, offset.map(|o| o as usize..(o + len) as usize));
         let o = state.memory.object(access.object);
         if let Some(off) = offset {
             let range = off as usize..(off + len) as usize;
@@ -281,16 +283,46 @@ impl<'m> Executor<'m> {
     fn select_at(&mut self, offset: ExprId, all: &[ExprId], len: u64) -> Bytes {
         let size = all.len() as u64;
         let mut out = Bytes::with_capacity(len as usize);
-        for k in 0..len {
-            let mut acc = all[k as usize];
-            for pos in 1..=(size - len) {
-                let c = self.pool.constant(64, pos as u128);
-                let hit = self.pool.eq(offset, c);
-                acc = self.pool.ite(hit, all[(pos + k) as usize], acc);
-            }
-            out.push(acc);
+        let mut splits = rustc_hash::FxHashMap::default();
+        let positions = self.reachable_positions(offset, size - len);
+        for k in 0..len as usize {
+            let column: Vec<ExprId> = positions.iter().map(|&p| all[p + k]).collect();
+            let b = self.select_byte(offset, &positions, &column, 0, positions.len(), &mut splits);
+            out.push(b);
         }
         out
+    }
+
+    /// The offsets in `0..=last` that `offset` can take, by its known low
+    /// bits (offset_residue.rs).
+    fn reachable_positions(&self, offset: ExprId, last: u64) -> Vec<usize> {
+        let (m, r) = super::offset_residue::residue(&self.pool, offset, 12);
+        let positions: Vec<usize> = (r..=last).step_by(m as usize).map(|p| p as usize).collect();
+        if positions.is_empty() {
+            // Only an access the path cannot make; keep every position.
+            return (0..=last as usize).collect();
+        }
+        positions
+    }
+
+    /// The byte at position `offset` of `bytes`, for an offset known to be
+    /// in `lo..hi`: a balanced tree of selects on `offset < mid`, so that
+    /// its depth is logarithmic in the object's size (a chain as long as the
+    /// object overflowed the stack of every recursive expression operation)
+    /// and all the bytes of one access share their conditions.
+    fn select_byte(&mut self, offset: ExprId, positions: &[usize], bytes: &[ExprId], lo: usize, hi: usize, splits: &mut rustc_hash::FxHashMap<usize, ExprId>) -> ExprId {
+        if hi - lo <= 1 || bytes[lo..hi].iter().all(|b| *b == bytes[lo]) {
+            return bytes[lo];
+        }
+        let mid = lo + (hi - lo) / 2;
+        let below = self.select_byte(offset, positions, bytes, lo, mid, splits);
+        let above = self.select_byte(offset, positions, bytes, mid, hi, splits);
+        let at = positions[mid];
+        let cond = *splits.entry(at).or_insert_with(|| {
+            let m = self.pool.constant(64, at as u128);
+            self.pool.cmp(CmpOp::Ult, offset, m)
+        });
+        self.pool.ite(cond, below, above)
     }
 
     /// Writes defined bytes (`None` entries are left alone).
@@ -302,6 +334,7 @@ impl<'m> Executor<'m> {
     /// laid out as `bytes`, and their origin); None: all defined.
     pub fn write_bytes_shadowed(&mut self, state: &mut State, access: &Access, bytes: &[Option<ExprId>], shadow: Option<(&[Option<ExprId>], super::shadow::OriginId)>) {
         if state.memory.object(access.object).address_only {
+            self.write_unsized(state, access, bytes);
             return;
         }
         let offset = self.concrete_offset(state, access);
@@ -325,6 +358,7 @@ impl<'m> Executor<'m> {
             }
             return;
         }
+        self.fill_unwritten_local(state, access.object, None);
         let old_shadow = self.object_shadow(state.memory.object(access.object));
         let old = state.memory.object(access.object).bytes.clone();
         let new = self.store_at(access.offset, &old, bytes);
@@ -357,17 +391,15 @@ impl<'m> Executor<'m> {
         let size = old.len() as u64;
         let len = bytes.len() as u64;
         let mut new = old.to_vec();
-        for (i, slot) in new.iter_mut().enumerate() {
-            let i = i as u64;
-            for (k, b) in bytes.iter().enumerate() {
-                let k = k as u64;
-                let Some(b) = b else { continue };
-                if i < k || i - k + len > size {
-                    continue;
-                }
-                let c = self.pool.constant(64, (i - k) as u128);
+        if size >= len {
+            for p in self.reachable_positions(offset, size - len) {
+                let c = self.pool.constant(64, p as u128);
                 let hit = self.pool.eq(offset, c);
-                *slot = self.pool.ite(hit, *b, *slot);
+                for (k, b) in bytes.iter().enumerate() {
+                    if let Some(b) = b {
+                        new[p + k] = self.pool.ite(hit, *b, new[p + k]);
+                    }
+                }
             }
         }
         new

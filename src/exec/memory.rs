@@ -60,12 +60,18 @@ pub struct MemoryObject {
     pub alloc_line: Option<crate::ir::Loc>,
     pub free_line: Option<crate::ir::Loc>,
     /// An unbounded buffer of which only addresses matter (kernel arguments
-    /// checked alone): no bytes are stored, reads yield unconstrained
-    /// values, writes are dropped, and no access is out of bounds.
+    /// checked alone): its contents are unconstrained, only the bytes in
+    /// `known` are remembered, and no access is out of bounds.
     pub address_only: bool,
     /// Bytes written with indeterminate bits: offset -> (8-bit mask of
     /// those bits, their origin). See shadow_mem.rs.
     pub poison: BTreeMap<u64, (ExprId, super::shadow::OriginId)>,
+    /// Address-only objects: the bytes read or written so far, keyed by
+    /// the offset of the byte, so that reading the same offset twice gives
+    /// the same value until it is written (see kernel_memory.rs); concrete
+    /// offsets in `known`, symbolic ones (by expression) in `known_symbolic`.
+    pub known: rustc_hash::FxHashMap<ExprId, ExprId>,
+    pub known_symbolic: rustc_hash::FxHashMap<ExprId, ExprId>,
 }
 
 /// The objects of one state. Cloning is cheap: objects are shared until
@@ -106,6 +112,8 @@ impl Memory {
             free_line: None,
             address_only: false,
             poison: BTreeMap::new(),
+            known: Default::default(),
+            known_symbolic: Default::default(),
         }));
         self.by_base.insert(base, id);
         id
@@ -141,6 +149,8 @@ impl Memory {
             free_line: None,
             address_only: true,
             poison: BTreeMap::new(),
+            known: Default::default(),
+            known_symbolic: Default::default(),
         }));
         self.by_base.insert(base - WINDOW, id);
         id

@@ -24,20 +24,38 @@ pub fn demangle(name: &str) -> Option<(&str, &str)> {
 
 impl<'m> Executor<'m> {
     pub(super) fn call_opencl(&mut self, state: &mut State, c: &CallCtx) -> Outcome {
+        match c.name {
+            "__symcross_async_begin" => return Some(Ok(Some(scalar(self.async_copy_begin(state, c))))),
+            "__symcross_async_end" => {
+                if let Some(gpu) = state.gpu.as_mut() {
+                    let cur = gpu.current;
+                    gpu.items[cur].async_copy = None;
+                }
+                return Some(Ok(None));
+            }
+            _ => {}
+        }
         let (name, params) = demangle(c.name)?;
         if let Some(v) = self.work_item_function(state, name, c) {
             return Some(Ok(Some(scalar(v))));
         }
         match name {
             "barrier" | "work_group_barrier" | "wait_group_events" => {
-                // wait_group_events completes async_work_group_copy (see
-                // cl-runtime-model/device/async_copy.cl): a barrier on both
-                // address spaces.
-                let flags = if name == "wait_group_events" { 3 } else { self.pool.as_const(c.args[0][0]).unwrap_or(3) as u32 };
                 if state.gpu.is_none() {
                     return Some(Ok(None));
                 }
-                return Some(Err(self.work_item_barrier(state, flags, c.inst.loc)));
+                // wait_group_events completes the asynchronous copies of
+                // its events (see cl-runtime-model/device/async_copy.cl):
+                // a barrier on both address spaces.
+                let (flags, waits) = if name == "wait_group_events" {
+                    match self.waited_events(state, c) {
+                        Ok(w) => (self.pool.constant(32, 3), Some(w)),
+                        Err(step) => return Some(Err(step)),
+                    }
+                } else {
+                    (c.args[0][0], None)
+                };
+                return Some(Err(self.work_item_barrier(state, flags, c.inst.loc, waits)));
             }
             "mem_fence" | "read_mem_fence" | "write_mem_fence" => return Some(Ok(None)),
             _ => {}
@@ -54,6 +72,64 @@ impl<'m> Executor<'m> {
             return Some(Ok(Some(self.shuffle_builtin(c))));
         }
         self.opencl_math(c, name, params)
+    }
+
+    /// `__symcross_async_begin(e)`: the running work-item's accesses until
+    /// `__symcross_async_end` are an asynchronous copy's. Its event is `e`
+    /// when the call names one, else the next number of the work-item's
+    /// copies (the same for every work-item making the same calls).
+    fn async_copy_begin(&mut self, state: &mut State, c: &CallCtx) -> ExprId {
+        let given = c.args.first().map(|a| a[0]).unwrap_or_else(|| self.pool.constant(64, 0));
+        // Reported at the user's call of async_work_group_copy.
+        let call = state.frame().call_loc;
+        let loc = if call == crate::ir::Loc::default() { c.inst.loc } else { call };
+        let Some(gpu) = state.gpu.as_mut() else { return given };
+        let cur = gpu.current;
+        let item = &mut gpu.items[cur];
+        let event = match self.pool.as_const(given) {
+            Some(e) if e != 0 => e as u64,
+            _ => {
+                item.async_started += 1;
+                // Numbered far from small integers an event is not.
+                (1 << 48) | item.async_started
+            }
+        };
+        item.async_copy = Some((event, loc));
+        self.pool.constant(64, event as u128)
+    }
+
+    /// The events of `wait_group_events(n, list)`, read from the list.
+    fn waited_events(&mut self, state: &mut State, c: &CallCtx) -> Result<Vec<u64>, Step> {
+        let n = self.concrete_arg(state, c.args[0][0])?;
+        let list = c.args[1][0];
+        let mut out = Vec::new();
+        for k in 0..n.min(1024) {
+            let off = self.pool.constant(64, (k * 8) as u128);
+            let addr = self.pool.add(list, off);
+            let v = self.load_value(state, addr, &Type::Int(64), c.inst.loc)?[0];
+            // An event no copy returned (a symbolic or stale handle) waits
+            // for nothing in particular.
+            out.push(self.pool.as_const(v).map(|e| e as u64).unwrap_or(0));
+        }
+        out.sort_unstable();
+        Ok(out)
+    }
+
+    /// A function the kernel's source declares but never defines: as
+    /// GPUVerify assumes, it returns an arbitrary value and touches no
+    /// shared memory. Only plain C names qualify: an OpenCL built-in (an
+    /// overloaded, mangled `_Z...` name) or a reserved `__` name that
+    /// symcross does not model stays an `unsupported` finding.
+    pub(super) fn call_undefined_in_kernel(&mut self, state: &State, c: &CallCtx) -> Outcome {
+        state.gpu.as_ref()?;
+        if demangle(c.name).is_some() || c.name.starts_with("__") || c.name.starts_with("llvm.") {
+            return None;
+        }
+        let widths = super::leaf_widths(&c.inst.ty);
+        if widths.is_empty() {
+            return Some(Ok(None));
+        }
+        Some(Ok(Some(widths.into_iter().map(|w| self.pool.fresh(w)).collect())))
     }
 
     /// `shuffle(x, mask)` and `shuffle2(x, y, mask)`: lane i of the result

@@ -8,7 +8,7 @@ use super::state::State;
 use crate::check::Feasibility;
 use crate::expr::ExprId;
 use crate::ir::Loc;
-use crate::race::{AccessRecord, GLOBAL_SPACE, LOCAL_SPACE};
+use crate::race::{AccessRecord, Candidate, RaceSink, GLOBAL_SPACE, LOCAL_SPACE};
 use crate::report::{FindingKind, Related};
 
 /// At most this many solver questions per race check, so that a kernel
@@ -26,8 +26,13 @@ impl<'m> Executor<'m> {
         *self.coverage.memory_accesses.get_or_insert(0) += 1;
         let cur = gpu.current;
         let item = &gpu.items[cur];
+        // An asynchronous copy's accesses are the copy's, reported at the
+        // user's call.
+        let (async_event, loc) = match item.async_copy {
+            Some((event, call)) => (Some(event), call),
+            None => (None, loc),
+        };
         let group_key = (gpu.mode == super::workitems::RaceMode::Enumerate).then_some(gpu.group);
-        let epoch = item.epoch[if space == LOCAL_SPACE { 0 } else { 1 }];
         let record = AccessRecord {
             item: cur,
             group_key,
@@ -41,7 +46,8 @@ impl<'m> Executor<'m> {
             atomic,
             value,
             loc,
-            epoch,
+            async_event,
+            interval: 0,
             seq: 0,
         };
         gpu.log.record(record);
@@ -50,42 +56,65 @@ impl<'m> Executor<'m> {
     /// Asks about every candidate conflict and reports the feasible ones.
     pub fn check_races(&mut self, state: &mut State, final_check: bool) {
         let Some(mut gpu) = state.gpu.take() else { return };
-        let candidates = gpu.log.candidates(&mut self.pool, final_check);
-        let mut queries = 0;
-        for c in candidates {
-            let (mut a, mut b) = (gpu.log.records[c.a].clone(), gpu.log.records[c.b].clone());
-            // Report from the earlier source line, so that the same race
-            // found on several paths (or in both orders) is reported once.
-            if ordered_pair(a.loc, b.loc, false).0 != a.loc {
-                std::mem::swap(&mut a, &mut b);
-            }
-            let write_write = a.write && b.write;
-            let key = ordered_pair(a.loc, b.loc, write_write);
-            if gpu.log.reported.contains(&key) {
-                continue;
-            }
-            let benign = write_write && a.value.is_some() && a.value == b.value;
-            if benign && gpu.allow_benign {
-                continue;
-            }
-            let witness = if self.pool.as_const(c.condition) == Some(1) && !state.unconfirmed_path {
-                self.current_model(state).map(Some)
-            } else {
-                if queries >= MAX_RACE_QUERIES {
-                    continue;
-                }
-                queries += 1;
-                match self.decider.feasible(&self.pool, &state.path, c.condition) {
-                    Feasibility::Sat(m) => Some(Some(m)),
-                    Feasibility::Unsat => None,
-                    Feasibility::Unknown(_) => Some(None),
-                }
-            };
-            let Some(witness) = witness else { continue };
-            gpu.log.reported.insert(key);
-            self.report_race(state, &gpu, &a, &b, benign, witness);
-        }
+        let mut log = std::mem::take(&mut gpu.log);
+        let mut sink = RaceQueries { exec: self, state, gpu: &gpu, queries: 0 };
+        log.check(&mut sink, final_check, gpu.allow_benign);
+        gpu.log = log;
         state.gpu = Some(gpu);
+    }
+
+    /// A limit stopped the run inside a kernel: the accesses made so far
+    /// are still judged, within the group and across groups.
+    pub fn check_races_at_limit(&mut self, state: &mut State) {
+        if state.gpu.is_some() {
+            self.check_races(state, false);
+            self.check_races(state, true);
+        }
+    }
+
+    /// Decides one candidate conflict; true when it was reported.
+    fn decide_race(&mut self, state: &mut State, gpu: &super::workitems::Gpu, log: &crate::race::AccessLog, c: Candidate, queries: &mut usize) -> bool {
+        let (mut a, mut b) = (&log.records[c.a], &log.records[c.b]);
+        // Report from the earlier source line, so that the same race found
+        // on several paths (or in both orders) is reported once.
+        let key = crate::race::location_key(a, b);
+        if key.0 != a.loc {
+            std::mem::swap(&mut a, &mut b);
+        }
+        // Benign write-write races store equal values: with
+        // --allow-benign-races only a pair that can store different values
+        // is a race.
+        let condition = match (gpu.allow_benign, c.differ) {
+            (true, Some(d)) => self.pool.and(c.condition, d),
+            _ => c.condition,
+        };
+        let witness = if self.pool.as_const(condition) == Some(1) && !state.unconfirmed_path {
+            self.current_model(state).map(Some)
+        } else {
+            if *queries >= MAX_RACE_QUERIES {
+                return false;
+            }
+            *queries += 1;
+            match self.decider.feasible(&self.pool, &state.path, condition) {
+                Feasibility::Sat(m) => Some(Some(m)),
+                Feasibility::Unsat => None,
+                Feasibility::Unknown(_) => Some(None),
+            }
+        };
+        let Some(witness) = witness else { return false };
+        let benign = match c.differ {
+            _ if gpu.allow_benign => false,
+            None => false,
+            Some(d) => match self.pool.as_const(d) {
+                Some(v) => v == 0,
+                None => {
+                    let both = self.pool.and(c.condition, d);
+                    matches!(self.decider.feasible(&self.pool, &state.path, both), Feasibility::Unsat)
+                }
+            },
+        };
+        self.report_race(state, gpu, a, b, benign, witness);
+        true
     }
 
     fn report_race(&mut self, state: &State, gpu: &super::workitems::Gpu, a: &AccessRecord, b: &AccessRecord, benign: bool, witness: Option<crate::expr::Assignment>) {
@@ -104,15 +133,10 @@ impl<'m> Executor<'m> {
             None => String::new(),
         };
         let describe = |r: &AccessRecord, this: &Executor| {
-            let item = super::workitems::WorkItem {
-                stack: Vec::new(),
-                local: r.local_ids,
-                group: r.group_ids,
-                status: super::workitems::ItemStatus::Running,
-                epoch: [0, 0],
-            };
+            let item = super::workitems::WorkItem::new(Vec::new(), r.local_ids, r.group_ids);
             let rw = if r.write { if r.atomic { "atomic write" } else { "write" } } else { "read" };
-            format!("{rw} by work-item {}", this.item_label(&item, witness.as_ref()))
+            let by = if r.async_event.is_some() { "the asynchronous copy (not yet waited for) of work-item" } else { "work-item" };
+            format!("{rw} by {by} {}", this.item_label(&item, witness.as_ref()))
         };
         let first = describe(a, self);
         let second = describe(b, self);
@@ -132,12 +156,21 @@ impl<'m> Executor<'m> {
     }
 }
 
-/// A location pair in a fixed order, so (a, b) and (b, a) are one race.
-fn ordered_pair(a: Loc, b: Loc, write_write: bool) -> (Loc, Loc, bool) {
-    let k = |l: Loc| (l.file, l.line, l.column);
-    if k(a) <= k(b) {
-        (a, b, write_write)
-    } else {
-        (b, a, write_write)
+/// The executor as the race detector's sink: each candidate is decided
+/// (solver) and reported as it is found.
+struct RaceQueries<'a, 'm> {
+    exec: &'a mut Executor<'m>,
+    state: &'a mut State,
+    gpu: &'a super::workitems::Gpu,
+    queries: usize,
+}
+
+impl RaceSink for RaceQueries<'_, '_> {
+    fn pool(&mut self) -> &mut crate::expr::ExprPool {
+        &mut self.exec.pool
+    }
+
+    fn offer(&mut self, log: &crate::race::AccessLog, candidate: Candidate) -> bool {
+        self.exec.decide_race(self.state, self.gpu, log, candidate, &mut self.queries)
     }
 }

@@ -62,7 +62,9 @@ pub enum RaceMode {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ItemStatus {
     Running,
-    AtBarrier { site: (FuncId, BlockId, usize), loc: Loc, flags: u32 },
+    /// Waiting at a barrier; `waits` lists the asynchronous copies it
+    /// completes (wait_group_events), `None` for a plain barrier.
+    AtBarrier { site: (FuncId, BlockId, usize), loc: Loc, flags: u32, waits: Option<Vec<u64>> },
     Done { loc: Loc },
 }
 
@@ -72,9 +74,16 @@ pub struct WorkItem {
     pub local: [ExprId; 3],
     pub group: [ExprId; 3],
     pub status: ItemStatus,
-    /// Barrier intervals this work-item has completed, per fence kind
-    /// (local, global).
-    pub epoch: [u32; 2],
+    /// Inside an asynchronous copy: its event and the user's call site.
+    pub async_copy: Option<(u64, Loc)>,
+    /// Asynchronous copies started, which numbers their events.
+    pub async_started: u64,
+}
+
+impl WorkItem {
+    pub fn new(stack: Vec<Frame>, local: [ExprId; 3], group: [ExprId; 3]) -> WorkItem {
+        WorkItem { stack, local, group, status: ItemStatus::Running, async_copy: None, async_started: 0 }
+    }
 }
 
 /// The NDRange being executed and the race detector's records.
@@ -115,12 +124,14 @@ impl<'m> Executor<'m> {
             let stack = self.kernel_frame(&mut state.memory, kernel, &args);
             let local = l.map(|v| self.pool.constant(64, v as u128));
             let group = g.map(|v| self.pool.constant(64, v as u128));
-            items.push(WorkItem { stack, local, group, status: ItemStatus::Running, epoch: [0, 0] });
+            items.push(WorkItem::new(stack, local, group));
         }
         let locals = gpu.local_objects.clone();
         gpu.items = items;
         gpu.current = 0;
         gpu.group = group;
+        // Each group's local memory starts uninitialised: arbitrary values
+        // (given on first read), nothing carried over from the last group.
         for obj in locals {
             let o = state.memory.object_mut(obj);
             o.initialized.iter_mut().for_each(|b| *b = false);
@@ -151,7 +162,7 @@ impl<'m> Executor<'m> {
             }
             ids.push([local[0], local[1], local[2], group[0], group[1], group[2]]);
             let stack = self.kernel_frame(&mut state.memory, kernel, &args);
-            items.push(WorkItem { stack, local, group, status: ItemStatus::Running, epoch: [0, 0] });
+            items.push(WorkItem::new(stack, local, group));
         }
         let mut same = self.pool.bool_const(true);
         for k in 0..6 {
@@ -161,6 +172,10 @@ impl<'m> Executor<'m> {
         let distinct = self.pool.not(same);
         state.path.push(distinct);
         state.model = None;
+        // Local memory starts uninitialised: arbitrary values.
+        for obj in gpu.local_objects.clone() {
+            state.memory.object_mut(obj).initialized.iter_mut().for_each(|b| *b = false);
+        }
         let gpu = state.gpu.as_mut().expect("NDRange");
         gpu.items = items;
         gpu.current = 0;
@@ -175,14 +190,52 @@ impl<'m> Executor<'m> {
         self.switch_work_item(state)
     }
 
-    /// The running work-item reached `barrier(flags)`.
-    pub fn work_item_barrier(&mut self, state: &mut State, flags: u32, loc: Loc) -> Step {
+    /// The running work-item reached `barrier(flags)`. Symbolic flags are
+    /// forked on: each side goes on with the fence bits it has.
+    pub fn work_item_barrier(&mut self, state: &mut State, flags: ExprId, loc: Loc, waits: Option<Vec<u64>>) -> Step {
+        let flags = match self.pool.as_const(flags) {
+            Some(v) => v as u32,
+            None => match self.concrete_fence_flags(state, flags) {
+                Some(v) => v,
+                None => return Step::Terminated,
+            },
+        };
         let f = state.frame();
         let site = (f.func, f.block, f.pc);
         let gpu = state.gpu.as_mut().expect("NDRange");
         let cur = gpu.current;
-        gpu.items[cur].status = ItemStatus::AtBarrier { site, loc, flags };
+        gpu.items[cur].status = ItemStatus::AtBarrier { site, loc, flags, waits };
         self.switch_work_item(state)
+    }
+
+    /// The fence bits of symbolic barrier flags on this path: each bit
+    /// that can be both set and clear splits the path, and the other side
+    /// re-runs the barrier call with that bit decided.
+    fn concrete_fence_flags(&mut self, state: &mut State, flags: ExprId) -> Option<u32> {
+        let w = self.pool.width(flags);
+        let mut out = 0;
+        for bit in [LOCAL_FENCE, GLOBAL_FENCE] {
+            let b = self.pool.constant(w, bit as u128);
+            let masked = self.pool.and(flags, b);
+            let zero = self.pool.constant(w, 0);
+            let clear = self.pool.eq(masked, zero);
+            let set = self.pool.not(clear);
+            match self.branch(state, set) {
+                (Some(t), Some(mut f)) => {
+                    f.frame_mut().pc -= 1;
+                    self.pending.push(f);
+                    *state = t;
+                    out |= bit;
+                }
+                (Some(t), None) => {
+                    *state = t;
+                    out |= bit;
+                }
+                (None, Some(f)) => *state = f,
+                (None, None) => return None,
+            }
+        }
+        Some(out)
     }
 
     /// Moves to the next runnable work-item, or releases the barrier, or
@@ -215,8 +268,12 @@ impl<'m> Executor<'m> {
         let pair = gpu.mode == RaceMode::Pair;
         let first = &items[0];
         for other in &items[1..] {
+            let mut events_differ = false;
             let differ = match (&first.status, &other.status) {
-                (ItemStatus::AtBarrier { site: a, .. }, ItemStatus::AtBarrier { site: b, .. }) => a != b,
+                (ItemStatus::AtBarrier { site: a, waits: wa, .. }, ItemStatus::AtBarrier { site: b, waits: wb, .. }) => {
+                    events_differ = a == b && wa != wb;
+                    a != b || wa != wb
+                }
                 (ItemStatus::Done { .. }, ItemStatus::Done { .. }) => false,
                 _ => true,
             };
@@ -255,7 +312,11 @@ impl<'m> Executor<'m> {
                 (ItemStatus::AtBarrier { loc, .. }, _) | (_, ItemStatus::AtBarrier { loc, .. }) => *loc,
                 _ => Loc::default(),
             };
-            let msg = format!("barrier divergence: work-item {ida} {a_desc} while work-item {idb} {b_desc}");
+            let msg = if events_differ {
+                format!("barrier divergence: work-items {ida} and {idb} call wait_group_events at line {} with different events", self.location(loc).line)
+            } else {
+                format!("barrier divergence: work-item {ida} {a_desc} while work-item {idb} {b_desc}")
+            };
             let mut s = state.clone();
             s.stack.clear();
             self.report(&s, FindingKind::BarrierDivergence, loc, msg, witness.as_ref(), None);
@@ -281,15 +342,14 @@ impl<'m> Executor<'m> {
         self.check_races(state, false);
         let gpu = state.gpu.as_mut().expect("NDRange");
         let pair = gpu.mode == RaceMode::Pair;
+        let flags: Vec<u32> = gpu.items.iter().map(|i| if let ItemStatus::AtBarrier { flags, .. } = i.status { flags } else { 0 }).collect();
+        // The work-items agree on the events (barrier_agreement).
+        let waits = match &gpu.items[0].status {
+            ItemStatus::AtBarrier { waits: Some(w), .. } => w.clone(),
+            _ => Vec::new(),
+        };
+        gpu.log.barrier(&flags, pair, waits);
         for item in gpu.items.iter_mut() {
-            if let ItemStatus::AtBarrier { flags, .. } = item.status {
-                if flags & LOCAL_FENCE != 0 {
-                    item.epoch[0] += 1;
-                }
-                if flags & GLOBAL_FENCE != 0 {
-                    item.epoch[1] += 1;
-                }
-            }
             item.status = ItemStatus::Running;
         }
         gpu.current = 0;
@@ -303,6 +363,17 @@ impl<'m> Executor<'m> {
     /// Pair mode: other work-items may have written any shared byte before
     /// the barrier, so shared memory takes fresh unconstrained values.
     fn havoc_shared_memory(&mut self, state: &mut State) {
+        let unsized_known: Vec<_> = state
+            .memory
+            .objects()
+            .filter(|(_, o)| o.address_only && matches!(o.addr_space, 1 | 3) && !(o.known.is_empty() && o.known_symbolic.is_empty()))
+            .map(|(id, _)| id)
+            .collect();
+        for id in unsized_known {
+            let o = state.memory.object_mut(id);
+            o.known.clear();
+            o.known_symbolic.clear();
+        }
         let ids: Vec<_> = state
             .memory
             .objects()

@@ -652,4 +652,18 @@ mod tests {
         let zero = p.constant(32, 0);
         assert_eq!(r, p.ite(c, x, zero));
     }
+
+    #[test]
+    fn nested_select_on_the_same_condition_keeps_the_reachable_arm() {
+        let mut p = ExprPool::new();
+        let c = p.fresh(1);
+        let [a, b, x, y] = [0, 0, 0, 0].map(|_| p.fresh(8));
+        let inner = p.ite(c, a, b);
+        // ite(c, x, ite(c, a, b)) = ite(c, x, b)
+        let outer = p.ite(c, x, inner);
+        assert_eq!(outer, p.ite(c, x, b));
+        // ite(c, ite(c, a, b), y) = ite(c, a, y)
+        let outer = p.ite(c, inner, y);
+        assert_eq!(outer, p.ite(c, a, y));
+    }
 }

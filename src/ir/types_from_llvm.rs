@@ -28,7 +28,9 @@ impl Layout {
         match llvm::type_kind(t) {
             K::LLVMVoidTypeKind | K::LLVMLabelTypeKind | K::LLVMFunctionTypeKind => false,
             K::LLVMMetadataTypeKind | K::LLVMTokenTypeKind | K::LLVMScalableVectorTypeKind => false,
-            K::LLVMTargetExtTypeKind => false,
+            // An event's layout type is a pointer (LLVM lays out `spirv.*`
+            // types so), so arrays and structs of events have a size.
+            K::LLVMTargetExtTypeKind => Self::is_event(t),
             K::LLVMStructTypeKind => !llvm::struct_is_opaque(t) && llvm::struct_fields(t).into_iter().all(Self::sized),
             K::LLVMArrayTypeKind | K::LLVMVectorTypeKind => Self::sized(llvm::element_type(t)),
             _ => true,

@@ -1,7 +1,9 @@
 //! `symcross race`: checks one OpenCL kernel alone. Pointer arguments
 //! become buffers (address-only and unbounded, or of the size `--arg
 //! NAME=BYTES` gives, with symbolic contents and bounds checks), scalar
-//! arguments symbolic unless `--arg NAME=VALUE` fixes them.
+//! arguments symbolic unless `--arg NAME=VALUE` fixes them. `__local`
+//! pointer arguments are unbounded too (GPUVerify does not bound pointer
+//! arguments either); the host sizes them with clSetKernelArg.
 
 use crate::cli::RaceArgs;
 use crate::config::Config;
@@ -32,6 +34,11 @@ pub fn cli(a: RaceArgs) -> Result<i32, Error> {
     };
     let mut config = Config::default();
     crate::cli::check_cmd::apply_limits(&mut config, &a.limits)?;
+    config.stop_at_first_finding = !a.all_findings;
+    // Shallow paths first (seeded, so runs are reproducible): a loop
+    // bounded by a symbolic value must not keep one work-item unrolling
+    // while the short trip counts, where races show, wait (depth-first).
+    config.searcher = crate::config::SearcherKind::RandomPath;
     let opts = crate::cli::check_cmd::compile_options(&a.compile)?;
     let mut loaded = crate::pipeline::load(std::slice::from_ref(&a.file), &opts)?;
     let folded = crate::pipeline::prepare(&mut loaded.module, &config);
@@ -135,7 +142,7 @@ pub fn run_kernel(module: &Module, input: &str, kernel: Option<&str>, nd: NdRang
     let mut args: Vec<Value> = Vec::new();
     let mut local_objects = Vec::new();
     for p in &kf.params {
-        let v = kernel_argument(&mut exec, &mut state, p, fixed, nd, &mut local_objects)?;
+        let v = kernel_argument(&mut exec, &mut state, p, fixed, &mut local_objects)?;
         args.push(v);
     }
     for (i, g) in module.globals.iter().enumerate() {
@@ -176,17 +183,29 @@ pub fn run_kernel(module: &Module, input: &str, kernel: Option<&str>, nd: NdRang
         RaceMode::Enumerate => format!("enumerate ({} work-items)", nd.total()),
         RaceMode::Pair => format!("pair (two symbolic work-items cover all {} work-items)", nd.total()),
     });
+    if exec.stopped_at_finding {
+        if let Some(m) = report.mode.as_mut() {
+            m.push_str("; stopped at the first confirmed finding (--all-findings goes on)");
+        }
+    }
     Ok(report)
 }
 
-fn kernel_argument(exec: &mut Executor, state: &mut crate::exec::state::State, p: &crate::ir::Param, fixed: &HashMap<String, String>, nd: NdRange, locals: &mut Vec<crate::exec::memory::ObjectId>) -> Result<Value, Error> {
+fn kernel_argument(exec: &mut Executor, state: &mut crate::exec::state::State, p: &crate::ir::Param, fixed: &HashMap<String, String>, locals: &mut Vec<crate::exec::memory::ObjectId>) -> Result<Value, Error> {
     let given = fixed.get(&p.name);
+    if let Some((size, align)) = p.byval {
+        // A struct passed by value: symbolic bytes, copied by each work-item.
+        if given.is_some() {
+            return Err(Error::Usage(format!("--arg {}: a struct argument cannot be given a value", p.name)));
+        }
+        let base = exec.symbolic_byval_argument(&mut state.memory, &p.name, size, align);
+        return Ok(smallvec::smallvec![exec.pool.constant(64, base as u128)]);
+    }
     match &p.ty {
         Type::Ptr { addr_space } => {
             let space = *addr_space;
             let size = match given {
                 Some(v) => Some(buffer_size(&p.name, v)?),
-                None if space == crate::race::LOCAL_SPACE => Some(nd.items_per_group() * 16),
                 None => None,
             };
             let obj = match size {

@@ -7,9 +7,17 @@
 //!
 //! Two accesses conflict when they come from different work-items, touch
 //! a common byte of the same object, at least one writes, they are not both
-//! atomic, and no barrier orders them: in the same group, a barrier whose
-//! fence covers the address space separates intervals; across groups,
-//! nothing orders global accesses, and local memory is not shared.
+//! atomic, and no barrier orders them: in the same group, a barrier orders
+//! two accesses to an address space when it fenced that space for both
+//! work-items; across groups, nothing orders global accesses, and local
+//! memory is not shared.
+//!
+//! Cost: records are bucketed by object and byte and by kind (plain read,
+//! plain write, atomic), so pairs that can never race (read-read,
+//! atomic-atomic, the same work-item) are never formed; a check at a
+//! barrier looks only at records not yet checked against the records since
+//! the last barrier that fenced their space for the whole group; once a
+//! pair of source locations is known to race, its other pairs are skipped.
 
 pub mod cli;
 
@@ -20,6 +28,16 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 pub const GLOBAL_SPACE: u32 = 1;
 pub const LOCAL_SPACE: u32 = 3;
+
+/// The fence flag of an address space (CLK_LOCAL_MEM_FENCE = 1,
+/// CLK_GLOBAL_MEM_FENCE = 2) and its index in per-space arrays.
+fn fence_of(space: u32) -> (u32, usize) {
+    if space == LOCAL_SPACE {
+        (1, 0)
+    } else {
+        (2, 1)
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct AccessRecord {
@@ -39,28 +57,51 @@ pub struct AccessRecord {
     /// The bytes written, for telling benign write-write races.
     pub value: Option<Vec<ExprId>>,
     pub loc: Loc,
-    /// Barrier interval of the work-item for this address space.
-    pub epoch: u32,
+    /// An asynchronous copy's access: the copy's event. It is ordered only
+    /// before accesses after a wait_group_events naming the event.
+    pub async_event: Option<u64>,
+    /// Barriers the group (or pair) had passed when the access happened.
+    pub interval: u32,
     /// Sequence number; records after `AccessLog::checked` are new.
     pub seq: u64,
 }
 
+/// The flags of one released barrier.
+#[derive(Clone, Debug)]
+struct Fence {
+    /// Flags every work-item passed.
+    all: u32,
+    /// Each work-item's flags, when they differ between work-items.
+    per_item: Option<Vec<u32>>,
+    /// The events whose copies it completed (wait_group_events).
+    waits: Vec<u64>,
+}
+
 #[derive(Clone, Default)]
 pub struct AccessLog {
-    pub records: Vec<AccessRecord>,
+    /// Shared between forked states until one of them records an access:
+    /// a branch whose other side is infeasible copies nothing.
+    pub records: std::rc::Rc<Vec<AccessRecord>>,
     next_seq: u64,
     /// Records with `seq` below this were checked within their group.
     checked: u64,
     /// Pairs of source locations already reported.
     pub reported: FxHashSet<(Loc, Loc, bool)>,
     /// First record of the running work-group: checks within the group
-    /// (at barriers) look only at its records, so their cost does not grow
-    /// with the groups already done.
-    group_start: u64,
-    /// Index in `records` of the running group's first record (records are
-    /// in sequence order), so that per-group work does not scan the whole
-    /// log: a kernel of many groups stays linear.
+    /// look only at its records, so their cost does not grow with the
+    /// groups already done.
     group_first: usize,
+    /// The barriers released in the running group (or pair), in order.
+    fences: Vec<Fence>,
+    /// Per space (local, global): how many of `fences` fenced it for every
+    /// work-item, counted before each barrier (`full[s][k]` for barrier k).
+    full: [Vec<u32>; 2],
+    /// Per space: records with a smaller `seq` are ordered before every
+    /// later access of the group by a barrier that fenced the space for all.
+    horizon: [u64; 2],
+    /// Per event: the copy's records with a smaller `seq` are ordered
+    /// before every later access by a wait for it.
+    waited: FxHashMap<u64, u64>,
 }
 
 /// A pair of accesses that conflict when `condition` holds.
@@ -68,44 +109,235 @@ pub struct Candidate {
     pub a: usize,
     pub b: usize,
     pub condition: ExprId,
+    /// Write-write pairs: when the two writes store different bytes
+    /// (false when they surely store the same; None when unknown).
+    pub differ: Option<ExprId>,
+}
+
+/// Where `AccessLog::check` sends candidate conflicts: the executor asks
+/// the solver and reports the feasible ones.
+pub trait RaceSink {
+    fn pool(&mut self) -> &mut ExprPool;
+    /// Decides one candidate; true when it was reported as a race.
+    fn offer(&mut self, log: &AccessLog, candidate: Candidate) -> bool;
+}
+
+/// Whether two kinds of access may race: at least one writes, and they
+/// are not both atomic.
+fn kinds_conflict(a: &AccessRecord, b: &AccessRecord) -> bool {
+    (a.write || b.write) && !(a.atomic && b.atomic)
+}
+
+/// The records of one byte (or object) from one source location and kind
+/// of access, by work-item.
+struct Site {
+    first: usize,
+    items: Vec<(ItemKey, Vec<usize>)>,
+}
+
+/// A work-item: its group (enumerate mode) and index.
+type ItemKey = (Option<u64>, usize);
+
+/// Groups `list` into sites, and each site's records by work-item. Lists
+/// are short (a few accesses per byte), so lookups are linear.
+fn sites(records: &[AccessRecord], list: &[usize]) -> Vec<Site> {
+    let mut out: Vec<(SiteKey, Site)> = Vec::new();
+    for &i in list {
+        let r = &records[i];
+        let key = (r.loc, r.write, r.atomic, r.async_event.is_some());
+        let s = match out.iter().position(|(k, _)| *k == key) {
+            Some(s) => s,
+            None => {
+                out.push((key, Site { first: i, items: Vec::new() }));
+                out.len() - 1
+            }
+        };
+        let site = &mut out[s].1;
+        let item = (r.group_key, r.item);
+        // Records come in sequence order, so one work-item's are mostly
+        // adjacent. A work-item listed twice only costs pairs that the
+        // same-work-item test drops.
+        let found = if site.items.len() <= 32 { site.items.iter().rposition(|(k, _)| *k == item) } else { site.items.len().checked_sub(1).filter(|&k| site.items[k].0 == item) };
+        match found {
+            Some(k) => site.items[k].1.push(i),
+            None => site.items.push((item, vec![i])),
+        }
+    }
+    out.into_iter().map(|(_, s)| s).collect()
+}
+
+type SiteKey = (Loc, bool, bool, bool);
+
+/// The state of one check: location pairs settled (reported), pairs
+/// already offered.
+struct Pairing {
+    final_check: bool,
+    allow_benign: bool,
+    settled: FxHashSet<(Loc, Loc, bool)>,
+    seen: FxHashSet<(usize, usize)>,
+}
+
+impl Pairing {
+    fn is_settled(&self, log: &AccessLog, key: &(Loc, Loc, bool)) -> bool {
+        log.reported.contains(key) || self.settled.contains(key)
+    }
+
+    /// Offers every racing pair of two sites of one byte, until their
+    /// location pair is reported.
+    fn site_pairs(&mut self, log: &AccessLog, sink: &mut dyn RaceSink, a: &Site, b: &Site, same: bool) {
+        let (ra, rb) = (&log.records[a.first], &log.records[b.first]);
+        if !kinds_conflict(ra, rb) || self.is_settled(log, &location_key(ra, rb)) {
+            return;
+        }
+        let copy_and_item = ra.async_event.is_some() != rb.async_event.is_some();
+        for (x, (ka, ia)) in a.items.iter().enumerate() {
+            let others = if same { &b.items[x + 1..] } else { &b.items[..] };
+            for (kb, ib) in others {
+                if ka == kb && !copy_and_item {
+                    continue;
+                }
+                for &i in ia {
+                    for &j in ib {
+                        if self.consider(log, sink, i, j) {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Offers one pair; true when its location pair is settled.
+    fn consider(&mut self, log: &AccessLog, sink: &mut dyn RaceSink, i: usize, j: usize) -> bool {
+        let (a, b) = (&log.records[i], &log.records[j]);
+        let key = location_key(a, b);
+        if self.is_settled(log, &key) {
+            return true;
+        }
+        if !log.may_pair(a, b, self.final_check) {
+            return false;
+        }
+        // Multi-byte records meet in several buckets: offer each pair once.
+        if (a.len > 1 || b.len > 1) && !self.seen.insert((i.min(j), i.max(j))) {
+            return false;
+        }
+        let pool = sink.pool();
+        let Some(condition) = log.conflict_condition(pool, a, b, self.final_check) else { return false };
+        let differ = (a.write && b.write && !a.atomic && !b.atomic).then(|| values_differ(pool, a, b)).flatten();
+        if self.allow_benign && differ.is_some_and(|d| pool.as_const(d) == Some(0)) {
+            return false;
+        }
+        if sink.offer(log, Candidate { a: i, b: j, condition, differ }) {
+            self.settled.insert(key);
+            return true;
+        }
+        false
+    }
 }
 
 impl AccessLog {
     pub fn record(&mut self, mut r: AccessRecord) {
         r.seq = self.next_seq;
+        r.interval = self.fences.len() as u32;
         self.next_seq += 1;
-        self.records.push(r);
+        std::rc::Rc::make_mut(&mut self.records).push(r);
     }
 
-    /// Drops local-memory records of a finished group: the next group has
-    /// its own local memory.
+    /// Drops local-memory records of a finished group (the next group has
+    /// its own local memory) and starts the next group's barrier history.
     pub fn forget_local(&mut self) {
         // Earlier groups' local records are gone already; only the running
         // group's tail needs filtering (order is kept).
+        let records = std::rc::Rc::make_mut(&mut self.records);
         let mut kept = self.group_first;
-        for i in self.group_first..self.records.len() {
-            if self.records[i].space != LOCAL_SPACE {
-                self.records.swap(kept, i);
+        for i in self.group_first..records.len() {
+            if records[i].space != LOCAL_SPACE {
+                records.swap(kept, i);
                 kept += 1;
             }
         }
-        self.records.truncate(kept);
-        self.group_start = self.next_seq;
-        self.group_first = self.records.len();
+        records.truncate(kept);
+        self.group_first = records.len();
+        self.fences.clear();
+        self.full = Default::default();
+        self.horizon = [self.next_seq; 2];
+        self.waited.clear();
     }
 
-    /// Candidate conflicts. `final_check` adds the pairs from different
-    /// groups (enumerate mode) that only the end of the kernel can judge.
-    pub fn candidates(&mut self, pool: &mut ExprPool, final_check: bool) -> Vec<Candidate> {
-        let mut pairs: FxHashSet<(usize, usize)> = FxHashSet::default();
-        let mut by_byte: FxHashMap<(ObjectId, i64), Vec<usize>> = FxHashMap::default();
-        let mut symbolic: Vec<usize> = Vec::new();
+    /// A barrier was released with these flags per work-item. `pair`: the
+    /// two work-items may be in different groups, where a barrier orders
+    /// nothing, so global records are kept for later checks.
+    pub fn barrier(&mut self, flags: &[u32], pair: bool, waits: Vec<u64>) {
+        let all = flags.iter().fold(3, |acc, f| acc & f);
+        let any = flags.iter().fold(0, |acc, f| acc | f);
+        for (s, bit) in [(0, 1u32), (1, 2)] {
+            if self.full[s].is_empty() {
+                self.full[s].push(0);
+            }
+            let n = *self.full[s].last().expect("non-empty") + u32::from(all & bit != 0);
+            self.full[s].push(n);
+            if all & bit != 0 && !(pair && s == 1) {
+                self.horizon[s] = self.next_seq;
+            }
+        }
+        let per_item = (all != any).then(|| flags.to_vec());
+        for &e in &waits {
+            self.waited.insert(e, self.next_seq);
+        }
+        self.fences.push(Fence { all, per_item, waits });
+    }
+
+    /// Whether a barrier between the two accesses (of the running group)
+    /// fenced their address space for both work-items.
+    fn ordered(&self, a: &AccessRecord, b: &AccessRecord) -> bool {
+        let (lo, hi) = (a.interval.min(b.interval) as usize, a.interval.max(b.interval) as usize);
+        if lo == hi {
+            return false;
+        }
+        let hi_fence = hi.min(self.fences.len());
+        // A copy not waited for is not ordered by barriers.
+        let first = if a.seq < b.seq { a } else { b };
+        if let Some(e) = first.async_event {
+            return self.fences[lo..hi_fence].iter().any(|f| f.waits.contains(&e));
+        }
+        let (bit, s) = fence_of(a.space);
+        let full = &self.full[s];
+        let count = |k: usize| full.get(k).or(full.last()).copied().unwrap_or(0);
+        if count(hi) > count(lo) {
+            return true;
+        }
+        self.fences[lo..hi_fence].iter().any(|f| match &f.per_item {
+            Some(v) => v.get(a.item).is_some_and(|x| x & bit != 0) && v.get(b.item).is_some_and(|x| x & bit != 0),
+            None => f.all & bit != 0,
+        })
+    }
+
+    /// Offers the candidate conflicts to `sink`, one at a time.
+    /// `final_check` looks at the pairs from different groups (enumerate
+    /// mode) that only the end of the kernel can judge; otherwise the pairs
+    /// within the running group (or pair) with at least one access not
+    /// checked before. Once the sink reports a pair of source locations,
+    /// their other pairs are skipped. With `allow_benign`, writes that
+    /// surely store the same bytes are not offered.
+    pub fn check(&mut self, sink: &mut dyn RaceSink, final_check: bool, allow_benign: bool) {
+        let pair_mode = self.records.get(self.group_first).is_some_and(|r| r.group_key.is_none());
+        if final_check && pair_mode {
+            return;
+        }
         let first = if final_check { 0 } else { self.group_first };
+        let mut by_byte: FxHashMap<(ObjectId, i64), Vec<usize>> = FxHashMap::default();
+        let mut by_object: FxHashMap<ObjectId, Vec<usize>> = FxHashMap::default();
+        let mut symbolic: Vec<usize> = Vec::new();
         for (i, r) in self.records.iter().enumerate().skip(first) {
-            if !final_check && r.seq < self.group_start {
+            if final_check {
+                if r.space == LOCAL_SPACE {
+                    continue;
+                }
+            } else if self.behind_horizon(r, pair_mode) {
                 continue;
             }
-            match pool.as_const(r.offset) {
+            by_object.entry(r.object).or_default().push(i);
+            match sink.pool().as_const(r.offset) {
                 Some(off) => {
                     let off = off as u64 as i64;
                     for k in 0..r.len as i64 {
@@ -115,78 +347,121 @@ impl AccessLog {
                 None => symbolic.push(i),
             }
         }
-        for list in by_byte.values() {
-            for (x, &i) in list.iter().enumerate() {
-                for &j in &list[x + 1..] {
-                    pairs.insert((i.min(j), i.max(j)));
+        let mut pairing = Pairing { final_check, allow_benign, settled: Default::default(), seen: Default::default() };
+        let mut keys: Vec<&(ObjectId, i64)> = by_byte.keys().collect();
+        keys.sort_unstable();
+        for key in keys {
+            let list = &by_byte[key];
+            let plain_write = list.iter().any(|&i| self.records[i].write && !self.records[i].atomic);
+            let atomic_and_read = list.iter().any(|&i| self.records[i].atomic) && list.iter().any(|&i| !self.records[i].write);
+            if list.len() < 2 || !(plain_write || atomic_and_read) {
+                continue;
+            }
+            let sites = sites(&self.records, list);
+            for x in 0..sites.len() {
+                for y in x..sites.len() {
+                    pairing.site_pairs(self, sink, &sites[x], &sites[y], x == y);
                 }
             }
         }
+        // A record at a symbolic offset may meet any record of its object.
         for &s in &symbolic {
-            for (j, r) in self.records.iter().enumerate().skip(first) {
-                if !final_check && r.seq < self.group_start {
-                    continue;
-                }
-                if j != s && r.object == self.records[s].object {
-                    pairs.insert((s.min(j), s.max(j)));
+            let object = self.records[s].object;
+            for &j in &by_object[&object] {
+                // Two symbolic records meet twice: offer the pair from the
+                // earlier one only.
+                if j != s && !(j < s && !sink.pool().is_const(self.records[j].offset)) && kinds_conflict(&self.records[s], &self.records[j]) {
+                    pairing.consider(self, sink, s, j);
                 }
             }
         }
-        let mut sorted: Vec<(usize, usize)> = pairs.into_iter().collect();
-        sorted.sort_unstable();
-        let mut out = Vec::new();
-        for (i, j) in sorted {
-            if let Some(condition) = self.conflict_condition(pool, i, j, final_check) {
-                out.push(Candidate { a: i, b: j, condition });
-            }
+        self.reported.extend(pairing.settled);
+        if !final_check {
+            self.checked = self.next_seq;
         }
-        self.checked = self.next_seq;
-        out
     }
 
-    fn conflict_condition(&self, pool: &mut ExprPool, i: usize, j: usize, final_check: bool) -> Option<ExprId> {
-        let (a, b) = (&self.records[i], &self.records[j]);
-        let new = a.seq >= self.checked || b.seq >= self.checked;
-        if !(a.write || b.write) || (a.atomic && b.atomic) || a.object != b.object {
-            return None;
+    /// Whether a record is ordered before every access still to come in
+    /// its group, so that checks within the group can skip it.
+    fn behind_horizon(&self, r: &AccessRecord, pair_mode: bool) -> bool {
+        if let Some(e) = r.async_event {
+            return self.waited.get(&e).is_some_and(|&w| r.seq < w);
         }
+        r.seq < self.horizon[fence_of(r.space).1] && !(pair_mode && r.space != LOCAL_SPACE)
+    }
+
+    /// Cheap filters that need no expression: different work-items, at
+    /// least one access new, groups that may share the memory.
+    fn may_pair(&self, a: &AccessRecord, b: &AccessRecord, final_check: bool) -> bool {
+        if a.object != b.object || (a.atomic && b.atomic) || !(a.write || b.write) {
+            return false;
+        }
+        // A copy races even with the work-item that issued it.
+        let other_item = a.item != b.item || a.async_event.is_some() != b.async_event.is_some();
+        match (a.group_key, b.group_key) {
+            (Some(ga), Some(gb)) if final_check => ga != gb && a.space != LOCAL_SPACE,
+            (Some(ga), Some(gb)) => ga == gb && other_item && (a.seq >= self.checked || b.seq >= self.checked),
+            _ => other_item && (a.seq >= self.checked || b.seq >= self.checked),
+        }
+    }
+
+    fn conflict_condition(&self, pool: &mut ExprPool, a: &AccessRecord, b: &AccessRecord, final_check: bool) -> Option<ExprId> {
         let ordering = match (a.group_key, b.group_key) {
-            (Some(ga), Some(gb)) => {
-                if ga == gb {
-                    // Same group: same work-item never races with itself;
-                    // a barrier between them orders them.
-                    if a.item == b.item || a.epoch != b.epoch || !new {
-                        return None;
-                    }
-                    pool.bool_const(true)
-                } else {
-                    if !final_check || a.space == LOCAL_SPACE {
-                        return None;
-                    }
-                    pool.bool_const(true)
+            (Some(_), Some(_)) => {
+                if !final_check && self.ordered(a, b) {
+                    return None;
                 }
+                pool.bool_const(true)
             }
             _ => {
                 // Pair mode: the groups are symbolic.
-                if a.item == b.item || !new {
-                    return None;
-                }
                 let mut same = pool.bool_const(true);
                 for d in 0..3 {
                     let e = pool.eq(a.group_ids[d], b.group_ids[d]);
                     same = pool.and(same, e);
                 }
-                match (a.space == LOCAL_SPACE, a.epoch == b.epoch) {
-                    (true, true) => same,
-                    (true, false) => return None,
-                    (false, true) => pool.bool_const(true),
-                    (false, false) => pool.not(same),
+                match (a.space == LOCAL_SPACE, self.ordered(a, b)) {
+                    (true, false) => same,
+                    (true, true) => return None,
+                    (false, false) => pool.bool_const(true),
+                    (false, true) => pool.not(same),
                 }
             }
         };
         let overlap = overlap(pool, a.offset, a.len, b.offset, b.len);
         let cond = pool.and(ordering, overlap);
         (pool.as_const(cond) != Some(0)).then_some(cond)
+    }
+}
+
+/// When two writes of the same size store different bytes: at different
+/// offsets, or with some byte different. None when the sizes differ (a
+/// partial overlap is never called benign).
+fn values_differ(pool: &mut ExprPool, a: &AccessRecord, b: &AccessRecord) -> Option<ExprId> {
+    let (va, vb) = (a.value.as_ref()?, b.value.as_ref()?);
+    if a.len != b.len || va.len() != vb.len() {
+        return None;
+    }
+    let same_offset = pool.eq(a.offset, b.offset);
+    let mut differ = pool.not(same_offset);
+    for (&x, &y) in va.iter().zip(vb) {
+        let e = pool.eq(x, y);
+        let ne = pool.not(e);
+        differ = pool.or(differ, ne);
+    }
+    Some(differ)
+}
+
+/// The source locations of a pair in a fixed order, so that (a, b) and
+/// (b, a) are one race; write-write races are told apart from read-write
+/// races of the same lines.
+pub fn location_key(a: &AccessRecord, b: &AccessRecord) -> (Loc, Loc, bool) {
+    let write_write = a.write && b.write;
+    let k = |l: Loc| (l.file, l.line, l.column);
+    if k(a.loc) <= k(b.loc) {
+        (a.loc, b.loc, write_write)
+    } else {
+        (b.loc, a.loc, write_write)
     }
 }
 
