@@ -105,6 +105,38 @@ pub struct Report {
     /// being proved sound; when non-empty the whole report rests on them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unverified_rules: Vec<String>,
+    /// How the inputs were built and run (`symcross check` only), so that
+    /// `symcross replay` rebuilds exactly what was checked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub build: Option<BuildRecord>,
+}
+
+/// Everything `symcross replay` needs to rebuild the checked program:
+/// the inputs and compile options as the user gave them, the directory
+/// they are relative to, the entry function, the assumptions and the
+/// version of symcross that wrote the report.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct BuildRecord {
+    /// The input files, as given on the command line.
+    pub inputs: Vec<String>,
+    /// The working directory of the run: relative `inputs` and
+    /// `include_dirs` are relative to it.
+    pub directory: String,
+    /// `-I` directories, as given.
+    pub include_dirs: Vec<String>,
+    /// `-D` definitions (`NAME` or `NAME=VALUE`).
+    pub defines: Vec<String>,
+    /// `--cflags`, split into arguments.
+    pub cflags: Vec<String>,
+    /// The target architecture; `null` for the host's (there is no
+    /// `--target` option yet).
+    pub target: Option<String>,
+    /// The function the run started in (`--entry`).
+    pub entry: String,
+    /// The assumptions enabled (`--assume`), as in `assumptions`.
+    pub assumptions: Vec<String>,
+    /// The version of symcross that wrote the report.
+    pub symcross_version: String,
 }
 
 impl Report {
@@ -163,6 +195,7 @@ impl Report {
             coverage,
             warnings,
             unverified_rules: Vec::new(),
+            build: None,
         }
     }
 
