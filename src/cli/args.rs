@@ -188,15 +188,15 @@ pub struct RaceArgs {
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
-    /// The harness source (built natively with the host compiler).
-    #[arg(value_name = "HARNESS.c")]
-    pub harness: PathBuf,
-    /// A JSON report from `symcross check --json`; the first confirmed finding's witness is used.
-    #[arg(value_name = "WITNESS.json")]
-    pub witness: PathBuf,
-    /// Use the witness of the N-th finding (0-based) instead of the first confirmed one.
-    #[arg(long)]
+    /// The JSON report of `symcross check --json`, optionally preceded by the harness files to build
+    /// (default: the inputs the report records, with its -I, -D and --cflags).
+    #[arg(required = true, value_name = "[HARNESS...] REPORT.json", num_args = 1..)]
+    pub files: Vec<PathBuf>,
+    /// Replay only finding N (0-based, as listed in the report) instead of every confirmed finding.
+    #[arg(long, value_name = "N")]
     pub finding: Option<usize>,
+    /// -I/-D/--cflags given here override the report's: -I is searched first, -D NAME replaces the
+    /// report's definition of NAME, --cflags replaces the report's flags.
     #[command(flatten)]
     pub compile: CompileArgs,
 }
