@@ -47,7 +47,7 @@ fn select(report: &RecordedReport, only: Option<usize>) -> Result<(Vec<&Recorded
     };
     let (mut run, mut skipped) = (Vec::new(), Vec::new());
     for f in candidates {
-        match recorded::skip_reason(f) {
+        match recorded::skip_reason(f, report.build.as_ref().and_then(|b| b.directory.as_deref())) {
             Some(why) => skipped.push((f, why)),
             None => run.push(f),
         }

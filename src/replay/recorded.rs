@@ -104,8 +104,25 @@ pub fn read_report(path: &Path) -> Result<RecordedReport, Error> {
     Ok(RecordedReport { build, findings })
 }
 
+/// Whether a finding lies in OpenCL kernel code: in a `.cl` file, in a
+/// program symcross could not map to a file, or on a line of a C source
+/// that is part of a string literal (the kernel text held by the host).
+fn in_kernel(f: &RecordedFinding, dir: Option<&Path>) -> bool {
+    if f.file.ends_with(".cl") || f.file.starts_with("program ") {
+        return true;
+    }
+    let mut path = PathBuf::from(&f.file);
+    if let Some(d) = dir.filter(|_| path.is_relative()) {
+        path = d.join(path);
+    }
+    let Ok(text) = std::fs::read_to_string(&path) else { return false };
+    let Some(line) = text.lines().nth((f.line as usize).saturating_sub(1)) else { return false };
+    let t = line.trim();
+    t.starts_with('"') && (t.ends_with('"') || t.ends_with("\\n\""))
+}
+
 /// Why a finding is not replayed natively, or `None` when it is.
-pub fn skip_reason(f: &RecordedFinding) -> Option<&'static str> {
+pub fn skip_reason(f: &RecordedFinding, dir: Option<&Path>) -> Option<&'static str> {
     if f.kind == "unsupported" {
         return Some("an unsupported construct is a limit of symcross, not a property of the harness");
     }
@@ -116,6 +133,9 @@ pub fn skip_reason(f: &RecordedFinding) -> Option<&'static str> {
         "race" | "barrier-divergence" => Some("races and barrier divergence need the work-item scheduler; a native run cannot show them"),
         "uninitialized-read" => Some("an uninitialised read needs MemorySanitizer, which cannot be combined with AddressSanitizer"),
         _ if f.witness.is_none() => Some("no witness"),
+        "out-of-bounds" | "use-after-free" | "double-free" | "division-by-zero" if in_kernel(f, dir) => {
+            Some("a memory error in an OpenCL kernel: the kernel runs on the OpenCL implementation (pocl), which the sanitizers do not instrument")
+        }
         _ => None,
     }
 }
