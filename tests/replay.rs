@@ -283,3 +283,17 @@ fn paper_findings_under_assumptions_replay() {
         assert_eq!(run.code, 1, "{name} --assume {assume}:\n{}\n{}", run.stdout, run.stderr);
     }
 }
+
+/// A memory error inside an OpenCL kernel (here: the kernel text is a
+/// string literal of the host) cannot show natively: the kernel runs on
+/// the OpenCL implementation, which is not instrumented. It is skipped
+/// with that reason, not reported as reproduced or as a symcross bug.
+#[test]
+fn memory_errors_in_opencl_kernels_are_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("r.json");
+    check_to(&report, &[common::repo().join("tests/fixtures/opencl/global_size_rounded_up.c").to_str().unwrap()]);
+    let run = replay(&[report.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("skipped (a memory error in an OpenCL kernel"), "{}", run.stdout);
+}
