@@ -35,7 +35,9 @@ pub enum Command {
     Check(CheckArgs),
     /// Check an OpenCL kernel alone for data races, barrier divergence and memory errors.
     Race(RaceArgs),
-    /// Build a harness natively and run it with the inputs of a witness from a JSON report.
+    /// Rebuild what a JSON report checked, natively with AddressSanitizer and UBSan, and run every
+    /// confirmed finding's witness on the CPU. Exit 1: every finding reproduced; 2: bad input, or a
+    /// witness that does not fit the harness; 4: a confirmed finding did NOT reproduce (a symcross bug).
     Replay(ReplayArgs),
     /// Run a program concretely (every input zero) and print what it prints.
     Run(RunArgs),

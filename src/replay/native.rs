@@ -70,8 +70,7 @@ fn define_name(d: &str) -> &str {
 /// NAME, and --cflags replaces the recorded flags.
 pub fn plan(recorded: Option<&RecordedBuild>, harness: &[PathBuf], cli: &CompileOptions, cli_cflags_given: bool) -> Result<BuildPlan, Error> {
     let dir = recorded.and_then(|r| r.directory.as_deref());
-    let mut p = BuildPlan::default();
-    p.inputs = if !harness.is_empty() {
+    let inputs = if !harness.is_empty() {
         harness.to_vec()
     } else if let Some(r) = recorded.filter(|r| !r.inputs.is_empty()) {
         r.inputs.iter().map(|i| resolve(i, dir)).collect()
@@ -80,7 +79,7 @@ pub fn plan(recorded: Option<&RecordedBuild>, harness: &[PathBuf], cli: &Compile
             "the report does not record its inputs (it was written by an older symcross, or not by `check`): give the harness before the report".into(),
         ));
     };
-    for input in &p.inputs {
+    for input in &inputs {
         if !input.is_file() {
             return Err(Error::Usage(format!("cannot find the harness {} to rebuild", input.display())));
         }
@@ -89,9 +88,7 @@ pub fn plan(recorded: Option<&RecordedBuild>, harness: &[PathBuf], cli: &Compile
             return Err(Error::Usage(format!("{}: an OpenCL kernel alone cannot be replayed natively (replay builds host programs)", input.display())));
         }
     }
-    p.include_dirs = cli.include_dirs.clone();
-    p.defines = cli.defines.clone();
-    p.cflags = cli.cflags.clone();
+    let mut p = BuildPlan { inputs, include_dirs: cli.include_dirs.clone(), defines: cli.defines.clone(), cflags: cli.cflags.clone() };
     if let Some(r) = recorded {
         if let Some(t) = r.target.as_deref() {
             return Err(Error::Usage(format!("the report was checked for target {t}; replay runs on this CPU only")));
