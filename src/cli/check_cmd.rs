@@ -80,6 +80,7 @@ fn build_record(a: &CheckArgs, opts: &CompileOptions, assumptions: &[String]) ->
     let shown = |p: &std::path::PathBuf| p.display().to_string();
     crate::report::BuildRecord {
         inputs: a.files.iter().map(shown).collect(),
+        input_digests: a.files.iter().map(|f| std::fs::read(f).map(|b| crate::replay::content_digest(&b)).unwrap_or_default()).collect(),
         directory: std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_default(),
         include_dirs: opts.include_dirs.iter().map(shown).collect(),
         defines: opts.defines.clone(),

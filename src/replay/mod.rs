@@ -33,9 +33,36 @@ pub fn cli(a: ReplayArgs) -> Result<i32, Error> {
     let report = read_report(report_path)?;
     let opts = crate::cli::check_cmd::compile_options(&a.compile)?;
     let plan = native::plan(report.build.as_ref(), harness, &opts, a.compile.cflags.is_some())?;
-    let (text, code) = replay_report(&report, &plan, a.finding, &report_path.display().to_string())?;
+    let changed = changed_inputs(report.build.as_ref(), &plan);
+    for w in &changed {
+        println!("warning: {w}");
+    }
+    let (text, code) = replay_report(&report, &plan, a.finding, &report_path.display().to_string(), !changed.is_empty())?;
     print!("{text}");
     Ok(code)
+}
+
+/// FNV-1a (64 bits) of `bytes`, as the report's `input_digests` record
+/// it: a stable, dependency-free fingerprint (not a security measure).
+pub fn content_digest(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("fnv1a64:{h:016x}")
+}
+
+/// Inputs about to be built whose content differs from what the report
+/// checked (compared by position when the report recorded digests).
+fn changed_inputs(build: Option<&RecordedBuild>, plan: &BuildPlan) -> Vec<String> {
+    let Some(b) = build.filter(|b| b.input_digests.len() == plan.inputs.len()) else { return Vec::new() };
+    plan.inputs
+        .iter()
+        .zip(&b.input_digests)
+        .filter(|(p, d)| !d.is_empty() && std::fs::read(p).map(|bytes| content_digest(&bytes) != **d).unwrap_or(false))
+        .map(|(p, _)| format!("{} differs from the file the report checked: its witnesses may no longer fit or mean the same", p.display()))
+        .collect()
 }
 
 /// The findings to replay: the one `--finding N` names, or every one that
@@ -56,8 +83,9 @@ fn select(report: &RecordedReport, only: Option<usize>) -> Result<(Vec<&Recorded
 }
 
 /// Replays the report's findings; returns the text to print and the exit
-/// status.
-pub fn replay_report(report: &RecordedReport, plan: &BuildPlan, only: Option<usize>, name: &str) -> Result<(String, i32), Error> {
+/// status. With `inputs_changed` (the harness is not the one checked), a
+/// finding that does not reproduce says nothing about symcross.
+pub fn replay_report(report: &RecordedReport, plan: &BuildPlan, only: Option<usize>, name: &str, inputs_changed: bool) -> Result<(String, i32), Error> {
     let (to_run, skipped) = select(report, only)?;
     let mut out = String::new();
     for (f, why) in &skipped {
@@ -99,6 +127,14 @@ pub fn replay_report(report: &RecordedReport, plan: &BuildPlan, only: Option<usi
         }
     }
     let total = reproduced + failed.len() + refused;
+    if !failed.is_empty() && inputs_changed {
+        let _ = writeln!(
+            out,
+            "symcross replay: {} of {total} finding(s) did not reproduce, but the harness changed since the report was written: check it again before replaying.",
+            failed.len()
+        );
+        return Ok((out, EXIT_USAGE));
+    }
     if !failed.is_empty() {
         let _ = writeln!(
             out,

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, Default)]
 pub struct RecordedBuild {
     pub inputs: Vec<String>,
+    pub input_digests: Vec<String>,
     pub directory: Option<PathBuf>,
     pub include_dirs: Vec<String>,
     pub defines: Vec<String>,
@@ -63,6 +64,7 @@ pub fn read_report(path: &Path) -> Result<RecordedReport, Error> {
     };
     let build = json.get("build").filter(|b| b.is_object()).map(|b| RecordedBuild {
         inputs: strings(&b["inputs"]),
+        input_digests: strings(&b["input_digests"]),
         directory: b["directory"].as_str().filter(|d| !d.is_empty()).map(PathBuf::from),
         include_dirs: strings(&b["include_dirs"]),
         defines: strings(&b["defines"]),

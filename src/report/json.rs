@@ -119,6 +119,10 @@ pub struct Report {
 pub struct BuildRecord {
     /// The input files, as given on the command line.
     pub inputs: Vec<String>,
+    /// A digest of each input's content when it was checked
+    /// (`fnv1a64:` and 16 hex digits), so that replay can tell when an
+    /// input has changed since.
+    pub input_digests: Vec<String>,
     /// The working directory of the run: relative `inputs` and
     /// `include_dirs` are relative to it.
     pub directory: String,
