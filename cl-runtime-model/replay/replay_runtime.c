@@ -1,13 +1,44 @@
 /* The harness API for native replay (`symcross replay`): the harness runs
  * on the real CPU; symcross_make_symbolic fills memory with the bytes of a
  * witness, symcross_check_equal prints both sides of every element that
- * differs. The witness file (path in SYMCROSS_WITNESS) has one line per
- * input: `name hexbytes`. */
+ * differs.
+ *
+ * Environment:
+ *   SYMCROSS_WITNESS     the witness file: one line per input, `name hexbytes`
+ *                        (without it every input is zero)
+ *   SYMCROSS_REPLAY_LOG  where to append one line per event, read by
+ *                        `symcross replay` to decide what reproduced:
+ *     symbolic ok|missing|size NAME NBYTES WITNESSBYTES
+ *     differ FILE:LINE COUNT WHAT   (a symcross_check_equal with COUNT differing elements)
+ *     assert FILE:LINE              (a failing klee_assert or assert())
+ *     assume FILE:LINE              (a symcross_assume whose condition is false)
+ *   FILE:LINE is `?:0` when the call site cannot be found (no sanitizer
+ *   runtime to symbolize it).
+ *
+ * A witness input whose size differs from the make_symbolic call that asks
+ * for it stops the run at once (exit status 86): the witness does not fit
+ * this harness, and running on with a part of it would prove nothing. */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SYMCROSS_HAVE_SANITIZER 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define SYMCROSS_HAVE_SANITIZER 1
+#endif
+#ifdef SYMCROSS_HAVE_SANITIZER
+void __sanitizer_symbolize_pc(void *pc, const char *fmt, char *out_buf, size_t out_buf_size);
+#endif
+
+/* Exit status of a run stopped because the witness does not fit. */
+#define SYMCROSS_EXIT_WITNESS_MISFIT 86
 
 static int mismatches;
 
@@ -16,6 +47,33 @@ static int hexval(int c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
+}
+
+/* Appends one line to the event log, if there is one. */
+static void log_event(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void log_event(const char *fmt, ...) {
+  const char *path = getenv("SYMCROSS_REPLAY_LOG");
+  if (!path || !*path) return;
+  FILE *f = fopen(path, "a");
+  if (!f) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(f, fmt, ap);
+  va_end(ap);
+  fputc('\n', f);
+  fclose(f);
+}
+
+/* `file:line` of the call that called the function calling this one. */
+static void call_site(void *ret, char *buf, size_t size) {
+  snprintf(buf, size, "?:0");
+#ifdef SYMCROSS_HAVE_SANITIZER
+  char out[1024] = "";
+  __sanitizer_symbolize_pc(ret, "%s:%l", out, sizeof out);
+  if (out[0] && strchr(out, ':') && !strstr(out, "<null>")) snprintf(buf, size, "%s", out);
+#else
+  (void)ret;
+#endif
 }
 
 static void report_at_exit(void) {
@@ -28,12 +86,32 @@ static void report_at_exit(void) {
     _exit(1);
 }
 
+/* The names symcross gives inputs: the name, then name_2, name_3, ... when
+ * it was already used (the executor's rule, so witnesses match). */
+#define MAX_INPUTS 4096
+static char *used_names[MAX_INPUTS];
+static int used_count;
+
+static int name_used(const char *n) {
+  for (int i = 0; i < used_count; i++)
+    if (strcmp(used_names[i], n) == 0) return 1;
+  return 0;
+}
+
+static void unique_name(const char *name, char *out, size_t size) {
+  snprintf(out, size, "%s", name);
+  for (int k = 2; name_used(out); k++) snprintf(out, size, "%s_%d", name, k);
+  if (used_count < MAX_INPUTS) used_names[used_count++] = strdup(out);
+}
+
 void symcross_make_symbolic(void *addr, size_t nbytes, const char *name) {
   static int registered;
   if (!registered) {
     atexit(report_at_exit);
     registered = 1;
   }
+  char unique[512];
+  unique_name(name ? name : "input", unique, sizeof unique);
   memset(addr, 0, nbytes);
   const char *path = getenv("SYMCROSS_WITNESS");
   FILE *f = path ? fopen(path, "r") : NULL;
@@ -41,33 +119,62 @@ void symcross_make_symbolic(void *addr, size_t nbytes, const char *name) {
     fprintf(stderr, "symcross replay: no witness file (SYMCROSS_WITNESS)\n");
     return;
   }
-  char key[256];
+  char key[512];
   static char hex[1 << 22];
-  while (fscanf(f, "%255s %4194303s", key, hex) == 2) {
-    if (strcmp(key, name) != 0) continue;
+  int found = 0;
+  while (fscanf(f, "%511s %4194303s", key, hex) == 2) {
+    if (strcmp(key, unique) != 0) continue;
+    found = 1;
     size_t n = strlen(hex) / 2;
-    for (size_t i = 0; i < n && i < nbytes; i++)
+    if (n != nbytes) {
+      log_event("symbolic size %s %zu %zu", unique, nbytes, n);
+      fprintf(stderr, "symcross replay: the witness gives %zu byte(s) for `%s`, the harness asks for %zu\n", n, unique, nbytes);
+      fclose(f);
+      _exit(SYMCROSS_EXIT_WITNESS_MISFIT);
+    }
+    for (size_t i = 0; i < n; i++)
       ((unsigned char *)addr)[i] = (unsigned char)(hexval(hex[2 * i]) * 16 + hexval(hex[2 * i + 1]));
     break;
   }
   fclose(f);
+  if (found)
+    log_event("symbolic ok %s %zu %zu", unique, nbytes, nbytes);
+  else
+    log_event("symbolic missing %s %zu 0", unique, nbytes);
 }
 
 void make_symbolic(void *a, size_t n, const char *name) { symcross_make_symbolic(a, n, name); }
 void klee_make_symbolic(void *a, size_t n, const char *name) { symcross_make_symbolic(a, n, name); }
 
-void symcross_assume(int cond) {
+static void assume_at(int cond, void *ret) {
   if (!cond) {
-    printf("symcross replay: an assumption does not hold for this witness\n");
+    char site[1100];
+    call_site(ret, site, sizeof site);
+    log_event("assume %s", site);
+    printf("symcross replay: an assumption does not hold for this witness (%s)\n", site);
+    fflush(stdout);
     exit(3);
   }
 }
-void klee_assume(unsigned long cond) { symcross_assume(cond != 0); }
+void symcross_assume(int cond) { assume_at(cond, __builtin_return_address(0)); }
+void klee_assume(unsigned long cond) { assume_at(cond != 0, __builtin_return_address(0)); }
+
 void klee_assert(int cond) {
   if (!cond) {
+    char site[1100];
+    call_site(__builtin_return_address(0), site, sizeof site);
+    log_event("assert %s", site);
     mismatches++;
-    printf("klee_assert fails for this witness\n");
+    printf("klee_assert fails for this witness (%s)\n", site);
   }
+}
+
+/* assert(): glibc's message and abort, with the failure logged first. */
+void __assert_fail(const char *assertion, const char *file, unsigned int line, const char *function) {
+  log_event("assert %s:%u", file, line);
+  fflush(stdout);
+  fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function ? function : "?", assertion);
+  abort();
 }
 
 static void print_element(const unsigned char *p, size_t n) {
@@ -86,8 +193,10 @@ static void print_element(const unsigned char *p, size_t n) {
 
 void symcross_check_equal(const void *a, const void *b, size_t elem_size, size_t count, const char *what) {
   const unsigned char *x = a, *y = b;
+  size_t differing = 0;
   for (size_t i = 0; i < count; i++) {
     if (memcmp(x + i * elem_size, y + i * elem_size, elem_size) == 0) continue;
+    differing++;
     mismatches++;
     printf("%s: element %zu differs: left ", what ? what : "values", i);
     print_element(x + i * elem_size, elem_size);
@@ -95,4 +204,10 @@ void symcross_check_equal(const void *a, const void *b, size_t elem_size, size_t
     print_element(y + i * elem_size, elem_size);
     printf("\n");
   }
+  if (differing) {
+    char site[1100];
+    call_site(__builtin_return_address(0), site, sizeof site);
+    log_event("differ %s %zu %s", site, differing, what ? what : "values");
+  }
+  fflush(stdout);
 }

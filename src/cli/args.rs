@@ -35,7 +35,9 @@ pub enum Command {
     Check(CheckArgs),
     /// Check an OpenCL kernel alone for data races, barrier divergence and memory errors.
     Race(RaceArgs),
-    /// Build a harness natively and run it with the inputs of a witness from a JSON report.
+    /// Rebuild what a JSON report checked, natively with AddressSanitizer and UBSan, and run every
+    /// confirmed finding's witness on the CPU. Exit 1: every finding reproduced; 2: bad input, or a
+    /// witness that does not fit the harness; 4: a confirmed finding did NOT reproduce (a symcross bug).
     Replay(ReplayArgs),
     /// Run a program concretely (every input zero) and print what it prints.
     Run(RunArgs),
@@ -197,15 +199,15 @@ pub struct RaceArgs {
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
-    /// The harness source (built natively with the host compiler).
-    #[arg(value_name = "HARNESS.c")]
-    pub harness: PathBuf,
-    /// A JSON report from `symcross check --json`; the first confirmed finding's witness is used.
-    #[arg(value_name = "WITNESS.json")]
-    pub witness: PathBuf,
-    /// Use the witness of the N-th finding (0-based) instead of the first confirmed one.
-    #[arg(long)]
+    /// The JSON report of `symcross check --json`, optionally preceded by the harness files to build
+    /// (default: the inputs the report records, with its -I, -D and --cflags).
+    #[arg(required = true, value_name = "[HARNESS...] REPORT.json", num_args = 1..)]
+    pub files: Vec<PathBuf>,
+    /// Replay only finding N (0-based, as listed in the report) instead of every confirmed finding.
+    #[arg(long, value_name = "N")]
     pub finding: Option<usize>,
+    /// -I/-D/--cflags given here override the report's: -I is searched first, -D NAME replaces the
+    /// report's definition of NAME, --cflags replaces the report's flags.
     #[command(flatten)]
     pub compile: CompileArgs,
 }

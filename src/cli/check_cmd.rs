@@ -89,6 +89,7 @@ pub fn check(a: CheckArgs) -> Result<i32, Error> {
     let (mut report, _) = crate::pipeline::check_module(&loaded.module, &name, &a.entry, &config)?;
     report.stats.merged += folded.folded();
     report.mark_unverified_rules(unverified_rules);
+    report.build = Some(build_record(&a, &opts, &report.assumptions));
     if a.limits.json.as_deref() != Some("-") {
         print!("{}", text::render(&report));
     }
@@ -97,6 +98,23 @@ pub fn check(a: CheckArgs) -> Result<i32, Error> {
         crate::report::write_ktests(dir, &report).map_err(|e| Error::Io(dir.clone(), e))?;
     }
     Ok(report.verdict.exit_code())
+}
+
+/// What `symcross replay` needs to rebuild the inputs of a `check` run.
+fn build_record(a: &CheckArgs, opts: &CompileOptions, assumptions: &[String]) -> crate::report::BuildRecord {
+    let shown = |p: &std::path::PathBuf| p.display().to_string();
+    crate::report::BuildRecord {
+        inputs: a.files.iter().map(shown).collect(),
+        input_digests: a.files.iter().map(|f| std::fs::read(f).map(|b| crate::replay::content_digest(&b)).unwrap_or_default()).collect(),
+        directory: std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_default(),
+        include_dirs: opts.include_dirs.iter().map(shown).collect(),
+        defines: opts.defines.clone(),
+        cflags: opts.cflags.clone(),
+        target: None,
+        entry: a.entry.clone(),
+        assumptions: assumptions.to_vec(),
+        symcross_version: env!("CARGO_PKG_VERSION").to_string(),
+    }
 }
 
 /// Runs a program on concrete (all-zero) inputs and prints its output.

@@ -24,6 +24,10 @@ impl<'m> Executor<'m> {
         if n == 0 {
             return Ok(Some(smallvec::smallvec![zero]));
         }
+        // Comparing bytes never written is a use of them (shadow_mem.rs).
+        for side in [c.args[0][0], c.args[1][0]] {
+            self.use_bytes(state, side, n, loc, "the comparison of memcmp")?;
+        }
         let left = self.resolve(state, c.args[0][0], n, loc, false)?;
         let left = self.read_bytes(state, &left, n, loc).into_vec();
         let right = self.resolve(state, c.args[1][0], n, loc, false)?;

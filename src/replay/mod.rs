@@ -1,67 +1,156 @@
-//! `symcross replay`: builds a harness natively with the replay runtime
+//! `symcross replay`: rebuilds what a `check` report checked (its inputs,
+//! -I/-D/--cflags, as recorded in the report's `build`), natively with
+//! AddressSanitizer and UndefinedBehaviorSanitizer and the replay runtime
 //! (cl-runtime-model/replay/), where `symcross_make_symbolic` fills memory
-//! with a witness's bytes, runs it on the real CPU and shows what differs.
-//! A witness that symcross confirmed must make the native run differ too.
+//! with a witness's bytes; runs it once per confirmed finding and says
+//! whether the CPU shows what the report claimed.
+//!
+//! A confirmed finding that does not reproduce is a bug in symcross, and
+//! is said loudly, with its own exit status.
+
+mod native;
+mod outcome;
+mod recorded;
+
+pub use native::{BuildPlan, RunResult};
+pub use outcome::{Observed, Verdict};
+pub use recorded::{read_report, RecordedBuild, RecordedFinding, RecordedReport};
 
 use crate::cli::ReplayArgs;
 use crate::Error;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::fmt::Write as _;
+
+/// Every replayed finding reproduced.
+pub const EXIT_REPRODUCED: i32 = 1;
+/// Bad usage or input, a witness that does not fit the harness, or
+/// nothing to replay.
+pub const EXIT_USAGE: i32 = 2;
+/// At least one confirmed finding did not reproduce: a symcross bug.
+pub const EXIT_NOT_REPRODUCED: i32 = 4;
 
 pub fn cli(a: ReplayArgs) -> Result<i32, Error> {
-    let witness = read_witness(&a.witness, a.finding)?;
+    let (report_path, harness) = a.files.split_last().ok_or_else(|| Error::Usage("replay needs a JSON report".into()))?;
+    let report = read_report(report_path)?;
     let opts = crate::cli::check_cmd::compile_options(&a.compile)?;
-    let (out, code) = replay(&a.harness, &witness, &opts)?;
-    print!("{out}");
+    let plan = native::plan(report.build.as_ref(), harness, &opts, a.compile.cflags.is_some())?;
+    let changed = changed_inputs(report.build.as_ref(), &plan);
+    for w in &changed {
+        println!("warning: {w}");
+    }
+    let (text, code) = replay_report(&report, &plan, a.finding, &report_path.display().to_string(), !changed.is_empty())?;
+    print!("{text}");
     Ok(code)
 }
 
-/// The witness (name -> hex bytes) of a finding in a JSON report.
-pub fn read_witness(path: &Path, index: Option<usize>) -> Result<Vec<(String, String)>, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::Usage(format!("cannot read {}: {e}", path.display())))?;
-    let json: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| Error::Usage(format!("{}: not a symcross JSON report: {e}", path.display())))?;
-    let findings = json["findings"].as_array().cloned().unwrap_or_default();
-    let pick = match index {
-        Some(i) => findings.get(i),
-        None => findings.iter().find(|f| f["status"] == "confirmed" && f["witness"].is_object()),
-    };
-    let Some(w) = pick.and_then(|f| f["witness"].as_object()) else {
-        return Err(Error::Usage(format!("{}: no finding with a witness to replay", path.display())));
-    };
-    Ok(w.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string())).collect())
+/// FNV-1a (64 bits) of `bytes`, as the report's `input_digests` record
+/// it: a stable, dependency-free fingerprint (not a security measure).
+pub fn content_digest(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("fnv1a64:{h:016x}")
 }
 
-/// Compiles and runs `harness` natively with `witness`; returns its output
-/// and exit status.
-pub fn replay(harness: &Path, witness: &[(String, String)], opts: &crate::frontend::CompileOptions) -> Result<(String, i32), Error> {
-    let dir = crate::tempdirs::create("replay-").map_err(|e| Error::Usage(format!("cannot create a temporary directory: {e}")))?;
-    let runtime = crate::frontend::runtime_dir().ok_or_else(|| Error::Usage("cannot find the runtime model directory (set SYMCROSS_RUNTIME)".into()))?;
-    let exe = dir.path().join("replay");
-    let mut cmd = Command::new(crate::frontend::Tools::locate().clang);
-    cmd.arg("-O0").arg("-g").arg("-march=native").arg("-ffp-contract=off").arg("-I").arg(&runtime);
-    for i in &opts.include_dirs {
-        cmd.arg("-I").arg(i);
+/// Inputs about to be built whose content differs from what the report
+/// checked (compared by position when the report recorded digests).
+fn changed_inputs(build: Option<&RecordedBuild>, plan: &BuildPlan) -> Vec<String> {
+    let Some(b) = build.filter(|b| b.input_digests.len() == plan.inputs.len()) else { return Vec::new() };
+    plan.inputs
+        .iter()
+        .zip(&b.input_digests)
+        .filter(|(p, d)| !d.is_empty() && std::fs::read(p).map(|bytes| content_digest(&bytes) != **d).unwrap_or(false))
+        .map(|(p, _)| format!("{} differs from the file the report checked: its witnesses may no longer fit or mean the same", p.display()))
+        .collect()
+}
+
+/// The findings to replay: the one `--finding N` names, or every one that
+/// can be; the others with the reason they are skipped.
+fn select(report: &RecordedReport, only: Option<usize>) -> Result<(Vec<&RecordedFinding>, Vec<(&RecordedFinding, &'static str)>), Error> {
+    let candidates: Vec<&RecordedFinding> = match only {
+        Some(n) => vec![report.findings.get(n).ok_or_else(|| Error::Usage(format!("there is no finding {n}: the report has {}", report.findings.len())))?],
+        None => report.findings.iter().collect(),
+    };
+    let (mut run, mut skipped) = (Vec::new(), Vec::new());
+    for f in candidates {
+        match recorded::skip_reason(f, report.build.as_ref().and_then(|b| b.directory.as_deref())) {
+            Some(why) => skipped.push((f, why)),
+            None => run.push(f),
+        }
     }
-    for d in &opts.defines {
-        cmd.arg(format!("-D{d}"));
+    Ok((run, skipped))
+}
+
+/// Replays the report's findings; returns the text to print and the exit
+/// status. With `inputs_changed` (the harness is not the one checked), a
+/// finding that does not reproduce says nothing about symcross.
+pub fn replay_report(report: &RecordedReport, plan: &BuildPlan, only: Option<usize>, name: &str, inputs_changed: bool) -> Result<(String, i32), Error> {
+    let (to_run, skipped) = select(report, only)?;
+    let mut out = String::new();
+    for (f, why) in &skipped {
+        let _ = writeln!(out, "finding {}: {} at {}: skipped ({why})", f.index, f.kind, f.location());
     }
-    cmd.args(&opts.cflags);
-    cmd.arg(harness).arg(runtime.join("replay/replay_runtime.c")).arg("-lm").arg("-o").arg(&exe);
-    let mut built = cmd.output().map_err(|e| Error::Usage(format!("cannot run clang: {e}")))?;
-    // An OpenCL host program runs against the real OpenCL implementation
-    // installed (the ICD loader, e.g. with pocl).
-    if !built.status.success() && String::from_utf8_lossy(&built.stderr).contains("undefined reference to `cl") {
-        built = cmd.arg("-lOpenCL").output().map_err(|e| Error::Usage(format!("cannot run clang: {e}")))?;
+    if to_run.is_empty() {
+        print!("{out}");
+        return Err(Error::Usage(format!("{name}: no confirmed finding that a native run can replay{}", if skipped.is_empty() { "" } else { " (see above)" })));
     }
-    if !built.status.success() {
-        return Err(Error::Usage(format!("building {} natively failed:\n{}", harness.display(), String::from_utf8_lossy(&built.stderr))));
+    let program = native::build(plan)?;
+    let _ = writeln!(out, "replaying {} finding(s) of {name}: built {} with AddressSanitizer and UndefinedBehaviorSanitizer", to_run.len(), plan.describe());
+    let (mut reproduced, mut failed, mut refused) = (0, Vec::new(), 0);
+    for f in to_run {
+        let witness = f.witness.clone().unwrap_or_default();
+        let run = program.run(f.index, &witness)?;
+        let _ = writeln!(out, "finding {}: {} at {}: {}", f.index, f.kind, f.location(), f.message);
+        for line in run.stdout.lines().filter(|l| !l.starts_with("symcross replay: ")) {
+            let _ = writeln!(out, "  {line}");
+        }
+        match outcome::judge(f, &run, &witness) {
+            Verdict::Reproduced(o) => {
+                reproduced += 1;
+                let _ = writeln!(out, "  reproduced on the CPU: {}", outcome::describe(&o));
+            }
+            Verdict::Refused(why) => {
+                refused += 1;
+                let _ = writeln!(out, "  REFUSED: the witness does not fit the harness: {why}");
+            }
+            Verdict::NotReproduced(why, _) => {
+                failed.push(f.index);
+                let _ = writeln!(out, "  NOT REPRODUCED: {why}");
+                for l in run.stderr.lines().take(40) {
+                    let _ = writeln!(out, "  | {l}");
+                }
+            }
+        }
+        for n in outcome::ub_notes(&run) {
+            let _ = writeln!(out, "  note: the CPU run went through behaviour C leaves undefined (symcross gives it the x86 result): {n}");
+        }
     }
-    let wfile: PathBuf = dir.path().join("witness.txt");
-    let lines: String = witness.iter().map(|(k, v)| format!("{k} {v}\n")).collect();
-    std::fs::write(&wfile, lines).map_err(|e| Error::Io(wfile.clone(), e))?;
-    let run = Command::new(&exe).env("SYMCROSS_WITNESS", &wfile).output().map_err(|e| Error::Usage(format!("cannot run the replay binary: {e}")))?;
-    let mut out = String::from_utf8_lossy(&run.stdout).into_owned();
-    out.push_str(&String::from_utf8_lossy(&run.stderr));
-    Ok((out, run.status.code().unwrap_or(1)))
+    let total = reproduced + failed.len() + refused;
+    if !failed.is_empty() && inputs_changed {
+        let _ = writeln!(
+            out,
+            "symcross replay: {} of {total} finding(s) did not reproduce, but the harness changed since the report was written: check it again before replaying.",
+            failed.len()
+        );
+        return Ok((out, EXIT_USAGE));
+    }
+    if !failed.is_empty() {
+        let _ = writeln!(
+            out,
+            "symcross replay: {} of {total} confirmed finding(s) did NOT reproduce on the CPU (finding {}).\n\
+             THIS IS A BUG IN SYMCROSS: it confirmed something the CPU does not do. Please report it with the harness, the report and this output.",
+            failed.len(),
+            failed.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
+        );
+    }
+    if refused > 0 {
+        let _ = writeln!(out, "symcross replay: {refused} witness(es) do not fit the harness as built: was the harness changed since the report was written? Nothing is concluded from them.");
+        return Ok((out, EXIT_USAGE));
+    }
+    if !failed.is_empty() {
+        return Ok((out, EXIT_NOT_REPRODUCED));
+    }
+    let _ = writeln!(out, "symcross replay: {reproduced} of {total} finding(s) reproduced on the CPU");
+    Ok((out, EXIT_REPRODUCED))
 }

@@ -106,6 +106,10 @@ pub struct Report {
     /// being proved sound; when non-empty the whole report rests on them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unverified_rules: Vec<String>,
+    /// How the inputs were built and run (`symcross check` only), so that
+    /// `symcross replay` rebuilds exactly what was checked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub build: Option<BuildRecord>,
     /// The symbolic inputs in the order the program made them (witnesses
     /// list them by name; KLEE's replay wants this order).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -117,6 +121,38 @@ pub struct Report {
 pub struct SymbolicInput {
     pub name: String,
     pub bytes: u32,
+}
+
+/// Everything `symcross replay` needs to rebuild the checked program:
+/// the inputs and compile options as the user gave them, the directory
+/// they are relative to, the entry function, the assumptions and the
+/// version of symcross that wrote the report.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct BuildRecord {
+    /// The input files, as given on the command line.
+    pub inputs: Vec<String>,
+    /// A digest of each input's content when it was checked
+    /// (`fnv1a64:` and 16 hex digits), so that replay can tell when an
+    /// input has changed since.
+    pub input_digests: Vec<String>,
+    /// The working directory of the run: relative `inputs` and
+    /// `include_dirs` are relative to it.
+    pub directory: String,
+    /// `-I` directories, as given.
+    pub include_dirs: Vec<String>,
+    /// `-D` definitions (`NAME` or `NAME=VALUE`).
+    pub defines: Vec<String>,
+    /// `--cflags`, split into arguments.
+    pub cflags: Vec<String>,
+    /// The target architecture; `null` for the host's (there is no
+    /// `--target` option yet).
+    pub target: Option<String>,
+    /// The function the run started in (`--entry`).
+    pub entry: String,
+    /// The assumptions enabled (`--assume`), as in `assumptions`.
+    pub assumptions: Vec<String>,
+    /// The version of symcross that wrote the report.
+    pub symcross_version: String,
 }
 
 impl Report {
@@ -176,6 +212,7 @@ impl Report {
             warnings,
             unverified_rules: Vec::new(),
             symbolic_inputs: Vec::new(),
+            build: None,
         }
     }
 

@@ -1,0 +1,225 @@
+//! Building the harness natively, with AddressSanitizer and
+//! UndefinedBehaviorSanitizer, against the replay runtime
+//! (cl-runtime-model/replay/), and running it on one witness.
+
+use super::recorded::RecordedBuild;
+use crate::frontend::CompileOptions;
+use crate::Error;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Exit status of the replay runtime when a witness input's size differs
+/// from what the harness asks for (replay_runtime.c).
+pub const EXIT_WITNESS_MISFIT: i32 = 86;
+
+/// A native run that has not ended after this long is stopped (a safety
+/// net against a harness that loops forever natively, not a budget).
+const RUN_LIMIT: Duration = Duration::from_secs(600);
+
+/// The fixed flags: what `check` compiles with, for this CPU.
+const BASE_FLAGS: &[&str] = &["-O0", "-g", "-march=native", "-ffp-contract=off", "-fno-omit-frame-pointer"];
+
+/// Sanitizers: memory errors (ASan) and undefined behaviour (UBSan). Only
+/// integer division by zero stops the run; the other UB checks report and
+/// go on, since symcross gives those operations their x86 result (signed
+/// overflow wraps, out-of-range float conversions give the indefinite
+/// value) and stopping there would hide the finding being replayed.
+const SANITIZER_FLAGS: &[&str] = &["-fsanitize=address,undefined", "-fno-sanitize-recover=integer-divide-by-zero"];
+
+/// What to build: inputs and compile options after merging the report's
+/// record with the command line.
+#[derive(Clone, Debug, Default)]
+pub struct BuildPlan {
+    pub inputs: Vec<PathBuf>,
+    pub include_dirs: Vec<PathBuf>,
+    pub defines: Vec<String>,
+    pub cflags: Vec<String>,
+}
+
+impl BuildPlan {
+    /// The options in command-line form, for messages.
+    pub fn describe(&self) -> String {
+        let mut parts: Vec<String> = self.inputs.iter().map(|p| p.display().to_string()).collect();
+        parts.extend(self.include_dirs.iter().map(|d| format!("-I {}", d.display())));
+        parts.extend(self.defines.iter().map(|d| format!("-D {d}")));
+        if !self.cflags.is_empty() {
+            parts.push(format!("--cflags \"{}\"", self.cflags.join(" ")));
+        }
+        parts.join(" ")
+    }
+}
+
+/// A path the report recorded, resolved against the directory of the run
+/// that wrote it when it is relative.
+fn resolve(p: &str, dir: Option<&Path>) -> PathBuf {
+    let path = PathBuf::from(p);
+    match dir {
+        Some(d) if path.is_relative() && d.join(&path).exists() => d.join(path),
+        _ => path,
+    }
+}
+
+fn define_name(d: &str) -> &str {
+    d.split('=').next().unwrap_or(d)
+}
+
+/// Merges the report's build record with the command line: harness files
+/// given on the command line replace the recorded inputs, -I directories
+/// given are searched first, -D NAME replaces the recorded definition of
+/// NAME, and --cflags replaces the recorded flags.
+pub fn plan(recorded: Option<&RecordedBuild>, harness: &[PathBuf], cli: &CompileOptions, cli_cflags_given: bool) -> Result<BuildPlan, Error> {
+    let dir = recorded.and_then(|r| r.directory.as_deref());
+    let inputs = if !harness.is_empty() {
+        harness.to_vec()
+    } else if let Some(r) = recorded.filter(|r| !r.inputs.is_empty()) {
+        r.inputs.iter().map(|i| resolve(i, dir)).collect()
+    } else {
+        return Err(Error::Usage(
+            "the report does not record its inputs (it was written by an older symcross, or not by `check`): give the harness before the report".into(),
+        ));
+    };
+    for input in &inputs {
+        if !input.is_file() {
+            return Err(Error::Usage(format!("cannot find the harness {} to rebuild", input.display())));
+        }
+        let ext = input.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if ext.eq_ignore_ascii_case("cl") {
+            return Err(Error::Usage(format!("{}: an OpenCL kernel alone cannot be replayed natively (replay builds host programs)", input.display())));
+        }
+    }
+    let mut p = BuildPlan { inputs, include_dirs: cli.include_dirs.clone(), defines: cli.defines.clone(), cflags: cli.cflags.clone() };
+    if let Some(r) = recorded {
+        if let Some(t) = r.target.as_deref() {
+            return Err(Error::Usage(format!("the report was checked for target {t}; replay runs on this CPU only")));
+        }
+        if r.entry != "main" {
+            return Err(Error::Usage(format!("the report's run started in `{}` (--entry); a native replay can only start in main", r.entry)));
+        }
+        p.include_dirs.extend(r.include_dirs.iter().map(|i| resolve(i, dir)));
+        let overridden: Vec<String> = cli.defines.iter().map(|d| define_name(d).to_string()).collect();
+        p.defines.extend(r.defines.iter().filter(|d| !overridden.iter().any(|o| o == define_name(d))).cloned());
+        if !cli_cflags_given {
+            p.cflags = r.cflags.clone();
+        }
+    }
+    Ok(p)
+}
+
+/// A native build of the harness; the directory is removed on drop.
+pub struct NativeProgram {
+    dir: crate::tempdirs::RunDir,
+    exe: PathBuf,
+}
+
+fn is_cxx(p: &Path) -> bool {
+    matches!(p.extension().and_then(|e| e.to_str()), Some("cc" | "cpp" | "cxx" | "C"))
+}
+
+/// Compiles the plan's inputs and the replay runtime with the sanitizers.
+pub fn build(plan: &BuildPlan) -> Result<NativeProgram, Error> {
+    // A locked run directory: removed on drop, and by the next run if this
+    // one is killed.
+    let dir = crate::tempdirs::create("replay-").map_err(|e| Error::Usage(format!("cannot create a temporary directory: {e}")))?;
+    let runtime = crate::frontend::runtime_dir().ok_or_else(|| Error::Usage("cannot find the runtime model directory (set SYMCROSS_RUNTIME)".into()))?;
+    let exe = dir.path().join("replay");
+    let cxx = plan.inputs.iter().any(|p| is_cxx(p));
+    let mut cmd = Command::new(crate::frontend::Tools::locate().clang);
+    if cxx {
+        cmd.arg("--driver-mode=g++");
+    }
+    cmd.args(BASE_FLAGS).args(SANITIZER_FLAGS).arg("-I").arg(&runtime);
+    for i in &plan.include_dirs {
+        cmd.arg("-I").arg(i);
+    }
+    for d in &plan.defines {
+        cmd.arg(format!("-D{d}"));
+    }
+    cmd.args(&plan.cflags);
+    cmd.args(&plan.inputs);
+    cmd.arg("-x").arg("c").arg(runtime.join("replay/replay_runtime.c")).arg("-x").arg("none");
+    cmd.arg("-lm").arg("-o").arg(&exe);
+    let mut built = cmd.output().map_err(|e| Error::Usage(format!("cannot run clang: {e}")))?;
+    // An OpenCL host program runs against the real OpenCL implementation
+    // installed (the ICD loader, e.g. with pocl).
+    if !built.status.success() && String::from_utf8_lossy(&built.stderr).contains("undefined reference to `cl") {
+        built = cmd.arg("-lOpenCL").output().map_err(|e| Error::Usage(format!("cannot run clang: {e}")))?;
+    }
+    if !built.status.success() {
+        return Err(Error::Usage(format!("building {} natively failed:\n{}", plan.describe(), String::from_utf8_lossy(&built.stderr))));
+    }
+    Ok(NativeProgram { dir, exe })
+}
+
+/// What one native run did.
+#[derive(Clone, Debug, Default)]
+pub struct RunResult {
+    /// The exit status, when the program exited.
+    pub code: Option<i32>,
+    /// The signal that ended it, when one did.
+    pub signal: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    /// The replay runtime's event log, one line per event.
+    pub events: Vec<String>,
+    /// The run was stopped after `RUN_LIMIT`.
+    pub stopped: bool,
+}
+
+/// llvm-symbolizer for the sanitizers' reports and the runtime's call
+/// sites: beside clang, on PATH, or in LLVM 19's bin directory.
+fn symbolizer() -> Option<PathBuf> {
+    let clang = crate::frontend::Tools::locate().clang;
+    let mut candidates: Vec<PathBuf> = clang.parent().map(|d| vec![d.join("llvm-symbolizer-19"), d.join("llvm-symbolizer")]).unwrap_or_default();
+    candidates.push(PathBuf::from("/usr/lib/llvm-19/bin/llvm-symbolizer"));
+    candidates.into_iter().find(|p| p.is_file())
+}
+
+impl NativeProgram {
+    /// Runs the program with `witness` (input name, hex bytes).
+    pub fn run(&self, index: usize, witness: &[(String, String)]) -> Result<RunResult, Error> {
+        let wfile = self.dir.path().join(format!("witness-{index}.txt"));
+        let log = self.dir.path().join(format!("events-{index}.log"));
+        let out = self.dir.path().join(format!("stdout-{index}.txt"));
+        let err = self.dir.path().join(format!("stderr-{index}.txt"));
+        let lines: String = witness.iter().map(|(k, v)| format!("{k} {}\n", if v.is_empty() { "-" } else { v })).collect();
+        std::fs::write(&wfile, lines).map_err(|e| Error::Io(wfile.clone(), e))?;
+        let _ = std::fs::remove_file(&log);
+        let create = |p: &Path| std::fs::File::create(p).map_err(|e| Error::Io(p.to_path_buf(), e));
+        let mut cmd = Command::new(&self.exe);
+        cmd.env("SYMCROSS_WITNESS", &wfile)
+            .env("SYMCROSS_REPLAY_LOG", &log)
+            .env("ASAN_OPTIONS", "detect_leaks=0:halt_on_error=1:abort_on_error=0:symbolize=1:allocator_may_return_null=1")
+            .env("UBSAN_OPTIONS", "print_stacktrace=1:symbolize=1")
+            .stdin(Stdio::null())
+            .stdout(create(&out)?)
+            .stderr(create(&err)?);
+        if let Some(s) = symbolizer() {
+            cmd.env("ASAN_SYMBOLIZER_PATH", &s).env("UBSAN_SYMBOLIZER_PATH", s);
+        }
+        let mut child = cmd.spawn().map_err(|e| Error::Usage(format!("cannot run the replay binary: {e}")))?;
+        let start = Instant::now();
+        let mut stopped = false;
+        let status = loop {
+            if let Some(s) = child.try_wait().map_err(|e| Error::Usage(format!("waiting for the replay binary: {e}")))? {
+                break s;
+            }
+            if start.elapsed() > RUN_LIMIT {
+                let _ = child.kill();
+                stopped = true;
+                break child.wait().map_err(|e| Error::Usage(format!("waiting for the replay binary: {e}")))?;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        use std::os::unix::process::ExitStatusExt;
+        let read = |p: &Path| std::fs::read(p).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+        Ok(RunResult {
+            code: status.code(),
+            signal: status.signal(),
+            stdout: read(&out),
+            stderr: read(&err),
+            events: read(&log).lines().map(str::to_string).collect(),
+            stopped,
+        })
+    }
+}

@@ -1,0 +1,217 @@
+//! What a native run showed, read from the replay runtime's event log and
+//! the sanitizers' reports, and whether that is what the report claimed.
+
+use super::native::{RunResult, EXIT_WITNESS_MISFIT};
+use super::recorded::RecordedFinding;
+
+/// One failure seen on the CPU.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Observed {
+    /// The finding kind it maps to (`mismatch`, `out-of-bounds`, ...).
+    pub kind: &'static str,
+    /// `file:line` of the failing check, when known.
+    pub site: Option<(String, u64)>,
+    /// What the CPU run said, in one line.
+    pub detail: String,
+}
+
+/// The result of replaying one finding.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// What the report claimed happened on the CPU.
+    Reproduced(Observed),
+    /// It did not: a bug in symcross (the reason, and what was seen).
+    NotReproduced(String, Vec<Observed>),
+    /// The witness does not fit the harness (renamed, resized or missing
+    /// inputs): nothing can be concluded.
+    Refused(String),
+}
+
+/// Sanitizer report headings and the finding kind each shows.
+const ASAN_KINDS: &[(&str, &str)] = &[
+    ("heap-buffer-overflow", "out-of-bounds"),
+    ("stack-buffer-overflow", "out-of-bounds"),
+    ("stack-buffer-underflow", "out-of-bounds"),
+    ("global-buffer-overflow", "out-of-bounds"),
+    ("dynamic-stack-buffer-overflow", "out-of-bounds"),
+    ("container-overflow", "out-of-bounds"),
+    ("SEGV", "out-of-bounds"),
+    ("unknown-crash", "out-of-bounds"),
+    ("attempting free on address which was not malloc()-ed", "out-of-bounds"),
+    ("bad-free", "out-of-bounds"),
+    ("heap-use-after-free", "use-after-free"),
+    ("stack-use-after-return", "use-after-free"),
+    ("stack-use-after-scope", "use-after-free"),
+    ("attempting double-free", "double-free"),
+    ("FPE", "division-by-zero"),
+];
+
+/// UBSan `runtime error:` messages that are findings of symcross.
+const UBSAN_KINDS: &[(&str, &str)] = &[("division by zero", "division-by-zero"), ("out of bounds for type", "out-of-bounds")];
+
+const SIGABRT: i32 = 6;
+const SIGFPE: i32 = 8;
+const SIGSEGV: i32 = 11;
+
+fn parse_site(s: &str) -> Option<(String, u64)> {
+    let (file, line) = s.rsplit_once(':')?;
+    let line: u64 = line.parse().ok()?;
+    (line > 0 && file != "?").then(|| (file.to_string(), line))
+}
+
+fn base_name(f: &str) -> &str {
+    f.rsplit('/').next().unwrap_or(f)
+}
+
+/// The first `file:line` of a source frame (`#N 0x... in FUNC FILE:LINE:COL`)
+/// in a sanitizer report, skipping the sanitizer's and the runtime's own.
+fn first_user_frame(stderr: &str) -> Option<(String, u64)> {
+    stderr.lines().filter(|l| l.trim_start().starts_with('#')).find_map(|l| {
+        let loc = l.split_whitespace().last()?;
+        let mut parts = loc.rsplitn(3, ':');
+        let (a, b) = (parts.next()?, parts.next()?);
+        let (file, line) = match parts.next() {
+            Some(file) => (file, b),
+            None => (b, a),
+        };
+        let line: u64 = line.parse().ok()?;
+        let skip = file.contains("compiler-rt") || file.contains("sanitizer") || file.ends_with("replay_runtime.c") || !file.contains('/');
+        (!skip).then(|| (file.to_string(), line))
+    })
+}
+
+/// Everything the run shows, in order: failing checks, memory errors,
+/// division by zero, aborts.
+pub fn observe(run: &RunResult) -> Vec<Observed> {
+    let mut seen = Vec::new();
+    for e in &run.events {
+        let mut w = e.splitn(3, ' ');
+        match (w.next(), w.next(), w.next()) {
+            (Some("differ"), Some(site), rest) => {
+                let (count, what) = rest.and_then(|r| r.split_once(' ')).unwrap_or(("?", "values"));
+                seen.push(Observed { kind: "mismatch", site: parse_site(site), detail: format!("{what}: {count} element(s) differ") });
+            }
+            (Some("assert"), Some(site), _) => seen.push(Observed { kind: "mismatch", site: parse_site(site), detail: "an assertion fails".into() }),
+            _ => {}
+        }
+    }
+    let frame = first_user_frame(&run.stderr);
+    for l in run.stderr.lines() {
+        if let Some(rest) = l.split("ERROR: AddressSanitizer: ").nth(1) {
+            if let Some((_, kind)) = ASAN_KINDS.iter().find(|(h, _)| rest.starts_with(h)) {
+                seen.push(Observed { kind, site: frame.clone(), detail: format!("AddressSanitizer: {}", rest.trim()) });
+            }
+        } else if let Some(rest) = l.split("runtime error: ").nth(1) {
+            if let Some((_, kind)) = UBSAN_KINDS.iter().find(|(m, _)| rest.contains(m)) {
+                let site = l.split(": runtime error").next().and_then(|s| s.rsplitn(2, ':').nth(1)).and_then(parse_site);
+                seen.push(Observed { kind, site, detail: format!("UndefinedBehaviorSanitizer: {}", rest.trim()) });
+            }
+        } else if l.contains("ERROR: UndefinedBehaviorSanitizer: FPE") {
+            seen.push(Observed { kind: "division-by-zero", site: frame.clone(), detail: l.trim().to_string() });
+        }
+    }
+    let sanitizer_spoke = seen.iter().any(|o| o.kind != "mismatch");
+    match run.signal {
+        Some(SIGABRT) if !run.events.iter().any(|e| e.starts_with("assert ")) => {
+            seen.push(Observed { kind: "mismatch", site: None, detail: "abort() was called".into() })
+        }
+        Some(SIGFPE) if !sanitizer_spoke => seen.push(Observed { kind: "division-by-zero", site: None, detail: "SIGFPE".into() }),
+        Some(SIGSEGV) if !sanitizer_spoke => seen.push(Observed { kind: "out-of-bounds", site: None, detail: "SIGSEGV".into() }),
+        _ => {}
+    }
+    seen
+}
+
+/// Undefined behaviour the run went through that symcross gives a defined
+/// result (signed overflow, out-of-range conversions, ...): worth a note.
+pub fn ub_notes(run: &RunResult) -> Vec<String> {
+    let mut notes: Vec<String> = run
+        .stderr
+        .lines()
+        .filter(|l| l.contains("runtime error: ") && !UBSAN_KINDS.iter().any(|(m, _)| l.contains(m)))
+        .map(|l| l.trim().to_string())
+        .collect();
+    notes.dedup();
+    notes.truncate(5);
+    notes
+}
+
+/// Whether the witness fits the harness: every input the harness asked
+/// for (before the first failure) is in the witness with the size asked
+/// for, and every input of the witness is asked for (inputs of other
+/// paths, all zero, are tolerated: symcross lists every input it created).
+pub fn misfit(run: &RunResult, witness: &[(String, String)]) -> Option<String> {
+    if run.code == Some(EXIT_WITNESS_MISFIT) || run.events.iter().any(|e| e.starts_with("symbolic size ")) {
+        let e = run.events.iter().find(|e| e.starts_with("symbolic size "));
+        let what = e
+            .map(|e| {
+                let w: Vec<&str> = e.split(' ').collect();
+                format!("the witness gives {} byte(s) for `{}`, the harness asks for {}", w.get(4).unwrap_or(&"?"), w.get(2).unwrap_or(&"?"), w.get(3).unwrap_or(&"?"))
+            })
+            .unwrap_or_else(|| "an input of the witness has the wrong size".into());
+        return Some(what);
+    }
+    let mut asked = Vec::new();
+    for e in &run.events {
+        let w: Vec<&str> = e.split(' ').collect();
+        match w.as_slice() {
+            ["symbolic", "ok", name, ..] => asked.push(name.to_string()),
+            ["symbolic", "missing", name, n, ..] if *n != "0" => {
+                return Some(format!("the harness makes `{name}` ({n} bytes) symbolic, but the witness has no input of that name"));
+            }
+            ["differ", ..] | ["assert", ..] => break,
+            _ => {}
+        }
+    }
+    let unused: Vec<&str> = witness
+        .iter()
+        .filter(|(n, hex)| !asked.contains(n) && hex.bytes().any(|c| c != b'0') && !is_work_item_id(n))
+        .map(|(n, _)| n.as_str())
+        .collect();
+    // A run that stopped early (a memory error) may not have reached every
+    // make_symbolic call; only a complete run can tell an input is unused.
+    let complete = run.signal.is_none() && !run.stderr.contains("ERROR: ");
+    if complete && !unused.is_empty() {
+        return Some(format!("the witness gives input(s) {} that no make_symbolic call of the harness asks for", unused.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")));
+    }
+    None
+}
+
+/// The symbolic work-item ids of a pair-mode NDRange (`work_item_K`):
+/// inputs symcross made, not the harness.
+fn is_work_item_id(name: &str) -> bool {
+    name.strip_prefix("work_item_").is_some_and(|k| !k.is_empty() && k.bytes().all(|c| c.is_ascii_digit()))
+}
+
+/// Compares what the run showed with what the finding claims.
+pub fn judge(f: &RecordedFinding, run: &RunResult, witness: &[(String, String)]) -> Verdict {
+    if let Some(why) = misfit(run, witness) {
+        return Verdict::Refused(why);
+    }
+    let seen = observe(run);
+    let at_claimed_line = |o: &Observed| match &o.site {
+        Some((file, line)) => *line == f.line && base_name(file) == base_name(&f.file),
+        None => true,
+    };
+    if let Some(o) = seen.iter().find(|o| o.kind == f.kind && (f.kind != "mismatch" || at_claimed_line(o))) {
+        return Verdict::Reproduced(o.clone());
+    }
+    let why = if run.stopped {
+        "the native run did not finish (stopped after 600 s)".to_string()
+    } else if let Some(e) = run.events.iter().find(|e| e.starts_with("assume ")) {
+        format!("the witness violates an assumption of the harness ({})", e.trim_start_matches("assume "))
+    } else if seen.is_empty() {
+        "the native run showed nothing: every check held and no memory error or division by zero occurred".to_string()
+    } else {
+        format!("the native run showed something else: {}", seen.iter().map(describe).collect::<Vec<_>>().join("; "))
+    };
+    Verdict::NotReproduced(why, seen)
+}
+
+/// One line for an observation.
+pub fn describe(o: &Observed) -> String {
+    match &o.site {
+        Some((file, line)) => format!("{} at {}:{line} ({})", o.kind, base_name(file), o.detail),
+        None => format!("{} ({})", o.kind, o.detail),
+    }
+}
