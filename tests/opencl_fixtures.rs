@@ -38,6 +38,7 @@ fixtures!(
     build_options_and_headers,
     callbacks,
     separate_compilation,
+    uninitialized_host_data_in_kernel,
 );
 
 /// The tree reduction equals the serial sum once + may reassociate, -0
@@ -71,7 +72,7 @@ fn every_fixture_is_listed() {
     let listed = [
         "vector_add_float4", "tree_reduction", "global_size_rounded_up", "released_before_read",
         "division_inexact", "division_correctly_rounded", "api_misuse_error_codes", "unmodelled_function",
-        "out_of_order_queue", "reduction_associative", "device_builtins", "struct_argument", "large_ndrange", "kernel_from_file", "buffer_rect", "build_options_and_headers", "callbacks", "separate_compilation",
+        "out_of_order_queue", "reduction_associative", "device_builtins", "struct_argument", "large_ndrange", "kernel_from_file", "buffer_rect", "build_options_and_headers", "callbacks", "separate_compilation", "uninitialized_host_data_in_kernel",
     ];
     for entry in std::fs::read_dir(common::repo().join("tests/fixtures/opencl")).expect("fixture dir") {
         let path = entry.expect("entry").path();

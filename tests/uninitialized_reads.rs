@@ -109,3 +109,16 @@ fn lane_rules_on_llvm_text() {
     }
     assert!(seen >= 4, "fixtures in {}", dir.display());
 }
+
+/// Host memory never written, copied into an OpenCL buffer and decided on
+/// by a kernel run from the host program: the finding is at the kernel's
+/// line and names the host's array (the origins travel into the nested run).
+#[test]
+fn kernel_use_of_host_bytes_never_written_names_the_host_array() {
+    let path = common::repo().join("tests/fixtures/opencl/uninitialized_host_data_in_kernel.c");
+    let run = common::symcross(&["check", path.to_str().unwrap(), "--json", "-"]);
+    let json = run.json.unwrap_or_else(|| panic!("no report: {}\n{}", run.stdout, run.stderr));
+    let f = json["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "uninitialized-read").expect("a finding");
+    assert!(f["message"].as_str().unwrap().contains("stack `a`"), "{f}");
+    assert_eq!(f["location"]["line"], 15, "{f}");
+}

@@ -116,6 +116,7 @@ impl<'m> Executor<'m> {
         let decider = std::mem::replace(&mut self.decider, Decider::new(Box::new(NoSolver), None));
         let mut nested = Executor::new(module.as_ref(), config, decider);
         nested.pool = std::mem::replace(&mut self.pool, ExprPool::new());
+        nested.shadow.swap_origins(&mut self.shadow);
         nested.finished = Some(Vec::new());
         let mut kstate = state.clone();
         kstate.stack.clear();
@@ -126,6 +127,7 @@ impl<'m> Executor<'m> {
             nested.run(kstate);
         }
         self.pool = std::mem::replace(&mut nested.pool, ExprPool::new());
+        self.shadow.swap_origins(&mut nested.shadow);
         self.decider = std::mem::replace(&mut nested.decider, Decider::new(Box::new(NoSolver), None));
         let finished = nested.finished.take().unwrap_or_default();
         self.absorb(&mut nested);

@@ -338,7 +338,6 @@ impl<'m> Executor<'m> {
             return;
         }
         let offset = self.concrete_offset(state, access);
-        let len = bytes.len() as u64;
         if let Some(off) = offset {
             let o = state.memory.object_mut(access.object);
             for (k, b) in bytes.iter().enumerate() {
@@ -377,7 +376,6 @@ impl<'m> Executor<'m> {
         } else {
             None
         };
-        let _ = len;
         let o = state.memory.object_mut(access.object);
         o.bytes = new;
         o.initialized.iter_mut().for_each(|b| *b = true);

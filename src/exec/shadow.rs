@@ -67,8 +67,15 @@ impl ShadowCx {
         ShadowCx { undef_in, ..Default::default() }
     }
 
-    pub fn origin(&self, id: OriginId) -> &Origin {
-        &self.origins[id.0 as usize]
+    pub fn origin(&self, id: OriginId) -> Origin {
+        self.origins.get(id.0 as usize).cloned().unwrap_or(Origin { what: "memory never written".into(), loc: None, note: "" })
+    }
+
+    /// Hands the origins to the executor of a nested run (a kernel started
+    /// by a host program, which shares the host's memory) and back.
+    pub fn swap_origins(&mut self, other: &mut ShadowCx) {
+        std::mem::swap(&mut self.origins, &mut other.origins);
+        std::mem::swap(&mut self.by_text, &mut other.by_text);
     }
 
     pub fn intern(&mut self, what: String, loc: Option<Loc>, note: &'static str) -> OriginId {
@@ -411,7 +418,7 @@ impl<'m> Executor<'m> {
                 Feasibility::Unknown(_) => (None, false),
             },
         };
-        let origin = self.shadow.origin(s.origin).clone();
+        let origin = self.shadow.origin(s.origin);
         let msg = format!("{what} depends on uninitialised bits of {}", origin.what);
         let alloc = origin.loc.filter(|l| l.line != 0).map(|l| self.location(l));
         if let Some(f) = self.report(state, FindingKind::UninitializedRead, loc, msg, witness.as_ref(), None) {
