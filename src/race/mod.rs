@@ -102,6 +102,10 @@ pub struct AccessLog {
     /// Per event: the copy's records with a smaller `seq` are ordered
     /// before every later access by a wait for it.
     waited: FxHashMap<u64, u64>,
+    /// Per event not waited for yet: the `seq` of its copy's first record.
+    unwaited: FxHashMap<u64, u64>,
+    /// Per space: the `seq` of the first record at or after the horizon.
+    first_live: [Option<u64>; 2],
 }
 
 /// A pair of accesses that conflict when `condition` holds.
@@ -239,6 +243,11 @@ impl AccessLog {
     pub fn record(&mut self, mut r: AccessRecord) {
         r.seq = self.next_seq;
         r.interval = self.fences.len() as u32;
+        if let Some(e) = r.async_event {
+            self.unwaited.entry(e).or_insert(r.seq);
+        }
+        let s = fence_of(r.space).1;
+        self.first_live[s] = self.first_live[s].or(Some(r.seq));
         self.next_seq += 1;
         std::rc::Rc::make_mut(&mut self.records).push(r);
     }
@@ -262,6 +271,8 @@ impl AccessLog {
         self.full = Default::default();
         self.horizon = [self.next_seq; 2];
         self.waited.clear();
+        self.unwaited.clear();
+        self.first_live = [None; 2];
     }
 
     /// A barrier was released with these flags per work-item. `pair`: the
@@ -278,11 +289,13 @@ impl AccessLog {
             self.full[s].push(n);
             if all & bit != 0 && !(pair && s == 1) {
                 self.horizon[s] = self.next_seq;
+                self.first_live[s] = None;
             }
         }
         let per_item = (all != any).then(|| flags.to_vec());
         for &e in &waits {
             self.waited.insert(e, self.next_seq);
+            self.unwaited.remove(&e);
         }
         self.fences.push(Fence { all, per_item, waits });
     }
@@ -324,7 +337,17 @@ impl AccessLog {
         if final_check && pair_mode {
             return;
         }
-        let first = if final_check { 0 } else { self.group_first };
+        // Within a group, records before every horizon are skipped without
+        // looking at them, so that each check costs what the interval holds.
+        let first = if final_check {
+            0
+        } else {
+            let mut oldest = self.next_seq;
+            for s in self.first_live.iter().flatten().chain(self.unwaited.values()) {
+                oldest = oldest.min(*s);
+            }
+            self.group_first + self.records[self.group_first..].partition_point(|r| r.seq < oldest)
+        };
         let mut by_byte: FxHashMap<(ObjectId, i64), Vec<usize>> = FxHashMap::default();
         let mut by_object: FxHashMap<ObjectId, Vec<usize>> = FxHashMap::default();
         let mut symbolic: Vec<usize> = Vec::new();
