@@ -18,4 +18,9 @@ if ! command -v cargo >/dev/null 2>&1; then
   echo "symcross: cargo not found; install Rust (rustup) first" >&2
   exit 1
 fi
+# The real consumers the tests read the SARIF and JUnit reports with.
+if command -v python3 >/dev/null 2>&1; then
+  python3 -m pip install --quiet -r "$(dirname "$0")/../tests/requirements.txt" \
+    || echo "symcross: could not install tests/requirements.txt; the SARIF/JUnit consumer tests will be skipped" >&2
+fi
 cargo build --release

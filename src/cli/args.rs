@@ -151,6 +151,8 @@ pub struct CheckArgs {
     pub compile: CompileArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub ci: CiReportArgs,
 }
 
 #[derive(Args, Debug)]
@@ -184,6 +186,8 @@ pub struct RaceArgs {
     pub compile: CompileArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub ci: CiReportArgs,
 }
 
 #[derive(Args, Debug)]
@@ -236,4 +240,15 @@ pub struct BenchArgs {
     /// ladder, reductions, witnesses, merging, race, opencl.
     #[arg(long, value_name = "LIST")]
     pub only: Option<String>,
+}
+
+/// Reports for CI systems, beside `--json` (see README "Reports for CI").
+#[derive(Args, Debug, Clone, Default)]
+pub struct CiReportArgs {
+    /// Write a SARIF 2.1.0 log to FILE (`-` for standard output), for GitHub code scanning.
+    #[arg(long, value_name = "FILE|-")]
+    pub sarif: Option<String>,
+    /// Write a JUnit XML report to FILE (`-` for standard output), for GitLab, Jenkins and test reporters.
+    #[arg(long, value_name = "FILE|-")]
+    pub junit: Option<String>,
 }

@@ -67,10 +67,11 @@ pub fn check(a: CheckArgs) -> Result<i32, Error> {
     let (mut report, _) = crate::pipeline::check_module(&loaded.module, &name, &a.entry, &config)?;
     report.stats.merged += folded.folded();
     report.mark_unverified_rules(unverified_rules);
-    if a.limits.json.as_deref() != Some("-") {
+    if !super::stdout_taken(&a.limits.json, &a.ci) {
         print!("{}", text::render(&report));
     }
     super::write_json(&a.limits.json, &report.to_json())?;
+    super::write_ci_reports(&a.ci, &report, "symcross.check")?;
     Ok(report.verdict.exit_code())
 }
 

@@ -45,6 +45,19 @@ fn init_logging(level: Option<&str>) {
         .try_init();
 }
 
+/// Writes the SARIF and JUnit reports where `--sarif` and `--junit` asked
+/// for them; `classname` is the JUnit class (`symcross.check`, ...).
+pub fn write_ci_reports(ci: &CiReportArgs, report: &crate::report::Report, classname: &str) -> Result<(), crate::Error> {
+    use crate::report::{junit, sarif};
+    write_json(&ci.sarif, &sarif::render(&[report]))?;
+    write_json(&ci.junit, &junit::render("symcross", &[junit::case_of(report, classname)]))
+}
+
+/// Whether any report goes to standard output (the text report then does not).
+pub fn stdout_taken(json: &Option<String>, ci: &CiReportArgs) -> bool {
+    [json, &ci.sarif, &ci.junit].iter().any(|t| t.as_deref() == Some("-"))
+}
+
 /// Writes a JSON report where `--json` asked for it.
 pub fn write_json(target: &Option<String>, json: &str) -> Result<(), crate::Error> {
     match target.as_deref() {
