@@ -26,5 +26,6 @@ pub mod rule_proofs;
 pub mod simd;
 pub mod solver;
 pub mod solver_adapter;
+pub mod suite;
 
 pub use error::Error;

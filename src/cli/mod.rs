@@ -27,6 +27,8 @@ pub fn main() -> i32 {
         Command::Replay(a) => crate::replay::cli(a),
         Command::Rules(a) => crate::canon_cli::rules(a),
         Command::Bench(a) => crate::bench::cli(a),
+        Command::Suite(a) => crate::suite::cli(a),
+        Command::Merge(a) => crate::suite::merge(a),
     };
     match result {
         Ok(code) => code,
