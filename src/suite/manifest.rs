@@ -180,6 +180,11 @@ pub fn parse(text: &str, file: &str, root: &Path) -> Result<Manifest, ManifestEr
         for spanned in list {
             let at = spanned.span().start;
             let e = merge(spanned.get_ref(), &defaults);
+            if let Some(x) = &e.expect {
+                if Expectation::parse(x.get_ref()).is_none() {
+                    return Err(err(x.span().start, bad_expect(x.get_ref())));
+                }
+            }
             for entry in expand(&e, command, root, line_of(at)).map_err(|m| err(at, m))? {
                 if let Some(prev) = entries.iter().find(|p| p.name == entry.name) {
                     return Err(err(at, format!("two entries are named `{}` (the other is at line {}); give one a `name`", entry.name, prev.line)));
@@ -192,6 +197,10 @@ pub fn parse(text: &str, file: &str, root: &Path) -> Result<Manifest, ManifestEr
         return Err(err(0, "the manifest has no [[check]] or [[race]] entry".into()));
     }
     Ok(Manifest { path: PathBuf::from(file), root: root.to_path_buf(), entries })
+}
+
+fn bad_expect(text: &str) -> String {
+    format!("`expect = \"{text}\"` is not an outcome: use equivalent, findings, inconclusive, or a finding kind (mismatch, race, out-of-bounds, ...)")
 }
 
 /// The entry's own values, else the defaults'.
@@ -215,9 +224,7 @@ fn merge(e: &RawEntry, d: &RawEntry) -> RawEntry {
 /// One entry per glob match, or one entry for the listed files.
 fn expand(e: &RawEntry, command: &'static str, root: &Path, line: usize) -> Result<Vec<Entry>, String> {
     let expect_text = e.expect.as_ref().ok_or("the entry has no `expect` (equivalent, findings, inconclusive, or a finding kind such as mismatch or race)")?;
-    let expect = Expectation::parse(expect_text.get_ref()).ok_or_else(|| {
-        format!("`expect = \"{}\"` is not an outcome: use equivalent, findings, inconclusive, or a finding kind (mismatch, race, out-of-bounds, ...)", expect_text.get_ref())
-    })?;
+    let expect = Expectation::parse(expect_text.get_ref()).ok_or_else(|| bad_expect(expect_text.get_ref()))?;
     let options = options(e, command)?;
     let files = e.files.list();
     let globs = e.glob.list();
@@ -378,7 +385,7 @@ mod tests {
 
     #[test]
     fn errors_name_the_line() {
-        assert!(parse_err("[[check]]\nfiles = [\"harnesses/zlimit.c\"]\nexpect = \"equal\"\n").starts_with("m.toml:1: `expect = \"equal\"`"));
+        assert!(parse_err("[[check]]\nfiles = [\"harnesses/zlimit.c\"]\nexpect = \"equal\"\n").starts_with("m.toml:3: `expect = \"equal\"`"));
         assert!(parse_err("[[check]]\nfiles = [\"harnesses/zlimit.c\"]\nexpect = \"equivalent\"\nmax-tme = 3\n").starts_with("m.toml:4: unknown field `max-tme`"));
         assert!(parse_err("[[check]]\nfiles = [\"harnesses/zlimit.c\"]\nexpect = \"equivalent\"\nkernel = \"k\"\n").contains("`kernel` is for [[race]] entries only"));
         assert!(parse_err("\n[[check]]\nglob = \"nope/*.c\"\nexpect = \"findings\"\n").starts_with("m.toml:2: the glob `nope/*.c` matches no file"));
