@@ -1,6 +1,7 @@
 //! Cached results: an entry whose inputs are unchanged reuses the report of
 //! its last run. The key is a digest of everything the report depends on:
-//! the symcross executable (version, size, modification time), the command
+//! the symcross executable (its version and the digest of its bytes, so a
+//! rebuild of the same source still hits, and any code change misses), the command
 //! and its options, the text of each input file and of the files it
 //! includes with `#include "..."`, the rule files of `--rules` and of the
 //! built-in rules, the runtime model, and the `SYMCROSS_*` variables that
@@ -21,17 +22,22 @@ pub fn results_dir() -> Option<PathBuf> {
     crate::frontend::cache_dir().map(|d| d.join("results"))
 }
 
-/// The cache key of an entry run from `root`.
-pub fn key(entry: &Entry, root: &Path) -> String {
+/// The identity of the running symcross: its version and a digest of the
+/// executable's bytes (computed once per suite run).
+pub fn executable_identity() -> String {
     let mut d = Digest::new();
     d.add(env!("CARGO_PKG_VERSION").as_bytes());
-    if let Ok(exe) = std::env::current_exe() {
-        if let Ok(m) = std::fs::metadata(&exe) {
-            d.add(&m.len().to_le_bytes());
-            let mtime = m.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map(|t| t.as_nanos()).unwrap_or(0);
-            d.add(&mtime.to_le_bytes());
-        }
+    if let Ok(bytes) = std::env::current_exe().and_then(std::fs::read) {
+        d.add(&bytes);
     }
+    d.hex()
+}
+
+/// The cache key of an entry run from `root` by the executable `exe`
+/// (`executable_identity`).
+pub fn key(entry: &Entry, root: &Path, exe: &str) -> String {
+    let mut d = Digest::new();
+    d.add(exe.as_bytes());
     d.add(entry.command.as_bytes());
     for o in &entry.options {
         d.add(o.as_bytes());

@@ -25,6 +25,8 @@ pub fn run_entries(manifest: &Manifest, entries: &[usize], opts: &RunOptions) ->
     let queue = Arc::new(Mutex::new(entries.iter().copied().rev().collect::<Vec<_>>()));
     let progress = Arc::new(Mutex::new(Progress::new(entries.len(), opts.progress)));
     let results = Arc::new(Mutex::new(Vec::new()));
+    let exe = if opts.use_cache { cache::executable_identity() } else { String::new() };
+    let exe = exe.as_str();
     std::thread::scope(|s| {
         for _ in 0..opts.jobs.max(1).min(entries.len().max(1)) {
             let (queue, progress, results) = (queue.clone(), progress.clone(), results.clone());
@@ -32,7 +34,7 @@ pub fn run_entries(manifest: &Manifest, entries: &[usize], opts: &RunOptions) ->
                 let Some(i) = queue.lock().unwrap().pop() else { break };
                 let entry = &manifest.entries[i];
                 progress.lock().unwrap().started(&entry.name);
-                let r = run_one(manifest, i, opts.use_cache);
+                let r = run_one(manifest, i, opts.use_cache.then_some(exe));
                 progress.lock().unwrap().finished(&r);
                 results.lock().unwrap().push(r);
             });
@@ -44,9 +46,11 @@ pub fn run_entries(manifest: &Manifest, entries: &[usize], opts: &RunOptions) ->
     out
 }
 
-fn run_one(manifest: &Manifest, index: usize, use_cache: bool) -> EntryResult {
+/// Runs one entry, or takes its report from the cache (`exe`: the
+/// executable's identity when the cache is used).
+fn run_one(manifest: &Manifest, index: usize, exe: Option<&str>) -> EntryResult {
     let entry = &manifest.entries[index];
-    let key = use_cache.then(|| cache::key(entry, &manifest.root));
+    let key = exe.map(|exe| cache::key(entry, &manifest.root, exe));
     if let Some(report) = key.as_deref().and_then(cache::lookup) {
         return result(entry, index, Ok((report, None)), true);
     }
