@@ -246,7 +246,7 @@ pub struct BenchArgs {
     pub only: Option<String>,
 }
 
-/// Reports for CI systems, beside `--json` (see README "Reports for CI").
+/// Reports for CI systems, beside `--json` (see README "Suites and CI").
 #[derive(Args, Debug, Clone, Default)]
 pub struct CiReportArgs {
     /// Write a SARIF 2.1.0 log to FILE (`-` for standard output), for GitHub code scanning.
