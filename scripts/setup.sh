@@ -5,7 +5,8 @@ set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 PACKAGES="clang-19 libclang-rt-19-dev llvm-19-dev libpolly-19-dev libclang-19-dev libz3-dev z3 cvc5 \
-  opencl-headers ocl-icd-opencl-dev pocl-opencl-icd csmith libcsmith-dev libzstd-dev zlib1g-dev build-essential pkg-config"
+  opencl-headers ocl-icd-opencl-dev pocl-opencl-icd csmith libcsmith-dev libzstd-dev zlib1g-dev build-essential pkg-config \
+  slurm-wlm munge"
 missing=""
 for p in $PACKAGES; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -17,5 +18,10 @@ fi
 if ! command -v cargo >/dev/null 2>&1; then
   echo "symcross: cargo not found; install Rust (rustup) first" >&2
   exit 1
+fi
+# The real consumers the tests read the SARIF and JUnit reports with.
+if command -v python3 >/dev/null 2>&1; then
+  python3 -m pip install --quiet -r "$(dirname "$0")/../tests/requirements.txt" \
+    || echo "symcross: could not install tests/requirements.txt; the SARIF/JUnit consumer tests will be skipped" >&2
 fi
 cargo build --release

@@ -28,5 +28,6 @@ pub mod simd;
 pub mod solver;
 pub mod solver_adapter;
 pub mod tempdirs;
+pub mod suite;
 
 pub use error::Error;

@@ -45,6 +45,10 @@ pub enum Command {
     Rules(RulesArgs),
     /// Measure interpretation speed and the time to decide the bundled harnesses.
     Bench(BenchArgs),
+    /// Run every check and kernel of a manifest (symcross.toml) against its expected outcome.
+    Suite(SuiteArgs),
+    /// Join the `suite --json` reports of shards into one report.
+    Merge(MergeArgs),
 }
 
 #[derive(Args, Debug, Clone, Default)]
@@ -159,6 +163,8 @@ pub struct CheckArgs {
     pub compile: CompileArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub ci: CiReportArgs,
 }
 
 #[derive(Args, Debug)]
@@ -195,6 +201,8 @@ pub struct RaceArgs {
     pub compile: CompileArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub ci: CiReportArgs,
 }
 
 #[derive(Args, Debug)]
@@ -247,4 +255,52 @@ pub struct BenchArgs {
     /// ladder, reductions, witnesses, merging, race, opencl.
     #[arg(long, value_name = "LIST")]
     pub only: Option<String>,
+}
+
+/// Reports for CI systems, beside `--json` (see README "Suites and CI").
+#[derive(Args, Debug, Clone, Default)]
+pub struct CiReportArgs {
+    /// Write a SARIF 2.1.0 log to FILE (`-` for standard output), for GitHub code scanning.
+    #[arg(long, value_name = "FILE|-")]
+    pub sarif: Option<String>,
+    /// Write a JUnit XML report to FILE (`-` for standard output), for GitLab, Jenkins and test reporters.
+    #[arg(long, value_name = "FILE|-")]
+    pub junit: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct SuiteArgs {
+    /// The manifest (default: symcross.toml in the current directory). Paths in it are relative to it.
+    #[arg(value_name = "MANIFEST")]
+    pub manifest: Option<PathBuf>,
+    /// Entries run at once (default: the number of cores).
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub jobs: Option<u64>,
+    /// Run every entry, ignoring (and not updating) the cached reports.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Run only the K-th of N balanced, disjoint subsets of the entries (K from 1). Default: from
+    /// SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT, JOB_COMPLETION_INDEX/SYMCROSS_SHARDS or CI_NODE_INDEX/CI_NODE_TOTAL.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// No progress lines on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Write the suite report (every entry with its report) to FILE (`-` for standard output).
+    #[arg(long, value_name = "FILE|-")]
+    pub json: Option<String>,
+    #[command(flatten)]
+    pub ci: CiReportArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// Reports written by `symcross suite --json` (one per shard).
+    #[arg(required = true, value_name = "REPORT")]
+    pub reports: Vec<PathBuf>,
+    /// Write the merged suite report to FILE (`-` for standard output).
+    #[arg(long, value_name = "FILE|-")]
+    pub json: Option<String>,
+    #[command(flatten)]
+    pub ci: CiReportArgs,
 }

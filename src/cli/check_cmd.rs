@@ -90,10 +90,11 @@ pub fn check(a: CheckArgs) -> Result<i32, Error> {
     report.stats.merged += folded.folded();
     report.mark_unverified_rules(unverified_rules);
     report.build = Some(build_record(&a, &opts, &report.assumptions));
-    if a.limits.json.as_deref() != Some("-") {
+    if !super::stdout_taken(&a.limits.json, &a.ci) {
         print!("{}", text::render(&report));
     }
     super::write_json(&a.limits.json, &report.to_json())?;
+    super::write_ci_reports(&a.ci, &report, "symcross.check")?;
     if let Some(dir) = &a.output_dir {
         crate::report::write_ktests(dir, &report).map_err(|e| Error::Io(dir.clone(), e))?;
     }

@@ -33,6 +33,8 @@ pub fn main() -> i32 {
         Command::Replay(a) => crate::replay::cli(a),
         Command::Rules(a) => crate::canon_cli::rules(a),
         Command::Bench(a) => crate::bench::cli(a),
+        Command::Suite(a) => crate::suite::cli(a),
+        Command::Merge(a) => crate::suite::merge(a),
     };
     match result {
         Ok(code) => code,
@@ -49,6 +51,19 @@ fn init_logging(level: Option<&str>) {
         .with_env_filter(tracing_subscriber::EnvFilter::new(format!("symcross={level}")))
         .with_writer(std::io::stderr)
         .try_init();
+}
+
+/// Writes the SARIF and JUnit reports where `--sarif` and `--junit` asked
+/// for them; `classname` is the JUnit class (`symcross.check`, ...).
+pub fn write_ci_reports(ci: &CiReportArgs, report: &crate::report::Report, classname: &str) -> Result<(), crate::Error> {
+    use crate::report::{junit, sarif};
+    write_json(&ci.sarif, &sarif::render(&[report]))?;
+    write_json(&ci.junit, &junit::render("symcross", &[junit::case_of(report, classname)]))
+}
+
+/// Whether any report goes to standard output (the text report then does not).
+pub fn stdout_taken(json: &Option<String>, ci: &CiReportArgs) -> bool {
+    [json, &ci.sarif, &ci.junit].iter().any(|t| t.as_deref() == Some("-"))
 }
 
 /// Writes a JSON report where `--json` asked for it.

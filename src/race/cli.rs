@@ -46,10 +46,11 @@ pub fn cli(a: RaceArgs) -> Result<i32, Error> {
     let name = a.file.display().to_string();
     let mut report = run_kernel(&loaded.module, &name, a.kernel.as_deref(), nd, mode, &fixed, a.allow_benign_races, &config)?;
     report.stats.merged += folded.folded();
-    if a.limits.json.as_deref() != Some("-") {
+    if !crate::cli::stdout_taken(&a.limits.json, &a.ci) {
         print!("{}", text::render(&report));
     }
     crate::cli::write_json(&a.limits.json, &report.to_json())?;
+    crate::cli::write_ci_reports(&a.ci, &report, "symcross.race")?;
     Ok(report.verdict.exit_code())
 }
 

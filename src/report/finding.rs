@@ -2,10 +2,10 @@
 //! the JSON report (DESIGN.md section 1), so field names are part of the
 //! stable interface.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FindingKind {
     Mismatch,
@@ -35,7 +35,7 @@ impl FindingKind {
     }
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// A concrete input (the witness) makes it happen.
@@ -45,7 +45,7 @@ pub enum Status {
     Unconfirmed,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Location {
     pub file: String,
     pub line: u32,
@@ -53,7 +53,7 @@ pub struct Location {
 }
 
 /// Which step of the decision ladder (DESIGN.md section 3) decided a check.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DecidedBy {
     Structural,
@@ -65,7 +65,7 @@ pub enum DecidedBy {
     Timeout,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Finding {
     pub kind: FindingKind,
     pub status: Status,
@@ -80,17 +80,17 @@ pub struct Finding {
     pub decided_by: Option<DecidedBy>,
     /// Further source locations involved (the other access of a race, the
     /// free of a use-after-free, the call stack).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<Related>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Related {
     pub message: String,
     pub location: Location,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct MismatchExprs {
     pub definitions: String,
     pub left: String,

@@ -2,9 +2,9 @@
 //! values are a stable interface for CI scripts: add fields, never rename.
 
 use super::finding::{Finding, FindingKind, Status};
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// Every path finished, nothing was found, and every check reached was
@@ -30,7 +30,7 @@ impl Verdict {
     }
 }
 
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct RunStats {
     pub paths: u64,
     pub merged: u64,
@@ -41,7 +41,7 @@ pub struct RunStats {
     pub decided: DecidedCounts,
 }
 
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct DecidedCounts {
     pub structural: u64,
     pub canonical: u64,
@@ -52,7 +52,7 @@ pub struct DecidedCounts {
 /// What a run actually exercised: how many inputs were symbolic and how
 /// many checks were reached. A verdict claims no more than this supports
 /// (DESIGN.md section 2b).
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Coverage {
     /// Symbolic inputs created (`symcross_make_symbolic` and its aliases
     /// with a non-zero size; symbolic kernel arguments for `race`).
@@ -74,16 +74,19 @@ pub struct Coverage {
 
 /// Something the reader of a verdict must know: why it is not a proof, or
 /// what it does not cover. `kind` is stable; `message` is for people.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Warning {
-    pub kind: &'static str,
+    #[serde(deserialize_with = "static_str")]
+    pub kind: StaticName,
     pub message: String,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Report {
-    pub tool: &'static str,
-    pub version: &'static str,
+    #[serde(deserialize_with = "static_str")]
+    pub tool: StaticName,
+    #[serde(deserialize_with = "static_str")]
+    pub version: StaticName,
     pub input: String,
     pub assumptions: Vec<String>,
     pub verdict: Verdict,
@@ -100,24 +103,24 @@ pub struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub coverage: Option<Coverage>,
     /// Why the verdict is weaker than it may look, one entry per reason.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<Warning>,
     /// User rules (`--rules` with `--trust-rules`) that were used without
     /// being proved sound; when non-empty the whole report rests on them.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unverified_rules: Vec<String>,
     /// How the inputs were built and run (`symcross check` only), so that
     /// `symcross replay` rebuilds exactly what was checked.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build: Option<BuildRecord>,
     /// The symbolic inputs in the order the program made them (witnesses
     /// list them by name; KLEE's replay wants this order).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub symbolic_inputs: Vec<SymbolicInput>,
 }
 
 /// One `make_symbolic` (or `klee_int`, ...) input: its unique name and size.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SymbolicInput {
     pub name: String,
     pub bytes: u32,
@@ -127,7 +130,7 @@ pub struct SymbolicInput {
 /// the inputs and compile options as the user gave them, the directory
 /// they are relative to, the entry function, the assumptions and the
 /// version of symcross that wrote the report.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct BuildRecord {
     /// The input files, as given on the command line.
     pub inputs: Vec<String>,
@@ -246,6 +249,12 @@ impl Report {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
     }
+
+    /// Reads a report written by `to_json` (by `symcross suite`, `merge`
+    /// and the result cache).
+    pub fn from_json(text: &str) -> Result<Report, serde_json::Error> {
+        serde_json::from_str(text)
+    }
 }
 
 /// Warning kinds that make a run vacuous: it does not support the verdict
@@ -292,4 +301,24 @@ fn vacuity(c: &Coverage, paths: u64) -> Vec<Warning> {
         );
     }
     out
+}
+
+/// `&'static str` under a name serde does not take for a borrowed string
+/// (a borrowed field would tie every read report to its input text).
+pub type StaticName = &'static str;
+
+/// Reads a string into a `&'static str` field (`tool`, `version`, warning
+/// kinds). These are a handful of short names per report, so each read
+/// report leaks a few bytes; the names repeat, so they are interned.
+fn static_str<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    use std::sync::Mutex;
+    static NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    let s = String::deserialize(d)?;
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(n) = names.iter().find(|n| **n == s) {
+        return Ok(n);
+    }
+    let n: &'static str = Box::leak(s.into_boxed_str());
+    names.push(n);
+    Ok(n)
 }

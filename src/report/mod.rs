@@ -1,8 +1,10 @@
-//! Findings and the text/JSON reports built from them.
+//! Findings and the reports built from them: text, JSON, SARIF, JUnit.
 
 mod finding;
 mod json;
 mod ktest;
+pub mod junit;
+pub mod sarif;
 pub mod text;
 pub use ktest::write_ktests;
 pub use finding::*;

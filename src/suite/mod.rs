@@ -1,0 +1,80 @@
+//! `symcross suite` and `symcross merge`: many checks and kernels from a
+//! manifest (`symcross.toml`), each with its expected outcome, run in
+//! parallel, cached, sharded over a job scheduler, and reported as JSON,
+//! SARIF and JUnit.
+
+pub mod cache;
+pub mod manifest;
+pub mod outcome;
+pub mod run;
+pub mod shard;
+
+use crate::cli::{MergeArgs, SuiteArgs};
+use crate::Error;
+use outcome::SuiteReport;
+use std::time::Instant;
+
+pub fn cli(a: SuiteArgs) -> Result<i32, Error> {
+    let path = a.manifest.clone().unwrap_or_else(|| "symcross.toml".into());
+    let manifest = manifest::load(&path).map_err(|e| Error::Usage(e.to_string()))?;
+    let shard = match &a.shard {
+        Some(s) => Some((shard::parse(s).map_err(Error::Usage)?, "--shard")),
+        None => shard::from_env(|k| std::env::var(k).ok()).map_err(Error::Usage)?,
+    };
+    let indices = match shard {
+        Some((kn, _)) => shard::select(manifest.entries.len(), kn),
+        None => (0..manifest.entries.len()).collect(),
+    };
+    if let Some(((k, n), from)) = shard {
+        eprintln!("symcross suite: shard {k}/{n} (from {from}): {} of {} entries", indices.len(), manifest.entries.len());
+    }
+    let jobs = a.jobs.map(|j| j as usize).unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let start = Instant::now();
+    let results = run::run_entries(&manifest, &indices, &run::RunOptions { jobs, use_cache: !a.no_cache, progress: !a.quiet });
+    let shard_text = shard.map(|((k, n), _)| format!("{k}/{n}"));
+    let report = SuiteReport::new(path.display().to_string(), shard_text, results, start.elapsed().as_secs_f64());
+    finish(&report, &a.json, &a.ci)
+}
+
+pub fn merge(a: MergeArgs) -> Result<i32, Error> {
+    let mut entries = Vec::new();
+    let mut manifest = None;
+    let mut seconds: f64 = 0.0;
+    for p in &a.reports {
+        let text = std::fs::read_to_string(p).map_err(|e| Error::Usage(format!("{}: cannot read: {e}", p.display())))?;
+        let r: SuiteReport = serde_json::from_str(&text).map_err(|e| Error::Usage(format!("{}: not a `symcross suite --json` report: {e}", p.display())))?;
+        match &manifest {
+            None => manifest = Some(r.manifest.clone()),
+            Some(m) if *m != r.manifest => {
+                return Err(Error::Usage(format!("{}: a report of manifest {}, the others are of {m}", p.display(), r.manifest)));
+            }
+            _ => {}
+        }
+        seconds = seconds.max(r.summary.seconds);
+        for e in r.entries {
+            if let Some(prev) = entries.iter().find(|x: &&outcome::EntryResult| x.index == e.index) {
+                return Err(Error::Usage(format!("{}: entry `{}` is also in another report (shards overlap)", p.display(), prev.name)));
+            }
+            entries.push(e);
+        }
+    }
+    let report = SuiteReport::new(manifest.unwrap_or_default(), None, entries, seconds);
+    finish(&report, &a.json, &a.ci)
+}
+
+/// Prints the table and writes the reports asked for.
+fn finish(report: &SuiteReport, json: &Option<String>, ci: &crate::cli::CiReportArgs) -> Result<i32, Error> {
+    if !crate::cli::stdout_taken(json, ci) {
+        print!("{}", report.table());
+        for e in report.entries.iter().filter(|e| e.outcome != "met") {
+            println!("\n{}: {}", e.name, e.summary);
+            if let Some(err) = &e.error {
+                println!("{err}");
+            }
+        }
+    }
+    crate::cli::write_json(json, &report.to_json())?;
+    crate::cli::write_json(&ci.sarif, &report.sarif())?;
+    crate::cli::write_json(&ci.junit, &report.junit())?;
+    Ok(report.exit_code())
+}

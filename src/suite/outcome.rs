@@ -1,0 +1,155 @@
+//! The result of a suite: one `EntryResult` per entry, whether it met its
+//! expectation, and the suite report (JSON, SARIF, JUnit) built from them.
+//! `symcross merge` reads suite reports back and joins them.
+
+use super::manifest::Expectation;
+use crate::report::{junit, sarif, FindingKind, Report, Status, Verdict};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct EntryResult {
+    pub name: String,
+    /// `check` or `race`.
+    pub command: String,
+    /// Index of the entry in the manifest (the order reports are listed in).
+    pub index: usize,
+    pub expect: Expectation,
+    /// `met`, `unmet` or `error` (the run gave no report).
+    pub outcome: String,
+    /// One line saying what happened.
+    pub summary: String,
+    pub cached: bool,
+    /// Wall time of this run (for a cached entry, of the run that made the report).
+    pub seconds: f64,
+    pub exit_code: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub report: Option<Report>,
+    /// What went wrong when there is no report (the child's stderr).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub error: Option<String>,
+}
+
+/// Whether a report meets an expectation.
+pub fn meets(expect: &Expectation, report: &Report) -> bool {
+    let confirmed = |kind: &str| report.findings.iter().any(|f| f.status == Status::Confirmed && f.kind != FindingKind::Unsupported && f.kind.name() == kind);
+    match expect {
+        Expectation::Equivalent => report.verdict == Verdict::Equivalent,
+        Expectation::Findings => report.verdict == Verdict::Findings,
+        Expectation::Kind(k) => report.verdict == Verdict::Findings && confirmed(k),
+        Expectation::Inconclusive => report.verdict == Verdict::Inconclusive,
+    }
+}
+
+/// What a report amounts to, in a few words.
+pub fn got(report: &Report) -> String {
+    match report.verdict {
+        Verdict::Equivalent => "equivalent".into(),
+        Verdict::Inconclusive => match &report.limit {
+            Some(l) => format!("inconclusive ({l} limit)"),
+            None => "inconclusive".into(),
+        },
+        Verdict::Findings => {
+            let mut kinds: Vec<&str> = report.findings.iter().filter(|f| f.status == Status::Confirmed).map(|f| f.kind.name()).collect();
+            kinds.dedup();
+            format!("findings {}", kinds.join(","))
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SuiteReport {
+    pub tool: String,
+    pub version: String,
+    pub manifest: String,
+    /// `passed` when every entry met its expectation, else `failed`.
+    pub verdict: String,
+    /// `K/N` when this is one shard of the suite.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub shard: Option<String>,
+    pub summary: Summary,
+    pub entries: Vec<EntryResult>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Summary {
+    pub total: usize,
+    pub met: usize,
+    pub unmet: usize,
+    pub errors: usize,
+    pub cached: usize,
+    /// Wall time of the whole suite run.
+    pub seconds: f64,
+}
+
+impl SuiteReport {
+    pub fn new(manifest: String, shard: Option<String>, mut entries: Vec<EntryResult>, seconds: f64) -> SuiteReport {
+        entries.sort_by_key(|e| e.index);
+        let count = |o: &str| entries.iter().filter(|e| e.outcome == o).count();
+        let summary = Summary {
+            total: entries.len(),
+            met: count("met"),
+            unmet: count("unmet"),
+            errors: count("error"),
+            cached: entries.iter().filter(|e| e.cached).count(),
+            seconds,
+        };
+        let verdict = if summary.met == summary.total { "passed" } else { "failed" }.to_string();
+        SuiteReport { tool: "symcross".into(), version: env!("CARGO_PKG_VERSION").into(), manifest, verdict, shard, summary, entries }
+    }
+
+    pub fn exit_code(&self) -> i32 {
+        if self.verdict == "passed" {
+            0
+        } else {
+            1
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// All findings of all entries, as one SARIF run.
+    pub fn sarif(&self) -> String {
+        let reports: Vec<&Report> = self.entries.iter().filter_map(|e| e.report.as_ref()).collect();
+        sarif::render(&reports)
+    }
+
+    /// One test case per entry: passed when it met its expectation.
+    pub fn junit(&self) -> String {
+        let cases: Vec<junit::Case> = self.entries.iter().map(case).collect();
+        junit::render("symcross suite", &cases)
+    }
+
+    /// The table printed at the end of a suite run.
+    pub fn table(&self) -> String {
+        let width = self.entries.iter().map(|e| e.name.chars().count()).max().unwrap_or(5).clamp(5, 60);
+        let mut out = format!("{:<6} {:<width$} {:<22} {:<22} {:>8}\n", "result", "entry", "expected", "got", "seconds");
+        for e in &self.entries {
+            let result = match e.outcome.as_str() {
+                "met" => "ok",
+                "unmet" => "FAIL",
+                _ => "ERROR",
+            };
+            let got = e.report.as_ref().map(got).unwrap_or_else(|| "no report".into());
+            let secs = if e.cached { "cached".to_string() } else { format!("{:.2}", e.seconds) };
+            out.push_str(&format!("{result:<6} {:<width$} {:<22} {:<22} {secs:>8}\n", e.name, e.expect.describe(), got));
+        }
+        let s = &self.summary;
+        out.push_str(&format!(
+            "{}: {} of {} entries met their expectation ({} unmet, {} errors, {} cached) in {:.2} s\n",
+            self.verdict, s.met, s.total, s.unmet, s.errors, s.cached, s.seconds
+        ));
+        out
+    }
+}
+
+fn case(e: &EntryResult) -> junit::Case {
+    let output = e.report.as_ref().map(crate::report::text::render).unwrap_or_default();
+    let outcome = match e.outcome.as_str() {
+        "met" => junit::Outcome::Passed,
+        "unmet" => junit::Outcome::Failure { message: e.summary.clone(), text: output.clone() },
+        _ => junit::Outcome::Error { kind: "error".into(), message: e.summary.clone(), text: e.error.clone().unwrap_or_default() },
+    };
+    junit::Case { classname: format!("symcross.{}", e.command), name: e.name.clone(), seconds: e.seconds, outcome, output }
+}
