@@ -175,14 +175,16 @@ pub struct RaceArgs {
     /// Name of the kernel function (default: the only kernel in the file).
     #[arg(long)]
     pub kernel: Option<String>,
-    /// Work-group size, 1 to 3 dimensions (64 or 16,16).
-    #[arg(long, value_name = "X[,Y,Z]", required = true)]
+    /// Work-group size, 1 to 3 dimensions (64 or 16,16; GPUVerify's
+    /// `--local_size=[16,16]` is accepted too).
+    #[arg(long, value_name = "X[,Y,Z]", required = true, alias = "local_size")]
     pub local_size: String,
-    /// Number of work-groups per dimension.
-    #[arg(long, value_name = "X[,Y,Z]", conflicts_with = "global_size")]
+    /// Number of work-groups per dimension (also `--num_groups=[X,Y]`).
+    #[arg(long, value_name = "X[,Y,Z]", conflicts_with = "global_size", alias = "num_groups")]
     pub num_groups: Option<String>,
-    /// Total number of work-items per dimension (a multiple of the local size).
-    #[arg(long, value_name = "X[,Y,Z]")]
+    /// Total number of work-items per dimension, a multiple of the local
+    /// size (also `--global_size=[X,Y]`).
+    #[arg(long, value_name = "X[,Y,Z]", alias = "global_size")]
     pub global_size: Option<String>,
     /// Fix a scalar argument (NAME=VALUE) or give a buffer's size in bytes (NAME=BYTES); repeatable.
     #[arg(long, value_name = "NAME=VALUE")]

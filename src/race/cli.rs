@@ -56,6 +56,9 @@ pub fn cli(a: RaceArgs) -> Result<i32, Error> {
 
 /// Parses `X[,Y,Z]` into three sizes (missing dimensions are 1).
 fn dims(s: &str, what: &str) -> Result<(u32, [u64; 3]), Error> {
+    // GPUVerify writes sizes as `[16,16]`.
+    let s = s.trim();
+    let s = s.strip_prefix('[').and_then(|t| t.strip_suffix(']')).unwrap_or(s);
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
     if parts.is_empty() || parts.len() > 3 {
         return Err(Error::Usage(format!("{what} takes 1 to 3 comma-separated sizes, not `{s}`")));

@@ -37,7 +37,9 @@ pub fn render(report: &Report) -> String {
 fn verdict_line(report: &Report) -> String {
     let has = |kind: &str| report.warnings.iter().any(|w| w.kind == kind);
     let mut line = match report.verdict {
-        Verdict::Equivalent if report.mode.is_some() => "equivalent: no race, barrier divergence or memory error on any path".to_string(),
+        // A kernel is not "equivalent" to anything: say what was shown, as
+        // GPUVerify users read it (the JSON verdict stays `equivalent`).
+        Verdict::Equivalent if report.mode.is_some() => "no data race, barrier divergence or memory error found on any path".to_string(),
         Verdict::Equivalent if has("no-checks") => {
             "no findings: no memory error on any path (the program has no check or assert, so nothing was compared)".to_string()
         }
