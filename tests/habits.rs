@@ -51,3 +51,17 @@ fn a_closed_pipe_ends_the_output_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(status.code().is_none_or(|c| c == 0), "exit {status:?}: {stderr}");
 }
+
+#[test]
+fn an_unwritable_report_path_fails_before_the_run() {
+    let harness = common::repo().join("harnesses/reductions/sum_sse.c");
+    for flag in ["--json", "--sarif", "--junit"] {
+        let run = common::symcross(&["check", harness.to_str().unwrap(), flag, "/nonexistent-symcross-dir/report"]);
+        assert_eq!(run.code, 2, "{flag}: {}\n{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains("/nonexistent-symcross-dir/report"), "{flag}: {}", run.stderr);
+        // Nothing was checked: no verdict line.
+        assert!(!run.stdout.contains("equivalent"), "{flag}: {}", run.stdout);
+    }
+    let run = common::symcross(&["race", &kernel("float4_components_ok.cl"), "--local-size", "4", "--json", "/nonexistent-symcross-dir/r.json"]);
+    assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
+}

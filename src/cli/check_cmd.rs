@@ -60,6 +60,7 @@ pub fn input_name(files: &[std::path::PathBuf]) -> String {
 pub fn check(a: CheckArgs) -> Result<i32, Error> {
     let mut config = Config::default();
     apply_limits(&mut config, &a.limits)?;
+    super::ensure_writable(&[&a.limits.json, &a.ci.sarif, &a.ci.junit])?;
     if let Some(list) = &a.assume {
         config.assumptions = Assumptions::parse(list).map_err(Error::Usage)?;
     }

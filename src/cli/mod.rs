@@ -67,6 +67,21 @@ pub fn stdout_taken(json: &Option<String>, ci: &CiReportArgs) -> bool {
 }
 
 /// Writes a JSON report where `--json` asked for it.
+/// Fails before a run, not after it, when an output file cannot be
+/// written: each path given (not `-`) is opened for writing (and left
+/// empty until the report replaces it).
+pub fn ensure_writable(targets: &[&Option<String>]) -> Result<(), crate::Error> {
+    for path in targets.iter().filter_map(|t| t.as_deref()).filter(|p| *p != "-") {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| crate::Error::Io(path.into(), e))?;
+    }
+    Ok(())
+}
+
 pub fn write_json(target: &Option<String>, json: &str) -> Result<(), crate::Error> {
     match target.as_deref() {
         None => Ok(()),

@@ -34,6 +34,7 @@ pub fn cli(a: RaceArgs) -> Result<i32, Error> {
     };
     let mut config = Config::default();
     crate::cli::check_cmd::apply_limits(&mut config, &a.limits)?;
+    crate::cli::ensure_writable(&[&a.limits.json, &a.ci.sarif, &a.ci.junit])?;
     config.stop_at_first_finding = !a.all_findings;
     // Shallow paths first (seeded, so runs are reproducible): a loop
     // bounded by a symbolic value must not keep one work-item unrolling
