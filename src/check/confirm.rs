@@ -116,7 +116,8 @@ fn violated_restriction(pool: &ExprPool, a: Assumptions, values: &FxHashMap<Expr
     None
 }
 
-fn excluded(a: Assumptions, f: FpFormat, bits: u128) -> Option<String> {
+/// Why a restricting assumption excludes the value `bits` of format `f`.
+pub(super) fn excluded(a: Assumptions, f: FpFormat, bits: u128) -> Option<String> {
     let x = as_f64(f, bits);
     if x.is_nan() && (a.ordered || a.finite) {
         return Some("produces a NaN".to_string());

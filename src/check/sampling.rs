@@ -24,6 +24,18 @@ struct FloatSlot {
     format: FpFormat,
 }
 
+impl FloatSlot {
+    /// Stores `value` (little-endian) in the slot's input bytes.
+    fn write(&self, w: &mut Assignment, value: u128) {
+        let target = w.arrays.get_mut(&self.array).expect("a slot's bytes are inputs");
+        for k in 0..(self.format.width() / 8) as usize {
+            if let Some(byte) = target.get_mut(self.offset as usize + k) {
+                *byte = (value >> (8 * k)) as u8;
+            }
+        }
+    }
+}
+
 /// Searches for inputs on which `a` and `b` differ, the path condition holds
 /// and the witness confirms in the chosen semantics. Deterministic for a seed.
 pub fn find_difference(
@@ -69,13 +81,7 @@ pub fn find_difference(
         let uniform = UNIFORM_EDGES.get((trial as usize).wrapping_sub(1)).filter(|_| trial > 0);
         if let Some(edge) = uniform {
             for s in &slots {
-                let value = edge(s.format);
-                let target = w.arrays.get_mut(&s.array).expect("a slot's bytes are inputs");
-                for k in 0..(s.format.width() / 8) as usize {
-                    if let Some(byte) = target.get_mut(s.offset as usize + k) {
-                        *byte = (value >> (8 * k)) as u8;
-                    }
-                }
+                s.write(&mut w, edge(s.format));
             }
         } else if trial > 0 {
             for (array, index) in &bytes {
@@ -90,13 +96,7 @@ pub fn find_difference(
                 } else {
                     allowed_telling_value(s.format, assumptions, &mut rng)
                 };
-                let target = w.arrays.get_mut(&s.array).expect("a slot's bytes are inputs");
-                let n = (s.format.width() / 8) as usize;
-                for k in 0..n {
-                    if let Some(byte) = target.get_mut(s.offset as usize + k) {
-                        *byte = (value >> (8 * k)) as u8;
-                    }
-                }
+                s.write(&mut w, value);
             }
         }
         let values = evaluate_all(pool, &roots, &w);
@@ -195,11 +195,7 @@ fn input_bytes(pool: &ExprPool, e: ExprId, lo: u32, width: u32, out: &mut Vec<(u
 fn allowed_telling_value(f: FpFormat, a: Assumptions, rng: &mut SplitMix) -> u128 {
     let mut v = telling_value(f, rng);
     for _ in 0..8 {
-        let x = super::confirm::as_f64(f, v);
-        let excluded = (x.is_nan() && (a.ordered || a.finite))
-            || (x.is_infinite() && a.finite)
-            || (x == 0.0 && x.is_sign_negative() && a.positive_zero);
-        if !excluded {
+        if super::confirm::excluded(a, f, v).is_none() {
             break;
         }
         v = telling_value(f, rng);

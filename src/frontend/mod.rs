@@ -13,7 +13,7 @@ mod runtime_cache;
 
 pub use clang::{clang_args, Language};
 pub use error::FrontendError;
-pub use runtime_cache::{cache_dir, Digest};
+pub use runtime_cache::{cache_dir, files_under, Digest};
 pub use tools::{runtime_dir, Tools};
 
 use std::path::{Path, PathBuf};

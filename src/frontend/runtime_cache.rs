@@ -69,9 +69,9 @@ impl Digest {
     }
 }
 
-/// Every file under the runtime directory (headers included), sorted, so
+/// Every file under `root` (headers included), sorted, so
 /// that an edit to any of them changes the key.
-fn runtime_files(root: &Path) -> Vec<PathBuf> {
+pub fn files_under(root: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
@@ -137,12 +137,12 @@ fn key(files: &[PathBuf], lang: Language, opts: &CompileOptions, tools: &Tools, 
         }
     }
     if let Some(root) = runtime {
-        for f in runtime_files(root) {
+        for f in files_under(root) {
             d.add_file(&f);
         }
     }
     // The Khronos headers the host runtime includes.
-    for f in runtime_files(Path::new("/usr/include/CL")) {
+    for f in files_under(Path::new("/usr/include/CL")) {
         d.add_file(&f);
     }
     d.hex()

@@ -45,12 +45,7 @@ pub fn cli(a: ReplayArgs) -> Result<i32, Error> {
 /// FNV-1a (64 bits) of `bytes`, as the report's `input_digests` record
 /// it: a stable, dependency-free fingerprint (not a security measure).
 pub fn content_digest(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("fnv1a64:{h:016x}")
+    format!("fnv1a64:{:016x}", crate::report::sarif::fnv1a(bytes))
 }
 
 /// Inputs about to be built whose content differs from what the report

@@ -232,7 +232,9 @@ fn without_values(msg: &str) -> String {
     out
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// FNV-1a (64 bits): a stable, dependency-free fingerprint (not a
+/// security measure); report fingerprints and replay's input digests.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in bytes {
         h ^= u64::from(*b);

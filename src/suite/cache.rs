@@ -82,21 +82,7 @@ fn add_source(d: &mut Digest, path: &Path, includes: &[PathBuf], seen: &mut Vec<
 
 /// Every file under a directory, in a fixed order.
 fn add_tree(d: &mut Digest, root: &Path) {
-    let mut files = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
-    for f in files {
+    for f in crate::frontend::files_under(root) {
         d.add(f.strip_prefix(root).unwrap_or(&f).as_os_str().as_encoded_bytes());
         d.add(&std::fs::read(&f).unwrap_or_default());
     }
