@@ -126,6 +126,9 @@ pub struct Config {
     /// `--all-findings`): a race found early is reported at once instead
     /// of waiting for, and possibly being lost to, a limit.
     pub stop_at_first_finding: bool,
+    /// Explore only this shard's part of the path tree (`check --shard
+    /// K/N`, exec/shard.rs; default: the whole tree).
+    pub shard: Option<crate::exec::PathShard>,
 }
 
 impl Default for Config {
@@ -150,6 +153,7 @@ impl Default for Config {
             sample_trials: 128,
             native_libm: false,
             stop_at_first_finding: false,
+            shard: None,
         }
     }
 }

@@ -102,5 +102,8 @@ pub fn check_module(module: &Module, input_name: &str, entry: &str, config: &Con
     let mut report = Report::new(input_name.to_string(), config.assumptions.names(), findings, stats, limit, coverage);
     report.symbolic_inputs =
         exec.pool.arrays().iter().map(|a| crate::report::SymbolicInput { name: a.name.clone(), bytes: a.size }).collect();
+    if let Some(shard) = config.shard {
+        report.mark_shard(crate::report::ShardRecord { index: shard.index + 1, count: shard.count }, exec.shard_uncertain);
+    }
     Ok((report, output))
 }

@@ -47,7 +47,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Run every check and kernel of a manifest (symcross.toml) against its expected outcome.
     Suite(SuiteArgs),
-    /// Join the `suite --json` reports of shards into one report.
+    /// Join the --json reports of shards into one report: of `suite --shard`, or of `check --shard`
+    /// (one harness's paths split N ways).
     Merge(MergeArgs),
 }
 
@@ -143,6 +144,12 @@ pub struct CheckArgs {
     /// bit-precise solver (to measure what they save).
     #[arg(long)]
     pub no_egraph: bool,
+    /// Explore only the K-th of N disjoint parts of the path tree (K from 1), for a harness too big
+    /// for one machine: run all N (on N machines), then `symcross merge` their --json reports for the
+    /// whole harness's verdict, findings and path count. Given explicitly only: a job scheduler's
+    /// variables are not read here (write `--shard $((SLURM_ARRAY_TASK_ID+1))/$SLURM_ARRAY_TASK_COUNT`).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
     /// Also write one KLEE `.ktest` file per witness into DIR (test000001.ktest,
     /// ...), for ktest-tool and KLEE-style replay.
     #[arg(long, value_name = "DIR")]
@@ -297,7 +304,7 @@ pub struct SuiteArgs {
 
 #[derive(Args, Debug)]
 pub struct MergeArgs {
-    /// Reports written by `symcross suite --json` (one per shard).
+    /// Reports written by `symcross suite --json` or `symcross check --shard K/N --json` (one per shard).
     #[arg(required = true, value_name = "REPORT")]
     pub reports: Vec<PathBuf>,
     /// Write the merged suite report to FILE (`-` for standard output).

@@ -83,6 +83,7 @@ pub fn check(a: CheckArgs) -> Result<i32, Error> {
     config.egraph_node_limit = a.egraph_nodes as usize;
     config.egraph_iter_limit = a.egraph_iterations as usize;
     config.sample_trials = a.sample_trials;
+    config.shard = a.shard.as_deref().map(path_shard).transpose()?;
     let opts = compile_options(&a.compile)?;
     let mut loaded = crate::pipeline::load(&a.files, &opts)?;
     let folded = crate::pipeline::prepare(&mut loaded.module, &config);
@@ -100,6 +101,13 @@ pub fn check(a: CheckArgs) -> Result<i32, Error> {
         crate::report::write_ktests(dir, &report).map_err(|e| Error::Io(dir.clone(), e))?;
     }
     Ok(report.verdict.exit_code())
+}
+
+/// `--shard K/N` of `check`: the same spelling as the suite's.
+fn path_shard(text: &str) -> Result<crate::exec::PathShard, Error> {
+    let (k, n) = crate::suite::shard::parse(text).map_err(Error::Usage)?;
+    let too_many = || Error::Usage(format!("--shard {text}: at most {} shards", u32::MAX));
+    Ok(crate::exec::PathShard { index: u32::try_from(k - 1).map_err(|_| too_many())?, count: u32::try_from(n).map_err(|_| too_many())? })
 }
 
 /// What `symcross replay` needs to rebuild the inputs of a `check` run.

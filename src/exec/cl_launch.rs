@@ -110,6 +110,9 @@ impl<'m> Executor<'m> {
     fn run_ndrange(&mut self, state: &mut State, launch: Launch, loc: Loc) -> Result<Option<Value>, Step> {
         let module = launch.module.clone();
         let mut config = self.config.clone();
+        // The host's paths are what shards split; a kernel's run under one
+        // host path is that path's, whole.
+        config.shard = None;
         if let Some(t) = config.max_time {
             config.max_time = Some(t.saturating_sub(std::time::Duration::from_secs_f64(self.elapsed())));
         }

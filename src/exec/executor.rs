@@ -89,6 +89,10 @@ pub struct Executor<'m> {
     pub(super) shadow: super::shadow::ShadowCx,
     /// Per function, its lane writes (lane_writes.rs), found when needed.
     pub(super) lane_tables: FxHashMap<FuncId, std::rc::Rc<super::lane_writes::LaneTable>>,
+    /// With `Config::shard`: a state not yet given to a shard rested on an
+    /// `unknown` solver answer, so the shards may disagree on the split
+    /// (shard.rs).
+    pub shard_uncertain: bool,
 }
 
 impl<'m> Executor<'m> {
@@ -121,6 +125,7 @@ impl<'m> Executor<'m> {
             failure_blocks: super::coverage::failure_blocks(module),
             shadow: super::shadow::ShadowCx::new(module),
             lane_tables: FxHashMap::default(),
+            shard_uncertain: false,
         }
     }
 
@@ -164,6 +169,7 @@ impl<'m> Executor<'m> {
             gpu: None,
             merge: Vec::new(),
             checked: false,
+            route: Default::default(),
         };
         self.next_state_id = 1;
         state
@@ -258,11 +264,28 @@ impl<'m> Executor<'m> {
                         break 'paths;
                     }
                 }
-                if !self.pending.is_empty() {
-                    for p in std::mem::take(&mut self.pending) {
-                        self.count_new_state(&p);
-                        searcher.push(p);
+                if self.config.shard.is_some() {
+                    self.note_uncertain(&state);
+                }
+                // States made by this step (a fork, or extra states such
+                // as another value of a symbolic size): with shards, the
+                // step is a decision, and a state may be another shard's.
+                let mut forked = std::mem::take(&mut self.pending);
+                let step = match step {
+                    Step::Fork(others) => {
+                        self.stats.forks += others.len() as u64;
+                        forked.extend(others);
+                        Step::Fork(Vec::new())
                     }
+                    other => other,
+                };
+                let keep = forked.is_empty() || self.route_fork(&mut state, &mut forked);
+                for p in forked {
+                    self.count_new_state(&p);
+                    searcher.push(p);
+                }
+                if !keep {
+                    continue 'paths;
                 }
                 match step {
                     Step::Continue => {
@@ -273,19 +296,16 @@ impl<'m> Executor<'m> {
                             break;
                         }
                     }
-                    Step::Fork(others) => {
-                        self.stats.forks += others.len() as u64;
-                        for o in others {
-                            self.count_new_state(&o);
-                            searcher.push(o);
-                        }
+                    Step::Fork(_) => {
                         searcher.push(state);
                         break;
                     }
                     Step::Finished => {
-                        self.stats.paths += 1;
-                        if !state.checked {
-                            self.coverage.paths_without_check += 1;
+                        if self.owns_path(&state) {
+                            self.stats.paths += 1;
+                            if !state.checked {
+                                self.coverage.paths_without_check += 1;
+                            }
                         }
                         for s in self.leave_regions(&state) {
                             searcher.push(s);
@@ -296,7 +316,9 @@ impl<'m> Executor<'m> {
                         break;
                     }
                     Step::Terminated => {
-                        self.stats.paths += 1;
+                        if self.owns_path(&state) {
+                            self.stats.paths += 1;
+                        }
                         for s in self.leave_regions(&state) {
                             searcher.push(s);
                         }

@@ -54,6 +54,8 @@ pub struct State {
     pub merge: Vec<super::merge::MergeTag>,
     /// Whether this path reached a check (coverage.rs).
     pub checked: bool,
+    /// The decisions that give this path to a shard (shard.rs).
+    pub route: super::shard::Route,
 }
 
 impl State {

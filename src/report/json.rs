@@ -117,6 +117,19 @@ pub struct Report {
     /// list them by name; KLEE's replay wants this order).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub symbolic_inputs: Vec<SymbolicInput>,
+    /// `check --shard K/N`: the report covers only shard K of N of the
+    /// path tree; `symcross merge` of the N reports covers the harness.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardRecord>,
+}
+
+/// Which part of a harness's path tree a report covers (`check --shard`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardRecord {
+    /// K, from 1.
+    pub index: u32,
+    /// N.
+    pub count: u32,
 }
 
 /// One `make_symbolic` (or `klee_int`, ...) input: its unique name and size.
@@ -216,6 +229,7 @@ impl Report {
             unverified_rules: Vec::new(),
             symbolic_inputs: Vec::new(),
             build: None,
+            shard: None,
         }
     }
 
@@ -242,6 +256,32 @@ impl Report {
         self.unverified_rules = names;
     }
 
+    /// Marks the report as one shard's (`check --shard`). `uncertain`: a
+    /// path not yet given to a shard rested on an `unknown` solver answer,
+    /// so the shards may have split the tree differently and paths may
+    /// have been left to no shard; the report then proves nothing.
+    pub fn mark_shard(&mut self, shard: ShardRecord, uncertain: bool) {
+        self.shard = Some(shard);
+        self.warnings.push(Warning {
+            kind: "shard",
+            message: format!(
+                "this report covers shard {}/{} of the paths; `symcross merge` the reports of all {} shards for the verdict of the whole harness",
+                shard.index, shard.count, shard.count
+            ),
+        });
+        if uncertain {
+            self.mark_split_uncertain();
+        }
+    }
+
+    /// See `mark_shard`: the verdict cannot be `equivalent`.
+    pub fn mark_split_uncertain(&mut self) {
+        self.warnings.push(Warning { kind: SPLIT_UNCERTAIN, message: SPLIT_UNCERTAIN_MESSAGE.into() });
+        if self.verdict == Verdict::Equivalent {
+            self.verdict = Verdict::Inconclusive;
+        }
+    }
+
     pub fn confirmed(&self) -> usize {
         self.findings.iter().filter(|f| f.status == Status::Confirmed).count()
     }
@@ -256,6 +296,11 @@ impl Report {
         serde_json::from_str(text)
     }
 }
+
+/// The warning of a shard whose split rested on an `unknown` answer.
+pub const SPLIT_UNCERTAIN: &str = "shard-split-uncertain";
+const SPLIT_UNCERTAIN_MESSAGE: &str = "a solver answer was `unknown` (a timeout) before the paths were split between shards; \
+     another shard may have split them differently, so some paths may have been explored by no shard";
 
 /// Warning kinds that make a run vacuous: it does not support the verdict
 /// `equivalent`.

@@ -5,6 +5,7 @@ mod json;
 mod ktest;
 pub mod junit;
 pub mod sarif;
+pub mod shard_merge;
 pub mod text;
 pub use ktest::write_ktests;
 pub use finding::*;

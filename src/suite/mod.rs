@@ -36,24 +36,54 @@ pub fn cli(a: SuiteArgs) -> Result<i32, Error> {
     finish(&report, &a.json, &a.ci)
 }
 
+/// `symcross merge`: the reports of `suite` shards, or of `check --shard`
+/// shards of one harness (told apart by the first report).
 pub fn merge(a: MergeArgs) -> Result<i32, Error> {
+    let mut texts = Vec::new();
+    for p in &a.reports {
+        let text = std::fs::read_to_string(p).map_err(|e| Error::Usage(format!("{}: cannot read: {e}", p.display())))?;
+        texts.push((p.display().to_string(), text));
+    }
+    let is_check_report = |t: &str| serde_json::from_str::<serde_json::Value>(t).map(|v| v.get("shard").is_some_and(|s| s.is_object())).unwrap_or(false);
+    if texts.first().is_some_and(|(_, t)| is_check_report(t)) {
+        return merge_path_shards(&a, texts);
+    }
+    merge_suite_shards(&a, texts)
+}
+
+/// Joins the reports of `check --shard K/N` into the harness's report.
+fn merge_path_shards(a: &MergeArgs, texts: Vec<(String, String)>) -> Result<i32, Error> {
+    let mut reports = Vec::new();
+    for (name, text) in texts {
+        let r = crate::report::Report::from_json(&text).map_err(|e| Error::Usage(format!("{name}: not a `symcross check --json` report: {e}")))?;
+        reports.push((name, r));
+    }
+    let report = crate::report::shard_merge::merge(reports).map_err(Error::Usage)?;
+    if !crate::cli::stdout_taken(&a.json, &a.ci) {
+        print!("{}", crate::report::text::render(&report));
+    }
+    crate::cli::write_json(&a.json, &report.to_json())?;
+    crate::cli::write_ci_reports(&a.ci, &report, "symcross.check")?;
+    Ok(report.verdict.exit_code())
+}
+
+fn merge_suite_shards(a: &MergeArgs, texts: Vec<(String, String)>) -> Result<i32, Error> {
     let mut entries = Vec::new();
     let mut manifest = None;
     let mut seconds: f64 = 0.0;
-    for p in &a.reports {
-        let text = std::fs::read_to_string(p).map_err(|e| Error::Usage(format!("{}: cannot read: {e}", p.display())))?;
-        let r: SuiteReport = serde_json::from_str(&text).map_err(|e| Error::Usage(format!("{}: not a `symcross suite --json` report: {e}", p.display())))?;
+    for (p, text) in &texts {
+        let r: SuiteReport = serde_json::from_str(&text).map_err(|e| Error::Usage(format!("{p}: not a `symcross suite --json` report: {e}")))?;
         match &manifest {
             None => manifest = Some(r.manifest.clone()),
             Some(m) if *m != r.manifest => {
-                return Err(Error::Usage(format!("{}: a report of manifest {}, the others are of {m}", p.display(), r.manifest)));
+                return Err(Error::Usage(format!("{p}: a report of manifest {}, the others are of {m}", r.manifest)));
             }
             _ => {}
         }
         seconds = seconds.max(r.summary.seconds);
         for e in r.entries {
             if let Some(prev) = entries.iter().find(|x: &&outcome::EntryResult| x.index == e.index) {
-                return Err(Error::Usage(format!("{}: entry `{}` is also in another report (shards overlap)", p.display(), prev.name)));
+                return Err(Error::Usage(format!("{p}: entry `{}` is also in another report (shards overlap)", prev.name)));
             }
             entries.push(e);
         }
