@@ -3,12 +3,13 @@
 //! the paths of the unsharded run, each path once.
 //!
 //! Every state carries a `Route`: the branch decisions it took at forks
-//! that are outside any merge region (a hash of the choice taken at each
-//! and how many there were). Every shard runs the same deterministic
-//! exploration until a state has taken `depth` such decisions; the state
-//! then belongs to shard `hash mod N`, and the other shards drop it. A
-//! path that ends before that depth was explored by every shard and is
-//! counted by the shard its route names. So path counts add up, and every
+//! that are outside any merge region (a hash of the choice taken at each,
+//! and the product of the forks' widths: how many subtrees the tree would
+//! have at this level if it were as wide everywhere). Every shard runs the
+//! same deterministic exploration until a state's width reaches
+//! `split_width`; the state then belongs to shard `hash mod N`, and the
+//! other shards drop it. A path that ends before that was explored by
+//! every shard and is counted by the shard its route names. So path counts add up, and every
 //! finding of the unsharded run is found by some shard.
 //!
 //! Forks inside a merge region are not decisions: their two sides will be
@@ -17,7 +18,7 @@
 //! branch merges has no decision, and its one shard (the route's owner)
 //! does all the work: correct, but not faster.
 //!
-//! The prefix above `depth` is explored by every shard, so it must unfold
+//! The prefix above the split is explored by every shard, so it must unfold
 //! the same way in each: it does unless a solver answer was `unknown`
 //! there (a timeout can differ between machines). A shard that sees one
 //! says so (`uncertain`), and its report cannot be `equivalent`.
@@ -33,11 +34,11 @@ pub struct PathShard {
 }
 
 impl PathShard {
-    /// Decisions taken before a state is given to a shard: enough for a
-    /// full binary tree to give each shard about eight subtrees, which
-    /// balances them; every shard repeats the work above that depth.
-    pub fn depth(self) -> u32 {
-        3 + (32 - (self.count.max(1) - 1).leading_zeros())
+    /// The width at which a state is given to a shard: about eight
+    /// subtrees per shard balances them; every shard repeats the work
+    /// above the split.
+    pub fn split_width(self) -> u64 {
+        8 * self.count.max(1) as u64
     }
 
     /// The shard that owns a route.
@@ -49,22 +50,35 @@ impl PathShard {
     /// still undecided and this shard owns the path it ends, or it was
     /// given to this shard (the others dropped it).
     pub fn owns(self, route: &Route) -> bool {
-        route.decisions >= self.depth() || self.owner(route) == self.index
+        route.decided(self) || self.owner(route) == self.index
     }
 }
 
 /// The decisions a state took at forks outside merge regions.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Route {
     pub hash: u64,
-    pub decisions: u32,
+    /// The product of the widths of those forks (saturating).
+    pub width: u64,
+}
+
+impl Default for Route {
+    fn default() -> Self {
+        Route { hash: 0, width: 1 }
+    }
 }
 
 impl Route {
-    /// The route of the `choice`-th state out of a fork (the state that
-    /// goes on is choice 0, the others 1, 2, ... in the order they were made).
-    pub fn after(self, choice: u64) -> Route {
-        Route { hash: splitmix64(self.hash ^ splitmix64(choice.wrapping_add(1))), decisions: self.decisions + 1 }
+    /// The route of the `choice`-th of `width` states out of a fork (the
+    /// state that goes on is choice 0, the others 1, 2, ... in the order
+    /// they were made).
+    pub fn after(self, choice: u64, width: u64) -> Route {
+        Route { hash: splitmix64(self.hash ^ splitmix64(choice.wrapping_add(1))), width: self.width.saturating_mul(width.max(1)) }
+    }
+
+    /// Whether the state was given to a shard (and dropped by the others).
+    pub fn decided(&self, shard: PathShard) -> bool {
+        self.width >= shard.split_width()
     }
 }
 
@@ -81,7 +95,7 @@ impl<'m> Executor<'m> {
     /// A fork happened: `state` goes on and `others` were made from it.
     /// When sharding and the fork is outside every merge region, it is a
     /// decision: each side's route records its choice, and sides that
-    /// reach the split depth owned by another shard are dropped. Returns
+    /// are given to another shard at this fork are dropped. Returns
     /// whether `state` is kept; `others` keeps only the states kept.
     pub(super) fn route_fork(&mut self, state: &mut State, others: &mut Vec<State>) -> bool {
         let Some(shard) = self.config.shard else { return true };
@@ -90,13 +104,14 @@ impl<'m> Executor<'m> {
             return true;
         }
         let parent = state.route;
-        if parent.decisions >= shard.depth() {
+        if parent.decided(shard) {
             // Already this shard's: everything below it is too.
             return true;
         }
+        let width = 1 + others.len() as u64;
         let keep = |s: &mut State, choice: u64| {
-            s.route = parent.after(choice);
-            s.route.decisions < shard.depth() || shard.owner(&s.route) == shard.index
+            s.route = parent.after(choice, width);
+            !s.route.decided(shard) || shard.owner(&s.route) == shard.index
         };
         let mut choice = 1;
         others.retain_mut(|o| {
@@ -118,7 +133,7 @@ impl<'m> Executor<'m> {
     /// the other shards may have unfolded the prefix differently.
     pub(super) fn note_uncertain(&mut self, state: &State) {
         if let Some(shard) = self.config.shard {
-            if state.unconfirmed_path && state.route.decisions < shard.depth() {
+            if state.unconfirmed_path && !state.route.decided(shard) {
                 self.shard_uncertain = true;
             }
         }
@@ -130,9 +145,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn split_depth_gives_each_shard_about_eight_subtrees() {
-        let depth = |n| PathShard { index: 0, count: n }.depth();
-        assert_eq!((depth(1), depth(2), depth(3), depth(4), depth(5), depth(8)), (3, 4, 5, 5, 6, 6));
+    fn a_binary_tree_is_split_where_each_shard_gets_about_eight_subtrees() {
+        let shard = PathShard { index: 0, count: 3 };
+        let mut route = Route::default();
+        let mut depth = 0;
+        while !route.decided(shard) {
+            route = route.after(0, 2);
+            depth += 1;
+        }
+        assert_eq!((depth, route.width), (5, 32));
+        // A four-way switch gets there in fewer levels.
+        assert!(Route::default().after(0, 4).after(3, 4).decided(PathShard { index: 0, count: 2 }));
     }
 
     #[test]
@@ -140,7 +163,7 @@ mod tests {
         // The 32 routes of a full binary tree at depth 5, over 4 shards.
         let mut routes = vec![Route::default()];
         for _ in 0..5 {
-            routes = routes.iter().flat_map(|r| [r.after(0), r.after(1)]).collect();
+            routes = routes.iter().flat_map(|r| [r.after(0, 2), r.after(1, 2)]).collect();
         }
         let mut per_shard = [0; 4];
         for r in &routes {
