@@ -2,7 +2,9 @@
 //! directory (munged, slurmctld and slurmd in the foreground, non-default
 //! ports, proctrack/linuxproc, task/none), `sbatch --array=0-3` running the
 //! four shards of a manifest (read from SLURM_ARRAY_TASK_ID/COUNT), then
-//! `symcross merge`, which must equal the unsharded run. Every daemon the
+//! `symcross merge`, which must equal the unsharded run; then a second
+//! array splitting one harness's paths (`check --shard`), whose merge must
+//! give the unsharded verdict, findings and path count. Every daemon the
 //! test starts is stopped when it ends. Skipped, with a message, when Slurm
 //! or munge is not installed (scripts/setup.sh installs both).
 
@@ -195,24 +197,7 @@ fn shards_of_a_slurm_job_array_merge_into_the_unsharded_run() {
         project.path().display(),
         env!("CARGO_BIN_EXE_symcross")
     );
-    std::fs::write(project.path().join("job.sh"), script).unwrap();
-    let out = cluster
-        .client("sbatch")
-        .current_dir(project.path())
-        .env("SYMCROSS_CACHE_DIR", cache.path())
-        .args(["--parsable", "--array=0-3", "--output", "job-%a.log", "job.sh"])
-        .output()
-        .unwrap();
-    let job = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    assert!(out.status.success() && !job.is_empty(), "sbatch failed: {}\n{}", String::from_utf8_lossy(&out.stderr), cluster.logs());
-    wait_for(
-        Duration::from_secs(900),
-        || {
-            let q = cluster.client("squeue").args(["-h", "-j", &job]).output().unwrap();
-            String::from_utf8_lossy(&q.stdout).trim().is_empty()
-        },
-        || cluster.logs(),
-    );
+    run_array(&cluster, project.path(), cache.path(), "job", &script);
     let shards: Vec<String> = (0..4).map(|i| format!("shard-{i}.json")).collect();
     for (i, s) in shards.iter().enumerate() {
         let log = std::fs::read_to_string(project.path().join(format!("job-{i}.log"))).unwrap_or_default();
@@ -231,5 +216,46 @@ fn shards_of_a_slurm_job_array_merge_into_the_unsharded_run() {
     for k in ["total", "met", "unmet", "errors"] {
         assert_eq!(merged["summary"][k], whole["summary"][k], "{k}");
     }
+    // One harness's paths split over the same array (`check --shard`).
+    let script = format!(
+        "#!/bin/sh\ncd {}\nexec {} check zlimit_broken.c -DN=5 --no-merge --shard $((SLURM_ARRAY_TASK_ID+1))/4 --json part-$SLURM_ARRAY_TASK_ID.json\n",
+        project.path().display(),
+        env!("CARGO_BIN_EXE_symcross")
+    );
+    run_array(&cluster, project.path(), cache.path(), "part", &script);
+    let parts: Vec<String> = (0..4).map(|i| format!("part-{i}.json")).collect();
+    let mut args = vec!["merge"];
+    args.extend(parts.iter().map(String::as_str));
+    args.extend(["--json", "-"]);
+    let (code, merged, err) = symcross(project.path(), cache.path(), &args);
+    let (whole_code, whole, _) = symcross(project.path(), cache.path(), &["check", "zlimit_broken.c", "-DN=5", "--no-merge", "--json", "-"]);
+    assert_eq!((code, whole_code), (1, 1), "{err}");
+    assert_eq!(merged["stats"]["paths"], whole["stats"]["paths"]);
+    let kinds = |r: &Value| r["findings"].as_array().unwrap().iter().map(|f| (f["kind"].clone(), f["location"].clone())).collect::<Vec<_>>();
+    assert_eq!(kinds(&merged), kinds(&whole));
     drop(cluster);
+}
+
+/// Submits `script` as `--array=0-3` (logs `NAME-%a.log`) and waits for
+/// every task to end.
+fn run_array(cluster: &Cluster, dir: &Path, cache: &Path, name: &str, script: &str) {
+    let file = format!("{name}.sh");
+    std::fs::write(dir.join(&file), script).unwrap();
+    let out = cluster
+        .client("sbatch")
+        .current_dir(dir)
+        .env("SYMCROSS_CACHE_DIR", cache)
+        .args(["--parsable", "--array=0-3", "--output", &format!("{name}-%a.log"), &file])
+        .output()
+        .unwrap();
+    let job = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert!(out.status.success() && !job.is_empty(), "sbatch failed: {}\n{}", String::from_utf8_lossy(&out.stderr), cluster.logs());
+    wait_for(
+        Duration::from_secs(900),
+        || {
+            let q = cluster.client("squeue").args(["-h", "-j", &job]).output().unwrap();
+            String::from_utf8_lossy(&q.stdout).trim().is_empty()
+        },
+        || cluster.logs(),
+    );
 }
