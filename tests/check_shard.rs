@@ -1,7 +1,8 @@
 //! `check --shard K/N` and `symcross merge` of its reports: for harnesses
 //! with many paths (merged and unmerged, equivalent and with a finding),
 //! the N shards' reports merge into the unsharded run's verdict, findings
-//! (as a set) and path count, for N = 2, 3 and 4. A shard that owns no
+//! (as a set) and path count, for N = 2, 3 and 4, also where paths follow
+//! the solver's model (a symbolic size) and are not split. A shard that owns no
 //! path still writes a valid report; one shard stopped by a limit makes
 //! the merged verdict inconclusive; bad `--shard` values and incomplete or
 //! mixed sets of reports are refused with exit 2. Budgets are counts of
@@ -184,4 +185,12 @@ fn bad_shards_and_bad_sets_of_reports_are_refused() {
     let plain = dir.path().join("whole.json");
     std::fs::write(&plain, whole.to_string()).unwrap();
     refused(&[files[0].clone(), plain], "not a `check --shard` report");
+}
+
+#[test]
+fn paths_that_follow_the_model_stay_in_one_shard() {
+    // Each value of a symbolic memcpy size is a path, explored in the
+    // order the solver's models give: the shards cannot split there.
+    let f = repo().join("tests/fixtures/sizes/memcpy_symbolic_size.c").display().to_string();
+    shards_merge_into_the_unsharded_run(&[&f], "findings", 9);
 }

@@ -250,6 +250,9 @@ impl<'m> Executor<'m> {
     /// The host continues once per finished kernel path: `state` with the
     /// first, copies of it (handed to the searcher) with the others.
     fn continue_host(&mut self, state: &mut State, finished: Vec<State>, shifted: &[ObjectId], files_at: i64) -> Result<Option<Value>, Step> {
+        // How many kernel paths come back rests on the kernel run's models
+        // too (shard.rs).
+        self.freeze_route(state);
         let mut results = finished.into_iter().map(|mut k| {
             shift_host_lines(&mut k.memory, -files_at, Some(shifted));
             k

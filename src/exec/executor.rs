@@ -279,7 +279,7 @@ impl<'m> Executor<'m> {
                     }
                     other => other,
                 };
-                let keep = forked.is_empty() || self.route_fork(&mut state, &mut forked);
+                let keep = self.route_step(&mut state, &mut forked);
                 for p in forked {
                     self.count_new_state(&p);
                     searcher.push(p);

@@ -208,11 +208,18 @@ impl<'m> Executor<'m> {
             return Ok(Access { object: obj, offset });
         }
         let (inside, outside) = self.branch(state, in_bounds);
+        // Whether the outside part re-runs on another object is the
+        // model's choice (shard.rs): both parts' routes are frozen.
+        let model_decides = outside.is_some();
         if let Some(mut out) = outside {
+            self.freeze_route(&mut out);
             self.outside_object(&mut out, addr, obj, len, loc, what);
         }
         match inside {
-            Some(s) => {
+            Some(mut s) => {
+                if model_decides {
+                    self.freeze_route(&mut s);
+                }
                 *state = s;
                 Ok(Access { object: obj, offset })
             }

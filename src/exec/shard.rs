@@ -19,9 +19,16 @@
 //! does all the work: correct, but not faster.
 //!
 //! The prefix above the split is explored by every shard, so it must unfold
-//! the same way in each: it does unless a solver answer was `unknown`
-//! there (a timeout can differ between machines). A shard that sees one
-//! says so (`uncertain`), and its report cannot be `equivalent`.
+//! the same way in each. Two things can make it differ:
+//! - a step whose forks follow the state's model (the first value of a
+//!   symbolic size, an access that may leave its object): models depend on
+//!   each shard's solver history. Such a state's route is frozen before
+//!   the step (`freeze_route`): everything below it belongs to one shard,
+//!   whatever shape it takes there;
+//! - a solver answer `unknown` (a timeout can differ between machines), or
+//!   a model-dependent step inside a merge region (whose other states keep
+//!   their routes). A shard that sees one says so (`uncertain`), and its
+//!   report cannot be `equivalent`.
 
 use super::executor::Executor;
 use super::state::State;
@@ -46,11 +53,16 @@ impl PathShard {
         (route.hash % self.count.max(1) as u64) as u32
     }
 
-    /// Whether this shard explores and counts the paths of `route`: it is
-    /// still undecided and this shard owns the path it ends, or it was
-    /// given to this shard (the others dropped it).
+    /// Whether this shard counts the paths of `route`. Every path is
+    /// counted by exactly one shard, whichever explored it.
     pub fn owns(self, route: &Route) -> bool {
-        route.decided(self) || self.owner(route) == self.index
+        self.owner(route) == self.index
+    }
+
+    /// Whether this shard explores a state of `route`: one not yet given
+    /// to a shard (any shard may own paths below it), or one given to it.
+    pub fn explores(self, route: &Route) -> bool {
+        !route.decided(self) || self.owns(route)
     }
 }
 
@@ -80,6 +92,12 @@ impl Route {
     pub fn decided(&self, shard: PathShard) -> bool {
         self.width >= shard.split_width()
     }
+
+    /// The route frozen here: no later fork is a decision, every path
+    /// below belongs to the shard this route names now.
+    pub fn frozen(self) -> Route {
+        Route { width: u64::MAX, ..self }
+    }
 }
 
 /// SplitMix64's finaliser: spreads nearby inputs over all 64 bits, so that
@@ -92,33 +110,47 @@ fn splitmix64(x: u64) -> u64 {
 }
 
 impl<'m> Executor<'m> {
-    /// A fork happened: `state` goes on and `others` were made from it.
-    /// When sharding and the fork is outside every merge region, it is a
-    /// decision: each side's route records its choice, and sides that
-    /// are given to another shard at this fork are dropped. Returns
-    /// whether `state` is kept; `others` keeps only the states kept.
-    pub(super) fn route_fork(&mut self, state: &mut State, others: &mut Vec<State>) -> bool {
+    /// A step ended: `state` goes on and `others` were made from it (a
+    /// fork, or extra states). When sharding, outside every merge region,
+    /// a fork of a state not yet given to a shard is a decision: each
+    /// side's route records its choice. States given to another shard are
+    /// dropped. Returns whether `state` is kept; `others` keeps only the
+    /// states kept. States inside a merge region are never dropped: their
+    /// region waits for them.
+    pub(super) fn route_step(&mut self, state: &mut State, others: &mut Vec<State>) -> bool {
         let Some(shard) = self.config.shard else { return true };
         self.note_uncertain(state);
         if !state.merge.is_empty() || others.iter().any(|o| !o.merge.is_empty()) {
             return true;
         }
         let parent = state.route;
-        if parent.decided(shard) {
-            // Already this shard's: everything below it is too.
-            return true;
+        if !others.is_empty() && !parent.decided(shard) {
+            let width = 1 + others.len() as u64;
+            state.route = parent.after(0, width);
+            for (k, o) in others.iter_mut().enumerate() {
+                o.route = parent.after(k as u64 + 1, width);
+            }
         }
-        let width = 1 + others.len() as u64;
-        let keep = |s: &mut State, choice: u64| {
-            s.route = parent.after(choice, width);
-            !s.route.decided(shard) || shard.owner(&s.route) == shard.index
-        };
-        let mut choice = 1;
-        others.retain_mut(|o| {
-            choice += 1;
-            keep(o, choice - 1)
-        });
-        keep(state, 0)
+        others.retain(|o| shard.explores(&o.route));
+        shard.explores(&state.route)
+    }
+
+    /// What `state` does next depends on its model (which value a symbolic
+    /// size takes first, whether an address the model gives lands in
+    /// another object), and models depend on each shard's solver history,
+    /// so the shards could unfold it differently: its route is frozen,
+    /// and all of its paths are the shard's its route names now. Inside a
+    /// merge region the region's other states keep their routes, so the
+    /// split is no longer certain.
+    pub fn freeze_route(&mut self, state: &mut State) {
+        let Some(shard) = self.config.shard else { return };
+        if state.route.decided(shard) {
+            return;
+        }
+        state.route = state.route.frozen();
+        if !state.merge.is_empty() {
+            self.shard_uncertain = true;
+        }
     }
 
     /// Whether this run counts the path `state` just ended (always, unless

@@ -22,6 +22,8 @@ impl<'m> Executor<'m> {
         if let Some(c) = self.pool.as_const(v) {
             return Ok(c as u64);
         }
+        // The value explored first is the model's (shard.rs).
+        self.freeze_route(state);
         let m = self.current_model(state).ok_or(Step::Terminated)?;
         let c = evaluate(&self.pool, v, &m);
         let ce = self.pool.constant(self.pool.width(v), c);
