@@ -14,7 +14,7 @@ mod recorded;
 
 pub use native::{BuildPlan, RunResult};
 pub use outcome::{Observed, Verdict};
-pub use recorded::{read_report, RecordedBuild, RecordedFinding, RecordedReport};
+pub use recorded::{read_report, RecordedFinding, RecordedReport};
 
 use crate::cli::ReplayArgs;
 use crate::Error;
@@ -50,7 +50,7 @@ pub fn content_digest(bytes: &[u8]) -> String {
 
 /// Inputs about to be built whose content differs from what the report
 /// checked (compared by position when the report recorded digests).
-fn changed_inputs(build: Option<&RecordedBuild>, plan: &BuildPlan) -> Vec<String> {
+fn changed_inputs(build: Option<&crate::report::BuildRecord>, plan: &BuildPlan) -> Vec<String> {
     let Some(b) = build.filter(|b| b.input_digests.len() == plan.inputs.len()) else { return Vec::new() };
     plan.inputs
         .iter()
@@ -69,7 +69,7 @@ fn select(report: &RecordedReport, only: Option<usize>) -> Result<(Vec<&Recorded
     };
     let (mut run, mut skipped) = (Vec::new(), Vec::new());
     for f in candidates {
-        match recorded::skip_reason(f, report.build.as_ref().and_then(|b| b.directory.as_deref())) {
+        match recorded::skip_reason(f, report.build.as_ref().and_then(|b| b.run_directory())) {
             Some(why) => skipped.push((f, why)),
             None => run.push(f),
         }

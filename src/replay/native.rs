@@ -2,7 +2,7 @@
 //! UndefinedBehaviorSanitizer, against the replay runtime
 //! (cl-runtime-model/replay/), and running it on one witness.
 
-use super::recorded::RecordedBuild;
+use crate::report::BuildRecord;
 use crate::frontend::CompileOptions;
 use crate::Error;
 use std::path::{Path, PathBuf};
@@ -68,8 +68,8 @@ fn define_name(d: &str) -> &str {
 /// given on the command line replace the recorded inputs, -I directories
 /// given are searched first, -D NAME replaces the recorded definition of
 /// NAME, and --cflags replaces the recorded flags.
-pub fn plan(recorded: Option<&RecordedBuild>, harness: &[PathBuf], cli: &CompileOptions, cli_cflags_given: bool) -> Result<BuildPlan, Error> {
-    let dir = recorded.and_then(|r| r.directory.as_deref());
+pub fn plan(recorded: Option<&BuildRecord>, harness: &[PathBuf], cli: &CompileOptions, cli_cflags_given: bool) -> Result<BuildPlan, Error> {
+    let dir = recorded.and_then(|r| r.run_directory());
     let inputs = if !harness.is_empty() {
         harness.to_vec()
     } else if let Some(r) = recorded.filter(|r| !r.inputs.is_empty()) {

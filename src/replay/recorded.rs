@@ -1,26 +1,12 @@
 //! Reading a JSON report for replay: how its inputs were built (`build`,
-//! written by `symcross check`) and its findings with their witnesses.
-//! Read leniently through `serde_json::Value`, so reports written before a
-//! field existed still load.
+//! written by `symcross check`, read as the report's own `BuildRecord`)
+//! and its findings with their witnesses. Read leniently, so reports
+//! written before a field existed still load.
 
+use crate::report::BuildRecord;
 use crate::Error;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-
-/// The `build` object of a report.
-#[derive(Clone, Debug, Default)]
-pub struct RecordedBuild {
-    pub inputs: Vec<String>,
-    pub input_digests: Vec<String>,
-    pub directory: Option<PathBuf>,
-    pub include_dirs: Vec<String>,
-    pub defines: Vec<String>,
-    pub cflags: Vec<String>,
-    pub target: Option<String>,
-    pub entry: String,
-    pub assumptions: Vec<String>,
-    pub symcross_version: String,
-}
 
 /// One finding of a report, as replay needs it.
 #[derive(Clone, Debug)]
@@ -47,12 +33,8 @@ impl RecordedFinding {
 /// A report read from disk.
 #[derive(Clone, Debug)]
 pub struct RecordedReport {
-    pub build: Option<RecordedBuild>,
+    pub build: Option<BuildRecord>,
     pub findings: Vec<RecordedFinding>,
-}
-
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect()).unwrap_or_default()
 }
 
 /// Reads and checks a report written by `symcross check --json`.
@@ -62,18 +44,13 @@ pub fn read_report(path: &Path) -> Result<RecordedReport, Error> {
     let Some(list) = json["findings"].as_array().filter(|_| json["tool"] == "symcross") else {
         return Err(Error::Usage(format!("{}: not a symcross JSON report (no `tool` or `findings`)", path.display())));
     };
-    let build = json.get("build").filter(|b| b.is_object()).map(|b| RecordedBuild {
-        inputs: strings(&b["inputs"]),
-        input_digests: strings(&b["input_digests"]),
-        directory: b["directory"].as_str().filter(|d| !d.is_empty()).map(PathBuf::from),
-        include_dirs: strings(&b["include_dirs"]),
-        defines: strings(&b["defines"]),
-        cflags: strings(&b["cflags"]),
-        target: b["target"].as_str().map(str::to_string),
-        entry: b["entry"].as_str().unwrap_or("main").to_string(),
-        assumptions: strings(&b["assumptions"]),
-        symcross_version: b["symcross_version"].as_str().unwrap_or("").to_string(),
-    });
+    let build = match json.get("build").filter(|b| b.is_object()) {
+        None => None,
+        Some(b) => Some(
+            serde_json::from_value::<BuildRecord>(b.clone())
+                .map_err(|e| Error::Usage(format!("{}: the report's `build` cannot be read: {e}", path.display())))?,
+        ),
+    };
     let mut findings = Vec::with_capacity(list.len());
     for (index, f) in list.iter().enumerate() {
         let witness = match &f["witness"] {

@@ -143,7 +143,10 @@ pub struct SymbolicInput {
 /// the inputs and compile options as the user gave them, the directory
 /// they are relative to, the entry function, the assumptions and the
 /// version of symcross that wrote the report.
+/// Every field has a default when read, so that reports written before a
+/// field existed still load (`symcross replay` reads old reports).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct BuildRecord {
     /// The input files, as given on the command line.
     pub inputs: Vec<String>,
@@ -163,12 +166,25 @@ pub struct BuildRecord {
     /// The target architecture; `null` for the host's (there is no
     /// `--target` option yet).
     pub target: Option<String>,
-    /// The function the run started in (`--entry`).
+    /// The function the run started in (`--entry`; `main` in reports
+    /// written before it was recorded).
+    #[serde(default = "main_entry")]
     pub entry: String,
     /// The assumptions enabled (`--assume`), as in `assumptions`.
     pub assumptions: Vec<String>,
     /// The version of symcross that wrote the report.
     pub symcross_version: String,
+}
+
+fn main_entry() -> String {
+    "main".into()
+}
+
+impl BuildRecord {
+    /// The directory relative inputs are relative to, when recorded.
+    pub fn run_directory(&self) -> Option<&std::path::Path> {
+        Some(std::path::Path::new(&self.directory)).filter(|d| !d.as_os_str().is_empty())
+    }
 }
 
 impl Report {
