@@ -92,6 +92,7 @@ pub fn check_module(module: &Module, input_name: &str, entry: &str, config: &Con
             structural: exec.check_stats.structural,
             canonical: exec.check_stats.canonical,
             implied_query: exec.check_stats.implied_query,
+            sampling: exec.check_stats.sampling,
             bit_precise: exec.check_stats.bit_precise,
         },
     };

@@ -112,6 +112,8 @@ fn build_record(a: &CheckArgs, opts: &CompileOptions, assumptions: &[String]) ->
         include_dirs: opts.include_dirs.iter().map(shown).collect(),
         defines: opts.defines.clone(),
         cflags: opts.cflags.clone(),
+        compiled_with: crate::frontend::describe_flags(&opts.cflags),
+        runtime_flags: crate::frontend::RUNTIME_FLAGS.iter().map(|s| s.to_string()).collect(),
         target: None,
         entry: a.entry.clone(),
         assumptions: assumptions.to_vec(),

@@ -40,7 +40,8 @@ pub fn float_binop(fcx: &mut FnCx, inst: Value, op: Op) -> Result<InstKind, Stri
         other => return Err(format!("not a floating-point operation: {other:?}")),
     };
     let approximate = llvm::has_metadata(inst, fcx.cx.fpmath_kind);
-    Ok(InstKind::Float { op, lhs: fcx.operand_at(inst, 0)?, rhs: fcx.operand_at(inst, 1)?, approximate })
+    let contract = matches!(op, FBinOp::Add | FBinOp::Sub) && llvm::allows_contraction(inst);
+    Ok(InstKind::Float { op, lhs: fcx.operand_at(inst, 0)?, rhs: fcx.operand_at(inst, 1)?, approximate, contract })
 }
 
 pub fn icmp(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {
