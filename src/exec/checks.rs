@@ -55,7 +55,9 @@ impl<'m> Executor<'m> {
             let a = self.load_value(state, pa, &t, loc)?[0];
             let b = self.load_value(state, pb, &t, loc)?[0];
             let index = i * chunk / elem;
-            match self.decider.check_equal(&mut self.pool, &state.path, a, b) {
+            let outcome = self.decider.check_equal(&mut self.pool, &state.path, a, b);
+            tracing::debug!(check = %what, element = index, outcome = outcome_name(&outcome), "check_equal");
+            match outcome {
                 CheckOutcome::Proved(by) => decided.push(by),
                 CheckOutcome::Refuted(m, by) => {
                     // The step that found the difference decided this
@@ -138,6 +140,15 @@ impl<'m> Executor<'m> {
             _ => None,
         };
         MismatchExprs { definitions, left, right, left_value, right_value, equal_under, element_type: element.map(|t| t.name()), differing }
+    }
+}
+
+fn outcome_name(o: &CheckOutcome) -> String {
+    match o {
+        CheckOutcome::Proved(by) => format!("proved by {by:?}"),
+        CheckOutcome::Refuted(_, by) => format!("refuted by {by:?}"),
+        CheckOutcome::Suspected(_, why) => format!("suspected ({why})"),
+        CheckOutcome::Unknown(why) => format!("unknown ({why})"),
     }
 }
 

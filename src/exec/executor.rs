@@ -601,6 +601,7 @@ impl<'m> Executor<'m> {
             status = Status::Unconfirmed;
             message.push_str(&format!("; not confirmed: {why}"));
         }
+        tracing::debug!(kind = kind.name(), ?status, line = loc.line, "finding: {message}");
         let related = state
             .stack
             .iter()

@@ -52,7 +52,8 @@ impl ElementType {
             }
             ElementType::Float(FpFormat::Double) => {
                 let v = f64::from_bits(raw as u64);
-                format!("{} (0x{:016x})", decimal(v, format!("{v}"), ""), raw as u64)
+                let text = if exponent_form(v) { format!("{v:e}") } else { format!("{v}") };
+                format!("{} (0x{:016x})", decimal(v, text, ""), raw as u64)
             }
             ElementType::Float(FpFormat::Half) => {
                 let v = half::f16::from_bits(raw as u16).to_f32();
@@ -73,9 +74,19 @@ impl ElementType {
 }
 
 /// Rust's `{}` for f32 prints the shortest decimal that reads back as the
-/// same f32 (going through f64 would print 0.1f as 0.10000000149011612).
+/// same f32 (going through f64 would print 0.1f as 0.10000000149011612);
+/// very large and very small magnitudes in exponent form, equally short.
 fn fmt_f32(bits: u32) -> String {
-    format!("{}", f32::from_bits(bits))
+    let v = f32::from_bits(bits);
+    if exponent_form(v as f64) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
+fn exponent_form(v: f64) -> bool {
+    v.is_finite() && v != 0.0 && !(1e-5..1e16).contains(&v.abs())
 }
 
 /// `text` (a shortest round-trip decimal of `v`) with `.0` added to whole
@@ -107,6 +118,8 @@ mod tests {
         assert_eq!(f.show_bits(0x3dcccccd), "0.1f (0x3dcccccd)");
         assert_eq!(f.show_bits(0x7fc00000), "NaN (0x7fc00000)");
         assert_eq!(f.show(&[0, 0, 0xc0, 0x3f]), "1.5f (0x3fc00000)");
+        assert_eq!(f.show_bits(0x7f7fffff), "3.4028235e38f (0x7f7fffff)");
+        assert_eq!(f.show_bits(0x00000001), "1e-45f (0x00000001)");
     }
 
     #[test]

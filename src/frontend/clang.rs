@@ -57,10 +57,13 @@ pub fn clang_args(lang: Language, role: Role, src: &Path, out: &Path, opts: &Com
 
 /// Runs clang on `src`, writing bitcode to `out`.
 pub fn compile(clang: &Path, lang: Language, role: Role, src: &Path, out: &Path, opts: &CompileOptions, runtime: Option<&Path>) -> Result<PathBuf, FrontendError> {
+    let args = clang_args(lang, role, src, out, opts, runtime);
+    let started = std::time::Instant::now();
     let output = Command::new(clang)
-        .args(clang_args(lang, role, src, out, opts, runtime))
+        .args(&args)
         .output()
         .map_err(|source| FrontendError::Spawn { tool: clang.to_path_buf(), source })?;
+    tracing::debug!(file = %src.display(), ?role, seconds = started.elapsed().as_secs_f64(), "clang {}", args.join(" "));
     if !output.status.success() {
         return Err(FrontendError::Compile {
             file: src.to_path_buf(),

@@ -99,6 +99,10 @@ pub fn allows_contraction(inst: Value) -> bool {
     // SAFETY: the flags are read only after LLVM says the value has them.
     unsafe { LLVMCanValueUseFastMathFlags(inst) != 0 && LLVMGetFastMathFlags(inst) & llvm_sys::LLVMFastMathAllowContract != 0 }
 }
+/// Whether `v` is an instruction (not a constant or argument).
+pub fn is_instruction(v: Value) -> bool {
+    !unsafe { LLVMIsAInstruction(v) }.is_null()
+}
 pub fn has_metadata(inst: Value, kind: u32) -> bool {
     !unsafe { LLVMGetMetadata(inst, kind) }.is_null()
 }

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 /// Above this many work-items the pair mode is used by default.
 pub const ENUMERATE_LIMIT: u64 = 4096;
 
-pub fn cli(a: RaceArgs) -> Result<i32, Error> {
+pub fn cli(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error> {
     let nd = ndrange(&a.local_size, a.num_groups.as_deref(), a.global_size.as_deref())?;
     let mode = match a.mode.as_deref() {
         None => {
@@ -48,7 +48,7 @@ pub fn cli(a: RaceArgs) -> Result<i32, Error> {
     let mut report = run_kernel(&loaded.module, &name, a.kernel.as_deref(), nd, mode, &fixed, a.allow_benign_races, &config)?;
     report.stats.merged += folded.folded();
     if !crate::cli::stdout_taken(&a.limits.json, &a.ci) {
-        print!("{}", text::render(&report));
+        print!("{}", text::render_styled(&report, style));
     }
     crate::cli::write_json(&a.limits.json, &report.to_json())?;
     crate::cli::write_ci_reports(&a.ci, &report, "symcross.race")?;
