@@ -121,14 +121,22 @@ impl<'m> Executor<'m> {
         // Read the values as the buffers' type when it is known, else as
         // the kind of value the element computes; a chunk of a wide
         // element, or bytes of no known type, as an integer.
-        let element = self
+        let known = self
             .buffer_element(state, shape.left, shape.elem)
             .or_else(|| fp_result_format(&self.pool, a).or_else(|| fp_result_format(&self.pool, b)).map(ElementType::Float))
-            .filter(|t| t.size() * 8 == w)
-            .or_else(|| matches!(w, 8 | 16 | 32 | 64 | 128).then_some(ElementType::Int(w / 8)));
-        let show = |v: u128| match element {
-            Some(t) => t.show_bits(v),
-            None => format!("0x{:0width$x}", v, width = (w as usize).div_ceil(4)),
+            .filter(|t| t.size() * 8 == w);
+        // Bytes of no known type (a heap buffer read as it was written)
+        // show their bits beside the integer reading.
+        let guessed = matches!(w, 8 | 16 | 32 | 64 | 128).then_some(ElementType::Int(w / 8)).filter(|_| known.is_none());
+        let element = known.or(guessed);
+        let show = |v: u128| {
+            let hex = format!("0x{:0width$x}", v, width = (w as usize).div_ceil(4));
+            match (known, guessed) {
+                (Some(t), _) => t.show_bits(v),
+                (None, Some(t)) if !t.show_bits(v).contains(&hex) => format!("{hex} ({})", t.show_bits(v)),
+                (None, Some(t)) => t.show_bits(v),
+                (None, None) => hex,
+            }
         };
         let left_value = witness.map(|m| show(evaluate(&self.pool, a, m)));
         let right_value = witness.map(|m| show(evaluate(&self.pool, b, m)));

@@ -204,7 +204,10 @@ impl Report {
         if unconfirmed > 0 && !decisive {
             warnings.push(Warning {
                 kind: "unconfirmed",
-                message: format!("{unconfirmed} finding(s) could not be confirmed (no witness: solver timeout or undecided path); they may or may not be real"),
+                message: format!(
+                    "{unconfirmed} finding(s) could not be confirmed (each says why: no witness within the solver's time, an undecided path, \
+                     or a difference that depends on a choice the model leaves open); they may or may not be real"
+                ),
             });
         }
         let verdict = if decisive {
