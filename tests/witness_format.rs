@@ -79,3 +79,16 @@ fn an_int_witness_prints_as_integers() {
     assert!(big, "{v}");
     assert_eq!(json["findings"][0]["expressions"]["element_type"], "i64");
 }
+
+#[test]
+fn neighbouring_floats_print_apart_in_the_report_and_on_the_cpu() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("r.json");
+    let f = fixture("tests/fixtures/habits/neighbouring_floats.c");
+    let run = common::symcross(&["check", &f, "--json", report.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("left = 59.999992f (0x426ffffe), right = 59.999996f (0x426fffff)"), "{}", run.stdout);
+    let replay = common::symcross(&["replay", report.to_str().unwrap()]);
+    assert_eq!(replay.code, 1, "{}\n{}", replay.stdout, replay.stderr);
+    assert!(replay.stdout.contains("59.9999924 as float") && replay.stdout.contains("59.9999962 as float"), "{}", replay.stdout);
+}

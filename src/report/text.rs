@@ -39,11 +39,17 @@ pub fn render_styled(report: &Report, style: &TextStyle) -> String {
         }
     }
     let d = &s.decided;
-    let _ = writeln!(
-        out,
-        "  {} paths, {} instructions, {} solver queries, {:.2} s; checks decided: {} structural, {} canonical, {} implied-query, {} sampled, {} bit-precise",
-        s.paths, s.instructions, s.queries, s.seconds, d.structural, d.canonical, d.implied_query, d.sampling, d.bit_precise
-    );
+    let _ = write!(out, "  {} paths, {} instructions, {} solver queries, {:.2} s", s.paths, s.instructions, s.queries, s.seconds);
+    // A kernel checked alone has no checks to decide (races are not
+    // checks): a row of zeros there would read as "nothing decided".
+    if report.mode.is_none() {
+        let _ = write!(
+            out,
+            "; checks decided: {} structural, {} canonical, {} implied-query, {} sampled, {} bit-precise",
+            d.structural, d.canonical, d.implied_query, d.sampling, d.bit_precise
+        );
+    }
+    out.push('\n');
     out
 }
 
