@@ -20,6 +20,7 @@ pub mod expr;
 pub mod ir;
 pub mod passes;
 pub mod pipeline;
+pub mod query_ticker;
 pub mod race;
 pub mod replay;
 pub mod report;

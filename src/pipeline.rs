@@ -18,7 +18,10 @@ pub struct Loaded {
 }
 
 pub fn load(inputs: &[PathBuf], opts: &CompileOptions) -> Result<Loaded, Error> {
+    let started = std::time::Instant::now();
     let build = compile_inputs(inputs, opts)?;
+    tracing::info!(inputs = inputs.len(), seconds = started.elapsed().as_secs_f64(), "stage: compiled and linked (clang, llvm-link, opt)");
+    let started = std::time::Instant::now();
     let module = crate::ir::load_module(build.path()).map_err(|e| match e {
         // The linked module's layout is the inputs' (the runtime model
         // follows them): name the inputs, not the temporary file.
@@ -28,7 +31,26 @@ pub fn load(inputs: &[PathBuf], opts: &CompileOptions) -> Result<Loaded, Error> 
         }
         e => e,
     })?;
+    tracing::info!(functions = module.functions.len(), globals = module.globals.len(), seconds = started.elapsed().as_secs_f64(), "stage: translated to the internal IR");
+    let mut module = module;
+    name_files_as_given(&mut module, inputs);
     Ok(Loaded { module, _build: build })
+}
+
+/// Debug info names a file relative to the directory clang ran in, which
+/// is not how the user wrote it when the input is given by an absolute
+/// path or from elsewhere (`/src/x.c` recorded as `x.c`): findings in an
+/// input name it exactly as the command line did. Other files (headers)
+/// keep clang's name, relative to the same directory.
+fn name_files_as_given(module: &mut Module, inputs: &[PathBuf]) {
+    let given: Vec<(PathBuf, String)> =
+        inputs.iter().filter_map(|p| Some((std::fs::canonicalize(p).ok()?, p.display().to_string()))).collect();
+    for file in module.files.iter_mut() {
+        let Ok(real) = std::fs::canonicalize(&*file) else { continue };
+        if let Some((_, shown)) = given.iter().find(|(p, _)| *p == real) {
+            *file = shown.clone();
+        }
+    }
 }
 
 /// Applies the IR passes `config` asks for before a run: with `merge` on,
@@ -36,7 +58,9 @@ pub fn load(inputs: &[PathBuf], opts: &CompileOptions) -> Result<Loaded, Error> 
 /// instructions. The caller adds `folded()` to the report's `merged` count.
 pub fn prepare(module: &mut Module, config: &Config) -> crate::passes::IfConvertStats {
     if config.merge {
-        crate::passes::if_convert(module, config.fold_threshold)
+        let stats = crate::passes::if_convert(module, config.fold_threshold);
+        tracing::info!(folded = stats.folded(), "stage: if-conversion");
+        stats
     } else {
         crate::passes::IfConvertStats::default()
     }
@@ -81,7 +105,16 @@ pub fn check_module(module: &Module, input_name: &str, entry: &str, config: &Con
         })
         .collect();
     let state = exec.initial_state(f, args);
+    tracing::info!(entry, "stage: symbolic execution");
     exec.run(state);
+    tracing::info!(
+        paths = exec.stats.paths,
+        instructions = exec.stats.instructions,
+        queries = exec.decider.backend.queries(),
+        findings = exec.findings.len(),
+        seconds = exec.elapsed(),
+        "stage: execution finished"
+    );
     let stats = RunStats {
         paths: exec.stats.paths,
         merged: exec.stats.merged,
@@ -92,6 +125,7 @@ pub fn check_module(module: &Module, input_name: &str, entry: &str, config: &Con
             structural: exec.check_stats.structural,
             canonical: exec.check_stats.canonical,
             implied_query: exec.check_stats.implied_query,
+            sampling: exec.check_stats.sampling,
             bit_precise: exec.check_stats.bit_precise,
         },
     };

@@ -19,6 +19,8 @@ pub struct SolverBackend {
     deadline: Option<Instant>,
     /// A query was refused or cut short by the deadline.
     deadline_hit: bool,
+    /// `--progress`: a ticker runs while each query does.
+    progress: bool,
 }
 
 /// Why a query was not answered when the run's time was up.
@@ -37,6 +39,7 @@ impl SolverBackend {
             assumptions: FpAssumptions { finite: a.finite, ordered: a.ordered, positive_zero: a.positive_zero },
             deadline: config.max_time.map(|t| Instant::now() + t),
             deadline_hit: false,
+            progress: config.progress,
         }
     }
 
@@ -55,6 +58,14 @@ impl SolverBackend {
     }
 }
 
+fn answer_name(r: &SolverResult) -> &'static str {
+    match r {
+        SolverResult::Sat(_) => "sat",
+        SolverResult::Unsat => "unsat",
+        SolverResult::Unknown(_) => "unknown",
+    }
+}
+
 impl Backend for SolverBackend {
     fn check(&mut self, pool: &ExprPool, path: &[ExprId], goal: ExprId) -> Feasibility {
         let Some((timeout, clipped)) = self.next_timeout() else {
@@ -62,7 +73,14 @@ impl Backend for SolverBackend {
             return Feasibility::Unknown(DEADLINE_REASON.into());
         };
         let q = Query::new(path.to_vec(), Some(goal)).with_timeout(timeout).with_assumptions(self.assumptions);
-        match self.solver.check(pool, &q) {
+        let number = self.queries() + 1;
+        let _ticker = self.progress.then(|| {
+            crate::query_ticker::QueryTicker::start(crate::query_ticker::QueryDescription { number, path_constraints: path.len(), timeout })
+        });
+        let started = Instant::now();
+        let result = self.solver.check(pool, &q);
+        tracing::debug!(query = number, path_constraints = path.len(), seconds = started.elapsed().as_secs_f64(), answer = answer_name(&result), "solver query");
+        match result {
             SolverResult::Sat(m) => Feasibility::Sat(m),
             SolverResult::Unsat => Feasibility::Unsat,
             SolverResult::Unknown(_) if clipped => {

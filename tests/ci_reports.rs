@@ -72,7 +72,7 @@ fn a_mismatch_is_one_sarif_error_and_one_junit_failure() {
         assert_eq!(case["classname"], "symcross.check");
         assert_eq!(case["results"][0]["tag"], "failure");
         let text = case["results"][0]["text"].as_str().unwrap();
-        assert!(text.contains("harnesses/zlimit_broken.c:38:3: mismatch (confirmed)"), "{text}");
+        assert!(text.contains("harnesses/zlimit_broken.c:38:3: error: mismatch (confirmed)"), "{text}");
         assert!(case["time"].as_f64().unwrap() >= 0.0);
     }
 }

@@ -98,7 +98,7 @@ fn text_report_names_file_and_line() {
     let run = common::symcross(&["check", &fixture("heap_use_after_free.c")]);
     assert_eq!(run.code, 1);
     assert!(run.stdout.contains("heap_use_after_free.c:8:"), "{}", run.stdout);
-    assert!(run.stdout.contains("freed here at"), "{}", run.stdout);
+    assert!(run.stdout.contains("heap_use_after_free.c:7:3: note: freed here"), "{}", run.stdout);
 }
 
 /// --max-time stops a run inside a single long path (an endless loop is

@@ -177,17 +177,23 @@ void __assert_fail(const char *assertion, const char *file, unsigned int line, c
   abort();
 }
 
+/* An element's bits, then its readings: 9 significant digits for a float
+   and 17 for a double always read back as the same value, so two different
+   elements never print alike (%g's 6 digits print 0x426ffffe and
+   0x426fffff both as 60); 8 bytes are as likely a size_t as a double. */
 static void print_element(const unsigned char *p, size_t n) {
   printf("0x");
   for (size_t i = n; i-- > 0;) printf("%02x", p[i]);
   if (n == 4) {
     float f;
     memcpy(&f, p, 4);
-    printf(" (%g as float)", f);
+    printf(" (%.9g as float)", f);
   } else if (n == 8) {
     double d;
+    unsigned long long u;
     memcpy(&d, p, 8);
-    printf(" (%g as double)", d);
+    memcpy(&u, p, 8);
+    printf(" (%llu as an integer, %.17g as double)", u, d);
   }
 }
 

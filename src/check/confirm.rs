@@ -25,6 +25,9 @@ use rustc_hash::FxHashMap;
 /// Why a witness does not confirm a finding; `None` when it does.
 pub fn unconfirmed_because(pool: &ExprPool, assumptions: Assumptions, roots: &[ExprId], witness: &Assignment) -> Option<String> {
     if let Some(what) = approximate_operation(pool, roots) {
+        if what == CONTRACTION {
+            return Some(format!("the difference depends on {what}"));
+        }
         return Some(format!(
             "the difference runs through {what}, whose exact result symcross does not model; \
              it is settled only by the accuracy the standard allows"
@@ -57,6 +60,10 @@ pub fn unconfirmed_under_assumptions(pool: &ExprPool, assumptions: Assumptions, 
     None
 }
 
+/// What a contraction choice is called in reasons.
+const CONTRACTION: &str = "whether the compiler fuses a*b+c into one fused multiply-add (llvm.fmuladd, or contract-flagged \
+     arithmetic, which -ffp-contract=on/fast allow and the code generator may or may not fuse)";
+
 /// The first approximate or uninterpreted operation below `roots`, named.
 pub fn approximate_operation(pool: &ExprPool, roots: &[ExprId]) -> Option<String> {
     let mut seen = rustc_hash::FxHashSet::default();
@@ -66,6 +73,10 @@ pub fn approximate_operation(pool: &ExprPool, roots: &[ExprId]) -> Option<String
             continue;
         }
         match &*pool.get(e) {
+            // exec/contraction.rs: `choice ? fma : split`.
+            Expr::Ite(c, t, _) if matches!(&*pool.get(*c), Expr::Fresh { width: 1, .. }) && matches!(&*pool.get(*t), Expr::Fma(..)) => {
+                return Some(CONTRACTION.to_string())
+            }
             Expr::Fresh { .. } => {
                 return Some("the result of an approximate operation (an estimate such as RCPPS/RSQRTPS, \
                              OpenCL native_*/half_*/mad or a division with relaxed accuracy)"

@@ -24,9 +24,33 @@ SYMCROSS_CACHE_DIR  where the compiled runtime model is kept (default: $XDG_CACH
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
-    /// Log engine internals (error, warn, info, debug, trace) to stderr.
-    #[arg(long, global = true, value_name = "LEVEL")]
+    /// Log engine internals to stderr: `info` shows the stages (compile, translate, execute) with their
+    /// times, `debug` also each clang/llvm-link/opt command, check outcome, solver query and finding.
+    #[arg(long, global = true, value_name = "error|warn|info|debug|trace")]
     pub log: Option<String>,
+    /// Colour the text report: `auto` (default) colours it on a terminal unless NO_COLOR is set.
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    pub color: ColorArg,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
+pub enum ColorArg {
+    /// On a terminal, unless NO_COLOR is set.
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorArg {
+    /// The style of text written to standard output.
+    pub fn style(self) -> crate::report::TextStyle {
+        use crate::report::ColourChoice as C;
+        crate::report::TextStyle::for_stdout(match self {
+            ColorArg::Auto => C::Auto,
+            ColorArg::Always => C::Always,
+            ColorArg::Never => C::Never,
+        })
+    }
 }
 
 #[derive(Subcommand, Debug)]

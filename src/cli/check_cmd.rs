@@ -57,7 +57,7 @@ pub fn input_name(files: &[std::path::PathBuf]) -> String {
     files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(" ")
 }
 
-pub fn check(a: CheckArgs) -> Result<i32, Error> {
+pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Error> {
     let mut config = Config::default();
     apply_limits(&mut config, &a.limits)?;
     super::ensure_writable(&[&a.limits.json, &a.ci.sarif, &a.ci.junit])?;
@@ -93,7 +93,7 @@ pub fn check(a: CheckArgs) -> Result<i32, Error> {
     report.mark_unverified_rules(unverified_rules);
     report.build = Some(build_record(&a, &opts, &report.assumptions));
     if !super::stdout_taken(&a.limits.json, &a.ci) {
-        print!("{}", text::render(&report));
+        print!("{}", text::render_styled(&report, style));
     }
     super::write_json(&a.limits.json, &report.to_json())?;
     super::write_ci_reports(&a.ci, &report, "symcross.check")?;
@@ -120,6 +120,8 @@ fn build_record(a: &CheckArgs, opts: &CompileOptions, assumptions: &[String]) ->
         include_dirs: opts.include_dirs.iter().map(shown).collect(),
         defines: opts.defines.clone(),
         cflags: opts.cflags.clone(),
+        compiled_with: crate::frontend::describe_flags(&opts.cflags),
+        runtime_flags: crate::frontend::RUNTIME_FLAGS.iter().map(|s| s.to_string()).collect(),
         target: None,
         entry: a.entry.clone(),
         assumptions: assumptions.to_vec(),

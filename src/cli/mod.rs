@@ -19,7 +19,11 @@ pub fn main() -> i32 {
             return if e.use_stderr() { EXIT_USAGE } else { 0 };
         }
     };
-    init_logging(cli.log.as_deref());
+    if let Err(e) = init_logging(cli.log.as_deref()) {
+        eprintln!("symcross: error: {e}");
+        return EXIT_USAGE;
+    }
+    let style = cli.color.style();
     // Temporary directories of runs that were killed.
     crate::tempdirs::clean_stale(&crate::tempdirs::root());
     if matches!(cli.command, Command::Check(_) | Command::Race(_) | Command::Run(_)) {
@@ -27,9 +31,9 @@ pub fn main() -> i32 {
         crate::interrupt::install();
     }
     let result = match cli.command {
-        Command::Check(a) => check_cmd::check(a),
+        Command::Check(a) => check_cmd::check(a, &style),
         Command::Run(a) => check_cmd::run(a),
-        Command::Race(a) => crate::race::cli::cli(a),
+        Command::Race(a) => crate::race::cli::cli(a, &style),
         Command::Replay(a) => crate::replay::cli(a),
         Command::Rules(a) => crate::canon_cli::rules(a),
         Command::Bench(a) => crate::bench::cli(a),
@@ -45,12 +49,20 @@ pub fn main() -> i32 {
     }
 }
 
-fn init_logging(level: Option<&str>) {
-    let Some(level) = level else { return };
+/// `--log LEVEL`: symcross's own events at LEVEL and above, on stderr.
+fn init_logging(level: Option<&str>) -> Result<(), String> {
+    let Some(level) = level else { return Ok(()) };
+    const LEVELS: [&str; 5] = ["error", "warn", "info", "debug", "trace"];
+    let level = level.to_ascii_lowercase();
+    if !LEVELS.contains(&level.as_str()) {
+        return Err(format!("--log must be one of {}, not `{level}`", LEVELS.join(", ")));
+    }
     let _ = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new(format!("symcross={level}")))
         .with_writer(std::io::stderr)
+        .with_target(false)
         .try_init();
+    Ok(())
 }
 
 /// Writes the SARIF and JUnit reports where `--sarif` and `--junit` asked

@@ -218,6 +218,14 @@ impl<'m> Executor<'m> {
         let array = self.pool.new_array(&name, n as u32);
         let bytes: Vec<Option<ExprId>> = (0..n as u32).map(|i| Some(self.pool.input_byte(array, i))).collect();
         let access = self.resolve(state, c.args[0][0], n, loc, true)?;
+        // The input holds what the object holds (`float src[64]`: floats)
+        // when it starts at an element boundary: the witness then prints
+        // as values.
+        if let (Some(element), Some(offset)) = (state.memory.object(access.object).element, self.pool.as_const(access.offset)) {
+            if offset % element.size() as u128 == 0 {
+                self.pool.set_element_type(array, element);
+            }
+        }
         self.write_bytes(state, &access, &bytes);
         Ok(None)
     }
@@ -242,6 +250,7 @@ impl<'m> Executor<'m> {
         let msg = format!("assertion `{text}` can fail");
         let model = state.model.clone();
         let decided = if state.unconfirmed_path { None } else { Some(crate::report::DecidedBy::BitPrecise) };
+        self.check_stats.record(decided.as_slice());
         self.report(state, FindingKind::Mismatch, c.inst.loc, msg, model.as_ref().filter(|_| !state.unconfirmed_path), decided);
         Err(Step::Terminated)
     }
@@ -258,6 +267,7 @@ impl<'m> Executor<'m> {
         if let Some(bad) = bad {
             let witness = bad.model.clone().filter(|_| !bad.unconfirmed_path);
             let decided = witness.as_ref().map(|_| crate::report::DecidedBy::BitPrecise);
+            self.check_stats.record(decided.as_slice());
             self.report(&bad, FindingKind::Mismatch, c.inst.loc, "klee_assert can fail".into(), witness.as_ref(), decided);
         }
         match good {

@@ -11,7 +11,9 @@ use super::value::Value;
 use crate::check::CheckOutcome;
 use crate::expr::{evaluate, print_pair, Assignment, ExprId};
 use crate::ir::Type;
-use crate::report::{DecidedBy, FindingKind, MismatchExprs};
+use super::check_differences::fp_result_format;
+use crate::expr::ElementType;
+use crate::report::{DecidedBy, DifferingElements, FindingKind, MismatchExprs};
 
 /// Elements wider than this are compared in chunks of this many bytes.
 const MAX_CHUNK: u64 = 16;
@@ -53,9 +55,14 @@ impl<'m> Executor<'m> {
             let a = self.load_value(state, pa, &t, loc)?[0];
             let b = self.load_value(state, pb, &t, loc)?[0];
             let index = i * chunk / elem;
-            match self.decider.check_equal(&mut self.pool, &state.path, a, b) {
+            let outcome = self.decider.check_equal(&mut self.pool, &state.path, a, b);
+            tracing::debug!(check = %what, element = index, outcome = outcome_name(&outcome), "check_equal");
+            match outcome {
                 CheckOutcome::Proved(by) => decided.push(by),
                 CheckOutcome::Refuted(m, by) => {
+                    // The step that found the difference decided this
+                    // element as surely as a proof would have.
+                    decided.push(by);
                     failures.push(Failure { index, left: a, right: b, witness: Some(m), confirmed_by: Some(by), why: None });
                     // One confirmed difference decides the check; the
                     // remaining elements would only cost solver time.
@@ -63,6 +70,7 @@ impl<'m> Executor<'m> {
                     break;
                 }
                 CheckOutcome::Suspected(m, why) => {
+                    decided.push(DecidedBy::BitPrecise);
                     failures.push(Failure { index, left: a, right: b, witness: Some(m), confirmed_by: None, why: Some(why) })
                 }
                 CheckOutcome::Unknown(why) => {
@@ -80,7 +88,8 @@ impl<'m> Executor<'m> {
             return Ok(None);
         };
         let indices: Vec<String> = failures.iter().map(|f| f.index.to_string()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
-        let exprs = self.mismatch_exprs(first.left, first.right, first.witness.as_ref());
+        let shape = CheckedBuffers { left: c.args[0][0], right: c.args[1][0], elem, count };
+        let exprs = self.mismatch_exprs(state, first.left, first.right, first.witness.as_ref(), shape);
         let mut msg = if unchecked > 0 {
             format!("{what}: element {} of {count} can differ (the elements after it were not checked)", first.index)
         } else {
@@ -106,42 +115,82 @@ impl<'m> Executor<'m> {
         Err(Step::Terminated)
     }
 
-    fn mismatch_exprs(&mut self, a: ExprId, b: ExprId, witness: Option<&Assignment>) -> MismatchExprs {
+    fn mismatch_exprs(&mut self, state: &State, a: ExprId, b: ExprId, witness: Option<&Assignment>, shape: CheckedBuffers) -> MismatchExprs {
         let (definitions, left, right) = print_pair(&self.pool, a, b);
         let w = self.pool.width(a);
+        // Read the values as the buffers' type when it is known, else as
+        // the kind of value the element computes; a chunk of a wide
+        // element, or bytes of no known type, as an integer.
+        let known = self
+            .buffer_element(state, shape.left, shape.elem)
+            .or_else(|| fp_result_format(&self.pool, a).or_else(|| fp_result_format(&self.pool, b)).map(ElementType::Float))
+            .filter(|t| t.size() * 8 == w);
+        // Bytes of no known type (a heap buffer read as it was written)
+        // show their bits beside the integer reading.
+        let guessed = matches!(w, 8 | 16 | 32 | 64 | 128).then_some(ElementType::Int(w / 8)).filter(|_| known.is_none());
+        let element = known.or(guessed);
         let show = |v: u128| {
             let hex = format!("0x{:0width$x}", v, width = (w as usize).div_ceil(4));
-            match w {
-                32 => format!("{hex} ({:e} as float)", f32::from_bits(v as u32)),
-                64 => format!("{hex} ({:e} as double)", f64::from_bits(v as u64)),
-                _ => hex,
+            match (known, guessed) {
+                (Some(t), _) => t.show_bits(v),
+                (None, Some(t)) if !t.show_bits(v).contains(&hex) => format!("{hex} ({})", t.show_bits(v)),
+                (None, Some(t)) => t.show_bits(v),
+                (None, None) => hex,
             }
         };
         let left_value = witness.map(|m| show(evaluate(&self.pool, a, m)));
         let right_value = witness.map(|m| show(evaluate(&self.pool, b, m)));
         let equal_under = self.decider.equal_under(&mut self.pool, a, b).map(|s| s.names());
-        MismatchExprs { definitions, left, right, left_value, right_value, equal_under }
+        let differing = match (witness, element) {
+            (Some(m), Some(t)) if t.size() as u64 == shape.elem => self
+                .differing_elements(state, shape.left, shape.right, shape.elem, shape.count, t, m)
+                .map(|(count, elements)| DifferingElements { count, elements }),
+            _ => None,
+        };
+        MismatchExprs { definitions, left, right, left_value, right_value, equal_under, element_type: element.map(|t| t.name()), differing }
     }
 }
 
-/// How many element checks each ladder step decided.
+fn outcome_name(o: &CheckOutcome) -> String {
+    match o {
+        CheckOutcome::Proved(by) => format!("proved by {by:?}"),
+        CheckOutcome::Refuted(_, by) => format!("refuted by {by:?}"),
+        CheckOutcome::Suspected(_, why) => format!("suspected ({why})"),
+        CheckOutcome::Unknown(why) => format!("unknown ({why})"),
+    }
+}
+
+/// The two buffers a `symcross_check_equal` compares.
+#[derive(Copy, Clone)]
+struct CheckedBuffers {
+    left: ExprId,
+    right: ExprId,
+    elem: u64,
+    count: u64,
+}
+
+/// How many element checks each ladder step decided, either way: a proof
+/// and a difference found both count (a summary saying nothing was decided
+/// right after a finding would contradict it).
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct CheckStats {
     pub structural: u64,
     pub canonical: u64,
     pub implied_query: u64,
+    pub sampling: u64,
     pub bit_precise: u64,
 }
 
 impl CheckStats {
-    fn record(&mut self, decided: &[DecidedBy]) {
+    pub(super) fn record(&mut self, decided: &[DecidedBy]) {
         for d in decided {
             match d {
                 DecidedBy::Structural => self.structural += 1,
                 DecidedBy::Canonical => self.canonical += 1,
                 DecidedBy::ImpliedQuery => self.implied_query += 1,
+                DecidedBy::Sampling => self.sampling += 1,
                 DecidedBy::BitPrecise => self.bit_precise += 1,
-                DecidedBy::Sampling | DecidedBy::Timeout => {}
+                DecidedBy::Timeout => {}
             }
         }
     }

@@ -218,6 +218,7 @@ impl<'m> Executor<'m> {
         for g in &self.module.globals {
             let id = memory.allocate(&mut self.pool, g.size, g.align, ObjectKind::Global, g.name.clone());
             memory.object_mut(id).addr_space = g.addr_space;
+            memory.object_mut(id).element = g.element;
             self.global_addr.push(memory.object(id).base);
             ids.push(id);
         }
@@ -241,6 +242,7 @@ impl<'m> Executor<'m> {
         self.check_stats.canonical += nested.check_stats.canonical;
         self.check_stats.implied_query += nested.check_stats.implied_query;
         self.check_stats.bit_precise += nested.check_stats.bit_precise;
+        self.check_stats.sampling += nested.check_stats.sampling;
         self.output.append(&mut nested.output);
         if self.limit_hit.is_none() {
             self.limit_hit = nested.limit_hit.clone();

@@ -151,6 +151,7 @@ impl<'m> Executor<'m> {
         for g in &self.module.globals {
             let id = memory.allocate(&mut self.pool, g.size, g.align, ObjectKind::Global, g.name.clone());
             memory.object_mut(id).addr_space = g.addr_space;
+            memory.object_mut(id).element = g.element;
             self.global_addr.push(memory.object(id).base);
             ids.push(id);
         }
@@ -584,6 +585,29 @@ impl<'m> Executor<'m> {
         w
     }
 
+    /// The witness decoded by type, for the inputs whose type is known.
+    pub fn witness_values(&self, model: &Assignment) -> BTreeMap<String, crate::report::DecodedInput> {
+        let mut out = BTreeMap::new();
+        for (i, a) in self.pool.arrays().iter().enumerate() {
+            let Some(t) = a.element else { continue };
+            let bytes = model.arrays.get(&(i as u32));
+            let n = (a.size / t.size()) as usize;
+            // Huge inputs stay hex only: a million decoded strings help no one.
+            if n > MAX_DECODED_ELEMENTS {
+                continue;
+            }
+            let elements = (0..n)
+                .map(|k| {
+                    let raw: Vec<u8> = (0..t.size() as usize).map(|b| bytes.and_then(|v| v.get(k * t.size() as usize + b)).copied().unwrap_or(0)).collect();
+                    t.show(&raw)
+                })
+                .collect();
+            let type_name = if n == 1 { t.name() } else { format!("{}[{n}]", t.name()) };
+            out.insert(a.name.clone(), crate::report::DecodedInput { type_name, elements });
+        }
+        out
+    }
+
     /// Records a finding at `loc` unless the same one was already reported.
     /// The witness, if any, decides the status.
     #[allow(clippy::too_many_arguments)]
@@ -599,6 +623,7 @@ impl<'m> Executor<'m> {
             status = Status::Unconfirmed;
             message.push_str(&format!("; not confirmed: {why}"));
         }
+        tracing::debug!(kind = kind.name(), ?status, line = loc.line, "finding: {message}");
         let related = state
             .stack
             .iter()
@@ -616,6 +641,7 @@ impl<'m> Executor<'m> {
             message,
             location: self.location(loc),
             witness: witness.map(|w| self.witness(w)),
+            witness_values: witness.map(|w| self.witness_values(w)).filter(|v| !v.is_empty()),
             expressions: None,
             decided_by,
             related,
@@ -653,3 +679,7 @@ fn resident_mb() -> u64 {
         .map(|pages| pages * 4096 / (1024 * 1024))
         .unwrap_or(0)
 }
+
+/// Witness inputs with more elements than this are not decoded (the hex
+/// bytes stay in the report).
+const MAX_DECODED_ELEMENTS: usize = 4096;

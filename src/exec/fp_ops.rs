@@ -11,12 +11,16 @@ use crate::ir::{Function, Inst, Operand};
 
 impl<'m> Executor<'m> {
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn exec_float(&mut self, state: &mut State, func: &Function, inst: &Inst, op: FBinOp, lhs: &Operand, rhs: &Operand, approximate: bool) -> Exec {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn exec_float(&mut self, state: &mut State, func: &Function, inst: &Inst, op: FBinOp, lhs: &Operand, rhs: &Operand, approximate: bool, contract: bool) -> Exec {
         let f = self.float_format(state, inst, &inst.ty)?;
         let a = self.operand(state, func, lhs);
         let b = self.operand(state, func, rhs);
         if approximate {
             return Ok(a.iter().map(|_| self.pool.fresh(f.width())).collect());
+        }
+        if contract {
+            return Ok(self.map2(&a, &b, |p, x, y| super::contraction::contracted(p, op, f, x, y)));
         }
         Ok(self.map2(&a, &b, |p, x, y| p.fbin(op, f, x, y)))
     }

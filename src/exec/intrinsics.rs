@@ -204,12 +204,8 @@ impl<'m> Executor<'m> {
                     p.ite(uno, nan, lane(0, i))
                 }
                 "fma" => p.fma(fmt?, lane(0, i), lane(1, i), lane(2, i)),
-                // With -ffp-contract=off clang emits no fmuladd; when it
-                // appears anyway it is computed unfused.
-                "fmuladd" => {
-                    let m = p.fbin(FBinOp::Mul, fmt?, lane(0, i), lane(1, i));
-                    p.fbin(FBinOp::Add, fmt?, m, lane(2, i))
-                }
+                // Fused or not, as the code generator chooses (contraction.rs).
+                "fmuladd" => super::contraction::mul_add(p, fmt?, lane(0, i), lane(1, i), lane(2, i)),
                 "sqrt" => p.fun(FUnOp::Sqrt, fmt?, lane(0, i)),
                 "floor" => p.fun(FUnOp::Floor, fmt?, lane(0, i)),
                 "ceil" => p.fun(FUnOp::Ceil, fmt?, lane(0, i)),

@@ -63,6 +63,7 @@ impl<'m> Executor<'m> {
     fn symbolic_int(&mut self, name: &str) -> crate::expr::ExprId {
         self.coverage.symbolic_inputs += 1;
         let array = self.pool.new_array(name, 4);
+        self.pool.set_element_type(array, crate::expr::ElementType::Int(4));
         self.pool.input_word(array, 0, 32)
     }
 }

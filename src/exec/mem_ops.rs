@@ -28,7 +28,8 @@ pub struct Access {
 const SYMBOLIC_OFFSET_PROBE: u64 = 64;
 
 impl<'m> Executor<'m> {
-    pub(super) fn exec_alloca(&mut self, state: &mut State, func: &Function, inst: &Inst, elem_size: u64, count: &Operand, align: u64) -> Exec {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn exec_alloca(&mut self, state: &mut State, func: &Function, inst: &Inst, elem_size: u64, count: &Operand, align: u64, element: Option<crate::expr::ElementType>) -> Exec {
         let c = self.operand1(state, func, count);
         let Some(n) = self.pool.as_const(c) else {
             return Err(self.unsupported(state, inst.loc, "alloca with a symbolic size".into()));
@@ -40,6 +41,7 @@ impl<'m> Executor<'m> {
         let id = state.memory.allocate(&mut self.pool, size, align, ObjectKind::Stack, name);
         // Allocas carry no line of their own at -O0: the function's then.
         state.memory.object_mut(id).alloc_line = Some(if inst.loc.line == 0 { func.loc } else { inst.loc });
+        state.memory.object_mut(id).element = element;
         state.frame_mut().allocas.push(id);
         let base = state.memory.object(id).base;
         Ok(scalar(self.pool.constant(64, base as u128)))

@@ -72,6 +72,8 @@ pub struct MemoryObject {
     /// offsets in `known`, symbolic ones (by expression) in `known_symbolic`.
     pub known: rustc_hash::FxHashMap<ExprId, ExprId>,
     pub known_symbolic: rustc_hash::FxHashMap<ExprId, ExprId>,
+    /// What the object's bytes hold, when its type says so (reports only).
+    pub element: Option<crate::expr::ElementType>,
 }
 
 /// The objects of one state. Cloning is cheap: objects are shared until
@@ -114,6 +116,7 @@ impl Memory {
             poison: BTreeMap::new(),
             known: Default::default(),
             known_symbolic: Default::default(),
+            element: None,
         }));
         self.by_base.insert(base, id);
         id
@@ -151,6 +154,7 @@ impl Memory {
             poison: BTreeMap::new(),
             known: Default::default(),
             known_symbolic: Default::default(),
+            element: None,
         }));
         self.by_base.insert(base - WINDOW, id);
         id

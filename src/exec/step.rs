@@ -35,7 +35,7 @@ impl<'m> Executor<'m> {
         }
         let result = match &inst.kind {
             InstKind::Int { op, lhs, rhs } => self.exec_int(state, func, inst, *op, lhs, rhs),
-            InstKind::Float { op, lhs, rhs, approximate } => self.exec_float(state, func, inst, *op, lhs, rhs, *approximate),
+            InstKind::Float { op, lhs, rhs, approximate, contract } => self.exec_float(state, func, inst, *op, lhs, rhs, *approximate, *contract),
             InstKind::FNeg(a) => self.exec_fneg(state, func, inst, a),
             InstKind::ICmp { pred, lhs, rhs } => self.exec_icmp(state, func, *pred, lhs, rhs),
             InstKind::FCmp { outcomes, lhs, rhs } => self.exec_fcmp(state, func, inst, *outcomes, lhs, rhs),
@@ -43,7 +43,7 @@ impl<'m> Executor<'m> {
             InstKind::Select { cond, then, otherwise, .. } => self.exec_select(state, func, cond, then, otherwise),
             // Phi nodes were assigned on entry to the block.
             InstKind::Phi { .. } => return Step::Continue,
-            InstKind::Alloca { elem_size, count, align } => self.exec_alloca(state, func, inst, *elem_size, count, *align),
+            InstKind::Alloca { elem_size, count, align, element } => self.exec_alloca(state, func, inst, *elem_size, count, *align, *element),
             InstKind::Load { ptr, .. } => self.exec_load(state, func, inst, ptr),
             InstKind::Store { ptr, value, .. } => return self.exec_store(state, func, inst, ptr, value),
             InstKind::Gep { base, offset, terms } => self.exec_gep(state, func, base, *offset, terms),

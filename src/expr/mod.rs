@@ -11,10 +11,12 @@
 //! `fold.rs`, the human-readable printer in `print.rs`.
 
 mod build;
+mod element_type;
 mod eval;
 mod fold;
 mod print;
 
+pub use element_type::ElementType;
 pub use eval::{evaluate, evaluate_all, Assignment};
 pub use fold::{canonical_nan, fp_is_nan};
 pub use print::{print_pair, print_expr};
@@ -281,6 +283,9 @@ pub enum Expr {
 pub struct InputArray {
     pub name: String,
     pub size: u32,
+    /// What the input's bytes hold, when the program's types say so (for
+    /// printing only).
+    pub element: Option<ElementType>,
 }
 
 /// The store of all expression nodes, with hash-consing.
@@ -356,8 +361,18 @@ impl ExprPool {
             n += 1;
             unique = format!("{name}_{n}");
         }
-        self.arrays.push(InputArray { name: unique, size });
+        self.arrays.push(InputArray { name: unique, size, element: None });
         (self.arrays.len() - 1) as u32
+    }
+
+    /// Records what input `array` holds, when its size is a whole number of
+    /// such elements (anything else would mislead the printer).
+    pub fn set_element_type(&mut self, array: u32, element: ElementType) {
+        if let Some(a) = self.arrays.get_mut(array as usize) {
+            if a.size > 0 && a.size % element.size() == 0 {
+                a.element = Some(element);
+            }
+        }
     }
 
     pub fn fresh(&mut self, width: Width) -> ExprId {

@@ -171,7 +171,7 @@ impl<'a> Printer<'a> {
     fn pieces(&self, e: ExprId, fp: Option<FpFormat>, out: &mut Vec<Piece>) {
         use Piece::{Owned, Term, Text};
         if let Some((a, i, j)) = self.byte_run(e) {
-            out.push(Owned(format!("{}[{i}..{j}]", self.array_name(a))));
+            out.push(Owned(self.input_range(a, i, j)));
             return;
         }
         let pool = self.pool;
@@ -307,19 +307,39 @@ impl<'a> Printer<'a> {
         Some((array, first, top))
     }
 
+    /// Bytes `i..=j` of input `a`: `src[1]` when they are exactly one
+    /// element of the input's type, `src[4..7]` (bytes) otherwise.
+    fn input_range(&self, a: u32, i: u32, j: u32) -> String {
+        let name = self.array_name(a);
+        match self.pool.arrays().get(a as usize).and_then(|x| x.element) {
+            Some(t) if i % t.size() == 0 && j + 1 - i == t.size() => format!("{name}[{}]", i / t.size()),
+            _ => format!("{name}[{i}..{j}]"),
+        }
+    }
+
     fn array_name(&self, a: u32) -> String {
         self.pool.arrays().get(a as usize).map(|x| x.name.clone()).unwrap_or_else(|| format!("in{a}"))
     }
 
     fn constant(&self, width: Width, value: u128, fp: Option<FpFormat>) -> String {
         match fp {
-            Some(FpFormat::Single) if width == 32 => float_literal(f32::from_bits(value as u32) as f64, "f"),
+            Some(FpFormat::Single) if width == 32 => single_literal(f32::from_bits(value as u32)),
             Some(FpFormat::Double) if width == 64 => float_literal(f64::from_bits(value as u64), ""),
             Some(FpFormat::Half) if width == 16 => float_literal(half::f16::from_bits(value as u16).to_f64(), "h"),
             _ if width == 1 => (if value != 0 { "true" } else { "false" }).to_string(),
             _ if value < 10 => format!("{value}"),
             _ => format!("0x{:0w$x}", value, w = width.div_ceil(4) as usize),
         }
+    }
+}
+
+/// A float constant with the shortest decimal that reads back as the same
+/// float (through f64, 0.1f would print as 0.10000000149011612f).
+fn single_literal(v: f32) -> String {
+    if v.is_finite() && v != v.trunc() {
+        format!("{v}f")
+    } else {
+        float_literal(v as f64, "f")
     }
 }
 

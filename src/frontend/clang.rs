@@ -1,7 +1,6 @@
-//! Compiling one source file to LLVM bitcode with clang, with the flags the
-//! design fixes: no optimisation but optnone disabled (so mem2reg can run
-//! later), debug info for source locations, no FP contraction (an fma would
-//! change results), and value names kept for readable messages.
+//! Compiling one source file to LLVM bitcode with clang, with the flags of
+//! flags.rs: the user's code gets the defaults (-O0, -ffp-contract=off)
+//! unless `--cflags` overrides them, the runtime model its own fixed flags.
 
 use super::error::FrontendError;
 use super::CompileOptions;
@@ -16,23 +15,26 @@ pub enum Language {
     OpenCl,
 }
 
-const COMMON_FLAGS: &[&str] = &[
-    "-O0",
-    "-Xclang",
-    "-disable-O0-optnone",
-    "-g",
-    "-ffp-contract=off",
-    "-fno-discard-value-names",
-    "-emit-llvm",
-    "-c",
-];
+/// Whose code a compilation is for: it decides the defaults.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The user's inputs: defaults that `--cflags` may override.
+    User,
+    /// The runtime model: fixed flags (the caller filters the user's).
+    Runtime,
+}
+
 const C_FLAGS: &[&str] = &[];
 const OPENCL_FLAGS: &[&str] =
     &["-x", "cl", "-cl-std=CL1.2", "-target", "spir64", "-Xclang", "-finclude-default-header"];
 
 /// The clang command line (without the program) for one source file.
-pub fn clang_args(lang: Language, src: &Path, out: &Path, opts: &CompileOptions, runtime: Option<&Path>) -> Vec<String> {
-    let mut args: Vec<String> = COMMON_FLAGS.iter().map(|s| s.to_string()).collect();
+pub fn clang_args(lang: Language, role: Role, src: &Path, out: &Path, opts: &CompileOptions, runtime: Option<&Path>) -> Vec<String> {
+    let defaults = match role {
+        Role::User => super::flags::USER_DEFAULTS,
+        Role::Runtime => super::flags::RUNTIME,
+    };
+    let mut args: Vec<String> = defaults.iter().chain(super::flags::FIXED).map(|s| s.to_string()).collect();
     match lang {
         Language::OpenCl => args.extend(OPENCL_FLAGS.iter().map(|s| s.to_string())),
         Language::C | Language::Cxx => args.extend(C_FLAGS.iter().map(|s| s.to_string())),
@@ -54,11 +56,14 @@ pub fn clang_args(lang: Language, src: &Path, out: &Path, opts: &CompileOptions,
 }
 
 /// Runs clang on `src`, writing bitcode to `out`.
-pub fn compile(clang: &Path, lang: Language, src: &Path, out: &Path, opts: &CompileOptions, runtime: Option<&Path>) -> Result<PathBuf, FrontendError> {
+pub fn compile(clang: &Path, lang: Language, role: Role, src: &Path, out: &Path, opts: &CompileOptions, runtime: Option<&Path>) -> Result<PathBuf, FrontendError> {
+    let args = clang_args(lang, role, src, out, opts, runtime);
+    let started = std::time::Instant::now();
     let output = Command::new(clang)
-        .args(clang_args(lang, src, out, opts, runtime))
+        .args(&args)
         .output()
         .map_err(|source| FrontendError::Spawn { tool: clang.to_path_buf(), source })?;
+    tracing::debug!(file = %src.display(), ?role, seconds = started.elapsed().as_secs_f64(), "clang {}", args.join(" "));
     if !output.status.success() {
         return Err(FrontendError::Compile {
             file: src.to_path_buf(),

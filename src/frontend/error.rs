@@ -24,6 +24,10 @@ pub enum FrontendError {
     Compile { file: PathBuf, stderr: String },
     #[error("linking failed (llvm-link):\n{stderr}")]
     Link { stderr: String },
+    /// Two inputs define the same function or global: they are linked
+    /// into one program, so one of them must go.
+    #[error("`{symbol}` is defined in both {} and {}: symcross links all its inputs into one program, so drop one of them from the command line (or rename `{symbol}` in one)", first.display(), second.display())]
+    DuplicateSymbol { symbol: String, first: PathBuf, second: PathBuf },
     #[error("optimisation failed (opt -passes=mem2reg):\n{stderr}")]
     Opt { stderr: String },
 }

@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn run(tool: &Path, args: &[&std::ffi::OsStr]) -> Result<std::process::Output, FrontendError> {
-    Command::new(tool).args(args).output().map_err(|source| FrontendError::Spawn { tool: tool.to_path_buf(), source })
+    let started = std::time::Instant::now();
+    let out = Command::new(tool).args(args).output().map_err(|source| FrontendError::Spawn { tool: tool.to_path_buf(), source });
+    tracing::debug!(tool = %tool.display(), seconds = started.elapsed().as_secs_f64(), "{:?}", args);
+    out
 }
 
 fn stderr_of(out: &std::process::Output) -> String {

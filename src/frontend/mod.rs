@@ -5,13 +5,16 @@
 //! when the caller is done with it.
 
 mod clang;
+mod flags;
 mod error;
 mod tools;
 
+mod duplicates;
 mod link;
 mod runtime_cache;
 
-pub use clang::{clang_args, Language};
+pub use clang::{clang_args, Language, Role};
+pub use flags::{describe as describe_flags, RUNTIME as RUNTIME_FLAGS};
 pub use error::FrontendError;
 pub use runtime_cache::{cache_dir, files_under, Digest};
 pub use tools::{runtime_dir, Tools};
@@ -154,7 +157,9 @@ pub fn compile_with_tools(inputs: &[PathBuf], opts: &CompileOptions, tools: &Too
     }
     let objects = compile_all(&sources, dir.path(), opts, tools, runtime.as_deref())?;
     let linked = dir.path().join("linked.bc");
-    link::link(&tools.llvm_link, &objects, &linked)?;
+    if let Err(e) = link::link(&tools.llvm_link, &objects, &linked) {
+        return Err(explain_link_failure(e, inputs, &objects, dir.path(), tools));
+    }
     if !libraries.is_empty() {
         // One library is used as it is (re-linking the device built-ins
         // alone costs more than the rest of the front end).
@@ -174,6 +179,17 @@ pub fn compile_with_tools(inputs: &[PathBuf], opts: &CompileOptions, tools: &Too
     Ok(CompiledModule { _dir: dir, path })
 }
 
+/// A link error made readable: two inputs that define the same symbol are
+/// named, with the advice to drop one; anything else stays llvm-link's.
+fn explain_link_failure(e: FrontendError, inputs: &[PathBuf], objects: &[PathBuf], scratch: &Path, tools: &Tools) -> FrontendError {
+    let FrontendError::Link { stderr } = &e else { return e };
+    let Some(symbol) = duplicates::multiply_defined(stderr) else { return e };
+    match duplicates::clashing_pair(&tools.llvm_link, inputs, objects, scratch) {
+        Some((first, second)) => FrontendError::DuplicateSymbol { symbol, first, second },
+        None => e,
+    }
+}
+
 /// Compiles each source to bitcode in `dir` (bitcode inputs are used as
 /// they are).
 fn compile_all(sources: &[(PathBuf, InputKind)], dir: &Path, opts: &CompileOptions, tools: &Tools, runtime: Option<&Path>) -> Result<Vec<PathBuf>, FrontendError> {
@@ -184,7 +200,7 @@ fn compile_all(sources: &[(PathBuf, InputKind)], dir: &Path, opts: &CompileOptio
             InputKind::Source(lang) => {
                 let stem = src.file_stem().and_then(|s| s.to_str()).unwrap_or("input");
                 let out = dir.join(format!("{i}-{stem}.bc"));
-                objects.push(clang::compile(&tools.clang, *lang, src, &out, opts, runtime)?);
+                objects.push(clang::compile(&tools.clang, *lang, Role::User, src, &out, opts, runtime)?);
             }
         }
     }

@@ -102,18 +102,25 @@ pub fn runtime_library(
 ) -> Result<PathBuf, FrontendError> {
     // The runtime is the implementation's library: the user's -D and -I
     // are for the user's code (a `-D T=float` or a header shadowing one the
-    // runtime includes must not change it); flags that change semantics,
-    // such as -cl-fp32-correctly-rounded-divide-sqrt, do apply.
-    let opts = &CompileOptions { include_dirs: Vec::new(), defines: Vec::new(), cflags: opts.cflags.clone(), opencl: opts.opencl };
+    // runtime includes must not change it), and so are -std, -O and the
+    // like (flags.rs); only OpenCL semantics flags, such as
+    // -cl-fp32-correctly-rounded-divide-sqrt, apply.
+    let cflags = opts.cflags.iter().filter(|f| super::flags::reaches_runtime(f)).cloned().collect();
+    let opts = &CompileOptions { include_dirs: Vec::new(), defines: Vec::new(), cflags, opencl: opts.opencl };
     let cached = cache_dir().map(|d| d.join(format!("{name}-{}.bc", key(files, lang, opts, tools, runtime))));
     if let Some(c) = cached.as_ref().filter(|c| c.is_file()) {
         return Ok(c.clone());
     }
+    if let Some(c) = &cached {
+        // A few seconds the first time: say why this run is slower.
+        eprintln!("symcross: compiling the runtime model ({name}) for these flags, once; it is kept in {}", c.parent().unwrap_or(c).display());
+    }
+    tracing::debug!(library = name, "compiling the runtime model");
     let mut objects = Vec::with_capacity(files.len());
     for (i, src) in files.iter().enumerate() {
         let stem = src.file_stem().and_then(|s| s.to_str()).unwrap_or("runtime");
         let out = dir.join(format!("{name}-{i}-{stem}.bc"));
-        objects.push(clang::compile(&tools.clang, lang, src, &out, opts, runtime)?);
+        objects.push(clang::compile(&tools.clang, lang, clang::Role::Runtime, src, &out, opts, runtime)?);
     }
     let library = dir.join(format!("{name}.bc"));
     link::link(&tools.llvm_link, &objects, &library)?;
@@ -132,7 +139,7 @@ fn key(files: &[PathBuf], lang: Language, opts: &CompileOptions, tools: &Tools, 
     d.add_tool(&tools.llvm_link);
     for f in files {
         // The output path is not part of the key (it is always fresh).
-        for a in clang::clang_args(lang, f, Path::new("out.bc"), opts, runtime) {
+        for a in clang::clang_args(lang, clang::Role::Runtime, f, Path::new("out.bc"), opts, runtime) {
             d.add(a.as_bytes());
         }
     }

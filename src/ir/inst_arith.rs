@@ -40,7 +40,16 @@ pub fn float_binop(fcx: &mut FnCx, inst: Value, op: Op) -> Result<InstKind, Stri
         other => return Err(format!("not a floating-point operation: {other:?}")),
     };
     let approximate = llvm::has_metadata(inst, fcx.cx.fpmath_kind);
-    Ok(InstKind::Float { op, lhs: fcx.operand_at(inst, 0)?, rhs: fcx.operand_at(inst, 1)?, approximate })
+    // The back end fuses a contract-flagged sum with a contract-flagged
+    // product that feeds it directly (not through memory: a volatile
+    // temporary keeps them apart).
+    let contract = matches!(op, FBinOp::Add | FBinOp::Sub)
+        && llvm::allows_contraction(inst)
+        && (0..2).any(|i| {
+            let v = llvm::operand(inst, i);
+            llvm::is_instruction(v) && llvm::opcode(v) == Op::LLVMFMul && llvm::allows_contraction(v)
+        });
+    Ok(InstKind::Float { op, lhs: fcx.operand_at(inst, 0)?, rhs: fcx.operand_at(inst, 1)?, approximate, contract })
 }
 
 pub fn icmp(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {

@@ -14,7 +14,7 @@ pub fn alloca(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {
     if elem_size == 0 && llvm::type_kind(ty) != K::LLVMStructTypeKind && llvm::type_kind(ty) != K::LLVMArrayTypeKind {
         return Err(format!("alloca of unsized type {}", llvm::print_type(ty)));
     }
-    Ok(InstKind::Alloca { elem_size, count: fcx.operand_at(inst, 0)?, align: llvm::alignment(inst) })
+    Ok(InstKind::Alloca { elem_size, count: fcx.operand_at(inst, 0)?, align: llvm::alignment(inst), element: super::element_of::element_of(ty) })
 }
 
 pub fn load(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {

@@ -93,6 +93,16 @@ pub fn is_null(v: Value) -> bool {
 pub fn md_kind(ctx: LLVMContextRef, name: &str) -> u32 {
     unsafe { LLVMGetMDKindIDInContext(ctx, name.as_ptr() as *const c_char, name.len() as u32) }
 }
+/// Whether an FP instruction carries the `contract` fast-math flag
+/// (clang's -ffp-contract=fast): the back end may fuse it with a multiply.
+pub fn allows_contraction(inst: Value) -> bool {
+    // SAFETY: the flags are read only after LLVM says the value has them.
+    unsafe { LLVMCanValueUseFastMathFlags(inst) != 0 && LLVMGetFastMathFlags(inst) & llvm_sys::LLVMFastMathAllowContract != 0 }
+}
+/// Whether `v` is an instruction (not a constant or argument).
+pub fn is_instruction(v: Value) -> bool {
+    !unsafe { LLVMIsAInstruction(v) }.is_null()
+}
 pub fn has_metadata(inst: Value, kind: u32) -> bool {
     !unsafe { LLVMGetMetadata(inst, kind) }.is_null()
 }

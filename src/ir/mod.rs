@@ -4,6 +4,7 @@
 mod constants;
 mod context;
 mod debug_loc;
+mod element_of;
 mod error;
 mod function;
 mod gep;

@@ -101,6 +101,7 @@ fn translate_global(cx: &mut ModuleCx, g: Value, diagnostics: &mut Vec<String>) 
         constant: llvm::is_global_constant(g),
         addr_space: llvm::pointer_addr_space(llvm::type_of(g)),
         loc: cx.files.global_loc(g),
+        element: super::element_of::element_of(ty),
     };
     let init = llvm::initializer(g);
     if llvm::is_declaration(g) || llvm::is_null(init) {

@@ -207,7 +207,9 @@ pub enum InstKind {
     /// Integer arithmetic, elementwise on vectors.
     Int { op: IntOp, lhs: Operand, rhs: Operand },
     /// FP arithmetic. `approximate` is set for `!fpmath` ulp metadata.
-    Float { op: FBinOp, lhs: Operand, rhs: Operand, approximate: bool },
+    /// `contract`: an fadd/fsub the back end may fuse with a multiply
+    /// feeding it (the `contract` flag of -ffp-contract=fast).
+    Float { op: FBinOp, lhs: Operand, rhs: Operand, approximate: bool, contract: bool },
     FNeg(Operand),
     ICmp { pred: ICmpPred, lhs: Operand, rhs: Operand },
     FCmp { outcomes: Outcomes, lhs: Operand, rhs: Operand },
@@ -217,7 +219,7 @@ pub enum InstKind {
     Select { cond: Operand, then: Operand, otherwise: Operand, folded: bool },
     Phi { incoming: Vec<(BlockId, Operand)> },
     /// `count` elements of `elem_size` bytes on the stack.
-    Alloca { elem_size: u64, count: Operand, align: u64 },
+    Alloca { elem_size: u64, count: Operand, align: u64, element: Option<crate::expr::ElementType> },
     Load { ptr: Operand, align: u64, volatile: bool },
     Store { ptr: Operand, value: Operand, align: u64, volatile: bool },
     /// `base + offset + sum(index * scale)`, indices sign-extended to 64 bits.
@@ -321,6 +323,8 @@ pub struct Global {
     pub constant: bool,
     pub addr_space: u32,
     pub loc: Loc,
+    /// What its bytes hold, for reports (see `element_of`).
+    pub element: Option<crate::expr::ElementType>,
 }
 
 #[derive(Clone, Debug, Default)]

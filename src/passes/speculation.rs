@@ -153,7 +153,7 @@ mod tests {
         let call = InstKind::Call { callee: Callee::External("free".into()), args: vec![] };
         assert!(!is_speculatable(&call, &Type::Void));
         assert!(!is_speculatable(&InstKind::Fence, &Type::Void));
-        let fadd = InstKind::Float { op: crate::expr::FBinOp::Div, lhs: int(0), rhs: int(0), approximate: false };
+        let fadd = InstKind::Float { op: crate::expr::FBinOp::Div, lhs: int(0), rhs: int(0), approximate: false, contract: false };
         assert!(!is_speculatable(&fadd, &Type::Unsupported("x86_fp80".into())));
     }
 }

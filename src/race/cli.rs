@@ -18,7 +18,7 @@ use std::collections::HashMap;
 /// Above this many work-items the pair mode is used by default.
 pub const ENUMERATE_LIMIT: u64 = 4096;
 
-pub fn cli(a: RaceArgs) -> Result<i32, Error> {
+pub fn cli(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error> {
     let nd = ndrange(&a.local_size, a.num_groups.as_deref(), a.global_size.as_deref())?;
     let mode = match a.mode.as_deref() {
         None => {
@@ -48,7 +48,7 @@ pub fn cli(a: RaceArgs) -> Result<i32, Error> {
     let mut report = run_kernel(&loaded.module, &name, a.kernel.as_deref(), nd, mode, &fixed, a.allow_benign_races, &config)?;
     report.stats.merged += folded.folded();
     if !crate::cli::stdout_taken(&a.limits.json, &a.ci) {
-        print!("{}", text::render(&report));
+        print!("{}", text::render_styled(&report, style));
     }
     crate::cli::write_json(&a.limits.json, &report.to_json())?;
     crate::cli::write_ci_reports(&a.ci, &report, "symcross.race")?;
@@ -120,17 +120,22 @@ fn parse_fixed_args(args: &[String]) -> Result<HashMap<String, String>, Error> {
 
 fn find_kernel<'a>(module: &'a Module, name: Option<&str>, file: &str) -> Result<(crate::ir::FuncId, &'a Function), Error> {
     let kernels: Vec<_> = module.functions.iter().enumerate().filter(|(_, f)| f.is_kernel && !f.is_declaration()).collect();
+    let names: Vec<&str> = kernels.iter().map(|(_, f)| f.name.as_str()).collect();
+    if kernels.is_empty() {
+        return Err(Error::Usage(format!(
+            "{file}: no kernel in this file (a kernel is a function declared `__kernel void name(...)`); `symcross race` checks one kernel"
+        )));
+    }
     let pick = match name {
         Some(n) => kernels.iter().find(|(_, f)| f.name == n),
         None if kernels.len() == 1 => kernels.first(),
         None => {
-            let names: Vec<&str> = kernels.iter().map(|(_, f)| f.name.as_str()).collect();
             return Err(Error::Usage(format!("{file}: name the kernel with --kernel (found: {})", names.join(", "))));
         }
     };
     match pick {
         Some((i, f)) => Ok((crate::ir::FuncId(*i as u32), f)),
-        None => Err(Error::Usage(format!("{file}: no kernel `{}`", name.unwrap_or("?")))),
+        None => Err(Error::Usage(format!("{file}: no kernel `{}`; the kernels in it are: {}", name.unwrap_or("?"), names.join(", ")))),
     }
 }
 

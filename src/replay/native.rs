@@ -40,8 +40,12 @@ pub struct BuildPlan {
 impl BuildPlan {
     /// The options in command-line form, for messages.
     pub fn describe(&self) -> String {
-        let mut parts: Vec<String> = self.inputs.iter().map(|p| p.display().to_string()).collect();
-        parts.extend(self.include_dirs.iter().map(|d| format!("-I {}", d.display())));
+        // Paths under the working directory read as the user would type
+        // them there (the plan holds them resolved against the report's).
+        let cwd = std::env::current_dir().ok();
+        let shown = |p: &PathBuf| cwd.as_deref().and_then(|c| p.strip_prefix(c).ok()).unwrap_or(p).display().to_string();
+        let mut parts: Vec<String> = self.inputs.iter().map(shown).collect();
+        parts.extend(self.include_dirs.iter().map(|d| format!("-I {}", shown(d))));
         parts.extend(self.defines.iter().map(|d| format!("-D {d}")));
         if !self.cflags.is_empty() {
             parts.push(format!("--cflags \"{}\"", self.cflags.join(" ")));

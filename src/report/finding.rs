@@ -73,6 +73,10 @@ pub struct Finding {
     pub location: Location,
     /// Hex bytes per symbolic input name.
     pub witness: Option<BTreeMap<String, String>>,
+    /// The same witness decoded by type, for the inputs whose type the
+    /// program gives (`float src[64]`): element by element.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub witness_values: Option<BTreeMap<String, DecodedInput>>,
     /// For mismatches: both sides, printed with explicit brackets.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expressions: Option<MismatchExprs>,
@@ -103,4 +107,34 @@ pub struct MismatchExprs {
     /// The assumption set under which the sides are equal, if any was found.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub equal_under: Option<Vec<String>>,
+    /// The type `left_value` and `right_value` are read in (`float`, `i64`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub element_type: Option<String>,
+    /// Under the witness, how many compared elements differ and the first
+    /// of them (at most 64), when the buffers could be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub differing: Option<DifferingElements>,
+}
+
+/// The elements of a `symcross_check_equal` that differ under the witness.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct DifferingElements {
+    pub count: u64,
+    pub elements: Vec<ElementDifference>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ElementDifference {
+    pub index: u64,
+    pub left: String,
+    pub right: String,
+}
+
+/// One witness input decoded by its type: `type` is `float[64]`, `i32`,
+/// ...; `elements` holds each element as text (`1.5f (0x3fc00000)`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct DecodedInput {
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub elements: Vec<String>,
 }

@@ -46,6 +46,10 @@ pub struct DecidedCounts {
     pub structural: u64,
     pub canonical: u64,
     pub implied_query: u64,
+    /// Differences found by evaluating both sides on sampled inputs
+    /// (absent from reports written before it was counted).
+    #[serde(default)]
+    pub sampling: u64,
     pub bit_precise: u64,
 }
 
@@ -163,6 +167,15 @@ pub struct BuildRecord {
     pub defines: Vec<String>,
     /// `--cflags`, split into arguments.
     pub cflags: Vec<String>,
+    /// The flags the user's code was compiled with that decide what it
+    /// computes: the optimisation level and floating-point contraction,
+    /// with where each came from (`-O0 (default)`, `-ffp-contract=on
+    /// (--cflags)`).
+    #[serde(default)]
+    pub compiled_with: Vec<String>,
+    /// How the runtime model was compiled (fixed flags, not the user's).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runtime_flags: Vec<String>,
     /// The target architecture; `null` for the host's (there is no
     /// `--target` option yet).
     pub target: Option<String>,
@@ -220,7 +233,10 @@ impl Report {
         if unconfirmed > 0 && !decisive {
             warnings.push(Warning {
                 kind: "unconfirmed",
-                message: format!("{unconfirmed} finding(s) could not be confirmed (no witness: solver timeout or undecided path); they may or may not be real"),
+                message: format!(
+                    "{unconfirmed} finding(s) could not be confirmed (each says why: no witness within the solver's time, an undecided path, \
+                     or a difference that depends on a choice the model leaves open); they may or may not be real"
+                ),
             });
         }
         let verdict = if decisive {

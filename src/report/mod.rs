@@ -1,5 +1,7 @@
 //! Findings and the reports built from them: text, JSON, SARIF, JUnit.
 
+mod colour;
+mod diagnostic;
 mod finding;
 mod json;
 mod ktest;
@@ -8,5 +10,6 @@ pub mod sarif;
 pub mod shard_merge;
 pub mod text;
 pub use ktest::write_ktests;
+pub use colour::{ColourChoice, TextStyle};
 pub use finding::*;
 pub use json::*;

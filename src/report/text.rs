@@ -1,14 +1,23 @@
-//! The report for people: each finding with its kind, status, file:line,
-//! message, the expressions of a mismatch, the witness, and a summary line.
+//! The report for people: each finding as a compiler diagnostic
+//! (diagnostic.rs) with the expressions of a mismatch and the witness
+//! decoded by type, then a summary line.
 
-use super::finding::{DecidedBy, Finding, FindingKind, Status};
+use super::colour::TextStyle;
+use super::diagnostic::{self, SourceCache};
+use super::finding::{DecidedBy, DecodedInput, Finding, FindingKind};
 use super::json::{Report, Verdict};
 use std::fmt::Write;
 
+/// The report without colour (files, pipes, JUnit output).
 pub fn render(report: &Report) -> String {
+    render_styled(report, &TextStyle::default())
+}
+
+pub fn render_styled(report: &Report, style: &TextStyle) -> String {
     let mut out = String::new();
+    let mut sources = SourceCache::default();
     for f in &report.findings {
-        render_finding(&mut out, f);
+        render_finding(&mut out, f, &mut sources, style);
         out.push('\n');
     }
     let s = &report.stats;
@@ -24,11 +33,23 @@ pub fn render(report: &Report) -> String {
     if !report.unverified_rules.is_empty() {
         let _ = writeln!(out, "  unverified rules: {}", report.unverified_rules.join(", "));
     }
-    let _ = writeln!(
-        out,
-        "  {} paths, {} instructions, {} solver queries, {:.2} s; checks decided: {} structural, {} canonical, {} bit-precise",
-        s.paths, s.instructions, s.queries, s.seconds, s.decided.structural, s.decided.canonical, s.decided.bit_precise
-    );
+    if let Some(b) = &report.build {
+        if !b.compiled_with.is_empty() {
+            let _ = writeln!(out, "  compiled with: {}", b.compiled_with.join(" "));
+        }
+    }
+    let d = &s.decided;
+    let _ = write!(out, "  {} paths, {} instructions, {} solver queries, {:.2} s", s.paths, s.instructions, s.queries, s.seconds);
+    // A kernel checked alone has no checks to decide (races are not
+    // checks): a row of zeros there would read as "nothing decided".
+    if report.mode.is_none() {
+        let _ = write!(
+            out,
+            "; checks decided: {} structural, {} canonical, {} implied-query, {} sampled, {} bit-precise",
+            d.structural, d.canonical, d.implied_query, d.sampling, d.bit_precise
+        );
+    }
+    out.push('\n');
     out
 }
 
@@ -87,12 +108,9 @@ fn verdict_line(report: &Report) -> String {
     line
 }
 
-fn render_finding(out: &mut String, f: &Finding) {
-    let status = match f.status {
-        Status::Confirmed => "confirmed",
-        Status::Unconfirmed => "unconfirmed",
-    };
-    let _ = writeln!(out, "{}:{}:{}: {} ({status}): {}", f.location.file, f.location.line, f.location.column, f.kind.name(), f.message);
+fn render_finding(out: &mut String, f: &Finding, sources: &mut SourceCache, style: &TextStyle) {
+    diagnostic::heading(out, f, style);
+    diagnostic::excerpt(out, &f.location, sources, style);
     if let Some(by) = f.decided_by {
         let step = match by {
             DecidedBy::Structural => "structural identity",
@@ -119,22 +137,66 @@ fn render_finding(out: &mut String, f: &Finding) {
         let _ = writeln!(out, "  right: {}", elide(&e.right));
         let _ = writeln!(out, "  (the first differing subterms are marked ⟪ ⟫)");
         if let (Some(l), Some(r)) = (&e.left_value, &e.right_value) {
-            let _ = writeln!(out, "  under the witness: left = {l}, right = {r}");
+            let ty = e.element_type.as_deref().map(|t| format!(" ({t})")).unwrap_or_default();
+            let _ = writeln!(out, "  under the witness{ty}: left = {l}, right = {r}");
         }
-        match &e.equal_under {
-            Some(a) if !a.is_empty() => {
-                let _ = writeln!(out, "  equal under --assume {}", a.join(","));
+        if let Some(d) = &e.differing {
+            let _ = writeln!(out, "  differing elements under the witness: {}", d.count);
+            for el in d.elements.iter().take(MAX_LISTED_DIFFERENCES) {
+                let _ = writeln!(out, "    [{}]: left {}, right {}", el.index, el.left, el.right);
             }
-            _ => {}
+            if d.count as usize > MAX_LISTED_DIFFERENCES {
+                let _ = writeln!(out, "    ... ({} more; the JSON report lists up to {})", d.count as usize - MAX_LISTED_DIFFERENCES, d.elements.len());
+            }
         }
     }
     if let Some(w) = &f.witness {
         for (name, hex) in w {
-            let _ = writeln!(out, "  witness {name} = {}", abbreviate(hex));
+            match f.witness_values.as_ref().and_then(|v| v.get(name)) {
+                Some(decoded) => witness_lines(out, name, decoded),
+                None => {
+                    let _ = writeln!(out, "  witness {name} = {}", abbreviate(hex));
+                }
+            }
         }
     }
+    // Related places, as compilers give them: the assumption that would
+    // make the sides equal, the other access of a race, where memory was
+    // freed, the calls that led here.
+    if let Some(a) = f.expressions.as_ref().and_then(|e| e.equal_under.as_ref()).filter(|a| !a.is_empty()) {
+        diagnostic::note(out, &f.location, &format!("the two sides are equal under --assume {}", a.join(",")), style);
+    }
     for r in &f.related {
-        let _ = writeln!(out, "  {} at {}:{}", r.message, r.location.file, r.location.line);
+        diagnostic::note(out, &r.location, &r.message, style);
+    }
+}
+
+/// Differing elements listed in the text report.
+const MAX_LISTED_DIFFERENCES: usize = 8;
+/// Runs of equal witness elements listed per input before eliding.
+const MAX_WITNESS_RUNS: usize = 16;
+
+/// A decoded witness input: `witness x: i32 = 5`, or an array element by
+/// element with runs of equal elements joined (`src[1..63] = 0.0f`).
+fn witness_lines(out: &mut String, name: &str, d: &DecodedInput) {
+    if d.elements.len() == 1 {
+        let _ = writeln!(out, "  witness {name}: {} = {}", d.type_name, d.elements[0]);
+        return;
+    }
+    let _ = writeln!(out, "  witness {name}: {}", d.type_name);
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for (i, e) in d.elements.iter().enumerate() {
+        match runs.last_mut() {
+            Some((_, end)) if d.elements[*end] == *e => *end = i,
+            _ => runs.push((i, i)),
+        }
+    }
+    for &(start, end) in runs.iter().take(MAX_WITNESS_RUNS) {
+        let index = if start == end { format!("{start}") } else { format!("{start}..{end}") };
+        let _ = writeln!(out, "    {name}[{index}] = {}", d.elements[start]);
+    }
+    if runs.len() > MAX_WITNESS_RUNS {
+        let _ = writeln!(out, "    ... (the JSON report has every element)");
     }
 }
 

@@ -24,6 +24,14 @@ pub fn symcross(args: &[&str]) -> Run {
     Run { code: out.status.code().unwrap_or(-1), stdout, stderr: String::from_utf8_lossy(&out.stderr).into_owned(), json }
 }
 
+/// As `symcross`, run in directory `dir` with extra environment variables.
+pub fn symcross_in(dir: &Path, env: &[(&str, &str)], args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_symcross")).current_dir(dir).envs(env.iter().copied()).args(args).output().expect("run symcross");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let json = if args.windows(2).any(|w| w == ["--json", "-"]) { serde_json::from_str(&stdout).ok() } else { None };
+    Run { code: out.status.code().unwrap_or(-1), stdout, stderr: String::from_utf8_lossy(&out.stderr).into_owned(), json }
+}
+
 /// The expectation line of a fixture: `// expect: equivalent`,
 /// `// expect: findings KIND...`, `// expect: exit 2` (`; expect:` in LLVM
 /// text files).
