@@ -106,6 +106,7 @@ fn sum_stats(reports: &[Report]) -> RunStats {
             canonical: s.decided.canonical + t.decided.canonical,
             implied_query: s.decided.implied_query + t.decided.implied_query,
             bit_precise: s.decided.bit_precise + t.decided.bit_precise,
+            sampling: s.decided.sampling + t.decided.sampling,
         };
     }
     s
