@@ -389,14 +389,15 @@ impl<'m> Executor<'m> {
         self.admit_host_memory(n.saturating_mul(COST_PER_EXPRESSION))
     }
 
-    /// Admits an access of `len` bytes at a symbolic offset in an object of
-    /// `size` bytes: its bytes are listed, and each byte read or written is
-    /// a select over the offsets the access can take (`shadowed`: their
+    /// Admits an access of `len` bytes at a symbolic offset that can take
+    /// `positions` values in an object of `size` bytes: its bytes are
+    /// listed, and each byte read or written is a select over those
+    /// positions, about two expressions per position (`shadowed`: their
     /// indeterminate bits as well).
-    pub fn admit_symbolic_access(&mut self, size: u64, len: u64, shadowed: bool) -> Result<(), Step> {
+    pub fn admit_symbolic_access(&mut self, size: u64, positions: u64, len: u64, shadowed: bool) -> Result<(), Step> {
         let listed = size.saturating_mul(COST_PER_TRANSIENT_BYTE);
-        let selects = size.saturating_mul(len + 1).saturating_mul(if shadowed { 2 } else { 1 });
-        self.admit_host_memory(listed.saturating_add(selects.saturating_mul(COST_PER_EXPRESSION) / SELECT_SHARING))
+        let selects = positions.saturating_mul(len + 1).saturating_mul(if shadowed { 4 } else { 2 });
+        self.admit_host_memory(listed.saturating_add(selects.saturating_mul(COST_PER_EXPRESSION)))
     }
 
     pub fn admit_host_memory(&mut self, host_bytes: u64) -> Result<(), Step> {
@@ -646,10 +647,6 @@ impl<'m> Executor<'m> {
 const COST_PER_TRANSIENT_BYTE: u64 = 16;
 /// What one expression costs in the pool: its node, width and hash entry.
 const COST_PER_EXPRESSION: u64 = 96;
-/// A select over an object's bytes builds fewer nodes than one per byte
-/// and offset: the offsets a typed access can take are aligned, and the
-/// bytes of one access share their conditions (mem_ops.rs).
-const SELECT_SHARING: u64 = 4;
 /// The largest object: bases and sizes stay far from 2^64.
 pub const MAX_OBJECT_BYTES: u64 = 1 << 40;
 

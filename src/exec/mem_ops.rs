@@ -276,7 +276,8 @@ impl<'m> Executor<'m> {
         if let Some(b) = o.bytes.uniform(&mut self.pool, 0, o.size).filter(|_| defined) {
             return smallvec::smallvec![b; len as usize];
         }
-        if self.admit_symbolic_access(o.size, len, !defined).is_err() {
+        let positions = self.position_count(access.offset, o.size, len);
+        if self.admit_symbolic_access(o.size, positions, len, !defined).is_err() {
             // The memory limit: the run stops after this step.
             let zero = self.pool.constant(8, 0);
             return smallvec::smallvec![zero; len as usize];
@@ -303,6 +304,17 @@ impl<'m> Executor<'m> {
             out.push(b);
         }
         out
+    }
+
+    /// How many offsets an access of `len` bytes at `offset` can take in an
+    /// object of `size` bytes (`reachable_positions`, without listing them).
+    fn position_count(&self, offset: ExprId, size: u64, len: u64) -> u64 {
+        let Some(last) = size.checked_sub(len) else { return 0 };
+        let (m, r) = super::offset_residue::residue(&self.pool, offset, 12);
+        if r > last {
+            return last + 1;
+        }
+        (last - r) / m + 1
     }
 
     /// The offsets in `0..=last` that `offset` can take, by its known low
@@ -366,7 +378,8 @@ impl<'m> Executor<'m> {
         }
         let o = state.memory.object(access.object);
         let defined = super::shadow_mem::range_is_defined(o, 0, o.size);
-        if self.admit_symbolic_access(o.size, bytes.len() as u64, !defined || shadow.is_some()).is_err() {
+        let positions = self.position_count(access.offset, o.size, bytes.len() as u64);
+        if self.admit_symbolic_access(o.size, positions, bytes.len() as u64, !defined || shadow.is_some()).is_err() {
             // The memory limit: the run stops after this step.
             return;
         }
