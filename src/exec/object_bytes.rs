@@ -49,7 +49,7 @@ impl Page {
     fn byte(&self, pool: &mut ExprPool, k: usize) -> ExprId {
         match &self.data {
             Data::Uniform(b) => *b,
-            Data::Concrete(v) => pool.constant(8, v[k] as u128),
+            Data::Concrete(v) => ExprId::byte_const(v[k]),
             Data::Input { array, first } => pool.input_byte(*array, first + k as u32),
             Data::Exprs(v) => v[k],
         }
@@ -89,6 +89,12 @@ impl Page {
         for k in from..to {
             bits[k / 64] |= 1 << (k % 64);
         }
+        // A write reaching the page's end (the last of a loop filling it)
+        // may have completed it: then checks of it need not look at bits.
+        let (full, rest) = (len / 64, len % 64);
+        if to >= len && bits[..full].iter().all(|w| *w == !0) && (rest == 0 || bits[full] & ((1 << rest) - 1) == (1 << rest) - 1) {
+            self.written = Written::All;
+        }
     }
 
     /// Makes the bytes storable one by one: as `u8`s when `constants_only`
@@ -97,8 +103,8 @@ impl Page {
         let data = match &self.data {
             Data::Concrete(_) if constants_only => return,
             Data::Exprs(_) => return,
-            Data::Uniform(b) if constants_only => match pool.as_const(*b) {
-                Some(c) => Data::Concrete(vec![c as u8; len].into_boxed_slice()),
+            Data::Uniform(b) if constants_only => match b.as_byte_const() {
+                Some(c) => Data::Concrete(vec![c; len].into_boxed_slice()),
                 None => Data::Exprs(vec![*b; len].into_boxed_slice()),
             },
             _ => Data::Exprs((0..len).map(|k| self.byte(pool, k)).collect()),
@@ -187,15 +193,27 @@ impl ObjectBytes {
     }
 
     /// Appends bytes `off..off + len` to `out`.
+    #[inline]
     pub fn read(&self, pool: &mut ExprPool, off: u64, len: u64, out: &mut impl Extend<ExprId>) {
-        Self::for_pages(off, len, |i, from, to, _| match self.page(i) {
+        let from = (off % PAGE_BYTES) as usize;
+        if from + len as usize <= PAGE {
+            // Within one page (every scalar access but a few): no page walk.
+            return self.read_in_page((off / PAGE_BYTES) as usize, from, from + len as usize, pool, out);
+        }
+        Self::for_pages(off, len, |i, from, to, _| self.read_in_page(i, from, to, pool, out));
+    }
+
+    #[inline]
+    fn read_in_page(&self, i: usize, from: usize, to: usize, pool: &mut ExprPool, out: &mut impl Extend<ExprId>) {
+        match self.page(i) {
             None => out.extend(std::iter::repeat_n(self.zero, to - from)),
             Some(p) => match &p.data {
                 Data::Uniform(b) => out.extend(std::iter::repeat_n(*b, to - from)),
                 Data::Exprs(v) => out.extend(v[from..to].iter().copied()),
-                _ => out.extend((from..to).map(|k| p.byte(pool, k))),
+                Data::Concrete(v) => out.extend(v[from..to].iter().map(|b| ExprId::byte_const(*b))),
+                Data::Input { .. } => out.extend((from..to).map(|k| p.byte(pool, k))),
             },
-        });
+        }
     }
 
     /// Every byte, in order (callers admit the memory first).
@@ -232,7 +250,12 @@ impl ObjectBytes {
     }
 
     /// Whether every byte of `off..off + len` was written.
+    #[inline]
     pub fn all_written(&self, off: u64, len: u64) -> bool {
+        let from = (off % PAGE_BYTES) as usize;
+        if from + len as usize <= PAGE {
+            return self.page((off / PAGE_BYTES) as usize).is_some_and(|p| p.all_written(from, from + len as usize));
+        }
         let mut all = true;
         Self::for_pages(off, len, |i, from, to, _| {
             all = all && self.page(i).is_some_and(|p| p.all_written(from, to));
@@ -271,21 +294,32 @@ impl ObjectBytes {
 
     /// Writes bytes at `off` (`None` entries are left alone), marking them
     /// written.
+    #[inline]
     pub fn write(&mut self, pool: &mut ExprPool, off: u64, bytes: &[Option<ExprId>]) {
-        Self::for_pages(off, bytes.len() as u64, |i, from, to, at| {
+        let from = (off % PAGE_BYTES) as usize;
+        if from + bytes.len() <= PAGE {
+            // Within one page (every scalar access but a few): no page walk.
+            return self.write_in_page((off / PAGE_BYTES) as usize, from, bytes, pool);
+        }
+        Self::for_pages(off, bytes.len() as u64, |i, from, to, at| self.write_in_page(i, from, &bytes[at..at + (to - from)], pool));
+    }
+
+    /// Writes `chunk` at `from` in page `i`.
+    fn write_in_page(&mut self, i: usize, from: usize, chunk: &[Option<ExprId>], pool: &mut ExprPool) {
+        {
+            let to = from + chunk.len();
             let len = self.page_len(i);
-            let chunk = &bytes[at..at + (to - from)];
-            let constants = chunk.iter().flatten().all(|b| pool.as_const(*b).is_some());
             let p = self.page_mut(i);
             // Writing the value a uniform page already holds changes no byte.
             let unchanged = matches!(&p.data, Data::Uniform(u) if chunk.iter().flatten().all(|b| b == u));
             if !unchanged {
+                let constants = !matches!(p.data, Data::Exprs(_)) && chunk.iter().flatten().all(|b| b.as_byte_const().is_some());
                 p.make_writable(pool, len, constants);
                 match &mut p.data {
                     Data::Concrete(v) => {
                         for (k, b) in chunk.iter().enumerate() {
                             if let Some(b) = b {
-                                v[from + k] = pool.as_const(*b).unwrap_or(0) as u8;
+                                v[from + k] = b.as_byte_const().unwrap_or(0);
                             }
                         }
                     }
@@ -308,7 +342,7 @@ impl ObjectBytes {
                     }
                 }
             }
-        });
+        }
     }
 
     /// Sets byte `k` (written).
@@ -363,8 +397,10 @@ impl ObjectBytes {
                 if self.pages.len() <= i {
                     self.pages.resize(i + 1, None);
                 }
-                self.pages[i] = Some(src.pages.get(si).cloned().flatten().unwrap_or_else(|| Rc::new(blank_page(src.zero))));
-                Rc::make_mut(self.pages[i].as_mut().expect("just set")).written = Written::All;
+                let page = self.pages[i].insert(src.pages.get(si).cloned().flatten().unwrap_or_else(|| Rc::new(blank_page(src.zero))));
+                if page.written != Written::All {
+                    Rc::make_mut(page).written = Written::All;
+                }
             } else {
                 let mut bytes: Vec<ExprId> = Vec::with_capacity(to - from);
                 src.read(pool, s, (to - from) as u64, &mut bytes);
@@ -444,4 +480,117 @@ impl ObjectBytes {
 /// page is touched (admitted when the object is allocated).
 pub fn page_table_bytes(size: u64) -> u64 {
     size.div_ceil(PAGE_BYTES).saturating_mul(8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bytes(pool: &mut ExprPool, values: &[u8]) -> Vec<Option<ExprId>> {
+        values.iter().map(|v| Some(pool.constant(8, *v as u128))).collect()
+    }
+
+    fn read(o: &ObjectBytes, pool: &mut ExprPool, off: u64, len: u64) -> Vec<u128> {
+        let mut out = Vec::new();
+        o.read(pool, off, len, &mut out);
+        out.into_iter().map(|b| pool.as_const(b).expect("constant")).collect()
+    }
+
+    #[test]
+    fn a_write_across_a_page_boundary_reads_back_and_marks_only_its_bytes() {
+        let mut pool = ExprPool::new();
+        let mut o = ObjectBytes::new(3 * PAGE_BYTES, pool.constant(8, 0));
+        let values = bytes(&mut pool, &[1, 2, 3, 4]);
+        o.write(&mut pool, PAGE_BYTES - 2, &values);
+        assert_eq!(read(&o, &mut pool, PAGE_BYTES - 3, 6), vec![0, 1, 2, 3, 4, 0]);
+        assert!(o.all_written(PAGE_BYTES - 2, 4));
+        assert!(!o.is_written(PAGE_BYTES - 3) && !o.is_written(PAGE_BYTES + 2));
+        assert_eq!(o.count_unwritten(0, 3 * PAGE_BYTES), 3 * PAGE_BYTES - 4);
+    }
+
+    #[test]
+    fn a_fill_shares_whole_pages_and_writes_the_partial_ones() {
+        let mut pool = ExprPool::new();
+        let mut o = ObjectBytes::new(10 * PAGE_BYTES + 5, pool.constant(8, 0));
+        let x = pool.fresh(8);
+        o.fill(&mut pool, 3, 10 * PAGE_BYTES, x);
+        assert_eq!(o.uniform(&mut pool, 3, 10 * PAGE_BYTES), Some(x));
+        assert_eq!(o.get(&mut pool, 2), pool.constant(8, 0));
+        assert_eq!(o.get(&mut pool, 10 * PAGE_BYTES + 3), pool.constant(8, 0));
+        assert!(o.all_written(3, 10 * PAGE_BYTES) && !o.is_written(2));
+        let shared = o.pages[2].as_ref().unwrap();
+        assert!(Rc::ptr_eq(shared, o.pages[5].as_ref().unwrap()));
+    }
+
+    #[test]
+    fn an_unaligned_copy_moves_the_bytes_and_an_aligned_one_shares_pages() {
+        let mut pool = ExprPool::new();
+        let zero = pool.constant(8, 0);
+        let mut src = ObjectBytes::new(4 * PAGE_BYTES, zero);
+        let values: Vec<u8> = (0..4 * PAGE_BYTES).map(|k| (k * 7 % 251) as u8).collect();
+        let v = bytes(&mut pool, &values);
+        src.write(&mut pool, 0, &v);
+        let mut dst = ObjectBytes::new(4 * PAGE_BYTES, zero);
+        dst.copy_from(&mut pool, 1, &src.window(0, 3 * PAGE_BYTES), 0, 3 * PAGE_BYTES);
+        let want: Vec<u128> = values[..3 * PAGE_BYTES as usize].iter().map(|b| *b as u128).collect();
+        assert_eq!(read(&dst, &mut pool, 1, 3 * PAGE_BYTES), want);
+        let mut aligned = ObjectBytes::new(4 * PAGE_BYTES, zero);
+        aligned.copy_from(&mut pool, 0, &src, 0, 4 * PAGE_BYTES);
+        assert!(Rc::ptr_eq(aligned.pages[1].as_ref().unwrap(), src.pages[1].as_ref().unwrap()));
+        assert!(aligned == src);
+    }
+
+    #[test]
+    fn input_pages_give_the_input_bytes_in_order() {
+        let mut pool = ExprPool::new();
+        let mut o = ObjectBytes::new(2 * PAGE_BYTES + 10, pool.constant(8, 0));
+        let a = pool.new_array("in", (2 * PAGE_BYTES) as u32);
+        o.fill_input(&mut pool, 10, 2 * PAGE_BYTES, a, 0);
+        for k in [0u32, 1, 4085, 4086, 4087, 8191] {
+            let want = pool.input_byte(a, k);
+            assert_eq!(o.get(&mut pool, 10 + k as u64), want);
+        }
+    }
+
+    #[test]
+    fn byte_constants_are_the_pools() {
+        let mut pool = ExprPool::new();
+        for v in [0u8, 1, 0x7f, 0x80, 0xff] {
+            assert_eq!(ExprId::byte_const(v), pool.constant(8, v as u128));
+            assert_eq!(pool.constant(8, v as u128).as_byte_const(), Some(v));
+        }
+        let wide = pool.constant(16, 5);
+        let fresh = pool.fresh(8);
+        assert_eq!((wide.as_byte_const(), fresh.as_byte_const()), (None, None));
+    }
+
+    #[test]
+    fn a_constant_page_takes_a_symbolic_byte() {
+        let mut pool = ExprPool::new();
+        let mut o = ObjectBytes::new(100, pool.constant(8, 0));
+        let v = bytes(&mut pool, &[9; 100]);
+        o.write(&mut pool, 0, &v);
+        let x = pool.fresh(8);
+        o.set(&mut pool, 50, x);
+        assert_eq!(o.get(&mut pool, 50), x);
+        assert_eq!(o.get(&mut pool, 49), pool.constant(8, 9));
+    }
+
+    #[test]
+    fn merging_combines_only_the_bytes_that_differ_and_unites_what_was_written() {
+        let mut pool = ExprPool::new();
+        let zero = pool.constant(8, 0);
+        let mut a = ObjectBytes::new(2 * PAGE_BYTES, zero);
+        let mut b = a.clone();
+        let (one, two) = (pool.constant(8, 1), pool.constant(8, 2));
+        a.set(&mut pool, 5, one);
+        b.set(&mut pool, 5, two);
+        b.set(&mut pool, 6, two);
+        let c = pool.fresh(1);
+        a.merge(&mut pool, &b, |p, x, y| p.ite(c, x, y));
+        let five = pool.ite(c, one, two);
+        let six = pool.ite(c, zero, two);
+        assert_eq!((a.get(&mut pool, 5), a.get(&mut pool, 6), a.get(&mut pool, 7)), (five, six, zero));
+        assert!(a.is_written(5) && a.is_written(6) && !a.is_written(7));
+    }
 }
