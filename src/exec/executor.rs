@@ -194,7 +194,7 @@ impl<'m> Executor<'m> {
             };
             let o = memory.object_mut(id);
             for k in 0..8 {
-                let at = *offset as u64 + k;
+                let at = *offset + k;
                 if at < (o.size).min(init.len() as u64) {
                     let b = self.pool.constant(8, ((addr >> (8 * k)) & 0xff) as u128);
                     o.bytes.set(&mut self.pool, at, b);
