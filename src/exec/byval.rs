@@ -66,14 +66,13 @@ impl<'m> Executor<'m> {
 
 /// A private stack object with the contents of `template`.
 fn copy_object(memory: &mut Memory, template: ObjectId, pool: &mut crate::expr::ExprPool, name: String) -> ObjectId {
-    let (size, bytes, initialized, poison) = {
+    let (size, bytes, poison) = {
         let t = memory.object(template);
-        (t.size, t.bytes.clone(), t.initialized.clone(), t.poison.clone())
+        (t.size, t.bytes.clone(), t.poison.clone())
     };
     let id = memory.allocate(pool, size, 16, ObjectKind::Stack, name);
     let o = memory.object_mut(id);
     o.bytes = bytes;
-    o.initialized = initialized;
     o.poison = poison;
     id
 }
@@ -83,8 +82,8 @@ fn copy_object(memory: &mut Memory, template: ObjectId, pool: &mut crate::expr::
 pub(super) fn byval_template(memory: &mut Memory, pool: &mut crate::expr::ExprPool, bytes: &[crate::expr::ExprId], align: u64, name: String) -> u64 {
     let id = memory.allocate(pool, bytes.len() as u64, align, ObjectKind::Buffer, name);
     let o = memory.object_mut(id);
-    o.bytes = bytes.to_vec();
-    o.initialized = vec![true; bytes.len()];
+    let bytes: Vec<Option<crate::expr::ExprId>> = bytes.iter().copied().map(Some).collect();
+    o.bytes.write(pool, 0, &bytes);
     o.read_only = true;
     memory.object(id).base
 }

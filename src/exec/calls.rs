@@ -215,8 +215,13 @@ impl<'m> Executor<'m> {
         if n > 0 {
             self.coverage.symbolic_inputs += 1;
         }
-        let array = self.pool.new_array(&name, n as u32);
-        let bytes: Vec<Option<ExprId>> = (0..n as u32).map(|i| Some(self.pool.input_byte(array, i))).collect();
+        // Input bytes are numbered by 32 bits: a larger input is past any
+        // memory limit.
+        let Ok(count) = u32::try_from(n) else {
+            self.limit_hit = Some(super::executor::LimitHit::Memory);
+            return Err(Step::Terminated);
+        };
+        let array = self.pool.new_array(&name, count);
         let access = self.resolve(state, c.args[0][0], n, loc, true)?;
         // The input holds what the object holds (`float src[64]`: floats)
         // when it starts at an element boundary: the witness then prints
@@ -226,6 +231,16 @@ impl<'m> Executor<'m> {
                 self.pool.set_element_type(array, element);
             }
         }
+        if let Some(off) = self.plain_offset(state, &access) {
+            // Whole pages hold "byte i of the input", built when read.
+            self.admit_host_memory(super::object_bytes::page_table_bytes(n))?;
+            let o = state.memory.object_mut(access.object);
+            o.bytes.fill_input(&mut self.pool, off, n, array, 0);
+            forget_shadow(o, off, n);
+            return Ok(None);
+        }
+        self.admit_transient(n)?;
+        let bytes: Vec<Option<ExprId>> = (0..count).map(|i| Some(self.pool.input_byte(array, i))).collect();
         self.write_bytes(state, &access, &bytes);
         Ok(None)
     }
@@ -337,10 +352,8 @@ impl<'m> Executor<'m> {
         // n * size past 64 bits cannot be allocated: the memory limit.
         let total = n.checked_mul(size).unwrap_or(u64::MAX);
         let p = self.heap_allocate(state, total, 16, c.inst.loc)?;
-        let access = self.resolve(state, p, total, c.inst.loc, true)?;
-        self.admit_transient(total)?;
         let zero = self.pool.constant(8, 0);
-        self.write_bytes(state, &access, &vec![Some(zero); total as usize]);
+        self.fill_bytes(state, p, zero, total, c.inst.loc)?;
         Ok(Some(scalar(p)))
     }
 
@@ -416,10 +429,30 @@ impl<'m> Executor<'m> {
             return Ok(());
         }
         let from = self.resolve(state, src, n, loc, false)?;
+        let mut resolved_to = None;
+        if let Some(from_off) = self.plain_offset(state, &from) {
+            let o = state.memory.object(from.object);
+            if super::shadow_mem::range_is_defined(o, from_off, n) {
+                // Defined bytes at a known place: copied by page.
+                let source = o.bytes.window(from_off, n);
+                self.admit_host_memory(super::object_bytes::page_table_bytes(n))?;
+                let to = self.resolve(state, dst, n, loc, true)?;
+                if let Some(to_off) = self.plain_offset(state, &to) {
+                    let o = state.memory.object_mut(to.object);
+                    o.bytes.copy_from(&mut self.pool, to_off, &source, from_off, n);
+                    forget_shadow(o, to_off, n);
+                    return Ok(());
+                }
+                resolved_to = Some(to);
+            }
+        }
         self.admit_transient(n)?;
         let bytes: Vec<Option<ExprId>> = self.read_bytes_raw(state, &from, n).into_iter().map(Some).collect();
         let shadow = self.shadow.last_read.take().map(|(m, origin)| (m.into_iter().map(Some).collect::<Vec<_>>(), origin));
-        let to = self.resolve(state, dst, n, loc, true)?;
+        let to = match resolved_to {
+            Some(to) => to,
+            None => self.resolve(state, dst, n, loc, true)?,
+        };
         self.write_bytes_shadowed(state, &to, &bytes, shadow.as_ref().map(|(m, o)| (&m[..], *o)));
         Ok(())
     }
@@ -428,10 +461,28 @@ impl<'m> Executor<'m> {
         if n == 0 {
             return Ok(());
         }
-        self.admit_transient(n)?;
         let to = self.resolve(state, dst, n, loc, true)?;
+        if let Some(off) = self.plain_offset(state, &to) {
+            // Whole pages share one page holding `byte`.
+            self.admit_host_memory(super::object_bytes::page_table_bytes(n))?;
+            let o = state.memory.object_mut(to.object);
+            o.bytes.fill(&mut self.pool, off, n, byte);
+            forget_shadow(o, off, n);
+            return Ok(());
+        }
+        self.admit_transient(n)?;
         self.write_bytes(state, &to, &vec![Some(byte); n as usize]);
         Ok(())
+    }
+
+    /// The offset of an access as a number, in an object with bytes of its
+    /// own (not an address-only buffer, whose bytes are kept by offset).
+    fn plain_offset(&self, state: &State, access: &super::mem_ops::Access) -> Option<u64> {
+        let o = state.memory.object(access.object);
+        if o.address_only {
+            return None;
+        }
+        self.pool.as_const(access.offset).map(|v| v as u64)
     }
 
     /// The bytes of a copy; their shadow is left in `self.shadow.last_read`
@@ -441,9 +492,22 @@ impl<'m> Executor<'m> {
             let o = state.memory.object(access.object);
             if !o.address_only {
                 self.shadow.last_read = self.range_shadow(o, off as u64, n);
-                return o.bytes[off as usize..(off as u64 + n) as usize].to_vec();
+                let mut bytes = Vec::new();
+                o.bytes.read(&mut self.pool, off as u64, n, &mut bytes);
+                return bytes;
             }
         }
         self.read_bytes(state, access, n, Loc::default()).into_vec()
     }
+}
+
+/// Bytes `off..off + len` of `o` were just written with defined bits:
+/// they lose any indeterminate bits they had.
+fn forget_shadow(o: &mut super::memory::MemoryObject, off: u64, len: u64) {
+    if o.poison.is_empty() {
+        return;
+    }
+    let mut tail = o.poison.split_off(&off);
+    let mut rest = tail.split_off(&off.saturating_add(len));
+    o.poison.append(&mut rest);
 }

@@ -29,11 +29,11 @@ impl<'m> Executor<'m> {
     /// when the buffers cannot be read concretely (symbolic pointers,
     /// unbounded buffers).
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn differing_elements(&self, state: &State, a: ExprId, b: ExprId, elem: u64, count: u64, t: ElementType, witness: &Assignment) -> Option<(u64, Vec<ElementDifference>)> {
+    pub(super) fn differing_elements(&mut self, state: &State, a: ExprId, b: ExprId, elem: u64, count: u64, t: ElementType, witness: &Assignment) -> Option<(u64, Vec<ElementDifference>)> {
         if count > MAX_ELEMENTS || elem == 0 || elem > 16 {
             return None;
         }
-        let read = |ptr: ExprId, k: u64| -> Option<u128> {
+        let mut read = |ptr: ExprId, k: u64| -> Option<u128> {
             let addr = self.pool.as_const(ptr)? as u64 + k * elem;
             let o = state.memory.object(state.memory.object_near(addr)?);
             let off = addr.checked_sub(o.base)?;
@@ -42,7 +42,8 @@ impl<'m> Executor<'m> {
             }
             let mut v = 0u128;
             for i in 0..elem {
-                let byte = evaluate(&self.pool, o.bytes[(off + i) as usize], witness) & 0xff;
+                let byte = o.bytes.get(&mut self.pool, off + i);
+                let byte = evaluate(&self.pool, byte, witness) & 0xff;
                 v |= byte << (8 * i);
             }
             Some(v)

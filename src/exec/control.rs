@@ -211,14 +211,10 @@ impl<'m> Executor<'m> {
             let lane = v[0];
             let w = self.pool.width(lane);
             let wide = if w < 64 { self.pool.zext(lane, 64) } else { self.pool.trunc(lane, 64) };
-            for b in 0..8 {
-                let byte = self.pool.extract(wide, b * 8, 8);
-                let o = state.memory.object_mut(id);
-                o.bytes[k * 8 + b as usize] = byte;
-            }
+            let slot: Vec<Option<crate::expr::ExprId>> = (0..8).map(|b| Some(self.pool.extract(wide, b * 8, 8))).collect();
+            state.memory.object_mut(id).bytes.write(&mut self.pool, k as u64 * 8, &slot);
         }
-        let o = state.memory.object_mut(id);
-        o.initialized.iter_mut().for_each(|b| *b = true);
+        state.memory.object_mut(id).bytes.set_all_written(true);
         state.frame_mut().allocas.push(id);
         id
     }

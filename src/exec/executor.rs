@@ -179,27 +179,35 @@ impl<'m> Executor<'m> {
     pub(super) fn init_global(&mut self, memory: &mut Memory, g: &crate::ir::Global, id: ObjectId) {
         let Some(init) = &g.init else {
             // External without initializer: contents unknown but defined.
-            let o = memory.object_mut(id);
-            o.initialized.iter_mut().for_each(|b| *b = true);
+            memory.object_mut(id).bytes.set_all_written(true);
             return;
         };
-        let mut bytes: Vec<ExprId> = init.iter().map(|b| self.pool.constant(8, *b as u128)).collect();
+        let o = memory.object_mut(id);
+        let n = (o.size as usize).min(init.len());
+        // By page: all-zero pages (most of a large zero-initialised array)
+        // stay blank, the others are stored as constants.
+        for (k, chunk) in init[..n].chunks(super::object_bytes::PAGE_BYTES as usize).enumerate() {
+            if chunk.iter().any(|b| *b != 0) {
+                let bytes: Vec<Option<ExprId>> = chunk.iter().map(|b| Some(self.pool.constant(8, *b as u128))).collect();
+                o.bytes.write(&mut self.pool, k as u64 * super::object_bytes::PAGE_BYTES, &bytes);
+            }
+        }
+        o.bytes.set_all_written(true);
+        o.read_only = g.constant;
         for (offset, reloc) in &g.relocs {
             let addr = match reloc {
                 Reloc::Global { global, offset } => self.global_addr[global.0 as usize].wrapping_add(*offset as u64),
                 Reloc::Function(f) => self.function_base[f.0 as usize],
             };
+            let o = memory.object_mut(id);
             for k in 0..8 {
-                if let Some(b) = bytes.get_mut(*offset as usize + k) {
-                    *b = self.pool.constant(8, ((addr >> (8 * k)) & 0xff) as u128);
+                let at = *offset + k;
+                if at < (o.size).min(init.len() as u64) {
+                    let b = self.pool.constant(8, ((addr >> (8 * k)) & 0xff) as u128);
+                    o.bytes.set(&mut self.pool, at, b);
                 }
             }
         }
-        let o = memory.object_mut(id);
-        let n = o.bytes.len().min(bytes.len());
-        o.bytes[..n].copy_from_slice(&bytes[..n]);
-        o.initialized.iter_mut().for_each(|b| *b = true);
-        o.read_only = g.constant;
     }
 
     pub fn global_address(&self, g: GlobalId) -> u64 {
@@ -242,7 +250,9 @@ impl<'m> Executor<'m> {
                 let step = self.step(&mut state);
                 if self.limit_hit.is_some() {
                     // The step hit a limit itself (an allocation past the
-                    // memory limit).
+                    // memory limit). What it went on to find rests on
+                    // bytes it could not build: dropped.
+                    self.findings.truncate(found_before);
                     break 'paths;
                 }
                 if crate::interrupt::requested() {
@@ -379,23 +389,41 @@ impl<'m> Executor<'m> {
     /// Admits an object of `bytes` bytes before it is allocated: when it
     /// cannot fit in the memory limit (the configured one, else the
     /// machine's memory) the run stops with the memory limit, so a huge
-    /// `malloc` is a report, never a failed host allocation.
+    /// `malloc` is a report, never a failed host allocation. Its bytes
+    /// cost nothing until written (object_bytes.rs): what is admitted is
+    /// its page table.
     pub fn admit_allocation(&mut self, bytes: u64) -> Result<(), Step> {
         if bytes > MAX_OBJECT_BYTES {
             self.limit_hit = Some(LimitHit::Memory);
             return Err(Step::Terminated);
         }
-        self.admit_host_memory(bytes.saturating_mul(COST_PER_OBJECT_BYTE))
+        self.admit_host_memory(super::object_bytes::page_table_bytes(bytes))
     }
 
-    /// Admits an operation on `bytes` bytes of an object (memset, memcpy)
-    /// that builds a temporary byte list and may copy the object
-    /// (copy-on-write) on the way.
+    /// Admits an operation that lists `bytes` bytes of an object one by one
+    /// (a memcpy between unaligned or partly indeterminate ranges, a memset
+    /// at a symbolic address): the temporary list and the pages written.
     pub fn admit_transient(&mut self, bytes: u64) -> Result<(), Step> {
         self.admit_host_memory(bytes.saturating_mul(COST_PER_TRANSIENT_BYTE))
     }
 
-    fn admit_host_memory(&mut self, host_bytes: u64) -> Result<(), Step> {
+    /// Admits `n` new expressions (fresh bytes, selects).
+    pub fn admit_expressions(&mut self, n: u64) -> Result<(), Step> {
+        self.admit_host_memory(n.saturating_mul(COST_PER_EXPRESSION))
+    }
+
+    /// Admits an access of `len` bytes at a symbolic offset that can take
+    /// `positions` values in an object of `size` bytes: its bytes are
+    /// listed, and each byte read or written is a select over those
+    /// positions, about two expressions per position (`shadowed`: their
+    /// indeterminate bits as well).
+    pub fn admit_symbolic_access(&mut self, size: u64, positions: u64, len: u64, shadowed: bool) -> Result<(), Step> {
+        let listed = size.saturating_mul(COST_PER_TRANSIENT_BYTE);
+        let selects = positions.saturating_mul(len + 1).saturating_mul(if shadowed { 4 } else { 2 });
+        self.admit_host_memory(listed.saturating_add(selects.saturating_mul(COST_PER_EXPRESSION)))
+    }
+
+    pub fn admit_host_memory(&mut self, host_bytes: u64) -> Result<(), Step> {
         let need_mb = host_bytes >> 20;
         // Small amounts are always admitted: reading the resident set
         // costs more than they do, and the run loop watches it anyway.
@@ -662,12 +690,11 @@ impl<'m> Executor<'m> {
     }
 }
 
-/// What one byte of an object costs: its expression id and its
-/// initialised flag (memory.rs).
-const COST_PER_OBJECT_BYTE: u64 = 5;
-/// What a memset or memcpy costs per byte on top: the list of new bytes
-/// (8) and a copy of the object when another state shares it (5), rounded up.
+/// What listing a byte costs: its expression in the list (8) and in the
+/// page written (8), rounded up.
 const COST_PER_TRANSIENT_BYTE: u64 = 16;
+/// What one expression costs in the pool: its node, width and hash entry.
+const COST_PER_EXPRESSION: u64 = 96;
 /// The largest object: bases and sizes stay far from 2^64.
 pub const MAX_OBJECT_BYTES: u64 = 1 << 40;
 

@@ -71,16 +71,23 @@ impl<'m> Executor<'m> {
         if o.addr_space != LOCAL_SPACE || o.address_only {
             return;
         }
-        let range = range.unwrap_or(0..o.initialized.len());
-        if o.initialized[range.clone()].iter().all(|b| *b) {
+        let (off, len) = match range {
+            Some(r) => (r.start as u64, (r.end - r.start) as u64),
+            None => (0, o.size),
+        };
+        if o.bytes.all_written(off, len) {
             return;
         }
+        // One fresh expression per byte: the memory limit first.
+        let n = o.bytes.count_unwritten(off, len);
+        if self.admit_expressions(n).is_err() {
+            return;
+        }
+        let unwritten = o.bytes.unwritten(off, len);
         let o = state.memory.object_mut(object);
-        for i in range {
-            if !o.initialized[i] {
-                o.bytes[i] = self.pool.fresh(8);
-                o.initialized[i] = true;
-            }
+        for i in unwritten {
+            let fresh = self.pool.fresh(8);
+            o.bytes.set(&mut self.pool, i, fresh);
         }
     }
 }

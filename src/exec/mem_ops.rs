@@ -271,15 +271,28 @@ impl<'m> Executor<'m> {
         self.fill_unwritten_local(state, access.object, offset.map(|o| o as usize..(o + len) as usize));
         let o = state.memory.object(access.object);
         if let Some(off) = offset {
-            let range = off as usize..(off + len) as usize;
-            let bytes = Bytes::from_slice(&o.bytes[range]);
+            let mut bytes = Bytes::new();
+            o.bytes.read(&mut self.pool, off, len, &mut bytes);
             if !super::shadow_mem::range_is_defined(o, off, len) {
                 self.shadow.last_read = self.range_shadow(o, off, len);
             }
             return bytes;
         }
+        // A symbolic offset. Contents holding one value everywhere (a
+        // memset buffer) read as that value at any offset, whatever the
+        // object's size.
+        let defined = super::shadow_mem::range_is_defined(o, 0, o.size);
+        if let Some(b) = o.bytes.uniform(&mut self.pool, 0, o.size).filter(|_| defined) {
+            return smallvec::smallvec![b; len as usize];
+        }
+        let positions = self.position_count(access.offset, o.size, len);
+        if self.admit_symbolic_access(o.size, positions, len, !defined).is_err() {
+            // The memory limit: the run stops after this step.
+            let zero = self.pool.constant(8, 0);
+            return smallvec::smallvec![zero; len as usize];
+        }
         let shadow = self.object_shadow(o);
-        let bytes = o.bytes.clone();
+        let bytes = o.bytes.to_vec(&mut self.pool);
         let out = self.select_at(access.offset, &bytes, len);
         if let Some((masks, origin)) = shadow {
             let m = self.select_at(access.offset, &masks, len);
@@ -300,6 +313,17 @@ impl<'m> Executor<'m> {
             out.push(b);
         }
         out
+    }
+
+    /// How many offsets an access of `len` bytes at `offset` can take in an
+    /// object of `size` bytes (`reachable_positions`, without listing them).
+    fn position_count(&self, offset: ExprId, size: u64, len: u64) -> u64 {
+        let Some(last) = size.checked_sub(len) else { return 0 };
+        let (m, r) = super::offset_residue::residue(&self.pool, offset, 12);
+        if r > last {
+            return last + 1;
+        }
+        (last - r) / m + 1
     }
 
     /// The offsets in `0..=last` that `offset` can take, by its known low
@@ -349,12 +373,7 @@ impl<'m> Executor<'m> {
         let offset = self.concrete_offset(state, access);
         if let Some(off) = offset {
             let o = state.memory.object_mut(access.object);
-            for (k, b) in bytes.iter().enumerate() {
-                if let Some(b) = b {
-                    o.bytes[off as usize + k] = *b;
-                    o.initialized[off as usize + k] = true;
-                }
-            }
+            o.bytes.write(&mut self.pool, off, bytes);
             match shadow {
                 Some((masks, origin)) => self.set_range_shadow(o, off, masks, Some(origin)),
                 None if !o.poison.is_empty() => {
@@ -366,9 +385,16 @@ impl<'m> Executor<'m> {
             }
             return;
         }
+        let o = state.memory.object(access.object);
+        let defined = super::shadow_mem::range_is_defined(o, 0, o.size);
+        let positions = self.position_count(access.offset, o.size, bytes.len() as u64);
+        if self.admit_symbolic_access(o.size, positions, bytes.len() as u64, !defined || shadow.is_some()).is_err() {
+            // The memory limit: the run stops after this step.
+            return;
+        }
         self.fill_unwritten_local(state, access.object, None);
         let old_shadow = self.object_shadow(state.memory.object(access.object));
-        let old = state.memory.object(access.object).bytes.clone();
+        let old = state.memory.object(access.object).bytes.to_vec(&mut self.pool);
         let new = self.store_at(access.offset, &old, bytes);
         let masks = if old_shadow.is_some() || shadow.is_some() {
             let zero = self.pool.constant(8, 0);
@@ -385,9 +411,9 @@ impl<'m> Executor<'m> {
         } else {
             None
         };
+        let new: Vec<Option<ExprId>> = new.into_iter().map(Some).collect();
         let o = state.memory.object_mut(access.object);
-        o.bytes = new;
-        o.initialized.iter_mut().for_each(|b| *b = true);
+        o.bytes.write(&mut self.pool, 0, &new);
         if let Some((masks, origin)) = masks {
             self.set_range_shadow(o, 0, &masks, Some(origin));
         }

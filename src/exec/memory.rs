@@ -2,11 +2,13 @@
 //!
 //! Every object (global, stack slot, heap block, symbolic buffer) gets a
 //! concrete base address with a gap after it, so a pointer is an ordinary
-//! 64-bit value and an access past the end lands in no object. Each byte
-//! holds an 8-bit expression; a bitmap says which bytes were written, and
-//! a table which hold indeterminate bits (shadow_mem.rs). The
-//! objects are shared between forked states and copied on first write.
+//! 64-bit value and an access past the end lands in no object. The bytes
+//! are kept by pages (object_bytes.rs): each holds an 8-bit expression, a
+//! bitmap says which were written, and a table which hold indeterminate
+//! bits (shadow_mem.rs). Objects and their pages are shared between forked
+//! states and copied on first write.
 
+use super::object_bytes::ObjectBytes;
 use crate::expr::{ExprId, ExprPool};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -50,8 +52,8 @@ pub struct MemoryObject {
     pub kind: ObjectKind,
     /// Source name (variable, global, `malloc@file:line`), for messages.
     pub name: String,
-    pub bytes: Vec<ExprId>,
-    pub initialized: Vec<bool>,
+    /// The bytes and which of them were written (object_bytes.rs).
+    pub bytes: ObjectBytes,
     pub read_only: bool,
     pub freed: bool,
     /// OpenCL address space (0 private, 1 global, 2 constant, 3 local).
@@ -93,7 +95,8 @@ impl Memory {
         Memory { objects: Vec::new(), by_base: BTreeMap::new(), next_address: FIRST_ADDRESS, last_hit: Default::default() }
     }
 
-    /// Allocates `size` bytes, uninitialised (bytes read as zero until written).
+    /// Allocates `size` bytes, uninitialised (bytes read as zero until
+    /// written); nothing is stored for them until they are written.
     pub fn allocate(&mut self, pool: &mut ExprPool, size: u64, align: u64, kind: ObjectKind, name: String) -> ObjectId {
         let align = align.clamp(16, 4096);
         let base = self.next_address.div_ceil(align) * align;
@@ -105,8 +108,7 @@ impl Memory {
             size,
             kind,
             name,
-            bytes: vec![zero; size as usize],
-            initialized: vec![false; size as usize],
+            bytes: ObjectBytes::new(size, zero),
             read_only: false,
             freed: false,
             addr_space: 0,
@@ -133,7 +135,7 @@ impl Memory {
     /// Allocates an address-only buffer (see `MemoryObject::address_only`).
     /// It owns a window of 2^40 bytes on each side of its base, so that
     /// negative offsets resolve to it as well.
-    pub fn allocate_address_only(&mut self, name: String, addr_space: u32) -> ObjectId {
+    pub fn allocate_address_only(&mut self, pool: &mut ExprPool, name: String, addr_space: u32) -> ObjectId {
         const WINDOW: u64 = 1 << 40;
         let base = (self.next_address + WINDOW).div_ceil(WINDOW) * WINDOW + WINDOW;
         self.next_address = base + WINDOW;
@@ -143,8 +145,7 @@ impl Memory {
             size: WINDOW,
             kind: ObjectKind::Buffer,
             name,
-            bytes: Vec::new(),
-            initialized: Vec::new(),
+            bytes: ObjectBytes::new(0, pool.constant(8, 0)),
             read_only: false,
             freed: false,
             addr_space,

@@ -136,6 +136,9 @@ impl<'m> Executor<'m> {
         if !compatible(&a, b) {
             return Err(a);
         }
+        if !shadows_mergeable(&a, b) {
+            return Err(a);
+        }
         let guard = self.side_guard(&a, tag.prefix);
         let other_guard = self.side_guard(b, tag.prefix);
         for (fa, fb) in a.stack.iter_mut().zip(&b.stack) {
@@ -153,15 +156,16 @@ impl<'m> Executor<'m> {
         let ids: Vec<_> = a.memory.objects().map(|(id, _)| id).collect();
         for id in ids {
             let (oa, ob) = (a.memory.object(id), b.memory.object(id));
-            if std::ptr::eq(oa, ob) || oa.bytes == ob.bytes && oa.initialized == ob.initialized && oa.poison == ob.poison {
+            if std::ptr::eq(oa, ob) || oa.bytes == ob.bytes && oa.poison == ob.poison {
                 continue;
             }
-            let bytes: Vec<ExprId> = oa.bytes.iter().zip(&ob.bytes).map(|(x, y)| self.pool.ite(guard, *x, *y)).collect();
-            let init: Vec<bool> = oa.initialized.iter().zip(&ob.initialized).map(|(x, y)| *x || *y).collect();
-            // Indeterminate bits: those of the side the path took.
+            // Indeterminate bits: those of the side the path took, by byte
+            // of the whole object; past a size that costs too much, the
+            // states are kept apart (not merging is always sound).
             let (sa, sb) = (self.object_shadow(oa), self.object_shadow(ob));
+            let ob_bytes = ob.bytes.clone();
             let poison = if sa.is_some() || sb.is_some() {
-                let size = oa.bytes.len();
+                let size = oa.size as usize;
                 let zero = self.pool.constant(8, 0);
                 let origin = sa.as_ref().or(sb.as_ref()).map(|(_, o)| *o);
                 let (ma, mb) = (sa.map(|(m, _)| m).unwrap_or_else(|| vec![zero; size]), sb.map(|(m, _)| m).unwrap_or_else(|| vec![zero; size]));
@@ -171,12 +175,11 @@ impl<'m> Executor<'m> {
                 None
             };
             let o = a.memory.object_mut(id);
-            o.bytes = bytes;
-            o.initialized = init;
+            o.bytes.merge(&mut self.pool, &ob_bytes, |pool, x, y| pool.ite(guard, x, y));
             if let Some((masks, origin)) = poison {
                 o.poison.clear();
                 // A byte never written on either side stays unwritten.
-                let masks: Vec<Option<ExprId>> = masks.into_iter().enumerate().map(|(k, m)| m.filter(|_| o.initialized[k])).collect();
+                let masks: Vec<Option<ExprId>> = masks.into_iter().enumerate().map(|(k, m)| m.filter(|_| o.bytes.is_written(k as u64))).collect();
                 self.set_range_shadow(o, 0, &masks, origin);
             }
         }
@@ -256,3 +259,17 @@ fn compatible(a: &State, b: &State) -> bool {
         && a.memory.objects().zip(b.memory.objects()).all(|((_, x), (_, y))| x.base == y.base && x.size == y.size && x.freed == y.freed)
 }
 
+
+/// The largest object whose indeterminate bits are merged byte by byte.
+const MAX_SHADOWED_MERGE_BYTES: u64 = 1 << 20;
+
+/// Whether the indeterminate bits of the objects the two states hold
+/// differently are small enough to be merged byte by byte.
+fn shadows_mergeable(a: &State, b: &State) -> bool {
+    a.memory.objects().all(|(id, oa)| {
+        let ob = b.memory.object(id);
+        oa.size <= MAX_SHADOWED_MERGE_BYTES
+            || std::ptr::eq(oa, ob)
+            || super::shadow_mem::range_is_defined(oa, 0, oa.size) && super::shadow_mem::range_is_defined(ob, 0, ob.size)
+    })
+}

@@ -27,6 +27,7 @@ mod offset_residue;
 mod opencl;
 mod pointer_select;
 pub mod memory;
+pub mod object_bytes;
 mod merge;
 mod postdom;
 mod printf;

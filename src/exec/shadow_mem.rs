@@ -20,14 +20,13 @@ fn tracks_writes(o: &MemoryObject) -> bool {
 /// Whether every byte of `o` in `[off, off + len)` is defined.
 #[inline]
 pub fn range_is_defined(o: &MemoryObject, off: u64, len: u64) -> bool {
-    let (a, b) = (off as usize, (off + len) as usize);
-    (!tracks_writes(o) || o.initialized[a..b].iter().all(|x| *x)) && (o.poison.is_empty() || o.poison.range(off..off + len).next().is_none())
+    (!tracks_writes(o) || o.bytes.all_written(off, len)) && (o.poison.is_empty() || o.poison.range(off..off + len).next().is_none())
 }
 
 impl<'m> Executor<'m> {
     /// The mask of byte `k` of `o` and the origin of its indeterminate bits.
     fn byte_shadow(&mut self, o: &MemoryObject, k: u64) -> (ExprId, Option<OriginId>) {
-        if tracks_writes(o) && !o.initialized[k as usize] {
+        if tracks_writes(o) && !o.bytes.is_written(k) {
             let origin = self.object_origin(o);
             return (self.pool.constant(8, 0xff), Some(origin));
         }

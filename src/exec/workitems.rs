@@ -133,8 +133,7 @@ impl<'m> Executor<'m> {
         // Each group's local memory starts uninitialised: arbitrary values
         // (given on first read), nothing carried over from the last group.
         for obj in locals {
-            let o = state.memory.object_mut(obj);
-            o.initialized.iter_mut().for_each(|b| *b = false);
+            state.memory.object_mut(obj).bytes.set_all_written(false);
         }
         let gpu = state.gpu.as_mut().expect("NDRange");
         std::mem::swap(&mut state.stack, &mut gpu.items[0].stack);
@@ -174,7 +173,7 @@ impl<'m> Executor<'m> {
         state.model = None;
         // Local memory starts uninitialised: arbitrary values.
         for obj in gpu.local_objects.clone() {
-            state.memory.object_mut(obj).initialized.iter_mut().for_each(|b| *b = false);
+            state.memory.object_mut(obj).bytes.set_all_written(false);
         }
         let gpu = state.gpu.as_mut().expect("NDRange");
         gpu.items = items;
@@ -381,11 +380,15 @@ impl<'m> Executor<'m> {
             .map(|(id, _)| id)
             .collect();
         for id in ids {
-            let n = state.memory.object(id).size as usize;
-            let fresh: Vec<ExprId> = (0..n).map(|_| self.pool.fresh(8)).collect();
+            let n = state.memory.object(id).size;
+            // One fresh expression per byte: the memory limit first (the
+            // run stops after this step).
+            if self.admit_expressions(n).is_err() {
+                return;
+            }
+            let fresh: Vec<Option<ExprId>> = (0..n).map(|_| Some(self.pool.fresh(8))).collect();
             let o = state.memory.object_mut(id);
-            o.bytes = fresh;
-            o.initialized.iter_mut().for_each(|b| *b = true);
+            o.bytes.write(&mut self.pool, 0, &fresh);
         }
     }
 

@@ -67,6 +67,19 @@ impl ExprId {
         Some(ExprId(INLINE | (((width - 1) as u64) << INLINE_VALUE_BITS) | low))
     }
 
+    /// The handle of the 8-bit constant `v`, built without the pool (memory
+    /// pages of constants hold `u8`s and give handles on every read).
+    #[inline]
+    pub fn byte_const(v: u8) -> ExprId {
+        ExprId(INLINE | (7 << INLINE_VALUE_BITS) | v as u64)
+    }
+
+    /// The value of an 8-bit constant handle; None for anything else.
+    #[inline]
+    pub fn as_byte_const(self) -> Option<u8> {
+        (self.0 >> INLINE_VALUE_BITS == (INLINE >> INLINE_VALUE_BITS) | 7).then_some(self.0 as u8)
+    }
+
     #[inline]
     fn is_inline(self) -> bool {
         self.0 & INLINE != 0

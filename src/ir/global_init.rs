@@ -12,15 +12,31 @@ use llvm_sys::LLVMValueKind as V;
 
 /// The initial image of one global.
 pub struct GlobalImage {
+    /// The first bytes; the ones past its end are zero (an all-zero
+    /// initializer has none, so a 1 GiB zeroed array costs nothing here).
     pub bytes: Vec<u8>,
     pub relocs: Vec<(u64, Reloc)>,
 }
 
 pub fn serialize(cx: &mut ModuleCx, init: Value, ty: Ty) -> Result<GlobalImage, String> {
     let size = cx.layout.alloc_size(ty);
-    let mut image = GlobalImage { bytes: vec![0; size as usize], relocs: Vec::new() };
+    if is_zero(init) {
+        return Ok(GlobalImage { bytes: Vec::new(), relocs: Vec::new() });
+    }
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(size as usize).map_err(|_| format!("an initializer of {size} bytes does not fit in memory"))?;
+    bytes.resize(size as usize, 0);
+    let mut image = GlobalImage { bytes, relocs: Vec::new() };
     write(cx, init, ty, 0, &mut image)?;
     Ok(image)
+}
+
+/// Whether a constant is all zero bytes as a whole (undef is given zero).
+fn is_zero(c: Value) -> bool {
+    matches!(
+        llvm::value_kind(c),
+        V::LLVMConstantAggregateZeroValueKind | V::LLVMConstantPointerNullValueKind | V::LLVMUndefValueValueKind | V::LLVMPoisonValueKind
+    )
 }
 
 fn write(cx: &mut ModuleCx, c: Value, ty: Ty, at: u64, image: &mut GlobalImage) -> Result<(), String> {

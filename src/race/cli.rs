@@ -219,7 +219,7 @@ fn kernel_argument(exec: &mut Executor, state: &mut crate::exec::state::State, p
                 None => None,
             };
             let obj = match size {
-                None => state.memory.allocate_address_only(p.name.clone(), space),
+                None => state.memory.allocate_address_only(&mut exec.pool, p.name.clone(), space),
                 Some(n) => {
                     if exec.admit_allocation(n).is_err() {
                         return Err(Error::Usage(format!(
@@ -235,10 +235,7 @@ fn kernel_argument(exec: &mut Executor, state: &mut crate::exec::state::State, p
                     } else {
                         let array = exec.pool.new_array(&p.name, n as u32);
                         let o = state.memory.object_mut(obj);
-                        for i in 0..n as usize {
-                            o.bytes[i] = exec.pool.input_byte(array, i as u32);
-                            o.initialized[i] = true;
-                        }
+                        o.bytes.fill_input(&mut exec.pool, 0, n, array, 0);
                     }
                     obj
                 }

@@ -1,0 +1,596 @@
+//! The contents of one memory object, kept by pages of 4 KiB so that what
+//! an object costs follows what was written to it, not its size (issue 14:
+//! one expression per byte made a 16 MiB memset cost gigabytes).
+//!
+//! A page is reference-counted: forked states share it, a memset shares one
+//! page among all the pages it fills, a memcpy of whole pages shares the
+//! source's; it is copied on first write. A page's bytes are stored as
+//! compactly as they allow: one expression for a page holding one value
+//! (never written: zero; a memset), one `u8` per byte when all are
+//! constants, "byte i of input array A" for bytes made symbolic (each built
+//! when read), one expression per byte otherwise. A bitmap per page says
+//! which bytes were written (shadow_mem.rs). Pages past the end of the page
+//! table were never written, so allocating costs nothing until written.
+
+use crate::expr::{ExprId, ExprPool};
+use std::rc::Rc;
+
+pub const PAGE_BYTES: u64 = 4096;
+const PAGE: usize = PAGE_BYTES as usize;
+const WORDS: usize = PAGE / 64;
+
+#[derive(Clone, PartialEq, Debug)]
+enum Data {
+    /// Every byte is this expression.
+    Uniform(ExprId),
+    /// Every byte is a constant.
+    Concrete(Box<[u8]>),
+    /// Byte k is byte `first + k` of input array `array`.
+    Input { array: u32, first: u32 },
+    /// Any expressions.
+    Exprs(Box<[ExprId]>),
+}
+
+/// Which bytes of a page were written.
+#[derive(Clone, PartialEq, Debug)]
+enum Written {
+    None,
+    All,
+    Some(Box<[u64; WORDS]>),
+}
+
+#[derive(Clone, PartialEq, Debug)]
+struct Page {
+    data: Data,
+    written: Written,
+}
+
+impl Page {
+    fn byte(&self, pool: &mut ExprPool, k: usize) -> ExprId {
+        match &self.data {
+            Data::Uniform(b) => *b,
+            Data::Concrete(v) => ExprId::byte_const(v[k]),
+            Data::Input { array, first } => pool.input_byte(*array, first + k as u32),
+            Data::Exprs(v) => v[k],
+        }
+    }
+
+    fn is_written(&self, k: usize) -> bool {
+        match &self.written {
+            Written::None => false,
+            Written::All => true,
+            Written::Some(bits) => bits[k / 64] >> (k % 64) & 1 == 1,
+        }
+    }
+
+    fn all_written(&self, from: usize, to: usize) -> bool {
+        match &self.written {
+            Written::None => from == to,
+            Written::All => true,
+            Written::Some(_) => (from..to).all(|k| self.is_written(k)),
+        }
+    }
+
+    /// Marks bytes `from..to` written (of a page of `len` bytes).
+    fn mark_written(&mut self, from: usize, to: usize, len: usize) {
+        if from == 0 && to >= len {
+            self.written = Written::All;
+            return;
+        }
+        let bits = match &mut self.written {
+            Written::All => return,
+            Written::Some(bits) => bits,
+            w @ Written::None => {
+                *w = Written::Some(Box::new([0; WORDS]));
+                let Written::Some(bits) = w else { unreachable!() };
+                bits
+            }
+        };
+        for k in from..to {
+            bits[k / 64] |= 1 << (k % 64);
+        }
+        // A write reaching the page's end (the last of a loop filling it)
+        // may have completed it: then checks of it need not look at bits.
+        let (full, rest) = (len / 64, len % 64);
+        if to >= len && bits[..full].iter().all(|w| *w == !0) && (rest == 0 || bits[full] & ((1 << rest) - 1) == (1 << rest) - 1) {
+            self.written = Written::All;
+        }
+    }
+
+    /// Makes the bytes storable one by one: as `u8`s when `constants_only`
+    /// and the page allows it, else as expressions.
+    fn make_writable(&mut self, pool: &mut ExprPool, len: usize, constants_only: bool) {
+        let data = match &self.data {
+            Data::Concrete(_) if constants_only => return,
+            Data::Exprs(_) => return,
+            Data::Uniform(b) if constants_only => match b.as_byte_const() {
+                Some(c) => Data::Concrete(vec![c; len].into_boxed_slice()),
+                None => Data::Exprs(vec![*b; len].into_boxed_slice()),
+            },
+            _ => Data::Exprs((0..len).map(|k| self.byte(pool, k)).collect()),
+        };
+        self.data = data;
+    }
+}
+
+/// A page never written: zero, indeterminate for objects that track writes.
+fn blank_page(zero: ExprId) -> Page {
+    Page { data: Data::Uniform(zero), written: Written::None }
+}
+
+#[derive(Clone, Debug)]
+pub struct ObjectBytes {
+    size: u64,
+    /// The zero byte (what a never-written byte holds).
+    zero: ExprId,
+    /// Page i holds bytes `i * PAGE..`; `None` or past the end: blank.
+    pages: Vec<Option<Rc<Page>>>,
+}
+
+impl PartialEq for ObjectBytes {
+    fn eq(&self, other: &Self) -> bool {
+        let n = self.pages.len().max(other.pages.len());
+        self.size == other.size && (0..n).all(|i| same_page(self.zero, self.pages.get(i).and_then(|p| p.as_ref()), other.pages.get(i).and_then(|p| p.as_ref())))
+    }
+}
+
+/// Whether two pages hold the same bytes, written alike (`None`: blank).
+fn same_page(zero: ExprId, a: Option<&Rc<Page>>, b: Option<&Rc<Page>>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => Rc::ptr_eq(a, b) || a == b,
+        (Some(p), None) | (None, Some(p)) => **p == blank_page(zero),
+    }
+}
+
+impl ObjectBytes {
+    /// `size` bytes, all zero and never written; costs nothing until written.
+    pub fn new(size: u64, zero: ExprId) -> Self {
+        ObjectBytes { size, zero, pages: Vec::new() }
+    }
+
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    fn page_len(&self, i: usize) -> usize {
+        (self.size - i as u64 * PAGE_BYTES).min(PAGE_BYTES) as usize
+    }
+
+    fn page(&self, i: usize) -> Option<&Page> {
+        self.pages.get(i).and_then(|p| p.as_deref())
+    }
+
+    /// Page `i`, unshared, for writing.
+    fn page_mut(&mut self, i: usize) -> &mut Page {
+        if self.pages.len() <= i {
+            self.pages.resize(i + 1, None);
+        }
+        let zero = self.zero;
+        Rc::make_mut(self.pages[i].get_or_insert_with(|| Rc::new(blank_page(zero))))
+    }
+
+    /// Calls `f(page index, first byte in page, end in page, position in
+    /// the range)` for the pages that `off..off + len` covers.
+    fn for_pages(off: u64, len: u64, mut f: impl FnMut(usize, usize, usize, usize)) {
+        let mut at = off;
+        let end = off + len;
+        while at < end {
+            let i = (at / PAGE_BYTES) as usize;
+            let from = (at % PAGE_BYTES) as usize;
+            let to = ((end - i as u64 * PAGE_BYTES).min(PAGE_BYTES)) as usize;
+            f(i, from, to, (at - off) as usize);
+            at = i as u64 * PAGE_BYTES + to as u64;
+        }
+    }
+
+    /// Byte `k`.
+    pub fn get(&self, pool: &mut ExprPool, k: u64) -> ExprId {
+        match self.page((k / PAGE_BYTES) as usize) {
+            Some(p) => p.byte(pool, (k % PAGE_BYTES) as usize),
+            None => self.zero,
+        }
+    }
+
+    /// Appends bytes `off..off + len` to `out`.
+    #[inline]
+    pub fn read(&self, pool: &mut ExprPool, off: u64, len: u64, out: &mut impl Extend<ExprId>) {
+        let from = (off % PAGE_BYTES) as usize;
+        if from + len as usize <= PAGE {
+            // Within one page (every scalar access but a few): no page walk.
+            return self.read_in_page((off / PAGE_BYTES) as usize, from, from + len as usize, pool, out);
+        }
+        Self::for_pages(off, len, |i, from, to, _| self.read_in_page(i, from, to, pool, out));
+    }
+
+    #[inline]
+    fn read_in_page(&self, i: usize, from: usize, to: usize, pool: &mut ExprPool, out: &mut impl Extend<ExprId>) {
+        match self.page(i) {
+            None => out.extend(std::iter::repeat_n(self.zero, to - from)),
+            Some(p) => match &p.data {
+                Data::Uniform(b) => out.extend(std::iter::repeat_n(*b, to - from)),
+                Data::Exprs(v) => out.extend(v[from..to].iter().copied()),
+                Data::Concrete(v) => out.extend(v[from..to].iter().map(|b| ExprId::byte_const(*b))),
+                Data::Input { .. } => out.extend((from..to).map(|k| p.byte(pool, k))),
+            },
+        }
+    }
+
+    /// Every byte, in order (callers admit the memory first).
+    pub fn to_vec(&self, pool: &mut ExprPool) -> Vec<ExprId> {
+        let mut v = Vec::with_capacity(self.size as usize);
+        self.read(pool, 0, self.size, &mut v);
+        v
+    }
+
+    /// The one value every byte of `off..off + len` holds, if there is one,
+    /// found by page without looking at bytes of uniform pages.
+    pub fn uniform(&self, pool: &mut ExprPool, off: u64, len: u64) -> Option<ExprId> {
+        let mut value: Option<ExprId> = None;
+        let mut same = true;
+        Self::for_pages(off, len, |i, from, to, _| {
+            // Whether `b` agrees with the bytes seen so far.
+            let mut agree = |b: ExprId| *value.get_or_insert(b) == b;
+            if !same {
+                return;
+            }
+            same = match self.page(i) {
+                None => agree(self.zero),
+                Some(p) => match &p.data {
+                    Data::Uniform(b) => agree(*b),
+                    _ => (from..to).all(|k| agree(p.byte(pool, k))),
+                },
+            };
+        });
+        value.filter(|_| same)
+    }
+
+    pub fn is_written(&self, k: u64) -> bool {
+        self.page((k / PAGE_BYTES) as usize).is_some_and(|p| p.is_written((k % PAGE_BYTES) as usize))
+    }
+
+    /// Whether every byte of `off..off + len` was written.
+    #[inline]
+    pub fn all_written(&self, off: u64, len: u64) -> bool {
+        let from = (off % PAGE_BYTES) as usize;
+        if from + len as usize <= PAGE {
+            return self.page((off / PAGE_BYTES) as usize).is_some_and(|p| p.all_written(from, from + len as usize));
+        }
+        let mut all = true;
+        Self::for_pages(off, len, |i, from, to, _| {
+            all = all && self.page(i).is_some_and(|p| p.all_written(from, to));
+        });
+        all
+    }
+
+    /// The bytes of `off..off + len` never written.
+    pub fn unwritten(&self, off: u64, len: u64) -> Vec<u64> {
+        let mut out = Vec::new();
+        Self::for_pages(off, len, |i, from, to, _| {
+            let base = i as u64 * PAGE_BYTES;
+            match self.page(i) {
+                None => out.extend((from..to).map(|k| base + k as u64)),
+                Some(p) => out.extend((from..to).filter(|k| !p.is_written(*k)).map(|k| base + k as u64)),
+            }
+        });
+        out
+    }
+
+    /// How many bytes of `off..off + len` were never written, by page.
+    pub fn count_unwritten(&self, off: u64, len: u64) -> u64 {
+        let mut n = 0;
+        Self::for_pages(off, len, |i, from, to, _| {
+            n += match self.page(i) {
+                None => (to - from) as u64,
+                Some(p) => match &p.written {
+                    Written::All => 0,
+                    Written::None => (to - from) as u64,
+                    Written::Some(_) => (from..to).filter(|k| !p.is_written(*k)).count() as u64,
+                },
+            };
+        });
+        n
+    }
+
+    /// Writes bytes at `off` (`None` entries are left alone), marking them
+    /// written.
+    #[inline]
+    pub fn write(&mut self, pool: &mut ExprPool, off: u64, bytes: &[Option<ExprId>]) {
+        let from = (off % PAGE_BYTES) as usize;
+        if from + bytes.len() <= PAGE {
+            // Within one page (every scalar access but a few): no page walk.
+            return self.write_in_page((off / PAGE_BYTES) as usize, from, bytes, pool);
+        }
+        Self::for_pages(off, bytes.len() as u64, |i, from, to, at| self.write_in_page(i, from, &bytes[at..at + (to - from)], pool));
+    }
+
+    /// Writes `chunk` at `from` in page `i`.
+    fn write_in_page(&mut self, i: usize, from: usize, chunk: &[Option<ExprId>], pool: &mut ExprPool) {
+        {
+            let to = from + chunk.len();
+            let len = self.page_len(i);
+            let p = self.page_mut(i);
+            // Writing the value a uniform page already holds changes no byte.
+            let unchanged = matches!(&p.data, Data::Uniform(u) if chunk.iter().flatten().all(|b| b == u));
+            if !unchanged {
+                let constants = !matches!(p.data, Data::Exprs(_)) && chunk.iter().flatten().all(|b| b.as_byte_const().is_some());
+                p.make_writable(pool, len, constants);
+                match &mut p.data {
+                    Data::Concrete(v) => {
+                        for (k, b) in chunk.iter().enumerate() {
+                            if let Some(b) = b {
+                                v[from + k] = b.as_byte_const().unwrap_or(0);
+                            }
+                        }
+                    }
+                    Data::Exprs(v) => {
+                        for (k, b) in chunk.iter().enumerate() {
+                            if let Some(b) = b {
+                                v[from + k] = *b;
+                            }
+                        }
+                    }
+                    _ => unreachable!("make_writable leaves bytes or expressions"),
+                }
+            }
+            if chunk.iter().all(|b| b.is_some()) {
+                p.mark_written(from, to, len);
+            } else {
+                for (k, b) in chunk.iter().enumerate() {
+                    if b.is_some() {
+                        p.mark_written(from + k, from + k + 1, len);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sets byte `k` (written).
+    pub fn set(&mut self, pool: &mut ExprPool, k: u64, byte: ExprId) {
+        self.write(pool, k, &[Some(byte)]);
+    }
+
+    /// Sets `off..off + len` to `byte` (memset): whole pages share one page.
+    pub fn fill(&mut self, pool: &mut ExprPool, off: u64, len: u64, byte: ExprId) {
+        let shared = Rc::new(Page { data: Data::Uniform(byte), written: Written::All });
+        Self::for_pages(off, len, |i, from, to, _| {
+            if from == 0 && to == self.page_len(i) {
+                if self.pages.len() <= i {
+                    self.pages.resize(i + 1, None);
+                }
+                self.pages[i] = Some(shared.clone());
+            } else {
+                let at = i as u64 * PAGE_BYTES + from as u64;
+                self.write(pool, at, &vec![Some(byte); to - from]);
+            }
+        });
+    }
+
+    /// Makes `off..off + len` bytes `first..` of input `array`, built when
+    /// read (make_symbolic).
+    pub fn fill_input(&mut self, pool: &mut ExprPool, off: u64, len: u64, array: u32, first: u32) {
+        Self::for_pages(off, len, |i, from, to, at| {
+            let start = first + at as u32;
+            if from == 0 && to == self.page_len(i) {
+                if self.pages.len() <= i {
+                    self.pages.resize(i + 1, None);
+                }
+                self.pages[i] = Some(Rc::new(Page { data: Data::Input { array, first: start }, written: Written::All }));
+            } else {
+                let bytes: Vec<Option<ExprId>> = (0..(to - from) as u32).map(|k| Some(pool.input_byte(array, start + k))).collect();
+                self.write(pool, i as u64 * PAGE_BYTES + from as u64, &bytes);
+            }
+        });
+    }
+
+    /// Copies `len` bytes of `src` at `src_off` to `off` (written), sharing
+    /// whole pages when both ranges start at the same place in a page.
+    /// The source range must be written (copies of unwritten bytes carry
+    /// their shadow, see `Executor::copy_bytes`).
+    pub fn copy_from(&mut self, pool: &mut ExprPool, off: u64, src: &ObjectBytes, src_off: u64, len: u64) {
+        let aligned = off % PAGE_BYTES == src_off % PAGE_BYTES;
+        Self::for_pages(off, len, |i, from, to, at| {
+            let s = src_off + at as u64;
+            let si = (s / PAGE_BYTES) as usize;
+            let whole = from == 0 && to == self.page_len(i) && to == src.page_len(si);
+            if aligned && whole {
+                if self.pages.len() <= i {
+                    self.pages.resize(i + 1, None);
+                }
+                let page = self.pages[i].insert(src.pages.get(si).cloned().flatten().unwrap_or_else(|| Rc::new(blank_page(src.zero))));
+                if page.written != Written::All {
+                    Rc::make_mut(page).written = Written::All;
+                }
+            } else {
+                let mut bytes: Vec<ExprId> = Vec::with_capacity(to - from);
+                src.read(pool, s, (to - from) as u64, &mut bytes);
+                let bytes: Vec<Option<ExprId>> = bytes.into_iter().map(Some).collect();
+                self.write(pool, i as u64 * PAGE_BYTES + from as u64, &bytes);
+            }
+        });
+    }
+
+    /// The same contents restricted to the pages `off..off + len` covers
+    /// (a cheap snapshot of a copy's source: pages are shared).
+    pub fn window(&self, off: u64, len: u64) -> ObjectBytes {
+        let mut pages = Vec::new();
+        if len > 0 {
+            let (first, last) = ((off / PAGE_BYTES) as usize, ((off + len - 1) / PAGE_BYTES) as usize);
+            let end = (last + 1).min(self.pages.len());
+            if first < end {
+                pages.resize(first, None);
+                pages.extend_from_slice(&self.pages[first..end]);
+            }
+        }
+        ObjectBytes { size: self.size, zero: self.zero, pages }
+    }
+
+    /// Marks every byte written, or none.
+    pub fn set_all_written(&mut self, written: bool) {
+        if written {
+            let n = self.size.div_ceil(PAGE_BYTES) as usize;
+            self.pages.resize(n, None);
+            let shared = Rc::new(Page { data: Data::Uniform(self.zero), written: Written::All });
+            for p in self.pages.iter_mut() {
+                match p {
+                    None => *p = Some(shared.clone()),
+                    Some(p) if p.written != Written::All => Rc::make_mut(p).written = Written::All,
+                    Some(_) => {}
+                }
+            }
+            return;
+        }
+        for p in self.pages.iter_mut().flatten() {
+            if Rc::get_mut(p).is_none() && p.written == Written::None {
+                continue;
+            }
+            Rc::make_mut(p).written = Written::None;
+        }
+    }
+
+    /// Combines the bytes of pages that differ from `other`'s with `f`
+    /// (path merging); the written bytes are those of either side.
+    pub fn merge(&mut self, pool: &mut ExprPool, other: &ObjectBytes, mut f: impl FnMut(&mut ExprPool, ExprId, ExprId) -> ExprId) {
+        let n = self.size.div_ceil(PAGE_BYTES) as usize;
+        for i in 0..n {
+            let (a, b) = (self.pages.get(i).cloned().flatten(), other.pages.get(i).cloned().flatten());
+            if same_page(self.zero, a.as_ref(), b.as_ref()) {
+                continue;
+            }
+            let len = self.page_len(i);
+            let base = i as u64 * PAGE_BYTES;
+            let (mut xs, mut ys) = (Vec::with_capacity(len), Vec::with_capacity(len));
+            self.read(pool, base, len as u64, &mut xs);
+            other.read(pool, base, len as u64, &mut ys);
+            let merged: Vec<Option<ExprId>> = xs.iter().zip(&ys).map(|(x, y)| Some(if x == y { *x } else { f(pool, *x, *y) })).collect();
+            let written: Vec<bool> = (0..len).map(|k| a.as_ref().is_some_and(|p| p.is_written(k)) || b.as_ref().is_some_and(|p| p.is_written(k))).collect();
+            self.write(pool, base, &merged);
+            let p = self.page_mut(i);
+            p.written = Written::None;
+            for (k, w) in written.iter().enumerate() {
+                if *w {
+                    p.mark_written(k, k + 1, len);
+                }
+            }
+        }
+    }
+}
+
+/// Host bytes of the page table of an object of `size` bytes, once every
+/// page is touched (admitted when the object is allocated).
+pub fn page_table_bytes(size: u64) -> u64 {
+    size.div_ceil(PAGE_BYTES).saturating_mul(8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bytes(pool: &mut ExprPool, values: &[u8]) -> Vec<Option<ExprId>> {
+        values.iter().map(|v| Some(pool.constant(8, *v as u128))).collect()
+    }
+
+    fn read(o: &ObjectBytes, pool: &mut ExprPool, off: u64, len: u64) -> Vec<u128> {
+        let mut out = Vec::new();
+        o.read(pool, off, len, &mut out);
+        out.into_iter().map(|b| pool.as_const(b).expect("constant")).collect()
+    }
+
+    #[test]
+    fn a_write_across_a_page_boundary_reads_back_and_marks_only_its_bytes() {
+        let mut pool = ExprPool::new();
+        let mut o = ObjectBytes::new(3 * PAGE_BYTES, pool.constant(8, 0));
+        let values = bytes(&mut pool, &[1, 2, 3, 4]);
+        o.write(&mut pool, PAGE_BYTES - 2, &values);
+        assert_eq!(read(&o, &mut pool, PAGE_BYTES - 3, 6), vec![0, 1, 2, 3, 4, 0]);
+        assert!(o.all_written(PAGE_BYTES - 2, 4));
+        assert!(!o.is_written(PAGE_BYTES - 3) && !o.is_written(PAGE_BYTES + 2));
+        assert_eq!(o.count_unwritten(0, 3 * PAGE_BYTES), 3 * PAGE_BYTES - 4);
+    }
+
+    #[test]
+    fn a_fill_shares_whole_pages_and_writes_the_partial_ones() {
+        let mut pool = ExprPool::new();
+        let mut o = ObjectBytes::new(10 * PAGE_BYTES + 5, pool.constant(8, 0));
+        let x = pool.fresh(8);
+        o.fill(&mut pool, 3, 10 * PAGE_BYTES, x);
+        assert_eq!(o.uniform(&mut pool, 3, 10 * PAGE_BYTES), Some(x));
+        assert_eq!(o.get(&mut pool, 2), pool.constant(8, 0));
+        assert_eq!(o.get(&mut pool, 10 * PAGE_BYTES + 3), pool.constant(8, 0));
+        assert!(o.all_written(3, 10 * PAGE_BYTES) && !o.is_written(2));
+        let shared = o.pages[2].as_ref().unwrap();
+        assert!(Rc::ptr_eq(shared, o.pages[5].as_ref().unwrap()));
+    }
+
+    #[test]
+    fn an_unaligned_copy_moves_the_bytes_and_an_aligned_one_shares_pages() {
+        let mut pool = ExprPool::new();
+        let zero = pool.constant(8, 0);
+        let mut src = ObjectBytes::new(4 * PAGE_BYTES, zero);
+        let values: Vec<u8> = (0..4 * PAGE_BYTES).map(|k| (k * 7 % 251) as u8).collect();
+        let v = bytes(&mut pool, &values);
+        src.write(&mut pool, 0, &v);
+        let mut dst = ObjectBytes::new(4 * PAGE_BYTES, zero);
+        dst.copy_from(&mut pool, 1, &src.window(0, 3 * PAGE_BYTES), 0, 3 * PAGE_BYTES);
+        let want: Vec<u128> = values[..3 * PAGE_BYTES as usize].iter().map(|b| *b as u128).collect();
+        assert_eq!(read(&dst, &mut pool, 1, 3 * PAGE_BYTES), want);
+        let mut aligned = ObjectBytes::new(4 * PAGE_BYTES, zero);
+        aligned.copy_from(&mut pool, 0, &src, 0, 4 * PAGE_BYTES);
+        assert!(Rc::ptr_eq(aligned.pages[1].as_ref().unwrap(), src.pages[1].as_ref().unwrap()));
+        assert!(aligned == src);
+    }
+
+    #[test]
+    fn input_pages_give_the_input_bytes_in_order() {
+        let mut pool = ExprPool::new();
+        let mut o = ObjectBytes::new(2 * PAGE_BYTES + 10, pool.constant(8, 0));
+        let a = pool.new_array("in", (2 * PAGE_BYTES) as u32);
+        o.fill_input(&mut pool, 10, 2 * PAGE_BYTES, a, 0);
+        for k in [0u32, 1, 4085, 4086, 4087, 8191] {
+            let want = pool.input_byte(a, k);
+            assert_eq!(o.get(&mut pool, 10 + k as u64), want);
+        }
+    }
+
+    #[test]
+    fn byte_constants_are_the_pools() {
+        let mut pool = ExprPool::new();
+        for v in [0u8, 1, 0x7f, 0x80, 0xff] {
+            assert_eq!(ExprId::byte_const(v), pool.constant(8, v as u128));
+            assert_eq!(pool.constant(8, v as u128).as_byte_const(), Some(v));
+        }
+        let wide = pool.constant(16, 5);
+        let fresh = pool.fresh(8);
+        assert_eq!((wide.as_byte_const(), fresh.as_byte_const()), (None, None));
+    }
+
+    #[test]
+    fn a_constant_page_takes_a_symbolic_byte() {
+        let mut pool = ExprPool::new();
+        let mut o = ObjectBytes::new(100, pool.constant(8, 0));
+        let v = bytes(&mut pool, &[9; 100]);
+        o.write(&mut pool, 0, &v);
+        let x = pool.fresh(8);
+        o.set(&mut pool, 50, x);
+        assert_eq!(o.get(&mut pool, 50), x);
+        assert_eq!(o.get(&mut pool, 49), pool.constant(8, 9));
+    }
+
+    #[test]
+    fn merging_combines_only_the_bytes_that_differ_and_unites_what_was_written() {
+        let mut pool = ExprPool::new();
+        let zero = pool.constant(8, 0);
+        let mut a = ObjectBytes::new(2 * PAGE_BYTES, zero);
+        let mut b = a.clone();
+        let (one, two) = (pool.constant(8, 1), pool.constant(8, 2));
+        a.set(&mut pool, 5, one);
+        b.set(&mut pool, 5, two);
+        b.set(&mut pool, 6, two);
+        let c = pool.fresh(1);
+        a.merge(&mut pool, &b, |p, x, y| p.ite(c, x, y));
+        let five = pool.ite(c, one, two);
+        let six = pool.ite(c, zero, two);
+        assert_eq!((a.get(&mut pool, 5), a.get(&mut pool, 6), a.get(&mut pool, 7)), (five, six, zero));
+        assert!(a.is_written(5) && a.is_written(6) && !a.is_written(7));
+    }
+}

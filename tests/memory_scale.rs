@@ -1,0 +1,109 @@
+//! Memory that scales (issue 14): an object costs what is written to it,
+//! not its size. Large memsets, copies, stack and `__local` arrays and
+//! symbolic buffers complete in a few hundred megabytes, or end with the
+//! memory limit under `--max-memory 500`; never gigabytes without a report.
+//!
+//! Peak memory is the child's maximum resident set as the kernel reports it
+//! when the child is reaped (it includes clang, run by symcross). The
+//! bounds are generous: before pages, a 16 MiB memset peaked at 485 MB and
+//! a 1 GiB `__local` array at 18 GB.
+
+mod common;
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+
+fn fixture(name: &str) -> String {
+    common::repo().join("tests/fixtures/memory").join(name).to_str().unwrap().to_string()
+}
+
+/// Runs `symcross ARGS --json -`; returns the report, the exit code and the
+/// peak resident set of the run in MB.
+fn run_measured(args: &[&str]) -> (serde_json::Value, i32, u64, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_symcross"))
+        .args(args)
+        .args(["--json", "-"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run symcross");
+    let mut stdout = String::new();
+    child.stdout.take().unwrap().read_to_string(&mut stdout).expect("read stdout");
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).expect("read stderr");
+    // Reaped here rather than by `Child::wait`, to get its resource usage.
+    let mut status = 0;
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t, "wait4");
+    let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
+    let json = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("no JSON report ({e}): exit {code}\n{stdout}\n{stderr}"));
+    (json, code, usage.ru_maxrss as u64 / 1024, stderr)
+}
+
+fn check(name: &str) -> (serde_json::Value, i32, u64, String) {
+    let f = fixture(name);
+    run_measured(&["check", &f, "--max-memory", "500"])
+}
+
+fn assert_equivalent(name: &str, run: &(serde_json::Value, i32, u64, String), max_mb: u64) {
+    let (json, code, peak, stderr) = run;
+    eprintln!("{name}: peak {peak} MB");
+    assert_eq!((*code, json["verdict"].as_str()), (0, Some("equivalent")), "{name}: {json}\n{stderr}");
+    assert!(*peak < max_mb, "{name}: peak {peak} MB, expected under {max_mb} MB");
+}
+
+/// Ends with the memory limit (inconclusive, exit 3) or completes with the
+/// right verdict, within `max_mb` either way.
+fn assert_limit_or_equivalent(name: &str, run: &(serde_json::Value, i32, u64, String), max_mb: u64) {
+    let (json, code, peak, stderr) = run;
+    eprintln!("{name}: peak {peak} MB");
+    let limited = *code == 3 && json["verdict"] == "inconclusive" && json["limit"] == "memory";
+    let complete = *code == 0 && json["verdict"] == "equivalent";
+    assert!(limited || complete, "{name}: {json}\n{stderr}");
+    assert!(*peak < max_mb, "{name}: peak {peak} MB, expected under {max_mb} MB");
+}
+
+#[test]
+fn a_16_mib_memset_costs_megabytes() {
+    assert_equivalent("memset_16mib.c", &check("memset_16mib.c"), 300);
+}
+
+#[test]
+fn a_128_mib_memset_and_memcpy_complete_under_max_memory_500() {
+    assert_equivalent("memset_128mib_copy.c", &check("memset_128mib_copy.c"), 500);
+}
+
+#[test]
+fn a_1_gib_buffer_read_at_symbolic_offsets_stays_under_200_mb() {
+    assert_equivalent("memset_1gib_symbolic_reads.c", &check("memset_1gib_symbolic_reads.c"), 200);
+}
+
+#[test]
+fn a_1_gib_stack_array_completes_under_max_memory_500() {
+    assert_equivalent("stack_array_1gib.c", &check("stack_array_1gib.c"), 500);
+}
+
+#[test]
+fn a_64_mib_symbolic_buffer_completes_under_max_memory_500() {
+    assert_equivalent("symbolic_64mib.c", &check("symbolic_64mib.c"), 500);
+}
+
+#[test]
+fn a_symbolic_offset_into_a_64_mib_symbolic_buffer_is_the_memory_limit() {
+    let name = "symbolic_64mib_symbolic_read.c";
+    let run = check(name);
+    let (json, code, peak, stderr) = &run;
+    assert_eq!((*code, json["limit"].as_str()), (3, Some("memory")), "{name}: {json}\n{stderr}");
+    assert!(*peak < 700, "{name}: peak {peak} MB");
+}
+
+#[test]
+fn a_1_gib_local_array_is_checked_for_races_or_is_the_memory_limit() {
+    let f = fixture("local_array_1gib.cl");
+    let enumerate = run_measured(&["race", &f, "--local-size", "2", "--num-groups", "1", "--max-memory", "500"]);
+    assert_equivalent("local_array_1gib.cl (enumerate)", &enumerate, 500);
+    // Two symbolic work-items: their accesses select over the whole array.
+    let pair = run_measured(&["race", &f, "--local-size", "2", "--num-groups", "1", "--mode", "pair", "--max-memory", "500"]);
+    assert_limit_or_equivalent("local_array_1gib.cl (pair)", &pair, 700);
+}
