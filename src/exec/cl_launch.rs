@@ -197,6 +197,7 @@ impl<'m> Executor<'m> {
             log: Default::default(),
             allow_benign: false,
             local_objects,
+            item_started: 0,
         }));
         Some(mode)
     }
@@ -269,6 +270,7 @@ impl<'m> Executor<'m> {
 fn adopt(host: &mut State, kernel: State) {
     host.memory = kernel.memory;
     host.path = kernel.path;
+    host.implied = kernel.implied;
     host.model = kernel.model;
     host.unconfirmed_path = kernel.unconfirmed_path;
     host.steps = kernel.steps;

@@ -19,7 +19,7 @@ impl<'m> Executor<'m> {
                 self.note_branch(state, here, *then, *otherwise);
                 self.check_operand_use(state, func, cond, loc, "a branch condition");
                 let c = self.operand1(state, func, cond);
-                self.cond_branch(state, func, c, *then, *otherwise)
+                self.cond_branch(state, func, c, *then, *otherwise, loc)
             }
             Terminator::Switch { value, default, cases } => {
                 self.check_operand_use(state, func, value, loc, "the value of a switch");
@@ -44,15 +44,25 @@ impl<'m> Executor<'m> {
         }
     }
 
-    fn cond_branch(&mut self, state: &mut State, func: &'m Function, c: ExprId, then: BlockId, otherwise: BlockId) -> Step {
+    fn cond_branch(&mut self, state: &mut State, func: &'m Function, c: ExprId, then: BlockId, otherwise: BlockId, loc: Loc) -> Step {
         if let Some(v) = self.pool.as_const(c) {
             self.jump(state, func, if v != 0 { then } else { otherwise });
+            return Step::Continue;
+        }
+        // A test the path already decided: no copy of the state (a kernel
+        // state holds every work-item's stack).
+        if let Some(truth) = state.implied.get(&state.path, c) {
+            state.depth += 1;
+            self.jump(state, func, if truth { then } else { otherwise });
             return Step::Continue;
         }
         let (t, f) = self.branch(state, c);
         match (t, f) {
             (Some(mut t), Some(mut f)) => {
                 let (here, func_id) = (state.frame().block, state.frame().func);
+                if self.loop_bound_reached(state, here, loc) {
+                    return Step::Terminated;
+                }
                 self.open_region(&mut t, &mut f, func_id, here, state.path.len());
                 f.id = self.fork_id();
                 self.jump(&mut t, func, then);

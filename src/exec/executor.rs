@@ -35,6 +35,26 @@ pub enum LimitHit {
     Memory,
     /// SIGINT or SIGTERM (`crate::interrupt`).
     Interrupted,
+    /// A path unrolled a symbolic loop `Config::loop_bound` times; the
+    /// other paths were explored (path_budget.rs).
+    LoopBound,
+    /// A work-item ran `Config::max_item_steps` instructions between two
+    /// barriers; the other paths were explored.
+    ItemSteps,
+}
+
+impl LimitHit {
+    /// The limit's name in reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            LimitHit::Time => "time",
+            LimitHit::Paths => "paths",
+            LimitHit::Memory => "memory",
+            LimitHit::Interrupted => "interrupted",
+            LimitHit::LoopBound => "loop-bound",
+            LimitHit::ItemSteps => "work-item-steps",
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -54,6 +74,10 @@ pub struct Executor<'m> {
     pub findings: Vec<Finding>,
     pub stats: Stats,
     pub limit_hit: Option<LimitHit>,
+    /// A limit that ended some paths but not the run (path_budget.rs), and
+    /// what each cut was, for the report.
+    pub path_limit: Option<LimitHit>,
+    pub path_limit_notes: Vec<String>,
     /// The run ended at its first confirmed finding
     /// (`Config::stop_at_first_finding`).
     pub stopped_at_finding: bool,
@@ -101,6 +125,8 @@ impl<'m> Executor<'m> {
             findings: Vec::new(),
             stats: Stats::default(),
             limit_hit: None,
+            path_limit: None,
+            path_limit_notes: Vec::new(),
             stopped_at_finding: false,
             global_addr: Vec::new(),
             function_addr: FxHashMap::default(),
@@ -164,6 +190,7 @@ impl<'m> Executor<'m> {
             gpu: None,
             merge: Vec::new(),
             checked: false,
+            implied: Default::default(),
         };
         self.next_state_id = 1;
         state
@@ -230,6 +257,14 @@ impl<'m> Executor<'m> {
                     }
                     // A long path reports progress too.
                     self.report_progress(&mut last_progress, searcher.len());
+                    if self.work_item_over_budget(&state) {
+                        self.stats.paths += 1;
+                        let mut push = |s: State| searcher.push(s);
+                        for s in self.leave_regions(&state) {
+                            self.settle(s, &mut push);
+                        }
+                        break;
+                    }
                 }
                 let found_before = self.findings.len();
                 let step = self.step(&mut state);
@@ -258,18 +293,24 @@ impl<'m> Executor<'m> {
                         break 'paths;
                     }
                 }
+                // States go to the searcher through `settle`, which lets
+                // those standing at their region's join arrive there.
+                let mut push = |s: State| searcher.push(s);
                 if !self.pending.is_empty() {
                     for p in std::mem::take(&mut self.pending) {
                         self.count_new_state(&p);
-                        searcher.push(p);
+                        self.settle(p, &mut push);
                     }
                 }
                 match step {
                     Step::Continue => {
-                        if self.at_join(&state) {
-                            for s in self.arrive(state) {
-                                searcher.push(s);
+                        if self.in_stale_region(&state) {
+                            for s in self.leave_stale_regions(&mut state) {
+                                self.settle(s, &mut push);
                             }
+                        }
+                        if self.at_join(&state) {
+                            self.settle(state, &mut push);
                             break;
                         }
                     }
@@ -277,9 +318,9 @@ impl<'m> Executor<'m> {
                         self.stats.forks += others.len() as u64;
                         for o in others {
                             self.count_new_state(&o);
-                            searcher.push(o);
+                            self.settle(o, &mut push);
                         }
-                        searcher.push(state);
+                        self.settle(state, &mut push);
                         break;
                     }
                     Step::Finished => {
@@ -288,7 +329,7 @@ impl<'m> Executor<'m> {
                             self.coverage.paths_without_check += 1;
                         }
                         for s in self.leave_regions(&state) {
-                            searcher.push(s);
+                            self.settle(s, &mut push);
                         }
                         if let Some(done) = self.finished.as_mut() {
                             done.push(state);
@@ -298,7 +339,7 @@ impl<'m> Executor<'m> {
                     Step::Terminated => {
                         self.stats.paths += 1;
                         for s in self.leave_regions(&state) {
-                            searcher.push(s);
+                            self.settle(s, &mut push);
                         }
                         break;
                     }
@@ -307,6 +348,9 @@ impl<'m> Executor<'m> {
         }
         if self.limit_hit.is_none() && !searcher.is_empty() {
             self.limit_hit = self.limit_reached();
+        }
+        if self.limit_hit.is_none() {
+            self.limit_hit = self.path_limit.clone();
         }
         // A solver query cut short by --max-time leaves its answer open even
         // when every path finished: the run was stopped by the limit.
@@ -431,6 +475,11 @@ impl<'m> Executor<'m> {
         if let Some(v) = self.pool.as_const(cond) {
             return if v != 0 { (Some(state.clone()), None) } else { (None, Some(state.clone())) };
         }
+        if let Some(truth) = state.implied.get(&state.path, cond) {
+            let mut n = state.clone();
+            n.depth += 1;
+            return if truth { (Some(n), None) } else { (None, Some(n)) };
+        }
         let not_cond = self.pool.not(cond);
         let witnessed = self.model_value(state, cond);
         let mut sides: [Option<(Option<Assignment>, bool)>; 2] = [None, None];
@@ -456,6 +505,11 @@ impl<'m> Executor<'m> {
         // condition: pushing it again would only grow the path (a loop
         // re-deciding an implied branch would make every later query slower).
         let implied = t.is_none() || f.is_none();
+        // Only a side the solver (or a constant) ruled out makes the other
+        // one implied: an undecided side was kept as feasible.
+        if implied && (t.is_some() || f.is_some()) {
+            state.implied.insert(&state.path, cond, t.is_some());
+        }
         let make = |s: &State, c: ExprId, (model, unknown): (Option<Assignment>, bool)| {
             let mut n = s.clone();
             if !implied {

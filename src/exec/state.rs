@@ -54,6 +54,8 @@ pub struct State {
     pub merge: Vec<super::merge::MergeTag>,
     /// Whether this path reached a check (coverage.rs).
     pub checked: bool,
+    /// Branch conditions the path is known to decide (implied.rs).
+    pub implied: super::implied::ImpliedBranches,
 }
 
 impl State {
