@@ -98,6 +98,8 @@ fixtures!(
     benign_read_write_default,
     benign_read_write_differs,
     image_unsupported,
+    heavy_private_loops_ok,
+    heavy_private_loops_race,
 );
 
 #[test]

@@ -198,6 +198,7 @@ impl<'m> Executor<'m> {
             allow_benign: false,
             local_objects,
             item_started: 0,
+            one_group_stands_for_all: false,
         }));
         Some(mode)
     }

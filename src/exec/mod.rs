@@ -45,4 +45,5 @@ mod x86;
 pub use checks::CheckStats;
 pub use executor::{Executor, LimitHit, Stats, Step};
 pub use intrinsics::intrinsic_base;
+pub use opencl::demangle;
 pub use step::leaf_widths;

@@ -104,6 +104,9 @@ pub struct Gpu {
     /// The path's step count when the running work-item last started
     /// running (path_budget.rs).
     pub item_started: u64,
+    /// Enumerate mode: every group behaves as the first one
+    /// (race/group_symmetry.rs), so the first one is the only one run.
+    pub one_group_stands_for_all: bool,
 }
 
 impl<'m> Executor<'m> {
@@ -400,7 +403,7 @@ impl<'m> Executor<'m> {
         self.check_races(state, false);
         let gpu = state.gpu.as_ref().expect("NDRange");
         let next = gpu.group + 1;
-        if gpu.mode == RaceMode::Enumerate && next < gpu.ndrange.num_groups() {
+        if gpu.mode == RaceMode::Enumerate && next < gpu.ndrange.num_groups() && !gpu.one_group_stands_for_all {
             if let Some(g) = state.gpu.as_mut() {
                 g.log.forget_local();
             }

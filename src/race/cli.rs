@@ -181,7 +181,9 @@ pub fn run_kernel(module: &Module, input: &str, kernel: Option<&str>, nd: NdRang
         allow_benign,
         local_objects,
         item_started: 0,
+        one_group_stands_for_all: mode == RaceMode::Enumerate && nd.num_groups() > 1 && crate::race::group_symmetry::groups_alike(module, kid),
     }));
+    let one_group = state.gpu.as_ref().is_some_and(|g| g.one_group_stands_for_all);
     exec.start_kernel(&mut state);
     exec.run(state);
     let stats = RunStats {
@@ -206,6 +208,11 @@ pub fn run_kernel(module: &Module, input: &str, kernel: Option<&str>, nd: NdRang
         RaceMode::Enumerate => format!("enumerate ({} work-items)", nd.total()),
         RaceMode::Pair => format!("pair (two symbolic work-items cover all {} work-items)", nd.total()),
     });
+    if one_group {
+        if let Some(m) = report.mode.as_mut() {
+            m.push_str(&format!("; one work-group stands for all {}: the kernel uses no group-dependent id and no global memory", nd.num_groups()));
+        }
+    }
     if exec.stopped_at_finding {
         if let Some(m) = report.mode.as_mut() {
             m.push_str("; stopped at the first confirmed finding (--all-findings goes on)");

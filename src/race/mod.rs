@@ -20,6 +20,7 @@
 //! pair of source locations is known to race, its other pairs are skipped.
 
 pub mod cli;
+pub mod group_symmetry;
 mod log_merge;
 
 use crate::exec::memory::ObjectId;
