@@ -20,35 +20,37 @@ impl AccessLog {
             && self.checked == other.checked
             && self.horizon == other.horizon
             && self.waited == other.waited;
-        if !same_history || prefix > self.records.len() || prefix > other.records.len() {
+        // Both logs were last checked before the branch: the records since
+        // it are all in their tails.
+        let base = self.records.len();
+        if !same_history || other.records.len() != base || prefix < base || prefix - base > self.tail.len() || prefix - base > other.tail.len() {
             return false;
         }
-        let theirs = &other.records[prefix..];
+        let theirs = &other.tail[prefix - base..];
         // Sequence numbers of `other`'s own records restart where `self`'s
         // end, so that every record keeps a number of its own.
         let their_first_seq = other.next_seq - theirs.len() as u64;
         let renumber = |seq: u64, next: u64| if seq >= their_first_seq { next + (seq - their_first_seq) } else { seq };
-        let base = self.next_seq;
-        let records = std::rc::Rc::make_mut(&mut self.records);
-        for r in &mut records[prefix..] {
+        let next = self.next_seq;
+        for r in &mut self.tail[prefix - base..] {
             r.guard = Some(guarded(pool, r.guard, guard));
         }
         for r in theirs {
             let mut r = r.clone();
-            r.seq = renumber(r.seq, base);
+            r.seq = renumber(r.seq, next);
             r.guard = Some(guarded(pool, r.guard, other_guard));
-            records.push(r);
+            self.tail.push(r);
         }
-        self.next_seq = base + theirs.len() as u64;
+        self.next_seq = next + theirs.len() as u64;
         for s in 0..2 {
-            let theirs_live = other.first_live[s].map(|q| renumber(q, base));
+            let theirs_live = other.first_live[s].map(|q| renumber(q, next));
             self.first_live[s] = match (self.first_live[s], theirs_live) {
                 (Some(x), Some(y)) => Some(x.min(y)),
                 (x, y) => x.or(y),
             };
         }
         for (&event, &seq) in &other.unwaited {
-            let seq = renumber(seq, base);
+            let seq = renumber(seq, next);
             self.unwaited.entry(event).and_modify(|q| *q = (*q).min(seq)).or_insert(seq);
         }
         self.reported.extend(other.reported.iter().copied());

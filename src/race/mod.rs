@@ -88,6 +88,11 @@ pub struct AccessLog {
     /// Shared between forked states until one of them records an access:
     /// a branch whose other side is infeasible copies nothing.
     pub records: std::rc::Rc<Vec<AccessRecord>>,
+    /// Records made since the last check, owned by this state: a fork
+    /// copies only these (a work-item branching on its own data forks once
+    /// per work-item, and copying every record of the run each time made
+    /// that quadratic). Checks move them into `records` first.
+    tail: Vec<AccessRecord>,
     next_seq: u64,
     /// Records with `seq` below this were checked within their group.
     checked: u64,
@@ -272,7 +277,14 @@ impl AccessLog {
         let s = fence_of(r.space).1;
         self.first_live[s] = self.first_live[s].or(Some(r.seq));
         self.next_seq += 1;
-        std::rc::Rc::make_mut(&mut self.records).push(r);
+        self.tail.push(r);
+    }
+
+    /// Moves the records made since the last check into `records`.
+    fn commit(&mut self) {
+        if !self.tail.is_empty() {
+            std::rc::Rc::make_mut(&mut self.records).append(&mut self.tail);
+        }
     }
 
     /// How many barriers the running group (or pair) has released: a
@@ -284,12 +296,13 @@ impl AccessLog {
     /// How many records the log holds (the prefix shared by states forked
     /// from this one).
     pub fn record_count(&self) -> usize {
-        self.records.len()
+        self.records.len() + self.tail.len()
     }
 
     /// Drops local-memory records of a finished group (the next group has
     /// its own local memory) and starts the next group's barrier history.
     pub fn forget_local(&mut self) {
+        self.commit();
         // Earlier groups' local records are gone already; only the running
         // group's tail needs filtering (order is kept).
         let records = std::rc::Rc::make_mut(&mut self.records);
@@ -368,6 +381,7 @@ impl AccessLog {
     /// their other pairs are skipped. Pairs the `tolerance` surely accepts
     /// (equal bytes) are not offered.
     pub fn check(&mut self, sink: &mut dyn RaceSink, final_check: bool, tolerance: Tolerance) {
+        self.commit();
         let pair_mode = self.records.get(self.group_first).is_some_and(|r| r.group_key.is_none());
         if final_check && pair_mode {
             return;
