@@ -100,6 +100,9 @@ fixtures!(
     image_unsupported,
     heavy_private_loops_ok,
     heavy_private_loops_race,
+    group_dependent_local_race,
+    gid_bound_loop_summarised,
+    gid_bound_loop_summarised_race,
 );
 
 #[test]

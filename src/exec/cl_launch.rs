@@ -272,6 +272,7 @@ fn adopt(host: &mut State, kernel: State) {
     host.memory = kernel.memory;
     host.path = kernel.path;
     host.implied = kernel.implied;
+    host.abstracted |= kernel.abstracted;
     host.model = kernel.model;
     host.unconfirmed_path = kernel.unconfirmed_path;
     host.steps = kernel.steps;

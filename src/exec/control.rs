@@ -45,6 +45,20 @@ impl<'m> Executor<'m> {
     }
 
     fn cond_branch(&mut self, state: &mut State, func: &'m Function, c: ExprId, then: BlockId, otherwise: BlockId, loc: Loc) -> Step {
+        // The test of a summarised loop, run once more: leave the loop
+        // where the havocked variables let the path leave it.
+        if let Some(forced) = state.forced_exit {
+            let f = state.frame();
+            if forced.func == f.func && forced.header == f.block && forced.depth == state.stack.len() {
+                state.forced_exit = None;
+                let leave = if forced.exit == then { c } else { self.pool.not(c) };
+                if !self.assume(state, leave) {
+                    return Step::Terminated;
+                }
+                self.jump(state, func, forced.exit);
+                return Step::Continue;
+            }
+        }
         if let Some(v) = self.pool.as_const(c) {
             self.jump(state, func, if v != 0 { then } else { otherwise });
             return Step::Continue;
@@ -60,7 +74,11 @@ impl<'m> Executor<'m> {
         match (t, f) {
             (Some(mut t), Some(mut f)) => {
                 let (here, func_id) = (state.frame().block, state.frame().func);
-                if self.loop_bound_reached(state, here, loc) {
+                if self.loop_bound_reached(state, here) {
+                    if self.summarise_loop(state, func, here, then, otherwise) {
+                        return Step::Continue;
+                    }
+                    self.loop_bound_cut(state, loc);
                     return Step::Terminated;
                 }
                 self.open_region(&mut t, &mut f, func_id, here, state.path.len());

@@ -191,6 +191,8 @@ impl<'m> Executor<'m> {
             merge: Vec::new(),
             checked: false,
             implied: Default::default(),
+            abstracted: false,
+            forced_exit: None,
         };
         self.next_state_id = 1;
         state
@@ -627,6 +629,10 @@ impl<'m> Executor<'m> {
         let witness = witness.or(if state.unconfirmed_path { None } else { state.model.as_ref() });
         let mut message = message;
         let mut status = if witness.is_some() { Status::Confirmed } else { Status::Unconfirmed };
+        if state.abstracted && kind != FindingKind::Unsupported {
+            status = Status::Unconfirmed;
+            message.push_str("; not confirmed: the path went through a loop summarised after --loop-bound unrollings (its variables were given arbitrary values)");
+        }
         if let Some(why) = witness.and_then(|w| self.decider.path_unconfirmed_because(&self.pool, &state.path, w)) {
             status = Status::Unconfirmed;
             message.push_str(&format!("; not confirmed: {why}"));

@@ -287,6 +287,7 @@ impl<'m> Executor<'m> {
         a.steps = a.steps.max(b.steps);
         a.depth = a.depth.min(b.depth);
         a.checked &= b.checked;
+        a.abstracted |= b.abstracted;
         Ok(a)
     }
 

@@ -26,6 +26,7 @@ mod opencl;
 mod pointer_select;
 pub mod memory;
 mod implied;
+mod loop_summary;
 mod merge;
 mod path_budget;
 mod postdom;

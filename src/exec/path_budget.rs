@@ -12,22 +12,24 @@ use crate::ir::{BlockId, Loc};
 
 impl<'m> Executor<'m> {
     /// True when branching at `block` would unroll a symbolic loop past
-    /// the bound: the path then ends here. The unrolling count is the
-    /// number of regions this branch opened that are still open
-    /// (merge.rs), so a branch inside the loop body, whose region closes
-    /// every iteration, does not count.
-    pub(super) fn loop_bound_reached(&mut self, state: &State, block: BlockId, loc: Loc) -> bool {
-        let Some(bound) = self.config.loop_bound else { return false };
-        if self.unrolled(state, block) < bound as usize {
-            return false;
-        }
+    /// the bound: the loop is then summarised (loop_summary.rs) or the path
+    /// ends here (`loop_bound_cut`). The unrolling count is the number of
+    /// regions this branch opened that are still open (merge.rs), so a
+    /// branch inside the loop body, whose region closes every iteration,
+    /// does not count.
+    pub(super) fn loop_bound_reached(&self, state: &State, block: BlockId) -> bool {
+        self.config.loop_bound.is_some_and(|bound| self.unrolled(state, block) >= bound as usize)
+    }
+
+    /// Ends the path at a loop test past the bound, noting the limit.
+    pub(super) fn loop_bound_cut(&mut self, state: &State, loc: Loc) {
+        let bound = self.config.loop_bound.unwrap_or(0);
         let who = self.running_item(state).map(|w| format!(" (work-item {w})")).unwrap_or_default();
         let line = self.location(loc).line;
         self.cut_path(
             LimitHit::LoopBound,
             format!("the loop at line {line}{who} was unrolled {bound} times with its exit still depending on the input; longer trip counts were not explored (--loop-bound {bound})"),
         );
-        true
     }
 
     /// True when the running work-item has run past its step budget since

@@ -38,16 +38,20 @@ pub fn groups_alike(module: &Module, kernel: FuncId) -> bool {
                 return false;
             }
             let InstKind::Call { callee, .. } = &inst.kind else { continue };
-            match callee {
-                Callee::Direct(g) => todo.push(*g),
-                Callee::External(name) => {
-                    let plain = crate::exec::demangle(name).map(|(n, _)| n).unwrap_or(name);
-                    if GROUP_DEPENDENT.contains(&plain) {
-                        return false;
-                    }
+            // Built-ins are declared functions, called directly or by name.
+            let declared = match callee {
+                Callee::Direct(g) if !module.function(*g).is_declaration() => {
+                    todo.push(*g);
+                    continue;
                 }
-                Callee::Intrinsic(_) => {}
+                Callee::Direct(g) => &module.function(*g).name,
+                Callee::External(name) => name,
+                Callee::Intrinsic(_) => continue,
                 Callee::Indirect(_) | Callee::InlineAsm => return false,
+            };
+            let plain = crate::exec::demangle(declared).map(|(n, _)| n).unwrap_or(declared);
+            if GROUP_DEPENDENT.contains(&plain) {
+                return false;
             }
         }
     }
