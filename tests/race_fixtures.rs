@@ -103,6 +103,7 @@ fixtures!(
     group_dependent_local_race,
     gid_bound_loop_summarised,
     gid_bound_loop_summarised_race,
+    loop_break_not_summarised,
 );
 
 #[test]

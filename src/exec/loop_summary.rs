@@ -11,6 +11,8 @@
 //! store of a variable of the function's own stack (an `alloca` register),
 //! or a work-item id query qualify: a loop that touches shared memory, calls a
 //! function or synchronises would hide accesses from the race detector.
+//! The loop must also have one way out, its test: the summary leaves only
+//! there, so a `break` or `return` inside would be missed.
 
 use super::executor::Executor;
 use super::state::State;
@@ -42,6 +44,12 @@ impl<'m> Executor<'m> {
         }
         let (stay, exit) = if stays_then { (then, otherwise) } else { (otherwise, then) };
         let Some(body) = loop_body(&succ, header.0 as usize, stay.0 as usize) else { return false };
+        // One way out, the header's test: the summary assumes the loop
+        // ends there, so a `break` or `return` inside would be missed.
+        let single_exit = body.iter().all(|&b| succ[b].iter().all(|&s| body.contains(&s) || (b == header.0 as usize && s == exit.0 as usize)));
+        if !single_exit {
+            return false;
+        }
         let allocas: rustc_hash::FxHashSet<RegId> = func.blocks.iter().flat_map(|b| &b.insts).filter(|i| matches!(i.kind, InstKind::Alloca { .. })).filter_map(|i| i.dest).collect();
         let mut written: Vec<RegId> = Vec::new();
         let mut defined: Vec<RegId> = Vec::new();
