@@ -129,6 +129,20 @@ pub struct Config {
     /// Explore only this shard's part of the path tree (`check --shard
     /// K/N`, exec/shard.rs; default: the whole tree).
     pub shard: Option<crate::exec::PathShard>,
+    /// How many times one path may unroll a loop whose exit test stays
+    /// symbolic (default: no bound; `symcross race` sets 16). A path that
+    /// would go further ends there and the run is inconclusive with the
+    /// limit `loop-bound` (path_budget.rs).
+    pub loop_bound: Option<u32>,
+    /// Instructions one work-item may run without reaching a barrier or
+    /// the end of the kernel (default: no bound; `symcross race` sets
+    /// 20,000,000): past it the work-item may never terminate, its path
+    /// ends and the run is inconclusive with the limit `work-item-steps`.
+    pub max_item_steps: Option<u64>,
+    /// GPUVerify's wider benign-race tolerance: a read-write race where
+    /// the write stores the very value the read returned is not reported
+    /// (`symcross race --allow-benign-read-write`; default off).
+    pub benign_read_write: bool,
 }
 
 impl Default for Config {
@@ -154,6 +168,9 @@ impl Default for Config {
             native_libm: false,
             stop_at_first_finding: false,
             shard: None,
+            loop_bound: None,
+            max_item_steps: None,
+            benign_read_write: false,
         }
     }
 }

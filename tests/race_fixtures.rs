@@ -86,6 +86,24 @@ fixtures!(
     stop_at_first_race,
     two_races,
     symbolic_loop_bound_race,
+    symbolic_loop_bound_ok,
+    data_branch_merge_ok,
+    data_branch_atomic_counter,
+    data_branch_guarded_writes_ok,
+    data_branch_guarded_writes_race,
+    data_branch_local_race,
+    nonterminating_spin,
+    nonterminating_break,
+    benign_read_write_allowed,
+    benign_read_write_default,
+    benign_read_write_differs,
+    image_unsupported,
+    heavy_private_loops_ok,
+    heavy_private_loops_race,
+    group_dependent_local_race,
+    gid_bound_loop_summarised,
+    gid_bound_loop_summarised_race,
+    loop_break_not_summarised,
 );
 
 #[test]
@@ -130,4 +148,35 @@ fn all_findings_goes_on_after_the_first() {
     assert!(mode.contains("stopped at the first confirmed finding"), "{mode}");
     let (all, mode) = count(&["--all-findings"]);
     assert!(all == 2 && !mode.contains("stopped"), "{all} findings: {mode}");
+}
+
+/// A path cut by a budget names the limit in the report, and a warning says
+/// where and how to raise it.
+#[test]
+fn budget_cuts_name_their_limit() {
+    let cases = [
+        ("nonterminating_spin", &["--local-size", "4", "--num-groups", "1", "--max-item-steps", "1000000"][..], "work-item-steps", "--max-item-steps 1000000"),
+        ("symbolic_loop_bound_ok", &["--local-size", "4", "--num-groups", "1", "--loop-bound", "4"][..], "loop-bound", "--loop-bound 4"),
+    ];
+    for (name, extra, limit, flag) in cases {
+        let path = common::repo().join("tests/fixtures/race").join(format!("{name}.cl"));
+        let mut args = vec!["race", path.to_str().unwrap(), "--json", "-"];
+        args.extend_from_slice(extra);
+        let run = common::symcross(&args);
+        let json = run.json.expect("JSON report");
+        assert_eq!(json["verdict"], "inconclusive", "{name}: {}", run.stdout);
+        assert_eq!(json["limit"], limit, "{name}: {}", run.stdout);
+        let warnings = json["warnings"].to_string();
+        assert!(warnings.contains(flag), "{name}: {warnings}");
+    }
+}
+
+/// Kernel paths merge: a branch on every work-item's own data is one path.
+#[test]
+fn data_branches_merge_into_one_path() {
+    let path = common::repo().join("tests/fixtures/race/data_branch_atomic_counter.cl");
+    let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "16", "--num-groups", "1", "--json", "-"]);
+    let json = run.json.expect("JSON report");
+    assert_eq!(json["stats"]["paths"], 1, "{}", run.stdout);
+    assert!(json["stats"]["merged"].as_u64().unwrap_or(0) >= 16, "{}", run.stdout);
 }

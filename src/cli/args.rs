@@ -223,6 +223,24 @@ pub struct RaceArgs {
     /// Do not report write-write races where both sides write the same value.
     #[arg(long)]
     pub allow_benign_races: bool,
+    /// Also accept read-write races where the write stores the value the read returned
+    /// (GPUVerify's wider benign-race tolerance; off by default).
+    #[arg(long)]
+    pub allow_benign_read_write: bool,
+    /// Unroll a loop whose exit depends on the input at most N times per path; a path that goes
+    /// further ends there and the verdict is inconclusive (limit `loop-bound`).
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    pub loop_bound: u32,
+    /// Instructions a work-item may run without reaching a barrier or the kernel's end; past it the
+    /// path ends (it may never terminate) and the verdict is inconclusive (limit `work-item-steps`).
+    #[arg(long, value_name = "N", default_value_t = 20_000_000)]
+    pub max_item_steps: u64,
+    /// Order in which paths are explored (default: random-path, shallow paths first).
+    #[arg(long, value_enum)]
+    pub searcher: Option<SearcherArg>,
+    /// Seed of the random-path searcher; a run is reproducible for a seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
     /// How work-items are checked: enumerate them all, or two symbolic work-items at once (pair).
     /// Default: enumerate up to 4096 work-items, pair above.
     #[arg(long, value_name = "enumerate|pair")]

@@ -200,6 +200,8 @@ impl<'m> Executor<'m> {
             log: Default::default(),
             allow_benign: false,
             local_objects,
+            item_started: 0,
+            one_group_stands_for_all: false,
         }));
         Some(mode)
     }
@@ -277,6 +279,8 @@ impl<'m> Executor<'m> {
 fn adopt(host: &mut State, kernel: State) {
     host.memory = kernel.memory;
     host.path = kernel.path;
+    host.implied = kernel.implied;
+    host.abstracted |= kernel.abstracted;
     host.model = kernel.model;
     host.unconfirmed_path = kernel.unconfirmed_path;
     host.steps = kernel.steps;

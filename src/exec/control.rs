@@ -19,7 +19,7 @@ impl<'m> Executor<'m> {
                 self.note_branch(state, here, *then, *otherwise);
                 self.check_operand_use(state, func, cond, loc, "a branch condition");
                 let c = self.operand1(state, func, cond);
-                self.cond_branch(state, func, c, *then, *otherwise)
+                self.cond_branch(state, func, c, *then, *otherwise, loc)
             }
             Terminator::Switch { value, default, cases } => {
                 self.check_operand_use(state, func, value, loc, "the value of a switch");
@@ -44,15 +44,43 @@ impl<'m> Executor<'m> {
         }
     }
 
-    fn cond_branch(&mut self, state: &mut State, func: &'m Function, c: ExprId, then: BlockId, otherwise: BlockId) -> Step {
+    fn cond_branch(&mut self, state: &mut State, func: &'m Function, c: ExprId, then: BlockId, otherwise: BlockId, loc: Loc) -> Step {
+        // The test of a summarised loop, run once more: leave the loop
+        // where the havocked variables let the path leave it.
+        if let Some(forced) = state.forced_exit {
+            let f = state.frame();
+            if forced.func == f.func && forced.header == f.block && forced.depth == state.stack.len() {
+                state.forced_exit = None;
+                let leave = if forced.exit == then { c } else { self.pool.not(c) };
+                if !self.assume(state, leave) {
+                    return Step::Terminated;
+                }
+                self.jump(state, func, forced.exit);
+                return Step::Continue;
+            }
+        }
         if let Some(v) = self.pool.as_const(c) {
             self.jump(state, func, if v != 0 { then } else { otherwise });
+            return Step::Continue;
+        }
+        // A test the path already decided: no copy of the state (a kernel
+        // state holds every work-item's stack).
+        if let Some(truth) = state.implied.get(&state.path, c) {
+            state.depth += 1;
+            self.jump(state, func, if truth { then } else { otherwise });
             return Step::Continue;
         }
         let (t, f) = self.branch(state, c);
         match (t, f) {
             (Some(mut t), Some(mut f)) => {
                 let (here, func_id) = (state.frame().block, state.frame().func);
+                if self.loop_bound_reached(state, here) {
+                    if self.summarise_loop(state, func, here, then, otherwise) {
+                        return Step::Continue;
+                    }
+                    self.loop_bound_cut(state, loc);
+                    return Step::Terminated;
+                }
                 self.open_region(&mut t, &mut f, func_id, here, state.path.len());
                 f.id = self.fork_id();
                 self.jump(&mut t, func, then);

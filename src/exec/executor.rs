@@ -35,6 +35,26 @@ pub enum LimitHit {
     Memory,
     /// SIGINT or SIGTERM (`crate::interrupt`).
     Interrupted,
+    /// A path unrolled a symbolic loop `Config::loop_bound` times; the
+    /// other paths were explored (path_budget.rs).
+    LoopBound,
+    /// A work-item ran `Config::max_item_steps` instructions between two
+    /// barriers; the other paths were explored.
+    ItemSteps,
+}
+
+impl LimitHit {
+    /// The limit's name in reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            LimitHit::Time => "time",
+            LimitHit::Paths => "paths",
+            LimitHit::Memory => "memory",
+            LimitHit::Interrupted => "interrupted",
+            LimitHit::LoopBound => "loop-bound",
+            LimitHit::ItemSteps => "work-item-steps",
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -54,6 +74,10 @@ pub struct Executor<'m> {
     pub findings: Vec<Finding>,
     pub stats: Stats,
     pub limit_hit: Option<LimitHit>,
+    /// A limit that ended some paths but not the run (path_budget.rs), and
+    /// what each cut was, for the report.
+    pub path_limit: Option<LimitHit>,
+    pub path_limit_notes: Vec<String>,
     /// The run ended at its first confirmed finding
     /// (`Config::stop_at_first_finding`).
     pub stopped_at_finding: bool,
@@ -105,6 +129,8 @@ impl<'m> Executor<'m> {
             findings: Vec::new(),
             stats: Stats::default(),
             limit_hit: None,
+            path_limit: None,
+            path_limit_notes: Vec::new(),
             stopped_at_finding: false,
             global_addr: Vec::new(),
             function_addr: FxHashMap::default(),
@@ -171,6 +197,9 @@ impl<'m> Executor<'m> {
             merge: Vec::new(),
             checked: false,
             route: Default::default(),
+            implied: Default::default(),
+            abstracted: false,
+            forced_exit: None,
         };
         self.next_state_id = 1;
         state
@@ -245,6 +274,14 @@ impl<'m> Executor<'m> {
                     }
                     // A long path reports progress too.
                     self.report_progress(&mut last_progress, searcher.len());
+                    if self.work_item_over_budget(&state) {
+                        self.stats.paths += 1;
+                        let mut push = |s: State| searcher.push(s);
+                        for s in self.leave_regions(&state) {
+                            self.settle(s, &mut push);
+                        }
+                        break;
+                    }
                 }
                 let found_before = self.findings.len();
                 let step = self.step(&mut state);
@@ -291,24 +328,30 @@ impl<'m> Executor<'m> {
                     other => other,
                 };
                 let keep = self.route_step(&mut state, &mut forked);
+                // States go to the searcher through `settle`, which lets
+                // those standing at their region's join arrive there.
+                let mut push = |s: State| searcher.push(s);
                 for p in forked {
                     self.count_new_state(&p);
-                    searcher.push(p);
+                    self.settle(p, &mut push);
                 }
                 if !keep {
                     continue 'paths;
                 }
                 match step {
                     Step::Continue => {
-                        if self.at_join(&state) {
-                            for s in self.arrive(state) {
-                                searcher.push(s);
+                        if self.in_stale_region(&state) {
+                            for s in self.leave_stale_regions(&mut state) {
+                                self.settle(s, &mut push);
                             }
+                        }
+                        if self.at_join(&state) {
+                            self.settle(state, &mut push);
                             break;
                         }
                     }
                     Step::Fork(_) => {
-                        searcher.push(state);
+                        self.settle(state, &mut push);
                         break;
                     }
                     Step::Finished => {
@@ -319,7 +362,7 @@ impl<'m> Executor<'m> {
                             }
                         }
                         for s in self.leave_regions(&state) {
-                            searcher.push(s);
+                            self.settle(s, &mut push);
                         }
                         if let Some(done) = self.finished.as_mut() {
                             done.push(state);
@@ -331,7 +374,7 @@ impl<'m> Executor<'m> {
                             self.stats.paths += 1;
                         }
                         for s in self.leave_regions(&state) {
-                            searcher.push(s);
+                            self.settle(s, &mut push);
                         }
                         break;
                     }
@@ -340,6 +383,9 @@ impl<'m> Executor<'m> {
         }
         if self.limit_hit.is_none() && !searcher.is_empty() {
             self.limit_hit = self.limit_reached();
+        }
+        if self.limit_hit.is_none() {
+            self.limit_hit = self.path_limit.clone();
         }
         // A solver query cut short by --max-time leaves its answer open even
         // when every path finished: the run was stopped by the limit.
@@ -482,6 +528,11 @@ impl<'m> Executor<'m> {
         if let Some(v) = self.pool.as_const(cond) {
             return if v != 0 { (Some(state.clone()), None) } else { (None, Some(state.clone())) };
         }
+        if let Some(truth) = state.implied.get(&state.path, cond) {
+            let mut n = state.clone();
+            n.depth += 1;
+            return if truth { (Some(n), None) } else { (None, Some(n)) };
+        }
         let not_cond = self.pool.not(cond);
         let witnessed = self.model_value(state, cond);
         let mut sides: [Option<(Option<Assignment>, bool)>; 2] = [None, None];
@@ -507,6 +558,11 @@ impl<'m> Executor<'m> {
         // condition: pushing it again would only grow the path (a loop
         // re-deciding an implied branch would make every later query slower).
         let implied = t.is_none() || f.is_none();
+        // Only a side the solver (or a constant) ruled out makes the other
+        // one implied: an undecided side was kept as feasible.
+        if implied && (t.is_some() || f.is_some()) {
+            state.implied.insert(&state.path, cond, t.is_some());
+        }
         let make = |s: &State, c: ExprId, (model, unknown): (Option<Assignment>, bool)| {
             let mut n = s.clone();
             if !implied {
@@ -647,6 +703,10 @@ impl<'m> Executor<'m> {
         let witness = witness.or(if state.unconfirmed_path { None } else { state.model.as_ref() });
         let mut message = message;
         let mut status = if witness.is_some() { Status::Confirmed } else { Status::Unconfirmed };
+        if state.abstracted && kind != FindingKind::Unsupported {
+            status = Status::Unconfirmed;
+            message.push_str("; not confirmed: the path went through a loop summarised after --loop-bound unrollings (its variables were given arbitrary values)");
+        }
         if let Some(why) = witness.and_then(|w| self.decider.path_unconfirmed_because(&self.pool, &state.path, w)) {
             status = Status::Unconfirmed;
             message.push_str(&format!("; not confirmed: {why}"));

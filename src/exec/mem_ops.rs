@@ -65,8 +65,10 @@ impl<'m> Executor<'m> {
         let addr = self.operand1(state, func, ptr);
         let len = inst.ty.store_size();
         let access = self.resolve(state, addr, len, inst.loc, false)?;
-        self.observe_lanes(state, func, inst, &inst.ty, &access, len, false, None);
         let bytes = self.read_bytes(state, &access, len, inst.loc);
+        // The value read matters only to the read-write tolerance.
+        let seen = (self.config.benign_read_write && state.gpu.is_some()).then(|| bytes.to_vec());
+        self.observe_lanes(state, func, inst, &inst.ty, &access, len, false, seen);
         if let Some(d) = inst.dest {
             if self.shadow.last_read.is_some() || state.frame().shadow_on {
                 self.load_shadow(state, inst, d);

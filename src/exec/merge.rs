@@ -7,6 +7,14 @@
 //! condition becomes `prefix /\ (sideA \/ sideB)`. Findings inside the
 //! region were reported by the individual states before merging, with
 //! their own path conditions and witnesses, so they stay exact.
+//!
+//! Kernels merge too (papers/klee-cl.txt: without it, a branch on each
+//! work-item's own data makes 2^work-items paths). A region belongs to the
+//! work-item that branched and to the interval between two barriers: the
+//! join counts only when that work-item reaches it before any barrier is
+//! released, so the other work-items are untouched on both sides and only
+//! the access logs differ; their own records keep their side's condition
+//! (race/log_merge.rs).
 
 use super::executor::Executor;
 use super::state::State;
@@ -25,6 +33,22 @@ pub struct MergeTag {
     pub join: BlockId,
     /// Length of the path condition before the branch.
     pub prefix: usize,
+    /// The block that branched (a loop's exit test, when the region nests
+    /// in itself: see `unrolled`).
+    pub site: BlockId,
+    /// In a kernel: the work-item that branched and where it was.
+    pub epoch: Option<KernelEpoch>,
+    /// In a kernel: how many access records the state had at the branch.
+    pub log_len: usize,
+}
+
+/// Where a work-item stands: its index, its group (enumerate mode) and the
+/// barriers released so far. It changes at every barrier and work-item
+/// switch, so a region never spans one.
+pub type KernelEpoch = (usize, u64, u32);
+
+fn kernel_epoch(s: &State) -> Option<KernelEpoch> {
+    s.gpu.as_ref().map(|g| (g.current, g.group, g.log.barriers_released()))
 }
 
 /// States of a region: how many are still running toward the join, and
@@ -39,7 +63,7 @@ impl<'m> Executor<'m> {
     /// Tags both sides of a fork at a branch with a new region, when the
     /// branch has a join point.
     pub(super) fn open_region(&mut self, a: &mut State, b: &mut State, func: FuncId, block: BlockId, prefix: usize) {
-        if !self.config.merge || a.gpu.is_some() {
+        if !self.config.merge {
             return;
         }
         let f = self.module.function(func);
@@ -49,7 +73,8 @@ impl<'m> Executor<'m> {
         self.next_region += 1;
         // The second side is counted when it reaches the searcher.
         self.regions.insert(id, Region { live: 1, waiting: Vec::new() });
-        let tag = MergeTag { region: id, depth: a.stack.len(), func, join, prefix };
+        let log_len = a.gpu.as_ref().map_or(0, |g| g.log.record_count());
+        let tag = MergeTag { region: id, depth: a.stack.len(), func, join, prefix, site: block, epoch: kernel_epoch(a), log_len };
         a.merge.push(tag.clone());
         b.merge.push(tag);
     }
@@ -67,7 +92,31 @@ impl<'m> Executor<'m> {
     pub(super) fn at_join(&self, s: &State) -> bool {
         let Some(t) = s.merge.last() else { return false };
         let f = s.frame();
-        s.stack.len() == t.depth && f.func == t.func && f.block == t.join && f.pc == 0
+        s.stack.len() == t.depth && f.func == t.func && f.block == t.join && f.pc == 0 && t.epoch == kernel_epoch(s)
+    }
+
+    /// How many regions opened at `block` of the running function, by the
+    /// same work-item in the same interval, are still open: the times a
+    /// symbolic loop test has been unrolled on this path without either
+    /// side leaving the loop.
+    pub(super) fn unrolled(&self, s: &State, block: BlockId) -> usize {
+        let Some(f) = s.stack.last() else { return 0 };
+        let epoch = kernel_epoch(s);
+        s.merge.iter().filter(|t| t.site == block && t.func == f.func && t.depth == s.stack.len() && t.epoch == epoch).count()
+    }
+
+    /// Hands states to `push`, first letting each one that stands at its
+    /// region's join arrive there (a side may start at the join, and a
+    /// state released from an inner region may stand at an outer one's).
+    pub(super) fn settle(&mut self, s: State, push: &mut dyn FnMut(State)) {
+        let mut todo = vec![s];
+        while let Some(s) = todo.pop() {
+            if self.at_join(&s) {
+                todo.extend(self.arrive(s));
+            } else {
+                push(s);
+            }
+        }
     }
 
     /// `s` reached its join: it waits, merged with the others already
@@ -100,6 +149,27 @@ impl<'m> Executor<'m> {
             None => waiting.push(s),
         }
         self.finish_region(tag.region, waiting)
+    }
+
+    /// A work-item state passed a barrier or switched work-items: the
+    /// regions it opened before can no longer be joined by it, so it
+    /// leaves them, and states waiting there need not wait for it.
+    pub(super) fn leave_stale_regions(&mut self, s: &mut State) -> Vec<State> {
+        let epoch = kernel_epoch(s);
+        let mut released = Vec::new();
+        while s.merge.last().is_some_and(|t| t.epoch != epoch) {
+            let Some(t) = s.merge.pop() else { break };
+            let Some(r) = self.regions.get_mut(&t.region) else { continue };
+            r.live = r.live.saturating_sub(1);
+            let waiting = std::mem::take(&mut r.waiting);
+            released.extend(self.finish_region(t.region, waiting));
+        }
+        released
+    }
+
+    /// Whether `s` has left the interval its innermost region belongs to.
+    pub(super) fn in_stale_region(&self, s: &State) -> bool {
+        s.merge.last().is_some_and(|t| t.epoch.is_some() && t.epoch != kernel_epoch(s))
     }
 
     /// A state of these regions ended without reaching the join.
@@ -141,6 +211,11 @@ impl<'m> Executor<'m> {
         }
         let guard = self.side_guard(&a, tag.prefix);
         let other_guard = self.side_guard(b, tag.prefix);
+        if let (Some(ga), Some(gb)) = (a.gpu.as_mut(), b.gpu.as_ref()) {
+            if !ga.log.merge_from(&gb.log, tag.log_len, guard, other_guard, &mut self.pool) {
+                return Err(a);
+            }
+        }
         for (fa, fb) in a.stack.iter_mut().zip(&b.stack) {
             if !fa.shadows.is_empty() || !fb.shadows.is_empty() {
                 self.merge_shadows(guard, fa, fb);
@@ -156,9 +231,19 @@ impl<'m> Executor<'m> {
         let ids: Vec<_> = a.memory.objects().map(|(id, _)| id).collect();
         for id in ids {
             let (oa, ob) = (a.memory.object(id), b.memory.object(id));
-            if std::ptr::eq(oa, ob) || oa.bytes == ob.bytes && oa.poison == ob.poison {
+            if std::ptr::eq(oa, ob) || oa.bytes == ob.bytes && oa.poison == ob.poison && oa.known == ob.known && oa.known_symbolic == ob.known_symbolic {
                 continue;
             }
+            if oa.address_only {
+                let (known, known_symbolic) = (self.merge_known(guard, &oa.known, &ob.known), self.merge_known(guard, &oa.known_symbolic, &ob.known_symbolic));
+                let o = a.memory.object_mut(id);
+                o.known = known;
+                o.known_symbolic = known_symbolic;
+                continue;
+            }
+            // A `__local` byte one side never wrote holds an arbitrary value
+            // there (kernel_memory.rs), not the zero it is stored as.
+            let arbitrary = a.gpu.is_some() && oa.addr_space == crate::race::LOCAL_SPACE;
             // Indeterminate bits: those of the side the path took, by byte
             // of the whole object; past a size that costs too much, the
             // states are kept apart (not merging is always sound).
@@ -175,7 +260,11 @@ impl<'m> Executor<'m> {
                 None
             };
             let o = a.memory.object_mut(id);
-            o.bytes.merge(&mut self.pool, &ob_bytes, |pool, x, y| pool.ite(guard, x, y));
+            o.bytes.merge(&mut self.pool, &ob_bytes, |pool, x, y, written_a, written_b| {
+                let side = |v: ExprId, written: bool, pool: &mut crate::expr::ExprPool| if arbitrary && written_a != written_b && !written { pool.fresh(8) } else { v };
+                let (x, y) = (side(x, written_a, pool), side(y, written_b, pool));
+                pool.ite(guard, x, y)
+            });
             if let Some((masks, origin)) = poison {
                 o.poison.clear();
                 // A byte never written on either side stays unwritten.
@@ -184,8 +273,11 @@ impl<'m> Executor<'m> {
             }
         }
         a.path.truncate(tag.prefix);
+        a.implied.clear();
+        // The two sides of one branch cover every case: nothing to add.
+        let complementary = self.pool.not(guard) == other_guard;
         let either = self.pool.or(guard, other_guard);
-        if self.pool.as_const(either) != Some(1) {
+        if self.pool.as_const(either) != Some(1) && !complementary {
             a.path.push(either);
         }
         if a.model.is_none() {
@@ -195,6 +287,7 @@ impl<'m> Executor<'m> {
         a.steps = a.steps.max(b.steps);
         a.depth = a.depth.min(b.depth);
         a.checked &= b.checked;
+        a.abstracted |= b.abstracted;
         Ok(a)
     }
 
@@ -237,6 +330,22 @@ impl<'m> Executor<'m> {
         }
     }
 
+    /// The remembered bytes of an unsized buffer after a merge: a byte one
+    /// side never read or was made to forget is arbitrary there, as a read
+    /// would have made it.
+    fn merge_known(&mut self, guard: ExprId, a: &rustc_hash::FxHashMap<ExprId, ExprId>, b: &rustc_hash::FxHashMap<ExprId, ExprId>) -> rustc_hash::FxHashMap<ExprId, ExprId> {
+        let mut out = rustc_hash::FxHashMap::default();
+        for key in a.keys().chain(b.keys()) {
+            if out.contains_key(key) {
+                continue;
+            }
+            let x = a.get(key).copied().unwrap_or_else(|| self.pool.fresh(8));
+            let y = b.get(key).copied().unwrap_or_else(|| self.pool.fresh(8));
+            out.insert(*key, self.pool.ite(guard, x, y));
+        }
+        out
+    }
+
     fn select_value(&mut self, guard: ExprId, a: &Value, b: &Value) -> Value {
         a.iter().zip(b.iter()).map(|(x, y)| self.pool.ite(guard, *x, *y)).collect()
     }
@@ -245,7 +354,7 @@ impl<'m> Executor<'m> {
 /// Same frames (function, position, allocations) and the same objects,
 /// freed alike.
 fn compatible(a: &State, b: &State) -> bool {
-    if a.stack.len() != b.stack.len() || a.gpu.is_some() || b.gpu.is_some() || a.merge != b.merge {
+    if a.stack.len() != b.stack.len() || a.merge != b.merge || !same_work_items(a, b) {
         return false;
     }
     let frames_match = a.stack.iter().zip(&b.stack).all(|(x, y)| {
@@ -272,4 +381,18 @@ fn shadows_mergeable(a: &State, b: &State) -> bool {
             || std::ptr::eq(oa, ob)
             || super::shadow_mem::range_is_defined(oa, 0, oa.size) && super::shadow_mem::range_is_defined(ob, 0, ob.size)
     })
+}
+
+/// Kernel states: the same work-item running, the others where they were
+/// (they cannot have moved: a region ends before any switch).
+fn same_work_items(a: &State, b: &State) -> bool {
+    match (a.gpu.as_ref(), b.gpu.as_ref()) {
+        (None, None) => true,
+        (Some(x), Some(y)) => {
+            kernel_epoch(a) == kernel_epoch(b)
+                && x.items.len() == y.items.len()
+                && x.items.iter().zip(&y.items).all(|(p, q)| p.status == q.status && p.async_copy == q.async_copy && p.async_started == q.async_started && p.stack.len() == q.stack.len())
+        }
+        _ => false,
+    }
 }

@@ -448,9 +448,10 @@ impl ObjectBytes {
         }
     }
 
-    /// Combines the bytes of pages that differ from `other`'s with `f`
-    /// (path merging); the written bytes are those of either side.
-    pub fn merge(&mut self, pool: &mut ExprPool, other: &ObjectBytes, mut f: impl FnMut(&mut ExprPool, ExprId, ExprId) -> ExprId) {
+    /// Combines the bytes of pages that differ from `other`'s with `f`,
+    /// which is also told whether each side wrote the byte (path merging);
+    /// the written bytes are those of either side.
+    pub fn merge(&mut self, pool: &mut ExprPool, other: &ObjectBytes, mut f: impl FnMut(&mut ExprPool, ExprId, ExprId, bool, bool) -> ExprId) {
         let n = self.size.div_ceil(PAGE_BYTES) as usize;
         for i in 0..n {
             let (a, b) = (self.pages.get(i).cloned().flatten(), other.pages.get(i).cloned().flatten());
@@ -462,8 +463,15 @@ impl ObjectBytes {
             let (mut xs, mut ys) = (Vec::with_capacity(len), Vec::with_capacity(len));
             self.read(pool, base, len as u64, &mut xs);
             other.read(pool, base, len as u64, &mut ys);
-            let merged: Vec<Option<ExprId>> = xs.iter().zip(&ys).map(|(x, y)| Some(if x == y { *x } else { f(pool, *x, *y) })).collect();
-            let written: Vec<bool> = (0..len).map(|k| a.as_ref().is_some_and(|p| p.is_written(k)) || b.as_ref().is_some_and(|p| p.is_written(k))).collect();
+            let written_a: Vec<bool> = (0..len).map(|k| a.as_ref().is_some_and(|p| p.is_written(k))).collect();
+            let written_b: Vec<bool> = (0..len).map(|k| b.as_ref().is_some_and(|p| p.is_written(k))).collect();
+            let merged: Vec<Option<ExprId>> = (0..len)
+                .map(|k| {
+                    let (x, y, wa, wb) = (xs[k], ys[k], written_a[k], written_b[k]);
+                    Some(if x == y && wa == wb { x } else { f(pool, x, y, wa, wb) })
+                })
+                .collect();
+            let written: Vec<bool> = written_a.iter().zip(&written_b).map(|(x, y)| *x || *y).collect();
             self.write(pool, base, &merged);
             let p = self.page_mut(i);
             p.written = Written::None;
@@ -587,7 +595,7 @@ mod tests {
         b.set(&mut pool, 5, two);
         b.set(&mut pool, 6, two);
         let c = pool.fresh(1);
-        a.merge(&mut pool, &b, |p, x, y| p.ite(c, x, y));
+        a.merge(&mut pool, &b, |p, x, y, _, _| p.ite(c, x, y));
         let five = pool.ite(c, one, two);
         let six = pool.ite(c, zero, two);
         assert_eq!((a.get(&mut pool, 5), a.get(&mut pool, 6), a.get(&mut pool, 7)), (five, six, zero));

@@ -49,6 +49,7 @@ impl<'m> Executor<'m> {
             async_event,
             interval: 0,
             seq: 0,
+            guard: None,
         };
         gpu.log.record(record);
     }
@@ -57,8 +58,9 @@ impl<'m> Executor<'m> {
     pub fn check_races(&mut self, state: &mut State, final_check: bool) {
         let Some(mut gpu) = state.gpu.take() else { return };
         let mut log = std::mem::take(&mut gpu.log);
+        let read_write = self.config.benign_read_write;
         let mut sink = RaceQueries { exec: self, state, gpu: &gpu, queries: 0 };
-        log.check(&mut sink, final_check, gpu.allow_benign);
+        log.check(&mut sink, final_check, crate::race::Tolerance { write_write: gpu.allow_benign, read_write });
         gpu.log = log;
         state.gpu = Some(gpu);
     }
@@ -84,7 +86,11 @@ impl<'m> Executor<'m> {
         // Benign write-write races store equal values: with
         // --allow-benign-races only a pair that can store different values
         // is a race.
-        let condition = match (gpu.allow_benign, c.differ) {
+        // A read-write pair carries `differ` only under the read-write
+        // tolerance (--allow-benign-read-write): the write must store a
+        // value other than the one read.
+        let tolerated = if a.write && b.write { gpu.allow_benign } else { c.differ.is_some() };
+        let condition = match (tolerated, c.differ) {
             (true, Some(d)) => self.pool.and(c.condition, d),
             _ => c.condition,
         };
@@ -103,7 +109,7 @@ impl<'m> Executor<'m> {
         };
         let Some(witness) = witness else { return false };
         let benign = match c.differ {
-            _ if gpu.allow_benign => false,
+            _ if tolerated => false,
             None => false,
             Some(d) => match self.pool.as_const(d) {
                 Some(v) => v == 0,

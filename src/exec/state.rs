@@ -56,6 +56,14 @@ pub struct State {
     pub checked: bool,
     /// The decisions that give this path to a shard (shard.rs).
     pub route: super::shard::Route,
+    /// Branch conditions the path is known to decide (implied.rs).
+    pub implied: super::implied::ImpliedBranches,
+    /// The path went through a summarised loop (loop_summary.rs): it
+    /// covers executions that may not exist, so its findings are never
+    /// confirmed.
+    pub abstracted: bool,
+    /// A summarised loop's test this path must leave by (loop_summary.rs).
+    pub forced_exit: Option<super::loop_summary::ForcedExit>,
 }
 
 impl State {

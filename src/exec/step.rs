@@ -21,6 +21,9 @@ impl<'m> Executor<'m> {
             self.stats.instructions += 1;
             self.exec_inst(state, func, inst)
         } else {
+            // Terminators count as steps too: `while (1) {}` is one block
+            // with a branch to itself (path_budget.rs).
+            state.steps += 1;
             self.stats.instructions += 1;
             self.exec_terminator(state, func, &block.term, block.term_loc)
         }

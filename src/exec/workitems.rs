@@ -101,6 +101,12 @@ pub struct Gpu {
     pub allow_benign: bool,
     /// Objects in local memory: reset when a new group starts.
     pub local_objects: Vec<super::memory::ObjectId>,
+    /// The path's step count when the running work-item last started
+    /// running (path_budget.rs).
+    pub item_started: u64,
+    /// Enumerate mode: every group behaves as the first one
+    /// (race/group_symmetry.rs), so the first one is the only one run.
+    pub one_group_stands_for_all: bool,
 }
 
 impl<'m> Executor<'m> {
@@ -129,6 +135,7 @@ impl<'m> Executor<'m> {
         let locals = gpu.local_objects.clone();
         gpu.items = items;
         gpu.current = 0;
+        gpu.item_started = state.steps;
         gpu.group = group;
         // Each group's local memory starts uninitialised: arbitrary values
         // (given on first read), nothing carried over from the last group.
@@ -178,6 +185,7 @@ impl<'m> Executor<'m> {
         let gpu = state.gpu.as_mut().expect("NDRange");
         gpu.items = items;
         gpu.current = 0;
+        gpu.item_started = state.steps;
         std::mem::swap(&mut state.stack, &mut gpu.items[0].stack);
     }
 
@@ -246,6 +254,7 @@ impl<'m> Executor<'m> {
         let n = gpu.items.len();
         if let Some(next) = (1..=n).map(|k| (cur + k) % n).find(|i| gpu.items[*i].status == ItemStatus::Running) {
             gpu.current = next;
+            gpu.item_started = state.steps;
             std::mem::swap(&mut state.stack, &mut gpu.items[next].stack);
             return Step::Continue;
         }
@@ -352,6 +361,7 @@ impl<'m> Executor<'m> {
             item.status = ItemStatus::Running;
         }
         gpu.current = 0;
+        gpu.item_started = state.steps;
         std::mem::swap(&mut state.stack, &mut gpu.items[0].stack);
         if pair {
             self.havoc_shared_memory(state);
@@ -396,7 +406,7 @@ impl<'m> Executor<'m> {
         self.check_races(state, false);
         let gpu = state.gpu.as_ref().expect("NDRange");
         let next = gpu.group + 1;
-        if gpu.mode == RaceMode::Enumerate && next < gpu.ndrange.num_groups() {
+        if gpu.mode == RaceMode::Enumerate && next < gpu.ndrange.num_groups() && !gpu.one_group_stands_for_all {
             if let Some(g) = state.gpu.as_mut() {
                 g.log.forget_local();
             }

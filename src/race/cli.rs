@@ -39,7 +39,18 @@ pub fn cli(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error> 
     // Shallow paths first (seeded, so runs are reproducible): a loop
     // bounded by a symbolic value must not keep one work-item unrolling
     // while the short trip counts, where races show, wait (depth-first).
-    config.searcher = crate::config::SearcherKind::RandomPath;
+    config.searcher = match a.searcher {
+        None | Some(crate::cli::SearcherArg::RandomPath) => crate::config::SearcherKind::RandomPath,
+        Some(crate::cli::SearcherArg::Dfs) => crate::config::SearcherKind::Dfs,
+        Some(crate::cli::SearcherArg::Bfs) => crate::config::SearcherKind::Bfs,
+    };
+    config.seed = a.seed;
+    if a.loop_bound == 0 || a.max_item_steps == 0 {
+        return Err(Error::Usage("--loop-bound and --max-item-steps must be positive".into()));
+    }
+    config.loop_bound = Some(a.loop_bound);
+    config.max_item_steps = Some(a.max_item_steps);
+    config.benign_read_write = a.allow_benign_read_write;
     let opts = crate::cli::check_cmd::compile_options(&a.compile)?;
     let mut loaded = crate::pipeline::load(std::slice::from_ref(&a.file), &opts)?;
     let folded = crate::pipeline::prepare(&mut loaded.module, &config);
@@ -174,7 +185,10 @@ pub fn run_kernel(module: &Module, input: &str, kernel: Option<&str>, nd: NdRang
         log: Default::default(),
         allow_benign,
         local_objects,
+        item_started: 0,
+        one_group_stands_for_all: mode == RaceMode::Enumerate && nd.num_groups() > 1 && crate::race::group_symmetry::groups_alike(module, kid),
     }));
+    let one_group = state.gpu.as_ref().is_some_and(|g| g.one_group_stands_for_all);
     exec.start_kernel(&mut state);
     exec.run(state);
     let stats = RunStats {
@@ -185,14 +199,25 @@ pub fn run_kernel(module: &Module, input: &str, kernel: Option<&str>, nd: NdRang
         seconds: exec.elapsed(),
         decided: DecidedCounts::default(),
     };
-    let limit = exec.limit_hit.as_ref().map(|l| format!("{l:?}").to_lowercase());
+    let limit = exec.limit_hit.as_ref().map(|l| l.name().to_string());
     let findings = std::mem::take(&mut exec.findings);
+    let cuts = std::mem::take(&mut exec.path_limit_notes);
     let coverage = crate::report::Coverage { memory_accesses: Some(exec.coverage.memory_accesses.unwrap_or(0)), ..exec.coverage.clone() };
     let mut report = Report::new(input.to_string(), vec![], findings, stats, limit, Some(coverage));
+    // Paths cut by a budget: say where, so that the limit can be raised
+    // knowingly.
+    for note in cuts {
+        report.warnings.push(crate::report::Warning { kind: "path-cut", message: note });
+    }
     report.mode = Some(match mode {
         RaceMode::Enumerate => format!("enumerate ({} work-items)", nd.total()),
         RaceMode::Pair => format!("pair (two symbolic work-items cover all {} work-items)", nd.total()),
     });
+    if one_group {
+        if let Some(m) = report.mode.as_mut() {
+            m.push_str(&format!("; one work-group stands for all {}: the kernel uses no group-dependent id and no global memory", nd.num_groups()));
+        }
+    }
     if exec.stopped_at_finding {
         if let Some(m) = report.mode.as_mut() {
             m.push_str("; stopped at the first confirmed finding (--all-findings goes on)");

@@ -20,6 +20,8 @@
 //! pair of source locations is known to race, its other pairs are skipped.
 
 pub mod cli;
+pub mod group_symmetry;
+mod log_merge;
 
 use crate::exec::memory::ObjectId;
 use crate::expr::{CmpOp, ExprId, ExprPool};
@@ -64,6 +66,10 @@ pub struct AccessRecord {
     pub interval: u32,
     /// Sequence number; records after `AccessLog::checked` are new.
     pub seq: u64,
+    /// The access happens only when this holds (`None`: always). Set when
+    /// the paths of a branch are merged (log_merge.rs): each side's
+    /// accesses keep the condition of their side.
+    pub guard: Option<ExprId>,
 }
 
 /// The flags of one released barrier.
@@ -82,6 +88,11 @@ pub struct AccessLog {
     /// Shared between forked states until one of them records an access:
     /// a branch whose other side is infeasible copies nothing.
     pub records: std::rc::Rc<Vec<AccessRecord>>,
+    /// Records made since the last check, owned by this state: a fork
+    /// copies only these (a work-item branching on its own data forks once
+    /// per work-item, and copying every record of the run each time made
+    /// that quadratic). Checks move them into `records` first.
+    tail: Vec<AccessRecord>,
     next_seq: u64,
     /// Records with `seq` below this were checked within their group.
     checked: u64,
@@ -115,7 +126,19 @@ pub struct Candidate {
     pub condition: ExprId,
     /// Write-write pairs: when the two writes store different bytes
     /// (false when they surely store the same; None when unknown).
+    /// Read-write pairs, under the read-write tolerance only: when the
+    /// write stores bytes other than those read.
     pub differ: Option<ExprId>,
+}
+
+/// Which benign races are not reported: write-write races of equal values
+/// (--allow-benign-races), read-write races where the write stores the
+/// value the read returned (--allow-benign-read-write, GPUVerify's wider
+/// tolerance).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tolerance {
+    pub write_write: bool,
+    pub read_write: bool,
 }
 
 /// Where `AccessLog::check` sends candidate conflicts: the executor asks
@@ -176,7 +199,7 @@ type SiteKey = (Loc, bool, bool, bool);
 /// already offered.
 struct Pairing {
     final_check: bool,
-    allow_benign: bool,
+    tolerance: Tolerance,
     settled: FxHashSet<(Loc, Loc, bool)>,
     seen: FxHashSet<(usize, usize)>,
 }
@@ -227,8 +250,13 @@ impl Pairing {
         }
         let pool = sink.pool();
         let Some(condition) = log.conflict_condition(pool, a, b, self.final_check) else { return false };
-        let differ = (a.write && b.write && !a.atomic && !b.atomic).then(|| values_differ(pool, a, b)).flatten();
-        if self.allow_benign && differ.is_some_and(|d| pool.as_const(d) == Some(0)) {
+        let plain = !a.atomic && !b.atomic;
+        let write_write = a.write && b.write;
+        // Write-write pairs always carry `differ` (benign ones are labelled
+        // even when reported); read-write pairs only under the tolerance.
+        let differ = (plain && (write_write || self.tolerance.read_write)).then(|| values_differ(pool, a, b)).flatten();
+        let tolerated = if write_write { self.tolerance.write_write } else { self.tolerance.read_write };
+        if tolerated && differ.is_some_and(|d| pool.as_const(d) == Some(0)) {
             return false;
         }
         if sink.offer(log, Candidate { a: i, b: j, condition, differ }) {
@@ -249,12 +277,32 @@ impl AccessLog {
         let s = fence_of(r.space).1;
         self.first_live[s] = self.first_live[s].or(Some(r.seq));
         self.next_seq += 1;
-        std::rc::Rc::make_mut(&mut self.records).push(r);
+        self.tail.push(r);
+    }
+
+    /// Moves the records made since the last check into `records`.
+    fn commit(&mut self) {
+        if !self.tail.is_empty() {
+            std::rc::Rc::make_mut(&mut self.records).append(&mut self.tail);
+        }
+    }
+
+    /// How many barriers the running group (or pair) has released: a
+    /// work-item's accesses between two barriers share this number.
+    pub fn barriers_released(&self) -> u32 {
+        self.fences.len() as u32
+    }
+
+    /// How many records the log holds (the prefix shared by states forked
+    /// from this one).
+    pub fn record_count(&self) -> usize {
+        self.records.len() + self.tail.len()
     }
 
     /// Drops local-memory records of a finished group (the next group has
     /// its own local memory) and starts the next group's barrier history.
     pub fn forget_local(&mut self) {
+        self.commit();
         // Earlier groups' local records are gone already; only the running
         // group's tail needs filtering (order is kept).
         let records = std::rc::Rc::make_mut(&mut self.records);
@@ -330,9 +378,10 @@ impl AccessLog {
     /// mode) that only the end of the kernel can judge; otherwise the pairs
     /// within the running group (or pair) with at least one access not
     /// checked before. Once the sink reports a pair of source locations,
-    /// their other pairs are skipped. With `allow_benign`, writes that
-    /// surely store the same bytes are not offered.
-    pub fn check(&mut self, sink: &mut dyn RaceSink, final_check: bool, allow_benign: bool) {
+    /// their other pairs are skipped. Pairs the `tolerance` surely accepts
+    /// (equal bytes) are not offered.
+    pub fn check(&mut self, sink: &mut dyn RaceSink, final_check: bool, tolerance: Tolerance) {
+        self.commit();
         let pair_mode = self.records.get(self.group_first).is_some_and(|r| r.group_key.is_none());
         if final_check && pair_mode {
             return;
@@ -370,7 +419,7 @@ impl AccessLog {
                 None => symbolic.push(i),
             }
         }
-        let mut pairing = Pairing { final_check, allow_benign, settled: Default::default(), seen: Default::default() };
+        let mut pairing = Pairing { final_check, tolerance, settled: Default::default(), seen: Default::default() };
         let mut keys: Vec<&(ObjectId, i64)> = by_byte.keys().collect();
         keys.sort_unstable();
         for key in keys {
@@ -452,7 +501,10 @@ impl AccessLog {
             }
         };
         let overlap = overlap(pool, a.offset, a.len, b.offset, b.len);
-        let cond = pool.and(ordering, overlap);
+        let mut cond = pool.and(ordering, overlap);
+        for g in [a.guard, b.guard].into_iter().flatten() {
+            cond = pool.and(cond, g);
+        }
         (pool.as_const(cond) != Some(0)).then_some(cond)
     }
 }
