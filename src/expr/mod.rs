@@ -15,7 +15,7 @@ mod eval;
 mod fold;
 mod print;
 
-pub use eval::{evaluate, evaluate_all, Assignment};
+pub use eval::{evaluate, evaluate_all, evaluate_into, Assignment};
 pub use fold::{canonical_nan, fp_is_nan};
 pub use print::{print_pair, print_expr};
 
