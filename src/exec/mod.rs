@@ -12,6 +12,7 @@ mod compare;
 mod control;
 mod coverage;
 mod executor;
+mod fenv;
 mod fp_ops;
 mod int_ops;
 mod intrinsics;
