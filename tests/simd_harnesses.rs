@@ -66,6 +66,14 @@ harnesses! {
     blend_broken => "blend_broken.c",
     madd16 => "madd16.c",
     madd16_broken => "madd16_broken.c",
+    sad_epu8 => "sad_epu8.c",
+    sad_epu8_broken => "sad_epu8_broken.c",
+    hadd_epi => "hadd_epi.c",
+    hadd_epi_broken => "hadd_epi_broken.c",
+    maddubs_epi16 => "maddubs_epi16.c",
+    maddubs_epi16_broken => "maddubs_epi16_broken.c",
+    saturating_packs => "saturating_packs.c",
+    saturating_packs_broken => "saturating_packs_broken.c",
 }
 
 fn harness_files() -> Vec<String> {

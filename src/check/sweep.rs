@@ -164,7 +164,7 @@ impl Sweeper {
         if signed_used < w {
             let low = self.low_bits(pool, x, signed_used, 0);
             let narrowed = pool.sext(low, w);
-            if self.prove_equal(pool, backend, x, narrowed) {
+            if known_signed_bit_length(pool, x, 0) <= signed_used || self.prove_equal(pool, backend, x, narrowed) {
                 return narrowed;
             }
         }
@@ -321,15 +321,62 @@ fn split_extension(pool: &ExprPool, x: ExprId) -> (ExprId, Extension) {
     }
 }
 
+/// Deepest recursion of the structural bit-length bounds (past it, the
+/// bound is the width: still an upper bound).
+const BOUND_DEPTH: u32 = 24;
+
 /// An upper bound on the number of low bits of `x` that can be nonzero,
-/// read from its structure alone.
+/// read from its structure alone (interval reasoning: a sum of values below
+/// 2^k and 2^m is below 2^(max(k,m)+1), a product below 2^(k+m), as long as
+/// that fits the width).
 fn known_bit_length(pool: &ExprPool, x: ExprId) -> Width {
-    match *pool.get(x) {
-        Expr::Const { value, .. } => 128 - value.leading_zeros(),
-        Expr::ZExt(i, _) => known_bit_length(pool, i),
-        Expr::Bin(BinOp::And, a, b) => known_bit_length(pool, a).min(known_bit_length(pool, b)),
-        _ => pool.width(x),
+    unsigned_bound(pool, x, 0)
+}
+
+fn unsigned_bound(pool: &ExprPool, x: ExprId, depth: u32) -> Width {
+    let w = pool.width(x);
+    if depth >= BOUND_DEPTH {
+        return w;
     }
+    let d = depth + 1;
+    let b = |e: ExprId| unsigned_bound(pool, e, d);
+    let bound = match *pool.get(x) {
+        Expr::Const { value, .. } => 128 - value.leading_zeros(),
+        Expr::Input { .. } => 8,
+        Expr::ZExt(i, _) => b(i),
+        Expr::Bin(BinOp::And, a, c) => b(a).min(b(c)),
+        Expr::Bin(BinOp::Or | BinOp::Xor, a, c) => b(a).max(b(c)),
+        Expr::Bin(BinOp::Add, a, c) => b(a).max(b(c)) + 1,
+        Expr::Bin(BinOp::Mul, a, c) => b(a) + b(c),
+        Expr::Bin(BinOp::LShr | BinOp::UDiv | BinOp::URem, a, _) => b(a),
+        Expr::Ite(_, t, e) => b(t).max(b(e)),
+        Expr::Extract { value, offset: 0, width } => b(value).min(width),
+        _ => w,
+    };
+    bound.min(w)
+}
+
+/// An upper bound on the bits `x` needs as a signed number (its value is a
+/// sign extension of that many low bits), read from its structure alone.
+fn known_signed_bit_length(pool: &ExprPool, x: ExprId, depth: u32) -> Width {
+    let w = pool.width(x);
+    if depth >= BOUND_DEPTH {
+        return w;
+    }
+    let d = depth + 1;
+    let s = |e: ExprId| known_signed_bit_length(pool, e, d);
+    let bound = match *pool.get(x) {
+        Expr::Const { value, .. } => signed_bit_length(value, w),
+        Expr::SExt(i, _) => s(i),
+        // A zero extension is non-negative: one more bit for the sign.
+        Expr::ZExt(i, _) => known_bit_length(pool, i) + 1,
+        Expr::Bin(BinOp::Add | BinOp::Sub, a, c) => s(a).max(s(c)) + 1,
+        // |x*y| <= 2^(k-1) * 2^(m-1): k + m signed bits.
+        Expr::Bin(BinOp::Mul, a, c) => s(a) + s(c),
+        Expr::Ite(_, t, e) => s(t).max(s(e)),
+        _ => w,
+    };
+    bound.min(w)
 }
 
 /// Bits needed to hold `v` (a `w`-bit value) as a signed number.
@@ -533,6 +580,37 @@ mod tests {
             let low = s.low_bits(&mut p, top, k, 0);
             let reference = p.extract(top, 0, k);
             assert!(every_pair(&p, low, reference), "low {k} bits");
+        }
+    }
+
+    /// The structural bounds never claim fewer bits than a value needs:
+    /// checked on every pair of byte values.
+    #[test]
+    fn structural_bounds_hold_for_every_input() {
+        let mut p = ExprPool::new();
+        let (a, b) = (p.input_byte(0, 0), p.input_byte(1, 0));
+        let (za, sb, zb) = (p.zext(a, 32), p.sext(b, 32), p.zext(b, 32));
+        let (za16, sb16) = (p.zext(a, 16), p.sext(b, 16));
+        let prod = p.mul(za, sb);
+        let prod16 = p.mul(za16, sb16);
+        let uprod = p.mul(za, zb);
+        let sum = p.add(prod, uprod);
+        let diff = p.sub(za, sb);
+        let sum16 = p.add(prod16, prod16);
+        let lt = p.cmp(CmpOp::Ult, za, zb);
+        let sel = p.ite(lt, diff, sum);
+        let masked = p.and(sel, za);
+        for e in [prod, prod16, uprod, sum, diff, sum16, sel, masked] {
+            let (k, ks) = (known_bit_length(&p, e), known_signed_bit_length(&p, e, 0));
+            let w = p.width(e);
+            for v in 0..=0xffffu32 {
+                let mut asg = Assignment::default();
+                asg.arrays.insert(0, vec![v as u8]);
+                asg.arrays.insert(1, vec![(v >> 8) as u8]);
+                let x = evaluate(&p, e, &asg);
+                assert!(128 - x.leading_zeros() <= k, "{} needs more than {k} bits", crate::expr::print_expr(&p, e));
+                assert!(signed_bit_length(x, w) <= ks, "{} needs more than {ks} signed bits", crate::expr::print_expr(&p, e));
+            }
         }
     }
 
