@@ -370,6 +370,10 @@ fn known_signed_bit_length(pool: &ExprPool, x: ExprId, depth: u32) -> Width {
         Expr::SExt(i, _) => s(i),
         // A zero extension is non-negative: one more bit for the sign.
         Expr::ZExt(i, _) => known_bit_length(pool, i) + 1,
+        // The difference of two values in [0, 2^k) lies in (-2^k, 2^k).
+        Expr::Bin(BinOp::Sub, a, c) if is_zext(pool, a) && is_zext(pool, c) => {
+            known_bit_length(pool, a).max(known_bit_length(pool, c)) + 1
+        }
         Expr::Bin(BinOp::Add | BinOp::Sub, a, c) => s(a).max(s(c)) + 1,
         // |x*y| <= 2^(k-1) * 2^(m-1): k + m signed bits.
         Expr::Bin(BinOp::Mul, a, c) => s(a) + s(c),
@@ -377,6 +381,10 @@ fn known_signed_bit_length(pool: &ExprPool, x: ExprId, depth: u32) -> Width {
         _ => w,
     };
     bound.min(w)
+}
+
+fn is_zext(pool: &ExprPool, x: ExprId) -> bool {
+    matches!(*pool.get(x), Expr::ZExt(..))
 }
 
 /// Bits needed to hold `v` (a `w`-bit value) as a signed number.
@@ -596,11 +604,12 @@ mod tests {
         let uprod = p.mul(za, zb);
         let sum = p.add(prod, uprod);
         let diff = p.sub(za, sb);
+        let zdiff = p.sub(za, zb);
         let sum16 = p.add(prod16, prod16);
         let lt = p.cmp(CmpOp::Ult, za, zb);
         let sel = p.ite(lt, diff, sum);
         let masked = p.and(sel, za);
-        for e in [prod, prod16, uprod, sum, diff, sum16, sel, masked] {
+        for e in [prod, prod16, uprod, sum, diff, zdiff, sum16, sel, masked] {
             let (k, ks) = (known_bit_length(&p, e), known_signed_bit_length(&p, e, 0));
             let w = p.width(e);
             for v in 0..=0xffffu32 {
