@@ -91,6 +91,26 @@ impl Backend for SolverBackend {
         }
     }
 
+    fn check_budgeted(&mut self, pool: &ExprPool, path: &[ExprId], goal: ExprId, units: u32) -> Feasibility {
+        let Some((timeout, clipped)) = self.next_timeout() else {
+            self.deadline_hit = true;
+            return Feasibility::Unknown(DEADLINE_REASON.into());
+        };
+        let q = Query::new(path.to_vec(), Some(goal))
+            .with_timeout(timeout)
+            .with_resource_limit(units)
+            .with_assumptions(self.assumptions);
+        match self.solver.check(pool, &q) {
+            SolverResult::Sat(m) => Feasibility::Sat(m),
+            SolverResult::Unsat => Feasibility::Unsat,
+            SolverResult::Unknown(_) if clipped => {
+                self.deadline_hit = true;
+                Feasibility::Unknown(DEADLINE_REASON.into())
+            }
+            SolverResult::Unknown(why) => Feasibility::Unknown(why),
+        }
+    }
+
     fn deadline_hit(&self) -> bool {
         self.deadline_hit
     }

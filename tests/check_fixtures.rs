@@ -55,6 +55,8 @@ fixtures!(
     uninit_symbolic_index,
     uninit_divisor_and_address,
     simde_style_restrict_inline,
+    fenv_save_restore_proved,
+    fenv_other_rounding_unsupported,
 );
 
 #[test]

@@ -66,6 +66,14 @@ harnesses! {
     blend_broken => "blend_broken.c",
     madd16 => "madd16.c",
     madd16_broken => "madd16_broken.c",
+    sad_epu8 => "sad_epu8.c",
+    sad_epu8_broken => "sad_epu8_broken.c",
+    hadd_epi => "hadd_epi.c",
+    hadd_epi_broken => "hadd_epi_broken.c",
+    maddubs_epi16 => "maddubs_epi16.c",
+    maddubs_epi16_broken => "maddubs_epi16_broken.c",
+    saturating_packs => "saturating_packs.c",
+    saturating_packs_broken => "saturating_packs_broken.c",
 }
 
 fn harness_files() -> Vec<String> {
@@ -126,4 +134,40 @@ fn broken_witnesses_replay_on_the_cpu() {
         assert_eq!(replay.code, 1, "{name}: the witness did not reproduce on the CPU:\n{}\n{}", replay.stdout, replay.stderr);
         assert!(replay.stdout.contains("differ"), "{name}: {}", replay.stdout);
     }
+}
+
+/// Sweeping asks the solver with work budgets counted by Z3 (`rlimit`),
+/// not times: the same harness takes the same route, with the same number
+/// of queries and the same steps deciding, on a quiet and on a loaded
+/// machine.
+#[test]
+fn integer_sweeping_does_not_depend_on_load() {
+    let path = harness("sad_epu8.c");
+    let p = path.to_str().unwrap();
+    let route = || {
+        let run = common::symcross(&["check", p, "--json", "-", "--cflags", "-mavx2"]);
+        let json = run.json.unwrap_or_else(|| panic!("no report: {}\n{}", run.stdout, run.stderr));
+        (json["verdict"].clone(), json["stats"]["queries"].clone(), json["stats"]["decided"].clone())
+    };
+    let quiet = route();
+    assert_eq!(quiet.0, "equivalent");
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get()) * 2;
+    let busy: Vec<_> = (0..cores)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut x = 0u64;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+                }
+            })
+        })
+        .collect();
+    let loaded = route();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for t in busy {
+        t.join().unwrap();
+    }
+    assert_eq!(loaded, quiet, "(verdict, queries, decided) under load and quiet");
 }

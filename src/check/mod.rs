@@ -7,6 +7,7 @@
 
 mod confirm;
 mod sampling;
+mod sweep;
 
 
 use crate::config::Assumptions;
@@ -27,6 +28,13 @@ pub enum Feasibility {
 pub trait Backend {
     /// Is `path /\ goal` satisfiable?
     fn check(&mut self, pool: &ExprPool, path: &[ExprId], goal: ExprId) -> Feasibility;
+    /// Is `path /\ goal` satisfiable, decided within `units` of the
+    /// solver's deterministic work budget (Unknown when they run out)? A
+    /// backend without such a budget answers as `check` does.
+    fn check_budgeted(&mut self, pool: &ExprPool, path: &[ExprId], goal: ExprId, units: u32) -> Feasibility {
+        let _ = units;
+        self.check(pool, path, goal)
+    }
     /// Number of queries that reached a solver.
     fn queries(&self) -> u64;
     /// Whether the run's `--max-time` refused or cut short a query.
@@ -67,11 +75,13 @@ pub struct Decider {
     /// Concrete samples tried before the solver (0: none).
     pub sample_trials: u32,
     pub seed: u64,
+    /// Equivalence sweeping of integer checks (sweep.rs), kept across checks.
+    sweeper: sweep::Sweeper,
 }
 
 impl Decider {
     pub fn new(backend: Box<dyn Backend>, canon: Option<Box<dyn Canonicalizer>>) -> Self {
-        Decider { backend, canon, assumptions: Assumptions::default(), sample_trials: 0, seed: 0 }
+        Decider { backend, canon, assumptions: Assumptions::default(), sample_trials: 0, seed: 0, sweeper: sweep::Sweeper::new(0) }
     }
 
     /// Witnesses are judged under `assumptions`; `trials` samples are tried
@@ -80,6 +90,7 @@ impl Decider {
         self.assumptions = assumptions;
         self.sample_trials = trials;
         self.seed = seed;
+        self.sweeper = sweep::Sweeper::new(seed);
         self
     }
 
@@ -147,7 +158,25 @@ impl Decider {
                 return CheckOutcome::Proved(DecidedBy::Canonical);
             }
         }
-        let differ = pool.not(eq);
+        let mut differ = pool.not(eq);
+        // Integer checks: a first solver attempt with a small work budget
+        // decides most; what it cannot is swept (sweep.rs) into a smaller
+        // question about proved-equal rewrites of both sides.
+        let integer = !pool.mentions_fp(a) && !pool.mentions_fp(b);
+        if integer && self.canon.is_some() {
+            match self.backend.check_budgeted(pool, path, differ, QUICK_BUDGET) {
+                Feasibility::Unsat => return CheckOutcome::Proved(DecidedBy::BitPrecise),
+                Feasibility::Sat(m) => return self.judge_witness(pool, path, a, b, m),
+                Feasibility::Unknown(_) => {}
+            }
+            let (sa, sb) = self.sweeper.sweep(pool, self.backend.as_mut(), a, b);
+            tracing::debug!("swept sides: {:?}", crate::expr::print_pair(pool, sa, sb));
+            if sa == sb {
+                return CheckOutcome::Proved(DecidedBy::Canonical);
+            }
+            let swept_eq = pool.eq(sa, sb);
+            differ = pool.not(swept_eq);
+        }
         // KLEE-CL 6.3: an integer over-approximation of the failure; if
         // even that cannot happen, the check holds.
         if self.canon.is_some() && pool.mentions_fp(differ) {
@@ -160,16 +189,21 @@ impl Decider {
             }
         }
         match self.backend.check(pool, path, differ) {
-            Feasibility::Sat(m) => {
-                let mut roots = vec![a, b];
-                roots.extend_from_slice(path);
-                match self.unconfirmed_because(pool, &roots, &m) {
-                    None => CheckOutcome::Refuted(m, DecidedBy::BitPrecise),
-                    Some(why) => CheckOutcome::Suspected(m, why),
-                }
-            }
+            Feasibility::Sat(m) => self.judge_witness(pool, path, a, b, m),
             Feasibility::Unsat => CheckOutcome::Proved(DecidedBy::BitPrecise),
             Feasibility::Unknown(why) => CheckOutcome::Unknown(why),
+        }
+    }
+
+    /// A solver model of `a != b` on `path`: a refutation when it confirms
+    /// in the user's semantics, judged on the original sides (never on a
+    /// rewritten question).
+    fn judge_witness(&self, pool: &ExprPool, path: &[ExprId], a: ExprId, b: ExprId, m: Assignment) -> CheckOutcome {
+        let mut roots = vec![a, b];
+        roots.extend_from_slice(path);
+        match self.unconfirmed_because(pool, &roots, &m) {
+            None => CheckOutcome::Refuted(m, DecidedBy::BitPrecise),
+            Some(why) => CheckOutcome::Suspected(m, why),
         }
     }
 
@@ -229,6 +263,11 @@ fn negated_equality(pool: &ExprPool, cond: ExprId) -> Option<(ExprId, ExprId)> {
         _ => None,
     }
 }
+
+/// Solver work units (Z3 `rlimit`) of the first attempt at an integer
+/// check, before sweeping: a count, so the same check always takes the
+/// same route whatever the machine's load.
+const QUICK_BUDGET: u32 = 300_000;
 
 /// Sides larger than this many nodes are not explained with the e-graph.
 const EXPLAIN_NODE_LIMIT: usize = 400;

@@ -57,6 +57,10 @@ impl<'m> Executor<'m> {
             "fputc" | "putc" | "_IO_putc" => Self::builtin_putchar,
             "strtod" | "strtof" => Self::builtin_strtod,
             "getenv" => Self::builtin_getenv,
+            "feholdexcept" | "fesetenv" | "feupdateenv" | "fegetenv" | "feclearexcept" | "fegetround" => {
+                Self::builtin_fenv_unchanged
+            }
+            "fesetround" => Self::builtin_fesetround,
             "__symcross_read_file" => Self::builtin_read_file,
             "__symcross_cl_build" => Self::cl_build,
             "__symcross_cl_build_units" => Self::cl_build_units,

@@ -14,6 +14,7 @@ mod contraction;
 mod control;
 mod coverage;
 mod executor;
+mod fenv;
 mod fp_ops;
 mod int_ops;
 mod intrinsics;

@@ -22,6 +22,14 @@ pub fn evaluate(pool: &ExprPool, root: ExprId, asg: &Assignment) -> u128 {
 /// every floating-point operation a witness exercises.
 pub fn evaluate_all(pool: &ExprPool, roots: &[ExprId], asg: &Assignment) -> FxHashMap<ExprId, u128> {
     let mut memo: FxHashMap<ExprId, u128> = FxHashMap::default();
+    evaluate_into(pool, roots, asg, &mut memo);
+    memo
+}
+
+/// Adds to `memo` the value of every node below `roots` that it lacks, for
+/// callers that evaluate a growing DAG under one assignment (equivalence
+/// sweeping evaluates each node it builds once per sample).
+pub fn evaluate_into(pool: &ExprPool, roots: &[ExprId], asg: &Assignment, memo: &mut FxHashMap<ExprId, u128>) {
     let mut stack: Vec<(ExprId, bool)> = roots.iter().map(|r| (*r, false)).collect();
     while let Some((id, expanded)) = stack.pop() {
         if memo.contains_key(&id) {
@@ -79,7 +87,6 @@ pub fn evaluate_all(pool: &ExprPool, roots: &[ExprId], asg: &Assignment) -> FxHa
         };
         memo.insert(id, r);
     }
-    memo
 }
 
 /// Half-precision fma through double: a*b is exact in double (22 bits);

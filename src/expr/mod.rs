@@ -17,7 +17,7 @@ mod fold;
 mod print;
 
 pub use element_type::ElementType;
-pub use eval::{evaluate, evaluate_all, Assignment};
+pub use eval::{evaluate, evaluate_all, evaluate_into, Assignment};
 pub use fold::{canonical_nan, fp_is_nan};
 pub use print::{print_pair, print_expr};
 

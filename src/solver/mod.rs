@@ -67,6 +67,9 @@ pub struct Query {
     pub goal: Option<ExprId>,
     /// Per-query time limit; `None` means no limit.
     pub timeout: Option<Duration>,
+    /// Per-query work limit in the backend's own deterministic units (Z3's
+    /// `rlimit`); running out is Unknown, whatever the machine's load.
+    pub resource_limit: Option<u32>,
     pub assumptions: FpAssumptions,
 }
 
@@ -85,6 +88,11 @@ impl Query {
         self
     }
 
+    pub fn with_resource_limit(mut self, units: u32) -> Self {
+        self.resource_limit = Some(units);
+        self
+    }
+
     pub fn with_assumptions(mut self, a: FpAssumptions) -> Self {
         self.assumptions = a;
         self
@@ -99,7 +107,7 @@ impl Query {
 
     /// The same options with other constraints.
     pub fn with_constraints(&self, path: Vec<ExprId>, goal: Option<ExprId>) -> Query {
-        Query { path, goal, timeout: self.timeout, assumptions: self.assumptions }
+        Query { path, goal, timeout: self.timeout, resource_limit: self.resource_limit, assumptions: self.assumptions }
     }
 }
 

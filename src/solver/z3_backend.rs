@@ -20,6 +20,9 @@ use std::time::Instant;
 use z3::ast::{Ast, Bool, Dynamic, BV};
 use z3::{Config, Context, ContextHandle, FuncDecl, Params, SatResult, Sort};
 
+/// Why a query stopped at its `resource_limit`.
+pub const RESOURCE_LIMIT_REASON: &str = "the solver's work budget for this query ran out";
+
 /// Bit-vector queries decided by Z3 in this process.
 pub struct Z3Solver {
     /// Boxed: the interrupt watcher holds a handle to it, so it must not move.
@@ -116,13 +119,23 @@ impl InterruptWatcher {
 fn solve(ctx: &Context, pool: &ExprPool, query: &Query) -> SolverResult {
     let constraints = query.constraints();
     let mut tr = Translator { ctx, pool, memo: FxHashMap::default(), funcs: FxHashMap::default() };
-    let solver = z3::Solver::new(ctx);
+    // Budgeted queries (sweeping proofs, first attempts) are many and
+    // small: Z3's QF_BV solver (bit-blasting straight to SAT) answers them
+    // without the set-up cost of the general solver.
+    let uninterpreted = constraints.iter().any(|c| mentions_apply(pool, *c));
+    let solver = match query.resource_limit {
+        Some(_) if !uninterpreted => z3::Solver::new_for_logic(ctx, "QF_BV").unwrap_or_else(|| z3::Solver::new(ctx)),
+        _ => z3::Solver::new(ctx),
+    };
     let mut p = Params::new(ctx);
     // Z3 would otherwise install its own SIGINT handler during a check and
     // swallow Ctrl-C; `crate::interrupt` interrupts it instead.
     p.set_bool("ctrl_c", false);
     if let Some(t) = query.timeout {
         p.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
+    }
+    if let Some(units) = query.resource_limit {
+        p.set_u32("rlimit", units.max(1));
     }
     solver.set_params(&p);
     if crate::interrupt::requested() {
@@ -145,6 +158,9 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query) -> SolverResult {
                 Some(t) if why.contains("timeout") || why.contains("canceled") => {
                     SolverResult::Unknown(timeout_reason(t))
                 }
+                _ if query.resource_limit.is_some() && why.contains("resource") => {
+                    SolverResult::Unknown(RESOURCE_LIMIT_REASON.into())
+                }
                 _ => SolverResult::Unknown(format!("z3: {why}")),
             }
         }
@@ -153,6 +169,22 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query) -> SolverResult {
             None => SolverResult::Unknown("z3 gave no model".into()),
         },
     }
+}
+
+/// True if an uninterpreted function application occurs below `root`.
+fn mentions_apply(pool: &ExprPool, root: ExprId) -> bool {
+    let mut seen = FxHashSet::default();
+    let mut stack = vec![root];
+    while let Some(e) = stack.pop() {
+        if !seen.insert(e) {
+            continue;
+        }
+        if matches!(*pool.get(e), Expr::Apply { .. }) {
+            return true;
+        }
+        stack.extend(pool.children(e));
+    }
+    false
 }
 
 /// Values of every input byte and fresh variable the constraints mention.
