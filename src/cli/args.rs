@@ -62,6 +62,10 @@ pub struct CompileArgs {
     /// Extra flags passed to clang as they are (quote them: --cflags "-std=c11 -mavx2").
     #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
     pub cflags: Option<String>,
+    /// Compile C and C++ inputs for this instruction set: `aarch64` (NEON; a full triple such as
+    /// aarch64-linux-gnu is accepted too) or `x86_64` (the default, this machine).
+    #[arg(long, value_name = "TARGET")]
+    pub target: Option<String>,
 }
 
 #[derive(Args, Debug, Clone, Default)]

@@ -35,7 +35,13 @@ pub fn clang_args(lang: Language, src: &Path, out: &Path, opts: &CompileOptions,
     let mut args: Vec<String> = COMMON_FLAGS.iter().map(|s| s.to_string()).collect();
     match lang {
         Language::OpenCl => args.extend(OPENCL_FLAGS.iter().map(|s| s.to_string())),
-        Language::C | Language::Cxx => args.extend(C_FLAGS.iter().map(|s| s.to_string())),
+        Language::C | Language::Cxx => {
+            args.extend(C_FLAGS.iter().map(|s| s.to_string()));
+            // OpenCL C always goes to spir64; host code to the chosen target.
+            if let Some(t) = &opts.target {
+                args.push(format!("--target={t}"));
+            }
+        }
     }
     if let Some(rt) = runtime {
         args.push("-I".into());

@@ -10,6 +10,7 @@ mod tools;
 
 mod link;
 mod runtime_cache;
+pub mod target;
 
 pub use clang::{clang_args, Language};
 pub use error::FrontendError;
@@ -29,6 +30,9 @@ pub struct CompileOptions {
     pub cflags: Vec<String>,
     /// Compile `.c` inputs as OpenCL C (`.cl` inputs always are).
     pub opencl: bool,
+    /// The target triple C and C++ inputs are compiled for (`None`: the
+    /// host), as `target::normalize` spells it.
+    pub target: Option<String>,
 }
 
 /// The linked bitcode; the file is deleted when this value is dropped.

@@ -104,7 +104,7 @@ pub fn runtime_library(
     // are for the user's code (a `-D T=float` or a header shadowing one the
     // runtime includes must not change it); flags that change semantics,
     // such as -cl-fp32-correctly-rounded-divide-sqrt, do apply.
-    let opts = &CompileOptions { include_dirs: Vec::new(), defines: Vec::new(), cflags: opts.cflags.clone(), opencl: opts.opencl };
+    let opts = &CompileOptions { include_dirs: Vec::new(), defines: Vec::new(), cflags: opts.cflags.clone(), opencl: opts.opencl, target: opts.target.clone() };
     let cached = cache_dir().map(|d| d.join(format!("{name}-{}.bc", key(files, lang, opts, tools, runtime))));
     if let Some(c) = cached.as_ref().filter(|c| c.is_file()) {
         return Ok(c.clone());

@@ -147,8 +147,7 @@ pub struct BuildRecord {
     pub defines: Vec<String>,
     /// `--cflags`, split into arguments.
     pub cflags: Vec<String>,
-    /// The target architecture; `null` for the host's (there is no
-    /// `--target` option yet).
+    /// The target triple (`--target`); `null` for the host's.
     pub target: Option<String>,
     /// The function the run started in (`--entry`).
     pub entry: String,
