@@ -38,6 +38,7 @@ mod symbolic_size;
 pub mod value;
 mod vector_ops;
 pub mod workitems;
+mod neon;
 mod x86;
 
 pub use checks::CheckStats;
