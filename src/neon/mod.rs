@@ -54,8 +54,11 @@ pub fn base_name(rest: &str) -> &str {
     &rest[..end]
 }
 
-/// `v16i8`, `i32`, `f64`, `v2f32`...
+/// `v16i8`, `i32`, `f64`, `v2f32`, `p0` (a pointer)...
 fn is_type_suffix(s: &str) -> bool {
+    if s.strip_prefix('p').is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())) {
+        return true;
+    }
     let t = match s.strip_prefix('v') {
         Some(r) => r.trim_start_matches(|c: char| c.is_ascii_digit()),
         None => s,
@@ -123,5 +126,6 @@ mod tests {
         assert_eq!(base_name("sqdmulh.lane.v4i16.v4i16"), "sqdmulh.lane");
         assert_eq!(base_name("scalar.sqxtn.i32.i64"), "scalar.sqxtn");
         assert_eq!(base_name("sqdmulls.scalar"), "sqdmulls.scalar");
+        assert_eq!(base_name("ld1x2.v16i8.p0"), "ld1x2");
     }
 }
