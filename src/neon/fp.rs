@@ -108,13 +108,22 @@ fn fmulx(p: &mut ExprPool, f: FpFormat, x: ExprId, y: ExprId) -> ExprId {
     p.ite(any_nan, nan, r)
 }
 
+/// FPProcessNaNs(-x, y), with -x the sign-flipped bits (also of a NaN).
+fn process_nans_of_negated(p: &mut ExprPool, f: FpFormat, x: ExprId, y: ExprId) -> (ExprId, ExprId) {
+    let sign = p.constant(f.width(), 1u128 << (f.width() - 1));
+    let flipped = p.xor(x, sign);
+    process_nans(p, f, &[flipped, y])
+}
+
 /// FRECPS: 2 - x*y with one rounding; 0 * inf gives +2.
 fn recip_step(p: &mut ExprPool, f: FpFormat, x: ExprId, y: ExprId) -> ExprId {
     let special = inf_times_zero(p, f, x, y);
     let nx = p.fneg(f, x);
     let two = float_const(p, f, 2.0);
     let r = p.fma(f, nx, y, two);
-    let (any_nan, nan) = process_nans(p, f, &[x, y]);
+    // The ARM negates the first operand before processing NaNs, so a NaN
+    // there comes back with its sign flipped.
+    let (any_nan, nan) = process_nans_of_negated(p, f, x, y);
     let r = p.ite(special, two, r);
     p.ite(any_nan, nan, r)
 }
@@ -146,7 +155,7 @@ fn rsqrt_step(p: &mut ExprPool, f: FpFormat, x: ExprId, y: ExprId) -> ExprId {
     let tiny = p.fbin(FBinOp::Mul, f, whole, half);
     let r = p.ite(hy, via_y, tiny);
     let r = p.ite(hx, via_x, r);
-    let (any_nan, nan) = process_nans(p, f, &[x, y]);
+    let (any_nan, nan) = process_nans_of_negated(p, f, x, y);
     let r = p.ite(special, one_half, r);
     p.ite(any_nan, nan, r)
 }

@@ -45,8 +45,10 @@ pub fn lower(p: &mut ExprPool, op: Op, a: &[Value], ret: &Type) -> Lowering {
             }
             let r = reduce(p, lop, &lanes)?;
             let w = p.width(r);
-            // A narrow result (ADDV of bytes) comes back in an i32.
-            let r = if w < rw { ext(p, signed, r, rw) } else { r };
+            // A narrow result (ADDV, SMAXV of bytes) comes back in an i32
+            // zero-extended, as the machine's FMOV from the B/H register
+            // leaves it (only the low bits mean anything to C code).
+            let r = if w < rw { p.zext(r, rw) } else { r };
             Ok(scalar(r))
         }
         _ => Err("not a pairwise row".into()),

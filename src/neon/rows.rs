@@ -93,9 +93,8 @@ pub enum Op {
     /// SADDLP/UADDLP: sum of adjacent pairs in lanes of twice the width.
     AddLongPairwise { signed: bool },
     /// ADDV, SMAXV, FMAXV, SADDLV...: the operation over all lanes, as a
-    /// balanced tree (the Arm ARM's Reduce); `long`: summed in the result
-    /// width; `signed`: how a narrow result is extended to the i32 LLVM
-    /// returns.
+    /// balanced tree (the Arm ARM's Reduce); `long`: the lanes are
+    /// extended (signed or not) and summed in the result width.
     Reduce { op: LaneOp, long: bool, signed: bool },
     /// FMAX/FMIN (NaN propagates, -0 < +0) and FMAXNM/FMINNM (a quiet NaN
     /// beside a number gives the number).
