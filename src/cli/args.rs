@@ -257,7 +257,7 @@ pub struct BenchArgs {
     /// Write the figures as a Markdown table to FILE as well.
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
-    /// Run only these sections (comma-separated): concrete, harnesses,
+    /// Run only these sections (comma-separated): concrete, harnesses, neon,
     /// ladder, reductions, witnesses, merging, race, opencl.
     #[arg(long, value_name = "LIST")]
     pub only: Option<String>,

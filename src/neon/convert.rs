@@ -6,7 +6,7 @@ use super::fp::float_const;
 use super::rows::{CvtRounding, Op};
 use super::Lowering;
 use crate::exec::value::Value;
-use crate::expr::{mask, ExprId, ExprPool, FBinOp, FUnOp, FpFormat, IntRounding, Outcomes, Width};
+use crate::expr::{mask, ExprId, ExprPool, FBinOp, FpFormat, IntRounding, Outcomes, Width};
 use crate::ir::Type;
 
 fn float_of(w: Width) -> Result<FpFormat, String> {
@@ -59,20 +59,34 @@ pub fn lower(p: &mut ExprPool, op: Op, a: &[Value], ret: &Type) -> Lowering {
 }
 
 /// FPToFixed with rounding toward zero of an already rounded value: NaN
-/// gives 0, values beyond the range give its nearest end.
+/// gives 0, values beyond the range give its nearest end. The bounds are
+/// tested on `x` itself, not on its truncation (the same thing: the upper
+/// bound is a power of two, and below the lower bound `lo` truncation
+/// reaches `lo - 1` exactly when x <= lo - 1, or x < lo when lo - 1 is not
+/// a float of this format), so the expression is what a scalar C
+/// reference with range checks and a cast compiles to.
 pub fn saturating_to_int(p: &mut ExprPool, f: FpFormat, signed: bool, x: ExprId, w: Width) -> ExprId {
-    let t = p.fun(FUnOp::Trunc, f, x);
     let (lo_bits, hi_bits, lo_f, hi_f) = if signed {
         (1u128 << (w - 1), mask(w - 1), -(2f64.powi(w as i32 - 1)), 2f64.powi(w as i32 - 1))
     } else {
         (0, mask(w), 0.0, 2f64.powi(w as i32))
     };
     let hi_c = float_const(p, f, hi_f);
-    let lo_c = float_const(p, f, lo_f);
-    let above = p.fcmp(Outcomes(Outcomes::GT | Outcomes::EQ), f, t, hi_c);
-    let below = p.fcmp(Outcomes(Outcomes::LT), f, t, lo_c);
+    let above = p.fcmp(Outcomes(Outcomes::GT | Outcomes::EQ), f, x, hi_c);
+    let below_one = lo_f - 1.0;
+    let exact = match f {
+        FpFormat::Single => (below_one as f32) as f64 == below_one,
+        _ => true,
+    } && below_one > -(2f64.powi(53));
+    let below = if exact {
+        let c = float_const(p, f, below_one);
+        p.fcmp(Outcomes(Outcomes::LT | Outcomes::EQ), f, x, c)
+    } else {
+        let c = float_const(p, f, lo_f);
+        p.fcmp(Outcomes(Outcomes::LT), f, x, c)
+    };
     let nan = p.is_nan(f, x);
-    let conv = p.fp_to_int(signed, IntRounding::TowardZero, f, t, w);
+    let conv = p.fp_to_int(signed, IntRounding::TowardZero, f, x, w);
     let hi = p.constant(w, hi_bits);
     let lo = p.constant(w, lo_bits);
     let zero = p.constant(w, 0);

@@ -1,0 +1,99 @@
+//! The NEON routines of harnesses/neon/, checked with `--target aarch64`:
+//! each equal harness is proved, each deliberately broken one
+//! (`*_broken.c`) is refuted, and the witness of every broken one
+//! reproduces the difference on the machine (built for AArch64 and run
+//! under qemu-aarch64 by `symcross replay`).
+//!
+//! A harness states its verdict in `// expect: ...`.
+
+mod common;
+
+use std::path::PathBuf;
+
+fn harness(name: &str) -> PathBuf {
+    common::repo().join("harnesses/neon").join(name)
+}
+
+fn check(name: &str) {
+    let path = harness(name);
+    let p = path.to_str().expect("utf-8 path");
+    let run = common::symcross(&["check", p, "--target", "aarch64", "--json", "-", "--max-time", "300"]);
+    if let Err(e) = common::verify(&path, &run) {
+        panic!("{e}");
+    }
+}
+
+macro_rules! harnesses {
+    ($($test:ident => $file:literal,)*) => {
+        /// Every harness this file tests.
+        const LISTED: &[&str] = &[$($file),*];
+        $(
+            #[test]
+            fn $test() {
+                check($file);
+            }
+        )*
+    };
+}
+
+harnesses! {
+    saturating_add => "saturating_add.c",
+    saturating_add_broken => "saturating_add_broken.c",
+    rgb_to_grey => "rgb_to_grey.c",
+    rgb_to_grey_broken => "rgb_to_grey_broken.c",
+    float_to_int => "float_to_int.c",
+    float_to_int_broken => "float_to_int_broken.c",
+    horizontal_sum => "horizontal_sum.c",
+    horizontal_sum_broken => "horizontal_sum_broken.c",
+    min_nan_zero => "min_nan_zero.c",
+    min_nan_zero_broken => "min_nan_zero_broken.c",
+    fused_multiply_add => "fused_multiply_add.c",
+    fused_multiply_add_broken => "fused_multiply_add_broken.c",
+}
+
+fn harness_files() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(common::repo().join("harnesses/neon"))
+        .expect("read harnesses/neon")
+        .map(|e| e.expect("dir entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".c"))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn every_harness_is_listed_and_has_a_twin() {
+    let mut listed: Vec<String> = LISTED.iter().map(|s| s.to_string()).collect();
+    listed.sort();
+    let files = harness_files();
+    assert_eq!(files, listed, "harnesses/neon/*.c and the list of this file disagree");
+    for f in &files {
+        let twin = if f.ends_with("_broken.c") { f.replace("_broken.c", ".c") } else { f.replace(".c", "_broken.c") };
+        assert!(files.contains(&twin), "{f} has no twin {twin}");
+    }
+}
+
+fn qemu_present() -> bool {
+    std::process::Command::new("qemu-aarch64").arg("--version").output().map(|o| o.status.success()).unwrap_or(false)
+        && std::path::Path::new("/usr/aarch64-linux-gnu/lib").is_dir()
+}
+
+#[test]
+fn broken_witnesses_replay_under_qemu() {
+    if !qemu_present() {
+        eprintln!("SKIPPED: qemu-aarch64 or the AArch64 C library missing (scripts/setup.sh installs them)");
+        return;
+    }
+    for name in harness_files().into_iter().filter(|f| f.ends_with("_broken.c")) {
+        let path = harness(&name);
+        let p = path.to_str().unwrap();
+        let report = tempfile::NamedTempFile::new().unwrap();
+        let rp = report.path().to_str().unwrap();
+        let run = common::symcross(&["check", p, "--target", "aarch64", "--json", rp, "--max-time", "300"]);
+        assert_eq!(run.code, 1, "{name}: {}\n{}", run.stdout, run.stderr);
+        // The report records the target: replay needs no --target.
+        let replay = common::symcross(&["replay", rp]);
+        assert_eq!(replay.code, 1, "{name}: the witness did not reproduce under qemu:\n{}\n{}", replay.stdout, replay.stderr);
+        assert!(replay.stdout.contains("qemu-aarch64") && replay.stdout.contains("differ"), "{name}: {}", replay.stdout);
+    }
+}
