@@ -97,3 +97,31 @@ fn broken_witnesses_replay_under_qemu() {
         assert!(replay.stdout.contains("qemu-aarch64") && replay.stdout.contains("differ"), "{name}: {}", replay.stdout);
     }
 }
+
+/// An SSE routine and its NEON port, each compiled to bitcode for its own
+/// target, checked against each other in one run (README "Checking an SSE
+/// routine against its NEON port").
+#[test]
+fn sse_routine_and_neon_port_in_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = common::repo().join("tests/fixtures/neon_port");
+    let flags = ["-O0", "-Xclang", "-disable-O0-optnone", "-g", "-ffp-contract=off", "-emit-llvm", "-c"];
+    let compile = |src: &str, target: Option<&str>| {
+        let out = dir.path().join(src.replace(".c", ".bc"));
+        let mut cmd = std::process::Command::new("clang-19");
+        cmd.args(flags);
+        if let Some(t) = target {
+            cmd.arg(format!("--target={t}"));
+        }
+        let done = cmd.arg(fixtures.join(src)).arg("-o").arg(&out).output().expect("run clang-19");
+        assert!(done.status.success(), "{src}: {}", String::from_utf8_lossy(&done.stderr));
+        out.to_str().unwrap().to_string()
+    };
+    let sse = compile("port_sse.c", None);
+    let neon = compile("port_neon.c", Some("aarch64-linux-gnu"));
+    for (compare, want) in [("compare_add.c", 0), ("compare_min.c", 1)] {
+        let c = fixtures.join(compare);
+        let run = common::symcross(&["check", c.to_str().unwrap(), &sse, &neon, "--max-time", "120"]);
+        assert_eq!(run.code, want, "{compare}: {}\n{}", run.stdout, run.stderr);
+    }
+}
