@@ -14,6 +14,7 @@ mod convert;
 mod estimate;
 mod fp;
 mod int_arith;
+pub mod memory;
 pub mod nan;
 mod narrow;
 mod pairwise;

@@ -189,7 +189,10 @@ fn every_supported_intrinsic_matches_the_machine() {
         eprintln!("SKIPPED: qemu-aarch64, clang-19 or {SYSROOT} missing (scripts/setup.sh installs them)");
         return;
     }
-    let rows: Vec<Row> = rows().into_iter().filter(|r| r.status == "supported").collect();
+    // Structured loads and stores touch memory: tests/neon_generic_ir.rs
+    // runs them through the executor against qemu.
+    let is_memory = |r: &Row| symcross::neon::memory::form(base_name(r.name.trim_start_matches("llvm.aarch64.neon."))).is_some();
+    let rows: Vec<Row> = rows().into_iter().filter(|r| r.status == "supported" && !is_memory(r)).collect();
     let mut cases = Vec::new();
     for (k, row) in rows.iter().enumerate() {
         let arg_types: Vec<Type> = row.args.iter().map(|(t, _)| t.clone()).collect();
