@@ -125,3 +125,15 @@ fn sse_routine_and_neon_port_in_one_run() {
         assert_eq!(run.code, want, "{compare}: {}\n{}", run.stdout, run.stderr);
     }
 }
+
+/// A target symcross does not model is a usage error (exit 2) that says
+/// what is accepted; big-endian AArch64 is refused before compiling.
+#[test]
+fn unmodelled_targets_are_usage_errors() {
+    let h = harness("saturating_add.c");
+    for (target, says) in [("riscv64", "not modelled"), ("aarch64_be-linux-gnu", "big-endian")] {
+        let run = common::symcross(&["check", h.to_str().unwrap(), "--target", target]);
+        assert_eq!(run.code, 2, "{target}: {}\n{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains(says), "{target}: {}", run.stderr);
+    }
+}
