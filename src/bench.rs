@@ -31,7 +31,7 @@ fn root() -> PathBuf {
 }
 
 pub fn cli(a: crate::cli::BenchArgs) -> Result<i32, Error> {
-    const SECTIONS: [&str; 8] = ["concrete", "harnesses", "ladder", "reductions", "witnesses", "merging", "race", "opencl"];
+    const SECTIONS: [&str; 9] = ["concrete", "harnesses", "neon", "ladder", "reductions", "witnesses", "merging", "race", "opencl"];
     let wanted: Vec<String> = match &a.only {
         Some(list) => list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
         None => SECTIONS.iter().map(|s| s.to_string()).collect(),
@@ -49,8 +49,9 @@ pub fn cli(a: crate::cli::BenchArgs) -> Result<i32, Error> {
         let _ = writeln!(md, "bench/concrete_loop.c: {} LLVM instructions in {:.3} s = **{speed:.1} M instructions/s**\n", c.instructions, c.seconds);
     }
     type Section = fn() -> Result<String, Error>;
-    let sections: [(&str, Section); 7] = [
+    let sections: [(&str, Section); 8] = [
         ("harnesses", harness_section),
+        ("neon", neon_section),
         ("ladder", ladder_section),
         ("reductions", reductions_section),
         ("witnesses", witness_section),
@@ -81,9 +82,20 @@ fn harness_cflags(path: &Path) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The instruction set a harness is written for, from a `// target: ...`
+/// line (the NEON harnesses say `aarch64`); `None`: the host.
+fn harness_target(path: &Path) -> Result<Option<String>, Error> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .find_map(|l| l.trim().strip_prefix("// target:"))
+        .map(|t| crate::frontend::target::normalize(t).map_err(|e| Error::Usage(format!("{}: {e}", path.display()))))
+        .transpose()
+}
+
 /// Compiles and checks one program, timing the symbolic run only.
 pub fn measure(path: &Path, defines: &[String], config: &Config) -> Result<Row, Error> {
-    let opts = CompileOptions { defines: defines.to_vec(), cflags: harness_cflags(path), ..Default::default() };
+    let target = harness_target(path)?;
+    let opts = CompileOptions { defines: defines.to_vec(), cflags: harness_cflags(path), target, ..Default::default() };
     let mut loaded = crate::pipeline::load(&[path.to_path_buf()], &opts)?;
     crate::pipeline::prepare(&mut loaded.module, config);
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
@@ -120,6 +132,24 @@ fn harness_section() -> Result<String, Error> {
         let r = measure(&f, &[], &Config::default())?;
         println!("{:<36} {:<12} {:>5} paths {:>9} instr {:>8.3} s", r.name, r.verdict, r.paths, r.instructions, r.seconds);
         let _ = writeln!(s, "| {} | {} | {} | {} | {:.3} |", r.name, r.verdict, r.paths, r.instructions, r.seconds);
+    }
+    s.push('\n');
+    Ok(s)
+}
+
+/// The NEON harnesses (harnesses/neon/, compiled for AArch64).
+fn neon_section() -> Result<String, Error> {
+    let mut s = String::from(
+        "## NEON harnesses (--target aarch64, default settings)\n\n| harness | verdict | paths | instructions | seconds | decided by |\n|---|---|---|---|---|---|\n",
+    );
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("harnesses/neon"))
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "c")).collect())
+        .unwrap_or_default();
+    files.sort();
+    for f in files {
+        let r = measure(&f, &[], &Config::default())?;
+        println!("{:<36} {:<12} {:>5} paths {:>9} instr {:>8.3} s", r.name, r.verdict, r.paths, r.instructions, r.seconds);
+        let _ = writeln!(s, "| {} | {} | {} | {} | {:.3} | {} |", r.name, r.verdict, r.paths, r.instructions, r.seconds, r.decided);
     }
     s.push('\n');
     Ok(s)

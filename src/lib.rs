@@ -25,6 +25,7 @@ pub mod race;
 pub mod replay;
 pub mod report;
 pub mod rule_proofs;
+pub mod neon;
 pub mod simd;
 pub mod solver;
 pub mod solver_adapter;

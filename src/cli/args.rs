@@ -87,6 +87,10 @@ pub struct CompileArgs {
     /// Extra flags passed to clang as they are (quote them: --cflags "-std=c11 -mavx2").
     #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
     pub cflags: Option<String>,
+    /// Compile C and C++ inputs for this instruction set: `aarch64` (NEON; a full triple such as
+    /// aarch64-linux-gnu is accepted too) or `x86_64` (the default, this machine).
+    #[arg(long, value_name = "TARGET")]
+    pub target: Option<String>,
 }
 
 #[derive(Args, Debug, Clone, Default)]
@@ -302,7 +306,7 @@ pub struct BenchArgs {
     /// Write the figures as a Markdown table to FILE as well.
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
-    /// Run only these sections (comma-separated): concrete, harnesses,
+    /// Run only these sections (comma-separated): concrete, harnesses, neon,
     /// ladder, reductions, witnesses, merging, race, opencl.
     #[arg(long, value_name = "LIST")]
     pub only: Option<String>,

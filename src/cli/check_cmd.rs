@@ -12,7 +12,8 @@ pub fn compile_options(c: &CompileArgs) -> Result<CompileOptions, Error> {
         Some(f) => f.split_whitespace().map(str::to_string).collect(),
         None => Vec::new(),
     };
-    Ok(CompileOptions { include_dirs: c.include.clone(), defines: c.define.clone(), cflags: extra, ..Default::default() })
+    let target = c.target.as_deref().map(crate::frontend::target::normalize).transpose().map_err(Error::Usage)?;
+    Ok(CompileOptions { include_dirs: c.include.clone(), defines: c.define.clone(), cflags: extra, target, ..Default::default() })
 }
 
 /// The largest time limit accepted (about 31 years): larger values are
@@ -122,7 +123,7 @@ fn build_record(a: &CheckArgs, opts: &CompileOptions, assumptions: &[String]) ->
         cflags: opts.cflags.clone(),
         compiled_with: crate::frontend::describe_flags(&opts.cflags),
         runtime_flags: crate::frontend::RUNTIME_FLAGS.iter().map(|s| s.to_string()).collect(),
-        target: None,
+        target: opts.target.clone(),
         entry: a.entry.clone(),
         assumptions: assumptions.to_vec(),
         symcross_version: env!("CARGO_PKG_VERSION").to_string(),

@@ -55,6 +55,9 @@ impl<'m> Executor<'m> {
             if rest.starts_with("x86.") {
                 return self.call_x86(state, c);
             }
+            if rest.starts_with("aarch64.") {
+                return self.call_neon(state, c);
+            }
             return self.call_llvm(state, c, rest);
         }
         self.libm(c).map(|v| Ok(Some(v)))

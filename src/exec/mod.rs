@@ -46,6 +46,7 @@ mod symbolic_size;
 pub mod value;
 mod vector_ops;
 pub mod workitems;
+mod neon;
 mod x86;
 
 pub use checks::CheckStats;

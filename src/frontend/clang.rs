@@ -37,7 +37,13 @@ pub fn clang_args(lang: Language, role: Role, src: &Path, out: &Path, opts: &Com
     let mut args: Vec<String> = defaults.iter().chain(super::flags::FIXED).map(|s| s.to_string()).collect();
     match lang {
         Language::OpenCl => args.extend(OPENCL_FLAGS.iter().map(|s| s.to_string())),
-        Language::C | Language::Cxx => args.extend(C_FLAGS.iter().map(|s| s.to_string())),
+        Language::C | Language::Cxx => {
+            args.extend(C_FLAGS.iter().map(|s| s.to_string()));
+            // OpenCL C always goes to spir64; host code to the chosen target.
+            if let Some(t) = &opts.target {
+                args.push(format!("--target={t}"));
+            }
+        }
     }
     if let Some(rt) = runtime {
         args.push("-I".into());

@@ -12,6 +12,7 @@ mod tools;
 mod duplicates;
 mod link;
 mod runtime_cache;
+pub mod target;
 
 pub use clang::{clang_args, Language, Role};
 pub use flags::{describe as describe_flags, RUNTIME as RUNTIME_FLAGS};
@@ -32,6 +33,9 @@ pub struct CompileOptions {
     pub cflags: Vec<String>,
     /// Compile `.c` inputs as OpenCL C (`.cl` inputs always are).
     pub opencl: bool,
+    /// The target triple C and C++ inputs are compiled for (`None`: the
+    /// host), as `target::normalize` spells it.
+    pub target: Option<String>,
 }
 
 /// The linked bitcode; the file is deleted when this value is dropped.

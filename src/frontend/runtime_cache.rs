@@ -104,9 +104,9 @@ pub fn runtime_library(
     // are for the user's code (a `-D T=float` or a header shadowing one the
     // runtime includes must not change it), and so are -std, -O and the
     // like (flags.rs); only OpenCL semantics flags, such as
-    // -cl-fp32-correctly-rounded-divide-sqrt, apply.
+    // -cl-fp32-correctly-rounded-divide-sqrt, apply. The target does.
     let cflags = opts.cflags.iter().filter(|f| super::flags::reaches_runtime(f)).cloned().collect();
-    let opts = &CompileOptions { include_dirs: Vec::new(), defines: Vec::new(), cflags, opencl: opts.opencl };
+    let opts = &CompileOptions { include_dirs: Vec::new(), defines: Vec::new(), cflags, opencl: opts.opencl, target: opts.target.clone() };
     let cached = cache_dir().map(|d| d.join(format!("{name}-{}.bc", key(files, lang, opts, tools, runtime))));
     if let Some(c) = cached.as_ref().filter(|c| c.is_file()) {
         return Ok(c.clone());

@@ -91,7 +91,11 @@ pub fn replay_report(report: &RecordedReport, plan: &BuildPlan, only: Option<usi
         return Err(Error::Usage(format!("{name}: no confirmed finding that a native run can replay{}", if skipped.is_empty() { "" } else { " (see above)" })));
     }
     let program = native::build(plan)?;
-    let _ = writeln!(out, "replaying {} finding(s) of {name}: built {} with AddressSanitizer and UndefinedBehaviorSanitizer", to_run.len(), plan.describe());
+    let how = match plan.target.as_deref() {
+        Some(t) if crate::frontend::target::is_aarch64(t) => "for AArch64, run under qemu-aarch64 (no sanitizers)",
+        _ => "with AddressSanitizer and UndefinedBehaviorSanitizer",
+    };
+    let _ = writeln!(out, "replaying {} finding(s) of {name}: built {} {how}", to_run.len(), plan.describe());
     let (mut reproduced, mut failed, mut refused) = (0, Vec::new(), 0);
     for f in to_run {
         let witness = f.witness.clone().unwrap_or_default();

@@ -35,6 +35,8 @@ pub struct BuildPlan {
     pub include_dirs: Vec<PathBuf>,
     pub defines: Vec<String>,
     pub cflags: Vec<String>,
+    /// The target triple (`--target`); `None` for this CPU.
+    pub target: Option<String>,
 }
 
 impl BuildPlan {
@@ -49,6 +51,9 @@ impl BuildPlan {
         parts.extend(self.defines.iter().map(|d| format!("-D {d}")));
         if !self.cflags.is_empty() {
             parts.push(format!("--cflags \"{}\"", self.cflags.join(" ")));
+        }
+        if let Some(t) = &self.target {
+            parts.push(format!("--target {t}"));
         }
         parts.join(" ")
     }
@@ -92,10 +97,16 @@ pub fn plan(recorded: Option<&BuildRecord>, harness: &[PathBuf], cli: &CompileOp
             return Err(Error::Usage(format!("{}: an OpenCL kernel alone cannot be replayed natively (replay builds host programs)", input.display())));
         }
     }
-    let mut p = BuildPlan { inputs, include_dirs: cli.include_dirs.clone(), defines: cli.defines.clone(), cflags: cli.cflags.clone() };
+    let mut p = BuildPlan {
+        inputs,
+        include_dirs: cli.include_dirs.clone(),
+        defines: cli.defines.clone(),
+        cflags: cli.cflags.clone(),
+        target: cli.target.clone(),
+    };
     if let Some(r) = recorded {
-        if let Some(t) = r.target.as_deref() {
-            return Err(Error::Usage(format!("the report was checked for target {t}; replay runs on this CPU only")));
+        if p.target.is_none() {
+            p.target = r.target.clone();
         }
         if r.entry != "main" {
             return Err(Error::Usage(format!("the report's run started in `{}` (--entry); a native replay can only start in main", r.entry)));
@@ -107,6 +118,9 @@ pub fn plan(recorded: Option<&BuildRecord>, harness: &[PathBuf], cli: &CompileOp
             p.cflags = r.cflags.clone();
         }
     }
+    if let Some(t) = p.target.as_deref() {
+        crate::frontend::target::normalize(t).map_err(Error::Usage)?;
+    }
     Ok(p)
 }
 
@@ -114,7 +128,26 @@ pub fn plan(recorded: Option<&BuildRecord>, harness: &[PathBuf], cli: &CompileOp
 pub struct NativeProgram {
     dir: crate::tempdirs::RunDir,
     exe: PathBuf,
+    /// The emulator the program runs under (qemu-aarch64 for AArch64).
+    emulator: Option<Emulator>,
 }
+
+/// A user-mode emulator for a program of another instruction set, with the
+/// directory holding that target's C library (its `-L`).
+#[derive(Clone, Debug)]
+pub struct Emulator {
+    pub program: PathBuf,
+    pub sysroot: PathBuf,
+}
+
+/// Debian's qemu-user and libc6-dev-arm64-cross.
+pub fn aarch64_emulator() -> Emulator {
+    Emulator { program: PathBuf::from("qemu-aarch64"), sysroot: PathBuf::from("/usr/aarch64-linux-gnu") }
+}
+
+/// AArch64 builds: no sanitizers (Debian ships no AArch64 sanitizer
+/// runtimes for clang), no -march=native; the cross C library's headers.
+const AARCH64_FLAGS: &[&str] = &["-O0", "-g", "-ffp-contract=off", "-fno-omit-frame-pointer"];
 
 fn is_cxx(p: &Path) -> bool {
     matches!(p.extension().and_then(|e| e.to_str()), Some("cc" | "cpp" | "cxx" | "C"))
@@ -132,7 +165,21 @@ pub fn build(plan: &BuildPlan) -> Result<NativeProgram, Error> {
     if cxx {
         cmd.arg("--driver-mode=g++");
     }
-    cmd.args(BASE_FLAGS).args(SANITIZER_FLAGS).arg("-I").arg(&runtime);
+    let emulator = match plan.target.as_deref() {
+        Some(t) if crate::frontend::target::is_aarch64(t) => {
+            cmd.arg(format!("--target={t}")).args(AARCH64_FLAGS);
+            Some(aarch64_emulator())
+        }
+        Some(t) => {
+            cmd.arg(format!("--target={t}")).args(BASE_FLAGS).args(SANITIZER_FLAGS);
+            None
+        }
+        None => {
+            cmd.args(BASE_FLAGS).args(SANITIZER_FLAGS);
+            None
+        }
+    };
+    cmd.arg("-I").arg(&runtime);
     for i in &plan.include_dirs {
         cmd.arg("-I").arg(i);
     }
@@ -152,7 +199,7 @@ pub fn build(plan: &BuildPlan) -> Result<NativeProgram, Error> {
     if !built.status.success() {
         return Err(Error::Usage(format!("building {} natively failed:\n{}", plan.describe(), String::from_utf8_lossy(&built.stderr))));
     }
-    Ok(NativeProgram { dir, exe })
+    Ok(NativeProgram { dir, exe, emulator })
 }
 
 /// What one native run did.
@@ -190,7 +237,14 @@ impl NativeProgram {
         std::fs::write(&wfile, lines).map_err(|e| Error::Io(wfile.clone(), e))?;
         let _ = std::fs::remove_file(&log);
         let create = |p: &Path| std::fs::File::create(p).map_err(|e| Error::Io(p.to_path_buf(), e));
-        let mut cmd = Command::new(&self.exe);
+        let mut cmd = match &self.emulator {
+            Some(e) => {
+                let mut c = Command::new(&e.program);
+                c.arg("-L").arg(&e.sysroot).arg(&self.exe);
+                c
+            }
+            None => Command::new(&self.exe),
+        };
         cmd.env("SYMCROSS_WITNESS", &wfile)
             .env("SYMCROSS_REPLAY_LOG", &log)
             .env("ASAN_OPTIONS", "detect_leaks=0:halt_on_error=1:abort_on_error=0:symbolize=1:allocator_may_return_null=1")

@@ -176,8 +176,7 @@ pub struct BuildRecord {
     /// How the runtime model was compiled (fixed flags, not the user's).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub runtime_flags: Vec<String>,
-    /// The target architecture; `null` for the host's (there is no
-    /// `--target` option yet).
+    /// The target triple (`--target`); `null` for the host's.
     pub target: Option<String>,
     /// The function the run started in (`--entry`; `main` in reports
     /// written before it was recorded).

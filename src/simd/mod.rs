@@ -9,7 +9,7 @@
 mod convert;
 mod float_ops;
 mod horizontal;
-mod lanes;
+pub(crate) mod lanes;
 mod mask;
 mod multiply;
 mod pack;

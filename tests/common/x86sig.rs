@@ -25,6 +25,8 @@ pub fn parse_type(t: &str) -> Type {
     match t {
         "float" => Type::Float(FpFormat::Single),
         "double" => Type::Float(FpFormat::Double),
+        "half" => Type::Float(FpFormat::Half),
+        "bfloat" => Type::Int(16),
         "ptr" => Type::Ptr { addr_space: 0 },
         "void" => Type::Void,
         "x86_mmx" => Type::Int(64),
