@@ -91,7 +91,7 @@ pub fn prove_equal(
     if a == b {
         return CanonResult::Equal { iterations: 0 };
     }
-    let mut egraph = CanonGraph::default();
+    let mut egraph = CanonGraph::new(CanonAnalysis::with_nan_model(pool.nan_model()));
     let mut memo = FxHashMap::default();
     let ia = add_expr(&mut egraph, pool, a, &mut memo);
     let ib = add_expr(&mut egraph, pool, b, &mut memo);
@@ -140,7 +140,7 @@ pub fn canonicalize(
     assumptions: Assumptions,
     limits: &Limits,
 ) -> (ExprId, StopReason) {
-    let mut egraph = CanonGraph::default();
+    let mut egraph = CanonGraph::new(CanonAnalysis::with_nan_model(pool.nan_model()));
     let mut memo = FxHashMap::default();
     let root = add_expr(&mut egraph, pool, e, &mut memo);
     let r = runner(egraph, limits).run(rules.enabled(assumptions));
