@@ -100,6 +100,8 @@ pub fn check_module(module: &Module, input_name: &str, entry: &str, config: &Con
     let output = std::mem::take(&mut exec.output);
     let coverage = Some(exec.coverage.clone());
     let mut report = Report::new(input_name.to_string(), config.assumptions.names(), findings, stats, limit, coverage);
+    // Any check may compare floats; the reader must know how NaNs count.
+    report.semantics.push(config.nan.note().to_string());
     report.symbolic_inputs =
         exec.pool.arrays().iter().map(|a| crate::report::SymbolicInput { name: a.name.clone(), bytes: a.size }).collect();
     Ok((report, output))

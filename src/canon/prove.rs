@@ -111,16 +111,19 @@ pub fn prove_equal(
 
 /// The minimal sets of assumptions under which `a` and `b` are proved
 /// equal (each tried alone, then pairs, ...; supersets of a set that works
-/// are not listed). Empty if none works; `[NONE]` if no assumption is needed.
+/// are not listed), each including `base` (the rule declarations the run's
+/// NaN model allows). Empty if none works; `[base]` if no assumption is
+/// needed.
 pub fn explain_assumptions(
     pool: &ExprPool,
     a: ExprId,
     b: ExprId,
     rules: &RuleSet,
+    base: Assumptions,
     limits: &Limits,
 ) -> Vec<Assumptions> {
     let mut found: Vec<Assumptions> = Vec::new();
-    for s in Assumptions::subsets() {
+    for s in Assumptions::subsets().into_iter().map(|s| s.union(base)) {
         if found.iter().any(|f| s.allows(*f)) {
             continue;
         }

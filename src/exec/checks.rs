@@ -53,7 +53,7 @@ impl<'m> Executor<'m> {
             let a = self.load_value(state, pa, &t, loc)?[0];
             let b = self.load_value(state, pb, &t, loc)?[0];
             let index = i * chunk / elem;
-            match self.decider.check_equal(&mut self.pool, &state.path, a, b) {
+            match self.check_element(state, a, b) {
                 CheckOutcome::Proved(by) => decided.push(by),
                 CheckOutcome::Refuted(m, by) => {
                     failures.push(Failure { index, left: a, right: b, witness: Some(m), confirmed_by: Some(by), why: None });
@@ -104,6 +104,21 @@ impl<'m> Executor<'m> {
             }
         }
         Err(Step::Terminated)
+    }
+
+    /// Decides one element. Under `--nan equal` a float element whose two
+    /// sides are both NaN holds whatever the NaN bits (nan_equality.rs);
+    /// the bit-exact question is asked first, so a proof costs nothing
+    /// more and only an apparent difference is asked again.
+    fn check_element(&mut self, state: &State, a: ExprId, b: ExprId) -> CheckOutcome {
+        let outcome = self.decider.check_equal(&mut self.pool, &state.path, a, b);
+        if matches!(outcome, CheckOutcome::Proved(_)) || self.config.nan != crate::expr::NanModel::Canonical {
+            return outcome;
+        }
+        match super::nan_equality::nan_blind_sides(&mut self.pool, a, b) {
+            Some((na, nb)) => self.decider.check_equal(&mut self.pool, &state.path, na, nb),
+            None => outcome,
+        }
     }
 
     fn mismatch_exprs(&mut self, a: ExprId, b: ExprId, witness: Option<&Assignment>) -> MismatchExprs {

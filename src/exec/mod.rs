@@ -26,6 +26,7 @@ mod opencl;
 mod pointer_select;
 pub mod memory;
 mod merge;
+mod nan_equality;
 mod postdom;
 mod printf;
 mod races;

@@ -143,6 +143,16 @@ pub fn convert_nan(from: FpFormat, to: FpFormat, bits: u128) -> u128 {
     quiet(to, sign << (to.width() - 1) | exp | moved)
 }
 
+impl super::ExprPool {
+    /// `x` with any NaN replaced by the canonical NaN: comparing two such
+    /// values bit for bit is "equal, or both NaN".
+    pub fn nan_blind(&mut self, f: FpFormat, x: super::ExprId) -> super::ExprId {
+        let nan = self.is_nan(f, x);
+        let canonical = self.constant(f.width(), super::canonical_nan(f));
+        self.ite(nan, canonical, x)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,6 +18,9 @@ pub fn render(report: &Report) -> String {
     if let Some(mode) = &report.mode {
         let _ = writeln!(out, "  mode: {mode}");
     }
+    for s in &report.semantics {
+        let _ = writeln!(out, "  semantics: {s}");
+    }
     for w in &report.warnings {
         let _ = writeln!(out, "  warning: {}", w.message);
     }
