@@ -68,10 +68,9 @@ pub fn verify_all(set: &RuleSet, filter: Option<&str>, timeout: Duration, mut pr
         if rule.name.contains("f64") || filter.is_some_and(|f| !rule.name.contains(f)) {
             continue;
         }
-        // A solver per rule: its cache is keyed by expression ids, which
-        // are only meaningful within one pool.
-        let mut solver = default_solver(SmtProcessConfig::cvc5());
-        let v = verify_rule(rule, &mut *solver, timeout);
+        // A solver per rule and NaN model: its cache is keyed by
+        // expression ids, which are only meaningful within one pool.
+        let v = verify_rule(rule, || default_solver(SmtProcessConfig::cvc5()), timeout);
         progress(&rule.name, &v);
         out.push((rule.name.clone(), v));
     }
@@ -82,12 +81,14 @@ pub fn verify_all(set: &RuleSet, filter: Option<&str>, timeout: Duration, mut pr
 /// with canonical NaNs it must hold bit for bit; with x86's NaN bits it
 /// must hold bit for bit too, unless it declares `nan-bits-ignored`, when
 /// it must hold up to NaN bits (both sides NaN, or equal).
-pub fn verify_rule(rule: &crate::canon::Rule, solver: &mut dyn crate::solver::Solver, timeout: Duration) -> Verdict {
-    match verify_rule_in(rule, NanModel::Canonical, solver, timeout) {
+/// `solver` makes a fresh solver for each model (a solver's cache is only
+/// meaningful within one pool).
+pub fn verify_rule(rule: &crate::canon::Rule, solver: impl Fn() -> Box<dyn crate::solver::Solver>, timeout: Duration) -> Verdict {
+    match verify_rule_in(rule, NanModel::Canonical, &mut *solver(), timeout) {
         Verdict::Sound => {}
         other => return other,
     }
-    match verify_rule_in(rule, NanModel::Exact, solver, timeout) {
+    match verify_rule_in(rule, NanModel::Exact, &mut *solver(), timeout) {
         Verdict::Unsound(w) => Verdict::Unsound(format!("{} (with x86 NaN bits, --nan exact; declare `nan-bits-ignored` if only NaN bits differ)", w.trim())),
         Verdict::Unknown(w) => Verdict::Unknown(format!("{w} (with x86 NaN bits, --nan exact)")),
         other => other,

@@ -35,6 +35,9 @@ pub struct BuildPlan {
     pub include_dirs: Vec<PathBuf>,
     pub defines: Vec<String>,
     pub cflags: Vec<String>,
+    /// `--nan` of the checked run: under `equal`, the runtime's
+    /// symcross_check_equal counts two NaNs as equal (SYMCROSS_NAN).
+    pub nan: String,
 }
 
 impl BuildPlan {
@@ -88,8 +91,15 @@ pub fn plan(recorded: Option<&RecordedBuild>, harness: &[PathBuf], cli: &Compile
             return Err(Error::Usage(format!("{}: an OpenCL kernel alone cannot be replayed natively (replay builds host programs)", input.display())));
         }
     }
-    let mut p = BuildPlan { inputs, include_dirs: cli.include_dirs.clone(), defines: cli.defines.clone(), cflags: cli.cflags.clone() };
+    let mut p = BuildPlan {
+        inputs,
+        include_dirs: cli.include_dirs.clone(),
+        defines: cli.defines.clone(),
+        cflags: cli.cflags.clone(),
+        nan: "equal".to_string(),
+    };
     if let Some(r) = recorded {
+        p.nan = r.nan.clone();
         if let Some(t) = r.target.as_deref() {
             return Err(Error::Usage(format!("the report was checked for target {t}; replay runs on this CPU only")));
         }
@@ -110,6 +120,7 @@ pub fn plan(recorded: Option<&RecordedBuild>, harness: &[PathBuf], cli: &Compile
 pub struct NativeProgram {
     dir: crate::tempdirs::RunDir,
     exe: PathBuf,
+    nan: String,
 }
 
 fn is_cxx(p: &Path) -> bool {
@@ -148,7 +159,7 @@ pub fn build(plan: &BuildPlan) -> Result<NativeProgram, Error> {
     if !built.status.success() {
         return Err(Error::Usage(format!("building {} natively failed:\n{}", plan.describe(), String::from_utf8_lossy(&built.stderr))));
     }
-    Ok(NativeProgram { dir, exe })
+    Ok(NativeProgram { dir, exe, nan: plan.nan.clone() })
 }
 
 /// What one native run did.
@@ -189,6 +200,7 @@ impl NativeProgram {
         let mut cmd = Command::new(&self.exe);
         cmd.env("SYMCROSS_WITNESS", &wfile)
             .env("SYMCROSS_REPLAY_LOG", &log)
+            .env("SYMCROSS_NAN", &self.nan)
             .env("ASAN_OPTIONS", "detect_leaks=0:halt_on_error=1:abort_on_error=0:symbolize=1:allocator_may_return_null=1")
             .env("UBSAN_OPTIONS", "print_stacktrace=1:symbolize=1")
             .stdin(Stdio::null())

@@ -19,6 +19,8 @@ pub struct RecordedBuild {
     pub target: Option<String>,
     pub entry: String,
     pub assumptions: Vec<String>,
+    /// `--nan` of the run (`equal` when the report predates the flag).
+    pub nan: String,
     pub symcross_version: String,
 }
 
@@ -72,6 +74,7 @@ pub fn read_report(path: &Path) -> Result<RecordedReport, Error> {
         target: b["target"].as_str().map(str::to_string),
         entry: b["entry"].as_str().unwrap_or("main").to_string(),
         assumptions: strings(&b["assumptions"]),
+        nan: b["nan"].as_str().unwrap_or("equal").to_string(),
         symcross_version: b["symcross_version"].as_str().unwrap_or("").to_string(),
     });
     let mut findings = Vec::with_capacity(list.len());
