@@ -102,6 +102,13 @@ pub fn check_module(module: &Module, input_name: &str, entry: &str, config: &Con
     let mut report = Report::new(input_name.to_string(), config.assumptions.names(), findings, stats, limit, coverage);
     // Any check may compare floats; the reader must know how NaNs count.
     report.semantics.push(config.nan.note().to_string());
+    if config.nan == crate::expr::NanModel::Exact && config.assumptions.associativity {
+        // The reassociation normal form also reorders operands, which
+        // changes which NaN operand a sum passes on.
+        report.semantics.push(
+            "associativity also lets + and * reorder their operands, so which NaN a reassociated sum or product passes on is not checked".to_string(),
+        );
+    }
     report.symbolic_inputs =
         exec.pool.arrays().iter().map(|a| crate::report::SymbolicInput { name: a.name.clone(), bytes: a.size }).collect();
     Ok((report, output))
