@@ -83,6 +83,23 @@ fn first_nan_operand_propagates() {
     assert_exact_mismatch_replays("payload_propagation.c", &["--sample-trials", "0"]);
 }
 
+/// Under `equal` a program that reads the sign of a computed NaN (here with
+/// _mm_movemask_ps) is not proved: the canonical NaN's sign is not the
+/// CPU's. The run is inconclusive with `nan-bits-read`; `exact` finds the
+/// mismatch, which the CPU shows.
+#[test]
+fn reading_nan_bits_under_equal_is_not_a_proof() {
+    let run = check("equal", "movemask_sqrt.c", &[]);
+    assert_eq!(run.code, 3, "{}\n{}", run.stdout, run.stderr);
+    let json = run.json.as_ref().unwrap();
+    assert_eq!(json["verdict"], "inconclusive", "{json}");
+    assert!(json["warnings"].to_string().contains("nan-bits-read"), "{json}");
+    assert_exact_mismatch_replays("movemask_sqrt.c", &[]);
+    // Float results only masked by fabs or flipped by fneg are not reads.
+    let run = check("equal", "sqrt_negative.c", &[]);
+    assert!(!run.stdout.contains("nan-bits-read"), "{}", run.stdout);
+}
+
 #[test]
 fn the_text_report_states_the_nan_rule() {
     let file = fixture("inf_minus_inf.c");

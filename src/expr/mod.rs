@@ -314,6 +314,11 @@ impl ExprPool {
         self.nan
     }
 
+    /// Every node of the pool (inline constants are not nodes).
+    pub fn node_ids(&self) -> impl Iterator<Item = ExprId> + '_ {
+        (0..self.nodes.len()).map(ExprId::pooled)
+    }
+
     /// The node of `id`. Inline constants are materialised on the fly.
     #[inline]
     pub fn get(&self, id: ExprId) -> std::borrow::Cow<'_, Expr> {

@@ -81,6 +81,9 @@ fn verdict_line(report: &Report) -> String {
             if has("no-memory-access") {
                 why.push("the kernel makes no memory access to check".into());
             }
+            if has("nan-bits-read") {
+                why.push("the program reads NaN bits that --nan equal does not model (use --nan exact)".into());
+            }
             format!("inconclusive: {}; nothing confirmed was found", why.join("; "))
         }
     };
