@@ -12,8 +12,9 @@
 //! A read is an integer operation applied directly to the result of a
 //! floating-point operation, except those that keep a NaN a NaN whatever
 //! its bits (fneg's sign flip, fabs's mask), the whole-value equality the
-//! checks themselves build, and selects and concatenations (which move the
-//! value without reading it). It is a syntactic scan: a read through an
+//! checks themselves build, selects and concatenations (which move the
+//! value without reading it), and whole-byte slices (how memory stores a
+//! value; a shift that keeps whole bytes is therefore not seen). It is a syntactic scan: a read through an
 //! intermediate copy in a wider integer is found when that copy is built
 //! from the result directly, which is how LLVM's bit casts arrive here.
 
@@ -48,9 +49,10 @@ pub fn nan_bits_read(pool: &ExprPool) -> bool {
             .any(|(x, other)| float_result(pool, x).is_some_and(|f| !keeps_nan(pool, *op, f, other))),
         Expr::Cmp(CmpOp::Eq, ..) | Expr::Ite(..) | Expr::Concat(..) => false,
         Expr::Cmp(_, a, b) => float_result(pool, *a).is_some() || float_result(pool, *b).is_some(),
-        Expr::Extract { value, .. } | Expr::ZExt(value, _) | Expr::SExt(value, _) | Expr::Not(value) => {
-            float_result(pool, *value).is_some()
-        }
+        // Whole bytes are how memory stores a value (and loads reassemble
+        // it); a bit field such as the sign is a read.
+        Expr::Extract { value, offset, width } => float_result(pool, *value).is_some() && !(offset % 8 == 0 && width % 8 == 0),
+        Expr::ZExt(value, _) | Expr::SExt(value, _) | Expr::Not(value) => float_result(pool, *value).is_some(),
         _ => false,
     })
 }
