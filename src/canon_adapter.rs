@@ -29,6 +29,16 @@ pub fn to_rule_assumptions(a: Assumptions) -> RuleAssumptions {
     out
 }
 
+/// The rule assumptions a run enables: the user's, plus
+/// `nan-bits-ignored` under `--nan equal` (where NaNs are canonical).
+pub fn enabled_rule_assumptions(config: &Config) -> RuleAssumptions {
+    let user = to_rule_assumptions(config.assumptions);
+    match config.nan {
+        crate::expr::NanModel::Canonical => user.with(Assumption::NanBitsIgnored),
+        crate::expr::NanModel::Exact => user,
+    }
+}
+
 fn from_rule_assumptions(a: RuleAssumptions) -> Assumptions {
     Assumptions {
         positive_zero: a.has(Assumption::PositiveZero),
@@ -46,7 +56,7 @@ impl EgraphCanonicalizer {
         // solver is the next step, and a wall-clock limit would make the
         // verdict depend on the machine's load.
         let limits = Limits { node_limit: config.egraph_node_limit, iter_limit: config.egraph_iter_limit, time_limit: Duration::MAX };
-        Ok(EgraphCanonicalizer { rules, enabled: to_rule_assumptions(config.assumptions), limits })
+        Ok(EgraphCanonicalizer { rules, enabled: enabled_rule_assumptions(config), limits })
     }
 }
 
@@ -65,10 +75,12 @@ impl crate::check::Canonicalizer for EgraphCanonicalizer {
         }
         // An explanation is a hint: a fifth of a check's budget per set.
         let limits = Limits { node_limit: self.limits.node_limit / 5, ..self.limits.clone() };
-        let sets = explain_assumptions(pool, a, b, &self.rules, &limits);
+        let nan = Assumption::NanBitsIgnored;
+        let sets = explain_assumptions(pool, a, b, &self.rules, self.enabled.without_all_but(nan), &limits);
         // The weakest set: fewest assumptions, and `ordered` rather than
         // `finite` (which implies it) when both would do.
         sets.into_iter()
+            .map(|s| s.without(nan))
             .filter(|s| !s.is_empty())
             .min_by_key(|s| (s.len(), s.has(Assumption::Finite)))
             .map(from_rule_assumptions)

@@ -7,7 +7,7 @@
 
 use crate::canon::{instantiate, Assumption, RuleSet};
 use crate::cli::RulesArgs;
-use crate::expr::ExprPool;
+use crate::expr::{ExprPool, NanModel};
 use crate::solver::{default_solver, FpAssumptions, Query, SmtProcessConfig, SolverResult};
 use crate::Error;
 use std::time::Duration;
@@ -68,21 +68,42 @@ pub fn verify_all(set: &RuleSet, filter: Option<&str>, timeout: Duration, mut pr
         if rule.name.contains("f64") || filter.is_some_and(|f| !rule.name.contains(f)) {
             continue;
         }
-        // A solver per rule: its cache is keyed by expression ids, which
-        // are only meaningful within one pool.
-        let mut solver = default_solver(SmtProcessConfig::cvc5());
-        let v = verify_rule(rule, &mut *solver, timeout);
+        // A solver per rule and NaN model: its cache is keyed by
+        // expression ids, which are only meaningful within one pool.
+        let v = verify_rule(rule, || default_solver(SmtProcessConfig::cvc5()), timeout);
         progress(&rule.name, &v);
         out.push((rule.name.clone(), v));
     }
     out
 }
 
-pub fn verify_rule(rule: &crate::canon::Rule, solver: &mut dyn crate::solver::Solver, timeout: Duration) -> Verdict {
+/// Verifies a rule in both NaN models (`--nan equal` and `--nan exact`):
+/// with canonical NaNs it must hold bit for bit; with x86's NaN bits it
+/// must hold bit for bit too, unless it declares `nan-bits-ignored`, when
+/// it must hold up to NaN bits (both sides NaN, or equal).
+/// `solver` makes a fresh solver for each model (a solver's cache is only
+/// meaningful within one pool).
+pub fn verify_rule(rule: &crate::canon::Rule, solver: impl Fn() -> Box<dyn crate::solver::Solver>, timeout: Duration) -> Verdict {
+    match verify_rule_in(rule, NanModel::Canonical, &mut *solver(), timeout) {
+        Verdict::Sound => {}
+        other => return other,
+    }
+    match verify_rule_in(rule, NanModel::Exact, &mut *solver(), timeout) {
+        Verdict::Unsound(w) => Verdict::Unsound(format!("{} (with x86 NaN bits, --nan exact; declare `nan-bits-ignored` if only NaN bits differ)", w.trim())),
+        Verdict::Unknown(w) => Verdict::Unknown(format!("{w} (with x86 NaN bits, --nan exact)")),
+        other => other,
+    }
+}
+
+/// Verifies a rule in one NaN model: what `check --nan` relies on.
+pub fn verify_rule_in(rule: &crate::canon::Rule, nan: NanModel, solver: &mut dyn crate::solver::Solver, timeout: Duration) -> Verdict {
     if rule.assumptions.has(Assumption::Associativity) {
         return Verdict::Assumed;
     }
-    let mut pool = ExprPool::new();
+    // Up to NaN bits only where the rule says so, and only with the
+    // target's NaN bits: with canonical NaNs every rule is bit-exact.
+    let up_to_nan_bits = nan == NanModel::Exact && rule.assumptions.has(Assumption::NanBitsIgnored);
+    let mut pool = ExprPool::with_nan_model(nan);
     let instances = match instantiate(rule, &mut pool) {
         Ok(i) => i,
         Err(e) => return Verdict::Unknown(format!("cannot instantiate: {e}")),
@@ -94,7 +115,11 @@ pub fn verify_rule(rule: &crate::canon::Rule, solver: &mut dyn crate::solver::So
         positive_zero: closure.has(Assumption::PositiveZero),
     };
     for inst in instances {
-        let eq = pool.eq(inst.lhs, inst.rhs);
+        let (lhs, rhs) = match crate::expr::FpFormat::from_width(pool.width(inst.lhs)) {
+            Some(f) if up_to_nan_bits => (pool.nan_blind(f, inst.lhs), pool.nan_blind(f, inst.rhs)),
+            _ => (inst.lhs, inst.rhs),
+        };
+        let eq = pool.eq(lhs, rhs);
         let differ = pool.not(eq);
         let q = Query::new(vec![inst.condition], Some(differ)).with_timeout(timeout).with_assumptions(assume);
         match solver.check(&pool, &q) {

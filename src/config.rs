@@ -87,6 +87,8 @@ pub struct Config {
     /// Seed of the random-path searcher; a run is deterministic for a seed.
     pub seed: u64,
     pub assumptions: Assumptions,
+    /// What NaNs operations produce and how checks compare them (`--nan`).
+    pub nan: crate::expr::NanModel,
     /// Solver process for bit-precise floating point (default cvc5).
     pub fp_solver: FpSolverKind,
     /// Extra rewrite-rule directories (`--rules`).
@@ -155,6 +157,7 @@ impl Default for Config {
             searcher: SearcherKind::Dfs,
             seed: 0,
             assumptions: Assumptions::default(),
+            nan: crate::expr::NanModel::Canonical,
             fp_solver: FpSolverKind::Cvc5,
             rule_dirs: Vec::new(),
             trust_rules: false,

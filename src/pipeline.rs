@@ -134,6 +134,28 @@ pub fn check_module(module: &Module, input_name: &str, entry: &str, config: &Con
     let output = std::mem::take(&mut exec.output);
     let coverage = Some(exec.coverage.clone());
     let mut report = Report::new(input_name.to_string(), config.assumptions.names(), findings, stats, limit, coverage);
+    // Any check may compare floats; the reader must know how NaNs count.
+    report.semantics.push(config.nan.note().to_string());
+    if config.nan == crate::expr::NanModel::Canonical && crate::exec::nan_bits_read(&exec.pool) {
+        report.warnings.push(crate::report::Warning {
+            kind: "nan-bits-read",
+            message: "the program reads the bits of floating-point results with integer operations (a sign bit, a mask, a bit cast); \
+                      under --nan equal a computed NaN has the canonical NaN's bits, not the CPU's, so a NaN reaching such a read \
+                      is not covered by this verdict: run with --nan exact to check NaN bits"
+                .to_string(),
+        });
+        // Proved with NaN bits the CPU does not produce: not a proof.
+        if report.verdict == crate::report::Verdict::Equivalent {
+            report.verdict = crate::report::Verdict::Inconclusive;
+        }
+    }
+    if config.nan == crate::expr::NanModel::Exact && config.assumptions.associativity {
+        // The reassociation normal form also reorders operands, which
+        // changes which NaN operand a sum passes on.
+        report.semantics.push(
+            "associativity also lets + and * reorder their operands, so which NaN a reassociated sum or product passes on is not checked".to_string(),
+        );
+    }
     report.symbolic_inputs =
         exec.pool.arrays().iter().map(|a| crate::report::SymbolicInput { name: a.name.clone(), bytes: a.size }).collect();
     if let Some(shard) = config.shard {

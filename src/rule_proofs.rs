@@ -10,7 +10,7 @@
 //! without proof (`unverified_rules`).
 
 use crate::canon::{Assumption, Rule, RuleSet};
-use crate::canon_cli::{verify_rule, Verdict};
+use crate::canon_cli::{verify_rule_in, Verdict};
 use crate::config::{Config, FpSolverKind};
 use crate::solver::{default_solver, SmtProcessConfig};
 use crate::Error;
@@ -29,7 +29,7 @@ pub fn prove_user_rules(config: &Config) -> Result<Vec<String>, Error> {
         return Ok(Vec::new());
     }
     let set = RuleSet::load(&config.rule_dirs).map_err(|e| Error::Usage(e.to_string()))?;
-    let enabled = crate::canon_adapter::to_rule_assumptions(config.assumptions);
+    let enabled = crate::canon_adapter::enabled_rule_assumptions(config);
     let user: Vec<&Rule> = set
         .rules()
         .iter()
@@ -47,7 +47,7 @@ pub fn prove_user_rules(config: &Config) -> Result<Vec<String>, Error> {
         if rule.name.contains("f64") {
             continue;
         }
-        let entry = cache.as_ref().map(|d| d.join(key(rule)));
+        let entry = cache.as_ref().map(|d| d.join(key(rule, config.nan)));
         if entry.as_ref().is_some_and(|e| e.is_file()) {
             continue;
         }
@@ -66,7 +66,7 @@ pub fn prove_user_rules(config: &Config) -> Result<Vec<String>, Error> {
         let mut solver = default_solver(fp);
         // --max-time bounds every step, proofs included.
         let timeout = config.max_time.map_or(RULE_PROOF_TIMEOUT, |t| t.min(RULE_PROOF_TIMEOUT));
-        match verify_rule(rule, &mut *solver, timeout) {
+        match verify_rule_in(rule, config.nan, &mut *solver, timeout) {
             Verdict::Sound => {
                 proved += 1;
                 if let Some(e) = entry {
@@ -75,10 +75,11 @@ pub fn prove_user_rules(config: &Config) -> Result<Vec<String>, Error> {
             }
             Verdict::Unsound(w) => {
                 return Err(Error::Usage(format!(
-                    "{at}: rule `{}` is unsound under [assume: {}]: it changes the value for {}; \
+                    "{at}: rule `{}` is unsound under [assume: {}] with --nan {}: it changes the value for {}; \
                      correct it or declare the assumptions it needs",
                     rule.name,
                     rule.assumptions,
+                    config.nan.flag(),
                     w.trim()
                 )))
             }
@@ -98,8 +99,9 @@ pub fn prove_user_rules(config: &Config) -> Result<Vec<String>, Error> {
 }
 
 /// The cache key of a rule: everything that decides its meaning.
-fn key(rule: &Rule) -> String {
+fn key(rule: &Rule, nan: crate::expr::NanModel) -> String {
     let mut d = crate::frontend::Digest::new();
+    d.add(nan.flag().as_bytes());
     d.add(env!("CARGO_PKG_VERSION").as_bytes());
     d.add(rule.name.as_bytes());
     d.add(rule.lhs.to_string().as_bytes());

@@ -6,6 +6,9 @@
  * Environment:
  *   SYMCROSS_WITNESS     the witness file: one line per input, `name hexbytes`
  *                        (without it every input is zero)
+ *   SYMCROSS_NAN         `equal` (the default) or `exact`, as `check --nan`:
+ *                        under `equal` two elements of 2, 4 or 8 bytes that
+ *                        are both NaN (as half, float, double) are equal
  *   SYMCROSS_REPLAY_LOG  where to append one line per event, read by
  *                        `symcross replay` to decide what reproduced:
  *     symbolic ok|missing|size NAME NBYTES WITNESSBYTES
@@ -197,11 +200,37 @@ static void print_element(const unsigned char *p, size_t n) {
   }
 }
 
+/* Whether the elem_size bytes at p are a NaN of the IEEE format of that
+ * size (half, float, double): exponent all ones, significand nonzero. */
+static int is_nan_bits(const unsigned char *p, size_t elem_size) {
+  uint64_t v = 0;
+  unsigned exp_bits;
+  switch (elem_size) {
+  case 2: exp_bits = 5; break;
+  case 4: exp_bits = 8; break;
+  case 8: exp_bits = 11; break;
+  default: return 0;
+  }
+  memcpy(&v, p, elem_size); /* little-endian: the value's low bytes */
+  unsigned frac_bits = (unsigned)(elem_size * 8) - 1 - exp_bits;
+  uint64_t exp = (v >> frac_bits) & ((1ull << exp_bits) - 1);
+  uint64_t frac = v & ((1ull << frac_bits) - 1);
+  return exp == (1ull << exp_bits) - 1 && frac != 0;
+}
+
+/* Under --nan equal (the default) two NaNs are equal whatever their bits. */
+static int nans_equal(void) {
+  const char *mode = getenv("SYMCROSS_NAN");
+  return !mode || strcmp(mode, "exact") != 0;
+}
+
 void symcross_check_equal(const void *a, const void *b, size_t elem_size, size_t count, const char *what) {
   const unsigned char *x = a, *y = b;
   size_t differing = 0;
+  int nan_blind = nans_equal();
   for (size_t i = 0; i < count; i++) {
     if (memcmp(x + i * elem_size, y + i * elem_size, elem_size) == 0) continue;
+    if (nan_blind && is_nan_bits(x + i * elem_size, elem_size) && is_nan_bits(y + i * elem_size, elem_size)) continue;
     differing++;
     mismatches++;
     printf("%s: element %zu differs: left ", what ? what : "values", i);

@@ -29,6 +29,13 @@ pub struct CanonAnalysis {
     scratch: ExprPool,
 }
 
+impl CanonAnalysis {
+    /// Folds constants with the NaN model of the pool being proved about.
+    pub fn with_nan_model(nan: crate::expr::NanModel) -> Self {
+        CanonAnalysis { scratch: ExprPool::with_nan_model(nan) }
+    }
+}
+
 type Graph = EGraph<CanonLang, CanonAnalysis>;
 
 fn fp_of(width: Option<Width>) -> Option<FpFormat> {

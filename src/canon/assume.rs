@@ -16,11 +16,21 @@ pub enum Assumption {
     Ordered,
     /// `+` and `*` may be reassociated.
     Associativity,
+    /// Not a user assumption but a rule's declaration: the rule holds with
+    /// canonical NaNs (`--nan equal`) and, on the CPU, only up to NaN bits
+    /// (e.g. `a + b = b + a` when both are NaN). Such rules are used under
+    /// `--nan equal` and never under `--nan exact`.
+    NanBitsIgnored,
 }
 
 impl Assumption {
-    pub const ALL: [Assumption; 4] =
-        [Assumption::PositiveZero, Assumption::Finite, Assumption::Ordered, Assumption::Associativity];
+    pub const ALL: [Assumption; 5] = [
+        Assumption::PositiveZero,
+        Assumption::Finite,
+        Assumption::Ordered,
+        Assumption::Associativity,
+        Assumption::NanBitsIgnored,
+    ];
 
     fn bit(self) -> u8 {
         match self {
@@ -28,6 +38,7 @@ impl Assumption {
             Assumption::Finite => 2,
             Assumption::Ordered => 4,
             Assumption::Associativity => 8,
+            Assumption::NanBitsIgnored => 16,
         }
     }
 
@@ -37,6 +48,7 @@ impl Assumption {
             Assumption::Finite => "finite",
             Assumption::Ordered => "ordered",
             Assumption::Associativity => "associativity",
+            Assumption::NanBitsIgnored => "nan-bits-ignored",
         }
     }
 }
@@ -54,13 +66,23 @@ pub struct Assumptions(u8);
 
 impl Assumptions {
     pub const NONE: Assumptions = Assumptions(0);
-    pub const ALL: Assumptions = Assumptions(15);
+    pub const ALL: Assumptions = Assumptions(31);
 
     pub fn of(list: &[Assumption]) -> Assumptions {
         Assumptions(list.iter().fold(0, |acc, a| acc | a.bit()))
     }
     pub fn with(self, a: Assumption) -> Assumptions {
         Assumptions(self.0 | a.bit())
+    }
+    pub fn without(self, a: Assumption) -> Assumptions {
+        Assumptions(self.0 & !a.bit())
+    }
+    pub fn union(self, other: Assumptions) -> Assumptions {
+        Assumptions(self.0 | other.0)
+    }
+    /// Only `a`, if the set has it.
+    pub fn without_all_but(self, a: Assumption) -> Assumptions {
+        Assumptions(self.0 & a.bit())
     }
     pub fn has(self, a: Assumption) -> bool {
         self.0 & a.bit() != 0
@@ -84,7 +106,8 @@ impl Assumptions {
     pub fn iter(self) -> impl Iterator<Item = Assumption> {
         Assumption::ALL.into_iter().filter(move |a| self.has(*a))
     }
-    /// All 16 subsets, smallest first.
+    /// All 16 subsets of the user's assumptions (not `nan-bits-ignored`),
+    /// smallest first.
     pub fn subsets() -> Vec<Assumptions> {
         let mut v: Vec<Assumptions> = (0..16).map(Assumptions).collect();
         v.sort_by_key(|a| a.0.count_ones());

@@ -130,7 +130,11 @@ fn ce_node(pool: &mut ExprPool, a: ExprId, b: ExprId, walk: &mut Walk) -> ExprId
     match (pool.get(a).into_owned(), pool.get(b).into_owned()) {
         (Expr::FBin(o0, f0, x0, y0), Expr::FBin(o1, f1, x1, y1)) if o0 == o1 && f0 == f1 => {
             let straight = all(pool, walk, &[(x0, x1), (y0, y1)]);
-            if matches!(o0, FBinOp::Add | FBinOp::Mul | FBinOp::Min | FBinOp::Max) {
+            // Commutative bit for bit only with canonical NaNs: with x86's
+            // NaN bits (`--nan exact`) two NaN operands give the first
+            // (fmin/fmax: the second), so the order matters.
+            let commutative = pool.nan_model() == crate::expr::NanModel::Canonical;
+            if commutative && matches!(o0, FBinOp::Add | FBinOp::Mul | FBinOp::Min | FBinOp::Max) {
                 let crossed = all(pool, walk, &[(x0, y1), (y0, x1)]);
                 pool.or(straight, crossed)
             } else {

@@ -91,7 +91,7 @@ pub fn prove_equal(
     if a == b {
         return CanonResult::Equal { iterations: 0 };
     }
-    let mut egraph = CanonGraph::default();
+    let mut egraph = CanonGraph::new(CanonAnalysis::with_nan_model(pool.nan_model()));
     let mut memo = FxHashMap::default();
     let ia = add_expr(&mut egraph, pool, a, &mut memo);
     let ib = add_expr(&mut egraph, pool, b, &mut memo);
@@ -111,16 +111,19 @@ pub fn prove_equal(
 
 /// The minimal sets of assumptions under which `a` and `b` are proved
 /// equal (each tried alone, then pairs, ...; supersets of a set that works
-/// are not listed). Empty if none works; `[NONE]` if no assumption is needed.
+/// are not listed), each including `base` (the rule declarations the run's
+/// NaN model allows). Empty if none works; `[base]` if no assumption is
+/// needed.
 pub fn explain_assumptions(
     pool: &ExprPool,
     a: ExprId,
     b: ExprId,
     rules: &RuleSet,
+    base: Assumptions,
     limits: &Limits,
 ) -> Vec<Assumptions> {
     let mut found: Vec<Assumptions> = Vec::new();
-    for s in Assumptions::subsets() {
+    for s in Assumptions::subsets().into_iter().map(|s| s.union(base)) {
         if found.iter().any(|f| s.allows(*f)) {
             continue;
         }
@@ -140,7 +143,7 @@ pub fn canonicalize(
     assumptions: Assumptions,
     limits: &Limits,
 ) -> (ExprId, StopReason) {
-    let mut egraph = CanonGraph::default();
+    let mut egraph = CanonGraph::new(CanonAnalysis::with_nan_model(pool.nan_model()));
     let mut memo = FxHashMap::default();
     let root = add_expr(&mut egraph, pool, e, &mut memo);
     let r = runner(egraph, limits).run(rules.enabled(assumptions));

@@ -142,6 +142,10 @@ pub struct CheckArgs {
     /// Enable floating-point assumptions: positive-zero, finite, ordered, associativity, all (comma-separated).
     #[arg(long, value_name = "LIST")]
     pub assume: Option<String>,
+    /// NaN semantics: `equal` (default; two float results that are both NaN compare equal, computed NaNs are
+    /// canonical) or `exact` (NaNs produced and propagated bit for bit as x86 SSE/AVX does, compared bit for bit).
+    #[arg(long, value_name = "equal|exact", default_value = "equal")]
+    pub nan: String,
     /// Also load the rewrite rules in DIR (files ending in .rules). Each rule the run can use is first
     /// proved sound with the bit-precise solver (remembered in the cache directory); an unsound one is refused.
     #[arg(long, value_name = "DIR")]

@@ -65,6 +65,8 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     if let Some(list) = &a.assume {
         config.assumptions = Assumptions::parse(list).map_err(Error::Usage)?;
     }
+    config.nan = crate::expr::NanModel::from_flag(&a.nan)
+        .ok_or_else(|| Error::Usage(format!("--nan {}: expected `equal` or `exact`", a.nan)))?;
     config.rule_dirs = a.rules.clone();
     config.trust_rules = a.trust_rules;
     let unverified_rules = crate::rule_proofs::prove_user_rules(&config)?;
@@ -126,6 +128,7 @@ fn build_record(a: &CheckArgs, opts: &CompileOptions, assumptions: &[String]) ->
         target: opts.target.clone(),
         entry: a.entry.clone(),
         assumptions: assumptions.to_vec(),
+        nan: Some(crate::expr::NanModel::from_flag(&a.nan).unwrap_or_default().flag().to_string()),
         symcross_version: env!("CARGO_PKG_VERSION").to_string(),
     }
 }

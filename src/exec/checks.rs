@@ -55,7 +55,7 @@ impl<'m> Executor<'m> {
             let a = self.load_value(state, pa, &t, loc)?[0];
             let b = self.load_value(state, pb, &t, loc)?[0];
             let index = i * chunk / elem;
-            let outcome = self.decider.check_equal(&mut self.pool, &state.path, a, b);
+            let outcome = self.check_element(state, a, b);
             tracing::debug!(check = %what, element = index, outcome = outcome_name(&outcome), "check_equal");
             match outcome {
                 CheckOutcome::Proved(by) => decided.push(by),
@@ -113,6 +113,21 @@ impl<'m> Executor<'m> {
             }
         }
         Err(Step::Terminated)
+    }
+
+    /// Decides one element. Under `--nan equal` a float element whose two
+    /// sides are both NaN holds whatever the NaN bits (nan_equality.rs);
+    /// the bit-exact question is asked first, so a proof costs nothing
+    /// more and only an apparent difference is asked again.
+    fn check_element(&mut self, state: &State, a: ExprId, b: ExprId) -> CheckOutcome {
+        let outcome = self.decider.check_equal(&mut self.pool, &state.path, a, b);
+        if matches!(outcome, CheckOutcome::Proved(_)) || self.config.nan != crate::expr::NanModel::Canonical {
+            return outcome;
+        }
+        match super::nan_equality::nan_blind_sides(&mut self.pool, a, b) {
+            Some((na, nb)) => self.decider.check_equal(&mut self.pool, &state.path, na, nb),
+            None => outcome,
+        }
     }
 
     fn mismatch_exprs(&mut self, state: &State, a: ExprId, b: ExprId, witness: Option<&Assignment>, shape: CheckedBuffers) -> MismatchExprs {

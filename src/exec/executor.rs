@@ -123,7 +123,7 @@ impl<'m> Executor<'m> {
     pub fn new(module: &'m Module, config: Config, decider: Decider) -> Self {
         Executor {
             module,
-            pool: ExprPool::new(),
+            pool: ExprPool::with_nan_model(config.nan),
             config,
             decider,
             findings: Vec::new(),

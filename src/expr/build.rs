@@ -445,28 +445,31 @@ impl ExprPool {
 
     pub fn fbin(&mut self, op: FBinOp, f: FpFormat, a: ExprId, b: ExprId) -> ExprId {
         if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
-            return self.constant(f.width(), fold_fbin(op, f, x, y));
+            return self.constant(f.width(), fold_fbin_in(self.nan, op, f, x, y));
         }
         // With canonical NaN results, + and * are commutative bit for bit;
-        // min/max are not (signed zeros, NaN operand order).
-        let (a, b) = if matches!(op, FBinOp::Add | FBinOp::Mul) && a > b { (b, a) } else { (a, b) };
+        // min/max are not (signed zeros, NaN operand order). With exact NaN
+        // bits the first NaN operand wins, so the order is kept.
+        let commute = self.nan == NanModel::Canonical && matches!(op, FBinOp::Add | FBinOp::Mul);
+        let (a, b) = if commute && a > b { (b, a) } else { (a, b) };
         self.intern(Expr::FBin(op, f, a, b))
     }
 
     pub fn fun(&mut self, op: FUnOp, f: FpFormat, a: ExprId) -> ExprId {
         if let Some(x) = self.as_const(a) {
-            return self.constant(f.width(), fold_fun(op, f, x));
+            return self.constant(f.width(), fold_fun_in(self.nan, op, f, x));
         }
         self.intern(Expr::FUn(op, f, a))
     }
 
     pub fn fma(&mut self, f: FpFormat, a: ExprId, b: ExprId, c: ExprId) -> ExprId {
         if let (Some(x), Some(y), Some(z)) = (self.as_const(a), self.as_const(b), self.as_const(c)) {
-            if let Some(r) = fold_fma(f, x, y, z) {
+            if let Some(r) = fold_fma_in(self.nan, f, x, y, z) {
                 return self.constant(f.width(), r);
             }
         }
-        let (a, b) = if a > b { (b, a) } else { (a, b) };
+        // fma(a, b, c) = fma(b, a, c) bit for bit only with canonical NaNs.
+        let (a, b) = if self.nan == NanModel::Canonical && a > b { (b, a) } else { (a, b) };
         self.intern(Expr::Fma(f, a, b, c))
     }
 
@@ -548,7 +551,7 @@ impl ExprPool {
             return value;
         }
         if let Some(x) = self.as_const(value) {
-            return self.constant(to.width(), fold_fp_convert(from, to, x));
+            return self.constant(to.width(), fold_fp_convert_in(self.nan, from, to, x));
         }
         self.intern(Expr::FpConvert { from, to, value })
     }

@@ -66,15 +66,19 @@ pub fn evaluate_into(pool: &ExprPool, roots: &[ExprId], asg: &Assignment, memo: 
             Expr::Extract { value, offset, width } => (v(value) >> offset) & mask(*width),
             Expr::ZExt(a, _) => v(a),
             Expr::SExt(a, _) => to_signed(v(a), pool.width(*a)) as u128 & mask(w),
-            Expr::FBin(op, f, a, b) => fold_fbin(*op, *f, v(a), v(b)),
-            Expr::FUn(op, f, a) => fold_fun(*op, *f, v(a)),
-            Expr::Fma(f, a, b, c) => fold_fma(*f, v(a), v(b), v(c)).unwrap_or_else(|| half_fma(v(a), v(b), v(c))),
+            Expr::FBin(op, f, a, b) => fold_fbin_in(pool.nan_model(), *op, *f, v(a), v(b)),
+            Expr::FUn(op, f, a) => fold_fun_in(pool.nan_model(), *op, *f, v(a)),
+            Expr::Fma(f, a, b, c) => {
+                let (x, y, z) = (v(a), v(b), v(c));
+                let r = fold_fma(*f, x, y, z).unwrap_or_else(|| half_fma(x, y, z));
+                fma_nan_in(pool.nan_model(), *f, x, y, z, r)
+            }
             Expr::FCmp(set, f, a, b) => fold_fcmp(*set, *f, v(a), v(b)) as u128,
             Expr::FpToInt { signed, rounding, from, value, width } => {
                 fold_fp_to_int(*signed, *rounding, *from, *width, v(value))
             }
             Expr::IntToFp { signed, to, value } => fold_int_to_fp(*signed, *to, pool.width(*value), v(value)),
-            Expr::FpConvert { from, to, value } => fold_fp_convert(*from, *to, v(value)),
+            Expr::FpConvert { from, to, value } => fold_fp_convert_in(pool.nan_model(), *from, *to, v(value)),
             // Uninterpreted: any fixed function will do for showing values;
             // witnesses never depend on it being a particular one.
             Expr::Apply { args, .. } => {

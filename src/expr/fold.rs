@@ -2,15 +2,16 @@
 //!
 //! Used by the simplifying builders (constant folding) and by `eval.rs`
 //! (evaluating a whole expression under a witness). Floating point follows
-//! DESIGN.md section 2: round to nearest-even, NaN results are the canonical
-//! quiet NaN of their format (LLVM leaves payloads unspecified, so one fixed
-//! payload makes two NaN results compare equal bitwise).
+//! DESIGN.md section 2: round to nearest-even. NaN results are the canonical
+//! quiet NaN of their format under `--nan equal`, and the target's own NaN
+//! under `--nan exact` (`nan_rules.rs`; the `*_in` functions take the model).
 //!
 //! Half precision is computed in double and rounded once to half; for
 //! +, -, *, /, sqrt this is exact because 53 >= 2*11 + 2 (double rounding is
 //! innocuous). Where no such argument holds (half fma) folding declines and
 //! the node stays symbolic for the solver.
 
+use super::nan_rules::{convert_nan, nan_result, NanModel, X86_SSE};
 use super::{mask, to_signed, BinOp, CmpOp, FBinOp, FUnOp, FpFormat, IntRounding, Outcomes, Width};
 use half::f16;
 
@@ -303,6 +304,46 @@ pub fn fold_fp_convert(from: FpFormat, to: FpFormat, a: u128) -> u128 {
         return from_f32(f64::from_bits(a as u64) as f32);
     }
     from_f64(to, to_f64(from, a))
+}
+
+/// `fold_fbin` in a NaN model: under `Exact`, a NaN result is the x86 one.
+pub fn fold_fbin_in(model: NanModel, op: FBinOp, f: FpFormat, a: u128, b: u128) -> u128 {
+    let r = fold_fbin(op, f, a, b);
+    if model == NanModel::Canonical || !fp_is_nan(f, r) {
+        return r;
+    }
+    match op {
+        // fmin/fmax of two NaNs select the second operand, bits unchanged.
+        FBinOp::Min | FBinOp::Max => b,
+        _ => nan_result(&X86_SSE, f, &[a, b]),
+    }
+}
+
+pub fn fold_fun_in(model: NanModel, op: FUnOp, f: FpFormat, a: u128) -> u128 {
+    let r = fold_fun(op, f, a);
+    if model == NanModel::Canonical || !fp_is_nan(f, r) {
+        return r;
+    }
+    nan_result(&X86_SSE, f, &[a])
+}
+
+/// The NaN of an fma result in a NaN model (operand priority b, a, c).
+pub fn fma_nan_in(model: NanModel, f: FpFormat, a: u128, b: u128, c: u128, r: u128) -> u128 {
+    if model == NanModel::Canonical || !fp_is_nan(f, r) {
+        return r;
+    }
+    nan_result(&X86_SSE, f, &[b, a, c])
+}
+
+pub fn fold_fma_in(model: NanModel, f: FpFormat, a: u128, b: u128, c: u128) -> Option<u128> {
+    fold_fma(f, a, b, c).map(|r| fma_nan_in(model, f, a, b, c, r))
+}
+
+pub fn fold_fp_convert_in(model: NanModel, from: FpFormat, to: FpFormat, a: u128) -> u128 {
+    if model == NanModel::Exact && fp_is_nan(from, a) {
+        return convert_nan(from, to, a);
+    }
+    fold_fp_convert(from, to, a)
 }
 
 #[cfg(test)]

@@ -14,11 +14,13 @@ mod build;
 mod element_type;
 mod eval;
 mod fold;
+pub mod nan_rules;
 mod print;
 
 pub use element_type::ElementType;
 pub use eval::{evaluate, evaluate_all, evaluate_into, Assignment};
 pub use fold::{canonical_nan, fp_is_nan};
+pub use nan_rules::NanModel;
 pub use print::{print_pair, print_expr};
 
 use rustc_hash::FxHashMap;
@@ -312,11 +314,27 @@ pub struct ExprPool {
     /// Constants too wide to be carried inline, by (width, value), looked
     /// up without hashing a whole `Expr`.
     consts: FxHashMap<(Width, u128), ExprId>,
+    /// What NaN an FP operation produces in this pool (`--nan`).
+    nan: NanModel,
 }
 
 impl ExprPool {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A pool whose FP operations produce NaNs per `nan`.
+    pub fn with_nan_model(nan: NanModel) -> Self {
+        ExprPool { nan, ..Self::default() }
+    }
+
+    pub fn nan_model(&self) -> NanModel {
+        self.nan
+    }
+
+    /// Every node of the pool (inline constants are not nodes).
+    pub fn node_ids(&self) -> impl Iterator<Item = ExprId> + '_ {
+        (0..self.nodes.len()).map(ExprId::pooled)
     }
 
     /// The node of `id`. Inline constants are materialised on the fly.

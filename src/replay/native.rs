@@ -37,6 +37,9 @@ pub struct BuildPlan {
     pub cflags: Vec<String>,
     /// The target triple (`--target`); `None` for this CPU.
     pub target: Option<String>,
+    /// `--nan` of the checked run: under `equal`, the runtime's
+    /// symcross_check_equal counts two NaNs as equal (SYMCROSS_NAN).
+    pub nan: String,
 }
 
 impl BuildPlan {
@@ -103,8 +106,10 @@ pub fn plan(recorded: Option<&BuildRecord>, harness: &[PathBuf], cli: &CompileOp
         defines: cli.defines.clone(),
         cflags: cli.cflags.clone(),
         target: cli.target.clone(),
+        nan: "equal".to_string(),
     };
     if let Some(r) = recorded {
+        p.nan = r.nan.clone().unwrap_or_else(|| "equal".to_string());
         if p.target.is_none() {
             p.target = r.target.clone();
         }
@@ -130,6 +135,7 @@ pub struct NativeProgram {
     exe: PathBuf,
     /// The emulator the program runs under (qemu-aarch64 for AArch64).
     emulator: Option<Emulator>,
+    nan: String,
 }
 
 /// A user-mode emulator for a program of another instruction set, with the
@@ -199,7 +205,7 @@ pub fn build(plan: &BuildPlan) -> Result<NativeProgram, Error> {
     if !built.status.success() {
         return Err(Error::Usage(format!("building {} natively failed:\n{}", plan.describe(), String::from_utf8_lossy(&built.stderr))));
     }
-    Ok(NativeProgram { dir, exe, emulator })
+    Ok(NativeProgram { dir, exe, emulator, nan: plan.nan.clone() })
 }
 
 /// What one native run did.
@@ -247,6 +253,7 @@ impl NativeProgram {
         };
         cmd.env("SYMCROSS_WITNESS", &wfile)
             .env("SYMCROSS_REPLAY_LOG", &log)
+            .env("SYMCROSS_NAN", &self.nan)
             .env("ASAN_OPTIONS", "detect_leaks=0:halt_on_error=1:abort_on_error=0:symbolize=1:allocator_may_return_null=1")
             .env("UBSAN_OPTIONS", "print_stacktrace=1:symbolize=1")
             .stdin(Stdio::null())

@@ -93,6 +93,10 @@ pub struct Report {
     pub version: StaticName,
     pub input: String,
     pub assumptions: Vec<String>,
+    /// How floating point was read, in words, for a verdict that may
+    /// involve a NaN (the `--nan` rule: "all NaNs compare equal ...").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub semantics: Vec<String>,
     pub verdict: Verdict,
     pub stats: RunStats,
     pub findings: Vec<Finding>,
@@ -184,6 +188,10 @@ pub struct BuildRecord {
     pub entry: String,
     /// The assumptions enabled (`--assume`), as in `assumptions`.
     pub assumptions: Vec<String>,
+    /// `--nan` (`equal` or `exact`); absent in reports written before the
+    /// flag existed, which meant `equal`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nan: Option<String>,
     /// The version of symcross that wrote the report.
     pub symcross_version: String,
 }
@@ -250,6 +258,7 @@ impl Report {
             version: env!("CARGO_PKG_VERSION"),
             input,
             assumptions,
+            semantics: Vec::new(),
             verdict,
             stats,
             findings,
@@ -269,6 +278,7 @@ impl Report {
     pub fn concrete(self) -> Report {
         let mut r = Report::new(self.input, self.assumptions, self.findings, self.stats, self.limit, None);
         r.mode = self.mode;
+        r.semantics = self.semantics;
         r
     }
 

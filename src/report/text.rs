@@ -27,6 +27,9 @@ pub fn render_styled(report: &Report, style: &TextStyle) -> String {
     if let Some(mode) = &report.mode {
         let _ = writeln!(out, "  mode: {mode}");
     }
+    for s in &report.semantics {
+        let _ = writeln!(out, "  semantics: {s}");
+    }
     for w in &report.warnings {
         let _ = writeln!(out, "  warning: {}", w.message);
     }
@@ -98,6 +101,9 @@ fn verdict_line(report: &Report) -> String {
             }
             if has("no-memory-access") {
                 why.push("the kernel makes no memory access to check".into());
+            }
+            if has("nan-bits-read") {
+                why.push("the program reads NaN bits that --nan equal does not model (use --nan exact)".into());
             }
             format!("inconclusive: {}; nothing confirmed was found", why.join("; "))
         }

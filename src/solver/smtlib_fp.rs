@@ -4,7 +4,9 @@
 //! - An FP result `r` comes back to bits as `ite(fp.isNaN r, NaN, b)` with a
 //!   fresh `b` and `(= ((_ to_fp e s) b) r)` asserted: exact for every
 //!   non-NaN value (signed zeros included) and the canonical NaN otherwise.
-//!   No `fp.to_ieee_bv` needed (cvc5 1.0.3 lacks it).
+//!   No `fp.to_ieee_bv` needed (cvc5 1.0.3 lacks it). Under `--nan exact`
+//!   the NaN is the x86 one instead (expr/nan_rules.rs): the first NaN
+//!   operand quieted, else the default NaN; conversions move the payload.
 //! - fmin/fmax follow fold.rs: a NaN operand yields the other operand's bits,
 //!   two NaNs the canonical NaN, -0 < +0. `fp.min`/`fp.max` are not used
 //!   (their signed-zero result is unspecified).
@@ -20,7 +22,8 @@
 //!   `finite` excludes inf/NaN, `ordered` NaN, `positive_zero` -0.
 
 use super::smtlib::{bv_lit, Printer};
-use crate::expr::{canonical_nan, mask, Expr, ExprId, FBinOp, FUnOp, FpFormat, IntRounding, Outcomes, Width};
+use crate::expr::nan_rules::{default_nan, quiet_bit, X86_SSE};
+use crate::expr::{canonical_nan, mask, NanModel, Expr, ExprId, FBinOp, FUnOp, FpFormat, IntRounding, Outcomes, Width};
 use std::fmt::Write;
 
 fn fp_sort(f: FpFormat) -> String {
@@ -79,7 +82,7 @@ impl Printer<'_> {
                     _ => "fp.div",
                 };
                 let r = format!("({o} RNE {} {})", self.fp_arg(f, a), self.fp_arg(f, b));
-                self.fp_result(&name, f, &r);
+                self.fp_result(&name, f, &r, &[a, b]);
             }
             Expr::FUn(op, f, a) => {
                 let x = self.fp_arg(f, a);
@@ -91,11 +94,11 @@ impl Printer<'_> {
                     FUnOp::Ceil => format!("(fp.roundToIntegral RTP {x})"),
                     FUnOp::Trunc => format!("(fp.roundToIntegral RTZ {x})"),
                 };
-                self.fp_result(&name, f, &r);
+                self.fp_result(&name, f, &r, &[a]);
             }
             Expr::Fma(f, a, b, c) => {
                 let r = format!("(fp.fma RNE {} {} {})", self.fp_arg(f, a), self.fp_arg(f, b), self.fp_arg(f, c));
-                self.fp_result(&name, f, &r);
+                self.fp_result(&name, f, &r, &[b, a, c]);
             }
             Expr::FCmp(set, f, a, b) => {
                 let term = self.fcmp(set, f, a, b);
@@ -107,24 +110,65 @@ impl Printer<'_> {
             Expr::IntToFp { signed, to, value } => {
                 let conv = if signed { to_fp(to) } else { format!("(_ to_fp_unsigned {} {})", to.exponent_bits(), to.significand_bits()) };
                 let r = format!("({conv} RNE {})", self.term(value));
-                self.fp_result(&name, to, &r);
+                self.fp_result(&name, to, &r, &[]);
             }
             Expr::FpConvert { from, to, value } => {
                 let r = format!("({} RNE {})", to_fp(to), self.fp_arg(from, value));
-                self.fp_result(&name, to, &r);
+                if self.pool.nan_model() == NanModel::Exact {
+                    let nan = self.converted_nan(from, to, value);
+                    self.fp_result_with_nan(&name, to, &r, &nan);
+                } else {
+                    self.fp_result(&name, to, &r, &[]);
+                }
             }
             other => unreachable!("define_fp on non-FP node {other:?}"),
         }
     }
 
     /// Defines `name` as the bits of the FP term `r` (see the file comment),
-    /// with the assumptions applied.
-    fn fp_result(&mut self, name: &str, f: FpFormat, r: &str) {
+    /// with the assumptions applied. `operands` are the operation's inputs
+    /// in NaN priority order (used under `--nan exact`).
+    fn fp_result(&mut self, name: &str, f: FpFormat, r: &str, operands: &[ExprId]) {
+        let nan = self.nan_of(f, operands);
+        self.fp_result_with_nan(name, f, r, &nan)
+    }
+
+    /// The bits of a NaN result: canonical, or under `--nan exact` the
+    /// first NaN operand quieted, else the default NaN.
+    fn nan_of(&self, f: FpFormat, operands: &[ExprId]) -> String {
+        let w = f.width();
+        if self.pool.nan_model() == NanModel::Canonical {
+            return bv_lit(w, canonical_nan(f));
+        }
+        let mut nan = bv_lit(w, default_nan(&X86_SSE, f));
+        for x in operands.iter().rev() {
+            let quieted = format!("(bvor {} {})", self.term(*x), bv_lit(w, quiet_bit(f)));
+            nan = format!("(ite (fp.isNaN {}) {quieted} {nan})", self.fp_arg(f, *x));
+        }
+        nan
+    }
+
+    /// The bits of `value` (a NaN of format `from`) converted to `to`: sign
+    /// kept, payload aligned at its top bit, quieted (nan_rules::convert_nan).
+    fn converted_nan(&self, from: FpFormat, to: FpFormat, value: ExprId) -> String {
+        let x = self.term(value);
+        let (fs, ts) = (from.significand_bits() - 1, to.significand_bits() - 1);
+        let sign = format!("((_ extract {0} {0}) {x})", from.width() - 1);
+        let payload = if ts >= fs {
+            let low = if ts > fs { format!(" {}", bv_lit(ts - fs, 0)) } else { String::new() };
+            format!("(concat ((_ extract {} 0) {x}){low})", fs - 1)
+        } else {
+            format!("((_ extract {} {}) {x})", fs - 1, fs - ts)
+        };
+        let exp = bv_lit(to.exponent_bits(), mask(to.exponent_bits()));
+        format!("(bvor (concat {sign} (concat {exp} {payload})) {})", bv_lit(to.width(), quiet_bit(to)))
+    }
+
+    fn fp_result_with_nan(&mut self, name: &str, f: FpFormat, r: &str, nan: &str) {
         let (w, sort) = (f.width(), fp_sort(f));
         let _ = writeln!(self.body, "(define-fun {name}_r () {sort} {r})");
         let _ = writeln!(self.body, "(declare-fun {name}_b () (_ BitVec {w}))");
         let _ = writeln!(self.body, "(assert (= ({} {name}_b) {name}_r))", to_fp(f));
-        let nan = bv_lit(w, canonical_nan(f));
         let bits = format!("(ite (fp.isNaN {name}_r) {nan} {name}_b)");
         self.assume_on(&format!("{name}_r"));
         self.define_bv(name, w, &bits);
@@ -169,7 +213,11 @@ impl Printer<'_> {
     fn min_max(&mut self, name: &str, is_min: bool, f: FpFormat, a: ExprId, b: ExprId) {
         let (x, y) = (self.fp_arg(f, a), self.fp_arg(f, b));
         let (ta, tb) = (self.term(a), self.term(b));
-        let nan = bv_lit(f.width(), canonical_nan(f));
+        // Two NaNs: the canonical NaN, or (exact) the second operand as is.
+        let nan = match self.pool.nan_model() {
+            NanModel::Canonical => bv_lit(f.width(), canonical_nan(f)),
+            NanModel::Exact => tb.clone(),
+        };
         let lt = if is_min { "fp.lt" } else { "fp.gt" };
         let neg = format!("(fp.isNegative {x})");
         let pick_a = if is_min { neg } else { format!("(not {neg})") };
@@ -197,7 +245,7 @@ impl Printer<'_> {
         );
         let step = format!("(ite (fp.isNegative {x}) (fp.neg (fp.abs {y})) (fp.abs {y}))");
         let r = format!("(ite {wrong_sign} (fp.add RNE {rem} {step}) {rem})");
-        self.fp_result(name, f, &r);
+        self.fp_result(name, f, &r, &[a, b]);
     }
 
     fn fcmp(&self, set: Outcomes, f: FpFormat, a: ExprId, b: ExprId) -> String {
