@@ -12,7 +12,8 @@ fn shipped_rules_are_sound() {
     assert!(run.code == 0 || run.code == 3, "{}\n{}", run.stdout, run.stderr);
     assert!(run.stdout.contains(" 0 unsound,"), "{}", run.stdout);
     let undecided = run.stdout.lines().filter(|l| l.contains(" unknown: ")).count();
-    assert!(undecided <= 2, "{undecided} rules undecided:\n{}", run.stdout);
+    // Every rule is proved twice (both NaN models): up to 4 may time out.
+    assert!(undecided <= 4, "{undecided} rules undecided:\n{}", run.stdout);
 }
 
 #[test]
