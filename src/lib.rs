@@ -15,6 +15,7 @@ pub mod config;
 mod error;
 pub mod frontend;
 pub mod interrupt;
+pub mod memory_ceiling;
 pub mod exec;
 pub mod expr;
 pub mod ir;

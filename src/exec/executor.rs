@@ -247,6 +247,7 @@ impl<'m> Executor<'m> {
     pub fn run(&mut self, initial: State) {
         let mut searcher = Searcher::new(self.config.searcher, self.config.seed);
         searcher.push(initial);
+        crate::memory_ceiling::set_limit(self.config.max_memory_mb.unwrap_or_else(crate::config::physical_memory_mb));
         let mut last_progress = Instant::now();
         // Limits are also checked inside a long path (a loop that runs for
         // minutes is one path), every this many instructions.
@@ -290,6 +291,17 @@ impl<'m> Executor<'m> {
                     // memory limit). What it went on to find rests on
                     // bytes it could not build: dropped.
                     self.findings.truncate(found_before);
+                    break 'paths;
+                }
+                if crate::memory_ceiling::tripped() {
+                    // A solver query of this step was stopped at the
+                    // memory limit: what the step decided may rest on it.
+                    let mut k = 0;
+                    self.findings.retain(|f| {
+                        k += 1;
+                        k <= found_before || f.status == Status::Confirmed
+                    });
+                    self.limit_hit = Some(LimitHit::Memory);
                     break 'paths;
                 }
                 if crate::interrupt::requested() {
@@ -425,7 +437,7 @@ impl<'m> Executor<'m> {
             }
         }
         if let Some(mb) = self.config.max_memory_mb {
-            if resident_mb() > mb {
+            if crate::memory_ceiling::resident_mb() > mb {
                 return Some(LimitHit::Memory);
             }
         }
@@ -477,7 +489,7 @@ impl<'m> Executor<'m> {
             return Ok(());
         }
         let limit = self.config.max_memory_mb.unwrap_or_else(crate::config::physical_memory_mb);
-        if resident_mb().saturating_add(need_mb) > limit {
+        if crate::memory_ceiling::resident_mb().saturating_add(need_mb) > limit {
             self.limit_hit = Some(LimitHit::Memory);
             return Err(Step::Terminated);
         }
@@ -759,13 +771,6 @@ const COST_PER_EXPRESSION: u64 = 96;
 pub const MAX_OBJECT_BYTES: u64 = 1 << 40;
 
 /// Resident set size of this process in MiB (Linux), 0 if unknown.
-fn resident_mb() -> u64 {
-    std::fs::read_to_string("/proc/self/statm")
-        .ok()
-        .and_then(|s| s.split_whitespace().nth(1).and_then(|p| p.parse::<u64>().ok()))
-        .map(|pages| pages * 4096 / (1024 * 1024))
-        .unwrap_or(0)
-}
 
 /// Witness inputs with more elements than this are not decoded (the hex
 /// bytes stay in the report).

@@ -90,6 +90,8 @@ pub enum ProcessError {
     Output(String),
     #[error("interrupted by a signal")]
     Interrupted,
+    #[error("{}", crate::memory_ceiling::REASON)]
+    MemoryLimit,
 }
 
 /// FP (and any other) queries decided by an SMT-LIB solver process.
@@ -202,6 +204,11 @@ fn run(config: &SmtProcessConfig, script: &SmtScript, limit: Duration) -> Result
                 if crate::interrupt::requested() {
                     stop(&mut child);
                     return Err(ProcessError::Interrupted);
+                }
+                if crate::memory_ceiling::exceeded(Some(child.id())) {
+                    stop(&mut child);
+                    crate::memory_ceiling::trip();
+                    return Err(ProcessError::MemoryLimit);
                 }
                 if started.elapsed() >= deadline {
                     stop(&mut child);

@@ -76,8 +76,10 @@ impl Drop for Z3Solver {
 }
 
 /// A thread that interrupts the running Z3 check when a signal asks the
-/// run to stop (`crate::interrupt`). One per solver, started on the first
-/// query: a thread per query would cost more than small queries do.
+/// run to stop (`crate::interrupt`), or when the process passes the
+/// memory limit (`crate::memory_ceiling`, which it then trips). One per
+/// solver, started on the first query: a thread per query would cost more
+/// than small queries do.
 struct InterruptWatcher {
     armed: Arc<Mutex<Option<ContextHandle<'static>>>>,
     stop: Arc<AtomicBool>,
@@ -91,8 +93,11 @@ impl InterruptWatcher {
         let (a, s) = (armed.clone(), stop.clone());
         let thread = std::thread::spawn(move || {
             while !s.load(Ordering::SeqCst) {
-                if crate::interrupt::requested() {
-                    if let Some(h) = a.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+                if let Some(h) = a.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+                    if crate::interrupt::requested() {
+                        h.interrupt();
+                    } else if crate::memory_ceiling::exceeded(None) {
+                        crate::memory_ceiling::trip();
                         h.interrupt();
                     }
                 }
@@ -151,6 +156,7 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query) -> SolverResult {
     }
     match solver.check() {
         _ if crate::interrupt::requested() => SolverResult::Unknown("interrupted by a signal".into()),
+        _ if crate::memory_ceiling::tripped() => SolverResult::Unknown(crate::memory_ceiling::REASON.into()),
         SatResult::Unsat => SolverResult::Unsat,
         SatResult::Unknown => {
             let why = solver.get_reason_unknown().unwrap_or_default();
