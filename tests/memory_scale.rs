@@ -107,3 +107,15 @@ fn a_1_gib_local_array_is_checked_for_races_or_is_the_memory_limit() {
     let pair = run_measured(&["race", &f, "--local-size", "2", "--num-groups", "1", "--mode", "pair", "--max-memory", "500"]);
     assert_limit_or_equivalent("local_array_1gib.cl (pair)", &pair, 700);
 }
+
+#[test]
+fn a_symbolic_buffer_past_4_gib_is_a_usage_error_not_an_aliased_one() {
+    // Input bytes are numbered by 32 bits: a 5 GB buffer would make byte
+    // 2^32 the same input as byte 0.
+    let f = fixture("global_buffer.cl");
+    let run = common::symcross(&["race", &f, "--local-size", "2", "--num-groups", "1", "--arg", "buf=5000000000"]);
+    assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("--arg buf=5000000000: a buffer is at most 4294967295 bytes"), "{}", run.stderr);
+    let fits = common::symcross(&["race", &f, "--local-size", "2", "--num-groups", "1", "--arg", "buf=4096"]);
+    assert_eq!(fits.code, 0, "{}\n{}", fits.stdout, fits.stderr);
+}

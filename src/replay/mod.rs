@@ -99,7 +99,7 @@ pub fn replay_report(report: &RecordedReport, plan: &BuildPlan, only: Option<usi
     let (mut reproduced, mut failed, mut refused) = (0, Vec::new(), 0);
     for f in to_run {
         let witness = f.witness.clone().unwrap_or_default();
-        let run = program.run(f.index, &witness)?;
+        let run = program.run(f.index, &witness, f.compares_integers())?;
         let _ = writeln!(out, "finding {}: {} at {}: {}", f.index, f.kind, f.location(), f.message);
         for line in run.stdout.lines().filter(|l| !l.starts_with("symcross replay: ")) {
             let _ = writeln!(out, "  {line}");

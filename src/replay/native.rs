@@ -233,8 +233,10 @@ fn symbolizer() -> Option<PathBuf> {
 }
 
 impl NativeProgram {
-    /// Runs the program with `witness` (input name, hex bytes).
-    pub fn run(&self, index: usize, witness: &[(String, String)]) -> Result<RunResult, Error> {
+    /// Runs the program with `witness` (input name, hex bytes). A finding
+    /// that compares integers is replayed comparing bits (the runtime's
+    /// NaN-blind comparison cannot tell an integer from a float).
+    pub fn run(&self, index: usize, witness: &[(String, String)], compares_integers: bool) -> Result<RunResult, Error> {
         let wfile = self.dir.path().join(format!("witness-{index}.txt"));
         let log = self.dir.path().join(format!("events-{index}.log"));
         let out = self.dir.path().join(format!("stdout-{index}.txt"));
@@ -253,7 +255,7 @@ impl NativeProgram {
         };
         cmd.env("SYMCROSS_WITNESS", &wfile)
             .env("SYMCROSS_REPLAY_LOG", &log)
-            .env("SYMCROSS_NAN", &self.nan)
+            .env("SYMCROSS_NAN", if compares_integers { "exact" } else { self.nan.as_str() })
             .env("ASAN_OPTIONS", "detect_leaks=0:halt_on_error=1:abort_on_error=0:symbolize=1:allocator_may_return_null=1")
             .env("UBSAN_OPTIONS", "print_stacktrace=1:symbolize=1")
             .stdin(Stdio::null())

@@ -21,6 +21,18 @@ pub struct RecordedFinding {
     pub column: u64,
     /// Input name and hex bytes, in the report's order; `None` without a witness.
     pub witness: Option<Vec<(String, String)>>,
+    /// The compared elements' type when the report gives it (`i32`,
+    /// `float`, ...).
+    pub element_type: Option<String>,
+}
+
+impl RecordedFinding {
+    /// Whether the compared elements are integers: then "all NaNs compare
+    /// equal" does not apply to them, though their bits may look like a
+    /// NaN's (0xfffe38e2 as an i32).
+    pub fn compares_integers(&self) -> bool {
+        self.element_type.as_deref().is_some_and(|t| t.starts_with('i'))
+    }
 }
 
 impl RecordedFinding {
@@ -78,6 +90,7 @@ pub fn read_report(path: &Path) -> Result<RecordedReport, Error> {
             line: f["location"]["line"].as_u64().unwrap_or(0),
             column: f["location"]["column"].as_u64().unwrap_or(0),
             witness,
+            element_type: f["expressions"]["element_type"].as_str().map(str::to_string),
         });
     }
     Ok(RecordedReport { build, findings })
