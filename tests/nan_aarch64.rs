@@ -13,6 +13,7 @@
 //! - A NEON sqrt against the NAN macro is equivalent with AArch64's bits;
 //!   against x86's default NaN it is a confirmed mismatch that replays
 //!   under qemu.
+//! - AArch64 IR checked without `--target` takes the rule from its triple.
 //!
 //! Skipped, with a message, when qemu-aarch64 or the AArch64 C library is
 //! missing (scripts/setup.sh installs them).
@@ -226,4 +227,30 @@ fn x86_default_nan_is_a_mismatch_that_replays_under_qemu() {
     assert_eq!(replay.code, 1, "the witness did not reproduce under qemu:\n{}\n{}", replay.stdout, replay.stderr);
     assert!(replay.stdout.contains("qemu-aarch64") && replay.stdout.contains("reproduced on the CPU"), "{}", replay.stdout);
     assert!(!replay.stdout.contains("NOT REPRODUCED"), "{}", replay.stdout);
+}
+
+/// IR compiled for AArch64 and checked without `--target` gets AArch64's
+/// rule from the module's triple, not the host's.
+#[test]
+fn aarch64_ir_without_target_uses_the_aarch64_rule() {
+    if !tools_present() {
+        eprintln!("SKIPPED: qemu-aarch64, clang-19 or {SYSROOT} missing (scripts/setup.sh installs them)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let ll = dir.path().join("x86_nan.ll");
+    let include = common::repo().join("cl-runtime-model");
+    let built = Command::new("clang-19")
+        .args(["--target=aarch64-linux-gnu", "-O0", "-Xclang", "-disable-O0-optnone", "-ffp-contract=off", "-S", "-emit-llvm", "-I"])
+        .arg(&include)
+        .arg(fixture("neon_sqrt_x86_nan.c"))
+        .arg("-o")
+        .arg(&ll)
+        .output()
+        .expect("run clang-19");
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let run = common::symcross(&["check", "--nan", "exact", "--sample-trials", "0", "--json", "-", ll.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    let json = run.json.as_ref().unwrap();
+    assert!(json["semantics"].to_string().contains("as AArch64 does"), "{json}");
 }
