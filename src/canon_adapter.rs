@@ -35,7 +35,7 @@ pub fn enabled_rule_assumptions(config: &Config) -> RuleAssumptions {
     let user = to_rule_assumptions(config.assumptions);
     match config.nan {
         crate::expr::NanModel::Canonical => user.with(Assumption::NanBitsIgnored),
-        crate::expr::NanModel::Exact => user,
+        crate::expr::NanModel::Exact(_) => user,
     }
 }
 

@@ -88,7 +88,7 @@ pub fn verify_rule(rule: &crate::canon::Rule, solver: impl Fn() -> Box<dyn crate
         Verdict::Sound => {}
         other => return other,
     }
-    match verify_rule_in(rule, NanModel::Exact, &mut *solver(), timeout) {
+    match verify_rule_in(rule, NanModel::EXACT_X86, &mut *solver(), timeout) {
         Verdict::Unsound(w) => Verdict::Unsound(format!("{} (with x86 NaN bits, --nan exact; declare `nan-bits-ignored` if only NaN bits differ)", w.trim())),
         Verdict::Unknown(w) => Verdict::Unknown(format!("{w} (with x86 NaN bits, --nan exact)")),
         other => other,
@@ -102,7 +102,7 @@ pub fn verify_rule_in(rule: &crate::canon::Rule, nan: NanModel, solver: &mut dyn
     }
     // Up to NaN bits only where the rule says so, and only with the
     // target's NaN bits: with canonical NaNs every rule is bit-exact.
-    let up_to_nan_bits = nan == NanModel::Exact && rule.assumptions.has(Assumption::NanBitsIgnored);
+    let up_to_nan_bits = nan.is_exact() && rule.assumptions.has(Assumption::NanBitsIgnored);
     let mut pool = ExprPool::with_nan_model(nan);
     let instances = match instantiate(rule, &mut pool) {
         Ok(i) => i,

@@ -101,7 +101,8 @@ pub fn prove_user_rules(config: &Config) -> Result<Vec<String>, Error> {
 /// The cache key of a rule: everything that decides its meaning.
 fn key(rule: &Rule, nan: crate::expr::NanModel) -> String {
     let mut d = crate::frontend::Digest::new();
-    d.add(nan.flag().as_bytes());
+    // The whole model: `exact` differs between targets.
+    d.add(format!("{nan:?}").as_bytes());
     d.add(env!("CARGO_PKG_VERSION").as_bytes());
     d.add(rule.name.as_bytes());
     d.add(rule.lhs.to_string().as_bytes());

@@ -226,7 +226,7 @@ fn categories_decide_comparisons() {
 /// nothing else may prove them equal.
 #[test]
 fn addition_does_not_commute_with_exact_nan_bits() {
-    let mut p = ExprPool::with_nan_model(NanModel::Exact);
+    let mut p = ExprPool::with_nan_model(NanModel::EXACT_X86);
     let v = vars(&mut p, 2);
     let ab = p.fbin(FBinOp::Add, F, v[0], v[1]);
     let ba = p.fbin(FBinOp::Add, F, v[1], v[0]);

@@ -210,7 +210,7 @@ fn exact_model_matches_the_cpu_bit_for_bit() {
     let mut wrong = Vec::new();
     let mut nan_results = 0;
     for c in table.iter().filter(|c| !signed_zero_min_max(c)) {
-        let (got, out) = symcross_value(NanModel::Exact, c);
+        let (got, out) = symcross_value(NanModel::EXACT_X86, c);
         nan_results += is_nan(out, c.result) as usize;
         if got != c.result {
             wrong.push(format!("{} {:?} {:x?}: cpu {:#x}, symcross {got:#x}", c.op, c.format, c.operands, c.result));

@@ -11,7 +11,7 @@
 //! innocuous). Where no such argument holds (half fma) folding declines and
 //! the node stays symbolic for the solver.
 
-use super::nan_rules::{convert_nan, nan_result, NanModel, X86_SSE};
+use super::nan_rules::{convert_nan, default_nan, is_signalling, nan_result, MinMaxNan, NanModel, NanRules};
 use super::{mask, to_signed, BinOp, CmpOp, FBinOp, FUnOp, FpFormat, IntRounding, Outcomes, Width};
 use half::f16;
 
@@ -306,33 +306,59 @@ pub fn fold_fp_convert(from: FpFormat, to: FpFormat, a: u128) -> u128 {
     from_f64(to, to_f64(from, a))
 }
 
-/// `fold_fbin` in a NaN model: under `Exact`, a NaN result is the x86 one.
+/// `fold_fbin` in a NaN model: under `Exact`, a NaN result is the target's.
 pub fn fold_fbin_in(model: NanModel, op: FBinOp, f: FpFormat, a: u128, b: u128) -> u128 {
+    let Some(rules) = model.rules() else { return fold_fbin(op, f, a, b) };
+    if matches!(op, FBinOp::Min | FBinOp::Max) {
+        return min_max_exact(rules, op, f, a, b);
+    }
     let r = fold_fbin(op, f, a, b);
-    if model == NanModel::Canonical || !fp_is_nan(f, r) {
+    if !fp_is_nan(f, r) {
         return r;
     }
-    match op {
-        // fmin/fmax of two NaNs select the second operand, bits unchanged.
-        FBinOp::Min | FBinOp::Max => b,
-        _ => nan_result(&X86_SSE, f, &[a, b]),
+    nan_result(rules, f, &[a, b])
+}
+
+/// fmin/fmax with the target's NaN bits (see [`MinMaxNan`]).
+fn min_max_exact(rules: &NanRules, op: FBinOp, f: FpFormat, a: u128, b: u128) -> u128 {
+    let signalling = is_signalling(f, a) || is_signalling(f, b);
+    if rules.min_max == MinMaxNan::SignallingPropagates && signalling {
+        return nan_result(rules, f, &[a, b]);
+    }
+    // fold_fbin gives the other operand for one NaN, a NaN only for two.
+    let r = fold_fbin(op, f, a, b);
+    if !fp_is_nan(f, r) {
+        return r;
+    }
+    match rules.min_max {
+        MinMaxNan::SelectSecond => b,
+        MinMaxNan::SignallingPropagates => nan_result(rules, f, &[a, b]),
     }
 }
 
 pub fn fold_fun_in(model: NanModel, op: FUnOp, f: FpFormat, a: u128) -> u128 {
     let r = fold_fun(op, f, a);
-    if model == NanModel::Canonical || !fp_is_nan(f, r) {
-        return r;
+    match model.rules() {
+        Some(rules) if fp_is_nan(f, r) => nan_result(rules, f, &[a]),
+        _ => r,
     }
-    nan_result(&X86_SSE, f, &[a])
 }
 
-/// The NaN of an fma result in a NaN model (operand priority b, a, c).
+/// The NaN of an fma result in a NaN model (operand priority from the
+/// target's table).
 pub fn fma_nan_in(model: NanModel, f: FpFormat, a: u128, b: u128, c: u128, r: u128) -> u128 {
-    if model == NanModel::Canonical || !fp_is_nan(f, r) {
+    let Some(rules) = model.rules() else { return r };
+    if !fp_is_nan(f, r) {
         return r;
     }
-    nan_result(&X86_SSE, f, &[b, a, c])
+    let inf = |x: u128| !fp_is_nan(f, x) && to_f64(f, x).is_infinite();
+    let zero = |x: u128| !fp_is_nan(f, x) && to_f64(f, x) == 0.0;
+    let invalid_product = (inf(a) && zero(b)) || (zero(a) && inf(b));
+    if rules.fma_invalid_product_default && invalid_product && fp_is_nan(f, c) && !is_signalling(f, c) {
+        return default_nan(rules, f);
+    }
+    let ops = [a, b, c];
+    nan_result(rules, f, &rules.fma_order.map(|i| ops[i]))
 }
 
 pub fn fold_fma_in(model: NanModel, f: FpFormat, a: u128, b: u128, c: u128) -> Option<u128> {
@@ -340,7 +366,7 @@ pub fn fold_fma_in(model: NanModel, f: FpFormat, a: u128, b: u128, c: u128) -> O
 }
 
 pub fn fold_fp_convert_in(model: NanModel, from: FpFormat, to: FpFormat, a: u128) -> u128 {
-    if model == NanModel::Exact && fp_is_nan(from, a) {
+    if model.is_exact() && fp_is_nan(from, a) {
         return convert_nan(from, to, a);
     }
     fold_fp_convert(from, to, a)

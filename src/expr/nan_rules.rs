@@ -6,8 +6,9 @@
 //!   and sign of a NaN never decide a verdict; this is what lets `a + b` and
 //!   `b + a` be one expression.
 //! - [`NanModel::Exact`] (`--nan exact`): the target's own rule, bit for
-//!   bit, from a per-target [`NanRules`] table. Only x86 SSE/AVX is wired
-//!   in; [`AARCH64_DN_OFF`] documents the table an AArch64 target plugs in.
+//!   bit, from a per-target [`NanRules`] table: [`X86_SSE`] on the host,
+//!   [`AARCH64_DN_OFF`] under `--target aarch64` (tests/nan_aarch64.rs
+//!   measures it under qemu-aarch64).
 //!
 //! The x86 rule, measured on this machine with clang-19 (-O0 and -O2, with
 //! and without -mfma; tests/nan_semantics.rs keeps it measured):
@@ -34,24 +35,51 @@ pub enum NanModel {
     /// One canonical NaN per format; NaNs compare equal in checks.
     #[default]
     Canonical,
-    /// The target's own NaN bits (x86 SSE/AVX).
-    Exact,
+    /// The target's own NaN bits, by its rule table ([`X86_SSE`] or
+    /// [`AARCH64_DN_OFF`], chosen from `--target`).
+    Exact(&'static NanRules),
 }
 
 impl NanModel {
+    /// `--nan exact` on the host (x86-64).
+    pub const EXACT_X86: NanModel = NanModel::Exact(&X86_SSE);
+    /// `--nan exact --target aarch64`.
+    pub const EXACT_AARCH64: NanModel = NanModel::Exact(&AARCH64_DN_OFF);
+
     /// The `--nan` spelling.
     pub fn flag(self) -> &'static str {
         match self {
             NanModel::Canonical => "equal",
-            NanModel::Exact => "exact",
+            NanModel::Exact(_) => "exact",
         }
     }
 
+    /// The model of a `--nan` value on the host target.
     pub fn from_flag(s: &str) -> Option<NanModel> {
+        NanModel::for_target(s, None)
+    }
+
+    /// The model of a `--nan` value for a `--target` triple (None: the
+    /// host). `exact` takes the NaN rule of the target's architecture.
+    pub fn for_target(s: &str, triple: Option<&str>) -> Option<NanModel> {
+        let aarch64 = triple.is_some_and(crate::frontend::target::is_aarch64);
         match s {
             "equal" => Some(NanModel::Canonical),
-            "exact" => Some(NanModel::Exact),
+            "exact" if aarch64 => Some(NanModel::EXACT_AARCH64),
+            "exact" => Some(NanModel::EXACT_X86),
             _ => None,
+        }
+    }
+
+    pub fn is_exact(self) -> bool {
+        matches!(self, NanModel::Exact(_))
+    }
+
+    /// The target's NaN rule, under `--nan exact`.
+    pub fn rules(self) -> Option<&'static NanRules> {
+        match self {
+            NanModel::Canonical => None,
+            NanModel::Exact(r) => Some(r),
         }
     }
 
@@ -62,16 +90,13 @@ impl NanModel {
                 "all NaNs compare equal: two float results that are both NaN are equal whatever their sign and payload, \
                  and a NaN an operation produces is modelled as the canonical quiet NaN (use --nan exact to compare NaN bits)"
             }
-            NanModel::Exact => {
-                "NaN bits are exact: NaNs are produced and propagated as x86 SSE/AVX does (default NaN 0xFFC00000, \
-                 first NaN operand quieted) and compared bit for bit"
-            }
+            NanModel::Exact(r) => r.note,
         }
     }
 }
 
 /// Which NaN operand wins when several are NaN.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Propagation {
     /// The first NaN operand, signalling or quiet (x86 SSE/AVX).
     FirstNan,
@@ -80,22 +105,59 @@ pub enum Propagation {
     SignallingFirst,
 }
 
+/// What fmin/fmax (llvm.minnum/maxnum) do with NaN operands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MinMaxNan {
+    /// One NaN operand: the other operand; two: the second operand, bits
+    /// unchanged (x86 lowers minnum to compares and selects).
+    SelectSecond,
+    /// AArch64 FMINNM/FMAXNM: one quiet NaN gives the other operand, but a
+    /// signalling NaN operand (or two NaNs) goes through NaN propagation.
+    SignallingPropagates,
+}
+
 /// A target's NaN rule.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NanRules {
     /// Whether the default NaN of an invalid operation has its sign set.
     pub default_nan_negative: bool,
     pub propagation: Propagation,
+    /// The NaN priority of fma(a, b, c)'s operands, as indices 0, 1, 2 of
+    /// a, b, c: the operand order of the instruction the target selects.
+    pub fma_order: [usize; 3],
+    /// Whether fma(inf, 0, quiet NaN) (either product order) gives the
+    /// default NaN rather than the NaN addend (Arm FPMulAdd does).
+    pub fma_invalid_product_default: bool,
+    pub min_max: MinMaxNan,
+    /// The report's sentence on NaNs.
+    pub note: &'static str,
 }
 
 /// x86 SSE/AVX (and scalar C float code, which clang compiles to SSE).
-pub const X86_SSE: NanRules = NanRules { default_nan_negative: true, propagation: Propagation::FirstNan };
+pub const X86_SSE: NanRules = NanRules {
+    default_nan_negative: true,
+    propagation: Propagation::FirstNan,
+    // vfmadd213 and glibc's fmaf take b, a, c.
+    fma_order: [1, 0, 2],
+    fma_invalid_product_default: false,
+    min_max: MinMaxNan::SelectSecond,
+    note: "NaN bits are exact: NaNs are produced and propagated as x86 SSE/AVX does (default NaN 0xFFC00000, \
+           first NaN operand quieted) and compared bit for bit",
+};
 
 /// AArch64 with default-NaN mode off (Linux's default): the default NaN is
-/// positive (0x7FC00000) and a signalling operand wins over a quiet one.
-/// Not yet selected by any target; a NEON target passes it to the fold and
-/// SMT encodings in place of [`X86_SSE`].
-pub const AARCH64_DN_OFF: NanRules = NanRules { default_nan_negative: false, propagation: Propagation::SignallingFirst };
+/// positive (0x7FC00000) and a signalling operand wins over a quiet one
+/// (the Arm ARM's FPProcessNaNs). fma(a, b, c) is FMADD d, a, b, c, whose
+/// FPMulAdd processes the addend first, then a, then b.
+pub const AARCH64_DN_OFF: NanRules = NanRules {
+    default_nan_negative: false,
+    propagation: Propagation::SignallingFirst,
+    fma_order: [2, 0, 1],
+    fma_invalid_product_default: true,
+    min_max: MinMaxNan::SignallingPropagates,
+    note: "NaN bits are exact: NaNs are produced and propagated as AArch64 does with FPCR.DN off (default NaN 0x7FC00000, \
+           a signalling NaN operand before a quiet one, quieted) and compared bit for bit",
+};
 
 /// The quiet bit of a format (the top bit of the significand field).
 pub fn quiet_bit(f: FpFormat) -> u128 {
@@ -115,7 +177,7 @@ pub fn default_nan(rules: &NanRules, f: FpFormat) -> u128 {
     }
 }
 
-fn is_signalling(f: FpFormat, bits: u128) -> bool {
+pub fn is_signalling(f: FpFormat, bits: u128) -> bool {
     super::fp_is_nan(f, bits) && bits & quiet_bit(f) == 0
 }
 

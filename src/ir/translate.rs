@@ -82,6 +82,15 @@ fn translate_module(m: LLVMModuleRef) -> Module {
         out.functions.push(func);
     }
     out.files = cx.files.files;
+    // SAFETY: the module is alive; the string it owns is copied here.
+    out.triple = unsafe {
+        let p = llvm_sys::core::LLVMGetTarget(m);
+        if p.is_null() {
+            String::new()
+        } else {
+            std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
+        }
+    };
     out
 }
 

@@ -339,6 +339,9 @@ pub struct Module {
     /// example a global initializer holding an x86_fp80 constant); such a
     /// global has `init: None`. Shown to the user as warnings.
     pub diagnostics: Vec<String>,
+    /// The module's target triple (empty when it names none): which CPU's
+    /// rules apply where the IR leaves them open (NaN bits, --nan exact).
+    pub triple: String,
 }
 
 impl Module {

@@ -1,15 +1,13 @@
 //! AArch64 NaN rules with default-NaN off (the Linux FPCR): an operation
 //! with a NaN operand returns that NaN, quieted; a signalling NaN takes
 //! precedence over a quiet one, and the first operand over the second
-//! (the Arm ARM's FPProcessNaNs). Kept apart from the rest of the FP layer
-//! so an exact-NaN mode can take its AArch64 rules from here.
+//! (the Arm ARM's FPProcessNaNs). The same rule as `--nan exact
+//! --target aarch64` (expr/nan_rules.rs's AARCH64_DN_OFF): the tests below
+//! keep the two in agreement, since a NEON intrinsic modelled here and the
+//! plain IR operation clang emits for another must give the same NaN.
 
+use crate::expr::nan_rules::{quiet_bit, AARCH64_DN_OFF};
 use crate::expr::{mask, BinOp, ExprId, ExprPool, FpFormat};
-
-/// The quiet bit of `f` (the top fraction bit).
-fn quiet_bit(f: FpFormat) -> u128 {
-    1u128 << (f.significand_bits() - 2)
-}
 
 /// True when `x` is a signalling NaN (NaN with the quiet bit clear).
 pub fn is_snan(p: &mut ExprPool, f: FpFormat, x: ExprId) -> ExprId {
@@ -60,6 +58,55 @@ pub fn process_nans(p: &mut ExprPool, f: FpFormat, ops: &[ExprId]) -> (ExprId, E
 
 /// The default NaN (FPDefaultNaN): positive, quiet, zero payload.
 pub fn default_nan(p: &mut ExprPool, f: FpFormat) -> ExprId {
-    let exp = mask(f.exponent_bits()) << (f.significand_bits() - 1);
-    p.constant(f.width(), exp | quiet_bit(f))
+    p.constant(f.width(), crate::expr::nan_rules::default_nan(&AARCH64_DN_OFF, f))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::nan_rules::nan_result;
+    use crate::expr::{evaluate, Assignment, FBinOp, NanModel};
+
+    /// Numbers, infinities, zeros, quiet and signalling NaNs of both signs.
+    const SINGLES: [u128; 10] = [
+        0x3f80_0000, 0xbf80_0000, 0x0000_0000, 0x8000_0000, 0x7f80_0000,
+        0x7fc0_0000, 0xffc0_1234, 0x7f80_0001, 0xff80_4321, 0x7fa0_0000,
+    ];
+
+    #[test]
+    fn process_nans_is_the_exact_aarch64_rule() {
+        let f = FpFormat::Single;
+        let mut p = ExprPool::with_nan_model(NanModel::EXACT_AARCH64);
+        for a in SINGLES {
+            for b in SINGLES {
+                let (x, y) = (p.constant(32, a), p.constant(32, b));
+                let (any, nan) = process_nans(&mut p, f, &[x, y]);
+                let asg = Assignment::default();
+                if evaluate(&p, any, &asg) == 0 {
+                    continue;
+                }
+                assert_eq!(evaluate(&p, nan, &asg), nan_result(&AARCH64_DN_OFF, f, &[a, b]), "{a:#x} {b:#x}");
+                // FADD of a NaN operand is a plain `fadd` in the IR.
+                let sum = p.fbin(FBinOp::Add, f, x, y);
+                assert_eq!(evaluate(&p, sum, &asg), evaluate(&p, nan, &asg), "{a:#x} + {b:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn fminnm_agrees_with_exact_minnum() {
+        let f = FpFormat::Single;
+        let mut p = ExprPool::with_nan_model(NanModel::EXACT_AARCH64);
+        for a in SINGLES {
+            for b in SINGLES {
+                let (x, y) = (p.constant(32, a), p.constant(32, b));
+                for max in [false, true] {
+                    let neon = crate::neon::fp::min_max(&mut p, f, max, true, x, y);
+                    let ir = p.fbin(if max { FBinOp::Max } else { FBinOp::Min }, f, x, y);
+                    let asg = Assignment::default();
+                    assert_eq!(evaluate(&p, neon, &asg), evaluate(&p, ir, &asg), "max={max} {a:#x} {b:#x}");
+                }
+            }
+        }
+    }
 }

@@ -5,11 +5,13 @@
 //!   fresh `b` and `(= ((_ to_fp e s) b) r)` asserted: exact for every
 //!   non-NaN value (signed zeros included) and the canonical NaN otherwise.
 //!   No `fp.to_ieee_bv` needed (cvc5 1.0.3 lacks it). Under `--nan exact`
-//!   the NaN is the x86 one instead (expr/nan_rules.rs): the first NaN
-//!   operand quieted, else the default NaN; conversions move the payload.
+//!   the NaN is the target's instead (expr/nan_rules.rs): x86 the first
+//!   NaN operand quieted, AArch64 the first signalling one, then the first
+//!   quiet one, quieted; else the default NaN; conversions move the payload.
 //! - fmin/fmax follow fold.rs: a NaN operand yields the other operand's bits,
-//!   two NaNs the canonical NaN, -0 < +0. `fp.min`/`fp.max` are not used
-//!   (their signed-zero result is unspecified).
+//!   two NaNs the canonical NaN (exact: x86 the second operand, AArch64
+//!   the propagated NaN, also for one signalling NaN), -0 < +0.
+//!   `fp.min`/`fp.max` are not used (their signed-zero result is unspecified).
 //! - frem is C fmod (truncated quotient); SMT-LIB's `fp.rem` is the IEEE
 //!   remainder (nearest-even quotient). They differ exactly when the IEEE
 //!   remainder is nonzero with the sign opposite to x; then
@@ -22,8 +24,8 @@
 //!   `finite` excludes inf/NaN, `ordered` NaN, `positive_zero` -0.
 
 use super::smtlib::{bv_lit, Printer};
-use crate::expr::nan_rules::{default_nan, quiet_bit, X86_SSE};
-use crate::expr::{canonical_nan, mask, NanModel, Expr, ExprId, FBinOp, FUnOp, FpFormat, IntRounding, Outcomes, Width};
+use crate::expr::nan_rules::{default_nan, quiet_bit, MinMaxNan, Propagation};
+use crate::expr::{canonical_nan, mask, Expr, ExprId, FBinOp, FUnOp, FpFormat, IntRounding, Outcomes, Width};
 use std::fmt::Write;
 
 fn fp_sort(f: FpFormat) -> String {
@@ -98,7 +100,7 @@ impl Printer<'_> {
             }
             Expr::Fma(f, a, b, c) => {
                 let r = format!("(fp.fma RNE {} {} {})", self.fp_arg(f, a), self.fp_arg(f, b), self.fp_arg(f, c));
-                self.fp_result(&name, f, &r, &[b, a, c]);
+                self.fma_result(&name, f, &r, [a, b, c]);
             }
             Expr::FCmp(set, f, a, b) => {
                 let term = self.fcmp(set, f, a, b);
@@ -114,7 +116,7 @@ impl Printer<'_> {
             }
             Expr::FpConvert { from, to, value } => {
                 let r = format!("({} RNE {})", to_fp(to), self.fp_arg(from, value));
-                if self.pool.nan_model() == NanModel::Exact {
+                if self.pool.nan_model().is_exact() {
                     let nan = self.converted_nan(from, to, value);
                     self.fp_result_with_nan(&name, to, &r, &nan);
                 } else {
@@ -134,18 +136,54 @@ impl Printer<'_> {
     }
 
     /// The bits of a NaN result: canonical, or under `--nan exact` the
-    /// first NaN operand quieted, else the default NaN.
+    /// target's pick among the NaN operands quieted, else the default NaN
+    /// (nan_rules::nan_result).
     fn nan_of(&self, f: FpFormat, operands: &[ExprId]) -> String {
         let w = f.width();
-        if self.pool.nan_model() == NanModel::Canonical {
+        let Some(rules) = self.pool.nan_model().rules() else {
             return bv_lit(w, canonical_nan(f));
-        }
-        let mut nan = bv_lit(w, default_nan(&X86_SSE, f));
+        };
+        let mut nan = bv_lit(w, default_nan(rules, f));
         for x in operands.iter().rev() {
-            let quieted = format!("(bvor {} {})", self.term(*x), bv_lit(w, quiet_bit(f)));
-            nan = format!("(ite (fp.isNaN {}) {quieted} {nan})", self.fp_arg(f, *x));
+            nan = format!("(ite (fp.isNaN {}) {} {nan})", self.fp_arg(f, *x), self.quieted(f, *x));
+        }
+        // Built outermost so that any signalling operand wins, the first
+        // one first.
+        if rules.propagation == Propagation::SignallingFirst {
+            for x in operands.iter().rev() {
+                nan = format!("(ite {} {} {nan})", self.is_snan(f, *x), self.quieted(f, *x));
+            }
         }
         nan
+    }
+
+    fn quieted(&self, f: FpFormat, x: ExprId) -> String {
+        format!("(bvor {} {})", self.term(x), bv_lit(f.width(), quiet_bit(f)))
+    }
+
+    fn is_snan(&self, f: FpFormat, x: ExprId) -> String {
+        let w = f.width();
+        format!("(and (fp.isNaN {}) (= (bvand {} {}) {}))", self.fp_arg(f, x), self.term(x), bv_lit(w, quiet_bit(f)), bv_lit(w, 0))
+    }
+
+    /// fma(a, b, c): operand priority from the target's table, and on
+    /// AArch64 inf * 0 with a quiet NaN addend gives the default NaN
+    /// (fold::fma_nan_in).
+    fn fma_result(&mut self, name: &str, f: FpFormat, r: &str, [a, b, c]: [ExprId; 3]) {
+        let Some(rules) = self.pool.nan_model().rules() else {
+            return self.fp_result(name, f, r, &[b, a, c]);
+        };
+        let ops = [a, b, c];
+        let mut nan = self.nan_of(f, &rules.fma_order.map(|i| ops[i]));
+        if rules.fma_invalid_product_default {
+            let (x, y, z) = (self.fp_arg(f, a), self.fp_arg(f, b), self.fp_arg(f, c));
+            let invalid = format!(
+                "(or (and (fp.isInfinite {x}) (fp.isZero {y})) (and (fp.isZero {x}) (fp.isInfinite {y})))"
+            );
+            let quiet_addend = format!("(and (fp.isNaN {z}) (not {}))", self.is_snan(f, c));
+            nan = format!("(ite (and {invalid} {quiet_addend}) {} {nan})", bv_lit(f.width(), default_nan(rules, f)));
+        }
+        self.fp_result_with_nan(name, f, r, &nan)
     }
 
     /// The bits of `value` (a NaN of format `from`) converted to `to`: sign
@@ -213,10 +251,13 @@ impl Printer<'_> {
     fn min_max(&mut self, name: &str, is_min: bool, f: FpFormat, a: ExprId, b: ExprId) {
         let (x, y) = (self.fp_arg(f, a), self.fp_arg(f, b));
         let (ta, tb) = (self.term(a), self.term(b));
-        // Two NaNs: the canonical NaN, or (exact) the second operand as is.
-        let nan = match self.pool.nan_model() {
-            NanModel::Canonical => bv_lit(f.width(), canonical_nan(f)),
-            NanModel::Exact => tb.clone(),
+        // Two NaNs: the canonical NaN, or (exact) the second operand as is
+        // on x86, NaN propagation on AArch64.
+        let rules = self.pool.nan_model().rules();
+        let nan = match rules.map(|r| r.min_max) {
+            None => bv_lit(f.width(), canonical_nan(f)),
+            Some(MinMaxNan::SelectSecond) => tb.clone(),
+            Some(MinMaxNan::SignallingPropagates) => self.nan_of(f, &[a, b]),
         };
         let lt = if is_min { "fp.lt" } else { "fp.gt" };
         let neg = format!("(fp.isNegative {x})");
@@ -225,9 +266,14 @@ impl Printer<'_> {
         // negative one, max the positive one (a when a's sign fits).
         let tie = format!("(ite {pick_a} {ta} {tb})");
         let ordered = format!("(ite ({lt} {x} {y}) {ta} (ite ({lt} {y} {x}) {tb} {tie}))");
-        let term = format!(
+        let mut term = format!(
             "(ite (fp.isNaN {x}) (ite (fp.isNaN {y}) {nan} {tb}) (ite (fp.isNaN {y}) {ta} {ordered}))"
         );
+        // FMINNM/FMAXNM: a signalling NaN operand is never skipped.
+        if rules.is_some_and(|r| r.min_max == MinMaxNan::SignallingPropagates) {
+            let signalling = format!("(or {} {})", self.is_snan(f, a), self.is_snan(f, b));
+            term = format!("(ite {signalling} {} {term})", self.nan_of(f, &[a, b]));
+        }
         let raw = format!("{name}_m");
         self.define_bv(&raw, f.width(), &term);
         let r = format!("({} {raw})", to_fp(f));
