@@ -107,6 +107,7 @@ fixtures!(
     unsized_alias_pair_ok,
     unsized_alias_pair_race,
     unsized_write_read_back_pair_race,
+    unsized_local_carryover,
 );
 
 #[test]
