@@ -108,6 +108,7 @@ fixtures!(
     unsized_alias_pair_race,
     unsized_write_read_back_pair_race,
     unsized_local_carryover,
+    unsized_too_many_aliases,
 );
 
 #[test]

@@ -723,8 +723,8 @@ impl<'m> Executor<'m> {
         if let (Some(name), true) = (&state.inexact_unsized, kind != FindingKind::Unsupported) {
             status = Status::Unconfirmed;
             message.push_str(&format!(
-                "; not confirmed: the path read or wrote the unsized buffer `{name}` at an offset that may be any of more than {} others, \
-                 so its contents were taken as arbitrary there",
+                "; not confirmed: the path read or wrote the unsized buffer `{name}` at an offset that may equal more than {} offsets \
+                 already read or written there, too many to relate, so its contents were taken as arbitrary",
                 super::kernel_memory::MAX_ALIASES
             ));
         }
