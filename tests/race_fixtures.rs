@@ -104,6 +104,11 @@ fixtures!(
     gid_bound_loop_summarised,
     gid_bound_loop_summarised_race,
     loop_break_not_summarised,
+    unsized_alias_pair_ok,
+    unsized_alias_pair_race,
+    unsized_write_read_back_pair_race,
+    unsized_local_carryover,
+    unsized_too_many_aliases,
 );
 
 #[test]
@@ -179,4 +184,18 @@ fn data_branches_merge_into_one_path() {
     let json = run.json.expect("JSON report");
     assert_eq!(json["stats"]["paths"], 1, "{}", run.stdout);
     assert!(json["stats"]["merged"].as_u64().unwrap_or(0) >= 16, "{}", run.stdout);
+}
+
+/// Races on paths that read unsized buffers at symbolic and concrete
+/// offsets are real races: the reads are related exactly, so their
+/// witnesses are confirmed (not merely found).
+#[test]
+fn unsized_alias_races_are_confirmed() {
+    for name in ["unsized_alias_pair_race", "unsized_write_read_back_pair_race"] {
+        let path = common::repo().join("tests/fixtures/race").join(format!("{name}.cl"));
+        let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "64", "--num-groups", "1", "--mode", "pair", "--json", "-"]);
+        let json = run.json.expect("JSON report");
+        let findings = json["findings"].as_array().cloned().unwrap_or_default();
+        assert!(!findings.is_empty() && findings.iter().all(|f| f["status"] == "confirmed"), "{name}: {}", run.stdout);
+    }
 }

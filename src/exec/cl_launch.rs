@@ -281,6 +281,9 @@ fn adopt(host: &mut State, kernel: State) {
     host.path = kernel.path;
     host.implied = kernel.implied;
     host.abstracted |= kernel.abstracted;
+    if host.inexact_unsized.is_none() {
+        host.inexact_unsized = kernel.inexact_unsized.clone();
+    }
     host.model = kernel.model;
     host.unconfirmed_path = kernel.unconfirmed_path;
     host.steps = kernel.steps;

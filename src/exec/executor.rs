@@ -199,6 +199,7 @@ impl<'m> Executor<'m> {
             route: Default::default(),
             implied: Default::default(),
             abstracted: false,
+            inexact_unsized: None,
             forced_exit: None,
         };
         self.next_state_id = 1;
@@ -718,6 +719,14 @@ impl<'m> Executor<'m> {
         if state.abstracted && kind != FindingKind::Unsupported {
             status = Status::Unconfirmed;
             message.push_str("; not confirmed: the path went through a loop summarised after --loop-bound unrollings (its variables were given arbitrary values)");
+        }
+        if let (Some(name), true) = (&state.inexact_unsized, kind != FindingKind::Unsupported) {
+            status = Status::Unconfirmed;
+            message.push_str(&format!(
+                "; not confirmed: the path read or wrote the unsized buffer `{name}` at an offset that may equal more than {} offsets \
+                 already read or written there, too many to relate, so its contents were taken as arbitrary",
+                super::kernel_memory::MAX_ALIASES
+            ));
         }
         if let Some(why) = witness.and_then(|w| self.decider.path_unconfirmed_because(&self.pool, &state.path, w)) {
             status = Status::Unconfirmed;

@@ -235,7 +235,10 @@ impl<'m> Executor<'m> {
                 continue;
             }
             if oa.address_only {
-                let (known, known_symbolic) = (self.merge_known(guard, &oa.known, &ob.known), self.merge_known(guard, &oa.known_symbolic, &ob.known_symbolic));
+                let (known, known_symbolic, exact) = self.merge_unsized(guard, oa, ob);
+                if !exact && a.inexact_unsized.is_none() {
+                    a.inexact_unsized = Some(oa.name.clone());
+                }
                 let o = a.memory.object_mut(id);
                 o.known = known;
                 o.known_symbolic = known_symbolic;
@@ -288,6 +291,9 @@ impl<'m> Executor<'m> {
         a.depth = a.depth.min(b.depth);
         a.checked &= b.checked;
         a.abstracted |= b.abstracted;
+        if a.inexact_unsized.is_none() {
+            a.inexact_unsized = b.inexact_unsized.clone();
+        }
         Ok(a)
     }
 
@@ -328,22 +334,6 @@ impl<'m> Executor<'m> {
                 fa.shadow_on = true;
             }
         }
-    }
-
-    /// The remembered bytes of an unsized buffer after a merge: a byte one
-    /// side never read or was made to forget is arbitrary there, as a read
-    /// would have made it.
-    fn merge_known(&mut self, guard: ExprId, a: &rustc_hash::FxHashMap<ExprId, ExprId>, b: &rustc_hash::FxHashMap<ExprId, ExprId>) -> rustc_hash::FxHashMap<ExprId, ExprId> {
-        let mut out = rustc_hash::FxHashMap::default();
-        for key in a.keys().chain(b.keys()) {
-            if out.contains_key(key) {
-                continue;
-            }
-            let x = a.get(key).copied().unwrap_or_else(|| self.pool.fresh(8));
-            let y = b.get(key).copied().unwrap_or_else(|| self.pool.fresh(8));
-            out.insert(*key, self.pool.ite(guard, x, y));
-        }
-        out
     }
 
     fn select_value(&mut self, guard: ExprId, a: &Value, b: &Value) -> Value {

@@ -62,6 +62,11 @@ pub struct State {
     /// covers executions that may not exist, so its findings are never
     /// confirmed.
     pub abstracted: bool,
+    /// The unsized buffer (kernel_memory.rs) whose contents this path
+    /// over-approximated: a byte read or written at an offset that may
+    /// equal too many remembered ones to relate. Its findings are never
+    /// confirmed.
+    pub inexact_unsized: Option<String>,
     /// A summarised loop's test this path must leave by (loop_summary.rs).
     pub forced_exit: Option<super::loop_summary::ForcedExit>,
 }

@@ -142,6 +142,20 @@ impl<'m> Executor<'m> {
         for obj in locals {
             state.memory.object_mut(obj).bytes.set_all_written(false);
         }
+        // So does an unsized `__local` argument (kernel_memory.rs): what the
+        // last group's work-items read or wrote there is forgotten, else
+        // this group would read it back and miss paths a device can take.
+        let unsized_locals: Vec<_> = state
+            .memory
+            .objects()
+            .filter(|(_, o)| o.address_only && o.addr_space == crate::race::LOCAL_SPACE && !(o.known.is_empty() && o.known_symbolic.is_empty()))
+            .map(|(id, _)| id)
+            .collect();
+        for id in unsized_locals {
+            let o = state.memory.object_mut(id);
+            o.known.clear();
+            o.known_symbolic.clear();
+        }
         let gpu = state.gpu.as_mut().expect("NDRange");
         std::mem::swap(&mut state.stack, &mut gpu.items[0].stack);
     }
