@@ -5,6 +5,7 @@
 //! supported by their memory form), and the list is exactly the set tests/neon/collect_intrinsics.py
 //! regenerates from arm_neon.h. `SYMCROSS_BLESS=1` rewrites the statuses.
 
+mod common;
 #[path = "common/neonsig.rs"]
 mod neonsig;
 
@@ -102,17 +103,6 @@ fn symbolic_shift_is_refused() {
 
 #[test]
 fn list_matches_clang_19() {
-    if std::process::Command::new("clang-19").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: clang-19 not found, cannot regenerate the intrinsic set");
-        return;
-    }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/neon/collect_intrinsics.py");
-    let out = std::process::Command::new("python3").arg(script).output().expect("run collect_intrinsics.py");
-    assert!(out.status.success(), "collect_intrinsics.py failed: {}", String::from_utf8_lossy(&out.stderr));
-    let found: std::collections::BTreeSet<String> = String::from_utf8(out.stdout).unwrap().lines().map(String::from).collect();
-    let listed: std::collections::BTreeSet<String> = rows().iter().map(|r| format!("{}\t{}", r.name, r.signature)).collect();
-    let missing: Vec<_> = found.difference(&listed).collect();
-    let stale: Vec<_> = listed.difference(&found).collect();
-    assert!(missing.is_empty() && stale.is_empty(), "not in coverage.tsv: {missing:#?}\nno longer emitted: {stale:#?}");
-    assert!(found.len() > 800, "suspiciously few intrinsics: {}", found.len());
+    let listed = rows().iter().map(|r| format!("{}\t{}", r.name, r.signature)).collect();
+    common::assert_table_matches_clang("python3", concat!(env!("CARGO_MANIFEST_DIR"), "/tests/neon/collect_intrinsics.py"), listed, 800);
 }

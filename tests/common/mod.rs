@@ -90,3 +90,21 @@ pub fn check_fixture(rel: &str, extra: &[&str]) {
 }
 
 pub mod x86sig;
+
+/// Compares a coverage table (`listed`, one `name<TAB>signature` per
+/// intrinsic) with what `interpreter script` prints for clang 19 in the
+/// same form: the two sets must be equal and hold more than `at_least`
+/// entries. Skipped, saying so, when clang-19 is not installed.
+pub fn assert_table_matches_clang(interpreter: &str, script: &str, listed: std::collections::BTreeSet<String>, at_least: usize) {
+    if Command::new("clang-19").arg("--version").output().is_err() {
+        eprintln!("SKIPPED: clang-19 not found, cannot regenerate the intrinsic set");
+        return;
+    }
+    let out = Command::new(interpreter).arg(script).output().unwrap_or_else(|e| panic!("run {script}: {e}"));
+    assert!(out.status.success(), "{script} failed: {}", String::from_utf8_lossy(&out.stderr));
+    let found: std::collections::BTreeSet<String> = String::from_utf8(out.stdout).unwrap().lines().map(String::from).collect();
+    let missing: Vec<_> = found.difference(&listed).collect();
+    let stale: Vec<_> = listed.difference(&found).collect();
+    assert!(missing.is_empty() && stale.is_empty(), "not in coverage.tsv: {missing:#?}\nno longer emitted: {stale:#?}");
+    assert!(found.len() > at_least, "suspiciously few intrinsics: {}", found.len());
+}
