@@ -31,7 +31,7 @@ fn read_ktest(bytes: &[u8]) -> KTest {
         s.to_vec()
     };
     assert_eq!(take(5), b"KTEST", "magic");
-    let mut u32be = |t: &mut dyn FnMut(usize) -> Vec<u8>| u32::from_be_bytes(t(4).try_into().unwrap());
+    let u32be = |t: &mut dyn FnMut(usize) -> Vec<u8>| u32::from_be_bytes(t(4).try_into().unwrap());
     assert_eq!(u32be(&mut take), 3, "version");
     let nargs = u32be(&mut take);
     let mut args = Vec::new();
