@@ -7,7 +7,7 @@
 //! everything a user waits for.
 
 use crate::config::{Assumptions, Config};
-use crate::exec::workitems::RaceMode;
+use crate::exec::opencl::workitems::RaceMode;
 use crate::frontend::CompileOptions;
 use crate::Error;
 use std::collections::HashMap;

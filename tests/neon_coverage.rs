@@ -10,7 +10,7 @@ mod common;
 mod neonsig;
 
 use neonsig::{rows, Row, COVERAGE};
-use symcross::exec::value::Value;
+use symcross::exec::engine::value::Value;
 use symcross::expr::ExprPool;
 use symcross::ir::Type;
 use symcross::neon::{lower_neon, Lowered};

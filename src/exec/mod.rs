@@ -1,60 +1,28 @@
-//! The symbolic executor: states, memory, forking, and the semantics of
-//! each instruction family.
+//! The symbolic executor, one folder per concern:
+//!
+//! - `engine/`: the run loop, states, forking, searchers, merging, sharding
+//!   and call dispatch;
+//! - `memory/`: objects and their bytes, loads and stores, the shadow of
+//!   uninitialised and freed bytes;
+//! - `ops/`: the semantics of each instruction family, `llvm.*`/libm
+//!   intrinsics, x86 and NEON vector built-ins;
+//! - `checks/`: `symcross_check_equal` and `memcmp`, decided with `check/`;
+//! - `env/`: the C environment a harness sees (libc, printf, fenv, the
+//!   KLEE-compatible API);
+//! - `opencl/`: the OpenCL host API, kernel launch, work-items, device
+//!   built-ins and race detection.
 
-mod byval;
-mod calls;
-mod cl_host;
-mod cl_launch;
-mod cl_source_map;
-mod cast_ops;
-mod check_differences;
-mod checks;
-mod compare;
-mod contraction;
-mod control;
-mod coverage;
-mod executor;
-mod fenv;
-mod fp_ops;
-mod int_ops;
-mod intrinsics;
-mod klee_api;
-mod lane_writes;
-mod kernel_memory;
-mod layout;
-mod libc_env;
-pub mod mem_ops;
-mod offset_residue;
-mod opencl;
-mod pointer_select;
+pub mod checks;
+pub mod engine;
+mod env;
 pub mod memory;
-pub mod object_bytes;
-mod implied;
-mod loop_summary;
-mod merge;
-mod path_budget;
-mod nan_bits_read;
-mod nan_equality;
-pub use nan_bits_read::nan_bits_read;
-mod postdom;
-mod printf;
-mod races;
-mod searcher;
-mod shadow;
-mod shard;
-mod shadow_mem;
-pub mod state;
-mod step;
-mod symbolic_size;
-pub mod value;
-mod vector_ops;
-pub mod workitems;
-mod neon;
-mod x86;
+mod ops;
+pub mod opencl;
 
-pub use checks::CheckStats;
-pub use executor::{Executor, LimitHit, Stats, Step};
-pub use intrinsics::intrinsic_base;
-pub use shard::{PathShard, Route};
-pub use opencl::demangle;
-pub use step::leaf_widths;
+pub use checks::check_equal::CheckStats;
+pub use checks::nan_bits_read::nan_bits_read;
+pub use engine::executor::{Executor, LimitHit, Stats, Step};
+pub use engine::shard::{PathShard, Route};
+pub use engine::step::leaf_widths;
+pub use opencl::builtins::demangle;
+pub use ops::intrinsics::intrinsic_base;

@@ -9,7 +9,7 @@
 //! LD2R..LD4R read N elements and replicate element k across register k;
 //! the lane forms read or write N elements at one lane of each register.
 
-use crate::exec::value::Value;
+use crate::exec::engine::value::Value;
 use crate::expr::ExprId;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -7,8 +7,8 @@
 
 use crate::cli::RaceArgs;
 use crate::config::Config;
-use crate::exec::value::Value;
-use crate::exec::workitems::{Gpu, NdRange, RaceMode};
+use crate::exec::engine::value::Value;
+use crate::exec::opencl::workitems::{Gpu, NdRange, RaceMode};
 use crate::exec::Executor;
 use crate::ir::{Function, Module, Type};
 use crate::report::{text, DecidedCounts, Report, RunStats};
@@ -226,7 +226,7 @@ pub fn run_kernel(module: &Module, input: &str, kernel: Option<&str>, nd: NdRang
     Ok(report)
 }
 
-fn kernel_argument(exec: &mut Executor, state: &mut crate::exec::state::State, p: &crate::ir::Param, fixed: &HashMap<String, String>, locals: &mut Vec<crate::exec::memory::ObjectId>) -> Result<Value, Error> {
+fn kernel_argument(exec: &mut Executor, state: &mut crate::exec::engine::state::State, p: &crate::ir::Param, fixed: &HashMap<String, String>, locals: &mut Vec<crate::exec::memory::ObjectId>) -> Result<Value, Error> {
     let given = fixed.get(&p.name);
     if let Some((size, align)) = p.byval {
         // A struct passed by value: symbolic bytes, copied by each work-item.

@@ -17,7 +17,7 @@ pub mod rows;
 mod shifts;
 mod shuffle;
 
-use crate::exec::value::Value;
+use crate::exec::engine::value::Value;
 use crate::expr::ExprPool;
 use crate::ir::Type;
 use rows::Op;

@@ -27,7 +27,7 @@ use rand::{rngs::StdRng, SeedableRng};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
-use symcross::exec::value::Value;
+use symcross::exec::engine::value::Value;
 use symcross::expr::{fp_is_nan, ExprPool, FpFormat};
 use symcross::ir::Type;
 use symcross::neon::{base_name, lower_neon, Lowered};

@@ -19,7 +19,7 @@ mod inputs;
 
 use cases::{all_cases, Case};
 use rand::{rngs::StdRng, SeedableRng};
-use symcross::exec::value::Value;
+use symcross::exec::engine::value::Value;
 use symcross::expr::{fp_is_nan, ExprPool, FpFormat};
 use symcross::ir::Type;
 use symcross::simd::{lower_x86, Lowered};

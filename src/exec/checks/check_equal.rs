@@ -1,0 +1,213 @@
+//! `symcross_check_equal`: the crosscheck itself. Each element pair is
+//! decided with the ladder of DESIGN.md section 3 (check/); an element that
+//! can differ is a `mismatch` finding showing both expressions, the first
+//! differing subterm, concrete values under the witness, and which
+//! assumption would make the sides equal.
+
+use crate::exec::engine::calls::CallCtx;
+use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::engine::state::State;
+use crate::exec::engine::value::Value;
+use crate::check::CheckOutcome;
+use crate::expr::{evaluate, print_pair, Assignment, ExprId};
+use crate::ir::Type;
+use crate::exec::checks::check_differences::fp_result_format;
+use crate::expr::ElementType;
+use crate::report::{DecidedBy, DifferingElements, FindingKind, MismatchExprs};
+
+/// Elements wider than this are compared in chunks of this many bytes.
+const MAX_CHUNK: u64 = 16;
+
+struct Failure {
+    index: u64,
+    left: ExprId,
+    right: ExprId,
+    witness: Option<Assignment>,
+    /// The ladder step that found the witness, when it confirms the failure.
+    confirmed_by: Option<DecidedBy>,
+    why: Option<String>,
+}
+
+impl<'m> Executor<'m> {
+    pub(in crate::exec) fn builtin_check_equal(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let loc = c.inst.loc;
+        let elem = self.concrete_size(state, c.args[2][0], loc, "the element size of symcross_check_equal")?;
+        let count = self.concrete_size(state, c.args[3][0], loc, "the element count of symcross_check_equal")?;
+        self.note_checks(state, count);
+        let what = match c.args.get(4) {
+            Some(p) if self.pool.as_const(p[0]) != Some(0) => self.read_c_string(state, p[0], loc)?,
+            _ => "values".to_string(),
+        };
+        // Comparing bytes never written is a use of them (shadow_mem.rs).
+        let used = format!("the comparison `{what}` (symcross_check_equal)");
+        for side in [c.args[0][0], c.args[1][0]] {
+            self.use_bytes(state, side, elem * count, loc, &used)?;
+        }
+        let chunk = elem.min(MAX_CHUNK).max(1);
+        let t = Type::Int((chunk * 8) as u32);
+        let mut failures: Vec<Failure> = Vec::new();
+        let mut unchecked = 0;
+        let mut decided = Vec::new();
+        for i in 0..count * elem.div_ceil(chunk) {
+            let off = self.pool.constant(64, (i * chunk) as u128);
+            let pa = self.pool.add(c.args[0][0], off);
+            let pb = self.pool.add(c.args[1][0], off);
+            let a = self.load_value(state, pa, &t, loc)?[0];
+            let b = self.load_value(state, pb, &t, loc)?[0];
+            let index = i * chunk / elem;
+            let outcome = self.check_element(state, a, b);
+            tracing::debug!(check = %what, element = index, outcome = outcome_name(&outcome), "check_equal");
+            match outcome {
+                CheckOutcome::Proved(by) => decided.push(by),
+                CheckOutcome::Refuted(m, by) => {
+                    // The step that found the difference decided this
+                    // element as surely as a proof would have.
+                    decided.push(by);
+                    failures.push(Failure { index, left: a, right: b, witness: Some(m), confirmed_by: Some(by), why: None });
+                    // One confirmed difference decides the check; the
+                    // remaining elements would only cost solver time.
+                    unchecked = count * elem.div_ceil(chunk) - i - 1;
+                    break;
+                }
+                CheckOutcome::Suspected(m, why) => {
+                    decided.push(DecidedBy::BitPrecise);
+                    failures.push(Failure { index, left: a, right: b, witness: Some(m), confirmed_by: None, why: Some(why) })
+                }
+                CheckOutcome::Unknown(why) => {
+                    failures.push(Failure { index, left: a, right: b, witness: None, confirmed_by: None, why: Some(why) })
+                }
+            }
+        }
+        self.check_stats.record(&decided);
+        let Some(first) = failures
+            .iter()
+            .find(|f| f.confirmed_by.is_some())
+            .or(failures.iter().find(|f| f.witness.is_some()))
+            .or(failures.first())
+        else {
+            return Ok(None);
+        };
+        let indices: Vec<String> = failures.iter().map(|f| f.index.to_string()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+        let shape = CheckedBuffers { left: c.args[0][0], right: c.args[1][0], elem, count };
+        let exprs = self.mismatch_exprs(state, first.left, first.right, first.witness.as_ref(), shape);
+        let mut msg = if unchecked > 0 {
+            format!("{what}: element {} of {count} can differ (the elements after it were not checked)", first.index)
+        } else {
+            format!("{what}: element {} of {count} can differ ({} of {count} elements can)", first.index, indices.len())
+        };
+        if let Some(why) = &first.why {
+            msg.push_str(&format!("; not confirmed: {why}"));
+        }
+        let decided_by = first.confirmed_by.unwrap_or(if first.witness.is_some() { DecidedBy::BitPrecise } else { DecidedBy::Timeout });
+        let confirmed = first.confirmed_by.is_some();
+        let witness = first.witness.clone();
+        if let Some(f) = self.report(state, FindingKind::Mismatch, loc, msg, witness.as_ref(), Some(decided_by)) {
+            f.expressions = Some(exprs);
+            if !confirmed {
+                // A suspected witness is shown (it is how the sides differ in
+                // IEEE arithmetic) but proves nothing under the assumptions.
+                f.status = crate::report::Status::Unconfirmed;
+                if witness.is_none() {
+                    f.witness = None;
+                }
+            }
+        }
+        Err(Step::Terminated)
+    }
+
+    /// Decides one element. Under `--nan equal` a float element whose two
+    /// sides are both NaN holds whatever the NaN bits (nan_equality.rs);
+    /// the bit-exact question is asked first, so a proof costs nothing
+    /// more and only an apparent difference is asked again.
+    fn check_element(&mut self, state: &State, a: ExprId, b: ExprId) -> CheckOutcome {
+        let outcome = self.decider.check_equal(&mut self.pool, &state.path, a, b);
+        if matches!(outcome, CheckOutcome::Proved(_)) || self.config.nan != crate::expr::NanModel::Canonical {
+            return outcome;
+        }
+        match crate::exec::checks::nan_equality::nan_blind_sides(&mut self.pool, a, b) {
+            Some((na, nb)) => self.decider.check_equal(&mut self.pool, &state.path, na, nb),
+            None => outcome,
+        }
+    }
+
+    fn mismatch_exprs(&mut self, state: &State, a: ExprId, b: ExprId, witness: Option<&Assignment>, shape: CheckedBuffers) -> MismatchExprs {
+        let (definitions, left, right) = print_pair(&self.pool, a, b);
+        let w = self.pool.width(a);
+        // Read the values as the buffers' type when it is known, else as
+        // the kind of value the element computes; a chunk of a wide
+        // element, or bytes of no known type, as an integer.
+        let known = self
+            .buffer_element(state, shape.left, shape.elem)
+            .or_else(|| fp_result_format(&self.pool, a).or_else(|| fp_result_format(&self.pool, b)).map(ElementType::Float))
+            .filter(|t| t.size() * 8 == w);
+        // Bytes of no known type (a heap buffer read as it was written)
+        // show their bits beside the integer reading.
+        let guessed = matches!(w, 8 | 16 | 32 | 64 | 128).then_some(ElementType::Int(w / 8)).filter(|_| known.is_none());
+        let element = known.or(guessed);
+        let show = |v: u128| {
+            let hex = format!("0x{:0width$x}", v, width = (w as usize).div_ceil(4));
+            match (known, guessed) {
+                (Some(t), _) => t.show_bits(v),
+                (None, Some(t)) if !t.show_bits(v).contains(&hex) => format!("{hex} ({})", t.show_bits(v)),
+                (None, Some(t)) => t.show_bits(v),
+                (None, None) => hex,
+            }
+        };
+        let left_value = witness.map(|m| show(evaluate(&self.pool, a, m)));
+        let right_value = witness.map(|m| show(evaluate(&self.pool, b, m)));
+        let equal_under = self.decider.equal_under(&mut self.pool, a, b).map(|s| s.names());
+        let differing = match (witness, element) {
+            (Some(m), Some(t)) if t.size() as u64 == shape.elem => self
+                .differing_elements(state, shape.left, shape.right, shape.elem, shape.count, t, m)
+                .map(|(count, elements)| DifferingElements { count, elements }),
+            _ => None,
+        };
+        MismatchExprs { definitions, left, right, left_value, right_value, equal_under, element_type: element.map(|t| t.name()), differing }
+    }
+}
+
+fn outcome_name(o: &CheckOutcome) -> String {
+    match o {
+        CheckOutcome::Proved(by) => format!("proved by {by:?}"),
+        CheckOutcome::Refuted(_, by) => format!("refuted by {by:?}"),
+        CheckOutcome::Suspected(_, why) => format!("suspected ({why})"),
+        CheckOutcome::Unknown(why) => format!("unknown ({why})"),
+    }
+}
+
+/// The two buffers a `symcross_check_equal` compares.
+#[derive(Copy, Clone)]
+struct CheckedBuffers {
+    left: ExprId,
+    right: ExprId,
+    elem: u64,
+    count: u64,
+}
+
+/// How many element checks each ladder step decided, either way: a proof
+/// and a difference found both count (a summary saying nothing was decided
+/// right after a finding would contradict it).
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct CheckStats {
+    pub structural: u64,
+    pub canonical: u64,
+    pub implied_query: u64,
+    pub sampling: u64,
+    pub bit_precise: u64,
+}
+
+impl CheckStats {
+    pub(in crate::exec) fn record(&mut self, decided: &[DecidedBy]) {
+        for d in decided {
+            match d {
+                DecidedBy::Structural => self.structural += 1,
+                DecidedBy::Canonical => self.canonical += 1,
+                DecidedBy::ImpliedQuery => self.implied_query += 1,
+                DecidedBy::Sampling => self.sampling += 1,
+                DecidedBy::BitPrecise => self.bit_precise += 1,
+                DecidedBy::Timeout => {}
+            }
+        }
+    }
+}
+

@@ -1,0 +1,517 @@
+//! Calls: to module functions, through pointers, and to the functions
+//! symcross implements itself. Those are a table of rows (name -> handler):
+//! the harness API, allocation, process exit, output; libm and `llvm.*`
+//! intrinsics are in intrinsics.rs. A call to anything else is an
+//! `unsupported` finding naming the function.
+
+use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::memory::ObjectKind;
+use crate::exec::engine::state::State;
+use crate::exec::engine::value::{scalar, Value};
+use crate::expr::{evaluate, ExprId};
+use crate::ir::{Callee, Function, Inst, Loc, Operand};
+use crate::report::FindingKind;
+
+/// Arguments of a built-in call, already evaluated.
+pub struct CallCtx<'a> {
+    pub name: &'a str,
+    pub args: Vec<Value>,
+    pub inst: &'a Inst,
+}
+
+type Handler<'m> = fn(&mut Executor<'m>, &mut State, &CallCtx) -> Result<Option<Value>, Step>;
+
+impl<'m> Executor<'m> {
+    /// The built-in functions, by exact name.
+    fn builtin(name: &str) -> Option<Handler<'m>> {
+        Some(match name {
+            "symcross_make_symbolic" | "make_symbolic" | "klee_make_symbolic" => Self::builtin_make_symbolic,
+            "symcross_assume" | "klee_assume" => Self::builtin_assume,
+            "symcross_check_equal" => Self::builtin_check_equal,
+            "__assert_fail" | "__assert_rtn" => Self::builtin_assert_fail,
+            "klee_assert" => Self::builtin_klee_assert,
+            "klee_int" => Self::builtin_klee_int,
+            "klee_range" => Self::builtin_klee_range,
+            "klee_silent_exit" => Self::builtin_klee_silent_exit,
+            "klee_is_symbolic" => Self::builtin_klee_is_symbolic,
+            "klee_prefer_cex" | "klee_warning" | "klee_warning_once" | "klee_print_expr" => Self::builtin_ignore,
+            "abort" => Self::builtin_abort,
+            "exit" | "_exit" => Self::builtin_exit,
+            "malloc" => Self::builtin_malloc,
+            "calloc" => Self::builtin_calloc,
+            "realloc" => Self::builtin_realloc,
+            "free" => Self::builtin_free,
+            "aligned_alloc" => Self::builtin_aligned_alloc,
+            "posix_memalign" => Self::builtin_posix_memalign,
+            "memcpy" | "memmove" => Self::builtin_memmove,
+            "memset" => Self::builtin_memset,
+            "memcmp" | "bcmp" => Self::builtin_memcmp,
+            "printf" => Self::builtin_printf,
+            "puts" => Self::builtin_puts,
+            "putchar" => Self::builtin_putchar,
+            "fflush" => Self::builtin_ignore,
+            "fprintf" | "vprintf" | "vfprintf" => Self::builtin_fprintf,
+            "fputs" => Self::builtin_fputs,
+            "sprintf" | "snprintf" | "vsprintf" | "vsnprintf" => Self::builtin_sprintf,
+            "fwrite" => Self::builtin_fwrite,
+            "fputc" | "putc" | "_IO_putc" => Self::builtin_putchar,
+            "strtod" | "strtof" => Self::builtin_strtod,
+            "getenv" => Self::builtin_getenv,
+            "feholdexcept" | "fesetenv" | "feupdateenv" | "fegetenv" | "feclearexcept" | "fegetround" => {
+                Self::builtin_fenv_unchanged
+            }
+            "fesetround" => Self::builtin_fesetround,
+            "__symcross_read_file" => Self::builtin_read_file,
+            "__symcross_cl_build" => Self::cl_build,
+            "__symcross_cl_build_units" => Self::cl_build_units,
+            "__symcross_cl_kernel" => Self::cl_kernel,
+            "__symcross_cl_kernel_arg" => Self::cl_kernel_arg,
+            "__symcross_cl_kernel_names" => Self::cl_kernel_names,
+            "__symcross_cl_run" => Self::cl_run,
+            "__symcross_cl_alloc" => Self::cl_alloc,
+            "__symcross_cl_free" => Self::cl_free,
+            "__symcross_unsupported" => Self::cl_unsupported,
+            _ => return None,
+        })
+    }
+
+    pub(in crate::exec) fn exec_call(&mut self, state: &mut State, func: &'m Function, inst: &'m Inst, callee: &'m Callee, args: &'m [Operand]) -> Step {
+        let values: Vec<Value> = args.iter().map(|a| self.operand(state, func, a)).collect();
+        let shadows = if self.shadow_active(state) { self.arg_shadows(state, func, args, inst.loc) } else { Vec::new() };
+        let name: &str = match callee {
+            Callee::Direct(f) => {
+                let target = self.module.function(*f);
+                if !target.is_declaration() {
+                    let depth = state.stack.len();
+                    let step = self.call_function(state, *f, values, inst.dest, inst.loc);
+                    if !shadows.is_empty() && state.stack.len() > depth {
+                        self.enter_with_shadows(state, *f, shadows);
+                    }
+                    return step;
+                }
+                &target.name
+            }
+            Callee::Indirect(op) => {
+                let ptr = self.operand1(state, func, op);
+                let depth = state.stack.len();
+                let step = self.call_indirect(state, ptr, values, inst);
+                if !shadows.is_empty() && state.stack.len() > depth {
+                    let f = state.frame().func;
+                    self.enter_with_shadows(state, f, shadows);
+                }
+                return step;
+            }
+            Callee::External(name) | Callee::Intrinsic(name) => name,
+            Callee::InlineAsm => return self.unsupported(state, inst.loc, "inline assembly".into()),
+        };
+        let origin = if shadows.is_empty() { None } else { self.builtin_call_shadows(state, name, &shadows, inst.loc) };
+        let ctx = CallCtx { name, args: values, inst };
+        let result = if let Some(h) = Self::builtin(name) {
+            h(self, state, &ctx)
+        } else if let Some(r) = self.call_intrinsic(state, &ctx) {
+            r
+        } else if let Some(r) = self.call_opencl(state, &ctx) {
+            r
+        } else if let Some(r) = self.call_undefined_in_kernel(state, &ctx) {
+            r
+        } else {
+            return self.unsupported(state, inst.loc, format!("call to unmodelled function `{name}`"));
+        };
+        match result {
+            Ok(v) => {
+                if let (Some(d), Some(v)) = (inst.dest, v) {
+                    if let Some(origin) = origin {
+                        let s = self.intrinsic_result_shadow(name, &shadows, &ctx.args, &v, origin);
+                        self.set_shadow(state, d, s);
+                    } else if !state.frame().shadows.is_empty() {
+                        self.set_shadow(state, d, None);
+                    }
+                    self.set_reg(state, d, v);
+                }
+                Step::Continue
+            }
+            Err(step) => step,
+        }
+    }
+
+    fn call_indirect(&mut self, state: &mut State, ptr: ExprId, values: Vec<Value>, inst: &'m Inst) -> Step {
+        let addr = match self.pool.as_const(ptr) {
+            Some(a) => a as u64,
+            None => {
+                let Some(m) = self.current_model(state) else {
+                    return self.unsupported(state, inst.loc, "call through a pointer no solver could resolve".into());
+                };
+                let a = evaluate(&self.pool, ptr, &m);
+                let c = self.pool.constant(64, a);
+                let eq = self.pool.eq(ptr, c);
+                if !self.assume(state, eq) {
+                    return Step::Terminated;
+                }
+                a as u64
+            }
+        };
+        match self.function_addr.get(&addr).copied() {
+            Some(f) if !self.module.function(f).is_declaration() => self.call_function(state, f, values, inst.dest, inst.loc),
+            Some(f) => {
+                let name = self.module.function(f).name.clone();
+                self.unsupported(state, inst.loc, format!("call through a pointer to unmodelled function `{name}`"))
+            }
+            None => {
+                self.report(state, FindingKind::OutOfBounds, inst.loc, format!("call through invalid function pointer {addr:#x}"), None, None);
+                Step::Terminated
+            }
+        }
+    }
+
+    /// A concrete integer argument; symbolic ones are fixed to the model's
+    /// value (and the path constrained to it). When another value was
+    /// possible, an `unsupported` finding says so: the verdict then covers
+    /// only the value taken. Sizes fork instead (`concrete_size`).
+    pub fn concrete_arg(&mut self, state: &mut State, v: ExprId) -> Result<u64, Step> {
+        if let Some(c) = self.pool.as_const(v) {
+            return Ok(c as u64);
+        }
+        let m = self.current_model(state).ok_or(Step::Terminated)?;
+        let c = evaluate(&self.pool, v, &m);
+        let ce = self.pool.constant(self.pool.width(v), c);
+        let eq = self.pool.eq(v, ce);
+        let other = self.pool.not(eq);
+        if let crate::check::Feasibility::Sat(_) = self.decider.feasible(&self.pool, &state.path, other) {
+            let loc = self.current_inst_loc(state).unwrap_or_default();
+            let msg = format!("a value that depends on the input was fixed to {c} here; the other values were not explored");
+            self.report(state, crate::report::FindingKind::Unsupported, loc, msg, None, None);
+        }
+        if self.assume(state, eq) {
+            Ok(c as u64)
+        } else {
+            Err(Step::Terminated)
+        }
+    }
+
+    /// Reads a NUL-terminated string with concrete bytes (at most 4096).
+    pub fn read_c_string(&mut self, state: &mut State, ptr: ExprId, loc: Loc) -> Result<String, Step> {
+        let mut out = Vec::new();
+        let base = self.concrete_arg(state, ptr)?;
+        for k in 0..4096u64 {
+            let a = self.pool.constant(64, (base + k) as u128);
+            let access = self.resolve(state, a, 1, loc, false)?;
+            let b = self.read_bytes(state, &access, 1, loc)[0];
+            if let Some((mask, origin)) = self.shadow.last_read.take() {
+                let s = crate::exec::memory::shadow::Shadow { mask: mask.into_iter().collect(), origin };
+                self.uninit_use(state, &s, loc, "a string read by a library function");
+            }
+            let b = self.concrete_arg(state, b)? as u8;
+            if b == 0 {
+                break;
+            }
+            out.push(b);
+        }
+        Ok(String::from_utf8_lossy(&out).into_owned())
+    }
+
+    fn builtin_make_symbolic(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let loc = c.inst.loc;
+        let n = self.concrete_size(state, c.args[1][0], loc, "the size given to make_symbolic")?;
+        let name = match c.args.get(2) {
+            Some(p) if self.pool.as_const(p[0]) != Some(0) => self.read_c_string(state, p[0], loc)?,
+            _ => "input".to_string(),
+        };
+        if n > 0 {
+            self.coverage.symbolic_inputs += 1;
+        }
+        // Input bytes are numbered by 32 bits: a larger input is past any
+        // memory limit.
+        let Ok(count) = u32::try_from(n) else {
+            self.limit_hit = Some(crate::exec::engine::executor::LimitHit::Memory);
+            return Err(Step::Terminated);
+        };
+        let array = self.pool.new_array(&name, count);
+        let access = self.resolve(state, c.args[0][0], n, loc, true)?;
+        // The input holds what the object holds (`float src[64]`: floats)
+        // when it starts at an element boundary: the witness then prints
+        // as values.
+        if let (Some(element), Some(offset)) = (state.memory.object(access.object).element, self.pool.as_const(access.offset)) {
+            if offset % element.size() as u128 == 0 {
+                self.pool.set_element_type(array, element);
+            }
+        }
+        if let Some(off) = self.plain_offset(state, &access) {
+            // Whole pages hold "byte i of the input", built when read.
+            self.admit_host_memory(crate::exec::memory::object_bytes::page_table_bytes(n))?;
+            let o = state.memory.object_mut(access.object);
+            o.bytes.fill_input(&mut self.pool, off, n, array, 0);
+            forget_shadow(o, off, n);
+            return Ok(None);
+        }
+        self.admit_transient(n)?;
+        let bytes: Vec<Option<ExprId>> = (0..count).map(|i| Some(self.pool.input_byte(array, i))).collect();
+        self.write_bytes(state, &access, &bytes);
+        Ok(None)
+    }
+
+    fn builtin_assume(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let v = c.args[0][0];
+        let zero = self.pool.constant(self.pool.width(v), 0);
+        let is_zero = self.pool.eq(v, zero);
+        let holds = self.pool.not(is_zero);
+        if self.assume(state, holds) {
+            Ok(None)
+        } else {
+            Err(Step::Terminated)
+        }
+    }
+
+    fn builtin_assert_fail(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let text = match c.args.first() {
+            Some(p) => self.read_c_string(state, p[0], c.inst.loc).unwrap_or_default(),
+            None => String::new(),
+        };
+        let msg = format!("assertion `{text}` can fail");
+        let model = state.model.clone();
+        let decided = if state.unconfirmed_path { None } else { Some(crate::report::DecidedBy::BitPrecise) };
+        self.check_stats.record(decided.as_slice());
+        self.report(state, FindingKind::Mismatch, c.inst.loc, msg, model.as_ref().filter(|_| !state.unconfirmed_path), decided);
+        Err(Step::Terminated)
+    }
+
+    /// `klee_assert(cond)`: a check that `cond` is non-zero on every input
+    /// reaching it. A failing input is a `mismatch`; the path goes on with
+    /// the inputs for which it holds.
+    fn builtin_klee_assert(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        self.note_checks(state, 1);
+        let v = c.args[0][0];
+        let zero = self.pool.constant(self.pool.width(v), 0);
+        let fails = self.pool.eq(v, zero);
+        let (bad, good) = self.branch(state, fails);
+        if let Some(bad) = bad {
+            let witness = bad.model.clone().filter(|_| !bad.unconfirmed_path);
+            let decided = witness.as_ref().map(|_| crate::report::DecidedBy::BitPrecise);
+            self.check_stats.record(decided.as_slice());
+            self.report(&bad, FindingKind::Mismatch, c.inst.loc, "klee_assert can fail".into(), witness.as_ref(), decided);
+        }
+        match good {
+            Some(g) => {
+                *state = g;
+                Ok(None)
+            }
+            None => Err(Step::Terminated),
+        }
+    }
+
+    fn builtin_abort(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let model = state.model.clone();
+        self.report(state, FindingKind::Mismatch, c.inst.loc, "abort() can be called".into(), model.as_ref().filter(|_| !state.unconfirmed_path), None);
+        Err(Step::Terminated)
+    }
+
+    fn builtin_exit(&mut self, _state: &mut State, _c: &CallCtx) -> Result<Option<Value>, Step> {
+        Err(Step::Finished)
+    }
+
+    fn builtin_ignore(&mut self, _state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        Ok(Some(self.zero_result(c)))
+    }
+
+    pub fn zero_result(&mut self, c: &CallCtx) -> Value {
+        let t = c.inst.ty.clone();
+        self.undef_value(&t)
+    }
+
+    /// A heap block; a size past the memory limit stops the run with that
+    /// limit (`Executor::admit_allocation`).
+    pub(in crate::exec) fn heap_allocate(&mut self, state: &mut State, size: u64, align: u64, loc: Loc) -> Result<ExprId, Step> {
+        self.admit_allocation(size)?;
+        let file = self.module.file_name(loc).rsplit('/').next().unwrap_or("").to_string();
+        let name = format!("heap block allocated at {file}:{}", loc.line);
+        let id = state.memory.allocate(&mut self.pool, size, align, ObjectKind::Heap, name);
+        state.memory.object_mut(id).alloc_line = Some(loc);
+        let base = state.memory.object(id).base;
+        Ok(self.pool.constant(64, base as u128))
+    }
+
+    fn builtin_malloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let n = self.concrete_size(state, c.args[0][0], c.inst.loc, "the size of a malloc")?;
+        Ok(Some(scalar(self.heap_allocate(state, n, 16, c.inst.loc)?)))
+    }
+
+    fn builtin_aligned_alloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let align = self.concrete_arg(state, c.args[0][0])?;
+        let n = self.concrete_size(state, c.args[1][0], c.inst.loc, "the size of an aligned_alloc")?;
+        Ok(Some(scalar(self.heap_allocate(state, n, align, c.inst.loc)?)))
+    }
+
+    fn builtin_posix_memalign(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let align = self.concrete_arg(state, c.args[1][0])?;
+        let n = self.concrete_size(state, c.args[2][0], c.inst.loc, "the size of a posix_memalign")?;
+        let p = self.heap_allocate(state, n, align, c.inst.loc)?;
+        let bytes = crate::exec::memory::layout::value_to_bytes(&mut self.pool, &crate::ir::Type::Ptr { addr_space: 0 }, &[p]);
+        let access = self.resolve(state, c.args[0][0], 8, c.inst.loc, true)?;
+        self.write_bytes(state, &access, &bytes);
+        Ok(Some(scalar(self.pool.constant(32, 0))))
+    }
+
+    fn builtin_calloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let n = self.concrete_size(state, c.args[0][0], c.inst.loc, "the element count of a calloc")?;
+        let size = self.concrete_size(state, c.args[1][0], c.inst.loc, "the element size of a calloc")?;
+        // n * size past 64 bits cannot be allocated: the memory limit.
+        let total = n.checked_mul(size).unwrap_or(u64::MAX);
+        let p = self.heap_allocate(state, total, 16, c.inst.loc)?;
+        let zero = self.pool.constant(8, 0);
+        self.fill_bytes(state, p, zero, total, c.inst.loc)?;
+        Ok(Some(scalar(p)))
+    }
+
+    fn builtin_realloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let old = c.args[0][0];
+        let n = self.concrete_size(state, c.args[1][0], c.inst.loc, "the size of a realloc")?;
+        let p = self.heap_allocate(state, n, 16, c.inst.loc)?;
+        if self.pool.as_const(old) != Some(0) {
+            let old_addr = self.concrete_arg(state, old)?;
+            let keep = state.memory.object_near(old_addr).map(|o| state.memory.object(o).size.min(n)).unwrap_or(0);
+            self.copy_bytes(state, p, old, keep, c.inst.loc)?;
+            self.free_pointer(state, old, c.inst.loc)?;
+        }
+        Ok(Some(scalar(p)))
+    }
+
+    fn builtin_free(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        self.free_pointer(state, c.args[0][0], c.inst.loc)?;
+        Ok(None)
+    }
+
+    pub fn free_pointer(&mut self, state: &mut State, ptr: ExprId, loc: Loc) -> Result<(), Step> {
+        let a = self.concrete_arg(state, ptr)?;
+        if a == 0 {
+            return Ok(());
+        }
+        let obj = state.memory.object_near(a).filter(|o| state.memory.object(*o).base == a);
+        let Some(obj) = obj else {
+            self.report(state, FindingKind::OutOfBounds, loc, format!("free of {a:#x}, which is not the start of a heap block"), None, None);
+            return Err(Step::Terminated);
+        };
+        let o = state.memory.object(obj);
+        if o.kind != ObjectKind::Heap {
+            let msg = format!("free of {} object `{}`, which was not allocated with malloc", o.kind.describe(), o.name);
+            self.report(state, FindingKind::OutOfBounds, loc, msg, None, None);
+            return Err(Step::Terminated);
+        }
+        if o.freed {
+            let first = o.free_line;
+            let msg = format!("double free of `{}`", o.name);
+            if self.report(state, FindingKind::DoubleFree, loc, msg, None, None).is_some() {
+                if let Some(fl) = first {
+                    let l = self.location(fl);
+                    if let Some(f) = self.findings.last_mut() {
+                        f.related.insert(0, crate::report::Related { message: "first freed here".into(), location: l });
+                    }
+                }
+            }
+            return Err(Step::Terminated);
+        }
+        let o = state.memory.object_mut(obj);
+        o.freed = true;
+        o.free_line = Some(loc);
+        Ok(())
+    }
+
+    fn builtin_memmove(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let n = self.concrete_size(state, c.args[2][0], c.inst.loc, "the size of a memcpy")?;
+        self.copy_bytes(state, c.args[0][0], c.args[1][0], n, c.inst.loc)?;
+        Ok(Some(c.args[0].clone()))
+    }
+
+    fn builtin_memset(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let n = self.concrete_size(state, c.args[2][0], c.inst.loc, "the size of a memset")?;
+        let byte = self.pool.trunc(c.args[1][0], 8);
+        self.fill_bytes(state, c.args[0][0], byte, n, c.inst.loc)?;
+        Ok(Some(c.args[0].clone()))
+    }
+
+    /// memmove semantics: reads everything before writing.
+    pub fn copy_bytes(&mut self, state: &mut State, dst: ExprId, src: ExprId, n: u64, loc: Loc) -> Result<(), Step> {
+        if n == 0 {
+            return Ok(());
+        }
+        let from = self.resolve(state, src, n, loc, false)?;
+        let mut resolved_to = None;
+        if let Some(from_off) = self.plain_offset(state, &from) {
+            let o = state.memory.object(from.object);
+            if crate::exec::memory::shadow_mem::range_is_defined(o, from_off, n) {
+                // Defined bytes at a known place: copied by page.
+                let source = o.bytes.window(from_off, n);
+                self.admit_host_memory(crate::exec::memory::object_bytes::page_table_bytes(n))?;
+                let to = self.resolve(state, dst, n, loc, true)?;
+                if let Some(to_off) = self.plain_offset(state, &to) {
+                    let o = state.memory.object_mut(to.object);
+                    o.bytes.copy_from(&mut self.pool, to_off, &source, from_off, n);
+                    forget_shadow(o, to_off, n);
+                    return Ok(());
+                }
+                resolved_to = Some(to);
+            }
+        }
+        self.admit_transient(n)?;
+        let bytes: Vec<Option<ExprId>> = self.read_bytes_raw(state, &from, n).into_iter().map(Some).collect();
+        let shadow = self.shadow.last_read.take().map(|(m, origin)| (m.into_iter().map(Some).collect::<Vec<_>>(), origin));
+        let to = match resolved_to {
+            Some(to) => to,
+            None => self.resolve(state, dst, n, loc, true)?,
+        };
+        self.write_bytes_shadowed(state, &to, &bytes, shadow.as_ref().map(|(m, o)| (&m[..], *o)));
+        Ok(())
+    }
+
+    pub fn fill_bytes(&mut self, state: &mut State, dst: ExprId, byte: ExprId, n: u64, loc: Loc) -> Result<(), Step> {
+        if n == 0 {
+            return Ok(());
+        }
+        let to = self.resolve(state, dst, n, loc, true)?;
+        if let Some(off) = self.plain_offset(state, &to) {
+            // Whole pages share one page holding `byte`.
+            self.admit_host_memory(crate::exec::memory::object_bytes::page_table_bytes(n))?;
+            let o = state.memory.object_mut(to.object);
+            o.bytes.fill(&mut self.pool, off, n, byte);
+            forget_shadow(o, off, n);
+            return Ok(());
+        }
+        self.admit_transient(n)?;
+        self.write_bytes(state, &to, &vec![Some(byte); n as usize]);
+        Ok(())
+    }
+
+    /// The offset of an access as a number, in an object with bytes of its
+    /// own (not an address-only buffer, whose bytes are kept by offset).
+    fn plain_offset(&self, state: &State, access: &crate::exec::memory::mem_ops::Access) -> Option<u64> {
+        let o = state.memory.object(access.object);
+        if o.address_only {
+            return None;
+        }
+        self.pool.as_const(access.offset).map(|v| v as u64)
+    }
+
+    /// The bytes of a copy; their shadow is left in `self.shadow.last_read`
+    /// (copying indeterminate bytes is no use of them).
+    fn read_bytes_raw(&mut self, state: &mut State, access: &crate::exec::memory::mem_ops::Access, n: u64) -> Vec<ExprId> {
+        if let Some(off) = self.pool.as_const(access.offset) {
+            let o = state.memory.object(access.object);
+            if !o.address_only {
+                self.shadow.last_read = self.range_shadow(o, off as u64, n);
+                let mut bytes = Vec::new();
+                o.bytes.read(&mut self.pool, off as u64, n, &mut bytes);
+                return bytes;
+            }
+        }
+        self.read_bytes(state, access, n, Loc::default()).into_vec()
+    }
+}
+
+/// Bytes `off..off + len` of `o` were just written with defined bits:
+/// they lose any indeterminate bits they had.
+fn forget_shadow(o: &mut crate::exec::memory::MemoryObject, off: u64, len: u64) {
+    if o.poison.is_empty() {
+        return;
+    }
+    let mut tail = o.poison.split_off(&off);
+    let mut rest = tail.split_off(&off.saturating_add(len));
+    o.poison.append(&mut rest);
+}

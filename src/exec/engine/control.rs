@@ -1,0 +1,249 @@
+//! Control flow: branches (forking on symbolic conditions), switch, phi
+//! nodes on block entry, calls and returns.
+
+use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::engine::state::State;
+use crate::exec::engine::value::Value;
+use crate::expr::ExprId;
+use crate::ir::{BlockId, FuncId, Function, InstKind, Loc, Operand, Terminator};
+
+impl<'m> Executor<'m> {
+    pub(in crate::exec) fn exec_terminator(&mut self, state: &mut State, func: &'m Function, term: &'m Terminator, loc: Loc) -> Step {
+        match term {
+            Terminator::Br(target) => {
+                self.jump(state, func, *target);
+                Step::Continue
+            }
+            Terminator::CondBr { cond, then, otherwise } => {
+                let here = state.frame().func;
+                self.note_branch(state, here, *then, *otherwise);
+                self.check_operand_use(state, func, cond, loc, "a branch condition");
+                let c = self.operand1(state, func, cond);
+                self.cond_branch(state, func, c, *then, *otherwise, loc)
+            }
+            Terminator::Switch { value, default, cases } => {
+                self.check_operand_use(state, func, value, loc, "the value of a switch");
+                self.exec_switch(state, func, value, *default, cases)
+            }
+            Terminator::Ret(v) => {
+                let value = v.as_ref().map(|v| self.operand(state, func, v));
+                let shadow = match v {
+                    Some(v) if self.shadow_active(state) => self.operand_shadow(state, func, v, loc),
+                    _ => None,
+                };
+                if let Some(s) = &shadow {
+                    if state.stack.len() == 1 && state.gpu.is_none() {
+                        let what = format!("the value returned by `{}` (the exit status)", func.name);
+                        self.uninit_use(state, s, loc, &what);
+                    }
+                }
+                self.exec_return(state, value, shadow)
+            }
+            Terminator::Unreachable => self.unsupported(state, loc, "reached an `unreachable` instruction".into()),
+            Terminator::Unsupported(what) => self.unsupported(state, loc, format!("unsupported terminator: {what}")),
+        }
+    }
+
+    fn cond_branch(&mut self, state: &mut State, func: &'m Function, c: ExprId, then: BlockId, otherwise: BlockId, loc: Loc) -> Step {
+        // The test of a summarised loop, run once more: leave the loop
+        // where the havocked variables let the path leave it.
+        if let Some(forced) = state.forced_exit {
+            let f = state.frame();
+            if forced.func == f.func && forced.header == f.block && forced.depth == state.stack.len() {
+                state.forced_exit = None;
+                let leave = if forced.exit == then { c } else { self.pool.not(c) };
+                if !self.assume(state, leave) {
+                    return Step::Terminated;
+                }
+                self.jump(state, func, forced.exit);
+                return Step::Continue;
+            }
+        }
+        if let Some(v) = self.pool.as_const(c) {
+            self.jump(state, func, if v != 0 { then } else { otherwise });
+            return Step::Continue;
+        }
+        // A test the path already decided: no copy of the state (a kernel
+        // state holds every work-item's stack).
+        if let Some(truth) = state.implied.get(&state.path, c) {
+            state.depth += 1;
+            self.jump(state, func, if truth { then } else { otherwise });
+            return Step::Continue;
+        }
+        let (t, f) = self.branch(state, c);
+        match (t, f) {
+            (Some(mut t), Some(mut f)) => {
+                let (here, func_id) = (state.frame().block, state.frame().func);
+                if self.loop_bound_reached(state, here) {
+                    if self.summarise_loop(state, func, here, then, otherwise) {
+                        return Step::Continue;
+                    }
+                    self.loop_bound_cut(state, loc);
+                    return Step::Terminated;
+                }
+                self.open_region(&mut t, &mut f, func_id, here, state.path.len());
+                f.id = self.fork_id();
+                self.jump(&mut t, func, then);
+                self.jump(&mut f, func, otherwise);
+                *state = t;
+                Step::Fork(vec![f])
+            }
+            (Some(mut t), None) => {
+                self.jump(&mut t, func, then);
+                *state = t;
+                Step::Continue
+            }
+            (None, Some(mut f)) => {
+                self.jump(&mut f, func, otherwise);
+                *state = f;
+                Step::Continue
+            }
+            (None, None) => {
+                self.stats.pruned += 1;
+                Step::Terminated
+            }
+        }
+    }
+
+    fn exec_switch(&mut self, state: &mut State, func: &'m Function, value: &Operand, default: BlockId, cases: &[(u128, BlockId)]) -> Step {
+        let v = self.operand1(state, func, value);
+        let w = self.pool.width(v);
+        if let Some(x) = self.pool.as_const(v) {
+            let target = cases.iter().find(|(c, _)| *c == x).map(|(_, b)| *b).unwrap_or(default);
+            self.jump(state, func, target);
+            return Step::Continue;
+        }
+        // Peel off one case at a time: `v == c` or the rest.
+        let mut rest = state.clone();
+        let mut forks = Vec::new();
+        for (c, target) in cases {
+            let ce = self.pool.constant(w, *c);
+            let hit = self.pool.eq(v, ce);
+            let (t, f) = self.branch(&mut rest, hit);
+            if let Some(mut t) = t {
+                self.jump(&mut t, func, *target);
+                forks.push(t);
+            }
+            match f {
+                Some(f) => rest = f,
+                None => {
+                    return self.finish_switch(state, forks);
+                }
+            }
+        }
+        self.jump(&mut rest, func, default);
+        forks.push(rest);
+        self.finish_switch(state, forks)
+    }
+
+    fn finish_switch(&mut self, state: &mut State, mut forks: Vec<State>) -> Step {
+        let Some(first) = forks.pop() else {
+            self.stats.pruned += 1;
+            return Step::Terminated;
+        };
+        *state = first;
+        for f in forks.iter_mut() {
+            f.id = self.fork_id();
+        }
+        if forks.is_empty() {
+            Step::Continue
+        } else {
+            Step::Fork(forks)
+        }
+    }
+
+    /// Moves to `target`, assigning its phi nodes from the block we leave.
+    pub(in crate::exec) fn jump(&mut self, state: &mut State, func: &'m Function, target: BlockId) {
+        let from = state.frame().block;
+        let block = &func.blocks[target.0 as usize];
+        if !matches!(block.insts.first().map(|i| &i.kind), Some(InstKind::Phi { .. })) {
+            let frame = state.frame_mut();
+            frame.prev_block = Some(from);
+            frame.block = target;
+            frame.pc = 0;
+            return;
+        }
+        let mut assigned: Vec<(crate::ir::RegId, Value)> = Vec::new();
+        let mut shadows = Vec::new();
+        let shadowed = self.shadow_active(state);
+        for inst in &block.insts {
+            let InstKind::Phi { incoming } = &inst.kind else { break };
+            if let (Some(dest), Some((_, op))) = (inst.dest, incoming.iter().find(|(b, _)| *b == from)) {
+                let v = self.operand(state, func, op);
+                assigned.push((dest, v));
+                if shadowed {
+                    let s = self.operand_shadow(state, func, op, inst.loc);
+                    shadows.push((dest, s));
+                }
+            }
+        }
+        let frame = state.frame_mut();
+        frame.prev_block = Some(from);
+        frame.block = target;
+        frame.pc = 0;
+        for (d, v) in assigned {
+            frame.regs[d.0 as usize] = Some(v);
+        }
+        for (d, s) in shadows {
+            self.set_shadow(state, d, s);
+        }
+    }
+
+    /// Calls a function defined in the module.
+    pub(in crate::exec) fn call_function(&mut self, state: &mut State, callee: FuncId, args: Vec<Value>, dest: Option<crate::ir::RegId>, loc: Loc) -> Step {
+        if state.stack.len() >= 10_000 {
+            return self.unsupported(state, loc, "call depth above 10000 (unbounded recursion?)".into());
+        }
+        let f = self.module.function(callee);
+        let fixed = f.params.len();
+        let extra: Vec<Value> = if f.varargs && args.len() > fixed { args[fixed..].to_vec() } else { Vec::new() };
+        self.push_frame(state, callee, args, dest, loc);
+        if let Err(step) = self.copy_byval_args(state, loc) {
+            return step;
+        }
+        if f.varargs {
+            let area = self.lay_out_varargs(state, &extra);
+            state.frame_mut().varargs = Some(area);
+        }
+        Step::Continue
+    }
+
+    fn exec_return(&mut self, state: &mut State, value: Option<Value>, shadow: Option<crate::exec::memory::shadow::Shadow>) -> Step {
+        let frame = state.stack.pop().expect("return with an empty stack");
+        for obj in frame.allocas {
+            let o = state.memory.object_mut(obj);
+            o.freed = true;
+            o.free_line = Some(frame.call_loc);
+        }
+        if state.stack.is_empty() {
+            if state.gpu.is_some() {
+                return self.work_item_finished(state, frame.call_loc);
+            }
+            return Step::Finished;
+        }
+        if let (Some(dest), Some(v)) = (frame.ret_dest, value) {
+            self.set_reg(state, dest, v);
+            if shadow.is_some() || !state.frame().shadows.is_empty() {
+                self.set_shadow(state, dest, shadow);
+            }
+        }
+        Step::Continue
+    }
+
+    /// Variadic arguments are laid out in 8-byte slots; `va_start` points
+    /// the va_list's overflow area at them (see calls.rs).
+    fn lay_out_varargs(&mut self, state: &mut State, extra: &[Value]) -> crate::exec::memory::ObjectId {
+        let size = 8 * extra.len().max(1) as u64;
+        let id = state.memory.allocate(&mut self.pool, size, 16, crate::exec::memory::ObjectKind::Stack, "varargs".into());
+        for (k, v) in extra.iter().enumerate() {
+            let lane = v[0];
+            let w = self.pool.width(lane);
+            let wide = if w < 64 { self.pool.zext(lane, 64) } else { self.pool.trunc(lane, 64) };
+            let slot: Vec<Option<crate::expr::ExprId>> = (0..8).map(|b| Some(self.pool.extract(wide, b * 8, 8))).collect();
+            state.memory.object_mut(id).bytes.write(&mut self.pool, k as u64 * 8, &slot);
+        }
+        state.memory.object_mut(id).bytes.set_all_written(true);
+        state.frame_mut().allocas.push(id);
+        id
+    }
+}

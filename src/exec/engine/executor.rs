@@ -1,0 +1,786 @@
+//! The executor: owns the expression pool, the states waiting to run and
+//! the findings, and drives exploration. Instruction semantics live in the
+//! per-family files next to this one; this file holds the run loop,
+//! forking and the reporting of findings.
+
+use crate::exec::memory::{Memory, ObjectId, ObjectKind};
+use crate::exec::engine::searcher::Searcher;
+use crate::exec::engine::state::{Frame, State};
+use crate::exec::engine::value::Value;
+use crate::check::{Decider, Feasibility};
+use crate::config::Config;
+use crate::expr::{Assignment, ExprId, ExprPool};
+use crate::ir::{FuncId, GlobalId, Loc, Module, Reloc};
+use crate::report::{DecidedBy, Finding, FindingKind, Location, Related, Status};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// What executing one instruction did to the state.
+pub enum Step {
+    Continue,
+    /// The state split; the other states are to be explored later.
+    Fork(Vec<State>),
+    /// The path ended normally.
+    Finished,
+    /// The path ended with a finding or an infeasible assumption.
+    Terminated,
+}
+
+/// Why exploration stopped early, if it did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LimitHit {
+    Time,
+    Paths,
+    Memory,
+    /// SIGINT or SIGTERM (`crate::interrupt`).
+    Interrupted,
+    /// A path unrolled a symbolic loop `Config::loop_bound` times; the
+    /// other paths were explored (path_budget.rs).
+    LoopBound,
+    /// A work-item ran `Config::max_item_steps` instructions between two
+    /// barriers; the other paths were explored.
+    ItemSteps,
+}
+
+impl LimitHit {
+    /// The limit's name in reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            LimitHit::Time => "time",
+            LimitHit::Paths => "paths",
+            LimitHit::Memory => "memory",
+            LimitHit::Interrupted => "interrupted",
+            LimitHit::LoopBound => "loop-bound",
+            LimitHit::ItemSteps => "work-item-steps",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    pub paths: u64,
+    pub merged: u64,
+    pub instructions: u64,
+    pub forks: u64,
+    pub pruned: u64,
+}
+
+pub struct Executor<'m> {
+    pub module: &'m Module,
+    pub pool: ExprPool,
+    pub config: Config,
+    pub decider: Decider,
+    pub findings: Vec<Finding>,
+    pub stats: Stats,
+    pub limit_hit: Option<LimitHit>,
+    /// A limit that ended some paths but not the run (path_budget.rs), and
+    /// what each cut was, for the report.
+    pub path_limit: Option<LimitHit>,
+    pub path_limit_notes: Vec<String>,
+    /// The run ended at its first confirmed finding
+    /// (`Config::stop_at_first_finding`).
+    pub stopped_at_finding: bool,
+    /// Addresses of globals and functions, fixed for the whole run.
+    pub global_addr: Vec<u64>,
+    pub function_addr: FxHashMap<u64, FuncId>,
+    pub function_base: Vec<u64>,
+    seen: FxHashSet<(FindingKind, Loc, String)>,
+    next_state_id: u32,
+    started: Instant,
+    /// States created outside the normal forking (an access re-run against
+    /// another object); the run loop hands them to the searcher.
+    pub pending: Vec<State>,
+    /// How many values of a symbolic size each call site has explored.
+    pub(in crate::exec) size_values: FxHashMap<Loc, u32>,
+    pub check_stats: crate::exec::checks::check_equal::CheckStats,
+    pub(in crate::exec) regions: FxHashMap<u32, crate::exec::engine::merge::Region>,
+    pub(in crate::exec) next_region: u32,
+    pub(in crate::exec) postdoms: FxHashMap<FuncId, Vec<Option<crate::ir::BlockId>>>,
+    /// Output written by the program (printf, puts) on each path, kept for
+    /// `symcross run` and the differential tests.
+    pub output: Vec<u8>,
+    /// OpenCL programs built by the host program (cl_host.rs).
+    pub cl: crate::exec::opencl::host::ClPrograms,
+    /// When set, paths that finish normally are kept here instead of being
+    /// dropped (a kernel run nested in a host program, cl_launch.rs).
+    pub finished: Option<Vec<State>>,
+    /// What the run exercised (symbolic inputs, checks reached).
+    pub coverage: crate::report::Coverage,
+    /// Blocks that call `__assert_fail` or `abort` (coverage.rs).
+    pub(in crate::exec) failure_blocks: FxHashSet<(FuncId, crate::ir::BlockId)>,
+    /// Origins and caches of the uninitialised-bits analysis (shadow.rs).
+    pub(in crate::exec) shadow: crate::exec::memory::shadow::ShadowCx,
+    /// Per function, its lane writes (lane_writes.rs), found when needed.
+    pub(in crate::exec) lane_tables: FxHashMap<FuncId, std::rc::Rc<crate::exec::opencl::lane_writes::LaneTable>>,
+    /// With `Config::shard`: a state not yet given to a shard rested on an
+    /// `unknown` solver answer, so the shards may disagree on the split
+    /// (shard.rs).
+    pub shard_uncertain: bool,
+}
+
+impl<'m> Executor<'m> {
+    pub fn new(module: &'m Module, config: Config, decider: Decider) -> Self {
+        Executor {
+            module,
+            pool: ExprPool::with_nan_model(config.nan),
+            config,
+            decider,
+            findings: Vec::new(),
+            stats: Stats::default(),
+            limit_hit: None,
+            path_limit: None,
+            path_limit_notes: Vec::new(),
+            stopped_at_finding: false,
+            global_addr: Vec::new(),
+            function_addr: FxHashMap::default(),
+            function_base: Vec::new(),
+            seen: FxHashSet::default(),
+            next_state_id: 0,
+            started: Instant::now(),
+            pending: Vec::new(),
+            size_values: FxHashMap::default(),
+            check_stats: Default::default(),
+            regions: FxHashMap::default(),
+            next_region: 0,
+            postdoms: FxHashMap::default(),
+            output: Vec::new(),
+            cl: Default::default(),
+            finished: None,
+            coverage: crate::report::Coverage { program_has_checks: crate::exec::engine::coverage::has_checks(module), ..Default::default() },
+            failure_blocks: crate::exec::engine::coverage::failure_blocks(module),
+            shadow: crate::exec::memory::shadow::ShadowCx::new(module),
+            lane_tables: FxHashMap::default(),
+            shard_uncertain: false,
+        }
+    }
+
+    /// Builds the initial state: globals laid out, `entry` called with `args`.
+    pub fn initial_state(&mut self, entry: FuncId, args: Vec<Value>) -> State {
+        let mut state = self.memory_state();
+        self.push_frame(&mut state, entry, args, None, Loc::default());
+        state
+    }
+
+    /// A state with the globals laid out and an empty stack.
+    pub fn memory_state(&mut self) -> State {
+        let mut memory = Memory::new();
+        for f in &self.module.functions {
+            let id = memory.allocate(&mut self.pool, 1, 16, ObjectKind::Function, f.name.clone());
+            let base = memory.object(id).base;
+            self.function_base.push(base);
+        }
+        for (i, base) in self.function_base.iter().enumerate() {
+            self.function_addr.insert(*base, FuncId(i as u32));
+        }
+        let mut ids = Vec::new();
+        for g in &self.module.globals {
+            let id = memory.allocate(&mut self.pool, g.size, g.align, ObjectKind::Global, g.name.clone());
+            memory.object_mut(id).addr_space = g.addr_space;
+            memory.object_mut(id).element = g.element;
+            self.global_addr.push(memory.object(id).base);
+            ids.push(id);
+        }
+        for (g, id) in self.module.globals.iter().zip(&ids) {
+            self.init_global(&mut memory, g, *id);
+        }
+        let state = State {
+            id: 0,
+            stack: Vec::new(),
+            memory,
+            path: Vec::new(),
+            model: Some(Assignment::default()),
+            unconfirmed_path: false,
+            steps: 0,
+            depth: 0,
+            gpu: None,
+            merge: Vec::new(),
+            checked: false,
+            route: Default::default(),
+            implied: Default::default(),
+            abstracted: false,
+            inexact_unsized: None,
+            forced_exit: None,
+        };
+        self.next_state_id = 1;
+        state
+    }
+
+    pub(in crate::exec) fn init_global(&mut self, memory: &mut Memory, g: &crate::ir::Global, id: ObjectId) {
+        let Some(init) = &g.init else {
+            // External without initializer: contents unknown but defined.
+            memory.object_mut(id).bytes.set_all_written(true);
+            return;
+        };
+        let o = memory.object_mut(id);
+        let n = (o.size as usize).min(init.len());
+        // By page: all-zero pages (most of a large zero-initialised array)
+        // stay blank, the others are stored as constants.
+        for (k, chunk) in init[..n].chunks(crate::exec::memory::object_bytes::PAGE_BYTES as usize).enumerate() {
+            if chunk.iter().any(|b| *b != 0) {
+                let bytes: Vec<Option<ExprId>> = chunk.iter().map(|b| Some(self.pool.constant(8, *b as u128))).collect();
+                o.bytes.write(&mut self.pool, k as u64 * crate::exec::memory::object_bytes::PAGE_BYTES, &bytes);
+            }
+        }
+        o.bytes.set_all_written(true);
+        o.read_only = g.constant;
+        for (offset, reloc) in &g.relocs {
+            let addr = match reloc {
+                Reloc::Global { global, offset } => self.global_addr[global.0 as usize].wrapping_add(*offset as u64),
+                Reloc::Function(f) => self.function_base[f.0 as usize],
+            };
+            let o = memory.object_mut(id);
+            for k in 0..8 {
+                let at = *offset + k;
+                if at < (o.size).min(init.len() as u64) {
+                    let b = self.pool.constant(8, ((addr >> (8 * k)) & 0xff) as u128);
+                    o.bytes.set(&mut self.pool, at, b);
+                }
+            }
+        }
+    }
+
+    pub fn global_address(&self, g: GlobalId) -> u64 {
+        self.global_addr[g.0 as usize]
+    }
+
+    /// Runs states until none is left or a limit is hit.
+    pub fn run(&mut self, initial: State) {
+        let mut searcher = Searcher::new(self.config.searcher, self.config.seed);
+        searcher.push(initial);
+        crate::memory_ceiling::set_limit(self.config.max_memory_mb.unwrap_or_else(crate::config::physical_memory_mb));
+        let mut last_progress = Instant::now();
+        // Limits are also checked inside a long path (a loop that runs for
+        // minutes is one path), every this many instructions.
+        const CHECK_EVERY: u32 = 1 << 16;
+        let mut until_check = CHECK_EVERY;
+        let mut findings_seen = 0;
+        'paths: while let Some(mut state) = searcher.pop() {
+            if let Some(limit) = self.limit_reached() {
+                self.limit_hit = Some(limit);
+                self.check_races_at_limit(&mut state);
+                break;
+            }
+            self.report_progress(&mut last_progress, searcher.len());
+            loop {
+                until_check -= 1;
+                if until_check == 0 {
+                    until_check = CHECK_EVERY;
+                    if let Some(limit) = self.limit_reached() {
+                        // The unfinished path is dropped; the report says
+                        // which limit stopped the run. A kernel's accesses
+                        // so far are still checked for races.
+                        self.limit_hit = Some(limit);
+                        self.check_races_at_limit(&mut state);
+                        break 'paths;
+                    }
+                    // A long path reports progress too.
+                    self.report_progress(&mut last_progress, searcher.len());
+                    if self.work_item_over_budget(&state) {
+                        self.stats.paths += 1;
+                        let mut push = |s: State| searcher.push(s);
+                        for s in self.leave_regions(&state) {
+                            self.settle(s, &mut push);
+                        }
+                        break;
+                    }
+                }
+                let found_before = self.findings.len();
+                let step = self.step(&mut state);
+                if self.limit_hit.is_some() {
+                    // The step hit a limit itself (an allocation past the
+                    // memory limit). What it went on to find rests on
+                    // bytes it could not build: dropped.
+                    self.findings.truncate(found_before);
+                    break 'paths;
+                }
+                if crate::memory_ceiling::tripped() {
+                    // A solver query of this step was stopped at the
+                    // memory limit: what the step decided may rest on it.
+                    let mut k = 0;
+                    self.findings.retain(|f| {
+                        k += 1;
+                        k <= found_before || f.status == Status::Confirmed
+                    });
+                    self.limit_hit = Some(LimitHit::Memory);
+                    break 'paths;
+                }
+                if crate::interrupt::requested() {
+                    // What this step decided may rest on a solver call cut
+                    // short by the signal: its unconfirmed findings are
+                    // artefacts of the interruption, and the path is
+                    // dropped unfinished.
+                    let mut k = 0;
+                    self.findings.retain(|f| {
+                        k += 1;
+                        k <= found_before || f.status == Status::Confirmed
+                    });
+                    self.limit_hit = Some(LimitHit::Interrupted);
+                    break 'paths;
+                }
+                if self.config.stop_at_first_finding && self.findings.len() != findings_seen {
+                    findings_seen = self.findings.len();
+                    if self.findings.iter().any(|f| f.status == Status::Confirmed) {
+                        self.stopped_at_finding = true;
+                        break 'paths;
+                    }
+                }
+                if self.config.shard.is_some() {
+                    self.note_uncertain(&state);
+                }
+                // States made by this step (a fork, or extra states such
+                // as another value of a symbolic size): with shards, the
+                // step is a decision, and a state may be another shard's.
+                let mut forked = std::mem::take(&mut self.pending);
+                let step = match step {
+                    Step::Fork(others) => {
+                        self.stats.forks += others.len() as u64;
+                        forked.extend(others);
+                        Step::Fork(Vec::new())
+                    }
+                    other => other,
+                };
+                let keep = self.route_step(&mut state, &mut forked);
+                // States go to the searcher through `settle`, which lets
+                // those standing at their region's join arrive there.
+                let mut push = |s: State| searcher.push(s);
+                for p in forked {
+                    self.count_new_state(&p);
+                    self.settle(p, &mut push);
+                }
+                if !keep {
+                    continue 'paths;
+                }
+                match step {
+                    Step::Continue => {
+                        if self.in_stale_region(&state) {
+                            for s in self.leave_stale_regions(&mut state) {
+                                self.settle(s, &mut push);
+                            }
+                        }
+                        if self.at_join(&state) {
+                            self.settle(state, &mut push);
+                            break;
+                        }
+                    }
+                    Step::Fork(_) => {
+                        self.settle(state, &mut push);
+                        break;
+                    }
+                    Step::Finished => {
+                        if self.owns_path(&state) {
+                            self.stats.paths += 1;
+                            if !state.checked {
+                                self.coverage.paths_without_check += 1;
+                            }
+                        }
+                        for s in self.leave_regions(&state) {
+                            self.settle(s, &mut push);
+                        }
+                        if let Some(done) = self.finished.as_mut() {
+                            done.push(state);
+                        }
+                        break;
+                    }
+                    Step::Terminated => {
+                        if self.owns_path(&state) {
+                            self.stats.paths += 1;
+                        }
+                        for s in self.leave_regions(&state) {
+                            self.settle(s, &mut push);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if self.limit_hit.is_none() && !searcher.is_empty() {
+            self.limit_hit = self.limit_reached();
+        }
+        if self.limit_hit.is_none() {
+            self.limit_hit = self.path_limit.clone();
+        }
+        // A solver query cut short by --max-time leaves its answer open even
+        // when every path finished: the run was stopped by the limit.
+        if self.limit_hit.is_none() && self.decider.backend.deadline_hit() {
+            self.limit_hit = Some(LimitHit::Time);
+        }
+    }
+
+    /// With --progress, a line on stderr at most every two seconds.
+    fn report_progress(&self, last: &mut Instant, waiting: usize) {
+        if !self.config.progress || last.elapsed().as_secs() < 2 {
+            return;
+        }
+        *last = Instant::now();
+        eprintln!(
+            "symcross: {} paths done, {} waiting, {} instructions, {} queries, {:.1}s",
+            self.stats.paths,
+            waiting,
+            self.stats.instructions,
+            self.decider.backend.queries(),
+            self.started.elapsed().as_secs_f64()
+        );
+    }
+
+    fn limit_reached(&self) -> Option<LimitHit> {
+        if crate::interrupt::requested() {
+            return Some(LimitHit::Interrupted);
+        }
+        if let Some(t) = self.config.max_time {
+            if self.started.elapsed() >= t || self.decider.backend.deadline_hit() {
+                return Some(LimitHit::Time);
+            }
+        }
+        if let Some(p) = self.config.max_paths {
+            if self.stats.paths >= p {
+                return Some(LimitHit::Paths);
+            }
+        }
+        if let Some(mb) = self.config.max_memory_mb {
+            if crate::memory_ceiling::resident_mb() > mb {
+                return Some(LimitHit::Memory);
+            }
+        }
+        None
+    }
+
+    /// Admits an object of `bytes` bytes before it is allocated: when it
+    /// cannot fit in the memory limit (the configured one, else the
+    /// machine's memory) the run stops with the memory limit, so a huge
+    /// `malloc` is a report, never a failed host allocation. Its bytes
+    /// cost nothing until written (object_bytes.rs): what is admitted is
+    /// its page table.
+    pub fn admit_allocation(&mut self, bytes: u64) -> Result<(), Step> {
+        if bytes > MAX_OBJECT_BYTES {
+            self.limit_hit = Some(LimitHit::Memory);
+            return Err(Step::Terminated);
+        }
+        self.admit_host_memory(crate::exec::memory::object_bytes::page_table_bytes(bytes))
+    }
+
+    /// Admits an operation that lists `bytes` bytes of an object one by one
+    /// (a memcpy between unaligned or partly indeterminate ranges, a memset
+    /// at a symbolic address): the temporary list and the pages written.
+    pub fn admit_transient(&mut self, bytes: u64) -> Result<(), Step> {
+        self.admit_host_memory(bytes.saturating_mul(COST_PER_TRANSIENT_BYTE))
+    }
+
+    /// Admits `n` new expressions (fresh bytes, selects).
+    pub fn admit_expressions(&mut self, n: u64) -> Result<(), Step> {
+        self.admit_host_memory(n.saturating_mul(COST_PER_EXPRESSION))
+    }
+
+    /// Admits an access of `len` bytes at a symbolic offset that can take
+    /// `positions` values in an object of `size` bytes: its bytes are
+    /// listed, and each byte read or written is a select over those
+    /// positions, about two expressions per position (`shadowed`: their
+    /// indeterminate bits as well).
+    pub fn admit_symbolic_access(&mut self, size: u64, positions: u64, len: u64, shadowed: bool) -> Result<(), Step> {
+        let listed = size.saturating_mul(COST_PER_TRANSIENT_BYTE);
+        let selects = positions.saturating_mul(len + 1).saturating_mul(if shadowed { 4 } else { 2 });
+        self.admit_host_memory(listed.saturating_add(selects.saturating_mul(COST_PER_EXPRESSION)))
+    }
+
+    pub fn admit_host_memory(&mut self, host_bytes: u64) -> Result<(), Step> {
+        let need_mb = host_bytes >> 20;
+        // Small amounts are always admitted: reading the resident set
+        // costs more than they do, and the run loop watches it anyway.
+        if need_mb < 16 {
+            return Ok(());
+        }
+        let limit = self.config.max_memory_mb.unwrap_or_else(crate::config::physical_memory_mb);
+        if crate::memory_ceiling::resident_mb().saturating_add(need_mb) > limit {
+            self.limit_hit = Some(LimitHit::Memory);
+            return Err(Step::Terminated);
+        }
+        Ok(())
+    }
+
+    pub fn elapsed(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+    }
+
+    pub fn push_frame(&mut self, state: &mut State, func: FuncId, args: Vec<Value>, ret_dest: Option<crate::ir::RegId>, call_loc: Loc) {
+        let frame = self.new_frame(func, args, ret_dest, call_loc);
+        state.stack.push(frame);
+    }
+
+    /// A frame at the entry of `func` with its parameters bound to `args`.
+    pub fn new_frame(&self, func: FuncId, args: Vec<Value>, ret_dest: Option<crate::ir::RegId>, call_loc: Loc) -> Frame {
+        let f = self.module.function(func);
+        let mut regs: Vec<Option<Value>> = vec![None; f.num_regs as usize];
+        for (p, a) in f.params.iter().zip(args) {
+            regs[p.reg.0 as usize] = Some(a);
+        }
+        Frame {
+            func,
+            block: crate::ir::BlockId(0),
+            prev_block: None,
+            pc: 0,
+            regs,
+            allocas: Vec::new(),
+            ret_dest,
+            call_loc,
+            varargs: None,
+            shadows: Default::default(),
+            shadow_on: self.shadow.mentions_undef(func),
+        }
+    }
+
+    pub fn fork_id(&mut self) -> u32 {
+        let id = self.next_state_id;
+        self.next_state_id += 1;
+        id
+    }
+
+    /// Splits `state` on `cond`: returns whether the true side and the false
+    /// side are feasible, updating models. The caller continues `state` on
+    /// one side and gets a clone for the other.
+    pub fn branch(&mut self, state: &mut State, cond: ExprId) -> (Option<State>, Option<State>) {
+        if let Some(v) = self.pool.as_const(cond) {
+            return if v != 0 { (Some(state.clone()), None) } else { (None, Some(state.clone())) };
+        }
+        if let Some(truth) = state.implied.get(&state.path, cond) {
+            let mut n = state.clone();
+            n.depth += 1;
+            return if truth { (Some(n), None) } else { (None, Some(n)) };
+        }
+        let not_cond = self.pool.not(cond);
+        let witnessed = self.model_value(state, cond);
+        let mut sides: [Option<(Option<Assignment>, bool)>; 2] = [None, None];
+        for (i, (c, truth)) in [(cond, true), (not_cond, false)].into_iter().enumerate() {
+            if witnessed == Some(truth) {
+                sides[i] = Some((state.model.clone(), false));
+                continue;
+            }
+            if witnessed.is_some() {
+                if let Some(m) = self.probe(state, c) {
+                    sides[i] = Some((Some(m), false));
+                    continue;
+                }
+            }
+            match self.decider.feasible(&self.pool, &state.path, c) {
+                Feasibility::Sat(m) => sides[i] = Some((Some(m), false)),
+                Feasibility::Unsat => {}
+                Feasibility::Unknown(_) => sides[i] = Some((None, true)),
+            }
+        }
+        let [t, f] = sides;
+        // When the other side is infeasible the path already implies the
+        // condition: pushing it again would only grow the path (a loop
+        // re-deciding an implied branch would make every later query slower).
+        let implied = t.is_none() || f.is_none();
+        // Only a side the solver (or a constant) ruled out makes the other
+        // one implied: an undecided side was kept as feasible.
+        if implied && (t.is_some() || f.is_some()) {
+            state.implied.insert(&state.path, cond, t.is_some());
+        }
+        let make = |s: &State, c: ExprId, (model, unknown): (Option<Assignment>, bool)| {
+            let mut n = s.clone();
+            if !implied {
+                n.path.push(c);
+            }
+            n.model = model;
+            n.unconfirmed_path |= unknown;
+            n.depth += 1;
+            n
+        };
+                let ts = t.map(|side| make(state, cond, side));
+        let fs = f.map(|side| make(state, not_cond, side));
+        (ts, fs)
+    }
+
+    /// Adds `cond` to the path. Returns false (and counts a pruned path)
+    /// when the path becomes infeasible.
+    pub fn assume(&mut self, state: &mut State, cond: ExprId) -> bool {
+        if let Some(v) = self.pool.as_const(cond) {
+            if v == 0 {
+                self.stats.pruned += 1;
+            }
+            return v != 0;
+        }
+        if self.model_value(state, cond) == Some(true) {
+            state.path.push(cond);
+            return true;
+        }
+        match self.decider.feasible(&self.pool, &state.path, cond) {
+            Feasibility::Sat(m) => {
+                state.model = Some(m);
+                state.path.push(cond);
+                true
+            }
+            Feasibility::Unsat => {
+                self.stats.pruned += 1;
+                false
+            }
+            Feasibility::Unknown(_) => {
+                state.model = None;
+                state.unconfirmed_path = true;
+                state.path.push(cond);
+                true
+            }
+        }
+    }
+
+    /// Looks for a model of `path /\ cond` without a solver: the state's
+    /// model with the bytes `cond` reads set to a few telling patterns
+    /// (zero, small positive and negative, huge, NaN for floats, -1 for
+    /// integers). Only used where evaluation has the solver's semantics.
+    fn probe(&self, state: &State, cond: ExprId) -> Option<Assignment> {
+        const PATTERNS: [u8; 6] = [0x00, 0x3f, 0xbf, 0x7f, 0x80, 0xff];
+        let base = state.model.as_ref()?;
+        let mut inputs = rustc_hash::FxHashSet::default();
+        self.pool.inputs_of(cond, &mut inputs);
+        if inputs.iter().any(|(a, _)| *a == u32::MAX) {
+            return None;
+        }
+        for pattern in PATTERNS {
+            let mut m = base.clone();
+            for (array, index) in &inputs {
+                let size = self.pool.arrays()[*array as usize].size as usize;
+                let bytes = m.arrays.entry(*array).or_insert_with(|| vec![0; size]);
+                if bytes.len() < size {
+                    bytes.resize(size, 0);
+                }
+                bytes[*index as usize] = pattern;
+            }
+            let holds = |e: ExprId| crate::expr::evaluate(&self.pool, e, &m) != 0;
+            if holds(cond) && state.path.iter().all(|c| holds(*c)) {
+                return Some(m);
+            }
+        }
+        None
+    }
+
+    /// The value of `cond` under the state's model, when that model's
+    /// semantics are the solver's: FP assumptions change the meaning of FP
+    /// operations (e.g. zero results are +0), so FP conditions are then left
+    /// to the solver.
+    fn model_value(&self, state: &State, cond: ExprId) -> Option<bool> {
+        let m = state.model.as_ref()?;
+        if self.config.assumptions.any() && self.pool.mentions_fp(cond) {
+            return None;
+        }
+        Some(crate::expr::evaluate(&self.pool, cond, m) != 0)
+    }
+
+    pub fn location(&self, loc: Loc) -> Location {
+        Location { file: self.module.file_name(loc).to_string(), line: loc.line, column: loc.column }
+    }
+
+    /// Hex bytes per input name.
+    pub fn witness(&self, model: &Assignment) -> BTreeMap<String, String> {
+        let mut w = BTreeMap::new();
+        for (i, a) in self.pool.arrays().iter().enumerate() {
+            let bytes = model.arrays.get(&(i as u32));
+            let hex: String = (0..a.size as usize)
+                .map(|k| format!("{:02x}", bytes.and_then(|b| b.get(k)).copied().unwrap_or(0)))
+                .collect();
+            w.insert(a.name.clone(), hex);
+        }
+        w
+    }
+
+    /// The witness decoded by type, for the inputs whose type is known.
+    pub fn witness_values(&self, model: &Assignment) -> BTreeMap<String, crate::report::DecodedInput> {
+        let mut out = BTreeMap::new();
+        for (i, a) in self.pool.arrays().iter().enumerate() {
+            let Some(t) = a.element else { continue };
+            let bytes = model.arrays.get(&(i as u32));
+            let n = (a.size / t.size()) as usize;
+            // Huge inputs stay hex only: a million decoded strings help no one.
+            if n > MAX_DECODED_ELEMENTS {
+                continue;
+            }
+            let elements = (0..n)
+                .map(|k| {
+                    let raw: Vec<u8> = (0..t.size() as usize).map(|b| bytes.and_then(|v| v.get(k * t.size() as usize + b)).copied().unwrap_or(0)).collect();
+                    t.show(&raw)
+                })
+                .collect();
+            let type_name = if n == 1 { t.name() } else { format!("{}[{n}]", t.name()) };
+            out.insert(a.name.clone(), crate::report::DecodedInput { type_name, elements });
+        }
+        out
+    }
+
+    /// Records a finding at `loc` unless the same one was already reported.
+    /// The witness, if any, decides the status.
+    #[allow(clippy::too_many_arguments)]
+    pub fn report(&mut self, state: &State, kind: FindingKind, loc: Loc, message: String, witness: Option<&Assignment>, decided_by: Option<DecidedBy>) -> Option<&mut Finding> {
+        let key = (kind, loc, if kind == FindingKind::Unsupported { message.clone() } else { String::new() });
+        if !self.seen.insert(key) {
+            return None;
+        }
+        let witness = witness.or(if state.unconfirmed_path { None } else { state.model.as_ref() });
+        let mut message = message;
+        let mut status = if witness.is_some() { Status::Confirmed } else { Status::Unconfirmed };
+        if state.abstracted && kind != FindingKind::Unsupported {
+            status = Status::Unconfirmed;
+            message.push_str("; not confirmed: the path went through a loop summarised after --loop-bound unrollings (its variables were given arbitrary values)");
+        }
+        if let (Some(name), true) = (&state.inexact_unsized, kind != FindingKind::Unsupported) {
+            status = Status::Unconfirmed;
+            message.push_str(&format!(
+                "; not confirmed: the path read or wrote the unsized buffer `{name}` at an offset that may equal more than {} offsets \
+                 already read or written there, too many to relate, so its contents were taken as arbitrary",
+                crate::exec::opencl::kernel_memory::MAX_ALIASES
+            ));
+        }
+        if let Some(why) = witness.and_then(|w| self.decider.path_unconfirmed_because(&self.pool, &state.path, w)) {
+            status = Status::Unconfirmed;
+            message.push_str(&format!("; not confirmed: {why}"));
+        }
+        tracing::debug!(kind = kind.name(), ?status, line = loc.line, "finding: {message}");
+        let related = state
+            .stack
+            .iter()
+            .rev()
+            .skip(1)
+            .zip(state.stack.iter().rev())
+            .map(|(caller, callee)| Related {
+                message: format!("called from {}", self.module.function(caller.func).name),
+                location: self.location(callee.call_loc),
+            })
+            .collect();
+        self.findings.push(Finding {
+            kind,
+            status,
+            message,
+            location: self.location(loc),
+            witness: witness.map(|w| self.witness(w)),
+            witness_values: witness.map(|w| self.witness_values(w)).filter(|v| !v.is_empty()),
+            expressions: None,
+            decided_by,
+            related,
+        });
+        self.findings.last_mut()
+    }
+
+    /// Stops the path with an `unsupported` finding naming the construct
+    /// and the function it is in (the location gives the source line). The
+    /// path ends here: nothing after the construct can be trusted.
+    pub fn unsupported(&mut self, state: &State, loc: Loc, what: String) -> Step {
+        let message = match state.stack.last() {
+            Some(frame) => format!("{what}, in function `{}`", self.module.function(frame.func).name),
+            None => what,
+        };
+        self.report(state, FindingKind::Unsupported, loc, message, None, None);
+        Step::Terminated
+    }
+}
+
+/// What listing a byte costs: its expression in the list (8) and in the
+/// page written (8), rounded up.
+const COST_PER_TRANSIENT_BYTE: u64 = 16;
+/// What one expression costs in the pool: its node, width and hash entry.
+const COST_PER_EXPRESSION: u64 = 96;
+/// The largest object: bases and sizes stay far from 2^64.
+pub const MAX_OBJECT_BYTES: u64 = 1 << 40;
+
+/// Resident set size of this process in MiB (Linux), 0 if unknown.
+
+/// Witness inputs with more elements than this are not decoded (the hex
+/// bytes stay in the report).
+const MAX_DECODED_ELEMENTS: usize = 4096;

@@ -1,0 +1,81 @@
+//! An execution state: one path through the program, with its call stack,
+//! memory, path condition and a model (input values) known to satisfy the
+//! path condition. Forking clones the state; memory is shared copy-on-write.
+
+use crate::exec::memory::{Memory, ObjectId};
+use crate::exec::engine::value::Value;
+use crate::expr::{Assignment, ExprId};
+use crate::ir::{BlockId, FuncId, Loc, RegId};
+
+#[derive(Clone)]
+pub struct Frame {
+    pub func: FuncId,
+    pub block: BlockId,
+    /// The block we came from, for phi nodes.
+    pub prev_block: Option<BlockId>,
+    /// Index of the next instruction in `block`.
+    pub pc: usize,
+    pub regs: Vec<Option<Value>>,
+    /// Stack objects to free when the frame returns.
+    pub allocas: Vec<ObjectId>,
+    /// Register of the caller receiving the result.
+    pub ret_dest: Option<RegId>,
+    pub call_loc: Loc,
+    /// Extra arguments of a variadic call, laid out in memory.
+    pub varargs: Option<ObjectId>,
+    /// Registers holding indeterminate bits (shadow.rs); empty in most code.
+    pub shadows: rustc_hash::FxHashMap<RegId, crate::exec::memory::shadow::Shadow>,
+    /// Whether shadows are computed in this frame: its function mentions
+    /// `undef`, or a register received a shadow.
+    pub shadow_on: bool,
+}
+
+#[derive(Clone)]
+pub struct State {
+    pub id: u32,
+    pub stack: Vec<Frame>,
+    pub memory: Memory,
+    /// Constraints (width-1 expressions) that hold on this path.
+    pub path: Vec<ExprId>,
+    /// An input assignment satisfying `path`, when one is known.
+    pub model: Option<Assignment>,
+    /// Set when the path went through a branch whose feasibility the
+    /// solver could not decide: its findings cannot be confirmed by the path
+    /// alone.
+    pub unconfirmed_path: bool,
+    /// Instructions executed on this path.
+    pub steps: u64,
+    /// Depth in the fork tree (for the random-path searcher).
+    pub depth: u32,
+    /// The work-items of an OpenCL NDRange, when running a kernel; `stack`
+    /// is then the stack of the running work-item.
+    pub gpu: Option<Box<crate::exec::opencl::workitems::Gpu>>,
+    /// Open merge regions this state belongs to, innermost last.
+    pub merge: Vec<crate::exec::engine::merge::MergeTag>,
+    /// Whether this path reached a check (coverage.rs).
+    pub checked: bool,
+    /// The decisions that give this path to a shard (shard.rs).
+    pub route: crate::exec::engine::shard::Route,
+    /// Branch conditions the path is known to decide (implied.rs).
+    pub implied: crate::exec::engine::implied::ImpliedBranches,
+    /// The path went through a summarised loop (loop_summary.rs): it
+    /// covers executions that may not exist, so its findings are never
+    /// confirmed.
+    pub abstracted: bool,
+    /// The unsized buffer (kernel_memory.rs) whose contents this path
+    /// over-approximated: a byte read or written at an offset that may
+    /// equal too many remembered ones to relate. Its findings are never
+    /// confirmed.
+    pub inexact_unsized: Option<String>,
+    /// A summarised loop's test this path must leave by (loop_summary.rs).
+    pub forced_exit: Option<crate::exec::opencl::loop_summary::ForcedExit>,
+}
+
+impl State {
+    pub fn frame(&self) -> &Frame {
+        self.stack.last().expect("state with an empty stack")
+    }
+    pub fn frame_mut(&mut self) -> &mut Frame {
+        self.stack.last_mut().expect("state with an empty stack")
+    }
+}

@@ -1,0 +1,470 @@
+//! Memory instructions: alloca, load, store, GEP, atomics, and the pointer
+//! resolution they share. A symbolic address is resolved against the object
+//! the current model points into; if the address can leave that object, the
+//! path splits: inside continues, outside either lands in another object
+//! (the instruction is re-run there) or is an `out-of-bounds` finding.
+
+use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::ops::int_ops::Exec;
+use crate::exec::memory::layout::{bytes_to_value, value_to_bytes};
+use crate::exec::memory::{ObjectId, ObjectKind};
+use crate::exec::engine::state::State;
+use crate::exec::engine::value::{scalar, Value};
+use crate::expr::{evaluate, CmpOp, ExprId};
+use crate::ir::{AtomicOp, Function, Inst, Loc, Operand};
+use crate::report::FindingKind;
+
+/// The bytes of one access; inline for scalars and vectors up to 32 bytes.
+pub type Bytes = smallvec::SmallVec<[ExprId; 32]>;
+
+/// A resolved access: the object and the offset of the first byte.
+pub struct Access {
+    pub object: ObjectId,
+    pub offset: ExprId,
+}
+
+/// Objects larger than this are accessed at a symbolic offset only after
+/// checking whether the offset has a single possible value.
+const SYMBOLIC_OFFSET_PROBE: u64 = 64;
+
+impl<'m> Executor<'m> {
+    #[allow(clippy::too_many_arguments)]
+    pub(in crate::exec) fn exec_alloca(&mut self, state: &mut State, func: &Function, inst: &Inst, elem_size: u64, count: &Operand, align: u64, element: Option<crate::expr::ElementType>) -> Exec {
+        let c = self.operand1(state, func, count);
+        let Some(n) = self.pool.as_const(c) else {
+            return Err(self.unsupported(state, inst.loc, "alloca with a symbolic size".into()));
+        };
+        let name = inst.dest.map(|d| func.reg_names[d.0 as usize].clone()).unwrap_or_default();
+        // A size past 64 bits cannot be allocated: the memory limit.
+        let size = elem_size.checked_mul(n as u64).unwrap_or(u64::MAX);
+        self.admit_allocation(size)?;
+        let id = state.memory.allocate(&mut self.pool, size, align, ObjectKind::Stack, name);
+        // Allocas carry no line of their own at -O0: the function's then.
+        state.memory.object_mut(id).alloc_line = Some(if inst.loc.line == 0 { func.loc } else { inst.loc });
+        state.memory.object_mut(id).element = element;
+        state.frame_mut().allocas.push(id);
+        let base = state.memory.object(id).base;
+        Ok(scalar(self.pool.constant(64, base as u128)))
+    }
+
+    pub(in crate::exec) fn exec_gep(&mut self, state: &mut State, func: &Function, base: &Operand, offset: i64, terms: &[(Operand, i64)]) -> Exec {
+        let mut addr = self.operand1(state, func, base);
+        let off = self.pool.constant(64, offset as u64 as u128);
+        addr = self.pool.add(addr, off);
+        for (idx, scale) in terms {
+            let i = self.operand1(state, func, idx);
+            let i = if self.pool.width(i) < 64 { self.pool.sext(i, 64) } else { self.pool.trunc(i, 64) };
+            let s = self.pool.constant(64, *scale as u64 as u128);
+            let term = self.pool.mul(i, s);
+            addr = self.pool.add(addr, term);
+        }
+        Ok(scalar(addr))
+    }
+
+    pub(in crate::exec) fn exec_load(&mut self, state: &mut State, func: &Function, inst: &Inst, ptr: &Operand) -> Exec {
+        let addr = self.operand1(state, func, ptr);
+        let len = inst.ty.store_size();
+        let access = self.resolve(state, addr, len, inst.loc, false)?;
+        let bytes = self.read_bytes(state, &access, len, inst.loc);
+        // The value read matters only to the read-write tolerance.
+        let seen = (self.config.benign_read_write && state.gpu.is_some()).then(|| bytes.to_vec());
+        self.observe_lanes(state, func, inst, &inst.ty, &access, len, false, seen);
+        if let Some(d) = inst.dest {
+            if self.shadow.last_read.is_some() || state.frame().shadow_on {
+                self.load_shadow(state, inst, d);
+            }
+        }
+        Ok(bytes_to_value(&mut self.pool, &inst.ty, &bytes))
+    }
+
+    pub(in crate::exec) fn exec_store(&mut self, state: &mut State, func: &Function, inst: &Inst, ptr: &Operand, value: &Operand) -> Step {
+        let t = self.operand_type(func, value);
+        let v = self.operand(state, func, value);
+        let addr = self.operand1(state, func, ptr);
+        let bytes = value_to_bytes(&mut self.pool, &t, &v);
+        let shadow = if !self.shadow_active(state) { None } else { self.operand_shadow(state, func, value, inst.loc) };
+        let shadow = shadow.map(|s| (value_to_bytes(&mut self.pool, &t, &s.mask), s.origin));
+        match self.resolve(state, addr, bytes.len() as u64, inst.loc, true) {
+            Ok(access) => {
+                let written: Option<Vec<ExprId>> = bytes.iter().copied().collect();
+                self.observe_lanes(state, func, inst, &t, &access, bytes.len() as u64, true, written);
+                self.write_bytes_shadowed(state, &access, &bytes, shadow.as_ref().map(|(m, o)| (&m[..], *o)));
+                Step::Continue
+            }
+            Err(step) => step,
+        }
+    }
+
+    pub(in crate::exec) fn exec_atomic_rmw(&mut self, state: &mut State, func: &Function, inst: &Inst, op: AtomicOp, ptr: &Operand, value: &Operand) -> Exec {
+        let addr = self.operand1(state, func, ptr);
+        let x = self.operand1(state, func, value);
+        let len = inst.ty.store_size();
+        let access = self.resolve(state, addr, len, inst.loc, true)?;
+        let bytes = self.read_bytes(state, &access, len, inst.loc);
+        let old = bytes_to_value(&mut self.pool, &inst.ty, &bytes)[0];
+        let p = &mut self.pool;
+        let new = match op {
+            AtomicOp::Xchg => x,
+            AtomicOp::Add => p.add(old, x),
+            AtomicOp::Sub => p.sub(old, x),
+            AtomicOp::And => p.and(old, x),
+            AtomicOp::Nand => {
+                let a = p.and(old, x);
+                p.not(a)
+            }
+            AtomicOp::Or => p.or(old, x),
+            AtomicOp::Xor => p.xor(old, x),
+            AtomicOp::Max | AtomicOp::Min | AtomicOp::UMax | AtomicOp::UMin => {
+                let (cmp, want_less) = match op {
+                    AtomicOp::Max => (CmpOp::Slt, false),
+                    AtomicOp::Min => (CmpOp::Slt, true),
+                    AtomicOp::UMax => (CmpOp::Ult, false),
+                    _ => (CmpOp::Ult, true),
+                };
+                let lt = p.cmp(cmp, old, x);
+                if want_less {
+                    p.ite(lt, old, x)
+                } else {
+                    p.ite(lt, x, old)
+                }
+            }
+            AtomicOp::FAdd | AtomicOp::FSub => {
+                let f = self.float_format(state, inst, &inst.ty)?;
+                let o = if op == AtomicOp::FAdd { crate::expr::FBinOp::Add } else { crate::expr::FBinOp::Sub };
+                self.pool.fbin(o, f, old, x)
+            }
+        };
+        let out = value_to_bytes(&mut self.pool, &inst.ty, &[new]);
+        self.observe_access(state, &access, len, true, true, None, inst.loc);
+        self.write_bytes(state, &access, &out);
+        Ok(scalar(old))
+    }
+
+    pub(in crate::exec) fn exec_cmpxchg(&mut self, state: &mut State, func: &Function, inst: &Inst, ptr: &Operand, expected: &Operand, new: &Operand) -> Exec {
+        let t = self.operand_type(func, expected);
+        let addr = self.operand1(state, func, ptr);
+        let e = self.operand1(state, func, expected);
+        let n = self.operand1(state, func, new);
+        let access = self.resolve(state, addr, t.store_size(), inst.loc, true)?;
+        let bytes = self.read_bytes(state, &access, t.store_size(), inst.loc);
+        let old = bytes_to_value(&mut self.pool, &t, &bytes)[0];
+        let ok = self.pool.eq(old, e);
+        let stored = self.pool.ite(ok, n, old);
+        let out = value_to_bytes(&mut self.pool, &t, &[stored]);
+        self.observe_access(state, &access, t.store_size(), true, true, None, inst.loc);
+        self.write_bytes(state, &access, &out);
+        Ok(smallvec::smallvec![old, ok])
+    }
+
+    /// Finds the object `addr` points into and checks that `len` bytes fit.
+    pub fn resolve(&mut self, state: &mut State, addr: ExprId, len: u64, loc: Loc, is_write: bool) -> Result<Access, Step> {
+        let addr = self.split_pointer_select(state, addr)?;
+        let candidate = match self.pool.as_const(addr) {
+            Some(a) => a as u64,
+            None => match self.current_model(state) {
+                Some(m) => evaluate(&self.pool, addr, &m) as u64,
+                None => return Err(self.unsupported(state, loc, "pointer whose value no solver could find".into())),
+            },
+        };
+        let what = if is_write { "write" } else { "read" };
+        let Some(obj) = state.memory.object_near(candidate) else {
+            let msg = if candidate < 0x1_0000 {
+                format!("{what} of {len} bytes through a null or invalid pointer (address {candidate:#x})")
+            } else {
+                format!("{what} of {len} bytes at address {candidate:#x}, which is in no object")
+            };
+            let model = if self.pool.is_const(addr) { None } else { self.current_model(state) };
+            self.report(state, FindingKind::OutOfBounds, loc, msg, model.as_ref(), None);
+            return Err(Step::Terminated);
+        };
+        let o = state.memory.object(obj);
+        let (base, size, kind, freed) = (o.base, o.size, o.kind, o.freed);
+        if freed || kind == ObjectKind::Function {
+            let (k, msg) = if freed {
+                (FindingKind::UseAfterFree, format!("{what} of {len} bytes in {} `{}` after it was freed", kind.describe(), o.name))
+            } else {
+                (FindingKind::OutOfBounds, format!("{what} through a function pointer"))
+            };
+            let free_line = o.free_line;
+            if let Some(f) = self.report(state, k, loc, msg, None, None) {
+                f.related.clear();
+                if let Some(fl) = free_line {
+                    let l = self.location(fl);
+                    if let Some(f) = self.findings.last_mut() {
+                        f.related.push(crate::report::Related { message: "freed here".into(), location: l });
+                    }
+                }
+            }
+            return Err(Step::Terminated);
+        }
+        let base_e = self.pool.constant(64, base as u128);
+        let offset = self.pool.sub(addr, base_e);
+        if o.address_only {
+            return Ok(Access { object: obj, offset });
+        }
+        let in_bounds = if size >= len {
+            let last = self.pool.constant(64, (size - len) as u128);
+            self.pool.cmp(CmpOp::Ule, offset, last)
+        } else {
+            self.pool.bool_const(false)
+        };
+        if self.pool.as_const(in_bounds) == Some(1) {
+            return Ok(Access { object: obj, offset });
+        }
+        let (inside, outside) = self.branch(state, in_bounds);
+        // Whether the outside part re-runs on another object is the
+        // model's choice (shard.rs): both parts' routes are frozen.
+        let model_decides = outside.is_some();
+        if let Some(mut out) = outside {
+            self.freeze_route(&mut out);
+            self.outside_object(&mut out, addr, obj, len, loc, what);
+        }
+        match inside {
+            Some(mut s) => {
+                if model_decides {
+                    self.freeze_route(&mut s);
+                }
+                *state = s;
+                Ok(Access { object: obj, offset })
+            }
+            None => Err(Step::Terminated),
+        }
+    }
+
+    /// The part of a path where an access leaves its object: another object
+    /// (re-run the instruction there) or an out-of-bounds finding.
+    fn outside_object(&mut self, out: &mut State, addr: ExprId, obj: ObjectId, len: u64, loc: Loc, what: &str) {
+        let model = self.current_model(out);
+        if let Some(m) = &model {
+            let a = evaluate(&self.pool, addr, m) as u64;
+            if let Some(other) = out.memory.object_near(a) {
+                let o = out.memory.object(other);
+                if other != obj && a >= o.base && a + len <= o.base + o.size {
+                    out.frame_mut().pc -= 1;
+                    self.pending.push(out.clone());
+                    return;
+                }
+            }
+        }
+        let o = out.memory.object(obj);
+        let msg = format!("{what} of {len} bytes outside {} object `{}` of {} bytes", o.kind.describe(), o.name, o.size);
+        self.report(out, FindingKind::OutOfBounds, loc, msg, model.as_ref(), None);
+    }
+
+    /// The state's model, asking the solver for one if the path has none.
+    pub fn current_model(&mut self, state: &mut State) -> Option<crate::expr::Assignment> {
+        if state.model.is_none() {
+            let t = self.pool.bool_const(true);
+            if let crate::check::Feasibility::Sat(m) = self.decider.feasible(&self.pool, &state.path, t) {
+                state.model = Some(m);
+            }
+        }
+        state.model.clone()
+    }
+
+    /// The bytes at `access`. Their shadow (which bits are indeterminate,
+    /// see shadow.rs) is left in `self.shadow.last_read`.
+    pub fn read_bytes(&mut self, state: &mut State, access: &Access, len: u64, _loc: Loc) -> Bytes {
+        self.shadow.last_read = None;
+        if state.memory.object(access.object).address_only {
+            return self.read_unsized(state, access, len);
+        }
+        let offset = self.concrete_offset(state, access);
+        self.fill_unwritten_local(state, access.object, offset.map(|o| o as usize..(o + len) as usize));
+        let o = state.memory.object(access.object);
+        if let Some(off) = offset {
+            let mut bytes = Bytes::new();
+            o.bytes.read(&mut self.pool, off, len, &mut bytes);
+            if !crate::exec::memory::shadow_mem::range_is_defined(o, off, len) {
+                self.shadow.last_read = self.range_shadow(o, off, len);
+            }
+            return bytes;
+        }
+        // A symbolic offset. Contents holding one value everywhere (a
+        // memset buffer) read as that value at any offset, whatever the
+        // object's size.
+        let defined = crate::exec::memory::shadow_mem::range_is_defined(o, 0, o.size);
+        if let Some(b) = o.bytes.uniform(&mut self.pool, 0, o.size).filter(|_| defined) {
+            return smallvec::smallvec![b; len as usize];
+        }
+        let positions = self.position_count(access.offset, o.size, len);
+        if self.admit_symbolic_access(o.size, positions, len, !defined).is_err() {
+            // The memory limit: the run stops after this step.
+            let zero = self.pool.constant(8, 0);
+            return smallvec::smallvec![zero; len as usize];
+        }
+        let shadow = self.object_shadow(o);
+        let bytes = o.bytes.to_vec(&mut self.pool);
+        let out = self.select_at(access.offset, &bytes, len);
+        if let Some((masks, origin)) = shadow {
+            let m = self.select_at(access.offset, &masks, len);
+            self.shadow.last_read = Some((m, origin));
+        }
+        out
+    }
+
+    /// Bytes `offset..offset + len` of `all`, for a symbolic offset.
+    fn select_at(&mut self, offset: ExprId, all: &[ExprId], len: u64) -> Bytes {
+        let size = all.len() as u64;
+        let mut out = Bytes::with_capacity(len as usize);
+        let mut splits = rustc_hash::FxHashMap::default();
+        let positions = self.reachable_positions(offset, size - len);
+        for k in 0..len as usize {
+            let column: Vec<ExprId> = positions.iter().map(|&p| all[p + k]).collect();
+            let b = self.select_byte(offset, &positions, &column, 0, positions.len(), &mut splits);
+            out.push(b);
+        }
+        out
+    }
+
+    /// How many offsets an access of `len` bytes at `offset` can take in an
+    /// object of `size` bytes (`reachable_positions`, without listing them).
+    fn position_count(&self, offset: ExprId, size: u64, len: u64) -> u64 {
+        let Some(last) = size.checked_sub(len) else { return 0 };
+        let (m, r) = crate::exec::memory::offset_residue::residue(&self.pool, offset, 12);
+        if r > last {
+            return last + 1;
+        }
+        (last - r) / m + 1
+    }
+
+    /// The offsets in `0..=last` that `offset` can take, by its known low
+    /// bits (offset_residue.rs).
+    fn reachable_positions(&self, offset: ExprId, last: u64) -> Vec<usize> {
+        let (m, r) = crate::exec::memory::offset_residue::residue(&self.pool, offset, 12);
+        let positions: Vec<usize> = (r..=last).step_by(m as usize).map(|p| p as usize).collect();
+        if positions.is_empty() {
+            // Only an access the path cannot make; keep every position.
+            return (0..=last as usize).collect();
+        }
+        positions
+    }
+
+    /// The byte at position `offset` of `bytes`, for an offset known to be
+    /// in `lo..hi`: a balanced tree of selects on `offset < mid`, so that
+    /// its depth is logarithmic in the object's size (a chain as long as the
+    /// object overflowed the stack of every recursive expression operation)
+    /// and all the bytes of one access share their conditions.
+    fn select_byte(&mut self, offset: ExprId, positions: &[usize], bytes: &[ExprId], lo: usize, hi: usize, splits: &mut rustc_hash::FxHashMap<usize, ExprId>) -> ExprId {
+        if hi - lo <= 1 || bytes[lo..hi].iter().all(|b| *b == bytes[lo]) {
+            return bytes[lo];
+        }
+        let mid = lo + (hi - lo) / 2;
+        let below = self.select_byte(offset, positions, bytes, lo, mid, splits);
+        let above = self.select_byte(offset, positions, bytes, mid, hi, splits);
+        let at = positions[mid];
+        let cond = *splits.entry(at).or_insert_with(|| {
+            let m = self.pool.constant(64, at as u128);
+            self.pool.cmp(CmpOp::Ult, offset, m)
+        });
+        self.pool.ite(cond, below, above)
+    }
+
+    /// Writes defined bytes (`None` entries are left alone).
+    pub fn write_bytes(&mut self, state: &mut State, access: &Access, bytes: &[Option<ExprId>]) {
+        self.write_bytes_shadowed(state, access, bytes, None);
+    }
+
+    /// Writes bytes whose indeterminate bits are given by `shadow` (masks
+    /// laid out as `bytes`, and their origin); None: all defined.
+    pub fn write_bytes_shadowed(&mut self, state: &mut State, access: &Access, bytes: &[Option<ExprId>], shadow: Option<(&[Option<ExprId>], crate::exec::memory::shadow::OriginId)>) {
+        if state.memory.object(access.object).address_only {
+            self.write_unsized(state, access, bytes);
+            return;
+        }
+        let offset = self.concrete_offset(state, access);
+        if let Some(off) = offset {
+            let o = state.memory.object_mut(access.object);
+            o.bytes.write(&mut self.pool, off, bytes);
+            match shadow {
+                Some((masks, origin)) => self.set_range_shadow(o, off, masks, Some(origin)),
+                None if !o.poison.is_empty() => {
+                    let zero = self.pool.constant(8, 0);
+                    let masks: Vec<Option<ExprId>> = bytes.iter().map(|b| b.map(|_| zero)).collect();
+                    self.set_range_shadow(o, off, &masks, None);
+                }
+                None => {}
+            }
+            return;
+        }
+        let o = state.memory.object(access.object);
+        let defined = crate::exec::memory::shadow_mem::range_is_defined(o, 0, o.size);
+        let positions = self.position_count(access.offset, o.size, bytes.len() as u64);
+        if self.admit_symbolic_access(o.size, positions, bytes.len() as u64, !defined || shadow.is_some()).is_err() {
+            // The memory limit: the run stops after this step.
+            return;
+        }
+        self.fill_unwritten_local(state, access.object, None);
+        let old_shadow = self.object_shadow(state.memory.object(access.object));
+        let old = state.memory.object(access.object).bytes.to_vec(&mut self.pool);
+        let new = self.store_at(access.offset, &old, bytes);
+        let masks = if old_shadow.is_some() || shadow.is_some() {
+            let zero = self.pool.constant(8, 0);
+            let (old_masks, old_origin) = match old_shadow {
+                Some((m, o)) => (m, Some(o)),
+                None => (vec![zero; old.len()], None),
+            };
+            let new_masks: Vec<Option<ExprId>> = match shadow {
+                Some((m, _)) => m.to_vec(),
+                None => bytes.iter().map(|b| b.map(|_| zero)).collect(),
+            };
+            let merged: Vec<Option<ExprId>> = self.store_at(access.offset, &old_masks, &new_masks).into_iter().map(Some).collect();
+            shadow.map(|(_, o)| o).or(old_origin).map(|origin| (merged, origin))
+        } else {
+            None
+        };
+        let new: Vec<Option<ExprId>> = new.into_iter().map(Some).collect();
+        let o = state.memory.object_mut(access.object);
+        o.bytes.write(&mut self.pool, 0, &new);
+        if let Some((masks, origin)) = masks {
+            self.set_range_shadow(o, 0, &masks, Some(origin));
+        }
+    }
+
+    /// `old` with `bytes` written at a symbolic offset.
+    fn store_at(&mut self, offset: ExprId, old: &[ExprId], bytes: &[Option<ExprId>]) -> Vec<ExprId> {
+        let size = old.len() as u64;
+        let len = bytes.len() as u64;
+        let mut new = old.to_vec();
+        if size >= len {
+            for p in self.reachable_positions(offset, size - len) {
+                let c = self.pool.constant(64, p as u128);
+                let hit = self.pool.eq(offset, c);
+                for (k, b) in bytes.iter().enumerate() {
+                    if let Some(b) = b {
+                        new[p + k] = self.pool.ite(hit, *b, new[p + k]);
+                    }
+                }
+            }
+        }
+        new
+    }
+
+    /// The offset as a number when it has only one possible value.
+    fn concrete_offset(&mut self, state: &mut State, access: &Access) -> Option<u64> {
+        if let Some(v) = self.pool.as_const(access.offset) {
+            return Some(v as u64);
+        }
+        let size = state.memory.object(access.object).size;
+        if size <= SYMBOLIC_OFFSET_PROBE {
+            return None;
+        }
+        let m = self.current_model(state)?;
+        let v = evaluate(&self.pool, access.offset, &m);
+        let c = self.pool.constant(64, v);
+        let other = self.pool.eq(access.offset, c);
+        let other = self.pool.not(other);
+        match self.decider.feasible(&self.pool, &state.path, other) {
+            crate::check::Feasibility::Unsat => Some(v as u64),
+            _ => None,
+        }
+    }
+
+    /// Reads `len` bytes at a concrete or symbolic address as a value of `t`.
+    pub fn load_value(&mut self, state: &mut State, addr: ExprId, t: &crate::ir::Type, loc: Loc) -> Result<Value, Step> {
+        let len = t.store_size();
+        let access = self.resolve(state, addr, len, loc, false)?;
+        let bytes = self.read_bytes(state, &access, len, loc);
+        Ok(bytes_to_value(&mut self.pool, t, &bytes))
+    }
+}

@@ -1,0 +1,195 @@
+//! Memory: byte-addressed objects at concrete base addresses.
+//!
+//! Every object (global, stack slot, heap block, symbolic buffer) gets a
+//! concrete base address with a gap after it, so a pointer is an ordinary
+//! 64-bit value and an access past the end lands in no object. The bytes
+//! are kept by pages (object_bytes.rs): each holds an 8-bit expression, a
+//! bitmap says which were written, and a table which hold indeterminate
+//! bits (shadow_mem.rs). Objects and their pages are shared between forked
+//! states and copied on first write.
+
+pub mod object_bytes;
+pub mod mem_ops;
+pub(in crate::exec) mod shadow;
+pub(in crate::exec) mod shadow_mem;
+pub(in crate::exec) mod offset_residue;
+pub(in crate::exec) mod layout;
+pub(in crate::exec) mod symbolic_size;
+pub(in crate::exec) mod pointer_select;
+
+use crate::exec::memory::object_bytes::ObjectBytes;
+use crate::expr::{ExprId, ExprPool};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// Distance between consecutive objects; accesses that overrun an object
+/// by less than this hit no other object.
+const GAP: u64 = 256;
+/// The first address handed out (keeps null and small integers invalid).
+const FIRST_ADDRESS: u64 = 0x1_0000;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ObjectId(pub u32);
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ObjectKind {
+    Global,
+    Stack,
+    Heap,
+    /// Memory of a kernel argument or other buffer made by the tool.
+    Buffer,
+    /// A function's address (not readable).
+    Function,
+}
+
+impl ObjectKind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            ObjectKind::Global => "global",
+            ObjectKind::Stack => "stack",
+            ObjectKind::Heap => "heap",
+            ObjectKind::Buffer => "buffer",
+            ObjectKind::Function => "function",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct MemoryObject {
+    pub base: u64,
+    pub size: u64,
+    pub kind: ObjectKind,
+    /// Source name (variable, global, `malloc@file:line`), for messages.
+    pub name: String,
+    /// The bytes and which of them were written (object_bytes.rs).
+    pub bytes: ObjectBytes,
+    pub read_only: bool,
+    pub freed: bool,
+    /// OpenCL address space (0 private, 1 global, 2 constant, 3 local).
+    pub addr_space: u32,
+    /// Where the object was allocated and, once freed, where.
+    pub alloc_line: Option<crate::ir::Loc>,
+    pub free_line: Option<crate::ir::Loc>,
+    /// An unbounded buffer of which only addresses matter (kernel arguments
+    /// checked alone): its contents are unconstrained, only the bytes in
+    /// `known` are remembered, and no access is out of bounds.
+    pub address_only: bool,
+    /// Bytes written with indeterminate bits: offset -> (8-bit mask of
+    /// those bits, their origin). See shadow_mem.rs.
+    pub poison: BTreeMap<u64, (ExprId, crate::exec::memory::shadow::OriginId)>,
+    /// Address-only objects: the bytes read or written so far, keyed by
+    /// the offset of the byte, so that reading the same offset twice gives
+    /// the same value until it is written (see kernel_memory.rs); concrete
+    /// offsets in `known`, symbolic ones (by expression) in `known_symbolic`.
+    pub known: rustc_hash::FxHashMap<ExprId, ExprId>,
+    pub known_symbolic: rustc_hash::FxHashMap<ExprId, ExprId>,
+    /// What the object's bytes hold, when its type says so (reports only).
+    pub element: Option<crate::expr::ElementType>,
+}
+
+/// The objects of one state. Cloning is cheap: objects are shared until
+/// written.
+#[derive(Clone, Default)]
+pub struct Memory {
+    objects: Vec<Rc<MemoryObject>>,
+    by_base: BTreeMap<u64, ObjectId>,
+    next_address: u64,
+    /// The object of the last lookup: consecutive accesses mostly hit the
+    /// same object, and this skips the tree search.
+    last_hit: std::cell::Cell<Option<ObjectId>>,
+}
+
+impl Memory {
+    pub fn new() -> Self {
+        Memory { objects: Vec::new(), by_base: BTreeMap::new(), next_address: FIRST_ADDRESS, last_hit: Default::default() }
+    }
+
+    /// Allocates `size` bytes, uninitialised (bytes read as zero until
+    /// written); nothing is stored for them until they are written.
+    pub fn allocate(&mut self, pool: &mut ExprPool, size: u64, align: u64, kind: ObjectKind, name: String) -> ObjectId {
+        let align = align.clamp(16, 4096);
+        let base = self.next_address.div_ceil(align) * align;
+        self.next_address = base + size.max(1) + GAP;
+        let zero = pool.constant(8, 0);
+        let id = ObjectId(self.objects.len() as u32);
+        self.objects.push(Rc::new(MemoryObject {
+            base,
+            size,
+            kind,
+            name,
+            bytes: ObjectBytes::new(size, zero),
+            read_only: false,
+            freed: false,
+            addr_space: 0,
+            alloc_line: None,
+            free_line: None,
+            address_only: false,
+            poison: BTreeMap::new(),
+            known: Default::default(),
+            known_symbolic: Default::default(),
+            element: None,
+        }));
+        self.by_base.insert(base, id);
+        id
+    }
+
+    pub fn object(&self, id: ObjectId) -> &MemoryObject {
+        &self.objects[id.0 as usize]
+    }
+
+    pub fn object_mut(&mut self, id: ObjectId) -> &mut MemoryObject {
+        Rc::make_mut(&mut self.objects[id.0 as usize])
+    }
+
+    /// Allocates an address-only buffer (see `MemoryObject::address_only`).
+    /// It owns a window of 2^40 bytes on each side of its base, so that
+    /// negative offsets resolve to it as well.
+    pub fn allocate_address_only(&mut self, pool: &mut ExprPool, name: String, addr_space: u32) -> ObjectId {
+        const WINDOW: u64 = 1 << 40;
+        let base = (self.next_address + WINDOW).div_ceil(WINDOW) * WINDOW + WINDOW;
+        self.next_address = base + WINDOW;
+        let id = ObjectId(self.objects.len() as u32);
+        self.objects.push(Rc::new(MemoryObject {
+            base,
+            size: WINDOW,
+            kind: ObjectKind::Buffer,
+            name,
+            bytes: ObjectBytes::new(0, pool.constant(8, 0)),
+            read_only: false,
+            freed: false,
+            addr_space,
+            alloc_line: None,
+            free_line: None,
+            address_only: true,
+            poison: BTreeMap::new(),
+            known: Default::default(),
+            known_symbolic: Default::default(),
+            element: None,
+        }));
+        self.by_base.insert(base - WINDOW, id);
+        id
+    }
+
+    /// The object whose extent (plus its trailing gap) contains `address`.
+    /// Returns the object even when `address` is past its end, so that an
+    /// overrun can be reported against the object it overran.
+    pub fn object_near(&self, address: u64) -> Option<ObjectId> {
+        if let Some(id) = self.last_hit.get() {
+            let o = self.object(id);
+            if !o.address_only && address >= o.base && address < o.base + o.size {
+                return Some(id);
+            }
+        }
+        let (_, id) = self.by_base.range(..=address).next_back()?;
+        self.last_hit.set(Some(*id));
+        let o = self.object(*id);
+        if o.address_only {
+            return (address < o.base + o.size).then_some(*id);
+        }
+        (address < o.base + o.size.max(1) + GAP).then_some(*id)
+    }
+
+    pub fn objects(&self) -> impl Iterator<Item = (ObjectId, &MemoryObject)> {
+        self.objects.iter().enumerate().map(|(i, o)| (ObjectId(i as u32), o.as_ref()))
+    }
+}

@@ -1,0 +1,96 @@
+//! The shadow of memory (see shadow.rs). A byte of a stack or heap object
+//! that was never written is entirely indeterminate, its origin the object
+//! itself. A byte written with indeterminate bits (a copy of such a byte, a
+//! store of a partly undefined vector) keeps an entry in the object's
+//! `poison` table: its mask (an 8-bit expression) and the origin of those
+//! bits. Every other byte is defined. Objects of the other kinds (globals,
+//! buffers) start defined.
+
+use crate::exec::engine::executor::Executor;
+use crate::exec::memory::{MemoryObject, ObjectKind};
+use crate::exec::memory::mem_ops::Bytes;
+use crate::exec::memory::shadow::OriginId;
+use crate::expr::ExprId;
+
+/// Whether never-written bytes of `o` are indeterminate.
+fn tracks_writes(o: &MemoryObject) -> bool {
+    matches!(o.kind, ObjectKind::Stack | ObjectKind::Heap)
+}
+
+/// Whether every byte of `o` in `[off, off + len)` is defined.
+#[inline]
+pub fn range_is_defined(o: &MemoryObject, off: u64, len: u64) -> bool {
+    (!tracks_writes(o) || o.bytes.all_written(off, len)) && (o.poison.is_empty() || o.poison.range(off..off + len).next().is_none())
+}
+
+impl<'m> Executor<'m> {
+    /// The mask of byte `k` of `o` and the origin of its indeterminate bits.
+    fn byte_shadow(&mut self, o: &MemoryObject, k: u64) -> (ExprId, Option<OriginId>) {
+        if tracks_writes(o) && !o.bytes.is_written(k) {
+            let origin = self.object_origin(o);
+            return (self.pool.constant(8, 0xff), Some(origin));
+        }
+        match o.poison.get(&k) {
+            Some((m, origin)) => (*m, Some(*origin)),
+            None => (self.pool.constant(8, 0), None),
+        }
+    }
+
+    /// The masks of bytes `[off, off + len)` of `o`, None when all are
+    /// defined.
+    pub(in crate::exec) fn range_shadow(&mut self, o: &MemoryObject, off: u64, len: u64) -> Option<(Bytes, OriginId)> {
+        if range_is_defined(o, off, len) {
+            return None;
+        }
+        let mut origin = None;
+        let mut out = Bytes::with_capacity(len as usize);
+        for k in off..off + len {
+            let (m, from) = self.byte_shadow(o, k);
+            origin = origin.or(from);
+            out.push(m);
+        }
+        Some((out, origin?))
+    }
+
+    /// The masks of every byte of `o`, None when all are defined.
+    pub(in crate::exec) fn object_shadow(&mut self, o: &MemoryObject) -> Option<(Vec<ExprId>, OriginId)> {
+        self.range_shadow(o, 0, o.size).map(|(b, origin)| (b.into_vec(), origin))
+    }
+
+    /// Sets the masks of bytes `off..` of `o` (None entries are left
+    /// alone: struct padding); the bytes count as written.
+    pub(in crate::exec) fn set_range_shadow(&mut self, o: &mut MemoryObject, off: u64, masks: &[Option<ExprId>], origin: Option<OriginId>) {
+        for (k, m) in masks.iter().enumerate() {
+            let Some(m) = m else { continue };
+            let at = off + k as u64;
+            match (self.pool.as_const(*m), origin) {
+                (Some(0), _) | (_, None) => {
+                    if !o.poison.is_empty() {
+                        o.poison.remove(&at);
+                    }
+                }
+                (_, Some(origin)) => {
+                    o.poison.insert(at, (*m, origin));
+                }
+            }
+        }
+    }
+}
+
+impl<'m> Executor<'m> {
+    /// `len` bytes at `ptr` are used (compared by a check): an
+    /// `uninitialized-read` finding when some of their bits can be
+    /// indeterminate.
+    pub(in crate::exec) fn use_bytes(&mut self, state: &mut crate::exec::engine::state::State, ptr: ExprId, len: u64, loc: crate::ir::Loc, what: &str) -> Result<(), crate::exec::engine::executor::Step> {
+        if len == 0 {
+            return Ok(());
+        }
+        let access = self.resolve(state, ptr, len, loc, false)?;
+        self.read_bytes(state, &access, len, loc);
+        if let Some((masks, origin)) = self.shadow.last_read.take() {
+            let s = crate::exec::memory::shadow::Shadow { mask: masks.into_iter().collect(), origin };
+            self.uninit_use(state, &s, loc, what);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,89 @@
+//! Arguments passed `byval`: the caller passes a pointer, but the callee
+//! owns a copy of the pointee (C structs passed by value, OpenCL kernel
+//! arguments of struct type). Each frame gets its own stack object holding
+//! the copy, so writes in the callee never reach the caller's object.
+
+use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::engine::state::Frame;
+use crate::exec::memory::{Memory, ObjectId, ObjectKind};
+use crate::exec::engine::state::State;
+use crate::exec::engine::value::{scalar, Value};
+use crate::ir::{FuncId, Loc};
+
+impl<'m> Executor<'m> {
+    /// Replaces each `byval` argument of the frame on top of the stack by a
+    /// pointer to a fresh copy owned by that frame.
+    pub(in crate::exec) fn copy_byval_args(&mut self, state: &mut State, loc: Loc) -> Result<(), Step> {
+        let func = self.module.function(state.frame().func);
+        for p in &func.params {
+            let Some((size, align)) = p.byval else { continue };
+            let Some(src) = state.frame().regs[p.reg.0 as usize].as_ref().map(|v| v[0]) else { continue };
+            let id = state.memory.allocate(&mut self.pool, size, align, ObjectKind::Stack, format!("argument `{}`", p.name));
+            state.memory.object_mut(id).alloc_line = Some(loc);
+            state.frame_mut().allocas.push(id);
+            let dst = self.pool.constant(64, state.memory.object(id).base as u128);
+            self.copy_bytes(state, dst, src, size, loc)?;
+            state.frame_mut().regs[p.reg.0 as usize] = Some(scalar(dst));
+        }
+        Ok(())
+    }
+
+    /// The entry frame of one work-item of `kernel`: `byval` arguments point
+    /// to the launch's copy of the host's bytes (see `byval_template`), and
+    /// each work-item gets its own private copy of them.
+    pub(in crate::exec) fn kernel_frame(&mut self, memory: &mut Memory, kernel: FuncId, args: &[Value]) -> Vec<Frame> {
+        let mut frame = self.new_frame(kernel, args.to_vec(), None, Loc::default());
+        let func = self.module.function(kernel);
+        for p in &func.params {
+            if p.byval.is_none() {
+                continue;
+            }
+            let Some(addr) = frame.regs[p.reg.0 as usize].as_ref().and_then(|v| self.pool.as_const(v[0])) else { continue };
+            // Only the launch's template is copied.
+            let Some(template) = memory.object_near(addr as u64) else { continue };
+            let t = memory.object(template);
+            if t.address_only || t.base != addr as u64 || Some(t.size) != p.byval.map(|(size, _)| size) {
+                continue;
+            }
+            let copy = copy_object(memory, template, &mut self.pool, format!("argument `{}`", p.name));
+            frame.allocas.push(copy);
+            frame.regs[p.reg.0 as usize] = Some(scalar(self.pool.constant(64, memory.object(copy).base as u128)));
+        }
+        vec![frame]
+    }
+}
+
+impl<'m> Executor<'m> {
+    /// A by-value kernel argument of `size` bytes with symbolic contents
+    /// (`symcross race`, where no host gives the bytes): the template each
+    /// work-item copies. Returns its address.
+    pub fn symbolic_byval_argument(&mut self, memory: &mut Memory, name: &str, size: u64, align: u64) -> u64 {
+        let array = self.pool.new_array(name, size as u32);
+        let bytes: Vec<crate::expr::ExprId> = (0..size as u32).map(|i| self.pool.input_byte(array, i)).collect();
+        byval_template(memory, &mut self.pool, &bytes, align, format!("argument `{name}`"))
+    }
+}
+
+/// A private stack object with the contents of `template`.
+fn copy_object(memory: &mut Memory, template: ObjectId, pool: &mut crate::expr::ExprPool, name: String) -> ObjectId {
+    let (size, bytes, poison) = {
+        let t = memory.object(template);
+        (t.size, t.bytes.clone(), t.poison.clone())
+    };
+    let id = memory.allocate(pool, size, 16, ObjectKind::Stack, name);
+    let o = memory.object_mut(id);
+    o.bytes = bytes;
+    o.poison = poison;
+    id
+}
+
+/// Makes the launch's read-only object holding a by-value kernel
+/// argument's bytes, from which each work-item copies; returns its address.
+pub(in crate::exec) fn byval_template(memory: &mut Memory, pool: &mut crate::expr::ExprPool, bytes: &[crate::expr::ExprId], align: u64, name: String) -> u64 {
+    let id = memory.allocate(pool, bytes.len() as u64, align, ObjectKind::Buffer, name);
+    let o = memory.object_mut(id);
+    let bytes: Vec<Option<crate::expr::ExprId>> = bytes.iter().copied().map(Some).collect();
+    o.bytes.write(pool, 0, &bytes);
+    o.read_only = true;
+    memory.object(id).base
+}

@@ -1,0 +1,254 @@
+//! Contents of kernel memory whose initial value is unknown: unsized
+//! (address-only) buffers and uninitialised `__local` memory.
+//!
+//! An unsized buffer has no byte array; the bytes read or written are
+//! remembered by the expression of their offset (`known` for numbers,
+//! `known_symbolic` for the others). Every remembered byte holds the
+//! buffer's current value at its offset, and two offsets that may be equal
+//! hold values that are equal whenever they are:
+//!
+//! - a read at an offset not yet remembered is
+//!   `ite(off == k1, v1, ite(off == k2, v2, ... fresh))` over the remembered
+//!   bytes `k_i -> v_i` it may equal, `fresh` (the buffer's arbitrary
+//!   initial contents) when it equals none of them; so `b[l]` and `b[0]`
+//!   read the same value when `l == 0`, as on a device;
+//! - a write of `w` at `off` makes every remembered byte that may be at
+//!   `off` `ite(k == off, w, v)`.
+//!
+//! So a path that needs `b[l] == 0 && b[0] != 0` with `l == 0` is
+//! infeasible, and a race on such a path is not reported. The same offset
+//! reads the same value until it is written (two atomic increments of one
+//! counter return different values; every work-item reading `A[0]` sees
+//! one value).
+//!
+//! Relating a byte to every remembered one costs one comparison each:
+//! past `MAX_ALIASES` of them the byte is taken as arbitrary (a read) or
+//! the remembered bytes it may overwrite are forgotten (a write), which
+//! over-approximates what the buffer holds. The path is then marked
+//! (`State::inexact_unsized`) and none of its findings is confirmed.
+//!
+//! `__local` memory holds arbitrary values when a work-group starts, not
+//! zeros and not what the previous group left: its bytes become fresh
+//! values when first read before any write.
+
+use crate::exec::engine::executor::Executor;
+use crate::exec::memory::mem_ops::{Access, Bytes};
+use crate::exec::memory::{MemoryObject, ObjectId};
+use crate::exec::engine::state::State;
+use crate::expr::{BinOp, Expr, ExprId, ExprPool};
+use crate::race::LOCAL_SPACE;
+
+/// The remembered bytes of an unsized buffer, by offset.
+type Known = rustc_hash::FxHashMap<ExprId, ExprId>;
+
+/// At most this many remembered bytes are related to one byte read or
+/// written at an offset that may equal them (one comparison and one select
+/// each); past it the buffer's contents are over-approximated.
+pub const MAX_ALIASES: usize = 1024;
+
+impl<'m> Executor<'m> {
+    /// Reads `len` bytes of an address-only object.
+    pub(in crate::exec) fn read_unsized(&mut self, state: &mut State, access: &Access, len: u64) -> Bytes {
+        let keys: Vec<ExprId> = (0..len).map(|k| self.byte_offset(access.offset, k)).collect();
+        let o = state.memory.object(access.object);
+        if let Some(bytes) = keys.iter().map(|k| remembered(&self.pool, o, *k)).collect::<Option<Bytes>>() {
+            return bytes;
+        }
+        let o = state.memory.object_mut(access.object);
+        let mut exact = true;
+        let mut out = Bytes::new();
+        for k in keys {
+            let (v, ok) = self.byte_at(&mut o.known, &mut o.known_symbolic, k);
+            exact &= ok;
+            out.push(v);
+        }
+        if !exact && state.inexact_unsized.is_none() {
+            state.inexact_unsized = Some(o.name.clone());
+        }
+        out
+    }
+
+    /// Writes bytes of an address-only object (`None` bytes are unchanged).
+    /// Every remembered byte that may be at a written offset becomes the
+    /// written value when it is there.
+    pub(in crate::exec) fn write_unsized(&mut self, state: &mut State, access: &Access, bytes: &[Option<ExprId>]) {
+        let keys: Vec<ExprId> = (0..bytes.len() as u64).map(|k| self.byte_offset(access.offset, k)).collect();
+        let o = state.memory.object_mut(access.object);
+        let mut exact = true;
+        for (k, b) in keys.into_iter().zip(bytes) {
+            if let Some(w) = b {
+                exact &= self.store_byte(&mut o.known, &mut o.known_symbolic, k, *w);
+            }
+        }
+        if !exact && state.inexact_unsized.is_none() {
+            state.inexact_unsized = Some(o.name.clone());
+        }
+    }
+
+    /// The value of the byte at `key`, remembered from now on; false when
+    /// it could not be related to the remembered bytes it may equal (it is
+    /// then arbitrary, an over-approximation).
+    fn byte_at(&mut self, known: &mut Known, known_symbolic: &mut Known, key: ExprId) -> (ExprId, bool) {
+        let concrete = self.pool.is_const(key);
+        if let Some(v) = if concrete { known.get(&key) } else { known_symbolic.get(&key) } {
+            return (*v, true);
+        }
+        // A number equals no other number: only symbolic offsets may alias it.
+        let mut others: Vec<(ExprId, ExprId)> = known_symbolic.iter().map(|(k, v)| (*k, *v)).collect();
+        if !concrete {
+            others.extend(known.iter().map(|(k, v)| (*k, *v)));
+        }
+        // A fixed order: the same run builds the same expressions.
+        others.sort_unstable();
+        let fresh = self.pool.fresh(8);
+        let exact = others.len() <= MAX_ALIASES && self.admit_expressions(2 * others.len() as u64).is_ok();
+        let mut value = fresh;
+        if exact {
+            for (k, v) in others.into_iter().rev() {
+                match self.same_offset(k, key) {
+                    Same::No => {}
+                    Same::Yes => {
+                        value = v;
+                        break;
+                    }
+                    Same::If(c) => value = self.pool.ite(c, v, value),
+                }
+            }
+        }
+        if concrete { known } else { known_symbolic }.insert(key, value);
+        (value, exact)
+    }
+
+    /// Stores `w` at `key`; false when remembered bytes that may be at
+    /// `key` had to be forgotten (too many to relate).
+    fn store_byte(&mut self, known: &mut Known, known_symbolic: &mut Known, key: ExprId, w: ExprId) -> bool {
+        let concrete = self.pool.is_const(key);
+        let count = known_symbolic.len() + if concrete { 0 } else { known.len() };
+        let exact = count <= MAX_ALIASES && self.admit_expressions(2 * count as u64).is_ok();
+        if !exact {
+            known_symbolic.clear();
+            if !concrete {
+                known.clear();
+            }
+        } else {
+            let mut maps: Vec<&mut Known> = vec![&mut *known_symbolic];
+            if !concrete {
+                maps.push(&mut *known);
+            }
+            for map in maps {
+                for (k, v) in map.iter_mut() {
+                    match self.same_offset(*k, key) {
+                        Same::No => {}
+                        Same::Yes => *v = w,
+                        Same::If(c) => *v = self.pool.ite(c, w, *v),
+                    }
+                }
+            }
+        }
+        if concrete { known } else { known_symbolic }.insert(key, w);
+        exact
+    }
+
+    /// Whether two byte offsets are the same: `x + c1` and `x + c2` are
+    /// decided without a comparison (the bytes of one access).
+    fn same_offset(&mut self, a: ExprId, b: ExprId) -> Same {
+        if a == b {
+            return Same::Yes;
+        }
+        let ((xa, ca), (xb, cb)) = (split_offset(&self.pool, a), split_offset(&self.pool, b));
+        if xa == xb {
+            return if ca == cb { Same::Yes } else { Same::No };
+        }
+        let c = self.pool.eq(a, b);
+        match self.pool.as_const(c) {
+            Some(0) => Same::No,
+            Some(_) => Same::Yes,
+            None => Same::If(c),
+        }
+    }
+
+    /// The remembered bytes of two sides of a merge, over the same offsets
+    /// (each side's value of an offset only the other remembered is read
+    /// there as above), and whether all of them were related exactly.
+    pub(in crate::exec) fn merge_unsized(&mut self, guard: ExprId, a: &MemoryObject, b: &MemoryObject) -> (Known, Known, bool) {
+        let (mut ak, mut asym) = (a.known.clone(), a.known_symbolic.clone());
+        let (mut bk, mut bsym) = (b.known.clone(), b.known_symbolic.clone());
+        let mut keys: Vec<ExprId> = ak.keys().chain(asym.keys()).chain(bk.keys()).chain(bsym.keys()).copied().collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let (mut known, mut known_symbolic) = (Known::default(), Known::default());
+        let mut exact = true;
+        for key in keys {
+            let (x, ok_a) = self.byte_at(&mut ak, &mut asym, key);
+            let (y, ok_b) = self.byte_at(&mut bk, &mut bsym, key);
+            exact &= ok_a && ok_b;
+            let v = self.pool.ite(guard, x, y);
+            if self.pool.is_const(key) { &mut known } else { &mut known_symbolic }.insert(key, v);
+        }
+        (known, known_symbolic, exact)
+    }
+
+    fn byte_offset(&mut self, offset: ExprId, k: u64) -> ExprId {
+        if k == 0 {
+            return offset;
+        }
+        let c = self.pool.constant(64, k as u128);
+        self.pool.add(offset, c)
+    }
+
+    /// Gives the never-written bytes of a `__local` object in `range` (all
+    /// of it when `None`) fresh values, so that they read as arbitrary.
+    pub(in crate::exec) fn fill_unwritten_local(&mut self, state: &mut State, object: ObjectId, range: Option<std::ops::Range<usize>>) {
+        if state.gpu.is_none() {
+            return;
+        }
+        let o = state.memory.object(object);
+        if o.addr_space != LOCAL_SPACE || o.address_only {
+            return;
+        }
+        let (off, len) = match range {
+            Some(r) => (r.start as u64, (r.end - r.start) as u64),
+            None => (0, o.size),
+        };
+        if o.bytes.all_written(off, len) {
+            return;
+        }
+        // One fresh expression per byte: the memory limit first.
+        let n = o.bytes.count_unwritten(off, len);
+        if self.admit_expressions(n).is_err() {
+            return;
+        }
+        let unwritten = o.bytes.unwritten(off, len);
+        let o = state.memory.object_mut(object);
+        for i in unwritten {
+            let fresh = self.pool.fresh(8);
+            o.bytes.set(&mut self.pool, i, fresh);
+        }
+    }
+}
+
+/// Whether two offsets are the same byte.
+enum Same {
+    No,
+    Yes,
+    /// When this condition holds.
+    If(ExprId),
+}
+
+/// The byte of `o` remembered at `key`.
+fn remembered(pool: &ExprPool, o: &MemoryObject, key: ExprId) -> Option<ExprId> {
+    if pool.is_const(key) { o.known.get(&key) } else { o.known_symbolic.get(&key) }.copied()
+}
+
+/// An offset as `x + c` with `c` a number (`c` is 0 when it is no sum).
+fn split_offset(pool: &ExprPool, e: ExprId) -> (ExprId, u128) {
+    if let Expr::Bin(BinOp::Add, x, y) = &*pool.get(e) {
+        if let Some(c) = pool.as_const(*y) {
+            return (*x, c);
+        }
+        if let Some(c) = pool.as_const(*x) {
+            return (*y, c);
+        }
+    }
+    (e, 0)
+}

@@ -1,0 +1,308 @@
+//! Running an NDRange for the modelled OpenCL host API
+//! (`__symcross_cl_run`): the kernel module is executed by a nested
+//! executor on the host state's own memory, path and model, with the
+//! work-item scheduler of workitems.rs. The expression pool and the decider
+//! move into the nested executor for the run and back afterwards, so the
+//! kernel's values and the host's are one set of expressions. Each kernel
+//! path that finishes continues the host program as one host path.
+
+use crate::exec::engine::calls::CallCtx;
+use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::memory::{Memory, ObjectId, ObjectKind};
+use crate::exec::engine::state::State;
+use crate::exec::engine::value::Value;
+use crate::exec::opencl::workitems::{Gpu, NdRange, RaceMode};
+use crate::check::{Backend, Decider, Feasibility};
+use crate::expr::{ExprId, ExprPool};
+use crate::ir::{FuncId, Loc, Module, Type};
+use std::rc::Rc;
+
+/// Above this many work-items an NDRange is not enumerated: two symbolic
+/// work-items check it for races and memory errors, and the host path
+/// stops there (the kernel's results are not computed). Enumeration costs
+/// time and memory linear in the work-items (a 2^20-item vector add takes
+/// about 15 s and 2 GB), so this is where following the host stops paying.
+pub const ENUMERATE_LIMIT: u64 = 1 << 20;
+
+/// Stands in for the decider while the nested executor holds it.
+struct NoSolver;
+
+impl Backend for NoSolver {
+    fn check(&mut self, _pool: &ExprPool, _path: &[ExprId], _goal: ExprId) -> Feasibility {
+        Feasibility::Unknown("solver in use by a nested kernel run".into())
+    }
+    fn queries(&self) -> u64 {
+        0
+    }
+}
+
+/// A kernel argument as the host passed it.
+enum KernelArg {
+    Bytes(Vec<ExprId>),
+    Local(u64),
+}
+
+/// Everything `__symcross_cl_run` asks for.
+struct Launch {
+    module: Rc<Module>,
+    host_files_at: u32,
+    kernel: FuncId,
+    ndrange: NdRange,
+    args: Vec<KernelArg>,
+}
+
+impl<'m> Executor<'m> {
+    /// `void __symcross_cl_run(program, kernel, dims, offset, global, local, num_args, args)`.
+    pub(in crate::exec) fn cl_run(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let launch = self.read_launch(state, c)?;
+        self.run_ndrange(state, launch, c.inst.loc)
+    }
+
+    pub(in crate::exec) fn read_words(&mut self, state: &mut State, ptr: ExprId, n: usize, loc: Loc) -> Result<Vec<u64>, Step> {
+        let bytes = self.read_concrete_bytes(state, ptr, 8 * n as u64, loc)?;
+        Ok(bytes.chunks(8).map(|w| u64::from_le_bytes(w.try_into().unwrap_or([0; 8]))).collect())
+    }
+
+    fn read_launch(&mut self, state: &mut State, c: &CallCtx) -> Result<Launch, Step> {
+        let loc = c.inst.loc;
+        let program = self.concrete_arg(state, c.args[0][0])?;
+        let kernel = self.concrete_arg(state, c.args[1][0])?;
+        let dims = self.concrete_arg(state, c.args[2][0])? as u32;
+        let offset = self.read_words(state, c.args[3][0], 3, loc)?;
+        let global = self.read_words(state, c.args[4][0], 3, loc)?;
+        let local = self.read_words(state, c.args[5][0], 3, loc)?;
+        let num_args = self.concrete_arg(state, c.args[6][0])?;
+        let Some(p) = self.cl.programs.get(program as usize) else {
+            return Err(self.unsupported(state, loc, format!("NDRange of unknown program {program}")));
+        };
+        let (module, host_files_at) = (p.module.clone(), p.host_files_at);
+        let Some(kernel) = Self::kernel_of(&module, kernel) else {
+            return Err(self.unsupported(state, loc, format!("NDRange of unknown kernel {kernel}")));
+        };
+        let mut args = Vec::new();
+        for i in 0..num_args {
+            let base = c.args[7][0];
+            let at = self.pool.constant(64, 24 * i as u128);
+            let slot = self.pool.add(base, at);
+            let words = self.read_words(state, slot, 3, loc)?;
+            let (kind, size, bytes) = (words[0] as u32, words[1], words[2]);
+            if kind == 1 {
+                args.push(KernelArg::Local(size));
+            } else {
+                let ptr = self.pool.constant(64, bytes as u128);
+                let access = self.resolve(state, ptr, size, loc, false)?;
+                args.push(KernelArg::Bytes(self.read_bytes(state, &access, size, loc).into_vec()));
+            }
+        }
+        let mut groups = [1u64; 3];
+        for d in 0..3 {
+            groups[d] = global[d] / local[d].max(1);
+        }
+        let local = [local[0].max(1), local[1].max(1), local[2].max(1)];
+        let offset = [offset[0], offset[1], offset[2]];
+        let ndrange = NdRange { dims, local, groups, offset };
+        if ndrange.checked_total().is_none() {
+            return Err(self.unsupported(state, loc, "NDRange of more than 2^64 work-items".into()));
+        }
+        Ok(Launch { module, host_files_at, kernel, ndrange, args })
+    }
+
+    fn run_ndrange(&mut self, state: &mut State, launch: Launch, loc: Loc) -> Result<Option<Value>, Step> {
+        let module = launch.module.clone();
+        let mut config = self.config.clone();
+        // The host's paths are what shards split; a kernel's run under one
+        // host path is that path's, whole.
+        config.shard = None;
+        if let Some(t) = config.max_time {
+            config.max_time = Some(t.saturating_sub(std::time::Duration::from_secs_f64(self.elapsed())));
+        }
+        let decider = std::mem::replace(&mut self.decider, Decider::new(Box::new(NoSolver), None));
+        let mut nested = Executor::new(module.as_ref(), config, decider);
+        nested.pool = std::mem::replace(&mut self.pool, ExprPool::new());
+        nested.shadow.swap_origins(&mut self.shadow);
+        nested.finished = Some(Vec::new());
+        let mut kstate = state.clone();
+        kstate.stack.clear();
+        let shifted = shift_host_lines(&mut kstate.memory, launch.host_files_at as i64, None);
+        let mode = nested.prepare_kernel(&mut kstate, &launch);
+        if mode.is_some() {
+            nested.start_kernel(&mut kstate);
+            nested.run(kstate);
+        }
+        self.pool = std::mem::replace(&mut nested.pool, ExprPool::new());
+        self.shadow.swap_origins(&mut nested.shadow);
+        self.decider = std::mem::replace(&mut nested.decider, Decider::new(Box::new(NoSolver), None));
+        let finished = nested.finished.take().unwrap_or_default();
+        self.absorb(&mut nested);
+        let pair = mode == Some(RaceMode::Pair);
+        drop(nested);
+        if mode.is_none() {
+            return Err(self.unsupported(state, loc, "kernel argument whose size does not match its parameter".into()));
+        }
+        if pair {
+            let msg = format!(
+                "NDRange of {} work-items is above the enumeration limit ({ENUMERATE_LIMIT}): checked with two symbolic work-items for races and memory errors; the host program is not followed past it",
+                launch.ndrange.total()
+            );
+            return Err(self.unsupported(state, loc, msg));
+        }
+        self.continue_host(state, finished, &shifted, launch.host_files_at as i64)
+    }
+
+    /// Lays the kernel module out in the state's memory and sets up the
+    /// NDRange; None if an argument cannot be passed.
+    fn prepare_kernel(&mut self, state: &mut State, launch: &Launch) -> Option<RaceMode> {
+        self.lay_out_module(&mut state.memory);
+        let kf = self.module.function(launch.kernel);
+        let mut args = Vec::new();
+        let mut local_objects = Vec::new();
+        for (p, a) in kf.params.iter().zip(&launch.args) {
+            let v = match (a, &p.ty) {
+                (KernelArg::Local(n), Type::Ptr { .. }) => {
+                    if self.admit_allocation(*n).is_err() {
+                        return None;
+                    }
+                    let obj = state.memory.allocate(&mut self.pool, *n, 16, ObjectKind::Buffer, format!("__local argument `{}`", p.name));
+                    state.memory.object_mut(obj).addr_space = crate::race::LOCAL_SPACE;
+                    local_objects.push(obj);
+                    smallvec::smallvec![self.pool.constant(64, state.memory.object(obj).base as u128)]
+                }
+                (KernelArg::Bytes(b), Type::Ptr { .. }) if p.byval.is_some_and(|(size, _)| b.len() as u64 == size) => {
+                    let align = p.byval.map_or(16, |(_, a)| a);
+                    let name = format!("by-value argument `{}`", p.name);
+                    let base = crate::exec::opencl::byval::byval_template(&mut state.memory, &mut self.pool, b, align, name);
+                    smallvec::smallvec![self.pool.constant(64, base as u128)]
+                }
+                (KernelArg::Bytes(b), t) if b.len() as u64 >= t.size() && !matches!(t, Type::Struct { .. }) && p.byval.is_none() => {
+                    crate::exec::memory::layout::bytes_to_value(&mut self.pool, t, &b[..t.size() as usize])
+                }
+                _ => return None,
+            };
+            args.push(v);
+        }
+        for (i, g) in self.module.globals.iter().enumerate() {
+            if g.addr_space == crate::race::LOCAL_SPACE {
+                if let Some(obj) = state.memory.object_near(self.global_addr[i]) {
+                    local_objects.push(obj);
+                }
+            }
+        }
+        let nd = launch.ndrange;
+        let mode = if nd.total() <= ENUMERATE_LIMIT { RaceMode::Enumerate } else { RaceMode::Pair };
+        state.gpu = Some(Box::new(Gpu {
+            ndrange: nd,
+            mode,
+            items: Vec::new(),
+            current: 0,
+            group: 0,
+            kernel: launch.kernel,
+            args,
+            log: Default::default(),
+            allow_benign: false,
+            local_objects,
+            item_started: 0,
+            one_group_stands_for_all: false,
+        }));
+        Some(mode)
+    }
+
+    /// Places this module's functions and globals in `memory` (a host
+    /// state's memory, for a nested kernel run).
+    fn lay_out_module(&mut self, memory: &mut Memory) {
+        for f in &self.module.functions {
+            let id = memory.allocate(&mut self.pool, 1, 16, ObjectKind::Function, f.name.clone());
+            self.function_base.push(memory.object(id).base);
+        }
+        for (i, base) in self.function_base.iter().enumerate() {
+            self.function_addr.insert(*base, FuncId(i as u32));
+        }
+        let mut ids = Vec::new();
+        for g in &self.module.globals {
+            let id = memory.allocate(&mut self.pool, g.size, g.align, ObjectKind::Global, g.name.clone());
+            memory.object_mut(id).addr_space = g.addr_space;
+            memory.object_mut(id).element = g.element;
+            self.global_addr.push(memory.object(id).base);
+            ids.push(id);
+        }
+        for (g, id) in self.module.globals.iter().zip(&ids) {
+            self.init_global(memory, g, *id);
+        }
+    }
+
+    /// Takes the nested run's findings (each once), counters and output.
+    fn absorb(&mut self, nested: &mut Executor) {
+        for f in std::mem::take(&mut nested.findings) {
+            let dup = self.findings.iter().any(|g| g.kind == f.kind && g.location == f.location && g.message == f.message);
+            if !dup {
+                self.findings.push(f);
+            }
+        }
+        self.stats.instructions += nested.stats.instructions;
+        self.stats.forks += nested.stats.forks;
+        self.stats.pruned += nested.stats.pruned;
+        self.check_stats.structural += nested.check_stats.structural;
+        self.check_stats.canonical += nested.check_stats.canonical;
+        self.check_stats.implied_query += nested.check_stats.implied_query;
+        self.check_stats.bit_precise += nested.check_stats.bit_precise;
+        self.check_stats.sampling += nested.check_stats.sampling;
+        self.output.append(&mut nested.output);
+        if self.limit_hit.is_none() {
+            self.limit_hit = nested.limit_hit.clone();
+        }
+    }
+
+    /// The host continues once per finished kernel path: `state` with the
+    /// first, copies of it (handed to the searcher) with the others.
+    fn continue_host(&mut self, state: &mut State, finished: Vec<State>, shifted: &[ObjectId], files_at: i64) -> Result<Option<Value>, Step> {
+        // How many kernel paths come back rests on the kernel run's models
+        // too (shard.rs).
+        self.freeze_route(state);
+        let mut results = finished.into_iter().map(|mut k| {
+            shift_host_lines(&mut k.memory, -files_at, Some(shifted));
+            k
+        });
+        let Some(first) = results.next() else {
+            // Every kernel path ended with a finding (or a limit).
+            return Err(Step::Terminated);
+        };
+        for k in results {
+            let mut s = state.clone();
+            adopt(&mut s, k);
+            s.id = self.fork_id();
+            self.pending.push(s);
+        }
+        adopt(state, first);
+        Ok(None)
+    }
+}
+
+fn adopt(host: &mut State, kernel: State) {
+    host.memory = kernel.memory;
+    host.path = kernel.path;
+    host.implied = kernel.implied;
+    host.abstracted |= kernel.abstracted;
+    if host.inexact_unsized.is_none() {
+        host.inexact_unsized = kernel.inexact_unsized.clone();
+    }
+    host.model = kernel.model;
+    host.unconfirmed_path = kernel.unconfirmed_path;
+    host.steps = kernel.steps;
+    host.depth = kernel.depth;
+}
+
+/// Moves the file index of the release lines of freed objects by `delta`,
+/// so that host locations read right in the kernel module's file table
+/// (whose host part starts at `delta`), and back. Returns the objects moved.
+fn shift_host_lines(memory: &mut Memory, delta: i64, only: Option<&[ObjectId]>) -> Vec<ObjectId> {
+    let ids: Vec<ObjectId> = match only {
+        Some(ids) => ids.to_vec(),
+        None => memory.objects().filter(|(_, o)| o.freed && o.free_line.is_some()).map(|(id, _)| id).collect(),
+    };
+    for id in &ids {
+        let o = memory.object_mut(*id);
+        if let Some(l) = o.free_line.as_mut() {
+            l.file = (l.file as i64 + delta).max(0) as u32;
+        }
+    }
+    ids
+}

@@ -1,0 +1,160 @@
+//! Summarising a loop that has been unrolled `--loop-bound` times and
+//! touches private variables only: instead of ending the path, the
+//! variables the loop writes take arbitrary values, the loop test is run
+//! once more, and the path leaves the loop where that test lets it. This
+//! over-approximates every trip count at once (as GPUVerify's loop
+//! invariants do in their weakest form), so a kernel with no race under it
+//! has no race at all; a finding on such a path rests on values the loop
+//! may never produce, so it is never confirmed (`State::abstracted`).
+//!
+//! Only loops whose every instruction is arithmetic, a phi node, a load or
+//! store of a variable of the function's own stack (an `alloca` register),
+//! or a work-item id query qualify: a loop that touches shared memory, calls a
+//! function or synchronises would hide accesses from the race detector.
+//! The loop must also have one way out, its test: the summary leaves only
+//! there, so a `break` or `return` inside would be missed.
+
+use crate::exec::engine::executor::Executor;
+use crate::exec::engine::state::State;
+use crate::ir::{BlockId, Callee, FuncId, Function, InstKind, Operand, RegId, Terminator};
+
+/// A state re-running a summarised loop's test: at `header` (in `func`, at
+/// stack depth `depth`) it must take the branch to `exit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ForcedExit {
+    pub func: FuncId,
+    pub header: BlockId,
+    pub depth: usize,
+    pub exit: BlockId,
+}
+
+/// Built-ins a summarised loop may call: they read the work-item's ids and
+/// the NDRange, nothing else.
+const PURE_BUILTINS: [&str; 8] = ["get_global_id", "get_local_id", "get_group_id", "get_global_size", "get_local_size", "get_num_groups", "get_work_dim", "get_global_offset"];
+
+impl<'m> Executor<'m> {
+    /// Tries to summarise the loop whose test at `header` branches to
+    /// `then` or `otherwise`. On success the state stands at the start of
+    /// `header` with the loop's variables havocked and must leave there.
+    pub(in crate::exec) fn summarise_loop(&mut self, state: &mut State, func: &Function, header: BlockId, then: BlockId, otherwise: BlockId) -> bool {
+        let succ = crate::exec::engine::postdom::successors(func);
+        let (stays_then, stays_else) = (reaches(&succ, then.0 as usize, header.0 as usize), reaches(&succ, otherwise.0 as usize, header.0 as usize));
+        if stays_then == stays_else {
+            return false;
+        }
+        let (stay, exit) = if stays_then { (then, otherwise) } else { (otherwise, then) };
+        let Some(body) = loop_body(&succ, header.0 as usize, stay.0 as usize) else { return false };
+        // One way out, the header's test: the summary assumes the loop
+        // ends there, so a `break` or `return` inside would be missed.
+        let single_exit = body.iter().all(|&b| succ[b].iter().all(|&s| body.contains(&s) || (b == header.0 as usize && s == exit.0 as usize)));
+        if !single_exit {
+            return false;
+        }
+        let allocas: rustc_hash::FxHashSet<RegId> = func.blocks.iter().flat_map(|b| &b.insts).filter(|i| matches!(i.kind, InstKind::Alloca { .. })).filter_map(|i| i.dest).collect();
+        let mut written: Vec<RegId> = Vec::new();
+        let mut defined: Vec<RegId> = Vec::new();
+        for &b in &body {
+            let block = &func.blocks[b];
+            if !matches!(block.term, Terminator::Br(_) | Terminator::CondBr { .. } | Terminator::Switch { .. }) {
+                return false;
+            }
+            for inst in &block.insts {
+                let ok = match &inst.kind {
+                    InstKind::Int { .. } | InstKind::Float { .. } | InstKind::FNeg(_) | InstKind::ICmp { .. } | InstKind::FCmp { .. } | InstKind::Cast { .. } | InstKind::Select { .. } | InstKind::Freeze(_) => true,
+                    InstKind::Load { ptr: Operand::Reg(r), volatile: false, .. } => allocas.contains(r),
+                    InstKind::Store { ptr: Operand::Reg(r), volatile: false, .. } => {
+                        written.push(*r);
+                        allocas.contains(r)
+                    }
+                    InstKind::Call { callee: Callee::External(name), .. } => is_pure_builtin(name),
+                    InstKind::Call { callee: Callee::Direct(f), .. } => {
+                        let target = self.module.function(*f);
+                        target.is_declaration() && is_pure_builtin(&target.name)
+                    }
+                    InstKind::Call { callee: Callee::Intrinsic(name), .. } => name.starts_with("llvm.dbg.") || name.starts_with("llvm.lifetime."),
+                    // Loop-carried values: havocked with the rest.
+                    InstKind::Phi { .. } => true,
+                    _ => false,
+                };
+                if !ok {
+                    return false;
+                }
+                defined.extend(inst.dest);
+            }
+        }
+        // The variables' objects, found before anything changes.
+        let mut objects = Vec::new();
+        let frame = state.frame();
+        for r in &written {
+            let Some(addr) = frame.regs.get(r.0 as usize).and_then(|v| v.as_ref()).and_then(|v| v.first()).and_then(|a| self.pool.as_const(*a)) else { return false };
+            let Some(obj) = state.memory.object_near(addr as u64) else { return false };
+            let o = state.memory.object(obj);
+            if o.address_only || o.base != addr as u64 || o.addr_space != 0 {
+                return false;
+            }
+            objects.push(obj);
+        }
+        objects.sort_unstable();
+        objects.dedup();
+        for obj in objects {
+            let n = state.memory.object(obj).bytes.size();
+            let fresh: Vec<_> = (0..n).map(|_| Some(self.pool.fresh(8))).collect();
+            let o = state.memory.object_mut(obj);
+            // Every byte written with an arbitrary value.
+            o.bytes.write(&mut self.pool, 0, &fresh);
+            o.poison.clear();
+        }
+        let frame = state.frame_mut();
+        for r in defined {
+            let widths = crate::exec::engine::step::leaf_widths(&func.reg_types[r.0 as usize]);
+            frame.regs[r.0 as usize] = Some(widths.into_iter().map(|w| self.pool.fresh(w)).collect());
+            frame.shadows.remove(&r);
+        }
+        // The header's phi nodes hold the loop-carried values, havocked
+        // above: the test runs from the first instruction after them.
+        frame.block = header;
+        frame.pc = func.blocks[header.0 as usize].insts.iter().take_while(|i| matches!(i.kind, InstKind::Phi { .. })).count();
+        let forced = ForcedExit { func: frame.func, header, depth: state.stack.len(), exit };
+        state.forced_exit = Some(forced);
+        state.abstracted = true;
+        true
+    }
+}
+
+/// Whether `to` can be reached from `from`.
+fn reaches(succ: &[Vec<usize>], from: usize, to: usize) -> bool {
+    let mut seen = vec![false; succ.len()];
+    let mut todo = vec![from];
+    while let Some(b) = todo.pop() {
+        if b == to {
+            return true;
+        }
+        if b >= succ.len() || std::mem::replace(&mut seen[b], true) {
+            continue;
+        }
+        todo.extend(&succ[b]);
+    }
+    false
+}
+
+/// The blocks of the loop: the header and every block reachable from
+/// `stay` without passing the header that can reach the header again.
+fn loop_body(succ: &[Vec<usize>], header: usize, stay: usize) -> Option<Vec<usize>> {
+    let n = succ.len();
+    let mut forward = vec![false; n];
+    let mut todo = vec![stay];
+    while let Some(b) = todo.pop() {
+        if b >= n || b == header || std::mem::replace(&mut forward[b], true) {
+            continue;
+        }
+        todo.extend(&succ[b]);
+    }
+    let mut body = vec![header];
+    body.extend((0..n).filter(|&b| forward[b] && reaches(succ, b, header)));
+    Some(body)
+}
+
+fn is_pure_builtin(name: &str) -> bool {
+    let plain = crate::exec::opencl::builtins::demangle(name).map(|(n, _)| n).unwrap_or(name);
+    PURE_BUILTINS.contains(&plain)
+}

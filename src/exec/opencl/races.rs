@@ -1,0 +1,182 @@
+//! The executor's side of race detection: it reports accesses to the
+//! access log of the running NDRange and turns feasible conflicts into
+//! `race` findings with both accesses, their work-items and a witness.
+
+use crate::exec::engine::executor::Executor;
+use crate::exec::memory::mem_ops::Access;
+use crate::exec::engine::state::State;
+use crate::check::Feasibility;
+use crate::expr::ExprId;
+use crate::ir::Loc;
+use crate::race::{AccessRecord, Candidate, RaceSink, GLOBAL_SPACE, LOCAL_SPACE};
+use crate::report::{FindingKind, Related};
+
+/// At most this many solver questions per race check, so that a kernel
+/// with many symbolic accesses still finishes.
+const MAX_RACE_QUERIES: usize = 2000;
+
+impl<'m> Executor<'m> {
+    /// Records an access for the race detector when a kernel is running.
+    pub fn observe_access(&mut self, state: &mut State, access: &Access, len: u64, write: bool, atomic: bool, value: Option<Vec<ExprId>>, loc: Loc) {
+        let Some(gpu) = state.gpu.as_mut() else { return };
+        let space = state.memory.object(access.object).addr_space;
+        if space != GLOBAL_SPACE && space != LOCAL_SPACE {
+            return;
+        }
+        *self.coverage.memory_accesses.get_or_insert(0) += 1;
+        let cur = gpu.current;
+        let item = &gpu.items[cur];
+        // An asynchronous copy's accesses are the copy's, reported at the
+        // user's call.
+        let (async_event, loc) = match item.async_copy {
+            Some((event, call)) => (Some(event), call),
+            None => (None, loc),
+        };
+        let group_key = (gpu.mode == crate::exec::opencl::workitems::RaceMode::Enumerate).then_some(gpu.group);
+        let record = AccessRecord {
+            item: cur,
+            group_key,
+            local_ids: item.local,
+            group_ids: item.group,
+            object: access.object,
+            space,
+            offset: access.offset,
+            len,
+            write,
+            atomic,
+            value,
+            loc,
+            async_event,
+            interval: 0,
+            seq: 0,
+            guard: None,
+        };
+        gpu.log.record(record);
+    }
+
+    /// Asks about every candidate conflict and reports the feasible ones.
+    pub fn check_races(&mut self, state: &mut State, final_check: bool) {
+        let Some(mut gpu) = state.gpu.take() else { return };
+        let mut log = std::mem::take(&mut gpu.log);
+        let read_write = self.config.benign_read_write;
+        let mut sink = RaceQueries { exec: self, state, gpu: &gpu, queries: 0 };
+        log.check(&mut sink, final_check, crate::race::Tolerance { write_write: gpu.allow_benign, read_write });
+        gpu.log = log;
+        state.gpu = Some(gpu);
+    }
+
+    /// A limit stopped the run inside a kernel: the accesses made so far
+    /// are still judged, within the group and across groups.
+    pub fn check_races_at_limit(&mut self, state: &mut State) {
+        if state.gpu.is_some() {
+            self.check_races(state, false);
+            self.check_races(state, true);
+        }
+    }
+
+    /// Decides one candidate conflict; true when it was reported.
+    fn decide_race(&mut self, state: &mut State, gpu: &crate::exec::opencl::workitems::Gpu, log: &crate::race::AccessLog, c: Candidate, queries: &mut usize) -> bool {
+        let (mut a, mut b) = (&log.records[c.a], &log.records[c.b]);
+        // Report from the earlier source line, so that the same race found
+        // on several paths (or in both orders) is reported once.
+        let key = crate::race::location_key(a, b);
+        if key.0 != a.loc {
+            std::mem::swap(&mut a, &mut b);
+        }
+        // Benign write-write races store equal values: with
+        // --allow-benign-races only a pair that can store different values
+        // is a race.
+        // A read-write pair carries `differ` only under the read-write
+        // tolerance (--allow-benign-read-write): the write must store a
+        // value other than the one read.
+        let tolerated = if a.write && b.write { gpu.allow_benign } else { c.differ.is_some() };
+        let condition = match (tolerated, c.differ) {
+            (true, Some(d)) => self.pool.and(c.condition, d),
+            _ => c.condition,
+        };
+        let witness = if self.pool.as_const(condition) == Some(1) && !state.unconfirmed_path {
+            self.current_model(state).map(Some)
+        } else {
+            if *queries >= MAX_RACE_QUERIES {
+                return false;
+            }
+            *queries += 1;
+            match self.decider.feasible(&self.pool, &state.path, condition) {
+                Feasibility::Sat(m) => Some(Some(m)),
+                Feasibility::Unsat => None,
+                Feasibility::Unknown(_) => Some(None),
+            }
+        };
+        let Some(witness) = witness else { return false };
+        let benign = match c.differ {
+            _ if tolerated => false,
+            None => false,
+            Some(d) => match self.pool.as_const(d) {
+                Some(v) => v == 0,
+                None => {
+                    let both = self.pool.and(c.condition, d);
+                    matches!(self.decider.feasible(&self.pool, &state.path, both), Feasibility::Unsat)
+                }
+            },
+        };
+        self.report_race(state, gpu, a, b, benign, witness);
+        true
+    }
+
+    fn report_race(&mut self, state: &State, gpu: &crate::exec::opencl::workitems::Gpu, a: &AccessRecord, b: &AccessRecord, benign: bool, witness: Option<crate::expr::Assignment>) {
+        let o = state.memory.object(a.object);
+        let space = if a.space == LOCAL_SPACE { "local" } else { "global" };
+        let kind = match (a.write, b.write) {
+            (true, true) => "write-write",
+            _ => "read-write",
+        };
+        let offset_of = |r: &AccessRecord| match self.pool.as_const(r.offset) {
+            Some(v) => Some(v as u64 as i64),
+            None => witness.as_ref().map(|m| crate::expr::evaluate(&self.pool, r.offset, m) as u64 as i64),
+        };
+        let element = match offset_of(a) {
+            Some(off) => format!(" element {} (byte offset {off})", off / a.len.max(1) as i64),
+            None => String::new(),
+        };
+        let describe = |r: &AccessRecord, this: &Executor| {
+            let item = crate::exec::opencl::workitems::WorkItem::new(Vec::new(), r.local_ids, r.group_ids);
+            let rw = if r.write { if r.atomic { "atomic write" } else { "write" } } else { "read" };
+            let by = if r.async_event.is_some() { "the asynchronous copy (not yet waited for) of work-item" } else { "work-item" };
+            format!("{rw} by {by} {}", this.item_label(&item, witness.as_ref()))
+        };
+        let first = describe(a, self);
+        let second = describe(b, self);
+        let benign_note = if benign { " (benign: both write the same value; --allow-benign-races hides it)" } else { "" };
+        let msg = format!("{kind} race on {space} buffer `{}`{element}: {first} and {second}{benign_note}", o.name);
+        let related = Related { message: second, location: self.location(b.loc) };
+        let mut s = state.clone();
+        s.stack.clear();
+        let mode = gpu.mode;
+        if let Some(f) = self.report(&s, FindingKind::Race, a.loc, msg, witness.as_ref(), None) {
+            f.related = vec![related];
+            if witness.is_none() {
+                f.status = crate::report::Status::Unconfirmed;
+            }
+            let _ = mode;
+        }
+    }
+}
+
+/// The executor as the race detector's sink: each candidate is decided
+/// (solver) and reported as it is found.
+struct RaceQueries<'a, 'm> {
+    exec: &'a mut Executor<'m>,
+    state: &'a mut State,
+    gpu: &'a crate::exec::opencl::workitems::Gpu,
+    queries: usize,
+}
+
+impl RaceSink for RaceQueries<'_, '_> {
+    fn pool(&mut self) -> &mut crate::expr::ExprPool {
+        &mut self.exec.pool
+    }
+
+    fn offer(&mut self, log: &crate::race::AccessLog, candidate: Candidate) -> bool {
+        self.exec.decide_race(self.state, self.gpu, log, candidate, &mut self.queries)
+    }
+}

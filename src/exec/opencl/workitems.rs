@@ -1,0 +1,433 @@
+//! OpenCL work-items inside one state. Each work-item has its own stack;
+//! the running one's stack is `State::stack`. Work-items of a group run in
+//! a canonical order, each up to its next barrier (papers/klee-cl.txt
+//! section 7); when every work-item of the group waits, the barrier is
+//! checked for divergence and released, and the race detector checks the
+//! interval that just ended.
+//!
+//! Two modes: `Enumerate` runs every work-item of every group with concrete
+//! ids; `Pair` runs two work-items whose ids are symbolic, which covers
+//! every pair of work-items of an NDRange of any size at once (in the style
+//! of papers/gpuverify.txt): shared memory is havocked at each barrier,
+//! since the other work-items' writes are not modelled.
+
+use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::engine::state::{Frame, State};
+use crate::exec::engine::value::Value;
+use crate::expr::{CmpOp, ExprId};
+use crate::ir::{BlockId, FuncId, Loc};
+use crate::race::AccessLog;
+use crate::report::FindingKind;
+
+/// OpenCL fence flags.
+pub const LOCAL_FENCE: u32 = 1;
+pub const GLOBAL_FENCE: u32 = 2;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NdRange {
+    pub dims: u32,
+    pub local: [u64; 3],
+    pub groups: [u64; 3],
+    /// Global work offset (clEnqueueNDRangeKernel's global_work_offset).
+    pub offset: [u64; 3],
+}
+
+impl NdRange {
+    pub fn items_per_group(&self) -> u64 {
+        self.local.iter().product()
+    }
+    pub fn num_groups(&self) -> u64 {
+        self.groups.iter().product()
+    }
+    pub fn total(&self) -> u64 {
+        self.items_per_group() * self.num_groups()
+    }
+    /// The number of work-items, or None when it does not fit in 64 bits
+    /// (such an NDRange is refused before it is used).
+    pub fn checked_total(&self) -> Option<u64> {
+        self.local.iter().chain(self.groups.iter()).try_fold(1u64, |acc, &n| acc.checked_mul(n))
+    }
+    /// Splits a flat index into 3 coordinates (x fastest).
+    pub fn unflatten(flat: u64, sizes: [u64; 3]) -> [u64; 3] {
+        [flat % sizes[0], (flat / sizes[0]) % sizes[1], flat / (sizes[0] * sizes[1])]
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RaceMode {
+    Enumerate,
+    Pair,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ItemStatus {
+    Running,
+    /// Waiting at a barrier; `waits` lists the asynchronous copies it
+    /// completes (wait_group_events), `None` for a plain barrier.
+    AtBarrier { site: (FuncId, BlockId, usize), loc: Loc, flags: u32, waits: Option<Vec<u64>> },
+    Done { loc: Loc },
+}
+
+#[derive(Clone)]
+pub struct WorkItem {
+    pub stack: Vec<Frame>,
+    pub local: [ExprId; 3],
+    pub group: [ExprId; 3],
+    pub status: ItemStatus,
+    /// Inside an asynchronous copy: its event and the user's call site.
+    pub async_copy: Option<(u64, Loc)>,
+    /// Asynchronous copies started, which numbers their events.
+    pub async_started: u64,
+}
+
+impl WorkItem {
+    pub fn new(stack: Vec<Frame>, local: [ExprId; 3], group: [ExprId; 3]) -> WorkItem {
+        WorkItem { stack, local, group, status: ItemStatus::Running, async_copy: None, async_started: 0 }
+    }
+}
+
+/// The NDRange being executed and the race detector's records.
+#[derive(Clone)]
+pub struct Gpu {
+    pub ndrange: NdRange,
+    pub mode: RaceMode,
+    pub items: Vec<WorkItem>,
+    pub current: usize,
+    /// Enumerate mode: flat index of the group running now.
+    pub group: u64,
+    pub kernel: FuncId,
+    pub args: Vec<Value>,
+    pub log: AccessLog,
+    pub allow_benign: bool,
+    /// Objects in local memory: reset when a new group starts.
+    pub local_objects: Vec<crate::exec::memory::ObjectId>,
+    /// The path's step count when the running work-item last started
+    /// running (path_budget.rs).
+    pub item_started: u64,
+    /// Enumerate mode: every group behaves as the first one
+    /// (race/group_symmetry.rs), so the first one is the only one run.
+    pub one_group_stands_for_all: bool,
+}
+
+impl<'m> Executor<'m> {
+    /// Starts the kernel: the first group (enumerate) or the pair.
+    pub fn start_kernel(&mut self, state: &mut State) {
+        let gpu = state.gpu.as_ref().expect("start_kernel without an NDRange");
+        match gpu.mode {
+            RaceMode::Enumerate => self.start_group(state, 0),
+            RaceMode::Pair => self.start_pair(state),
+        }
+    }
+
+    fn start_group(&mut self, state: &mut State, group: u64) {
+        let gpu = state.gpu.as_mut().expect("NDRange");
+        let nd = gpu.ndrange;
+        let (kernel, args) = (gpu.kernel, gpu.args.clone());
+        let g = NdRange::unflatten(group, nd.groups);
+        let mut items = Vec::new();
+        for flat in 0..nd.items_per_group() {
+            let l = NdRange::unflatten(flat, nd.local);
+            let stack = self.kernel_frame(&mut state.memory, kernel, &args);
+            let local = l.map(|v| self.pool.constant(64, v as u128));
+            let group = g.map(|v| self.pool.constant(64, v as u128));
+            items.push(WorkItem::new(stack, local, group));
+        }
+        let locals = gpu.local_objects.clone();
+        gpu.items = items;
+        gpu.current = 0;
+        gpu.item_started = state.steps;
+        gpu.group = group;
+        // Each group's local memory starts uninitialised: arbitrary values
+        // (given on first read), nothing carried over from the last group.
+        for obj in locals {
+            state.memory.object_mut(obj).bytes.set_all_written(false);
+        }
+        // So does an unsized `__local` argument (kernel_memory.rs): what the
+        // last group's work-items read or wrote there is forgotten, else
+        // this group would read it back and miss paths a device can take.
+        let unsized_locals: Vec<_> = state
+            .memory
+            .objects()
+            .filter(|(_, o)| o.address_only && o.addr_space == crate::race::LOCAL_SPACE && !(o.known.is_empty() && o.known_symbolic.is_empty()))
+            .map(|(id, _)| id)
+            .collect();
+        for id in unsized_locals {
+            let o = state.memory.object_mut(id);
+            o.known.clear();
+            o.known_symbolic.clear();
+        }
+        let gpu = state.gpu.as_mut().expect("NDRange");
+        std::mem::swap(&mut state.stack, &mut gpu.items[0].stack);
+    }
+
+    /// Two work-items with symbolic ids, distinct, each within the NDRange.
+    fn start_pair(&mut self, state: &mut State) {
+        let gpu = state.gpu.as_ref().expect("NDRange");
+        let nd = gpu.ndrange;
+        let (kernel, args) = (gpu.kernel, gpu.args.clone());
+        let mut items = Vec::new();
+        let mut ids: Vec<[ExprId; 6]> = Vec::new();
+        for k in 1..=2 {
+            let array = self.pool.new_array(&format!("work_item_{k}"), 48);
+            let word = |p: &mut crate::expr::ExprPool, w: u32| p.input_word(array, w * 8, 64);
+            let local: [ExprId; 3] = [0, 1, 2].map(|d| word(&mut self.pool, d));
+            let group: [ExprId; 3] = [3, 4, 5].map(|d| word(&mut self.pool, d));
+            for d in 0..3 {
+                let lim = self.pool.constant(64, nd.local[d] as u128);
+                let ok = self.pool.cmp(CmpOp::Ult, local[d], lim);
+                state.path.push(ok);
+                let glim = self.pool.constant(64, nd.groups[d] as u128);
+                let gok = self.pool.cmp(CmpOp::Ult, group[d], glim);
+                state.path.push(gok);
+            }
+            ids.push([local[0], local[1], local[2], group[0], group[1], group[2]]);
+            let stack = self.kernel_frame(&mut state.memory, kernel, &args);
+            items.push(WorkItem::new(stack, local, group));
+        }
+        let mut same = self.pool.bool_const(true);
+        for k in 0..6 {
+            let e = self.pool.eq(ids[0][k], ids[1][k]);
+            same = self.pool.and(same, e);
+        }
+        let distinct = self.pool.not(same);
+        state.path.push(distinct);
+        state.model = None;
+        // Local memory starts uninitialised: arbitrary values.
+        for obj in gpu.local_objects.clone() {
+            state.memory.object_mut(obj).bytes.set_all_written(false);
+        }
+        let gpu = state.gpu.as_mut().expect("NDRange");
+        gpu.items = items;
+        gpu.current = 0;
+        gpu.item_started = state.steps;
+        std::mem::swap(&mut state.stack, &mut gpu.items[0].stack);
+    }
+
+    /// The running work-item returned from the kernel.
+    pub fn work_item_finished(&mut self, state: &mut State, loc: Loc) -> Step {
+        let gpu = state.gpu.as_mut().expect("NDRange");
+        let cur = gpu.current;
+        gpu.items[cur].status = ItemStatus::Done { loc };
+        self.switch_work_item(state)
+    }
+
+    /// The running work-item reached `barrier(flags)`. Symbolic flags are
+    /// forked on: each side goes on with the fence bits it has.
+    pub fn work_item_barrier(&mut self, state: &mut State, flags: ExprId, loc: Loc, waits: Option<Vec<u64>>) -> Step {
+        let flags = match self.pool.as_const(flags) {
+            Some(v) => v as u32,
+            None => match self.concrete_fence_flags(state, flags) {
+                Some(v) => v,
+                None => return Step::Terminated,
+            },
+        };
+        let f = state.frame();
+        let site = (f.func, f.block, f.pc);
+        let gpu = state.gpu.as_mut().expect("NDRange");
+        let cur = gpu.current;
+        gpu.items[cur].status = ItemStatus::AtBarrier { site, loc, flags, waits };
+        self.switch_work_item(state)
+    }
+
+    /// The fence bits of symbolic barrier flags on this path: each bit
+    /// that can be both set and clear splits the path, and the other side
+    /// re-runs the barrier call with that bit decided.
+    fn concrete_fence_flags(&mut self, state: &mut State, flags: ExprId) -> Option<u32> {
+        let w = self.pool.width(flags);
+        let mut out = 0;
+        for bit in [LOCAL_FENCE, GLOBAL_FENCE] {
+            let b = self.pool.constant(w, bit as u128);
+            let masked = self.pool.and(flags, b);
+            let zero = self.pool.constant(w, 0);
+            let clear = self.pool.eq(masked, zero);
+            let set = self.pool.not(clear);
+            match self.branch(state, set) {
+                (Some(t), Some(mut f)) => {
+                    f.frame_mut().pc -= 1;
+                    self.pending.push(f);
+                    *state = t;
+                    out |= bit;
+                }
+                (Some(t), None) => {
+                    *state = t;
+                    out |= bit;
+                }
+                (None, Some(f)) => *state = f,
+                (None, None) => return None,
+            }
+        }
+        Some(out)
+    }
+
+    /// Moves to the next runnable work-item, or releases the barrier, or
+    /// ends the group.
+    fn switch_work_item(&mut self, state: &mut State) -> Step {
+        let gpu = state.gpu.as_mut().expect("NDRange");
+        let cur = gpu.current;
+        std::mem::swap(&mut state.stack, &mut gpu.items[cur].stack);
+        let n = gpu.items.len();
+        if let Some(next) = (1..=n).map(|k| (cur + k) % n).find(|i| gpu.items[*i].status == ItemStatus::Running) {
+            gpu.current = next;
+            gpu.item_started = state.steps;
+            std::mem::swap(&mut state.stack, &mut gpu.items[next].stack);
+            return Step::Continue;
+        }
+        let all_done = gpu.items.iter().all(|i| matches!(i.status, ItemStatus::Done { .. }));
+        if !self.barrier_agreement(state) {
+            return Step::Terminated;
+        }
+        if all_done {
+            return self.group_finished(state);
+        }
+        self.release_barrier(state)
+    }
+
+    /// Checks that all work-items of the group wait at the same barrier
+    /// (or all finished); a feasible disagreement is a finding.
+    fn barrier_agreement(&mut self, state: &mut State) -> bool {
+        let gpu = state.gpu.as_ref().expect("NDRange");
+        let items = gpu.items.clone();
+        let pair = gpu.mode == RaceMode::Pair;
+        let first = &items[0];
+        for other in &items[1..] {
+            let mut events_differ = false;
+            let differ = match (&first.status, &other.status) {
+                (ItemStatus::AtBarrier { site: a, waits: wa, .. }, ItemStatus::AtBarrier { site: b, waits: wb, .. }) => {
+                    events_differ = a == b && wa != wb;
+                    a != b || wa != wb
+                }
+                (ItemStatus::Done { .. }, ItemStatus::Done { .. }) => false,
+                _ => true,
+            };
+            if !differ {
+                continue;
+            }
+            // In pair mode the two work-items may be in different groups,
+            // where barriers need not agree.
+            let mut witness = None;
+            if pair {
+                let mut same = self.pool.bool_const(true);
+                for d in 0..3 {
+                    let e = self.pool.eq(first.group[d], other.group[d]);
+                    same = self.pool.and(same, e);
+                }
+                match self.decider.feasible(&self.pool, &state.path, same) {
+                    crate::check::Feasibility::Unsat => continue,
+                    crate::check::Feasibility::Sat(m) => {
+                        state.path.push(same);
+                        witness = Some(m);
+                    }
+                    crate::check::Feasibility::Unknown(_) => {}
+                }
+            } else {
+                witness = self.current_model(state);
+            }
+            let describe = |s: &ItemStatus, this: &Executor| match s {
+                ItemStatus::AtBarrier { loc, .. } => format!("waits at the barrier at line {}", this.location(*loc).line),
+                ItemStatus::Done { .. } => "finished the kernel".to_string(),
+                ItemStatus::Running => "is running".to_string(),
+            };
+            let (a_desc, b_desc) = (describe(&first.status, self), describe(&other.status, self));
+            let ida = self.item_label(first, witness.as_ref());
+            let idb = self.item_label(other, witness.as_ref());
+            let loc = match (&first.status, &other.status) {
+                (ItemStatus::AtBarrier { loc, .. }, _) | (_, ItemStatus::AtBarrier { loc, .. }) => *loc,
+                _ => Loc::default(),
+            };
+            let msg = if events_differ {
+                format!("barrier divergence: work-items {ida} and {idb} call wait_group_events at line {} with different events", self.location(loc).line)
+            } else {
+                format!("barrier divergence: work-item {ida} {a_desc} while work-item {idb} {b_desc}")
+            };
+            let mut s = state.clone();
+            s.stack.clear();
+            self.report(&s, FindingKind::BarrierDivergence, loc, msg, witness.as_ref(), None);
+            return false;
+        }
+        true
+    }
+
+    /// `(lx,ly,lz) in group (gx,gy,gz)`, with values from `model` when the
+    /// ids are symbolic.
+    pub fn item_label(&self, item: &WorkItem, model: Option<&crate::expr::Assignment>) -> String {
+        let val = |e: ExprId| match (self.pool.as_const(e), model) {
+            (Some(v), _) => v.to_string(),
+            (None, Some(m)) => crate::expr::evaluate(&self.pool, e, m).to_string(),
+            (None, None) => "?".to_string(),
+        };
+        let l: Vec<String> = item.local.iter().map(|e| val(*e)).collect();
+        let g: Vec<String> = item.group.iter().map(|e| val(*e)).collect();
+        format!("({}) of group ({})", l.join(","), g.join(","))
+    }
+
+    fn release_barrier(&mut self, state: &mut State) -> Step {
+        self.check_races(state, false);
+        let gpu = state.gpu.as_mut().expect("NDRange");
+        let pair = gpu.mode == RaceMode::Pair;
+        let flags: Vec<u32> = gpu.items.iter().map(|i| if let ItemStatus::AtBarrier { flags, .. } = i.status { flags } else { 0 }).collect();
+        // The work-items agree on the events (barrier_agreement).
+        let waits = match &gpu.items[0].status {
+            ItemStatus::AtBarrier { waits: Some(w), .. } => w.clone(),
+            _ => Vec::new(),
+        };
+        gpu.log.barrier(&flags, pair, waits);
+        for item in gpu.items.iter_mut() {
+            item.status = ItemStatus::Running;
+        }
+        gpu.current = 0;
+        gpu.item_started = state.steps;
+        std::mem::swap(&mut state.stack, &mut gpu.items[0].stack);
+        if pair {
+            self.havoc_shared_memory(state);
+        }
+        Step::Continue
+    }
+
+    /// Pair mode: other work-items may have written any shared byte before
+    /// the barrier, so shared memory takes fresh unconstrained values.
+    fn havoc_shared_memory(&mut self, state: &mut State) {
+        let unsized_known: Vec<_> = state
+            .memory
+            .objects()
+            .filter(|(_, o)| o.address_only && matches!(o.addr_space, 1 | 3) && !(o.known.is_empty() && o.known_symbolic.is_empty()))
+            .map(|(id, _)| id)
+            .collect();
+        for id in unsized_known {
+            let o = state.memory.object_mut(id);
+            o.known.clear();
+            o.known_symbolic.clear();
+        }
+        let ids: Vec<_> = state
+            .memory
+            .objects()
+            .filter(|(_, o)| !o.address_only && matches!(o.addr_space, 1 | 3))
+            .map(|(id, _)| id)
+            .collect();
+        for id in ids {
+            let n = state.memory.object(id).size;
+            // One fresh expression per byte: the memory limit first (the
+            // run stops after this step).
+            if self.admit_expressions(n).is_err() {
+                return;
+            }
+            let fresh: Vec<Option<ExprId>> = (0..n).map(|_| Some(self.pool.fresh(8))).collect();
+            let o = state.memory.object_mut(id);
+            o.bytes.write(&mut self.pool, 0, &fresh);
+        }
+    }
+
+    fn group_finished(&mut self, state: &mut State) -> Step {
+        self.check_races(state, false);
+        let gpu = state.gpu.as_ref().expect("NDRange");
+        let next = gpu.group + 1;
+        if gpu.mode == RaceMode::Enumerate && next < gpu.ndrange.num_groups() && !gpu.one_group_stands_for_all {
+            if let Some(g) = state.gpu.as_mut() {
+                g.log.forget_local();
+            }
+            self.start_group(state, next);
+            return Step::Continue;
+        }
+        self.check_races(state, true);
+        Step::Finished
+    }
+}

@@ -1,0 +1,108 @@
+//! Integer arithmetic and comparisons, elementwise on vectors. Division by
+//! a value that can be zero is a `division-by-zero` finding; the path then
+//! continues with the divisor non-zero.
+
+use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::engine::state::State;
+use crate::exec::engine::value::Value;
+use crate::expr::{BinOp, CmpOp, ExprId};
+use crate::ir::{Function, ICmpPred, Inst, IntOp, Operand};
+use crate::report::FindingKind;
+
+pub type Exec = Result<Value, Step>;
+
+pub fn bin_op(op: IntOp) -> BinOp {
+    match op {
+        IntOp::Add => BinOp::Add,
+        IntOp::Sub => BinOp::Sub,
+        IntOp::Mul => BinOp::Mul,
+        IntOp::UDiv => BinOp::UDiv,
+        IntOp::SDiv => BinOp::SDiv,
+        IntOp::URem => BinOp::URem,
+        IntOp::SRem => BinOp::SRem,
+        IntOp::And => BinOp::And,
+        IntOp::Or => BinOp::Or,
+        IntOp::Xor => BinOp::Xor,
+        IntOp::Shl => BinOp::Shl,
+        IntOp::LShr => BinOp::LShr,
+        IntOp::AShr => BinOp::AShr,
+    }
+}
+
+impl<'m> Executor<'m> {
+    pub(in crate::exec) fn exec_int(&mut self, state: &mut State, func: &Function, inst: &Inst, op: IntOp, lhs: &Operand, rhs: &Operand) -> Exec {
+        let a = self.operand(state, func, lhs);
+        let b = self.operand(state, func, rhs);
+        if matches!(op, IntOp::UDiv | IntOp::SDiv | IntOp::URem | IntOp::SRem) {
+            for d in b.iter() {
+                self.check_divisor(state, inst, *d)?;
+            }
+        }
+        let op = bin_op(op);
+        Ok(self.map2(&a, &b, |p, x, y| p.bin(op, x, y)))
+    }
+
+    /// Reports a divisor that can be zero, then assumes it is not.
+    fn check_divisor(&mut self, state: &mut State, inst: &Inst, d: ExprId) -> Result<(), Step> {
+        if let Some(v) = self.pool.as_const(d) {
+            if v != 0 {
+                return Ok(());
+            }
+        }
+        let zero = self.pool.constant(self.pool.width(d), 0);
+        let is_zero = self.pool.eq(d, zero);
+        let (zero_side, nonzero_side) = self.branch(state, is_zero);
+        if let Some(z) = zero_side {
+            let model = z.model.clone();
+            self.report(&z, FindingKind::DivisionByZero, inst.loc, "division by zero".into(), model.as_ref(), None);
+        }
+        match nonzero_side {
+            Some(s) => {
+                *state = s;
+                Ok(())
+            }
+            None => Err(Step::Terminated),
+        }
+    }
+
+    pub(in crate::exec) fn exec_icmp(&mut self, state: &mut State, func: &Function, pred: ICmpPred, lhs: &Operand, rhs: &Operand) -> Exec {
+        let a = self.operand(state, func, lhs);
+        let b = self.operand(state, func, rhs);
+        Ok(self.map2(&a, &b, |p, x, y| icmp(p, pred, x, y)))
+    }
+
+    pub(in crate::exec) fn exec_select(&mut self, state: &mut State, func: &Function, cond: &Operand, then: &Operand, otherwise: &Operand) -> Exec {
+        let c = self.operand(state, func, cond);
+        let t = self.operand(state, func, then);
+        let e = self.operand(state, func, otherwise);
+        Ok(t.iter()
+            .zip(e.iter())
+            .enumerate()
+            .map(|(i, (x, y))| {
+                // A scalar condition selects whole vectors or aggregates.
+                let ci = if c.len() == 1 { c[0] } else { c[i] };
+                self.pool.ite(ci, *x, *y)
+            })
+            .collect())
+    }
+}
+
+/// Builds an LLVM icmp from the five primitive comparisons.
+pub fn icmp(p: &mut crate::expr::ExprPool, pred: ICmpPred, x: ExprId, y: ExprId) -> ExprId {
+    match pred {
+        ICmpPred::Eq => p.cmp(CmpOp::Eq, x, y),
+        ICmpPred::Ne => {
+            let e = p.cmp(CmpOp::Eq, x, y);
+            p.not(e)
+        }
+        ICmpPred::Ult => p.cmp(CmpOp::Ult, x, y),
+        ICmpPred::Ule => p.cmp(CmpOp::Ule, x, y),
+        ICmpPred::Ugt => p.cmp(CmpOp::Ult, y, x),
+        ICmpPred::Uge => p.cmp(CmpOp::Ule, y, x),
+        ICmpPred::Slt => p.cmp(CmpOp::Slt, x, y),
+        ICmpPred::Sle => p.cmp(CmpOp::Sle, x, y),
+        ICmpPred::Sgt => p.cmp(CmpOp::Slt, y, x),
+        ICmpPred::Sge => p.cmp(CmpOp::Sle, y, x),
+    }
+}
+
