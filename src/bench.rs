@@ -46,7 +46,11 @@ pub fn cli(a: crate::cli::BenchArgs) -> Result<i32, Error> {
         let c = measure(&root().join("bench/concrete_loop.c"), &[], &Config::default())?;
         let speed = c.instructions as f64 / c.seconds / 1e6;
         println!("concrete: {} instructions in {:.3} s = {speed:.1} M instructions/s", c.instructions, c.seconds);
-        let _ = writeln!(md, "bench/concrete_loop.c: {} LLVM instructions in {:.3} s = **{speed:.1} M instructions/s**\n", c.instructions, c.seconds);
+        let _ = writeln!(
+            md,
+            "bench/concrete_loop.c: {} LLVM instructions in {:.3} s = **{speed:.1} M instructions/s**\n",
+            c.instructions, c.seconds
+        );
     }
     type Section = fn() -> Result<String, Error>;
     let sections: [(&str, Section); 8] = [
@@ -102,12 +106,19 @@ pub fn measure(path: &Path, defines: &[String], config: &Config) -> Result<Row, 
     let (report, _) = crate::pipeline::check_module(&loaded.module, &name, "main", config)?;
     let d = &report.stats.decided;
     let decided = match report.findings.first().and_then(|f| f.decided_by) {
-        Some(by) => format!("{} ({:?})", serde_json::to_value(by).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(), report.findings[0].status).to_lowercase(),
-        None => [("structural", d.structural), ("canonical", d.canonical), ("implied-query", d.implied_query), ("bit-precise", d.bit_precise)]
-            .into_iter()
-            .max_by_key(|(_, n)| *n)
-            .filter(|(_, n)| *n > 0)
-            .map_or("-".to_string(), |(s, _)| s.to_string()),
+        Some(by) => format!(
+            "{} ({:?})",
+            serde_json::to_value(by).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
+            report.findings[0].status
+        )
+        .to_lowercase(),
+        None => {
+            [("structural", d.structural), ("canonical", d.canonical), ("implied-query", d.implied_query), ("bit-precise", d.bit_precise)]
+                .into_iter()
+                .max_by_key(|(_, n)| *n)
+                .filter(|(_, n)| *n > 0)
+                .map_or("-".to_string(), |(s, _)| s.to_string())
+        }
     };
     Ok(Row {
         name,
@@ -120,7 +131,8 @@ pub fn measure(path: &Path, defines: &[String], config: &Config) -> Result<Row, 
 }
 
 fn harness_section() -> Result<String, Error> {
-    let mut s = String::from("## Harnesses (default settings)\n\n| harness | verdict | paths | instructions | seconds |\n|---|---|---|---|---|\n");
+    let mut s =
+        String::from("## Harnesses (default settings)\n\n| harness | verdict | paths | instructions | seconds |\n|---|---|---|---|---|\n");
     let mut files: Vec<PathBuf> = Vec::new();
     for dir in ["harnesses", "harnesses/simd"] {
         if let Ok(entries) = std::fs::read_dir(root().join(dir)) {
@@ -183,7 +195,10 @@ fn ladder_section() -> Result<String, Error> {
         config.query_timeout = Duration::from_secs(60);
         let solver = measure(&path, &[], &config)?;
         let ratio = solver.seconds / ladder.seconds.max(1e-4);
-        println!("{file:<22} {assume:<38} {} {:.3}s | {} {:.3}s | x{ratio:.0}", ladder.verdict, ladder.seconds, solver.verdict, solver.seconds);
+        println!(
+            "{file:<22} {assume:<38} {} {:.3}s | {} {:.3}s | x{ratio:.0}",
+            ladder.verdict, ladder.seconds, solver.verdict, solver.seconds
+        );
         let _ = writeln!(
             s,
             "| {file} | {} | {} | {:.3} | {} | {:.3} | {ratio:.0}x |",
@@ -206,14 +221,18 @@ fn reductions_section() -> Result<String, Error> {
         "## Reductions under --assume associativity,positive-zero,ordered\n\n\
          | harness | N | verdict | decided by | seconds | -D DROP: verdict | decided by | seconds |\n|---|---|---|---|---|---|---|---|\n",
     );
-    let config = Config { assumptions: Assumptions::parse("associativity,positive-zero,ordered").map_err(Error::Usage)?, ..Config::default() };
+    let config =
+        Config { assumptions: Assumptions::parse("associativity,positive-zero,ordered").map_err(Error::Usage)?, ..Config::default() };
     for file in ["sum_sse.c", "dot_avx.c", "sum_pairwise.c"] {
         let path = root().join("harnesses/reductions").join(file);
         for n in [8, 16, 64, 256, 1024] {
             let d = vec![format!("N={n}")];
             let equal = measure(&path, &d, &config)?;
             let dropped = measure(&path, &[format!("N={n}"), "DROP".to_string()], &config)?;
-            println!("{file} N={n}: {} by {} {:.3}s | DROP {} by {} {:.3}s", equal.verdict, equal.decided, equal.seconds, dropped.verdict, dropped.decided, dropped.seconds);
+            println!(
+                "{file} N={n}: {} by {} {:.3}s | DROP {} by {} {:.3}s",
+                equal.verdict, equal.decided, equal.seconds, dropped.verdict, dropped.decided, dropped.seconds
+            );
             let _ = writeln!(
                 s,
                 "| {file} | {n} | {} | {} | {:.3} | {} | {} | {:.3} |",
@@ -228,7 +247,8 @@ fn reductions_section() -> Result<String, Error> {
 /// Real floating-point mismatches that the solver alone takes minutes on:
 /// how fast each gets its witness.
 fn witness_section() -> Result<String, Error> {
-    let mut s = String::from("## Witnesses of real mismatches\n\n| fixture | --assume | verdict | decided by | seconds |\n|---|---|---|---|---|\n");
+    let mut s =
+        String::from("## Witnesses of real mismatches\n\n| fixture | --assume | verdict | decided by | seconds |\n|---|---|---|---|---|\n");
     for (file, assume) in [
         ("regrouped_product.c", ""),
         ("squared_distance.c", ""),
@@ -241,7 +261,8 @@ fn witness_section() -> Result<String, Error> {
         let config = Config { assumptions: Assumptions::parse(assume).map_err(Error::Usage)?, ..Config::default() };
         let r = measure(&path, &[], &config)?;
         println!("{file} {assume}: {} by {} {:.3}s", r.verdict, r.decided, r.seconds);
-        let _ = writeln!(s, "| {file} | {} | {} | {} | {:.3} |", if assume.is_empty() { "-" } else { assume }, r.verdict, r.decided, r.seconds);
+        let _ =
+            writeln!(s, "| {file} | {} | {} | {} | {:.3} |", if assume.is_empty() { "-" } else { assume }, r.verdict, r.decided, r.seconds);
     }
     s.push('\n');
     Ok(s)
@@ -260,8 +281,15 @@ fn merging_section() -> Result<String, Error> {
         let on = measure(&path, &d, &Config::default())?;
         let off_cfg = Config { merge: false, max_time: Some(Duration::from_secs(30)), ..Config::default() };
         let off = measure(&path, &d, &off_cfg)?;
-        println!("zlimit N={n}: merge {} {} paths {:.3}s | no-merge {} {} paths {:.3}s", on.verdict, on.paths, on.seconds, off.verdict, off.paths, off.seconds);
-        let _ = writeln!(s, "| {n} | {} | {} | {:.3} | {} | {} | {:.3} |", on.verdict, on.paths, on.seconds, off.verdict, off.paths, off.seconds);
+        println!(
+            "zlimit N={n}: merge {} {} paths {:.3}s | no-merge {} {} paths {:.3}s",
+            on.verdict, on.paths, on.seconds, off.verdict, off.paths, off.seconds
+        );
+        let _ = writeln!(
+            s,
+            "| {n} | {} | {} | {:.3} | {} | {} | {:.3} |",
+            on.verdict, on.paths, on.seconds, off.verdict, off.paths, off.seconds
+        );
     }
     s.push('\n');
     Ok(s)

@@ -62,7 +62,12 @@ pub fn rules(a: RulesArgs) -> Result<i32, Error> {
 
 /// Verifies every rule instantiated for half or single precision (double
 /// instances share their rule text with these and take much longer).
-pub fn verify_all(set: &RuleSet, filter: Option<&str>, timeout: Duration, mut progress: impl FnMut(&str, &Verdict)) -> Vec<(String, Verdict)> {
+pub fn verify_all(
+    set: &RuleSet,
+    filter: Option<&str>,
+    timeout: Duration,
+    mut progress: impl FnMut(&str, &Verdict),
+) -> Vec<(String, Verdict)> {
     let mut out = Vec::new();
     for rule in set.rules() {
         if rule.name.contains("f64") || filter.is_some_and(|f| !rule.name.contains(f)) {
@@ -89,7 +94,9 @@ pub fn verify_rule(rule: &crate::canon::Rule, solver: impl Fn() -> Box<dyn crate
         other => return other,
     }
     match verify_rule_in(rule, NanModel::EXACT_X86, &mut *solver(), timeout) {
-        Verdict::Unsound(w) => Verdict::Unsound(format!("{} (with x86 NaN bits, --nan exact; declare `nan-bits-ignored` if only NaN bits differ)", w.trim())),
+        Verdict::Unsound(w) => {
+            Verdict::Unsound(format!("{} (with x86 NaN bits, --nan exact; declare `nan-bits-ignored` if only NaN bits differ)", w.trim()))
+        }
         Verdict::Unknown(w) => Verdict::Unknown(format!("{w} (with x86 NaN bits, --nan exact)")),
         other => other,
     }
@@ -125,11 +132,8 @@ pub fn verify_rule_in(rule: &crate::canon::Rule, nan: NanModel, solver: &mut dyn
         match solver.check(&pool, &q) {
             SolverResult::Unsat => {}
             SolverResult::Sat(m) => {
-                let vals: Vec<String> = inst
-                    .vars
-                    .iter()
-                    .map(|(n, e)| format!("{n} = {:#x}", crate::expr::evaluate(&pool, *e, &m)))
-                    .collect();
+                let vals: Vec<String> =
+                    inst.vars.iter().map(|(n, e)| format!("{n} = {:#x}", crate::expr::evaluate(&pool, *e, &m))).collect();
                 let sets: Vec<String> = inst.sets.iter().map(|(n, s)| format!("{n} = {s:#06b}")).collect();
                 return Verdict::Unsound(format!("{} {}", vals.join(", "), sets.join(", ")));
             }

@@ -33,9 +33,7 @@ impl Assumptions {
                     a = Assumptions { positive_zero: true, finite: true, ordered: true, associativity: true };
                 }
                 other => {
-                    return Err(format!(
-                        "unknown assumption `{other}` (expected positive-zero, finite, ordered, associativity or all)"
-                    ))
+                    return Err(format!("unknown assumption `{other}` (expected positive-zero, finite, ordered, associativity or all)"))
                 }
             }
         }
@@ -184,9 +182,7 @@ pub fn physical_memory_mb() -> u64 {
     std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|m| {
-            m.lines()
-                .find_map(|l| l.strip_prefix("MemTotal:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            m.lines().find_map(|l| l.strip_prefix("MemTotal:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
         })
         .map(|kb| kb / 1024)
         .unwrap_or(4096)

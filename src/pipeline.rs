@@ -31,7 +31,12 @@ pub fn load(inputs: &[PathBuf], opts: &CompileOptions) -> Result<Loaded, Error> 
         }
         e => e,
     })?;
-    tracing::info!(functions = module.functions.len(), globals = module.globals.len(), seconds = started.elapsed().as_secs_f64(), "stage: translated to the internal IR");
+    tracing::info!(
+        functions = module.functions.len(),
+        globals = module.globals.len(),
+        seconds = started.elapsed().as_secs_f64(),
+        "stage: translated to the internal IR"
+    );
     let mut module = module;
     name_files_as_given(&mut module, inputs);
     Ok(Loaded { module, _build: build })
@@ -153,7 +158,8 @@ pub fn check_module(module: &Module, input_name: &str, entry: &str, config: &Con
         // The reassociation normal form also reorders operands, which
         // changes which NaN operand a sum passes on.
         report.semantics.push(
-            "associativity also lets + and * reorder their operands, so which NaN a reassociated sum or product passes on is not checked".to_string(),
+            "associativity also lets + and * reorder their operands, so which NaN a reassociated sum or product passes on is not checked"
+                .to_string(),
         );
     }
     report.symbolic_inputs =

@@ -93,7 +93,10 @@ pub fn prove_user_rules(config: &Config) -> Result<Vec<String>, Error> {
         }
     }
     if proved > 0 {
-        eprintln!("symcross: proved {proved} user rule instance(s) sound{}", if cache.is_some() { " (remembered for later runs)" } else { "" });
+        eprintln!(
+            "symcross: proved {proved} user rule instance(s) sound{}",
+            if cache.is_some() { " (remembered for later runs)" } else { "" }
+        );
     }
     Ok(Vec::new())
 }

@@ -79,7 +79,13 @@ impl Backend for SolverBackend {
         });
         let started = Instant::now();
         let result = self.solver.check(pool, &q);
-        tracing::debug!(query = number, path_constraints = path.len(), seconds = started.elapsed().as_secs_f64(), answer = answer_name(&result), "solver query");
+        tracing::debug!(
+            query = number,
+            path_constraints = path.len(),
+            seconds = started.elapsed().as_secs_f64(),
+            answer = answer_name(&result),
+            "solver query"
+        );
         match result {
             SolverResult::Sat(m) => Feasibility::Sat(m),
             SolverResult::Unsat => Feasibility::Unsat,
@@ -96,10 +102,7 @@ impl Backend for SolverBackend {
             self.deadline_hit = true;
             return Feasibility::Unknown(DEADLINE_REASON.into());
         };
-        let q = Query::new(path.to_vec(), Some(goal))
-            .with_timeout(timeout)
-            .with_resource_limit(units)
-            .with_assumptions(self.assumptions);
+        let q = Query::new(path.to_vec(), Some(goal)).with_timeout(timeout).with_resource_limit(units).with_assumptions(self.assumptions);
         match self.solver.check(pool, &q) {
             SolverResult::Sat(m) => Feasibility::Sat(m),
             SolverResult::Unsat => Feasibility::Unsat,

@@ -68,12 +68,9 @@ fn is_stale(dir: &Path) -> bool {
         // its owner is gone; it is released on return, and nobody else
         // takes it but another cleaner.
         Ok(f) => unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 },
-        Err(_) => dir
-            .symlink_metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age > UNLOCKED_AGE),
+        Err(_) => {
+            dir.symlink_metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok()).is_some_and(|age| age > UNLOCKED_AGE)
+        }
     }
 }
 

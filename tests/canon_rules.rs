@@ -1,9 +1,9 @@
 //! Rule files: the built-in rules load, malformed files are refused with
 //! file:line, and every rule applies to its own example.
 
+use std::path::Path;
 use symcross::canon::*;
 use symcross::expr::ExprPool;
-use std::path::Path;
 
 fn parse_err(text: &str) -> String {
     match RuleSet::parse(text, Path::new("t.rules")) {

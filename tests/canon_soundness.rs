@@ -19,7 +19,37 @@ fn fp_edges(pool: &mut ExprPool, f: FpFormat) -> Vec<u128> {
     v.push(1u128 << (f.significand_bits() - 1)); // smallest normal
     v.push(exp_mask - 1); // largest finite
     v.push((exp_mask - 1) | sign);
-    let reals = [1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, -3.0, 7.0, 100.0, -100.0, 255.0, 256.0, -128.0, 2047.0, 2048.0, 2049.0, -2048.0, 65504.0, 65520.0, 65536.0, 1.5, 2.5, -2.5, 16777216.0, 16777217.0, 4294967296.0, 1e30, -1e-30];
+    let reals = [
+        1.0,
+        -1.0,
+        2.0,
+        -2.0,
+        0.5,
+        -0.5,
+        3.0,
+        -3.0,
+        7.0,
+        100.0,
+        -100.0,
+        255.0,
+        256.0,
+        -128.0,
+        2047.0,
+        2048.0,
+        2049.0,
+        -2048.0,
+        65504.0,
+        65520.0,
+        65536.0,
+        1.5,
+        2.5,
+        -2.5,
+        16777216.0,
+        16777217.0,
+        4294967296.0,
+        1e30,
+        -1e-30,
+    ];
     for r in reals {
         let d = pool.constant(64, f64::to_bits(r) as u128);
         let c = pool.fp_convert(FpFormat::Double, f, d);
@@ -29,7 +59,8 @@ fn fp_edges(pool: &mut ExprPool, f: FpFormat) -> Vec<u128> {
 }
 
 fn int_edges(w: u32) -> Vec<u128> {
-    let ints: [i128; 22] = [0, 1, 2, 3, -1, -2, 100, -128, 127, 255, 2047, 2048, 2049, 2050, -2048, -2049, 65504, 65520, 65535, 16777216, 16777217, 16777219];
+    let ints: [i128; 22] =
+        [0, 1, 2, 3, -1, -2, 100, -128, 127, 255, 2047, 2048, 2049, 2050, -2048, -2049, 65504, 65520, 65535, 16777216, 16777217, 16777219];
     let mut v: Vec<u128> = ints.iter().map(|i| (*i as u128) & mask(w)).collect();
     v.extend([mask(w), 1u128 << (w - 1), mask(w - 1).max(1)]);
     v
@@ -125,9 +156,16 @@ fn check_rule(rule: &Rule, samples: usize, rng: &mut Sampler) -> usize {
             valid += 1;
             let (l, r) = (evaluate(&pool, inst.lhs, &asg), evaluate(&pool, inst.rhs, &asg));
             assert_eq!(
-                l, r,
+                l,
+                r,
                 "rule {} ({}:{}) is unsound: sets {:?}, inputs {:?}: lhs {:#x} rhs {:#x}",
-                rule.name, rule.file.display(), rule.line, inst.sets, asg.fresh, l, r
+                rule.name,
+                rule.file.display(),
+                rule.line,
+                inst.sets,
+                asg.fresh,
+                l,
+                r
             );
         }
     }

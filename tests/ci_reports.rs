@@ -111,9 +111,15 @@ fn a_race_points_at_the_other_access() {
 #[test]
 fn fingerprints_are_stable_across_runs() {
     let (_, a, _, _d1) = run(&["check", "harnesses/simd/blend_broken.c", "--cflags", "-msse4.1"]);
-    let (_, b, _, _d2) = run(&["check", "harnesses/simd/blend_broken.c", "--cflags", "-msse4.1", "--seed", "7", "--searcher", "random-path"]);
+    let (_, b, _, _d2) =
+        run(&["check", "harnesses/simd/blend_broken.c", "--cflags", "-msse4.1", "--seed", "7", "--searcher", "random-path"]);
     let prints = |log: &serde_json::Value| -> Vec<String> {
-        let mut v: Vec<String> = log["runs"][0]["results"].as_array().unwrap().iter().map(|r| r["partialFingerprints"]["symcrossFinding/v1"].as_str().unwrap().to_string()).collect();
+        let mut v: Vec<String> = log["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["partialFingerprints"]["symcrossFinding/v1"].as_str().unwrap().to_string())
+            .collect();
         v.sort();
         v
     };

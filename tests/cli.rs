@@ -60,7 +60,17 @@ fn every_searcher_gives_the_same_verdict() {
 #[test]
 fn random_path_is_deterministic_for_a_seed() {
     let findings = |seed: &str| {
-        let run = common::symcross(&["check", &fixture("heap_double_free.c"), "--searcher", "random-path", "--seed", seed, "--no-merge", "--json", "-"]);
+        let run = common::symcross(&[
+            "check",
+            &fixture("heap_double_free.c"),
+            "--searcher",
+            "random-path",
+            "--seed",
+            seed,
+            "--no-merge",
+            "--json",
+            "-",
+        ]);
         let j = run.json.unwrap();
         (j["findings"].clone(), j["stats"]["paths"].clone(), j["stats"]["instructions"].clone())
     };
@@ -71,7 +81,9 @@ fn random_path_is_deterministic_for_a_seed() {
 fn help_explains_every_flag() {
     let run = common::symcross(&["check", "--help"]);
     assert_eq!(run.code, 0);
-    for flag in ["--assume", "--json", "--max-time", "--max-paths", "--max-memory", "--cflags", "--rules", "--no-merge", "--searcher", "--seed"] {
+    for flag in
+        ["--assume", "--json", "--max-time", "--max-paths", "--max-memory", "--cflags", "--rules", "--no-merge", "--searcher", "--seed"]
+    {
         assert!(run.stdout.contains(flag), "--help does not mention {flag}");
     }
 }

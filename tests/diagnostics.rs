@@ -79,7 +79,11 @@ fn paths_are_printed_as_given_also_from_another_directory() {
     let relative = format!("{}{}", "../".repeat(depth), absolute.trim_start_matches('/'));
     // Debug info records a file under the working directory relative to
     // it: an absolute path given from there must still print as given.
-    let cases = [(elsewhere.path(), absolute.as_str()), (elsewhere.path(), relative.as_str()), (common::repo().leak() as &std::path::Path, absolute.as_str())];
+    let cases = [
+        (elsewhere.path(), absolute.as_str()),
+        (elsewhere.path(), relative.as_str()),
+        (common::repo().leak() as &std::path::Path, absolute.as_str()),
+    ];
     for (dir, given) in cases {
         let run = common::symcross_in(dir, &[], &["check", given, "--json", "-"]);
         let json = run.json.unwrap_or_else(|| panic!("{given}: {}\n{}", run.stdout, run.stderr));
@@ -115,7 +119,15 @@ fn two_inputs_defining_main_name_the_file_to_drop() {
 fn log_debug_shows_stages_commands_and_checks() {
     let run = common::symcross(&["--log", "debug", "check", zlimit_broken().to_str().unwrap()]);
     assert_eq!(run.code, 1, "{}", run.stderr);
-    for what in ["stage: compiled and linked", "stage: translated to the internal IR", "stage: symbolic execution", "stage: execution finished", "clang ", "check_equal", "finding:"] {
+    for what in [
+        "stage: compiled and linked",
+        "stage: translated to the internal IR",
+        "stage: symbolic execution",
+        "stage: execution finished",
+        "clang ",
+        "check_equal",
+        "finding:",
+    ] {
         assert!(run.stderr.contains(what), "no `{what}` in:\n{}", run.stderr);
     }
     let bad = common::symcross(&["--log", "loud", "check", zlimit_broken().to_str().unwrap()]);
@@ -127,7 +139,11 @@ fn log_debug_shows_stages_commands_and_checks() {
 fn progress_reports_a_running_solver_query() {
     // Interval 0: one line as each query starts, whatever its length.
     let f = habits("mul_add_contracted.c");
-    let run = common::symcross_in(&common::repo(), &[("SYMCROSS_PROGRESS_TICK_MS", "0")], &["check", &f, "--cflags", "-ffp-contract=on", "--progress"]);
+    let run = common::symcross_in(
+        &common::repo(),
+        &[("SYMCROSS_PROGRESS_TICK_MS", "0")],
+        &["check", &f, "--cflags", "-ffp-contract=on", "--progress"],
+    );
     assert!(run.stderr.contains("symcross: waiting on the solver: query 1 ("), "{}", run.stderr);
     assert!(run.stderr.contains("s of its 10 s timeout"), "{}", run.stderr);
     let quiet = common::symcross_in(&common::repo(), &[("SYMCROSS_PROGRESS_TICK_MS", "0")], &["check", &f, "--cflags", "-ffp-contract=on"]);

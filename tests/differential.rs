@@ -13,7 +13,15 @@ use std::time::Duration;
 fn native(src: &Path, extra: &[&str]) -> Option<String> {
     let dir = tempfile::tempdir().unwrap();
     let exe = dir.path().join("a.out");
-    let st = Command::new("clang-19").args(["-O0", "-w", "-ffp-contract=off"]).args(extra).arg(src).arg("-lm").arg("-o").arg(&exe).status().unwrap();
+    let st = Command::new("clang-19")
+        .args(["-O0", "-w", "-ffp-contract=off"])
+        .args(extra)
+        .arg(src)
+        .arg("-lm")
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .unwrap();
     assert!(st.success(), "native build of {} failed", src.display());
     let out = run_with_timeout(Command::new(&exe), Duration::from_secs(10))?;
     Some(out)

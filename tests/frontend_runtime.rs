@@ -22,9 +22,11 @@ fn host_runtime_sources_are_compiled_and_linked() {
     let helper = m.find_function("rt_helper").expect("runtime function linked in");
     assert!(!m.function(helper).is_declaration());
     let main = m.function(m.find_function("main").unwrap());
-    let calls_helper = main.blocks.iter().flat_map(|b| &b.insts).any(|i| {
-        matches!(&i.kind, InstKind::Call { callee: Callee::Direct(f), .. } if *f == helper)
-    });
+    let calls_helper = main
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .any(|i| matches!(&i.kind, InstKind::Call { callee: Callee::Direct(f), .. } if *f == helper));
     assert!(calls_helper);
 
     // A kernel compiled alone does not get the host runtime.

@@ -113,14 +113,66 @@ fn tail(s: &str) -> &str {
 }
 
 const NUMBERS: &[&str] = &[
-    "0", "1", "2", "-1", "3", "64", "1e100", "1e30", "1e9", "1e-300", "NaN", "inf", "-inf", "0.001", "",
-    "18446744073709551615", "18446744073709551616", "4294967296", "99999999999999999999999", "abc", "0x10", "1,2,3",
+    "0",
+    "1",
+    "2",
+    "-1",
+    "3",
+    "64",
+    "1e100",
+    "1e30",
+    "1e9",
+    "1e-300",
+    "NaN",
+    "inf",
+    "-inf",
+    "0.001",
+    "",
+    "18446744073709551615",
+    "18446744073709551616",
+    "4294967296",
+    "99999999999999999999999",
+    "abc",
+    "0x10",
+    "1,2,3",
 ];
 const DIMS: &[&str] = &[
-    "1", "0", "4", "64", "4,4", "2,2,2", "1,2,3,4", "4294967296", "18446744073709551615", "a,b", "", "4,0", "65536,65536,65536",
-    "-4", "4,,4",
+    "1",
+    "0",
+    "4",
+    "64",
+    "4,4",
+    "2,2,2",
+    "1,2,3,4",
+    "4294967296",
+    "18446744073709551615",
+    "a,b",
+    "",
+    "4,0",
+    "65536,65536,65536",
+    "-4",
+    "4,,4",
 ];
-const WORDS: &[&str] = &["", "x", "main", "all", "none", "positive-zero,finite", "ordered,", "dfs", "bfs", "random-path", "cvc5", "z3", "nope", "-", "=", "--", "\u{1f600}", "a b c"];
+const WORDS: &[&str] = &[
+    "",
+    "x",
+    "main",
+    "all",
+    "none",
+    "positive-zero,finite",
+    "ordered,",
+    "dfs",
+    "bfs",
+    "random-path",
+    "cvc5",
+    "z3",
+    "nope",
+    "-",
+    "=",
+    "--",
+    "\u{1f600}",
+    "a b c",
+];
 
 struct Inputs {
     check: Vec<String>,
@@ -293,7 +345,10 @@ fn mutate_text(rng: &mut StdRng, text: &str) -> String {
             }
             5 => s.insert(at, char::from_u32(rng.gen_range(0..0x3000)).unwrap_or('x')),
             _ => {
-                let word = pick(rng, &["fadd.F", "0x1:999", "-0.0:F", "?", "??x", "[assume: all]", "if never-nan(?x)", "<=>", "=>", "W", "F.G", "1e400:F"]);
+                let word = pick(
+                    rng,
+                    &["fadd.F", "0x1:999", "-0.0:F", "?", "??x", "[assume: all]", "if never-nan(?x)", "<=>", "=>", "W", "F.G", "1e400:F"],
+                );
                 s.splice(at..at, word.chars());
             }
         }
@@ -375,10 +430,48 @@ join:
 fn mutate_ir(rng: &mut StdRng) -> String {
     let mut lines: Vec<String> = IR_TEMPLATE.lines().map(str::to_string).collect();
     let tokens = [
-        "i32", "i64", "i8", "i1", "i128", "float", "double", "half", "<4 x i32>", "ptr", "add", "sub", "mul", "sdiv", "udiv",
-        "urem", "shl", "lshr", "ashr", "fadd", "fdiv", "frem", "0", "-1", "4294967296", "340282366920938463463374607431768211455",
-        "1.0e300", "undef", "poison", "null", "%v", "%a", "%x", "%y", "@name", "@main", "E-m:e", "e-p:32:32", "i686-pc-linux-gnu",
-        "x86_fp80", "align 4096", "addrspace(3)",
+        "i32",
+        "i64",
+        "i8",
+        "i1",
+        "i128",
+        "float",
+        "double",
+        "half",
+        "<4 x i32>",
+        "ptr",
+        "add",
+        "sub",
+        "mul",
+        "sdiv",
+        "udiv",
+        "urem",
+        "shl",
+        "lshr",
+        "ashr",
+        "fadd",
+        "fdiv",
+        "frem",
+        "0",
+        "-1",
+        "4294967296",
+        "340282366920938463463374607431768211455",
+        "1.0e300",
+        "undef",
+        "poison",
+        "null",
+        "%v",
+        "%a",
+        "%x",
+        "%y",
+        "@name",
+        "@main",
+        "E-m:e",
+        "e-p:32:32",
+        "i686-pc-linux-gnu",
+        "x86_fp80",
+        "align 4096",
+        "addrspace(3)",
     ];
     for _ in 0..rng.gen_range(1..=4) {
         let i = rng.gen_range(0..lines.len());

@@ -62,6 +62,7 @@ fn an_unwritable_report_path_fails_before_the_run() {
         // Nothing was checked: no verdict line.
         assert!(!run.stdout.contains("equivalent"), "{flag}: {}", run.stdout);
     }
-    let run = common::symcross(&["race", &kernel("float4_components_ok.cl"), "--local-size", "4", "--json", "/nonexistent-symcross-dir/r.json"]);
+    let run =
+        common::symcross(&["race", &kernel("float4_components_ok.cl"), "--local-size", "4", "--json", "/nonexistent-symcross-dir/r.json"]);
     assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
 }

@@ -118,7 +118,8 @@ fn nested_diamonds_fold_bottom_up() {
 
 #[test]
 fn chained_triangles_and_ternaries_fold() {
-    let src = "int h(int x, int y) {\n  int r = 0;\n  if (x > 0) r = 1;\n  if (y > 0) r += 2;\n  return r + (x < y ? x : y) + (x && y);\n}\n";
+    let src =
+        "int h(int x, int y) {\n  int r = 0;\n  if (x > 0) r = 1;\n  if (y > 0) r += 2;\n  return r + (x < y ? x : y) + (x && y);\n}\n";
     let (m, stats) = convert(src, 1000);
     let f = func(&m, "h");
     assert_eq!(cond_branches(f), 0, "if, if, ?: and && all folded");

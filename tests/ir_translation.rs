@@ -2,10 +2,10 @@
 //! and LLVM-text snippets go through `compile_inputs` + `load_module`, and
 //! the tests assert on the IR that comes out.
 
+use std::path::PathBuf;
 use symcross::expr::{FBinOp, Outcomes};
 use symcross::frontend::{compile_inputs, CompileOptions, FrontendError};
 use symcross::ir::*;
-use std::path::PathBuf;
 
 /// Compiles one source file named `name` with `opts` and loads the module.
 fn build_with(name: &str, src: &str, opts: &CompileOptions) -> Module {
@@ -147,14 +147,8 @@ fn gep_with_mixed_indices_folds_constants_and_keeps_variables() {
     );
     let f = func(&m, "f");
     let geps: Vec<&InstKind> = insts(f).map(|i| &i.kind).collect();
-    assert_eq!(
-        geps[0],
-        &InstKind::Gep { base: Operand::Reg(RegId(0)), offset: 32 + 16 + 12, terms: vec![] }
-    );
-    assert_eq!(
-        geps[1],
-        &InstKind::Gep { base: Operand::Reg(RegId(0)), offset: 16 - 4, terms: vec![(Operand::Reg(RegId(1)), 32)] }
-    );
+    assert_eq!(geps[0], &InstKind::Gep { base: Operand::Reg(RegId(0)), offset: 32 + 16 + 12, terms: vec![] });
+    assert_eq!(geps[1], &InstKind::Gep { base: Operand::Reg(RegId(0)), offset: 16 - 4, terms: vec![(Operand::Reg(RegId(1)), 32)] });
     assert_eq!(f.reg_names[2], "a");
 }
 
@@ -478,12 +472,11 @@ fn inline_asm_and_vector_constants() {
          int nop(int x) { __asm__ volatile(\"nop\"); return x; }\n",
     );
     assert!(insts(func(&m, "nop")).any(|i| matches!(&i.kind, InstKind::Call { callee: Callee::InlineAsm, .. })));
-    let lanes = insts(func(&m, "add1"))
-        .find_map(|i| match &i.kind {
-            InstKind::Int { op: IntOp::Add, rhs: Operand::Const(Const::Vector(l)), .. } => Some(l.clone()),
-            InstKind::Int { op: IntOp::Add, lhs: Operand::Const(Const::Vector(l)), .. } => Some(l.clone()),
-            _ => None,
-        });
+    let lanes = insts(func(&m, "add1")).find_map(|i| match &i.kind {
+        InstKind::Int { op: IntOp::Add, rhs: Operand::Const(Const::Vector(l)), .. } => Some(l.clone()),
+        InstKind::Int { op: IntOp::Add, lhs: Operand::Const(Const::Vector(l)), .. } => Some(l.clone()),
+        _ => None,
+    });
     // At -O0 the constant may go through memory; accept either, but if it is
     // an operand its lanes must be in order.
     if let Some(lanes) = lanes {
@@ -510,10 +503,7 @@ fn constant_expressions_fold_to_global_addresses() {
     assert_eq!(m.global(m.global_index["p"]).relocs, vec![(0, Reloc::Global { global: arr, offset: 20 })]);
     assert_eq!(m.global(m.global_index["q"]).relocs, vec![(0, Reloc::Global { global: arr, offset: 3 })]);
     let gep = insts(func(&m, "f")).next().unwrap();
-    assert_eq!(
-        gep.kind,
-        InstKind::Gep { base: Operand::Const(Const::GlobalAddr { global: arr, offset: 8 }), offset: 4, terms: vec![] }
-    );
+    assert_eq!(gep.kind, InstKind::Gep { base: Operand::Const(Const::GlobalAddr { global: arr, offset: 8 }), offset: 4, terms: vec![] });
     match &insts(func(&m, "g")).next().unwrap().kind {
         InstKind::Call { callee: Callee::External(n), args } => {
             assert_eq!(n, "f_undeclared_in_c");

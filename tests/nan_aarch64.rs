@@ -24,7 +24,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 use symcross::expr::{ExprId, ExprPool, FBinOp, FUnOp, FpFormat, NanModel};
-use symcross::solver::{Query, Solver, SmtProcessConfig, SmtProcessSolver};
+use symcross::solver::{Query, SmtProcessConfig, SmtProcessSolver, Solver};
 
 const SYSROOT: &str = "/usr/aarch64-linux-gnu";
 

@@ -35,8 +35,26 @@ fn args_for(p: &mut ExprPool, row: &Row) -> Vec<Value> {
 fn scalar_operands(name: &str) -> bool {
     let rest = name.trim_start_matches("llvm.aarch64.neon.");
     let base = symcross::neon::base_name(rest);
-    ["sqadd", "uqadd", "sqsub", "uqsub", "suqadd", "usqadd", "sqshl", "uqshl", "sqrshl", "uqrshl", "sqdmulh", "sqrdmulh", "sqdmulls.scalar", "srshl", "urshl", "sshl", "ushl"]
-        .contains(&base)
+    [
+        "sqadd",
+        "uqadd",
+        "sqsub",
+        "uqsub",
+        "suqadd",
+        "usqadd",
+        "sqshl",
+        "uqshl",
+        "sqrshl",
+        "uqrshl",
+        "sqdmulh",
+        "sqrdmulh",
+        "sqdmulls.scalar",
+        "srshl",
+        "urshl",
+        "sshl",
+        "ushl",
+    ]
+    .contains(&base)
 }
 
 fn status_of(p: &mut ExprPool, row: &Row) -> Result<String, String> {
@@ -79,7 +97,8 @@ fn list_and_implementation_agree() {
         blessed.push_str(&format!("{}\t{}\t{}\n", row.name, s.unwrap_or_else(|e| e), row.signature));
     }
     if std::env::var_os("SYMCROSS_BLESS").is_some() {
-        let header: String = std::fs::read_to_string(COVERAGE).unwrap().lines().filter(|l| l.starts_with('#')).map(|l| format!("{l}\n")).collect();
+        let header: String =
+            std::fs::read_to_string(COVERAGE).unwrap().lines().filter(|l| l.starts_with('#')).map(|l| format!("{l}\n")).collect();
         std::fs::write(COVERAGE, header + &blessed).unwrap();
         return;
     }

@@ -70,9 +70,25 @@ fn use_after_free_names_both_lines() {
 #[test]
 fn every_fixture_is_listed() {
     let listed = [
-        "vector_add_float4", "tree_reduction", "global_size_rounded_up", "released_before_read",
-        "division_inexact", "division_correctly_rounded", "api_misuse_error_codes", "unmodelled_function",
-        "out_of_order_queue", "reduction_associative", "device_builtins", "struct_argument", "large_ndrange", "kernel_from_file", "buffer_rect", "build_options_and_headers", "callbacks", "separate_compilation", "uninitialized_host_data_in_kernel",
+        "vector_add_float4",
+        "tree_reduction",
+        "global_size_rounded_up",
+        "released_before_read",
+        "division_inexact",
+        "division_correctly_rounded",
+        "api_misuse_error_codes",
+        "unmodelled_function",
+        "out_of_order_queue",
+        "reduction_associative",
+        "device_builtins",
+        "struct_argument",
+        "large_ndrange",
+        "kernel_from_file",
+        "buffer_rect",
+        "build_options_and_headers",
+        "callbacks",
+        "separate_compilation",
+        "uninitialized_host_data_in_kernel",
     ];
     for entry in std::fs::read_dir(common::repo().join("tests/fixtures/opencl")).expect("fixture dir") {
         let path = entry.expect("entry").path();
@@ -172,7 +188,9 @@ fn fixtures_hold_on_real_opencl() {
     }
     let repo = common::repo();
     let tmp = tempfile::tempdir().unwrap();
-    for name in ["api_misuse_error_codes", "buffer_rect", "device_builtins", "large_ndrange", "build_options_and_headers", "separate_compilation"] {
+    for name in
+        ["api_misuse_error_codes", "buffer_rect", "device_builtins", "large_ndrange", "build_options_and_headers", "separate_compilation"]
+    {
         let exe = tmp.path().join(name);
         let built = std::process::Command::new("clang-19")
             .args(["-w", "-DNATIVE_POCL", "-I"])

@@ -160,7 +160,12 @@ fn all_findings_goes_on_after_the_first() {
 #[test]
 fn budget_cuts_name_their_limit() {
     let cases = [
-        ("nonterminating_spin", &["--local-size", "4", "--num-groups", "1", "--max-item-steps", "1000000"][..], "work-item-steps", "--max-item-steps 1000000"),
+        (
+            "nonterminating_spin",
+            &["--local-size", "4", "--num-groups", "1", "--max-item-steps", "1000000"][..],
+            "work-item-steps",
+            "--max-item-steps 1000000",
+        ),
         ("symbolic_loop_bound_ok", &["--local-size", "4", "--num-groups", "1", "--loop-bound", "4"][..], "loop-bound", "--loop-bound 4"),
     ];
     for (name, extra, limit, flag) in cases {
@@ -193,7 +198,8 @@ fn data_branches_merge_into_one_path() {
 fn unsized_alias_races_are_confirmed() {
     for name in ["unsized_alias_pair_race", "unsized_write_read_back_pair_race"] {
         let path = common::repo().join("tests/fixtures/race").join(format!("{name}.cl"));
-        let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "64", "--num-groups", "1", "--mode", "pair", "--json", "-"]);
+        let run =
+            common::symcross(&["race", path.to_str().unwrap(), "--local-size", "64", "--num-groups", "1", "--mode", "pair", "--json", "-"]);
         let json = run.json.expect("JSON report");
         let findings = json["findings"].as_array().cloned().unwrap_or_default();
         assert!(!findings.is_empty() && findings.iter().all(|f| f["status"] == "confirmed"), "{name}: {}", run.stdout);

@@ -32,11 +32,9 @@ fn first_finding(report: &Value) -> (&str, &str) {
 /// found by sampling (no solver needed).
 #[test]
 fn reductions_are_proved_and_dropped_terms_refuted() {
-    for (harness, flags) in [
-        ("harnesses/reductions/sum_sse.c", ""),
-        ("harnesses/reductions/dot_avx.c", "-mavx"),
-        ("harnesses/reductions/sum_pairwise.c", ""),
-    ] {
+    for (harness, flags) in
+        [("harnesses/reductions/sum_sse.c", ""), ("harnesses/reductions/dot_avx.c", "-mavx"), ("harnesses/reductions/sum_pairwise.c", "")]
+    {
         for n in ["8", "64", "1024"] {
             let define = format!("N={n}");
             let report = run(harness, &["-D", &define, "--cflags", flags, "--assume", REORDER]);
@@ -99,7 +97,8 @@ fn exact_witnesses_confirm_under_associativity() {
     assert_eq!(verdict(&report), "findings", "{report:#}");
     assert_eq!(first_finding(&report).0, "confirmed", "{report:#}");
     // Under ordered, no witness may hold a NaN.
-    let report = run("tests/fixtures/reductions/regrouped_product.c", &["--assume", "ordered", "--sample-trials", "0", "--query-timeout", "300"]);
+    let report =
+        run("tests/fixtures/reductions/regrouped_product.c", &["--assume", "ordered", "--sample-trials", "0", "--query-timeout", "300"]);
     let witness = report["findings"][0]["witness"].clone();
     for name in ["k", "t"] {
         let hex = witness[name].as_str().unwrap_or_else(|| panic!("witness {name}: {report:#}"));

@@ -42,7 +42,8 @@ fn the_report_records_its_build() {
     let f = fixture("sized_mismatch.c");
     let inc = fixture("");
     let inc = inc.to_str().unwrap();
-    let json = check_to(&report, &[f.to_str().unwrap(), "-D", "N=3", "-I", inc, "--cflags", "-mavx2 -fno-strict-aliasing", "--assume", "finite"]);
+    let json =
+        check_to(&report, &[f.to_str().unwrap(), "-D", "N=3", "-I", inc, "--cflags", "-mavx2 -fno-strict-aliasing", "--assume", "finite"]);
     let b = &json["build"];
     assert_eq!(b["inputs"], serde_json::json!([f.to_str().unwrap()]), "{b:#}");
     assert_eq!(b["defines"], serde_json::json!(["N=3"]), "{b:#}");
@@ -97,10 +98,19 @@ fn an_out_of_bounds_read_replays_through_address_sanitizer() {
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("r.json");
     let json = check_to(&report, &[fixture("read_and_mismatch.c").to_str().unwrap()]);
-    let oob = json["findings"].as_array().unwrap().iter().position(|f| f["kind"] == "out-of-bounds" && f["status"] == "confirmed").expect("an out-of-bounds finding");
+    let oob = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|f| f["kind"] == "out-of-bounds" && f["status"] == "confirmed")
+        .expect("an out-of-bounds finding");
     let run = replay(&[report.to_str().unwrap(), "--finding", &oob.to_string()]);
     assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains("reproduced on the CPU: out-of-bounds at read_and_mismatch.c:15 (AddressSanitizer: heap-buffer-overflow"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("reproduced on the CPU: out-of-bounds at read_and_mismatch.c:15 (AddressSanitizer: heap-buffer-overflow"),
+        "{}",
+        run.stdout
+    );
     assert!(run.stdout.contains("1 of 1 finding(s)"), "{}", run.stdout);
 }
 
@@ -243,7 +253,8 @@ fn every_confirmed_finding_of_the_bundled_harnesses_replays() {
     for h in &files {
         let dir = tempfile::tempdir().unwrap();
         let report = dir.path().join("r.json");
-        let mut args = vec!["check", h.to_str().unwrap(), "--json", report.to_str().unwrap(), "--max-time", "600", "--query-timeout", "120"];
+        let mut args =
+            vec!["check", h.to_str().unwrap(), "--json", report.to_str().unwrap(), "--max-time", "600", "--query-timeout", "120"];
         let flags = cflags(h);
         if let Some(f) = flags.as_deref() {
             args.extend(["--cflags", f]);
@@ -317,5 +328,9 @@ fn an_edited_harness_is_named() {
     // The witness no longer triggers the edited harness's mismatch; that
     // is not a symcross bug: exit 2, not 4.
     assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains("the harness changed since the report was written") && !run.stdout.contains("BUG IN SYMCROSS"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("the harness changed since the report was written") && !run.stdout.contains("BUG IN SYMCROSS"),
+        "{}",
+        run.stdout
+    );
 }

@@ -110,7 +110,9 @@ fn trusted_rules_mark_the_report() {
 /// not used (and not refused) without `--assume positive-zero`.
 #[test]
 fn rules_the_run_cannot_use_are_not_proved() {
-    let rules = rule_dir("; law: (wrong) x * 0 = 0 is false for inf and NaN\nrule bad-fmul-zero: (fmul.F ?x 0.0:F) => 0.0:F [assume: positive-zero]\n");
+    let rules = rule_dir(
+        "; law: (wrong) x * 0 = 0 is false for inf and NaN\nrule bad-fmul-zero: (fmul.F ?x 0.0:F) => 0.0:F [assume: positive-zero]\n",
+    );
     let harness = add_zero_harness(rules.path());
     let dir = rules.path().to_str().unwrap();
     let run = common::symcross(&["check", &harness, "--rules", dir]);
@@ -124,13 +126,19 @@ fn rules_the_run_cannot_use_are_not_proved() {
 /// under the rule's content.
 #[test]
 fn a_proved_rule_is_remembered() {
-    let rules = rule_dir("; law: x + 0 = x when -0 and NaN are excluded\nrule user-fadd-zero: (fadd.F ?x 0.0:F) => ?x [assume: ordered, positive-zero]\n");
+    let rules = rule_dir(
+        "; law: x + 0 = x when -0 and NaN are excluded\nrule user-fadd-zero: (fadd.F ?x 0.0:F) => ?x [assume: ordered, positive-zero]\n",
+    );
     let harness = add_zero_harness(rules.path());
     let cache = tempfile::tempdir().unwrap();
     let run = |extra: &[&str]| {
         let mut args = vec!["check", harness.as_str(), "--rules", rules.path().to_str().unwrap()];
         args.extend_from_slice(extra);
-        std::process::Command::new(env!("CARGO_BIN_EXE_symcross")).args(&args).env("SYMCROSS_CACHE_DIR", cache.path()).output().expect("run symcross")
+        std::process::Command::new(env!("CARGO_BIN_EXE_symcross"))
+            .args(&args)
+            .env("SYMCROSS_CACHE_DIR", cache.path())
+            .output()
+            .expect("run symcross")
     };
     let first = run(&["--assume", "ordered,positive-zero"]);
     let stderr = String::from_utf8_lossy(&first.stderr);

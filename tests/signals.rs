@@ -137,7 +137,8 @@ fn sigint_in_a_long_path_ends_with_a_report_and_no_temp_dir() {
 fn sigterm_during_a_solver_query_kills_the_solver() {
     let sb = Sandbox::new();
     sb.fake_tool("cvc5");
-    let mut child = sb.symcross(&["check", &fixture("fp_query.c"), "--query-timeout", "100000", "--sample-trials", "0", "--json", "-"], &[]);
+    let mut child =
+        sb.symcross(&["check", &fixture("fp_query.c"), "--query-timeout", "100000", "--sample-trials", "0", "--json", "-"], &[]);
     wait_for("solver start", &mut child, || sb.file("cvc5.started").exists());
     let solver: i32 = sb.read("cvc5.pid").trim().parse().unwrap();
     signal(&child, libc::SIGTERM);
@@ -177,10 +178,7 @@ fn a_second_signal_exits_at_once_and_the_next_run_cleans_up() {
 #[test]
 fn sigint_during_an_in_process_z3_query_interrupts_it() {
     let sb = Sandbox::new();
-    let mut child = sb.symcross(
-        &["check", &fixture("hard_z3_query.c"), "--query-timeout", "100000", "--log", "debug", "--json", "-"],
-        &[],
-    );
+    let mut child = sb.symcross(&["check", &fixture("hard_z3_query.c"), "--query-timeout", "100000", "--log", "debug", "--json", "-"], &[]);
     // The first Z3 query is the branch that takes Z3 minutes.
     wait_for("a Z3 query", &mut child, || sb.read("stderr").contains("z3: checking"));
     signal(&child, libc::SIGINT);

@@ -63,7 +63,8 @@ fn list_and_implementation_agree() {
         blessed.push_str(&format!("{}\t{s}\t{}\n", row.name, row.signature));
     }
     if std::env::var_os("SYMCROSS_BLESS").is_some() {
-        let header: String = std::fs::read_to_string(COVERAGE).unwrap().lines().filter(|l| l.starts_with('#')).map(|l| format!("{l}\n")).collect();
+        let header: String =
+            std::fs::read_to_string(COVERAGE).unwrap().lines().filter(|l| l.starts_with('#')).map(|l| format!("{l}\n")).collect();
         std::fs::write(COVERAGE, header + &blessed).unwrap();
         return;
     }

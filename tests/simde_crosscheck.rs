@@ -108,13 +108,26 @@ fn crosscheck(row: &Row, dir: &Path) -> Outcome {
     let seconds = start.elapsed().as_secs_f64();
     let json: Option<serde_json::Value> = std::fs::read_to_string(&report).ok().and_then(|t| serde_json::from_str(&t).ok());
     let Some(json) = json else {
-        return Outcome { row: row.clone(), got: format!("exit {} without a report", run.code), seconds, replayed: None, detail: run.stderr };
+        return Outcome {
+            row: row.clone(),
+            got: format!("exit {} without a report", run.code),
+            seconds,
+            replayed: None,
+            detail: run.stderr,
+        };
     };
     let verdict = json["verdict"].as_str().unwrap_or("").to_string();
     let findings = json["findings"].as_array().cloned().unwrap_or_default();
     let summary: Vec<String> = findings
         .iter()
-        .map(|f| format!("{} ({}): {}", f["kind"].as_str().unwrap_or(""), f["status"].as_str().unwrap_or(""), f["message"].as_str().unwrap_or("")))
+        .map(|f| {
+            format!(
+                "{} ({}): {}",
+                f["kind"].as_str().unwrap_or(""),
+                f["status"].as_str().unwrap_or(""),
+                f["message"].as_str().unwrap_or("")
+            )
+        })
         .collect();
     let confirmed_mismatch = findings.iter().any(|f| f["kind"] == "mismatch" && f["status"] == "confirmed");
     let got = match verdict.as_str() {
@@ -204,6 +217,11 @@ fn the_table_is_large_and_explains_every_expected_difference() {
     assert_eq!(names.len(), rows.len(), "an intrinsic is listed twice");
     for r in &rows {
         assert!(["equivalent", "mismatch", "inconclusive"].contains(&r.expect.as_str()), "{}: unknown verdict {}", r.name, r.expect);
-        assert_eq!(r.expect == "equivalent" && !r.nan_exact, r.why == "-", "{}: every expected mismatch, inconclusive run or --nan exact row needs a one-line why, and only those", r.name);
+        assert_eq!(
+            r.expect == "equivalent" && !r.nan_exact,
+            r.why == "-",
+            "{}: every expected mismatch, inconclusive run or --nan exact row needs a one-line why, and only those",
+            r.name
+        );
     }
 }

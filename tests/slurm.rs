@@ -16,7 +16,13 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn found(tool: &str) -> bool {
-    Command::new("sh").arg("-c").arg(format!("command -v {tool} || test -x /usr/sbin/{tool}")).stdout(Stdio::null()).status().map(|s| s.success()).unwrap_or(false)
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {tool} || test -x /usr/sbin/{tool}"))
+        .stdout(Stdio::null())
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false)
 }
 
 fn tool(name: &str) -> PathBuf {
@@ -74,7 +80,20 @@ impl Cluster {
         std::fs::set_permissions(d.join("munge.key"), std::fs::Permissions::from_mode(0o600)).unwrap();
         let s = |p: &str| d.join(p).display().to_string();
         let munged = Command::new(tool("munged"))
-            .args(["--foreground", "--force", "-S", &s("munge.socket"), "--key-file", &s("munge.key"), "--pid-file", &s("munged.pid"), "--log-file", &s("munged.log"), "--seed-file", &s("munged.seed")])
+            .args([
+                "--foreground",
+                "--force",
+                "-S",
+                &s("munge.socket"),
+                "--key-file",
+                &s("munge.key"),
+                "--pid-file",
+                &s("munged.pid"),
+                "--log-file",
+                &s("munged.log"),
+                "--seed-file",
+                &s("munged.seed"),
+            ])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -160,7 +179,12 @@ defines = ["N=16"]
 "#;
 
 fn outcomes(r: &Value) -> Vec<(String, String)> {
-    r["entries"].as_array().unwrap().iter().map(|e| (e["name"].as_str().unwrap().to_string(), e["outcome"].as_str().unwrap().to_string())).collect()
+    r["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["name"].as_str().unwrap().to_string(), e["outcome"].as_str().unwrap().to_string()))
+        .collect()
 }
 
 fn symcross(dir: &Path, cache: &Path, args: &[&str]) -> (i32, Value, String) {
@@ -186,7 +210,11 @@ fn shards_of_a_slurm_job_array_merge_into_the_unsharded_run() {
     }
     let project = tempfile::tempdir().unwrap();
     let repo = common::repo();
-    for (from, to) in [("harnesses/zlimit.c", "zlimit.c"), ("harnesses/zlimit_broken.c", "zlimit_broken.c"), ("tests/fixtures/race/inter_group_race.cl", "shift.cl")] {
+    for (from, to) in [
+        ("harnesses/zlimit.c", "zlimit.c"),
+        ("harnesses/zlimit_broken.c", "zlimit_broken.c"),
+        ("tests/fixtures/race/inter_group_race.cl", "shift.cl"),
+    ] {
         std::fs::copy(repo.join(from), project.path().join(to)).unwrap();
     }
     std::fs::write(project.path().join("symcross.toml"), MANIFEST).unwrap();
@@ -228,10 +256,12 @@ fn shards_of_a_slurm_job_array_merge_into_the_unsharded_run() {
     args.extend(parts.iter().map(String::as_str));
     args.extend(["--json", "-"]);
     let (code, merged, err) = symcross(project.path(), cache.path(), &args);
-    let (whole_code, whole, _) = symcross(project.path(), cache.path(), &["check", "zlimit_broken.c", "-DN=5", "--no-merge", "--json", "-"]);
+    let (whole_code, whole, _) =
+        symcross(project.path(), cache.path(), &["check", "zlimit_broken.c", "-DN=5", "--no-merge", "--json", "-"]);
     assert_eq!((code, whole_code), (1, 1), "{err}");
     assert_eq!(merged["stats"]["paths"], whole["stats"]["paths"]);
-    let kinds = |r: &Value| r["findings"].as_array().unwrap().iter().map(|f| (f["kind"].clone(), f["location"].clone())).collect::<Vec<_>>();
+    let kinds =
+        |r: &Value| r["findings"].as_array().unwrap().iter().map(|f| (f["kind"].clone(), f["location"].clone())).collect::<Vec<_>>();
     assert_eq!(kinds(&merged), kinds(&whole));
     drop(cluster);
 }

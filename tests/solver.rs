@@ -146,12 +146,7 @@ fn fmin_fmax_signed_zeros_and_nan_operands() {
     let y = word(&mut p, "y", 4);
     let (nz, pz) = (fconst(&mut p, -0.0), fconst(&mut p, 0.0));
     let mut s = cvc5();
-    for (op, first_neg, expect) in [
-        (FBinOp::Min, true, nz),
-        (FBinOp::Min, false, nz),
-        (FBinOp::Max, true, pz),
-        (FBinOp::Max, false, pz),
-    ] {
+    for (op, first_neg, expect) in [(FBinOp::Min, true, nz), (FBinOp::Min, false, nz), (FBinOp::Max, true, pz), (FBinOp::Max, false, pz)] {
         let (cx, cy) = if first_neg { (nz, pz) } else { (pz, nz) };
         let path = vec![p.eq(x, cx), p.eq(y, cy)];
         let r = p.fbin(op, F, x, y);
@@ -199,10 +194,7 @@ fn finite_and_ordered_assumptions_remove_nan_results() {
     let q = Query::new(vec![], Some(nonzero));
     let SolverResult::Sat(asg) = cvc5().check(&p, &q) else { panic!("x - x can be NaN") };
     assert_eq!(evaluate(&p, d, &asg), canonical_nan(F));
-    for a in [
-        FpAssumptions { finite: true, ..Default::default() },
-        FpAssumptions { ordered: true, ..Default::default() },
-    ] {
+    for a in [FpAssumptions { finite: true, ..Default::default() }, FpAssumptions { ordered: true, ..Default::default() }] {
         assert!(cvc5().check(&p, &q.clone().with_assumptions(a)).is_unsat(), "{a:?}");
     }
     // x + 1 == x stays possible for large finite x under `finite`.
@@ -210,9 +202,7 @@ fn finite_and_ordered_assumptions_remove_nan_results() {
     let s = p.fbin(FBinOp::Add, F, x, one);
     let eq = p.eq(s, x);
     let fin = FpAssumptions { finite: true, ..Default::default() };
-    let SolverResult::Sat(asg) = cvc5().check(&p, &Query::new(vec![], Some(eq)).with_assumptions(fin)) else {
-        panic!("large x absorbs 1")
-    };
+    let SolverResult::Sat(asg) = cvc5().check(&p, &Query::new(vec![], Some(eq)).with_assumptions(fin)) else { panic!("large x absorbs 1") };
     let v = f32::from_bits(evaluate(&p, x, &asg) as u32);
     assert!(v.is_finite() && v.abs() >= 1.6e7, "{v}");
 }

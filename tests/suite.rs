@@ -21,7 +21,8 @@ struct Suite {
 fn suite(dir: &Path, cache: &Path, args: &[&str], env: &[(&str, &str)]) -> Suite {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_symcross"));
     cmd.current_dir(dir).env("SYMCROSS_CACHE_DIR", cache).args(args);
-    for v in ["SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "JOB_COMPLETION_INDEX", "SYMCROSS_SHARDS", "CI_NODE_INDEX", "CI_NODE_TOTAL"] {
+    for v in ["SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "JOB_COMPLETION_INDEX", "SYMCROSS_SHARDS", "CI_NODE_INDEX", "CI_NODE_TOTAL"]
+    {
         cmd.env_remove(v);
     }
     for (k, v) in env {
@@ -29,13 +30,19 @@ fn suite(dir: &Path, cache: &Path, args: &[&str], env: &[(&str, &str)]) -> Suite
     }
     let out = cmd.output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let report = if args.windows(2).any(|w| w == ["--json", "-"]) { serde_json::from_str(&stdout).unwrap_or(Value::Null) } else { Value::Null };
+    let report =
+        if args.windows(2).any(|w| w == ["--json", "-"]) { serde_json::from_str(&stdout).unwrap_or(Value::Null) } else { Value::Null };
     Suite { code: out.status.code().unwrap_or(-1), report, stdout, stderr: String::from_utf8_lossy(&out.stderr).into_owned() }
 }
 
 /// (name, outcome, cached) of each entry.
 fn outcomes(r: &Value) -> Vec<(String, String, bool)> {
-    r["entries"].as_array().unwrap_or(&Vec::new()).iter().map(|e| (e["name"].as_str().unwrap().to_string(), e["outcome"].as_str().unwrap().to_string(), e["cached"].as_bool().unwrap())).collect()
+    r["entries"]
+        .as_array()
+        .unwrap_or(&Vec::new())
+        .iter()
+        .map(|e| (e["name"].as_str().unwrap().to_string(), e["outcome"].as_str().unwrap().to_string(), e["cached"].as_bool().unwrap()))
+        .collect()
 }
 
 /// Reads a report with a consumer of tests/ci/consumers.py (None: not installed).
@@ -56,7 +63,12 @@ fn the_bundled_manifest_meets_every_expectation_then_comes_from_the_cache() {
     let out = tempfile::tempdir().unwrap();
     let (sarif, junit) = (out.path().join("s.sarif"), out.path().join("s.xml"));
     let repo = common::repo();
-    let first = suite(&repo, cache.path(), &["suite", "-j", "2", "--json", "-", "--sarif", sarif.to_str().unwrap(), "--junit", junit.to_str().unwrap()], &[]);
+    let first = suite(
+        &repo,
+        cache.path(),
+        &["suite", "-j", "2", "--json", "-", "--sarif", sarif.to_str().unwrap(), "--junit", junit.to_str().unwrap()],
+        &[],
+    );
     assert_eq!(first.code, 0, "{:#}\n{}", first.report, first.stderr);
     let entries = outcomes(&first.report);
     assert!(entries.len() >= 30, "{entries:?}");
@@ -88,7 +100,11 @@ fn the_bundled_manifest_meets_every_expectation_then_comes_from_the_cache() {
 fn project(manifest: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let repo = common::repo();
-    for (from, to) in [("harnesses/zlimit.c", "zlimit.c"), ("harnesses/zlimit_broken.c", "zlimit_broken.c"), ("tests/fixtures/race/inter_group_race.cl", "shift.cl")] {
+    for (from, to) in [
+        ("harnesses/zlimit.c", "zlimit.c"),
+        ("harnesses/zlimit_broken.c", "zlimit_broken.c"),
+        ("tests/fixtures/race/inter_group_race.cl", "shift.cl"),
+    ] {
         std::fs::copy(repo.join(from), dir.path().join(to)).unwrap();
     }
     std::fs::write(dir.path().join("symcross.toml"), manifest).unwrap();
@@ -134,7 +150,13 @@ fn one_bad_entry_does_not_stop_the_others() {
     let names: Vec<(&str, &str)> = got.iter().map(|(n, o, _)| (n.as_str(), o.as_str())).collect();
     assert_eq!(
         names,
-        [("zlimit.c", "met"), ("zlimit_broken.c", "met"), ("wrongly expected equivalent", "unmet"), ("cannot compile", "error"), ("shift.cl", "met")]
+        [
+            ("zlimit.c", "met"),
+            ("zlimit_broken.c", "met"),
+            ("wrongly expected equivalent", "unmet"),
+            ("cannot compile", "error"),
+            ("shift.cl", "met")
+        ]
     );
     let err = r.report["entries"][3]["error"].as_str().unwrap();
     assert!(err.contains("no-such-flag"), "{err}");
@@ -153,14 +175,19 @@ fn one_bad_entry_does_not_stop_the_others() {
 
 #[test]
 fn an_edited_input_is_run_again() {
-    let dir = project("[[check]]\nfiles = [\"zlimit.c\"]\nexpect = \"equivalent\"\n[[check]]\nfiles = [\"zlimit_broken.c\"]\nexpect = \"mismatch\"\n");
+    let dir = project(
+        "[[check]]\nfiles = [\"zlimit.c\"]\nexpect = \"equivalent\"\n[[check]]\nfiles = [\"zlimit_broken.c\"]\nexpect = \"mismatch\"\n",
+    );
     let cache = tempfile::tempdir().unwrap();
     let args = ["suite", "--json", "-"];
     suite(dir.path(), cache.path(), &args, &[]);
     let text = std::fs::read_to_string(dir.path().join("zlimit.c")).unwrap();
     std::fs::write(dir.path().join("zlimit.c"), format!("{text}\n/* edited */\n")).unwrap();
     let r = suite(dir.path(), cache.path(), &args, &[]);
-    assert_eq!(outcomes(&r.report), [("zlimit.c".to_string(), "met".to_string(), false), ("zlimit_broken.c".to_string(), "met".to_string(), true)]);
+    assert_eq!(
+        outcomes(&r.report),
+        [("zlimit.c".to_string(), "met".to_string(), false), ("zlimit_broken.c".to_string(), "met".to_string(), true)]
+    );
     let r = suite(dir.path(), cache.path(), &["suite", "--json", "-", "--no-cache"], &[]);
     assert!(outcomes(&r.report).iter().all(|(_, _, c)| !c));
 }
@@ -175,7 +202,8 @@ fn shards_merge_into_the_unsharded_result() {
     let b = suite(dir.path(), cache.path(), &["suite", "--json", "b.json"], &[("CI_NODE_INDEX", "2"), ("CI_NODE_TOTAL", "2")]);
     assert!(b.stderr.contains("shard 2/2 (from CI_NODE_INDEX/CI_NODE_TOTAL)"), "{}", b.stderr);
     assert_eq!((a.code, b.code), (1, 1));
-    let merged = suite(dir.path(), cache.path(), &["merge", "a.json", "b.json", "--json", "-", "--junit", "m.xml", "--sarif", "m.sarif"], &[]);
+    let merged =
+        suite(dir.path(), cache.path(), &["merge", "a.json", "b.json", "--json", "-", "--junit", "m.xml", "--sarif", "m.sarif"], &[]);
     assert_eq!(merged.code, 1, "{}", merged.stderr);
     let strip = |v: &Value| -> Vec<(String, String)> { outcomes(v).into_iter().map(|(n, o, _)| (n, o)).collect() };
     assert_eq!(strip(&merged.report), strip(&whole.report));

@@ -18,7 +18,10 @@ fn uninit_findings(fixture: &str, extra: &[&str]) -> Vec<(u64, String, Vec<Strin
         .iter()
         .filter(|f| f["kind"] == "uninitialized-read")
         .map(|f| {
-            let related = f["related"].as_array().map(|r| r.iter().map(|x| x["message"].as_str().unwrap_or("").to_string()).collect()).unwrap_or_default();
+            let related = f["related"]
+                .as_array()
+                .map(|r| r.iter().map(|x| x["message"].as_str().unwrap_or("").to_string()).collect())
+                .unwrap_or_default();
             (f["location"]["line"].as_u64().unwrap_or(0), f["message"].as_str().unwrap_or("").to_string(), related)
         })
         .collect()

@@ -148,7 +148,8 @@ fn a_run_whose_findings_are_all_unconfirmed_is_inconclusive() {
 #[test]
 fn max_time_bounds_solver_queries() {
     let path = fixture_path("solver_timeout_only");
-    let run = common::symcross(&["check", path.to_str().unwrap(), "--no-egraph", "--max-time", "1", "--query-timeout", "600", "--json", "-"]);
+    let run =
+        common::symcross(&["check", path.to_str().unwrap(), "--no-egraph", "--max-time", "1", "--query-timeout", "600", "--json", "-"]);
     let j = run.json.expect("json");
     assert_eq!(run.code, 3, "{j:#}");
     assert_eq!(j["verdict"], "inconclusive");

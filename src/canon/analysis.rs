@@ -121,9 +121,7 @@ impl egg::Analysis<CanonLang> for CanonAnalysis {
                 let cats = fp_of(Some(*width)).map_or(Categories::ALL, |f| Categories::of_const(f, *value));
                 ClassData { width: Some(*width), konst: Some(*value), set: None, cats }
             }
-            CanonLang::Lit(Literal::Input { .. }) => {
-                ClassData { width: Some(8), konst: None, set: None, cats: Categories::ALL }
-            }
+            CanonLang::Lit(Literal::Input { .. }) => ClassData { width: Some(8), konst: None, set: None, cats: Categories::ALL },
             CanonLang::Lit(Literal::Fresh { width, .. }) => {
                 ClassData { width: Some(*width), konst: None, set: None, cats: Categories::ALL }
             }

@@ -24,13 +24,8 @@ pub enum Assumption {
 }
 
 impl Assumption {
-    pub const ALL: [Assumption; 5] = [
-        Assumption::PositiveZero,
-        Assumption::Finite,
-        Assumption::Ordered,
-        Assumption::Associativity,
-        Assumption::NanBitsIgnored,
-    ];
+    pub const ALL: [Assumption; 5] =
+        [Assumption::PositiveZero, Assumption::Finite, Assumption::Ordered, Assumption::Associativity, Assumption::NanBitsIgnored];
 
     fn bit(self) -> u8 {
         match self {

@@ -54,17 +54,12 @@ impl Categories {
     pub fn fbin(op: FBinOp, a: Categories, b: Categories) -> Categories {
         let any_nan = a.has(Self::NAN) || b.has(Self::NAN);
         let (an, ap, bn, bp) = (a.has(Self::NEG_SIDE), a.has(Self::POS_SIDE), b.has(Self::NEG_SIDE), b.has(Self::POS_SIDE));
-        let sides = |neg: bool, pos: bool| {
-            (if neg { Self::NEG_SIDE } else { 0 }) | (if pos { Self::POS_SIDE } else { 0 })
-        };
+        let sides = |neg: bool, pos: bool| (if neg { Self::NEG_SIDE } else { 0 }) | (if pos { Self::POS_SIDE } else { 0 });
         let r = match op {
             FBinOp::Add | FBinOp::Sub => {
                 let (bn, bp) = if op == FBinOp::Sub { (bp, bn) } else { (bn, bp) };
-                let (binf_n, binf_p) = if op == FBinOp::Sub {
-                    (b.has(Self::PINF), b.has(Self::NINF))
-                } else {
-                    (b.has(Self::NINF), b.has(Self::PINF))
-                };
+                let (binf_n, binf_p) =
+                    if op == FBinOp::Sub { (b.has(Self::PINF), b.has(Self::NINF)) } else { (b.has(Self::NINF), b.has(Self::PINF)) };
                 let nan = any_nan || (a.has(Self::PINF) && binf_n) || (a.has(Self::NINF) && binf_p);
                 Self::nan_bit(nan) | Self::ZERO | sides(an || bn, ap || bp)
             }

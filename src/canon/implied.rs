@@ -24,9 +24,7 @@ fn has_fp(pool: &ExprPool, e: ExprId) -> bool {
         }
         match &*pool.get(e) {
             Expr::FpToInt { .. } => {}
-            Expr::FBin(..) | Expr::FUn(..) | Expr::Fma(..) | Expr::FCmp(..) | Expr::IntToFp { .. } | Expr::FpConvert { .. } => {
-                return true
-            }
+            Expr::FBin(..) | Expr::FUn(..) | Expr::Fma(..) | Expr::FCmp(..) | Expr::IntToFp { .. } | Expr::FpConvert { .. } => return true,
             _ => stack.extend(pool.children(e)),
         }
     }

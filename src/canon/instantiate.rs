@@ -8,10 +8,10 @@
 //! is instantiated once per assignment of sets: one `RuleInstance` each.
 //! Side conditions become a width-1 predicate (`conditions.rs`).
 
+use super::lang::CanonLang;
 use super::rules::typing_ty::Ty;
 use super::rules::{infer_var_widths, Rule};
 use super::translate::{build_literal, build_op, Built, TranslateError};
-use super::lang::CanonLang;
 use crate::expr::{ExprId, ExprPool};
 use egg::{ENodeOrVar, PatternAst, Var};
 use std::collections::HashMap;
@@ -43,11 +43,7 @@ fn widths(rule: &Rule) -> Result<HashMap<Var, Ty>, TranslateError> {
     }
 }
 
-fn build_side(
-    pool: &mut ExprPool,
-    ast: &PatternAst<CanonLang>,
-    value: &HashMap<Var, Built>,
-) -> Result<ExprId, TranslateError> {
+fn build_side(pool: &mut ExprPool, ast: &PatternAst<CanonLang>, value: &HashMap<Var, Built>) -> Result<ExprId, TranslateError> {
     let mut built: Vec<Built> = Vec::new();
     for n in ast.as_ref() {
         let b = match n {

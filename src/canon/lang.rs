@@ -36,10 +36,8 @@ pub enum Literal {
 }
 
 /// Outcome-set names indexed by the set's bits (`<`=1, `=`=2, `>`=4, uno=8).
-pub const SET_NAMES: [&str; 16] = [
-    "never", "olt", "oeq", "ole", "ogt", "one", "oge", "ord", "uno", "ult", "ueq", "ule", "ugt", "une", "uge",
-    "always",
-];
+pub const SET_NAMES: [&str; 16] =
+    ["never", "olt", "oeq", "ole", "ogt", "one", "oge", "ord", "uno", "ult", "ueq", "ule", "ugt", "une", "uge", "always"];
 
 /// Operators with their parameters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -49,7 +47,10 @@ pub enum Op {
     Cmp(CmpOp),
     Ite,
     Concat,
-    Extract { offset: Width, width: Width },
+    Extract {
+        offset: Width,
+        width: Width,
+    },
     ZExt(Width),
     SExt(Width),
     FBin(FBinOp, FpFormat),
@@ -57,10 +58,25 @@ pub enum Op {
     Fma(FpFormat),
     /// Children: outcome set, left, right.
     FCmp(FpFormat),
-    FpToInt { signed: bool, rounding: IntRounding, from: FpFormat, width: Width },
-    IntToFp { signed: bool, from: Width, to: FpFormat },
-    FpConvert { from: FpFormat, to: FpFormat },
-    Apply { function: String, width: Width },
+    FpToInt {
+        signed: bool,
+        rounding: IntRounding,
+        from: FpFormat,
+        width: Width,
+    },
+    IntToFp {
+        signed: bool,
+        from: Width,
+        to: FpFormat,
+    },
+    FpConvert {
+        from: FpFormat,
+        to: FpFormat,
+    },
+    Apply {
+        function: String,
+        width: Width,
+    },
     /// Outcome-set algebra, folded to a `Set` literal by the analysis.
     SetOp(SetOp),
 }
@@ -206,9 +222,7 @@ impl FromStr for Op {
                 from: fmt(1)?,
                 width: n(2)?,
             },
-            "sitofp" | "uitofp" if parts.len() == 3 => {
-                Op::IntToFp { signed: head == "sitofp", from: n(1)?, to: fmt(2)? }
-            }
+            "sitofp" | "uitofp" if parts.len() == 3 => Op::IntToFp { signed: head == "sitofp", from: n(1)?, to: fmt(2)? },
             "fpext" | "fptrunc" if parts.len() == 3 => {
                 let (from, to) = (fmt(1)?, fmt(2)?);
                 if (head == "fpext") != (from.width() < to.width()) {
@@ -310,8 +324,19 @@ mod tests {
     #[test]
     fn operators_round_trip_through_text() {
         for s in [
-            "add", "fadd.f32", "extract.8.16", "zext.64", "fcmp.f16", "fptosi.f64.32", "cvtui.f32.16",
-            "sitofp.32.f64", "fpext.f32.f64", "fptrunc.f64.f16", "call.32.llvm.sin.f32", "odrop-uno", "fsqrt.f64",
+            "add",
+            "fadd.f32",
+            "extract.8.16",
+            "zext.64",
+            "fcmp.f16",
+            "fptosi.f64.32",
+            "cvtui.f32.16",
+            "sitofp.32.f64",
+            "fpext.f32.f64",
+            "fptrunc.f64.f16",
+            "call.32.llvm.sin.f32",
+            "odrop-uno",
+            "fsqrt.f64",
         ] {
             let op: Op = s.parse().unwrap();
             assert_eq!(op.to_string(), s);

@@ -34,8 +34,8 @@ pub use category::Categories;
 pub use implied::implied_integer_query;
 pub use instantiate::{instantiate, RuleInstance};
 pub use lang::{CanonLang, Literal, Op, SetOp};
-pub use reassociate::Reassociator;
 pub use prove::{canonicalize, explain_assumptions, prove_equal, CanonResult, Limits, StopReason};
+pub use reassociate::Reassociator;
 pub use rules::{Rule, RuleError, RuleProblem, RuleSet};
 pub use translate::{from_recexpr, to_recexpr, TranslateError};
 

@@ -49,8 +49,12 @@ pub enum StopReason {
 #[derive(Clone, Debug, PartialEq)]
 pub enum CanonResult {
     /// Same e-class after `iterations` rounds.
-    Equal { iterations: usize },
-    NotShown { stop_reason: StopReason },
+    Equal {
+        iterations: usize,
+    },
+    NotShown {
+        stop_reason: StopReason,
+    },
 }
 
 impl CanonResult {
@@ -80,14 +84,7 @@ fn runner(egraph: CanonGraph, limits: &Limits) -> Runner<super::CanonLang, Canon
 }
 
 /// Tries to show `a` and `b` equal with the rules allowed by `assumptions`.
-pub fn prove_equal(
-    pool: &ExprPool,
-    a: ExprId,
-    b: ExprId,
-    rules: &RuleSet,
-    assumptions: Assumptions,
-    limits: &Limits,
-) -> CanonResult {
+pub fn prove_equal(pool: &ExprPool, a: ExprId, b: ExprId, rules: &RuleSet, assumptions: Assumptions, limits: &Limits) -> CanonResult {
     if a == b {
         return CanonResult::Equal { iterations: 0 };
     }
@@ -114,14 +111,7 @@ pub fn prove_equal(
 /// are not listed), each including `base` (the rule declarations the run's
 /// NaN model allows). Empty if none works; `[base]` if no assumption is
 /// needed.
-pub fn explain_assumptions(
-    pool: &ExprPool,
-    a: ExprId,
-    b: ExprId,
-    rules: &RuleSet,
-    base: Assumptions,
-    limits: &Limits,
-) -> Vec<Assumptions> {
+pub fn explain_assumptions(pool: &ExprPool, a: ExprId, b: ExprId, rules: &RuleSet, base: Assumptions, limits: &Limits) -> Vec<Assumptions> {
     let mut found: Vec<Assumptions> = Vec::new();
     for s in Assumptions::subsets().into_iter().map(|s| s.union(base)) {
         if found.iter().any(|f| s.allows(*f)) {
@@ -136,13 +126,7 @@ pub fn explain_assumptions(
 
 /// The smallest member of `e`'s e-class after saturation, rebuilt in the
 /// DAG (for showing a canonical form in explanations).
-pub fn canonicalize(
-    pool: &mut ExprPool,
-    e: ExprId,
-    rules: &RuleSet,
-    assumptions: Assumptions,
-    limits: &Limits,
-) -> (ExprId, StopReason) {
+pub fn canonicalize(pool: &mut ExprPool, e: ExprId, rules: &RuleSet, assumptions: Assumptions, limits: &Limits) -> (ExprId, StopReason) {
     let mut egraph = CanonGraph::new(CanonAnalysis::with_nan_model(pool.nan_model()));
     let mut memo = FxHashMap::default();
     let root = add_expr(&mut egraph, pool, e, &mut memo);

@@ -59,11 +59,8 @@ impl Reassociator {
             return None;
         }
         let ordered = assumptions.ordered || assumptions.finite;
-        let identities = Identities {
-            negative_zero_term: ordered,
-            positive_zero_term: ordered && assumptions.positive_zero,
-            unit_factor: ordered,
-        };
+        let identities =
+            Identities { negative_zero_term: ordered, positive_zero_term: ordered && assumptions.positive_zero, unit_factor: ordered };
         Some(Reassociator { identities, normal: FxHashMap::default(), built: FxHashMap::default() })
     }
 

@@ -78,9 +78,11 @@ pub fn approximate_operation(pool: &ExprPool, roots: &[ExprId]) -> Option<String
                 return Some(CONTRACTION.to_string())
             }
             Expr::Fresh { .. } => {
-                return Some("the result of an approximate operation (an estimate such as RCPPS/RSQRTPS, \
+                return Some(
+                    "the result of an approximate operation (an estimate such as RCPPS/RSQRTPS, \
                              OpenCL native_*/half_*/mad or a division with relaxed accuracy)"
-                    .to_string())
+                        .to_string(),
+                )
             }
             Expr::Apply { function, .. } => return Some(format!("the uninterpreted function `{function}`")),
             _ => stack.extend(pool.children(e)),

@@ -9,7 +9,6 @@ mod confirm;
 mod sampling;
 mod sweep;
 
-
 use crate::config::Assumptions;
 use crate::expr::{Assignment, Expr, ExprId, ExprPool};
 use crate::report::DecidedBy;
@@ -230,12 +229,7 @@ impl Decider {
     fn equal_under_normal_form(&mut self, pool: &mut ExprPool, a: ExprId, b: ExprId) -> Option<Assumptions> {
         let mut found: Option<Assumptions> = None;
         for bits in 0u8..8 {
-            let extra = Assumptions {
-                positive_zero: bits & 1 != 0,
-                ordered: bits & 2 != 0,
-                finite: bits & 4 != 0,
-                associativity: true,
-            };
+            let extra = Assumptions { positive_zero: bits & 1 != 0, ordered: bits & 2 != 0, finite: bits & 4 != 0, associativity: true };
             let all = Assumptions {
                 positive_zero: extra.positive_zero || self.assumptions.positive_zero,
                 ordered: extra.ordered || self.assumptions.ordered,

@@ -112,12 +112,12 @@ pub fn find_difference(
 
 /// Values given to every floating-point operand at once in the first trials.
 const UNIFORM_EDGES: [fn(FpFormat) -> u128; 6] = [
-    |f| 1u128 << (f.width() - 1),                                     // -0
-    |f| ((1u128 << f.exponent_bits()) - 1) << (f.significand_bits() - 1), // +inf
-    |f| (1u128 << (f.width() - 1)) | (((1u128 << f.exponent_bits()) - 1) << (f.significand_bits() - 1)), // -inf
-    |f| ((1u128 << (f.exponent_bits() - 1)) - 1) << (f.significand_bits() - 1), // 1
+    |f| 1u128 << (f.width() - 1),                                                                              // -0
+    |f| ((1u128 << f.exponent_bits()) - 1) << (f.significand_bits() - 1),                                      // +inf
+    |f| (1u128 << (f.width() - 1)) | (((1u128 << f.exponent_bits()) - 1) << (f.significand_bits() - 1)),       // -inf
+    |f| ((1u128 << (f.exponent_bits() - 1)) - 1) << (f.significand_bits() - 1),                                // 1
     |f| (1u128 << (f.width() - 1)) | (((1u128 << (f.exponent_bits() - 1)) - 1) << (f.significand_bits() - 1)), // -1
-    |_| 1,                                                            // the smallest subnormal
+    |_| 1,                                                                                                     // the smallest subnormal
 ];
 
 /// The input words that floating-point operations of `roots` read directly.

@@ -371,9 +371,7 @@ fn known_signed_bit_length(pool: &ExprPool, x: ExprId, depth: u32) -> Width {
         // A zero extension is non-negative: one more bit for the sign.
         Expr::ZExt(i, _) => known_bit_length(pool, i) + 1,
         // The difference of two values in [0, 2^k) lies in (-2^k, 2^k).
-        Expr::Bin(BinOp::Sub, a, c) if is_zext(pool, a) && is_zext(pool, c) => {
-            known_bit_length(pool, a).max(known_bit_length(pool, c)) + 1
-        }
+        Expr::Bin(BinOp::Sub, a, c) if is_zext(pool, a) && is_zext(pool, c) => known_bit_length(pool, a).max(known_bit_length(pool, c)) + 1,
         Expr::Bin(BinOp::Add | BinOp::Sub, a, c) => s(a).max(s(c)) + 1,
         // |x*y| <= 2^(k-1) * 2^(m-1): k + m signed bits.
         Expr::Bin(BinOp::Mul, a, c) => s(a) + s(c),

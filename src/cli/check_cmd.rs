@@ -39,9 +39,7 @@ pub fn apply_limits(config: &mut Config, l: &LimitArgs) -> Result<(), Error> {
     config.max_paths = l.max_paths;
     match l.max_memory {
         Some(0) => return Err(Error::Usage("--max-memory must be at least 1 MiB".into())),
-        Some(mb) if mb > MAX_MEMORY_MB => {
-            return Err(Error::Usage(format!("--max-memory {mb} is too large: at most {MAX_MEMORY_MB} MiB")))
-        }
+        Some(mb) if mb > MAX_MEMORY_MB => return Err(Error::Usage(format!("--max-memory {mb} is too large: at most {MAX_MEMORY_MB} MiB"))),
         Some(mb) => config.max_memory_mb = Some(mb),
         None => config.max_memory_mb = Some(crate::config::default_memory_limit_mb()),
     }
@@ -68,8 +66,7 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     let opts = compile_options(&a.compile)?;
     // Refused before compiling; the target's rule is chosen once the
     // module, and so its triple, is loaded.
-    crate::expr::NanModel::from_flag(&a.nan)
-        .ok_or_else(|| Error::Usage(format!("--nan {}: expected `equal` or `exact`", a.nan)))?;
+    crate::expr::NanModel::from_flag(&a.nan).ok_or_else(|| Error::Usage(format!("--nan {}: expected `equal` or `exact`", a.nan)))?;
     config.rule_dirs = a.rules.clone();
     config.trust_rules = a.trust_rules;
     config.searcher = match a.searcher {

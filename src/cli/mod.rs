@@ -84,12 +84,7 @@ pub fn stdout_taken(json: &Option<String>, ci: &CiReportArgs) -> bool {
 /// empty until the report replaces it).
 pub fn ensure_writable(targets: &[&Option<String>]) -> Result<(), crate::Error> {
     for path in targets.iter().filter_map(|t| t.as_deref()).filter(|p| *p != "-") {
-        std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(|e| crate::Error::Io(path.into(), e))?;
+        std::fs::OpenOptions::new().write(true).create(true).truncate(false).open(path).map_err(|e| crate::Error::Io(path.into(), e))?;
     }
     Ok(())
 }

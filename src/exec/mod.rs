@@ -16,8 +16,8 @@ pub mod checks;
 pub mod engine;
 mod env;
 pub mod memory;
-mod ops;
 pub mod opencl;
+mod ops;
 
 pub use checks::check_equal::CheckStats;
 pub use checks::nan_bits_read::nan_bits_read;

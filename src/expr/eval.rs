@@ -48,9 +48,7 @@ pub fn evaluate_into(pool: &ExprPool, roots: &[ExprId], asg: &Assignment, memo: 
         let w = pool.width(id);
         let r = match &*pool.get(id) {
             Expr::Const { value, .. } => *value,
-            Expr::Input { array, index } => {
-                asg.arrays.get(array).and_then(|b| b.get(*index as usize)).copied().unwrap_or(0) as u128
-            }
+            Expr::Input { array, index } => asg.arrays.get(array).and_then(|b| b.get(*index as usize)).copied().unwrap_or(0) as u128,
             Expr::Fresh { id: f, .. } => asg.fresh.get(f).copied().unwrap_or(0),
             Expr::Bin(op, a, b) => fold_bin(*op, w, v(a), v(b)),
             Expr::Not(a) => !v(a) & mask(w),
@@ -74,9 +72,7 @@ pub fn evaluate_into(pool: &ExprPool, roots: &[ExprId], asg: &Assignment, memo: 
                 fma_nan_in(pool.nan_model(), *f, x, y, z, r)
             }
             Expr::FCmp(set, f, a, b) => fold_fcmp(*set, *f, v(a), v(b)) as u128,
-            Expr::FpToInt { signed, rounding, from, value, width } => {
-                fold_fp_to_int(*signed, *rounding, *from, *width, v(value))
-            }
+            Expr::FpToInt { signed, rounding, from, value, width } => fold_fp_to_int(*signed, *rounding, *from, *width, v(value)),
             Expr::IntToFp { signed, to, value } => fold_int_to_fp(*signed, *to, pool.width(*value), v(value)),
             Expr::FpConvert { from, to, value } => fold_fp_convert_in(pool.nan_model(), *from, *to, v(value)),
             // Uninterpreted: any fixed function will do for showing values;

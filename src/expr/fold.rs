@@ -262,11 +262,7 @@ pub fn fold_fp_to_int(signed: bool, rounding: IntRounding, f: FpFormat, width: W
         return integer_indefinite(width);
     }
     // Bounds are powers of two, exact in double.
-    let (lo, hi) = if signed {
-        (-(2f64.powi(width as i32 - 1)), 2f64.powi(width as i32 - 1))
-    } else {
-        (0.0, 2f64.powi(width as i32))
-    };
+    let (lo, hi) = if signed { (-(2f64.powi(width as i32 - 1)), 2f64.powi(width as i32 - 1)) } else { (0.0, 2f64.powi(width as i32)) };
     if r < lo || r >= hi {
         return integer_indefinite(width);
     }

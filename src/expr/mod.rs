@@ -21,7 +21,7 @@ pub use element_type::ElementType;
 pub use eval::{evaluate, evaluate_all, evaluate_into, Assignment};
 pub use fold::{canonical_nan, fp_is_nan};
 pub use nan_rules::NanModel;
-pub use print::{print_pair, print_expr};
+pub use print::{print_expr, print_pair};
 
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -246,8 +246,7 @@ impl Outcomes {
     /// Shorthand name as in KLEE-CL Table 1 (`FOlt`, `FUne`, ...).
     pub fn name(self) -> &'static str {
         const NAMES: [&str; 16] = [
-            "false", "FOlt", "FOeq", "FOle", "FOgt", "FOne", "FOge", "FOrd", "FUno", "FUlt",
-            "FUeq", "FUle", "FUgt", "FUne", "FUge", "true",
+            "false", "FOlt", "FOeq", "FOle", "FOgt", "FOne", "FOge", "FOrd", "FUno", "FUlt", "FUeq", "FUle", "FUgt", "FUne", "FUge", "true",
         ];
         NAMES[self.0 as usize]
     }
@@ -266,31 +265,62 @@ pub enum IntRounding {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Expr {
     /// A constant of up to 128 bits.
-    Const { width: Width, value: u128 },
+    Const {
+        width: Width,
+        value: u128,
+    },
     /// Byte `index` of the symbolic input array number `array`.
-    Input { array: u32, index: u32 },
+    Input {
+        array: u32,
+        index: u32,
+    },
     /// A value constrained by nothing: an approximate operation's result,
     /// an unmodelled input. `id` makes each occurrence distinct.
-    Fresh { id: u32, width: Width },
+    Fresh {
+        id: u32,
+        width: Width,
+    },
     Bin(BinOp, ExprId, ExprId),
     Not(ExprId),
     Cmp(CmpOp, ExprId, ExprId),
     Ite(ExprId, ExprId, ExprId),
     /// `hi` in the high bits, `lo` in the low bits.
     Concat(ExprId, ExprId),
-    Extract { value: ExprId, offset: Width, width: Width },
+    Extract {
+        value: ExprId,
+        offset: Width,
+        width: Width,
+    },
     ZExt(ExprId, Width),
     SExt(ExprId, Width),
     FBin(FBinOp, FpFormat, ExprId, ExprId),
     FUn(FUnOp, FpFormat, ExprId),
     Fma(FpFormat, ExprId, ExprId, ExprId),
     FCmp(Outcomes, FpFormat, ExprId, ExprId),
-    FpToInt { signed: bool, rounding: IntRounding, from: FpFormat, value: ExprId, width: Width },
-    IntToFp { signed: bool, to: FpFormat, value: ExprId },
-    FpConvert { from: FpFormat, to: FpFormat, value: ExprId },
+    FpToInt {
+        signed: bool,
+        rounding: IntRounding,
+        from: FpFormat,
+        value: ExprId,
+        width: Width,
+    },
+    IntToFp {
+        signed: bool,
+        to: FpFormat,
+        value: ExprId,
+    },
+    FpConvert {
+        from: FpFormat,
+        to: FpFormat,
+        value: ExprId,
+    },
     /// A function whose only known property is that equal arguments give equal
     /// results (libm functions without exact IEEE semantics).
-    Apply { function: Arc<str>, args: Vec<ExprId>, width: Width },
+    Apply {
+        function: Arc<str>,
+        args: Vec<ExprId>,
+        width: Width,
+    },
 }
 
 /// Metadata of a symbolic input array (`make_symbolic` call).
@@ -467,10 +497,9 @@ impl ExprPool {
             Expr::Bin(_, a, b) | Expr::Cmp(_, a, b) | Expr::Concat(a, b) => smallvec![*a, *b],
             Expr::FBin(_, _, a, b) | Expr::FCmp(_, _, a, b) => smallvec![*a, *b],
             Expr::Not(a) | Expr::ZExt(a, _) | Expr::SExt(a, _) | Expr::FUn(_, _, a) => smallvec![*a],
-            Expr::Extract { value, .. }
-            | Expr::FpToInt { value, .. }
-            | Expr::IntToFp { value, .. }
-            | Expr::FpConvert { value, .. } => smallvec![*value],
+            Expr::Extract { value, .. } | Expr::FpToInt { value, .. } | Expr::IntToFp { value, .. } | Expr::FpConvert { value, .. } => {
+                smallvec![*value]
+            }
             Expr::Ite(c, t, e) | Expr::Fma(_, c, t, e) => smallvec![*c, *t, *e],
             Expr::Apply { args, .. } => args.iter().copied().collect(),
         }

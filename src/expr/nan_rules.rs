@@ -187,9 +187,7 @@ pub fn nan_result(rules: &NanRules, f: FpFormat, operands: &[u128]) -> u128 {
     let nan = |x: &&u128| super::fp_is_nan(f, **x);
     let winner = match rules.propagation {
         Propagation::FirstNan => operands.iter().find(nan),
-        Propagation::SignallingFirst => {
-            operands.iter().find(|x| is_signalling(f, **x)).or_else(|| operands.iter().find(nan))
-        }
+        Propagation::SignallingFirst => operands.iter().find(|x| is_signalling(f, **x)).or_else(|| operands.iter().find(nan)),
     };
     winner.map_or_else(|| default_nan(rules, f), |x| quiet(f, *x))
 }

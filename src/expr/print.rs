@@ -106,8 +106,7 @@ impl<'a> Printer<'a> {
             }
         }
         let mut p = Printer { pool, names: FxHashMap::default(), defs: Vec::new(), mark };
-        let mut shared: Vec<ExprId> =
-            uses.into_iter().filter(|(e, n)| *n > 1 && !p.is_leafish(*e)).map(|(e, _)| e).collect();
+        let mut shared: Vec<ExprId> = uses.into_iter().filter(|(e, n)| *n > 1 && !p.is_leafish(*e)).map(|(e, _)| e).collect();
         shared.sort();
         // Define in id order: children have smaller ids, so definitions
         // only mention names already defined.
@@ -211,9 +210,7 @@ impl<'a> Printer<'a> {
                 };
                 infix(out, Term(a, None), sym, Term(b, None));
             }
-            Expr::Ite(c, t, f) => {
-                out.extend([Text("("), Term(c, None), Text(" ? "), Term(t, fp), Text(" : "), Term(f, fp), Text(")")])
-            }
+            Expr::Ite(c, t, f) => out.extend([Text("("), Term(c, None), Text(" ? "), Term(t, fp), Text(" : "), Term(f, fp), Text(")")]),
             Expr::Concat(h, l) => out.extend([Text("concat("), Term(h, None), Text(", "), Term(l, None), Text(")")]),
             Expr::Extract { value, offset, width } => {
                 out.extend([Term(value, None), Owned(format!("[bits {}..{}]", offset, offset + width - 1))])

@@ -25,8 +25,7 @@ pub enum Role {
 }
 
 const C_FLAGS: &[&str] = &[];
-const OPENCL_FLAGS: &[&str] =
-    &["-x", "cl", "-cl-std=CL1.2", "-target", "spir64", "-Xclang", "-finclude-default-header"];
+const OPENCL_FLAGS: &[&str] = &["-x", "cl", "-cl-std=CL1.2", "-target", "spir64", "-Xclang", "-finclude-default-header"];
 
 /// The clang command line (without the program) for one source file.
 pub fn clang_args(lang: Language, role: Role, src: &Path, out: &Path, opts: &CompileOptions, runtime: Option<&Path>) -> Vec<String> {
@@ -62,19 +61,21 @@ pub fn clang_args(lang: Language, role: Role, src: &Path, out: &Path, opts: &Com
 }
 
 /// Runs clang on `src`, writing bitcode to `out`.
-pub fn compile(clang: &Path, lang: Language, role: Role, src: &Path, out: &Path, opts: &CompileOptions, runtime: Option<&Path>) -> Result<PathBuf, FrontendError> {
+pub fn compile(
+    clang: &Path,
+    lang: Language,
+    role: Role,
+    src: &Path,
+    out: &Path,
+    opts: &CompileOptions,
+    runtime: Option<&Path>,
+) -> Result<PathBuf, FrontendError> {
     let args = clang_args(lang, role, src, out, opts, runtime);
     let started = std::time::Instant::now();
-    let output = Command::new(clang)
-        .args(&args)
-        .output()
-        .map_err(|source| FrontendError::Spawn { tool: clang.to_path_buf(), source })?;
+    let output = Command::new(clang).args(&args).output().map_err(|source| FrontendError::Spawn { tool: clang.to_path_buf(), source })?;
     tracing::debug!(file = %src.display(), ?role, seconds = started.elapsed().as_secs_f64(), "clang {}", args.join(" "));
     if !output.status.success() {
-        return Err(FrontendError::Compile {
-            file: src.to_path_buf(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        });
+        return Err(FrontendError::Compile { file: src.to_path_buf(), stderr: String::from_utf8_lossy(&output.stderr).into_owned() });
     }
     Ok(out.to_path_buf())
 }

@@ -5,8 +5,8 @@
 //! when the caller is done with it.
 
 mod clang;
-mod flags;
 mod error;
+mod flags;
 mod tools;
 
 mod duplicates;
@@ -15,8 +15,8 @@ mod runtime_cache;
 pub mod target;
 
 pub use clang::{clang_args, Language, Role};
-pub use flags::{describe as describe_flags, RUNTIME as RUNTIME_FLAGS};
 pub use error::FrontendError;
+pub use flags::{describe as describe_flags, RUNTIME as RUNTIME_FLAGS};
 pub use runtime_cache::{cache_dir, files_under, Digest};
 pub use tools::{runtime_dir, Tools};
 
@@ -114,10 +114,8 @@ fn check_input_file(path: &Path) -> Result<(), FrontendError> {
 fn runtime_sources(runtime: Option<&Path>, sub: &str, ext: &str) -> Vec<PathBuf> {
     let Some(dir) = runtime.map(|r| r.join(sub)) else { return Vec::new() };
     let Ok(entries) = std::fs::read_dir(&dir) else { return Vec::new() };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == ext) && p.is_file())
-        .collect();
+    let mut files: Vec<PathBuf> =
+        entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == ext) && p.is_file()).collect();
     files.sort();
     files
 }
@@ -150,13 +148,29 @@ pub fn compile_with_tools(inputs: &[PathBuf], opts: &CompileOptions, tools: &Too
     if has_host_code {
         let files = runtime_sources(runtime.as_deref(), "host", "c");
         if !files.is_empty() {
-            libraries.push(runtime_cache::runtime_library(&files, Language::C, "host-runtime", dir.path(), opts, tools, runtime.as_deref())?);
+            libraries.push(runtime_cache::runtime_library(
+                &files,
+                Language::C,
+                "host-runtime",
+                dir.path(),
+                opts,
+                tools,
+                runtime.as_deref(),
+            )?);
         }
     }
     if has_device_code {
         let files = runtime_sources(runtime.as_deref(), "device", "cl");
         if !files.is_empty() {
-            libraries.push(runtime_cache::runtime_library(&files, Language::OpenCl, "device-builtins", dir.path(), opts, tools, runtime.as_deref())?);
+            libraries.push(runtime_cache::runtime_library(
+                &files,
+                Language::OpenCl,
+                "device-builtins",
+                dir.path(),
+                opts,
+                tools,
+                runtime.as_deref(),
+            )?);
         }
     }
     let objects = compile_all(&sources, dir.path(), opts, tools, runtime.as_deref())?;
@@ -196,7 +210,13 @@ fn explain_link_failure(e: FrontendError, inputs: &[PathBuf], objects: &[PathBuf
 
 /// Compiles each source to bitcode in `dir` (bitcode inputs are used as
 /// they are).
-fn compile_all(sources: &[(PathBuf, InputKind)], dir: &Path, opts: &CompileOptions, tools: &Tools, runtime: Option<&Path>) -> Result<Vec<PathBuf>, FrontendError> {
+fn compile_all(
+    sources: &[(PathBuf, InputKind)],
+    dir: &Path,
+    opts: &CompileOptions,
+    tools: &Tools,
+    runtime: Option<&Path>,
+) -> Result<Vec<PathBuf>, FrontendError> {
     let mut objects = Vec::with_capacity(sources.len());
     for (i, (src, kind)) in sources.iter().enumerate() {
         match kind {

@@ -113,7 +113,10 @@ pub fn runtime_library(
     }
     if let Some(c) = &cached {
         // A few seconds the first time: say why this run is slower.
-        eprintln!("symcross: compiling the runtime model ({name}) for these flags, once; it is kept in {}", c.parent().unwrap_or(c).display());
+        eprintln!(
+            "symcross: compiling the runtime model ({name}) for these flags, once; it is kept in {}",
+            c.parent().unwrap_or(c).display()
+        );
     }
     tracing::debug!(library = name, "compiling the runtime model");
     let mut objects = Vec::with_capacity(files.len());
@@ -203,7 +206,8 @@ mod tests {
         }
         std::fs::write(dir.path().join("host-runtime-00.bc"), b"x").unwrap();
         prune(&dir.path().join("device-builtins-19.bc"), "device-builtins");
-        let mut left: Vec<String> = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+        let mut left: Vec<String> =
+            std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
         left.sort();
         assert_eq!(left.len(), 17, "{left:?}");
         assert!(left.contains(&"host-runtime-00.bc".to_string()));

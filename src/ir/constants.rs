@@ -29,9 +29,7 @@ fn constant_at_depth(cx: &mut ModuleCx, v: Value, depth: u32) -> Result<Const, S
         // `null` pointers, and the "none" value of target types (a null
         // OpenCL event_t), which symcross models as pointer-sized handles.
         V::LLVMConstantPointerNullValueKind | V::LLVMConstantTargetNoneValueKind => Ok(Const::Null),
-        V::LLVMUndefValueValueKind | V::LLVMPoisonValueKind => {
-            Ok(Const::Undef(cx.layout.convert(llvm::type_of(v))))
-        }
+        V::LLVMUndefValueValueKind | V::LLVMPoisonValueKind => Ok(Const::Undef(cx.layout.convert(llvm::type_of(v)))),
         V::LLVMGlobalVariableValueKind => match cx.globals.get(&v) {
             Some(&global) => Ok(Const::GlobalAddr { global, offset: 0 }),
             None => Err(format!("unknown global {}", llvm::name(v))),
@@ -40,9 +38,7 @@ fn constant_at_depth(cx: &mut ModuleCx, v: Value, depth: u32) -> Result<Const, S
             Some(&f) => Ok(Const::FuncAddr(f)),
             None => Err(format!("unknown function {}", llvm::name(v))),
         },
-        V::LLVMGlobalAliasValueKind if depth < MAX_ALIAS_DEPTH => {
-            constant_at_depth(cx, llvm::aliasee(v), depth + 1)
-        }
+        V::LLVMGlobalAliasValueKind if depth < MAX_ALIAS_DEPTH => constant_at_depth(cx, llvm::aliasee(v), depth + 1),
         V::LLVMConstantAggregateZeroValueKind
         | V::LLVMConstantDataArrayValueKind
         | V::LLVMConstantDataVectorValueKind
@@ -131,9 +127,7 @@ fn const_expr(cx: &mut ModuleCx, v: Value, depth: u32) -> Result<Const, String> 
                 return Err("constant GEP with a non-constant index".into());
             }
             match base {
-                Const::GlobalAddr { global, offset } => {
-                    Ok(Const::GlobalAddr { global, offset: offset.wrapping_add(folded.offset) })
-                }
+                Const::GlobalAddr { global, offset } => Ok(Const::GlobalAddr { global, offset: offset.wrapping_add(folded.offset) }),
                 _ => Err("a constant address computation on a base that is not a global is not modelled".to_string()),
             }
         }

@@ -29,7 +29,9 @@ impl FnCx<'_> {
                 Some(&r) => Ok(Operand::Reg(r)),
                 None => Err(format!("use of an untranslated value `{}`", llvm::print_value(v))),
             },
-            V::LLVMMetadataAsValueValueKind => Err(format!("metadata operand `{}` (only intrinsics take metadata, and this one is not modelled)", llvm::print_value(v))),
+            V::LLVMMetadataAsValueValueKind => {
+                Err(format!("metadata operand `{}` (only intrinsics take metadata, and this one is not modelled)", llvm::print_value(v)))
+            }
             _ => constant(self.cx, v).map(Operand::Const),
         }
     }
@@ -67,7 +69,9 @@ pub const NO_EFFECT_INTRINSICS: &[&str] = &[
 
 /// Whether `name` is one of `NO_EFFECT_INTRINSICS`.
 pub fn is_no_effect_intrinsic(name: &str) -> bool {
-    NO_EFFECT_INTRINSICS.iter().any(|n| if n.ends_with('.') { name.starts_with(n) } else { name == *n || name.starts_with(&format!("{n}.")) })
+    NO_EFFECT_INTRINSICS
+        .iter()
+        .any(|n| if n.ends_with('.') { name.starts_with(n) } else { name == *n || name.starts_with(&format!("{n}.")) })
 }
 
 /// Calls that are not executed: the intrinsics of `NO_EFFECT_INTRINSICS`.

@@ -70,11 +70,7 @@ fn write_aggregate(cx: &mut ModuleCx, c: Value, ty: Ty, at: u64, image: &mut Glo
         }
         K::LLVMArrayTypeKind | K::LLVMVectorTypeKind => {
             let elem = llvm::element_type(ty);
-            let n = if llvm::type_kind(ty) == K::LLVMArrayTypeKind {
-                llvm::array_len(ty)
-            } else {
-                llvm::vector_len(ty) as u64
-            };
+            let n = if llvm::type_kind(ty) == K::LLVMArrayTypeKind { llvm::array_len(ty) } else { llvm::vector_len(ty) as u64 };
             let stride = cx.layout.alloc_size(elem);
             (vec![elem; n as usize], (0..n).map(|i| i * stride).collect())
         }

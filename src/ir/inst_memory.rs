@@ -14,15 +14,16 @@ pub fn alloca(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {
     if elem_size == 0 && llvm::type_kind(ty) != K::LLVMStructTypeKind && llvm::type_kind(ty) != K::LLVMArrayTypeKind {
         return Err(format!("alloca of unsized type {}", llvm::print_type(ty)));
     }
-    Ok(InstKind::Alloca { elem_size, count: fcx.operand_at(inst, 0)?, align: llvm::alignment(inst), element: super::element_of::element_of(ty) })
+    Ok(InstKind::Alloca {
+        elem_size,
+        count: fcx.operand_at(inst, 0)?,
+        align: llvm::alignment(inst),
+        element: super::element_of::element_of(ty),
+    })
 }
 
 pub fn load(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {
-    Ok(InstKind::Load {
-        ptr: fcx.operand_at(inst, 0)?,
-        align: llvm::alignment(inst),
-        volatile: llvm::is_volatile(inst),
-    })
+    Ok(InstKind::Load { ptr: fcx.operand_at(inst, 0)?, align: llvm::alignment(inst), volatile: llvm::is_volatile(inst) })
 }
 
 pub fn store(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {
@@ -72,9 +73,5 @@ pub fn atomic_rmw(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {
 }
 
 pub fn cmpxchg(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {
-    Ok(InstKind::CmpXchg {
-        ptr: fcx.operand_at(inst, 0)?,
-        expected: fcx.operand_at(inst, 1)?,
-        new: fcx.operand_at(inst, 2)?,
-    })
+    Ok(InstKind::CmpXchg { ptr: fcx.operand_at(inst, 0)?, expected: fcx.operand_at(inst, 1)?, new: fcx.operand_at(inst, 2)? })
 }

@@ -58,20 +58,15 @@ pub fn call(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {
 
 pub fn vector(fcx: &mut FnCx, inst: Value, op: Op) -> Result<InstKind, String> {
     match op {
-        Op::LLVMExtractElement => Ok(InstKind::ExtractElement {
-            vector: fcx.operand_at(inst, 0)?,
-            index: fcx.operand_at(inst, 1)?,
-        }),
+        Op::LLVMExtractElement => Ok(InstKind::ExtractElement { vector: fcx.operand_at(inst, 0)?, index: fcx.operand_at(inst, 1)? }),
         Op::LLVMInsertElement => Ok(InstKind::InsertElement {
             vector: fcx.operand_at(inst, 0)?,
             element: fcx.operand_at(inst, 1)?,
             index: fcx.operand_at(inst, 2)?,
         }),
-        Op::LLVMShuffleVector => Ok(InstKind::ShuffleVector {
-            a: fcx.operand_at(inst, 0)?,
-            b: fcx.operand_at(inst, 1)?,
-            mask: llvm::shuffle_mask(inst),
-        }),
+        Op::LLVMShuffleVector => {
+            Ok(InstKind::ShuffleVector { a: fcx.operand_at(inst, 0)?, b: fcx.operand_at(inst, 1)?, mask: llvm::shuffle_mask(inst) })
+        }
         other => Err(format!("not a vector operation: {other:?}")),
     }
 }
@@ -80,11 +75,7 @@ pub fn aggregate(fcx: &mut FnCx, inst: Value, op: Op) -> Result<InstKind, String
     let indices = llvm::aggregate_indices(inst);
     match op {
         Op::LLVMExtractValue => Ok(InstKind::ExtractValue { aggregate: fcx.operand_at(inst, 0)?, indices }),
-        Op::LLVMInsertValue => Ok(InstKind::InsertValue {
-            aggregate: fcx.operand_at(inst, 0)?,
-            value: fcx.operand_at(inst, 1)?,
-            indices,
-        }),
+        Op::LLVMInsertValue => Ok(InstKind::InsertValue { aggregate: fcx.operand_at(inst, 0)?, value: fcx.operand_at(inst, 1)?, indices }),
         other => Err(format!("not an aggregate operation: {other:?}")),
     }
 }

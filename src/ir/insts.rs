@@ -14,18 +14,36 @@ use llvm_sys::LLVMOpcode as Op;
 pub fn translate_inst(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {
     let op = llvm::opcode(inst);
     match op {
-        Op::LLVMAdd | Op::LLVMSub | Op::LLVMMul | Op::LLVMUDiv | Op::LLVMSDiv | Op::LLVMURem
-        | Op::LLVMSRem | Op::LLVMAnd | Op::LLVMOr | Op::LLVMXor | Op::LLVMShl | Op::LLVMLShr
+        Op::LLVMAdd
+        | Op::LLVMSub
+        | Op::LLVMMul
+        | Op::LLVMUDiv
+        | Op::LLVMSDiv
+        | Op::LLVMURem
+        | Op::LLVMSRem
+        | Op::LLVMAnd
+        | Op::LLVMOr
+        | Op::LLVMXor
+        | Op::LLVMShl
+        | Op::LLVMLShr
         | Op::LLVMAShr => arith::int_binop(fcx, inst, op),
-        Op::LLVMFAdd | Op::LLVMFSub | Op::LLVMFMul | Op::LLVMFDiv | Op::LLVMFRem => {
-            arith::float_binop(fcx, inst, op)
-        }
+        Op::LLVMFAdd | Op::LLVMFSub | Op::LLVMFMul | Op::LLVMFDiv | Op::LLVMFRem => arith::float_binop(fcx, inst, op),
         Op::LLVMFNeg => Ok(InstKind::FNeg(fcx.operand_at(inst, 0)?)),
         Op::LLVMICmp => arith::icmp(fcx, inst),
         Op::LLVMFCmp => arith::fcmp(fcx, inst),
-        Op::LLVMTrunc | Op::LLVMZExt | Op::LLVMSExt | Op::LLVMFPTrunc | Op::LLVMFPExt
-        | Op::LLVMFPToUI | Op::LLVMFPToSI | Op::LLVMUIToFP | Op::LLVMSIToFP | Op::LLVMPtrToInt
-        | Op::LLVMIntToPtr | Op::LLVMBitCast | Op::LLVMAddrSpaceCast => arith::cast(fcx, inst, op),
+        Op::LLVMTrunc
+        | Op::LLVMZExt
+        | Op::LLVMSExt
+        | Op::LLVMFPTrunc
+        | Op::LLVMFPExt
+        | Op::LLVMFPToUI
+        | Op::LLVMFPToSI
+        | Op::LLVMUIToFP
+        | Op::LLVMSIToFP
+        | Op::LLVMPtrToInt
+        | Op::LLVMIntToPtr
+        | Op::LLVMBitCast
+        | Op::LLVMAddrSpaceCast => arith::cast(fcx, inst, op),
         Op::LLVMSelect => arith::select(fcx, inst),
         Op::LLVMAlloca => memory::alloca(fcx, inst),
         Op::LLVMLoad => memory::load(fcx, inst),

@@ -122,7 +122,11 @@ pub fn global_has_metadata(g: Value, kind: u32) -> bool {
 pub fn chain<T>(first: *mut T, next: unsafe extern "C" fn(*mut T) -> *mut T) -> impl Iterator<Item = *mut T> {
     std::iter::successors(if first.is_null() { None } else { Some(first) }, move |&cur| {
         let n = unsafe { next(cur) };
-        if n.is_null() { None } else { Some(n) }
+        if n.is_null() {
+            None
+        } else {
+            Some(n)
+        }
     })
 }
 pub fn functions(m: LLVMModuleRef) -> impl Iterator<Item = Value> {
@@ -187,10 +191,7 @@ pub fn rmw_op(v: Value) -> llvm_sys::LLVMAtomicRMWBinOp {
 pub fn shuffle_mask(v: Value) -> Vec<i32> {
     let n = unsafe { LLVMGetNumMaskElements(v) };
     let undef = unsafe { LLVMGetUndefMaskElem() };
-    (0..n)
-        .map(|i| unsafe { LLVMGetMaskValue(v, i) })
-        .map(|m| if m == undef || m < 0 { -1 } else { m })
-        .collect()
+    (0..n).map(|i| unsafe { LLVMGetMaskValue(v, i) }).map(|m| if m == undef || m < 0 { -1 } else { m }).collect()
 }
 pub fn aggregate_indices(v: Value) -> Vec<u32> {
     let n = unsafe { LLVMGetNumIndices(v) } as usize;

@@ -25,12 +25,8 @@ pub fn load_module(path: &Path) -> Result<Module, IrError> {
     let buffer = MemoryBuffer::create_from_file(path).map_err(|e| read_err(e.to_string()))?;
     let context = Context::create();
     // LLVM detects bitcode by its magic number and parses text otherwise.
-    let module = context
-        .create_module_from_ir(buffer)
-        .map_err(|e| IrError::Parse { path: path.to_path_buf(), message: e.to_string() })?;
-    module
-        .verify()
-        .map_err(|e| IrError::Invalid { path: path.to_path_buf(), message: e.to_string() })?;
+    let module = context.create_module_from_ir(buffer).map_err(|e| IrError::Parse { path: path.to_path_buf(), message: e.to_string() })?;
+    module.verify().map_err(|e| IrError::Invalid { path: path.to_path_buf(), message: e.to_string() })?;
     check_layout(path, module.as_mut_ptr())?;
     Ok(translate_module(module.as_mut_ptr()))
 }

@@ -29,11 +29,23 @@ pub enum Type {
     Int(u32),
     Float(FpFormat),
     /// Pointers are 64-bit; the address space is kept for OpenCL.
-    Ptr { addr_space: u32 },
-    Vector { elem: Box<Type>, len: u32 },
-    Array { elem: Box<Type>, len: u64 },
+    Ptr {
+        addr_space: u32,
+    },
+    Vector {
+        elem: Box<Type>,
+        len: u32,
+    },
+    Array {
+        elem: Box<Type>,
+        len: u64,
+    },
     /// Field types with their byte offsets, and the total size.
-    Struct { fields: Vec<Type>, offsets: Vec<u64>, size: u64 },
+    Struct {
+        fields: Vec<Type>,
+        offsets: Vec<u64>,
+        size: u64,
+    },
     /// A type symcross does not model (x86_fp80, fp128, ...), by name.
     Unsupported(String),
 }
@@ -105,12 +117,21 @@ impl Type {
 /// A constant operand.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Const {
-    Int { width: u32, value: u128 },
-    Float { format: FpFormat, bits: u128 },
+    Int {
+        width: u32,
+        value: u128,
+    },
+    Float {
+        format: FpFormat,
+        bits: u128,
+    },
     Null,
     /// `undef`/`poison`: any value; symcross picks zero and says so in the docs.
     Undef(Type),
-    GlobalAddr { global: GlobalId, offset: i64 },
+    GlobalAddr {
+        global: GlobalId,
+        offset: i64,
+    },
     FuncAddr(FuncId),
     Vector(Vec<Const>),
     /// Struct or array value, fields in order.
@@ -205,36 +226,111 @@ pub enum AtomicOp {
 #[derive(Clone, Debug, PartialEq)]
 pub enum InstKind {
     /// Integer arithmetic, elementwise on vectors.
-    Int { op: IntOp, lhs: Operand, rhs: Operand },
+    Int {
+        op: IntOp,
+        lhs: Operand,
+        rhs: Operand,
+    },
     /// FP arithmetic. `approximate` is set for `!fpmath` ulp metadata.
     /// `contract`: an fadd/fsub the back end may fuse with a multiply
     /// feeding it (the `contract` flag of -ffp-contract=fast).
-    Float { op: FBinOp, lhs: Operand, rhs: Operand, approximate: bool, contract: bool },
+    Float {
+        op: FBinOp,
+        lhs: Operand,
+        rhs: Operand,
+        approximate: bool,
+        contract: bool,
+    },
     FNeg(Operand),
-    ICmp { pred: ICmpPred, lhs: Operand, rhs: Operand },
-    FCmp { outcomes: Outcomes, lhs: Operand, rhs: Operand },
-    Cast { op: CastOp, value: Operand },
+    ICmp {
+        pred: ICmpPred,
+        lhs: Operand,
+        rhs: Operand,
+    },
+    FCmp {
+        outcomes: Outcomes,
+        lhs: Operand,
+        rhs: Operand,
+    },
+    Cast {
+        op: CastOp,
+        value: Operand,
+    },
     /// `folded` marks a select that stands for a branch of the source
     /// (made by if-conversion): its condition is used as a branch's is.
-    Select { cond: Operand, then: Operand, otherwise: Operand, folded: bool },
-    Phi { incoming: Vec<(BlockId, Operand)> },
+    Select {
+        cond: Operand,
+        then: Operand,
+        otherwise: Operand,
+        folded: bool,
+    },
+    Phi {
+        incoming: Vec<(BlockId, Operand)>,
+    },
     /// `count` elements of `elem_size` bytes on the stack.
-    Alloca { elem_size: u64, count: Operand, align: u64, element: Option<crate::expr::ElementType> },
-    Load { ptr: Operand, align: u64, volatile: bool },
-    Store { ptr: Operand, value: Operand, align: u64, volatile: bool },
+    Alloca {
+        elem_size: u64,
+        count: Operand,
+        align: u64,
+        element: Option<crate::expr::ElementType>,
+    },
+    Load {
+        ptr: Operand,
+        align: u64,
+        volatile: bool,
+    },
+    Store {
+        ptr: Operand,
+        value: Operand,
+        align: u64,
+        volatile: bool,
+    },
     /// `base + offset + sum(index * scale)`, indices sign-extended to 64 bits.
-    Gep { base: Operand, offset: i64, terms: Vec<(Operand, i64)> },
-    Call { callee: Callee, args: Vec<Operand> },
-    ExtractElement { vector: Operand, index: Operand },
-    InsertElement { vector: Operand, element: Operand, index: Operand },
+    Gep {
+        base: Operand,
+        offset: i64,
+        terms: Vec<(Operand, i64)>,
+    },
+    Call {
+        callee: Callee,
+        args: Vec<Operand>,
+    },
+    ExtractElement {
+        vector: Operand,
+        index: Operand,
+    },
+    InsertElement {
+        vector: Operand,
+        element: Operand,
+        index: Operand,
+    },
     /// Mask entries index the concatenation of both inputs; -1 is undef.
-    ShuffleVector { a: Operand, b: Operand, mask: Vec<i32> },
-    ExtractValue { aggregate: Operand, indices: Vec<u32> },
-    InsertValue { aggregate: Operand, value: Operand, indices: Vec<u32> },
+    ShuffleVector {
+        a: Operand,
+        b: Operand,
+        mask: Vec<i32>,
+    },
+    ExtractValue {
+        aggregate: Operand,
+        indices: Vec<u32>,
+    },
+    InsertValue {
+        aggregate: Operand,
+        value: Operand,
+        indices: Vec<u32>,
+    },
     Freeze(Operand),
-    AtomicRmw { op: AtomicOp, ptr: Operand, value: Operand },
+    AtomicRmw {
+        op: AtomicOp,
+        ptr: Operand,
+        value: Operand,
+    },
     /// Result is `{ old value, success flag }`.
-    CmpXchg { ptr: Operand, expected: Operand, new: Operand },
+    CmpXchg {
+        ptr: Operand,
+        expected: Operand,
+        new: Operand,
+    },
     Fence,
     /// An instruction symcross does not model; executing it stops the path
     /// with an `unsupported` finding carrying this description.

@@ -35,7 +35,11 @@ pub fn form(base: &str) -> Option<MemoryForm> {
     };
     let digit = |s: &str| s.parse::<usize>().ok().filter(|n| (2..=4).contains(n));
     if let Some(n) = rest.strip_prefix("1x").and_then(digit) {
-        return Some(if load { MemoryForm::Load { regs: n, interleaved: false } } else { MemoryForm::Store { regs: n, interleaved: false } });
+        return Some(if load {
+            MemoryForm::Load { regs: n, interleaved: false }
+        } else {
+            MemoryForm::Store { regs: n, interleaved: false }
+        });
     }
     if let Some(n) = rest.strip_suffix("lane").and_then(digit) {
         return Some(if load { MemoryForm::LoadLane { regs: n } } else { MemoryForm::StoreLane { regs: n } });

@@ -68,10 +68,8 @@ mod tests {
     use crate::expr::{evaluate, Assignment, FBinOp, NanModel};
 
     /// Numbers, infinities, zeros, quiet and signalling NaNs of both signs.
-    const SINGLES: [u128; 10] = [
-        0x3f80_0000, 0xbf80_0000, 0x0000_0000, 0x8000_0000, 0x7f80_0000,
-        0x7fc0_0000, 0xffc0_1234, 0x7f80_0001, 0xff80_4321, 0x7fa0_0000,
-    ];
+    const SINGLES: [u128; 10] =
+        [0x3f80_0000, 0xbf80_0000, 0x0000_0000, 0x8000_0000, 0x7f80_0000, 0x7fc0_0000, 0xffc0_1234, 0x7f80_0001, 0xff80_4321, 0x7fa0_0000];
 
     #[test]
     fn process_nans_is_the_exact_aarch64_rule() {

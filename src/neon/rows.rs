@@ -58,51 +58,88 @@ pub enum Op {
     Sat(SatKind),
     /// SHADD/UHADD/SRHADD/URHADD/SHSUB/UHSUB: the exact sum or difference
     /// (plus one when rounding) halved, in one bit more than the lanes.
-    Halving { signed: bool, sub: bool, round: bool },
+    Halving {
+        signed: bool,
+        sub: bool,
+        round: bool,
+    },
     /// SABD/UABD: |a - b| of the exact difference, truncated to the lane.
-    AbsDiff { signed: bool },
+    AbsDiff {
+        signed: bool,
+    },
     /// ABS: wrapping (ABS of the most negative value is itself).
     Abs,
-    MinMax { signed: bool, max: bool },
+    MinMax {
+        signed: bool,
+        max: bool,
+    },
     /// CLS: leading bits equal to the sign bit, not counting it.
     Cls,
     /// SMULL/UMULL: exact product in lanes of twice the width.
-    MulLong { signed: bool },
+    MulLong {
+        signed: bool,
+    },
     /// SQDMULL: 2ab saturated to twice the width.
     SqDMulL,
     /// SQDMULH/SQRDMULH: high half of 2ab (+ 2^(w-1) when rounding),
     /// saturated; `lane`: the second operand is one lane of a vector
     /// chosen by the third (a constant).
-    SqDMulH { round: bool, lane: bool },
+    SqDMulH {
+        round: bool,
+        lane: bool,
+    },
     /// Register shifts (SSHL, URSHL, SQRSHL...): the shift is the signed
     /// low byte of the second operand's lane, negative shifting right.
-    Shl { signed: bool, saturating: bool, rounding: bool },
+    Shl {
+        signed: bool,
+        saturating: bool,
+        rounding: bool,
+    },
     /// SQSHLU: signed input shifted left, saturated to unsigned.
     SqShlU,
     /// SLI/SRI: shift the second operand, keep the first's bits the
     /// shift vacated.
-    ShiftInsert { left: bool },
+    ShiftInsert {
+        left: bool,
+    },
     /// RSHRN, SQSHRN, SQRSHRUN...: right shift by a constant, then narrow.
-    NarrowShift { signed: bool, round: bool, narrowing: Narrowing },
+    NarrowShift {
+        signed: bool,
+        round: bool,
+        narrowing: Narrowing,
+    },
     NarrowSat(Narrowing),
     /// RADDHN/RSUBHN: high half of a ± b + 2^(w/2-1), modulo 2^w.
-    HighNarrow { sub: bool },
+    HighNarrow {
+        sub: bool,
+    },
     /// ADDP, SMAXP, FADDP, FMAXNMP...: operation on adjacent pairs of the
     /// concatenation of both operands.
     Pairwise(LaneOp),
     /// SADDLP/UADDLP: sum of adjacent pairs in lanes of twice the width.
-    AddLongPairwise { signed: bool },
+    AddLongPairwise {
+        signed: bool,
+    },
     /// ADDV, SMAXV, FMAXV, SADDLV...: the operation over all lanes, as a
     /// balanced tree (the Arm ARM's Reduce); `long`: the lanes are
     /// extended (signed or not) and summed in the result width.
-    Reduce { op: LaneOp, long: bool, signed: bool },
+    Reduce {
+        op: LaneOp,
+        long: bool,
+        signed: bool,
+    },
     /// FMAX/FMIN (NaN propagates, -0 < +0) and FMAXNM/FMINNM (a quiet NaN
     /// beside a number gives the number).
-    FMinMax { max: bool, num: bool },
+    FMinMax {
+        max: bool,
+        num: bool,
+    },
     /// FABD: |a - b| rounded once.
     FAbd,
     /// FACGE/FACGT: |a| >= |b| (or >) as an all-ones mask.
-    FAbsCmp { gt: bool },
+    FAbsCmp {
+        gt: bool,
+    },
     /// FMULX: a * b, except 0 * inf = 2 with the product's sign.
     FMulX,
     /// FRECPS: 2 - a*b fused; FRSQRTS: (3 - a*b) / 2 fused.
@@ -117,14 +154,24 @@ pub enum Op {
     URsqrtE,
     /// FCVTZS, FCVTNS, FCVTAU...: round, then convert with saturation
     /// (NaN gives 0).
-    FCvt { signed: bool, rounding: CvtRounding },
+    FCvt {
+        signed: bool,
+        rounding: CvtRounding,
+    },
     /// SCVTF/UCVTF with fractional bits: int / 2^n, rounded once.
-    FixToFp { signed: bool },
+    FixToFp {
+        signed: bool,
+    },
     /// FCVTZS/FCVTZU with fractional bits: x * 2^n toward zero, saturated.
-    FpToFix { signed: bool },
+    FpToFix {
+        signed: bool,
+    },
     /// TBL/TBX with `tables` 16-byte registers; out-of-range indices give
     /// 0 (TBL) or keep the destination lane (TBX, `extend`).
-    Tbl { tables: usize, extend: bool },
+    Tbl {
+        tables: usize,
+        extend: bool,
+    },
     Refused(&'static str),
 }
 

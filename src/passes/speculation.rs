@@ -84,19 +84,64 @@ fn const_divisor_is_safe(c: &Const, signed: bool) -> bool {
 /// `llvm.*` intrinsics that compute a value from their arguments only, by
 /// the name without `llvm.` and without the type suffixes.
 const PURE_LLVM: &[&str] = &[
-    "fabs", "copysign", "minnum", "maxnum", "minimum", "maximum", "sqrt", "floor", "ceil", "trunc", "rint",
-    "nearbyint", "round", "roundeven", "fma", "fmuladd", "smin", "smax", "umin", "umax", "sadd.sat", "uadd.sat",
-    "ssub.sat", "usub.sat", "abs", "ctpop", "ctlz", "cttz", "bswap", "bitreverse", "fshl", "fshr",
-    "sadd.with.overflow", "uadd.with.overflow", "ssub.with.overflow", "usub.with.overflow",
-    "smul.with.overflow", "umul.with.overflow", "expect", "vector.reduce.add", "vector.reduce.mul",
-    "vector.reduce.and", "vector.reduce.or", "vector.reduce.xor", "vector.reduce.smax", "vector.reduce.smin",
-    "vector.reduce.umax", "vector.reduce.umin", "vector.reduce.fmax", "vector.reduce.fmin", "vector.reduce.fadd",
+    "fabs",
+    "copysign",
+    "minnum",
+    "maxnum",
+    "minimum",
+    "maximum",
+    "sqrt",
+    "floor",
+    "ceil",
+    "trunc",
+    "rint",
+    "nearbyint",
+    "round",
+    "roundeven",
+    "fma",
+    "fmuladd",
+    "smin",
+    "smax",
+    "umin",
+    "umax",
+    "sadd.sat",
+    "uadd.sat",
+    "ssub.sat",
+    "usub.sat",
+    "abs",
+    "ctpop",
+    "ctlz",
+    "cttz",
+    "bswap",
+    "bitreverse",
+    "fshl",
+    "fshr",
+    "sadd.with.overflow",
+    "uadd.with.overflow",
+    "ssub.with.overflow",
+    "usub.with.overflow",
+    "smul.with.overflow",
+    "umul.with.overflow",
+    "expect",
+    "vector.reduce.add",
+    "vector.reduce.mul",
+    "vector.reduce.and",
+    "vector.reduce.or",
+    "vector.reduce.xor",
+    "vector.reduce.smax",
+    "vector.reduce.smin",
+    "vector.reduce.umax",
+    "vector.reduce.umin",
+    "vector.reduce.fmax",
+    "vector.reduce.fmin",
+    "vector.reduce.fadd",
     "vector.reduce.fmul",
 ];
 
 /// Substrings that mark an x86 intrinsic as touching memory (or, for
 /// `mask`, as possibly being a masked load or store): never speculated.
-const X86_MEMORY_WORDS: &[&str] = &["load", "store", "mask", "gather", "scatter", "lddqu", "movnt", "clflush", "fence", "rdrand", "rdseed", "rdtsc"];
+const X86_MEMORY_WORDS: &[&str] =
+    &["load", "store", "mask", "gather", "scatter", "lddqu", "movnt", "clflush", "fence", "rdrand", "rdseed", "rdtsc"];
 
 /// Whether the intrinsic `name` (full name, `llvm.fabs.f32`) is pure.
 pub fn is_pure_intrinsic(name: &str) -> bool {

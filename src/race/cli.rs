@@ -77,11 +77,8 @@ fn dims(s: &str, what: &str) -> Result<(u32, [u64; 3]), Error> {
     }
     let mut out = [1u64; 3];
     for (i, p) in parts.iter().enumerate() {
-        out[i] = p
-            .parse::<u64>()
-            .ok()
-            .filter(|v| *v > 0)
-            .ok_or_else(|| Error::Usage(format!("{what}: `{p}` is not a positive integer")))?;
+        out[i] =
+            p.parse::<u64>().ok().filter(|v| *v > 0).ok_or_else(|| Error::Usage(format!("{what}: `{p}` is not a positive integer")))?;
     }
     Ok((parts.len() as u32, out))
 }
@@ -151,7 +148,16 @@ fn find_kernel<'a>(module: &'a Module, name: Option<&str>, file: &str) -> Result
 }
 
 #[allow(clippy::too_many_arguments)]
-pub fn run_kernel(module: &Module, input: &str, kernel: Option<&str>, nd: NdRange, mode: RaceMode, fixed: &HashMap<String, String>, allow_benign: bool, config: &Config) -> Result<Report, Error> {
+pub fn run_kernel(
+    module: &Module,
+    input: &str,
+    kernel: Option<&str>,
+    nd: NdRange,
+    mode: RaceMode,
+    fixed: &HashMap<String, String>,
+    allow_benign: bool,
+    config: &Config,
+) -> Result<Report, Error> {
     let (kid, kf) = find_kernel(module, kernel, input)?;
     for k in fixed.keys() {
         if !kf.params.iter().any(|p| &p.name == k) {
@@ -186,7 +192,9 @@ pub fn run_kernel(module: &Module, input: &str, kernel: Option<&str>, nd: NdRang
         allow_benign,
         local_objects,
         item_started: 0,
-        one_group_stands_for_all: mode == RaceMode::Enumerate && nd.num_groups() > 1 && crate::race::group_symmetry::groups_alike(module, kid),
+        one_group_stands_for_all: mode == RaceMode::Enumerate
+            && nd.num_groups() > 1
+            && crate::race::group_symmetry::groups_alike(module, kid),
     }));
     let one_group = state.gpu.as_ref().is_some_and(|g| g.one_group_stands_for_all);
     exec.start_kernel(&mut state);
@@ -215,7 +223,10 @@ pub fn run_kernel(module: &Module, input: &str, kernel: Option<&str>, nd: NdRang
     });
     if one_group {
         if let Some(m) = report.mode.as_mut() {
-            m.push_str(&format!("; one work-group stands for all {}: the kernel uses no group-dependent id and no global memory", nd.num_groups()));
+            m.push_str(&format!(
+                "; one work-group stands for all {}: the kernel uses no group-dependent id and no global memory",
+                nd.num_groups()
+            ));
         }
     }
     if exec.stopped_at_finding {
@@ -226,7 +237,13 @@ pub fn run_kernel(module: &Module, input: &str, kernel: Option<&str>, nd: NdRang
     Ok(report)
 }
 
-fn kernel_argument(exec: &mut Executor, state: &mut crate::exec::engine::state::State, p: &crate::ir::Param, fixed: &HashMap<String, String>, locals: &mut Vec<crate::exec::memory::ObjectId>) -> Result<Value, Error> {
+fn kernel_argument(
+    exec: &mut Executor,
+    state: &mut crate::exec::engine::state::State,
+    p: &crate::ir::Param,
+    fixed: &HashMap<String, String>,
+    locals: &mut Vec<crate::exec::memory::ObjectId>,
+) -> Result<Value, Error> {
     let given = fixed.get(&p.name);
     if let Some((size, align)) = p.byval {
         // A struct passed by value: symbolic bytes, copied by each work-item.

@@ -23,7 +23,12 @@ impl AccessLog {
         // Both logs were last checked before the branch: the records since
         // it are all in their tails.
         let base = self.records.len();
-        if !same_history || other.records.len() != base || prefix < base || prefix - base > self.tail.len() || prefix - base > other.tail.len() {
+        if !same_history
+            || other.records.len() != base
+            || prefix < base
+            || prefix - base > self.tail.len()
+            || prefix - base > other.tail.len()
+        {
             return false;
         }
         let theirs = &other.tail[prefix - base..];

@@ -184,7 +184,11 @@ fn sites(records: &[AccessRecord], list: &[usize]) -> Vec<Site> {
         // Records come in sequence order, so one work-item's are mostly
         // adjacent. A work-item listed twice only costs pairs that the
         // same-work-item test drops.
-        let found = if site.items.len() <= 32 { site.items.iter().rposition(|(k, _)| *k == item) } else { site.items.len().checked_sub(1).filter(|&k| site.items[k].0 == item) };
+        let found = if site.items.len() <= 32 {
+            site.items.iter().rposition(|(k, _)| *k == item)
+        } else {
+            site.items.len().checked_sub(1).filter(|&k| site.items[k].0 == item)
+        };
         match found {
             Some(k) => site.items[k].1.push(i),
             None => site.items.push((item, vec![i])),
@@ -442,7 +446,8 @@ impl AccessLog {
             for &j in &by_object[&object] {
                 // Two symbolic records meet twice: offer the pair from the
                 // earlier one only.
-                if j != s && !(j < s && !sink.pool().is_const(self.records[j].offset)) && kinds_conflict(&self.records[s], &self.records[j]) {
+                if j != s && !(j < s && !sink.pool().is_const(self.records[j].offset)) && kinds_conflict(&self.records[s], &self.records[j])
+                {
                     pairing.consider(self, sink, s, j);
                 }
             }

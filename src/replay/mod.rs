@@ -64,7 +64,10 @@ fn changed_inputs(build: Option<&crate::report::BuildRecord>, plan: &BuildPlan) 
 /// can be; the others with the reason they are skipped.
 fn select(report: &RecordedReport, only: Option<usize>) -> Result<(Vec<&RecordedFinding>, Vec<(&RecordedFinding, &'static str)>), Error> {
     let candidates: Vec<&RecordedFinding> = match only {
-        Some(n) => vec![report.findings.get(n).ok_or_else(|| Error::Usage(format!("there is no finding {n}: the report has {}", report.findings.len())))?],
+        Some(n) => vec![report
+            .findings
+            .get(n)
+            .ok_or_else(|| Error::Usage(format!("there is no finding {n}: the report has {}", report.findings.len())))?],
         None => report.findings.iter().collect(),
     };
     let (mut run, mut skipped) = (Vec::new(), Vec::new());
@@ -80,7 +83,13 @@ fn select(report: &RecordedReport, only: Option<usize>) -> Result<(Vec<&Recorded
 /// Replays the report's findings; returns the text to print and the exit
 /// status. With `inputs_changed` (the harness is not the one checked), a
 /// finding that does not reproduce says nothing about symcross.
-pub fn replay_report(report: &RecordedReport, plan: &BuildPlan, only: Option<usize>, name: &str, inputs_changed: bool) -> Result<(String, i32), Error> {
+pub fn replay_report(
+    report: &RecordedReport,
+    plan: &BuildPlan,
+    only: Option<usize>,
+    name: &str,
+    inputs_changed: bool,
+) -> Result<(String, i32), Error> {
     let (to_run, skipped) = select(report, only)?;
     let mut out = String::new();
     for (f, why) in &skipped {
@@ -88,7 +97,10 @@ pub fn replay_report(report: &RecordedReport, plan: &BuildPlan, only: Option<usi
     }
     if to_run.is_empty() {
         print!("{out}");
-        return Err(Error::Usage(format!("{name}: no confirmed finding that a native run can replay{}", if skipped.is_empty() { "" } else { " (see above)" })));
+        return Err(Error::Usage(format!(
+            "{name}: no confirmed finding that a native run can replay{}",
+            if skipped.is_empty() { "" } else { " (see above)" }
+        )));
     }
     let program = native::build(plan)?;
     let how = match plan.target.as_deref() {

@@ -2,8 +2,8 @@
 //! UndefinedBehaviorSanitizer, against the replay runtime
 //! (cl-runtime-model/replay/), and running it on one witness.
 
-use crate::report::BuildRecord;
 use crate::frontend::CompileOptions;
+use crate::report::BuildRecord;
 use crate::Error;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -97,7 +97,10 @@ pub fn plan(recorded: Option<&BuildRecord>, harness: &[PathBuf], cli: &CompileOp
         }
         let ext = input.extension().and_then(|e| e.to_str()).unwrap_or("");
         if ext.eq_ignore_ascii_case("cl") {
-            return Err(Error::Usage(format!("{}: an OpenCL kernel alone cannot be replayed natively (replay builds host programs)", input.display())));
+            return Err(Error::Usage(format!(
+                "{}: an OpenCL kernel alone cannot be replayed natively (replay builds host programs)",
+                input.display()
+            )));
         }
     }
     let mut p = BuildPlan {
@@ -114,7 +117,10 @@ pub fn plan(recorded: Option<&BuildRecord>, harness: &[PathBuf], cli: &CompileOp
             p.target = r.target.clone();
         }
         if r.entry != "main" {
-            return Err(Error::Usage(format!("the report's run started in `{}` (--entry); a native replay can only start in main", r.entry)));
+            return Err(Error::Usage(format!(
+                "the report's run started in `{}` (--entry); a native replay can only start in main",
+                r.entry
+            )));
         }
         p.include_dirs.extend(r.include_dirs.iter().map(|i| resolve(i, dir)));
         let overridden: Vec<String> = cli.defines.iter().map(|d| define_name(d).to_string()).collect();
@@ -164,7 +170,8 @@ pub fn build(plan: &BuildPlan) -> Result<NativeProgram, Error> {
     // A locked run directory: removed on drop, and by the next run if this
     // one is killed.
     let dir = crate::tempdirs::create("replay-").map_err(|e| Error::Usage(format!("cannot create a temporary directory: {e}")))?;
-    let runtime = crate::frontend::runtime_dir().ok_or_else(|| Error::Usage("cannot find the runtime model directory (set SYMCROSS_RUNTIME)".into()))?;
+    let runtime = crate::frontend::runtime_dir()
+        .ok_or_else(|| Error::Usage("cannot find the runtime model directory (set SYMCROSS_RUNTIME)".into()))?;
     let exe = dir.path().join("replay");
     let cxx = plan.inputs.iter().any(|p| is_cxx(p));
     let mut cmd = Command::new(crate::frontend::Tools::locate().clang);
@@ -227,7 +234,8 @@ pub struct RunResult {
 /// sites: beside clang, on PATH, or in LLVM 19's bin directory.
 fn symbolizer() -> Option<PathBuf> {
     let clang = crate::frontend::Tools::locate().clang;
-    let mut candidates: Vec<PathBuf> = clang.parent().map(|d| vec![d.join("llvm-symbolizer-19"), d.join("llvm-symbolizer")]).unwrap_or_default();
+    let mut candidates: Vec<PathBuf> =
+        clang.parent().map(|d| vec![d.join("llvm-symbolizer-19"), d.join("llvm-symbolizer")]).unwrap_or_default();
     candidates.push(PathBuf::from("/usr/lib/llvm-19/bin/llvm-symbolizer"));
     candidates.into_iter().find(|p| p.is_file())
 }

@@ -91,7 +91,9 @@ pub fn observe(run: &RunResult) -> Vec<Observed> {
                 let (count, what) = rest.and_then(|r| r.split_once(' ')).unwrap_or(("?", "values"));
                 seen.push(Observed { kind: "mismatch", site: parse_site(site), detail: format!("{what}: {count} element(s) differ") });
             }
-            (Some("assert"), Some(site), _) => seen.push(Observed { kind: "mismatch", site: parse_site(site), detail: "an assertion fails".into() }),
+            (Some("assert"), Some(site), _) => {
+                seen.push(Observed { kind: "mismatch", site: parse_site(site), detail: "an assertion fails".into() })
+            }
             _ => {}
         }
     }
@@ -146,7 +148,12 @@ pub fn misfit(run: &RunResult, witness: &[(String, String)]) -> Option<String> {
         let what = e
             .map(|e| {
                 let w: Vec<&str> = e.split(' ').collect();
-                format!("the witness gives {} byte(s) for `{}`, the harness asks for {}", w.get(4).unwrap_or(&"?"), w.get(2).unwrap_or(&"?"), w.get(3).unwrap_or(&"?"))
+                format!(
+                    "the witness gives {} byte(s) for `{}`, the harness asks for {}",
+                    w.get(4).unwrap_or(&"?"),
+                    w.get(2).unwrap_or(&"?"),
+                    w.get(3).unwrap_or(&"?")
+                )
             })
             .unwrap_or_else(|| "an input of the witness has the wrong size".into());
         return Some(what);
@@ -172,7 +179,10 @@ pub fn misfit(run: &RunResult, witness: &[(String, String)]) -> Option<String> {
     // make_symbolic call; only a complete run can tell an input is unused.
     let complete = run.signal.is_none() && !run.stderr.contains("ERROR: ");
     if complete && !unused.is_empty() {
-        return Some(format!("the witness gives input(s) {} that no make_symbolic call of the harness asks for", unused.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")));
+        return Some(format!(
+            "the witness gives input(s) {} that no make_symbolic call of the harness asks for",
+            unused.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+        ));
     }
     None
 }

@@ -52,7 +52,8 @@ pub struct RecordedReport {
 /// Reads and checks a report written by `symcross check --json`.
 pub fn read_report(path: &Path) -> Result<RecordedReport, Error> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::Usage(format!("cannot read {}: {e}", path.display())))?;
-    let json: Value = serde_json::from_str(&text).map_err(|e| Error::Usage(format!("{}: not a symcross JSON report: {e}", path.display())))?;
+    let json: Value =
+        serde_json::from_str(&text).map_err(|e| Error::Usage(format!("{}: not a symcross JSON report: {e}", path.display())))?;
     let Some(list) = json["findings"].as_array().filter(|_| json["tool"] == "symcross") else {
         return Err(Error::Usage(format!("{}: not a symcross JSON report (no `tool` or `findings`)", path.display())));
     };
@@ -70,10 +71,16 @@ pub fn read_report(path: &Path) -> Result<RecordedReport, Error> {
                 let mut w = Vec::with_capacity(m.len());
                 for (name, hex) in m {
                     let Some(hex) = hex.as_str().filter(|h| h.len() % 2 == 0 && h.bytes().all(|c| c.is_ascii_hexdigit())) else {
-                        return Err(Error::Usage(format!("{}: finding {index}: the witness of `{name}` is not a string of hex byte pairs", path.display())));
+                        return Err(Error::Usage(format!(
+                            "{}: finding {index}: the witness of `{name}` is not a string of hex byte pairs",
+                            path.display()
+                        )));
                     };
                     if name.is_empty() || name.chars().any(char::is_whitespace) {
-                        return Err(Error::Usage(format!("{}: finding {index}: witness input name {name:?} cannot be replayed (empty or with spaces)", path.display())));
+                        return Err(Error::Usage(format!(
+                            "{}: finding {index}: witness input name {name:?} cannot be replayed (empty or with spaces)",
+                            path.display()
+                        )));
                     }
                     w.push((name.clone(), hex.to_string()));
                 }

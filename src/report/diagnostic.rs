@@ -54,7 +54,12 @@ pub fn heading(out: &mut String, f: &Finding, style: &TextStyle) {
     };
     let word = severity(f);
     let painted = if word == "error" { style.error("error:") } else { style.warning("warning:") };
-    let _ = writeln!(out, "{} {painted} {}", location_prefix(&f.location, style), style.bold(&format!("{} ({status}): {}", f.kind.name(), f.message)));
+    let _ = writeln!(
+        out,
+        "{} {painted} {}",
+        location_prefix(&f.location, style),
+        style.bold(&format!("{} ({status}): {}", f.kind.name(), f.message))
+    );
 }
 
 /// A `note:` line for a related location.
@@ -77,11 +82,7 @@ pub fn excerpt(out: &mut String, loc: &Location, sources: &mut SourceCache, styl
     }
     // The column counts bytes; keep tabs so that the caret lines up with
     // the text above it however the terminal expands them.
-    let pad: String = text
-        .bytes()
-        .take(loc.column as usize - 1)
-        .map(|b| if b == b'\t' { '\t' } else { ' ' })
-        .collect();
+    let pad: String = text.bytes().take(loc.column as usize - 1).map(|b| if b == b'\t' { '\t' } else { ' ' }).collect();
     let _ = writeln!(out, " {gutter} | {pad}{}", style.caret("^"));
 }
 

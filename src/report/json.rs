@@ -218,7 +218,14 @@ impl Report {
     ///
     /// `coverage` is `None` for concrete runs (`symcross run`), which are
     /// not judged for vacuity.
-    pub fn new(input: String, assumptions: Vec<String>, findings: Vec<Finding>, stats: RunStats, limit: Option<String>, coverage: Option<Coverage>) -> Report {
+    pub fn new(
+        input: String,
+        assumptions: Vec<String>,
+        findings: Vec<Finding>,
+        stats: RunStats,
+        limit: Option<String>,
+        coverage: Option<Coverage>,
+    ) -> Report {
         let mut warnings = coverage.as_ref().map(|c| vacuity(c, stats.paths)).unwrap_or_default();
         let decisive = findings.iter().any(|f| f.status == Status::Confirmed && f.kind != FindingKind::Unsupported);
         let unsupported = findings.iter().filter(|f| f.kind == FindingKind::Unsupported).count();
@@ -368,9 +375,15 @@ fn vacuity(c: &Coverage, paths: u64) -> Vec<Warning> {
     }
     if c.checks == 0 {
         if c.program_has_checks {
-            warn("no-check-reached", "no path reached a check (symcross_check_equal, assert, klee_assert): nothing was compared, so nothing is proved".into());
+            warn(
+                "no-check-reached",
+                "no path reached a check (symcross_check_equal, assert, klee_assert): nothing was compared, so nothing is proved".into(),
+            );
         } else if c.symbolic_inputs == 0 {
-            warn("nothing-checked", "the program has no check (symcross_check_equal, assert, klee_assert) and no symbolic input: nothing was verified".into());
+            warn(
+                "nothing-checked",
+                "the program has no check (symcross_check_equal, assert, klee_assert) and no symbolic input: nothing was verified".into(),
+            );
         } else {
             warn(
                 "no-checks",

@@ -15,10 +15,19 @@ use std::fmt::Write;
 pub enum Outcome {
     Passed,
     /// The check failed: `message` is one line, `text` the details.
-    Failure { message: String, text: String },
+    Failure {
+        message: String,
+        text: String,
+    },
     /// The run could not decide (or crashed).
-    Error { kind: String, message: String, text: String },
-    Skipped { message: String },
+    Error {
+        kind: String,
+        message: String,
+        text: String,
+    },
+    Skipped {
+        message: String,
+    },
 }
 
 /// One `<testcase>`.
@@ -95,7 +104,8 @@ pub fn render(suite: &str, cases: &[Case]) -> String {
                 let _ = writeln!(out, "      <failure type=\"findings\" message=\"{}\">{}</failure>", escape(message), escape_text(text));
             }
             Outcome::Error { kind, message, text } => {
-                let _ = writeln!(out, "      <error type=\"{}\" message=\"{}\">{}</error>", escape(kind), escape(message), escape_text(text));
+                let _ =
+                    writeln!(out, "      <error type=\"{}\" message=\"{}\">{}</error>", escape(kind), escape(message), escape_text(text));
             }
             Outcome::Skipped { message } => {
                 let _ = writeln!(out, "      <skipped message=\"{}\"/>", escape(message));

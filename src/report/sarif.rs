@@ -93,15 +93,21 @@ pub fn log(reports: &[&Report]) -> Value {
 
 fn rule(kind: FindingKind) -> Value {
     let (short, full) = match kind {
-        FindingKind::Mismatch => ("The vectorised and scalar results can differ", "A symcross_check_equal, assert or klee_assert can fail on some input."),
+        FindingKind::Mismatch => {
+            ("The vectorised and scalar results can differ", "A symcross_check_equal, assert or klee_assert can fail on some input.")
+        }
         FindingKind::Race => ("Data race", "Two work-items access the same byte without a barrier between them, and one access writes."),
-        FindingKind::BarrierDivergence => ("Barrier divergence", "Work-items of one work-group do not all reach the same barrier the same number of times."),
+        FindingKind::BarrierDivergence => {
+            ("Barrier divergence", "Work-items of one work-group do not all reach the same barrier the same number of times.")
+        }
         FindingKind::OutOfBounds => ("Out-of-bounds access", "A load or store can leave the object its pointer points into."),
         FindingKind::UseAfterFree => ("Use after free", "Memory is accessed after it was freed or released."),
         FindingKind::DoubleFree => ("Double free", "Memory is freed twice."),
         FindingKind::UninitializedRead => ("Uninitialised read", "A value is read before anything was written to it."),
         FindingKind::DivisionByZero => ("Division by zero", "An integer division or remainder can divide by zero."),
-        FindingKind::Unsupported => ("Construct not modelled", "symcross cannot model this construct; paths reaching it were not checked further."),
+        FindingKind::Unsupported => {
+            ("Construct not modelled", "symcross cannot model this construct; paths reaching it were not checked further.")
+        }
     };
     let level = if kind == FindingKind::Unsupported { "warning" } else { "error" };
     json!({

@@ -137,7 +137,11 @@ fn merge_coverage(reports: &[Report]) -> Option<Coverage> {
 fn same_build(a: &Report, b: &Report) -> bool {
     match (&a.build, &b.build) {
         (Some(x), Some(y)) => {
-            x.input_digests == y.input_digests && x.defines == y.defines && x.cflags == y.cflags && x.entry == y.entry && x.target == y.target
+            x.input_digests == y.input_digests
+                && x.defines == y.defines
+                && x.cflags == y.cflags
+                && x.entry == y.entry
+                && x.target == y.target
         }
         (None, None) => true,
         _ => false,

@@ -152,7 +152,12 @@ fn render_finding(out: &mut String, f: &Finding, sources: &mut SourceCache, styl
                 let _ = writeln!(out, "    [{}]: left {}, right {}", el.index, el.left, el.right);
             }
             if d.count as usize > MAX_LISTED_DIFFERENCES {
-                let _ = writeln!(out, "    ... ({} more; the JSON report lists up to {})", d.count as usize - MAX_LISTED_DIFFERENCES, d.elements.len());
+                let _ = writeln!(
+                    out,
+                    "    ... ({} more; the JSON report lists up to {})",
+                    d.count as usize - MAX_LISTED_DIFFERENCES,
+                    d.elements.len()
+                );
             }
         }
     }

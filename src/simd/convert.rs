@@ -14,12 +14,10 @@ pub fn lower(p: &mut ExprPool, op: Op, a: &[Value], ret: &Type) -> Lowering {
         return Err(format!("unexpected result type {ret:?}"));
     }
     match op {
-        Op::CvtToInt { from, rounding, scalar: true } => {
-            Ok(scalar(p.fp_to_int(true, rounding, from, a[0][0], out_bits)))
+        Op::CvtToInt { from, rounding, scalar: true } => Ok(scalar(p.fp_to_int(true, rounding, from, a[0][0], out_bits))),
+        Op::CvtToInt { from, rounding, scalar: false } => {
+            Ok(fill(p, out_lanes, out_bits, a[0].len(), |p, i| p.fp_to_int(true, rounding, from, a[0][i], out_bits)))
         }
-        Op::CvtToInt { from, rounding, scalar: false } => Ok(fill(p, out_lanes, out_bits, a[0].len(), |p, i| {
-            p.fp_to_int(true, rounding, from, a[0][i], out_bits)
-        })),
         Op::CvtFp { from, to } => Ok(fill(p, out_lanes, out_bits, a[0].len(), |p, i| p.fp_convert(from, to, a[0][i]))),
         Op::CvtScalarFp => {
             let mut out = a[0].clone();
@@ -32,13 +30,7 @@ pub fn lower(p: &mut ExprPool, op: Op, a: &[Value], ret: &Type) -> Lowering {
 
 /// `n` converted lanes, then zero lanes up to the result's lane count
 /// (CVTPD2DQ fills only the low half of its xmm result).
-fn fill(
-    p: &mut ExprPool,
-    lanes: usize,
-    bits: u32,
-    n: usize,
-    mut g: impl FnMut(&mut ExprPool, usize) -> crate::expr::ExprId,
-) -> Value {
+fn fill(p: &mut ExprPool, lanes: usize, bits: u32, n: usize, mut g: impl FnMut(&mut ExprPool, usize) -> crate::expr::ExprId) -> Value {
     let zero = p.constant(bits, 0);
     (0..lanes).map(|i| if i < n { g(p, i) } else { zero }).collect()
 }

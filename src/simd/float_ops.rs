@@ -69,11 +69,8 @@ pub fn min_max(p: &mut ExprPool, max: bool, f: FpFormat, a: ExprId, b: ExprId) -
 /// bits 1:0 choose nearest-even/floor/ceil/trunc; bit 3 only masks the
 /// precision exception.
 fn round(p: &mut ExprPool, f: FpFormat, mode: u32, x: ExprId) -> ExprId {
-    let op = if mode & 4 != 0 {
-        FUnOp::RoundEven
-    } else {
-        [FUnOp::RoundEven, FUnOp::Floor, FUnOp::Ceil, FUnOp::Trunc][(mode & 3) as usize]
-    };
+    let op =
+        if mode & 4 != 0 { FUnOp::RoundEven } else { [FUnOp::RoundEven, FUnOp::Floor, FUnOp::Ceil, FUnOp::Trunc][(mode & 3) as usize] };
     p.fun(op, f, x)
 }
 
@@ -85,15 +82,8 @@ fn dot_product(p: &mut ExprPool, f: FpFormat, a: &[Value]) -> Value {
     let zero = p.constant(f.width(), 0);
     let mut out = Value::new();
     for base in (0..a[0].len()).step_by(per) {
-        let prods: Vec<ExprId> = (0..per)
-            .map(|i| {
-                if m & (1 << (4 + i)) != 0 {
-                    p.fbin(FBinOp::Mul, f, a[0][base + i], a[1][base + i])
-                } else {
-                    zero
-                }
-            })
-            .collect();
+        let prods: Vec<ExprId> =
+            (0..per).map(|i| if m & (1 << (4 + i)) != 0 { p.fbin(FBinOp::Mul, f, a[0][base + i], a[1][base + i]) } else { zero }).collect();
         let sum = if per == 4 {
             let lo = p.fbin(FBinOp::Add, f, prods[0], prods[1]);
             let hi = p.fbin(FBinOp::Add, f, prods[2], prods[3]);

@@ -60,15 +60,11 @@ pub(crate) type Lowering = Result<Value, String>;
 fn dispatch(p: &mut ExprPool, op: Op, a: &[Value], ret: &Type) -> Lowering {
     match op {
         Op::Nop => Ok(Value::new()),
-        Op::MinMax { .. } | Op::Approx { .. } | Op::Round { .. } | Op::CmpScalar { .. } | Op::Comi { .. } => {
-            float_ops::lower(p, op, a)
-        }
+        Op::MinMax { .. } | Op::Approx { .. } | Op::Round { .. } | Op::CmpScalar { .. } | Op::Comi { .. } => float_ops::lower(p, op, a),
         Op::AddSub { .. } | Op::Dp { .. } | Op::FmAddSub { .. } => float_ops::lower(p, op, a),
         Op::CvtToInt { .. } | Op::CvtFp { .. } | Op::CvtScalarFp => convert::lower(p, op, a, ret),
         Op::Pack { .. } => pack::lower(p, op, a),
-        Op::Avg | Op::MaddWd | Op::MaddUbSw | Op::MulHi { .. } | Op::MulHrs | Op::Sad | Op::Mpsad | Op::Sign => {
-            multiply::lower(p, op, a)
-        }
+        Op::Avg | Op::MaddWd | Op::MaddUbSw | Op::MulHi { .. } | Op::MulHrs | Op::Sad | Op::Mpsad | Op::Sign => multiply::lower(p, op, a),
         Op::Shift { .. } | Op::ShiftVar { .. } => shifts::lower(p, op, a),
         Op::Pshufb | Op::Blendv | Op::PermilVar { .. } | Op::Perm8 | Op::InsertPs => shuffle::lower(p, op, a),
         Op::HAdd { .. } | Op::Phminpos => horizontal::lower(p, op, a),

@@ -14,48 +14,90 @@ pub enum Op {
     Nop,
     /// MINPS/MAXPS: the SECOND operand when unordered or equal. `scalar`:
     /// only lane 0, the others come from the first operand.
-    MinMax { max: bool, f: FpFormat, scalar: bool },
+    MinMax {
+        max: bool,
+        f: FpFormat,
+        scalar: bool,
+    },
     /// RCP/RSQRT: a fresh unconstrained value per computed lane.
-    Approx { scalar: bool },
+    Approx {
+        scalar: bool,
+    },
     /// ROUNDPS/SD...: immediate = last operand; scalar takes lane 0 of op 1.
-    Round { f: FpFormat, scalar: bool },
+    Round {
+        f: FpFormat,
+        scalar: bool,
+    },
     /// CMPSS/CMPSD with a predicate immediate (0..31).
-    CmpScalar { f: FpFormat },
+    CmpScalar {
+        f: FpFormat,
+    },
     /// COMISS/UCOMISS... returning 0/1 for an outcome set.
-    Comi { f: FpFormat, outcomes: u8 },
-    AddSub { f: FpFormat },
-    Dp { f: FpFormat },
-    FmAddSub { f: FpFormat },
+    Comi {
+        f: FpFormat,
+        outcomes: u8,
+    },
+    AddSub {
+        f: FpFormat,
+    },
+    Dp {
+        f: FpFormat,
+    },
+    FmAddSub {
+        f: FpFormat,
+    },
     /// Float to integer; `scalar`: only lane 0, result is an integer.
-    CvtToInt { from: FpFormat, rounding: IntRounding, scalar: bool },
+    CvtToInt {
+        from: FpFormat,
+        rounding: IntRounding,
+        scalar: bool,
+    },
     /// Float format conversion of all lanes, upper result lanes zero.
-    CvtFp { from: FpFormat, to: FpFormat },
+    CvtFp {
+        from: FpFormat,
+        to: FpFormat,
+    },
     /// CVTSD2SS: lane 0 of op 1 converted, the rest from op 0.
     CvtScalarFp,
     /// PACKSS/PACKUS: narrow to half width with (un)signed saturation.
-    Pack { unsigned: bool },
+    Pack {
+        unsigned: bool,
+    },
     Avg,
     MaddWd,
     MaddUbSw,
-    MulHi { signed: bool },
+    MulHi {
+        signed: bool,
+    },
     MulHrs,
     Sad,
     Mpsad,
     Sign,
     /// Uniform shift by a count operand (xmm low 64 bits, or an i32).
-    Shift { kind: ShiftKind },
+    Shift {
+        kind: ShiftKind,
+    },
     /// Per-lane shift counts.
-    ShiftVar { kind: ShiftKind },
+    ShiftVar {
+        kind: ShiftKind,
+    },
     Pshufb,
     Blendv,
-    PermilVar { f: FpFormat },
+    PermilVar {
+        f: FpFormat,
+    },
     Perm8,
     InsertPs,
     /// Horizontal pairs of each operand, per 128-bit half.
-    HAdd { kind: HKind },
+    HAdd {
+        kind: HKind,
+    },
     Phminpos,
     Movmsk,
-    Test { kind: TestKind, sign_only: bool },
+    Test {
+        kind: TestKind,
+        sign_only: bool,
+    },
     Crc32,
     Refused(&'static str),
 }
@@ -341,8 +383,8 @@ pub fn lookup(rest: &str) -> Option<Op> {
 
 /// SSE/SSSE3 intrinsics whose operands are MMX registers.
 fn is_mmx_form(rest: &str) -> bool {
-    const SSE_MMX: &[&str] = &["sse.cvtpd2pi", "sse.cvtpi2pd", "sse.cvtpi2ps", "sse.cvtps2pi", "sse.cvttpd2pi",
-        "sse.cvttps2pi", "sse.pshuf.w"];
+    const SSE_MMX: &[&str] =
+        &["sse.cvtpd2pi", "sse.cvtpi2pd", "sse.cvtpi2ps", "sse.cvtps2pi", "sse.cvttpd2pi", "sse.cvttps2pi", "sse.pshuf.w"];
     if SSE_MMX.contains(&rest) {
         return true;
     }

@@ -132,8 +132,7 @@ impl<S: Solver> Solver for IndependenceSolver<S> {
         for part in order {
             self.parts += 1;
             let goal = goal_index.filter(|g| part.contains(g)).map(|g| constraints[g]);
-            let path: Vec<ExprId> =
-                part.iter().filter(|&&i| Some(i) != goal_index).map(|&i| constraints[i]).collect();
+            let path: Vec<ExprId> = part.iter().filter(|&&i| Some(i) != goal_index).map(|&i| constraints[i]).collect();
             let sub = query.with_constraints(path, goal);
             match self.inner.check(pool, &sub) {
                 SolverResult::Unsat => return SolverResult::Unsat,

@@ -56,12 +56,7 @@ pub(crate) fn evaluation_is_exact(pool: &ExprPool, constraints: &[ExprId]) -> bo
 /// Backends call this on a fresh model: completes it and, where evaluation
 /// is exact, checks it. A model that fails the check is an encoding bug; in
 /// debug builds it panics (engine bug), in release it becomes Unknown.
-pub(crate) fn finish_model(
-    pool: &ExprPool,
-    constraints: &[ExprId],
-    mut asg: Assignment,
-    backend: &str,
-) -> super::SolverResult {
+pub(crate) fn finish_model(pool: &ExprPool, constraints: &[ExprId], mut asg: Assignment, backend: &str) -> super::SolverResult {
     complete_assignment(pool, constraints, &mut asg);
     let exact = evaluation_is_exact(pool, constraints);
     if model_satisfies(pool, constraints, &asg) {
@@ -71,7 +66,5 @@ pub(crate) fn finish_model(
         debug_assert!(false, "{backend} model does not satisfy the query under expr::evaluate");
         return super::SolverResult::Unknown(format!("{backend} model failed the evaluation check"));
     }
-    super::SolverResult::Unknown(format!(
-        "{backend}: satisfiable, but the model depends on an uninterpreted function or half fma"
-    ))
+    super::SolverResult::Unknown(format!("{backend}: satisfiable, but the model depends on an uninterpreted function or half fma"))
 }

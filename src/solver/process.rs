@@ -240,9 +240,7 @@ fn parse_model(text: &str, vars: &[ModelVar]) -> Result<Assignment, ProcessError
     }
     let mut asg = Assignment::default();
     for var in vars {
-        let v = *values
-            .get(&var.name())
-            .ok_or_else(|| ProcessError::Output(format!("no value for {} in {text:.200}", var.name())))?;
+        let v = *values.get(&var.name()).ok_or_else(|| ProcessError::Output(format!("no value for {} in {text:.200}", var.name())))?;
         match *var {
             ModelVar::Byte { array, index } => {
                 let bytes = asg.arrays.entry(array).or_default();

@@ -106,9 +106,7 @@ impl Printer<'_> {
                 let term = self.fcmp(set, f, a, b);
                 self.define_bv(&name, 1, &format!("(ite {term} #b1 #b0)"));
             }
-            Expr::FpToInt { signed, rounding, from, value, width } => {
-                self.fp_to_int(&name, signed, rounding, from, value, width)
-            }
+            Expr::FpToInt { signed, rounding, from, value, width } => self.fp_to_int(&name, signed, rounding, from, value, width),
             Expr::IntToFp { signed, to, value } => {
                 let conv = if signed { to_fp(to) } else { format!("(_ to_fp_unsigned {} {})", to.exponent_bits(), to.significand_bits()) };
                 let r = format!("({conv} RNE {})", self.term(value));
@@ -177,9 +175,7 @@ impl Printer<'_> {
         let mut nan = self.nan_of(f, &rules.fma_order.map(|i| ops[i]));
         if rules.fma_invalid_product_default {
             let (x, y, z) = (self.fp_arg(f, a), self.fp_arg(f, b), self.fp_arg(f, c));
-            let invalid = format!(
-                "(or (and (fp.isInfinite {x}) (fp.isZero {y})) (and (fp.isZero {x}) (fp.isInfinite {y})))"
-            );
+            let invalid = format!("(or (and (fp.isInfinite {x}) (fp.isZero {y})) (and (fp.isZero {x}) (fp.isInfinite {y})))");
             let quiet_addend = format!("(and (fp.isNaN {z}) (not {}))", self.is_snan(f, c));
             nan = format!("(ite (and {invalid} {quiet_addend}) {} {nan})", bv_lit(f.width(), default_nan(rules, f)));
         }
@@ -246,8 +242,6 @@ impl Printer<'_> {
         }
     }
 
-
-
     fn min_max(&mut self, name: &str, is_min: bool, f: FpFormat, a: ExprId, b: ExprId) {
         let (x, y) = (self.fp_arg(f, a), self.fp_arg(f, b));
         let (ta, tb) = (self.term(a), self.term(b));
@@ -266,9 +260,7 @@ impl Printer<'_> {
         // negative one, max the positive one (a when a's sign fits).
         let tie = format!("(ite {pick_a} {ta} {tb})");
         let ordered = format!("(ite ({lt} {x} {y}) {ta} (ite ({lt} {y} {x}) {tb} {tie}))");
-        let mut term = format!(
-            "(ite (fp.isNaN {x}) (ite (fp.isNaN {y}) {nan} {tb}) (ite (fp.isNaN {y}) {ta} {ordered}))"
-        );
+        let mut term = format!("(ite (fp.isNaN {x}) (ite (fp.isNaN {y}) {nan} {tb}) (ite (fp.isNaN {y}) {ta} {ordered}))");
         // FMINNM/FMAXNM: a signalling NaN operand is never skipped.
         if rules.is_some_and(|r| r.min_max == MinMaxNan::SignallingPropagates) {
             let signalling = format!("(or {} {})", self.is_snan(f, a), self.is_snan(f, b));
@@ -286,9 +278,8 @@ impl Printer<'_> {
         let sort = fp_sort(f);
         let _ = writeln!(self.body, "(define-fun {name}_ieee () {sort} (fp.rem {x} {y}))");
         let rem = format!("{name}_ieee");
-        let wrong_sign = format!(
-            "(and (not (fp.isZero {rem})) (not (fp.isNaN {rem})) (not (= (fp.isNegative {rem}) (fp.isNegative {x}))))"
-        );
+        let wrong_sign =
+            format!("(and (not (fp.isZero {rem})) (not (fp.isNaN {rem})) (not (= (fp.isNegative {rem}) (fp.isNegative {x}))))");
         let step = format!("(ite (fp.isNegative {x}) (fp.neg (fp.abs {y})) (fp.abs {y}))");
         let r = format!("(ite {wrong_sign} (fp.add RNE {rem} {step}) {rem})");
         self.fp_result(name, f, &r, &[a, b]);
@@ -338,9 +329,7 @@ impl Printer<'_> {
         };
         let conv = if signed { "fp.to_sbv" } else { "fp.to_ubv" };
         let indefinite = bv_lit(width, (1u128 << (width - 1)) & mask(width));
-        let term = format!(
-            "(ite (and (not (fp.isNaN {r})) {below_hi} {above_lo}) ((_ {conv} {width}) RTZ {r}) {indefinite})"
-        );
+        let term = format!("(ite (and (not (fp.isNaN {r})) {below_hi} {above_lo}) ((_ {conv} {width}) RTZ {r}) {indefinite})");
         self.define_bv(name, width, &term);
     }
 }

@@ -161,12 +161,8 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query) -> SolverResult {
         SatResult::Unknown => {
             let why = solver.get_reason_unknown().unwrap_or_default();
             match query.timeout {
-                Some(t) if why.contains("timeout") || why.contains("canceled") => {
-                    SolverResult::Unknown(timeout_reason(t))
-                }
-                _ if query.resource_limit.is_some() && why.contains("resource") => {
-                    SolverResult::Unknown(RESOURCE_LIMIT_REASON.into())
-                }
+                Some(t) if why.contains("timeout") || why.contains("canceled") => SolverResult::Unknown(timeout_reason(t)),
+                _ if query.resource_limit.is_some() && why.contains("resource") => SolverResult::Unknown(RESOURCE_LIMIT_REASON.into()),
                 _ => SolverResult::Unknown(format!("z3: {why}")),
             }
         }

@@ -31,8 +31,17 @@ pub enum Expectation {
 
 impl Expectation {
     pub fn parse(s: &str) -> Option<Expectation> {
-        const KINDS: [&str; 9] =
-            ["mismatch", "race", "barrier-divergence", "out-of-bounds", "use-after-free", "double-free", "uninitialized-read", "division-by-zero", "unsupported"];
+        const KINDS: [&str; 9] = [
+            "mismatch",
+            "race",
+            "barrier-divergence",
+            "out-of-bounds",
+            "use-after-free",
+            "double-free",
+            "uninitialized-read",
+            "division-by-zero",
+            "unsupported",
+        ];
         match s {
             "equivalent" => Some(Expectation::Equivalent),
             "findings" => Some(Expectation::Findings),
@@ -152,7 +161,8 @@ struct RawEntry {
 /// Reads and checks a manifest.
 pub fn load(path: &Path) -> Result<Manifest, ManifestError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| ManifestError { file: file.clone(), line: 0, message: format!("cannot read: {e}") })?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| ManifestError { file: file.clone(), line: 0, message: format!("cannot read: {e}") })?;
     let root = path.parent().map(Path::to_path_buf).filter(|p| !p.as_os_str().is_empty()).unwrap_or_else(|| PathBuf::from("."));
     parse(&text, &file, &root)
 }
@@ -187,7 +197,10 @@ pub fn parse(text: &str, file: &str, root: &Path) -> Result<Manifest, ManifestEr
             }
             for entry in expand(&e, command, root, line_of(at)).map_err(|m| err(at, m))? {
                 if let Some(prev) = entries.iter().find(|p| p.name == entry.name) {
-                    return Err(err(at, format!("two entries are named `{}` (the other is at line {}); give one a `name`", entry.name, prev.line)));
+                    return Err(err(
+                        at,
+                        format!("two entries are named `{}` (the other is at line {}); give one a `name`", entry.name, prev.line),
+                    ));
                 }
                 entries.push(entry);
             }
@@ -209,8 +222,26 @@ fn merge(e: &RawEntry, d: &RawEntry) -> RawEntry {
         ($($f:ident),*) => { RawEntry { $($f: e.$f.clone().or_else(|| d.$f.clone()),)* ..e.clone() } };
     }
     let mut out = pick!(
-        expect, cflags, defines, include, target, rules, trust_rules, max_time, max_paths, max_memory, query_timeout, entry, extra_args, kernel, local_size,
-        num_groups, global_size, args, allow_benign_races, mode
+        expect,
+        cflags,
+        defines,
+        include,
+        target,
+        rules,
+        trust_rules,
+        max_time,
+        max_paths,
+        max_memory,
+        query_timeout,
+        entry,
+        extra_args,
+        kernel,
+        local_size,
+        num_groups,
+        global_size,
+        args,
+        allow_benign_races,
+        mode
     );
     if !out.assume.is_set() {
         out.assume = d.assume.clone();
@@ -223,7 +254,10 @@ fn merge(e: &RawEntry, d: &RawEntry) -> RawEntry {
 
 /// One entry per glob match, or one entry for the listed files.
 fn expand(e: &RawEntry, command: &'static str, root: &Path, line: usize) -> Result<Vec<Entry>, String> {
-    let expect_text = e.expect.as_ref().ok_or("the entry has no `expect` (equivalent, findings, inconclusive, or a finding kind such as mismatch or race)")?;
+    let expect_text = e
+        .expect
+        .as_ref()
+        .ok_or("the entry has no `expect` (equivalent, findings, inconclusive, or a finding kind such as mismatch or race)")?;
     let expect = Expectation::parse(expect_text.get_ref()).ok_or_else(|| bad_expect(expect_text.get_ref()))?;
     let options = options(e, command)?;
     let files = e.files.list();
@@ -269,7 +303,8 @@ fn expand(e: &RawEntry, command: &'static str, root: &Path, line: usize) -> Resu
 /// The files matching any of `globs` and none of `exclude` (patterns on the
 /// path relative to the manifest's directory, or on the file name).
 fn matches(globs: &[String], exclude: &[String], root: &Path) -> Result<Vec<PathBuf>, String> {
-    let excluded: Vec<glob::Pattern> = exclude.iter().map(|p| glob::Pattern::new(p).map_err(|e| format!("bad exclude pattern `{p}`: {e}"))).collect::<Result<_, _>>()?;
+    let excluded: Vec<glob::Pattern> =
+        exclude.iter().map(|p| glob::Pattern::new(p).map_err(|e| format!("bad exclude pattern `{p}`: {e}"))).collect::<Result<_, _>>()?;
     let mut out = Vec::new();
     for g in globs {
         let full = root.join(g);
@@ -327,7 +362,12 @@ fn options(e: &RawEntry, command: &str) -> Result<Vec<String>, String> {
         ("allow-benign-races", e.allow_benign_races.is_some()),
         ("mode", e.mode.is_some()),
     ];
-    let check_only = [("assume", e.assume.is_set()), ("rules", e.rules.is_some()), ("trust-rules", e.trust_rules.is_some()), ("entry", e.entry.is_some())];
+    let check_only = [
+        ("assume", e.assume.is_set()),
+        ("rules", e.rules.is_some()),
+        ("trust-rules", e.trust_rules.is_some()),
+        ("entry", e.entry.is_some()),
+    ];
     let (wrong, other) = if command == "check" { (&race_only[..], "race") } else { (&check_only[..], "check") };
     if let Some((name, _)) = wrong.iter().find(|(_, set)| *set) {
         return Err(format!("`{name}` is for [[{other}]] entries only"));
@@ -385,10 +425,15 @@ mod tests {
 
     #[test]
     fn errors_name_the_line() {
-        assert!(parse_err("[[check]]\nfiles = [\"harnesses/zlimit.c\"]\nexpect = \"equal\"\n").starts_with("m.toml:3: `expect = \"equal\"`"));
-        assert!(parse_err("[[check]]\nfiles = [\"harnesses/zlimit.c\"]\nexpect = \"equivalent\"\nmax-tme = 3\n").starts_with("m.toml:4: unknown field `max-tme`"));
-        assert!(parse_err("[[check]]\nfiles = [\"harnesses/zlimit.c\"]\nexpect = \"equivalent\"\nkernel = \"k\"\n").contains("`kernel` is for [[race]] entries only"));
-        assert!(parse_err("\n[[check]]\nglob = \"nope/*.c\"\nexpect = \"findings\"\n").starts_with("m.toml:2: the glob `nope/*.c` matches no file"));
+        assert!(
+            parse_err("[[check]]\nfiles = [\"harnesses/zlimit.c\"]\nexpect = \"equal\"\n").starts_with("m.toml:3: `expect = \"equal\"`")
+        );
+        assert!(parse_err("[[check]]\nfiles = [\"harnesses/zlimit.c\"]\nexpect = \"equivalent\"\nmax-tme = 3\n")
+            .starts_with("m.toml:4: unknown field `max-tme`"));
+        assert!(parse_err("[[check]]\nfiles = [\"harnesses/zlimit.c\"]\nexpect = \"equivalent\"\nkernel = \"k\"\n")
+            .contains("`kernel` is for [[race]] entries only"));
+        assert!(parse_err("\n[[check]]\nglob = \"nope/*.c\"\nexpect = \"findings\"\n")
+            .starts_with("m.toml:2: the glob `nope/*.c` matches no file"));
     }
 
     #[test]

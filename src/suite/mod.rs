@@ -44,7 +44,8 @@ pub fn merge(a: MergeArgs) -> Result<i32, Error> {
         let text = std::fs::read_to_string(p).map_err(|e| Error::Usage(format!("{}: cannot read: {e}", p.display())))?;
         texts.push((p.display().to_string(), text));
     }
-    let is_check_report = |t: &str| serde_json::from_str::<serde_json::Value>(t).map(|v| v.get("shard").is_some_and(|s| s.is_object())).unwrap_or(false);
+    let is_check_report =
+        |t: &str| serde_json::from_str::<serde_json::Value>(t).map(|v| v.get("shard").is_some_and(|s| s.is_object())).unwrap_or(false);
     if texts.first().is_some_and(|(_, t)| is_check_report(t)) {
         return merge_path_shards(&a, texts);
     }
@@ -55,7 +56,8 @@ pub fn merge(a: MergeArgs) -> Result<i32, Error> {
 fn merge_path_shards(a: &MergeArgs, texts: Vec<(String, String)>) -> Result<i32, Error> {
     let mut reports = Vec::new();
     for (name, text) in texts {
-        let r = crate::report::Report::from_json(&text).map_err(|e| Error::Usage(format!("{name}: not a `symcross check --json` report: {e}")))?;
+        let r = crate::report::Report::from_json(&text)
+            .map_err(|e| Error::Usage(format!("{name}: not a `symcross check --json` report: {e}")))?;
         reports.push((name, r));
     }
     let report = crate::report::shard_merge::merge(reports).map_err(Error::Usage)?;
@@ -72,7 +74,8 @@ fn merge_suite_shards(a: &MergeArgs, texts: Vec<(String, String)>) -> Result<i32
     let mut manifest = None;
     let mut seconds: f64 = 0.0;
     for (p, text) in &texts {
-        let r: SuiteReport = serde_json::from_str(&text).map_err(|e| Error::Usage(format!("{p}: not a `symcross suite --json` report: {e}")))?;
+        let r: SuiteReport =
+            serde_json::from_str(&text).map_err(|e| Error::Usage(format!("{p}: not a `symcross suite --json` report: {e}")))?;
         match &manifest {
             None => manifest = Some(r.manifest.clone()),
             Some(m) if *m != r.manifest => {

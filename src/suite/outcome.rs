@@ -31,7 +31,9 @@ pub struct EntryResult {
 
 /// Whether a report meets an expectation.
 pub fn meets(expect: &Expectation, report: &Report) -> bool {
-    let confirmed = |kind: &str| report.findings.iter().any(|f| f.status == Status::Confirmed && f.kind != FindingKind::Unsupported && f.kind.name() == kind);
+    let confirmed = |kind: &str| {
+        report.findings.iter().any(|f| f.status == Status::Confirmed && f.kind != FindingKind::Unsupported && f.kind.name() == kind)
+    };
     match expect {
         Expectation::Equivalent => report.verdict == Verdict::Equivalent,
         Expectation::Findings => report.verdict == Verdict::Findings,

@@ -121,7 +121,8 @@ fn result(entry: &Entry, index: usize, ran: Result<(Report, Option<i32>), (Strin
         }
         Err((message, code)) => {
             r.outcome = "error".into();
-            r.summary = format!("expected {}, but the run gave no report: {}", entry.expect.describe(), message.lines().next().unwrap_or(""));
+            r.summary =
+                format!("expected {}, but the run gave no report: {}", entry.expect.describe(), message.lines().next().unwrap_or(""));
             r.exit_code = code;
             r.error = Some(message);
         }
@@ -179,7 +180,11 @@ impl Progress {
             return;
         }
         let elapsed = self.start.elapsed().as_secs_f64();
-        let eta = if self.done > 0 { format!(", ETA {:.0} s", elapsed / self.done as f64 * (self.total - self.done) as f64) } else { String::new() };
+        let eta = if self.done > 0 {
+            format!(", ETA {:.0} s", elapsed / self.done as f64 * (self.total - self.done) as f64)
+        } else {
+            String::new()
+        };
         let mut running = self.running.join(", ");
         if running.chars().count() > 60 {
             running = running.chars().take(57).collect::<String>() + "...";

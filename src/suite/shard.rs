@@ -73,9 +73,16 @@ mod tests {
 
     #[test]
     fn scheduler_variables() {
-        let env = |pairs: &'static [(&'static str, &'static str)]| move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string());
+        let env =
+            |pairs: &'static [(&'static str, &'static str)]| move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string());
         assert_eq!(from_env(env(&[("SLURM_ARRAY_TASK_ID", "0"), ("SLURM_ARRAY_TASK_COUNT", "4")])).unwrap().unwrap().0, (1, 4));
-        assert_eq!(from_env(env(&[("SLURM_ARRAY_TASK_ID", "4"), ("SLURM_ARRAY_TASK_COUNT", "4"), ("SLURM_ARRAY_TASK_MIN", "1")])).unwrap().unwrap().0, (4, 4));
+        assert_eq!(
+            from_env(env(&[("SLURM_ARRAY_TASK_ID", "4"), ("SLURM_ARRAY_TASK_COUNT", "4"), ("SLURM_ARRAY_TASK_MIN", "1")]))
+                .unwrap()
+                .unwrap()
+                .0,
+            (4, 4)
+        );
         assert_eq!(from_env(env(&[("JOB_COMPLETION_INDEX", "2"), ("SYMCROSS_SHARDS", "3")])).unwrap().unwrap().0, (3, 3));
         assert_eq!(from_env(env(&[("CI_NODE_INDEX", "2"), ("CI_NODE_TOTAL", "5")])).unwrap().unwrap().0, (2, 5));
         assert_eq!(from_env(env(&[])).unwrap(), None);

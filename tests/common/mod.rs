@@ -26,7 +26,8 @@ pub fn symcross(args: &[&str]) -> Run {
 
 /// As `symcross`, run in directory `dir` with extra environment variables.
 pub fn symcross_in(dir: &Path, env: &[(&str, &str)], args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_symcross")).current_dir(dir).envs(env.iter().copied()).args(args).output().expect("run symcross");
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_symcross")).current_dir(dir).envs(env.iter().copied()).args(args).output().expect("run symcross");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let json = if args.windows(2).any(|w| w == ["--json", "-"]) { serde_json::from_str(&stdout).ok() } else { None };
     Run { code: out.status.code().unwrap_or(-1), stdout, stderr: String::from_utf8_lossy(&out.stderr).into_owned(), json }
@@ -61,7 +62,8 @@ pub fn verify(path: &Path, run: &Run) -> Result<(), String> {
     if verdict != want_verdict {
         return Err(format!("expected verdict {want_verdict}, got {verdict}: {}", ctx()));
     }
-    let kinds: Vec<String> = json["findings"].as_array().map(|f| f.iter().map(|x| x["kind"].as_str().unwrap_or("").to_string()).collect()).unwrap_or_default();
+    let kinds: Vec<String> =
+        json["findings"].as_array().map(|f| f.iter().map(|x| x["kind"].as_str().unwrap_or("").to_string()).collect()).unwrap_or_default();
     for k in words {
         if !kinds.iter().any(|x| x == k) {
             return Err(format!("expected a `{k}` finding, got {kinds:?}: {}", ctx()));

@@ -44,8 +44,7 @@ pub fn parse_signature(sig: &str) -> (Type, Vec<(Type, bool)>) {
         .filter(|s| !s.is_empty())
         .map(|a| {
             let imm = a.contains("immarg");
-            let ty: Vec<&str> =
-                a.split_whitespace().filter(|w| !matches!(*w, "immarg" | "noundef" | "nocapture")).collect();
+            let ty: Vec<&str> = a.split_whitespace().filter(|w| !matches!(*w, "immarg" | "noundef" | "nocapture")).collect();
             (parse_type(&ty.join(" ")), imm)
         })
         .collect();

@@ -16,10 +16,10 @@
 //! Skipped, with a message, when qemu-aarch64 or the AArch64 C library is
 //! not installed (scripts/setup.sh installs them).
 
-#[path = "../common/neonsig.rs"]
-mod neonsig;
 mod cases;
 mod inputs;
+#[path = "../common/neonsig.rs"]
+mod neonsig;
 
 use cases::{constant_cases, Constant};
 use neonsig::{rows, Row};
@@ -39,8 +39,8 @@ const SYSROOT: &str = "/usr/aarch64-linux-gnu";
 
 /// Operations whose NaN results are modelled bit for bit.
 const EXACT_NAN: &[&str] = &[
-    "fmax", "fmin", "fmaxnm", "fminnm", "fmaxp", "fminp", "fmaxnmp", "fminnmp", "fmaxv", "fminv", "fmaxnmv", "fminnmv",
-    "fmulx", "frecps", "frsqrts", "frecpx", "frecpe", "frsqrte",
+    "fmax", "fmin", "fmaxnm", "fminnm", "fmaxp", "fminp", "fmaxnmp", "fminnmp", "fmaxv", "fminv", "fmaxnmv", "fminnmv", "fmulx", "frecps",
+    "frsqrts", "frecpx", "frecpe", "frsqrte",
 ];
 
 struct Case {

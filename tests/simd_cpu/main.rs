@@ -12,10 +12,10 @@
 
 #![cfg(target_arch = "x86_64")]
 
-#[path = "../common/x86sig.rs"]
-mod x86sig;
 mod cases;
 mod inputs;
+#[path = "../common/x86sig.rs"]
+mod x86sig;
 
 use cases::{all_cases, Case};
 use rand::{rngs::StdRng, SeedableRng};

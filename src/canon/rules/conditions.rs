@@ -65,9 +65,7 @@ impl SideCondition {
         let bad = |m: &str| (text.to_string(), m.to_string());
         let (name, rest) = text.split_once('(').ok_or_else(|| bad("expected `name(arguments)`"))?;
         let args = rest.strip_suffix(')').ok_or_else(|| bad("missing `)`"))?;
-        let (_, kind, shape) = TABLE.iter().find(|(n, ..)| *n == name.trim()).ok_or_else(|| {
-            (text.to_string(), String::new())
-        })?;
+        let (_, kind, shape) = TABLE.iter().find(|(n, ..)| *n == name.trim()).ok_or_else(|| (text.to_string(), String::new()))?;
         let parts: Vec<&str> = args.split(',').map(str::trim).collect();
         if parts.len() != shape.len() {
             return Err(bad(&format!("takes {} arguments", shape.len())));

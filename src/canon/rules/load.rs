@@ -24,8 +24,7 @@ pub fn load_dir(dir: &Path) -> Result<Vec<Rule>, RuleError> {
     files.sort();
     let mut rules = Vec::new();
     for f in files {
-        let text = std::fs::read_to_string(&f)
-            .map_err(|e| RuleError::Io { path: f.display().to_string(), message: e.to_string() })?;
+        let text = std::fs::read_to_string(&f).map_err(|e| RuleError::Io { path: f.display().to_string(), message: e.to_string() })?;
         rules.extend(parse_rules(&text, &f)?);
     }
     Ok(rules)

@@ -19,8 +19,8 @@ pub(crate) mod typing;
 
 pub use conditions::{CondArg, ConditionKind, SideCondition};
 pub use load::builtin_rules_dir;
-pub(crate) use typing::infer_var_widths;
 pub(crate) use typing as typing_ty;
+pub(crate) use typing::infer_var_widths;
 
 use super::assume::Assumptions;
 use super::lang::CanonLang;

@@ -66,9 +66,7 @@ fn split_top(s: &str, sep: &str) -> Option<(String, String)> {
         match c {
             '(' => depth += 1,
             ')' => depth -= 1,
-            _ if depth == 0 && s[i..].starts_with(sep) => {
-                return Some((s[..i].trim().to_string(), s[i + sep.len()..].trim().to_string()))
-            }
+            _ if depth == 0 && s[i..].starts_with(sep) => return Some((s[..i].trim().to_string(), s[i + sep.len()..].trim().to_string())),
             _ => {}
         }
     }
@@ -268,9 +266,7 @@ fn build(raw: &RawRule, text: &str, b: &super::expand::Binding) -> Result<Rule, 
     }
     let bound = lhs.vars();
     let unbound = |side: &'static str, vars: Vec<egg::Var>, bound: &[egg::Var]| {
-        vars.into_iter()
-            .find(|v| !bound.contains(v))
-            .map_or(Ok(()), |v| Err(RuleProblem::UnboundVariable { var: v.to_string(), side }))
+        vars.into_iter().find(|v| !bound.contains(v)).map_or(Ok(()), |v| Err(RuleProblem::UnboundVariable { var: v.to_string(), side }))
     };
     unbound("right-hand side", rhs.vars(), &bound)?;
     if raw.bidirectional {

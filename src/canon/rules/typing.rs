@@ -125,10 +125,7 @@ fn infer_one(ast: &PatternAst<CanonLang>, vars: &mut HashMap<Var, Ty>) -> Result
 
 /// Widths of the pattern variables of a rule (sets are left out); unknown
 /// widths are `None`.
-pub(crate) fn infer_var_widths(
-    lhs: &PatternAst<CanonLang>,
-    rhs: &PatternAst<CanonLang>,
-) -> Result<HashMap<Var, Ty>, String> {
+pub(crate) fn infer_var_widths(lhs: &PatternAst<CanonLang>, rhs: &PatternAst<CanonLang>) -> Result<HashMap<Var, Ty>, String> {
     let mut vars = HashMap::new();
     infer(&[lhs, rhs], &mut vars)?;
     Ok(vars)

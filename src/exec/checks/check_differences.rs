@@ -29,7 +29,16 @@ impl<'m> Executor<'m> {
     /// when the buffers cannot be read concretely (symbolic pointers,
     /// unbounded buffers).
     #[allow(clippy::too_many_arguments)]
-    pub(in crate::exec) fn differing_elements(&mut self, state: &State, a: ExprId, b: ExprId, elem: u64, count: u64, t: ElementType, witness: &Assignment) -> Option<(u64, Vec<ElementDifference>)> {
+    pub(in crate::exec) fn differing_elements(
+        &mut self,
+        state: &State,
+        a: ExprId,
+        b: ExprId,
+        elem: u64,
+        count: u64,
+        t: ElementType,
+        witness: &Assignment,
+    ) -> Option<(u64, Vec<ElementDifference>)> {
         if count > MAX_ELEMENTS || elem == 0 || elem > 16 {
             return None;
         }

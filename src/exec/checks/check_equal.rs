@@ -4,15 +4,15 @@
 //! differing subterm, concrete values under the witness, and which
 //! assumption would make the sides equal.
 
+use crate::check::CheckOutcome;
+use crate::exec::checks::check_differences::fp_result_format;
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
 use crate::exec::engine::value::Value;
-use crate::check::CheckOutcome;
+use crate::expr::ElementType;
 use crate::expr::{evaluate, print_pair, Assignment, ExprId};
 use crate::ir::Type;
-use crate::exec::checks::check_differences::fp_result_format;
-use crate::expr::ElementType;
 use crate::report::{DecidedBy, DifferingElements, FindingKind, MismatchExprs};
 
 /// Elements wider than this are compared in chunks of this many bytes.
@@ -79,15 +79,13 @@ impl<'m> Executor<'m> {
             }
         }
         self.check_stats.record(&decided);
-        let Some(first) = failures
-            .iter()
-            .find(|f| f.confirmed_by.is_some())
-            .or(failures.iter().find(|f| f.witness.is_some()))
-            .or(failures.first())
+        let Some(first) =
+            failures.iter().find(|f| f.confirmed_by.is_some()).or(failures.iter().find(|f| f.witness.is_some())).or(failures.first())
         else {
             return Ok(None);
         };
-        let indices: Vec<String> = failures.iter().map(|f| f.index.to_string()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+        let indices: Vec<String> =
+            failures.iter().map(|f| f.index.to_string()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
         let shape = CheckedBuffers { left: c.args[0][0], right: c.args[1][0], elem, count };
         let exprs = self.mismatch_exprs(state, first.left, first.right, first.witness.as_ref(), shape);
         let mut msg = if unchecked > 0 {
@@ -130,7 +128,14 @@ impl<'m> Executor<'m> {
         }
     }
 
-    fn mismatch_exprs(&mut self, state: &State, a: ExprId, b: ExprId, witness: Option<&Assignment>, shape: CheckedBuffers) -> MismatchExprs {
+    fn mismatch_exprs(
+        &mut self,
+        state: &State,
+        a: ExprId,
+        b: ExprId,
+        witness: Option<&Assignment>,
+        shape: CheckedBuffers,
+    ) -> MismatchExprs {
         let (definitions, left, right) = print_pair(&self.pool, a, b);
         let w = self.pool.width(a);
         // Read the values as the buffers' type when it is known, else as
@@ -210,4 +215,3 @@ impl CheckStats {
         }
     }
 }
-

@@ -6,11 +6,11 @@
 //! decide the result), and the rest becomes the usual first-difference
 //! value: `a[k] - b[k]` for the first differing byte k, else 0.
 
+use crate::check::CheckOutcome;
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
 use crate::exec::engine::value::Value;
-use crate::check::CheckOutcome;
 use crate::expr::ExprId;
 
 /// Bytes decided together: one SSE vector, four floats.
@@ -55,9 +55,8 @@ impl<'m> Executor<'m> {
         if a == b {
             return true;
         }
-        let join = |pool: &mut crate::expr::ExprPool, bytes: &[ExprId]| {
-            bytes.iter().skip(1).fold(bytes[0], |acc, byte| pool.concat(*byte, acc))
-        };
+        let join =
+            |pool: &mut crate::expr::ExprPool, bytes: &[ExprId]| bytes.iter().skip(1).fold(bytes[0], |acc, byte| pool.concat(*byte, acc));
         let (wa, wb) = (join(&mut self.pool, a), join(&mut self.pool, b));
         matches!(self.decider.check_equal(&mut self.pool, &state.path, wa, wb), CheckOutcome::Proved(_))
     }

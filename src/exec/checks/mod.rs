@@ -1,8 +1,8 @@
 //! The crosscheck built-ins: `symcross_check_equal` and `memcmp`, and the
 //! NaN rules under which their elements are compared.
 
-pub mod check_equal;
 pub(in crate::exec) mod check_differences;
-pub(in crate::exec) mod nan_equality;
-pub mod nan_bits_read;
+pub mod check_equal;
 pub(in crate::exec) mod compare;
+pub mod nan_bits_read;
+pub(in crate::exec) mod nan_equality;

@@ -44,9 +44,9 @@ fn keeps_nan(pool: &ExprPool, op: BinOp, f: FpFormat, other: ExprId) -> bool {
 /// True when some expression of `pool` reads the bits of a float result.
 pub fn nan_bits_read(pool: &ExprPool) -> bool {
     pool.node_ids().any(|id| match &*pool.get(id) {
-        Expr::Bin(op, a, b) => [(*a, *b), (*b, *a)]
-            .into_iter()
-            .any(|(x, other)| float_result(pool, x).is_some_and(|f| !keeps_nan(pool, *op, f, other))),
+        Expr::Bin(op, a, b) => {
+            [(*a, *b), (*b, *a)].into_iter().any(|(x, other)| float_result(pool, x).is_some_and(|f| !keeps_nan(pool, *op, f, other)))
+        }
         Expr::Cmp(CmpOp::Eq, ..) | Expr::Ite(..) | Expr::Concat(..) => false,
         Expr::Cmp(_, a, b) => float_result(pool, *a).is_some() || float_result(pool, *b).is_some(),
         // Whole bytes are how memory stores a value (and loads reassemble

@@ -5,9 +5,9 @@
 //! `unsupported` finding naming the function.
 
 use crate::exec::engine::executor::{Executor, Step};
-use crate::exec::memory::ObjectKind;
 use crate::exec::engine::state::State;
 use crate::exec::engine::value::{scalar, Value};
+use crate::exec::memory::ObjectKind;
 use crate::expr::{evaluate, ExprId};
 use crate::ir::{Callee, Function, Inst, Loc, Operand};
 use crate::report::FindingKind;
@@ -57,9 +57,7 @@ impl<'m> Executor<'m> {
             "fputc" | "putc" | "_IO_putc" => Self::builtin_putchar,
             "strtod" | "strtof" => Self::builtin_strtod,
             "getenv" => Self::builtin_getenv,
-            "feholdexcept" | "fesetenv" | "feupdateenv" | "fegetenv" | "feclearexcept" | "fegetround" => {
-                Self::builtin_fenv_unchanged
-            }
+            "feholdexcept" | "fesetenv" | "feupdateenv" | "fegetenv" | "feclearexcept" | "fegetround" => Self::builtin_fenv_unchanged,
             "fesetround" => Self::builtin_fesetround,
             "__symcross_read_file" => Self::builtin_read_file,
             "__symcross_cl_build" => Self::cl_build,
@@ -75,7 +73,14 @@ impl<'m> Executor<'m> {
         })
     }
 
-    pub(in crate::exec) fn exec_call(&mut self, state: &mut State, func: &'m Function, inst: &'m Inst, callee: &'m Callee, args: &'m [Operand]) -> Step {
+    pub(in crate::exec) fn exec_call(
+        &mut self,
+        state: &mut State,
+        func: &'m Function,
+        inst: &'m Inst,
+        callee: &'m Callee,
+        args: &'m [Operand],
+    ) -> Step {
         let values: Vec<Value> = args.iter().map(|a| self.operand(state, func, a)).collect();
         let shadows = if self.shadow_active(state) { self.arg_shadows(state, func, args, inst.loc) } else { Vec::new() };
         let name: &str = match callee {
@@ -157,7 +162,14 @@ impl<'m> Executor<'m> {
                 self.unsupported(state, inst.loc, format!("call through a pointer to unmodelled function `{name}`"))
             }
             None => {
-                self.report(state, FindingKind::OutOfBounds, inst.loc, format!("call through invalid function pointer {addr:#x}"), None, None);
+                self.report(
+                    state,
+                    FindingKind::OutOfBounds,
+                    inst.loc,
+                    format!("call through invalid function pointer {addr:#x}"),
+                    None,
+                    None,
+                );
                 Step::Terminated
             }
         }
@@ -300,7 +312,14 @@ impl<'m> Executor<'m> {
 
     fn builtin_abort(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let model = state.model.clone();
-        self.report(state, FindingKind::Mismatch, c.inst.loc, "abort() can be called".into(), model.as_ref().filter(|_| !state.unconfirmed_path), None);
+        self.report(
+            state,
+            FindingKind::Mismatch,
+            c.inst.loc,
+            "abort() can be called".into(),
+            model.as_ref().filter(|_| !state.unconfirmed_path),
+            None,
+        );
         Err(Step::Terminated)
     }
 
@@ -386,7 +405,14 @@ impl<'m> Executor<'m> {
         }
         let obj = state.memory.object_near(a).filter(|o| state.memory.object(*o).base == a);
         let Some(obj) = obj else {
-            self.report(state, FindingKind::OutOfBounds, loc, format!("free of {a:#x}, which is not the start of a heap block"), None, None);
+            self.report(
+                state,
+                FindingKind::OutOfBounds,
+                loc,
+                format!("free of {a:#x}, which is not the start of a heap block"),
+                None,
+                None,
+            );
             return Err(Step::Terminated);
         };
         let o = state.memory.object(obj);

@@ -190,7 +190,14 @@ impl<'m> Executor<'m> {
     }
 
     /// Calls a function defined in the module.
-    pub(in crate::exec) fn call_function(&mut self, state: &mut State, callee: FuncId, args: Vec<Value>, dest: Option<crate::ir::RegId>, loc: Loc) -> Step {
+    pub(in crate::exec) fn call_function(
+        &mut self,
+        state: &mut State,
+        callee: FuncId,
+        args: Vec<Value>,
+        dest: Option<crate::ir::RegId>,
+        loc: Loc,
+    ) -> Step {
         if state.stack.len() >= 10_000 {
             return self.unsupported(state, loc, "call depth above 10000 (unbounded recursion?)".into());
         }

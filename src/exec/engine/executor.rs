@@ -3,12 +3,12 @@
 //! per-family files next to this one; this file holds the run loop,
 //! forking and the reporting of findings.
 
-use crate::exec::memory::{Memory, ObjectId, ObjectKind};
+use crate::check::{Decider, Feasibility};
+use crate::config::Config;
 use crate::exec::engine::searcher::Searcher;
 use crate::exec::engine::state::{Frame, State};
 use crate::exec::engine::value::Value;
-use crate::check::{Decider, Feasibility};
-use crate::config::Config;
+use crate::exec::memory::{Memory, ObjectId, ObjectKind};
 use crate::expr::{Assignment, ExprId, ExprPool};
 use crate::ir::{FuncId, GlobalId, Loc, Module, Reloc};
 use crate::report::{DecidedBy, Finding, FindingKind, Location, Related, Status};
@@ -147,7 +147,10 @@ impl<'m> Executor<'m> {
             output: Vec::new(),
             cl: Default::default(),
             finished: None,
-            coverage: crate::report::Coverage { program_has_checks: crate::exec::engine::coverage::has_checks(module), ..Default::default() },
+            coverage: crate::report::Coverage {
+                program_has_checks: crate::exec::engine::coverage::has_checks(module),
+                ..Default::default()
+            },
             failure_blocks: crate::exec::engine::coverage::failure_blocks(module),
             shadow: crate::exec::memory::shadow::ShadowCx::new(module),
             lane_tables: FxHashMap::default(),
@@ -586,7 +589,7 @@ impl<'m> Executor<'m> {
             n.depth += 1;
             n
         };
-                let ts = t.map(|side| make(state, cond, side));
+        let ts = t.map(|side| make(state, cond, side));
         let fs = f.map(|side| make(state, not_cond, side));
         (ts, fs)
     }
@@ -674,9 +677,7 @@ impl<'m> Executor<'m> {
         let mut w = BTreeMap::new();
         for (i, a) in self.pool.arrays().iter().enumerate() {
             let bytes = model.arrays.get(&(i as u32));
-            let hex: String = (0..a.size as usize)
-                .map(|k| format!("{:02x}", bytes.and_then(|b| b.get(k)).copied().unwrap_or(0)))
-                .collect();
+            let hex: String = (0..a.size as usize).map(|k| format!("{:02x}", bytes.and_then(|b| b.get(k)).copied().unwrap_or(0))).collect();
             w.insert(a.name.clone(), hex);
         }
         w
@@ -695,7 +696,9 @@ impl<'m> Executor<'m> {
             }
             let elements = (0..n)
                 .map(|k| {
-                    let raw: Vec<u8> = (0..t.size() as usize).map(|b| bytes.and_then(|v| v.get(k * t.size() as usize + b)).copied().unwrap_or(0)).collect();
+                    let raw: Vec<u8> = (0..t.size() as usize)
+                        .map(|b| bytes.and_then(|v| v.get(k * t.size() as usize + b)).copied().unwrap_or(0))
+                        .collect();
                     t.show(&raw)
                 })
                 .collect();
@@ -708,7 +711,15 @@ impl<'m> Executor<'m> {
     /// Records a finding at `loc` unless the same one was already reported.
     /// The witness, if any, decides the status.
     #[allow(clippy::too_many_arguments)]
-    pub fn report(&mut self, state: &State, kind: FindingKind, loc: Loc, message: String, witness: Option<&Assignment>, decided_by: Option<DecidedBy>) -> Option<&mut Finding> {
+    pub fn report(
+        &mut self,
+        state: &State,
+        kind: FindingKind,
+        loc: Loc,
+        message: String,
+        witness: Option<&Assignment>,
+        decided_by: Option<DecidedBy>,
+    ) -> Option<&mut Finding> {
         let key = (kind, loc, if kind == FindingKind::Unsupported { message.clone() } else { String::new() });
         if !self.seen.insert(key) {
             return None;

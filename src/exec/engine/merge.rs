@@ -22,7 +22,6 @@ use crate::exec::engine::value::Value;
 use crate::expr::ExprId;
 use crate::ir::{BlockId, FuncId};
 
-
 /// Membership of a state in an open merge region.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MergeTag {
@@ -231,7 +230,9 @@ impl<'m> Executor<'m> {
         let ids: Vec<_> = a.memory.objects().map(|(id, _)| id).collect();
         for id in ids {
             let (oa, ob) = (a.memory.object(id), b.memory.object(id));
-            if std::ptr::eq(oa, ob) || oa.bytes == ob.bytes && oa.poison == ob.poison && oa.known == ob.known && oa.known_symbolic == ob.known_symbolic {
+            if std::ptr::eq(oa, ob)
+                || oa.bytes == ob.bytes && oa.poison == ob.poison && oa.known == ob.known && oa.known_symbolic == ob.known_symbolic
+            {
                 continue;
             }
             if oa.address_only {
@@ -256,7 +257,8 @@ impl<'m> Executor<'m> {
                 let size = oa.size as usize;
                 let zero = self.pool.constant(8, 0);
                 let origin = sa.as_ref().or(sb.as_ref()).map(|(_, o)| *o);
-                let (ma, mb) = (sa.map(|(m, _)| m).unwrap_or_else(|| vec![zero; size]), sb.map(|(m, _)| m).unwrap_or_else(|| vec![zero; size]));
+                let (ma, mb) =
+                    (sa.map(|(m, _)| m).unwrap_or_else(|| vec![zero; size]), sb.map(|(m, _)| m).unwrap_or_else(|| vec![zero; size]));
                 let masks: Vec<Option<ExprId>> = ma.iter().zip(&mb).map(|(x, y)| Some(self.pool.ite(guard, *x, *y))).collect();
                 Some((masks, origin))
             } else {
@@ -264,14 +266,21 @@ impl<'m> Executor<'m> {
             };
             let o = a.memory.object_mut(id);
             o.bytes.merge(&mut self.pool, &ob_bytes, |pool, x, y, written_a, written_b| {
-                let side = |v: ExprId, written: bool, pool: &mut crate::expr::ExprPool| if arbitrary && written_a != written_b && !written { pool.fresh(8) } else { v };
+                let side = |v: ExprId, written: bool, pool: &mut crate::expr::ExprPool| {
+                    if arbitrary && written_a != written_b && !written {
+                        pool.fresh(8)
+                    } else {
+                        v
+                    }
+                };
                 let (x, y) = (side(x, written_a, pool), side(y, written_b, pool));
                 pool.ite(guard, x, y)
             });
             if let Some((masks, origin)) = poison {
                 o.poison.clear();
                 // A byte never written on either side stays unwritten.
-                let masks: Vec<Option<ExprId>> = masks.into_iter().enumerate().map(|(k, m)| m.filter(|_| o.bytes.is_written(k as u64))).collect();
+                let masks: Vec<Option<ExprId>> =
+                    masks.into_iter().enumerate().map(|(k, m)| m.filter(|_| o.bytes.is_written(k as u64))).collect();
                 self.set_range_shadow(o, 0, &masks, origin);
             }
         }
@@ -314,7 +323,8 @@ impl<'m> Executor<'m> {
         for r in regs {
             let (sa, sb) = (fa.shadows.get(&r).cloned(), fb.shadows.get(&r).cloned());
             let origin = sa.as_ref().or(sb.as_ref()).map(|s| s.origin).expect("a shadow on one side");
-            let lanes_of = |s: &Option<crate::exec::memory::shadow::Shadow>, v: &Option<Value>, p: &mut crate::expr::ExprPool| match (s, v) {
+            let lanes_of = |s: &Option<crate::exec::memory::shadow::Shadow>, v: &Option<Value>, p: &mut crate::expr::ExprPool| match (s, v)
+            {
                 (Some(s), _) => Some(s.mask.clone()),
                 (None, Some(v)) => Some(crate::exec::memory::shadow::zeros_like(p, v)),
                 (None, None) => None,
@@ -348,7 +358,12 @@ fn compatible(a: &State, b: &State) -> bool {
         return false;
     }
     let frames_match = a.stack.iter().zip(&b.stack).all(|(x, y)| {
-        x.func == y.func && x.block == y.block && x.pc == y.pc && x.allocas == y.allocas && x.ret_dest == y.ret_dest && x.varargs == y.varargs
+        x.func == y.func
+            && x.block == y.block
+            && x.pc == y.pc
+            && x.allocas == y.allocas
+            && x.ret_dest == y.ret_dest
+            && x.varargs == y.varargs
     });
     if !frames_match {
         return false;
@@ -357,7 +372,6 @@ fn compatible(a: &State, b: &State) -> bool {
     ca == cb
         && a.memory.objects().zip(b.memory.objects()).all(|((_, x), (_, y))| x.base == y.base && x.size == y.size && x.freed == y.freed)
 }
-
 
 /// The largest object whose indeterminate bits are merged byte by byte.
 const MAX_SHADOWED_MERGE_BYTES: u64 = 1 << 20;
@@ -369,7 +383,8 @@ fn shadows_mergeable(a: &State, b: &State) -> bool {
         let ob = b.memory.object(id);
         oa.size <= MAX_SHADOWED_MERGE_BYTES
             || std::ptr::eq(oa, ob)
-            || crate::exec::memory::shadow_mem::range_is_defined(oa, 0, oa.size) && crate::exec::memory::shadow_mem::range_is_defined(ob, 0, ob.size)
+            || crate::exec::memory::shadow_mem::range_is_defined(oa, 0, oa.size)
+                && crate::exec::memory::shadow_mem::range_is_defined(ob, 0, ob.size)
     })
 }
 
@@ -381,7 +396,12 @@ fn same_work_items(a: &State, b: &State) -> bool {
         (Some(x), Some(y)) => {
             kernel_epoch(a) == kernel_epoch(b)
                 && x.items.len() == y.items.len()
-                && x.items.iter().zip(&y.items).all(|(p, q)| p.status == q.status && p.async_copy == q.async_copy && p.async_started == q.async_started && p.stack.len() == q.stack.len())
+                && x.items.iter().zip(&y.items).all(|(p, q)| {
+                    p.status == q.status
+                        && p.async_copy == q.async_copy
+                        && p.async_started == q.async_started
+                        && p.stack.len() == q.stack.len()
+                })
         }
         _ => false,
     }

@@ -41,7 +41,12 @@ impl<'m> Executor<'m> {
             return false;
         }
         let who = self.running_item(state).unwrap_or_default();
-        let line = state.stack.last().and_then(|f| self.module.function(f.func).blocks.get(f.block.0 as usize)).map(|b| self.location(b.term_loc).line).unwrap_or(0);
+        let line = state
+            .stack
+            .last()
+            .and_then(|f| self.module.function(f.func).blocks.get(f.block.0 as usize))
+            .map(|b| self.location(b.term_loc).line)
+            .unwrap_or(0);
         self.cut_path(
             LimitHit::ItemSteps,
             format!("work-item {who} ran {budget} instructions (near line {line}) without reaching a barrier or the end of the kernel: it may never terminate (--max-item-steps {budget})"),

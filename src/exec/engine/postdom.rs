@@ -70,10 +70,7 @@ pub fn immediate_post_dominators(f: &Function) -> Vec<Option<BlockId>> {
                 return None;
             }
             // The closest strict post-dominator has the largest set.
-            (0..n)
-                .filter(|&d| d != b && member(&pdom[b], d))
-                .max_by_key(|&d| count(&pdom[d]))
-                .map(|d| BlockId(d as u32))
+            (0..n).filter(|&d| d != b && member(&pdom[b], d)).max_by_key(|&d| count(&pdom[d])).map(|d| BlockId(d as u32))
         })
         .collect()
 }

@@ -2,8 +2,8 @@
 //! random-path picks a state at random with a seeded generator, so a run is
 //! reproducible for a given seed.
 
-use crate::exec::engine::state::State;
 use crate::config::SearcherKind;
+use crate::exec::engine::state::State;
 use std::collections::VecDeque;
 
 pub struct Searcher {

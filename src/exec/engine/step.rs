@@ -38,7 +38,9 @@ impl<'m> Executor<'m> {
         }
         let result = match &inst.kind {
             InstKind::Int { op, lhs, rhs } => self.exec_int(state, func, inst, *op, lhs, rhs),
-            InstKind::Float { op, lhs, rhs, approximate, contract } => self.exec_float(state, func, inst, *op, lhs, rhs, *approximate, *contract),
+            InstKind::Float { op, lhs, rhs, approximate, contract } => {
+                self.exec_float(state, func, inst, *op, lhs, rhs, *approximate, *contract)
+            }
             InstKind::FNeg(a) => self.exec_fneg(state, func, inst, a),
             InstKind::ICmp { pred, lhs, rhs } => self.exec_icmp(state, func, *pred, lhs, rhs),
             InstKind::FCmp { outcomes, lhs, rhs } => self.exec_fcmp(state, func, inst, *outcomes, lhs, rhs),
@@ -46,7 +48,9 @@ impl<'m> Executor<'m> {
             InstKind::Select { cond, then, otherwise, .. } => self.exec_select(state, func, cond, then, otherwise),
             // Phi nodes were assigned on entry to the block.
             InstKind::Phi { .. } => return Step::Continue,
-            InstKind::Alloca { elem_size, count, align, element } => self.exec_alloca(state, func, inst, *elem_size, count, *align, *element),
+            InstKind::Alloca { elem_size, count, align, element } => {
+                self.exec_alloca(state, func, inst, *elem_size, count, *align, *element)
+            }
             InstKind::Load { ptr, .. } => self.exec_load(state, func, inst, ptr),
             InstKind::Store { ptr, value, .. } => return self.exec_store(state, func, inst, ptr, value),
             InstKind::Gep { base, offset, terms } => self.exec_gep(state, func, base, *offset, terms),
@@ -175,10 +179,9 @@ fn const_type(c: &Const) -> Type {
         Const::Float { format, .. } => Type::Float(*format),
         Const::Null | Const::GlobalAddr { .. } | Const::FuncAddr(_) => Type::Ptr { addr_space: 0 },
         Const::Undef(t) => t.clone(),
-        Const::Vector(items) => Type::Vector {
-            elem: Box::new(items.first().map(const_type).unwrap_or(Type::Int(8))),
-            len: items.len() as u32,
-        },
+        Const::Vector(items) => {
+            Type::Vector { elem: Box::new(items.first().map(const_type).unwrap_or(Type::Int(8))), len: items.len() as u32 }
+        }
         Const::Aggregate(items) => {
             let fields: Vec<Type> = items.iter().map(const_type).collect();
             let mut offsets = Vec::new();

@@ -5,11 +5,11 @@
 //! (the instruction is re-run there) or is an `out-of-bounds` finding.
 
 use crate::exec::engine::executor::{Executor, Step};
-use crate::exec::ops::int_ops::Exec;
-use crate::exec::memory::layout::{bytes_to_value, value_to_bytes};
-use crate::exec::memory::{ObjectId, ObjectKind};
 use crate::exec::engine::state::State;
 use crate::exec::engine::value::{scalar, Value};
+use crate::exec::memory::layout::{bytes_to_value, value_to_bytes};
+use crate::exec::memory::{ObjectId, ObjectKind};
+use crate::exec::ops::int_ops::Exec;
 use crate::expr::{evaluate, CmpOp, ExprId};
 use crate::ir::{AtomicOp, Function, Inst, Loc, Operand};
 use crate::report::FindingKind;
@@ -29,7 +29,16 @@ const SYMBOLIC_OFFSET_PROBE: u64 = 64;
 
 impl<'m> Executor<'m> {
     #[allow(clippy::too_many_arguments)]
-    pub(in crate::exec) fn exec_alloca(&mut self, state: &mut State, func: &Function, inst: &Inst, elem_size: u64, count: &Operand, align: u64, element: Option<crate::expr::ElementType>) -> Exec {
+    pub(in crate::exec) fn exec_alloca(
+        &mut self,
+        state: &mut State,
+        func: &Function,
+        inst: &Inst,
+        elem_size: u64,
+        count: &Operand,
+        align: u64,
+        element: Option<crate::expr::ElementType>,
+    ) -> Exec {
         let c = self.operand1(state, func, count);
         let Some(n) = self.pool.as_const(c) else {
             return Err(self.unsupported(state, inst.loc, "alloca with a symbolic size".into()));
@@ -47,7 +56,14 @@ impl<'m> Executor<'m> {
         Ok(scalar(self.pool.constant(64, base as u128)))
     }
 
-    pub(in crate::exec) fn exec_gep(&mut self, state: &mut State, func: &Function, base: &Operand, offset: i64, terms: &[(Operand, i64)]) -> Exec {
+    pub(in crate::exec) fn exec_gep(
+        &mut self,
+        state: &mut State,
+        func: &Function,
+        base: &Operand,
+        offset: i64,
+        terms: &[(Operand, i64)],
+    ) -> Exec {
         let mut addr = self.operand1(state, func, base);
         let off = self.pool.constant(64, offset as u64 as u128);
         addr = self.pool.add(addr, off);
@@ -95,7 +111,15 @@ impl<'m> Executor<'m> {
         }
     }
 
-    pub(in crate::exec) fn exec_atomic_rmw(&mut self, state: &mut State, func: &Function, inst: &Inst, op: AtomicOp, ptr: &Operand, value: &Operand) -> Exec {
+    pub(in crate::exec) fn exec_atomic_rmw(
+        &mut self,
+        state: &mut State,
+        func: &Function,
+        inst: &Inst,
+        op: AtomicOp,
+        ptr: &Operand,
+        value: &Operand,
+    ) -> Exec {
         let addr = self.operand1(state, func, ptr);
         let x = self.operand1(state, func, value);
         let len = inst.ty.store_size();
@@ -140,7 +164,15 @@ impl<'m> Executor<'m> {
         Ok(scalar(old))
     }
 
-    pub(in crate::exec) fn exec_cmpxchg(&mut self, state: &mut State, func: &Function, inst: &Inst, ptr: &Operand, expected: &Operand, new: &Operand) -> Exec {
+    pub(in crate::exec) fn exec_cmpxchg(
+        &mut self,
+        state: &mut State,
+        func: &Function,
+        inst: &Inst,
+        ptr: &Operand,
+        expected: &Operand,
+        new: &Operand,
+    ) -> Exec {
         let t = self.operand_type(func, expected);
         let addr = self.operand1(state, func, ptr);
         let e = self.operand1(state, func, expected);
@@ -345,7 +377,15 @@ impl<'m> Executor<'m> {
     /// its depth is logarithmic in the object's size (a chain as long as the
     /// object overflowed the stack of every recursive expression operation)
     /// and all the bytes of one access share their conditions.
-    fn select_byte(&mut self, offset: ExprId, positions: &[usize], bytes: &[ExprId], lo: usize, hi: usize, splits: &mut rustc_hash::FxHashMap<usize, ExprId>) -> ExprId {
+    fn select_byte(
+        &mut self,
+        offset: ExprId,
+        positions: &[usize],
+        bytes: &[ExprId],
+        lo: usize,
+        hi: usize,
+        splits: &mut rustc_hash::FxHashMap<usize, ExprId>,
+    ) -> ExprId {
         if hi - lo <= 1 || bytes[lo..hi].iter().all(|b| *b == bytes[lo]) {
             return bytes[lo];
         }
@@ -367,7 +407,13 @@ impl<'m> Executor<'m> {
 
     /// Writes bytes whose indeterminate bits are given by `shadow` (masks
     /// laid out as `bytes`, and their origin); None: all defined.
-    pub fn write_bytes_shadowed(&mut self, state: &mut State, access: &Access, bytes: &[Option<ExprId>], shadow: Option<(&[Option<ExprId>], crate::exec::memory::shadow::OriginId)>) {
+    pub fn write_bytes_shadowed(
+        &mut self,
+        state: &mut State,
+        access: &Access,
+        bytes: &[Option<ExprId>],
+        shadow: Option<(&[Option<ExprId>], crate::exec::memory::shadow::OriginId)>,
+    ) {
         if state.memory.object(access.object).address_only {
             self.write_unsized(state, access, bytes);
             return;

@@ -8,14 +8,14 @@
 //! bits (shadow_mem.rs). Objects and their pages are shared between forked
 //! states and copied on first write.
 
-pub mod object_bytes;
+pub(in crate::exec) mod layout;
 pub mod mem_ops;
+pub mod object_bytes;
+pub(in crate::exec) mod offset_residue;
+pub(in crate::exec) mod pointer_select;
 pub(in crate::exec) mod shadow;
 pub(in crate::exec) mod shadow_mem;
-pub(in crate::exec) mod offset_residue;
-pub(in crate::exec) mod layout;
 pub(in crate::exec) mod symbolic_size;
-pub(in crate::exec) mod pointer_select;
 
 use crate::exec::memory::object_bytes::ObjectBytes;
 use crate::expr::{ExprId, ExprPool};

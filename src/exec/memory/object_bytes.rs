@@ -130,7 +130,8 @@ pub struct ObjectBytes {
 impl PartialEq for ObjectBytes {
     fn eq(&self, other: &Self) -> bool {
         let n = self.pages.len().max(other.pages.len());
-        self.size == other.size && (0..n).all(|i| same_page(self.zero, self.pages.get(i).and_then(|p| p.as_ref()), other.pages.get(i).and_then(|p| p.as_ref())))
+        self.size == other.size
+            && (0..n).all(|i| same_page(self.zero, self.pages.get(i).and_then(|p| p.as_ref()), other.pages.get(i).and_then(|p| p.as_ref())))
     }
 }
 
@@ -451,7 +452,12 @@ impl ObjectBytes {
     /// Combines the bytes of pages that differ from `other`'s with `f`,
     /// which is also told whether each side wrote the byte (path merging);
     /// the written bytes are those of either side.
-    pub fn merge(&mut self, pool: &mut ExprPool, other: &ObjectBytes, mut f: impl FnMut(&mut ExprPool, ExprId, ExprId, bool, bool) -> ExprId) {
+    pub fn merge(
+        &mut self,
+        pool: &mut ExprPool,
+        other: &ObjectBytes,
+        mut f: impl FnMut(&mut ExprPool, ExprId, ExprId, bool, bool) -> ExprId,
+    ) {
         let n = self.size.div_ceil(PAGE_BYTES) as usize;
         for i in 0..n {
             let (a, b) = (self.pages.get(i).cloned().flatten(), other.pages.get(i).cloned().flatten());

@@ -15,10 +15,10 @@
 //! it is exact across merged paths and symbolic offsets; at a use, a shadow
 //! that is not constant is asked of the solver ("can a bit be set here?").
 
+use crate::check::Feasibility;
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::State;
 use crate::exec::engine::value::Value;
-use crate::check::Feasibility;
 use crate::expr::{ExprId, ExprPool};
 use crate::ir::{CastOp, Const, FuncId, Function, InstKind, IntOp, Loc, Operand, RegId};
 use crate::report::FindingKind;
@@ -208,7 +208,13 @@ impl<'m> Executor<'m> {
 
     /// The shadow of the result of `inst` (not a load, call, store or phi), from
     /// the shadows of its operands.
-    pub(in crate::exec) fn propagate_shadow(&mut self, state: &State, func: &Function, inst: &crate::ir::Inst, result: &Value) -> Option<Shadow> {
+    pub(in crate::exec) fn propagate_shadow(
+        &mut self,
+        state: &State,
+        func: &Function,
+        inst: &crate::ir::Inst,
+        result: &Value,
+    ) -> Option<Shadow> {
         self.shadow.last_read = None;
         let ops = operands(&inst.kind);
         let shadows: Vec<Option<Shadow>> = ops.iter().map(|o| self.operand_shadow(state, func, o, inst.loc)).collect();
@@ -227,9 +233,11 @@ impl<'m> Executor<'m> {
             })
             .collect();
         let mask = match &inst.kind {
-            InstKind::ExtractElement { .. } | InstKind::InsertElement { .. } | InstKind::ShuffleVector { .. } | InstKind::ExtractValue { .. } | InstKind::InsertValue { .. } => {
-                self.lane_shadow(func, inst, &masks, &values)
-            }
+            InstKind::ExtractElement { .. }
+            | InstKind::InsertElement { .. }
+            | InstKind::ShuffleVector { .. }
+            | InstKind::ExtractValue { .. }
+            | InstKind::InsertValue { .. } => self.lane_shadow(func, inst, &masks, &values),
             kind => self.arith_shadow(kind, &masks, &values, result)?,
         };
         Some(Shadow { mask, origin })
@@ -456,18 +464,31 @@ impl<'m> Executor<'m> {
     /// `llvm.*` intrinsics and libm, whose results inherit them; copies
     /// (memcpy) carry the shadow of memory themselves.
     #[inline(never)]
-    pub(in crate::exec) fn builtin_call_shadows(&mut self, state: &mut State, name: &str, shadows: &[Option<Shadow>], loc: Loc) -> Option<OriginId> {
+    pub(in crate::exec) fn builtin_call_shadows(
+        &mut self,
+        state: &mut State,
+        name: &str,
+        shadows: &[Option<Shadow>],
+        loc: Loc,
+    ) -> Option<OriginId> {
         if shadows.iter().all(Option::is_none) {
             return None;
         }
-        let computes = (name.starts_with("llvm.") && !name.starts_with("llvm.assume") && !name.starts_with("llvm.mem") && !name.starts_with("llvm.va_"))
+        let computes = (name.starts_with("llvm.")
+            && !name.starts_with("llvm.assume")
+            && !name.starts_with("llvm.mem")
+            && !name.starts_with("llvm.va_"))
             || self.is_libm(name);
         if computes {
             return shadows.iter().flatten().next().map(|s| s.origin);
         }
         for (k, s) in shadows.iter().enumerate() {
             if let Some(s) = s {
-                let what = if name.starts_with("llvm.assume") { "the condition of `llvm.assume`".to_string() } else { format!("argument {} of `{name}`", k + 1) };
+                let what = if name.starts_with("llvm.assume") {
+                    "the condition of `llvm.assume`".to_string()
+                } else {
+                    format!("argument {} of `{name}`", k + 1)
+                };
                 self.uninit_use(state, s, loc, &what);
             }
         }
@@ -479,10 +500,28 @@ impl<'m> Executor<'m> {
     /// every lane indeterminate when any argument bit is. Intrinsics that
     /// return their first argument return its shadow.
     #[inline(never)]
-    pub(in crate::exec) fn intrinsic_result_shadow(&mut self, name: &str, shadows: &[Option<Shadow>], args: &[Value], result: &Value, origin: OriginId) -> Option<Shadow> {
+    pub(in crate::exec) fn intrinsic_result_shadow(
+        &mut self,
+        name: &str,
+        shadows: &[Option<Shadow>],
+        args: &[Value],
+        result: &Value,
+        origin: OriginId,
+    ) -> Option<Shadow> {
         let rest = name.strip_prefix("llvm.").unwrap_or(name);
         let base = crate::exec::ops::intrinsics::intrinsic_base(rest);
-        if matches!(base, "expect" | "expect.with.probability" | "ssa.copy" | "launder.invariant.group" | "strip.invariant.group" | "threadlocal.address" | "annotation" | "ptr.annotation" | "arithmetic.fence") {
+        if matches!(
+            base,
+            "expect"
+                | "expect.with.probability"
+                | "ssa.copy"
+                | "launder.invariant.group"
+                | "strip.invariant.group"
+                | "threadlocal.address"
+                | "annotation"
+                | "ptr.annotation"
+                | "arithmetic.fence"
+        ) {
             return shadows.first().cloned().flatten();
         }
         let p = &mut self.pool;
@@ -573,7 +612,10 @@ fn int_shadow(p: &mut ExprPool, op: IntOp, a: ExprId, b: ExprId, sa: ExprId, sb:
 pub fn operands(kind: &InstKind) -> smallvec::SmallVec<[&Operand; 3]> {
     use smallvec::smallvec;
     match kind {
-        InstKind::Int { lhs, rhs, .. } | InstKind::Float { lhs, rhs, .. } | InstKind::ICmp { lhs, rhs, .. } | InstKind::FCmp { lhs, rhs, .. } => smallvec![lhs, rhs],
+        InstKind::Int { lhs, rhs, .. }
+        | InstKind::Float { lhs, rhs, .. }
+        | InstKind::ICmp { lhs, rhs, .. }
+        | InstKind::FCmp { lhs, rhs, .. } => smallvec![lhs, rhs],
         InstKind::FNeg(a) | InstKind::Cast { value: a, .. } | InstKind::Freeze(a) => smallvec![a],
         InstKind::Select { cond, then, otherwise, .. } => smallvec![cond, then, otherwise],
         InstKind::Phi { incoming } => incoming.iter().map(|(_, o)| o).collect(),

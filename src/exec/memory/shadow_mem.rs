@@ -7,9 +7,9 @@
 //! buffers) start defined.
 
 use crate::exec::engine::executor::Executor;
-use crate::exec::memory::{MemoryObject, ObjectKind};
 use crate::exec::memory::mem_ops::Bytes;
 use crate::exec::memory::shadow::OriginId;
+use crate::exec::memory::{MemoryObject, ObjectKind};
 use crate::expr::ExprId;
 
 /// Whether never-written bytes of `o` are indeterminate.
@@ -81,7 +81,14 @@ impl<'m> Executor<'m> {
     /// `len` bytes at `ptr` are used (compared by a check): an
     /// `uninitialized-read` finding when some of their bits can be
     /// indeterminate.
-    pub(in crate::exec) fn use_bytes(&mut self, state: &mut crate::exec::engine::state::State, ptr: ExprId, len: u64, loc: crate::ir::Loc, what: &str) -> Result<(), crate::exec::engine::executor::Step> {
+    pub(in crate::exec) fn use_bytes(
+        &mut self,
+        state: &mut crate::exec::engine::state::State,
+        ptr: ExprId,
+        len: u64,
+        loc: crate::ir::Loc,
+        what: &str,
+    ) -> Result<(), crate::exec::engine::executor::Step> {
         if len == 0 {
             return Ok(());
         }

@@ -162,8 +162,15 @@ impl<'m> Executor<'m> {
 
     fn work_item_function(&mut self, state: &State, name: &str, c: &CallCtx) -> Option<ExprId> {
         const NAMES: &[&str] = &[
-            "get_work_dim", "get_local_id", "get_group_id", "get_global_id", "get_local_size",
-            "get_enqueued_local_size", "get_num_groups", "get_global_size", "get_global_offset",
+            "get_work_dim",
+            "get_local_id",
+            "get_group_id",
+            "get_global_id",
+            "get_local_size",
+            "get_enqueued_local_size",
+            "get_num_groups",
+            "get_global_size",
+            "get_global_offset",
         ];
         if !NAMES.contains(&name) {
             return None;

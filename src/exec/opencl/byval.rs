@@ -5,9 +5,9 @@
 
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::Frame;
-use crate::exec::memory::{Memory, ObjectId, ObjectKind};
 use crate::exec::engine::state::State;
 use crate::exec::engine::value::{scalar, Value};
+use crate::exec::memory::{Memory, ObjectId, ObjectKind};
 use crate::ir::{FuncId, Loc};
 
 impl<'m> Executor<'m> {
@@ -79,7 +79,13 @@ fn copy_object(memory: &mut Memory, template: ObjectId, pool: &mut crate::expr::
 
 /// Makes the launch's read-only object holding a by-value kernel
 /// argument's bytes, from which each work-item copies; returns its address.
-pub(in crate::exec) fn byval_template(memory: &mut Memory, pool: &mut crate::expr::ExprPool, bytes: &[crate::expr::ExprId], align: u64, name: String) -> u64 {
+pub(in crate::exec) fn byval_template(
+    memory: &mut Memory,
+    pool: &mut crate::expr::ExprPool,
+    bytes: &[crate::expr::ExprId],
+    align: u64,
+    name: String,
+) -> u64 {
     let id = memory.allocate(pool, bytes.len() as u64, align, ObjectKind::Buffer, name);
     let o = memory.object_mut(id);
     let bytes: Vec<Option<crate::expr::ExprId>> = bytes.iter().copied().map(Some).collect();

@@ -7,12 +7,12 @@
 //! Running an NDRange is in cl_launch.rs.
 
 use crate::exec::engine::calls::CallCtx;
-use crate::exec::opencl::source_map::SourceOrigin;
 use crate::exec::engine::executor::{Executor, Step};
-use crate::exec::memory::layout::value_to_bytes;
-use crate::exec::memory::ObjectKind;
 use crate::exec::engine::state::State;
 use crate::exec::engine::value::{scalar, Value};
+use crate::exec::memory::layout::value_to_bytes;
+use crate::exec::memory::ObjectKind;
+use crate::exec::opencl::source_map::SourceOrigin;
 use crate::expr::ExprId;
 use crate::frontend::{CompileOptions, CompiledModule, FrontendError};
 use crate::ir::{FuncId, Loc, Module, Type};
@@ -82,12 +82,7 @@ impl<'m> Executor<'m> {
     /// The user's line for a call inside the runtime model: where the
     /// outermost OpenCL API function (`cl...`) on the stack was called.
     pub(in crate::exec) fn api_call_loc(&self, state: &State, fallback: Loc) -> Loc {
-        state
-            .stack
-            .iter()
-            .find(|f| self.module.function(f.func).name.starts_with("cl"))
-            .map(|f| f.call_loc)
-            .unwrap_or(fallback)
+        state.stack.iter().find(|f| self.module.function(f.func).name.starts_with("cl")).map(|f| f.call_loc).unwrap_or(fallback)
     }
 
     fn loc_label(&self, loc: Loc) -> String {
@@ -225,7 +220,13 @@ impl<'m> Executor<'m> {
 
     /// Compiles the units of one program and links them; Err carries the
     /// build log.
-    fn build_program(&self, units: &[ProgramUnit], headers: &[(String, Vec<u8>)], opts: &CompileOptions, label: &str) -> Result<ClProgram, String> {
+    fn build_program(
+        &self,
+        units: &[ProgramUnit],
+        headers: &[(String, Vec<u8>)],
+        opts: &CompileOptions,
+        label: &str,
+    ) -> Result<ClProgram, String> {
         let dir = crate::tempdirs::create("cl-").map_err(|e| format!("cannot create a temporary directory: {e}"))?;
         for (name, text) in headers {
             let relative = std::path::Path::new(name);

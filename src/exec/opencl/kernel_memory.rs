@@ -32,9 +32,9 @@
 //! values when first read before any write.
 
 use crate::exec::engine::executor::Executor;
+use crate::exec::engine::state::State;
 use crate::exec::memory::mem_ops::{Access, Bytes};
 use crate::exec::memory::{MemoryObject, ObjectId};
-use crate::exec::engine::state::State;
 use crate::expr::{BinOp, Expr, ExprId, ExprPool};
 use crate::race::LOCAL_SPACE;
 

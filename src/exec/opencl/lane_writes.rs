@@ -11,8 +11,8 @@
 //! (`x = G[3].w`) reads those lanes.
 
 use crate::exec::engine::executor::Executor;
-use crate::exec::memory::mem_ops::Access;
 use crate::exec::engine::state::State;
+use crate::exec::memory::mem_ops::Access;
 use crate::expr::ExprId;
 use crate::ir::{Const, Function, Inst, InstKind, Operand, RegId, Terminator, Type};
 use rustc_hash::FxHashMap;
@@ -31,7 +31,13 @@ fn const_index(op: &Operand) -> Option<u32> {
 fn touches_memory(kind: &InstKind) -> bool {
     matches!(
         kind,
-        InstKind::Load { .. } | InstKind::Store { .. } | InstKind::Call { .. } | InstKind::AtomicRmw { .. } | InstKind::CmpXchg { .. } | InstKind::Fence | InstKind::Unsupported(_)
+        InstKind::Load { .. }
+            | InstKind::Store { .. }
+            | InstKind::Call { .. }
+            | InstKind::AtomicRmw { .. }
+            | InstKind::CmpXchg { .. }
+            | InstKind::Fence
+            | InstKind::Unsupported(_)
     )
 }
 
@@ -132,7 +138,17 @@ impl<'m> Executor<'m> {
     /// `observe_access` for a load or store, narrowed to the lanes the
     /// source touches when the instruction is part of a lane write.
     #[allow(clippy::too_many_arguments)]
-    pub(in crate::exec) fn observe_lanes(&mut self, state: &mut State, func: &Function, inst: &Inst, ty: &Type, access: &Access, len: u64, write: bool, value: Option<Vec<ExprId>>) {
+    pub(in crate::exec) fn observe_lanes(
+        &mut self,
+        state: &mut State,
+        func: &Function,
+        inst: &Inst,
+        ty: &Type,
+        access: &Access,
+        len: u64,
+        write: bool,
+        value: Option<Vec<ExprId>>,
+    ) {
         if state.gpu.is_none() {
             return;
         }

@@ -6,13 +6,13 @@
 //! kernel's values and the host's are one set of expressions. Each kernel
 //! path that finishes continues the host program as one host path.
 
+use crate::check::{Backend, Decider, Feasibility};
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
-use crate::exec::memory::{Memory, ObjectId, ObjectKind};
 use crate::exec::engine::state::State;
 use crate::exec::engine::value::Value;
+use crate::exec::memory::{Memory, ObjectId, ObjectKind};
 use crate::exec::opencl::workitems::{Gpu, NdRange, RaceMode};
-use crate::check::{Backend, Decider, Feasibility};
 use crate::expr::{ExprId, ExprPool};
 use crate::ir::{FuncId, Loc, Module, Type};
 use std::rc::Rc;
@@ -253,7 +253,13 @@ impl<'m> Executor<'m> {
 
     /// The host continues once per finished kernel path: `state` with the
     /// first, copies of it (handed to the searcher) with the others.
-    fn continue_host(&mut self, state: &mut State, finished: Vec<State>, shifted: &[ObjectId], files_at: i64) -> Result<Option<Value>, Step> {
+    fn continue_host(
+        &mut self,
+        state: &mut State,
+        finished: Vec<State>,
+        shifted: &[ObjectId],
+        files_at: i64,
+    ) -> Result<Option<Value>, Step> {
         // How many kernel paths come back rests on the kernel run's models
         // too (shard.rs).
         self.freeze_route(state);

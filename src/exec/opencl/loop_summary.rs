@@ -30,15 +30,32 @@ pub struct ForcedExit {
 
 /// Built-ins a summarised loop may call: they read the work-item's ids and
 /// the NDRange, nothing else.
-const PURE_BUILTINS: [&str; 8] = ["get_global_id", "get_local_id", "get_group_id", "get_global_size", "get_local_size", "get_num_groups", "get_work_dim", "get_global_offset"];
+const PURE_BUILTINS: [&str; 8] = [
+    "get_global_id",
+    "get_local_id",
+    "get_group_id",
+    "get_global_size",
+    "get_local_size",
+    "get_num_groups",
+    "get_work_dim",
+    "get_global_offset",
+];
 
 impl<'m> Executor<'m> {
     /// Tries to summarise the loop whose test at `header` branches to
     /// `then` or `otherwise`. On success the state stands at the start of
     /// `header` with the loop's variables havocked and must leave there.
-    pub(in crate::exec) fn summarise_loop(&mut self, state: &mut State, func: &Function, header: BlockId, then: BlockId, otherwise: BlockId) -> bool {
+    pub(in crate::exec) fn summarise_loop(
+        &mut self,
+        state: &mut State,
+        func: &Function,
+        header: BlockId,
+        then: BlockId,
+        otherwise: BlockId,
+    ) -> bool {
         let succ = crate::exec::engine::postdom::successors(func);
-        let (stays_then, stays_else) = (reaches(&succ, then.0 as usize, header.0 as usize), reaches(&succ, otherwise.0 as usize, header.0 as usize));
+        let (stays_then, stays_else) =
+            (reaches(&succ, then.0 as usize, header.0 as usize), reaches(&succ, otherwise.0 as usize, header.0 as usize));
         if stays_then == stays_else {
             return false;
         }
@@ -46,11 +63,18 @@ impl<'m> Executor<'m> {
         let Some(body) = loop_body(&succ, header.0 as usize, stay.0 as usize) else { return false };
         // One way out, the header's test: the summary assumes the loop
         // ends there, so a `break` or `return` inside would be missed.
-        let single_exit = body.iter().all(|&b| succ[b].iter().all(|&s| body.contains(&s) || (b == header.0 as usize && s == exit.0 as usize)));
+        let single_exit =
+            body.iter().all(|&b| succ[b].iter().all(|&s| body.contains(&s) || (b == header.0 as usize && s == exit.0 as usize)));
         if !single_exit {
             return false;
         }
-        let allocas: rustc_hash::FxHashSet<RegId> = func.blocks.iter().flat_map(|b| &b.insts).filter(|i| matches!(i.kind, InstKind::Alloca { .. })).filter_map(|i| i.dest).collect();
+        let allocas: rustc_hash::FxHashSet<RegId> = func
+            .blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .filter(|i| matches!(i.kind, InstKind::Alloca { .. }))
+            .filter_map(|i| i.dest)
+            .collect();
         let mut written: Vec<RegId> = Vec::new();
         let mut defined: Vec<RegId> = Vec::new();
         for &b in &body {
@@ -60,7 +84,14 @@ impl<'m> Executor<'m> {
             }
             for inst in &block.insts {
                 let ok = match &inst.kind {
-                    InstKind::Int { .. } | InstKind::Float { .. } | InstKind::FNeg(_) | InstKind::ICmp { .. } | InstKind::FCmp { .. } | InstKind::Cast { .. } | InstKind::Select { .. } | InstKind::Freeze(_) => true,
+                    InstKind::Int { .. }
+                    | InstKind::Float { .. }
+                    | InstKind::FNeg(_)
+                    | InstKind::ICmp { .. }
+                    | InstKind::FCmp { .. }
+                    | InstKind::Cast { .. }
+                    | InstKind::Select { .. }
+                    | InstKind::Freeze(_) => true,
                     InstKind::Load { ptr: Operand::Reg(r), volatile: false, .. } => allocas.contains(r),
                     InstKind::Store { ptr: Operand::Reg(r), volatile: false, .. } => {
                         written.push(*r);
@@ -71,7 +102,9 @@ impl<'m> Executor<'m> {
                         let target = self.module.function(*f);
                         target.is_declaration() && is_pure_builtin(&target.name)
                     }
-                    InstKind::Call { callee: Callee::Intrinsic(name), .. } => name.starts_with("llvm.dbg.") || name.starts_with("llvm.lifetime."),
+                    InstKind::Call { callee: Callee::Intrinsic(name), .. } => {
+                        name.starts_with("llvm.dbg.") || name.starts_with("llvm.lifetime.")
+                    }
                     // Loop-carried values: havocked with the rest.
                     InstKind::Phi { .. } => true,
                     _ => false,
@@ -86,7 +119,11 @@ impl<'m> Executor<'m> {
         let mut objects = Vec::new();
         let frame = state.frame();
         for r in &written {
-            let Some(addr) = frame.regs.get(r.0 as usize).and_then(|v| v.as_ref()).and_then(|v| v.first()).and_then(|a| self.pool.as_const(*a)) else { return false };
+            let Some(addr) =
+                frame.regs.get(r.0 as usize).and_then(|v| v.as_ref()).and_then(|v| v.first()).and_then(|a| self.pool.as_const(*a))
+            else {
+                return false;
+            };
             let Some(obj) = state.memory.object_near(addr as u64) else { return false };
             let o = state.memory.object(obj);
             if o.address_only || o.base != addr as u64 || o.addr_space != 0 {

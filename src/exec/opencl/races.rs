@@ -2,10 +2,10 @@
 //! access log of the running NDRange and turns feasible conflicts into
 //! `race` findings with both accesses, their work-items and a witness.
 
-use crate::exec::engine::executor::Executor;
-use crate::exec::memory::mem_ops::Access;
-use crate::exec::engine::state::State;
 use crate::check::Feasibility;
+use crate::exec::engine::executor::Executor;
+use crate::exec::engine::state::State;
+use crate::exec::memory::mem_ops::Access;
 use crate::expr::ExprId;
 use crate::ir::Loc;
 use crate::race::{AccessRecord, Candidate, RaceSink, GLOBAL_SPACE, LOCAL_SPACE};
@@ -17,7 +17,16 @@ const MAX_RACE_QUERIES: usize = 2000;
 
 impl<'m> Executor<'m> {
     /// Records an access for the race detector when a kernel is running.
-    pub fn observe_access(&mut self, state: &mut State, access: &Access, len: u64, write: bool, atomic: bool, value: Option<Vec<ExprId>>, loc: Loc) {
+    pub fn observe_access(
+        &mut self,
+        state: &mut State,
+        access: &Access,
+        len: u64,
+        write: bool,
+        atomic: bool,
+        value: Option<Vec<ExprId>>,
+        loc: Loc,
+    ) {
         let Some(gpu) = state.gpu.as_mut() else { return };
         let space = state.memory.object(access.object).addr_space;
         if space != GLOBAL_SPACE && space != LOCAL_SPACE {
@@ -75,7 +84,14 @@ impl<'m> Executor<'m> {
     }
 
     /// Decides one candidate conflict; true when it was reported.
-    fn decide_race(&mut self, state: &mut State, gpu: &crate::exec::opencl::workitems::Gpu, log: &crate::race::AccessLog, c: Candidate, queries: &mut usize) -> bool {
+    fn decide_race(
+        &mut self,
+        state: &mut State,
+        gpu: &crate::exec::opencl::workitems::Gpu,
+        log: &crate::race::AccessLog,
+        c: Candidate,
+        queries: &mut usize,
+    ) -> bool {
         let (mut a, mut b) = (&log.records[c.a], &log.records[c.b]);
         // Report from the earlier source line, so that the same race found
         // on several paths (or in both orders) is reported once.
@@ -123,7 +139,15 @@ impl<'m> Executor<'m> {
         true
     }
 
-    fn report_race(&mut self, state: &State, gpu: &crate::exec::opencl::workitems::Gpu, a: &AccessRecord, b: &AccessRecord, benign: bool, witness: Option<crate::expr::Assignment>) {
+    fn report_race(
+        &mut self,
+        state: &State,
+        gpu: &crate::exec::opencl::workitems::Gpu,
+        a: &AccessRecord,
+        b: &AccessRecord,
+        benign: bool,
+        witness: Option<crate::expr::Assignment>,
+    ) {
         let o = state.memory.object(a.object);
         let space = if a.space == LOCAL_SPACE { "local" } else { "global" };
         let kind = match (a.write, b.write) {
@@ -140,7 +164,15 @@ impl<'m> Executor<'m> {
         };
         let describe = |r: &AccessRecord, this: &Executor| {
             let item = crate::exec::opencl::workitems::WorkItem::new(Vec::new(), r.local_ids, r.group_ids);
-            let rw = if r.write { if r.atomic { "atomic write" } else { "write" } } else { "read" };
+            let rw = if r.write {
+                if r.atomic {
+                    "atomic write"
+                } else {
+                    "write"
+                }
+            } else {
+                "read"
+            };
             let by = if r.async_event.is_some() { "the asynchronous copy (not yet waited for) of work-item" } else { "work-item" };
             format!("{rw} by {by} {}", this.item_label(&item, witness.as_ref()))
         };

@@ -49,10 +49,7 @@ pub fn locate(source: &str, host_files: &[String]) -> Option<SourceOrigin> {
 /// header) that exists on disk.
 fn is_user_source(f: &str) -> bool {
     let runtime = crate::frontend::runtime_dir().map(|d| d.display().to_string());
-    !f.is_empty()
-        && !f.starts_with("/usr/")
-        && !runtime.is_some_and(|r| f.starts_with(&r))
-        && Path::new(f).is_file()
+    !f.is_empty() && !f.starts_with("/usr/") && !runtime.is_some_and(|r| f.starts_with(&r)) && Path::new(f).is_file()
 }
 
 /// The contents of the string literals of a C file, concatenated, with the
@@ -135,9 +132,7 @@ mod tests {
         )
         .unwrap();
         let source = "__kernel void k(__global int *p) {\n  p[0] = '\"';\n}\n";
-        let Some(SourceOrigin::Literals { file, lines }) = locate(source, &[host.display().to_string()]) else {
-            panic!("not found")
-        };
+        let Some(SourceOrigin::Literals { file, lines }) = locate(source, &[host.display().to_string()]) else { panic!("not found") };
         assert_eq!(file, host.display().to_string());
         assert_eq!(lines, vec![(4, 6), (5, 6), (6, 4)]);
     }

@@ -64,8 +64,15 @@ pub enum ItemStatus {
     Running,
     /// Waiting at a barrier; `waits` lists the asynchronous copies it
     /// completes (wait_group_events), `None` for a plain barrier.
-    AtBarrier { site: (FuncId, BlockId, usize), loc: Loc, flags: u32, waits: Option<Vec<u64>> },
-    Done { loc: Loc },
+    AtBarrier {
+        site: (FuncId, BlockId, usize),
+        loc: Loc,
+        flags: u32,
+        waits: Option<Vec<u64>>,
+    },
+    Done {
+        loc: Loc,
+    },
 }
 
 #[derive(Clone)]
@@ -148,7 +155,9 @@ impl<'m> Executor<'m> {
         let unsized_locals: Vec<_> = state
             .memory
             .objects()
-            .filter(|(_, o)| o.address_only && o.addr_space == crate::race::LOCAL_SPACE && !(o.known.is_empty() && o.known_symbolic.is_empty()))
+            .filter(|(_, o)| {
+                o.address_only && o.addr_space == crate::race::LOCAL_SPACE && !(o.known.is_empty() && o.known_symbolic.is_empty())
+            })
             .map(|(id, _)| id)
             .collect();
         for id in unsized_locals {
@@ -335,7 +344,10 @@ impl<'m> Executor<'m> {
                 _ => Loc::default(),
             };
             let msg = if events_differ {
-                format!("barrier divergence: work-items {ida} and {idb} call wait_group_events at line {} with different events", self.location(loc).line)
+                format!(
+                    "barrier divergence: work-items {ida} and {idb} call wait_group_events at line {} with different events",
+                    self.location(loc).line
+                )
             } else {
                 format!("barrier divergence: work-item {ida} {a_desc} while work-item {idb} {b_desc}")
             };
@@ -364,7 +376,8 @@ impl<'m> Executor<'m> {
         self.check_races(state, false);
         let gpu = state.gpu.as_mut().expect("NDRange");
         let pair = gpu.mode == RaceMode::Pair;
-        let flags: Vec<u32> = gpu.items.iter().map(|i| if let ItemStatus::AtBarrier { flags, .. } = i.status { flags } else { 0 }).collect();
+        let flags: Vec<u32> =
+            gpu.items.iter().map(|i| if let ItemStatus::AtBarrier { flags, .. } = i.status { flags } else { 0 }).collect();
         // The work-items agree on the events (barrier_agreement).
         let waits = match &gpu.items[0].status {
             ItemStatus::AtBarrier { waits: Some(w), .. } => w.clone(),
@@ -397,12 +410,8 @@ impl<'m> Executor<'m> {
             o.known.clear();
             o.known_symbolic.clear();
         }
-        let ids: Vec<_> = state
-            .memory
-            .objects()
-            .filter(|(_, o)| !o.address_only && matches!(o.addr_space, 1 | 3))
-            .map(|(id, _)| id)
-            .collect();
+        let ids: Vec<_> =
+            state.memory.objects().filter(|(_, o)| !o.address_only && matches!(o.addr_space, 1 | 3)).map(|(id, _)| id).collect();
         for id in ids {
             let n = state.memory.object(id).size;
             // One fresh expression per byte: the memory limit first (the

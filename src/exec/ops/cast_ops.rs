@@ -3,9 +3,9 @@
 //! concatenation of the pieces of source lanes it covers.
 
 use crate::exec::engine::executor::Executor;
-use crate::exec::ops::int_ops::Exec;
 use crate::exec::engine::state::State;
 use crate::exec::engine::value::{map1, Value};
+use crate::exec::ops::int_ops::Exec;
 use crate::expr::{ExprId, ExprPool, IntRounding};
 use crate::ir::{CastOp, Function, Inst, Operand};
 

@@ -62,4 +62,3 @@ fn either(p: &mut ExprPool, fused: ExprId, split: ExprId) -> ExprId {
     let choice = p.fresh(1);
     p.ite(choice, fused, split)
 }
-

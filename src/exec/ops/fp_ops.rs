@@ -4,15 +4,25 @@
 //! operation.
 
 use crate::exec::engine::executor::Executor;
-use crate::exec::ops::int_ops::Exec;
 use crate::exec::engine::state::State;
+use crate::exec::ops::int_ops::Exec;
 use crate::expr::{FBinOp, FpFormat, Outcomes};
 use crate::ir::{Function, Inst, Operand};
 
 impl<'m> Executor<'m> {
     #[allow(clippy::too_many_arguments)]
     #[allow(clippy::too_many_arguments)]
-    pub(in crate::exec) fn exec_float(&mut self, state: &mut State, func: &Function, inst: &Inst, op: FBinOp, lhs: &Operand, rhs: &Operand, approximate: bool, contract: bool) -> Exec {
+    pub(in crate::exec) fn exec_float(
+        &mut self,
+        state: &mut State,
+        func: &Function,
+        inst: &Inst,
+        op: FBinOp,
+        lhs: &Operand,
+        rhs: &Operand,
+        approximate: bool,
+        contract: bool,
+    ) -> Exec {
         let f = self.float_format(state, inst, &inst.ty)?;
         let a = self.operand(state, func, lhs);
         let b = self.operand(state, func, rhs);
@@ -31,7 +41,15 @@ impl<'m> Executor<'m> {
         Ok(v.iter().map(|x| self.pool.fneg(f, *x)).collect())
     }
 
-    pub(in crate::exec) fn exec_fcmp(&mut self, state: &mut State, func: &Function, inst: &Inst, set: Outcomes, lhs: &Operand, rhs: &Operand) -> Exec {
+    pub(in crate::exec) fn exec_fcmp(
+        &mut self,
+        state: &mut State,
+        func: &Function,
+        inst: &Inst,
+        set: Outcomes,
+        lhs: &Operand,
+        rhs: &Operand,
+    ) -> Exec {
         let t = self.operand_type(func, lhs);
         let f = self.float_format(state, inst, &t)?;
         let a = self.operand(state, func, lhs);
@@ -40,10 +58,17 @@ impl<'m> Executor<'m> {
     }
 
     /// The FP format of a type, or an `unsupported` finding (x86_fp80...).
-    pub(in crate::exec) fn float_format(&mut self, state: &State, inst: &Inst, t: &crate::ir::Type) -> Result<FpFormat, crate::exec::engine::executor::Step> {
+    pub(in crate::exec) fn float_format(
+        &mut self,
+        state: &State,
+        inst: &Inst,
+        t: &crate::ir::Type,
+    ) -> Result<FpFormat, crate::exec::engine::executor::Step> {
         match t.is_float() {
             Some(f) => Ok(f),
-            None => Err(self.unsupported(state, inst.loc, format!("floating-point type {t:?} is not modelled (half, float and double are)"))),
+            None => {
+                Err(self.unsupported(state, inst.loc, format!("floating-point type {t:?} is not modelled (half, float and double are)")))
+            }
         }
     }
 }

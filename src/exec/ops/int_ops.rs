@@ -30,7 +30,15 @@ pub fn bin_op(op: IntOp) -> BinOp {
 }
 
 impl<'m> Executor<'m> {
-    pub(in crate::exec) fn exec_int(&mut self, state: &mut State, func: &Function, inst: &Inst, op: IntOp, lhs: &Operand, rhs: &Operand) -> Exec {
+    pub(in crate::exec) fn exec_int(
+        &mut self,
+        state: &mut State,
+        func: &Function,
+        inst: &Inst,
+        op: IntOp,
+        lhs: &Operand,
+        rhs: &Operand,
+    ) -> Exec {
         let a = self.operand(state, func, lhs);
         let b = self.operand(state, func, rhs);
         if matches!(op, IntOp::UDiv | IntOp::SDiv | IntOp::URem | IntOp::SRem) {
@@ -71,7 +79,14 @@ impl<'m> Executor<'m> {
         Ok(self.map2(&a, &b, |p, x, y| icmp(p, pred, x, y)))
     }
 
-    pub(in crate::exec) fn exec_select(&mut self, state: &mut State, func: &Function, cond: &Operand, then: &Operand, otherwise: &Operand) -> Exec {
+    pub(in crate::exec) fn exec_select(
+        &mut self,
+        state: &mut State,
+        func: &Function,
+        cond: &Operand,
+        then: &Operand,
+        otherwise: &Operand,
+    ) -> Exec {
         let c = self.operand(state, func, cond);
         let t = self.operand(state, func, then);
         let e = self.operand(state, func, otherwise);
@@ -105,4 +120,3 @@ pub fn icmp(p: &mut crate::expr::ExprPool, pred: ICmpPred, x: ExprId, y: ExprId)
         ICmpPred::Sge => p.cmp(CmpOp::Sle, y, x),
     }
 }
-

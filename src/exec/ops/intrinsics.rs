@@ -27,12 +27,49 @@ const LIBM_UNARY: &[(&str, FUnOp)] = &[
 
 /// libm functions treated as uninterpreted functions.
 const LIBM_UNINTERPRETED: &[&str] = &[
-    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "exp",
-    "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "pow", "cbrt", "hypot", "erf", "erfc", "tgamma",
-    "lgamma", "logb",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "atan2",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "exp",
+    "exp2",
+    "exp10",
+    "expm1",
+    "log",
+    "log2",
+    "log10",
+    "log1p",
+    "pow",
+    "cbrt",
+    "hypot",
+    "erf",
+    "erfc",
+    "tgamma",
+    "lgamma",
+    "logb",
     // OpenCL C functions with error bounds rather than exact results (and
     // ldexp/remainder/remquo for double, which have no model of their own).
-    "pown", "powr", "rootn", "rsqrt", "sinpi", "cospi", "tanpi", "asinpi", "acospi", "atanpi", "atan2pi", "remainder",
+    "pown",
+    "powr",
+    "rootn",
+    "rsqrt",
+    "sinpi",
+    "cospi",
+    "tanpi",
+    "asinpi",
+    "acospi",
+    "atanpi",
+    "atan2pi",
+    "remainder",
     "ldexp",
 ];
 
@@ -109,18 +146,27 @@ impl<'m> Executor<'m> {
         let arg = |k: usize| c.args[k].clone();
         let r: Value = match base {
             "memcpy" | "memmove" | "memcpy.inline" => {
-                return Some(self.concrete_size(state, c.args[2][0], loc, "the size of a memcpy").and_then(|n| {
-                    self.copy_bytes(state, c.args[0][0], c.args[1][0], n, loc).map(|_| None)
-                }));
+                return Some(
+                    self.concrete_size(state, c.args[2][0], loc, "the size of a memcpy")
+                        .and_then(|n| self.copy_bytes(state, c.args[0][0], c.args[1][0], n, loc).map(|_| None)),
+                );
             }
             "memset" | "memset.inline" => {
-                return Some(self.concrete_size(state, c.args[2][0], loc, "the size of a memset").and_then(|n| {
-                    self.fill_bytes(state, c.args[0][0], c.args[1][0], n, loc).map(|_| None)
-                }));
+                return Some(
+                    self.concrete_size(state, c.args[2][0], loc, "the size of a memset")
+                        .and_then(|n| self.fill_bytes(state, c.args[0][0], c.args[1][0], n, loc).map(|_| None)),
+                );
             }
             // Hints that return their first argument unchanged.
-            "expect" | "expect.with.probability" | "ssa.copy" | "launder.invariant.group" | "strip.invariant.group"
-            | "threadlocal.address" | "annotation" | "ptr.annotation" | "arithmetic.fence" => arg(0),
+            "expect"
+            | "expect.with.probability"
+            | "ssa.copy"
+            | "launder.invariant.group"
+            | "strip.invariant.group"
+            | "threadlocal.address"
+            | "annotation"
+            | "ptr.annotation"
+            | "arithmetic.fence" => arg(0),
             // Its result only feeds `llvm.invariant.end`.
             "invariant.start" => scalar(self.pool.constant(64, 0)),
             // Checks that may be switched on or off: on.
@@ -230,8 +276,8 @@ impl<'m> Executor<'m> {
                 "bswap" => byte_swap(p, lane(0, i)),
                 "bitreverse" => bit_reverse(p, lane(0, i)),
                 "fshl" | "fshr" => funnel_shift(p, base == "fshl", lane(0, i), lane(1, i), lane(2, i)),
-                "sadd.with.overflow" | "uadd.with.overflow" | "ssub.with.overflow" | "usub.with.overflow"
-                | "smul.with.overflow" | "umul.with.overflow" => {
+                "sadd.with.overflow" | "uadd.with.overflow" | "ssub.with.overflow" | "usub.with.overflow" | "smul.with.overflow"
+                | "umul.with.overflow" => {
                     let (r, o) = with_overflow(p, base, lane(0, i), lane(1, i));
                     return Some(smallvec::smallvec![r, o]);
                 }

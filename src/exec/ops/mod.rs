@@ -1,11 +1,11 @@
 //! Instruction semantics, one file per family, and the vector built-ins
 //! of x86 and NEON.
 
-pub(in crate::exec) mod int_ops;
-pub(in crate::exec) mod fp_ops;
 pub(in crate::exec) mod cast_ops;
-pub(in crate::exec) mod vector_ops;
 pub(in crate::exec) mod contraction;
+pub(in crate::exec) mod fp_ops;
+pub(in crate::exec) mod int_ops;
 pub mod intrinsics;
-pub(in crate::exec) mod x86;
 pub(in crate::exec) mod neon;
+pub(in crate::exec) mod vector_ops;
+pub(in crate::exec) mod x86;

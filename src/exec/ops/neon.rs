@@ -5,9 +5,9 @@
 
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
-use crate::exec::memory::layout::{bytes_to_value, value_to_bytes};
 use crate::exec::engine::state::State;
 use crate::exec::engine::value::Value;
+use crate::exec::memory::layout::{bytes_to_value, value_to_bytes};
 use crate::expr::ExprId;
 use crate::ir::Type;
 use crate::neon::memory::{form, memory_from_registers, registers_from_memory, MemoryForm};
@@ -34,7 +34,12 @@ impl<'m> Executor<'m> {
         let loc = c.inst.loc;
         let ptr_of = |k: usize| c.args.get(k).and_then(|v| v.first().copied()).ok_or_else(|| Ok("missing pointer operand".to_string()));
         let lane_of = |p: &crate::expr::ExprPool, k: usize| {
-            c.args.get(k).and_then(|v| v.first()).and_then(|&l| p.as_const(l)).map(|l| l as usize).ok_or_else(|| Ok("lane number is not a constant".to_string()))
+            c.args
+                .get(k)
+                .and_then(|v| v.first())
+                .and_then(|&l| p.as_const(l))
+                .map(|l| l as usize)
+                .ok_or_else(|| Ok("lane number is not a constant".to_string()))
         };
         match f {
             MemoryForm::Load { regs, interleaved } => {
@@ -81,14 +86,27 @@ impl<'m> Executor<'m> {
         }
     }
 
-    fn load_elements(&mut self, state: &mut State, ptr: ExprId, elem: &Type, n: usize, loc: crate::ir::Loc) -> Result<Vec<ExprId>, Result<String, Step>> {
+    fn load_elements(
+        &mut self,
+        state: &mut State,
+        ptr: ExprId,
+        elem: &Type,
+        n: usize,
+        loc: crate::ir::Loc,
+    ) -> Result<Vec<ExprId>, Result<String, Step>> {
         let t = Type::Vector { elem: Box::new(elem.clone()), len: n as u32 };
         let access = self.resolve(state, ptr, t.store_size(), loc, false).map_err(Err)?;
         let bytes = self.read_bytes(state, &access, t.store_size(), loc);
         Ok(bytes_to_value(&mut self.pool, &t, &bytes).to_vec())
     }
 
-    fn store_elements(&mut self, state: &mut State, ptr: ExprId, elems: &[ExprId], loc: crate::ir::Loc) -> Result<(), Result<String, Step>> {
+    fn store_elements(
+        &mut self,
+        state: &mut State,
+        ptr: ExprId,
+        elems: &[ExprId],
+        loc: crate::ir::Loc,
+    ) -> Result<(), Result<String, Step>> {
         let w = elems.first().map(|&e| self.pool.width(e)).ok_or_else(|| Ok("no lanes to store".to_string()))?;
         let t = Type::Vector { elem: Box::new(Type::Int(w)), len: elems.len() as u32 };
         let bytes = value_to_bytes(&mut self.pool, &t, elems);

@@ -2,8 +2,8 @@
 //! indices as select chains), shufflevector, extract/insert value.
 
 use crate::exec::engine::executor::Executor;
-use crate::exec::ops::int_ops::Exec;
 use crate::exec::engine::state::State;
+use crate::exec::ops::int_ops::Exec;
 use crate::ir::{Function, Inst, Operand, Type};
 
 impl<'m> Executor<'m> {
@@ -23,7 +23,14 @@ impl<'m> Executor<'m> {
         Ok(smallvec::smallvec![acc])
     }
 
-    pub(in crate::exec) fn exec_insert_element(&mut self, state: &mut State, func: &Function, vector: &Operand, element: &Operand, index: &Operand) -> Exec {
+    pub(in crate::exec) fn exec_insert_element(
+        &mut self,
+        state: &mut State,
+        func: &Function,
+        vector: &Operand,
+        element: &Operand,
+        index: &Operand,
+    ) -> Exec {
         let mut v = self.operand(state, func, vector);
         let e = self.operand1(state, func, element);
         let i = self.operand1(state, func, index);
@@ -41,7 +48,15 @@ impl<'m> Executor<'m> {
         Ok(v)
     }
 
-    pub(in crate::exec) fn exec_shuffle(&mut self, state: &mut State, func: &Function, inst: &Inst, a: &Operand, b: &Operand, mask: &[i32]) -> Exec {
+    pub(in crate::exec) fn exec_shuffle(
+        &mut self,
+        state: &mut State,
+        func: &Function,
+        inst: &Inst,
+        a: &Operand,
+        b: &Operand,
+        mask: &[i32],
+    ) -> Exec {
         let va = self.operand(state, func, a);
         let vb = self.operand(state, func, b);
         let lane_bits = inst.ty.scalar_bits();
@@ -63,7 +78,14 @@ impl<'m> Executor<'m> {
         Ok(v[start..start + len].iter().copied().collect())
     }
 
-    pub(in crate::exec) fn exec_insert_value(&mut self, state: &mut State, func: &Function, aggregate: &Operand, value: &Operand, indices: &[u32]) -> Exec {
+    pub(in crate::exec) fn exec_insert_value(
+        &mut self,
+        state: &mut State,
+        func: &Function,
+        aggregate: &Operand,
+        value: &Operand,
+        indices: &[u32],
+    ) -> Exec {
         let t = self.operand_type(func, aggregate);
         let mut v = self.operand(state, func, aggregate);
         let x = self.operand(state, func, value);
