@@ -66,6 +66,13 @@ fn answer_name(r: &SolverResult) -> &'static str {
     }
 }
 
+/// Distinct expression nodes of a query, for the log (bounded walk).
+fn query_nodes(pool: &ExprPool, path: &[ExprId], goal: ExprId) -> usize {
+    let mut roots = path.to_vec();
+    roots.push(goal);
+    crate::check::dag_size(pool, &roots, crate::check::LOGGED_SIZE_CAP)
+}
+
 impl Backend for SolverBackend {
     fn check(&mut self, pool: &ExprPool, path: &[ExprId], goal: ExprId) -> Feasibility {
         let Some((timeout, clipped)) = self.next_timeout() else {
@@ -82,8 +89,10 @@ impl Backend for SolverBackend {
         tracing::debug!(
             query = number,
             path_constraints = path.len(),
+            nodes = query_nodes(pool, path, goal),
             seconds = started.elapsed().as_secs_f64(),
             answer = answer_name(&result),
+            reached_solver = self.queries() >= number,
             "solver query"
         );
         match result {
@@ -103,7 +112,18 @@ impl Backend for SolverBackend {
             return Feasibility::Unknown(DEADLINE_REASON.into());
         };
         let q = Query::new(path.to_vec(), Some(goal)).with_timeout(timeout).with_resource_limit(units).with_assumptions(self.assumptions);
-        match self.solver.check(pool, &q) {
+        let (started, before) = (Instant::now(), tracing::enabled!(tracing::Level::DEBUG).then(|| self.queries()));
+        let result = self.solver.check(pool, &q);
+        tracing::debug!(
+            budget_units = units,
+            path_constraints = path.len(),
+            nodes = query_nodes(pool, path, goal),
+            seconds = started.elapsed().as_secs_f64(),
+            answer = answer_name(&result),
+            reached_solver = before.is_some_and(|b| self.queries() > b),
+            "solver query (budgeted)"
+        );
+        match result {
             SolverResult::Sat(m) => Feasibility::Sat(m),
             SolverResult::Unsat => Feasibility::Unsat,
             SolverResult::Unknown(_) if clipped => {

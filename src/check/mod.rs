@@ -126,8 +126,25 @@ impl Decider {
         self.backend.check(pool, path, cond)
     }
 
-    /// Can `a != b` on this path? The ladder of DESIGN.md section 3.
+    /// Can `a != b` on this path? The ladder of DESIGN.md section 3; with
+    /// `--log debug` each check is logged with the step that decided it
+    /// and its time (sizes only: sides can have millions of nodes).
     pub fn check_equal(&mut self, pool: &mut ExprPool, path: &[ExprId], a: ExprId, b: ExprId) -> CheckOutcome {
+        let started = std::time::Instant::now();
+        let outcome = self.climb_ladder(pool, path, a, b);
+        tracing::debug!(
+            step = ladder_step(&outcome),
+            outcome = outcome_kind(&outcome),
+            side_nodes = dag_size(pool, &[a, b], LOGGED_SIZE_CAP),
+            path_constraints = path.len(),
+            seconds = started.elapsed().as_secs_f64(),
+            "check decided"
+        );
+        outcome
+    }
+
+    /// The steps of the ladder in order, up to the first that decides.
+    fn climb_ladder(&mut self, pool: &mut ExprPool, path: &[ExprId], a: ExprId, b: ExprId) -> CheckOutcome {
         if a == b {
             return CheckOutcome::Proved(DecidedBy::Structural);
         }
@@ -142,6 +159,7 @@ impl Decider {
             None => (a, b),
         };
         if na == nb {
+            tracing::trace!("ladder: equal in reassociation normal form");
             return CheckOutcome::Proved(DecidedBy::Canonical);
         }
         // Concrete samples first: a real difference is usually found at
@@ -154,6 +172,7 @@ impl Decider {
         }
         if let Some(c) = self.canon.as_mut() {
             if c.prove_equal(pool, na, nb) {
+                tracing::trace!("ladder: proved by the e-graph");
                 return CheckOutcome::Proved(DecidedBy::Canonical);
             }
         }
@@ -169,7 +188,7 @@ impl Decider {
                 Feasibility::Unknown(_) => {}
             }
             let (sa, sb) = self.sweeper.sweep(pool, self.backend.as_mut(), a, b);
-            tracing::debug!("swept sides: {:?}", crate::expr::print_pair(pool, sa, sb));
+            tracing::trace!(proved = sa == sb, swept_nodes = dag_size(pool, &[sa, sb], LOGGED_SIZE_CAP), "ladder: sides swept");
             if sa == sb {
                 return CheckOutcome::Proved(DecidedBy::Canonical);
             }
@@ -258,6 +277,36 @@ fn negated_equality(pool: &ExprPool, cond: ExprId) -> Option<(ExprId, ExprId)> {
     }
 }
 
+/// The ladder step named in the log for an outcome (`none` when undecided).
+fn ladder_step(o: &CheckOutcome) -> &'static str {
+    match o {
+        CheckOutcome::Proved(by) | CheckOutcome::Refuted(_, by) => match by {
+            DecidedBy::Structural => "folding",
+            DecidedBy::Canonical => "canonical",
+            DecidedBy::ImpliedQuery => "implied-query",
+            DecidedBy::Sampling => "sampling",
+            DecidedBy::BitPrecise => "solver",
+            DecidedBy::Timeout => "timeout",
+        },
+        CheckOutcome::Suspected(..) => "solver",
+        CheckOutcome::Unknown(_) => "none",
+    }
+}
+
+/// The outcome's kind in the log, without its witness or reason.
+fn outcome_kind(o: &CheckOutcome) -> &'static str {
+    match o {
+        CheckOutcome::Proved(_) => "proved",
+        CheckOutcome::Refuted(..) => "refuted",
+        CheckOutcome::Suspected(..) => "suspected",
+        CheckOutcome::Unknown(_) => "unknown",
+    }
+}
+
+/// Logged expression sizes are counted up to this many nodes, so a log
+/// line never costs more than a bounded walk.
+pub(crate) const LOGGED_SIZE_CAP: usize = 100_000;
+
 /// Solver work units (Z3 `rlimit`) of the first attempt at an integer
 /// check, before sweeping: a count, so the same check always takes the
 /// same route whatever the machine's load.
@@ -267,7 +316,7 @@ const QUICK_BUDGET: u32 = 300_000;
 const EXPLAIN_NODE_LIMIT: usize = 400;
 
 /// The number of distinct nodes below `roots`, counting up to `cap`.
-fn dag_size(pool: &ExprPool, roots: &[ExprId], cap: usize) -> usize {
+pub(crate) fn dag_size(pool: &ExprPool, roots: &[ExprId], cap: usize) -> usize {
     let mut seen = rustc_hash::FxHashSet::default();
     let mut stack = roots.to_vec();
     while let Some(e) = stack.pop() {

@@ -189,7 +189,7 @@ impl Sweeper {
         let eq = pool.eq(x, y);
         let differ = pool.not(eq);
         let answer = backend.check_budgeted(pool, &[], differ, PROOF_BUDGET);
-        tracing::trace!("sweep: {} = {}: {answer:?}", crate::expr::print_expr(pool, x), crate::expr::print_expr(pool, y));
+        tracing::trace!(left = x.index(), right = y.index(), equal = matches!(answer, Feasibility::Unsat), "sweep: proof attempt");
         let proved = matches!(answer, Feasibility::Unsat);
         if !proved {
             self.refused.insert((x, y));

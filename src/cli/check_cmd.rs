@@ -57,6 +57,7 @@ pub fn input_name(files: &[std::path::PathBuf]) -> String {
 }
 
 pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Error> {
+    let _run = tracing::info_span!("check", harness = %input_name(&a.files)).entered();
     let mut config = Config::default();
     apply_limits(&mut config, &a.limits)?;
     super::ensure_writable(&[&a.limits.json, &a.ci.sarif, &a.ci.junit])?;
@@ -145,6 +146,7 @@ fn build_record(a: &CheckArgs, opts: &CompileOptions, assumptions: &[String]) ->
 
 /// Runs a program on concrete (all-zero) inputs and prints its output.
 pub fn run(a: RunArgs) -> Result<i32, Error> {
+    let _run = tracing::info_span!("run", program = %input_name(&a.files)).entered();
     let opts = compile_options(&a.compile)?;
     let mut loaded = crate::pipeline::load(&a.files, &opts)?;
     let config = Config { native_libm: true, ..Config::default() };

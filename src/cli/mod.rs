@@ -60,6 +60,8 @@ fn init_logging(level: Option<&str>) -> Result<(), String> {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new(format!("symcross={level}")))
         .with_writer(std::io::stderr)
+        // Escape codes only on a terminal: a log sent to a file stays plain text.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_target(false)
         .try_init();
     Ok(())

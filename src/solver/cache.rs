@@ -58,10 +58,12 @@ impl<S: Solver> Solver for CachingSolver<S> {
         let key = CacheKey { constraints: sorted, assumptions: query.assumptions };
         if let Some(r) = self.results.get(&key) {
             self.hits += 1;
+            tracing::trace!(constraints = key.constraints.len(), "solver cache: answer reused");
             return r.clone();
         }
         if let Some(asg) = self.reuse_model(pool, query, &constraints) {
             self.reuse_hits += 1;
+            tracing::trace!(constraints = key.constraints.len(), "solver cache: a recent model satisfies the query");
             let r = SolverResult::Sat(asg);
             self.results.insert(key, r.clone());
             return r;

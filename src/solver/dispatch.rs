@@ -19,11 +19,23 @@ impl<B: Solver, F: Solver> Dispatcher<B, F> {
 
 impl<B: Solver, F: Solver> Solver for Dispatcher<B, F> {
     fn check(&mut self, pool: &ExprPool, query: &Query) -> SolverResult {
-        if query.constraints().iter().any(|&c| pool.mentions_fp(c)) {
-            self.fp.check(pool, query)
-        } else {
-            self.bv.check(pool, query)
-        }
+        let started = std::time::Instant::now();
+        let fp = query.constraints().iter().any(|&c| pool.mentions_fp(c));
+        let result = if fp { self.fp.check(pool, query) } else { self.bv.check(pool, query) };
+        tracing::trace!(
+            backend = if fp { "floating-point process" } else { "z3 bit-vector" },
+            constraints = query.constraints().len(),
+            answer = if result.is_sat() {
+                "sat"
+            } else if result.is_unsat() {
+                "unsat"
+            } else {
+                "unknown"
+            },
+            seconds = started.elapsed().as_secs_f64(),
+            "solver backend call"
+        );
+        result
     }
 
     fn stats(&self) -> SolverStats {

@@ -125,6 +125,7 @@ impl SmtProcessSolver {
     fn solve(&self, pool: &ExprPool, query: &Query) -> SolverResult {
         let script = print_query(pool, query);
         let limit = query.timeout.unwrap_or(self.config.default_timeout);
+        tracing::trace!(program = %self.config.program.display(), script_bytes = script.text.len(), "smt process: starting");
         let started = Instant::now();
         let output = match run(&self.config, &script, limit) {
             Ok(o) => o,

@@ -146,7 +146,7 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query) -> SolverResult {
     if crate::interrupt::requested() {
         return SolverResult::Unknown("interrupted by a signal".into());
     }
-    tracing::debug!("z3: checking {} constraints", constraints.len());
+    tracing::trace!(constraints = constraints.len(), "z3: checking");
     let one = BV::from_u64(ctx, 1, 1);
     for &c in &constraints {
         match tr.translate(c) {

@@ -76,13 +76,25 @@ impl<'m> Executor<'m> {
                 let (here, func_id) = (state.frame().block, state.frame().func);
                 if self.loop_bound_reached(state, here) {
                     if self.summarise_loop(state, func, here, then, otherwise) {
+                        tracing::debug!(function = %func.name, line = self.location(loc).line, state = state.id, "loop bound: loop summarised");
                         return Step::Continue;
                     }
                     self.loop_bound_cut(state, loc);
+                    tracing::debug!(function = %func.name, line = self.location(loc).line, state = state.id, "path ended: loop bound");
                     return Step::Terminated;
                 }
                 self.open_region(&mut t, &mut f, func_id, here, state.path.len());
                 f.id = self.fork_id();
+                tracing::trace!(
+                    function = %func.name,
+                    block = here.0,
+                    line = self.location(loc).line,
+                    condition_nodes = crate::check::dag_size(&self.pool, &[c], crate::check::LOGGED_SIZE_CAP),
+                    path_constraints = state.path.len(),
+                    state = t.id,
+                    new_state = f.id,
+                    "fork"
+                );
                 self.jump(&mut t, func, then);
                 self.jump(&mut f, func, otherwise);
                 *state = t;
@@ -100,6 +112,7 @@ impl<'m> Executor<'m> {
             }
             (None, None) => {
                 self.stats.pruned += 1;
+                tracing::trace!(state = state.id, "path ended: neither side of the branch is feasible");
                 Step::Terminated
             }
         }
@@ -145,6 +158,7 @@ impl<'m> Executor<'m> {
         for f in forks.iter_mut() {
             f.id = self.fork_id();
         }
+        tracing::trace!(state = state.id, states = forks.len() + 1, "fork at a switch");
         if forks.is_empty() {
             Step::Continue
         } else {

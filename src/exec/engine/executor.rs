@@ -280,6 +280,7 @@ impl<'m> Executor<'m> {
                     // A long path reports progress too.
                     self.report_progress(&mut last_progress, searcher.len());
                     if self.work_item_over_budget(&state) {
+                        tracing::debug!(state = state.id, "path ended: work-item step budget");
                         self.stats.paths += 1;
                         let mut push = |s: State| searcher.push(s);
                         for s in self.leave_regions(&state) {
@@ -371,6 +372,7 @@ impl<'m> Executor<'m> {
                         break;
                     }
                     Step::Finished => {
+                        tracing::trace!(state = state.id, depth = state.depth, path_constraints = state.path.len(), "path ended: returned");
                         if self.owns_path(&state) {
                             self.stats.paths += 1;
                             if !state.checked {
@@ -386,6 +388,12 @@ impl<'m> Executor<'m> {
                         break;
                     }
                     Step::Terminated => {
+                        tracing::trace!(
+                            state = state.id,
+                            depth = state.depth,
+                            why = if self.findings.len() > found_before { "a finding" } else { "infeasible or cut" },
+                            "path ended: terminated"
+                        );
                         if self.owns_path(&state) {
                             self.stats.paths += 1;
                         }
@@ -407,6 +415,9 @@ impl<'m> Executor<'m> {
         // when every path finished: the run was stopped by the limit.
         if self.limit_hit.is_none() && self.decider.backend.deadline_hit() {
             self.limit_hit = Some(LimitHit::Time);
+        }
+        if let Some(limit) = &self.limit_hit {
+            tracing::info!(limit = limit.name(), paths = self.stats.paths, waiting = searcher.len(), "exploration stopped by a limit");
         }
     }
 

@@ -128,8 +128,17 @@ impl<'m> Executor<'m> {
         match waiting.iter().position(|w| compatible(w, &s)) {
             Some(p) => {
                 let base = waiting.swap_remove(p);
+                let started = std::time::Instant::now();
                 match self.merge_pair(base, &s, &tag) {
                     Ok(m) => {
+                        tracing::debug!(
+                            region = tag.region,
+                            state = m.id,
+                            absorbed = s.id,
+                            path_constraints = m.path.len(),
+                            seconds = started.elapsed().as_secs_f64(),
+                            "states merged"
+                        );
                         waiting.push(m);
                         self.stats.merged += 1;
                         // Two states became one: outer regions wait for one fewer.
@@ -140,6 +149,7 @@ impl<'m> Executor<'m> {
                         }
                     }
                     Err(base) => {
+                        tracing::debug!(region = tag.region, state = base.id, other = s.id, "states not merged: incompatible");
                         waiting.push(base);
                         waiting.push(s);
                     }
@@ -190,6 +200,7 @@ impl<'m> Executor<'m> {
             return Vec::new();
         }
         self.regions.remove(&id);
+        tracing::trace!(region = id, states = waiting.len(), "region joined");
         waiting
             .into_iter()
             .map(|mut s| {

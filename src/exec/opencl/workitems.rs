@@ -167,6 +167,7 @@ impl<'m> Executor<'m> {
         }
         let gpu = state.gpu.as_mut().expect("NDRange");
         std::mem::swap(&mut state.stack, &mut gpu.items[0].stack);
+        tracing::debug!(group, work_items = gpu.items.len(), state = state.id, "work-group started");
     }
 
     /// Two work-items with symbolic ids, distinct, each within the NDRange.
@@ -210,6 +211,7 @@ impl<'m> Executor<'m> {
         gpu.current = 0;
         gpu.item_started = state.steps;
         std::mem::swap(&mut state.stack, &mut gpu.items[0].stack);
+        tracing::debug!(state = state.id, "pair mode: two symbolic work-items started");
     }
 
     /// The running work-item returned from the kernel.
@@ -235,6 +237,7 @@ impl<'m> Executor<'m> {
         let gpu = state.gpu.as_mut().expect("NDRange");
         let cur = gpu.current;
         gpu.items[cur].status = ItemStatus::AtBarrier { site, loc, flags, waits };
+        tracing::trace!(state = state.id, item = cur, line = self.location(loc).line, "work-item waits at a barrier");
         self.switch_work_item(state)
     }
 
@@ -279,6 +282,7 @@ impl<'m> Executor<'m> {
             gpu.current = next;
             gpu.item_started = state.steps;
             std::mem::swap(&mut state.stack, &mut gpu.items[next].stack);
+            tracing::trace!(state = state.id, from = cur, to = next, "work-item switch");
             return Step::Continue;
         }
         let all_done = gpu.items.iter().all(|i| matches!(i.status, ItemStatus::Done { .. }));
@@ -373,7 +377,9 @@ impl<'m> Executor<'m> {
     }
 
     fn release_barrier(&mut self, state: &mut State) -> Step {
+        let started = std::time::Instant::now();
         self.check_races(state, false);
+        tracing::debug!(state = state.id, seconds = started.elapsed().as_secs_f64(), "barrier: all work-items arrived, races checked");
         let gpu = state.gpu.as_mut().expect("NDRange");
         let pair = gpu.mode == RaceMode::Pair;
         let flags: Vec<u32> =
@@ -426,7 +432,9 @@ impl<'m> Executor<'m> {
     }
 
     fn group_finished(&mut self, state: &mut State) -> Step {
+        let started = std::time::Instant::now();
         self.check_races(state, false);
+        tracing::debug!(state = state.id, seconds = started.elapsed().as_secs_f64(), "work-group finished, races checked");
         let gpu = state.gpu.as_ref().expect("NDRange");
         let next = gpu.group + 1;
         if gpu.mode == RaceMode::Enumerate && next < gpu.ndrange.num_groups() && !gpu.one_group_stands_for_all {
