@@ -19,7 +19,7 @@ use std::collections::HashMap;
 pub const ENUMERATE_LIMIT: u64 = 4096;
 
 pub fn cli(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error> {
-    let _run = tracing::info_span!("race", file = %a.file.display(), kernel = a.kernel.as_deref().unwrap_or("(the only one)")).entered();
+    let _run = tracing::info_span!("race", file = %a.file.display(), kernel = a.kernel.as_deref()).entered();
     let nd = ndrange(&a.local_size, a.num_groups.as_deref(), a.global_size.as_deref())?;
     let mode = match a.mode.as_deref() {
         None => {
