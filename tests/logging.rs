@@ -91,3 +91,17 @@ fn unknown_level_is_a_usage_error() {
     assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
     assert_has(&run.stderr, "--log must be one of");
 }
+
+#[test]
+fn loop_bound_cut_and_the_limit_are_logged() {
+    let path = common::repo().join("tests/fixtures/race/symbolic_loop_bound_ok.cl");
+    let args = ["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--loop-bound", "4"];
+    let run = common::symcross(&[&args[..], &["--log", "debug"]].concat());
+    // The loop in `bump_only` at line 7 is cut on some path, and the run
+    // says which limit made it inconclusive.
+    assert_has(&run.stderr, "path ended: loop bound function=bump_only line=7");
+    assert_has(&run.stderr, "exploration stopped by a limit limit=\"loop-bound\"");
+    let info = common::symcross(&[&args[..], &["--log", "info"]].concat());
+    assert_has(&info.stderr, "exploration stopped by a limit");
+    assert!(!info.stderr.contains("path ended"), "a debug event at info:\n{}", info.stderr);
+}
