@@ -119,6 +119,7 @@ impl Decider {
         if let Some((a, b)) = negated_equality(pool, cond).filter(|(a, b)| pool.mentions_fp(*a) || pool.mentions_fp(*b)) {
             if let Some(c) = self.canon.as_mut() {
                 if c.prove_equal(pool, a, b) {
+                    tracing::trace!("branch side infeasible: the e-graph proves its equality");
                     return Feasibility::Unsat;
                 }
             }
