@@ -105,3 +105,13 @@ fn loop_bound_cut_and_the_limit_are_logged() {
     assert_has(&info.stderr, "exploration stopped by a limit");
     assert!(!info.stderr.contains("path ended"), "a debug event at info:\n{}", info.stderr);
 }
+
+#[test]
+fn a_refutation_names_sampling_as_its_step() {
+    let path = common::repo().join("tests/fixtures/check/float_associativity_refuted.c");
+    let run = common::symcross(&["check", path.to_str().unwrap(), "--log", "debug"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    // Regrouped float sums differ on concrete samples before any solver query.
+    assert_has(&run.stderr, "check decided step=\"sampling\" outcome=\"refuted\"");
+    assert!(!run.stderr.contains("step=\"solver\""), "{}", run.stderr);
+}
