@@ -1,8 +1,10 @@
 //! OpenCL C built-in functions on the device side: work-item functions,
 //! barriers, atomics, and math built-ins mapped onto the libm semantics of
 //! intrinsics.rs (approximate `native_*`/`half_*` yield fresh values).
-//! Built-ins arrive as Itanium-mangled calls (`_Z13get_global_idj`).
+//! Built-ins arrive as Itanium-mangled calls (`_Z13get_global_idj`). Each
+//! has its arity (`opencl_arity`), checked at the call.
 
+use crate::exec::engine::arity::Arity;
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
@@ -20,6 +22,69 @@ pub fn demangle(name: &str) -> Option<(&str, &str)> {
     let len: usize = rest[..digits].parse().ok()?;
     let body = &rest[digits..];
     (body.len() >= len).then(|| (&body[..len], &body[len..]))
+}
+
+/// The work-item and synchronisation built-ins and their arity. A kernel
+/// may also reach them under their plain C name, when its source declares
+/// one itself (`size_t get_global_id(void);`): that call is then checked
+/// against this row too.
+const WORK_ITEM_ROWS: &[(&str, Arity)] = &[
+    ("get_work_dim", Arity::Exact(0)),
+    ("get_local_id", Arity::Exact(1)),
+    ("get_group_id", Arity::Exact(1)),
+    ("get_global_id", Arity::Exact(1)),
+    ("get_local_size", Arity::Exact(1)),
+    ("get_enqueued_local_size", Arity::Exact(1)),
+    ("get_num_groups", Arity::Exact(1)),
+    ("get_global_size", Arity::Exact(1)),
+    ("get_global_offset", Arity::Exact(1)),
+    ("barrier", Arity::Exact(1)),
+    // OpenCL 2.0 adds a memory scope.
+    ("work_group_barrier", Arity::Between(1, 2)),
+    ("wait_group_events", Arity::Exact(2)),
+    ("mem_fence", Arity::Exact(1)),
+    ("read_mem_fence", Arity::Exact(1)),
+    ("write_mem_fence", Arity::Exact(1)),
+];
+
+/// The arity of the OpenCL built-in a call to `name` reaches, with the
+/// name to show (demangled); None when `call_opencl` has no row for it.
+/// `in_kernel`: the call runs on the device, where a plain name may
+/// stand for a work-item built-in the kernel declared itself.
+pub fn opencl_arity(name: &str, in_kernel: bool) -> Option<(String, Arity)> {
+    match name {
+        "__symcross_async_begin" => return Some((name.to_string(), Arity::Exact(1))),
+        "__symcross_async_end" => return Some((name.to_string(), Arity::Exact(0))),
+        _ => {}
+    }
+    let work_item = |plain: &str| WORK_ITEM_ROWS.iter().find(|(n, _)| *n == plain).map(|(_, a)| *a);
+    let Some((plain, _)) = demangle(name) else {
+        let reserved = name.starts_with("__") || name.starts_with("llvm.");
+        return if in_kernel && !reserved { work_item(name).map(|a| (name.to_string(), a)) } else { None };
+    };
+    let arity = if let Some(a) = work_item(plain) {
+        a
+    } else if let Some(op) = plain.strip_prefix("atomic_").or_else(|| plain.strip_prefix("atom_")) {
+        match op {
+            "inc" | "dec" => Arity::Exact(1),
+            "cmpxchg" => Arity::Exact(3),
+            "add" | "sub" | "xchg" | "and" | "or" | "xor" | "min" | "max" => Arity::Exact(2),
+            _ => return None,
+        }
+    } else if let Some(op) = plain.strip_prefix("native_").or_else(|| plain.strip_prefix("half_")) {
+        if op == "divide" || op == "powr" {
+            Arity::Exact(2)
+        } else {
+            Arity::Exact(1)
+        }
+    } else {
+        match plain {
+            "mad" | "shuffle2" => Arity::Exact(3),
+            "shuffle" | "min" | "max" => Arity::Exact(2),
+            _ => crate::exec::ops::intrinsics::libm_arity(plain)?,
+        }
+    };
+    Some((plain.to_string(), arity))
 }
 
 impl<'m> Executor<'m> {
