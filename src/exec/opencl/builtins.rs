@@ -365,7 +365,24 @@ fn first_param_unsigned(params: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::first_param_unsigned;
+    use super::{first_param_unsigned, opencl_arity};
+    use crate::exec::engine::arity::Arity;
+
+    #[test]
+    fn arity_of_mangled_and_plain_builtins() {
+        let arity = |name: &str, in_kernel: bool| opencl_arity(name, in_kernel).map(|(shown, a)| (shown, a));
+        assert_eq!(arity("_Z13get_global_idj", true), Some(("get_global_id".into(), Arity::Exact(1))));
+        assert_eq!(arity("_Z12get_work_dimv", true), Some(("get_work_dim".into(), Arity::Exact(0))));
+        assert_eq!(arity("_Z14atomic_cmpxchgPU3AS1Vjjj", true), Some(("atomic_cmpxchg".into(), Arity::Exact(3))));
+        assert_eq!(arity("_Z10atomic_incPU3AS1Vj", true), Some(("atomic_inc".into(), Arity::Exact(1))));
+        assert_eq!(arity("_Z13native_divideff", true), Some(("native_divide".into(), Arity::Exact(2))));
+        assert_eq!(arity("_Z4fminff", true), Some(("fmin".into(), Arity::Exact(2))));
+        assert_eq!(arity("_Z5clampfff", true), None, "no row: unsupported as before");
+        // A plain name is a built-in only on the device.
+        assert_eq!(arity("get_global_id", true), Some(("get_global_id".into(), Arity::Exact(1))));
+        assert_eq!(arity("get_global_id", false), None);
+        assert_eq!(arity("__get_global_id", true), None);
+    }
 
     #[test]
     fn signedness_of_mangled_parameters() {

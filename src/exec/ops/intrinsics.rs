@@ -783,3 +783,45 @@ fn native_libm(base: &str, f: FpFormat, args: &[u128]) -> Option<u128> {
         FpFormat::Half => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{intrinsic_base, libm_arity, llvm_arity, LIBM_ROWS, LLVM_ROWS};
+    use crate::exec::engine::arity::Arity;
+
+    /// A row is looked up by the name without its type suffix: a row
+    /// whose name has a type-like part could never match, and a second
+    /// row of the same name would never be reached.
+    #[test]
+    fn llvm_rows_are_reachable() {
+        for (k, (name, _, _)) in LLVM_ROWS.iter().enumerate() {
+            assert_eq!(intrinsic_base(name), *name, "row {name} is not a base name");
+            assert!(!LLVM_ROWS[..k].iter().any(|(n, _, _)| n == name), "row {name} is listed twice");
+        }
+        for (k, (name, _, _)) in LIBM_ROWS.iter().enumerate() {
+            assert!(!LIBM_ROWS[..k].iter().any(|(n, _, _)| n == name), "libm row {name} is listed twice");
+        }
+    }
+
+    #[test]
+    fn arity_by_full_intrinsic_name() {
+        assert_eq!(llvm_arity("memcpy.p0.p0.i64"), Some(Arity::Exact(4)));
+        assert_eq!(llvm_arity("smax.v4i32"), Some(Arity::Exact(2)));
+        assert_eq!(llvm_arity("vector.reduce.fadd.v4f32"), Some(Arity::Exact(2)));
+        assert_eq!(llvm_arity("vector.reduce.add.v4i32"), Some(Arity::Exact(1)));
+        assert_eq!(llvm_arity("fshl.i32"), Some(Arity::Exact(3)));
+        // Checked by their own tables, unknown ones not at all.
+        assert_eq!(llvm_arity("x86.sse.min.ps"), None);
+        assert_eq!(llvm_arity("aarch64.neon.smax.v4i32"), None);
+        assert_eq!(llvm_arity("no.such.intrinsic"), None);
+    }
+
+    #[test]
+    fn libm_arity_covers_the_float_variants() {
+        assert_eq!(libm_arity("sqrtf"), Some(Arity::Exact(1)));
+        assert_eq!(libm_arity("fma"), Some(Arity::Exact(3)));
+        assert_eq!(libm_arity("atan2f"), Some(Arity::Exact(2)));
+        assert_eq!(libm_arity("erff"), Some(Arity::Exact(1)));
+        assert_eq!(libm_arity("strlen"), None);
+    }
+}
