@@ -313,10 +313,7 @@ impl<'m> Executor<'m> {
     }
 
     fn builtin_assert_fail(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
-        let text = match c.args.first() {
-            Some(p) => self.read_c_string(state, p[0], c.inst.loc).unwrap_or_default(),
-            None => String::new(),
-        };
+        let text = self.read_c_string(state, c.args[0][0], c.inst.loc).unwrap_or_default();
         let msg = format!("assertion `{text}` can fail");
         let model = state.model.clone();
         let decided = if state.unconfirmed_path { None } else { Some(crate::report::DecidedBy::BitPrecise) };

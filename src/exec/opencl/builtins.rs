@@ -213,7 +213,7 @@ impl<'m> Executor<'m> {
     /// when the call names one, else the next number of the work-item's
     /// copies (the same for every work-item making the same calls).
     fn async_copy_begin(&mut self, state: &mut State, c: &CallCtx) -> ExprId {
-        let given = c.args.first().map(|a| a[0]).unwrap_or_else(|| self.pool.constant(64, 0));
+        let given = c.args[0][0];
         // Reported at the user's call of async_work_group_copy.
         let call = state.frame().call_loc;
         let loc = if call == crate::ir::Loc::default() { c.inst.loc } else { call };
