@@ -57,7 +57,39 @@ fixtures!(
     simde_style_restrict_inline,
     fenv_save_restore_proved,
     fenv_other_rounding_unsupported,
+    wrong_arity_libm_unsupported,
+    wrong_arity_libm_too_few_unsupported,
+    wrong_arity_make_symbolic_unsupported,
+    wrong_arity_check_equal_unsupported,
 );
+
+/// A built-in declared with another parameter list than the one symcross
+/// implements: the `unsupported` finding is at the call and names the
+/// function, the arguments given and the arguments it takes; nothing
+/// panics.
+#[test]
+fn wrong_arity_names_the_function_and_both_counts() {
+    let cases = [
+        ("wrong_arity_libm_unsupported", "`sqrtf` with 2 arguments", "takes 1 argument", 12),
+        ("wrong_arity_libm_too_few_unsupported", "`fmaf` with 1 argument", "takes 3 arguments", 11),
+        ("wrong_arity_make_symbolic_unsupported", "`symcross_make_symbolic` with 1 argument", "takes 2 or 3 arguments", 8),
+        ("wrong_arity_check_equal_unsupported", "`symcross_check_equal` with 2 arguments", "takes 4 or 5 arguments", 11),
+    ];
+    for (name, given, takes, line) in cases {
+        let path = common::repo().join(format!("tests/fixtures/check/{name}.c"));
+        let run = common::symcross(&["check", path.to_str().unwrap(), "--json", "-"]);
+        assert!(!run.stderr.contains("panicked"), "{name}: {}", run.stderr);
+        let json = run.json.unwrap_or_else(|| panic!("{name}: no report: {}", run.stderr));
+        let findings = json["findings"].as_array().expect("findings");
+        let f = findings
+            .iter()
+            .find(|f| f["kind"] == "unsupported" && f["message"].as_str().is_some_and(|m| m.contains(given)))
+            .unwrap_or_else(|| panic!("{name}: no unsupported finding for {given}: {findings:#?}"));
+        let message = f["message"].as_str().unwrap();
+        assert!(message.contains(takes), "{name}: {message}");
+        assert_eq!(f["location"]["line"], line, "{name}: {f:#?}");
+    }
+}
 
 #[test]
 fn every_fixture_is_listed() {

@@ -39,7 +39,33 @@ fixtures!(
     callbacks,
     separate_compilation,
     uninitialized_host_data_in_kernel,
+    wrong_arity_get_global_id,
+    wrong_arity_fmin,
+    wrong_arity_barrier,
 );
+
+/// A kernel that declares a built-in itself with another parameter list:
+/// the `unsupported` finding names the built-in and both counts.
+#[test]
+fn wrong_arity_in_a_kernel_names_the_builtin() {
+    let cases = [
+        ("wrong_arity_get_global_id", "`get_global_id` with 0 arguments", "takes 1 argument"),
+        ("wrong_arity_fmin", "`fmin` with 1 argument", "takes 2 arguments"),
+        ("wrong_arity_barrier", "`barrier` with 0 arguments", "takes 1 argument"),
+    ];
+    for (name, given, takes) in cases {
+        let path = common::repo().join(format!("tests/fixtures/opencl/{name}.c"));
+        let run = common::symcross(&["check", path.to_str().unwrap(), "--json", "-"]);
+        assert!(!run.stderr.contains("panicked"), "{name}: {}", run.stderr);
+        let json = run.json.unwrap_or_else(|| panic!("{name}: no report: {}", run.stderr));
+        let findings = json["findings"].as_array().expect("findings");
+        let f = findings
+            .iter()
+            .find(|f| f["kind"] == "unsupported" && f["message"].as_str().is_some_and(|m| m.contains(given)))
+            .unwrap_or_else(|| panic!("{name}: no unsupported finding for {given}: {findings:#?}"));
+        assert!(f["message"].as_str().unwrap().contains(takes), "{name}: {f:#?}");
+    }
+}
 
 /// The tree reduction equals the serial sum once + may reassociate, -0
 /// is excluded (the serial sum starts from +0.0) and NaN is excluded; the
@@ -89,6 +115,9 @@ fn every_fixture_is_listed() {
         "callbacks",
         "separate_compilation",
         "uninitialized_host_data_in_kernel",
+        "wrong_arity_get_global_id",
+        "wrong_arity_fmin",
+        "wrong_arity_barrier",
     ];
     for entry in std::fs::read_dir(common::repo().join("tests/fixtures/opencl")).expect("fixture dir") {
         let path = entry.expect("entry").path();

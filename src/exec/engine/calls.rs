@@ -1,9 +1,11 @@
 //! Calls: to module functions, through pointers, and to the functions
 //! symcross implements itself. Those are a table of rows (name -> handler):
 //! the harness API, allocation, process exit, output; libm and `llvm.*`
-//! intrinsics are in intrinsics.rs. A call to anything else is an
-//! `unsupported` finding naming the function.
+//! intrinsics are in intrinsics.rs. Each row has its arity (arity.rs),
+//! checked at the call. A call to anything else is an `unsupported`
+//! finding naming the function.
 
+use crate::exec::engine::arity::{mismatch_message, Arity};
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
 use crate::exec::engine::value::{scalar, Value};
@@ -22,55 +24,86 @@ pub struct CallCtx<'a> {
 type Handler<'m> = fn(&mut Executor<'m>, &mut State, &CallCtx) -> Result<Option<Value>, Step>;
 
 impl<'m> Executor<'m> {
-    /// The built-in functions, by exact name.
-    fn builtin(name: &str) -> Option<Handler<'m>> {
+    /// The built-in functions, by exact name: the handler and the
+    /// arguments the C declaration takes (checked at the call, so the
+    /// handler may index them). Trailing arguments a handler reads only
+    /// when present make a range.
+    fn builtin(name: &str) -> Option<(Handler<'m>, Arity)> {
+        use Arity::{AtLeast, Between, Exact};
         Some(match name {
-            "symcross_make_symbolic" | "make_symbolic" | "klee_make_symbolic" => Self::builtin_make_symbolic,
-            "symcross_assume" | "klee_assume" => Self::builtin_assume,
-            "symcross_check_equal" => Self::builtin_check_equal,
-            "__assert_fail" | "__assert_rtn" => Self::builtin_assert_fail,
-            "klee_assert" => Self::builtin_klee_assert,
-            "klee_int" => Self::builtin_klee_int,
-            "klee_range" => Self::builtin_klee_range,
-            "klee_silent_exit" => Self::builtin_klee_silent_exit,
-            "klee_is_symbolic" => Self::builtin_klee_is_symbolic,
-            "klee_prefer_cex" | "klee_warning" | "klee_warning_once" | "klee_print_expr" => Self::builtin_ignore,
-            "abort" => Self::builtin_abort,
-            "exit" | "_exit" => Self::builtin_exit,
-            "malloc" => Self::builtin_malloc,
-            "calloc" => Self::builtin_calloc,
-            "realloc" => Self::builtin_realloc,
-            "free" => Self::builtin_free,
-            "aligned_alloc" => Self::builtin_aligned_alloc,
-            "posix_memalign" => Self::builtin_posix_memalign,
-            "memcpy" | "memmove" => Self::builtin_memmove,
-            "memset" => Self::builtin_memset,
-            "memcmp" | "bcmp" => Self::builtin_memcmp,
-            "printf" => Self::builtin_printf,
-            "puts" => Self::builtin_puts,
-            "putchar" => Self::builtin_putchar,
-            "fflush" => Self::builtin_ignore,
-            "fprintf" | "vprintf" | "vfprintf" => Self::builtin_fprintf,
-            "fputs" => Self::builtin_fputs,
-            "sprintf" | "snprintf" | "vsprintf" | "vsnprintf" => Self::builtin_sprintf,
-            "fwrite" => Self::builtin_fwrite,
-            "fputc" | "putc" | "_IO_putc" => Self::builtin_putchar,
-            "strtod" | "strtof" => Self::builtin_strtod,
-            "getenv" => Self::builtin_getenv,
-            "feholdexcept" | "fesetenv" | "feupdateenv" | "fegetenv" | "feclearexcept" | "fegetround" => Self::builtin_fenv_unchanged,
-            "fesetround" => Self::builtin_fesetround,
-            "__symcross_read_file" => Self::builtin_read_file,
-            "__symcross_cl_build" => Self::cl_build,
-            "__symcross_cl_build_units" => Self::cl_build_units,
-            "__symcross_cl_kernel" => Self::cl_kernel,
-            "__symcross_cl_kernel_arg" => Self::cl_kernel_arg,
-            "__symcross_cl_kernel_names" => Self::cl_kernel_names,
-            "__symcross_cl_run" => Self::cl_run,
-            "__symcross_cl_alloc" => Self::cl_alloc,
-            "__symcross_cl_free" => Self::cl_free,
-            "__symcross_unsupported" => Self::cl_unsupported,
+            "symcross_make_symbolic" | "make_symbolic" | "klee_make_symbolic" => (Self::builtin_make_symbolic, Between(2, 3)),
+            "symcross_assume" | "klee_assume" => (Self::builtin_assume, Exact(1)),
+            "symcross_check_equal" => (Self::builtin_check_equal, Between(4, 5)),
+            "__assert_fail" | "__assert_rtn" => (Self::builtin_assert_fail, Exact(4)),
+            "klee_assert" => (Self::builtin_klee_assert, Exact(1)),
+            "klee_int" => (Self::builtin_klee_int, Exact(1)),
+            "klee_range" => (Self::builtin_klee_range, Exact(3)),
+            "klee_silent_exit" => (Self::builtin_klee_silent_exit, Exact(1)),
+            "klee_is_symbolic" => (Self::builtin_klee_is_symbolic, Exact(1)),
+            "klee_prefer_cex" => (Self::builtin_ignore, Exact(2)),
+            "klee_warning" | "klee_warning_once" => (Self::builtin_ignore, Exact(1)),
+            "klee_print_expr" => (Self::builtin_ignore, AtLeast(1)),
+            "abort" => (Self::builtin_abort, Exact(0)),
+            "exit" | "_exit" => (Self::builtin_exit, Exact(1)),
+            "malloc" => (Self::builtin_malloc, Exact(1)),
+            "calloc" => (Self::builtin_calloc, Exact(2)),
+            "realloc" => (Self::builtin_realloc, Exact(2)),
+            "free" => (Self::builtin_free, Exact(1)),
+            "aligned_alloc" => (Self::builtin_aligned_alloc, Exact(2)),
+            "posix_memalign" => (Self::builtin_posix_memalign, Exact(3)),
+            "memcpy" | "memmove" => (Self::builtin_memmove, Exact(3)),
+            "memset" => (Self::builtin_memset, Exact(3)),
+            "memcmp" | "bcmp" => (Self::builtin_memcmp, Exact(3)),
+            "printf" => (Self::builtin_printf, AtLeast(1)),
+            "puts" => (Self::builtin_puts, Exact(1)),
+            "putchar" => (Self::builtin_putchar, Exact(1)),
+            "fflush" => (Self::builtin_ignore, Exact(1)),
+            "fprintf" => (Self::builtin_fprintf, AtLeast(2)),
+            "vprintf" => (Self::builtin_fprintf, Exact(2)),
+            "vfprintf" => (Self::builtin_fprintf, Exact(3)),
+            "fputs" => (Self::builtin_fputs, Exact(2)),
+            "sprintf" => (Self::builtin_sprintf, AtLeast(2)),
+            "snprintf" => (Self::builtin_sprintf, AtLeast(3)),
+            "vsprintf" => (Self::builtin_sprintf, Exact(3)),
+            "vsnprintf" => (Self::builtin_sprintf, Exact(4)),
+            "fwrite" => (Self::builtin_fwrite, Exact(4)),
+            "fputc" | "putc" | "_IO_putc" => (Self::builtin_putchar, Exact(2)),
+            "strtod" | "strtof" => (Self::builtin_strtod, Exact(2)),
+            "getenv" => (Self::builtin_getenv, Exact(1)),
+            "feholdexcept" | "fesetenv" | "feupdateenv" | "fegetenv" | "feclearexcept" => (Self::builtin_fenv_unchanged, Exact(1)),
+            "fegetround" => (Self::builtin_fenv_unchanged, Exact(0)),
+            "fesetround" => (Self::builtin_fesetround, Exact(1)),
+            "__symcross_read_file" => (Self::builtin_read_file, Exact(2)),
+            "__symcross_cl_build" => (Self::cl_build, Exact(5)),
+            "__symcross_cl_build_units" => (Self::cl_build_units, Exact(10)),
+            "__symcross_cl_kernel" => (Self::cl_kernel, Exact(3)),
+            "__symcross_cl_kernel_arg" => (Self::cl_kernel_arg, Exact(5)),
+            "__symcross_cl_kernel_names" => (Self::cl_kernel_names, Exact(4)),
+            "__symcross_cl_run" => (Self::cl_run, Exact(8)),
+            "__symcross_cl_alloc" => (Self::cl_alloc, Exact(1)),
+            "__symcross_cl_free" => (Self::cl_free, Exact(1)),
+            "__symcross_unsupported" => (Self::cl_unsupported, Exact(1)),
             _ => return None,
         })
+    }
+
+    /// The arity of the built-in a call to `name` reaches, found in the
+    /// order `exec_call` dispatches (this table, `llvm.*` and libm, OpenCL
+    /// built-ins), with the name to show (OpenCL names demangled). None
+    /// when no row claims the call: it is then unsupported, or a function
+    /// a kernel declares without defining, either way with no arguments
+    /// read. The x86 and AArch64 rows check their operands themselves.
+    fn builtin_arity(&self, state: &State, name: &str) -> Option<(String, Arity)> {
+        if let Some((_, arity)) = Self::builtin(name) {
+            return Some((name.to_string(), arity));
+        }
+        if let Some(rest) = name.strip_prefix("llvm.") {
+            return crate::exec::ops::intrinsics::llvm_arity(rest).map(|a| (name.to_string(), a));
+        }
+        if let Some(arity) = crate::exec::ops::intrinsics::libm_arity(name) {
+            return Some((name.to_string(), arity));
+        }
+        crate::exec::opencl::builtins::opencl_arity(name, state.gpu.is_some())
     }
 
     pub(in crate::exec) fn exec_call(
@@ -109,9 +142,15 @@ impl<'m> Executor<'m> {
             Callee::External(name) | Callee::Intrinsic(name) => name,
             Callee::InlineAsm => return self.unsupported(state, inst.loc, "inline assembly".into()),
         };
+        // Checked before anything reads an argument (the shadows included).
+        if let Some((shown, arity)) = self.builtin_arity(state, name) {
+            if !arity.admits(values.len()) {
+                return self.unsupported(state, inst.loc, mismatch_message(&shown, arity, values.len()));
+            }
+        }
         let origin = if shadows.is_empty() { None } else { self.builtin_call_shadows(state, name, &shadows, inst.loc) };
         let ctx = CallCtx { name, args: values, inst };
-        let result = if let Some(h) = Self::builtin(name) {
+        let result = if let Some((h, _)) = Self::builtin(name) {
             h(self, state, &ctx)
         } else if let Some(r) = self.call_intrinsic(state, &ctx) {
             r
@@ -274,10 +313,7 @@ impl<'m> Executor<'m> {
     }
 
     fn builtin_assert_fail(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
-        let text = match c.args.first() {
-            Some(p) => self.read_c_string(state, p[0], c.inst.loc).unwrap_or_default(),
-            None => String::new(),
-        };
+        let text = self.read_c_string(state, c.args[0][0], c.inst.loc).unwrap_or_default();
         let msg = format!("assertion `{text}` can fail");
         let model = state.model.clone();
         let decided = if state.unconfirmed_path { None } else { Some(crate::report::DecidedBy::BitPrecise) };

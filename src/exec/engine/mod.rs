@@ -1,6 +1,7 @@
 //! The engine: the run loop, execution states, forking, the searchers,
 //! path merging and sharding, and call dispatch.
 
+pub(in crate::exec) mod arity;
 pub(in crate::exec) mod calls;
 pub(in crate::exec) mod control;
 pub(in crate::exec) mod coverage;

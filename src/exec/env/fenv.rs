@@ -24,7 +24,7 @@ impl<'m> Executor<'m> {
 
     /// fesetround: only round-to-nearest (what symcross computes with).
     pub(in crate::exec) fn builtin_fesetround(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
-        match c.args.first().and_then(|a| self.pool.as_const(a[0])) {
+        match self.pool.as_const(c.args[0][0]) {
             Some(FE_TONEAREST) => Ok(Some(smallvec::smallvec![self.pool.constant(32, 0)])),
             _ => Err(self.unsupported(
                 state,

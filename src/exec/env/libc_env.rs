@@ -92,7 +92,8 @@ impl<'m> Executor<'m> {
             Ok(None) => (0, 0.0),
             Err(()) => return Err(self.unsupported(state, loc, format!("{} of a hexadecimal floating constant", c.name))),
         };
-        if c.args.len() > 1 && self.pool.as_const(c.args[1][0]) != Some(0) {
+        // The row's arity (2) guarantees `end`; it may be NULL.
+        if self.pool.as_const(c.args[1][0]) != Some(0) {
             let base = self.pool.as_const(c.args[0][0]).unwrap_or(0);
             let end = self.pool.constant(64, base + used as u128);
             let bytes = crate::exec::memory::layout::value_to_bytes(&mut self.pool, &crate::ir::Type::Ptr { addr_space: 0 }, &[end]);

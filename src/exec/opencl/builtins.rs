@@ -1,8 +1,10 @@
 //! OpenCL C built-in functions on the device side: work-item functions,
 //! barriers, atomics, and math built-ins mapped onto the libm semantics of
 //! intrinsics.rs (approximate `native_*`/`half_*` yield fresh values).
-//! Built-ins arrive as Itanium-mangled calls (`_Z13get_global_idj`).
+//! Built-ins arrive as Itanium-mangled calls (`_Z13get_global_idj`). Each
+//! has its arity (`opencl_arity`), checked at the call.
 
+use crate::exec::engine::arity::Arity;
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
@@ -22,6 +24,143 @@ pub fn demangle(name: &str) -> Option<(&str, &str)> {
     (body.len() >= len).then(|| (&body[..len], &body[len..]))
 }
 
+/// A work-item function: which id or size it reads.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum WorkItem {
+    WorkDim,
+    LocalId,
+    GroupId,
+    GlobalId,
+    LocalSize,
+    NumGroups,
+    GlobalSize,
+    GlobalOffset,
+}
+
+/// The read-modify-write of an `atomic_*` (or `atom_*`) built-in.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Atomic {
+    Inc,
+    Dec,
+    Add,
+    Sub,
+    Xchg,
+    And,
+    Or,
+    Xor,
+    Min,
+    Max,
+    CmpXchg,
+}
+
+/// What an OpenCL built-in does, by row.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Builtin {
+    WorkItem(WorkItem),
+    /// barrier and work_group_barrier: the flags are the first argument.
+    Barrier,
+    WaitGroupEvents,
+    MemFence,
+    Atomic(Atomic),
+    /// An `atomic_*` symcross does not model: an `unsupported` finding
+    /// naming it.
+    UnknownAtomic,
+    /// `native_*`, `half_*` and `mad`: implementation-defined precision, so
+    /// a fresh value.
+    Approximate,
+    Shuffle,
+    Shuffle2,
+    /// min/max on integers or floats; everything else reuses the libm rows.
+    MinMax {
+        max: bool,
+    },
+    Math,
+}
+
+/// The work-item and synchronisation built-ins and their arity. A kernel
+/// may also reach them under their plain C name, when its source declares
+/// one itself (`size_t get_global_id(void);`): that call is then checked
+/// against this row too.
+const WORK_ITEM_ROWS: &[(&str, Builtin, Arity)] = &[
+    ("get_work_dim", Builtin::WorkItem(WorkItem::WorkDim), Arity::Exact(0)),
+    ("get_local_id", Builtin::WorkItem(WorkItem::LocalId), Arity::Exact(1)),
+    ("get_group_id", Builtin::WorkItem(WorkItem::GroupId), Arity::Exact(1)),
+    ("get_global_id", Builtin::WorkItem(WorkItem::GlobalId), Arity::Exact(1)),
+    ("get_local_size", Builtin::WorkItem(WorkItem::LocalSize), Arity::Exact(1)),
+    ("get_enqueued_local_size", Builtin::WorkItem(WorkItem::LocalSize), Arity::Exact(1)),
+    ("get_num_groups", Builtin::WorkItem(WorkItem::NumGroups), Arity::Exact(1)),
+    ("get_global_size", Builtin::WorkItem(WorkItem::GlobalSize), Arity::Exact(1)),
+    ("get_global_offset", Builtin::WorkItem(WorkItem::GlobalOffset), Arity::Exact(1)),
+    ("barrier", Builtin::Barrier, Arity::Exact(1)),
+    // OpenCL 2.0 adds a memory scope.
+    ("work_group_barrier", Builtin::Barrier, Arity::Between(1, 2)),
+    ("wait_group_events", Builtin::WaitGroupEvents, Arity::Exact(2)),
+    ("mem_fence", Builtin::MemFence, Arity::Exact(1)),
+    ("read_mem_fence", Builtin::MemFence, Arity::Exact(1)),
+    ("write_mem_fence", Builtin::MemFence, Arity::Exact(1)),
+];
+
+/// The atomic read-modify-writes, by the name after `atomic_`/`atom_`.
+const ATOMIC_ROWS: &[(&str, Atomic, usize)] = &[
+    ("inc", Atomic::Inc, 1),
+    ("dec", Atomic::Dec, 1),
+    ("add", Atomic::Add, 2),
+    ("sub", Atomic::Sub, 2),
+    ("xchg", Atomic::Xchg, 2),
+    ("and", Atomic::And, 2),
+    ("or", Atomic::Or, 2),
+    ("xor", Atomic::Xor, 2),
+    ("min", Atomic::Min, 2),
+    ("max", Atomic::Max, 2),
+    ("cmpxchg", Atomic::CmpXchg, 3),
+];
+
+/// The row of an OpenCL built-in by its plain (demangled) name: what it
+/// does and its arity (None for `UnknownAtomic`, which reads nothing).
+/// None when symcross has no such built-in.
+fn builtin_row(plain: &str) -> Option<(Builtin, Option<Arity>)> {
+    if let Some((_, b, a)) = WORK_ITEM_ROWS.iter().find(|(n, _, _)| *n == plain) {
+        return Some((*b, Some(*a)));
+    }
+    if let Some(op) = plain.strip_prefix("atomic_").or_else(|| plain.strip_prefix("atom_")) {
+        return Some(match ATOMIC_ROWS.iter().find(|(n, _, _)| *n == op) {
+            Some((_, atomic, n)) => (Builtin::Atomic(*atomic), Some(Arity::Exact(*n))),
+            None => (Builtin::UnknownAtomic, None),
+        });
+    }
+    if let Some(op) = plain.strip_prefix("native_").or_else(|| plain.strip_prefix("half_")) {
+        let two = op == "divide" || op == "powr";
+        return Some((Builtin::Approximate, Some(Arity::Exact(if two { 2 } else { 1 }))));
+    }
+    Some(match plain {
+        "mad" => (Builtin::Approximate, Some(Arity::Exact(3))),
+        "shuffle" => (Builtin::Shuffle, Some(Arity::Exact(2))),
+        "shuffle2" => (Builtin::Shuffle2, Some(Arity::Exact(3))),
+        "min" => (Builtin::MinMax { max: false }, Some(Arity::Exact(2))),
+        "max" => (Builtin::MinMax { max: true }, Some(Arity::Exact(2))),
+        _ => (Builtin::Math, Some(crate::exec::ops::intrinsics::libm_arity(plain)?)),
+    })
+}
+
+/// The arity of the OpenCL built-in a call to `name` reaches, with the
+/// name to show (demangled); None when `call_opencl` has no row for it.
+/// `in_kernel`: the call runs on the device, where a plain name may
+/// stand for a work-item built-in the kernel declared itself.
+pub fn opencl_arity(name: &str, in_kernel: bool) -> Option<(String, Arity)> {
+    match name {
+        "__symcross_async_begin" => return Some((name.to_string(), Arity::Exact(1))),
+        "__symcross_async_end" => return Some((name.to_string(), Arity::Exact(0))),
+        _ => {}
+    }
+    let Some((plain, _)) = demangle(name) else {
+        let reserved = name.starts_with("__") || name.starts_with("llvm.");
+        let row = WORK_ITEM_ROWS.iter().find(|(n, _, _)| *n == name).filter(|_| in_kernel && !reserved);
+        return row.map(|(_, _, a)| (name.to_string(), *a));
+    };
+    let (_, arity) = builtin_row(plain)?;
+    Some((plain.to_string(), arity?))
+}
+
 impl<'m> Executor<'m> {
     pub(in crate::exec) fn call_opencl(&mut self, state: &mut State, c: &CallCtx) -> Outcome {
         match c.name {
@@ -36,18 +175,17 @@ impl<'m> Executor<'m> {
             _ => {}
         }
         let (name, params) = demangle(c.name)?;
-        if let Some(v) = self.work_item_function(state, name, c) {
-            return Some(Ok(Some(scalar(v))));
-        }
-        match name {
-            "barrier" | "work_group_barrier" | "wait_group_events" => {
+        let (builtin, _) = builtin_row(name)?;
+        match builtin {
+            Builtin::WorkItem(which) => self.work_item_function(state, which, c).map(|v| Ok(Some(scalar(v)))),
+            Builtin::Barrier | Builtin::WaitGroupEvents => {
                 if state.gpu.is_none() {
                     return Some(Ok(None));
                 }
                 // wait_group_events completes the asynchronous copies of
                 // its events (see cl-runtime-model/device/async_copy.cl):
                 // a barrier on both address spaces.
-                let (flags, waits) = if name == "wait_group_events" {
+                let (flags, waits) = if builtin == Builtin::WaitGroupEvents {
                     match self.waited_events(state, c) {
                         Ok(w) => (self.pool.constant(32, 3), Some(w)),
                         Err(step) => return Some(Err(step)),
@@ -55,23 +193,19 @@ impl<'m> Executor<'m> {
                 } else {
                     (c.args[0][0], None)
                 };
-                return Some(Err(self.work_item_barrier(state, flags, c.inst.loc, waits)));
+                Some(Err(self.work_item_barrier(state, flags, c.inst.loc, waits)))
             }
-            "mem_fence" | "read_mem_fence" | "write_mem_fence" => return Some(Ok(None)),
-            _ => {}
+            Builtin::MemFence => Some(Ok(None)),
+            Builtin::Atomic(op) => Some(self.atomic_builtin(state, c, op, params)),
+            Builtin::UnknownAtomic => Some(Err(self.unsupported(state, c.inst.loc, format!("OpenCL built-in {name}")))),
+            Builtin::Approximate => {
+                let w = c.inst.ty.scalar_bits();
+                let lanes = c.inst.ty.lanes();
+                Some(Ok(Some((0..lanes).map(|_| self.pool.fresh(w)).collect())))
+            }
+            Builtin::Shuffle | Builtin::Shuffle2 => Some(Ok(Some(self.shuffle_builtin(c)))),
+            Builtin::MinMax { .. } | Builtin::Math => self.opencl_math(c, name, builtin, params),
         }
-        if let Some(op) = name.strip_prefix("atomic_").or_else(|| name.strip_prefix("atom_")) {
-            return Some(self.atomic_builtin(state, c, op, params));
-        }
-        if name.starts_with("native_") || name.starts_with("half_") || name == "mad" {
-            let w = c.inst.ty.scalar_bits();
-            let lanes = c.inst.ty.lanes();
-            return Some(Ok(Some((0..lanes).map(|_| self.pool.fresh(w)).collect())));
-        }
-        if name == "shuffle" || name == "shuffle2" {
-            return Some(Ok(Some(self.shuffle_builtin(c))));
-        }
-        self.opencl_math(c, name, params)
     }
 
     /// `__symcross_async_begin(e)`: the running work-item's accesses until
@@ -79,7 +213,7 @@ impl<'m> Executor<'m> {
     /// when the call names one, else the next number of the work-item's
     /// copies (the same for every work-item making the same calls).
     fn async_copy_begin(&mut self, state: &mut State, c: &CallCtx) -> ExprId {
-        let given = c.args.first().map(|a| a[0]).unwrap_or_else(|| self.pool.constant(64, 0));
+        let given = c.args[0][0];
         // Reported at the user's call of async_work_group_copy.
         let call = state.frame().call_loc;
         let loc = if call == crate::ir::Loc::default() { c.inst.loc } else { call };
@@ -160,53 +294,46 @@ impl<'m> Executor<'m> {
         out
     }
 
-    fn work_item_function(&mut self, state: &State, name: &str, c: &CallCtx) -> Option<ExprId> {
-        const NAMES: &[&str] = &[
-            "get_work_dim",
-            "get_local_id",
-            "get_group_id",
-            "get_global_id",
-            "get_local_size",
-            "get_enqueued_local_size",
-            "get_num_groups",
-            "get_global_size",
-            "get_global_offset",
-        ];
-        if !NAMES.contains(&name) {
-            return None;
-        }
+    /// A work-item function's value for the running work-item; None on
+    /// the host (no work-item runs there: the call is unsupported).
+    fn work_item_function(&mut self, state: &State, which: WorkItem, c: &CallCtx) -> Option<ExprId> {
         let gpu = state.gpu.as_ref()?;
         let nd = gpu.ndrange;
         let item = &gpu.items[gpu.current];
-        let d = c.args.first().and_then(|a| self.pool.as_const(a[0])).unwrap_or(0) as usize;
-        let out_of_range = d >= nd.dims as usize;
         let p = &mut self.pool;
         let k = |p: &mut crate::expr::ExprPool, v: u64| p.constant(64, v as u128);
-        Some(match name {
-            "get_work_dim" => p.constant(32, nd.dims as u128),
-            _ if out_of_range => match name {
-                "get_global_id" | "get_local_id" | "get_group_id" | "get_global_offset" => k(p, 0),
+        if which == WorkItem::WorkDim {
+            return Some(p.constant(32, nd.dims as u128));
+        }
+        // The row's arity guarantees the dimension argument.
+        let d = p.as_const(c.args[0][0]).unwrap_or(0) as usize;
+        if d >= nd.dims as usize {
+            // Past the dimensions: ids and offsets 0, sizes 1.
+            return Some(match which {
+                WorkItem::GlobalId | WorkItem::LocalId | WorkItem::GroupId | WorkItem::GlobalOffset => k(p, 0),
                 _ => k(p, 1),
-            },
-            "get_local_id" => item.local[d],
-            "get_group_id" => item.group[d],
-            "get_global_id" => {
+            });
+        }
+        Some(match which {
+            WorkItem::WorkDim => unreachable!("answered above"),
+            WorkItem::LocalId => item.local[d],
+            WorkItem::GroupId => item.group[d],
+            WorkItem::GlobalId => {
                 let size = k(p, nd.local[d]);
                 let base = p.mul(item.group[d], size);
                 let id = p.add(base, item.local[d]);
                 let offset = k(p, nd.offset[d]);
                 p.add(id, offset)
             }
-            "get_local_size" | "get_enqueued_local_size" => k(p, nd.local[d]),
-            "get_num_groups" => k(p, nd.groups[d]),
-            "get_global_size" => k(p, nd.local[d] * nd.groups[d]),
-            "get_global_offset" => k(p, nd.offset[d]),
-            _ => return None,
+            WorkItem::LocalSize => k(p, nd.local[d]),
+            WorkItem::NumGroups => k(p, nd.groups[d]),
+            WorkItem::GlobalSize => k(p, nd.local[d] * nd.groups[d]),
+            WorkItem::GlobalOffset => k(p, nd.offset[d]),
         })
     }
 
     /// `atomic_add(p, v)` and friends: read-modify-write, recorded as atomic.
-    fn atomic_builtin(&mut self, state: &mut State, c: &CallCtx, op: &str, params: &str) -> Result<Option<Value>, Step> {
+    fn atomic_builtin(&mut self, state: &mut State, c: &CallCtx, op: Atomic, params: &str) -> Result<Option<Value>, Step> {
         let loc = c.inst.loc;
         let t = c.inst.ty.clone();
         let len = t.store_size();
@@ -216,60 +343,58 @@ impl<'m> Executor<'m> {
         let old = crate::exec::memory::layout::bytes_to_value(&mut self.pool, &t, &bytes)[0];
         let w = self.pool.width(old);
         let unsigned = params.ends_with('j') || params.ends_with('m');
-        let arg = |k: usize| c.args.get(k).map(|a| a[0]);
+        // The row's arity guarantees the operands each form reads.
+        let arg = |k: usize| c.args[k][0];
         let p = &mut self.pool;
         let one = p.constant(w, 1);
-        let new = match (op, arg(1)) {
-            ("inc", _) => p.add(old, one),
-            ("dec", _) => p.sub(old, one),
-            ("add", Some(v)) => p.add(old, v),
-            ("sub", Some(v)) => p.sub(old, v),
-            ("xchg", Some(v)) => v,
-            ("and", Some(v)) => p.and(old, v),
-            ("or", Some(v)) => p.or(old, v),
-            ("xor", Some(v)) => p.xor(old, v),
-            ("min" | "max", Some(v)) => {
-                let lt = p.cmp(if unsigned { CmpOp::Ult } else { CmpOp::Slt }, old, v);
-                if op == "min" {
-                    p.ite(lt, old, v)
+        let new = match op {
+            Atomic::Inc => p.add(old, one),
+            Atomic::Dec => p.sub(old, one),
+            Atomic::Add => p.add(old, arg(1)),
+            Atomic::Sub => p.sub(old, arg(1)),
+            Atomic::Xchg => arg(1),
+            Atomic::And => p.and(old, arg(1)),
+            Atomic::Or => p.or(old, arg(1)),
+            Atomic::Xor => p.xor(old, arg(1)),
+            Atomic::Min | Atomic::Max => {
+                let lt = p.cmp(if unsigned { CmpOp::Ult } else { CmpOp::Slt }, old, arg(1));
+                if op == Atomic::Min {
+                    p.ite(lt, old, arg(1))
                 } else {
-                    p.ite(lt, v, old)
+                    p.ite(lt, arg(1), old)
                 }
             }
-            ("cmpxchg", Some(cmp)) => {
-                let v = arg(2).unwrap_or(cmp);
-                let eq = p.eq(old, cmp);
-                p.ite(eq, v, old)
+            Atomic::CmpXchg => {
+                let eq = p.eq(old, arg(1));
+                p.ite(eq, arg(2), old)
             }
-            _ => return Err(self.unsupported(state, loc, format!("OpenCL built-in atomic_{op}"))),
         };
         let out = crate::exec::memory::layout::value_to_bytes(&mut self.pool, &t, &[new]);
         self.observe_access(state, &access, len, true, true, None, loc);
         self.write_bytes(state, &access, &out);
-        let _ = BinOp::Add;
         Ok(Some(scalar(old)))
     }
 
     /// Math built-ins with exact semantics, lane by lane, reusing the libm
     /// rows (`sqrt`, `fabs`, `fmin`, ...) and integer min/max/clamp.
-    fn opencl_math(&mut self, c: &CallCtx, name: &str, params: &str) -> Outcome {
+    fn opencl_math(&mut self, c: &CallCtx, name: &str, builtin: Builtin, params: &str) -> Outcome {
         let lanes = c.inst.ty.lanes() as usize;
         let fmt = c.inst.ty.is_float();
         let mut out = Value::new();
         for i in 0..lanes {
             let lane_args: Vec<Value> = c.args.iter().map(|a| scalar(if a.len() > 1 { a[i] } else { a[0] })).collect();
-            let v = match (name, fmt) {
-                ("min" | "max", None) => {
+            let v = match (builtin, fmt) {
+                (Builtin::MinMax { max }, None) => {
                     let signed = !first_param_unsigned(params);
                     let lt = self.pool.cmp(if signed { CmpOp::Slt } else { CmpOp::Ult }, lane_args[0][0], lane_args[1][0]);
-                    if name == "min" {
-                        self.pool.ite(lt, lane_args[0][0], lane_args[1][0])
-                    } else {
+                    if max {
                         self.pool.ite(lt, lane_args[1][0], lane_args[0][0])
+                    } else {
+                        self.pool.ite(lt, lane_args[0][0], lane_args[1][0])
                     }
                 }
-                ("min" | "max", Some(f)) => {
-                    let op = if name == "min" { crate::expr::FBinOp::Min } else { crate::expr::FBinOp::Max };
+                (Builtin::MinMax { max }, Some(f)) => {
+                    let op = if max { crate::expr::FBinOp::Max } else { crate::expr::FBinOp::Min };
                     self.pool.fbin(op, f, lane_args[0][0], lane_args[1][0])
                 }
                 (_, Some(f)) => {
@@ -300,7 +425,24 @@ fn first_param_unsigned(params: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::first_param_unsigned;
+    use super::{first_param_unsigned, opencl_arity};
+    use crate::exec::engine::arity::Arity;
+
+    #[test]
+    fn arity_of_mangled_and_plain_builtins() {
+        let arity = |name: &str, in_kernel: bool| opencl_arity(name, in_kernel).map(|(shown, a)| (shown, a));
+        assert_eq!(arity("_Z13get_global_idj", true), Some(("get_global_id".into(), Arity::Exact(1))));
+        assert_eq!(arity("_Z12get_work_dimv", true), Some(("get_work_dim".into(), Arity::Exact(0))));
+        assert_eq!(arity("_Z14atomic_cmpxchgPU3AS1Vjjj", true), Some(("atomic_cmpxchg".into(), Arity::Exact(3))));
+        assert_eq!(arity("_Z10atomic_incPU3AS1Vj", true), Some(("atomic_inc".into(), Arity::Exact(1))));
+        assert_eq!(arity("_Z13native_divideff", true), Some(("native_divide".into(), Arity::Exact(2))));
+        assert_eq!(arity("_Z4fminff", true), Some(("fmin".into(), Arity::Exact(2))));
+        assert_eq!(arity("_Z5clampfff", true), None, "no row: unsupported as before");
+        // A plain name is a built-in only on the device.
+        assert_eq!(arity("get_global_id", true), Some(("get_global_id".into(), Arity::Exact(1))));
+        assert_eq!(arity("get_global_id", false), None);
+        assert_eq!(arity("__get_global_id", true), None);
+    }
 
     #[test]
     fn signedness_of_mangled_parameters() {

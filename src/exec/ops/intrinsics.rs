@@ -1,8 +1,10 @@
 //! `llvm.*` intrinsics and the libm functions with exact IEEE semantics.
-//! Rows map a name (without the type suffix) to its semantics; libm
-//! functions without exact semantics (sin, exp, ...) are uninterpreted:
-//! equal arguments give equal results, nothing more.
+//! Typed rows map a name (without the type suffix) to its semantics and
+//! its arity (checked at the call, calls.rs); libm functions without exact
+//! semantics (sin, exp, ...) are uninterpreted: equal arguments give equal
+//! results, nothing more.
 
+use crate::exec::engine::arity::Arity;
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
@@ -12,74 +14,306 @@ use crate::report::FindingKind;
 
 type Outcome = Option<Result<Option<Value>, Step>>;
 
-/// libm functions with exact semantics, by C name (the `f` and `l`
-/// variants are derived), and the unary operation they perform.
-const LIBM_UNARY: &[(&str, FUnOp)] = &[
-    ("sqrt", FUnOp::Sqrt),
-    ("floor", FUnOp::Floor),
-    ("ceil", FUnOp::Ceil),
-    ("trunc", FUnOp::Trunc),
-    ("rint", FUnOp::RoundEven),
-    ("nearbyint", FUnOp::RoundEven),
-    ("round", FUnOp::RoundAway),
-    ("roundeven", FUnOp::RoundEven),
-];
+/// What a libm function computes, by row.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Libm {
+    /// An exact IEEE unary operation.
+    Unary(FUnOp),
+    Fabs,
+    Copysign,
+    FMin,
+    FMax,
+    FMod,
+    Fma,
+    /// No exact semantics: equal arguments give equal results.
+    Uninterpreted,
+}
 
-/// libm functions treated as uninterpreted functions.
-const LIBM_UNINTERPRETED: &[&str] = &[
-    "sin",
-    "cos",
-    "tan",
-    "asin",
-    "acos",
-    "atan",
-    "atan2",
-    "sinh",
-    "cosh",
-    "tanh",
-    "asinh",
-    "acosh",
-    "atanh",
-    "exp",
-    "exp2",
-    "exp10",
-    "expm1",
-    "log",
-    "log2",
-    "log10",
-    "log1p",
-    "pow",
-    "cbrt",
-    "hypot",
-    "erf",
-    "erfc",
-    "tgamma",
-    "lgamma",
-    "logb",
+/// libm functions by C name (the `f` variant is derived: `sqrtf` is
+/// `sqrt` on floats), what they compute and how many arguments they take.
+const LIBM_ROWS: &[(&str, Libm, usize)] = &[
+    ("sqrt", Libm::Unary(FUnOp::Sqrt), 1),
+    ("floor", Libm::Unary(FUnOp::Floor), 1),
+    ("ceil", Libm::Unary(FUnOp::Ceil), 1),
+    ("trunc", Libm::Unary(FUnOp::Trunc), 1),
+    ("rint", Libm::Unary(FUnOp::RoundEven), 1),
+    ("nearbyint", Libm::Unary(FUnOp::RoundEven), 1),
+    ("round", Libm::Unary(FUnOp::RoundAway), 1),
+    ("roundeven", Libm::Unary(FUnOp::RoundEven), 1),
+    ("fmin", Libm::FMin, 2),
+    ("fmax", Libm::FMax, 2),
+    ("fmod", Libm::FMod, 2),
+    ("copysign", Libm::Copysign, 2),
+    ("fabs", Libm::Fabs, 1),
+    ("fma", Libm::Fma, 3),
+    ("sin", Libm::Uninterpreted, 1),
+    ("cos", Libm::Uninterpreted, 1),
+    ("tan", Libm::Uninterpreted, 1),
+    ("asin", Libm::Uninterpreted, 1),
+    ("acos", Libm::Uninterpreted, 1),
+    ("atan", Libm::Uninterpreted, 1),
+    ("atan2", Libm::Uninterpreted, 2),
+    ("sinh", Libm::Uninterpreted, 1),
+    ("cosh", Libm::Uninterpreted, 1),
+    ("tanh", Libm::Uninterpreted, 1),
+    ("asinh", Libm::Uninterpreted, 1),
+    ("acosh", Libm::Uninterpreted, 1),
+    ("atanh", Libm::Uninterpreted, 1),
+    ("exp", Libm::Uninterpreted, 1),
+    ("exp2", Libm::Uninterpreted, 1),
+    ("exp10", Libm::Uninterpreted, 1),
+    ("expm1", Libm::Uninterpreted, 1),
+    ("log", Libm::Uninterpreted, 1),
+    ("log2", Libm::Uninterpreted, 1),
+    ("log10", Libm::Uninterpreted, 1),
+    ("log1p", Libm::Uninterpreted, 1),
+    ("pow", Libm::Uninterpreted, 2),
+    ("cbrt", Libm::Uninterpreted, 1),
+    ("hypot", Libm::Uninterpreted, 2),
+    ("erf", Libm::Uninterpreted, 1),
+    ("erfc", Libm::Uninterpreted, 1),
+    ("tgamma", Libm::Uninterpreted, 1),
+    ("lgamma", Libm::Uninterpreted, 1),
+    ("logb", Libm::Uninterpreted, 1),
     // OpenCL C functions with error bounds rather than exact results (and
-    // ldexp/remainder/remquo for double, which have no model of their own).
-    "pown",
-    "powr",
-    "rootn",
-    "rsqrt",
-    "sinpi",
-    "cospi",
-    "tanpi",
-    "asinpi",
-    "acospi",
-    "atanpi",
-    "atan2pi",
-    "remainder",
-    "ldexp",
+    // ldexp/remainder for double, which have no model of their own).
+    ("pown", Libm::Uninterpreted, 2),
+    ("powr", Libm::Uninterpreted, 2),
+    ("rootn", Libm::Uninterpreted, 2),
+    ("rsqrt", Libm::Uninterpreted, 1),
+    ("sinpi", Libm::Uninterpreted, 1),
+    ("cospi", Libm::Uninterpreted, 1),
+    ("tanpi", Libm::Uninterpreted, 1),
+    ("asinpi", Libm::Uninterpreted, 1),
+    ("acospi", Libm::Uninterpreted, 1),
+    ("atanpi", Libm::Uninterpreted, 1),
+    ("atan2pi", Libm::Uninterpreted, 2),
+    ("remainder", Libm::Uninterpreted, 2),
+    ("ldexp", Libm::Uninterpreted, 2),
 ];
 
-/// Strips `f`/`l` variants of a libm name: `sqrtf` -> `sqrt`.
-fn libm_base<'a>(name: &'a str, table: &[&str]) -> Option<&'a str> {
-    if table.contains(&name) {
-        return Some(name);
+/// The row of a libm name, and the name without its `f` suffix.
+fn libm_row(name: &str) -> Option<(&'static str, Libm, usize)> {
+    let find = |n: &str| LIBM_ROWS.iter().find(|(row, _, _)| *row == n).copied();
+    find(name).or_else(|| find(name.strip_suffix('f')?))
+}
+
+/// How many arguments the libm function `name` takes, if symcross
+/// implements it.
+pub fn libm_arity(name: &str) -> Option<Arity> {
+    libm_row(name).map(|(_, _, n)| Arity::Exact(n))
+}
+
+/// Signed or unsigned minimum or maximum of integers.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum IntMinMax {
+    SMin,
+    SMax,
+    UMin,
+    UMax,
+}
+
+/// The saturating additions and subtractions.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Saturating {
+    SAdd,
+    UAdd,
+    SSub,
+    USub,
+}
+
+/// The arithmetic of `llvm.*.with.overflow`.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Overflowing {
+    Add,
+    Sub,
+    Mul,
+}
+
+/// The folds of `llvm.vector.reduce.*`.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Reduce {
+    /// Sequential FP sum or product from the first argument.
+    FAdd,
+    FMul,
+    Add,
+    Mul,
+    And,
+    Or,
+    Xor,
+    Int(IntMinMax),
+    FMax,
+    FMin,
+}
+
+/// What an `llvm.*` intrinsic (other than x86 and AArch64 ones, which
+/// have their own tables) does, by row.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Llvm {
+    MemCopy,
+    MemSet,
+    /// Hints that return their first argument unchanged.
+    PassThrough,
+    /// Its result only feeds `llvm.invariant.end`.
+    InvariantStart,
+    /// Checks that may be switched on or off: on.
+    SwitchedOn,
+    ObjectSize,
+    PtrMask,
+    GetRounding,
+    Assume,
+    /// Nothing to do and no result.
+    NoEffect,
+    StackSave,
+    IsConstant,
+    Powi,
+    Trap,
+    VaStart,
+    VaCopy,
+    IsFpClass,
+    Fabs,
+    Copysign,
+    /// minnum/maxnum: the number when one operand is NaN.
+    FMinMaxNum {
+        max: bool,
+    },
+    /// minimum/maximum: NaN when either operand is.
+    FMinimumMaximum {
+        max: bool,
+    },
+    Canonicalize,
+    Fma,
+    FMulAdd,
+    FUnary(FUnOp),
+    IntMinMax(IntMinMax),
+    Saturating(Saturating),
+    Abs,
+    Ctpop,
+    Ctlz,
+    Cttz,
+    Bswap,
+    BitReverse,
+    Funnel {
+        left: bool,
+    },
+    WithOverflow {
+        signed: bool,
+        op: Overflowing,
+    },
+    Reduce(Reduce),
+}
+
+/// `llvm.*` intrinsics by name without the type suffix (`smax.v4i32` is
+/// `smax`), what they do and their LLVM arity (metadata operands count:
+/// the IR keeps them as empty operands).
+const LLVM_ROWS: &[(&str, Llvm, usize)] = &[
+    ("memcpy", Llvm::MemCopy, 4),
+    ("memmove", Llvm::MemCopy, 4),
+    ("memcpy.inline", Llvm::MemCopy, 4),
+    ("memset", Llvm::MemSet, 4),
+    ("memset.inline", Llvm::MemSet, 4),
+    ("expect", Llvm::PassThrough, 2),
+    ("expect.with.probability", Llvm::PassThrough, 3),
+    ("ssa.copy", Llvm::PassThrough, 1),
+    ("launder.invariant.group", Llvm::PassThrough, 1),
+    ("strip.invariant.group", Llvm::PassThrough, 1),
+    ("threadlocal.address", Llvm::PassThrough, 1),
+    ("annotation", Llvm::PassThrough, 4),
+    ("ptr.annotation", Llvm::PassThrough, 5),
+    ("arithmetic.fence", Llvm::PassThrough, 1),
+    ("invariant.start", Llvm::InvariantStart, 2),
+    ("experimental.widenable.condition", Llvm::SwitchedOn, 0),
+    ("allow.runtime.check", Llvm::SwitchedOn, 1),
+    ("allow.ubsan.check", Llvm::SwitchedOn, 1),
+    ("objectsize", Llvm::ObjectSize, 4),
+    ("ptrmask", Llvm::PtrMask, 2),
+    ("get.rounding", Llvm::GetRounding, 0),
+    ("assume", Llvm::Assume, 1),
+    // The intrinsics without any effect are dropped when the IR is
+    // translated (ir::NO_EFFECT_INTRINSICS).
+    ("va_end", Llvm::NoEffect, 1),
+    ("stackrestore", Llvm::NoEffect, 1),
+    ("stacksave", Llvm::StackSave, 0),
+    ("is.constant", Llvm::IsConstant, 1),
+    ("powi", Llvm::Powi, 2),
+    ("trap", Llvm::Trap, 0),
+    ("ubsantrap", Llvm::Trap, 1),
+    ("debugtrap", Llvm::Trap, 0),
+    ("va_start", Llvm::VaStart, 1),
+    ("va_copy", Llvm::VaCopy, 2),
+    ("is.fpclass", Llvm::IsFpClass, 2),
+    ("fabs", Llvm::Fabs, 1),
+    ("copysign", Llvm::Copysign, 2),
+    ("minnum", Llvm::FMinMaxNum { max: false }, 2),
+    ("maxnum", Llvm::FMinMaxNum { max: true }, 2),
+    ("minimum", Llvm::FMinimumMaximum { max: false }, 2),
+    ("maximum", Llvm::FMinimumMaximum { max: true }, 2),
+    ("canonicalize", Llvm::Canonicalize, 1),
+    ("fma", Llvm::Fma, 3),
+    ("fmuladd", Llvm::FMulAdd, 3),
+    ("sqrt", Llvm::FUnary(FUnOp::Sqrt), 1),
+    ("floor", Llvm::FUnary(FUnOp::Floor), 1),
+    ("ceil", Llvm::FUnary(FUnOp::Ceil), 1),
+    ("trunc", Llvm::FUnary(FUnOp::Trunc), 1),
+    ("rint", Llvm::FUnary(FUnOp::RoundEven), 1),
+    ("nearbyint", Llvm::FUnary(FUnOp::RoundEven), 1),
+    ("roundeven", Llvm::FUnary(FUnOp::RoundEven), 1),
+    ("round", Llvm::FUnary(FUnOp::RoundAway), 1),
+    ("smin", Llvm::IntMinMax(IntMinMax::SMin), 2),
+    ("smax", Llvm::IntMinMax(IntMinMax::SMax), 2),
+    ("umin", Llvm::IntMinMax(IntMinMax::UMin), 2),
+    ("umax", Llvm::IntMinMax(IntMinMax::UMax), 2),
+    ("sadd.sat", Llvm::Saturating(Saturating::SAdd), 2),
+    ("uadd.sat", Llvm::Saturating(Saturating::UAdd), 2),
+    ("ssub.sat", Llvm::Saturating(Saturating::SSub), 2),
+    ("usub.sat", Llvm::Saturating(Saturating::USub), 2),
+    // The second operand says whether INT_MIN is poison: either way the
+    // result for it is INT_MIN.
+    ("abs", Llvm::Abs, 2),
+    ("ctpop", Llvm::Ctpop, 1),
+    // The second operand says whether zero is poison: either way the
+    // result for zero is the width.
+    ("ctlz", Llvm::Ctlz, 2),
+    ("cttz", Llvm::Cttz, 2),
+    ("bswap", Llvm::Bswap, 1),
+    ("bitreverse", Llvm::BitReverse, 1),
+    ("fshl", Llvm::Funnel { left: true }, 3),
+    ("fshr", Llvm::Funnel { left: false }, 3),
+    ("sadd.with.overflow", Llvm::WithOverflow { signed: true, op: Overflowing::Add }, 2),
+    ("uadd.with.overflow", Llvm::WithOverflow { signed: false, op: Overflowing::Add }, 2),
+    ("ssub.with.overflow", Llvm::WithOverflow { signed: true, op: Overflowing::Sub }, 2),
+    ("usub.with.overflow", Llvm::WithOverflow { signed: false, op: Overflowing::Sub }, 2),
+    ("smul.with.overflow", Llvm::WithOverflow { signed: true, op: Overflowing::Mul }, 2),
+    ("umul.with.overflow", Llvm::WithOverflow { signed: false, op: Overflowing::Mul }, 2),
+    ("vector.reduce.fadd", Llvm::Reduce(Reduce::FAdd), 2),
+    ("vector.reduce.fmul", Llvm::Reduce(Reduce::FMul), 2),
+    ("vector.reduce.add", Llvm::Reduce(Reduce::Add), 1),
+    ("vector.reduce.mul", Llvm::Reduce(Reduce::Mul), 1),
+    ("vector.reduce.and", Llvm::Reduce(Reduce::And), 1),
+    ("vector.reduce.or", Llvm::Reduce(Reduce::Or), 1),
+    ("vector.reduce.xor", Llvm::Reduce(Reduce::Xor), 1),
+    ("vector.reduce.smax", Llvm::Reduce(Reduce::Int(IntMinMax::SMax)), 1),
+    ("vector.reduce.smin", Llvm::Reduce(Reduce::Int(IntMinMax::SMin)), 1),
+    ("vector.reduce.umax", Llvm::Reduce(Reduce::Int(IntMinMax::UMax)), 1),
+    ("vector.reduce.umin", Llvm::Reduce(Reduce::Int(IntMinMax::UMin)), 1),
+    ("vector.reduce.fmax", Llvm::Reduce(Reduce::FMax), 1),
+    ("vector.reduce.fmin", Llvm::Reduce(Reduce::FMin), 1),
+];
+
+/// The row of `rest`, an intrinsic's name after `llvm.`.
+fn llvm_row(rest: &str) -> Option<(Llvm, usize)> {
+    let base = intrinsic_base(rest);
+    LLVM_ROWS.iter().find(|(name, _, _)| *name == base).map(|(_, op, n)| (*op, *n))
+}
+
+/// How many arguments the intrinsic `llvm.{rest}` takes, if this table
+/// implements it (x86 and AArch64 intrinsics are checked by their own
+/// tables).
+pub fn llvm_arity(rest: &str) -> Option<Arity> {
+    if rest.starts_with("x86.") || rest.starts_with("aarch64.") {
+        return None;
     }
-    let stem = name.strip_suffix('f')?;
-    table.contains(&stem).then_some(stem)
+    llvm_row(rest).map(|(_, n)| Arity::Exact(n))
 }
 
 fn lanes_fmt(c: &CallCtx) -> Option<FpFormat> {
@@ -95,7 +329,8 @@ impl<'m> Executor<'m> {
             if rest.starts_with("aarch64.") {
                 return self.call_neon(state, c);
             }
-            return self.call_llvm(state, c, rest);
+            let (op, _) = llvm_row(rest)?;
+            return self.call_llvm(state, c, op);
         }
         self.libm(c).map(|v| Ok(Some(v)))
     }
@@ -103,125 +338,107 @@ impl<'m> Executor<'m> {
     /// Whether `name` is a libm function symcross computes (exactly or as
     /// an uninterpreted function).
     pub(in crate::exec) fn is_libm(&self, name: &str) -> bool {
-        let unary: Vec<&str> = LIBM_UNARY.iter().map(|(n, _)| *n).collect();
-        let binary: &[&str] = &["fmin", "fmax", "fmod", "copysign", "fabs", "fma"];
-        libm_base(name, &unary).is_some() || libm_base(name, binary).is_some() || libm_base(name, LIBM_UNINTERPRETED).is_some()
+        libm_row(name).is_some()
     }
 
+    /// A libm call; its arity was checked at the call (OpenCL math
+    /// built-ins reach here lane by lane, with the arity of their row).
     pub(in crate::exec) fn libm(&mut self, c: &CallCtx) -> Option<Value> {
-        let name = c.name;
         let f = lanes_fmt(c)?;
-        let unary_names: Vec<&str> = LIBM_UNARY.iter().map(|(n, _)| *n).collect();
-        if let Some(base) = libm_base(name, &unary_names) {
-            let op = LIBM_UNARY.iter().find(|(n, _)| *n == base)?.1;
-            return Some(scalar(self.pool.fun(op, f, c.args[0][0])));
+        let (base, op, arity) = libm_row(c.name)?;
+        if c.args.len() != arity {
+            return None;
         }
         let a = |k: usize| c.args[k][0];
-        let binary: &[&str] = &["fmin", "fmax", "fmod", "copysign", "fabs", "fma"];
-        if let Some(base) = libm_base(name, binary) {
-            let p = &mut self.pool;
-            return Some(scalar(match base {
-                "fmin" => p.fbin(FBinOp::Min, f, a(0), a(1)),
-                "fmax" => p.fbin(FBinOp::Max, f, a(0), a(1)),
-                "fmod" => p.fbin(FBinOp::Rem, f, a(0), a(1)),
-                "copysign" => p.copysign(f, a(0), a(1)),
-                "fabs" => p.fabs(f, a(0)),
-                _ => p.fma(f, a(0), a(1), a(2)),
-            }));
-        }
-        let base = libm_base(name, LIBM_UNINTERPRETED)?;
-        let args: Vec<ExprId> = c.args.iter().map(|v| v[0]).collect();
-        if self.config.native_libm {
-            let values: Option<Vec<u128>> = args.iter().map(|a| self.pool.as_const(*a)).collect();
-            if let Some(bits) = values.and_then(|v| native_libm(base, f, &v)) {
-                return Some(scalar(self.pool.constant(f.width(), bits)));
+        let p = &mut self.pool;
+        let r = match op {
+            Libm::Unary(u) => p.fun(u, f, a(0)),
+            Libm::Fabs => p.fabs(f, a(0)),
+            Libm::Copysign => p.copysign(f, a(0), a(1)),
+            Libm::FMin => p.fbin(FBinOp::Min, f, a(0), a(1)),
+            Libm::FMax => p.fbin(FBinOp::Max, f, a(0), a(1)),
+            Libm::FMod => p.fbin(FBinOp::Rem, f, a(0), a(1)),
+            Libm::Fma => p.fma(f, a(0), a(1), a(2)),
+            Libm::Uninterpreted => {
+                let args: Vec<ExprId> = c.args.iter().map(|v| v[0]).collect();
+                if self.config.native_libm {
+                    let values: Option<Vec<u128>> = args.iter().map(|a| self.pool.as_const(*a)).collect();
+                    if let Some(bits) = values.and_then(|v| native_libm(base, f, &v)) {
+                        return Some(scalar(self.pool.constant(f.width(), bits)));
+                    }
+                }
+                self.pool.apply(&format!("{base}.{}", f.name()), args, f.width())
             }
-        }
-        Some(scalar(self.pool.apply(&format!("{base}.{}", f.name()), args, f.width())))
+        };
+        Some(scalar(r))
     }
 
-    fn call_llvm(&mut self, state: &mut State, c: &CallCtx, rest: &str) -> Outcome {
-        let base = intrinsic_base(rest);
+    /// An `llvm.*` intrinsic of the table; the call has the row's arity.
+    fn call_llvm(&mut self, state: &mut State, c: &CallCtx, op: Llvm) -> Outcome {
         let loc = c.inst.loc;
         let arg = |k: usize| c.args[k].clone();
-        let r: Value = match base {
-            "memcpy" | "memmove" | "memcpy.inline" => {
+        let r: Value = match op {
+            Llvm::MemCopy => {
                 return Some(
                     self.concrete_size(state, c.args[2][0], loc, "the size of a memcpy")
                         .and_then(|n| self.copy_bytes(state, c.args[0][0], c.args[1][0], n, loc).map(|_| None)),
                 );
             }
-            "memset" | "memset.inline" => {
+            Llvm::MemSet => {
                 return Some(
                     self.concrete_size(state, c.args[2][0], loc, "the size of a memset")
                         .and_then(|n| self.fill_bytes(state, c.args[0][0], c.args[1][0], n, loc).map(|_| None)),
                 );
             }
-            // Hints that return their first argument unchanged.
-            "expect"
-            | "expect.with.probability"
-            | "ssa.copy"
-            | "launder.invariant.group"
-            | "strip.invariant.group"
-            | "threadlocal.address"
-            | "annotation"
-            | "ptr.annotation"
-            | "arithmetic.fence" => arg(0),
-            // Its result only feeds `llvm.invariant.end`.
-            "invariant.start" => scalar(self.pool.constant(64, 0)),
-            // Checks that may be switched on or off: on.
-            "experimental.widenable.condition" | "allow.runtime.check" | "allow.ubsan.check" => scalar(self.pool.bool_const(true)),
+            Llvm::PassThrough => arg(0),
+            Llvm::InvariantStart => scalar(self.pool.constant(64, 0)),
+            Llvm::SwitchedOn => scalar(self.pool.bool_const(true)),
             // Object size unknown: -1 for the maximum, 0 for the minimum.
-            "objectsize" => {
+            Llvm::ObjectSize => {
                 let min = self.pool.as_const(c.args[1][0]) == Some(1);
                 let w = c.inst.ty.scalar_bits();
                 scalar(self.pool.constant(w, if min { 0 } else { crate::expr::mask(w) }))
             }
-            "ptrmask" => scalar(self.pool.and(c.args[0][0], c.args[1][0])),
+            Llvm::PtrMask => scalar(self.pool.and(c.args[0][0], c.args[1][0])),
             // FLT_ROUNDS: to nearest, the only rounding mode modelled.
-            "get.rounding" => scalar(self.pool.constant(32, 1)),
-            "assume" => {
+            Llvm::GetRounding => scalar(self.pool.constant(32, 1)),
+            Llvm::Assume => {
                 let ok = self.assume(state, c.args[0][0]);
                 return Some(if ok { Ok(None) } else { Err(Step::Terminated) });
             }
-            // The intrinsics without any effect are dropped when the IR is
-            // translated (ir::NO_EFFECT_INTRINSICS).
-            "va_end" | "stackrestore" => return Some(Ok(None)),
-            "stacksave" => scalar(self.pool.constant(64, 0)),
+            Llvm::NoEffect => return Some(Ok(None)),
+            Llvm::StackSave => scalar(self.pool.constant(64, 0)),
             // __builtin_constant_p at -O0: nothing is known to be constant.
-            "is.constant" => scalar(self.pool.bool_const(false)),
+            Llvm::IsConstant => scalar(self.pool.bool_const(false)),
             // x^n by repeated multiplication, in an unspecified order: no
             // exact result, so an uninterpreted function.
-            "powi" => {
+            Llvm::Powi => {
                 let f = lanes_fmt(c)?;
                 let args = vec![c.args[0][0], c.args[1][0]];
                 scalar(self.pool.apply(&format!("powi.{}", f.name()), args, f.width()))
             }
-            "trap" | "ubsantrap" | "debugtrap" => {
+            Llvm::Trap => {
                 self.report(state, FindingKind::Mismatch, loc, "llvm.trap reached".into(), None, None);
                 return Some(Err(Step::Terminated));
             }
-            "va_start" => return Some(self.va_start(state, c.args[0][0], loc).map(|_| None)),
-            "va_copy" => return Some(self.copy_bytes(state, c.args[0][0], c.args[1][0], 24, loc).map(|_| None)),
-            _ => match self.llvm_value_intrinsic(c, base) {
-                Some(v) => v,
-                None => return None,
-            },
+            Llvm::VaStart => return Some(self.va_start(state, c.args[0][0], loc).map(|_| None)),
+            Llvm::VaCopy => return Some(self.copy_bytes(state, c.args[0][0], c.args[1][0], 24, loc).map(|_| None)),
+            _ => self.llvm_value_intrinsic(c, op)?,
         };
         Some(Ok(Some(r)))
     }
 
     /// Intrinsics that compute a value from their arguments, lane by lane.
-    fn llvm_value_intrinsic(&mut self, c: &CallCtx, base: &str) -> Option<Value> {
+    fn llvm_value_intrinsic(&mut self, c: &CallCtx, op: Llvm) -> Option<Value> {
         let n = c.args.first().map(|v| v.len()).unwrap_or(0);
         let fmt = c.inst.ty.is_float();
         let lane = |k: usize, i: usize| c.args[k][i];
         let p = &mut self.pool;
         let mut out = Value::new();
-        if let Some(reduced) = reduce(p, base, c) {
-            return Some(scalar(reduced));
+        if let Llvm::Reduce(fold) = op {
+            return reduce(p, fold, c).map(scalar);
         }
-        if base == "is.fpclass" {
+        if op == Llvm::IsFpClass {
             let mask = p.as_const(c.args[1][0])? as u32;
             for i in 0..n {
                 let x = lane(0, i);
@@ -231,54 +448,46 @@ impl<'m> Executor<'m> {
             return Some(out);
         }
         for i in 0..n {
-            let v = match base {
-                "fabs" => p.fabs(fmt?, lane(0, i)),
-                "copysign" => p.copysign(fmt?, lane(0, i), lane(1, i)),
-                "minnum" => p.fbin(FBinOp::Min, fmt?, lane(0, i), lane(1, i)),
-                "maxnum" => p.fbin(FBinOp::Max, fmt?, lane(0, i), lane(1, i)),
-                "minimum" | "maximum" => {
+            let v = match op {
+                Llvm::Fabs => p.fabs(fmt?, lane(0, i)),
+                Llvm::Copysign => p.copysign(fmt?, lane(0, i), lane(1, i)),
+                Llvm::FMinMaxNum { max } => p.fbin(if max { FBinOp::Max } else { FBinOp::Min }, fmt?, lane(0, i), lane(1, i)),
+                Llvm::FMinimumMaximum { max } => {
                     let f = fmt?;
-                    let op = if base == "minimum" { FBinOp::Min } else { FBinOp::Max };
-                    let m = p.fbin(op, f, lane(0, i), lane(1, i));
+                    let m = p.fbin(if max { FBinOp::Max } else { FBinOp::Min }, f, lane(0, i), lane(1, i));
                     let uno = p.fcmp(crate::expr::Outcomes(crate::expr::Outcomes::UNO), f, lane(0, i), lane(1, i));
                     let nan = p.constant(f.width(), crate::expr::canonical_nan(f));
                     p.ite(uno, nan, m)
                 }
                 // IEEE mode: the value itself, except that a NaN becomes
                 // the canonical quiet NaN.
-                "canonicalize" => {
+                Llvm::Canonicalize => {
                     let f = fmt?;
                     let uno = p.fcmp(crate::expr::Outcomes(crate::expr::Outcomes::UNO), f, lane(0, i), lane(0, i));
                     let nan = p.constant(f.width(), crate::expr::canonical_nan(f));
                     p.ite(uno, nan, lane(0, i))
                 }
-                "fma" => p.fma(fmt?, lane(0, i), lane(1, i), lane(2, i)),
+                Llvm::Fma => p.fma(fmt?, lane(0, i), lane(1, i), lane(2, i)),
                 // Fused or not, as the code generator chooses (contraction.rs).
-                "fmuladd" => crate::exec::ops::contraction::mul_add(p, fmt?, lane(0, i), lane(1, i), lane(2, i)),
-                "sqrt" => p.fun(FUnOp::Sqrt, fmt?, lane(0, i)),
-                "floor" => p.fun(FUnOp::Floor, fmt?, lane(0, i)),
-                "ceil" => p.fun(FUnOp::Ceil, fmt?, lane(0, i)),
-                "trunc" => p.fun(FUnOp::Trunc, fmt?, lane(0, i)),
-                "rint" | "nearbyint" | "roundeven" => p.fun(FUnOp::RoundEven, fmt?, lane(0, i)),
-                "round" => p.fun(FUnOp::RoundAway, fmt?, lane(0, i)),
-                "smin" | "smax" | "umin" | "umax" => min_max(p, base, lane(0, i), lane(1, i)),
-                "sadd.sat" | "uadd.sat" | "ssub.sat" | "usub.sat" => saturating(p, base, lane(0, i), lane(1, i)),
-                "abs" => {
+                Llvm::FMulAdd => crate::exec::ops::contraction::mul_add(p, fmt?, lane(0, i), lane(1, i), lane(2, i)),
+                Llvm::FUnary(u) => p.fun(u, fmt?, lane(0, i)),
+                Llvm::IntMinMax(which) => min_max(p, which, lane(0, i), lane(1, i)),
+                Llvm::Saturating(kind) => saturating(p, kind, lane(0, i), lane(1, i)),
+                Llvm::Abs => {
                     let x = lane(0, i);
                     let zero = p.constant(p.width(x), 0);
                     let neg = p.cmp(CmpOp::Slt, x, zero);
                     let minus = p.sub(zero, x);
                     p.ite(neg, minus, x)
                 }
-                "ctpop" => popcount(p, lane(0, i)),
-                "ctlz" => count_zeros(p, lane(0, i), true),
-                "cttz" => count_zeros(p, lane(0, i), false),
-                "bswap" => byte_swap(p, lane(0, i)),
-                "bitreverse" => bit_reverse(p, lane(0, i)),
-                "fshl" | "fshr" => funnel_shift(p, base == "fshl", lane(0, i), lane(1, i), lane(2, i)),
-                "sadd.with.overflow" | "uadd.with.overflow" | "ssub.with.overflow" | "usub.with.overflow" | "smul.with.overflow"
-                | "umul.with.overflow" => {
-                    let (r, o) = with_overflow(p, base, lane(0, i), lane(1, i));
+                Llvm::Ctpop => popcount(p, lane(0, i)),
+                Llvm::Ctlz => count_zeros(p, lane(0, i), true),
+                Llvm::Cttz => count_zeros(p, lane(0, i), false),
+                Llvm::Bswap => byte_swap(p, lane(0, i)),
+                Llvm::BitReverse => bit_reverse(p, lane(0, i)),
+                Llvm::Funnel { left } => funnel_shift(p, left, lane(0, i), lane(1, i), lane(2, i)),
+                Llvm::WithOverflow { signed, op } => {
+                    let (r, o) = with_overflow(p, signed, op, lane(0, i), lane(1, i));
                     return Some(smallvec::smallvec![r, o]);
                 }
                 _ => return None,
@@ -335,12 +544,12 @@ fn is_type_token(t: &str) -> bool {
     }
 }
 
-fn min_max(p: &mut ExprPool, base: &str, a: ExprId, b: ExprId) -> ExprId {
-    let (op, take_less) = match base {
-        "smin" => (CmpOp::Slt, true),
-        "smax" => (CmpOp::Slt, false),
-        "umin" => (CmpOp::Ult, true),
-        _ => (CmpOp::Ult, false),
+fn min_max(p: &mut ExprPool, which: IntMinMax, a: ExprId, b: ExprId) -> ExprId {
+    let (op, take_less) = match which {
+        IntMinMax::SMin => (CmpOp::Slt, true),
+        IntMinMax::SMax => (CmpOp::Slt, false),
+        IntMinMax::UMin => (CmpOp::Ult, true),
+        IntMinMax::UMax => (CmpOp::Ult, false),
     };
     let lt = p.cmp(op, a, b);
     if take_less {
@@ -351,10 +560,10 @@ fn min_max(p: &mut ExprPool, base: &str, a: ExprId, b: ExprId) -> ExprId {
 }
 
 /// Saturating add/sub: computed one bit wider, then clamped.
-pub fn saturating(p: &mut ExprPool, base: &str, a: ExprId, b: ExprId) -> ExprId {
+pub fn saturating(p: &mut ExprPool, kind: Saturating, a: ExprId, b: ExprId) -> ExprId {
     let w = p.width(a);
-    let add = base.contains("add");
-    if base.starts_with('u') {
+    let add = matches!(kind, Saturating::SAdd | Saturating::UAdd);
+    if matches!(kind, Saturating::UAdd | Saturating::USub) {
         if !add {
             let below = p.cmp(CmpOp::Ult, a, b);
             let zero = p.constant(w, 0);
@@ -438,18 +647,15 @@ fn funnel_shift(p: &mut ExprPool, left: bool, a: ExprId, b: ExprId, s: ExprId) -
     }
 }
 
-fn with_overflow(p: &mut ExprPool, base: &str, a: ExprId, b: ExprId) -> (ExprId, ExprId) {
+fn with_overflow(p: &mut ExprPool, signed: bool, op: Overflowing, a: ExprId, b: ExprId) -> (ExprId, ExprId) {
     let w = p.width(a);
-    let signed = base.starts_with('s');
-    let wide = if base.contains("mul") { 2 * w } else { w + 1 };
+    let wide = if op == Overflowing::Mul { 2 * w } else { w + 1 };
     let ext = |p: &mut ExprPool, x| if signed { p.sext(x, wide) } else { p.zext(x, wide) };
     let (x, y) = (ext(p, a), ext(p, b));
-    let r = if base.contains("add") {
-        p.add(x, y)
-    } else if base.contains("sub") {
-        p.sub(x, y)
-    } else {
-        p.mul(x, y)
+    let r = match op {
+        Overflowing::Add => p.add(x, y),
+        Overflowing::Sub => p.sub(x, y),
+        Overflowing::Mul => p.mul(x, y),
     };
     let low = p.trunc(r, w);
     let back = ext(p, low);
@@ -459,12 +665,11 @@ fn with_overflow(p: &mut ExprPool, base: &str, a: ExprId, b: ExprId) -> (ExprId,
 
 /// `llvm.vector.reduce.*`: folds the lanes of the last argument. The FP
 /// forms without `reassoc` are sequential, starting from the first argument.
-fn reduce(p: &mut ExprPool, base: &str, c: &CallCtx) -> Option<ExprId> {
-    let op = base.strip_prefix("vector.reduce.")?;
+fn reduce(p: &mut ExprPool, fold: Reduce, c: &CallCtx) -> Option<ExprId> {
     let fmt = c.inst.ty.is_float();
-    if op == "fadd" || op == "fmul" {
+    if fold == Reduce::FAdd || fold == Reduce::FMul {
         let f = fmt?;
-        let o = if op == "fadd" { FBinOp::Add } else { FBinOp::Mul };
+        let o = if fold == Reduce::FAdd { FBinOp::Add } else { FBinOp::Mul };
         let mut acc = c.args[0][0];
         for l in c.args[1].iter() {
             acc = p.fbin(o, f, acc, *l);
@@ -472,18 +677,18 @@ fn reduce(p: &mut ExprPool, base: &str, c: &CallCtx) -> Option<ExprId> {
         return Some(acc);
     }
     let lanes = &c.args[0];
-    let mut acc = lanes[0];
+    let mut acc = *lanes.first()?;
     for l in lanes.iter().skip(1) {
-        acc = match op {
-            "add" => p.add(acc, *l),
-            "mul" => p.mul(acc, *l),
-            "and" => p.and(acc, *l),
-            "or" => p.or(acc, *l),
-            "xor" => p.xor(acc, *l),
-            "smax" | "smin" | "umax" | "umin" => min_max(p, op, acc, *l),
-            "fmax" => p.fbin(FBinOp::Max, fmt?, acc, *l),
-            "fmin" => p.fbin(FBinOp::Min, fmt?, acc, *l),
-            _ => return None,
+        acc = match fold {
+            Reduce::Add => p.add(acc, *l),
+            Reduce::Mul => p.mul(acc, *l),
+            Reduce::And => p.and(acc, *l),
+            Reduce::Or => p.or(acc, *l),
+            Reduce::Xor => p.xor(acc, *l),
+            Reduce::Int(which) => min_max(p, which, acc, *l),
+            Reduce::FMax => p.fbin(FBinOp::Max, fmt?, acc, *l),
+            Reduce::FMin => p.fbin(FBinOp::Min, fmt?, acc, *l),
+            Reduce::FAdd | Reduce::FMul => unreachable!("sequential folds are handled above"),
         };
     }
     Some(acc)
@@ -576,5 +781,47 @@ fn native_libm(base: &str, f: FpFormat, args: &[u128]) -> Option<u128> {
         FpFormat::Double => evaluate!(f64, u64),
         FpFormat::Single => evaluate!(f32, u32),
         FpFormat::Half => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{intrinsic_base, libm_arity, llvm_arity, LIBM_ROWS, LLVM_ROWS};
+    use crate::exec::engine::arity::Arity;
+
+    /// A row is looked up by the name without its type suffix: a row
+    /// whose name has a type-like part could never match, and a second
+    /// row of the same name would never be reached.
+    #[test]
+    fn llvm_rows_are_reachable() {
+        for (k, (name, _, _)) in LLVM_ROWS.iter().enumerate() {
+            assert_eq!(intrinsic_base(name), *name, "row {name} is not a base name");
+            assert!(!LLVM_ROWS[..k].iter().any(|(n, _, _)| n == name), "row {name} is listed twice");
+        }
+        for (k, (name, _, _)) in LIBM_ROWS.iter().enumerate() {
+            assert!(!LIBM_ROWS[..k].iter().any(|(n, _, _)| n == name), "libm row {name} is listed twice");
+        }
+    }
+
+    #[test]
+    fn arity_by_full_intrinsic_name() {
+        assert_eq!(llvm_arity("memcpy.p0.p0.i64"), Some(Arity::Exact(4)));
+        assert_eq!(llvm_arity("smax.v4i32"), Some(Arity::Exact(2)));
+        assert_eq!(llvm_arity("vector.reduce.fadd.v4f32"), Some(Arity::Exact(2)));
+        assert_eq!(llvm_arity("vector.reduce.add.v4i32"), Some(Arity::Exact(1)));
+        assert_eq!(llvm_arity("fshl.i32"), Some(Arity::Exact(3)));
+        // Checked by their own tables, unknown ones not at all.
+        assert_eq!(llvm_arity("x86.sse.min.ps"), None);
+        assert_eq!(llvm_arity("aarch64.neon.smax.v4i32"), None);
+        assert_eq!(llvm_arity("no.such.intrinsic"), None);
+    }
+
+    #[test]
+    fn libm_arity_covers_the_float_variants() {
+        assert_eq!(libm_arity("sqrtf"), Some(Arity::Exact(1)));
+        assert_eq!(libm_arity("fma"), Some(Arity::Exact(3)));
+        assert_eq!(libm_arity("atan2f"), Some(Arity::Exact(2)));
+        assert_eq!(libm_arity("erff"), Some(Arity::Exact(1)));
+        assert_eq!(libm_arity("strlen"), None);
     }
 }
