@@ -100,6 +100,7 @@ pub fn canonical_nan(f: FpFormat) -> u128 {
     }
 }
 
+/// Whether `bits` encode a NaN (any payload, quiet or signalling) in format `f`.
 pub fn fp_is_nan(f: FpFormat, bits: u128) -> bool {
     let e = f.exponent_bits();
     let s = f.significand_bits() - 1;
@@ -252,6 +253,8 @@ pub fn integer_indefinite(width: Width) -> u128 {
     1u128 << (width - 1)
 }
 
+/// Float-to-integer conversion of a constant; NaN and out-of-range values
+/// give [`integer_indefinite`].
 pub fn fold_fp_to_int(signed: bool, rounding: IntRounding, f: FpFormat, width: Width, a: u128) -> u128 {
     let x = to_f64(f, a);
     let r = match rounding {
