@@ -19,7 +19,9 @@ pub type Bytes = smallvec::SmallVec<[ExprId; 32]>;
 
 /// A resolved access: the object and the offset of the first byte.
 pub struct Access {
+    /// The object accessed.
     pub object: ObjectId,
+    /// Byte offset from the object's base (64 bits; may be symbolic).
     pub offset: ExprId,
 }
 
