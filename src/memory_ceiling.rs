@@ -1,5 +1,5 @@
 //! `--max-memory` while a solver runs. The executor checks the resident
-//! set between steps (exec/executor.rs), but one solver query can grow for
+//! set between steps (exec/engine/executor.rs), but one solver query can grow for
 //! minutes inside Z3 (in this process) or cvc5 (a child): the solvers'
 //! watchers ask `exceeded` while they wait, stop the query when it says
 //! so, and `trip` the ceiling; the executor then ends the run with the

@@ -272,7 +272,7 @@ impl Op {
 }
 
 /// Structured loads and stores touch memory, which lowering cannot: the
-/// executor performs them (src/exec/neon.rs with super::memory).
+/// executor performs them (src/exec/ops/neon.rs with super::memory).
 pub const MEMORY: &str = "structured load/store: performed by the executor, not a lane operation";
 const POLYNOMIAL: &str = "polynomial multiplication not modelled";
 const HALF: &str = "half-precision (fp16) conversion not modelled";
