@@ -119,8 +119,9 @@ impl Memory {
         Memory { objects: Vec::new(), by_base: BTreeMap::new(), next_address: FIRST_ADDRESS, last_hit: Default::default() }
     }
 
-    /// Allocates `size` bytes, uninitialised (bytes read as zero until
-    /// written); nothing is stored for them until they are written.
+    /// Allocates `size` bytes, uninitialised: their value reads as zero
+    /// until written, and for stack and heap objects the shadow marks them
+    /// indeterminate (shadow_mem.rs); nothing is stored until written.
     pub fn allocate(&mut self, pool: &mut ExprPool, size: u64, align: u64, kind: ObjectKind, name: String) -> ObjectId {
         let align = align.clamp(16, 4096);
         let base = self.next_address.div_ceil(align) * align;
