@@ -73,17 +73,22 @@ pub struct Location {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DecidedBy {
-    /// The two sides are the same expression after structural normalisation.
+    /// The sides are one node, or their equality folds to true (hash-consing
+    /// and the simplifying builders).
     Structural,
-    /// The e-graph rewrote both sides to one term.
+    /// Canonicalisation made the sides one term: reassociation (under
+    /// `associativity`), the e-graph, or sweeping an integer check.
     Canonical,
-    /// The integer core of the query was decided without floating point.
+    /// KLEE-CL's implied integer query (an integer over-approximation of the
+    /// failure) is unsatisfiable.
     ImpliedQuery,
     /// Concrete evaluation of both sides on sampled inputs (a refutation).
     Sampling,
-    /// A complete bit-precise solver query.
+    /// A complete bit-precise solver query: unsatisfiable (proved), or a
+    /// model that confirms the difference.
     BitPrecise,
-    /// The solver gave up; the finding is unconfirmed.
+    /// The solver gave up (a timeout or another unknown); the finding is
+    /// unconfirmed.
     Timeout,
 }
 
