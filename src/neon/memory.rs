@@ -28,7 +28,7 @@ pub enum MemoryForm {
         /// Number of registers (and of elements read).
         regs: usize,
     },
-    /// LDn {..}[lane]: operands are the registers, the lane, the pointer.
+    /// LDn {..}\[lane\]: operands are the registers, the lane, the pointer.
     LoadLane {
         /// Number of registers (and of elements read).
         regs: usize,
@@ -40,7 +40,7 @@ pub enum MemoryForm {
         /// STn interleaving rather than ST1 consecutive registers.
         interleaved: bool,
     },
-    /// STn {..}[lane]: the registers, the lane, the pointer.
+    /// STn {..}\[lane\]: the registers, the lane, the pointer.
     StoreLane {
         /// Number of registers (and of elements written).
         regs: usize,
