@@ -23,6 +23,7 @@
 //!   payload up, narrowing keeps its top bits;
 //! - fmin/fmax (llvm.minnum/maxnum) of two NaNs return the second operand
 //!   unchanged, and MINPS/MAXPS return the second operand: selects.
+//!
 //! LLVM leaves NaN payloads unspecified, so the backend may commute the
 //! operands of fadd/fmul; the exact model follows the IR order, which is
 //! what clang-19's x86 code generation does in every case measured.

@@ -119,7 +119,7 @@ impl SideCondition {
         self.args.iter().find_map(|a| if let CondArg::Width(w) = a { Some(*w) } else { None }).expect("shape")
     }
     fn signed(&self) -> bool {
-        self.args.iter().any(|a| *a == CondArg::Signed(true))
+        self.args.contains(&CondArg::Signed(true))
     }
 
     /// Decides the condition in the e-graph.
