@@ -70,6 +70,7 @@ pub enum Op {
     Ite,
     /// Concatenation. Children: high part, low part.
     Concat,
+    /// A bit range of the child.
     Extract {
         /// Bit offset of the lowest extracted bit.
         offset: Width,
@@ -88,6 +89,7 @@ pub enum Op {
     Fma(FpFormat),
     /// Children: outcome set, left, right.
     FCmp(FpFormat),
+    /// Float to integer conversion.
     FpToInt {
         /// Signed rather than unsigned result.
         signed: bool,
@@ -98,6 +100,7 @@ pub enum Op {
         /// Result width in bits.
         width: Width,
     },
+    /// Integer to float conversion, rounded to nearest-even.
     IntToFp {
         /// Signed rather than unsigned source.
         signed: bool,
@@ -106,6 +109,7 @@ pub enum Op {
         /// Result float format.
         to: FpFormat,
     },
+    /// Float format conversion.
     FpConvert {
         /// Source float format.
         from: FpFormat,
