@@ -15,7 +15,8 @@ pub enum FindingKind {
     Race,
     /// Work-items of a group can reach different barriers (or one skips a barrier).
     BarrierDivergence,
-    /// A memory access outside every live object.
+    /// A memory access past the end of an object, through a null or invalid
+    /// pointer, into no object, or through a function pointer.
     OutOfBounds,
     /// An access to a freed object.
     UseAfterFree,
