@@ -13,7 +13,8 @@ pub enum FindingKind {
     Mismatch,
     /// Two OpenCL work-items access the same location without synchronisation, at least one writing.
     Race,
-    /// Work-items of a group can reach different barriers (or one skips a barrier).
+    /// Work-items of a group can wait at different barriers, or one finish
+    /// while another waits, or call `wait_group_events` with different events.
     BarrierDivergence,
     /// A memory access past the end of an object, through a null or invalid
     /// pointer, into no object, or through a function pointer.
