@@ -2,8 +2,10 @@
 //! references, and race detection for OpenCL kernels.
 //!
 //! Pipeline (DESIGN.md section 4): `frontend` (clang) -> `ir` (translation
-//! from LLVM) -> `exec` (symbolic execution over `expr`, deciding checks
-//! with `check`, which uses `solver` and `canon`) -> `report`.
+//! from LLVM) -> `passes` (if-conversion, when enabled) -> `exec` (symbolic
+//! execution over `expr`, lowering x86 and NEON intrinsics with `simd` and
+//! `neon` as calls are reached, deciding checks with `check`, which uses
+//! `solver` and `canon`) -> `report`.
 
 pub mod bench;
 pub mod canon;

@@ -1,6 +1,7 @@
 //! `--max-memory` while a solver runs. The executor checks the resident
-//! set between steps (exec/executor.rs), but one solver query can grow for
-//! minutes inside Z3 (in this process) or cvc5 (a child): the solvers'
+//! set between steps (exec/engine/executor.rs), but one solver query can
+//! grow for minutes inside Z3 (in this process) or the SMT-LIB solver for
+//! floating point (cvc5 or z3, a child process): the solvers'
 //! watchers ask `exceeded` while they wait, stop the query when it says
 //! so, and `trip` the ceiling; the executor then ends the run with the
 //! memory limit instead of reading the cut-short query as an answer.

@@ -20,6 +20,7 @@ pub struct QueryDescription {
     pub number: u64,
     /// Constraints of the path it is asked under.
     pub path_constraints: usize,
+    /// The query's solver timeout.
     pub timeout: Duration,
 }
 
@@ -46,6 +47,8 @@ pub struct QueryTicker {
 }
 
 impl QueryTicker {
+    /// Starts printing `q`'s line every interval; with a zero interval,
+    /// prints it once now instead.
     pub fn start(q: QueryDescription) -> QueryTicker {
         let every = interval();
         let started = Instant::now();

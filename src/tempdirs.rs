@@ -21,6 +21,7 @@ pub struct RunDir {
 }
 
 impl RunDir {
+    /// The directory's path.
     pub fn path(&self) -> &Path {
         self.dir.path()
     }

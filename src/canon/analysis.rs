@@ -17,9 +17,13 @@ use egg::{DidMerge, EGraph, Id};
 /// Facts about one e-class.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClassData {
+    /// Bit width of the class's values; `None` for outcome sets.
     pub width: Option<Width>,
+    /// The class's constant value, when it folds to one.
     pub konst: Option<u128>,
+    /// The outcome set, for a set-valued class.
     pub set: Option<u8>,
+    /// Which float categories the values may be in (read in the format of the width).
     pub cats: Categories,
 }
 

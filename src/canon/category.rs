@@ -11,16 +11,24 @@ use crate::expr::{mask, FBinOp, FUnOp, FpFormat};
 pub struct Categories(pub u8);
 
 impl Categories {
+    /// Any NaN.
     pub const NAN: u8 = 1;
+    /// Negative infinity.
     pub const NINF: u8 = 2;
+    /// Negative finite, not zero (subnormals included).
     pub const NEG: u8 = 4;
+    /// Zero of either sign.
     pub const ZERO: u8 = 8;
+    /// Positive finite, not zero (subnormals included).
     pub const POS: u8 = 16;
+    /// Positive infinity.
     pub const PINF: u8 = 32;
+    /// Every category: nothing is known.
     pub const ALL: Categories = Categories(63);
     const NEG_SIDE: u8 = Self::NINF | Self::NEG;
     const POS_SIDE: u8 = Self::POS | Self::PINF;
 
+    /// Whether any of `bits` may be the case.
     pub fn has(self, bits: u8) -> bool {
         self.0 & bits != 0
     }
@@ -83,6 +91,7 @@ impl Categories {
         Categories(r)
     }
 
+    /// The categories `op` can give on an operand in `a`.
     pub fn fun(op: FUnOp, a: Categories) -> Categories {
         match op {
             FUnOp::Sqrt => {
@@ -116,6 +125,7 @@ impl Categories {
         Categories(c)
     }
 
+    /// Float-to-float conversion: `widening` keeps every value exact; narrowing can underflow to zero and overflow to infinity.
     pub fn convert(a: Categories, widening: bool) -> Categories {
         if widening {
             a

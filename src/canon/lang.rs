@@ -15,7 +15,10 @@ use std::fmt;
 use std::str::FromStr;
 
 egg::define_language! {
-    /// One e-node: a literal (no children) or an operator applied to children.
+    /// One e-node: `Lit`, a literal (no children), or `Node`, an operator
+    /// applied to children. (egg's macro takes no attributes on variants,
+    /// hence the variants are documented here and the lint is allowed.)
+    #[allow(missing_docs)]
     pub enum CanonLang {
         Lit(Literal),
         Node(Op, Vec<egg::Id>),
@@ -26,11 +29,26 @@ egg::define_language! {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Literal {
     /// `0x3f800000:32`
-    Const { width: Width, value: u128 },
+    Const {
+        /// Width in bits.
+        width: Width,
+        /// The value, in the low `width` bits.
+        value: u128,
+    },
     /// `in.A.I`: byte I of input array A.
-    Input { array: u32, index: u32 },
+    Input {
+        /// The input array's number.
+        array: u32,
+        /// Byte offset within the array.
+        index: u32,
+    },
     /// `fresh.ID.W`
-    Fresh { id: u32, width: Width },
+    Fresh {
+        /// Identity of the fresh value.
+        id: u32,
+        /// Width in bits.
+        width: Width,
+    },
     /// `olt`, `une`, ...: an outcome set (KLEE-CL Table 1 names).
     Set(u8),
 }
@@ -42,39 +60,67 @@ pub const SET_NAMES: [&str; 16] =
 /// Operators with their parameters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Op {
+    /// A two-operand bit-vector operation.
     Bin(BinOp),
+    /// Bitwise complement.
     Not,
+    /// Integer comparison, giving a 1-bit value.
     Cmp(CmpOp),
+    /// If-then-else. Children: 1-bit condition, then, else.
     Ite,
+    /// Concatenation. Children: high part, low part.
     Concat,
+    /// A bit range of the child.
     Extract {
+        /// Bit offset of the lowest extracted bit.
         offset: Width,
+        /// Number of bits extracted.
         width: Width,
     },
+    /// Zero extension to the given width.
     ZExt(Width),
+    /// Sign extension to the given width.
     SExt(Width),
+    /// Binary float operation in the given format.
     FBin(FBinOp, FpFormat),
+    /// Unary float operation.
     FUn(FUnOp, FpFormat),
+    /// Fused multiply-add, rounded once.
     Fma(FpFormat),
     /// Children: outcome set, left, right.
     FCmp(FpFormat),
+    /// Float to integer conversion.
     FpToInt {
+        /// Signed rather than unsigned result.
         signed: bool,
+        /// How the float is rounded to an integer.
         rounding: IntRounding,
+        /// Source float format.
         from: FpFormat,
+        /// Result width in bits.
         width: Width,
     },
+    /// Integer to float conversion, rounded to nearest-even.
     IntToFp {
+        /// Signed rather than unsigned source.
         signed: bool,
+        /// Source width in bits.
         from: Width,
+        /// Result float format.
         to: FpFormat,
     },
+    /// Float format conversion.
     FpConvert {
+        /// Source float format.
         from: FpFormat,
+        /// Result float format.
         to: FpFormat,
     },
+    /// An uninterpreted function: equal arguments give equal results, nothing more.
     Apply {
+        /// The function's name (a libm function).
         function: String,
+        /// Result width in bits.
         width: Width,
     },
     /// Outcome-set algebra, folded to a `Set` literal by the analysis.
@@ -84,15 +130,20 @@ pub enum Op {
 /// Operations on outcome sets (never reach the expression DAG).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SetOp {
+    /// Union of two sets.
     Union,
+    /// Intersection of two sets.
     Inter,
+    /// Complement.
     Compl,
+    /// The set with `<` and `>` exchanged (the comparison with its operands swapped).
     Swap,
     /// Remove one outcome: the bit to remove.
     Drop(u8),
 }
 
 impl SetOp {
+    /// Number of set operands.
     pub fn arity(self) -> usize {
         match self {
             SetOp::Union | SetOp::Inter => 2,

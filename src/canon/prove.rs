@@ -15,16 +15,22 @@ use rustc_hash::FxHashMap;
 use std::time::Duration;
 
 /// Limits of one saturation run.
+///
+/// The program builds its limits from the configuration
+/// (`canon_adapter.rs`): `--egraph-nodes` (default 10 000),
+/// `--egraph-iterations` (default 20), and no wall-clock limit; an
+/// assumption explanation gets a fifth of the node budget. `Default`, with
+/// larger budgets, is for library callers and tests only.
 #[derive(Clone, Debug)]
 pub struct Limits {
-    /// E-nodes before giving up. Default 20 000: enough for the full
+    /// E-nodes before giving up. `Default`: 20 000, enough for the full
     /// associative-commutative closure of an 8-term sum (about 3^8 nodes).
     pub node_limit: usize,
-    /// Rule-application rounds. Default 30.
+    /// Rule-application rounds. `Default`: 30.
     pub iter_limit: usize,
-    /// Wall-clock budget. Default none: the node and round budgets bound a
-    /// run, and a time limit would make the answer depend on the machine's
-    /// load. Only a user's own limit belongs here.
+    /// Wall-clock budget; `Duration::MAX` (the default, and what the
+    /// program uses) means none: the node and round budgets bound a run,
+    /// and a time limit would make the answer depend on the machine's load.
     pub time_limit: Duration,
 }
 
@@ -39,25 +45,33 @@ impl Default for Limits {
 pub enum StopReason {
     /// No rule applies any more: the sides are not equal under these rules.
     Saturated,
+    /// The round budget ran out; the number of rounds run.
     IterationLimit(usize),
+    /// The node budget ran out; the e-graph's node count.
     NodeLimit(usize),
-    /// Seconds.
+    /// The wall-clock budget ran out, after this many seconds.
     TimeLimit(f64),
+    /// Any other stop egg reports, with its message.
     Other(String),
 }
 
+/// The outcome of a proof attempt.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CanonResult {
     /// Same e-class after `iterations` rounds.
     Equal {
+        /// Rule-application rounds run.
         iterations: usize,
     },
+    /// Not shown equal: this proves nothing either way.
     NotShown {
+        /// Why the run stopped.
         stop_reason: StopReason,
     },
 }
 
 impl CanonResult {
+    /// Whether the two sides were shown equal.
     pub fn is_equal(&self) -> bool {
         matches!(self, CanonResult::Equal { .. })
     }

@@ -17,10 +17,13 @@ use rustc_hash::FxHashMap;
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum TranslateError {
     #[error("outcome-set term `{0}` is not a value")]
+    /// An outcome set where a value is needed.
     SetIsNotAValue(String),
     #[error("`{0}` applied to {1} operands")]
+    /// An operator given the wrong number of operands.
     Arity(String, usize),
     #[error("ill-typed term `{0}`: {1}")]
+    /// Operand widths or formats that do not fit the operator.
     IllTyped(String, String),
 }
 

@@ -9,6 +9,7 @@ use super::fold::*;
 use super::*;
 
 impl ExprPool {
+    /// The `width`-bit constant `value` (bits above `width` are dropped); small constants need no pool entry.
     #[inline]
     pub fn constant(&mut self, width: Width, value: u128) -> ExprId {
         assert!(width > 0 && width <= 128, "constant of width {width}");
@@ -29,10 +30,12 @@ impl ExprPool {
         id
     }
 
+    /// The 1-bit constant 1 (true) or 0 (false).
     pub fn bool_const(&mut self, b: bool) -> ExprId {
         self.constant(1, b as u128)
     }
 
+    /// Byte `index` of symbolic input `array` (8 bits).
     pub fn input_byte(&mut self, array: u32, index: u32) -> ExprId {
         self.intern(Expr::Input { array, index })
     }
@@ -57,6 +60,7 @@ impl ExprPool {
         self.as_const(id) == Some(mask(self.width(id)))
     }
 
+    /// A two-operand bit-vector operation on equal widths, folded and simplified.
     pub fn bin(&mut self, op: BinOp, a: ExprId, b: ExprId) -> ExprId {
         let w = self.width(a);
         debug_assert_eq!(w, self.width(b), "{op:?} on widths {w} and {}", self.width(b));
@@ -161,25 +165,32 @@ impl ExprPool {
         }
     }
 
+    /// Wrapping addition.
     pub fn add(&mut self, a: ExprId, b: ExprId) -> ExprId {
         self.bin(BinOp::Add, a, b)
     }
+    /// Wrapping subtraction.
     pub fn sub(&mut self, a: ExprId, b: ExprId) -> ExprId {
         self.bin(BinOp::Sub, a, b)
     }
+    /// Wrapping multiplication (low half of the product).
     pub fn mul(&mut self, a: ExprId, b: ExprId) -> ExprId {
         self.bin(BinOp::Mul, a, b)
     }
+    /// Bitwise and.
     pub fn and(&mut self, a: ExprId, b: ExprId) -> ExprId {
         self.bin(BinOp::And, a, b)
     }
+    /// Bitwise or.
     pub fn or(&mut self, a: ExprId, b: ExprId) -> ExprId {
         self.bin(BinOp::Or, a, b)
     }
+    /// Bitwise exclusive or.
     pub fn xor(&mut self, a: ExprId, b: ExprId) -> ExprId {
         self.bin(BinOp::Xor, a, b)
     }
 
+    /// Bitwise complement.
     pub fn not(&mut self, a: ExprId) -> ExprId {
         let w = self.width(a);
         if let Some(x) = self.as_const(a) {
@@ -195,6 +206,7 @@ impl ExprPool {
         }
     }
 
+    /// An integer comparison of equal widths, as a 1-bit value.
     pub fn cmp(&mut self, op: CmpOp, a: ExprId, b: ExprId) -> ExprId {
         let w = self.width(a);
         if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
@@ -218,10 +230,12 @@ impl ExprPool {
         self.intern(Expr::Cmp(op, a, b))
     }
 
+    /// Equality, as a 1-bit value.
     pub fn eq(&mut self, a: ExprId, b: ExprId) -> ExprId {
         self.cmp(CmpOp::Eq, a, b)
     }
 
+    /// `t` when the 1-bit `c` is 1, else `e` (same widths).
     pub fn ite(&mut self, c: ExprId, t: ExprId, e: ExprId) -> ExprId {
         debug_assert_eq!(self.width(c), 1);
         if let Some(v) = self.as_const(c) {
@@ -255,13 +269,16 @@ impl ExprPool {
         self.intern(Expr::Ite(c, t, e))
     }
 
+    /// Conjunction of two 1-bit values.
     pub fn bool_and(&mut self, a: ExprId, b: ExprId) -> ExprId {
         self.and(a, b)
     }
+    /// Disjunction of two 1-bit values.
     pub fn bool_or(&mut self, a: ExprId, b: ExprId) -> ExprId {
         self.or(a, b)
     }
 
+    /// `hi` in the high bits and `lo` in the low bits.
     pub fn concat(&mut self, hi: ExprId, lo: ExprId) -> ExprId {
         self.concat_at(hi, lo, 0)
     }
@@ -330,6 +347,7 @@ impl ExprPool {
         self.intern(Expr::Concat(hi, lo))
     }
 
+    /// `width` bits of `value` starting at bit `offset` (bit 0 is the least significant).
     pub fn extract(&mut self, value: ExprId, offset: Width, width: Width) -> ExprId {
         self.extract_at(value, offset, width, 0)
     }
@@ -406,6 +424,7 @@ impl ExprPool {
         self.intern(Expr::Extract { value, offset, width })
     }
 
+    /// Zero extension to `width` bits (at least the value's width).
     pub fn zext(&mut self, value: ExprId, width: Width) -> ExprId {
         let w = self.width(value);
         assert!(width >= w);
@@ -421,6 +440,7 @@ impl ExprPool {
         self.intern(Expr::ZExt(value, width))
     }
 
+    /// Sign extension to `width` bits (at least the value's width).
     pub fn sext(&mut self, value: ExprId, width: Width) -> ExprId {
         let w = self.width(value);
         assert!(width >= w);
@@ -443,6 +463,7 @@ impl ExprPool {
 
     // ---- floating point -------------------------------------------------
 
+    /// A binary float operation in format `f` on two values of its width.
     pub fn fbin(&mut self, op: FBinOp, f: FpFormat, a: ExprId, b: ExprId) -> ExprId {
         if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
             return self.constant(f.width(), fold_fbin_in(self.nan, op, f, x, y));
@@ -455,6 +476,7 @@ impl ExprPool {
         self.intern(Expr::FBin(op, f, a, b))
     }
 
+    /// A unary float operation in format `f`.
     pub fn fun(&mut self, op: FUnOp, f: FpFormat, a: ExprId) -> ExprId {
         if let Some(x) = self.as_const(a) {
             return self.constant(f.width(), fold_fun_in(self.nan, op, f, x));
@@ -462,6 +484,7 @@ impl ExprPool {
         self.intern(Expr::FUn(op, f, a))
     }
 
+    /// Fused `a * b + c` in format `f`, rounded once.
     pub fn fma(&mut self, f: FpFormat, a: ExprId, b: ExprId, c: ExprId) -> ExprId {
         if let (Some(x), Some(y), Some(z)) = (self.as_const(a), self.as_const(b), self.as_const(c)) {
             if let Some(r) = fold_fma_in(self.nan, f, x, y, z) {
@@ -497,6 +520,7 @@ impl ExprPool {
         self.or(m, sb)
     }
 
+    /// 1 when the comparison of `a` and `b` in format `f` has an outcome in `set` (less, equal, greater, unordered).
     pub fn fcmp(&mut self, set: Outcomes, f: FpFormat, a: ExprId, b: ExprId) -> ExprId {
         if set == Outcomes::NONE {
             return self.bool_const(false);
@@ -531,6 +555,7 @@ impl ExprPool {
         self.fcmp(Outcomes(Outcomes::UNO), f, a, a)
     }
 
+    /// Float to `width`-bit integer, rounded by `rounding`; NaN and out-of-range inputs give x86's integer indefinite (only the sign bit set).
     pub fn fp_to_int(&mut self, signed: bool, rounding: IntRounding, from: FpFormat, value: ExprId, width: Width) -> ExprId {
         if let Some(x) = self.as_const(value) {
             return self.constant(width, fold_fp_to_int(signed, rounding, from, width, x));
@@ -538,6 +563,7 @@ impl ExprPool {
         self.intern(Expr::FpToInt { signed, rounding, from, value, width })
     }
 
+    /// Integer to float in format `to`, rounded to nearest-even.
     pub fn int_to_fp(&mut self, signed: bool, to: FpFormat, value: ExprId) -> ExprId {
         if let Some(x) = self.as_const(value) {
             let w = self.width(value);
@@ -546,6 +572,7 @@ impl ExprPool {
         self.intern(Expr::IntToFp { signed, to, value })
     }
 
+    /// Float format conversion, rounded to nearest-even when narrowing.
     pub fn fp_convert(&mut self, from: FpFormat, to: FpFormat, value: ExprId) -> ExprId {
         if from == to {
             return value;
@@ -556,6 +583,7 @@ impl ExprPool {
         self.intern(Expr::FpConvert { from, to, value })
     }
 
+    /// An uninterpreted function `function` of `args` giving `width` bits: equal arguments give equal results, nothing more.
     pub fn apply(&mut self, function: &str, args: Vec<ExprId>, width: Width) -> ExprId {
         self.intern(Expr::Apply { function: Arc::from(function), args, width })
     }

@@ -8,14 +8,17 @@
 
 use super::FpFormat;
 
+/// The type of one element of an input or buffer, for printing.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ElementType {
+    /// A float in this format.
     Float(FpFormat),
     /// An integer of this many bytes (1, 2, 4, 8 or 16).
     Int(u32),
 }
 
 impl ElementType {
+    /// Size of one element in bytes.
     pub fn size(self) -> u32 {
         match self {
             ElementType::Float(f) => f.width() / 8,

@@ -8,7 +8,9 @@ use super::*;
 /// Concrete bytes for each input array, and values for fresh variables.
 #[derive(Clone, Debug, Default)]
 pub struct Assignment {
+    /// Bytes of each input array, by array number.
     pub arrays: FxHashMap<u32, Vec<u8>>,
+    /// Value of each fresh variable, by its id.
     pub fresh: FxHashMap<u32, u128>,
 }
 

@@ -23,6 +23,7 @@
 //!   payload up, narrowing keeps its top bits;
 //! - fmin/fmax (llvm.minnum/maxnum) of two NaNs return the second operand
 //!   unchanged, and MINPS/MAXPS return the second operand: selects.
+//!
 //! LLVM leaves NaN payloads unspecified, so the backend may commute the
 //! operands of fadd/fmul; the exact model follows the IR order, which is
 //! what clang-19's x86 code generation does in every case measured.
@@ -71,6 +72,7 @@ impl NanModel {
         }
     }
 
+    /// Whether NaN bits are modelled exactly (`--nan exact`).
     pub fn is_exact(self) -> bool {
         matches!(self, NanModel::Exact(_))
     }
@@ -121,6 +123,7 @@ pub enum MinMaxNan {
 pub struct NanRules {
     /// Whether the default NaN of an invalid operation has its sign set.
     pub default_nan_negative: bool,
+    /// Which NaN operand a result propagates.
     pub propagation: Propagation,
     /// The NaN priority of fma(a, b, c)'s operands, as indices 0, 1, 2 of
     /// a, b, c: the operand order of the instruction the target selects.
@@ -128,6 +131,7 @@ pub struct NanRules {
     /// Whether fma(inf, 0, quiet NaN) (either product order) gives the
     /// default NaN rather than the NaN addend (Arm FPMulAdd does).
     pub fma_invalid_product_default: bool,
+    /// What fmin/fmax do with NaN operands.
     pub min_max: MinMaxNan,
     /// The report's sentence on NaNs.
     pub note: &'static str,
@@ -164,10 +168,13 @@ pub fn quiet_bit(f: FpFormat) -> u128 {
     1u128 << (f.significand_bits() - 2)
 }
 
+/// `bits` with the quiet bit set: a signalling NaN made quiet, payload kept.
 pub fn quiet(f: FpFormat, bits: u128) -> u128 {
     bits | quiet_bit(f)
 }
 
+/// The NaN an invalid operation (0/0, inf - inf) gives on the target: the
+/// canonical quiet NaN, with the sign set where the target does so.
 pub fn default_nan(rules: &NanRules, f: FpFormat) -> u128 {
     let positive = super::canonical_nan(f);
     if rules.default_nan_negative {
@@ -177,6 +184,7 @@ pub fn default_nan(rules: &NanRules, f: FpFormat) -> u128 {
     }
 }
 
+/// Whether `bits` are a signalling NaN (quiet bit clear) in format `f`.
 pub fn is_signalling(f: FpFormat, bits: u128) -> bool {
     super::fp_is_nan(f, bits) && bits & quiet_bit(f) == 0
 }

@@ -309,7 +309,7 @@ impl<'a> Printer<'a> {
     fn input_range(&self, a: u32, i: u32, j: u32) -> String {
         let name = self.array_name(a);
         match self.pool.arrays().get(a as usize).and_then(|x| x.element) {
-            Some(t) if i % t.size() == 0 && j + 1 - i == t.size() => format!("{name}[{}]", i / t.size()),
+            Some(t) if i.is_multiple_of(t.size()) && j + 1 - i == t.size() => format!("{name}[{}]", i / t.size()),
             _ => format!("{name}[{i}..{j}]"),
         }
     }

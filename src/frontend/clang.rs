@@ -10,8 +10,11 @@ use std::process::Command;
 /// The language a source file is compiled as.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Language {
+    /// C (`.c`).
     C,
+    /// C++ (`.cc`, `.cpp`, `.cxx`).
     Cxx,
+    /// OpenCL C (`.cl`, or `.c` under `--opencl`).
     OpenCl,
 }
 

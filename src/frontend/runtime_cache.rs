@@ -40,9 +40,11 @@ impl Default for Digest {
 }
 
 impl Digest {
+    /// An empty digest.
     pub fn new() -> Self {
         Digest(rustc_hash::FxHasher::default(), std::collections::hash_map::DefaultHasher::new())
     }
+    /// Adds `bytes`, preceded by their length.
     pub fn add(&mut self, bytes: &[u8]) {
         // Length first, so that concatenations cannot collide.
         self.0.write_usize(bytes.len());
@@ -64,6 +66,7 @@ impl Digest {
             self.add(&mtime.to_le_bytes());
         }
     }
+    /// The digest as 32 hex digits.
     pub fn hex(&self) -> String {
         format!("{:016x}{:016x}", self.0.finish(), self.1.finish())
     }

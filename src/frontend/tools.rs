@@ -11,8 +11,11 @@ const LLVM_BIN_DIR: &str = "/usr/lib/llvm-19/bin";
 /// The external programs the front end runs.
 #[derive(Clone, Debug)]
 pub struct Tools {
+    /// The C/C++/OpenCL compiler (clang 19).
     pub clang: PathBuf,
+    /// The bitcode linker.
     pub llvm_link: PathBuf,
+    /// The LLVM optimiser (runs mem2reg).
     pub opt: PathBuf,
 }
 

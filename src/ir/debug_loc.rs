@@ -1,5 +1,5 @@
 //! Source locations from LLVM debug info. File names are interned into
-//! `Module::files` (index 0 is "<unknown>") so that a `Loc` stays three
+//! `Module::files` (index 0 is `"<unknown>"`) so that a `Loc` stays three
 //! integers. The file name is kept as clang recorded it (the path given on
 //! the command line, relative to the compile directory), which is what a
 //! user recognises in a report.

@@ -5,18 +5,43 @@
 
 use std::path::PathBuf;
 
+/// Why a module could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum IrError {
     /// The file could not be opened or read.
     #[error("cannot read {path}: {message}")]
-    Read { path: PathBuf, message: String },
+    Read {
+        /// The module file.
+        path: PathBuf,
+        /// The I/O error.
+        message: String,
+    },
     /// LLVM could not parse the bytes as bitcode or textual IR.
     #[error("{path} is not valid LLVM IR or bitcode: {message}")]
-    Parse { path: PathBuf, message: String },
+    Parse {
+        /// The module file.
+        path: PathBuf,
+        /// LLVM's parser message.
+        message: String,
+    },
     /// The module parsed but LLVM's verifier rejects it.
     #[error("{path}: malformed LLVM module: {message}")]
-    Invalid { path: PathBuf, message: String },
+    Invalid {
+        /// The module file.
+        path: PathBuf,
+        /// LLVM's verifier message.
+        message: String,
+    },
     /// The module's data layout is not one the executor models.
     #[error("{path}: data layout `{layout}` (target `{triple}`) is not supported: {why}; symcross models little-endian targets with 64-bit pointers (x86-64, spir64)")]
-    UnsupportedLayout { path: PathBuf, layout: String, triple: String, why: String },
+    UnsupportedLayout {
+        /// The module file.
+        path: PathBuf,
+        /// The module's data layout string.
+        layout: String,
+        /// The module's target triple.
+        triple: String,
+        /// What in the layout is not modelled.
+        why: String,
+    },
 }

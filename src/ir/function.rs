@@ -49,7 +49,7 @@ impl FnCx<'_> {
 /// observe (hints to optimisers, debug information, profiling counters):
 /// calls to them are not translated. Entries ending in `.` are prefixes.
 /// Those that return a value (`llvm.expect`, `llvm.launder.invariant.group`,
-/// ...) and `llvm.assume` are executed (exec/intrinsics.rs).
+/// ...) and `llvm.assume` are executed (exec/ops/intrinsics.rs).
 pub const NO_EFFECT_INTRINSICS: &[&str] = &[
     "llvm.dbg.",
     "llvm.lifetime.",

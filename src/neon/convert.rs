@@ -18,7 +18,7 @@ pub fn lower(p: &mut ExprPool, op: Op, a: &[Value], ret: &Type) -> Lowering {
     let fbits = match op {
         Op::FixToFp { .. } | Op::FpToFix { .. } => {
             let n = p.as_const(a[1][0]).ok_or("fractional bits are not a constant")? as u32;
-            if n < 1 || n > 64 {
+            if !(1..=64).contains(&n) {
                 return Err(format!("{n} fractional bits out of range 1..64"));
             }
             n

@@ -17,7 +17,7 @@ use crate::simd::lanes::select_lane;
 fn recip_estimate(a: u32) -> u32 {
     let a = a * 2 + 1;
     let b = (1u32 << 19) / a;
-    (b + 1) / 2
+    b.div_ceil(2)
 }
 
 /// RecipSqrtEstimate: `a` in 128..511 is a fixed-point value in
@@ -36,7 +36,7 @@ fn recip_sqrt_search(a: u64) -> u32 {
     while a * (b + 1) * (b + 1) < (1u64 << 28) {
         b += 1;
     }
-    ((b + 1) / 2) as u32
+    b.div_ceil(2) as u32
 }
 
 pub fn lower(p: &mut ExprPool, op: Op, a: &[Value]) -> Lowering {
@@ -109,7 +109,7 @@ fn frecpe(p: &mut ExprPool, f: FpFormat, x: ExprId) -> ExprId {
     let tab = table(p, 256, 8, |i| recip_estimate(256 + i) & 0xff);
     let est = select_lane(p, &tab, idx);
     // result_exp = 2*bias - 1 - e (253 for single, 2045 for double).
-    let bias2 = p.constant(ew, (2 * (mask(eb - 1)) - 1) as u128);
+    let bias2 = p.constant(ew, 2 * mask(eb - 1) - 1);
     let rexp = p.sub(bias2, e);
     let est_f = p.zext(est, fb);
     let sh = |p: &mut ExprPool, k: u32| {

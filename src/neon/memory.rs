@@ -1,7 +1,7 @@
 //! The structured loads and stores (vld1_x2..4, vld2..4 and their `dup`
 //! and `lane` forms, vst1_x2..4, vst2..4 and `lane` forms): which form a
 //! name is, and how register lanes map to memory elements. The executor
-//! (src/exec/neon.rs) does the memory access; this file only says which
+//! (src/exec/ops/neon.rs) does the memory access; this file only says which
 //! element goes where.
 //!
 //! LD1 with several registers reads them one after the other; LD2..LD4
@@ -12,18 +12,39 @@
 use crate::exec::engine::value::Value;
 use crate::expr::ExprId;
 
+/// Which structured load or store an intrinsic is; `regs` is always the
+/// number of vector registers (2 to 4).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum MemoryForm {
     /// LD1 {..} (`interleaved: false`) or LDn (`true`), `regs` registers.
-    Load { regs: usize, interleaved: bool },
+    Load {
+        /// Number of registers read.
+        regs: usize,
+        /// LDn de-interleaving rather than LD1 consecutive registers.
+        interleaved: bool,
+    },
     /// LDnR: replicate element k across register k.
-    LoadReplicate { regs: usize },
-    /// LDn {..}[lane]: operands are the registers, the lane, the pointer.
-    LoadLane { regs: usize },
+    LoadReplicate {
+        /// Number of registers (and of elements read).
+        regs: usize,
+    },
+    /// LDn {..}\[lane\]: operands are the registers, the lane, the pointer.
+    LoadLane {
+        /// Number of registers (and of elements read).
+        regs: usize,
+    },
     /// ST1 {..} or STn: operands are the registers, then the pointer.
-    Store { regs: usize, interleaved: bool },
-    /// STn {..}[lane]: the registers, the lane, the pointer.
-    StoreLane { regs: usize },
+    Store {
+        /// Number of registers written.
+        regs: usize,
+        /// STn interleaving rather than ST1 consecutive registers.
+        interleaved: bool,
+    },
+    /// STn {..}\[lane\]: the registers, the lane, the pointer.
+    StoreLane {
+        /// Number of registers (and of elements written).
+        regs: usize,
+    },
 }
 
 /// The memory form of an intrinsic base name (`ld3`, `st1x2`, `ld4lane`...).

@@ -18,7 +18,7 @@ pub fn lower(p: &mut ExprPool, op: Op, a: &[Value], ret: &Type) -> Lowering {
     match op {
         Op::Pairwise(lop) => {
             let all: Vec<ExprId> = a[0].iter().chain(a[1].iter()).copied().collect();
-            if all.len() % 2 != 0 {
+            if !all.len().is_multiple_of(2) {
                 return Err("odd number of lanes".into());
             }
             let mut out = Value::new();

@@ -9,74 +9,107 @@ use crate::expr::FUnOp;
 /// the lane type (signed or unsigned, by the instruction's result).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum SatKind {
+    /// SQADD: signed saturating addition.
     SqAdd,
+    /// UQADD: unsigned saturating addition.
     UqAdd,
+    /// SQSUB: signed saturating subtraction.
     SqSub,
+    /// UQSUB: unsigned saturating subtraction.
     UqSub,
     /// SUQADD: signed + unsigned, signed result.
     SuqAdd,
     /// USQADD: unsigned + signed, unsigned result.
     UsqAdd,
+    /// SQABS: absolute value; the most negative value saturates to the maximum.
     SqAbs,
+    /// SQNEG: negation; the most negative value saturates to the maximum.
     SqNeg,
 }
 
 /// Narrowing with saturation: SQXTN (signed to signed), UQXTN (unsigned to
-/// unsigned), SQXTUN (signed to unsigned); `None` truncates.
+/// unsigned), SQXTUN (signed to unsigned); `Truncate` keeps the low half
+/// (RSHRN).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Narrowing {
+    /// Keep the low half of each lane, no saturation.
     Truncate,
+    /// SQXTN: signed lanes to the signed half-width range.
     SignedToSigned,
+    /// UQXTN: unsigned lanes to the unsigned half-width range.
     UnsignedToUnsigned,
+    /// SQXTUN: signed lanes to the unsigned half-width range.
     SignedToUnsigned,
 }
 
 /// The lane operation of pairwise and across-vector instructions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum LaneOp {
+    /// ADD: wrapping integer addition.
     Add,
+    /// Signed integer maximum.
     SMax,
+    /// Signed integer minimum.
     SMin,
+    /// Unsigned integer maximum.
     UMax,
+    /// Unsigned integer minimum.
     UMin,
+    /// Floating-point addition, rounded once per step.
     FAdd,
+    /// FMAX: NaN propagates.
     FMax,
+    /// FMIN: NaN propagates.
     FMin,
+    /// FMAXNM: a quiet NaN beside a number gives the number.
     FMaxNm,
+    /// FMINNM: a quiet NaN beside a number gives the number.
     FMinNm,
 }
 
 /// How a float is rounded to an integer before conversion.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum CvtRounding {
+    /// Truncation (FCVTZS/FCVTZU).
     TowardZero,
+    /// Rounding by the given float unary op first (nearest-even, ties away, floor, ceiling).
     Rounded(FUnOp),
 }
 
+/// Shape of one NEON intrinsic's semantics, applied lane by lane unless stated.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum Op {
+    /// Saturating add, subtract, absolute value or negation.
     Sat(SatKind),
     /// SHADD/UHADD/SRHADD/URHADD/SHSUB/UHSUB: the exact sum or difference
     /// (plus one when rounding) halved, in one bit more than the lanes.
     Halving {
+        /// Signed (SHADD...) or unsigned (UHADD...) lanes.
         signed: bool,
+        /// Difference rather than sum.
         sub: bool,
+        /// Add one before halving (SRHADD/URHADD).
         round: bool,
     },
     /// SABD/UABD: |a - b| of the exact difference, truncated to the lane.
     AbsDiff {
+        /// Signed (SABD) or unsigned (UABD) lanes.
         signed: bool,
     },
     /// ABS: wrapping (ABS of the most negative value is itself).
     Abs,
+    /// SMAX/SMIN/UMAX/UMIN.
     MinMax {
+        /// Signed lanes.
         signed: bool,
+        /// Maximum rather than minimum.
         max: bool,
     },
     /// CLS: leading bits equal to the sign bit, not counting it.
     Cls,
     /// SMULL/UMULL: exact product in lanes of twice the width.
     MulLong {
+        /// Signed (SMULL) or unsigned (UMULL) lanes.
         signed: bool,
     },
     /// SQDMULL: 2ab saturated to twice the width.
@@ -85,14 +118,19 @@ pub enum Op {
     /// saturated; `lane`: the second operand is one lane of a vector
     /// chosen by the third (a constant).
     SqDMulH {
+        /// Add 2^(w-1) before taking the high half (SQRDMULH).
         round: bool,
+        /// The second operand is one lane, chosen by the constant third operand.
         lane: bool,
     },
     /// Register shifts (SSHL, URSHL, SQRSHL...): the shift is the signed
     /// low byte of the second operand's lane, negative shifting right.
     Shl {
+        /// Signed lanes (arithmetic right shifts).
         signed: bool,
+        /// Saturate on overflow (SQSHL, UQSHL...).
         saturating: bool,
+        /// Round right shifts to nearest (SRSHL, URSHL...).
         rounding: bool,
     },
     /// SQSHLU: signed input shifted left, saturated to unsigned.
@@ -100,17 +138,23 @@ pub enum Op {
     /// SLI/SRI: shift the second operand, keep the first's bits the
     /// shift vacated.
     ShiftInsert {
+        /// Shift left (SLI) rather than right (SRI).
         left: bool,
     },
     /// RSHRN, SQSHRN, SQRSHRUN...: right shift by a constant, then narrow.
     NarrowShift {
+        /// Signed lanes (arithmetic right shift).
         signed: bool,
+        /// Round the right shift to nearest.
         round: bool,
+        /// How the shifted lanes are narrowed.
         narrowing: Narrowing,
     },
+    /// SQXTN/UQXTN/SQXTUN: narrow each lane to half width with saturation.
     NarrowSat(Narrowing),
     /// RADDHN/RSUBHN: high half of a ± b + 2^(w/2-1), modulo 2^w.
     HighNarrow {
+        /// Subtract (RSUBHN) rather than add (RADDHN).
         sub: bool,
     },
     /// ADDP, SMAXP, FADDP, FMAXNMP...: operation on adjacent pairs of the
@@ -118,60 +162,78 @@ pub enum Op {
     Pairwise(LaneOp),
     /// SADDLP/UADDLP: sum of adjacent pairs in lanes of twice the width.
     AddLongPairwise {
+        /// Signed (SADDLP) or unsigned (UADDLP) lanes.
         signed: bool,
     },
     /// ADDV, SMAXV, FMAXV, SADDLV...: the operation over all lanes, as a
     /// balanced tree (the Arm ARM's Reduce); `long`: the lanes are
     /// extended (signed or not) and summed in the result width.
     Reduce {
+        /// The lane operation.
         op: LaneOp,
+        /// Extend the lanes and sum in the wider result (SADDLV/UADDLV).
         long: bool,
+        /// Sign-extend (rather than zero-extend) when `long`.
         signed: bool,
     },
     /// FMAX/FMIN (NaN propagates, -0 < +0) and FMAXNM/FMINNM (a quiet NaN
     /// beside a number gives the number).
     FMinMax {
+        /// FMAX/FMAXNM rather than FMIN/FMINNM.
         max: bool,
+        /// The NM form: a quiet NaN beside a number gives the number.
         num: bool,
     },
     /// FABD: |a - b| rounded once.
     FAbd,
     /// FACGE/FACGT: |a| >= |b| (or >) as an all-ones mask.
     FAbsCmp {
+        /// FACGT (strict) rather than FACGE.
         gt: bool,
     },
     /// FMULX: a * b, except 0 * inf = 2 with the product's sign.
     FMulX,
-    /// FRECPS: 2 - a*b fused; FRSQRTS: (3 - a*b) / 2 fused.
+    /// FRECPS: 2 - a*b, fused.
     FRecpS,
+    /// FRSQRTS: (3 - a*b) / 2, fused.
     FRsqrtS,
     /// FRECPX: exponent inverted, fraction cleared.
     FRecpX,
     /// FRECPE/FRSQRTE/URECPE/URSQRTE: the Arm ARM's estimate tables.
     FRecpE,
+    /// FRSQRTE: reciprocal square root estimate.
     FRsqrtE,
+    /// URECPE: unsigned reciprocal estimate.
     URecpE,
+    /// URSQRTE: unsigned reciprocal square root estimate.
     URsqrtE,
     /// FCVTZS, FCVTNS, FCVTAU...: round, then convert with saturation
     /// (NaN gives 0).
     FCvt {
+        /// Signed result (FCVTxS) or unsigned (FCVTxU).
         signed: bool,
+        /// How the float is rounded before conversion.
         rounding: CvtRounding,
     },
     /// SCVTF/UCVTF with fractional bits: int / 2^n, rounded once.
     FixToFp {
+        /// Signed (SCVTF) or unsigned (UCVTF) input.
         signed: bool,
     },
     /// FCVTZS/FCVTZU with fractional bits: x * 2^n toward zero, saturated.
     FpToFix {
+        /// Signed (FCVTZS) or unsigned (FCVTZU) result.
         signed: bool,
     },
     /// TBL/TBX with `tables` 16-byte registers; out-of-range indices give
     /// 0 (TBL) or keep the destination lane (TBX, `extend`).
     Tbl {
+        /// Number of 16-byte table registers (1 to 4).
         tables: usize,
+        /// TBX: out-of-range indices keep the destination lane.
         extend: bool,
     },
+    /// Not modelled: lowering reports the reason as unsupported.
     Refused(&'static str),
 }
 
@@ -210,7 +272,7 @@ impl Op {
 }
 
 /// Structured loads and stores touch memory, which lowering cannot: the
-/// executor performs them (src/exec/neon.rs with super::memory).
+/// executor performs them (src/exec/ops/neon.rs with super::memory).
 pub const MEMORY: &str = "structured load/store: performed by the executor, not a lane operation";
 const POLYNOMIAL: &str = "polynomial multiplication not modelled";
 const HALF: &str = "half-precision (fp16) conversion not modelled";

@@ -30,7 +30,9 @@ use crate::ir::{BlockId, Function, Global, Inst, InstKind, Module, Operand, Term
 /// What the pass did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct IfConvertStats {
+    /// Diamonds folded (`A -> T -> J`, `A -> F -> J`).
     pub diamonds: u64,
+    /// Triangles folded (`A -> T -> J` and `A -> J`).
     pub triangles: u64,
     /// Blocks emptied and left unreachable.
     pub blocks_removed: u64,

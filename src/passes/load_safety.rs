@@ -27,7 +27,7 @@
 //!      long as the frame, provided a dominating block wrote at least one
 //!      byte of the range at a constant offset (a store, memset or memcpy),
 //!      (a rule from when reading never-written bytes was itself a
-//!      finding; now only using them is, see exec/shadow.rs, so the rule
+//!      finding; now only using them is, see exec/memory/shadow.rs, so the rule
 //!      is stricter than needed).
 //!
 //! Anything else keeps its branch.

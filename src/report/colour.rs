@@ -7,6 +7,7 @@
 /// How the text report is decorated.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct TextStyle {
+    /// Whether ANSI colour escapes are written.
     pub colour: bool,
 }
 
@@ -14,8 +15,11 @@ pub struct TextStyle {
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum ColourChoice {
     #[default]
+    /// Colour when standard output is a terminal and `NO_COLOR` is unset or empty.
     Auto,
+    /// Always colour, even when `NO_COLOR` is set.
     Always,
+    /// Never colour.
     Never,
 }
 
@@ -43,18 +47,23 @@ impl TextStyle {
         }
     }
 
+    /// `text` in bold (locations).
     pub fn bold(&self, text: &str) -> String {
         self.paint("1", text)
     }
+    /// `text` in bold red (`error:`).
     pub fn error(&self, text: &str) -> String {
         self.paint("1;31", text)
     }
+    /// `text` in bold magenta (`warning:`).
     pub fn warning(&self, text: &str) -> String {
         self.paint("1;35", text)
     }
+    /// `text` in bold grey (`note:`).
     pub fn note(&self, text: &str) -> String {
         self.paint("1;30", text)
     }
+    /// `text` in bold green (the caret under a column).
     pub fn caret(&self, text: &str) -> String {
         self.paint("1;32", text)
     }

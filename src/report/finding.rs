@@ -5,21 +5,35 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// What went wrong; serialised in kebab-case (`out-of-bounds`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FindingKind {
+    /// Two sides of a `symcross_check_equal` can differ.
     Mismatch,
+    /// Two OpenCL work-items access the same location without synchronisation, at least one writing.
     Race,
+    /// Work-items of a group can wait at different barriers, or one finish
+    /// while another waits, or call `wait_group_events` with different events.
     BarrierDivergence,
+    /// A memory access past the end of an object, through a null or invalid
+    /// pointer, into no object, or through a function pointer.
     OutOfBounds,
+    /// An access to a freed object.
     UseAfterFree,
+    /// A second `free` of the same object.
     DoubleFree,
+    /// A value whose bits may be uninitialised is used where that matters (a
+    /// branch, an address, a divisor...), found by shadow tracking.
     UninitializedRead,
+    /// Integer division or remainder by zero.
     DivisionByZero,
+    /// Something symcross does not model (an intrinsic, a call), so the path stopped here.
     Unsupported,
 }
 
 impl FindingKind {
+    /// The kebab-case name, as in the JSON report.
     pub fn name(self) -> &'static str {
         match self {
             FindingKind::Mismatch => "mismatch",
@@ -35,6 +49,7 @@ impl FindingKind {
     }
 }
 
+/// How sure a finding is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
@@ -45,10 +60,14 @@ pub enum Status {
     Unconfirmed,
 }
 
+/// A source position from the debug info; line and column are 1-based, 0 when unknown.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Location {
+    /// Source file as recorded in the debug info.
     pub file: String,
+    /// Line number.
     pub line: u32,
+    /// Column number.
     pub column: u32,
 }
 
@@ -56,20 +75,35 @@ pub struct Location {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DecidedBy {
+    /// The sides are one node, or their equality folds to true (hash-consing
+    /// and the simplifying builders).
     Structural,
+    /// Canonicalisation made the sides one term: reassociation (under
+    /// `associativity`), the e-graph, or sweeping an integer check.
     Canonical,
+    /// KLEE-CL's implied integer query (an integer over-approximation of the
+    /// failure) is unsatisfiable.
     ImpliedQuery,
     /// Concrete evaluation of both sides on sampled inputs (a refutation).
     Sampling,
+    /// A complete bit-precise solver query: unsatisfiable (proved), or a
+    /// model that confirms the difference.
     BitPrecise,
+    /// The solver gave up (a timeout or another unknown); the finding is
+    /// unconfirmed.
     Timeout,
 }
 
+/// One reported problem.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Finding {
+    /// What kind of problem.
     pub kind: FindingKind,
+    /// Whether a witness confirms it.
     pub status: Status,
+    /// Human-readable description.
     pub message: String,
+    /// Where it happens.
     pub location: Location,
     /// Hex bytes per symbolic input name.
     pub witness: Option<BTreeMap<String, String>>,
@@ -80,6 +114,7 @@ pub struct Finding {
     /// For mismatches: both sides, printed with explicit brackets.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expressions: Option<MismatchExprs>,
+    /// Which ladder step decided the check, for checks and confirmed findings.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub decided_by: Option<DecidedBy>,
     /// Further source locations involved (the other access of a race, the
@@ -88,20 +123,28 @@ pub struct Finding {
     pub related: Vec<Related>,
 }
 
+/// A further source location involved in a finding, with what it is.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Related {
+    /// What this location is (the other access, the free, a caller).
     pub message: String,
+    /// Where.
     pub location: Location,
 }
 
+/// Both sides of a mismatch as printed expressions.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct MismatchExprs {
+    /// Shared subterms as `N0 := ...` lines, one per line, named across both sides.
     pub definitions: String,
+    /// The left side, its first differing subterm marked with `⟪ ⟫`.
     pub left: String,
+    /// The right side, its first differing subterm marked with `⟪ ⟫`.
     pub right: String,
     /// Concrete values of both sides under the witness, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub left_value: Option<String>,
+    /// Concrete value of the right side under the witness, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub right_value: Option<String>,
     /// The assumption set under which the sides are equal, if any was found.
@@ -119,14 +162,20 @@ pub struct MismatchExprs {
 /// The elements of a `symcross_check_equal` that differ under the witness.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct DifferingElements {
+    /// How many compared elements differ (all of them, not only those listed).
     pub count: u64,
+    /// The first differing elements, at most 64.
     pub elements: Vec<ElementDifference>,
 }
 
+/// One differing element of a `symcross_check_equal`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ElementDifference {
+    /// Element index in the compared buffers.
     pub index: u64,
+    /// The left element as text.
     pub left: String,
+    /// The right element as text.
     pub right: String,
 }
 
@@ -134,7 +183,9 @@ pub struct ElementDifference {
 /// ...; `elements` holds each element as text (`1.5f (0x3fc00000)`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct DecodedInput {
+    /// The C type, e.g. `float[64]`.
     #[serde(rename = "type")]
     pub type_name: String,
+    /// Each element as text.
     pub elements: Vec<String>,
 }

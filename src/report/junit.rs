@@ -13,19 +13,27 @@ use std::fmt::Write;
 /// What became of one test case.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
+    /// Nothing to report: the case passed.
     Passed,
     /// The check failed: `message` is one line, `text` the details.
     Failure {
+        /// The `message` attribute: one line.
         message: String,
+        /// The element's text: the details.
         text: String,
     },
     /// The run could not decide (or crashed).
     Error {
+        /// The `type` attribute, e.g. `inconclusive`.
         kind: String,
+        /// The `message` attribute: one line.
         message: String,
+        /// The element's text: the details.
         text: String,
     },
+    /// Not run (`<skipped>`).
     Skipped {
+        /// Why it was not run.
         message: String,
     },
 }
@@ -33,9 +41,13 @@ pub enum Outcome {
 /// One `<testcase>`.
 #[derive(Clone, Debug)]
 pub struct Case {
+    /// The `classname` attribute (the command or suite).
     pub classname: String,
+    /// The `name` attribute (the input).
     pub name: String,
+    /// Run time in seconds.
     pub seconds: f64,
+    /// Passed, failed, error or skipped.
     pub outcome: Outcome,
     /// Shown as `<system-out>`: the text report.
     pub output: String,

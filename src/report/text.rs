@@ -13,6 +13,8 @@ pub fn render(report: &Report) -> String {
     render_styled(report, &TextStyle::default())
 }
 
+/// The report as text, coloured by `style`: one compiler-style diagnostic
+/// per finding with its source line, then the verdict line and statistics.
 pub fn render_styled(report: &Report, style: &TextStyle) -> String {
     let mut out = String::new();
     let mut sources = SourceCache::default();

@@ -56,6 +56,6 @@ fn phminpos(p: &mut ExprPool, x: &[ExprId]) -> Value {
     }
     let zero = p.constant(16, 0);
     let mut out: Value = smallvec::smallvec![min, idx];
-    out.extend(std::iter::repeat(zero).take(x.len() - 2));
+    out.extend(std::iter::repeat_n(zero, x.len() - 2));
     out
 }

@@ -101,7 +101,7 @@ mod tests {
     fn each_rcp_occurrence_is_fresh() {
         let mut p = ExprPool::new();
         let a = v4(&mut p);
-        let first = lower_x86(&mut p, "llvm.x86.sse.rcp.ps", &[a.clone()], &f4());
+        let first = lower_x86(&mut p, "llvm.x86.sse.rcp.ps", std::slice::from_ref(&a), &f4());
         let second = lower_x86(&mut p, "llvm.x86.sse.rcp.ps", &[a], &f4());
         assert_ne!(first, second);
     }

@@ -15,110 +15,168 @@ pub enum Op {
     /// MINPS/MAXPS: the SECOND operand when unordered or equal. `scalar`:
     /// only lane 0, the others come from the first operand.
     MinMax {
+        /// `true` for MAXPS/MAXSS..., `false` for MIN.
         max: bool,
+        /// Lane format (single or double).
         f: FpFormat,
+        /// Only lane 0 is computed; the other lanes pass through from the first operand.
         scalar: bool,
     },
     /// RCP/RSQRT: a fresh unconstrained value per computed lane.
     Approx {
+        /// Only lane 0 is computed; the other lanes pass through from the first operand.
         scalar: bool,
     },
     /// ROUNDPS/SD...: immediate = last operand; scalar takes lane 0 of op 1.
     Round {
+        /// Lane format (single or double).
         f: FpFormat,
+        /// Only lane 0 is rounded; the other lanes come from the first operand.
         scalar: bool,
     },
     /// CMPSS/CMPSD with a predicate immediate (0..31).
     CmpScalar {
+        /// Lane format of the compared operands.
         f: FpFormat,
     },
     /// COMISS/UCOMISS... returning 0/1 for an outcome set.
     Comi {
+        /// Lane format of the compared operands.
         f: FpFormat,
+        /// The `fcmp` outcome set (an `Outcomes` bit set) that yields 1.
         outcomes: u8,
     },
+    /// ADDSUBPS/PD: even lanes subtract, odd lanes add.
     AddSub {
+        /// Lane format.
         f: FpFormat,
     },
+    /// DPPS/DPPD: dot product under the immediate's lane masks.
     Dp {
+        /// Lane format.
         f: FpFormat,
     },
+    /// VFMADDSUB: fused a*b-c in even lanes, a*b+c in odd lanes.
     FmAddSub {
+        /// Lane format.
         f: FpFormat,
     },
     /// Float to integer; `scalar`: only lane 0, result is an integer.
     CvtToInt {
+        /// Source lane format.
         from: FpFormat,
+        /// How the float is rounded to an integer.
         rounding: IntRounding,
+        /// Only lane 0 is converted and the result is a scalar integer.
         scalar: bool,
     },
     /// Float format conversion of all lanes, upper result lanes zero.
     CvtFp {
+        /// Source lane format.
         from: FpFormat,
+        /// Result lane format.
         to: FpFormat,
     },
     /// CVTSD2SS: lane 0 of op 1 converted, the rest from op 0.
     CvtScalarFp,
     /// PACKSS/PACKUS: narrow to half width with (un)signed saturation.
     Pack {
+        /// PACKUS (unsigned saturation) rather than PACKSS (signed).
         unsigned: bool,
     },
+    /// PAVGB/PAVGW: unsigned (a + b + 1) >> 1.
     Avg,
+    /// PMADDWD: signed 16-bit products, adjacent pairs summed into 32-bit lanes.
     MaddWd,
+    /// PMADDUBSW: unsigned bytes times signed bytes, adjacent pairs summed with signed 16-bit saturation.
     MaddUbSw,
+    /// PMULHW/PMULHUW: the high 16 bits of the 32-bit product.
     MulHi {
+        /// Signed (PMULHW) or unsigned (PMULHUW) operands.
         signed: bool,
     },
+    /// PMULHRSW: (a * b + 2^14) >> 15 of the signed 32-bit product, low 16 bits.
     MulHrs,
+    /// PSADBW: sums of absolute byte differences, one per 64-bit lane.
     Sad,
+    /// MPSADBW: sums of absolute differences of 4-byte blocks chosen by the immediate.
     Mpsad,
+    /// PSIGNB/W/D: the first operand negated, zeroed or kept by the sign of the second.
     Sign,
     /// Uniform shift by a count operand (xmm low 64 bits, or an i32).
     Shift {
+        /// Left, logical right or arithmetic right.
         kind: ShiftKind,
     },
     /// Per-lane shift counts.
     ShiftVar {
+        /// Left, logical right or arithmetic right.
         kind: ShiftKind,
     },
+    /// PSHUFB: byte shuffle within each 128-bit half; an index with the top bit set gives 0.
     Pshufb,
+    /// BLENDVPS/PD, PBLENDVB: each lane from the second operand where the mask lane's sign bit is set.
     Blendv,
+    /// VPERMILPS/PD with a variable control vector, within each 128-bit half.
     PermilVar {
+        /// Lane format.
         f: FpFormat,
     },
+    /// VPERMD/VPERMPS: 32-bit lanes permuted across the whole 256-bit register.
     Perm8,
+    /// INSERTPS: one lane inserted under the immediate's source, destination and zero mask.
     InsertPs,
     /// Horizontal pairs of each operand, per 128-bit half.
     HAdd {
+        /// Which lane operation and lane type.
         kind: HKind,
     },
+    /// PHMINPOSUW: the minimum unsigned 16-bit lane and its index.
     Phminpos,
+    /// MOVMSKPS/PD, PMOVMSKB: the lanes' sign bits gathered into an integer.
     Movmsk,
+    /// PTEST/VTESTPS/PD: a flag of the AND / ANDN of the operands, as 0 or 1.
     Test {
+        /// Which flag (ZF, CF or neither) is returned.
         kind: TestKind,
+        /// VTESTPS/PD: only the lanes' sign bits are tested (PTEST tests all bits).
         sign_only: bool,
     },
+    /// CRC32 (SSE4.2): the CRC-32C of the accumulator and the data operand.
     Crc32,
+    /// Not modelled: lowering reports the reason as unsupported.
     Refused(&'static str),
 }
 
+/// Direction and kind of an x86 shift.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ShiftKind {
+    /// Shift left, zeros in.
     Shl,
+    /// Logical shift right, zeros in.
     LShr,
+    /// Arithmetic shift right, sign bits in.
     AShr,
 }
 
+/// The lane operation of a horizontal add/subtract (PHADD, HADDPS...).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum HKind {
+    /// Float addition in the given format.
     FAdd(FpFormat),
+    /// Float subtraction in the given format.
     FSub(FpFormat),
+    /// Wrapping integer addition.
     Add,
+    /// Wrapping integer subtraction.
     Sub,
+    /// Signed saturating addition (PHADDSW).
     AddSat,
+    /// Signed saturating subtraction (PHSUBSW).
     SubSat,
 }
 
+/// Which flag a PTEST/VTEST intrinsic returns.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum TestKind {
     /// ZF: (a & b) == 0.

@@ -93,6 +93,7 @@ pub fn reusable(report: &Report) -> bool {
     report.limit.as_deref() != Some("time") && !report.findings.iter().any(|f| f.decided_by == Some(DecidedBy::Timeout))
 }
 
+/// The cached report under `key`, if caching is on and one was stored.
 pub fn lookup(key: &str) -> Option<Report> {
     let text = std::fs::read_to_string(results_dir()?.join(format!("{key}.json"))).ok()?;
     Report::from_json(&text).ok()

@@ -12,8 +12,11 @@ use toml::Spanned;
 #[derive(Debug, thiserror::Error)]
 #[error("{file}:{line}: {message}")]
 pub struct ManifestError {
+    /// The manifest's path, as given.
     pub file: String,
+    /// 1-based line of the offending value; 0 when the file could not be read.
     pub line: usize,
+    /// What is wrong.
     pub message: String,
 }
 
@@ -21,15 +24,18 @@ pub struct ManifestError {
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Expectation {
+    /// Verdict `equivalent`.
     Equivalent,
     /// At least one confirmed finding (verdict `findings`).
     Findings,
     /// Verdict `findings` with a confirmed finding of this kind.
     Kind(String),
+    /// Verdict `inconclusive`.
     Inconclusive,
 }
 
 impl Expectation {
+    /// The expectation an `expect = "..."` value names: a verdict or a finding kind; `None` for anything else.
     pub fn parse(s: &str) -> Option<Expectation> {
         const KINDS: [&str; 9] = [
             "mismatch",
@@ -51,6 +57,7 @@ impl Expectation {
         }
     }
 
+    /// The expectation in a few words, as the suite summary prints it.
     pub fn describe(&self) -> String {
         match self {
             Expectation::Equivalent => "equivalent".into(),
@@ -76,16 +83,20 @@ pub struct Entry {
     pub rules: Vec<PathBuf>,
     /// Include directories (searched for quoted includes of the cache key).
     pub include: Vec<PathBuf>,
+    /// What the run is expected to give.
     pub expect: Expectation,
     /// Manifest line of the entry.
     pub line: usize,
 }
 
+/// A parsed manifest: its entries with the defaults applied and the globs expanded.
 #[derive(Clone, Debug)]
 pub struct Manifest {
+    /// The manifest file.
     pub path: PathBuf,
     /// The directory paths are relative to, and where entries run.
     pub root: PathBuf,
+    /// The entries, in manifest order.
     pub entries: Vec<Entry>,
 }
 

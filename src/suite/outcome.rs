@@ -6,22 +6,28 @@ use super::manifest::Expectation;
 use crate::report::{junit, sarif, FindingKind, Report, Status, Verdict};
 use serde::{Deserialize, Serialize};
 
+/// What became of one suite entry; serialised in the suite report.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct EntryResult {
+    /// The entry's name (unique within the manifest).
     pub name: String,
     /// `check` or `race`.
     pub command: String,
     /// Index of the entry in the manifest (the order reports are listed in).
     pub index: usize,
+    /// What the manifest expected.
     pub expect: Expectation,
     /// `met`, `unmet` or `error` (the run gave no report).
     pub outcome: String,
     /// One line saying what happened.
     pub summary: String,
+    /// Whether the report came from the result cache.
     pub cached: bool,
     /// Wall time of this run (for a cached entry, of the run that made the report).
     pub seconds: f64,
+    /// The run's exit status (for a cached entry, the exit code its verdict gives); `None` when there was none (killed by a signal, failed to start).
     pub exit_code: Option<i32>,
+    /// The entry's own report, when the run produced one.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub report: Option<Report>,
     /// What went wrong when there is no report (the child's stderr).
@@ -58,32 +64,45 @@ pub fn got(report: &Report) -> String {
     }
 }
 
+/// The suite report: every entry's result and the summary, as JSON.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SuiteReport {
+    /// Always `symcross`.
     pub tool: String,
+    /// The symcross version that ran the suite.
     pub version: String,
+    /// Path of the manifest, as given on the command line.
     pub manifest: String,
     /// `passed` when every entry met its expectation, else `failed`.
     pub verdict: String,
     /// `K/N` when this is one shard of the suite.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub shard: Option<String>,
+    /// Counts over the entries.
     pub summary: Summary,
+    /// One result per entry, in manifest order.
     pub entries: Vec<EntryResult>,
 }
 
+/// Counts over a suite's entries.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct Summary {
+    /// Number of entries run (in this shard).
     pub total: usize,
+    /// Entries that met their expectation.
     pub met: usize,
+    /// Entries that did not.
     pub unmet: usize,
+    /// Entries whose run gave no report.
     pub errors: usize,
+    /// Entries whose report came from the cache.
     pub cached: usize,
     /// Wall time of the whole suite run.
     pub seconds: f64,
 }
 
 impl SuiteReport {
+    /// The report of `entries` (sorted here into manifest order) with its summary and verdict.
     pub fn new(manifest: String, shard: Option<String>, mut entries: Vec<EntryResult>, seconds: f64) -> SuiteReport {
         entries.sort_by_key(|e| e.index);
         let count = |o: &str| entries.iter().filter(|e| e.outcome == o).count();
@@ -99,6 +118,7 @@ impl SuiteReport {
         SuiteReport { tool: "symcross".into(), version: env!("CARGO_PKG_VERSION").into(), manifest, verdict, shard, summary, entries }
     }
 
+    /// 0 when every entry met its expectation, else 1.
     pub fn exit_code(&self) -> i32 {
         if self.verdict == "passed" {
             0
@@ -107,6 +127,7 @@ impl SuiteReport {
         }
     }
 
+    /// The suite report as pretty-printed JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }

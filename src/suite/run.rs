@@ -13,8 +13,11 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+/// How a suite's entries are run.
 pub struct RunOptions {
+    /// Entries run at once (at least one).
     pub jobs: usize,
+    /// Reuse cached reports and store new reusable ones.
     pub use_cache: bool,
     /// Print progress to stderr.
     pub progress: bool,

@@ -16,6 +16,10 @@ pub fn parse(s: &str) -> Result<(usize, usize), String> {
     Ok((k, n))
 }
 
+/// A shard `(k, n)` (shard k of n, counted from 1) and the environment
+/// variable scheme that gave it (`SLURM_ARRAY_TASK_ID`...).
+pub type EnvShard = ((usize, usize), &'static str);
+
 /// The shard given by the environment, if any, and where it came from:
 /// - Slurm job arrays: `SLURM_ARRAY_TASK_ID` of `SLURM_ARRAY_TASK_COUNT`
 ///   (counted from `SLURM_ARRAY_TASK_MIN`, so `--array=0-3` and `1-4` both work);
@@ -23,14 +27,14 @@ pub fn parse(s: &str) -> Result<(usize, usize), String> {
 ///   `SYMCROSS_SHARDS` (Kubernetes does not export the count: set it to
 ///   the Job's `completions`);
 /// - GitLab `parallel:`: `CI_NODE_INDEX` (from 1) of `CI_NODE_TOTAL`.
-pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Result<Option<((usize, usize), &'static str)>, String> {
+pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Result<Option<EnvShard>, String> {
     let num = |name: &str| -> Result<Option<usize>, String> {
         match var(name).filter(|v| !v.trim().is_empty()) {
             None => Ok(None),
             Some(v) => v.trim().parse().map(Some).map_err(|_| format!("{name}={v} is not a number")),
         }
     };
-    let check = |k: usize, n: usize, from: &'static str| -> Result<Option<((usize, usize), &'static str)>, String> {
+    let check = |k: usize, n: usize, from: &'static str| -> Result<Option<EnvShard>, String> {
         if n == 0 || k == 0 || k > n {
             return Err(format!("{from}: shard {k} of {n} is out of range"));
         }

@@ -21,29 +21,46 @@ use crate::canon::CanonAnalysis;
 use crate::expr::{mask, ExprId, ExprPool, FpFormat, Outcomes};
 use egg::{ConditionalApplier, EGraph, Id, Pattern, Rewrite, Subst, Var};
 
+/// Which side condition; the table in the module comment gives each one's meaning.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ConditionKind {
+    /// `const(?c)`.
     Const,
+    /// `not-nan(?x)`.
     NotNan,
+    /// `never-lt(?x, ?y)`.
     NeverLt,
+    /// `never-eq(?x, ?y)`.
     NeverEq,
+    /// `never-gt(?x, ?y)`.
     NeverGt,
+    /// `small-int(?c, F, W, signed)`.
     SmallInt,
+    /// `exact-in(?c, F)`.
     ExactIn,
+    /// `same-width(?a, ?b)`.
     SameWidth,
 }
 
+/// One argument of a side condition.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CondArg {
+    /// A pattern variable (`?x`).
     Var(Var),
+    /// A float format (`f32`).
     Format(FpFormat),
+    /// A width in bits.
     Width(u32),
+    /// `signed` (true) or `unsigned` (false).
     Signed(bool),
 }
 
+/// A parsed side condition: its kind and arguments in the table's order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SideCondition {
+    /// Which condition.
     pub kind: ConditionKind,
+    /// Its arguments, as many and of the kinds the condition takes.
     pub args: Vec<CondArg>,
 }
 
@@ -87,6 +104,7 @@ impl SideCondition {
         Ok(SideCondition { kind: *kind, args: out })
     }
 
+    /// The pattern variables it mentions, in argument order.
     pub fn vars(&self) -> Vec<Var> {
         self.args.iter().filter_map(|a| if let CondArg::Var(v) = a { Some(*v) } else { None }).collect()
     }
@@ -101,7 +119,7 @@ impl SideCondition {
         self.args.iter().find_map(|a| if let CondArg::Width(w) = a { Some(*w) } else { None }).expect("shape")
     }
     fn signed(&self) -> bool {
-        self.args.iter().any(|a| *a == CondArg::Signed(true))
+        self.args.contains(&CondArg::Signed(true))
     }
 
     /// Decides the condition in the e-graph.

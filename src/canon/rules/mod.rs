@@ -37,12 +37,19 @@ pub struct Rule {
     pub family: String,
     /// The `; law:` comment.
     pub law: String,
+    /// Left-hand side pattern.
     pub lhs: Pattern<CanonLang>,
+    /// Right-hand side pattern.
     pub rhs: Pattern<CanonLang>,
+    /// Written with `<=>`: the rule also rewrites right to left.
     pub bidirectional: bool,
+    /// Side conditions, all of which must hold for the rule to apply.
     pub conditions: Vec<SideCondition>,
+    /// What the rule assumes (`[assume: ...]`); it applies only when those assumptions are enabled.
     pub assumptions: Assumptions,
+    /// The rule file.
     pub file: PathBuf,
+    /// 1-based line of the rule in its file.
     pub line: usize,
 }
 
@@ -50,37 +57,77 @@ pub struct Rule {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RuleProblem {
     #[error("bad syntax: {0}")]
+    /// Unparseable text.
     Syntax(String),
     #[error("unknown operator `{0}`")]
+    /// An operator the e-graph language does not have.
     UnknownOperator(String),
     #[error("bad literal `{0}`")]
+    /// A literal that does not parse.
     BadLiteral(String),
     #[error("`{op}` takes {expected} operands, given {given}")]
-    Arity { op: String, expected: usize, given: usize },
+    /// An operator given the wrong number of operands.
+    Arity {
+        /// The operator.
+        op: String,
+        /// Operands it takes.
+        expected: usize,
+        /// Operands written.
+        given: usize,
+    },
     #[error("variable {var} on the {side} is not bound by the left-hand side")]
-    UnboundVariable { var: String, side: &'static str },
+    /// A variable of a side or side condition that the searched side (the
+    /// left, or for `<=>` each side) does not bind.
+    UnboundVariable {
+        /// The variable.
+        var: String,
+        /// Where it appears (`right-hand side`, `side condition`...).
+        side: &'static str,
+    },
     #[error("unknown assumption `{0}` (known: positive-zero, finite, ordered, associativity, none)")]
+    /// An `[assume: ...]` name that is not an assumption.
     UnknownAssumption(String),
     #[error("unknown side condition `{0}`")]
+    /// A side condition name that does not exist.
     UnknownCondition(String),
     #[error("side condition `{0}`: {1}")]
+    /// A side condition with wrong arguments: its text and what is wrong.
     BadCondition(String, String),
     #[error("rule `{0}` has no `; law:` comment right above it")]
+    /// A rule without its `; law:` comment.
     MissingLaw(String),
     #[error("rule name `{0}` is used twice")]
+    /// Two rules with the same instantiated name.
     DuplicateName(String),
     #[error("widths do not match: {0}")]
+    /// Operand widths or formats that do not fit.
     Width(String),
     #[error("a side of a rule cannot be a bare variable")]
+    /// A side that is only a variable, which would match every class.
     BareVariable,
 }
 
+/// A rule set that could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum RuleError {
+    /// A problem in a rule, at a file and 1-based line.
     #[error("{file}:{line}: {problem}")]
-    At { file: String, line: usize, problem: RuleProblem },
+    At {
+        /// The rule file.
+        file: String,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        problem: RuleProblem,
+    },
+    /// A rule file or directory that could not be read.
     #[error("cannot read rules from {path}: {message}")]
-    Io { path: String, message: String },
+    Io {
+        /// The file or directory.
+        path: String,
+        /// The I/O error.
+        message: String,
+    },
 }
 
 /// A validated set of rules, ready for the e-graph.
@@ -129,10 +176,12 @@ impl RuleSet {
         RuleSet::load(&[])
     }
 
+    /// Every rule, in load order.
     pub fn rules(&self) -> &[Rule] {
         &self.rules
     }
 
+    /// The rule with this instantiated name.
     pub fn get(&self, name: &str) -> Option<&Rule> {
         self.rules.iter().find(|r| r.name == name)
     }

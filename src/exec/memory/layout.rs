@@ -61,7 +61,7 @@ fn write_scalar(p: &mut ExprPool, x: ExprId, out: &mut [Option<ExprId>], at: usi
         }
         return;
     }
-    let x = if w % 8 != 0 { p.zext(x, bytes * 8) } else { x };
+    let x = if !w.is_multiple_of(8) { p.zext(x, bytes * 8) } else { x };
     for k in 0..bytes {
         out[at + k as usize] = Some(p.extract(x, k * 8, 8));
     }
@@ -125,7 +125,7 @@ fn read_scalar(p: &mut ExprPool, w: u32, bytes: &[ExprId], at: usize) -> ExprId 
     for k in (0..n - 1).rev() {
         acc = p.concat(acc, bytes[at + k]);
     }
-    if w % 8 != 0 {
+    if !w.is_multiple_of(8) {
         p.trunc(acc, w)
     } else {
         acc

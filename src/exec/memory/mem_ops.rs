@@ -19,7 +19,9 @@ pub type Bytes = smallvec::SmallVec<[ExprId; 32]>;
 
 /// A resolved access: the object and the offset of the first byte.
 pub struct Access {
+    /// The object accessed.
     pub object: ObjectId,
+    /// Byte offset from the object's base (64 bits; may be symbolic).
     pub offset: ExprId,
 }
 
@@ -45,7 +47,7 @@ impl<'m> Executor<'m> {
         };
         let name = inst.dest.map(|d| func.reg_names[d.0 as usize].clone()).unwrap_or_default();
         // A size past 64 bits cannot be allocated: the memory limit.
-        let size = elem_size.checked_mul(n as u64).unwrap_or(u64::MAX);
+        let size = elem_size.saturating_mul(n as u64);
         self.admit_allocation(size)?;
         let id = state.memory.allocate(&mut self.pool, size, align, ObjectKind::Stack, name);
         // Allocas carry no line of their own at -O0: the function's then.

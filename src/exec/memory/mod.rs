@@ -28,13 +28,18 @@ const GAP: u64 = 256;
 /// The first address handed out (keeps null and small integers invalid).
 const FIRST_ADDRESS: u64 = 0x1_0000;
 
+/// Index of an object in its state's `Memory` (stable for the object's life, never reused).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ObjectId(pub u32);
 
+/// What kind of storage an object is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ObjectKind {
+    /// A global variable.
     Global,
+    /// A stack slot (`alloca`).
     Stack,
+    /// A heap block (`malloc` and friends).
     Heap,
     /// Memory of a kernel argument or other buffer made by the tool.
     Buffer,
@@ -43,6 +48,7 @@ pub enum ObjectKind {
 }
 
 impl ObjectKind {
+    /// The kind's name in messages (`global`, `stack`...).
     pub fn describe(self) -> &'static str {
         match self {
             ObjectKind::Global => "global",
@@ -54,21 +60,28 @@ impl ObjectKind {
     }
 }
 
+/// One object: its place in the address space, its bytes and its status.
 #[derive(Clone, Debug)]
 pub struct MemoryObject {
+    /// Concrete base address.
     pub base: u64,
+    /// Size in bytes.
     pub size: u64,
+    /// What kind of storage.
     pub kind: ObjectKind,
     /// Source name (variable, global, `malloc@file:line`), for messages.
     pub name: String,
     /// The bytes and which of them were written (object_bytes.rs).
     pub bytes: ObjectBytes,
+    /// Set for `constant` globals and by-value kernel argument copies. Nothing reads it yet: a write to such an object is not reported.
     pub read_only: bool,
+    /// Whether it was freed (a later access is a use-after-free).
     pub freed: bool,
     /// OpenCL address space (0 private, 1 global, 2 constant, 3 local).
     pub addr_space: u32,
     /// Where the object was allocated and, once freed, where.
     pub alloc_line: Option<crate::ir::Loc>,
+    /// Where the object was freed, once it is.
     pub free_line: Option<crate::ir::Loc>,
     /// An unbounded buffer of which only addresses matter (kernel arguments
     /// checked alone): its contents are unconstrained, only the bytes in
@@ -82,6 +95,7 @@ pub struct MemoryObject {
     /// the same value until it is written (see kernel_memory.rs); concrete
     /// offsets in `known`, symbolic ones (by expression) in `known_symbolic`.
     pub known: rustc_hash::FxHashMap<ExprId, ExprId>,
+    /// Symbolic offsets read or written so far (address-only objects), by offset expression.
     pub known_symbolic: rustc_hash::FxHashMap<ExprId, ExprId>,
     /// What the object's bytes hold, when its type says so (reports only).
     pub element: Option<crate::expr::ElementType>,
@@ -100,12 +114,14 @@ pub struct Memory {
 }
 
 impl Memory {
+    /// An empty memory; the first object gets address 0x1_0000.
     pub fn new() -> Self {
         Memory { objects: Vec::new(), by_base: BTreeMap::new(), next_address: FIRST_ADDRESS, last_hit: Default::default() }
     }
 
-    /// Allocates `size` bytes, uninitialised (bytes read as zero until
-    /// written); nothing is stored for them until they are written.
+    /// Allocates `size` bytes, uninitialised: their value reads as zero
+    /// until written, and for stack and heap objects the shadow marks them
+    /// indeterminate (shadow_mem.rs); nothing is stored until written.
     pub fn allocate(&mut self, pool: &mut ExprPool, size: u64, align: u64, kind: ObjectKind, name: String) -> ObjectId {
         let align = align.clamp(16, 4096);
         let base = self.next_address.div_ceil(align) * align;
@@ -133,10 +149,12 @@ impl Memory {
         id
     }
 
+    /// The object with this id.
     pub fn object(&self, id: ObjectId) -> &MemoryObject {
         &self.objects[id.0 as usize]
     }
 
+    /// The object with this id, for writing: copied first if another state shares it.
     pub fn object_mut(&mut self, id: ObjectId) -> &mut MemoryObject {
         Rc::make_mut(&mut self.objects[id.0 as usize])
     }
@@ -189,6 +207,7 @@ impl Memory {
         (address < o.base + o.size.max(1) + GAP).then_some(*id)
     }
 
+    /// Every object with its id, in allocation order.
     pub fn objects(&self) -> impl Iterator<Item = (ObjectId, &MemoryObject)> {
         self.objects.iter().enumerate().map(|(i, o)| (ObjectId(i as u32), o.as_ref()))
     }

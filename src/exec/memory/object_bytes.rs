@@ -15,6 +15,7 @@
 use crate::expr::{ExprId, ExprPool};
 use std::rc::Rc;
 
+/// Bytes per page: the unit of sharing and copy-on-write.
 pub const PAGE_BYTES: u64 = 4096;
 const PAGE: usize = PAGE_BYTES as usize;
 const WORDS: usize = PAGE / 64;
@@ -118,6 +119,7 @@ fn blank_page(zero: ExprId) -> Page {
     Page { data: Data::Uniform(zero), written: Written::None }
 }
 
+/// The bytes of one object, by pages, and which of them were written.
 #[derive(Clone, Debug)]
 pub struct ObjectBytes {
     size: u64,
@@ -150,6 +152,7 @@ impl ObjectBytes {
         ObjectBytes { size, zero, pages: Vec::new() }
     }
 
+    /// The object's size in bytes.
     pub fn size(&self) -> u64 {
         self.size
     }
@@ -246,6 +249,7 @@ impl ObjectBytes {
         value.filter(|_| same)
     }
 
+    /// Whether byte `k` was ever written.
     pub fn is_written(&self, k: u64) -> bool {
         self.page((k / PAGE_BYTES) as usize).is_some_and(|p| p.is_written((k % PAGE_BYTES) as usize))
     }
