@@ -6,7 +6,7 @@
 //! law of IEEE arithmetic: rules needing it are listed as assumed.
 
 use crate::canon::{instantiate, Assumption, RuleSet};
-use crate::cli::RulesArgs;
+use crate::cli::{RulesAction, RulesArgs};
 use crate::expr::{ExprPool, NanModel};
 use crate::solver::{default_solver, FpAssumptions, Query, SmtProcessConfig, SolverResult};
 use crate::Error;
@@ -25,8 +25,8 @@ pub enum Verdict {
 
 pub fn rules(a: RulesArgs) -> Result<i32, Error> {
     let set = RuleSet::load(&a.rules).map_err(|e| Error::Usage(e.to_string()))?;
-    match a.action.as_str() {
-        "list" => {
+    match a.action {
+        RulesAction::List => {
             for r in set.rules().iter().filter(|r| a.filter.as_deref().is_none_or(|f| r.name.contains(f))) {
                 let assume = if r.assumptions.is_empty() { "none".to_string() } else { r.assumptions.to_string() };
                 println!("{:<40} [assume: {assume}] {}:{}\n    {}", r.name, r.file.display(), r.line, r.law);
@@ -34,7 +34,7 @@ pub fn rules(a: RulesArgs) -> Result<i32, Error> {
             println!("{} rules", set.rules().len());
             Ok(0)
         }
-        "verify" => {
+        RulesAction::Verify => {
             let timeout = crate::cli::check_cmd::seconds(a.timeout, "--timeout")?.max(Duration::from_millis(100));
             let results = verify_all(&set, a.filter.as_deref(), timeout, |name, v| {
                 let what = match v {
@@ -56,7 +56,6 @@ pub fn rules(a: RulesArgs) -> Result<i32, Error> {
                 0
             })
         }
-        other => Err(Error::Usage(format!("rules: unknown action `{other}` (expected list or verify)"))),
     }
 }
 

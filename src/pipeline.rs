@@ -134,7 +134,7 @@ pub fn check_module(module: &Module, input_name: &str, entry: &str, config: &Con
             bit_precise: exec.check_stats.bit_precise,
         },
     };
-    let limit = exec.limit_hit.as_ref().map(|l| l.name().to_string());
+    let limit = exec.limit_hit;
     let findings = std::mem::take(&mut exec.findings);
     let output = std::mem::take(&mut exec.output);
     let coverage = Some(exec.coverage.clone());

@@ -20,17 +20,10 @@ pub const ENUMERATE_LIMIT: u64 = 4096;
 
 pub fn cli(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error> {
     let nd = ndrange(&a.local_size, a.num_groups.as_deref(), a.global_size.as_deref())?;
-    let mode = match a.mode.as_deref() {
-        None => {
-            if nd.total() <= ENUMERATE_LIMIT {
-                RaceMode::Enumerate
-            } else {
-                RaceMode::Pair
-            }
-        }
-        Some("enumerate") => RaceMode::Enumerate,
-        Some("pair") => RaceMode::Pair,
-        Some(other) => return Err(Error::Usage(format!("--mode must be `enumerate` or `pair`, not `{other}`"))),
+    let mode = match a.mode {
+        Some(m) => m,
+        None if nd.total() <= ENUMERATE_LIMIT => RaceMode::Enumerate,
+        None => RaceMode::Pair,
     };
     let mut config = Config::default();
     crate::cli::check_cmd::apply_limits(&mut config, &a.limits)?;
@@ -207,7 +200,7 @@ pub fn run_kernel(
         seconds: exec.elapsed(),
         decided: DecidedCounts::default(),
     };
-    let limit = exec.limit_hit.as_ref().map(|l| l.name().to_string());
+    let limit = exec.limit_hit;
     let findings = std::mem::take(&mut exec.findings);
     let cuts = std::mem::take(&mut exec.path_limit_notes);
     let coverage = crate::report::Coverage { memory_accesses: Some(exec.coverage.memory_accesses.unwrap_or(0)), ..exec.coverage.clone() };
@@ -217,23 +210,12 @@ pub fn run_kernel(
     for note in cuts {
         report.warnings.push(crate::report::Warning { kind: "path-cut", message: note });
     }
-    report.mode = Some(match mode {
-        RaceMode::Enumerate => format!("enumerate ({} work-items)", nd.total()),
-        RaceMode::Pair => format!("pair (two symbolic work-items cover all {} work-items)", nd.total()),
+    report.mode = Some(crate::report::RaceModeRecord {
+        mode,
+        work_items: nd.total(),
+        one_group_for: one_group.then(|| nd.num_groups()),
+        stopped_at_first_finding: exec.stopped_at_finding,
     });
-    if one_group {
-        if let Some(m) = report.mode.as_mut() {
-            m.push_str(&format!(
-                "; one work-group stands for all {}: the kernel uses no group-dependent id and no global memory",
-                nd.num_groups()
-            ));
-        }
-    }
-    if exec.stopped_at_finding {
-        if let Some(m) = report.mode.as_mut() {
-            m.push_str("; stopped at the first confirmed finding (--all-findings goes on)");
-        }
-    }
     Ok(report)
 }
 

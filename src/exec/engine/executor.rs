@@ -27,35 +27,9 @@ pub enum Step {
     Terminated,
 }
 
-/// Why exploration stopped early, if it did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LimitHit {
-    Time,
-    Paths,
-    Memory,
-    /// SIGINT or SIGTERM (`crate::interrupt`).
-    Interrupted,
-    /// A path unrolled a symbolic loop `Config::loop_bound` times; the
-    /// other paths were explored (path_budget.rs).
-    LoopBound,
-    /// A work-item ran `Config::max_item_steps` instructions between two
-    /// barriers; the other paths were explored.
-    ItemSteps,
-}
-
-impl LimitHit {
-    /// The limit's name in reports.
-    pub fn name(&self) -> &'static str {
-        match self {
-            LimitHit::Time => "time",
-            LimitHit::Paths => "paths",
-            LimitHit::Memory => "memory",
-            LimitHit::Interrupted => "interrupted",
-            LimitHit::LoopBound => "loop-bound",
-            LimitHit::ItemSteps => "work-item-steps",
-        }
-    }
-}
+/// Why exploration stopped early, if it did: the report's `Limit` (one
+/// type, so the engine cannot stop for a reason the report cannot name).
+pub use crate::report::Limit as LimitHit;
 
 #[derive(Clone, Debug, Default)]
 pub struct Stats {
