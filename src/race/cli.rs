@@ -11,7 +11,7 @@ use crate::exec::engine::value::Value;
 use crate::exec::opencl::workitems::{Gpu, NdRange, RaceMode};
 use crate::exec::Executor;
 use crate::ir::{Function, Module, Type};
-use crate::report::{text, DecidedCounts, Report, RunStats};
+use crate::report::{text, Report};
 use crate::Error;
 use std::collections::HashMap;
 
@@ -192,29 +192,19 @@ pub fn run_kernel(
     let one_group = state.gpu.as_ref().is_some_and(|g| g.one_group_stands_for_all);
     exec.start_kernel(&mut state);
     exec.run(state);
-    let stats = RunStats {
-        paths: exec.stats.paths,
-        merged: exec.stats.merged,
-        instructions: exec.stats.instructions,
-        queries: exec.decider.backend.queries(),
-        seconds: exec.elapsed(),
-        decided: DecidedCounts::default(),
-    };
-    let limit = exec.limit_hit;
-    let findings = std::mem::take(&mut exec.findings);
-    let cuts = std::mem::take(&mut exec.path_limit_notes);
-    let coverage = crate::report::Coverage { memory_accesses: Some(exec.coverage.memory_accesses.unwrap_or(0)), ..exec.coverage.clone() };
-    let mut report = Report::new(input.to_string(), vec![], findings, stats, limit, Some(coverage));
+    let outcome = exec.finish();
+    let coverage = crate::report::Coverage { memory_accesses: Some(outcome.coverage.memory_accesses.unwrap_or(0)), ..outcome.coverage };
+    let mut report = Report::new(input.to_string(), vec![], outcome.findings, outcome.stats, outcome.limit, Some(coverage));
     // Paths cut by a budget: say where, so that the limit can be raised
     // knowingly.
-    for note in cuts {
+    for note in outcome.path_cuts {
         report.warnings.push(crate::report::Warning { kind: "path-cut", message: note });
     }
     report.mode = Some(crate::report::RaceModeRecord {
         mode,
         work_items: nd.total(),
         one_group_for: one_group.then(|| nd.num_groups()),
-        stopped_at_first_finding: exec.stopped_at_finding,
+        stopped_at_first_finding: outcome.stopped_at_first_finding,
     });
     Ok(report)
 }
