@@ -12,11 +12,10 @@ mod native;
 mod outcome;
 mod recorded;
 
-pub use native::{BuildPlan, RunResult};
+pub use native::{plan, BuildPlan, RunResult};
 pub use outcome::{Observed, Verdict};
 pub use recorded::{numbered, read_report, NumberedFinding};
 
-use crate::cli::ReplayArgs;
 use crate::report::Report;
 use crate::Error;
 use std::fmt::Write as _;
@@ -29,20 +28,6 @@ pub const EXIT_USAGE: i32 = 2;
 /// At least one confirmed finding did not reproduce: a symcross bug.
 pub const EXIT_NOT_REPRODUCED: i32 = 4;
 
-pub fn cli(a: ReplayArgs) -> Result<i32, Error> {
-    let (report_path, harness) = a.files.split_last().ok_or_else(|| Error::Usage("replay needs a JSON report".into()))?;
-    let report = read_report(report_path)?;
-    let opts = crate::cli::check_cmd::compile_options(&a.compile)?;
-    let plan = native::plan(report.build.as_ref(), harness, &opts, a.compile.cflags.is_some())?;
-    let changed = changed_inputs(report.build.as_ref(), &plan);
-    for w in &changed {
-        println!("warning: {w}");
-    }
-    let (text, code) = replay_report(&report, &plan, a.finding, &report_path.display().to_string(), !changed.is_empty())?;
-    print!("{text}");
-    Ok(code)
-}
-
 /// FNV-1a (64 bits) of `bytes`, as the report's `input_digests` record
 /// it: a stable, dependency-free fingerprint (not a security measure).
 pub fn content_digest(bytes: &[u8]) -> String {
@@ -51,7 +36,7 @@ pub fn content_digest(bytes: &[u8]) -> String {
 
 /// Inputs about to be built whose content differs from what the report
 /// checked (compared by position when the report recorded digests).
-fn changed_inputs(build: Option<&crate::report::BuildRecord>, plan: &BuildPlan) -> Vec<String> {
+pub fn changed_inputs(build: Option<&crate::report::BuildRecord>, plan: &BuildPlan) -> Vec<String> {
     let Some(b) = build.filter(|b| b.input_digests.len() == plan.inputs.len()) else { return Vec::new() };
     plan.inputs
         .iter()
