@@ -73,7 +73,7 @@ fn merge_suite_shards(a: &MergeArgs, texts: Vec<(String, String)>) -> Result<i32
     let mut seconds: f64 = 0.0;
     for (p, text) in &texts {
         let r: SuiteReport =
-            serde_json::from_str(&text).map_err(|e| Error::Usage(format!("{p}: not a `symcross suite --json` report: {e}")))?;
+            serde_json::from_str(text).map_err(|e| Error::Usage(format!("{p}: not a `symcross suite --json` report: {e}")))?;
         match &manifest {
             None => manifest = Some(r.manifest.clone()),
             Some(m) if *m != r.manifest => {
