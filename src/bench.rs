@@ -307,10 +307,10 @@ fn race_section() -> Result<String, Error> {
         let path = root().join("bench/kernels").join(k);
         let loaded = crate::pipeline::load(&[path.clone()], &CompileOptions::default())?;
         for (groups, local) in [(2u64, 16u64), (4, 64), (16, 256), (64, 1024), (1024, 1024)] {
-            let nd = crate::race::cli::ndrange(&local.to_string(), Some(&groups.to_string()), None)?;
+            let nd = crate::cli::race_cmd::ndrange(&local.to_string(), Some(&groups.to_string()), None)?;
             let run = |mode: RaceMode, limit: u64| -> Result<(String, f64), Error> {
                 let cfg = Config { max_time: Some(Duration::from_secs(limit)), ..Config::default() };
-                let r = crate::race::cli::run_kernel(&loaded.module, k, None, nd, mode, &HashMap::new(), false, &cfg)?;
+                let r = crate::race::kernel_run::run_kernel(&loaded.module, k, None, nd, mode, &HashMap::new(), false, &cfg)?;
                 Ok((format!("{:?}", r.verdict).to_lowercase(), r.stats.seconds))
             };
             let en = if groups * local <= 65536 { run(RaceMode::Enumerate, 60)? } else { ("not run".into(), f64::NAN) };

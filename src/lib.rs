@@ -10,7 +10,6 @@
 pub mod bench;
 pub mod canon;
 pub mod canon_adapter;
-pub mod canon_cli;
 pub mod check;
 pub mod cli;
 pub mod config;
@@ -29,6 +28,7 @@ pub mod race;
 pub mod replay;
 pub mod report;
 pub mod rule_proofs;
+pub mod rule_verify;
 pub mod simd;
 pub mod solver;
 pub mod solver_adapter;

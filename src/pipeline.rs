@@ -7,7 +7,7 @@ use crate::config::Config;
 use crate::exec::Executor;
 use crate::frontend::{compile_inputs, CompileOptions};
 use crate::ir::Module;
-use crate::report::{DecidedCounts, Report, RunStats};
+use crate::report::Report;
 use crate::Error;
 use std::path::PathBuf;
 
@@ -112,36 +112,26 @@ pub fn check_module(module: &Module, input_name: &str, entry: &str, config: &Con
     let state = exec.initial_state(f, args);
     tracing::info!(entry, "stage: symbolic execution");
     exec.run(state);
+    let outcome = exec.finish();
     tracing::info!(
-        paths = exec.stats.paths,
-        instructions = exec.stats.instructions,
-        queries = exec.decider.backend.queries(),
-        findings = exec.findings.len(),
-        seconds = exec.elapsed(),
+        paths = outcome.stats.paths,
+        instructions = outcome.stats.instructions,
+        queries = outcome.stats.queries,
+        findings = outcome.findings.len(),
+        seconds = outcome.stats.seconds,
         "stage: execution finished"
     );
-    let stats = RunStats {
-        paths: exec.stats.paths,
-        merged: exec.stats.merged,
-        instructions: exec.stats.instructions,
-        queries: exec.decider.backend.queries(),
-        seconds: exec.elapsed(),
-        decided: DecidedCounts {
-            structural: exec.check_stats.structural,
-            canonical: exec.check_stats.canonical,
-            implied_query: exec.check_stats.implied_query,
-            sampling: exec.check_stats.sampling,
-            bit_precise: exec.check_stats.bit_precise,
-        },
-    };
-    let limit = exec.limit_hit.as_ref().map(|l| l.name().to_string());
-    let findings = std::mem::take(&mut exec.findings);
-    let output = std::mem::take(&mut exec.output);
-    let coverage = Some(exec.coverage.clone());
-    let mut report = Report::new(input_name.to_string(), config.assumptions.names(), findings, stats, limit, coverage);
+    let mut report = Report::new(
+        input_name.to_string(),
+        config.assumptions.names(),
+        outcome.findings,
+        outcome.stats,
+        outcome.limit,
+        Some(outcome.coverage),
+    );
     // Any check may compare floats; the reader must know how NaNs count.
     report.semantics.push(config.nan.note().to_string());
-    if config.nan == crate::expr::NanModel::Canonical && crate::exec::nan_bits_read(&exec.pool) {
+    if config.nan == crate::expr::NanModel::Canonical && exec.read_float_bits() {
         report.warnings.push(crate::report::Warning {
             kind: "nan-bits-read",
             message: "the program reads the bits of floating-point results with integer operations (a sign bit, a mask, a bit cast); \
@@ -162,10 +152,9 @@ pub fn check_module(module: &Module, input_name: &str, entry: &str, config: &Con
                 .to_string(),
         );
     }
-    report.symbolic_inputs =
-        exec.pool.arrays().iter().map(|a| crate::report::SymbolicInput { name: a.name.clone(), bytes: a.size }).collect();
+    report.symbolic_inputs = outcome.symbolic_inputs;
     if let Some(shard) = config.shard {
-        report.mark_shard(crate::report::ShardRecord { index: shard.index + 1, count: shard.count }, exec.shard_uncertain);
+        report.mark_shard(crate::report::ShardRecord { index: shard.index + 1, count: shard.count }, outcome.shard_uncertain);
     }
-    Ok((report, output))
+    Ok((report, outcome.output))
 }

@@ -10,8 +10,8 @@
 //! without proof (`unverified_rules`).
 
 use crate::canon::{Assumption, Rule, RuleSet};
-use crate::canon_cli::{verify_rule_in, Verdict};
 use crate::config::{Config, FpSolverKind};
+use crate::rule_verify::{verify_rule_in, Verdict};
 use crate::solver::{default_solver, SmtProcessConfig};
 use crate::Error;
 use std::path::PathBuf;

@@ -251,8 +251,8 @@ pub struct RaceArgs {
     pub seed: u64,
     /// How work-items are checked: enumerate them all, or two symbolic work-items at once (pair).
     /// Default: enumerate up to 4096 work-items, pair above.
-    #[arg(long, value_name = "enumerate|pair")]
-    pub mode: Option<String>,
+    #[arg(long, value_name = "enumerate|pair", value_parser = race_mode)]
+    pub mode: Option<crate::report::RaceMode>,
     /// Keep exploring after the first confirmed finding (default: stop there).
     #[arg(long)]
     pub all_findings: bool,
@@ -262,6 +262,15 @@ pub struct RaceArgs {
     pub limits: LimitArgs,
     #[command(flatten)]
     pub ci: CiReportArgs,
+}
+
+/// `--mode` of `race`, read straight into the mode the report records.
+fn race_mode(text: &str) -> Result<crate::report::RaceMode, String> {
+    match text {
+        "enumerate" => Ok(crate::report::RaceMode::Enumerate),
+        "pair" => Ok(crate::report::RaceMode::Pair),
+        other => Err(format!("expected `enumerate` or `pair`, not `{other}`")),
+    }
 }
 
 #[derive(Args, Debug)]
@@ -291,9 +300,9 @@ pub struct RunArgs {
 
 #[derive(Args, Debug)]
 pub struct RulesArgs {
-    /// `list` (default) or `verify`.
-    #[arg(default_value = "list")]
-    pub action: String,
+    /// What to do with the rules.
+    #[arg(value_enum, default_value_t = RulesAction::List)]
+    pub action: RulesAction,
     /// Also load the rewrite rules in DIR.
     #[arg(long, value_name = "DIR")]
     pub rules: Vec<PathBuf>,
@@ -303,6 +312,15 @@ pub struct RulesArgs {
     /// Only rules whose name contains TEXT.
     #[arg(long, value_name = "TEXT")]
     pub filter: Option<String>,
+}
+
+/// What `symcross rules` does.
+#[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
+pub enum RulesAction {
+    /// Print each rule with its law, the assumptions it needs and where it is written.
+    List,
+    /// Prove each rule sound under its assumptions with the bit-precise solver.
+    Verify,
 }
 
 #[derive(Args, Debug)]

@@ -93,7 +93,7 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     let triple = opts.target.as_deref().unwrap_or(&loaded.module.triple);
     config.nan = crate::expr::NanModel::for_target(&a.nan, Some(triple)).unwrap_or_default();
     // The built-in rewrite rules are proved with canonical and x86 NaN bits
-    // only (canon_cli::verify_rule), and some do not hold with AArch64's
+    // only (rule_verify::verify_rule), and some do not hold with AArch64's
     // (fmin-assoc, once FMINNM propagates a signalling NaN): no e-graph
     // with AArch64 NaN bits, the solver decides alone.
     if config.nan == crate::expr::NanModel::EXACT_AARCH64 {

@@ -3,6 +3,10 @@
 
 mod args;
 pub mod check_cmd;
+pub mod race_cmd;
+pub mod replay_cmd;
+pub mod rules_cmd;
+pub mod suite_cmd;
 
 pub use args::*;
 use clap::Parser;
@@ -33,12 +37,12 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::Check(a) => check_cmd::check(a, &style),
         Command::Run(a) => check_cmd::run(a),
-        Command::Race(a) => crate::race::cli::cli(a, &style),
-        Command::Replay(a) => crate::replay::cli(a),
-        Command::Rules(a) => crate::canon_cli::rules(a),
+        Command::Race(a) => race_cmd::race(a, &style),
+        Command::Replay(a) => replay_cmd::replay(a),
+        Command::Rules(a) => rules_cmd::rules(a),
         Command::Bench(a) => crate::bench::cli(a),
-        Command::Suite(a) => crate::suite::cli(a),
-        Command::Merge(a) => crate::suite::merge(a),
+        Command::Suite(a) => suite_cmd::suite(a),
+        Command::Merge(a) => suite_cmd::merge(a),
     };
     match result {
         Ok(code) => code,

@@ -19,8 +19,8 @@
 //! the last barrier that fenced their space for the whole group; once a
 //! pair of source locations is known to race, its other pairs are skipped.
 
-pub mod cli;
 pub mod group_symmetry;
+pub mod kernel_run;
 mod log_merge;
 
 use crate::exec::memory::ObjectId;

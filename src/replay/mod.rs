@@ -12,11 +12,11 @@ mod native;
 mod outcome;
 mod recorded;
 
-pub use native::{BuildPlan, RunResult};
+pub use native::{plan, BuildPlan, RunResult};
 pub use outcome::{Observed, Verdict};
-pub use recorded::{read_report, RecordedFinding, RecordedReport};
+pub use recorded::{numbered, read_report, NumberedFinding};
 
-use crate::cli::ReplayArgs;
+use crate::report::Report;
 use crate::Error;
 use std::fmt::Write as _;
 
@@ -28,20 +28,6 @@ pub const EXIT_USAGE: i32 = 2;
 /// At least one confirmed finding did not reproduce: a symcross bug.
 pub const EXIT_NOT_REPRODUCED: i32 = 4;
 
-pub fn cli(a: ReplayArgs) -> Result<i32, Error> {
-    let (report_path, harness) = a.files.split_last().ok_or_else(|| Error::Usage("replay needs a JSON report".into()))?;
-    let report = read_report(report_path)?;
-    let opts = crate::cli::check_cmd::compile_options(&a.compile)?;
-    let plan = native::plan(report.build.as_ref(), harness, &opts, a.compile.cflags.is_some())?;
-    let changed = changed_inputs(report.build.as_ref(), &plan);
-    for w in &changed {
-        println!("warning: {w}");
-    }
-    let (text, code) = replay_report(&report, &plan, a.finding, &report_path.display().to_string(), !changed.is_empty())?;
-    print!("{text}");
-    Ok(code)
-}
-
 /// FNV-1a (64 bits) of `bytes`, as the report's `input_digests` record
 /// it: a stable, dependency-free fingerprint (not a security measure).
 pub fn content_digest(bytes: &[u8]) -> String {
@@ -50,7 +36,7 @@ pub fn content_digest(bytes: &[u8]) -> String {
 
 /// Inputs about to be built whose content differs from what the report
 /// checked (compared by position when the report recorded digests).
-fn changed_inputs(build: Option<&crate::report::BuildRecord>, plan: &BuildPlan) -> Vec<String> {
+pub fn changed_inputs(build: Option<&crate::report::BuildRecord>, plan: &BuildPlan) -> Vec<String> {
     let Some(b) = build.filter(|b| b.input_digests.len() == plan.inputs.len()) else { return Vec::new() };
     plan.inputs
         .iter()
@@ -62,17 +48,18 @@ fn changed_inputs(build: Option<&crate::report::BuildRecord>, plan: &BuildPlan) 
 
 /// The findings to replay: the one `--finding N` names, or every one that
 /// can be; the others with the reason they are skipped.
-fn select(report: &RecordedReport, only: Option<usize>) -> Result<(Vec<&RecordedFinding>, Vec<(&RecordedFinding, &'static str)>), Error> {
-    let candidates: Vec<&RecordedFinding> = match only {
-        Some(n) => vec![report
-            .findings
-            .get(n)
+type Selected<'r> = (Vec<NumberedFinding<'r>>, Vec<(NumberedFinding<'r>, &'static str)>);
+
+fn select(report: &Report, only: Option<usize>) -> Result<Selected<'_>, Error> {
+    let candidates: Vec<NumberedFinding> = match only {
+        Some(n) => vec![numbered(report)
+            .nth(n)
             .ok_or_else(|| Error::Usage(format!("there is no finding {n}: the report has {}", report.findings.len())))?],
-        None => report.findings.iter().collect(),
+        None => numbered(report).collect(),
     };
     let (mut run, mut skipped) = (Vec::new(), Vec::new());
     for f in candidates {
-        match recorded::skip_reason(f, report.build.as_ref().and_then(|b| b.run_directory())) {
+        match recorded::skip_reason(f.finding, report.build.as_ref().and_then(|b| b.run_directory())) {
             Some(why) => skipped.push((f, why)),
             None => run.push(f),
         }
@@ -84,7 +71,7 @@ fn select(report: &RecordedReport, only: Option<usize>) -> Result<(Vec<&Recorded
 /// status. With `inputs_changed` (the harness is not the one checked), a
 /// finding that does not reproduce says nothing about symcross.
 pub fn replay_report(
-    report: &RecordedReport,
+    report: &Report,
     plan: &BuildPlan,
     only: Option<usize>,
     name: &str,
@@ -93,7 +80,7 @@ pub fn replay_report(
     let (to_run, skipped) = select(report, only)?;
     let mut out = String::new();
     for (f, why) in &skipped {
-        let _ = writeln!(out, "finding {}: {} at {}: skipped ({why})", f.index, f.kind, f.location());
+        let _ = writeln!(out, "finding {}: {} at {}: skipped ({why})", f.index, f.finding.kind.name(), f.location());
     }
     if to_run.is_empty() {
         print!("{out}");
@@ -110,13 +97,13 @@ pub fn replay_report(
     let _ = writeln!(out, "replaying {} finding(s) of {name}: built {} {how}", to_run.len(), plan.describe());
     let (mut reproduced, mut failed, mut refused) = (0, Vec::new(), 0);
     for f in to_run {
-        let witness = f.witness.clone().unwrap_or_default();
+        let witness = f.witness();
         let run = program.run(f.index, &witness, f.compares_integers())?;
-        let _ = writeln!(out, "finding {}: {} at {}: {}", f.index, f.kind, f.location(), f.message);
+        let _ = writeln!(out, "finding {}: {} at {}: {}", f.index, f.finding.kind.name(), f.location(), f.finding.message);
         for line in run.stdout.lines().filter(|l| !l.starts_with("symcross replay: ")) {
             let _ = writeln!(out, "  {line}");
         }
-        match outcome::judge(f, &run, &witness) {
+        match outcome::judge(f.finding, &run, &witness) {
             Verdict::Reproduced(o) => {
                 reproduced += 1;
                 let _ = writeln!(out, "  reproduced on the CPU: {}", outcome::describe(&o));

@@ -2,13 +2,13 @@
 //! the sanitizers' reports, and whether that is what the report claimed.
 
 use super::native::{RunResult, EXIT_WITNESS_MISFIT};
-use super::recorded::RecordedFinding;
+use crate::report::{Finding, FindingKind};
 
 /// One failure seen on the CPU.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Observed {
-    /// The finding kind it maps to (`mismatch`, `out-of-bounds`, ...).
-    pub kind: &'static str,
+    /// The finding kind it maps to.
+    pub kind: FindingKind,
     /// `file:line` of the failing check, when known.
     pub site: Option<(String, u64)>,
     /// What the CPU run said, in one line.
@@ -28,26 +28,27 @@ pub enum Verdict {
 }
 
 /// Sanitizer report headings and the finding kind each shows.
-const ASAN_KINDS: &[(&str, &str)] = &[
-    ("heap-buffer-overflow", "out-of-bounds"),
-    ("stack-buffer-overflow", "out-of-bounds"),
-    ("stack-buffer-underflow", "out-of-bounds"),
-    ("global-buffer-overflow", "out-of-bounds"),
-    ("dynamic-stack-buffer-overflow", "out-of-bounds"),
-    ("container-overflow", "out-of-bounds"),
-    ("SEGV", "out-of-bounds"),
-    ("unknown-crash", "out-of-bounds"),
-    ("attempting free on address which was not malloc()-ed", "out-of-bounds"),
-    ("bad-free", "out-of-bounds"),
-    ("heap-use-after-free", "use-after-free"),
-    ("stack-use-after-return", "use-after-free"),
-    ("stack-use-after-scope", "use-after-free"),
-    ("attempting double-free", "double-free"),
-    ("FPE", "division-by-zero"),
+const ASAN_KINDS: &[(&str, FindingKind)] = &[
+    ("heap-buffer-overflow", FindingKind::OutOfBounds),
+    ("stack-buffer-overflow", FindingKind::OutOfBounds),
+    ("stack-buffer-underflow", FindingKind::OutOfBounds),
+    ("global-buffer-overflow", FindingKind::OutOfBounds),
+    ("dynamic-stack-buffer-overflow", FindingKind::OutOfBounds),
+    ("container-overflow", FindingKind::OutOfBounds),
+    ("SEGV", FindingKind::OutOfBounds),
+    ("unknown-crash", FindingKind::OutOfBounds),
+    ("attempting free on address which was not malloc()-ed", FindingKind::OutOfBounds),
+    ("bad-free", FindingKind::OutOfBounds),
+    ("heap-use-after-free", FindingKind::UseAfterFree),
+    ("stack-use-after-return", FindingKind::UseAfterFree),
+    ("stack-use-after-scope", FindingKind::UseAfterFree),
+    ("attempting double-free", FindingKind::DoubleFree),
+    ("FPE", FindingKind::DivisionByZero),
 ];
 
 /// UBSan `runtime error:` messages that are findings of symcross.
-const UBSAN_KINDS: &[(&str, &str)] = &[("division by zero", "division-by-zero"), ("out of bounds for type", "out-of-bounds")];
+const UBSAN_KINDS: &[(&str, FindingKind)] =
+    &[("division by zero", FindingKind::DivisionByZero), ("out of bounds for type", FindingKind::OutOfBounds)];
 
 const SIGABRT: i32 = 6;
 const SIGFPE: i32 = 8;
@@ -89,10 +90,14 @@ pub fn observe(run: &RunResult) -> Vec<Observed> {
         match (w.next(), w.next(), w.next()) {
             (Some("differ"), Some(site), rest) => {
                 let (count, what) = rest.and_then(|r| r.split_once(' ')).unwrap_or(("?", "values"));
-                seen.push(Observed { kind: "mismatch", site: parse_site(site), detail: format!("{what}: {count} element(s) differ") });
+                seen.push(Observed {
+                    kind: FindingKind::Mismatch,
+                    site: parse_site(site),
+                    detail: format!("{what}: {count} element(s) differ"),
+                });
             }
             (Some("assert"), Some(site), _) => {
-                seen.push(Observed { kind: "mismatch", site: parse_site(site), detail: "an assertion fails".into() })
+                seen.push(Observed { kind: FindingKind::Mismatch, site: parse_site(site), detail: "an assertion fails".into() })
             }
             _ => {}
         }
@@ -101,24 +106,24 @@ pub fn observe(run: &RunResult) -> Vec<Observed> {
     for l in run.stderr.lines() {
         if let Some(rest) = l.split("ERROR: AddressSanitizer: ").nth(1) {
             if let Some((_, kind)) = ASAN_KINDS.iter().find(|(h, _)| rest.starts_with(h)) {
-                seen.push(Observed { kind, site: frame.clone(), detail: format!("AddressSanitizer: {}", rest.trim()) });
+                seen.push(Observed { kind: *kind, site: frame.clone(), detail: format!("AddressSanitizer: {}", rest.trim()) });
             }
         } else if let Some(rest) = l.split("runtime error: ").nth(1) {
             if let Some((_, kind)) = UBSAN_KINDS.iter().find(|(m, _)| rest.contains(m)) {
                 let site = l.split(": runtime error").next().and_then(|s| s.rsplitn(2, ':').nth(1)).and_then(parse_site);
-                seen.push(Observed { kind, site, detail: format!("UndefinedBehaviorSanitizer: {}", rest.trim()) });
+                seen.push(Observed { kind: *kind, site, detail: format!("UndefinedBehaviorSanitizer: {}", rest.trim()) });
             }
         } else if l.contains("ERROR: UndefinedBehaviorSanitizer: FPE") {
-            seen.push(Observed { kind: "division-by-zero", site: frame.clone(), detail: l.trim().to_string() });
+            seen.push(Observed { kind: FindingKind::DivisionByZero, site: frame.clone(), detail: l.trim().to_string() });
         }
     }
-    let sanitizer_spoke = seen.iter().any(|o| o.kind != "mismatch");
+    let sanitizer_spoke = seen.iter().any(|o| o.kind != FindingKind::Mismatch);
     match run.signal {
         Some(SIGABRT) if !run.events.iter().any(|e| e.starts_with("assert ")) => {
-            seen.push(Observed { kind: "mismatch", site: None, detail: "abort() was called".into() })
+            seen.push(Observed { kind: FindingKind::Mismatch, site: None, detail: "abort() was called".into() })
         }
-        Some(SIGFPE) if !sanitizer_spoke => seen.push(Observed { kind: "division-by-zero", site: None, detail: "SIGFPE".into() }),
-        Some(SIGSEGV) if !sanitizer_spoke => seen.push(Observed { kind: "out-of-bounds", site: None, detail: "SIGSEGV".into() }),
+        Some(SIGFPE) if !sanitizer_spoke => seen.push(Observed { kind: FindingKind::DivisionByZero, site: None, detail: "SIGFPE".into() }),
+        Some(SIGSEGV) if !sanitizer_spoke => seen.push(Observed { kind: FindingKind::OutOfBounds, site: None, detail: "SIGSEGV".into() }),
         _ => {}
     }
     seen
@@ -194,16 +199,16 @@ fn is_work_item_id(name: &str) -> bool {
 }
 
 /// Compares what the run showed with what the finding claims.
-pub fn judge(f: &RecordedFinding, run: &RunResult, witness: &[(String, String)]) -> Verdict {
+pub fn judge(f: &Finding, run: &RunResult, witness: &[(String, String)]) -> Verdict {
     if let Some(why) = misfit(run, witness) {
         return Verdict::Refused(why);
     }
     let seen = observe(run);
     let at_claimed_line = |o: &Observed| match &o.site {
-        Some((file, line)) => *line == f.line && base_name(file) == base_name(&f.file),
+        Some((file, line)) => *line == u64::from(f.location.line) && base_name(file) == base_name(&f.location.file),
         None => true,
     };
-    if let Some(o) = seen.iter().find(|o| o.kind == f.kind && (f.kind != "mismatch" || at_claimed_line(o))) {
+    if let Some(o) = seen.iter().find(|o| o.kind == f.kind && (f.kind != FindingKind::Mismatch || at_claimed_line(o))) {
         return Verdict::Reproduced(o.clone());
     }
     let why = if run.stopped {
@@ -221,7 +226,7 @@ pub fn judge(f: &RecordedFinding, run: &RunResult, witness: &[(String, String)])
 /// One line for an observation.
 pub fn describe(o: &Observed) -> String {
     match &o.site {
-        Some((file, line)) => format!("{} at {}:{line} ({})", o.kind, base_name(file), o.detail),
-        None => format!("{} ({})", o.kind, o.detail),
+        Some((file, line)) => format!("{} at {}:{line} ({})", o.kind.name(), base_name(file), o.detail),
+        None => format!("{} ({})", o.kind.name(), o.detail),
     }
 }

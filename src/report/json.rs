@@ -2,6 +2,7 @@
 //! values are a stable interface for CI scripts: add fields, never rename.
 
 use super::finding::{Finding, FindingKind, Status};
+use super::{Limit, RaceModeRecord};
 use serde::{Deserialize, Deserializer, Serialize};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -101,12 +102,13 @@ pub struct Report {
     pub stats: RunStats,
     pub findings: Vec<Finding>,
     /// Which limit stopped exploration early (`time`, `paths`, `memory`,
-    /// `interrupted` for SIGINT/SIGTERM).
+    /// `interrupted` for SIGINT/SIGTERM, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub limit: Option<String>,
-    /// For `symcross race`: which mode decided (`enumerate` or `pair`).
+    pub limit: Option<Limit>,
+    /// For `symcross race`: which mode decided (`enumerate` or `pair`) and
+    /// over how many work-items, written as one line of text.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub mode: Option<String>,
+    pub mode: Option<RaceModeRecord>,
     /// What the run exercised (absent for `symcross run`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub coverage: Option<Coverage>,
@@ -223,7 +225,7 @@ impl Report {
         assumptions: Vec<String>,
         findings: Vec<Finding>,
         stats: RunStats,
-        limit: Option<String>,
+        limit: Option<Limit>,
         coverage: Option<Coverage>,
     ) -> Report {
         let mut warnings = coverage.as_ref().map(|c| vacuity(c, stats.paths)).unwrap_or_default();

@@ -53,7 +53,7 @@ pub fn merge(reports: Vec<(String, Report)>) -> Result<Report, String> {
 fn combine(reports: Vec<Report>) -> Report {
     let first = &reports[0];
     let (input, assumptions, build) = (first.input.clone(), first.assumptions.clone(), first.build.clone());
-    let limit = reports.iter().find_map(|r| r.limit.clone());
+    let limit = reports.iter().find_map(|r| r.limit);
     let uncertain = reports.iter().any(|r| r.warnings.iter().any(|w| w.kind == SPLIT_UNCERTAIN));
     let mut unverified: Vec<String> = Vec::new();
     let mut inputs: Vec<SymbolicInput> = Vec::new();

@@ -79,7 +79,7 @@ fn verdict_line(report: &Report) -> String {
             report.confirmed(),
             report.findings.len() - report.confirmed()
         ),
-        Verdict::Inconclusive if report.limit.as_deref() == Some("interrupted") => {
+        Verdict::Inconclusive if report.limit == Some(super::Limit::Interrupted) => {
             "inconclusive: interrupted by a signal before exploration finished; nothing found so far".to_string()
         }
         Verdict::Inconclusive => {

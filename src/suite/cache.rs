@@ -90,7 +90,7 @@ fn add_tree(d: &mut Digest, root: &Path) {
 
 /// Whether a report may be reused: it does not depend on the machine's speed.
 pub fn reusable(report: &Report) -> bool {
-    report.limit.as_deref() != Some("time") && !report.findings.iter().any(|f| f.decided_by == Some(DecidedBy::Timeout))
+    report.limit != Some(crate::report::Limit::Time) && !report.findings.iter().any(|f| f.decided_by == Some(DecidedBy::Timeout))
 }
 
 /// The cached report under `key`, if caching is on and one was stored.

@@ -27,35 +27,9 @@ pub enum Step {
     Terminated,
 }
 
-/// Why exploration stopped early, if it did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LimitHit {
-    Time,
-    Paths,
-    Memory,
-    /// SIGINT or SIGTERM (`crate::interrupt`).
-    Interrupted,
-    /// A path unrolled a symbolic loop `Config::loop_bound` times; the
-    /// other paths were explored (path_budget.rs).
-    LoopBound,
-    /// A work-item ran `Config::max_item_steps` instructions between two
-    /// barriers; the other paths were explored.
-    ItemSteps,
-}
-
-impl LimitHit {
-    /// The limit's name in reports.
-    pub fn name(&self) -> &'static str {
-        match self {
-            LimitHit::Time => "time",
-            LimitHit::Paths => "paths",
-            LimitHit::Memory => "memory",
-            LimitHit::Interrupted => "interrupted",
-            LimitHit::LoopBound => "loop-bound",
-            LimitHit::ItemSteps => "work-item-steps",
-        }
-    }
-}
+/// Why exploration stopped early, if it did: the report's `Limit` (one
+/// type, so the engine cannot stop for a reason the report cannot name).
+pub use crate::report::Limit as LimitHit;
 
 #[derive(Clone, Debug, Default)]
 pub struct Stats {
@@ -66,47 +40,52 @@ pub struct Stats {
     pub pruned: u64,
 }
 
+/// Symbolic execution of one module. A driver builds it (`new`), makes
+/// the initial state (`initial_state`, or `memory_state` and a kernel
+/// launch), calls `run` and then `finish` for the result; the working
+/// fields are the engine's own. `pool`, `module` and `config` stay public
+/// for drivers that build symbolic arguments before the run.
 pub struct Executor<'m> {
     pub module: &'m Module,
     pub pool: ExprPool,
     pub config: Config,
-    pub decider: Decider,
-    pub findings: Vec<Finding>,
-    pub stats: Stats,
-    pub limit_hit: Option<LimitHit>,
+    pub(in crate::exec) decider: Decider,
+    pub(in crate::exec) findings: Vec<Finding>,
+    pub(in crate::exec) stats: Stats,
+    pub(in crate::exec) limit_hit: Option<LimitHit>,
     /// A limit that ended some paths but not the run (path_budget.rs), and
     /// what each cut was, for the report.
-    pub path_limit: Option<LimitHit>,
-    pub path_limit_notes: Vec<String>,
+    pub(in crate::exec) path_limit: Option<LimitHit>,
+    pub(in crate::exec) path_limit_notes: Vec<String>,
     /// The run ended at its first confirmed finding
     /// (`Config::stop_at_first_finding`).
-    pub stopped_at_finding: bool,
+    pub(in crate::exec) stopped_at_finding: bool,
     /// Addresses of globals and functions, fixed for the whole run.
-    pub global_addr: Vec<u64>,
-    pub function_addr: FxHashMap<u64, FuncId>,
-    pub function_base: Vec<u64>,
+    pub(in crate::exec) global_addr: Vec<u64>,
+    pub(in crate::exec) function_addr: FxHashMap<u64, FuncId>,
+    pub(in crate::exec) function_base: Vec<u64>,
     seen: FxHashSet<(FindingKind, Loc, String)>,
     next_state_id: u32,
     started: Instant,
     /// States created outside the normal forking (an access re-run against
     /// another object); the run loop hands them to the searcher.
-    pub pending: Vec<State>,
+    pub(in crate::exec) pending: Vec<State>,
     /// How many values of a symbolic size each call site has explored.
     pub(in crate::exec) size_values: FxHashMap<Loc, u32>,
-    pub check_stats: crate::exec::checks::check_equal::CheckStats,
+    pub(in crate::exec) check_stats: crate::exec::checks::check_equal::CheckStats,
     pub(in crate::exec) regions: FxHashMap<u32, crate::exec::engine::merge::Region>,
     pub(in crate::exec) next_region: u32,
     pub(in crate::exec) postdoms: FxHashMap<FuncId, Vec<Option<crate::ir::BlockId>>>,
     /// Output written by the program (printf, puts) on each path, kept for
     /// `symcross run` and the differential tests.
-    pub output: Vec<u8>,
+    pub(in crate::exec) output: Vec<u8>,
     /// OpenCL programs built by the host program (cl_host.rs).
-    pub cl: crate::exec::opencl::host::ClPrograms,
+    pub(in crate::exec) cl: crate::exec::opencl::host::ClPrograms,
     /// When set, paths that finish normally are kept here instead of being
     /// dropped (a kernel run nested in a host program, cl_launch.rs).
-    pub finished: Option<Vec<State>>,
+    pub(in crate::exec) finished: Option<Vec<State>>,
     /// What the run exercised (symbolic inputs, checks reached).
-    pub coverage: crate::report::Coverage,
+    pub(in crate::exec) coverage: crate::report::Coverage,
     /// Blocks that call `__assert_fail` or `abort` (coverage.rs).
     pub(in crate::exec) failure_blocks: FxHashSet<(FuncId, crate::ir::BlockId)>,
     /// Origins and caches of the uninitialised-bits analysis (shadow.rs).
@@ -116,7 +95,7 @@ pub struct Executor<'m> {
     /// With `Config::shard`: a state not yet given to a shard rested on an
     /// `unknown` solver answer, so the shards may disagree on the split
     /// (shard.rs).
-    pub shard_uncertain: bool,
+    pub(in crate::exec) shard_uncertain: bool,
 }
 
 impl<'m> Executor<'m> {

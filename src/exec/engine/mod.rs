@@ -8,6 +8,7 @@ pub(in crate::exec) mod coverage;
 pub mod executor;
 pub(in crate::exec) mod implied;
 pub(in crate::exec) mod merge;
+pub mod outcome;
 pub(in crate::exec) mod path_budget;
 pub(in crate::exec) mod postdom;
 pub(in crate::exec) mod searcher;

@@ -53,11 +53,9 @@ impl NdRange {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RaceMode {
-    Enumerate,
-    Pair,
-}
+/// Enumerate every work-item or two symbolic ones; the report's type,
+/// so a report names the mode that ran.
+pub use crate::report::RaceMode;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ItemStatus {

@@ -1,15 +1,14 @@
-//! `symcross rules list|verify`. `verify` proves each rewrite rule sound
-//! under the assumptions it declares with the bit-precise solver: for every
+//! Proving rewrite rules sound (`symcross rules verify`, and user rules
+//! before a run uses them): each rule is proved sound under the
+//! assumptions it declares with the bit-precise solver: for every
 //! instance of the rule (half and single precision), `condition /\ lhs !=
 //! rhs` must be unsatisfiable when the declared assumptions restrict every
 //! floating-point operand and result. Associativity is a permission, not a
 //! law of IEEE arithmetic: rules needing it are listed as assumed.
 
 use crate::canon::{instantiate, Assumption, RuleSet};
-use crate::cli::RulesArgs;
 use crate::expr::{ExprPool, NanModel};
 use crate::solver::{default_solver, FpAssumptions, Query, SmtProcessConfig, SolverResult};
-use crate::Error;
 use std::time::Duration;
 
 /// Outcome of verifying one rule.
@@ -21,43 +20,6 @@ pub enum Verdict {
     /// Holds by the `associativity` assumption, which is a permission.
     Assumed,
     Unknown(String),
-}
-
-pub fn rules(a: RulesArgs) -> Result<i32, Error> {
-    let set = RuleSet::load(&a.rules).map_err(|e| Error::Usage(e.to_string()))?;
-    match a.action.as_str() {
-        "list" => {
-            for r in set.rules().iter().filter(|r| a.filter.as_deref().is_none_or(|f| r.name.contains(f))) {
-                let assume = if r.assumptions.is_empty() { "none".to_string() } else { r.assumptions.to_string() };
-                println!("{:<40} [assume: {assume}] {}:{}\n    {}", r.name, r.file.display(), r.line, r.law);
-            }
-            println!("{} rules", set.rules().len());
-            Ok(0)
-        }
-        "verify" => {
-            let timeout = crate::cli::check_cmd::seconds(a.timeout, "--timeout")?.max(Duration::from_millis(100));
-            let results = verify_all(&set, a.filter.as_deref(), timeout, |name, v| {
-                let what = match v {
-                    Verdict::Sound => "sound".to_string(),
-                    Verdict::Assumed => "holds by assumption (associativity)".to_string(),
-                    Verdict::Unsound(w) => format!("UNSOUND: {w}"),
-                    Verdict::Unknown(w) => format!("unknown: {w}"),
-                };
-                println!("{name:<48} {what}");
-            });
-            let unsound = results.iter().filter(|(_, v)| matches!(v, Verdict::Unsound(_))).count();
-            let unknown = results.iter().filter(|(_, v)| matches!(v, Verdict::Unknown(_))).count();
-            println!("{} rules checked: {unsound} unsound, {unknown} undecided", results.len());
-            Ok(if unsound > 0 {
-                1
-            } else if unknown > 0 {
-                3
-            } else {
-                0
-            })
-        }
-        other => Err(Error::Usage(format!("rules: unknown action `{other}` (expected list or verify)"))),
-    }
 }
 
 /// Verifies every rule instantiated for half or single precision (double

@@ -1,131 +1,18 @@
-//! `symcross race`: checks one OpenCL kernel alone. Pointer arguments
+//! Runs one OpenCL kernel alone (`symcross race`). Pointer arguments
 //! become buffers (address-only and unbounded, or of the size `--arg
 //! NAME=BYTES` gives, with symbolic contents and bounds checks), scalar
 //! arguments symbolic unless `--arg NAME=VALUE` fixes them. `__local`
 //! pointer arguments are unbounded too (GPUVerify does not bound pointer
 //! arguments either); the host sizes them with clSetKernelArg.
 
-use crate::cli::RaceArgs;
 use crate::config::Config;
 use crate::exec::engine::value::Value;
 use crate::exec::opencl::workitems::{Gpu, NdRange, RaceMode};
 use crate::exec::Executor;
 use crate::ir::{Function, Module, Type};
-use crate::report::{text, DecidedCounts, Report, RunStats};
+use crate::report::Report;
 use crate::Error;
 use std::collections::HashMap;
-
-/// Above this many work-items the pair mode is used by default.
-pub const ENUMERATE_LIMIT: u64 = 4096;
-
-pub fn cli(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error> {
-    let _run = tracing::info_span!("race", file = %a.file.display(), kernel = a.kernel.as_deref()).entered();
-    let nd = ndrange(&a.local_size, a.num_groups.as_deref(), a.global_size.as_deref())?;
-    let mode = match a.mode.as_deref() {
-        None => {
-            if nd.total() <= ENUMERATE_LIMIT {
-                RaceMode::Enumerate
-            } else {
-                RaceMode::Pair
-            }
-        }
-        Some("enumerate") => RaceMode::Enumerate,
-        Some("pair") => RaceMode::Pair,
-        Some(other) => return Err(Error::Usage(format!("--mode must be `enumerate` or `pair`, not `{other}`"))),
-    };
-    let mut config = Config::default();
-    crate::cli::check_cmd::apply_limits(&mut config, &a.limits)?;
-    crate::cli::ensure_writable(&[&a.limits.json, &a.ci.sarif, &a.ci.junit])?;
-    config.stop_at_first_finding = !a.all_findings;
-    // Shallow paths first (seeded, so runs are reproducible): a loop
-    // bounded by a symbolic value must not keep one work-item unrolling
-    // while the short trip counts, where races show, wait (depth-first).
-    config.searcher = match a.searcher {
-        None | Some(crate::cli::SearcherArg::RandomPath) => crate::config::SearcherKind::RandomPath,
-        Some(crate::cli::SearcherArg::Dfs) => crate::config::SearcherKind::Dfs,
-        Some(crate::cli::SearcherArg::Bfs) => crate::config::SearcherKind::Bfs,
-    };
-    config.seed = a.seed;
-    if a.loop_bound == 0 || a.max_item_steps == 0 {
-        return Err(Error::Usage("--loop-bound and --max-item-steps must be positive".into()));
-    }
-    config.loop_bound = Some(a.loop_bound);
-    config.max_item_steps = Some(a.max_item_steps);
-    config.benign_read_write = a.allow_benign_read_write;
-    let opts = crate::cli::check_cmd::compile_options(&a.compile)?;
-    let mut loaded = crate::pipeline::load(std::slice::from_ref(&a.file), &opts)?;
-    let folded = crate::pipeline::prepare(&mut loaded.module, &config);
-    let fixed = parse_fixed_args(&a.arg)?;
-    let name = a.file.display().to_string();
-    let mut report = run_kernel(&loaded.module, &name, a.kernel.as_deref(), nd, mode, &fixed, a.allow_benign_races, &config)?;
-    report.stats.merged += folded.folded();
-    if !crate::cli::stdout_taken(&a.limits.json, &a.ci) {
-        print!("{}", text::render_styled(&report, style));
-    }
-    crate::cli::write_json(&a.limits.json, &report.to_json())?;
-    crate::cli::write_ci_reports(&a.ci, &report, "symcross.race")?;
-    Ok(report.verdict.exit_code())
-}
-
-/// Parses `X[,Y,Z]` into three sizes (missing dimensions are 1).
-fn dims(s: &str, what: &str) -> Result<(u32, [u64; 3]), Error> {
-    // GPUVerify writes sizes as `[16,16]`.
-    let s = s.trim();
-    let s = s.strip_prefix('[').and_then(|t| t.strip_suffix(']')).unwrap_or(s);
-    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return Err(Error::Usage(format!("{what} takes 1 to 3 comma-separated sizes, not `{s}`")));
-    }
-    let mut out = [1u64; 3];
-    for (i, p) in parts.iter().enumerate() {
-        out[i] =
-            p.parse::<u64>().ok().filter(|v| *v > 0).ok_or_else(|| Error::Usage(format!("{what}: `{p}` is not a positive integer")))?;
-    }
-    Ok((parts.len() as u32, out))
-}
-
-pub fn ndrange(local: &str, groups: Option<&str>, global: Option<&str>) -> Result<NdRange, Error> {
-    let (dl, l) = dims(local, "--local-size")?;
-    let (dg, g) = match (groups, global) {
-        (Some(g), None) => dims(g, "--num-groups")?,
-        (None, Some(gl)) => {
-            let (d, total) = dims(gl, "--global-size")?;
-            let mut g = [1u64; 3];
-            for i in 0..3 {
-                if total[i] % l[i] != 0 {
-                    return Err(Error::Usage(format!(
-                        "--global-size {} is not a multiple of --local-size {} in dimension {i}",
-                        total[i], l[i]
-                    )));
-                }
-                g[i] = total[i] / l[i];
-            }
-            (d, g)
-        }
-        _ => return Err(Error::Usage("give --num-groups or --global-size".into())),
-    };
-    let nd = NdRange { dims: dl.max(dg), local: l, groups: g, offset: [0; 3] };
-    // Sizes, ids and the default size of __local buffers (16 bytes per
-    // work-item) are all 64-bit numbers.
-    match nd.checked_total() {
-        Some(total) if nd.items_per_group().checked_mul(16).is_some() && total.checked_mul(16).is_some() => Ok(nd),
-        _ => Err(Error::Usage(format!(
-            "the NDRange (work-groups of {}x{}x{}, {}x{}x{} of them) is too large: its number of work-items must fit in 60 bits",
-            l[0], l[1], l[2], g[0], g[1], g[2]
-        ))),
-    }
-}
-
-fn parse_fixed_args(args: &[String]) -> Result<HashMap<String, String>, Error> {
-    let mut out = HashMap::new();
-    for a in args {
-        let Some((k, v)) = a.split_once('=') else {
-            return Err(Error::Usage(format!("--arg takes NAME=VALUE, not `{a}`")));
-        };
-        out.insert(k.trim().to_string(), v.trim().to_string());
-    }
-    Ok(out)
-}
 
 fn find_kernel<'a>(module: &'a Module, name: Option<&str>, file: &str) -> Result<(crate::ir::FuncId, &'a Function), Error> {
     let kernels: Vec<_> = module.functions.iter().enumerate().filter(|(_, f)| f.is_kernel && !f.is_declaration()).collect();
@@ -200,41 +87,20 @@ pub fn run_kernel(
     let one_group = state.gpu.as_ref().is_some_and(|g| g.one_group_stands_for_all);
     exec.start_kernel(&mut state);
     exec.run(state);
-    let stats = RunStats {
-        paths: exec.stats.paths,
-        merged: exec.stats.merged,
-        instructions: exec.stats.instructions,
-        queries: exec.decider.backend.queries(),
-        seconds: exec.elapsed(),
-        decided: DecidedCounts::default(),
-    };
-    let limit = exec.limit_hit.as_ref().map(|l| l.name().to_string());
-    let findings = std::mem::take(&mut exec.findings);
-    let cuts = std::mem::take(&mut exec.path_limit_notes);
-    let coverage = crate::report::Coverage { memory_accesses: Some(exec.coverage.memory_accesses.unwrap_or(0)), ..exec.coverage.clone() };
-    let mut report = Report::new(input.to_string(), vec![], findings, stats, limit, Some(coverage));
+    let outcome = exec.finish();
+    let coverage = crate::report::Coverage { memory_accesses: Some(outcome.coverage.memory_accesses.unwrap_or(0)), ..outcome.coverage };
+    let mut report = Report::new(input.to_string(), vec![], outcome.findings, outcome.stats, outcome.limit, Some(coverage));
     // Paths cut by a budget: say where, so that the limit can be raised
     // knowingly.
-    for note in cuts {
+    for note in outcome.path_cuts {
         report.warnings.push(crate::report::Warning { kind: "path-cut", message: note });
     }
-    report.mode = Some(match mode {
-        RaceMode::Enumerate => format!("enumerate ({} work-items)", nd.total()),
-        RaceMode::Pair => format!("pair (two symbolic work-items cover all {} work-items)", nd.total()),
+    report.mode = Some(crate::report::RaceModeRecord {
+        mode,
+        work_items: nd.total(),
+        one_group_for: one_group.then(|| nd.num_groups()),
+        stopped_at_first_finding: outcome.stopped_at_first_finding,
     });
-    if one_group {
-        if let Some(m) = report.mode.as_mut() {
-            m.push_str(&format!(
-                "; one work-group stands for all {}: the kernel uses no group-dependent id and no global memory",
-                nd.num_groups()
-            ));
-        }
-    }
-    if exec.stopped_at_finding {
-        if let Some(m) = report.mode.as_mut() {
-            m.push_str("; stopped at the first confirmed finding (--all-findings goes on)");
-        }
-    }
     Ok(report)
 }
 

@@ -1,0 +1,116 @@
+//! `symcross race`: reads the NDRange, the fixed arguments and the limits
+//! from the command line, runs the kernel alone (`race::kernel_run`) and
+//! writes the reports.
+
+use super::args::RaceArgs;
+use crate::config::Config;
+use crate::exec::opencl::workitems::{NdRange, RaceMode};
+use crate::report::text;
+use crate::Error;
+use std::collections::HashMap;
+
+/// Above this many work-items the pair mode is used by default.
+pub const ENUMERATE_LIMIT: u64 = 4096;
+
+pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error> {
+    let _run = tracing::info_span!("race", file = %a.file.display(), kernel = a.kernel.as_deref()).entered();
+    let nd = ndrange(&a.local_size, a.num_groups.as_deref(), a.global_size.as_deref())?;
+    let mode = match a.mode {
+        Some(m) => m,
+        None if nd.total() <= ENUMERATE_LIMIT => RaceMode::Enumerate,
+        None => RaceMode::Pair,
+    };
+    let mut config = Config::default();
+    crate::cli::check_cmd::apply_limits(&mut config, &a.limits)?;
+    crate::cli::ensure_writable(&[&a.limits.json, &a.ci.sarif, &a.ci.junit])?;
+    config.stop_at_first_finding = !a.all_findings;
+    // Shallow paths first (seeded, so runs are reproducible): a loop
+    // bounded by a symbolic value must not keep one work-item unrolling
+    // while the short trip counts, where races show, wait (depth-first).
+    config.searcher = match a.searcher {
+        None | Some(crate::cli::SearcherArg::RandomPath) => crate::config::SearcherKind::RandomPath,
+        Some(crate::cli::SearcherArg::Dfs) => crate::config::SearcherKind::Dfs,
+        Some(crate::cli::SearcherArg::Bfs) => crate::config::SearcherKind::Bfs,
+    };
+    config.seed = a.seed;
+    if a.loop_bound == 0 || a.max_item_steps == 0 {
+        return Err(Error::Usage("--loop-bound and --max-item-steps must be positive".into()));
+    }
+    config.loop_bound = Some(a.loop_bound);
+    config.max_item_steps = Some(a.max_item_steps);
+    config.benign_read_write = a.allow_benign_read_write;
+    let opts = crate::cli::check_cmd::compile_options(&a.compile)?;
+    let mut loaded = crate::pipeline::load(std::slice::from_ref(&a.file), &opts)?;
+    let folded = crate::pipeline::prepare(&mut loaded.module, &config);
+    let fixed = parse_fixed_args(&a.arg)?;
+    let name = a.file.display().to_string();
+    let mut report =
+        crate::race::kernel_run::run_kernel(&loaded.module, &name, a.kernel.as_deref(), nd, mode, &fixed, a.allow_benign_races, &config)?;
+    report.stats.merged += folded.folded();
+    if !crate::cli::stdout_taken(&a.limits.json, &a.ci) {
+        print!("{}", text::render_styled(&report, style));
+    }
+    crate::cli::write_json(&a.limits.json, &report.to_json())?;
+    crate::cli::write_ci_reports(&a.ci, &report, "symcross.race")?;
+    Ok(report.verdict.exit_code())
+}
+
+/// Parses `X[,Y,Z]` into three sizes (missing dimensions are 1).
+fn dims(s: &str, what: &str) -> Result<(u32, [u64; 3]), Error> {
+    // GPUVerify writes sizes as `[16,16]`.
+    let s = s.trim();
+    let s = s.strip_prefix('[').and_then(|t| t.strip_suffix(']')).unwrap_or(s);
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(Error::Usage(format!("{what} takes 1 to 3 comma-separated sizes, not `{s}`")));
+    }
+    let mut out = [1u64; 3];
+    for (i, p) in parts.iter().enumerate() {
+        out[i] =
+            p.parse::<u64>().ok().filter(|v| *v > 0).ok_or_else(|| Error::Usage(format!("{what}: `{p}` is not a positive integer")))?;
+    }
+    Ok((parts.len() as u32, out))
+}
+
+pub fn ndrange(local: &str, groups: Option<&str>, global: Option<&str>) -> Result<NdRange, Error> {
+    let (dl, l) = dims(local, "--local-size")?;
+    let (dg, g) = match (groups, global) {
+        (Some(g), None) => dims(g, "--num-groups")?,
+        (None, Some(gl)) => {
+            let (d, total) = dims(gl, "--global-size")?;
+            let mut g = [1u64; 3];
+            for i in 0..3 {
+                if total[i] % l[i] != 0 {
+                    return Err(Error::Usage(format!(
+                        "--global-size {} is not a multiple of --local-size {} in dimension {i}",
+                        total[i], l[i]
+                    )));
+                }
+                g[i] = total[i] / l[i];
+            }
+            (d, g)
+        }
+        _ => return Err(Error::Usage("give --num-groups or --global-size".into())),
+    };
+    let nd = NdRange { dims: dl.max(dg), local: l, groups: g, offset: [0; 3] };
+    // Sizes, ids and the default size of __local buffers (16 bytes per
+    // work-item) are all 64-bit numbers.
+    match nd.checked_total() {
+        Some(total) if nd.items_per_group().checked_mul(16).is_some() && total.checked_mul(16).is_some() => Ok(nd),
+        _ => Err(Error::Usage(format!(
+            "the NDRange (work-groups of {}x{}x{}, {}x{}x{} of them) is too large: its number of work-items must fit in 60 bits",
+            l[0], l[1], l[2], g[0], g[1], g[2]
+        ))),
+    }
+}
+
+fn parse_fixed_args(args: &[String]) -> Result<HashMap<String, String>, Error> {
+    let mut out = HashMap::new();
+    for a in args {
+        let Some((k, v)) = a.split_once('=') else {
+            return Err(Error::Usage(format!("--arg takes NAME=VALUE, not `{a}`")));
+        };
+        out.insert(k.trim().to_string(), v.trim().to_string());
+    }
+    Ok(out)
+}

@@ -1,0 +1,111 @@
+//! `symcross suite` and `symcross merge`: run a manifest's entries
+//! (`crate::suite`) and join the reports of shards.
+
+use super::args::{MergeArgs, SuiteArgs};
+use crate::suite::outcome::SuiteReport;
+use crate::Error;
+use std::time::Instant;
+
+/// Runs `symcross suite`: the manifest's entries (or one shard of them),
+/// checked against their expected outcomes.
+pub fn suite(a: SuiteArgs) -> Result<i32, Error> {
+    let path = a.manifest.clone().unwrap_or_else(|| "symcross.toml".into());
+    let manifest = crate::suite::manifest::load(&path).map_err(|e| Error::Usage(e.to_string()))?;
+    let shard = match &a.shard {
+        Some(s) => Some((crate::suite::shard::parse(s).map_err(Error::Usage)?, "--shard")),
+        None => crate::suite::shard::from_env(|k| std::env::var(k).ok()).map_err(Error::Usage)?,
+    };
+    let indices = match shard {
+        Some((kn, _)) => crate::suite::shard::select(manifest.entries.len(), kn),
+        None => (0..manifest.entries.len()).collect(),
+    };
+    if let Some(((k, n), from)) = shard {
+        eprintln!("symcross suite: shard {k}/{n} (from {from}): {} of {} entries", indices.len(), manifest.entries.len());
+    }
+    let jobs = a.jobs.map(|j| j as usize).unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let start = Instant::now();
+    let results = crate::suite::run::run_entries(
+        &manifest,
+        &indices,
+        &crate::suite::run::RunOptions { jobs, use_cache: !a.no_cache, progress: !a.quiet },
+    );
+    let shard_text = shard.map(|((k, n), _)| format!("{k}/{n}"));
+    let report = SuiteReport::new(path.display().to_string(), shard_text, results, start.elapsed().as_secs_f64());
+    finish(&report, &a.json, &a.ci)
+}
+
+/// `symcross merge`: the reports of `suite` shards, or of `check --shard`
+/// shards of one harness (told apart by the first report).
+pub fn merge(a: MergeArgs) -> Result<i32, Error> {
+    let mut texts = Vec::new();
+    for p in &a.reports {
+        let text = std::fs::read_to_string(p).map_err(|e| Error::Usage(format!("{}: cannot read: {e}", p.display())))?;
+        texts.push((p.display().to_string(), text));
+    }
+    let is_check_report =
+        |t: &str| serde_json::from_str::<serde_json::Value>(t).map(|v| v.get("shard").is_some_and(|s| s.is_object())).unwrap_or(false);
+    if texts.first().is_some_and(|(_, t)| is_check_report(t)) {
+        return merge_path_shards(&a, texts);
+    }
+    merge_suite_shards(&a, texts)
+}
+
+/// Joins the reports of `check --shard K/N` into the harness's report.
+fn merge_path_shards(a: &MergeArgs, texts: Vec<(String, String)>) -> Result<i32, Error> {
+    let mut reports = Vec::new();
+    for (name, text) in texts {
+        let r = crate::report::Report::from_json(&text)
+            .map_err(|e| Error::Usage(format!("{name}: not a `symcross check --json` report: {e}")))?;
+        reports.push((name, r));
+    }
+    let report = crate::report::shard_merge::merge(reports).map_err(Error::Usage)?;
+    if !crate::cli::stdout_taken(&a.json, &a.ci) {
+        print!("{}", crate::report::text::render(&report));
+    }
+    crate::cli::write_json(&a.json, &report.to_json())?;
+    crate::cli::write_ci_reports(&a.ci, &report, "symcross.check")?;
+    Ok(report.verdict.exit_code())
+}
+
+fn merge_suite_shards(a: &MergeArgs, texts: Vec<(String, String)>) -> Result<i32, Error> {
+    let mut entries = Vec::new();
+    let mut manifest = None;
+    let mut seconds: f64 = 0.0;
+    for (p, text) in &texts {
+        let r: SuiteReport =
+            serde_json::from_str(text).map_err(|e| Error::Usage(format!("{p}: not a `symcross suite --json` report: {e}")))?;
+        match &manifest {
+            None => manifest = Some(r.manifest.clone()),
+            Some(m) if *m != r.manifest => {
+                return Err(Error::Usage(format!("{p}: a report of manifest {}, the others are of {m}", r.manifest)));
+            }
+            _ => {}
+        }
+        seconds = seconds.max(r.summary.seconds);
+        for e in r.entries {
+            if let Some(prev) = entries.iter().find(|x: &&crate::suite::outcome::EntryResult| x.index == e.index) {
+                return Err(Error::Usage(format!("{p}: entry `{}` is also in another report (shards overlap)", prev.name)));
+            }
+            entries.push(e);
+        }
+    }
+    let report = SuiteReport::new(manifest.unwrap_or_default(), None, entries, seconds);
+    finish(&report, &a.json, &a.ci)
+}
+
+/// Prints the table and writes the reports asked for.
+fn finish(report: &SuiteReport, json: &Option<String>, ci: &super::CiReportArgs) -> Result<i32, Error> {
+    if !crate::cli::stdout_taken(json, ci) {
+        print!("{}", report.table());
+        for e in report.entries.iter().filter(|e| e.outcome != "met") {
+            println!("\n{}: {}", e.name, e.summary);
+            if let Some(err) = &e.error {
+                println!("{err}");
+            }
+        }
+    }
+    crate::cli::write_json(json, &report.to_json())?;
+    crate::cli::write_json(&ci.sarif, &report.sarif())?;
+    crate::cli::write_json(&ci.junit, &report.junit())?;
+    Ok(report.exit_code())
+}

@@ -1,0 +1,75 @@
+//! What a finished run hands its driver (`pipeline::check_module`, `race`,
+//! `bench`): the findings, the counts and why the run stopped, taken out
+//! of the executor in one piece, so drivers read a result instead of the
+//! executor's working fields.
+
+use crate::exec::engine::executor::Executor;
+use crate::report::{Coverage, DecidedCounts, Finding, Limit, RunStats, SymbolicInput};
+
+/// The result of `Executor::run`, from `Executor::finish`.
+#[derive(Debug)]
+pub struct RunOutcome {
+    /// Findings in the order they were reported.
+    pub findings: Vec<Finding>,
+    /// Paths, instructions, solver queries, seconds and how each check
+    /// was decided (`merged` does not include the if-conversion pass,
+    /// which runs before the executor).
+    pub stats: RunStats,
+    /// The limit that stopped exploration, if one did.
+    pub limit: Option<Limit>,
+    /// Where a per-path budget (loop bound, work-item steps) cut a path,
+    /// one line each; the run itself went on.
+    pub path_cuts: Vec<String>,
+    /// The run ended at its first confirmed finding
+    /// (`Config::stop_at_first_finding`).
+    pub stopped_at_first_finding: bool,
+    /// What the run exercised (symbolic inputs, checks reached).
+    pub coverage: Coverage,
+    /// Output written by the program (printf, puts) on every path.
+    pub output: Vec<u8>,
+    /// The symbolic inputs in the order the program made them.
+    pub symbolic_inputs: Vec<SymbolicInput>,
+    /// With `Config::shard`: the split rested on an `unknown` solver
+    /// answer, so the shards may disagree on it (shard.rs).
+    pub shard_uncertain: bool,
+}
+
+impl Executor<'_> {
+    /// Takes the result of the run out of the executor. Call it once,
+    /// after `run`: findings and output are moved out, not copied.
+    pub fn finish(&mut self) -> RunOutcome {
+        let c = &self.check_stats;
+        let stats = RunStats {
+            paths: self.stats.paths,
+            merged: self.stats.merged,
+            instructions: self.stats.instructions,
+            queries: self.decider.backend.queries(),
+            seconds: self.elapsed(),
+            decided: DecidedCounts {
+                structural: c.structural,
+                canonical: c.canonical,
+                implied_query: c.implied_query,
+                sampling: c.sampling,
+                bit_precise: c.bit_precise,
+            },
+        };
+        RunOutcome {
+            findings: std::mem::take(&mut self.findings),
+            stats,
+            limit: self.limit_hit,
+            path_cuts: std::mem::take(&mut self.path_limit_notes),
+            stopped_at_first_finding: self.stopped_at_finding,
+            coverage: self.coverage.clone(),
+            output: std::mem::take(&mut self.output),
+            symbolic_inputs: self.pool.arrays().iter().map(|a| SymbolicInput { name: a.name.clone(), bytes: a.size }).collect(),
+            shard_uncertain: self.shard_uncertain,
+        }
+    }
+
+    /// Whether the program read the bits of a floating-point result with
+    /// integer operations (`exec::nan_bits_read`): a verdict under
+    /// canonical NaNs does not cover that read.
+    pub fn read_float_bits(&self) -> bool {
+        crate::exec::nan_bits_read(&self.pool)
+    }
+}

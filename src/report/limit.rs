@@ -1,0 +1,70 @@
+//! Why exploration stopped early: the `limit` of a report. The engine
+//! records the same value when it stops (`exec::LimitHit` names this
+//! type), so the report cannot name a limit the engine does not have.
+
+use serde::{Deserialize, Serialize};
+
+/// A limit that stopped exploration, or ended some paths, before every
+/// path finished. Serialised as its `name()` (stable: CI scripts read it).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Limit {
+    /// `--max-time`.
+    Time,
+    /// `--max-paths`.
+    Paths,
+    /// `--max-memory`, or a `malloc` that cannot fit.
+    Memory,
+    /// SIGINT or SIGTERM (`crate::interrupt`).
+    Interrupted,
+    /// A path unrolled a symbolic loop `Config::loop_bound` times; the
+    /// other paths were explored (path_budget.rs).
+    LoopBound,
+    /// A work-item ran `Config::max_item_steps` instructions between two
+    /// barriers; the other paths were explored.
+    #[serde(rename = "work-item-steps")]
+    ItemSteps,
+}
+
+impl Limit {
+    /// The limit's name in reports (`time`, `loop-bound`, ...).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Limit::Time => "time",
+            Limit::Paths => "paths",
+            Limit::Memory => "memory",
+            Limit::Interrupted => "interrupted",
+            Limit::LoopBound => "loop-bound",
+            Limit::ItemSteps => "work-item-steps",
+        }
+    }
+}
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Limit;
+
+    const ALL: [Limit; 6] = [Limit::Time, Limit::Paths, Limit::Memory, Limit::Interrupted, Limit::LoopBound, Limit::ItemSteps];
+
+    /// The JSON spelling is `name()`, which the text report and older
+    /// reports use: a derive rename must not drift from it.
+    #[test]
+    fn serialised_as_its_name_and_read_back() {
+        for l in ALL {
+            let json = serde_json::to_string(&l).unwrap();
+            assert_eq!(json, format!("\"{}\"", l.name()));
+            assert_eq!(serde_json::from_str::<Limit>(&json).unwrap(), l);
+        }
+    }
+
+    #[test]
+    fn an_unknown_limit_is_refused() {
+        assert!(serde_json::from_str::<Limit>("\"patience\"").is_err());
+    }
+}
