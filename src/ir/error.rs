@@ -33,7 +33,7 @@ pub enum IrError {
         message: String,
     },
     /// The module's data layout is not one the executor models.
-    #[error("{path}: data layout `{layout}` (target `{triple}`) is not supported: {why}; symcross models little-endian targets with 64-bit pointers (x86-64, spir64)")]
+    #[error("{path}: data layout `{layout}` (target `{triple}`) is not supported: {why}; symcross models little-endian targets with 64-bit pointers (x86-64, AArch64, spir64)")]
     UnsupportedLayout {
         /// The module file.
         path: PathBuf,

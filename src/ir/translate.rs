@@ -32,7 +32,7 @@ pub fn load_module(path: &Path) -> Result<Module, IrError> {
 }
 
 /// Refuses modules whose data layout the executor does not model: memory
-/// is little-endian and pointers are 64 bits (x86-64, spir64). A
+/// is little-endian and pointers are 64 bits (x86-64, AArch64, spir64). A
 /// big-endian module would otherwise be checked as if little-endian.
 fn check_layout(path: &Path, m: LLVMModuleRef) -> Result<(), IrError> {
     use llvm_sys::target::{LLVMByteOrder, LLVMByteOrdering, LLVMGetModuleDataLayout, LLVMPointerSize};
