@@ -8,7 +8,7 @@
 use crate::canon::{instantiate, Assumption, RuleSet};
 use crate::cli::RulesArgs;
 use crate::expr::{ExprPool, NanModel};
-use crate::solver::{default_solver, FpAssumptions, Query, SmtProcessConfig, SolverResult};
+use crate::solver::{default_solver, Query, SmtProcessConfig, SolverResult};
 use crate::Error;
 use std::time::Duration;
 
@@ -115,12 +115,7 @@ pub fn verify_rule_in(rule: &crate::canon::Rule, nan: NanModel, solver: &mut dyn
         Ok(i) => i,
         Err(e) => return Verdict::Unknown(format!("cannot instantiate: {e}")),
     };
-    let closure = rule.assumptions.closure();
-    let assume = FpAssumptions {
-        finite: closure.has(Assumption::Finite),
-        ordered: closure.has(Assumption::Ordered),
-        positive_zero: closure.has(Assumption::PositiveZero),
-    };
+    let assume = rule.assumptions.closure();
     for inst in instances {
         let (lhs, rhs) = match crate::expr::FpFormat::from_width(pool.width(inst.lhs)) {
             Some(f) if up_to_nan_bits => (pool.nan_blind(f, inst.lhs), pool.nan_blind(f, inst.rhs)),

@@ -5,6 +5,7 @@
 //! from LLVM) -> `exec` (symbolic execution over `expr`, deciding checks
 //! with `check`, which uses `solver` and `canon`) -> `report`.
 
+pub mod assumptions;
 pub mod bench;
 pub mod canon;
 pub mod canon_adapter;

@@ -5,16 +5,17 @@
 //! overshoots its limit by a query; a query cut short by the limit marks
 //! the run as stopped by it (`deadline_hit`).
 
+use crate::assumptions::Assumptions;
 use crate::check::{Backend, Feasibility};
 use crate::config::{Config, FpSolverKind};
 use crate::expr::{ExprId, ExprPool};
-use crate::solver::{default_solver, FpAssumptions, Query, SmtProcessConfig, Solver, SolverResult};
+use crate::solver::{default_solver, Query, SmtProcessConfig, Solver, SolverResult};
 use std::time::{Duration, Instant};
 
 pub struct SolverBackend {
     solver: Box<dyn Solver>,
     timeout: Duration,
-    assumptions: FpAssumptions,
+    assumptions: Assumptions,
     /// End of the run's `--max-time`, if any.
     deadline: Option<Instant>,
     /// A query was refused or cut short by the deadline.
@@ -32,11 +33,10 @@ impl SolverBackend {
             FpSolverKind::Cvc5 => SmtProcessConfig::cvc5(),
             FpSolverKind::Z3 => SmtProcessConfig::z3(),
         };
-        let a = config.assumptions;
         SolverBackend {
             solver: default_solver(fp),
             timeout: config.query_timeout,
-            assumptions: FpAssumptions { finite: a.finite, ordered: a.ordered, positive_zero: a.positive_zero },
+            assumptions: config.assumptions,
             deadline: config.max_time.map(|t| Instant::now() + t),
             deadline_hit: false,
             progress: config.progress,

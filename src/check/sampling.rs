@@ -12,7 +12,7 @@
 //! the answer never depends on the machine's load.
 
 use super::confirm::{approximate_operation, unconfirmed_because};
-use crate::config::Assumptions;
+use crate::assumptions::{Assumption, Assumptions};
 use crate::expr::{evaluate_all, Assignment, Expr, ExprId, ExprPool, FpFormat};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -91,7 +91,7 @@ pub fn find_difference(
             for s in &slots {
                 // Under associativity, small integers keep long chains exact;
                 // every other trial tries telling values for short chains.
-                let value = if assumptions.associativity && trial % 2 == 0 {
+                let value = if assumptions.has(Assumption::Associativity) && trial % 2 == 0 {
                     small_integer(s.format, trial / 2, &mut rng)
                 } else {
                     allowed_telling_value(s.format, assumptions, &mut rng)
@@ -293,7 +293,7 @@ mod tests {
         let w = find_difference(&p, &[], left, right, Assumptions::default(), 256, 0).expect("a witness");
         assert_ne!(crate::expr::evaluate(&p, left, &w), crate::expr::evaluate(&p, right, &w));
         // Under associativity the two are the same product: no witness.
-        let assoc = Assumptions { associativity: true, ..Default::default() };
+        let assoc = Assumptions::of(&[Assumption::Associativity]);
         assert!(find_difference(&p, &[], left, right, assoc, 256, 0).is_none());
     }
 
