@@ -7,19 +7,24 @@ use std::time::Duration;
 /// layer shares (src/assumptions.rs).
 pub use crate::assumptions::Assumptions;
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// Order in which paths are explored (`--searcher`). The variants' doc
+/// lines are the command line's help for each value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SearcherKind {
-    /// Depth-first: finishes paths early, little memory.
+    /// Depth-first (default): finishes paths early.
     Dfs,
-    /// Breadth-first: explores all paths of the same depth together.
+    /// Breadth-first.
     Bfs,
-    /// Random path: picks a random state, weighted toward shallow ones.
+    /// Random path, reproducible with --seed.
     RandomPath,
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// Solver process for bit-precise floating point (`--fp-solver`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum FpSolverKind {
+    /// cvc5 (default; fast on floating point).
     Cvc5,
+    /// z3 as a separate process.
     Z3,
 }
 

@@ -7,7 +7,7 @@ use crate::config::Config;
 use crate::exec::Executor;
 use crate::frontend::{compile_inputs, CompileOptions};
 use crate::ir::Module;
-use crate::report::{DecidedCounts, Report, RunStats};
+use crate::report::{Report, RunStats};
 use crate::Error;
 use std::path::PathBuf;
 
@@ -126,13 +126,7 @@ pub fn check_module(module: &Module, input_name: &str, entry: &str, config: &Con
         instructions: exec.stats.instructions,
         queries: exec.decider.backend.queries(),
         seconds: exec.elapsed(),
-        decided: DecidedCounts {
-            structural: exec.check_stats.structural,
-            canonical: exec.check_stats.canonical,
-            implied_query: exec.check_stats.implied_query,
-            sampling: exec.check_stats.sampling,
-            bit_precise: exec.check_stats.bit_precise,
-        },
+        decided: exec.check_stats.clone(),
     };
     let limit = exec.limit_hit.as_ref().map(|l| l.name().to_string());
     let findings = std::mem::take(&mut exec.findings);

@@ -188,30 +188,3 @@ struct CheckedBuffers {
     elem: u64,
     count: u64,
 }
-
-/// How many element checks each ladder step decided, either way: a proof
-/// and a difference found both count (a summary saying nothing was decided
-/// right after a finding would contradict it).
-#[derive(Clone, Debug, Default, serde::Serialize)]
-pub struct CheckStats {
-    pub structural: u64,
-    pub canonical: u64,
-    pub implied_query: u64,
-    pub sampling: u64,
-    pub bit_precise: u64,
-}
-
-impl CheckStats {
-    pub(in crate::exec) fn record(&mut self, decided: &[DecidedBy]) {
-        for d in decided {
-            match d {
-                DecidedBy::Structural => self.structural += 1,
-                DecidedBy::Canonical => self.canonical += 1,
-                DecidedBy::ImpliedQuery => self.implied_query += 1,
-                DecidedBy::Sampling => self.sampling += 1,
-                DecidedBy::BitPrecise => self.bit_precise += 1,
-                DecidedBy::Timeout => {}
-            }
-        }
-    }
-}

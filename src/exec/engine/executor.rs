@@ -93,7 +93,7 @@ pub struct Executor<'m> {
     pub pending: Vec<State>,
     /// How many values of a symbolic size each call site has explored.
     pub(in crate::exec) size_values: FxHashMap<Loc, u32>,
-    pub check_stats: crate::exec::checks::check_equal::CheckStats,
+    pub check_stats: crate::report::DecidedCounts,
     pub(in crate::exec) regions: FxHashMap<u32, crate::exec::engine::merge::Region>,
     pub(in crate::exec) next_region: u32,
     pub(in crate::exec) postdoms: FxHashMap<FuncId, Vec<Option<crate::ir::BlockId>>>,
