@@ -132,7 +132,7 @@ pub fn verify_rule_in(rule: &crate::canon::Rule, nan: NanModel, solver: &mut dyn
                 let sets: Vec<String> = inst.sets.iter().map(|(n, s)| format!("{n} = {s:#06b}")).collect();
                 return Verdict::Unsound(format!("{} {}", vals.join(", "), sets.join(", ")));
             }
-            SolverResult::Unknown(why) => return Verdict::Unknown(why),
+            SolverResult::Unknown(why) => return Verdict::Unknown(why.detail),
         }
     }
     Verdict::Sound

@@ -9,7 +9,7 @@ use crate::assumptions::Assumptions;
 use crate::check::{Backend, Feasibility};
 use crate::config::{Config, FpSolverKind};
 use crate::expr::{ExprId, ExprPool};
-use crate::solver::{default_solver, Query, SmtProcessConfig, Solver, SolverResult};
+use crate::solver::{default_solver, Query, SmtProcessConfig, Solver, SolverResult, Unknown, UnknownKind};
 use std::time::{Duration, Instant};
 
 pub struct SolverBackend {
@@ -70,7 +70,7 @@ impl Backend for SolverBackend {
     fn check(&mut self, pool: &ExprPool, path: &[ExprId], goal: ExprId) -> Feasibility {
         let Some((timeout, clipped)) = self.next_timeout() else {
             self.deadline_hit = true;
-            return Feasibility::Unknown(DEADLINE_REASON.into());
+            return Feasibility::Unknown(Unknown::new(UnknownKind::Deadline, DEADLINE_REASON));
         };
         let q = Query::new(path.to_vec(), Some(goal)).with_timeout(timeout).with_assumptions(self.assumptions);
         let number = self.queries() + 1;
@@ -89,9 +89,11 @@ impl Backend for SolverBackend {
         match result {
             SolverResult::Sat(m) => Feasibility::Sat(m),
             SolverResult::Unsat => Feasibility::Unsat,
-            SolverResult::Unknown(_) if clipped => {
+            // Only a timeout of a query the deadline shortened is the
+            // deadline's doing; any other reason stands as it is.
+            SolverResult::Unknown(why) if clipped && why.kind == UnknownKind::Timeout => {
                 self.deadline_hit = true;
-                Feasibility::Unknown(DEADLINE_REASON.into())
+                Feasibility::Unknown(Unknown::new(UnknownKind::Deadline, DEADLINE_REASON))
             }
             SolverResult::Unknown(why) => Feasibility::Unknown(why),
         }
@@ -100,15 +102,17 @@ impl Backend for SolverBackend {
     fn check_budgeted(&mut self, pool: &ExprPool, path: &[ExprId], goal: ExprId, units: u32) -> Feasibility {
         let Some((timeout, clipped)) = self.next_timeout() else {
             self.deadline_hit = true;
-            return Feasibility::Unknown(DEADLINE_REASON.into());
+            return Feasibility::Unknown(Unknown::new(UnknownKind::Deadline, DEADLINE_REASON));
         };
         let q = Query::new(path.to_vec(), Some(goal)).with_timeout(timeout).with_resource_limit(units).with_assumptions(self.assumptions);
         match self.solver.check(pool, &q) {
             SolverResult::Sat(m) => Feasibility::Sat(m),
             SolverResult::Unsat => Feasibility::Unsat,
-            SolverResult::Unknown(_) if clipped => {
+            // Only a timeout of a query the deadline shortened is the
+            // deadline's doing; any other reason stands as it is.
+            SolverResult::Unknown(why) if clipped && why.kind == UnknownKind::Timeout => {
                 self.deadline_hit = true;
-                Feasibility::Unknown(DEADLINE_REASON.into())
+                Feasibility::Unknown(Unknown::new(UnknownKind::Deadline, DEADLINE_REASON))
             }
             SolverResult::Unknown(why) => Feasibility::Unknown(why),
         }

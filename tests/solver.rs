@@ -270,7 +270,7 @@ fn z3_in_process_timeout_is_unknown() {
     let r = Z3Solver::new().check(&p, &q);
     assert!(t.elapsed() < Duration::from_secs(5));
     match r {
-        SolverResult::Unknown(reason) => assert_eq!(reason, "timeout after 50ms"),
+        SolverResult::Unknown(reason) => assert_eq!((reason.kind, reason.detail.as_str()), (UnknownKind::Timeout, "timeout after 50ms")),
         other => panic!("expected a timeout, got {other:?}"),
     }
 }
@@ -291,7 +291,7 @@ fn hung_solver_process_is_killed_and_reported_as_timeout() {
     let t = Instant::now();
     let r = SmtProcessSolver::new(cfg).check(&p, &Query::all(vec![n]).with_timeout(Duration::from_millis(200)));
     assert!(t.elapsed() < Duration::from_secs(3));
-    assert!(matches!(&r, SolverResult::Unknown(s) if s == "timeout after 200ms"), "{r:?}");
+    assert!(matches!(&r, SolverResult::Unknown(s) if s.kind == UnknownKind::Timeout && s.detail == "timeout after 200ms"), "{r:?}");
     // A missing program is Unknown too, never a panic.
     let mut cfg = SmtProcessConfig::cvc5();
     cfg.program = "/nonexistent/cvc5".into();
@@ -310,5 +310,5 @@ fn cvc5_own_time_limit_gives_timeout_unknown() {
     let goal = p.eq(s, c);
     let q = Query::new(vec![], Some(goal)).with_timeout(Duration::from_millis(1));
     let r = cvc5().check(&p, &q);
-    assert!(matches!(&r, SolverResult::Unknown(s) if s == "timeout after 1ms"), "{r:?}");
+    assert!(matches!(&r, SolverResult::Unknown(s) if s.kind == UnknownKind::Timeout && s.detail == "timeout after 1ms"), "{r:?}");
 }

@@ -12,6 +12,7 @@ mod sweep;
 use crate::assumptions::{Assumption, Assumptions};
 use crate::expr::{Assignment, Expr, ExprId, ExprPool};
 use crate::report::DecidedBy;
+use crate::solver::Unknown;
 
 /// Answer of a satisfiability question.
 #[derive(Clone, Debug)]
@@ -19,8 +20,9 @@ pub enum Feasibility {
     /// Satisfiable; the assignment is a witness.
     Sat(Assignment),
     Unsat,
-    /// The solver gave up (timeout, unsupported construct); the reason says why.
-    Unknown(String),
+    /// The solver gave up; the reason says why (timeout, work budget,
+    /// unsupported construct, ...).
+    Unknown(Unknown),
 }
 
 /// A satisfiability backend: the solver stack, seen from the executor.
@@ -62,8 +64,8 @@ pub enum CheckOutcome {
     /// reassociation, or runs through an approximate operation); the string
     /// says why.
     Suspected(Assignment, String),
-    /// Not decided; the string says why.
-    Unknown(String),
+    /// Not decided; the reason says why.
+    Unknown(Unknown),
 }
 
 pub struct Decider {

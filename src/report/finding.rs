@@ -62,7 +62,13 @@ pub enum DecidedBy {
     /// Concrete evaluation of both sides on sampled inputs (a refutation).
     Sampling,
     BitPrecise,
+    /// Not decided: the solver ran out of time (the query's limit or the
+    /// run's `--max-time`), so a faster machine might decide it.
     Timeout,
+    /// Not decided: the solver gave no answer for another reason (a work
+    /// budget, an unsupported construct, a model that cannot be trusted, a
+    /// solver failure); the finding's message says which.
+    SolverUnknown,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

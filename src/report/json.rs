@@ -58,8 +58,8 @@ pub struct DecidedCounts {
 }
 
 impl DecidedCounts {
-    /// Counts the steps that decided one check's elements (a timeout
-    /// decided nothing).
+    /// Counts the steps that decided one check's elements (an unknown
+    /// answer decided nothing).
     pub fn record(&mut self, decided: &[super::DecidedBy]) {
         use super::DecidedBy;
         for d in decided {
@@ -69,7 +69,7 @@ impl DecidedCounts {
                 DecidedBy::ImpliedQuery => self.implied_query += 1,
                 DecidedBy::Sampling => self.sampling += 1,
                 DecidedBy::BitPrecise => self.bit_precise += 1,
-                DecidedBy::Timeout => {}
+                DecidedBy::Timeout | DecidedBy::SolverUnknown => {}
             }
         }
     }

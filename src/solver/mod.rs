@@ -18,6 +18,7 @@ mod process;
 mod smtlib;
 mod smtlib_fp;
 mod stack;
+mod unknown;
 mod z3_backend;
 
 pub use cache::CachingSolver;
@@ -27,6 +28,7 @@ pub use model_check::{complete_assignment, model_satisfies};
 pub use process::{SmtProcessConfig, SmtProcessSolver, SmtSolverKind};
 pub use smtlib::{print_query, SmtScript};
 pub use stack::default_solver;
+pub use unknown::{Unknown, UnknownKind};
 pub use z3_backend::Z3Solver;
 
 use crate::assumptions::Assumptions;
@@ -99,8 +101,9 @@ pub enum SolverResult {
     /// query mentions, and `expr::evaluate` makes every constraint 1.
     Sat(Assignment),
     Unsat,
-    /// The solver gave up (timeout, unsupported construct, process failure).
-    Unknown(String),
+    /// The solver gave up; the reason says why (timeout, work budget,
+    /// unsupported construct, process failure, ...).
+    Unknown(Unknown),
 }
 
 impl SolverResult {
@@ -173,9 +176,4 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     fn stats(&self) -> SolverStats {
         (**self).stats()
     }
-}
-
-/// Text of an Unknown caused by a time limit.
-pub(crate) fn timeout_reason(t: Duration) -> String {
-    format!("timeout after {}ms", t.as_millis())
 }

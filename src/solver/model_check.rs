@@ -64,7 +64,13 @@ pub(crate) fn finish_model(pool: &ExprPool, constraints: &[ExprId], mut asg: Ass
     }
     if exact {
         debug_assert!(false, "{backend} model does not satisfy the query under expr::evaluate");
-        return super::SolverResult::Unknown(format!("{backend} model failed the evaluation check"));
+        return super::SolverResult::Unknown(super::Unknown::new(
+            super::UnknownKind::UnusableModel,
+            format!("{backend} model failed the evaluation check"),
+        ));
     }
-    super::SolverResult::Unknown(format!("{backend}: satisfiable, but the model depends on an uninterpreted function or half fma"))
+    super::SolverResult::Unknown(super::Unknown::new(
+        super::UnknownKind::UnusableModel,
+        format!("{backend}: satisfiable, but the model depends on an uninterpreted function or half fma"),
+    ))
 }

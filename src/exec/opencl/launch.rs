@@ -29,7 +29,7 @@ struct NoSolver;
 
 impl Backend for NoSolver {
     fn check(&mut self, _pool: &ExprPool, _path: &[ExprId], _goal: ExprId) -> Feasibility {
-        Feasibility::Unknown("solver in use by a nested kernel run".into())
+        Feasibility::Unknown(crate::solver::Unknown::new(crate::solver::UnknownKind::SolverError, "solver in use by a nested kernel run"))
     }
     fn queries(&self) -> u64 {
         0
