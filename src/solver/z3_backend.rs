@@ -12,7 +12,7 @@
 use super::model_check::finish_model;
 use super::smtlib::uf_name;
 use super::{Query, Solver, SolverResult, SolverStats, Unknown, UnknownKind};
-use crate::expr::{Assignment, BinOp, CmpOp, Expr, ExprId, ExprPool};
+use crate::expr::{Assignment, BinOp, CmpOp, Expr, ExprId, ExprPool, Leaf};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -201,23 +201,26 @@ fn mentions_apply(pool: &ExprPool, root: ExprId) -> bool {
 
 /// Values of every input byte and fresh variable the constraints mention.
 fn read_model(ctx: &Context, pool: &ExprPool, constraints: &[ExprId], model: &z3::Model) -> Assignment {
-    let mut inputs = FxHashSet::default();
+    let mut leaves = FxHashSet::default();
     for &c in constraints {
-        pool.inputs_of(c, &mut inputs);
+        pool.leaves_of(c, &mut leaves);
     }
     let mut asg = Assignment::default();
-    for (array, index) in inputs {
-        if array == u32::MAX {
-            let w = fresh_width(pool, constraints, index);
-            let v = eval_wide(model, &BV::new_const(ctx, format!("f{index}"), w), w);
-            asg.fresh.insert(index, v);
-        } else {
-            let v = eval_wide(model, &BV::new_const(ctx, format!("a{array}_{index}"), 8), 8);
-            let bytes = asg.arrays.entry(array).or_default();
-            if bytes.len() <= index as usize {
-                bytes.resize(index as usize + 1, 0);
+    for leaf in leaves {
+        match leaf {
+            Leaf::Fresh(id) => {
+                let w = fresh_width(pool, constraints, id);
+                let v = eval_wide(model, &BV::new_const(ctx, format!("f{id}"), w), w);
+                asg.fresh.insert(id, v);
             }
-            bytes[index as usize] = v as u8;
+            Leaf::Input { array, index } => {
+                let v = eval_wide(model, &BV::new_const(ctx, format!("a{array}_{index}"), 8), 8);
+                let bytes = asg.arrays.entry(array).or_default();
+                if bytes.len() <= index as usize {
+                    bytes.resize(index as usize + 1, 0);
+                }
+                bytes[index as usize] = v as u8;
+            }
         }
     }
     asg

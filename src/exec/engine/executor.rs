@@ -633,10 +633,14 @@ impl<'m> Executor<'m> {
     fn probe(&self, state: &State, cond: ExprId) -> Option<Assignment> {
         const PATTERNS: [u8; 6] = [0x00, 0x3f, 0xbf, 0x7f, 0x80, 0xff];
         let base = state.model.as_ref()?;
-        let mut inputs = rustc_hash::FxHashSet::default();
-        self.pool.inputs_of(cond, &mut inputs);
-        if inputs.iter().any(|(a, _)| *a == u32::MAX) {
-            return None;
+        let mut leaves = rustc_hash::FxHashSet::default();
+        self.pool.leaves_of(cond, &mut leaves);
+        let mut inputs = Vec::with_capacity(leaves.len());
+        for leaf in leaves {
+            match leaf {
+                crate::expr::Leaf::Input { array, index } => inputs.push((array, index)),
+                crate::expr::Leaf::Fresh(_) => return None,
+            }
         }
         for pattern in PATTERNS {
             let mut m = base.clone();
