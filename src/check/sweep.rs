@@ -643,8 +643,11 @@ mod tests {
 
     #[test]
     fn samples_do_not_depend_on_the_order_of_checks() {
-        assert_eq!(sample_value(5, 9, 1, 3), sample_value(5, 9, 1, 3));
-        assert_ne!(sample_value(5, 9, 1, 3), sample_value(5, 9, 1, 4));
+        let byte = |index| Leaf::Input { array: 1, index };
+        assert_eq!(sample_value(5, 9, byte(3)), sample_value(5, 9, byte(3)));
+        assert_ne!(sample_value(5, 9, byte(3)), sample_value(5, 9, byte(4)));
+        // A fresh value is not a byte of an input array with its number.
+        assert_ne!(sample_value(5, 9, byte(3)), sample_value(5, 9, Leaf::Fresh(3)));
         assert_eq!(signed_bit_length(0xff, 8), 1);
         assert_eq!(signed_bit_length(0x7f, 8), 8);
         assert_eq!(signed_bit_length(0x80, 16), 9);
