@@ -2,49 +2,25 @@
 //! loads the rule files once per run and answers `prove_equal` with the
 //! rules the run's assumptions allow.
 
-use crate::canon::{explain_assumptions, prove_equal, Assumption, Assumptions as RuleAssumptions, Limits, RuleError, RuleSet};
-use crate::config::{Assumptions, Config};
+use crate::assumptions::{Assumption, Assumptions};
+use crate::canon::{explain_assumptions, prove_equal, Limits, RuleError, RuleSet};
+use crate::config::Config;
 use crate::expr::{ExprId, ExprPool};
 use std::time::Duration;
 
 pub struct EgraphCanonicalizer {
     rules: RuleSet,
-    enabled: RuleAssumptions,
+    enabled: Assumptions,
     limits: Limits,
-}
-
-/// The canonicaliser's name for a set of assumptions.
-pub fn to_rule_assumptions(a: Assumptions) -> RuleAssumptions {
-    let mut out = RuleAssumptions::NONE;
-    for (on, which) in [
-        (a.positive_zero, Assumption::PositiveZero),
-        (a.finite, Assumption::Finite),
-        (a.ordered, Assumption::Ordered),
-        (a.associativity, Assumption::Associativity),
-    ] {
-        if on {
-            out = out.with(which);
-        }
-    }
-    out
 }
 
 /// The rule assumptions a run enables: the user's, plus
 /// `nan-bits-ignored` under `--nan equal` (where NaNs are canonical).
-pub fn enabled_rule_assumptions(config: &Config) -> RuleAssumptions {
-    let user = to_rule_assumptions(config.assumptions);
+pub fn enabled_rule_assumptions(config: &Config) -> Assumptions {
+    let user = config.assumptions;
     match config.nan {
         crate::expr::NanModel::Canonical => user.with(Assumption::NanBitsIgnored),
         crate::expr::NanModel::Exact(_) => user,
-    }
-}
-
-fn from_rule_assumptions(a: RuleAssumptions) -> Assumptions {
-    Assumptions {
-        positive_zero: a.has(Assumption::PositiveZero),
-        finite: a.has(Assumption::Finite),
-        ordered: a.has(Assumption::Ordered),
-        associativity: a.has(Assumption::Associativity),
     }
 }
 
@@ -79,10 +55,6 @@ impl crate::check::Canonicalizer for EgraphCanonicalizer {
         let sets = explain_assumptions(pool, a, b, &self.rules, self.enabled.without_all_but(nan), &limits);
         // The weakest set: fewest assumptions, and `ordered` rather than
         // `finite` (which implies it) when both would do.
-        sets.into_iter()
-            .map(|s| s.without(nan))
-            .filter(|s| !s.is_empty())
-            .min_by_key(|s| (s.len(), s.has(Assumption::Finite)))
-            .map(from_rule_assumptions)
+        sets.into_iter().map(|s| s.without(nan)).filter(|s| !s.is_empty()).min_by_key(|s| (s.len(), s.has(Assumption::Finite)))
     }
 }

@@ -3,66 +3,28 @@
 
 use std::time::Duration;
 
-/// Floating-point assumptions a user can enable (DESIGN.md section 2). Each
-/// is exactly what it says and nothing more.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Assumptions {
-    /// -0 and +0 are the same value.
-    pub positive_zero: bool,
-    /// No floating-point result is infinite or NaN.
-    pub finite: bool,
-    /// No floating-point result is NaN.
-    pub ordered: bool,
-    /// Floating-point + and * may be reassociated.
-    pub associativity: bool,
-}
+/// The floating-point assumptions of `--assume`: the one set type every
+/// layer shares (src/assumptions.rs).
+pub use crate::assumptions::Assumptions;
 
-impl Assumptions {
-    pub const NAMES: [&'static str; 4] = ["positive-zero", "finite", "ordered", "associativity"];
-
-    /// Parses a comma-separated list (`all` enables every assumption).
-    pub fn parse(list: &str) -> Result<Assumptions, String> {
-        let mut a = Assumptions::default();
-        for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            match item {
-                "positive-zero" => a.positive_zero = true,
-                "finite" => a.finite = true,
-                "ordered" => a.ordered = true,
-                "associativity" => a.associativity = true,
-                "all" => {
-                    a = Assumptions { positive_zero: true, finite: true, ordered: true, associativity: true };
-                }
-                other => {
-                    return Err(format!("unknown assumption `{other}` (expected positive-zero, finite, ordered, associativity or all)"))
-                }
-            }
-        }
-        Ok(a)
-    }
-
-    pub fn names(&self) -> Vec<String> {
-        let flags = [self.positive_zero, self.finite, self.ordered, self.associativity];
-        Self::NAMES.iter().zip(flags).filter(|(_, on)| *on).map(|(n, _)| n.to_string()).collect()
-    }
-
-    pub fn any(&self) -> bool {
-        self.positive_zero || self.finite || self.ordered || self.associativity
-    }
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// Order in which paths are explored (`--searcher`). The variants' doc
+/// lines are the command line's help for each value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SearcherKind {
-    /// Depth-first: finishes paths early, little memory.
+    /// Depth-first (default): finishes paths early.
     Dfs,
-    /// Breadth-first: explores all paths of the same depth together.
+    /// Breadth-first.
     Bfs,
-    /// Random path: picks a random state, weighted toward shallow ones.
+    /// Random path, reproducible with --seed.
     RandomPath,
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// Solver process for bit-precise floating point (`--fp-solver`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum FpSolverKind {
+    /// cvc5 (default; fast on floating point).
     Cvc5,
+    /// z3 as a separate process.
     Z3,
 }
 

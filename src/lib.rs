@@ -7,6 +7,7 @@
 //! `neon` as calls are reached, deciding checks with `check`, which uses
 //! `solver` and `canon`) -> `report`.
 
+pub mod assumptions;
 pub mod bench;
 pub mod canon;
 pub mod canon_adapter;

@@ -144,7 +144,7 @@ pub fn check_module(module: &Module, input_name: &str, entry: &str, config: &Con
             report.verdict = crate::report::Verdict::Inconclusive;
         }
     }
-    if config.nan.is_exact() && config.assumptions.associativity {
+    if config.nan.is_exact() && config.assumptions.has(crate::assumptions::Assumption::Associativity) {
         // The reassociation normal form also reorders operands, which
         // changes which NaN operand a sum passes on.
         report.semantics.push(

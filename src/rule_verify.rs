@@ -8,7 +8,7 @@
 
 use crate::canon::{instantiate, Assumption, RuleSet};
 use crate::expr::{ExprPool, NanModel};
-use crate::solver::{default_solver, FpAssumptions, Query, SmtProcessConfig, SolverResult};
+use crate::solver::{default_solver, Query, SmtProcessConfig, SolverResult};
 use std::time::Duration;
 
 /// Outcome of verifying one rule.
@@ -77,12 +77,7 @@ pub fn verify_rule_in(rule: &crate::canon::Rule, nan: NanModel, solver: &mut dyn
         Ok(i) => i,
         Err(e) => return Verdict::Unknown(format!("cannot instantiate: {e}")),
     };
-    let closure = rule.assumptions.closure();
-    let assume = FpAssumptions {
-        finite: closure.has(Assumption::Finite),
-        ordered: closure.has(Assumption::Ordered),
-        positive_zero: closure.has(Assumption::PositiveZero),
-    };
+    let assume = rule.assumptions.closure();
     for inst in instances {
         let (lhs, rhs) = match crate::expr::FpFormat::from_width(pool.width(inst.lhs)) {
             Some(f) if up_to_nan_bits => (pool.nan_blind(f, inst.lhs), pool.nan_blind(f, inst.rhs)),
@@ -99,7 +94,7 @@ pub fn verify_rule_in(rule: &crate::canon::Rule, nan: NanModel, solver: &mut dyn
                 let sets: Vec<String> = inst.sets.iter().map(|(n, s)| format!("{n} = {s:#06b}")).collect();
                 return Verdict::Unsound(format!("{} {}", vals.join(", "), sets.join(", ")));
             }
-            SolverResult::Unknown(why) => return Verdict::Unknown(why),
+            SolverResult::Unknown(why) => return Verdict::Unknown(why.detail),
         }
     }
     Verdict::Sound

@@ -5,16 +5,17 @@
 //! overshoots its limit by a query; a query cut short by the limit marks
 //! the run as stopped by it (`deadline_hit`).
 
+use crate::assumptions::Assumptions;
 use crate::check::{Backend, Feasibility};
 use crate::config::{Config, FpSolverKind};
 use crate::expr::{ExprId, ExprPool};
-use crate::solver::{default_solver, FpAssumptions, Query, SmtProcessConfig, Solver, SolverResult};
+use crate::solver::{default_solver, Query, SmtProcessConfig, Solver, SolverResult, Unknown, UnknownKind};
 use std::time::{Duration, Instant};
 
 pub struct SolverBackend {
     solver: Box<dyn Solver>,
     timeout: Duration,
-    assumptions: FpAssumptions,
+    assumptions: Assumptions,
     /// End of the run's `--max-time`, if any.
     deadline: Option<Instant>,
     /// A query was refused or cut short by the deadline.
@@ -32,11 +33,10 @@ impl SolverBackend {
             FpSolverKind::Cvc5 => SmtProcessConfig::cvc5(),
             FpSolverKind::Z3 => SmtProcessConfig::z3(),
         };
-        let a = config.assumptions;
         SolverBackend {
             solver: default_solver(fp),
             timeout: config.query_timeout,
-            assumptions: FpAssumptions { finite: a.finite, ordered: a.ordered, positive_zero: a.positive_zero },
+            assumptions: config.assumptions,
             deadline: config.max_time.map(|t| Instant::now() + t),
             deadline_hit: false,
             progress: config.progress,
@@ -77,7 +77,7 @@ impl Backend for SolverBackend {
     fn check(&mut self, pool: &ExprPool, path: &[ExprId], goal: ExprId) -> Feasibility {
         let Some((timeout, clipped)) = self.next_timeout() else {
             self.deadline_hit = true;
-            return Feasibility::Unknown(DEADLINE_REASON.into());
+            return Feasibility::Unknown(Unknown::new(UnknownKind::Deadline, DEADLINE_REASON));
         };
         let q = Query::new(path.to_vec(), Some(goal)).with_timeout(timeout).with_assumptions(self.assumptions);
         let number = self.queries() + 1;
@@ -98,9 +98,11 @@ impl Backend for SolverBackend {
         match result {
             SolverResult::Sat(m) => Feasibility::Sat(m),
             SolverResult::Unsat => Feasibility::Unsat,
-            SolverResult::Unknown(_) if clipped => {
+            // Only a timeout of a query the deadline shortened is the
+            // deadline's doing; any other reason stands as it is.
+            SolverResult::Unknown(why) if clipped && why.kind == UnknownKind::Timeout => {
                 self.deadline_hit = true;
-                Feasibility::Unknown(DEADLINE_REASON.into())
+                Feasibility::Unknown(Unknown::new(UnknownKind::Deadline, DEADLINE_REASON))
             }
             SolverResult::Unknown(why) => Feasibility::Unknown(why),
         }
@@ -109,7 +111,7 @@ impl Backend for SolverBackend {
     fn check_budgeted(&mut self, pool: &ExprPool, path: &[ExprId], goal: ExprId, units: u32) -> Feasibility {
         let Some((timeout, clipped)) = self.next_timeout() else {
             self.deadline_hit = true;
-            return Feasibility::Unknown(DEADLINE_REASON.into());
+            return Feasibility::Unknown(Unknown::new(UnknownKind::Deadline, DEADLINE_REASON));
         };
         let q = Query::new(path.to_vec(), Some(goal)).with_timeout(timeout).with_resource_limit(units).with_assumptions(self.assumptions);
         let (started, before) = (Instant::now(), tracing::enabled!(tracing::Level::DEBUG).then(|| self.queries()));
@@ -126,9 +128,11 @@ impl Backend for SolverBackend {
         match result {
             SolverResult::Sat(m) => Feasibility::Sat(m),
             SolverResult::Unsat => Feasibility::Unsat,
-            SolverResult::Unknown(_) if clipped => {
+            // Only a timeout of a query the deadline shortened is the
+            // deadline's doing; any other reason stands as it is.
+            SolverResult::Unknown(why) if clipped && why.kind == UnknownKind::Timeout => {
                 self.deadline_hit = true;
-                Feasibility::Unknown(DEADLINE_REASON.into())
+                Feasibility::Unknown(Unknown::new(UnknownKind::Deadline, DEADLINE_REASON))
             }
             SolverResult::Unknown(why) => Feasibility::Unknown(why),
         }

@@ -3,7 +3,7 @@
 //! the tests assert on the IR that comes out.
 
 use std::path::PathBuf;
-use symcross::expr::{FBinOp, Outcomes};
+use symcross::expr::{BinOp, FBinOp, Outcomes};
 use symcross::frontend::{compile_inputs, CompileOptions, FrontendError};
 use symcross::ir::*;
 
@@ -473,8 +473,8 @@ fn inline_asm_and_vector_constants() {
     );
     assert!(insts(func(&m, "nop")).any(|i| matches!(&i.kind, InstKind::Call { callee: Callee::InlineAsm, .. })));
     let lanes = insts(func(&m, "add1")).find_map(|i| match &i.kind {
-        InstKind::Int { op: IntOp::Add, rhs: Operand::Const(Const::Vector(l)), .. } => Some(l.clone()),
-        InstKind::Int { op: IntOp::Add, lhs: Operand::Const(Const::Vector(l)), .. } => Some(l.clone()),
+        InstKind::Int { op: BinOp::Add, rhs: Operand::Const(Const::Vector(l)), .. } => Some(l.clone()),
+        InstKind::Int { op: BinOp::Add, lhs: Operand::Const(Const::Vector(l)), .. } => Some(l.clone()),
         _ => None,
     });
     // At -O0 the constant may go through memory; accept either, but if it is

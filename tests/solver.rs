@@ -4,6 +4,7 @@
 //! FP encodings against fold.rs in tests/solver_fp_differential.rs.
 
 use std::time::{Duration, Instant};
+use symcross::assumptions::{Assumption, Assumptions};
 use symcross::expr::{canonical_nan, evaluate, Assignment, ExprId, ExprPool, FBinOp, FpFormat, IntRounding};
 use symcross::solver::*;
 
@@ -109,7 +110,7 @@ fn float_addition_is_not_associative_with_checked_witness() {
     let SolverResult::Sat(asg) = cvc5().check(&p, &q) else { panic!("expected sat") };
     assert_ne!(evaluate(&p, l, &asg), evaluate(&p, r, &asg));
     // `finite` does not make it hold: rounding remains.
-    let fin = FpAssumptions { finite: true, ..Default::default() };
+    let fin = Assumptions::of(&[Assumption::Finite]);
     let SolverResult::Sat(asg) = cvc5().check(&p, &q.clone().with_assumptions(fin)) else { panic!("expected sat") };
     assert_ne!(evaluate(&p, l, &asg), evaluate(&p, r, &asg));
 }
@@ -194,14 +195,14 @@ fn finite_and_ordered_assumptions_remove_nan_results() {
     let q = Query::new(vec![], Some(nonzero));
     let SolverResult::Sat(asg) = cvc5().check(&p, &q) else { panic!("x - x can be NaN") };
     assert_eq!(evaluate(&p, d, &asg), canonical_nan(F));
-    for a in [FpAssumptions { finite: true, ..Default::default() }, FpAssumptions { ordered: true, ..Default::default() }] {
+    for a in [Assumptions::of(&[Assumption::Finite]), Assumptions::of(&[Assumption::Ordered])] {
         assert!(cvc5().check(&p, &q.clone().with_assumptions(a)).is_unsat(), "{a:?}");
     }
     // x + 1 == x stays possible for large finite x under `finite`.
     let one = fconst(&mut p, 1.0);
     let s = p.fbin(FBinOp::Add, F, x, one);
     let eq = p.eq(s, x);
-    let fin = FpAssumptions { finite: true, ..Default::default() };
+    let fin = Assumptions::of(&[Assumption::Finite]);
     let SolverResult::Sat(asg) = cvc5().check(&p, &Query::new(vec![], Some(eq)).with_assumptions(fin)) else { panic!("large x absorbs 1") };
     let v = f32::from_bits(evaluate(&p, x, &asg) as u32);
     assert!(v.is_finite() && v.abs() >= 1.6e7, "{v}");
@@ -215,11 +216,11 @@ fn positive_zero_makes_zero_results_positive() {
     let m = p.fbin(FBinOp::Mul, F, x, pz);
     let is_pz = p.eq(m, pz);
     let not_pz = p.not(is_pz);
-    let fin = FpAssumptions { finite: true, ..Default::default() };
+    let fin = Assumptions::of(&[Assumption::Finite]);
     let q = Query::new(vec![], Some(not_pz)).with_assumptions(fin);
     let SolverResult::Sat(asg) = cvc5().check(&p, &q) else { panic!("negative x gives -0") };
     assert_eq!(evaluate(&p, m, &asg), 0x8000_0000);
-    let both = FpAssumptions { finite: true, positive_zero: true, ..Default::default() };
+    let both = Assumptions::of(&[Assumption::Finite, Assumption::PositiveZero]);
     assert!(cvc5().check(&p, &q.with_assumptions(both)).is_unsat());
 }
 
@@ -269,7 +270,7 @@ fn z3_in_process_timeout_is_unknown() {
     let r = Z3Solver::new().check(&p, &q);
     assert!(t.elapsed() < Duration::from_secs(5));
     match r {
-        SolverResult::Unknown(reason) => assert_eq!(reason, "timeout after 50ms"),
+        SolverResult::Unknown(reason) => assert_eq!((reason.kind, reason.detail.as_str()), (UnknownKind::Timeout, "timeout after 50ms")),
         other => panic!("expected a timeout, got {other:?}"),
     }
 }
@@ -290,7 +291,7 @@ fn hung_solver_process_is_killed_and_reported_as_timeout() {
     let t = Instant::now();
     let r = SmtProcessSolver::new(cfg).check(&p, &Query::all(vec![n]).with_timeout(Duration::from_millis(200)));
     assert!(t.elapsed() < Duration::from_secs(3));
-    assert!(matches!(&r, SolverResult::Unknown(s) if s == "timeout after 200ms"), "{r:?}");
+    assert!(matches!(&r, SolverResult::Unknown(s) if s.kind == UnknownKind::Timeout && s.detail == "timeout after 200ms"), "{r:?}");
     // A missing program is Unknown too, never a panic.
     let mut cfg = SmtProcessConfig::cvc5();
     cfg.program = "/nonexistent/cvc5".into();
@@ -309,5 +310,5 @@ fn cvc5_own_time_limit_gives_timeout_unknown() {
     let goal = p.eq(s, c);
     let q = Query::new(vec![], Some(goal)).with_timeout(Duration::from_millis(1));
     let r = cvc5().check(&p, &q);
-    assert!(matches!(&r, SolverResult::Unknown(s) if s == "timeout after 1ms"), "{r:?}");
+    assert!(matches!(&r, SolverResult::Unknown(s) if s.kind == UnknownKind::Timeout && s.detail == "timeout after 1ms"), "{r:?}");
 }

@@ -4,6 +4,7 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use symcross::assumptions::{Assumption, Assumptions};
 use symcross::expr::{evaluate, CmpOp, ExprId, ExprPool, FBinOp, FpFormat};
 use symcross::solver::*;
 
@@ -99,7 +100,7 @@ fn cache_answers_repeats_and_reuses_models() {
     assert_eq!(log.borrow().len(), 1);
     assert_eq!(s.stats().model_reuse_hits, 1);
     // Not under FP assumptions, which evaluation does not model.
-    let fin = FpAssumptions { finite: true, ..Default::default() };
+    let fin = Assumptions::of(&[Assumption::Finite]);
     let nine = p.constant(16, 9);
     let below9 = p.cmp(CmpOp::Ult, x, nine);
     assert!(s.check(&p, &Query::all(vec![below9]).with_assumptions(fin)).is_sat());

@@ -47,7 +47,9 @@ fn solvers_stop_at_the_memory_ceiling_and_trip_it() {
         // Every process holds more than 1 MiB.
         memory_ceiling::set_limit(1);
         match solver.check(&p, &q) {
-            SolverResult::Unknown(why) => assert_eq!(why, memory_ceiling::REASON, "{name}"),
+            SolverResult::Unknown(why) => {
+                assert_eq!((why.kind, why.detail.as_str()), (UnknownKind::MemoryLimit, memory_ceiling::REASON), "{name}")
+            }
             other => panic!("{name}: expected the memory limit, got {other:?}"),
         }
         assert!(memory_ceiling::tripped(), "{name}: the trip is recorded for the executor");

@@ -140,7 +140,24 @@ fn a_run_whose_findings_are_all_unconfirmed_is_inconclusive() {
     let run = fixture("solver_timeout_only");
     let j = run.json.unwrap();
     assert_eq!(j["findings"][0]["status"], "unconfirmed", "{j:#}");
+    assert_eq!(j["findings"][0]["decided_by"], "timeout", "{j:#}");
     assert!(j.get("limit").is_none(), "{j:#}");
+}
+
+/// A check the solver leaves undecided for another reason than time (here a
+/// model that rests on uninterpreted libm results) is not labelled a
+/// timeout: it once was, whatever the reason.
+#[test]
+fn an_undecided_check_is_not_called_a_timeout_when_time_did_not_run_out() {
+    let run = fixture("undecided_without_timeout");
+    let j = run.json.unwrap();
+    let f = &j["findings"][0];
+    assert_eq!(f["status"], "unconfirmed", "{j:#}");
+    assert_eq!(f["decided_by"], "solver-unknown", "{j:#}");
+    assert!(f["message"].as_str().unwrap_or("").contains("uninterpreted function"), "{j:#}");
+    let text = text("undecided_without_timeout", &[]);
+    assert!(text.stdout.contains("decided by: no solver answer (not confirmed)"), "{}", text.stdout);
+    assert!(!text.stdout.contains("solver timeout"), "{}", text.stdout);
 }
 
 /// With `--max-time`, a query is cut at the limit however long its own
@@ -191,6 +208,7 @@ fn every_fixture_is_tested() {
         "long_double_unsupported",
         "unsupported_ends_path",
         "solver_timeout_only",
+        "undecided_without_timeout",
         "kernel_without_memory_access",
     ];
     for entry in std::fs::read_dir(common::repo().join("tests/fixtures/confidence")).expect("fixture dir") {

@@ -18,7 +18,6 @@
 //! `associativity`, tried before the e-graph).
 
 mod analysis;
-mod assume;
 mod category;
 mod implied;
 mod instantiate;
@@ -28,8 +27,8 @@ mod reassociate;
 pub mod rules;
 mod translate;
 
+pub use crate::assumptions::{Assumption, Assumptions};
 pub use analysis::{CanonAnalysis, ClassData};
-pub use assume::{Assumption, Assumptions};
 pub use category::Categories;
 pub use implied::implied_integer_query;
 pub use instantiate::{instantiate, RuleInstance};

@@ -5,10 +5,10 @@
 //! so callers need not know egg). The runner stops early as soon as the two
 //! sides share an e-class.
 
-use super::assume::Assumptions;
 use super::rules::RuleSet;
 use super::translate::{add_expr, from_recexpr};
 use super::{CanonAnalysis, CanonGraph};
+use crate::assumptions::Assumptions;
 use crate::expr::{ExprId, ExprPool};
 use egg::{AstSize, Extractor, Runner};
 use rustc_hash::FxHashMap;

@@ -16,7 +16,7 @@
 //!
 //! `-(x + y)` is not distributed: `-(x + -x)` is -0 while `-x + x` is +0.
 
-use crate::config::Assumptions;
+use crate::assumptions::{Assumption, Assumptions};
 use crate::expr::{Expr, ExprId, ExprPool, FBinOp, FpFormat};
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
@@ -55,12 +55,15 @@ pub struct Reassociator {
 impl Reassociator {
     /// `None` unless `associativity` is enabled.
     pub fn new(assumptions: Assumptions) -> Option<Self> {
-        if !assumptions.associativity {
+        if !assumptions.has(Assumption::Associativity) {
             return None;
         }
-        let ordered = assumptions.ordered || assumptions.finite;
-        let identities =
-            Identities { negative_zero_term: ordered, positive_zero_term: ordered && assumptions.positive_zero, unit_factor: ordered };
+        let ordered = assumptions.closure().has(Assumption::Ordered);
+        let identities = Identities {
+            negative_zero_term: ordered,
+            positive_zero_term: ordered && assumptions.has(Assumption::PositiveZero),
+            unit_factor: ordered,
+        };
         Some(Reassociator { identities, normal: FxHashMap::default(), built: FxHashMap::default() })
     }
 
@@ -179,7 +182,7 @@ mod tests {
     use super::*;
 
     fn all() -> Assumptions {
-        Assumptions { positive_zero: true, finite: true, ordered: true, associativity: true }
+        Assumptions::USER
     }
 
     fn floats(p: &mut ExprPool, n: u32) -> Vec<ExprId> {
@@ -216,7 +219,7 @@ mod tests {
         let with_zero = p.fbin(FBinOp::Add, f, zero, v[0]);
         let with_zero = p.fbin(FBinOp::Add, f, with_zero, v[1]);
         let plain = p.fbin(FBinOp::Add, f, v[1], v[0]);
-        let only_assoc = Assumptions { associativity: true, ..Default::default() };
+        let only_assoc = Assumptions::of(&[Assumption::Associativity]);
         let mut r = Reassociator::new(only_assoc).unwrap();
         assert_ne!(r.normalize(&mut p, with_zero), r.normalize(&mut p, plain));
         let mut r = Reassociator::new(all()).unwrap();
@@ -234,7 +237,7 @@ mod tests {
         let left = p.fbin(FBinOp::Add, f, ab, v[2]);
         let cb = p.fbin(FBinOp::Sub, f, v[2], v[1]);
         let right = p.fbin(FBinOp::Add, f, v[0], cb);
-        let only_assoc = Assumptions { associativity: true, ..Default::default() };
+        let only_assoc = Assumptions::of(&[Assumption::Associativity]);
         let mut r = Reassociator::new(only_assoc).unwrap();
         assert_eq!(r.normalize(&mut p, left), r.normalize(&mut p, right));
     }
@@ -249,7 +252,7 @@ mod tests {
         let left = p.fbin(FBinOp::Mul, f, kt, t);
         let tt = p.fbin(FBinOp::Mul, f, t, t);
         let right = p.fbin(FBinOp::Mul, f, tt, k);
-        let only_assoc = Assumptions { associativity: true, ..Default::default() };
+        let only_assoc = Assumptions::of(&[Assumption::Associativity]);
         let mut r = Reassociator::new(only_assoc).unwrap();
         assert_eq!(r.normalize(&mut p, left), r.normalize(&mut p, right));
     }

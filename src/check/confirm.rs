@@ -18,7 +18,7 @@
 //!   no definite value: a difference that runs through them is a difference
 //!   of the model, which the CPU may never show.
 
-use crate::config::Assumptions;
+use crate::assumptions::{Assumption, Assumptions};
 use crate::expr::{evaluate_all, Assignment, Expr, ExprId, ExprPool, FBinOp, FpFormat};
 use rustc_hash::FxHashMap;
 
@@ -40,8 +40,9 @@ pub fn unconfirmed_because(pool: &ExprPool, assumptions: Assumptions, roots: &[E
 /// of any finding, whose unconstrained values (havocked memory, approximate
 /// results) a witness may legitimately choose.
 pub fn unconfirmed_under_assumptions(pool: &ExprPool, assumptions: Assumptions, roots: &[ExprId], witness: &Assignment) -> Option<String> {
-    let restricted = assumptions.positive_zero || assumptions.finite || assumptions.ordered;
-    if !restricted && !assumptions.associativity {
+    let restricted = assumptions.restricts_values();
+    let associativity = assumptions.has(Assumption::Associativity);
+    if !restricted && !associativity {
         return None;
     }
     let values = evaluate_all(pool, roots, witness);
@@ -50,7 +51,7 @@ pub fn unconfirmed_under_assumptions(pool: &ExprPool, assumptions: Assumptions, 
             return Some(format!("the witness {why}, which the assumptions exclude"));
         }
     }
-    if assumptions.associativity && !every_chain_exact(pool, &values) {
+    if associativity && !every_chain_exact(pool, &values) {
         return Some(
             "the difference may vanish under reassociation (--assume associativity): \
              the witness rounds in a sum or product"
@@ -132,13 +133,13 @@ fn violated_restriction(pool: &ExprPool, a: Assumptions, values: &FxHashMap<Expr
 /// Why a restricting assumption excludes the value `bits` of format `f`.
 pub(super) fn excluded(a: Assumptions, f: FpFormat, bits: u128) -> Option<String> {
     let x = as_f64(f, bits);
-    if x.is_nan() && (a.ordered || a.finite) {
+    if x.is_nan() && a.closure().has(Assumption::Ordered) {
         return Some("produces a NaN".to_string());
     }
-    if x.is_infinite() && a.finite {
+    if x.is_infinite() && a.has(Assumption::Finite) {
         return Some("produces an infinity".to_string());
     }
-    if x == 0.0 && x.is_sign_negative() && a.positive_zero {
+    if x == 0.0 && x.is_sign_negative() && a.has(Assumption::PositiveZero) {
         return Some("produces -0".to_string());
     }
     None
@@ -216,7 +217,7 @@ mod tests {
         (p, v)
     }
 
-    const ASSOC: Assumptions = Assumptions { positive_zero: false, finite: false, ordered: false, associativity: true };
+    const ASSOC: Assumptions = Assumptions::NONE.with(Assumption::Associativity);
 
     #[test]
     fn exact_sums_confirm_under_associativity() {
@@ -238,9 +239,9 @@ mod tests {
         let (mut p, v) = setup(2);
         let f = FpFormat::Single;
         let s = p.fbin(FBinOp::Add, f, v[0], v[1]);
-        let ordered = Assumptions { ordered: true, ..Default::default() };
-        let pz = Assumptions { positive_zero: true, ..Default::default() };
-        let finite = Assumptions { finite: true, ..Default::default() };
+        let ordered = Assumptions::of(&[Assumption::Ordered]);
+        let pz = Assumptions::of(&[Assumption::PositiveZero]);
+        let finite = Assumptions::of(&[Assumption::Finite]);
         assert!(unconfirmed_because(&p, ordered, &[s], &witness(&[f32::NAN, 1.0])).is_some());
         assert!(unconfirmed_because(&p, pz, &[s], &witness(&[-0.0, -0.0])).is_some());
         assert!(unconfirmed_because(&p, finite, &[s], &witness(&[f32::MAX, f32::MAX])).is_some());

@@ -9,9 +9,10 @@ mod confirm;
 mod sampling;
 mod sweep;
 
-use crate::config::Assumptions;
+use crate::assumptions::{Assumption, Assumptions};
 use crate::expr::{Assignment, Expr, ExprId, ExprPool};
 use crate::report::DecidedBy;
+use crate::solver::Unknown;
 
 /// Answer of a satisfiability question.
 #[derive(Clone, Debug)]
@@ -19,8 +20,9 @@ pub enum Feasibility {
     /// Satisfiable; the assignment is a witness.
     Sat(Assignment),
     Unsat,
-    /// The solver gave up (timeout, unsupported construct); the reason says why.
-    Unknown(String),
+    /// The solver gave up; the reason says why (timeout, work budget,
+    /// unsupported construct, ...).
+    Unknown(Unknown),
 }
 
 /// A satisfiability backend: the solver stack, seen from the executor.
@@ -62,8 +64,8 @@ pub enum CheckOutcome {
     /// reassociation, or runs through an approximate operation); the string
     /// says why.
     Suspected(Assignment, String),
-    /// Not decided; the string says why.
-    Unknown(String),
+    /// Not decided; the reason says why.
+    Unknown(Unknown),
 }
 
 pub struct Decider {
@@ -233,7 +235,7 @@ impl Decider {
     pub fn equal_under(&mut self, pool: &mut ExprPool, a: ExprId, b: ExprId) -> Option<Assumptions> {
         // With associativity already on, the e-graph's closure is the
         // costly part (sixteen runs for a hint): the normal form answers.
-        if self.assumptions.associativity {
+        if self.assumptions.has(Assumption::Associativity) {
             return self.equal_under_normal_form(pool, a, b);
         }
         if dag_size(pool, &[a, b], EXPLAIN_NODE_LIMIT + 1) <= EXPLAIN_NODE_LIMIT {
@@ -248,19 +250,19 @@ impl Decider {
     /// `b` coincide.
     fn equal_under_normal_form(&mut self, pool: &mut ExprPool, a: ExprId, b: ExprId) -> Option<Assumptions> {
         let mut found: Option<Assumptions> = None;
+        let restrictions = [Assumption::PositiveZero, Assumption::Ordered, Assumption::Finite];
         for bits in 0u8..8 {
-            let extra = Assumptions { positive_zero: bits & 1 != 0, ordered: bits & 2 != 0, finite: bits & 4 != 0, associativity: true };
-            let all = Assumptions {
-                positive_zero: extra.positive_zero || self.assumptions.positive_zero,
-                ordered: extra.ordered || self.assumptions.ordered,
-                finite: extra.finite || self.assumptions.finite,
-                associativity: true,
-            };
+            let extra = restrictions
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| bits & (1 << i) != 0)
+                .fold(Assumptions::of(&[Assumption::Associativity]), |set, (_, a)| set.with(*a));
+            let all = extra.union(self.assumptions);
             let mut r = crate::canon::Reassociator::new(all).expect("associativity is on");
             if r.normalize(pool, a) != r.normalize(pool, b) {
                 continue;
             }
-            let weight = |s: &Assumptions| (s.names().len(), s.finite);
+            let weight = |s: &Assumptions| (s.len(), s.has(Assumption::Finite));
             if found.as_ref().is_none_or(|f| weight(&extra) < weight(f)) {
                 found = Some(extra);
             }
@@ -288,6 +290,7 @@ fn ladder_step(o: &CheckOutcome) -> &'static str {
             DecidedBy::Sampling => "sampling",
             DecidedBy::BitPrecise => "solver",
             DecidedBy::Timeout => "timeout",
+            DecidedBy::SolverUnknown => "solver-unknown",
         },
         CheckOutcome::Suspected(..) => "solver",
         CheckOutcome::Unknown(_) => "none",

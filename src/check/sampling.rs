@@ -12,8 +12,8 @@
 //! the answer never depends on the machine's load.
 
 use super::confirm::{approximate_operation, unconfirmed_because};
-use crate::config::Assumptions;
-use crate::expr::{evaluate_all, Assignment, Expr, ExprId, ExprPool, FpFormat};
+use crate::assumptions::{Assumption, Assumptions};
+use crate::expr::{evaluate_all, Assignment, Expr, ExprId, ExprPool, FpFormat, Leaf};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A floating-point operand read straight from input bytes.
@@ -56,17 +56,19 @@ pub fn find_difference(
     if approximate_operation(pool, &roots).is_some() {
         return None;
     }
-    let mut bytes = FxHashSet::default();
+    let mut leaves = FxHashSet::default();
     for r in &roots {
-        pool.inputs_of(*r, &mut bytes);
+        pool.leaves_of(*r, &mut leaves);
     }
-    let mut bytes: Vec<(u32, u32)> = bytes.into_iter().collect();
-    bytes.sort();
+    let mut leaves: Vec<Leaf> = leaves.into_iter().collect();
+    leaves.sort();
     let slots = float_slots(pool, &[a, b]);
     let mut sizes: FxHashMap<u32, usize> = FxHashMap::default();
-    for (array, index) in &bytes {
-        let s = sizes.entry(*array).or_insert(0);
-        *s = (*s).max(*index as usize + 1);
+    for leaf in &leaves {
+        if let Leaf::Input { array, index } = *leaf {
+            let s = sizes.entry(array).or_insert(0);
+            *s = (*s).max(index as usize + 1);
+        }
     }
     let mut rng = SplitMix(seed ^ ((a.index() as u64) << 32) ^ b.index() as u64);
     for trial in 0..trials {
@@ -84,14 +86,18 @@ pub fn find_difference(
                 s.write(&mut w, edge(s.format));
             }
         } else if trial > 0 {
-            for (array, index) in &bytes {
+            // Fresh values keep their default, but draw as input bytes do:
+            // the trials of a seed stay the ones they have always been.
+            for leaf in &leaves {
                 let byte = if rng.next() % 2 == 0 { rng.next() as u8 } else { 0 };
-                w.arrays.get_mut(array).expect("sized above")[*index as usize] = byte;
+                if let Leaf::Input { array, index } = *leaf {
+                    w.arrays.get_mut(&array).expect("sized above")[index as usize] = byte;
+                }
             }
             for s in &slots {
                 // Under associativity, small integers keep long chains exact;
                 // every other trial tries telling values for short chains.
-                let value = if assumptions.associativity && trial % 2 == 0 {
+                let value = if assumptions.has(Assumption::Associativity) && trial % 2 == 0 {
                     small_integer(s.format, trial / 2, &mut rng)
                 } else {
                     allowed_telling_value(s.format, assumptions, &mut rng)
@@ -293,7 +299,7 @@ mod tests {
         let w = find_difference(&p, &[], left, right, Assumptions::default(), 256, 0).expect("a witness");
         assert_ne!(crate::expr::evaluate(&p, left, &w), crate::expr::evaluate(&p, right, &w));
         // Under associativity the two are the same product: no witness.
-        let assoc = Assumptions { associativity: true, ..Default::default() };
+        let assoc = Assumptions::of(&[Assumption::Associativity]);
         assert!(find_difference(&p, &[], left, right, assoc, 256, 0).is_none());
     }
 

@@ -29,7 +29,7 @@
 //! merely leaves the node as it was.
 
 use super::{Backend, Feasibility};
-use crate::expr::{evaluate_into, mask, to_signed, Assignment, BinOp, Expr, ExprId, ExprPool, Width};
+use crate::expr::{evaluate_into, mask, to_signed, Assignment, BinOp, Expr, ExprId, ExprPool, Leaf, Width};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Samples every node is evaluated on.
@@ -49,7 +49,7 @@ pub struct Sweeper {
     /// Per sample: the assignment (grown on demand) and the values known.
     samples: Vec<(Assignment, FxHashMap<ExprId, u128>)>,
     /// Inputs already given a value in every sample.
-    assigned: FxHashSet<(u32, u32)>,
+    assigned: FxHashSet<Leaf>,
     /// What each node swept so far was rewritten to.
     swept: FxHashMap<ExprId, ExprId>,
     /// The first node seen with given width and samples.
@@ -82,10 +82,10 @@ impl Sweeper {
     /// returns nodes equal to them on every input.
     pub fn sweep(&mut self, pool: &mut ExprPool, backend: &mut dyn Backend, a: ExprId, b: ExprId) -> (ExprId, ExprId) {
         self.proofs = 0;
-        let mut inputs = FxHashSet::default();
-        pool.inputs_of(a, &mut inputs);
-        pool.inputs_of(b, &mut inputs);
-        self.assign(pool, &inputs, &[a, b]);
+        let mut leaves = FxHashSet::default();
+        pool.leaves_of(a, &mut leaves);
+        pool.leaves_of(b, &mut leaves);
+        self.assign(pool, &leaves, &[a, b]);
         for node in post_order(pool, &[a, b]) {
             if self.swept.contains_key(&node) {
                 continue;
@@ -268,26 +268,29 @@ impl Sweeper {
             .collect()
     }
 
-    /// Gives every input byte and fresh value of `inputs` its value in
-    /// every sample (a function of the seed, the sample and the input
+    /// Gives every input byte and fresh value of `leaves` its value in
+    /// every sample (a function of the seed, the sample and the leaf
     /// alone, so a node's samples never depend on which check came first).
-    fn assign(&mut self, pool: &ExprPool, inputs: &FxHashSet<(u32, u32)>, roots: &[ExprId]) {
+    fn assign(&mut self, pool: &ExprPool, leaves: &FxHashSet<Leaf>, roots: &[ExprId]) {
         let fresh_widths = fresh_widths(pool, roots);
-        for &(array, index) in inputs {
-            if !self.assigned.insert((array, index)) {
+        for &leaf in leaves {
+            if !self.assigned.insert(leaf) {
                 continue;
             }
             for (s, (asg, _)) in self.samples.iter_mut().enumerate() {
-                let v = sample_value(self.seed, s, array, index);
-                if array == u32::MAX {
-                    let w = fresh_widths.get(&index).copied().unwrap_or(128);
-                    asg.fresh.insert(index, v & mask(w));
-                } else {
-                    let bytes = asg.arrays.entry(array).or_default();
-                    if bytes.len() <= index as usize {
-                        bytes.resize(index as usize + 1, 0);
+                let v = sample_value(self.seed, s, leaf);
+                match leaf {
+                    Leaf::Fresh(id) => {
+                        let w = fresh_widths.get(&id).copied().unwrap_or(128);
+                        asg.fresh.insert(id, v & mask(w));
                     }
-                    bytes[index as usize] = v as u8;
+                    Leaf::Input { array, index } => {
+                        let bytes = asg.arrays.entry(array).or_default();
+                        if bytes.len() <= index as usize {
+                            bytes.resize(index as usize + 1, 0);
+                        }
+                        bytes[index as usize] = v as u8;
+                    }
                 }
             }
         }
@@ -392,11 +395,22 @@ fn signed_bit_length(v: u128, w: Width) -> Width {
     (128 - magnitude.leading_zeros()) + 1
 }
 
-/// Value of input (`array`, `index`) in sample `s`: edge patterns first
-/// (all zero, all ones, sign bits, alternating by array so that one side of
-/// a difference is large and the other small), then pseudo-random bytes.
-fn sample_value(seed: u64, s: usize, array: u32, index: u32) -> u128 {
-    let odd = array % 2 == 1;
+/// The stream fresh values draw their samples from, as each input array
+/// has its own: the number they drew from before leaves had a type, so
+/// sweeps sample as they did. No real array gets that far; if one did, it
+/// would only share samples with fresh values, never change a result (a
+/// sweep's merges are proved by the solver).
+const FRESH_SAMPLE_STREAM: u32 = u32::MAX;
+
+/// Value of `leaf` in sample `s`: edge patterns first (all zero, all ones,
+/// sign bits, alternating by stream so that one side of a difference is
+/// large and the other small), then pseudo-random bytes.
+fn sample_value(seed: u64, s: usize, leaf: Leaf) -> u128 {
+    let (stream, index) = match leaf {
+        Leaf::Input { array, index } => (array, index),
+        Leaf::Fresh(id) => (FRESH_SAMPLE_STREAM, id),
+    };
+    let odd = stream % 2 == 1;
     let byte = |x: u8| u128::from_le_bytes([x; 16]);
     match s {
         0 => 0,
@@ -409,7 +423,7 @@ fn sample_value(seed: u64, s: usize, array: u32, index: u32) -> u128 {
         7 => byte(if odd { 0x80 } else { 0x7f }),
         _ => {
             let mut h = seed ^ (s as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            h ^= (array as u64).wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ (index as u64).wrapping_mul(0x94d0_49bb_1331_11eb);
+            h ^= (stream as u64).wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ (index as u64).wrapping_mul(0x94d0_49bb_1331_11eb);
             let lo = split_mix(h);
             let hi = split_mix(lo);
             ((hi as u128) << 64) | lo as u128
@@ -471,9 +485,15 @@ mod tests {
     impl Backend for Exhaustive {
         fn check(&mut self, pool: &ExprPool, path: &[ExprId], goal: ExprId) -> Feasibility {
             assert!(path.is_empty());
-            let mut inputs = FxHashSet::default();
-            pool.inputs_of(goal, &mut inputs);
-            let inputs: Vec<(u32, u32)> = inputs.into_iter().collect();
+            let mut leaves = FxHashSet::default();
+            pool.leaves_of(goal, &mut leaves);
+            let inputs: Vec<(u32, u32)> = leaves
+                .into_iter()
+                .map(|leaf| match leaf {
+                    Leaf::Input { array, index } => (array, index),
+                    Leaf::Fresh(_) => panic!("exhaustive referee: inputs only"),
+                })
+                .collect();
             assert!(inputs.len() <= 2, "exhaustive referee: too many inputs");
             for v in 0..(1u32 << (8 * inputs.len())) {
                 let mut asg = Assignment::default();
@@ -623,8 +643,11 @@ mod tests {
 
     #[test]
     fn samples_do_not_depend_on_the_order_of_checks() {
-        assert_eq!(sample_value(5, 9, 1, 3), sample_value(5, 9, 1, 3));
-        assert_ne!(sample_value(5, 9, 1, 3), sample_value(5, 9, 1, 4));
+        let byte = |index| Leaf::Input { array: 1, index };
+        assert_eq!(sample_value(5, 9, byte(3)), sample_value(5, 9, byte(3)));
+        assert_ne!(sample_value(5, 9, byte(3)), sample_value(5, 9, byte(4)));
+        // A fresh value is not a byte of an input array with its number.
+        assert_ne!(sample_value(5, 9, byte(3)), sample_value(5, 9, Leaf::Fresh(3)));
         assert_eq!(signed_bit_length(0xff, 8), 1);
         assert_eq!(signed_bit_length(0x7f, 8), 8);
         assert_eq!(signed_bit_length(0x80, 16), 9);

@@ -1,6 +1,7 @@
 //! Command-line arguments. Every flag has help text written for a user who
 //! has never read the papers; defaults are stated where they matter.
 
+use crate::config::{FpSolverKind, SearcherKind};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -116,24 +117,6 @@ pub struct LimitArgs {
     pub progress: bool,
 }
 
-#[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
-pub enum SearcherArg {
-    /// Depth-first (default): finishes paths early.
-    Dfs,
-    /// Breadth-first.
-    Bfs,
-    /// Random path, reproducible with --seed.
-    RandomPath,
-}
-
-#[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
-pub enum FpSolverArg {
-    /// cvc5 (default; fast on floating point).
-    Cvc5,
-    /// z3 as a separate process.
-    Z3,
-}
-
 #[derive(Args, Debug)]
 pub struct CheckArgs {
     /// Harness sources or LLVM modules; they are linked together.
@@ -154,14 +137,14 @@ pub struct CheckArgs {
     #[arg(long)]
     pub trust_rules: bool,
     /// Order in which paths are explored.
-    #[arg(long, value_enum, default_value_t = SearcherArg::Dfs)]
-    pub searcher: SearcherArg,
+    #[arg(long, value_enum, default_value_t = SearcherKind::Dfs)]
+    pub searcher: SearcherKind,
     /// Seed of the random-path searcher.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Solver for bit-precise floating-point queries.
-    #[arg(long, value_enum, default_value_t = FpSolverArg::Cvc5)]
-    pub fp_solver: FpSolverArg,
+    #[arg(long, value_enum, default_value_t = FpSolverKind::Cvc5)]
+    pub fp_solver: FpSolverKind,
     /// Explore both sides of every branch separately instead of merging them.
     #[arg(long)]
     pub no_merge: bool,
@@ -245,7 +228,7 @@ pub struct RaceArgs {
     pub max_item_steps: u64,
     /// Order in which paths are explored (default: random-path, shallow paths first).
     #[arg(long, value_enum)]
-    pub searcher: Option<SearcherArg>,
+    pub searcher: Option<SearcherKind>,
     /// Seed of the random-path searcher; a run is reproducible for a seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,

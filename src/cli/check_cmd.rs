@@ -1,7 +1,7 @@
 //! `symcross check` and `symcross run`.
 
-use super::args::{CheckArgs, CompileArgs, FpSolverArg, LimitArgs, RunArgs, SearcherArg};
-use crate::config::{Assumptions, Config, FpSolverKind, SearcherKind};
+use super::args::{CheckArgs, CompileArgs, LimitArgs, RunArgs};
+use crate::config::{Assumptions, Config};
 use crate::frontend::CompileOptions;
 use crate::report::text;
 use crate::Error;
@@ -70,16 +70,9 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     crate::expr::NanModel::from_flag(&a.nan).ok_or_else(|| Error::Usage(format!("--nan {}: expected `equal` or `exact`", a.nan)))?;
     config.rule_dirs = a.rules.clone();
     config.trust_rules = a.trust_rules;
-    config.searcher = match a.searcher {
-        SearcherArg::Dfs => SearcherKind::Dfs,
-        SearcherArg::Bfs => SearcherKind::Bfs,
-        SearcherArg::RandomPath => SearcherKind::RandomPath,
-    };
+    config.searcher = a.searcher;
     config.seed = a.seed;
-    config.fp_solver = match a.fp_solver {
-        FpSolverArg::Cvc5 => FpSolverKind::Cvc5,
-        FpSolverArg::Z3 => FpSolverKind::Z3,
-    };
+    config.fp_solver = a.fp_solver;
     config.merge = !a.no_merge;
     config.fold_threshold = a.fold_threshold;
     config.egraph = !a.no_egraph;

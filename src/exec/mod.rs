@@ -19,7 +19,6 @@ pub mod memory;
 pub mod opencl;
 mod ops;
 
-pub use checks::check_equal::CheckStats;
 pub use checks::nan_bits_read::nan_bits_read;
 pub use engine::executor::{Executor, LimitHit, Stats, Step};
 pub use engine::outcome::RunOutcome;

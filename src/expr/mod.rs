@@ -14,12 +14,14 @@ mod build;
 mod element_type;
 mod eval;
 mod fold;
+mod leaf;
 pub mod nan_rules;
 mod print;
 
 pub use element_type::ElementType;
 pub use eval::{evaluate, evaluate_all, evaluate_into, Assignment};
 pub use fold::{canonical_nan, fp_is_nan};
+pub use leaf::Leaf;
 pub use nan_rules::NanModel;
 pub use print::{print_expr, print_pair};
 
@@ -526,26 +528,6 @@ impl ExprPool {
             }
         }
         false
-    }
-
-    /// The input arrays and bytes `id` depends on.
-    pub fn inputs_of(&self, id: ExprId, out: &mut rustc_hash::FxHashSet<(u32, u32)>) {
-        let mut seen = rustc_hash::FxHashSet::default();
-        let mut stack = vec![id];
-        while let Some(e) = stack.pop() {
-            if !seen.insert(e) {
-                continue;
-            }
-            match &*self.get(e) {
-                Expr::Input { array, index } => {
-                    out.insert((*array, *index));
-                }
-                Expr::Fresh { id, .. } => {
-                    out.insert((u32::MAX, *id));
-                }
-                _ => stack.extend(self.children(e)),
-            }
-        }
     }
 }
 

@@ -5,26 +5,26 @@
 
 use super::function::FnCx;
 use super::llvm::{self, Value};
-use super::types::{CastOp, ICmpPred, InstKind, IntOp};
-use crate::expr::{FBinOp, Outcomes};
+use super::types::{CastOp, ICmpPred, InstKind};
+use crate::expr::{BinOp, FBinOp, Outcomes};
 use llvm_sys::LLVMIntPredicate as IP;
 use llvm_sys::LLVMOpcode as Op;
 
 pub fn int_binop(fcx: &mut FnCx, inst: Value, op: Op) -> Result<InstKind, String> {
     let op = match op {
-        Op::LLVMAdd => IntOp::Add,
-        Op::LLVMSub => IntOp::Sub,
-        Op::LLVMMul => IntOp::Mul,
-        Op::LLVMUDiv => IntOp::UDiv,
-        Op::LLVMSDiv => IntOp::SDiv,
-        Op::LLVMURem => IntOp::URem,
-        Op::LLVMSRem => IntOp::SRem,
-        Op::LLVMAnd => IntOp::And,
-        Op::LLVMOr => IntOp::Or,
-        Op::LLVMXor => IntOp::Xor,
-        Op::LLVMShl => IntOp::Shl,
-        Op::LLVMLShr => IntOp::LShr,
-        Op::LLVMAShr => IntOp::AShr,
+        Op::LLVMAdd => BinOp::Add,
+        Op::LLVMSub => BinOp::Sub,
+        Op::LLVMMul => BinOp::Mul,
+        Op::LLVMUDiv => BinOp::UDiv,
+        Op::LLVMSDiv => BinOp::SDiv,
+        Op::LLVMURem => BinOp::URem,
+        Op::LLVMSRem => BinOp::SRem,
+        Op::LLVMAnd => BinOp::And,
+        Op::LLVMOr => BinOp::Or,
+        Op::LLVMXor => BinOp::Xor,
+        Op::LLVMShl => BinOp::Shl,
+        Op::LLVMLShr => BinOp::LShr,
+        Op::LLVMAShr => BinOp::AShr,
         other => return Err(format!("not an integer operation: {other:?}")),
     };
     Ok(InstKind::Int { op, lhs: fcx.operand_at(inst, 0)?, rhs: fcx.operand_at(inst, 1)? })

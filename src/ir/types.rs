@@ -3,7 +3,7 @@
 //! locations) and nothing of LLVM's lifetimes. Constant GEP offsets are
 //! folded at translation time; debug intrinsics are dropped.
 
-use crate::expr::{FBinOp, FpFormat, Outcomes};
+use crate::expr::{BinOp, FBinOp, FpFormat, Outcomes};
 use std::collections::HashMap;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -145,23 +145,6 @@ pub enum Operand {
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum IntOp {
-    Add,
-    Sub,
-    Mul,
-    UDiv,
-    SDiv,
-    URem,
-    SRem,
-    And,
-    Or,
-    Xor,
-    Shl,
-    LShr,
-    AShr,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ICmpPred {
     Eq,
     Ne,
@@ -225,9 +208,10 @@ pub enum AtomicOp {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum InstKind {
-    /// Integer arithmetic, elementwise on vectors.
+    /// Integer arithmetic, elementwise on vectors; the operation is the
+    /// expression layer's own, so the executor needs no mapping.
     Int {
-        op: IntOp,
+        op: BinOp,
         lhs: Operand,
         rhs: Operand,
     },

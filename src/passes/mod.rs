@@ -4,7 +4,7 @@
 //!
 //! - `if_convert`: static path merging, folding small `if`s into selects.
 
-mod cfg;
+pub(crate) mod cfg;
 mod if_convert;
 mod load_safety;
 mod speculation;

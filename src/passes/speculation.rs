@@ -7,7 +7,8 @@
 //! decided separately (load_safety.rs): whether they are safe depends on
 //! where the block sits, not on the instruction alone.
 
-use crate::ir::{Callee, Const, InstKind, IntOp, Operand, Type};
+use crate::expr::BinOp;
+use crate::ir::{Callee, Const, InstKind, Operand, Type};
 
 /// Whether `kind` (with result type `ty`) can run unconditionally. Loads
 /// answer false here; see `load_safety::load_is_safe`.
@@ -57,10 +58,10 @@ fn has_unsupported(ty: &Type) -> bool {
 /// Division and remainder report `division-by-zero` when the divisor can be
 /// zero, and signed division overflows for MIN / -1; both are safe only
 /// with a constant divisor (every lane) that is neither.
-fn int_op_is_safe(op: IntOp, divisor: &Operand) -> bool {
+fn int_op_is_safe(op: BinOp, divisor: &Operand) -> bool {
     let signed = match op {
-        IntOp::UDiv | IntOp::URem => false,
-        IntOp::SDiv | IntOp::SRem => true,
+        BinOp::UDiv | BinOp::URem => false,
+        BinOp::SDiv | BinOp::SRem => true,
         _ => return true,
     };
     match divisor {
@@ -164,12 +165,12 @@ mod tests {
     fn division_needs_a_safe_constant_divisor() {
         let div = |op, rhs| InstKind::Int { op, lhs: int(7), rhs };
         let t = Type::Int(32);
-        assert!(is_speculatable(&div(IntOp::UDiv, int(3)), &t));
-        assert!(!is_speculatable(&div(IntOp::UDiv, int(0)), &t));
-        assert!(!is_speculatable(&div(IntOp::SDiv, int(0xffff_ffff)), &t), "MIN / -1 overflows");
-        assert!(is_speculatable(&div(IntOp::UDiv, int(0xffff_ffff)), &t));
-        assert!(!is_speculatable(&div(IntOp::SRem, Operand::Reg(crate::ir::RegId(0))), &t));
-        assert!(is_speculatable(&div(IntOp::Add, Operand::Reg(crate::ir::RegId(0))), &t));
+        assert!(is_speculatable(&div(BinOp::UDiv, int(3)), &t));
+        assert!(!is_speculatable(&div(BinOp::UDiv, int(0)), &t));
+        assert!(!is_speculatable(&div(BinOp::SDiv, int(0xffff_ffff)), &t), "MIN / -1 overflows");
+        assert!(is_speculatable(&div(BinOp::UDiv, int(0xffff_ffff)), &t));
+        assert!(!is_speculatable(&div(BinOp::SRem, Operand::Reg(crate::ir::RegId(0))), &t));
+        assert!(is_speculatable(&div(BinOp::Add, Operand::Reg(crate::ir::RegId(0))), &t));
     }
 
     #[test]

@@ -89,9 +89,13 @@ pub enum DecidedBy {
     /// A complete bit-precise solver query: unsatisfiable (proved), or a
     /// model that confirms the difference.
     BitPrecise,
-    /// The solver gave up (a timeout or another unknown); the finding is
-    /// unconfirmed.
+    /// Not decided: the solver ran out of time (the query's limit or the
+    /// run's `--max-time`), so a faster machine might decide it.
     Timeout,
+    /// Not decided: the solver gave no answer for another reason (a work
+    /// budget, an unsupported construct, a model that cannot be trusted, a
+    /// solver failure); the finding's message says which.
+    SolverUnknown,
 }
 
 /// One reported problem.

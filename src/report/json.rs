@@ -42,7 +42,11 @@ pub struct RunStats {
     pub decided: DecidedCounts,
 }
 
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+/// How many element checks each ladder step decided, either way: a proof
+/// and a difference found both count (a summary saying nothing was decided
+/// right after a finding would contradict it). The executor counts into
+/// it, and reports print and merge it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DecidedCounts {
     pub structural: u64,
     pub canonical: u64,
@@ -52,6 +56,34 @@ pub struct DecidedCounts {
     #[serde(default)]
     pub sampling: u64,
     pub bit_precise: u64,
+}
+
+impl DecidedCounts {
+    /// Counts the steps that decided one check's elements (an unknown
+    /// answer decided nothing).
+    pub fn record(&mut self, decided: &[super::DecidedBy]) {
+        use super::DecidedBy;
+        for d in decided {
+            match d {
+                DecidedBy::Structural => self.structural += 1,
+                DecidedBy::Canonical => self.canonical += 1,
+                DecidedBy::ImpliedQuery => self.implied_query += 1,
+                DecidedBy::Sampling => self.sampling += 1,
+                DecidedBy::BitPrecise => self.bit_precise += 1,
+                DecidedBy::Timeout | DecidedBy::SolverUnknown => {}
+            }
+        }
+    }
+}
+
+impl std::ops::AddAssign<&DecidedCounts> for DecidedCounts {
+    fn add_assign(&mut self, o: &DecidedCounts) {
+        self.structural += o.structural;
+        self.canonical += o.canonical;
+        self.implied_query += o.implied_query;
+        self.sampling += o.sampling;
+        self.bit_precise += o.bit_precise;
+    }
 }
 
 /// What a run actually exercised: how many inputs were symbolic and how

@@ -12,7 +12,7 @@
 //!   once per shard; `seconds` is the slowest shard's.
 
 use super::finding::{Finding, FindingKind};
-use super::json::{Coverage, DecidedCounts, Report, RunStats, SymbolicInput, SPLIT_UNCERTAIN};
+use super::json::{Coverage, Report, RunStats, SymbolicInput, SPLIT_UNCERTAIN};
 
 /// Merges the reports of all N shards of one harness (each named by the
 /// file it came from, for errors). Refuses reports of different runs, a
@@ -101,13 +101,7 @@ fn sum_stats(reports: &[Report]) -> RunStats {
         s.instructions += t.instructions;
         s.queries += t.queries;
         s.seconds = s.seconds.max(t.seconds);
-        s.decided = DecidedCounts {
-            structural: s.decided.structural + t.decided.structural,
-            canonical: s.decided.canonical + t.decided.canonical,
-            implied_query: s.decided.implied_query + t.decided.implied_query,
-            bit_precise: s.decided.bit_precise + t.decided.bit_precise,
-            sampling: s.decided.sampling + t.decided.sampling,
-        };
+        s.decided += &t.decided;
     }
     s
 }

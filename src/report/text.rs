@@ -127,6 +127,7 @@ fn render_finding(out: &mut String, f: &Finding, sources: &mut SourceCache, styl
             DecidedBy::Sampling => "evaluation on sampled inputs",
             DecidedBy::BitPrecise => "bit-precise solver",
             DecidedBy::Timeout => "solver timeout (not confirmed)",
+            DecidedBy::SolverUnknown => "no solver answer (not confirmed)",
         };
         let _ = writeln!(out, "  decided by: {step}");
     }

@@ -10,7 +10,7 @@
 //! (evaluation does not know them) and where evaluation is not exact.
 
 use super::model_check::{complete_assignment, evaluation_is_exact, model_satisfies};
-use super::{FpAssumptions, Query, Solver, SolverResult, SolverStats};
+use super::{Query, Solver, SolverResult, SolverStats};
 use crate::expr::{Assignment, ExprId, ExprPool};
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
@@ -21,7 +21,7 @@ const RECENT_MODELS: usize = 8;
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct CacheKey {
     constraints: Vec<ExprId>,
-    assumptions: FpAssumptions,
+    assumptions: crate::assumptions::Assumptions,
 }
 
 /// Caches results of `inner` and reuses recent models.
@@ -39,7 +39,7 @@ impl<S: Solver> CachingSolver<S> {
     }
 
     fn reuse_model(&self, pool: &ExprPool, query: &Query, constraints: &[ExprId]) -> Option<Assignment> {
-        if query.assumptions.any() || !evaluation_is_exact(pool, constraints) {
+        if query.assumptions.restricts_values() || !evaluation_is_exact(pool, constraints) {
             return None;
         }
         let found = self.recent.iter().find(|m| model_satisfies(pool, constraints, m))?;

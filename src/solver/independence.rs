@@ -10,7 +10,7 @@
 //! query to query, which is what makes the cache below this layer pay.
 
 use super::{Query, Solver, SolverResult, SolverStats};
-use crate::expr::{Assignment, Expr, ExprId, ExprPool};
+use crate::expr::{Assignment, Expr, ExprId, ExprPool, Leaf};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 
@@ -98,15 +98,18 @@ pub(crate) fn partition(pool: &ExprPool, constraints: &[ExprId]) -> Vec<Vec<usiz
 /// Copies into `into` the values of the bytes and fresh values `part`
 /// mentions (a part's model may hold other values, e.g. a reused model).
 fn merge(pool: &ExprPool, part: &[ExprId], into: &mut Assignment, model: &Assignment) {
-    let mut inputs = FxHashSet::default();
+    let mut leaves = FxHashSet::default();
     for &c in part {
-        pool.inputs_of(c, &mut inputs);
+        pool.leaves_of(c, &mut leaves);
     }
-    for (array, index) in inputs {
-        if array == u32::MAX {
-            into.fresh.insert(index, model.fresh.get(&index).copied().unwrap_or(0));
-            continue;
-        }
+    for leaf in leaves {
+        let (array, index) = match leaf {
+            Leaf::Fresh(id) => {
+                into.fresh.insert(id, model.fresh.get(&id).copied().unwrap_or(0));
+                continue;
+            }
+            Leaf::Input { array, index } => (array, index),
+        };
         let v = model.arrays.get(&array).and_then(|b| b.get(index as usize)).copied().unwrap_or(0);
         let dst = into.arrays.entry(array).or_default();
         if dst.len() <= index as usize {

@@ -18,6 +18,7 @@ mod process;
 mod smtlib;
 mod smtlib_fp;
 mod stack;
+mod unknown;
 mod z3_backend;
 
 pub use cache::CachingSolver;
@@ -27,34 +28,13 @@ pub use model_check::{complete_assignment, model_satisfies};
 pub use process::{SmtProcessConfig, SmtProcessSolver, SmtSolverKind};
 pub use smtlib::{print_query, SmtScript};
 pub use stack::default_solver;
+pub use unknown::{Unknown, UnknownKind};
 pub use z3_backend::Z3Solver;
 
+use crate::assumptions::Assumptions;
 use crate::expr::{Assignment, ExprId};
 use std::ops::AddAssign;
 use std::time::Duration;
-
-/// Opt-in floating-point assumptions (DESIGN.md section 2), encoded on every
-/// intermediate FP operation result (FBin, FUn, Fma, IntToFp, FpConvert).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct FpAssumptions {
-    /// No FP operation result is +-infinity or NaN.
-    pub finite: bool,
-    /// No FP operation result is NaN.
-    pub ordered: bool,
-    /// -0 and +0 are the same value: every FP operation result that is a
-    /// zero is taken to be +0 (its bits become all zeros). Inputs and bit
-    /// operations (fneg of +0) may still produce -0 bits.
-    pub positive_zero: bool,
-}
-
-impl FpAssumptions {
-    pub fn none() -> Self {
-        Self::default()
-    }
-    pub fn any(&self) -> bool {
-        self.finite || self.ordered || self.positive_zero
-    }
-}
 
 /// A satisfiability question: is there an input assignment making every
 /// path constraint and the goal true? All constraints have width 1.
@@ -70,7 +50,10 @@ pub struct Query {
     /// Per-query work limit in the backend's own deterministic units (Z3's
     /// `rlimit`); running out is Unknown, whatever the machine's load.
     pub resource_limit: Option<u32>,
-    pub assumptions: FpAssumptions,
+    /// Opt-in floating-point assumptions (DESIGN.md section 2); those that
+    /// restrict values are encoded on every FP operation's operands and
+    /// result (FBin, FUn, Fma, IntToFp, FpConvert).
+    pub assumptions: Assumptions,
 }
 
 impl Query {
@@ -93,7 +76,7 @@ impl Query {
         self
     }
 
-    pub fn with_assumptions(mut self, a: FpAssumptions) -> Self {
+    pub fn with_assumptions(mut self, a: Assumptions) -> Self {
         self.assumptions = a;
         self
     }
@@ -118,8 +101,9 @@ pub enum SolverResult {
     /// query mentions, and `expr::evaluate` makes every constraint 1.
     Sat(Assignment),
     Unsat,
-    /// The solver gave up (timeout, unsupported construct, process failure).
-    Unknown(String),
+    /// The solver gave up; the reason says why (timeout, work budget,
+    /// unsupported construct, process failure, ...).
+    Unknown(Unknown),
 }
 
 impl SolverResult {
@@ -192,9 +176,4 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     fn stats(&self) -> SolverStats {
         (**self).stats()
     }
-}
-
-/// Text of an Unknown caused by a time limit.
-pub(crate) fn timeout_reason(t: Duration) -> String {
-    format!("timeout after {}ms", t.as_millis())
 }

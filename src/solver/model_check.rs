@@ -5,21 +5,24 @@
 //! check instead of a false witness. Also completes partial models so that
 //! every input byte and fresh value a query mentions has a value.
 
-use crate::expr::{evaluate, Assignment, Expr, ExprId, ExprPool, FpFormat};
+use crate::expr::{evaluate, Assignment, Expr, ExprId, ExprPool, FpFormat, Leaf};
 use rustc_hash::FxHashSet;
 
 /// Adds a value (zero) for every input byte and fresh variable under
 /// `constraints` that `asg` lacks. Arrays get their declared size.
 pub fn complete_assignment(pool: &ExprPool, constraints: &[ExprId], asg: &mut Assignment) {
-    let mut inputs = FxHashSet::default();
+    let mut leaves = FxHashSet::default();
     for &c in constraints {
-        pool.inputs_of(c, &mut inputs);
+        pool.leaves_of(c, &mut leaves);
     }
-    for (array, index) in inputs {
-        if array == u32::MAX {
-            asg.fresh.entry(index).or_insert(0);
-            continue;
-        }
+    for leaf in leaves {
+        let (array, index) = match leaf {
+            Leaf::Fresh(id) => {
+                asg.fresh.entry(id).or_insert(0);
+                continue;
+            }
+            Leaf::Input { array, index } => (array, index),
+        };
         let declared = pool.arrays().get(array as usize).map(|a| a.size as usize).unwrap_or(0);
         let bytes = asg.arrays.entry(array).or_default();
         let need = declared.max(index as usize + 1);
@@ -64,7 +67,13 @@ pub(crate) fn finish_model(pool: &ExprPool, constraints: &[ExprId], mut asg: Ass
     }
     if exact {
         debug_assert!(false, "{backend} model does not satisfy the query under expr::evaluate");
-        return super::SolverResult::Unknown(format!("{backend} model failed the evaluation check"));
+        return super::SolverResult::Unknown(super::Unknown::new(
+            super::UnknownKind::UnusableModel,
+            format!("{backend} model failed the evaluation check"),
+        ));
     }
-    super::SolverResult::Unknown(format!("{backend}: satisfiable, but the model depends on an uninterpreted function or half fma"))
+    super::SolverResult::Unknown(super::Unknown::new(
+        super::UnknownKind::UnusableModel,
+        format!("{backend}: satisfiable, but the model depends on an uninterpreted function or half fma"),
+    ))
 }

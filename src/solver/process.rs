@@ -10,7 +10,7 @@
 
 use super::model_check::finish_model;
 use super::smtlib::{print_query, ModelVar, SmtScript};
-use super::{timeout_reason, Query, Solver, SolverResult, SolverStats};
+use super::{Query, Solver, SolverResult, SolverStats, Unknown, UnknownKind};
 use crate::expr::{Assignment, ExprPool};
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -94,6 +94,20 @@ pub enum ProcessError {
     MemoryLimit,
 }
 
+impl ProcessError {
+    /// The unknown answer this failure gives a query whose limit was `limit`.
+    fn into_unknown(self, limit: Duration) -> Unknown {
+        match self {
+            ProcessError::Timeout(_) => Unknown::timeout(limit),
+            ProcessError::Interrupted => Unknown::interrupted(),
+            ProcessError::MemoryLimit => Unknown::memory_limit(),
+            e @ (ProcessError::Spawn { .. } | ProcessError::Io(_) | ProcessError::Output(_)) => {
+                Unknown::new(UnknownKind::SolverError, e.to_string())
+            }
+        }
+    }
+}
+
 /// FP (and any other) queries decided by an SMT-LIB solver process.
 pub struct SmtProcessSolver {
     config: SmtProcessConfig,
@@ -129,8 +143,7 @@ impl SmtProcessSolver {
         let started = Instant::now();
         let output = match run(&self.config, &script, limit) {
             Ok(o) => o,
-            Err(ProcessError::Timeout(_)) => return SolverResult::Unknown(timeout_reason(limit)),
-            Err(e) => return SolverResult::Unknown(e.to_string()),
+            Err(e) => return SolverResult::Unknown(e.into_unknown(limit)),
         };
         let mut lines = output.splitn(2, '\n');
         let verdict = lines.next().unwrap_or("").trim();
@@ -138,17 +151,17 @@ impl SmtProcessSolver {
             "unsat" => SolverResult::Unsat,
             "sat" => match parse_model(lines.next().unwrap_or(""), &script.vars) {
                 Ok(asg) => finish_model(pool, &query.constraints(), asg, "smt process"),
-                Err(e) => SolverResult::Unknown(e.to_string()),
+                Err(e) => SolverResult::Unknown(Unknown::new(UnknownKind::SolverError, e.to_string())),
             },
             "unknown" | "timeout" => {
                 // cvc5 answers a plain `unknown` when --tlimit-per expires.
                 if output.contains("timeout") || started.elapsed() + Duration::from_millis(50) >= limit {
-                    SolverResult::Unknown(timeout_reason(limit))
+                    SolverResult::Unknown(Unknown::timeout(limit))
                 } else {
-                    SolverResult::Unknown(format!("solver answered unknown: {}", output.trim()))
+                    SolverResult::Unknown(Unknown::new(UnknownKind::SolverError, format!("solver answered unknown: {}", output.trim())))
                 }
             }
-            _ => SolverResult::Unknown(ProcessError::Output(output.chars().take(400).collect()).to_string()),
+            _ => SolverResult::Unknown(ProcessError::Output(output.chars().take(400).collect()).into_unknown(limit)),
         }
     }
 }

@@ -112,7 +112,7 @@ pub fn print_query(pool: &ExprPool, query: &Query) -> SmtScript {
 
 pub(crate) struct Printer<'a> {
     pub(crate) pool: &'a ExprPool,
-    pub(crate) assume: super::FpAssumptions,
+    pub(crate) assume: crate::assumptions::Assumptions,
     /// define-fun, declare-fun of helper values and their asserts.
     pub(crate) body: String,
     /// declare-fun of inputs, fresh values and functions.

@@ -24,6 +24,7 @@
 //!   `finite` excludes inf/NaN, `ordered` NaN, `positive_zero` -0.
 
 use super::smtlib::{bv_lit, Printer};
+use crate::assumptions::Assumption;
 use crate::expr::nan_rules::{default_nan, quiet_bit, MinMaxNan, Propagation};
 use crate::expr::{canonical_nan, mask, Expr, ExprId, FBinOp, FUnOp, FpFormat, IntRounding, Outcomes, Width};
 use std::fmt::Write;
@@ -213,19 +214,19 @@ impl Printer<'_> {
     /// `positive_zero` -0. Inputs that would make any of them occur are
     /// outside what the user asked to be checked.
     fn assume_on(&mut self, r: &str) {
-        if self.assume.finite {
+        if self.assume.has(Assumption::Finite) {
             let _ = writeln!(self.body, "(assert (not (or (fp.isInfinite {r}) (fp.isNaN {r}))))");
-        } else if self.assume.ordered {
+        } else if self.assume.has(Assumption::Ordered) {
             let _ = writeln!(self.body, "(assert (not (fp.isNaN {r})))");
         }
-        if self.assume.positive_zero {
+        if self.assume.has(Assumption::PositiveZero) {
             let _ = writeln!(self.body, "(assert (not (and (fp.isZero {r}) (fp.isNegative {r}))))");
         }
     }
 
     /// Applies the assumptions to the operands an FP operation reads.
     fn restrict_operands(&mut self, id: ExprId) {
-        if !self.assume.any() {
+        if !self.assume.restricts_values() {
             return;
         }
         let operands: Vec<(FpFormat, ExprId)> = match self.pool.get(id).into_owned() {

@@ -11,12 +11,12 @@
 
 use super::model_check::finish_model;
 use super::smtlib::uf_name;
-use super::{timeout_reason, Query, Solver, SolverResult, SolverStats};
-use crate::expr::{Assignment, BinOp, CmpOp, Expr, ExprId, ExprPool};
+use super::{Query, Solver, SolverResult, SolverStats, Unknown, UnknownKind};
+use crate::expr::{Assignment, BinOp, CmpOp, Expr, ExprId, ExprPool, Leaf};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use z3::ast::{Ast, Bool, Dynamic, BV};
 use z3::{Config, Context, ContextHandle, FuncDecl, Params, SatResult, Sort};
 
@@ -144,32 +144,42 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query) -> SolverResult {
     }
     solver.set_params(&p);
     if crate::interrupt::requested() {
-        return SolverResult::Unknown("interrupted by a signal".into());
+        return SolverResult::Unknown(Unknown::interrupted());
     }
     tracing::trace!(constraints = constraints.len(), "z3: checking");
     let one = BV::from_u64(ctx, 1, 1);
     for &c in &constraints {
         match tr.translate(c) {
             Ok(bv) => solver.assert(&bv._eq(&one)),
-            Err(reason) => return SolverResult::Unknown(reason),
+            Err(reason) => return SolverResult::Unknown(Unknown::new(UnknownKind::Unsupported, reason)),
         }
     }
+    let started = Instant::now();
     match solver.check() {
-        _ if crate::interrupt::requested() => SolverResult::Unknown("interrupted by a signal".into()),
-        _ if crate::memory_ceiling::tripped() => SolverResult::Unknown(crate::memory_ceiling::REASON.into()),
+        _ if crate::interrupt::requested() => SolverResult::Unknown(Unknown::interrupted()),
+        _ if crate::memory_ceiling::tripped() => SolverResult::Unknown(Unknown::memory_limit()),
         SatResult::Unsat => SolverResult::Unsat,
-        SatResult::Unknown => {
-            let why = solver.get_reason_unknown().unwrap_or_default();
-            match query.timeout {
-                Some(t) if why.contains("timeout") || why.contains("canceled") => SolverResult::Unknown(timeout_reason(t)),
-                _ if query.resource_limit.is_some() && why.contains("resource") => SolverResult::Unknown(RESOURCE_LIMIT_REASON.into()),
-                _ => SolverResult::Unknown(format!("z3: {why}")),
-            }
-        }
+        SatResult::Unknown => SolverResult::Unknown(classify_unknown(query, started.elapsed(), || solver.get_reason_unknown())),
         SatResult::Sat => match solver.get_model() {
             Some(model) => finish_model(pool, &constraints, read_model(ctx, pool, &constraints, &model), "z3"),
-            None => SolverResult::Unknown("z3 gave no model".into()),
+            None => SolverResult::Unknown(Unknown::new(UnknownKind::SolverError, "z3 gave no model")),
         },
+    }
+}
+
+/// Why Z3 answered `unknown` after `elapsed`, from the limits the query
+/// set rather than Z3's message: QF_BV with uninterpreted functions is
+/// decidable, so an unknown that is neither an interrupt nor the memory
+/// ceiling (checked before) is a limit running out. The time limit when
+/// the clock reached it (a little early, as Z3's timer may fire just
+/// before), else the work budget when one was set; otherwise Z3 gave up on
+/// its own and its message is the only explanation there is.
+fn classify_unknown(query: &Query, elapsed: Duration, message: impl FnOnce() -> Option<String>) -> Unknown {
+    const TIMER_SLACK: Duration = Duration::from_millis(50);
+    match (query.timeout, query.resource_limit) {
+        (Some(t), _) if elapsed + TIMER_SLACK >= t => Unknown::timeout(t),
+        (_, Some(_)) => Unknown::new(UnknownKind::ResourceLimit, RESOURCE_LIMIT_REASON),
+        _ => Unknown::new(UnknownKind::SolverError, format!("z3: {}", message().unwrap_or_default())),
     }
 }
 
@@ -191,23 +201,26 @@ fn mentions_apply(pool: &ExprPool, root: ExprId) -> bool {
 
 /// Values of every input byte and fresh variable the constraints mention.
 fn read_model(ctx: &Context, pool: &ExprPool, constraints: &[ExprId], model: &z3::Model) -> Assignment {
-    let mut inputs = FxHashSet::default();
+    let mut leaves = FxHashSet::default();
     for &c in constraints {
-        pool.inputs_of(c, &mut inputs);
+        pool.leaves_of(c, &mut leaves);
     }
     let mut asg = Assignment::default();
-    for (array, index) in inputs {
-        if array == u32::MAX {
-            let w = fresh_width(pool, constraints, index);
-            let v = eval_wide(model, &BV::new_const(ctx, format!("f{index}"), w), w);
-            asg.fresh.insert(index, v);
-        } else {
-            let v = eval_wide(model, &BV::new_const(ctx, format!("a{array}_{index}"), 8), 8);
-            let bytes = asg.arrays.entry(array).or_default();
-            if bytes.len() <= index as usize {
-                bytes.resize(index as usize + 1, 0);
+    for leaf in leaves {
+        match leaf {
+            Leaf::Fresh(id) => {
+                let w = fresh_width(pool, constraints, id);
+                let v = eval_wide(model, &BV::new_const(ctx, format!("f{id}"), w), w);
+                asg.fresh.insert(id, v);
             }
-            bytes[index as usize] = v as u8;
+            Leaf::Input { array, index } => {
+                let v = eval_wide(model, &BV::new_const(ctx, format!("a{array}_{index}"), 8), 8);
+                let bytes = asg.arrays.entry(array).or_default();
+                if bytes.len() <= index as usize {
+                    bytes.resize(index as usize + 1, 0);
+                }
+                bytes[index as usize] = v as u8;
+            }
         }
     }
     asg
@@ -343,5 +356,29 @@ fn bin<'ctx>(op: BinOp, x: &BV<'ctx>, y: &BV<'ctx>) -> BV<'ctx> {
         BinOp::Shl => x.bvshl(y),
         BinOp::LShr => x.bvlshr(y),
         BinOp::AShr => x.bvashr(y),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(timeout: Option<u64>, budget: Option<u32>) -> Query {
+        Query { timeout: timeout.map(Duration::from_millis), resource_limit: budget, ..Query::default() }
+    }
+
+    #[test]
+    fn an_unknown_is_classified_by_the_limits_not_the_message() {
+        let early = Duration::from_millis(5);
+        // A message saying "timeout" does not make an early unknown one.
+        let u = classify_unknown(&query(Some(10_000), Some(100)), early, || Some("timeout".into()));
+        assert_eq!(u.kind, UnknownKind::ResourceLimit);
+        let u = classify_unknown(&query(Some(10_000), None), early, || Some("canceled".into()));
+        assert_eq!((u.kind, u.detail.as_str()), (UnknownKind::SolverError, "z3: canceled"));
+        // The clock at the limit is a timeout, whatever the message.
+        let u = classify_unknown(&query(Some(100), Some(100)), Duration::from_millis(100), || None);
+        assert_eq!((u.kind, u.detail.as_str()), (UnknownKind::Timeout, "timeout after 100ms"));
+        let u = classify_unknown(&query(None, Some(100)), Duration::from_secs(60), || None);
+        assert_eq!(u.kind, UnknownKind::ResourceLimit);
     }
 }

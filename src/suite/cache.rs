@@ -89,8 +89,12 @@ fn add_tree(d: &mut Digest, root: &Path) {
 }
 
 /// Whether a report may be reused: it does not depend on the machine's speed.
+/// A finding the solver left undecided for another reason than time is not
+/// reused either: the memory ceiling or a solver process failing depends
+/// on the machine too.
 pub fn reusable(report: &Report) -> bool {
-    report.limit != Some(crate::report::Limit::Time) && !report.findings.iter().any(|f| f.decided_by == Some(DecidedBy::Timeout))
+    report.limit != Some(crate::report::Limit::Time)
+        && !report.findings.iter().any(|f| matches!(f.decided_by, Some(DecidedBy::Timeout | DecidedBy::SolverUnknown)))
 }
 
 /// The cached report under `key`, if caching is on and one was stored.

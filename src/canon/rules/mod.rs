@@ -22,9 +22,9 @@ pub use load::builtin_rules_dir;
 pub(crate) use typing as typing_ty;
 pub(crate) use typing::infer_var_widths;
 
-use super::assume::Assumptions;
 use super::lang::CanonLang;
 use super::CanonAnalysis;
+use crate::assumptions::Assumptions;
 use egg::{Pattern, Rewrite};
 use std::path::{Path, PathBuf};
 

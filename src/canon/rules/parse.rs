@@ -11,7 +11,7 @@ use super::conditions::SideCondition;
 use super::expand::{bindings, expand};
 use super::typing::infer_var_widths;
 use super::{Rule, RuleError, RuleProblem};
-use crate::canon::assume::{Assumption, Assumptions};
+use crate::assumptions::{Assumption, Assumptions};
 use crate::canon::lang::{CanonLang, Literal, Op};
 use egg::{ENodeOrVar, Pattern, PatternAst};
 use std::path::Path;

@@ -14,6 +14,7 @@ use crate::expr::ElementType;
 use crate::expr::{evaluate, print_pair, Assignment, ExprId};
 use crate::ir::Type;
 use crate::report::{DecidedBy, DifferingElements, FindingKind, MismatchExprs};
+use crate::solver::UnknownKind;
 
 /// Elements wider than this are compared in chunks of this many bytes.
 const MAX_CHUNK: u64 = 16;
@@ -26,6 +27,20 @@ struct Failure {
     /// The ladder step that found the witness, when it confirms the failure.
     confirmed_by: Option<DecidedBy>,
     why: Option<String>,
+    /// Why the solver gave no answer, for an element it did not decide.
+    gave_up: Option<UnknownKind>,
+}
+
+/// The label of a check the solver left undecided: `timeout` only when time
+/// ran out (the answer may differ on a faster machine), `solver-unknown`
+/// for any other reason (a work budget, an unsupported construct, a model
+/// that cannot be trusted, a solver failure, ...).
+fn undecided_by(kind: UnknownKind) -> DecidedBy {
+    if kind.is_out_of_time() {
+        DecidedBy::Timeout
+    } else {
+        DecidedBy::SolverUnknown
+    }
 }
 
 impl<'m> Executor<'m> {
@@ -63,7 +78,7 @@ impl<'m> Executor<'m> {
                     // The step that found the difference decided this
                     // element as surely as a proof would have.
                     decided.push(by);
-                    failures.push(Failure { index, left: a, right: b, witness: Some(m), confirmed_by: Some(by), why: None });
+                    failures.push(Failure { index, left: a, right: b, witness: Some(m), confirmed_by: Some(by), why: None, gave_up: None });
                     // One confirmed difference decides the check; the
                     // remaining elements would only cost solver time.
                     unchecked = count * elem.div_ceil(chunk) - i - 1;
@@ -71,11 +86,17 @@ impl<'m> Executor<'m> {
                 }
                 CheckOutcome::Suspected(m, why) => {
                     decided.push(DecidedBy::BitPrecise);
-                    failures.push(Failure { index, left: a, right: b, witness: Some(m), confirmed_by: None, why: Some(why) })
+                    failures.push(Failure { index, left: a, right: b, witness: Some(m), confirmed_by: None, why: Some(why), gave_up: None })
                 }
-                CheckOutcome::Unknown(why) => {
-                    failures.push(Failure { index, left: a, right: b, witness: None, confirmed_by: None, why: Some(why) })
-                }
+                CheckOutcome::Unknown(why) => failures.push(Failure {
+                    index,
+                    left: a,
+                    right: b,
+                    witness: None,
+                    confirmed_by: None,
+                    gave_up: Some(why.kind),
+                    why: Some(why.detail),
+                }),
             }
         }
         self.check_stats.record(&decided);
@@ -96,7 +117,11 @@ impl<'m> Executor<'m> {
         if let Some(why) = &first.why {
             msg.push_str(&format!("; not confirmed: {why}"));
         }
-        let decided_by = first.confirmed_by.unwrap_or(if first.witness.is_some() { DecidedBy::BitPrecise } else { DecidedBy::Timeout });
+        let decided_by = match (first.confirmed_by, first.witness.is_some(), first.gave_up) {
+            (Some(by), _, _) => by,
+            (None, false, Some(kind)) => undecided_by(kind),
+            (None, _, _) => DecidedBy::BitPrecise,
+        };
         let confirmed = first.confirmed_by.is_some();
         let witness = first.witness.clone();
         if let Some(f) = self.report(state, FindingKind::Mismatch, loc, msg, witness.as_ref(), Some(decided_by)) {
@@ -189,29 +214,25 @@ struct CheckedBuffers {
     count: u64,
 }
 
-/// How many element checks each ladder step decided, either way: a proof
-/// and a difference found both count (a summary saying nothing was decided
-/// right after a finding would contradict it).
-#[derive(Clone, Debug, Default, serde::Serialize)]
-pub struct CheckStats {
-    pub structural: u64,
-    pub canonical: u64,
-    pub implied_query: u64,
-    pub sampling: u64,
-    pub bit_precise: u64,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl CheckStats {
-    pub(in crate::exec) fn record(&mut self, decided: &[DecidedBy]) {
-        for d in decided {
-            match d {
-                DecidedBy::Structural => self.structural += 1,
-                DecidedBy::Canonical => self.canonical += 1,
-                DecidedBy::ImpliedQuery => self.implied_query += 1,
-                DecidedBy::Sampling => self.sampling += 1,
-                DecidedBy::BitPrecise => self.bit_precise += 1,
-                DecidedBy::Timeout => {}
-            }
+    #[test]
+    fn an_undecided_check_is_labelled_timeout_only_when_time_ran_out() {
+        assert_eq!(undecided_by(UnknownKind::Timeout), DecidedBy::Timeout);
+        assert_eq!(undecided_by(UnknownKind::Deadline), DecidedBy::Timeout);
+        for kind in [
+            UnknownKind::ResourceLimit,
+            UnknownKind::MemoryLimit,
+            UnknownKind::Interrupted,
+            UnknownKind::Unsupported,
+            UnknownKind::UnusableModel,
+            UnknownKind::SolverError,
+        ] {
+            assert_eq!(undecided_by(kind), DecidedBy::SolverUnknown, "{kind:?}");
         }
+        // The name reports carry (README, JSON report).
+        assert_eq!(serde_json::to_string(&DecidedBy::SolverUnknown).unwrap(), "\"solver-unknown\"");
     }
 }

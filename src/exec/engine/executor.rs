@@ -72,7 +72,7 @@ pub struct Executor<'m> {
     pub(in crate::exec) pending: Vec<State>,
     /// How many values of a symbolic size each call site has explored.
     pub(in crate::exec) size_values: FxHashMap<Loc, u32>,
-    pub(in crate::exec) check_stats: crate::exec::checks::check_equal::CheckStats,
+    pub(in crate::exec) check_stats: crate::report::DecidedCounts,
     pub(in crate::exec) regions: FxHashMap<u32, crate::exec::engine::merge::Region>,
     pub(in crate::exec) next_region: u32,
     pub(in crate::exec) postdoms: FxHashMap<FuncId, Vec<Option<crate::ir::BlockId>>>,
@@ -623,10 +623,14 @@ impl<'m> Executor<'m> {
     fn probe(&self, state: &State, cond: ExprId) -> Option<Assignment> {
         const PATTERNS: [u8; 6] = [0x00, 0x3f, 0xbf, 0x7f, 0x80, 0xff];
         let base = state.model.as_ref()?;
-        let mut inputs = rustc_hash::FxHashSet::default();
-        self.pool.inputs_of(cond, &mut inputs);
-        if inputs.iter().any(|(a, _)| *a == u32::MAX) {
-            return None;
+        let mut leaves = rustc_hash::FxHashSet::default();
+        self.pool.leaves_of(cond, &mut leaves);
+        let mut inputs = Vec::with_capacity(leaves.len());
+        for leaf in leaves {
+            match leaf {
+                crate::expr::Leaf::Input { array, index } => inputs.push((array, index)),
+                crate::expr::Leaf::Fresh(_) => return None,
+            }
         }
         for pattern in PATTERNS {
             let mut m = base.clone();

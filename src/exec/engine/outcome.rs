@@ -4,7 +4,7 @@
 //! executor's working fields.
 
 use crate::exec::engine::executor::Executor;
-use crate::report::{Coverage, DecidedCounts, Finding, Limit, RunStats, SymbolicInput};
+use crate::report::{Coverage, Finding, Limit, RunStats, SymbolicInput};
 
 /// The result of `Executor::run`, from `Executor::finish`.
 #[derive(Debug)]
@@ -38,20 +38,13 @@ impl Executor<'_> {
     /// Takes the result of the run out of the executor. Call it once,
     /// after `run`: findings and output are moved out, not copied.
     pub fn finish(&mut self) -> RunOutcome {
-        let c = &self.check_stats;
         let stats = RunStats {
             paths: self.stats.paths,
             merged: self.stats.merged,
             instructions: self.stats.instructions,
             queries: self.decider.backend.queries(),
             seconds: self.elapsed(),
-            decided: DecidedCounts {
-                structural: c.structural,
-                canonical: c.canonical,
-                implied_query: c.implied_query,
-                sampling: c.sampling,
-                bit_precise: c.bit_precise,
-            },
+            decided: self.check_stats.clone(),
         };
         RunOutcome {
             findings: std::mem::take(&mut self.findings),

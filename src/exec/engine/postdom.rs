@@ -1,23 +1,19 @@
 //! Immediate post-dominators of a function's blocks: where the two sides of
 //! a branch are sure to meet again, the join point for state merging.
 
-use crate::ir::{BlockId, Function, Terminator};
+use crate::ir::{BlockId, Function};
 
-/// Successors of each block.
+/// Distinct successors of each block, by index: the adjacency the
+/// post-dominator fixpoint (and OpenCL loop summaries) walk. The edges
+/// themselves come from the one definition, `passes::cfg::successors`.
 pub fn successors(f: &Function) -> Vec<Vec<usize>> {
     f.blocks
         .iter()
-        .map(|b| match &b.term {
-            Terminator::Br(t) => vec![t.0 as usize],
-            Terminator::CondBr { then, otherwise, .. } => vec![then.0 as usize, otherwise.0 as usize],
-            Terminator::Switch { default, cases, .. } => {
-                let mut v: Vec<usize> = cases.iter().map(|(_, b)| b.0 as usize).collect();
-                v.push(default.0 as usize);
-                v.sort_unstable();
-                v.dedup();
-                v
-            }
-            Terminator::Ret(_) | Terminator::Unreachable | Terminator::Unsupported(_) => vec![],
+        .map(|b| {
+            let mut v: Vec<usize> = crate::passes::cfg::successors(&b.term).into_iter().map(|t| t.0 as usize).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
         })
         .collect()
 }

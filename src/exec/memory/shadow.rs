@@ -19,8 +19,8 @@ use crate::check::Feasibility;
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::State;
 use crate::exec::engine::value::Value;
-use crate::expr::{ExprId, ExprPool};
-use crate::ir::{CastOp, Const, FuncId, Function, InstKind, IntOp, Loc, Operand, RegId};
+use crate::expr::{BinOp, ExprId, ExprPool};
+use crate::ir::{CastOp, Const, FuncId, Function, InstKind, Loc, Operand, RegId};
 use crate::report::FindingKind;
 use rustc_hash::FxHashMap;
 
@@ -397,7 +397,7 @@ impl<'m> Executor<'m> {
             InstKind::Load { ptr, .. } => (ptr, "the address of a load"),
             InstKind::Store { ptr, .. } => (ptr, "the address of a store"),
             InstKind::AtomicRmw { ptr, .. } | InstKind::CmpXchg { ptr, .. } => (ptr, "the address of an atomic operation"),
-            InstKind::Int { op: IntOp::UDiv | IntOp::SDiv | IntOp::URem | IntOp::SRem, rhs, .. } => (rhs, "a divisor"),
+            InstKind::Int { op: BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem, rhs, .. } => (rhs, "a divisor"),
             InstKind::Alloca { count, .. } => (count, "the size of a stack allocation"),
             InstKind::Call { callee: crate::ir::Callee::Indirect(f), .. } => (f, "a called function pointer"),
             InstKind::Select { cond, folded: true, .. } => (cond, "a branch condition"),
@@ -564,12 +564,12 @@ impl<'m> Executor<'m> {
 }
 
 /// MemorySanitizer's propagation for integer operations, lane by lane.
-fn int_shadow(p: &mut ExprPool, op: IntOp, a: ExprId, b: ExprId, sa: ExprId, sb: ExprId) -> ExprId {
+fn int_shadow(p: &mut ExprPool, op: BinOp, a: ExprId, b: ExprId, sa: ExprId, sb: ExprId) -> ExprId {
     let w = p.width(a);
     match op {
         // A bit of `a & b` is defined when both are, or either is a
         // defined 0.
-        IntOp::And => {
+        BinOp::And => {
             let both = p.and(sa, sb);
             let x = p.and(sa, b);
             let y = p.and(a, sb);
@@ -577,7 +577,7 @@ fn int_shadow(p: &mut ExprPool, op: IntOp, a: ExprId, b: ExprId, sa: ExprId, sb:
             p.or(both, xy)
         }
         // ... and of `a | b` when either is a defined 1.
-        IntOp::Or => {
+        BinOp::Or => {
             let both = p.and(sa, sb);
             let nb = p.not(b);
             let na = p.not(a);
@@ -586,21 +586,21 @@ fn int_shadow(p: &mut ExprPool, op: IntOp, a: ExprId, b: ExprId, sa: ExprId, sb:
             let xy = p.or(x, y);
             p.or(both, xy)
         }
-        IntOp::Xor => p.or(sa, sb),
-        IntOp::Shl | IntOp::LShr | IntOp::AShr => {
+        BinOp::Xor => p.or(sa, sb),
+        BinOp::Shl | BinOp::LShr | BinOp::AShr => {
             let moved = match op {
-                IntOp::Shl => p.bin(crate::expr::BinOp::Shl, sa, b),
-                IntOp::LShr => p.bin(crate::expr::BinOp::LShr, sa, b),
-                _ => p.bin(crate::expr::BinOp::AShr, sa, b),
+                BinOp::Shl => p.bin(BinOp::Shl, sa, b),
+                BinOp::LShr => p.bin(BinOp::LShr, sa, b),
+                _ => p.bin(BinOp::AShr, sa, b),
             };
             let amount = smear(p, sb, w);
             p.or(moved, amount)
         }
-        IntOp::Add | IntOp::Sub | IntOp::Mul => {
+        BinOp::Add | BinOp::Sub | BinOp::Mul => {
             let s = p.or(sa, sb);
             upward(p, s)
         }
-        IntOp::UDiv | IntOp::SDiv | IntOp::URem | IntOp::SRem => {
+        BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem => {
             let s = p.or(sa, sb);
             smear(p, s, w)
         }

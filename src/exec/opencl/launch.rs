@@ -29,7 +29,7 @@ struct NoSolver;
 
 impl Backend for NoSolver {
     fn check(&mut self, _pool: &ExprPool, _path: &[ExprId], _goal: ExprId) -> Feasibility {
-        Feasibility::Unknown("solver in use by a nested kernel run".into())
+        Feasibility::Unknown(crate::solver::Unknown::new(crate::solver::UnknownKind::SolverError, "solver in use by a nested kernel run"))
     }
     fn queries(&self) -> u64 {
         0
@@ -240,11 +240,7 @@ impl<'m> Executor<'m> {
         self.stats.instructions += nested.stats.instructions;
         self.stats.forks += nested.stats.forks;
         self.stats.pruned += nested.stats.pruned;
-        self.check_stats.structural += nested.check_stats.structural;
-        self.check_stats.canonical += nested.check_stats.canonical;
-        self.check_stats.implied_query += nested.check_stats.implied_query;
-        self.check_stats.bit_precise += nested.check_stats.bit_precise;
-        self.check_stats.sampling += nested.check_stats.sampling;
+        self.check_stats += &nested.check_stats;
         self.output.append(&mut nested.output);
         if self.limit_hit.is_none() {
             self.limit_hit = nested.limit_hit.clone();

@@ -6,28 +6,10 @@ use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
 use crate::exec::engine::value::Value;
 use crate::expr::{BinOp, CmpOp, ExprId};
-use crate::ir::{Function, ICmpPred, Inst, IntOp, Operand};
+use crate::ir::{Function, ICmpPred, Inst, Operand};
 use crate::report::FindingKind;
 
 pub type Exec = Result<Value, Step>;
-
-pub fn bin_op(op: IntOp) -> BinOp {
-    match op {
-        IntOp::Add => BinOp::Add,
-        IntOp::Sub => BinOp::Sub,
-        IntOp::Mul => BinOp::Mul,
-        IntOp::UDiv => BinOp::UDiv,
-        IntOp::SDiv => BinOp::SDiv,
-        IntOp::URem => BinOp::URem,
-        IntOp::SRem => BinOp::SRem,
-        IntOp::And => BinOp::And,
-        IntOp::Or => BinOp::Or,
-        IntOp::Xor => BinOp::Xor,
-        IntOp::Shl => BinOp::Shl,
-        IntOp::LShr => BinOp::LShr,
-        IntOp::AShr => BinOp::AShr,
-    }
-}
 
 impl<'m> Executor<'m> {
     pub(in crate::exec) fn exec_int(
@@ -35,18 +17,17 @@ impl<'m> Executor<'m> {
         state: &mut State,
         func: &Function,
         inst: &Inst,
-        op: IntOp,
+        op: BinOp,
         lhs: &Operand,
         rhs: &Operand,
     ) -> Exec {
         let a = self.operand(state, func, lhs);
         let b = self.operand(state, func, rhs);
-        if matches!(op, IntOp::UDiv | IntOp::SDiv | IntOp::URem | IntOp::SRem) {
+        if matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem) {
             for d in b.iter() {
                 self.check_divisor(state, inst, *d)?;
             }
         }
-        let op = bin_op(op);
         Ok(self.map2(&a, &b, |p, x, y| p.bin(op, x, y)))
     }
 
