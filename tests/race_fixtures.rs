@@ -109,6 +109,9 @@ fixtures!(
     unsized_write_read_back_pair_race,
     unsized_local_carryover,
     unsized_too_many_aliases,
+    pair_havoc_flag_unconfirmed,
+    pair_havoc_permutation_unconfirmed,
+    pair_havoc_independent_race,
 );
 
 #[test]
@@ -203,5 +206,44 @@ fn unsized_alias_races_are_confirmed() {
         let json = run.json.expect("JSON report");
         let findings = json["findings"].as_array().cloned().unwrap_or_default();
         assert!(!findings.is_empty() && findings.iter().all(|f| f["status"] == "confirmed"), "{name}: {}", run.stdout);
+    }
+}
+
+/// Runs a race fixture with 64 work-items in one group in `mode`; the JSON
+/// report.
+fn run_in_mode(name: &str, mode: &str) -> serde_json::Value {
+    let path = common::repo().join("tests/fixtures/race").join(format!("{name}.cl"));
+    let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "64", "--num-groups", "1", "--mode", mode, "--json", "-"]);
+    run.json.unwrap_or_else(|| panic!("{name}: no JSON report: {}", run.stderr))
+}
+
+/// Pair mode makes shared memory arbitrary at a barrier: a race that needs
+/// values no device holds there is not confirmed, and says why; enumerate
+/// mode, which runs every work-item, finds the kernel race-free.
+#[test]
+fn pair_mode_races_through_havocked_memory_are_unconfirmed() {
+    for name in ["pair_havoc_flag_unconfirmed", "pair_havoc_permutation_unconfirmed"] {
+        let json = run_in_mode(name, "pair");
+        let findings = json["findings"].as_array().cloned().unwrap_or_default();
+        assert!(!findings.is_empty(), "{name}: {json}");
+        for f in &findings {
+            assert_eq!(f["status"], "unconfirmed", "{name}: {json}");
+            let message = f["message"].as_str().unwrap_or("");
+            assert!(message.contains("assumed arbitrary at a barrier (pair mode"), "{name}: {message}");
+        }
+        let json = run_in_mode(name, "enumerate");
+        assert_eq!(json["verdict"], "equivalent", "{name} in enumerate mode: {json}");
+    }
+}
+
+/// A race after a havocking barrier whose condition and path depend only on
+/// the work-item ids stays confirmed in pair mode, and in enumerate mode.
+#[test]
+fn pair_mode_races_independent_of_havoc_stay_confirmed() {
+    for mode in ["pair", "enumerate"] {
+        let json = run_in_mode("pair_havoc_independent_race", mode);
+        let findings = json["findings"].as_array().cloned().unwrap_or_default();
+        assert!(!findings.is_empty() && findings.iter().all(|f| f["status"] == "confirmed"), "{mode}: {json}");
+        assert_eq!(json["verdict"], "findings", "{mode}: {json}");
     }
 }

@@ -396,35 +396,6 @@ impl<'m> Executor<'m> {
         Step::Continue
     }
 
-    /// Pair mode: other work-items may have written any shared byte before
-    /// the barrier, so shared memory takes fresh unconstrained values.
-    fn havoc_shared_memory(&mut self, state: &mut State) {
-        let unsized_known: Vec<_> = state
-            .memory
-            .objects()
-            .filter(|(_, o)| o.address_only && matches!(o.addr_space, 1 | 3) && !(o.known.is_empty() && o.known_symbolic.is_empty()))
-            .map(|(id, _)| id)
-            .collect();
-        for id in unsized_known {
-            let o = state.memory.object_mut(id);
-            o.known.clear();
-            o.known_symbolic.clear();
-        }
-        let ids: Vec<_> =
-            state.memory.objects().filter(|(_, o)| !o.address_only && matches!(o.addr_space, 1 | 3)).map(|(id, _)| id).collect();
-        for id in ids {
-            let n = state.memory.object(id).size;
-            // One fresh expression per byte: the memory limit first (the
-            // run stops after this step).
-            if self.admit_expressions(n).is_err() {
-                return;
-            }
-            let fresh: Vec<Option<ExprId>> = (0..n).map(|_| Some(self.pool.fresh(8))).collect();
-            let o = state.memory.object_mut(id);
-            o.bytes.write(&mut self.pool, 0, &fresh);
-        }
-    }
-
     fn group_finished(&mut self, state: &mut State) -> Step {
         self.check_races(state, false);
         let gpu = state.gpu.as_ref().expect("NDRange");
