@@ -112,6 +112,8 @@ fixtures!(
     pair_havoc_flag_unconfirmed,
     pair_havoc_permutation_unconfirmed,
     pair_havoc_independent_race,
+    barrier_loop_symbolic_trip_count,
+    no_shared_access_limit_hit,
 );
 
 #[test]
@@ -170,6 +172,14 @@ fn budget_cuts_name_their_limit() {
             "--max-item-steps 1000000",
         ),
         ("symbolic_loop_bound_ok", &["--local-size", "4", "--num-groups", "1", "--loop-bound", "4"][..], "loop-bound", "--loop-bound 4"),
+        // A barrier in the loop body: the default bound still applies.
+        ("barrier_loop_symbolic_trip_count", &["--local-size", "4", "--num-groups", "1"][..], "loop-bound", "--loop-bound 16"),
+        (
+            "no_shared_access_limit_hit",
+            &["--local-size", "4", "--num-groups", "1", "--loop-bound", "2"][..],
+            "loop-bound",
+            "--loop-bound 2",
+        ),
     ];
     for (name, extra, limit, flag) in cases {
         let path = common::repo().join("tests/fixtures/race").join(format!("{name}.cl"));
@@ -181,6 +191,10 @@ fn budget_cuts_name_their_limit() {
         assert_eq!(json["limit"], limit, "{name}: {}", run.stdout);
         let warnings = json["warnings"].to_string();
         assert!(warnings.contains(flag), "{name}: {warnings}");
+        // A bounded path is cut at once, not after another limit: these
+        // kernels take well under a second alone.
+        let seconds = json["stats"]["seconds"].as_f64().unwrap_or(f64::MAX);
+        assert!(seconds < 10.0, "{name} took {seconds} s: {}", run.stdout);
     }
 }
 

@@ -85,11 +85,14 @@ pub struct WorkItem {
     pub async_copy: Option<(u64, Loc)>,
     /// Asynchronous copies started, which numbers their events.
     pub async_started: u64,
+    /// Unrollings of symbolic loop tests whose merge regions a barrier
+    /// closed (path_budget.rs): by function, test block and stack depth.
+    pub barrier_unrollings: Vec<((FuncId, BlockId, usize), u32)>,
 }
 
 impl WorkItem {
     pub fn new(stack: Vec<Frame>, local: [ExprId; 3], group: [ExprId; 3]) -> WorkItem {
-        WorkItem { stack, local, group, status: ItemStatus::Running, async_copy: None, async_started: 0 }
+        WorkItem { stack, local, group, status: ItemStatus::Running, async_copy: None, async_started: 0, barrier_unrollings: Vec::new() }
     }
 }
 
@@ -230,6 +233,7 @@ impl<'m> Executor<'m> {
                 None => return Step::Terminated,
             },
         };
+        self.carry_unrollings_past_barrier(state);
         let f = state.frame();
         let site = (f.func, f.block, f.pc);
         let gpu = state.gpu.as_mut().expect("NDRange");
