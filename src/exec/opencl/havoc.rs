@@ -101,3 +101,27 @@ fn mentions_fresh_from(pool: &ExprPool, roots: impl Iterator<Item = ExprId>, fro
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only fresh values numbered at or past the mark count, however deep
+    /// they sit in the expression.
+    #[test]
+    fn only_values_from_the_mark_on_count() {
+        let mut pool = ExprPool::new();
+        let before = pool.fresh(8);
+        let marker = pool.fresh(1);
+        let after = pool.fresh(8);
+        let from = fresh_number(&pool, marker).expect("a fresh value has a number");
+        let one = pool.constant(8, 1);
+        let old = pool.add(before, one);
+        let old_test = pool.eq(old, one);
+        let mixed = pool.add(old, after);
+        let new_test = pool.eq(mixed, one);
+        assert!(!mentions_fresh_from(&pool, [old_test].into_iter(), from));
+        assert!(mentions_fresh_from(&pool, [old_test, new_test].into_iter(), from));
+        assert!(!mentions_fresh_from(&pool, std::iter::empty(), from));
+    }
+}
