@@ -114,6 +114,7 @@ fixtures!(
     pair_havoc_independent_race,
     barrier_loop_symbolic_trip_count,
     no_shared_access_limit_hit,
+    pair_havoc_divergence_unconfirmed,
 );
 
 #[test]
@@ -231,12 +232,13 @@ fn run_in_mode(name: &str, mode: &str) -> serde_json::Value {
     run.json.unwrap_or_else(|| panic!("{name}: no JSON report: {}", run.stderr))
 }
 
-/// Pair mode makes shared memory arbitrary at a barrier: a race that needs
-/// values no device holds there is not confirmed, and says why; enumerate
-/// mode, which runs every work-item, finds the kernel race-free.
+/// Pair mode makes shared memory arbitrary at a barrier: a race (or barrier
+/// divergence) that needs values no device holds there is not confirmed,
+/// and says why; enumerate mode, which runs every work-item, finds the
+/// kernel race-free.
 #[test]
 fn pair_mode_races_through_havocked_memory_are_unconfirmed() {
-    for name in ["pair_havoc_flag_unconfirmed", "pair_havoc_permutation_unconfirmed"] {
+    for name in ["pair_havoc_flag_unconfirmed", "pair_havoc_permutation_unconfirmed", "pair_havoc_divergence_unconfirmed"] {
         let json = run_in_mode(name, "pair");
         let findings = json["findings"].as_array().cloned().unwrap_or_default();
         assert!(!findings.is_empty(), "{name}: {json}");

@@ -357,7 +357,17 @@ impl<'m> Executor<'m> {
             };
             let mut s = state.clone();
             s.stack.clear();
-            self.report(&s, FindingKind::BarrierDivergence, loc, msg, witness.as_ref(), None);
+            // Pair mode: which barrier each work-item reached may hang on
+            // memory havocked at an earlier barrier (havoc.rs).
+            let always = self.pool.bool_const(true);
+            let havoc_fresh_from = state.gpu.as_ref().and_then(|g| g.log.havoc_fresh_from);
+            let havocked = self.depends_on_havoc(state, havoc_fresh_from, always);
+            if let Some(f) = self.report(&s, FindingKind::BarrierDivergence, loc, msg, witness.as_ref(), None) {
+                if havocked {
+                    f.status = crate::report::Status::Unconfirmed;
+                    f.message.push_str(&format!("; not confirmed: {}", crate::exec::opencl::havoc::HAVOC_REASON));
+                }
+            }
             return false;
         }
         true
