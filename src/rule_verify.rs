@@ -8,7 +8,7 @@
 
 use crate::canon::{instantiate, Assumption, RuleSet};
 use crate::expr::{ExprPool, NanModel};
-use crate::solver::{default_solver, Query, SmtProcessConfig, SolverResult};
+use crate::solver::{default_solver, Query, SolverResult};
 use std::time::Duration;
 
 /// Outcome of verifying one rule.
@@ -37,7 +37,7 @@ pub fn verify_all(
         }
         // A solver per rule and NaN model: its cache is keyed by
         // expression ids, which are only meaningful within one pool.
-        let v = verify_rule(rule, || default_solver(SmtProcessConfig::cvc5()), timeout);
+        let v = verify_rule(rule, || default_solver(crate::rule_proofs::proof_solver_config(crate::config::FpSolverKind::Cvc5)), timeout);
         progress(&rule.name, &v);
         out.push((rule.name.clone(), v));
     }

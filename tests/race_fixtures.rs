@@ -109,6 +109,12 @@ fixtures!(
     unsized_write_read_back_pair_race,
     unsized_local_carryover,
     unsized_too_many_aliases,
+    pair_havoc_flag_unconfirmed,
+    pair_havoc_permutation_unconfirmed,
+    pair_havoc_independent_race,
+    barrier_loop_symbolic_trip_count,
+    no_shared_access_limit_hit,
+    pair_havoc_divergence_unconfirmed,
 );
 
 #[test]
@@ -167,6 +173,14 @@ fn budget_cuts_name_their_limit() {
             "--max-item-steps 1000000",
         ),
         ("symbolic_loop_bound_ok", &["--local-size", "4", "--num-groups", "1", "--loop-bound", "4"][..], "loop-bound", "--loop-bound 4"),
+        // A barrier in the loop body: the default bound still applies.
+        ("barrier_loop_symbolic_trip_count", &["--local-size", "4", "--num-groups", "1"][..], "loop-bound", "--loop-bound 16"),
+        (
+            "no_shared_access_limit_hit",
+            &["--local-size", "4", "--num-groups", "1", "--loop-bound", "2"][..],
+            "loop-bound",
+            "--loop-bound 2",
+        ),
     ];
     for (name, extra, limit, flag) in cases {
         let path = common::repo().join("tests/fixtures/race").join(format!("{name}.cl"));
@@ -178,6 +192,10 @@ fn budget_cuts_name_their_limit() {
         assert_eq!(json["limit"], limit, "{name}: {}", run.stdout);
         let warnings = json["warnings"].to_string();
         assert!(warnings.contains(flag), "{name}: {warnings}");
+        // A bounded path is cut at once, not after another limit: these
+        // kernels take well under a second alone.
+        let seconds = json["stats"]["seconds"].as_f64().unwrap_or(f64::MAX);
+        assert!(seconds < 10.0, "{name} took {seconds} s: {}", run.stdout);
     }
 }
 
@@ -203,5 +221,45 @@ fn unsized_alias_races_are_confirmed() {
         let json = run.json.expect("JSON report");
         let findings = json["findings"].as_array().cloned().unwrap_or_default();
         assert!(!findings.is_empty() && findings.iter().all(|f| f["status"] == "confirmed"), "{name}: {}", run.stdout);
+    }
+}
+
+/// Runs a race fixture with 64 work-items in one group in `mode`; the JSON
+/// report.
+fn run_in_mode(name: &str, mode: &str) -> serde_json::Value {
+    let path = common::repo().join("tests/fixtures/race").join(format!("{name}.cl"));
+    let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "64", "--num-groups", "1", "--mode", mode, "--json", "-"]);
+    run.json.unwrap_or_else(|| panic!("{name}: no JSON report: {}", run.stderr))
+}
+
+/// Pair mode makes shared memory arbitrary at a barrier: a race (or barrier
+/// divergence) that needs values no device holds there is not confirmed,
+/// and says why; enumerate mode, which runs every work-item, finds the
+/// kernel race-free.
+#[test]
+fn pair_mode_races_through_havocked_memory_are_unconfirmed() {
+    for name in ["pair_havoc_flag_unconfirmed", "pair_havoc_permutation_unconfirmed", "pair_havoc_divergence_unconfirmed"] {
+        let json = run_in_mode(name, "pair");
+        let findings = json["findings"].as_array().cloned().unwrap_or_default();
+        assert!(!findings.is_empty(), "{name}: {json}");
+        for f in &findings {
+            assert_eq!(f["status"], "unconfirmed", "{name}: {json}");
+            let message = f["message"].as_str().unwrap_or("");
+            assert!(message.contains("assumed arbitrary at a barrier (pair mode"), "{name}: {message}");
+        }
+        let json = run_in_mode(name, "enumerate");
+        assert_eq!(json["verdict"], "equivalent", "{name} in enumerate mode: {json}");
+    }
+}
+
+/// A race after a havocking barrier whose condition and path depend only on
+/// the work-item ids stays confirmed in pair mode, and in enumerate mode.
+#[test]
+fn pair_mode_races_independent_of_havoc_stay_confirmed() {
+    for mode in ["pair", "enumerate"] {
+        let json = run_in_mode("pair_havoc_independent_race", mode);
+        let findings = json["findings"].as_array().cloned().unwrap_or_default();
+        assert!(!findings.is_empty() && findings.iter().all(|f| f["status"] == "confirmed"), "{mode}: {json}");
+        assert_eq!(json["verdict"], "findings", "{mode}: {json}");
     }
 }

@@ -7,13 +7,13 @@ mod common;
 #[test]
 fn shipped_rules_are_sound() {
     let run = common::symcross(&["rules", "verify"]);
-    // Exit 1 would mean a counterexample to a shipped rule. A query that
-    // times out on a loaded machine is undecided (exit 3), not unsound.
-    assert!(run.code == 0 || run.code == 3, "{}\n{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains(" 0 unsound,"), "{}", run.stdout);
-    let undecided = run.stdout.lines().filter(|l| l.contains(" unknown: ")).count();
-    // Every rule is proved twice (both NaN models): up to 4 may time out.
-    assert!(undecided <= 4, "{undecided} rules undecided:\n{}", run.stdout);
+    // Each query has a fixed work budget (rule_proofs.rs), not a time
+    // limit, so the answer does not depend on the machine's load: every
+    // rule must be proved, in both NaN models.
+    let undecided: Vec<&str> = run.stdout.lines().filter(|l| l.contains(" unknown: ")).collect();
+    assert!(undecided.is_empty(), "{} rules undecided:\n{}", undecided.len(), undecided.join("\n"));
+    assert!(run.stdout.contains(" 0 unsound, 0 undecided"), "{}", run.stdout);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
 }
 
 #[test]

@@ -19,7 +19,8 @@ impl AccessLog {
             && self.group_first == other.group_first
             && self.checked == other.checked
             && self.horizon == other.horizon
-            && self.waited == other.waited;
+            && self.waited == other.waited
+            && self.havoc_fresh_from == other.havoc_fresh_from;
         // Both logs were last checked before the branch: the records since
         // it are all in their tails.
         let base = self.records.len();

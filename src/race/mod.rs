@@ -117,6 +117,10 @@ pub struct AccessLog {
     unwaited: FxHashMap<u64, u64>,
     /// Per space: the `seq` of the first record at or after the horizon.
     first_live: [Option<u64>; 2],
+    /// Pair mode, once a barrier havocked shared memory: the number of the
+    /// first fresh value that may stand for havocked bytes
+    /// (exec/opencl/havoc.rs). A race that depends on one is unconfirmed.
+    pub havoc_fresh_from: Option<u32>,
 }
 
 /// A pair of accesses that conflict when `condition` holds.

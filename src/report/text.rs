@@ -65,6 +65,9 @@ fn verdict_line(report: &Report) -> String {
     let mut line = match report.verdict {
         // A kernel is not "equivalent" to anything: say what was shown, as
         // GPUVerify users read it (the JSON verdict stays `equivalent`).
+        Verdict::Equivalent if report.mode.is_some() && has("no-shared-access") => {
+            "no data race possible: no path accesses __global or __local memory (see the warning)".to_string()
+        }
         Verdict::Equivalent if report.mode.is_some() => "no data race, barrier divergence or memory error found on any path".to_string(),
         Verdict::Equivalent if has("no-checks") => {
             "no findings: no memory error on any path (the program has no check or assert, so nothing was compared)".to_string()
@@ -100,9 +103,6 @@ fn verdict_line(report: &Report) -> String {
             }
             if has("nothing-checked") {
                 why.push("nothing was checked".into());
-            }
-            if has("no-memory-access") {
-                why.push("the kernel makes no memory access to check".into());
             }
             if has("nan-bits-read") {
                 why.push("the program reads NaN bits that --nan equal does not model (use --nan exact)".into());

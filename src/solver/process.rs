@@ -36,6 +36,11 @@ pub struct SmtProcessConfig {
     pub default_timeout: Duration,
     /// Grace given to the solver past its own limit before we kill it.
     pub kill_grace: Duration,
+    /// A work budget per query in the solver's own deterministic units
+    /// (cvc5 `--rlimit-per`, z3 `rlimit`), on top of the time limit: the
+    /// answer then does not depend on the machine's load (the proofs of
+    /// rewrite rules, rule_proofs.rs). `None`: time only.
+    pub resource_limit: Option<u32>,
 }
 
 impl SmtProcessConfig {
@@ -51,6 +56,7 @@ impl SmtProcessConfig {
             program: PathBuf::from(program),
             default_timeout: Duration::from_secs(60),
             kill_grace: Duration::from_millis(500),
+            resource_limit: None,
         }
     }
     fn args(&self, limit: Duration, uses_half: bool) -> Vec<String> {
@@ -62,10 +68,17 @@ impl SmtProcessConfig {
                 if uses_half {
                     a.push("--fp-exp".into());
                 }
+                if let Some(units) = self.resource_limit {
+                    a.push(format!("--rlimit-per={}", units.max(1)));
+                }
                 a
             }
             SmtSolverKind::Z3 => {
-                vec!["-in".into(), "-smt2".into(), format!("-t:{ms}"), format!("-T:{}", ms.div_ceil(1000) + 1)]
+                let mut a: Vec<String> = vec!["-in".into(), "-smt2".into(), format!("-t:{ms}"), format!("-T:{}", ms.div_ceil(1000) + 1)];
+                if let Some(units) = self.resource_limit {
+                    a.push(format!("rlimit={}", units.max(1)));
+                }
+                a
             }
         }
     }
@@ -157,6 +170,10 @@ impl SmtProcessSolver {
                 // cvc5 answers a plain `unknown` when --tlimit-per expires.
                 if output.contains("timeout") || started.elapsed() + Duration::from_millis(50) >= limit {
                     SolverResult::Unknown(Unknown::timeout(limit))
+                } else if self.config.resource_limit.is_some() {
+                    // Both solvers answer a plain `unknown` when the work
+                    // budget runs out.
+                    SolverResult::Unknown(Unknown::new(UnknownKind::ResourceLimit, super::z3_backend::RESOURCE_LIMIT_REASON))
                 } else {
                     SolverResult::Unknown(Unknown::new(UnknownKind::SolverError, format!("solver answered unknown: {}", output.trim())))
                 }

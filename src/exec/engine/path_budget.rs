@@ -4,7 +4,9 @@
 //! `Config::max_item_steps` instructions between two barriers (a kernel
 //! loop that never ends). Either cut makes the run inconclusive, with the
 //! limit named and each cut described; the paths that stayed within the
-//! budgets are still explored and their findings are exact.
+//! budgets are still explored and their findings are exact. A loop whose
+//! body holds a barrier is bounded too: its unrollings are carried past
+//! each barrier, where its merge regions close.
 
 use crate::exec::engine::executor::{Executor, LimitHit};
 use crate::exec::engine::state::State;
@@ -18,7 +20,30 @@ impl<'m> Executor<'m> {
     /// branch inside the loop body, whose region closes every iteration,
     /// does not count.
     pub(in crate::exec) fn loop_bound_reached(&self, state: &State, block: BlockId) -> bool {
-        self.config.loop_bound.is_some_and(|bound| self.unrolled(state, block) >= bound as usize)
+        self.config.loop_bound.is_some_and(|bound| self.unrolled(state, block) + unrolled_before_barriers(state, block) >= bound as usize)
+    }
+
+    /// The running work-item reached a barrier. Merge regions never span a
+    /// barrier (merge.rs), so the regions its loop tests opened in this
+    /// interval are about to close without their unrollings having ended;
+    /// they are counted here, so that a loop with a barrier in its body and
+    /// a symbolic trip count still meets the loop bound.
+    ///
+    /// A count is kept until the work-item's path ends: two symbolic loops
+    /// nested around a barrier add up the inner loop's unrollings of every
+    /// outer iteration. That can only end a path sooner, inconclusive and
+    /// naming the limit.
+    pub(in crate::exec) fn carry_unrollings_past_barrier(&self, state: &mut State) {
+        let Some(gpu) = state.gpu.as_mut() else { return };
+        let epoch = (gpu.current, gpu.group, gpu.log.barriers_released());
+        let item = &mut gpu.items[gpu.current];
+        for tag in state.merge.iter().filter(|t| t.epoch == Some(epoch)) {
+            let key = (tag.func, tag.site, tag.depth);
+            match item.barrier_unrollings.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, n)) => *n += 1,
+                None => item.barrier_unrollings.push((key, 1)),
+            }
+        }
     }
 
     /// Ends the path at a loop test past the bound, noting the limit.
@@ -67,4 +92,12 @@ impl<'m> Executor<'m> {
             self.path_limit_notes.push(note);
         }
     }
+}
+
+/// Unrollings of the loop test at `block` (running function and depth)
+/// that the running work-item made before barriers it has passed.
+fn unrolled_before_barriers(state: &State, block: BlockId) -> usize {
+    let (Some(gpu), Some(f)) = (state.gpu.as_ref(), state.stack.last()) else { return 0 };
+    let key = (f.func, block, state.stack.len());
+    gpu.items.get(gpu.current).and_then(|w| w.barrier_unrollings.iter().find(|(k, _)| *k == key)).map_or(0, |(_, n)| *n as usize)
 }

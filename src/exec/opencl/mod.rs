@@ -3,6 +3,7 @@
 
 pub mod builtins;
 pub(in crate::exec) mod byval;
+pub(in crate::exec) mod havoc;
 pub(in crate::exec) mod host;
 pub(in crate::exec) mod kernel_memory;
 pub(in crate::exec) mod lane_writes;

@@ -135,18 +135,19 @@ impl<'m> Executor<'m> {
                 }
             },
         };
-        self.report_race(state, gpu, a, b, benign, witness);
+        let havocked = self.depends_on_havoc(state, log.havoc_fresh_from, condition);
+        self.report_race(state, a, b, benign, witness, havocked);
         true
     }
 
     fn report_race(
         &mut self,
         state: &State,
-        gpu: &crate::exec::opencl::workitems::Gpu,
         a: &AccessRecord,
         b: &AccessRecord,
         benign: bool,
         witness: Option<crate::expr::Assignment>,
+        havocked: bool,
     ) {
         let o = state.memory.object(a.object);
         let space = if a.space == LOCAL_SPACE { "local" } else { "global" };
@@ -183,13 +184,17 @@ impl<'m> Executor<'m> {
         let related = Related { message: second, location: self.location(b.loc) };
         let mut s = state.clone();
         s.stack.clear();
-        let mode = gpu.mode;
         if let Some(f) = self.report(&s, FindingKind::Race, a.loc, msg, witness.as_ref(), None) {
             f.related = vec![related];
             if witness.is_none() {
                 f.status = crate::report::Status::Unconfirmed;
             }
-            let _ = mode;
+            // The witness gives values to havocked bytes that no device may
+            // hold: it is kept for reading, but proves nothing.
+            if havocked {
+                f.status = crate::report::Status::Unconfirmed;
+                f.message.push_str(&format!("; not confirmed: {}", crate::exec::opencl::havoc::HAVOC_REASON));
+            }
         }
     }
 }

@@ -83,11 +83,14 @@ pub struct WorkItem {
     pub async_copy: Option<(u64, Loc)>,
     /// Asynchronous copies started, which numbers their events.
     pub async_started: u64,
+    /// Unrollings of symbolic loop tests whose merge regions a barrier
+    /// closed (path_budget.rs): by function, test block and stack depth.
+    pub barrier_unrollings: Vec<((FuncId, BlockId, usize), u32)>,
 }
 
 impl WorkItem {
     pub fn new(stack: Vec<Frame>, local: [ExprId; 3], group: [ExprId; 3]) -> WorkItem {
-        WorkItem { stack, local, group, status: ItemStatus::Running, async_copy: None, async_started: 0 }
+        WorkItem { stack, local, group, status: ItemStatus::Running, async_copy: None, async_started: 0, barrier_unrollings: Vec::new() }
     }
 }
 
@@ -230,6 +233,7 @@ impl<'m> Executor<'m> {
                 None => return Step::Terminated,
             },
         };
+        self.carry_unrollings_past_barrier(state);
         let f = state.frame();
         let site = (f.func, f.block, f.pc);
         let gpu = state.gpu.as_mut().expect("NDRange");
@@ -355,7 +359,17 @@ impl<'m> Executor<'m> {
             };
             let mut s = state.clone();
             s.stack.clear();
-            self.report(&s, FindingKind::BarrierDivergence, loc, msg, witness.as_ref(), None);
+            // Pair mode: which barrier each work-item reached may hang on
+            // memory havocked at an earlier barrier (havoc.rs).
+            let always = self.pool.bool_const(true);
+            let havoc_fresh_from = state.gpu.as_ref().and_then(|g| g.log.havoc_fresh_from);
+            let havocked = self.depends_on_havoc(state, havoc_fresh_from, always);
+            if let Some(f) = self.report(&s, FindingKind::BarrierDivergence, loc, msg, witness.as_ref(), None) {
+                if havocked {
+                    f.status = crate::report::Status::Unconfirmed;
+                    f.message.push_str(&format!("; not confirmed: {}", crate::exec::opencl::havoc::HAVOC_REASON));
+                }
+            }
             return false;
         }
         true
@@ -398,35 +412,6 @@ impl<'m> Executor<'m> {
             self.havoc_shared_memory(state);
         }
         Step::Continue
-    }
-
-    /// Pair mode: other work-items may have written any shared byte before
-    /// the barrier, so shared memory takes fresh unconstrained values.
-    fn havoc_shared_memory(&mut self, state: &mut State) {
-        let unsized_known: Vec<_> = state
-            .memory
-            .objects()
-            .filter(|(_, o)| o.address_only && matches!(o.addr_space, 1 | 3) && !(o.known.is_empty() && o.known_symbolic.is_empty()))
-            .map(|(id, _)| id)
-            .collect();
-        for id in unsized_known {
-            let o = state.memory.object_mut(id);
-            o.known.clear();
-            o.known_symbolic.clear();
-        }
-        let ids: Vec<_> =
-            state.memory.objects().filter(|(_, o)| !o.address_only && matches!(o.addr_space, 1 | 3)).map(|(id, _)| id).collect();
-        for id in ids {
-            let n = state.memory.object(id).size;
-            // One fresh expression per byte: the memory limit first (the
-            // run stops after this step).
-            if self.admit_expressions(n).is_err() {
-                return;
-            }
-            let fresh: Vec<Option<ExprId>> = (0..n).map(|_| Some(self.pool.fresh(8))).collect();
-            let o = state.memory.object_mut(id);
-            o.bytes.write(&mut self.pool, 0, &fresh);
-        }
     }
 
     fn group_finished(&mut self, state: &mut State) -> Step {

@@ -1,0 +1,127 @@
+//! Pair mode's havoc, and which findings it makes unconfirmable. With two
+//! symbolic work-items the other work-items' writes are not modelled, so at
+//! each barrier shared (`__global`/`__local`) memory takes arbitrary values
+//! (papers/gpuverify.txt). That over-approximates what a device can hold:
+//! a race whose path or condition depends on such a value may need memory
+//! contents no execution produces (a flag the kernel never sets, two equal
+//! entries in a table the kernel filled with distinct ones). Such a race is
+//! reported unconfirmed with the reason named, never confirmed: only a
+//! finding that holds whatever the havocked bytes are keeps its witness as
+//! proof.
+//!
+//! The values are told apart by number: every fresh value made on a state
+//! from its first havoc on may stand for havocked memory (the havoc's own
+//! bytes, and reads of unsized buffers whose remembered bytes the havoc
+//! forgot). Fresh values made later for other reasons are counted too, which
+//! can only turn a confirmed race into an unconfirmed one.
+
+use crate::exec::engine::executor::Executor;
+use crate::exec::engine::state::State;
+use crate::expr::{Expr, ExprId, ExprPool};
+
+/// Why a race that depends on havocked memory is not confirmed.
+pub const HAVOC_REASON: &str =
+    "it depends on shared memory assumed arbitrary at a barrier (pair mode: the other work-items' writes are not modelled), \
+     so no device may produce it; --mode enumerate runs every work-item";
+
+impl<'m> Executor<'m> {
+    /// Pair mode: other work-items may have written any shared byte before
+    /// the barrier, so shared memory takes fresh unconstrained values. The
+    /// first havoc on a path marks, in the access log, the number from
+    /// which fresh values may be havocked.
+    pub(in crate::exec) fn havoc_shared_memory(&mut self, state: &mut State) {
+        let gpu = state.gpu.as_mut().expect("NDRange");
+        if gpu.log.havoc_fresh_from.is_none() {
+            // A fresh value of its own gives the mark even when no byte is
+            // havocked here (only unsized buffers, read afresh later).
+            let marker = self.pool.fresh(1);
+            gpu.log.havoc_fresh_from = fresh_number(&self.pool, marker);
+        }
+        let unsized_known: Vec<_> = state
+            .memory
+            .objects()
+            .filter(|(_, o)| o.address_only && matches!(o.addr_space, 1 | 3) && !(o.known.is_empty() && o.known_symbolic.is_empty()))
+            .map(|(id, _)| id)
+            .collect();
+        for id in unsized_known {
+            let o = state.memory.object_mut(id);
+            o.known.clear();
+            o.known_symbolic.clear();
+        }
+        let ids: Vec<_> =
+            state.memory.objects().filter(|(_, o)| !o.address_only && matches!(o.addr_space, 1 | 3)).map(|(id, _)| id).collect();
+        for id in ids {
+            let n = state.memory.object(id).size;
+            // One fresh expression per byte: the memory limit first (the
+            // run stops after this step).
+            if self.admit_expressions(n).is_err() {
+                return;
+            }
+            let fresh: Vec<Option<ExprId>> = (0..n).map(|_| Some(self.pool.fresh(8))).collect();
+            let o = state.memory.object_mut(id);
+            o.bytes.write(&mut self.pool, 0, &fresh);
+        }
+    }
+
+    /// Whether a finding on `state` that holds under `condition` may depend
+    /// on havocked memory: the condition or a constraint of the path (which
+    /// decides whether the accesses happen at all) mentions a fresh value
+    /// numbered `havoc_fresh_from` or more (the state's access log has the
+    /// number; the race check holds the log apart from the state).
+    pub(in crate::exec) fn depends_on_havoc(&self, state: &State, havoc_fresh_from: Option<u32>, condition: ExprId) -> bool {
+        let Some(from) = havoc_fresh_from else { return false };
+        mentions_fresh_from(&self.pool, state.path.iter().copied().chain([condition]), from)
+    }
+}
+
+/// The number of a fresh value.
+fn fresh_number(pool: &ExprPool, e: ExprId) -> Option<u32> {
+    match *pool.get(e) {
+        Expr::Fresh { id, .. } => Some(id),
+        _ => None,
+    }
+}
+
+/// Whether an expression below `roots` is a fresh value numbered `from` or
+/// more. Each shared node is visited once.
+fn mentions_fresh_from(pool: &ExprPool, roots: impl Iterator<Item = ExprId>, from: u32) -> bool {
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut stack: Vec<ExprId> = roots.collect();
+    while let Some(e) = stack.pop() {
+        if pool.is_const(e) || !seen.insert(e) {
+            continue;
+        }
+        if let Some(n) = fresh_number(pool, e) {
+            if n >= from {
+                return true;
+            }
+            continue;
+        }
+        stack.extend(pool.children(e));
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only fresh values numbered at or past the mark count, however deep
+    /// they sit in the expression.
+    #[test]
+    fn only_values_from_the_mark_on_count() {
+        let mut pool = ExprPool::new();
+        let before = pool.fresh(8);
+        let marker = pool.fresh(1);
+        let after = pool.fresh(8);
+        let from = fresh_number(&pool, marker).expect("a fresh value has a number");
+        let one = pool.constant(8, 1);
+        let old = pool.add(before, one);
+        let old_test = pool.eq(old, one);
+        let mixed = pool.add(old, after);
+        let new_test = pool.eq(mixed, one);
+        assert!(!mentions_fresh_from(&pool, [old_test].into_iter(), from));
+        assert!(mentions_fresh_from(&pool, [old_test, new_test].into_iter(), from));
+        assert!(!mentions_fresh_from(&pool, std::iter::empty(), from));
+    }
+}
