@@ -178,8 +178,8 @@ fn a_second_signal_exits_at_once_and_the_next_run_cleans_up() {
 #[test]
 fn sigint_during_an_in_process_z3_query_interrupts_it() {
     let sb = Sandbox::new();
-    let mut child = sb.symcross(&["check", &fixture("hard_z3_query.c"), "--query-timeout", "100000", "--log", "debug", "--json", "-"], &[]);
-    // The first Z3 query is the branch that takes Z3 minutes.
+    let mut child = sb.symcross(&["check", &fixture("hard_z3_query.c"), "--query-timeout", "100000", "--log", "trace", "--json", "-"], &[]);
+    // The first Z3 query is the branch that takes Z3 minutes (logged at trace).
     wait_for("a Z3 query", &mut child, || sb.read("stderr").contains("z3: checking"));
     signal(&child, libc::SIGINT);
     let sent = Instant::now();
