@@ -144,13 +144,12 @@ impl<'m> Executor<'m> {
         state
     }
 
-    /// A state with the globals laid out and an empty stack.
-    pub fn memory_state(&mut self) -> State {
-        let mut memory = Memory::new();
+    /// Places this module's functions and globals in `memory` (a fresh
+    /// state's memory, or a host state's for a nested kernel run).
+    pub(in crate::exec) fn lay_out_module(&mut self, memory: &mut Memory) {
         for f in &self.module.functions {
             let id = memory.allocate(&mut self.pool, 1, 16, ObjectKind::Function, f.name.clone());
-            let base = memory.object(id).base;
-            self.function_base.push(base);
+            self.function_base.push(memory.object(id).base);
         }
         for (i, base) in self.function_base.iter().enumerate() {
             self.function_addr.insert(*base, FuncId(i as u32));
@@ -164,8 +163,14 @@ impl<'m> Executor<'m> {
             ids.push(id);
         }
         for (g, id) in self.module.globals.iter().zip(&ids) {
-            self.init_global(&mut memory, g, *id);
+            self.init_global(memory, g, *id);
         }
+    }
+
+    /// A state with the globals laid out and an empty stack.
+    pub fn memory_state(&mut self) -> State {
+        let mut memory = Memory::new();
+        self.lay_out_module(&mut memory);
         let state = State {
             id: 0,
             stack: Vec::new(),

@@ -206,29 +206,6 @@ impl<'m> Executor<'m> {
         Some(mode)
     }
 
-    /// Places this module's functions and globals in `memory` (a host
-    /// state's memory, for a nested kernel run).
-    fn lay_out_module(&mut self, memory: &mut Memory) {
-        for f in &self.module.functions {
-            let id = memory.allocate(&mut self.pool, 1, 16, ObjectKind::Function, f.name.clone());
-            self.function_base.push(memory.object(id).base);
-        }
-        for (i, base) in self.function_base.iter().enumerate() {
-            self.function_addr.insert(*base, FuncId(i as u32));
-        }
-        let mut ids = Vec::new();
-        for g in &self.module.globals {
-            let id = memory.allocate(&mut self.pool, g.size, g.align, ObjectKind::Global, g.name.clone());
-            memory.object_mut(id).addr_space = g.addr_space;
-            memory.object_mut(id).element = g.element;
-            self.global_addr.push(memory.object(id).base);
-            ids.push(id);
-        }
-        for (g, id) in self.module.globals.iter().zip(&ids) {
-            self.init_global(memory, g, *id);
-        }
-    }
-
     /// Takes the nested run's findings (each once), counters and output.
     fn absorb(&mut self, nested: &mut Executor) {
         for f in std::mem::take(&mut nested.findings) {
