@@ -40,15 +40,15 @@ pub struct Stats {
     pub pruned: u64,
 }
 
-/// Symbolic execution of one module. A driver builds it (`new`), makes
-/// the initial state (`initial_state`, or `memory_state` and a kernel
-/// launch), calls `run` and then `finish` for the result; the working
-/// fields are the engine's own. `pool`, `module` and `config` stay public
-/// for drivers that build symbolic arguments before the run.
+/// Symbolic execution of one module. A driver (src/driver/) builds it
+/// (`new`), makes the initial state (`entry_state` for a function called
+/// as a program's entry, `standalone_kernel_state` for a kernel run
+/// alone), calls `run` and then `finish` for the result. The fields are
+/// the engine's own: what a driver needs of them is a method.
 pub struct Executor<'m> {
-    pub module: &'m Module,
-    pub pool: ExprPool,
-    pub config: Config,
+    pub(in crate::exec) module: &'m Module,
+    pub(in crate::exec) pool: ExprPool,
+    pub(in crate::exec) config: Config,
     pub(in crate::exec) decider: Decider,
     pub(in crate::exec) findings: Vec<Finding>,
     pub(in crate::exec) stats: Stats,
@@ -82,7 +82,7 @@ pub struct Executor<'m> {
     /// OpenCL programs built by the host program (cl_host.rs).
     pub(in crate::exec) cl: crate::exec::opencl::host::ClPrograms,
     /// When set, paths that finish normally are kept here instead of being
-    /// dropped (a kernel run nested in a host program, cl_launch.rs).
+    /// dropped (a kernel run nested in a host program, opencl/launch.rs).
     pub(in crate::exec) finished: Option<Vec<State>>,
     /// What the run exercised (symbolic inputs, checks reached).
     pub(in crate::exec) coverage: crate::report::Coverage,
@@ -142,6 +142,29 @@ impl<'m> Executor<'m> {
         let mut state = self.memory_state();
         self.push_frame(&mut state, entry, args, None, Loc::default());
         state
+    }
+
+    /// The initial state of a run from `entry` as a program's entry: for
+    /// `main(argc, argv)`, argc = 1 and argv all null bytes; every other
+    /// parameter (of `main` or another entry) zero.
+    pub fn entry_state(&mut self, entry: FuncId) -> State {
+        let function = self.module.function(entry);
+        let is_main = function.name == "main";
+        let args: Vec<Value> = function
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let mut v = self.undef_value(&p.ty);
+                if i == 0 && is_main {
+                    if let crate::ir::Type::Int(w) = p.ty {
+                        v[0] = self.pool.constant(w, 1);
+                    }
+                }
+                v
+            })
+            .collect();
+        self.initial_state(entry, args)
     }
 
     /// A state with the globals laid out and an empty stack.

@@ -1,5 +1,5 @@
-//! What a finished run hands its driver (`pipeline::check_module`, `race`,
-//! `bench`): the findings, the counts and why the run stopped, taken out
+//! What a finished run hands its driver (`driver::check_module`,
+//! `driver::run_kernel`): the findings, the counts and why the run stopped, taken out
 //! of the executor in one piece, so drivers read a result instead of the
 //! executor's working fields.
 
