@@ -296,7 +296,7 @@ fn race_section() -> Result<String, Error> {
     let kernels = ["neighbour_barrier.cl", "neighbour_race.cl", "inter_group.cl", "divergence.cl"];
     for k in kernels {
         let path = root().join("bench/kernels").join(k);
-        let loaded = crate::driver::load(&[path.clone()], &CompileOptions::default())?;
+        let loaded = crate::driver::load(std::slice::from_ref(&path), &CompileOptions::default())?;
         let no_fixed_args = HashMap::new();
         for (groups, local) in [(2u64, 16u64), (4, 64), (16, 256), (64, 1024), (1024, 1024)] {
             // One dimension, as `--local-size L --num-groups G`.

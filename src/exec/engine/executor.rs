@@ -803,8 +803,6 @@ const COST_PER_EXPRESSION: u64 = 96;
 /// The largest object: bases and sizes stay far from 2^64.
 pub const MAX_OBJECT_BYTES: u64 = 1 << 40;
 
-/// Resident set size of this process in MiB (Linux), 0 if unknown.
-
 /// Witness inputs with more elements than this are not decoded (the hex
 /// bytes stay in the report).
 const MAX_DECODED_ELEMENTS: usize = 4096;

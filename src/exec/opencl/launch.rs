@@ -4,8 +4,8 @@
 //! work-item scheduler of workitems.rs. The expression pool and the decider
 //! move into the nested executor for the run and back afterwards
 //! (`trade_engine`), so the kernel's values and the host's are one set of
-//! expressions. Each kernel
-//! path that finishes continues the host program as one host path.
+//! expressions. Each kernel path that finishes continues the host program
+//! as one host path.
 
 use crate::check::{Backend, Decider, Feasibility};
 use crate::exec::engine::calls::CallCtx;
@@ -33,7 +33,7 @@ pub const HOST_LAUNCH_ENUMERATE_UP_TO: u64 = 1 << 20;
 /// host's (`trade_engine`): from then until the trade back the host holds
 /// it, and the host does not run meanwhile (it is borrowed by
 /// `run_ndrange`), so no check reaches it. Were one to, it answers
-/// `unknown`, which can cost a verdict but never make a wrong one.
+/// `unknown` rather than an answer about expressions it has never seen.
 struct LentAway;
 
 impl Backend for LentAway {
