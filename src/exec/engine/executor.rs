@@ -138,7 +138,7 @@ impl<'m> Executor<'m> {
     }
 
     /// Builds the initial state: globals laid out, `entry` called with `args`.
-    pub fn initial_state(&mut self, entry: FuncId, args: Vec<Value>) -> State {
+    pub(in crate::exec) fn initial_state(&mut self, entry: FuncId, args: Vec<Value>) -> State {
         let mut state = self.memory_state();
         self.push_frame(&mut state, entry, args, None, Loc::default());
         state
@@ -168,7 +168,7 @@ impl<'m> Executor<'m> {
     }
 
     /// A state with the globals laid out and an empty stack.
-    pub fn memory_state(&mut self) -> State {
+    pub(in crate::exec) fn memory_state(&mut self) -> State {
         let mut memory = Memory::new();
         for f in &self.module.functions {
             let id = memory.allocate(&mut self.pool, 1, 16, ObjectKind::Function, f.name.clone());
@@ -245,7 +245,7 @@ impl<'m> Executor<'m> {
         }
     }
 
-    pub fn global_address(&self, g: GlobalId) -> u64 {
+    pub(in crate::exec) fn global_address(&self, g: GlobalId) -> u64 {
         self.global_addr[g.0 as usize]
     }
 
