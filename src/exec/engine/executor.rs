@@ -411,7 +411,7 @@ impl<'m> Executor<'m> {
             self.limit_hit = self.limit_reached();
         }
         if self.limit_hit.is_none() {
-            self.limit_hit = self.path_limit.clone();
+            self.limit_hit = self.path_limit;
         }
         // A solver query cut short by --max-time leaves its answer open even
         // when every path finished: the run was stopped by the limit.

@@ -246,7 +246,7 @@ impl<'m> Executor<'m> {
         self.check_stats.sampling += nested.check_stats.sampling;
         self.output.append(&mut nested.output);
         if self.limit_hit.is_none() {
-            self.limit_hit = nested.limit_hit.clone();
+            self.limit_hit = nested.limit_hit;
         }
     }
 
