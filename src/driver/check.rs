@@ -21,8 +21,7 @@ pub fn check_module(loaded: &Loaded, input_name: &str, entry: &str, config: &Con
     let mut exec = Executor::new(module, config.clone(), super::decider(config)?);
     let state = exec.entry_state(f);
     tracing::info!(entry, "stage: symbolic execution");
-    exec.run(state);
-    let outcome = exec.finish();
+    let outcome = exec.run(state);
     tracing::info!(
         paths = outcome.stats.paths,
         instructions = outcome.stats.instructions,

@@ -74,8 +74,7 @@ pub fn run_kernel(loaded: &Loaded, run: &KernelRun, config: &Config) -> Result<R
             over.name, over.bytes
         ))
     })?;
-    exec.run(state);
-    let outcome = exec.finish();
+    let outcome = exec.run(state);
     let coverage = crate::report::Coverage { memory_accesses: Some(outcome.coverage.memory_accesses.unwrap_or(0)), ..outcome.coverage };
     let mut report = Report::new(run.input.to_string(), vec![], outcome.findings, outcome.stats, outcome.limit, Some(coverage));
     report.stats.merged += loaded.folded;

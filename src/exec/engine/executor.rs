@@ -43,7 +43,7 @@ pub struct Stats {
 /// Symbolic execution of one module. A driver (src/driver/) builds it
 /// (`new`), makes the initial state (`entry_state` for a function called
 /// as a program's entry, `standalone_kernel_state` for a kernel run
-/// alone), calls `run` and then `finish` for the result. The fields are
+/// alone) and calls `run`, which returns the result. The fields are
 /// the engine's own: what a driver needs of them is a method.
 pub struct Executor<'m> {
     pub(in crate::exec) module: &'m Module,
@@ -249,8 +249,18 @@ impl<'m> Executor<'m> {
         self.global_addr[g.0 as usize]
     }
 
-    /// Runs states until none is left or a limit is hit.
-    pub fn run(&mut self, initial: State) {
+    /// Runs from `initial` until no state is left or a limit is hit, and
+    /// returns the outcome. Call it once: the findings and output are
+    /// moved into the outcome.
+    pub fn run(&mut self, initial: State) -> crate::exec::RunOutcome {
+        self.explore(initial);
+        self.finish()
+    }
+
+    /// Runs states until none is left or a limit is hit; the results stay
+    /// in the executor (a nested kernel run's are absorbed by its host,
+    /// launch.rs).
+    pub(in crate::exec) fn explore(&mut self, initial: State) {
         let mut searcher = Searcher::new(self.config.searcher, self.config.seed);
         searcher.push(initial);
         crate::memory_ceiling::set_limit(self.config.max_memory_mb.unwrap_or_else(crate::config::physical_memory_mb));

@@ -6,7 +6,7 @@
 use crate::exec::engine::executor::Executor;
 use crate::report::{Coverage, DecidedCounts, Finding, Limit, RunStats, SymbolicInput};
 
-/// The result of `Executor::run`, from `Executor::finish`.
+/// The result of `Executor::run`.
 #[derive(Debug)]
 pub struct RunOutcome {
     /// Findings in the order they were reported.
@@ -35,9 +35,9 @@ pub struct RunOutcome {
 }
 
 impl Executor<'_> {
-    /// Takes the result of the run out of the executor. Call it once,
-    /// after `run`: findings and output are moved out, not copied.
-    pub fn finish(&mut self) -> RunOutcome {
+    /// Takes the result of the run out of the executor (the end of
+    /// `run`): findings and output are moved out, not copied.
+    pub(in crate::exec) fn finish(&mut self) -> RunOutcome {
         let c = &self.check_stats;
         let stats = RunStats {
             paths: self.stats.paths,

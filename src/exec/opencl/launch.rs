@@ -134,7 +134,7 @@ impl<'m> Executor<'m> {
         let mode = nested.prepare_kernel(&mut kstate, &launch);
         if mode.is_some() {
             nested.start_kernel(&mut kstate);
-            nested.run(kstate);
+            nested.explore(kstate);
         }
         self.trade_engine(&mut nested);
         let finished = nested.finished.take().unwrap_or_default();
