@@ -1,4 +1,6 @@
-//! `symcross bench`: the figures of BENCHMARKS.md, measured on this machine.
+//! `symcross bench`: the figures of BENCHMARKS.md, measured on this machine
+//! (the command itself, choosing sections and where the Markdown goes, is
+//! cli/bench_cmd.rs).
 //! Sections: concrete interpretation speed; the bundled harnesses; the
 //! decision ladder against the bit-precise solver alone (paper cases); path
 //! merging at growing sizes; race detection in both modes at growing NDRange
@@ -7,7 +9,7 @@
 //! everything a user waits for.
 
 use crate::config::{Assumptions, Config};
-use crate::exec::opencl::workitems::RaceMode;
+use crate::exec::opencl::workitems::{NdRange, RaceMode};
 use crate::frontend::CompileOptions;
 use crate::Error;
 use std::collections::HashMap;
@@ -30,50 +32,39 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-pub fn cli(a: crate::cli::BenchArgs) -> Result<i32, Error> {
-    const SECTIONS: [&str; 9] = ["concrete", "harnesses", "neon", "ladder", "reductions", "witnesses", "merging", "race", "opencl"];
-    let wanted: Vec<String> = match &a.only {
-        Some(list) => list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
-        None => SECTIONS.iter().map(|s| s.to_string()).collect(),
-    };
-    if let Some(bad) = wanted.iter().find(|w| !SECTIONS.contains(&w.as_str())) {
-        return Err(Error::Usage(format!("unknown bench section `{bad}` (expected one of {})", SECTIONS.join(", "))));
+/// The sections of `symcross bench`, in the order they run and print.
+pub const SECTIONS: [&str; 9] = ["concrete", "harnesses", "neon", "ladder", "reductions", "witnesses", "merging", "race", "opencl"];
+
+/// Measures section `name` (one of `SECTIONS`): prints its figures as they
+/// come and returns its Markdown.
+pub fn section(name: &str) -> Result<String, Error> {
+    match name {
+        "concrete" => concrete_section(),
+        "harnesses" => harness_section(),
+        "neon" => neon_section(),
+        "ladder" => ladder_section(),
+        "reductions" => reductions_section(),
+        "witnesses" => witness_section(),
+        "merging" => merging_section(),
+        "race" => race_section(),
+        "opencl" => opencl_section(),
+        _ => Err(Error::Usage(format!("unknown bench section `{name}` (expected one of {})", SECTIONS.join(", ")))),
     }
-    let on = |name: &str| wanted.iter().any(|w| w == name);
+}
+
+/// Interpretation speed on concrete inputs (bench/concrete_loop.c).
+fn concrete_section() -> Result<String, Error> {
     let mut md = String::new();
-    if on("concrete") {
-        let _ = writeln!(md, "## Concrete interpretation\n");
-        let c = measure(&root().join("bench/concrete_loop.c"), &[], &Config::default())?;
-        let speed = c.instructions as f64 / c.seconds / 1e6;
-        println!("concrete: {} instructions in {:.3} s = {speed:.1} M instructions/s", c.instructions, c.seconds);
-        let _ = writeln!(
-            md,
-            "bench/concrete_loop.c: {} LLVM instructions in {:.3} s = **{speed:.1} M instructions/s**\n",
-            c.instructions, c.seconds
-        );
-    }
-    type Section = fn() -> Result<String, Error>;
-    let sections: [(&str, Section); 8] = [
-        ("harnesses", harness_section),
-        ("neon", neon_section),
-        ("ladder", ladder_section),
-        ("reductions", reductions_section),
-        ("witnesses", witness_section),
-        ("merging", merging_section),
-        ("race", race_section),
-        ("opencl", opencl_section),
-    ];
-    for (name, section) in sections {
-        if on(name) {
-            md.push_str(&section()?);
-        }
-    }
-    if let Some(path) = a.markdown {
-        std::fs::write(&path, &md).map_err(|e| Error::Io(path.clone(), e))?;
-    } else {
-        println!("\n{md}");
-    }
-    Ok(0)
+    let _ = writeln!(md, "## Concrete interpretation\n");
+    let c = measure(&root().join("bench/concrete_loop.c"), &[], &Config::default())?;
+    let speed = c.instructions as f64 / c.seconds / 1e6;
+    println!("concrete: {} instructions in {:.3} s = {speed:.1} M instructions/s", c.instructions, c.seconds);
+    let _ = writeln!(
+        md,
+        "bench/concrete_loop.c: {} LLVM instructions in {:.3} s = **{speed:.1} M instructions/s**\n",
+        c.instructions, c.seconds
+    );
+    Ok(md)
 }
 
 /// The clang flags a harness asks for on a `// cflags: ...` line (AVX2,
@@ -100,10 +91,10 @@ fn harness_target(path: &Path) -> Result<Option<String>, Error> {
 pub fn measure(path: &Path, defines: &[String], config: &Config) -> Result<Row, Error> {
     let target = harness_target(path)?;
     let opts = CompileOptions { defines: defines.to_vec(), cflags: harness_cflags(path), target, ..Default::default() };
-    let mut loaded = crate::pipeline::load(&[path.to_path_buf()], &opts)?;
-    crate::pipeline::prepare(&mut loaded.module, config);
+    let mut loaded = crate::driver::load(&[path.to_path_buf()], &opts)?;
+    loaded.prepare(config);
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
-    let (report, _) = crate::pipeline::check_module(&loaded.module, &name, "main", config)?;
+    let (report, _) = crate::driver::check_module(&loaded, &name, "main", config)?;
     let d = &report.stats.decided;
     let decided = match report.findings.first().and_then(|f| f.decided_by) {
         Some(by) => format!(
@@ -305,12 +296,16 @@ fn race_section() -> Result<String, Error> {
     let kernels = ["neighbour_barrier.cl", "neighbour_race.cl", "inter_group.cl", "divergence.cl"];
     for k in kernels {
         let path = root().join("bench/kernels").join(k);
-        let loaded = crate::pipeline::load(&[path.clone()], &CompileOptions::default())?;
+        let loaded = crate::driver::load(std::slice::from_ref(&path), &CompileOptions::default())?;
+        let no_fixed_args = HashMap::new();
         for (groups, local) in [(2u64, 16u64), (4, 64), (16, 256), (64, 1024), (1024, 1024)] {
-            let nd = crate::cli::race_cmd::ndrange(&local.to_string(), Some(&groups.to_string()), None)?;
+            // One dimension, as `--local-size L --num-groups G`.
+            let nd = NdRange { dims: 1, local: [local, 1, 1], groups: [groups, 1, 1], offset: [0; 3] };
             let run = |mode: RaceMode, limit: u64| -> Result<(String, f64), Error> {
                 let cfg = Config { max_time: Some(Duration::from_secs(limit)), ..Config::default() };
-                let r = crate::race::kernel_run::run_kernel(&loaded.module, k, None, nd, mode, &HashMap::new(), false, &cfg)?;
+                let kernel_run =
+                    crate::driver::KernelRun { input: k, kernel: None, ndrange: nd, mode, fixed: &no_fixed_args, allow_benign: false };
+                let r = crate::driver::run_kernel(&loaded, &kernel_run, &cfg)?;
                 Ok((format!("{:?}", r.verdict).to_lowercase(), r.stats.seconds))
             };
             let en = if groups * local <= 65536 { run(RaceMode::Enumerate, 60)? } else { ("not run".into(), f64::NAN) };
@@ -327,10 +322,10 @@ fn race_section() -> Result<String, Error> {
 /// building the kernel, running both): wall-clock seconds and the verdict.
 fn time_host_program(path: &Path) -> Result<(String, f64), Error> {
     let started = std::time::Instant::now();
-    let mut loaded = crate::pipeline::load(&[path.to_path_buf()], &CompileOptions::default())?;
-    crate::pipeline::prepare(&mut loaded.module, &Config::default());
+    let mut loaded = crate::driver::load(&[path.to_path_buf()], &CompileOptions::default())?;
+    loaded.prepare(&Config::default());
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
-    let (report, _) = crate::pipeline::check_module(&loaded.module, &name, "main", &Config::default())?;
+    let (report, _) = crate::driver::check_module(&loaded, &name, "main", &Config::default())?;
     Ok((format!("{:?}", report.verdict).to_lowercase(), started.elapsed().as_secs_f64()))
 }
 

@@ -5,7 +5,8 @@
 //! from LLVM) -> `passes` (if-conversion, when enabled) -> `exec` (symbolic
 //! execution over `expr`, lowering x86 and NEON intrinsics with `simd` and
 //! `neon` as calls are reached, deciding checks with `check`, which uses
-//! `solver` and `canon`) -> `report`.
+//! `solver` and `canon`) -> `report`. `driver` runs these stages for every
+//! command; `cli` parses the command line.
 
 pub mod assumptions;
 pub mod bench;
@@ -14,6 +15,7 @@ pub mod canon_adapter;
 pub mod check;
 pub mod cli;
 pub mod config;
+pub mod driver;
 mod error;
 pub mod exec;
 pub mod expr;
@@ -23,7 +25,6 @@ pub mod ir;
 pub mod memory_ceiling;
 pub mod neon;
 pub mod passes;
-pub mod pipeline;
 pub mod query_ticker;
 pub mod race;
 pub mod replay;

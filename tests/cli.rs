@@ -137,3 +137,25 @@ fn progress_is_reported_inside_a_long_path() {
     assert_eq!(run.code, 3, "{}\n{}", run.stdout, run.stderr);
     assert!(run.stderr.contains("instructions"), "no progress line:\n{}", run.stderr);
 }
+
+#[test]
+fn unknown_bench_section_is_exit_2_listing_the_sections() {
+    // Refused before any section is measured.
+    let run = common::symcross(&["bench", "--only", "concrete,nosuch"]);
+    assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("unknown bench section `nosuch`"), "{}", run.stderr);
+    assert!(run.stderr.contains("concrete, harnesses"), "{}", run.stderr);
+    assert!(!run.stdout.contains("instructions/s"), "a section ran: {}", run.stdout);
+}
+
+#[test]
+fn race_arg_refuses_a_value_for_a_struct_and_a_parameter_the_kernel_lacks() {
+    let k = common::repo().join("tests/fixtures/race/byval_struct_symbolic.cl");
+    let k = k.to_str().unwrap();
+    let run = common::symcross(&["race", k, "--local-size", "4", "--num-groups", "1", "--arg", "c=1"]);
+    assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("--arg c: a struct argument cannot be given a value"), "{}", run.stderr);
+    let run = common::symcross(&["race", k, "--local-size", "4", "--num-groups", "1", "--arg", "nope=1"]);
+    assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("kernel `use` has no parameter `nope`"), "{}", run.stderr);
+}

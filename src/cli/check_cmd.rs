@@ -80,7 +80,7 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     config.egraph_iter_limit = a.egraph_iterations as usize;
     config.sample_trials = a.sample_trials;
     config.shard = a.shard.as_deref().map(path_shard).transpose()?;
-    let mut loaded = crate::pipeline::load(&a.files, &opts)?;
+    let mut loaded = crate::driver::load(&a.files, &opts)?;
     // `exact` means the NaN bits of the CPU the code is compiled for: the
     // module's triple (set by --target for C, written in IR inputs).
     let triple = opts.target.as_deref().unwrap_or(&loaded.module.triple);
@@ -93,10 +93,9 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
         config.egraph = false;
     }
     let unverified_rules = crate::rule_proofs::prove_user_rules(&config)?;
-    let folded = crate::pipeline::prepare(&mut loaded.module, &config);
+    loaded.prepare(&config);
     let name = input_name(&a.files);
-    let (mut report, _) = crate::pipeline::check_module(&loaded.module, &name, &a.entry, &config)?;
-    report.stats.merged += folded.folded();
+    let (mut report, _) = crate::driver::check_module(&loaded, &name, &a.entry, &config)?;
     report.mark_unverified_rules(unverified_rules);
     report.build = Some(build_record(&a, &opts, &report.assumptions));
     if !super::stdout_taken(&a.limits.json, &a.ci) {
@@ -141,10 +140,10 @@ fn build_record(a: &CheckArgs, opts: &CompileOptions, assumptions: &[String]) ->
 pub fn run(a: RunArgs) -> Result<i32, Error> {
     let _run = tracing::info_span!("run", program = %input_name(&a.files)).entered();
     let opts = compile_options(&a.compile)?;
-    let mut loaded = crate::pipeline::load(&a.files, &opts)?;
+    let mut loaded = crate::driver::load(&a.files, &opts)?;
     let config = Config { native_libm: true, ..Config::default() };
-    crate::pipeline::prepare(&mut loaded.module, &config);
-    let (report, output) = crate::pipeline::check_module(&loaded.module, &input_name(&a.files), &a.entry, &config)?;
+    loaded.prepare(&config);
+    let (report, output) = crate::driver::check_module(&loaded, &input_name(&a.files), &a.entry, &config)?;
     let report = report.concrete();
     use std::io::Write;
     let _ = std::io::stdout().write_all(&output);

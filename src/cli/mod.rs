@@ -2,6 +2,7 @@
 //! requested command and maps the outcome to the exit status of DESIGN.md.
 
 mod args;
+pub mod bench_cmd;
 pub mod check_cmd;
 pub mod race_cmd;
 pub mod replay_cmd;
@@ -40,7 +41,7 @@ pub fn main() -> i32 {
         Command::Race(a) => race_cmd::race(a, &style),
         Command::Replay(a) => replay_cmd::replay(a),
         Command::Rules(a) => rules_cmd::rules(a),
-        Command::Bench(a) => crate::bench::cli(a),
+        Command::Bench(a) => bench_cmd::bench(a),
         Command::Suite(a) => suite_cmd::suite(a),
         Command::Merge(a) => suite_cmd::merge(a),
     };

@@ -1,5 +1,5 @@
 //! `symcross race`: reads the NDRange, the fixed arguments and the limits
-//! from the command line, runs the kernel alone (`race::kernel_run`) and
+//! from the command line, runs the kernel alone (`driver::run_kernel`) and
 //! writes the reports.
 
 use super::args::RaceArgs;
@@ -9,15 +9,21 @@ use crate::report::text;
 use crate::Error;
 use std::collections::HashMap;
 
-/// Above this many work-items the pair mode is used by default.
-pub const ENUMERATE_LIMIT: u64 = 4096;
+/// Up to this many work-items `symcross race` enumerates them unless
+/// `--mode` says otherwise; above, it checks with two symbolic work-items
+/// (pair mode), which covers every pair of work-items of any NDRange and
+/// whose cost does not grow with it. Enumeration is exact but linear in
+/// the work-items, and a standalone kernel's symbolic inputs make each
+/// work-item costlier than in a host program's launch (whose own, higher
+/// bound is `exec::opencl::launch::HOST_LAUNCH_ENUMERATE_UP_TO`).
+pub const RACE_ENUMERATE_BY_DEFAULT_UP_TO: u64 = 4096;
 
 pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error> {
     let _run = tracing::info_span!("race", file = %a.file.display(), kernel = a.kernel.as_deref()).entered();
     let nd = ndrange(&a.local_size, a.num_groups.as_deref(), a.global_size.as_deref())?;
     let mode = match a.mode {
         Some(m) => m,
-        None if nd.total() <= ENUMERATE_LIMIT => RaceMode::Enumerate,
+        None if nd.total() <= RACE_ENUMERATE_BY_DEFAULT_UP_TO => RaceMode::Enumerate,
         None => RaceMode::Pair,
     };
     let mut config = Config::default();
@@ -36,13 +42,19 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
     config.max_item_steps = Some(a.max_item_steps);
     config.benign_read_write = a.allow_benign_read_write;
     let opts = crate::cli::check_cmd::compile_options(&a.compile)?;
-    let mut loaded = crate::pipeline::load(std::slice::from_ref(&a.file), &opts)?;
-    let folded = crate::pipeline::prepare(&mut loaded.module, &config);
+    let mut loaded = crate::driver::load(std::slice::from_ref(&a.file), &opts)?;
+    loaded.prepare(&config);
     let fixed = parse_fixed_args(&a.arg)?;
     let name = a.file.display().to_string();
-    let mut report =
-        crate::race::kernel_run::run_kernel(&loaded.module, &name, a.kernel.as_deref(), nd, mode, &fixed, a.allow_benign_races, &config)?;
-    report.stats.merged += folded.folded();
+    let run = crate::driver::KernelRun {
+        input: &name,
+        kernel: a.kernel.as_deref(),
+        ndrange: nd,
+        mode,
+        fixed: &fixed,
+        allow_benign: a.allow_benign_races,
+    };
+    let report = crate::driver::run_kernel(&loaded, &run, &config)?;
     if !crate::cli::stdout_taken(&a.limits.json, &a.ci) {
         print!("{}", text::render_styled(&report, style));
     }

@@ -20,7 +20,6 @@
 //! pair of source locations is known to race, its other pairs are skipped.
 
 pub mod group_symmetry;
-pub mod kernel_run;
 mod log_merge;
 
 use crate::exec::memory::ObjectId;

@@ -40,15 +40,15 @@ pub struct Stats {
     pub pruned: u64,
 }
 
-/// Symbolic execution of one module. A driver builds it (`new`), makes
-/// the initial state (`initial_state`, or `memory_state` and a kernel
-/// launch), calls `run` and then `finish` for the result; the working
-/// fields are the engine's own. `pool`, `module` and `config` stay public
-/// for drivers that build symbolic arguments before the run.
+/// Symbolic execution of one module. A driver (src/driver/) builds it
+/// (`new`), makes the initial state (`entry_state` for a function called
+/// as a program's entry, `standalone_kernel_state` for a kernel run
+/// alone) and calls `run`, which returns the result. The fields are
+/// the engine's own: what a driver needs of them is a method.
 pub struct Executor<'m> {
-    pub module: &'m Module,
-    pub pool: ExprPool,
-    pub config: Config,
+    pub(in crate::exec) module: &'m Module,
+    pub(in crate::exec) pool: ExprPool,
+    pub(in crate::exec) config: Config,
     pub(in crate::exec) decider: Decider,
     pub(in crate::exec) findings: Vec<Finding>,
     pub(in crate::exec) stats: Stats,
@@ -82,7 +82,7 @@ pub struct Executor<'m> {
     /// OpenCL programs built by the host program (cl_host.rs).
     pub(in crate::exec) cl: crate::exec::opencl::host::ClPrograms,
     /// When set, paths that finish normally are kept here instead of being
-    /// dropped (a kernel run nested in a host program, cl_launch.rs).
+    /// dropped (a kernel run nested in a host program, opencl/launch.rs).
     pub(in crate::exec) finished: Option<Vec<State>>,
     /// What the run exercised (symbolic inputs, checks reached).
     pub(in crate::exec) coverage: crate::report::Coverage,
@@ -138,10 +138,33 @@ impl<'m> Executor<'m> {
     }
 
     /// Builds the initial state: globals laid out, `entry` called with `args`.
-    pub fn initial_state(&mut self, entry: FuncId, args: Vec<Value>) -> State {
+    pub(in crate::exec) fn initial_state(&mut self, entry: FuncId, args: Vec<Value>) -> State {
         let mut state = self.memory_state();
         self.push_frame(&mut state, entry, args, None, Loc::default());
         state
+    }
+
+    /// The initial state of a run from `entry` as a program's entry: for
+    /// `main(argc, argv)`, argc = 1 and argv all null bytes; every other
+    /// parameter (of `main` or another entry) zero.
+    pub fn entry_state(&mut self, entry: FuncId) -> State {
+        let function = self.module.function(entry);
+        let is_main = function.name == "main";
+        let args: Vec<Value> = function
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let mut v = self.undef_value(&p.ty);
+                if i == 0 && is_main {
+                    if let crate::ir::Type::Int(w) = p.ty {
+                        v[0] = self.pool.constant(w, 1);
+                    }
+                }
+                v
+            })
+            .collect();
+        self.initial_state(entry, args)
     }
 
     /// Places this module's functions and globals in `memory` (a fresh
@@ -168,7 +191,7 @@ impl<'m> Executor<'m> {
     }
 
     /// A state with the globals laid out and an empty stack.
-    pub fn memory_state(&mut self) -> State {
+    pub(in crate::exec) fn memory_state(&mut self) -> State {
         let mut memory = Memory::new();
         self.lay_out_module(&mut memory);
         let state = State {
@@ -227,12 +250,22 @@ impl<'m> Executor<'m> {
         }
     }
 
-    pub fn global_address(&self, g: GlobalId) -> u64 {
+    pub(in crate::exec) fn global_address(&self, g: GlobalId) -> u64 {
         self.global_addr[g.0 as usize]
     }
 
-    /// Runs states until none is left or a limit is hit.
-    pub fn run(&mut self, initial: State) {
+    /// Runs from `initial` until no state is left or a limit is hit, and
+    /// returns the outcome. Call it once: the findings and output are
+    /// moved into the outcome.
+    pub fn run(&mut self, initial: State) -> crate::exec::RunOutcome {
+        self.explore(initial);
+        self.finish()
+    }
+
+    /// Runs states until none is left or a limit is hit; the results stay
+    /// in the executor (a nested kernel run's are absorbed by its host,
+    /// launch.rs).
+    pub(in crate::exec) fn explore(&mut self, initial: State) {
         let mut searcher = Searcher::new(self.config.searcher, self.config.seed);
         searcher.push(initial);
         crate::memory_ceiling::set_limit(self.config.max_memory_mb.unwrap_or_else(crate::config::physical_memory_mb));
@@ -393,7 +426,7 @@ impl<'m> Executor<'m> {
             self.limit_hit = self.limit_reached();
         }
         if self.limit_hit.is_none() {
-            self.limit_hit = self.path_limit.clone();
+            self.limit_hit = self.path_limit;
         }
         // A solver query cut short by --max-time leaves its answer open even
         // when every path finished: the run was stopped by the limit.
@@ -788,8 +821,6 @@ const COST_PER_TRANSIENT_BYTE: u64 = 16;
 const COST_PER_EXPRESSION: u64 = 96;
 /// The largest object: bases and sizes stay far from 2^64.
 pub const MAX_OBJECT_BYTES: u64 = 1 << 40;
-
-/// Resident set size of this process in MiB (Linux), 0 if unknown.
 
 /// Witness inputs with more elements than this are not decoded (the hex
 /// bytes stay in the report).

@@ -1,12 +1,12 @@
-//! What a finished run hands its driver (`pipeline::check_module`, `race`,
-//! `bench`): the findings, the counts and why the run stopped, taken out
+//! What a finished run hands its driver (`driver::check_module`,
+//! `driver::run_kernel`): the findings, the counts and why the run stopped, taken out
 //! of the executor in one piece, so drivers read a result instead of the
 //! executor's working fields.
 
 use crate::exec::engine::executor::Executor;
 use crate::report::{Coverage, Finding, Limit, RunStats, SymbolicInput};
 
-/// The result of `Executor::run`, from `Executor::finish`.
+/// The result of `Executor::run`.
 #[derive(Debug)]
 pub struct RunOutcome {
     /// Findings in the order they were reported.
@@ -35,9 +35,9 @@ pub struct RunOutcome {
 }
 
 impl Executor<'_> {
-    /// Takes the result of the run out of the executor. Call it once,
-    /// after `run`: findings and output are moved out, not copied.
-    pub fn finish(&mut self) -> RunOutcome {
+    /// Takes the result of the run out of the executor (the end of
+    /// `run`): findings and output are moved out, not copied.
+    pub(in crate::exec) fn finish(&mut self) -> RunOutcome {
         let stats = RunStats {
             paths: self.stats.paths,
             merged: self.stats.merged,

@@ -4,7 +4,7 @@
 //! compile a program with clang into a new module (kept in a registry owned
 //! by the executor), answer questions about its kernels, allocate and free
 //! buffer memory with user-facing names, and report unmodelled functions.
-//! Running an NDRange is in cl_launch.rs.
+//! Running an NDRange is in launch.rs.
 
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};

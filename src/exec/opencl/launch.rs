@@ -2,32 +2,41 @@
 //! (`__symcross_cl_run`): the kernel module is executed by a nested
 //! executor on the host state's own memory, path and model, with the
 //! work-item scheduler of workitems.rs. The expression pool and the decider
-//! move into the nested executor for the run and back afterwards, so the
-//! kernel's values and the host's are one set of expressions. Each kernel
-//! path that finishes continues the host program as one host path.
+//! move into the nested executor for the run and back afterwards
+//! (`trade_engine`), so the kernel's values and the host's are one set of
+//! expressions. Each kernel path that finishes continues the host program
+//! as one host path.
 
 use crate::check::{Backend, Decider, Feasibility};
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
 use crate::exec::engine::value::Value;
-use crate::exec::memory::{Memory, ObjectId, ObjectKind};
-use crate::exec::opencl::workitems::{Gpu, NdRange, RaceMode};
+use crate::exec::memory::{Memory, ObjectId};
+use crate::exec::opencl::ndrange_setup::NdRangeSetup;
+use crate::exec::opencl::workitems::{NdRange, RaceMode};
 use crate::expr::{ExprId, ExprPool};
 use crate::ir::{FuncId, Loc, Module, Type};
 use std::rc::Rc;
 
-/// Above this many work-items an NDRange is not enumerated: two symbolic
-/// work-items check it for races and memory errors, and the host path
-/// stops there (the kernel's results are not computed). Enumeration costs
-/// time and memory linear in the work-items (a 2^20-item vector add takes
-/// about 15 s and 2 GB), so this is where following the host stops paying.
-pub const ENUMERATE_LIMIT: u64 = 1 << 20;
+/// Above this many work-items an NDRange launched by a host program is
+/// not enumerated: two symbolic work-items check it for races and memory
+/// errors, and the host path stops there (the kernel's results are not
+/// computed). Enumeration costs time and memory linear in the work-items
+/// (a 2^20-item vector add takes about 15 s and 2 GB), so this is where
+/// following the host stops paying. `symcross race` picks its default mode
+/// with a lower bound of its own (`cli::race_cmd::RACE_ENUMERATE_BY_DEFAULT_UP_TO`),
+/// since there the pair mode loses nothing the user asked for.
+pub const HOST_LAUNCH_ENUMERATE_UP_TO: u64 = 1 << 20;
 
-/// Stands in for the decider while the nested executor holds it.
-struct NoSolver;
+/// The decider a nested executor is built with, before it trades with the
+/// host's (`trade_engine`): from then until the trade back the host holds
+/// it, and the host does not run meanwhile (it is borrowed by
+/// `run_ndrange`), so no check reaches it. Were one to, it answers
+/// `unknown` rather than an answer about expressions it has never seen.
+struct LentAway;
 
-impl Backend for NoSolver {
+impl Backend for LentAway {
     fn check(&mut self, _pool: &ExprPool, _path: &[ExprId], _goal: ExprId) -> Feasibility {
         Feasibility::Unknown(crate::solver::Unknown::new(crate::solver::UnknownKind::SolverError, "solver in use by a nested kernel run"))
     }
@@ -116,10 +125,8 @@ impl<'m> Executor<'m> {
         if let Some(t) = config.max_time {
             config.max_time = Some(t.saturating_sub(std::time::Duration::from_secs_f64(self.elapsed())));
         }
-        let decider = std::mem::replace(&mut self.decider, Decider::new(Box::new(NoSolver), None));
-        let mut nested = Executor::new(module.as_ref(), config, decider);
-        nested.pool = std::mem::replace(&mut self.pool, ExprPool::new());
-        nested.shadow.swap_origins(&mut self.shadow);
+        let mut nested = Executor::new(module.as_ref(), config, Decider::new(Box::new(LentAway), None));
+        self.trade_engine(&mut nested);
         nested.finished = Some(Vec::new());
         let mut kstate = state.clone();
         kstate.stack.clear();
@@ -127,11 +134,9 @@ impl<'m> Executor<'m> {
         let mode = nested.prepare_kernel(&mut kstate, &launch);
         if mode.is_some() {
             nested.start_kernel(&mut kstate);
-            nested.run(kstate);
+            nested.explore(kstate);
         }
-        self.pool = std::mem::replace(&mut nested.pool, ExprPool::new());
-        self.shadow.swap_origins(&mut nested.shadow);
-        self.decider = std::mem::replace(&mut nested.decider, Decider::new(Box::new(NoSolver), None));
+        self.trade_engine(&mut nested);
         let finished = nested.finished.take().unwrap_or_default();
         self.absorb(&mut nested);
         let pair = mode == Some(RaceMode::Pair);
@@ -141,12 +146,26 @@ impl<'m> Executor<'m> {
         }
         if pair {
             let msg = format!(
-                "NDRange of {} work-items is above the enumeration limit ({ENUMERATE_LIMIT}): checked with two symbolic work-items for races and memory errors; the host program is not followed past it",
+                "NDRange of {} work-items is above the enumeration limit ({HOST_LAUNCH_ENUMERATE_UP_TO}): checked with two symbolic work-items for races and memory errors; the host program is not followed past it",
                 launch.ndrange.total()
             );
             return Err(self.unsupported(state, loc, msg));
         }
         self.continue_host(state, finished, &shifted, launch.host_files_at as i64)
+    }
+
+    /// Swaps the expression pool, the decider and the shadow origins with
+    /// `nested`: once before a nested kernel run, so that the kernel's
+    /// values and the host's are one set of expressions decided by one
+    /// solver, and once after, to take them back with the kernel's
+    /// additions. A swap rather than a borrow because the executor owns
+    /// its pool (every instruction's semantics reach it as `self.pool`);
+    /// between the two swaps the host holds the nested executor's fresh,
+    /// unused pool and its `LentAway` decider, and is not run.
+    fn trade_engine(&mut self, nested: &mut Executor) {
+        std::mem::swap(&mut self.pool, &mut nested.pool);
+        std::mem::swap(&mut self.decider, &mut nested.decider);
+        self.shadow.swap_origins(&mut nested.shadow);
     }
 
     /// Lays the kernel module out in the state's memory and sets up the
@@ -159,11 +178,8 @@ impl<'m> Executor<'m> {
         for (p, a) in kf.params.iter().zip(&launch.args) {
             let v = match (a, &p.ty) {
                 (KernelArg::Local(n), Type::Ptr { .. }) => {
-                    if self.admit_allocation(*n).is_err() {
-                        return None;
-                    }
-                    let obj = state.memory.allocate(&mut self.pool, *n, 16, ObjectKind::Buffer, format!("__local argument `{}`", p.name));
-                    state.memory.object_mut(obj).addr_space = crate::race::LOCAL_SPACE;
+                    let name = format!("__local argument `{}`", p.name);
+                    let obj = self.argument_buffer(&mut state.memory, *n, crate::race::LOCAL_SPACE, name)?;
                     local_objects.push(obj);
                     smallvec::smallvec![self.pool.constant(64, state.memory.object(obj).base as u128)]
                 }
@@ -180,29 +196,12 @@ impl<'m> Executor<'m> {
             };
             args.push(v);
         }
-        for (i, g) in self.module.globals.iter().enumerate() {
-            if g.addr_space == crate::race::LOCAL_SPACE {
-                if let Some(obj) = state.memory.object_near(self.global_addr[i]) {
-                    local_objects.push(obj);
-                }
-            }
-        }
         let nd = launch.ndrange;
-        let mode = if nd.total() <= ENUMERATE_LIMIT { RaceMode::Enumerate } else { RaceMode::Pair };
-        state.gpu = Some(Box::new(Gpu {
-            ndrange: nd,
-            mode,
-            items: Vec::new(),
-            current: 0,
-            group: 0,
-            kernel: launch.kernel,
-            args,
-            log: Default::default(),
-            allow_benign: false,
-            local_objects,
-            item_started: 0,
-            one_group_stands_for_all: false,
-        }));
+        let mode = if nd.total() <= HOST_LAUNCH_ENUMERATE_UP_TO { RaceMode::Enumerate } else { RaceMode::Pair };
+        // A host's kernel is followed group by group with concrete results,
+        // so every group runs, and benign races are reported as races.
+        let setup = NdRangeSetup { kernel: launch.kernel, ndrange: nd, mode, allow_benign: false, one_group_stands_for_all: false };
+        self.install_ndrange(state, setup, args, local_objects);
         Some(mode)
     }
 
@@ -220,7 +219,7 @@ impl<'m> Executor<'m> {
         self.check_stats += &nested.check_stats;
         self.output.append(&mut nested.output);
         if self.limit_hit.is_none() {
-            self.limit_hit = nested.limit_hit.clone();
+            self.limit_hit = nested.limit_hit;
         }
     }
 

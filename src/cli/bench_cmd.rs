@@ -1,0 +1,27 @@
+//! `symcross bench`: runs the sections `--only` names (all by default) in
+//! their fixed order and writes their Markdown to `--markdown`, or prints
+//! it after the figures. The measuring is src/bench.rs.
+
+use super::args::BenchArgs;
+use crate::bench::SECTIONS;
+use crate::Error;
+
+pub fn bench(a: BenchArgs) -> Result<i32, Error> {
+    let wanted: Vec<String> = match &a.only {
+        Some(list) => list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+        None => SECTIONS.iter().map(|s| s.to_string()).collect(),
+    };
+    if let Some(bad) = wanted.iter().find(|w| !SECTIONS.contains(&w.as_str())) {
+        return Err(Error::Usage(format!("unknown bench section `{bad}` (expected one of {})", SECTIONS.join(", "))));
+    }
+    let mut md = String::new();
+    for name in SECTIONS.iter().filter(|s| wanted.iter().any(|w| w == *s)) {
+        md.push_str(&crate::bench::section(name)?);
+    }
+    if let Some(path) = a.markdown {
+        std::fs::write(&path, &md).map_err(|e| Error::Io(path.clone(), e))?;
+    } else {
+        println!("\n{md}");
+    }
+    Ok(0)
+}

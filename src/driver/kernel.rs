@@ -1,0 +1,93 @@
+//! Runs one OpenCL kernel alone (`symcross race`, the bench's race
+//! section). Pointer arguments become buffers (address-only and
+//! unbounded, or of the size `--arg NAME=BYTES` gives, with symbolic
+//! contents and bounds checks), scalar arguments symbolic unless `--arg
+//! NAME=VALUE` fixes them. `__local` pointer arguments are unbounded too
+//! (GPUVerify does not bound pointer arguments either); the host sizes
+//! them with clSetKernelArg.
+
+use super::Loaded;
+use crate::config::Config;
+use crate::exec::opencl::ndrange_setup::NdRangeSetup;
+use crate::exec::opencl::workitems::{NdRange, RaceMode};
+use crate::exec::Executor;
+use crate::ir::{Function, Module};
+use crate::report::Report;
+use crate::Error;
+use std::collections::HashMap;
+
+/// What to run: which kernel, over which NDRange, in which mode, with
+/// which arguments fixed.
+pub struct KernelRun<'a> {
+    /// The input as the report names it.
+    pub input: &'a str,
+    /// The kernel to run; None when the module holds only one.
+    pub kernel: Option<&'a str>,
+    pub ndrange: NdRange,
+    pub mode: RaceMode,
+    /// `--arg NAME=VALUE`: parameter name to the value (or buffer size) given.
+    pub fixed: &'a HashMap<String, String>,
+    /// Races on which every writer stores the same value are not reported.
+    pub allow_benign: bool,
+}
+
+fn find_kernel<'a>(module: &'a Module, name: Option<&str>, file: &str) -> Result<(crate::ir::FuncId, &'a Function), Error> {
+    let kernels: Vec<_> = module.functions.iter().enumerate().filter(|(_, f)| f.is_kernel && !f.is_declaration()).collect();
+    let names: Vec<&str> = kernels.iter().map(|(_, f)| f.name.as_str()).collect();
+    if kernels.is_empty() {
+        return Err(Error::Usage(format!(
+            "{file}: no kernel in this file (a kernel is a function declared `__kernel void name(...)`); `symcross race` checks one kernel"
+        )));
+    }
+    let pick = match name {
+        Some(n) => kernels.iter().find(|(_, f)| f.name == n),
+        None if kernels.len() == 1 => kernels.first(),
+        None => {
+            return Err(Error::Usage(format!("{file}: name the kernel with --kernel (found: {})", names.join(", "))));
+        }
+    };
+    match pick {
+        Some((i, f)) => Ok((crate::ir::FuncId(*i as u32), f)),
+        None => Err(Error::Usage(format!("{file}: no kernel `{}`; the kernels in it are: {}", name.unwrap_or("?"), names.join(", ")))),
+    }
+}
+
+/// Runs the kernel `run` names over its NDRange and reports.
+pub fn run_kernel(loaded: &Loaded, run: &KernelRun, config: &Config) -> Result<Report, Error> {
+    let module = &loaded.module;
+    let (kid, kf) = find_kernel(module, run.kernel, run.input)?;
+    for k in run.fixed.keys() {
+        if !kf.params.iter().any(|p| &p.name == k) {
+            return Err(Error::Usage(format!("--arg {k}: kernel `{}` has no parameter `{k}`", kf.name)));
+        }
+    }
+    let args = kf.params.iter().map(|p| super::kernel_args::standalone_arg(p, run.fixed.get(&p.name))).collect::<Result<Vec<_>, _>>()?;
+    let nd = run.ndrange;
+    let one_group = run.mode == RaceMode::Enumerate && nd.num_groups() > 1 && crate::race::group_symmetry::groups_alike(module, kid);
+    let setup =
+        NdRangeSetup { kernel: kid, ndrange: nd, mode: run.mode, allow_benign: run.allow_benign, one_group_stands_for_all: one_group };
+    let mut exec = Executor::new(module, config.clone(), super::decider(config)?);
+    let state = exec.standalone_kernel_state(setup, &args).map_err(|over| {
+        let limit = config.max_memory_mb.unwrap_or_else(crate::config::physical_memory_mb);
+        Error::Usage(format!(
+            "the buffer `{}` of {} bytes does not fit in the memory limit ({limit} MiB; see --max-memory)",
+            over.name, over.bytes
+        ))
+    })?;
+    let outcome = exec.run(state);
+    let coverage = crate::report::Coverage { memory_accesses: Some(outcome.coverage.memory_accesses.unwrap_or(0)), ..outcome.coverage };
+    let mut report = Report::new(run.input.to_string(), vec![], outcome.findings, outcome.stats, outcome.limit, Some(coverage));
+    report.stats.merged += loaded.folded;
+    // Paths cut by a budget: say where, so that the limit can be raised
+    // knowingly.
+    for note in outcome.path_cuts {
+        report.warnings.push(crate::report::Warning { kind: "path-cut", message: note });
+    }
+    report.mode = Some(crate::report::RaceModeRecord {
+        mode: run.mode,
+        work_items: nd.total(),
+        one_group_for: one_group.then(|| nd.num_groups()),
+        stopped_at_first_finding: outcome.stopped_at_first_finding,
+    });
+    Ok(report)
+}

@@ -1,0 +1,94 @@
+//! What `--arg NAME=VALUE` gives a kernel run alone, read into the
+//! argument the executor builds (`StandaloneArg`): a struct passed by value
+//! cannot be given a value, a pointer can be given its buffer's size in
+//! bytes, a scalar its value.
+
+use crate::exec::opencl::ndrange_setup::StandaloneArg;
+use crate::ir::{Param, Type};
+use crate::Error;
+
+/// The argument for parameter `p`, given `given` by `--arg` or not.
+pub(super) fn standalone_arg(p: &Param, given: Option<&String>) -> Result<StandaloneArg, Error> {
+    if let Some((size, align)) = p.byval {
+        // A struct passed by value: symbolic bytes, copied by each work-item.
+        if given.is_some() {
+            return Err(Error::Usage(format!("--arg {}: a struct argument cannot be given a value", p.name)));
+        }
+        return Ok(StandaloneArg::SymbolicByval { size, align });
+    }
+    match &p.ty {
+        Type::Ptr { addr_space } => Ok(match given {
+            None => StandaloneArg::Unsized { space: *addr_space },
+            Some(v) => StandaloneArg::Buffer { bytes: buffer_size(&p.name, v)?, space: *addr_space },
+        }),
+        t => {
+            let widths = crate::exec::leaf_widths(t);
+            match given {
+                Some(v) => {
+                    let width = widths.first().copied().unwrap_or(32);
+                    let bits =
+                        parse_scalar(v, t).ok_or_else(|| Error::Usage(format!("--arg {}={v}: not a value of type {t:?}", p.name)))?;
+                    Ok(StandaloneArg::Fixed { width, bits })
+                }
+                None => Ok(StandaloneArg::Symbolic { widths }),
+            }
+        }
+    }
+}
+
+/// Largest buffer `--arg NAME=BYTES` may give: the bytes of one symbolic
+/// input are numbered with 32 bits.
+const MAX_BUFFER_BYTES: u64 = u32::MAX as u64;
+
+fn buffer_size(name: &str, v: &str) -> Result<u64, Error> {
+    let n = v.parse::<u64>().map_err(|_| Error::Usage(format!("--arg {name}={v}: a buffer size in bytes is expected")))?;
+    if n > MAX_BUFFER_BYTES {
+        return Err(Error::Usage(format!("--arg {name}={v}: a buffer is at most {MAX_BUFFER_BYTES} bytes")));
+    }
+    Ok(n)
+}
+
+fn parse_scalar(v: &str, t: &Type) -> Option<u128> {
+    match t {
+        Type::Float(crate::expr::FpFormat::Single) => v.parse::<f32>().ok().map(|x| x.to_bits() as u128),
+        Type::Float(crate::expr::FpFormat::Double) => v.parse::<f64>().ok().map(|x| x.to_bits() as u128),
+        Type::Int(w) => {
+            let x: i128 = if let Some(h) = v.strip_prefix("0x") { i128::from_str_radix(h, 16).ok()? } else { v.parse().ok()? };
+            Some(x as u128 & crate::expr::mask(*w))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn param(name: &str, ty: Type) -> Param {
+        Param { name: name.to_string(), ty, reg: crate::ir::RegId(0), byval: None }
+    }
+
+    #[test]
+    fn pointer_given_a_size_is_a_buffer_of_that_size() {
+        let p = param("buf", Type::Ptr { addr_space: 1 });
+        assert_eq!(standalone_arg(&p, Some(&"64".to_string())).unwrap(), StandaloneArg::Buffer { bytes: 64, space: 1 });
+        assert_eq!(standalone_arg(&p, None).unwrap(), StandaloneArg::Unsized { space: 1 });
+        assert!(standalone_arg(&p, Some(&"-1".to_string())).is_err());
+    }
+
+    #[test]
+    fn scalar_given_a_value_is_fixed_at_its_width() {
+        let p = param("n", Type::Int(16));
+        assert_eq!(standalone_arg(&p, Some(&"-1".to_string())).unwrap(), StandaloneArg::Fixed { width: 16, bits: 0xffff });
+        assert_eq!(standalone_arg(&p, Some(&"0x10".to_string())).unwrap(), StandaloneArg::Fixed { width: 16, bits: 16 });
+        assert_eq!(standalone_arg(&p, None).unwrap(), StandaloneArg::Symbolic { widths: vec![16] });
+        assert!(standalone_arg(&p, Some(&"x".to_string())).is_err());
+    }
+
+    #[test]
+    fn struct_by_value_cannot_be_given_a_value() {
+        let p = Param { byval: Some((12, 4)), ..param("s", Type::Ptr { addr_space: 0 }) };
+        assert_eq!(standalone_arg(&p, None).unwrap(), StandaloneArg::SymbolicByval { size: 12, align: 4 });
+        assert!(standalone_arg(&p, Some(&"1".to_string())).is_err());
+    }
+}

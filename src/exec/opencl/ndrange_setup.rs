@@ -1,0 +1,156 @@
+//! Setting up an NDRange in a state: the buffers behind kernel arguments,
+//! the `__local` objects each work-group starts afresh, and the `Gpu`
+//! record the work-item scheduler runs. Shared by the two ways a kernel
+//! runs: alone (`symcross race`, through `driver::run_kernel`) and
+//! launched by a host program (launch.rs), so that both lay a kernel out
+//! the same way.
+
+use crate::exec::engine::executor::Executor;
+use crate::exec::engine::state::State;
+use crate::exec::engine::value::Value;
+use crate::exec::memory::{Memory, ObjectId, ObjectKind};
+use crate::exec::opencl::workitems::{Gpu, NdRange, RaceMode};
+use crate::ir::FuncId;
+
+/// Everything an NDRange needs besides its argument values.
+#[derive(Clone, Copy, Debug)]
+pub struct NdRangeSetup {
+    pub kernel: FuncId,
+    pub ndrange: NdRange,
+    pub mode: RaceMode,
+    /// Races on which every writer stores the same value are not reported.
+    pub allow_benign: bool,
+    /// Enumerate mode: every group behaves as the first one
+    /// (race/group_symmetry.rs), so only the first one runs.
+    pub one_group_stands_for_all: bool,
+}
+
+/// What a kernel run alone passes for one parameter, as the driver read it
+/// from `--arg` (a kernel alone has no host to give the values).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StandaloneArg {
+    /// A struct passed by value: `size` bytes of symbolic contents.
+    SymbolicByval { size: u64, align: u64 },
+    /// A pointer without a size: an address-only object, unbounded.
+    Unsized { space: u32 },
+    /// A pointer to a buffer of `bytes` bytes in address space `space`:
+    /// symbolic contents, except in local memory, which each group starts
+    /// uninitialised.
+    Buffer { bytes: u64, space: u32 },
+    /// A scalar fixed by `--arg NAME=VALUE`: `bits` at width `width`.
+    Fixed { width: u32, bits: u128 },
+    /// A symbolic scalar made of leaves of these widths.
+    Symbolic { widths: Vec<u32> },
+}
+
+/// A buffer argument above the memory limit (`--max-memory`).
+#[derive(Debug, PartialEq, Eq)]
+pub struct BufferOverLimit {
+    pub name: String,
+    pub bytes: u64,
+}
+
+impl<'m> Executor<'m> {
+    /// The initial state of a kernel run alone: globals laid out, one
+    /// value per parameter of `setup.kernel` as `args` says (in order, so
+    /// symbolic inputs are numbered as the parameters are), the NDRange
+    /// installed and its first work-items started.
+    pub fn standalone_kernel_state(&mut self, setup: NdRangeSetup, args: &[StandaloneArg]) -> Result<State, BufferOverLimit> {
+        let mut state = self.memory_state();
+        let params = self.module.function(setup.kernel).params.clone();
+        let mut values = Vec::new();
+        let mut local_objects = Vec::new();
+        for (p, arg) in params.iter().zip(args) {
+            let v = self.standalone_argument(&mut state.memory, &p.name, arg, &mut local_objects)?;
+            values.push(v);
+        }
+        self.install_ndrange(&mut state, setup, values, local_objects);
+        self.start_kernel(&mut state);
+        Ok(state)
+    }
+
+    fn standalone_argument(
+        &mut self,
+        memory: &mut Memory,
+        name: &str,
+        arg: &StandaloneArg,
+        locals: &mut Vec<ObjectId>,
+    ) -> Result<Value, BufferOverLimit> {
+        match arg {
+            StandaloneArg::SymbolicByval { size, align } => {
+                let base = self.symbolic_byval_argument(memory, name, *size, *align);
+                Ok(smallvec::smallvec![self.pool.constant(64, base as u128)])
+            }
+            StandaloneArg::Unsized { space } => {
+                let obj = memory.allocate_address_only(&mut self.pool, name.to_string(), *space);
+                Ok(smallvec::smallvec![self.pool.constant(64, memory.object(obj).base as u128)])
+            }
+            StandaloneArg::Buffer { bytes, space } => {
+                let Some(obj) = self.argument_buffer(memory, *bytes, *space, name.to_string()) else {
+                    return Err(BufferOverLimit { name: name.to_string(), bytes: *bytes });
+                };
+                if *space == crate::race::LOCAL_SPACE {
+                    locals.push(obj);
+                } else {
+                    let array = self.pool.new_array(name, *bytes as u32);
+                    memory.object_mut(obj).bytes.fill_input(&mut self.pool, 0, *bytes, array, 0);
+                }
+                Ok(smallvec::smallvec![self.pool.constant(64, memory.object(obj).base as u128)])
+            }
+            StandaloneArg::Fixed { width, bits } => Ok(smallvec::smallvec![self.pool.constant(*width, *bits)]),
+            StandaloneArg::Symbolic { widths } => {
+                let total: u32 = widths.iter().map(|w| w.div_ceil(8)).sum();
+                let array = self.pool.new_array(name, total);
+                let mut out = Value::new();
+                let mut byte = 0;
+                for &w in widths {
+                    out.push(self.pool.input_word(array, byte, w));
+                    byte += w.div_ceil(8);
+                }
+                Ok(out)
+            }
+        }
+    }
+
+    /// The object behind a pointer argument of `bytes` bytes in address
+    /// space `space`; None if the memory limit does not admit it.
+    pub(in crate::exec) fn argument_buffer(&mut self, memory: &mut Memory, bytes: u64, space: u32, name: String) -> Option<ObjectId> {
+        self.admit_allocation(bytes).ok()?;
+        let obj = memory.allocate(&mut self.pool, bytes, 16, ObjectKind::Buffer, name);
+        memory.object_mut(obj).addr_space = space;
+        Some(obj)
+    }
+
+    /// Installs the NDRange in `state`: `local_objects` (the `__local`
+    /// arguments) and the module's `__local` globals are what each group
+    /// starts afresh.
+    pub(in crate::exec) fn install_ndrange(
+        &self,
+        state: &mut State,
+        setup: NdRangeSetup,
+        args: Vec<Value>,
+        mut local_objects: Vec<ObjectId>,
+    ) {
+        for (g, base) in self.module.globals.iter().zip(&self.global_addr) {
+            if g.addr_space == crate::race::LOCAL_SPACE {
+                if let Some(obj) = state.memory.object_near(*base) {
+                    local_objects.push(obj);
+                }
+            }
+        }
+        state.gpu = Some(Box::new(Gpu {
+            ndrange: setup.ndrange,
+            mode: setup.mode,
+            items: Vec::new(),
+            current: 0,
+            group: 0,
+            kernel: setup.kernel,
+            args,
+            log: Default::default(),
+            allow_benign: setup.allow_benign,
+            local_objects,
+            item_started: 0,
+            one_group_stands_for_all: setup.one_group_stands_for_all,
+        }));
+    }
+}
