@@ -16,6 +16,7 @@ pub mod checks;
 pub mod engine;
 mod env;
 pub mod memory;
+mod models;
 pub mod opencl;
 mod ops;
 
