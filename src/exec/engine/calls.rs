@@ -1,9 +1,11 @@
 //! Calls: to module functions, through pointers, and to the functions
 //! symcross implements itself. Those are a table of rows (name -> handler):
-//! the harness API, allocation, process exit, output; libm and `llvm.*`
-//! intrinsics are in intrinsics.rs. Each row has its arity (arity.rs),
-//! checked at the call. A call to anything else is an `unsupported`
-//! finding naming the function.
+//! the harness API, allocation, process exit; the models add theirs (libc
+//! and printf in env/, the OpenCL host API) through
+//! `ModelHooks::model_row`, and OpenCL device built-ins through
+//! `ModelHooks::call_model`; libm and `llvm.*` intrinsics are in
+//! intrinsics.rs. Each row has its arity (arity.rs), checked at the call. A
+//! call to anything else is an `unsupported` finding naming the function.
 
 use crate::exec::engine::arity::{mismatch_message, Arity};
 use crate::exec::engine::executor::{Executor, Step};

@@ -1,7 +1,7 @@
-//! Arguments passed `byval`: the caller passes a pointer, but the callee
-//! owns a copy of the pointee (C structs passed by value, OpenCL kernel
-//! arguments of struct type). Each frame gets its own stack object holding
-//! the copy, so writes in the callee never reach the caller's object.
+//! OpenCL kernel arguments of struct type, passed `byval`: the launch
+//! holds a read-only template of the host's bytes and each work-item's
+//! entry frame gets its own copy of it, so writes in one work-item never
+//! reach another's (C calls with `byval` arguments: engine/byval_args.rs).
 
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::Frame;
