@@ -10,12 +10,16 @@
 //! - `env/`: the C environment a harness sees (libc, printf, fenv, the
 //!   KLEE-compatible API);
 //! - `opencl/`: the OpenCL host API, kernel launch, work-items, device
-//!   built-ins and race detection.
+//!   built-ins and race detection;
+//! - `models.rs`: the composition root. The engine names neither `env/`
+//!   nor `opencl/`; it declares the seams it needs (engine/device.rs,
+//!   engine/model_hooks.rs) and this file answers them.
 
 pub mod checks;
 pub mod engine;
 mod env;
 pub mod memory;
+mod models;
 pub mod opencl;
 mod ops;
 

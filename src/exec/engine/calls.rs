@@ -1,12 +1,15 @@
 //! Calls: to module functions, through pointers, and to the functions
 //! symcross implements itself. Those are a table of rows (name -> handler):
-//! the harness API, allocation, process exit, output; libm and `llvm.*`
-//! intrinsics are in intrinsics.rs. Each row has its arity (arity.rs),
-//! checked at the call. A call to anything else is an `unsupported`
-//! finding naming the function.
+//! the harness API, allocation, process exit; the models add theirs (libc
+//! and printf in env/, the OpenCL host API) through
+//! `ModelHooks::model_row`, and OpenCL device built-ins through
+//! `ModelHooks::call_model`; libm and `llvm.*` intrinsics are in
+//! intrinsics.rs. Each row has its arity (arity.rs), checked at the call. A
+//! call to anything else is an `unsupported` finding naming the function.
 
 use crate::exec::engine::arity::{mismatch_message, Arity};
 use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::engine::model_hooks::ModelHooks;
 use crate::exec::engine::state::State;
 use crate::exec::engine::value::{scalar, Value};
 use crate::exec::memory::ObjectKind;
@@ -21,7 +24,9 @@ pub struct CallCtx<'a> {
     pub inst: &'a Inst,
 }
 
-type Handler<'m> = fn(&mut Executor<'m>, &mut State, &CallCtx) -> Result<Option<Value>, Step>;
+/// A built-in function: the engine's rows here, the models' rows
+/// (`ModelHooks::model_row`).
+pub(in crate::exec) type Handler<'m> = fn(&mut Executor<'m>, &mut State, &CallCtx) -> Result<Option<Value>, Step>;
 
 impl<'m> Executor<'m> {
     /// The built-in functions, by exact name: the handler and the
@@ -36,10 +41,6 @@ impl<'m> Executor<'m> {
             "symcross_check_equal" => (Self::builtin_check_equal, Between(4, 5)),
             "__assert_fail" | "__assert_rtn" => (Self::builtin_assert_fail, Exact(4)),
             "klee_assert" => (Self::builtin_klee_assert, Exact(1)),
-            "klee_int" => (Self::builtin_klee_int, Exact(1)),
-            "klee_range" => (Self::builtin_klee_range, Exact(3)),
-            "klee_silent_exit" => (Self::builtin_klee_silent_exit, Exact(1)),
-            "klee_is_symbolic" => (Self::builtin_klee_is_symbolic, Exact(1)),
             "klee_prefer_cex" => (Self::builtin_ignore, Exact(2)),
             "klee_warning" | "klee_warning_once" => (Self::builtin_ignore, Exact(1)),
             "klee_print_expr" => (Self::builtin_ignore, AtLeast(1)),
@@ -54,36 +55,8 @@ impl<'m> Executor<'m> {
             "memcpy" | "memmove" => (Self::builtin_memmove, Exact(3)),
             "memset" => (Self::builtin_memset, Exact(3)),
             "memcmp" | "bcmp" => (Self::builtin_memcmp, Exact(3)),
-            "printf" => (Self::builtin_printf, AtLeast(1)),
-            "puts" => (Self::builtin_puts, Exact(1)),
-            "putchar" => (Self::builtin_putchar, Exact(1)),
             "fflush" => (Self::builtin_ignore, Exact(1)),
-            "fprintf" => (Self::builtin_fprintf, AtLeast(2)),
-            "vprintf" => (Self::builtin_fprintf, Exact(2)),
-            "vfprintf" => (Self::builtin_fprintf, Exact(3)),
-            "fputs" => (Self::builtin_fputs, Exact(2)),
-            "sprintf" => (Self::builtin_sprintf, AtLeast(2)),
-            "snprintf" => (Self::builtin_sprintf, AtLeast(3)),
-            "vsprintf" => (Self::builtin_sprintf, Exact(3)),
-            "vsnprintf" => (Self::builtin_sprintf, Exact(4)),
-            "fwrite" => (Self::builtin_fwrite, Exact(4)),
-            "fputc" | "putc" | "_IO_putc" => (Self::builtin_putchar, Exact(2)),
-            "strtod" | "strtof" => (Self::builtin_strtod, Exact(2)),
-            "getenv" => (Self::builtin_getenv, Exact(1)),
-            "feholdexcept" | "fesetenv" | "feupdateenv" | "fegetenv" | "feclearexcept" => (Self::builtin_fenv_unchanged, Exact(1)),
-            "fegetround" => (Self::builtin_fenv_unchanged, Exact(0)),
-            "fesetround" => (Self::builtin_fesetround, Exact(1)),
-            "__symcross_read_file" => (Self::builtin_read_file, Exact(2)),
-            "__symcross_cl_build" => (Self::cl_build, Exact(5)),
-            "__symcross_cl_build_units" => (Self::cl_build_units, Exact(10)),
-            "__symcross_cl_kernel" => (Self::cl_kernel, Exact(3)),
-            "__symcross_cl_kernel_arg" => (Self::cl_kernel_arg, Exact(5)),
-            "__symcross_cl_kernel_names" => (Self::cl_kernel_names, Exact(4)),
-            "__symcross_cl_run" => (Self::cl_run, Exact(8)),
-            "__symcross_cl_alloc" => (Self::cl_alloc, Exact(1)),
-            "__symcross_cl_free" => (Self::cl_free, Exact(1)),
-            "__symcross_unsupported" => (Self::cl_unsupported, Exact(1)),
-            _ => return None,
+            _ => return Self::model_row(name),
         })
     }
 
@@ -103,7 +76,7 @@ impl<'m> Executor<'m> {
         if let Some(arity) = crate::exec::ops::intrinsics::libm_arity(name) {
             return Some((name.to_string(), arity));
         }
-        crate::exec::opencl::builtins::opencl_arity(name, state.gpu.is_some())
+        self.model_arity(state, name)
     }
 
     pub(in crate::exec) fn exec_call(
@@ -154,9 +127,7 @@ impl<'m> Executor<'m> {
             h(self, state, &ctx)
         } else if let Some(r) = self.call_intrinsic(state, &ctx) {
             r
-        } else if let Some(r) = self.call_opencl(state, &ctx) {
-            r
-        } else if let Some(r) = self.call_undefined_in_kernel(state, &ctx) {
+        } else if let Some(r) = self.call_model(state, &ctx) {
             r
         } else {
             return self.unsupported(state, inst.loc, format!("call to unmodelled function `{name}`"));

@@ -2,6 +2,7 @@
 //! nodes on block entry, calls and returns.
 
 use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::engine::model_hooks::ModelHooks;
 use crate::exec::engine::state::State;
 use crate::exec::engine::value::Value;
 use crate::expr::ExprId;
@@ -75,7 +76,7 @@ impl<'m> Executor<'m> {
             (Some(mut t), Some(mut f)) => {
                 let (here, func_id) = (state.frame().block, state.frame().func);
                 if self.loop_bound_reached(state, here) {
-                    if self.summarise_loop(state, func, here, then, otherwise) {
+                    if self.summarise_loop_at_bound(state, func, here, then, otherwise) {
                         tracing::debug!(function = %func.name, line = self.location(loc).line, state = state.id, "loop bound: loop summarised");
                         return Step::Continue;
                     }
@@ -237,10 +238,7 @@ impl<'m> Executor<'m> {
             o.free_line = Some(frame.call_loc);
         }
         if state.stack.is_empty() {
-            if state.gpu.is_some() {
-                return self.work_item_finished(state, frame.call_loc);
-            }
-            return Step::Finished;
+            return self.bottom_frame_returned(state, frame.call_loc);
         }
         if let (Some(dest), Some(v)) = (frame.ret_dest, value) {
             self.set_reg(state, dest, v);

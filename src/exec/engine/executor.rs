@@ -5,6 +5,7 @@
 
 use crate::check::{Decider, Feasibility};
 use crate::config::Config;
+use crate::exec::engine::model_hooks::ModelHooks;
 use crate::exec::engine::searcher::Searcher;
 use crate::exec::engine::state::{Frame, State};
 use crate::exec::engine::value::Value;
@@ -79,8 +80,9 @@ pub struct Executor<'m> {
     /// Output written by the program (printf, puts) on each path, kept for
     /// `symcross run` and the differential tests.
     pub(in crate::exec) output: Vec<u8>,
-    /// OpenCL programs built by the host program (cl_host.rs).
-    pub(in crate::exec) cl: crate::exec::opencl::host::ClPrograms,
+    /// Run-wide data of the models the engine runs with (the OpenCL
+    /// programs built, lane-write tables), held for them (exec/models.rs).
+    pub(in crate::exec) models: crate::exec::models::ModelData,
     /// When set, paths that finish normally are kept here instead of being
     /// dropped (a kernel run nested in a host program, opencl/launch.rs).
     pub(in crate::exec) finished: Option<Vec<State>>,
@@ -90,8 +92,6 @@ pub struct Executor<'m> {
     pub(in crate::exec) failure_blocks: FxHashSet<(FuncId, crate::ir::BlockId)>,
     /// Origins and caches of the uninitialised-bits analysis (shadow.rs).
     pub(in crate::exec) shadow: crate::exec::memory::shadow::ShadowCx,
-    /// Per function, its lane writes (lane_writes.rs), found when needed.
-    pub(in crate::exec) lane_tables: FxHashMap<FuncId, std::rc::Rc<crate::exec::opencl::lane_writes::LaneTable>>,
     /// With `Config::shard`: a state not yet given to a shard rested on an
     /// `unknown` solver answer, so the shards may disagree on the split
     /// (shard.rs).
@@ -124,7 +124,7 @@ impl<'m> Executor<'m> {
             next_region: 0,
             postdoms: FxHashMap::default(),
             output: Vec::new(),
-            cl: Default::default(),
+            models: Default::default(),
             finished: None,
             coverage: crate::report::Coverage {
                 program_has_checks: crate::exec::engine::coverage::has_checks(module),
@@ -132,7 +132,6 @@ impl<'m> Executor<'m> {
             },
             failure_blocks: crate::exec::engine::coverage::failure_blocks(module),
             shadow: crate::exec::memory::shadow::ShadowCx::new(module),
-            lane_tables: FxHashMap::default(),
             shard_uncertain: false,
         }
     }
@@ -278,7 +277,7 @@ impl<'m> Executor<'m> {
         'paths: while let Some(mut state) = searcher.pop() {
             if let Some(limit) = self.limit_reached() {
                 self.limit_hit = Some(limit);
-                self.check_races_at_limit(&mut state);
+                self.stopped_unfinished(&mut state);
                 break;
             }
             self.report_progress(&mut last_progress, searcher.len());
@@ -291,12 +290,12 @@ impl<'m> Executor<'m> {
                         // which limit stopped the run. A kernel's accesses
                         // so far are still checked for races.
                         self.limit_hit = Some(limit);
-                        self.check_races_at_limit(&mut state);
+                        self.stopped_unfinished(&mut state);
                         break 'paths;
                     }
                     // A long path reports progress too.
                     self.report_progress(&mut last_progress, searcher.len());
-                    if self.work_item_over_budget(&state) {
+                    if self.path_over_budget(&state) {
                         tracing::debug!(state = state.id, "path ended: work-item step budget");
                         self.stats.paths += 1;
                         let mut push = |s: State| searcher.push(s);
@@ -765,11 +764,7 @@ impl<'m> Executor<'m> {
         }
         if let (Some(name), true) = (&state.inexact_unsized, kind != FindingKind::Unsupported) {
             status = Status::Unconfirmed;
-            message.push_str(&format!(
-                "; not confirmed: the path read or wrote the unsized buffer `{name}` at an offset that may equal more than {} offsets \
-                 already read or written there, too many to relate, so its contents were taken as arbitrary",
-                crate::exec::opencl::kernel_memory::MAX_ALIASES
-            ));
+            message.push_str(&Self::inexact_unsized_note(name));
         }
         if let Some(why) = witness.and_then(|w| self.decider.path_unconfirmed_because(&self.pool, &state.path, w)) {
             status = Status::Unconfirmed;

@@ -16,7 +16,9 @@
 //! the access logs differ; their own records keep their side's condition
 //! (race/log_merge.rs).
 
+use crate::exec::engine::device::DeviceState;
 use crate::exec::engine::executor::Executor;
+use crate::exec::engine::model_hooks::ModelHooks;
 use crate::exec::engine::state::State;
 use crate::exec::engine::value::Value;
 use crate::expr::ExprId;
@@ -47,7 +49,7 @@ pub struct MergeTag {
 pub type KernelEpoch = (usize, u64, u32);
 
 fn kernel_epoch(s: &State) -> Option<KernelEpoch> {
-    s.gpu.as_ref().map(|g| (g.current, g.group, g.log.barriers_released()))
+    s.gpu.as_ref().map(|g| g.epoch())
 }
 
 /// States of a region: how many are still running toward the join, and
@@ -72,7 +74,7 @@ impl<'m> Executor<'m> {
         self.next_region += 1;
         // The second side is counted when it reaches the searcher.
         self.regions.insert(id, Region { live: 1, waiting: Vec::new() });
-        let log_len = a.gpu.as_ref().map_or(0, |g| g.log.record_count());
+        let log_len = a.gpu.as_ref().map_or(0, |g| g.record_count());
         let tag = MergeTag { region: id, depth: a.stack.len(), func, join, prefix, site: block, epoch: kernel_epoch(a), log_len };
         a.merge.push(tag.clone());
         b.merge.push(tag);
@@ -222,7 +224,7 @@ impl<'m> Executor<'m> {
         let guard = self.side_guard(&a, tag.prefix);
         let other_guard = self.side_guard(b, tag.prefix);
         if let (Some(ga), Some(gb)) = (a.gpu.as_mut(), b.gpu.as_ref()) {
-            if !ga.log.merge_from(&gb.log, tag.log_len, guard, other_guard, &mut self.pool) {
+            if !ga.merge_records_from(gb, tag.log_len, guard, other_guard, &mut self.pool) {
                 return Err(a);
             }
         }
@@ -247,7 +249,7 @@ impl<'m> Executor<'m> {
                 continue;
             }
             if oa.address_only {
-                let (known, known_symbolic, exact) = self.merge_unsized(guard, oa, ob);
+                let (known, known_symbolic, exact) = self.merge_address_only(guard, oa, ob);
                 if !exact && a.inexact_unsized.is_none() {
                     a.inexact_unsized = Some(oa.name.clone());
                 }
@@ -256,9 +258,9 @@ impl<'m> Executor<'m> {
                 o.known_symbolic = known_symbolic;
                 continue;
             }
-            // A `__local` byte one side never wrote holds an arbitrary value
-            // there (kernel_memory.rs), not the zero it is stored as.
-            let arbitrary = a.gpu.is_some() && oa.addr_space == crate::race::LOCAL_SPACE;
+            // A byte one side never wrote may hold an arbitrary value there
+            // (a kernel's `__local` byte), not the zero it is stored as.
+            let arbitrary = a.gpu.as_ref().is_some_and(|g| g.unwritten_is_arbitrary(oa.addr_space));
             // Indeterminate bits: those of the side the path took, by byte
             // of the whole object; past a size that costs too much, the
             // states are kept apart (not merging is always sound).
@@ -404,16 +406,7 @@ fn shadows_mergeable(a: &State, b: &State) -> bool {
 fn same_work_items(a: &State, b: &State) -> bool {
     match (a.gpu.as_ref(), b.gpu.as_ref()) {
         (None, None) => true,
-        (Some(x), Some(y)) => {
-            kernel_epoch(a) == kernel_epoch(b)
-                && x.items.len() == y.items.len()
-                && x.items.iter().zip(&y.items).all(|(p, q)| {
-                    p.status == q.status
-                        && p.async_copy == q.async_copy
-                        && p.async_started == q.async_started
-                        && p.stack.len() == q.stack.len()
-                })
-        }
+        (Some(x), Some(y)) => x.same_items_as(y),
         _ => false,
     }
 }

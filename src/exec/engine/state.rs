@@ -48,8 +48,9 @@ pub struct State {
     /// Depth in the fork tree (for the random-path searcher).
     pub depth: u32,
     /// The work-items of an OpenCL NDRange, when running a kernel; `stack`
-    /// is then the stack of the running work-item.
-    pub gpu: Option<Box<crate::exec::opencl::workitems::Gpu>>,
+    /// is then the stack of the running work-item. The engine uses it
+    /// through `DeviceState` (device.rs) only.
+    pub gpu: Option<Box<crate::exec::models::Device>>,
     /// Open merge regions this state belongs to, innermost last.
     pub merge: Vec<crate::exec::engine::merge::MergeTag>,
     /// Whether this path reached a check (coverage.rs).
@@ -68,7 +69,17 @@ pub struct State {
     /// confirmed.
     pub inexact_unsized: Option<String>,
     /// A summarised loop's test this path must leave by (loop_summary.rs).
-    pub forced_exit: Option<crate::exec::opencl::loop_summary::ForcedExit>,
+    pub forced_exit: Option<ForcedExit>,
+}
+
+/// A state re-running a summarised loop's test: at `header` (in `func`, at
+/// stack depth `depth`) it must take the branch to `exit` (control.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ForcedExit {
+    pub func: FuncId,
+    pub header: BlockId,
+    pub depth: usize,
+    pub exit: BlockId,
 }
 
 impl State {

@@ -1,33 +1,15 @@
-//! Arguments passed `byval`: the caller passes a pointer, but the callee
-//! owns a copy of the pointee (C structs passed by value, OpenCL kernel
-//! arguments of struct type). Each frame gets its own stack object holding
-//! the copy, so writes in the callee never reach the caller's object.
+//! OpenCL kernel arguments of struct type, passed `byval`: the launch
+//! holds a read-only template of the host's bytes and each work-item's
+//! entry frame gets its own copy of it, so writes in one work-item never
+//! reach another's (C calls with `byval` arguments: engine/byval_args.rs).
 
-use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::Frame;
-use crate::exec::engine::state::State;
 use crate::exec::engine::value::{scalar, Value};
 use crate::exec::memory::{Memory, ObjectId, ObjectKind};
 use crate::ir::{FuncId, Loc};
 
 impl<'m> Executor<'m> {
-    /// Replaces each `byval` argument of the frame on top of the stack by a
-    /// pointer to a fresh copy owned by that frame.
-    pub(in crate::exec) fn copy_byval_args(&mut self, state: &mut State, loc: Loc) -> Result<(), Step> {
-        let func = self.module.function(state.frame().func);
-        for p in &func.params {
-            let Some((size, align)) = p.byval else { continue };
-            let Some(src) = state.frame().regs[p.reg.0 as usize].as_ref().map(|v| v[0]) else { continue };
-            let id = state.memory.allocate(&mut self.pool, size, align, ObjectKind::Stack, format!("argument `{}`", p.name));
-            state.memory.object_mut(id).alloc_line = Some(loc);
-            state.frame_mut().allocas.push(id);
-            let dst = self.pool.constant(64, state.memory.object(id).base as u128);
-            self.copy_bytes(state, dst, src, size, loc)?;
-            state.frame_mut().regs[p.reg.0 as usize] = Some(scalar(dst));
-        }
-        Ok(())
-    }
-
     /// The entry frame of one work-item of `kernel`: `byval` arguments point
     /// to the launch's copy of the host's bytes (see `byval_template`), and
     /// each work-item gets its own private copy of them.

@@ -204,11 +204,11 @@ impl<'m> Executor<'m> {
         log: (ExprId, u64),
         loc: Loc,
     ) -> Result<Option<Value>, Step> {
-        let id = self.cl.programs.len();
+        let id = self.models.cl.programs.len();
         let label = format!("program {id} (built at {})", self.loc_label(self.api_call_loc(state, loc)));
         match self.build_program(units, headers, opts, &label) {
             Ok(program) => {
-                self.cl.programs.push(program);
+                self.models.cl.programs.push(program);
                 Ok(self.int_result(32, id as i64))
             }
             Err(text) => {
@@ -264,7 +264,7 @@ impl<'m> Executor<'m> {
 
     fn program(&mut self, state: &mut State, id: ExprId) -> Result<Option<Rc<Module>>, Step> {
         let id = self.concrete_arg(state, id)? as i32;
-        Ok(usize::try_from(id).ok().and_then(|i| self.cl.programs.get(i)).map(|p| p.module.clone()))
+        Ok(usize::try_from(id).ok().and_then(|i| self.models.cl.programs.get(i)).map(|p| p.module.clone()))
     }
 
     fn kernels(module: &Module) -> impl Iterator<Item = (usize, &crate::ir::Function)> {

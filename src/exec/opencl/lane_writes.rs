@@ -155,7 +155,7 @@ impl<'m> Executor<'m> {
         let f = state.frame();
         let key = (f.block.0, (f.pc - 1) as u32);
         let fid = f.func;
-        let table = self.lane_tables.entry(fid).or_insert_with(|| std::rc::Rc::new(analyse(func))).clone();
+        let table = self.models.lane_tables.entry(fid).or_insert_with(|| std::rc::Rc::new(analyse(func))).clone();
         let (Some(lanes), Type::Vector { elem, .. }) = (table.get(&key), ty) else {
             self.observe_access(state, access, len, write, false, value, inst.loc);
             return;

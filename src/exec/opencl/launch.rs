@@ -81,7 +81,7 @@ impl<'m> Executor<'m> {
         let global = self.read_words(state, c.args[4][0], 3, loc)?;
         let local = self.read_words(state, c.args[5][0], 3, loc)?;
         let num_args = self.concrete_arg(state, c.args[6][0])?;
-        let Some(p) = self.cl.programs.get(program as usize) else {
+        let Some(p) = self.models.cl.programs.get(program as usize) else {
             return Err(self.unsupported(state, loc, format!("NDRange of unknown program {program}")));
         };
         let (module, host_files_at) = (p.module.clone(), p.host_files_at);

@@ -15,18 +15,8 @@
 //! there, so a `break` or `return` inside would be missed.
 
 use crate::exec::engine::executor::Executor;
-use crate::exec::engine::state::State;
-use crate::ir::{BlockId, Callee, FuncId, Function, InstKind, Operand, RegId, Terminator};
-
-/// A state re-running a summarised loop's test: at `header` (in `func`, at
-/// stack depth `depth`) it must take the branch to `exit`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ForcedExit {
-    pub func: FuncId,
-    pub header: BlockId,
-    pub depth: usize,
-    pub exit: BlockId,
-}
+use crate::exec::engine::state::{ForcedExit, State};
+use crate::ir::{BlockId, Callee, Function, InstKind, Operand, RegId, Terminator};
 
 /// Built-ins a summarised loop may call: they read the work-item's ids and
 /// the NDRange, nothing else.

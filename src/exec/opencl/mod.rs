@@ -3,8 +3,10 @@
 
 pub mod builtins;
 pub(in crate::exec) mod byval;
+pub(in crate::exec) mod device_state;
 pub(in crate::exec) mod havoc;
 pub(in crate::exec) mod host;
+pub(in crate::exec) mod item_budget;
 pub(in crate::exec) mod kernel_memory;
 pub(in crate::exec) mod lane_writes;
 pub(in crate::exec) mod launch;
@@ -13,3 +15,27 @@ pub mod ndrange_setup;
 pub(in crate::exec) mod races;
 pub(in crate::exec) mod source_map;
 pub mod workitems;
+
+use crate::exec::engine::arity::Arity;
+use crate::exec::engine::calls::Handler;
+use crate::exec::engine::executor::Executor;
+
+impl<'m> Executor<'m> {
+    /// The OpenCL host API's built-in functions by exact name (the
+    /// runtime model in cl-runtime-model/ calls them), with their arity.
+    pub(in crate::exec) fn host_api_row(name: &str) -> Option<(Handler<'m>, Arity)> {
+        use Arity::Exact;
+        Some(match name {
+            "__symcross_cl_build" => (Self::cl_build, Exact(5)),
+            "__symcross_cl_build_units" => (Self::cl_build_units, Exact(10)),
+            "__symcross_cl_kernel" => (Self::cl_kernel, Exact(3)),
+            "__symcross_cl_kernel_arg" => (Self::cl_kernel_arg, Exact(5)),
+            "__symcross_cl_kernel_names" => (Self::cl_kernel_names, Exact(4)),
+            "__symcross_cl_run" => (Self::cl_run, Exact(8)),
+            "__symcross_cl_alloc" => (Self::cl_alloc, Exact(1)),
+            "__symcross_cl_free" => (Self::cl_free, Exact(1)),
+            "__symcross_unsupported" => (Self::cl_unsupported, Exact(1)),
+            _ => return None,
+        })
+    }
+}

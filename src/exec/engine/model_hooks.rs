@@ -1,0 +1,65 @@
+//! The seam between the engine and the models it runs with (the C
+//! environment, OpenCL): the few questions the run loop, calls and path
+//! merging ask of them. The engine declares them here and calls nothing
+//! else of the models; the composition root (exec/models.rs) answers them.
+//! The implementation is on `Executor` itself, so each call is static
+//! dispatch, as cheap as the direct calls it replaces.
+
+use crate::exec::engine::arity::Arity;
+use crate::exec::engine::calls::{CallCtx, Handler};
+use crate::exec::engine::executor::Step;
+use crate::exec::engine::state::State;
+use crate::exec::engine::value::Value;
+use crate::exec::memory::MemoryObject;
+use crate::expr::ExprId;
+use crate::ir::{BlockId, Function, Loc};
+
+/// The bytes of an address-only object remembered by offset (its `known`
+/// and `known_symbolic` maps).
+pub(in crate::exec) type RememberedBytes = rustc_hash::FxHashMap<ExprId, ExprId>;
+
+/// What the engine asks of the models.
+pub(in crate::exec) trait ModelHooks<'m> {
+    /// The models' built-in functions by exact name (libc, printf, the
+    /// OpenCL host API...), with their arity, in the shape of the engine's
+    /// own rows (calls.rs).
+    fn model_row(name: &str) -> Option<(Handler<'m>, Arity)>;
+
+    /// The arity of a model function that is not a row (OpenCL device
+    /// built-ins), with the name to show; None when no model claims it.
+    fn model_arity(&self, state: &State, name: &str) -> Option<(String, Arity)>;
+
+    /// Runs a call no row, `llvm.*` or libm intrinsic claimed; None when no
+    /// model claims it either (the call is then unsupported).
+    fn call_model(&mut self, state: &mut State, ctx: &CallCtx) -> Option<Result<Option<Value>, Step>>;
+
+    /// The path's bottom frame returned at `loc` (`state.stack` is empty):
+    /// the path ends, or the device goes on with another work-item.
+    fn bottom_frame_returned(&mut self, state: &mut State, loc: Loc) -> Step;
+
+    /// Checked every so many instructions of a path: true when the models
+    /// end the path (a work-item past its step budget), the cut noted.
+    fn path_over_budget(&mut self, state: &State) -> bool;
+
+    /// A limit stopped the run with `state` unfinished: what the models
+    /// can still judge of it (a kernel's accesses so far, for races).
+    fn stopped_unfinished(&mut self, state: &mut State);
+
+    /// The loop whose test at `header` branches to `then` or `otherwise`
+    /// reached the loop bound: true when it was summarised instead, the
+    /// state standing at `header` with `State::forced_exit` set.
+    fn summarise_loop_at_bound(&mut self, state: &mut State, func: &Function, header: BlockId, then: BlockId, otherwise: BlockId) -> bool;
+
+    /// Merges the remembered bytes of two versions of an address-only
+    /// object, under `guard` for `a`'s: the merged maps and whether the
+    /// merge is exact.
+    fn merge_address_only(&mut self, guard: ExprId, a: &MemoryObject, b: &MemoryObject) -> (RememberedBytes, RememberedBytes, bool);
+
+    /// What the models call the running part of the path, for messages
+    /// (`work-item (x,y,z) of group (a,b,c)`); None outside a kernel.
+    fn running_unit(&self, state: &State) -> Option<String>;
+
+    /// Why a finding on a path that over-approximated the unsized buffer
+    /// `name` (`State::inexact_unsized`) is not confirmed.
+    fn inexact_unsized_note(name: &str) -> String;
+}

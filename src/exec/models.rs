@@ -1,0 +1,83 @@
+//! The composition root of the executor: the models the engine runs with.
+//! The engine declares what it needs of them (engine/device.rs,
+//! engine/model_hooks.rs) and names none of them; this file answers with
+//! the C environment (env/) and OpenCL (opencl/), and holds the run-wide
+//! data of those models.
+
+use crate::exec::engine::arity::Arity;
+use crate::exec::engine::calls::{CallCtx, Handler};
+use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::engine::model_hooks::{ModelHooks, RememberedBytes};
+use crate::exec::engine::state::State;
+use crate::exec::engine::value::Value;
+use crate::exec::memory::MemoryObject;
+use crate::expr::ExprId;
+use crate::ir::{BlockId, FuncId, Function, Loc};
+use rustc_hash::FxHashMap;
+use std::rc::Rc;
+
+/// The parallel device a state may carry (`State::gpu`): the work-items of
+/// an OpenCL NDRange. The engine uses it through `DeviceState` only.
+pub type Device = crate::exec::opencl::workitems::Gpu;
+
+/// Run-wide data of the models, one field of the executor.
+#[derive(Default)]
+pub(in crate::exec) struct ModelData {
+    /// OpenCL programs built by the host program (opencl/host.rs).
+    pub cl: crate::exec::opencl::host::ClPrograms,
+    /// Per function, its lane writes (opencl/lane_writes.rs), found when
+    /// needed.
+    pub lane_tables: FxHashMap<FuncId, Rc<crate::exec::opencl::lane_writes::LaneTable>>,
+}
+
+impl<'m> ModelHooks<'m> for Executor<'m> {
+    fn model_row(name: &str) -> Option<(Handler<'m>, Arity)> {
+        Self::env_row(name).or_else(|| Self::host_api_row(name))
+    }
+
+    fn model_arity(&self, state: &State, name: &str) -> Option<(String, Arity)> {
+        crate::exec::opencl::builtins::opencl_arity(name, state.gpu.is_some())
+    }
+
+    fn call_model(&mut self, state: &mut State, ctx: &CallCtx) -> Option<Result<Option<Value>, Step>> {
+        if let Some(r) = self.call_opencl(state, ctx) {
+            return Some(r);
+        }
+        self.call_undefined_in_kernel(state, ctx)
+    }
+
+    fn bottom_frame_returned(&mut self, state: &mut State, loc: Loc) -> Step {
+        if state.gpu.is_some() {
+            return self.work_item_finished(state, loc);
+        }
+        Step::Finished
+    }
+
+    fn path_over_budget(&mut self, state: &State) -> bool {
+        self.work_item_over_budget(state)
+    }
+
+    fn stopped_unfinished(&mut self, state: &mut State) {
+        self.check_races_at_limit(state);
+    }
+
+    fn summarise_loop_at_bound(&mut self, state: &mut State, func: &Function, header: BlockId, then: BlockId, otherwise: BlockId) -> bool {
+        self.summarise_loop(state, func, header, then, otherwise)
+    }
+
+    fn merge_address_only(&mut self, guard: ExprId, a: &MemoryObject, b: &MemoryObject) -> (RememberedBytes, RememberedBytes, bool) {
+        self.merge_unsized(guard, a, b)
+    }
+
+    fn running_unit(&self, state: &State) -> Option<String> {
+        self.running_item(state).map(|w| format!("work-item {w}"))
+    }
+
+    fn inexact_unsized_note(name: &str) -> String {
+        format!(
+            "; not confirmed: the path read or wrote the unsized buffer `{name}` at an offset that may equal more than {} offsets \
+             already read or written there, too many to relate, so its contents were taken as arbitrary",
+            crate::exec::opencl::kernel_memory::MAX_ALIASES
+        )
+    }
+}

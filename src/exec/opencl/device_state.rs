@@ -1,0 +1,45 @@
+//! The work-items of an NDRange as the engine sees a device
+//! (engine/device.rs): where the running work-item stands, its access
+//! records for path merging, and the loop unrollings it carried past
+//! barriers.
+
+use crate::exec::engine::device::DeviceState;
+use crate::exec::engine::merge::KernelEpoch;
+use crate::exec::opencl::workitems::Gpu;
+use crate::expr::{ExprId, ExprPool};
+use crate::ir::{BlockId, FuncId};
+
+impl DeviceState for Gpu {
+    fn epoch(&self) -> KernelEpoch {
+        (self.current, self.group, self.log.barriers_released())
+    }
+
+    fn record_count(&self) -> usize {
+        self.log.record_count()
+    }
+
+    fn merge_records_from(&mut self, other: &Self, since: usize, guard: ExprId, other_guard: ExprId, pool: &mut ExprPool) -> bool {
+        self.log.merge_from(&other.log, since, guard, other_guard, pool)
+    }
+
+    /// The other work-items cannot have moved: a merge region ends before
+    /// any switch.
+    fn same_items_as(&self, other: &Self) -> bool {
+        self.epoch() == other.epoch()
+            && self.items.len() == other.items.len()
+            && self.items.iter().zip(&other.items).all(|(p, q)| {
+                p.status == q.status && p.async_copy == q.async_copy && p.async_started == q.async_started && p.stack.len() == q.stack.len()
+            })
+    }
+
+    fn unrollings_before_barriers(&self, func: FuncId, block: BlockId, depth: usize) -> usize {
+        let key = (func, block, depth);
+        self.items.get(self.current).and_then(|w| w.barrier_unrollings.iter().find(|(k, _)| *k == key)).map_or(0, |(_, n)| *n as usize)
+    }
+
+    /// A `__local` byte a path never wrote holds an arbitrary value
+    /// (kernel_memory.rs), not the zero it is stored as.
+    fn unwritten_is_arbitrary(&self, addr_space: u32) -> bool {
+        addr_space == crate::race::LOCAL_SPACE
+    }
+}
