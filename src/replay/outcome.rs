@@ -81,6 +81,14 @@ fn first_user_frame(stderr: &str) -> Option<(String, u64)> {
     })
 }
 
+/// Whether AddressSanitizer's SEGV report says a write faulted at a mapped
+/// address: what a write into read-only pages (`const` globals, string
+/// literals in .rodata) looks like natively. A write through a null or
+/// small pointer (the zero page) is not one.
+fn faulting_write(stderr: &str) -> bool {
+    stderr.contains("The signal is caused by a WRITE memory access.") && !stderr.contains("address points to the zero page")
+}
+
 /// Everything the run shows, in order: failing checks, memory errors,
 /// division by zero, aborts.
 pub fn observe(run: &RunResult) -> Vec<Observed> {
@@ -108,6 +116,10 @@ pub fn observe(run: &RunResult) -> Vec<Observed> {
             if let Some((_, kind)) = ASAN_KINDS.iter().find(|(h, _)| rest.starts_with(h)) {
                 seen.push(Observed { kind: *kind, site: frame.clone(), detail: format!("AddressSanitizer: {}", rest.trim()) });
             }
+            if rest.starts_with("SEGV") && faulting_write(&run.stderr) {
+                let detail = format!("AddressSanitizer: {} caused by a write", rest.trim());
+                seen.push(Observed { kind: FindingKind::WriteToReadOnly, site: frame.clone(), detail });
+            }
         } else if let Some(rest) = l.split("runtime error: ").nth(1) {
             if let Some((_, kind)) = UBSAN_KINDS.iter().find(|(m, _)| rest.contains(m)) {
                 let site = l.split(": runtime error").next().and_then(|s| s.rsplitn(2, ':').nth(1)).and_then(parse_site);
@@ -123,7 +135,12 @@ pub fn observe(run: &RunResult) -> Vec<Observed> {
             seen.push(Observed { kind: FindingKind::Mismatch, site: None, detail: "abort() was called".into() })
         }
         Some(SIGFPE) if !sanitizer_spoke => seen.push(Observed { kind: FindingKind::DivisionByZero, site: None, detail: "SIGFPE".into() }),
-        Some(SIGSEGV) if !sanitizer_spoke => seen.push(Observed { kind: FindingKind::OutOfBounds, site: None, detail: "SIGSEGV".into() }),
+        Some(SIGSEGV) if !sanitizer_spoke => {
+            // Without a sanitizer the fault does not say whether it was a
+            // write: either kind of memory error shows this way.
+            seen.push(Observed { kind: FindingKind::OutOfBounds, site: None, detail: "SIGSEGV".into() });
+            seen.push(Observed { kind: FindingKind::WriteToReadOnly, site: None, detail: "SIGSEGV".into() });
+        }
         _ => {}
     }
     seen
@@ -228,5 +245,41 @@ pub fn describe(o: &Observed) -> String {
     match &o.site {
         Some((file, line)) => format!("{} at {}:{line} ({})", o.kind.name(), base_name(file), o.detail),
         None => format!("{} ({})", o.kind.name(), o.detail),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asan_segv(access: &str, hint: &str) -> RunResult {
+        let stderr = format!(
+            "==1==ERROR: AddressSanitizer: SEGV on unknown address 0x55bc1cfdad28 (pc 0x1 bp 0x2 sp 0x3 T0)\n\
+             ==1==The signal is caused by a {access} memory access.\n{hint}\
+             \x20   #0 0x55bc1cfc4c56 in main /src/h.c:15:10\n"
+        );
+        RunResult { code: None, signal: None, stdout: String::new(), stderr, events: Vec::new(), stopped: false }
+    }
+
+    fn kinds(run: &RunResult) -> Vec<FindingKind> {
+        observe(run).into_iter().map(|o| o.kind).collect()
+    }
+
+    /// A write that faults at a mapped address (read-only pages) shows both
+    /// kinds a fault can stand for, at the faulting line.
+    #[test]
+    fn a_faulting_write_reproduces_a_write_to_read_only() {
+        let seen = observe(&asan_segv("WRITE", ""));
+        assert_eq!(seen.iter().map(|o| o.kind).collect::<Vec<_>>(), [FindingKind::OutOfBounds, FindingKind::WriteToReadOnly]);
+        assert_eq!(seen[1].site, Some(("/src/h.c".to_string(), 15)));
+    }
+
+    /// A faulting read, or a write through a null pointer, is no write into
+    /// read-only memory.
+    #[test]
+    fn reads_and_null_writes_are_not_writes_to_read_only() {
+        assert_eq!(kinds(&asan_segv("READ", "")), [FindingKind::OutOfBounds]);
+        let null = asan_segv("WRITE", "==1==Hint: address points to the zero page.\n");
+        assert_eq!(kinds(&null), [FindingKind::OutOfBounds]);
     }
 }
