@@ -65,7 +65,8 @@ fn base_name(f: &str) -> &str {
 }
 
 /// The first `file:line` of a source frame (`#N 0x... in FUNC FILE:LINE:COL`)
-/// in a sanitizer report, skipping the sanitizer's and the runtime's own.
+/// in a sanitizer report, skipping the sanitizer's, the runtime's and the C
+/// library's own.
 fn first_user_frame(stderr: &str) -> Option<(String, u64)> {
     stderr.lines().filter(|l| l.trim_start().starts_with('#')).find_map(|l| {
         let loc = l.split_whitespace().last()?;
@@ -76,7 +77,13 @@ fn first_user_frame(stderr: &str) -> Option<(String, u64)> {
             None => (b, a),
         };
         let line: u64 = line.parse().ok()?;
-        let skip = file.contains("compiler-rt") || file.contains("sanitizer") || file.ends_with("replay_runtime.c") || !file.contains('/');
+        // glibc's string functions (memset, memcpy, strcpy: where a write
+        // into read-only memory faults) live under its `sysdeps/` tree.
+        let skip = file.contains("compiler-rt")
+            || file.contains("sanitizer")
+            || file.ends_with("replay_runtime.c")
+            || file.contains("sysdeps/")
+            || !file.contains('/');
         (!skip).then(|| (file.to_string(), line))
     })
 }
@@ -272,6 +279,19 @@ mod tests {
         let seen = observe(&asan_segv("WRITE", ""));
         assert_eq!(seen.iter().map(|o| o.kind).collect::<Vec<_>>(), [FindingKind::OutOfBounds, FindingKind::WriteToReadOnly]);
         assert_eq!(seen[1].site, Some(("/src/h.c".to_string(), 15)));
+    }
+
+    /// A write that faults inside the C library's memset is placed at the
+    /// harness line that called it.
+    #[test]
+    fn a_fault_in_the_c_library_is_placed_at_its_caller() {
+        let stderr = "==1==ERROR: AddressSanitizer: SEGV on unknown address 0x55ea4e96ed00 (pc 0x1 bp 0x2 sp 0x3 T0)\n\
+                      ==1==The signal is caused by a WRITE memory access.\n\
+                      \x20   #0 0x7f81 in __memset_avx2_unaligned_erms ../sysdeps/x86_64/multiarch/memset-vec-unaligned-erms.S:397\n\
+                      \x20   #1 0x55ea in main /src/h.c:9:3\n";
+        let run = RunResult { code: None, signal: None, stdout: String::new(), stderr: stderr.into(), events: Vec::new(), stopped: false };
+        let seen = observe(&run);
+        assert_eq!(seen.last().map(|o| (o.kind, o.site.clone())), Some((FindingKind::WriteToReadOnly, Some(("/src/h.c".to_string(), 9)))));
     }
 
     /// A faulting read, or a write through a null pointer, is no write into
