@@ -140,6 +140,7 @@ fn memory_errors_of_the_check_fixtures_replay() {
         ("division_by_zero.c", "division-by-zero"),
         ("const_global_write.c", "write-to-read-only"),
         ("const_global_memset.c", "write-to-read-only"),
+        ("string_literal_write.c", "write-to-read-only"),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let report = dir.path().join("r.json");

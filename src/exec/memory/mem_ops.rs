@@ -192,7 +192,8 @@ impl<'m> Executor<'m> {
         Ok(smallvec::smallvec![old, ok])
     }
 
-    /// Finds the object `addr` points into and checks that `len` bytes fit.
+    /// Finds the object `addr` points into and checks that `len` bytes fit
+    /// and, for a write, that the object is not read-only (read_only.rs).
     pub fn resolve(&mut self, state: &mut State, addr: ExprId, len: u64, loc: Loc, is_write: bool) -> Result<Access, Step> {
         let addr = self.split_pointer_select(state, addr)?;
         let candidate = match self.pool.as_const(addr) {

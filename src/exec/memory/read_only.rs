@@ -37,7 +37,13 @@ impl<'m> Executor<'m> {
             return Ok(());
         }
         let what = if o.addr_space == OPENCL_CONSTANT_SPACE { "`__constant`" } else { "constant" };
-        let msg = format!("write of {len} bytes into {what} {} `{}`, which is read-only", o.kind.describe(), o.name);
+        // clang names string literals `.str`, `.str.1`...: no source name.
+        let object = if o.name == ".str" || o.name.starts_with(".str.") {
+            "a string literal".to_string()
+        } else {
+            format!("{what} {} `{}`", o.kind.describe(), o.name)
+        };
+        let msg = format!("write of {len} bytes into {object}, which is read-only");
         // The path so far is feasible: its model is the witness.
         let model = self.current_model(state);
         self.report(state, FindingKind::WriteToReadOnly, loc, msg, model.as_ref(), None);
