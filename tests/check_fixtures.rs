@@ -38,6 +38,10 @@ fixtures!(
     syntax_error,
     merged_region_oob,
     struct_by_value_is_a_copy,
+    const_global_write,
+    const_global_memset,
+    string_literal_write,
+    const_cast_to_mutable_write_ok,
     float_classification_proved,
     float_classification_refuted,
     time_is_deterministic,
@@ -88,6 +92,31 @@ fn wrong_arity_names_the_function_and_both_counts() {
         let message = f["message"].as_str().unwrap();
         assert!(message.contains(takes), "{name}: {message}");
         assert_eq!(f["location"]["line"], line, "{name}: {f:#?}");
+    }
+}
+
+/// A write into a read-only object is reported at the write, naming the
+/// object, with the witness that takes the path to it.
+#[test]
+fn write_to_read_only_names_the_object_at_the_write() {
+    let cases = [
+        ("const_global_write", "write of 4 bytes into constant global `table`", 15, Some(("i", "02000000"))),
+        ("const_global_memset", "write of 8 bytes into constant global `message`", 9, None),
+        ("string_literal_write", "write of 1 bytes into a string literal", 12, Some(("i", "02000000"))),
+    ];
+    for (name, message, line, witness) in cases {
+        let path = common::repo().join(format!("tests/fixtures/check/{name}.c"));
+        let run = common::symcross(&["check", path.to_str().unwrap(), "--json", "-"]);
+        let json = run.json.unwrap_or_else(|| panic!("{name}: no report: {}", run.stderr));
+        let findings = json["findings"].as_array().expect("findings");
+        assert_eq!(findings.len(), 1, "{name}: {findings:#?}");
+        let f = &findings[0];
+        assert_eq!((f["kind"].as_str(), f["status"].as_str()), (Some("write-to-read-only"), Some("confirmed")), "{name}: {f:#?}");
+        assert!(f["message"].as_str().is_some_and(|m| m.starts_with(message)), "{name}: {f:#?}");
+        assert_eq!(f["location"]["line"], line, "{name}: {f:#?}");
+        if let Some((input, hex)) = witness {
+            assert_eq!(f["witness"][input], hex, "{name}: {f:#?}");
+        }
     }
 }
 

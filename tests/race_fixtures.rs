@@ -75,6 +75,7 @@ fixtures!(
     byval_struct_pointer,
     byval_struct_private,
     byval_struct_symbolic,
+    constant_write_through_integer,
     pointer_select_race,
     pointer_select_ok,
     async_barrier_not_wait,

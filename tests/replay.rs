@@ -138,6 +138,9 @@ fn memory_errors_of_the_check_fixtures_replay() {
         ("heap_use_after_free.c", "use-after-free"),
         ("heap_double_free.c", "double-free"),
         ("division_by_zero.c", "division-by-zero"),
+        ("const_global_write.c", "write-to-read-only"),
+        ("const_global_memset.c", "write-to-read-only"),
+        ("string_literal_write.c", "write-to-read-only"),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let report = dir.path().join("r.json");

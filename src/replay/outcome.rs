@@ -65,7 +65,8 @@ fn base_name(f: &str) -> &str {
 }
 
 /// The first `file:line` of a source frame (`#N 0x... in FUNC FILE:LINE:COL`)
-/// in a sanitizer report, skipping the sanitizer's and the runtime's own.
+/// in a sanitizer report, skipping the sanitizer's, the runtime's and the C
+/// library's own.
 fn first_user_frame(stderr: &str) -> Option<(String, u64)> {
     stderr.lines().filter(|l| l.trim_start().starts_with('#')).find_map(|l| {
         let loc = l.split_whitespace().last()?;
@@ -76,9 +77,23 @@ fn first_user_frame(stderr: &str) -> Option<(String, u64)> {
             None => (b, a),
         };
         let line: u64 = line.parse().ok()?;
-        let skip = file.contains("compiler-rt") || file.contains("sanitizer") || file.ends_with("replay_runtime.c") || !file.contains('/');
+        // glibc's string functions (memset, memcpy, strcpy: where a write
+        // into read-only memory faults) live under its `sysdeps/` tree.
+        let skip = file.contains("compiler-rt")
+            || file.contains("sanitizer")
+            || file.ends_with("replay_runtime.c")
+            || file.contains("sysdeps/")
+            || !file.contains('/');
         (!skip).then(|| (file.to_string(), line))
     })
+}
+
+/// Whether AddressSanitizer's SEGV report says a write faulted at a mapped
+/// address: what a write into read-only pages (`const` globals, string
+/// literals in .rodata) looks like natively. A write through a null or
+/// small pointer (the zero page) is not one.
+fn faulting_write(stderr: &str) -> bool {
+    stderr.contains("The signal is caused by a WRITE memory access.") && !stderr.contains("address points to the zero page")
 }
 
 /// Everything the run shows, in order: failing checks, memory errors,
@@ -108,6 +123,10 @@ pub fn observe(run: &RunResult) -> Vec<Observed> {
             if let Some((_, kind)) = ASAN_KINDS.iter().find(|(h, _)| rest.starts_with(h)) {
                 seen.push(Observed { kind: *kind, site: frame.clone(), detail: format!("AddressSanitizer: {}", rest.trim()) });
             }
+            if rest.starts_with("SEGV") && faulting_write(&run.stderr) {
+                let detail = format!("AddressSanitizer: {} caused by a write", rest.trim());
+                seen.push(Observed { kind: FindingKind::WriteToReadOnly, site: frame.clone(), detail });
+            }
         } else if let Some(rest) = l.split("runtime error: ").nth(1) {
             if let Some((_, kind)) = UBSAN_KINDS.iter().find(|(m, _)| rest.contains(m)) {
                 let site = l.split(": runtime error").next().and_then(|s| s.rsplitn(2, ':').nth(1)).and_then(parse_site);
@@ -123,7 +142,12 @@ pub fn observe(run: &RunResult) -> Vec<Observed> {
             seen.push(Observed { kind: FindingKind::Mismatch, site: None, detail: "abort() was called".into() })
         }
         Some(SIGFPE) if !sanitizer_spoke => seen.push(Observed { kind: FindingKind::DivisionByZero, site: None, detail: "SIGFPE".into() }),
-        Some(SIGSEGV) if !sanitizer_spoke => seen.push(Observed { kind: FindingKind::OutOfBounds, site: None, detail: "SIGSEGV".into() }),
+        Some(SIGSEGV) if !sanitizer_spoke => {
+            // Without a sanitizer the fault does not say whether it was a
+            // write: either kind of memory error shows this way.
+            seen.push(Observed { kind: FindingKind::OutOfBounds, site: None, detail: "SIGSEGV".into() });
+            seen.push(Observed { kind: FindingKind::WriteToReadOnly, site: None, detail: "SIGSEGV".into() });
+        }
         _ => {}
     }
     seen
@@ -228,5 +252,54 @@ pub fn describe(o: &Observed) -> String {
     match &o.site {
         Some((file, line)) => format!("{} at {}:{line} ({})", o.kind.name(), base_name(file), o.detail),
         None => format!("{} ({})", o.kind.name(), o.detail),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asan_segv(access: &str, hint: &str) -> RunResult {
+        let stderr = format!(
+            "==1==ERROR: AddressSanitizer: SEGV on unknown address 0x55bc1cfdad28 (pc 0x1 bp 0x2 sp 0x3 T0)\n\
+             ==1==The signal is caused by a {access} memory access.\n{hint}\
+             \x20   #0 0x55bc1cfc4c56 in main /src/h.c:15:10\n"
+        );
+        RunResult { code: None, signal: None, stdout: String::new(), stderr, events: Vec::new(), stopped: false }
+    }
+
+    fn kinds(run: &RunResult) -> Vec<FindingKind> {
+        observe(run).into_iter().map(|o| o.kind).collect()
+    }
+
+    /// A write that faults at a mapped address (read-only pages) shows both
+    /// kinds a fault can stand for, at the faulting line.
+    #[test]
+    fn a_faulting_write_reproduces_a_write_to_read_only() {
+        let seen = observe(&asan_segv("WRITE", ""));
+        assert_eq!(seen.iter().map(|o| o.kind).collect::<Vec<_>>(), [FindingKind::OutOfBounds, FindingKind::WriteToReadOnly]);
+        assert_eq!(seen[1].site, Some(("/src/h.c".to_string(), 15)));
+    }
+
+    /// A write that faults inside the C library's memset is placed at the
+    /// harness line that called it.
+    #[test]
+    fn a_fault_in_the_c_library_is_placed_at_its_caller() {
+        let stderr = "==1==ERROR: AddressSanitizer: SEGV on unknown address 0x55ea4e96ed00 (pc 0x1 bp 0x2 sp 0x3 T0)\n\
+                      ==1==The signal is caused by a WRITE memory access.\n\
+                      \x20   #0 0x7f81 in __memset_avx2_unaligned_erms ../sysdeps/x86_64/multiarch/memset-vec-unaligned-erms.S:397\n\
+                      \x20   #1 0x55ea in main /src/h.c:9:3\n";
+        let run = RunResult { code: None, signal: None, stdout: String::new(), stderr: stderr.into(), events: Vec::new(), stopped: false };
+        let seen = observe(&run);
+        assert_eq!(seen.last().map(|o| (o.kind, o.site.clone())), Some((FindingKind::WriteToReadOnly, Some(("/src/h.c".to_string(), 9)))));
+    }
+
+    /// A faulting read, or a write through a null pointer, is no write into
+    /// read-only memory.
+    #[test]
+    fn reads_and_null_writes_are_not_writes_to_read_only() {
+        assert_eq!(kinds(&asan_segv("READ", "")), [FindingKind::OutOfBounds]);
+        let null = asan_segv("WRITE", "==1==Hint: address points to the zero page.\n");
+        assert_eq!(kinds(&null), [FindingKind::OutOfBounds]);
     }
 }

@@ -28,6 +28,11 @@ pub enum FindingKind {
     UninitializedRead,
     /// Integer division or remainder by zero.
     DivisionByZero,
+    /// A write (store, memset/memcpy destination, atomic, make_symbolic)
+    /// into an object that is really constant: an LLVM `constant` global (a
+    /// C `const` global or string literal, in read-only memory natively; an
+    /// OpenCL `__constant` object).
+    WriteToReadOnly,
     /// Something symcross does not model (an intrinsic, a call), so the path stopped here.
     Unsupported,
 }
@@ -44,6 +49,7 @@ impl FindingKind {
             FindingKind::DoubleFree => "double-free",
             FindingKind::UninitializedRead => "uninitialized-read",
             FindingKind::DivisionByZero => "division-by-zero",
+            FindingKind::WriteToReadOnly => "write-to-read-only",
             FindingKind::Unsupported => "unsupported",
         }
     }

@@ -23,7 +23,7 @@ pub const SCHEMA: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata0
 /// The key of our entry in `partialFingerprints`.
 pub const FINGERPRINT_KEY: &str = "symcrossFinding/v1";
 
-const KINDS: [FindingKind; 9] = [
+const KINDS: [FindingKind; 10] = [
     FindingKind::Mismatch,
     FindingKind::Race,
     FindingKind::BarrierDivergence,
@@ -32,6 +32,7 @@ const KINDS: [FindingKind; 9] = [
     FindingKind::DoubleFree,
     FindingKind::UninitializedRead,
     FindingKind::DivisionByZero,
+    FindingKind::WriteToReadOnly,
     FindingKind::Unsupported,
 ];
 
@@ -105,6 +106,7 @@ fn rule(kind: FindingKind) -> Value {
         FindingKind::DoubleFree => ("Double free", "Memory is freed twice."),
         FindingKind::UninitializedRead => ("Uninitialised read", "A value is read before anything was written to it."),
         FindingKind::DivisionByZero => ("Division by zero", "An integer division or remainder can divide by zero."),
+        FindingKind::WriteToReadOnly => ("Write to read-only memory", "A store, copy or atomic can write into a constant object."),
         FindingKind::Unsupported => {
             ("Construct not modelled", "symcross cannot model this construct; paths reaching it were not checked further.")
         }

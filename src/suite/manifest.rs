@@ -37,7 +37,7 @@ pub enum Expectation {
 impl Expectation {
     /// The expectation an `expect = "..."` value names: a verdict or a finding kind; `None` for anything else.
     pub fn parse(s: &str) -> Option<Expectation> {
-        const KINDS: [&str; 9] = [
+        const KINDS: [&str; 10] = [
             "mismatch",
             "race",
             "barrier-divergence",
@@ -46,6 +46,7 @@ impl Expectation {
             "double-free",
             "uninitialized-read",
             "division-by-zero",
+            "write-to-read-only",
             "unsupported",
         ];
         match s {

@@ -2,7 +2,9 @@
 //! resolution they share. A symbolic address is resolved against the object
 //! the current model points into; if the address can leave that object, the
 //! path splits: inside continues, outside either lands in another object
-//! (the instruction is re-run there) or is an `out-of-bounds` finding.
+//! (the instruction is re-run there) or is an `out-of-bounds` finding. A
+//! write that stays inside a read-only object is a `write-to-read-only`
+//! finding (read_only.rs).
 
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
@@ -190,7 +192,8 @@ impl<'m> Executor<'m> {
         Ok(smallvec::smallvec![old, ok])
     }
 
-    /// Finds the object `addr` points into and checks that `len` bytes fit.
+    /// Finds the object `addr` points into and checks that `len` bytes fit
+    /// and, for a write, that the object is not read-only (read_only.rs).
     pub fn resolve(&mut self, state: &mut State, addr: ExprId, len: u64, loc: Loc, is_write: bool) -> Result<Access, Step> {
         let addr = self.split_pointer_select(state, addr)?;
         let candidate = match self.pool.as_const(addr) {
@@ -234,6 +237,7 @@ impl<'m> Executor<'m> {
         let base_e = self.pool.constant(64, base as u128);
         let offset = self.pool.sub(addr, base_e);
         if o.address_only {
+            self.check_writable(state, obj, len, loc, is_write)?;
             return Ok(Access { object: obj, offset });
         }
         let in_bounds = if size >= len {
@@ -243,6 +247,7 @@ impl<'m> Executor<'m> {
             self.pool.bool_const(false)
         };
         if self.pool.as_const(in_bounds) == Some(1) {
+            self.check_writable(state, obj, len, loc, is_write)?;
             return Ok(Access { object: obj, offset });
         }
         let (inside, outside) = self.branch(state, in_bounds);
@@ -259,6 +264,8 @@ impl<'m> Executor<'m> {
                     self.freeze_route(&mut s);
                 }
                 *state = s;
+                // Only the part inside the object writes into it.
+                self.check_writable(state, obj, len, loc, is_write)?;
                 Ok(Access { object: obj, offset })
             }
             None => Err(Step::Terminated),

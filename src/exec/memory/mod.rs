@@ -13,6 +13,7 @@ pub mod mem_ops;
 pub mod object_bytes;
 pub(in crate::exec) mod offset_residue;
 pub(in crate::exec) mod pointer_select;
+pub(in crate::exec) mod read_only;
 pub(in crate::exec) mod shadow;
 pub(in crate::exec) mod shadow_mem;
 pub(in crate::exec) mod symbolic_size;
@@ -73,7 +74,9 @@ pub struct MemoryObject {
     pub name: String,
     /// The bytes and which of them were written (object_bytes.rs).
     pub bytes: ObjectBytes,
-    /// Set for `constant` globals and by-value kernel argument copies. Nothing reads it yet: a write to such an object is not reported.
+    /// Set for LLVM `constant` globals (C `const` globals, string literals,
+    /// OpenCL `__constant` variables): a write into it is a
+    /// `write-to-read-only` finding (read_only.rs).
     pub read_only: bool,
     /// Whether it was freed (a later access is a use-after-free).
     pub freed: bool,

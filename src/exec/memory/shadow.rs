@@ -498,7 +498,8 @@ impl<'m> Executor<'m> {
     /// The shadow of the result of a computing intrinsic: lane by lane when
     /// every argument has the result's lanes (elementwise `llvm.*`), else
     /// every lane indeterminate when any argument bit is. Intrinsics that
-    /// return their first argument return its shadow.
+    /// return their first argument (the `PassThrough` rows of the `llvm.*`
+    /// table, exec/ops/intrinsics.rs) return its shadow.
     #[inline(never)]
     pub(in crate::exec) fn intrinsic_result_shadow(
         &mut self,
@@ -508,22 +509,10 @@ impl<'m> Executor<'m> {
         result: &Value,
         origin: OriginId,
     ) -> Option<Shadow> {
-        let rest = name.strip_prefix("llvm.").unwrap_or(name);
-        let base = crate::exec::ops::intrinsics::intrinsic_base(rest);
-        if matches!(
-            base,
-            "expect"
-                | "expect.with.probability"
-                | "ssa.copy"
-                | "launder.invariant.group"
-                | "strip.invariant.group"
-                | "threadlocal.address"
-                | "annotation"
-                | "ptr.annotation"
-                | "arithmetic.fence"
-        ) {
+        if crate::exec::ops::intrinsics::returns_first_argument(name) {
             return shadows.first().cloned().flatten();
         }
+        let rest = name.strip_prefix("llvm.").unwrap_or(name);
         let p = &mut self.pool;
         let lanewise = !rest.starts_with("x86.") && args.iter().all(|a| a.len() == result.len());
         let mut all = p.constant(1, 0);

@@ -59,8 +59,14 @@ fn copy_object(memory: &mut Memory, template: ObjectId, pool: &mut crate::expr::
     id
 }
 
-/// Makes the launch's read-only object holding a by-value kernel
-/// argument's bytes, from which each work-item copies; returns its address.
+/// Makes the launch's object holding a by-value kernel argument's bytes,
+/// from which each work-item copies; returns its address.
+///
+/// It is not marked read-only: a `byval` parameter is the callee's own
+/// copy, which C and OpenCL let it modify, and should `kernel_frame` ever
+/// leave a work-item pointing at the template itself (its `continue`
+/// cases), the kernel's writes to its parameter would be legal code, not
+/// a `write-to-read-only` finding.
 pub(in crate::exec) fn byval_template(
     memory: &mut Memory,
     pool: &mut crate::expr::ExprPool,
@@ -72,6 +78,5 @@ pub(in crate::exec) fn byval_template(
     let o = memory.object_mut(id);
     let bytes: Vec<Option<crate::expr::ExprId>> = bytes.iter().copied().map(Some).collect();
     o.bytes.write(pool, 0, &bytes);
-    o.read_only = true;
     memory.object(id).base
 }

@@ -316,6 +316,13 @@ pub fn llvm_arity(rest: &str) -> Option<Arity> {
     llvm_row(rest).map(|(_, n)| Arity::Exact(n))
 }
 
+/// Whether the call `name` (with its `llvm.` prefix) is a hint that
+/// returns its first argument unchanged (the `PassThrough` rows): its
+/// result carries that argument's shadow (exec/memory/shadow.rs).
+pub fn returns_first_argument(name: &str) -> bool {
+    name.strip_prefix("llvm.").and_then(llvm_row).is_some_and(|(op, _)| op == Llvm::PassThrough)
+}
+
 fn lanes_fmt(c: &CallCtx) -> Option<FpFormat> {
     c.inst.ty.is_float()
 }
@@ -786,7 +793,7 @@ fn native_libm(base: &str, f: FpFormat, args: &[u128]) -> Option<u128> {
 
 #[cfg(test)]
 mod tests {
-    use super::{intrinsic_base, libm_arity, llvm_arity, LIBM_ROWS, LLVM_ROWS};
+    use super::{intrinsic_base, libm_arity, llvm_arity, returns_first_argument, LIBM_ROWS, LLVM_ROWS};
     use crate::exec::engine::arity::Arity;
 
     /// A row is looked up by the name without its type suffix: a row
@@ -814,6 +821,18 @@ mod tests {
         assert_eq!(llvm_arity("x86.sse.min.ps"), None);
         assert_eq!(llvm_arity("aarch64.neon.smax.v4i32"), None);
         assert_eq!(llvm_arity("no.such.intrinsic"), None);
+    }
+
+    /// The hints that pass their first argument through, by full name;
+    /// the computing intrinsics and a C function of a hint's name do not.
+    #[test]
+    fn pass_through_hints_by_full_name() {
+        for name in ["llvm.expect.i64", "llvm.expect.with.probability.i1", "llvm.ssa.copy.i32", "llvm.launder.invariant.group.p0"] {
+            assert!(returns_first_argument(name), "{name}");
+        }
+        for name in ["llvm.smax.i32", "llvm.memcpy.p0.p0.i64", "llvm.fabs.f32", "expect", "llvm.x86.sse.min.ps"] {
+            assert!(!returns_first_argument(name), "{name}");
+        }
     }
 
     #[test]
