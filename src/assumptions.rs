@@ -67,6 +67,7 @@ impl FromStr for Assumption {
 pub struct Assumptions(u8);
 
 impl Assumptions {
+    /// The empty set.
     pub const NONE: Assumptions = Assumptions(0);
     /// Every member, `nan-bits-ignored` included.
     pub const ALL: Assumptions = Assumptions(31);

@@ -12,6 +12,8 @@ use std::collections::HashMap;
 /// Above this many work-items the pair mode is used by default.
 pub const ENUMERATE_LIMIT: u64 = 4096;
 
+/// Runs `symcross race`: checks the kernel, writes the reports; returns the
+/// exit status.
 pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error> {
     let _run = tracing::info_span!("race", file = %a.file.display(), kernel = a.kernel.as_deref()).entered();
     let nd = ndrange(&a.local_size, a.num_groups.as_deref(), a.global_size.as_deref())?;
@@ -68,6 +70,9 @@ fn dims(s: &str, what: &str) -> Result<(u32, [u64; 3]), Error> {
     Ok((parts.len() as u32, out))
 }
 
+/// The NDRange of `--local-size` and `--num-groups` or `--global-size`;
+/// refuses a global size that is not a multiple of the local one, and
+/// ranges too large for 64-bit ids.
 pub fn ndrange(local: &str, groups: Option<&str>, global: Option<&str>) -> Result<NdRange, Error> {
     let (dl, l) = dims(local, "--local-size")?;
     let (dg, g) = match (groups, global) {
