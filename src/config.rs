@@ -93,7 +93,7 @@ pub struct Config {
     /// of waiting for, and possibly being lost to, a limit.
     pub stop_at_first_finding: bool,
     /// Explore only this shard's part of the path tree (`check --shard
-    /// K/N`, exec/shard.rs; default: the whole tree).
+    /// K/N`, exec/engine/shard.rs; default: the whole tree).
     pub shard: Option<crate::exec::PathShard>,
     /// How many times one path may unroll a loop whose exit test stays
     /// symbolic (default: no bound; `symcross race` sets 16). A path that

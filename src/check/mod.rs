@@ -1,5 +1,5 @@
 //! Deciding questions about a path: is a branch side feasible, can a check
-//! fail. Implements the ladder of DESIGN.md section 3: structural identity,
+//! fail. Implements the ladder of README, How a check is decided: structural identity,
 //! then (under `associativity`) the reassociation normal form and the
 //! e-graph, then sampling on concrete inputs, then the bit-precise solver;
 //! says which step decided, and whether a witness confirms the failure in
@@ -139,7 +139,7 @@ impl Decider {
         self.backend.check(pool, path, cond)
     }
 
-    /// Can `a != b` on this path? The ladder of DESIGN.md section 3; with
+    /// Can `a != b` on this path? The ladder of README, How a check is decided; with
     /// `--log debug` each check is logged with the step that decided it
     /// and its time (sizes only: sides can have millions of nodes).
     pub fn check_equal(&mut self, pool: &mut ExprPool, path: &[ExprId], a: ExprId, b: ExprId) -> CheckOutcome {

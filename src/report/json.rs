@@ -1,4 +1,4 @@
-//! The machine-readable report (DESIGN.md section 1). Field names and
+//! The machine-readable report (README, JSON report). Field names and
 //! values are a stable interface for CI scripts: add fields, never rename.
 
 use super::finding::{Finding, FindingKind, Status};
@@ -23,7 +23,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// The process exit status for this verdict (DESIGN.md section 1).
+    /// The process exit status for this verdict (README, Exit status).
     pub fn exit_code(self) -> i32 {
         match self {
             Verdict::Equivalent => 0,
@@ -100,7 +100,7 @@ impl std::ops::AddAssign<&DecidedCounts> for DecidedCounts {
 
 /// What a run actually exercised: how many inputs were symbolic and how
 /// many checks were reached. A verdict claims no more than this supports
-/// (DESIGN.md section 2b).
+/// (README, Reading a report).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Coverage {
     /// Symbolic inputs created (`symcross_make_symbolic` and its aliases
@@ -417,7 +417,7 @@ const VACUOUS: [&str; 2] = ["no-check-reached", "nothing-checked"];
 /// Warning kinds about how many checks were reached.
 const CHECK_COUNTS: [&str; 4] = ["no-check-reached", "nothing-checked", "paths-without-check", "no-shared-access"];
 
-/// The vacuity warnings of DESIGN.md section 2b for a run's coverage.
+/// The vacuity warnings (README, Reading a report) for a run's coverage.
 fn vacuity(c: &Coverage, paths: u64) -> Vec<Warning> {
     let mut out = Vec::new();
     let mut warn = |kind, message: String| out.push(Warning { kind, message });

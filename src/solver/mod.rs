@@ -52,7 +52,7 @@ pub struct Query {
     /// Per-query work limit in the backend's own deterministic units (Z3's
     /// `rlimit`); running out is Unknown, whatever the machine's load.
     pub resource_limit: Option<u32>,
-    /// Opt-in floating-point assumptions (DESIGN.md section 2); those that
+    /// Opt-in floating-point assumptions (README, Assumptions); those that
     /// restrict values are encoded on every FP operation's operands and
     /// result (FBin, FUn, Fma, IntToFp, FpConvert).
     pub assumptions: Assumptions,
