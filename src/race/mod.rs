@@ -470,8 +470,7 @@ impl AccessLog {
             for &j in &by_object[&object] {
                 // Two symbolic records meet twice: offer the pair from the
                 // earlier one only.
-                if j != s && !(j < s && !sink.pool().is_const(self.records[j].offset)) && kinds_conflict(&self.records[s], &self.records[j])
-                {
+                if j != s && (j > s || sink.pool().is_const(self.records[j].offset)) && kinds_conflict(&self.records[s], &self.records[j]) {
                     pairing.consider(self, sink, s, j);
                 }
             }
