@@ -41,9 +41,9 @@ pub struct Cli {
 pub enum ColorArg {
     /// On a terminal, unless NO_COLOR is set.
     Auto,
-    /// Always, even into a file or pipe.
+    /// Always, even into a file or pipe, and even when NO_COLOR is set.
     Always,
-    /// Never.
+    /// Never, even on a terminal.
     Never,
 }
 
