@@ -626,7 +626,7 @@ pub struct Module {
     pub function_index: HashMap<String, FuncId>,
     /// Globals by symbol name.
     pub global_index: HashMap<String, GlobalId>,
-    /// Source file paths referred to by `Loc::file`. Index 0 is "<unknown>".
+    /// Source file paths referred to by `Loc::file`. Index 0 is `<unknown>`.
     pub files: Vec<String>,
     /// What the translation could not model outside any instruction (for
     /// example a global initializer holding an x86_fp80 constant); such a
