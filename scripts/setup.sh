@@ -19,6 +19,16 @@ if ! command -v cargo >/dev/null 2>&1; then
   echo "symcross: cargo not found; install Rust (rustup) first" >&2
   exit 1
 fi
+# scripts/test.sh runs `cargo fmt --check` and `cargo clippy` before the
+# tests. rustup's minimal profile leaves both out; add them where rustup
+# manages the toolchain, and say what is missing where it does not.
+if command -v rustup >/dev/null 2>&1; then
+  rustup component add rustfmt clippy || echo "symcross: rustup could not add rustfmt and clippy" >&2
+fi
+for tool in fmt clippy; do
+  cargo "$tool" --version >/dev/null 2>&1 \
+    || echo "symcross: cargo $tool not found; scripts/test.sh needs it (rustup component add ${tool/fmt/rustfmt})" >&2
+done
 # The real consumers the tests read the SARIF and JUnit reports with.
 if command -v python3 >/dev/null 2>&1; then
   python3 -m pip install --quiet -r "$(dirname "$0")/../tests/requirements.txt" \

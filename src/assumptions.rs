@@ -1,4 +1,4 @@
-//! The opt-in floating-point assumptions (DESIGN.md section 2) as one small
+//! The opt-in floating-point assumptions (README, Assumptions) as one small
 //! set type shared by the configuration (`--assume`), the e-graph rules
 //! (`[assume: ...]`) and the solver encoding, so no layer converts between
 //! copies. Each user assumption is a restriction on every floating-point
@@ -67,6 +67,7 @@ impl FromStr for Assumption {
 pub struct Assumptions(u8);
 
 impl Assumptions {
+    /// The empty set.
     pub const NONE: Assumptions = Assumptions(0);
     /// Every member, `nan-bits-ignored` included.
     pub const ALL: Assumptions = Assumptions(31);

@@ -8,6 +8,8 @@ use crate::config::Config;
 use crate::expr::{ExprId, ExprPool};
 use std::time::Duration;
 
+/// Step 2 of the ladder: the e-graph over the built-in and `--rules` rewrite
+/// rules, restricted to the rules the enabled assumptions allow.
 pub struct EgraphCanonicalizer {
     rules: RuleSet,
     enabled: Assumptions,

@@ -28,6 +28,8 @@ pub enum FpSolverKind {
     Z3,
 }
 
+/// Everything a run of the engine is configured by, gathered from the
+/// command line (or set by tests and the suite).
 #[derive(Clone, Debug)]
 pub struct Config {
     /// Stop exploring after this long (default: no limit).
@@ -43,9 +45,11 @@ pub struct Config {
     /// Time limit of one solver query (default 10 s); a query that times out
     /// leaves its finding unconfirmed.
     pub query_timeout: Duration,
+    /// Order in which paths are explored.
     pub searcher: SearcherKind,
     /// Seed of the random-path searcher; a run is deterministic for a seed.
     pub seed: u64,
+    /// The floating-point assumptions enabled (`--assume`).
     pub assumptions: Assumptions,
     /// What NaNs operations produce and how checks compare them (`--nan`).
     pub nan: crate::expr::NanModel,
@@ -89,7 +93,7 @@ pub struct Config {
     /// of waiting for, and possibly being lost to, a limit.
     pub stop_at_first_finding: bool,
     /// Explore only this shard's part of the path tree (`check --shard
-    /// K/N`, exec/shard.rs; default: the whole tree).
+    /// K/N`, exec/engine/shard.rs; default: the whole tree).
     pub shard: Option<crate::exec::PathShard>,
     /// How many times one path may unroll a loop whose exit test stays
     /// symbolic (default: no bound; `symcross race` sets 16). A path that

@@ -1,3 +1,6 @@
+//! The `symcross` command; everything but the SIGPIPE set-up is in the
+//! library (`symcross::cli::main`).
+
 fn main() {
     // Output piped into `head` and friends: a closed pipe ends the process
     // quietly, as for any Unix tool, instead of a panic on the next write.

@@ -1,4 +1,4 @@
-//! User rules are proved before they are used (DESIGN.md section 2b):
+//! User rules are proved before they are used (README, Reading a report):
 //! `check --rules DIR` runs the proof of `symcross rules verify` on every
 //! user rule that the run's assumptions enable, and refuses the run (exit
 //! 2, naming the rule's file and line) when a rule is unsound or its proof

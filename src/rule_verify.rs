@@ -14,11 +14,14 @@ use std::time::Duration;
 /// Outcome of verifying one rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
+    /// Proved: the two sides are equal wherever the side conditions hold.
     Sound,
     /// A counterexample: the rule changes a value.
     Unsound(String),
     /// Holds by the `associativity` assumption, which is a permission.
     Assumed,
+    /// Not decided: the solver gave up or the rule could not be
+    /// instantiated; the text says why.
     Unknown(String),
 }
 

@@ -12,6 +12,8 @@ use crate::expr::{ExprId, ExprPool};
 use crate::solver::{default_solver, Query, SmtProcessConfig, Solver, SolverResult, Unknown, UnknownKind};
 use std::time::{Duration, Instant};
 
+/// The executor's satisfiability backend: the solver stack with the run's
+/// timeout, assumptions and `--max-time` deadline.
 pub struct SolverBackend {
     solver: Box<dyn Solver>,
     timeout: Duration,
@@ -28,6 +30,8 @@ pub struct SolverBackend {
 pub const DEADLINE_REASON: &str = "the --max-time limit was reached during this query";
 
 impl SolverBackend {
+    /// The default solver chain for `config` (its FP solver, timeout and
+    /// assumptions).
     pub fn new(config: &Config) -> Self {
         let fp = match config.fp_solver {
             FpSolverKind::Cvc5 => SmtProcessConfig::cvc5(),

@@ -1,5 +1,5 @@
 //! prove_equal and explain_assumptions on the cases of KLEE-CL section 6
-//! and DESIGN.md section 2.
+//! and of README, Assumptions.
 
 use symcross::canon::*;
 use symcross::expr::*;

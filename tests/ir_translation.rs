@@ -236,7 +236,7 @@ fn garbage_bitcode_is_an_error_not_a_panic() {
 #[test]
 fn missing_files_are_named_in_errors() {
     let missing = PathBuf::from("/nonexistent/dir/harness.c");
-    match compile_inputs(&[missing.clone()], &CompileOptions::default()) {
+    match compile_inputs(std::slice::from_ref(&missing), &CompileOptions::default()) {
         Err(FrontendError::MissingInput(p)) => assert_eq!(p, missing),
         other => panic!("unexpected {other:?}"),
     }
@@ -250,7 +250,7 @@ fn clang_errors_are_carried_verbatim() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.c");
     std::fs::write(&path, "int f(void) { return 1 +; }\n").unwrap();
-    match compile_inputs(&[path.clone()], &CompileOptions::default()) {
+    match compile_inputs(std::slice::from_ref(&path), &CompileOptions::default()) {
         Err(FrontendError::Compile { file, stderr }) => {
             assert_eq!(file, path);
             assert!(stderr.contains("bad.c:1:"), "{stderr}");

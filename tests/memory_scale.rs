@@ -19,6 +19,9 @@ fn fixture(name: &str) -> String {
 
 /// Runs `symcross ARGS --json -`; returns the report, the exit code and the
 /// peak resident set of the run in MB.
+// The child is reaped by `wait4` below (for its resource usage), which
+// clippy does not recognise as a wait.
+#[allow(clippy::zombie_processes)]
 fn run_measured(args: &[&str]) -> (serde_json::Value, i32, u64, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_symcross"))
         .args(args)

@@ -4,7 +4,7 @@
 //!
 //! - cpu_nan_table.c (the x86 table of tests/nan_semantics.rs), built for
 //!   aarch64-linux-gnu and run under qemu, prints what AArch64 computes for
-//!   + - * / fmod fmin fmax fma sqrt floor rint and float/double
+//!   `+ - * /`, fmod, fmin, fmax, fma, sqrt, floor, rint and float/double
 //!   conversions on NaN, signalling NaN, infinity and zero operands;
 //!   symcross's evaluation in the AArch64 exact model must match it bit for
 //!   bit, and the x86 model must not (else the table proves nothing).

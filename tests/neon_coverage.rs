@@ -6,10 +6,8 @@
 //! regenerates from arm_neon.h. `SYMCROSS_BLESS=1` rewrites the statuses.
 
 mod common;
-#[path = "common/neonsig.rs"]
-mod neonsig;
 
-use neonsig::{rows, Row, COVERAGE};
+use common::neonsig::{rows, Row, COVERAGE};
 use symcross::exec::engine::value::Value;
 use symcross::expr::ExprPool;
 use symcross::ir::Type;

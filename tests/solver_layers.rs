@@ -8,10 +8,13 @@ use symcross::assumptions::{Assumption, Assumptions};
 use symcross::expr::{evaluate, CmpOp, ExprId, ExprPool, FBinOp, FpFormat};
 use symcross::solver::*;
 
+/// The constraints of every query a `Recording` passed on, in order.
+type QueryLog = Rc<RefCell<Vec<Vec<ExprId>>>>;
+
 /// Passes queries on and records the constraints of each.
 struct Recording<S> {
     inner: S,
-    log: Rc<RefCell<Vec<Vec<ExprId>>>>,
+    log: QueryLog,
 }
 
 impl<S: Solver> Solver for Recording<S> {
@@ -24,7 +27,7 @@ impl<S: Solver> Solver for Recording<S> {
     }
 }
 
-fn recording<S: Solver>(inner: S) -> (Recording<S>, Rc<RefCell<Vec<Vec<ExprId>>>>) {
+fn recording<S: Solver>(inner: S) -> (Recording<S>, QueryLog) {
     let log = Rc::new(RefCell::new(Vec::new()));
     (Recording { inner, log: log.clone() }, log)
 }

@@ -52,7 +52,7 @@ fn padding_compared_by_check_equal_is_a_use() {
 
 #[test]
 fn padding_compared_by_memcmp_is_reported_at_the_memcmp_call() {
-    // memcmp is built in (src/exec/compare.rs): the use is the call itself.
+    // memcmp is built in (src/exec/checks/compare.rs): the use is the call itself.
     let found = uninit_findings("uninit_memcmp_padding.c", &[]);
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].0, 19, "the line of the memcmp call: {found:?}");

@@ -1,7 +1,7 @@
 // expect: findings mismatch
 /* Deliberately broken: the scalar reference clamps with the std::min idiom
  * (b < a ? b : a) while _mm_min_ps computes (a < b ? a : b). They differ
- * for min(-0, +0) and when one operand is NaN (DESIGN.md section 2).
+ * for min(-0, +0) and when one operand is NaN (README, Assumptions).
  * Expected verdict: mismatch. */
 #include <xmmintrin.h>
 #include "symcross.h"

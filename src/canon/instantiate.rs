@@ -19,7 +19,9 @@ use std::collections::HashMap;
 /// One instantiation of a rule.
 #[derive(Clone, Debug)]
 pub struct RuleInstance {
+    /// The left side of the rule, instantiated.
     pub lhs: ExprId,
+    /// The right side of the rule, instantiated.
     pub rhs: ExprId,
     /// Width-1 conjunction of the side conditions.
     pub condition: ExprId,

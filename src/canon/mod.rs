@@ -1,4 +1,4 @@
-//! Step 2 of the decision ladder (DESIGN.md section 3): canonicalisation in an
+//! Step 2 of the decision ladder (README, How a check is decided): canonicalisation in an
 //! e-graph.
 //!
 //! Both sides of a check go into one e-graph; rewrite rules read from

@@ -74,7 +74,7 @@ pub fn approximate_operation(pool: &ExprPool, roots: &[ExprId]) -> Option<String
             continue;
         }
         match &*pool.get(e) {
-            // exec/contraction.rs: `choice ? fma : split`.
+            // exec/ops/contraction.rs: `choice ? fma : split`.
             Expr::Ite(c, t, _) if matches!(&*pool.get(*c), Expr::Fresh { width: 1, .. }) && matches!(&*pool.get(*t), Expr::Fma(..)) => {
                 return Some(CONTRACTION.to_string())
             }

@@ -1,5 +1,5 @@
 //! Deciding questions about a path: is a branch side feasible, can a check
-//! fail. Implements the ladder of DESIGN.md section 3: structural identity,
+//! fail. Implements the ladder of README, How a check is decided: structural identity,
 //! then (under `associativity`) the reassociation normal form and the
 //! e-graph, then sampling on concrete inputs, then the bit-precise solver;
 //! says which step decided, and whether a witness confirms the failure in
@@ -19,6 +19,7 @@ use crate::solver::Unknown;
 pub enum Feasibility {
     /// Satisfiable; the assignment is a witness.
     Sat(Assignment),
+    /// No assignment satisfies it.
     Unsat,
     /// The solver gave up; the reason says why (timeout, work budget,
     /// unsupported construct, ...).
@@ -46,6 +47,8 @@ pub trait Backend {
 
 /// Step 2 of the ladder: proving two expressions equal by rewriting.
 pub trait Canonicalizer {
+    /// Whether `a` and `b` are proved equal under the enabled assumptions
+    /// (false: not proved, which is not a refutation).
     fn prove_equal(&mut self, pool: &ExprPool, a: ExprId, b: ExprId) -> bool;
     /// The smallest set of assumptions (beyond the enabled ones) under which
     /// `a` and `b` are proved equal, if any.
@@ -55,6 +58,7 @@ pub trait Canonicalizer {
 /// Outcome of checking that `a == b` holds on a path.
 #[derive(Clone, Debug)]
 pub enum CheckOutcome {
+    /// Proved for every input of the path; the step that proved it.
     Proved(DecidedBy),
     /// The check fails for this witness in the semantics the user chose;
     /// the step that found it (sampling or the solver).
@@ -68,19 +72,25 @@ pub enum CheckOutcome {
     Unknown(Unknown),
 }
 
+/// Decides branch feasibility and checks for the executor: the ladder of
+/// steps (README, How a check is decided) over a solver backend.
 pub struct Decider {
+    /// The solver stack.
     pub backend: Box<dyn Backend>,
+    /// The rewriting step (`None` when the e-graph is turned off).
     pub canon: Option<Box<dyn Canonicalizer>>,
     /// The user's assumptions: they decide what a witness proves.
     pub assumptions: Assumptions,
     /// Concrete samples tried before the solver (0: none).
     pub sample_trials: u32,
+    /// Seed of the sampled inputs.
     pub seed: u64,
     /// Equivalence sweeping of integer checks (sweep.rs), kept across checks.
     sweeper: sweep::Sweeper,
 }
 
 impl Decider {
+    /// A decider with no assumptions and no sampling.
     pub fn new(backend: Box<dyn Backend>, canon: Option<Box<dyn Canonicalizer>>) -> Self {
         Decider { backend, canon, assumptions: Assumptions::default(), sample_trials: 0, seed: 0, sweeper: sweep::Sweeper::new(0) }
     }
@@ -129,7 +139,7 @@ impl Decider {
         self.backend.check(pool, path, cond)
     }
 
-    /// Can `a != b` on this path? The ladder of DESIGN.md section 3; with
+    /// Can `a != b` on this path? The ladder of README, How a check is decided; with
     /// `--log debug` each check is logged with the step that decided it
     /// and its time (sizes only: sides can have millions of nodes).
     pub fn check_equal(&mut self, pool: &mut ExprPool, path: &[ExprId], a: ExprId, b: ExprId) -> CheckOutcome {

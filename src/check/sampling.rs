@@ -89,7 +89,7 @@ pub fn find_difference(
             // Fresh values keep their default, but draw as input bytes do:
             // the trials of a seed stay the ones they have always been.
             for leaf in &leaves {
-                let byte = if rng.next() % 2 == 0 { rng.next() as u8 } else { 0 };
+                let byte = if rng.next().is_multiple_of(2) { rng.next() as u8 } else { 0 };
                 if let Leaf::Input { array, index } = *leaf {
                     w.arrays.get_mut(&array).expect("sized above")[index as usize] = byte;
                 }
@@ -254,12 +254,12 @@ fn telling_value(f: FpFormat, rng: &mut SplitMix) -> u128 {
 fn small_integer(f: FpFormat, trial: u32, rng: &mut SplitMix) -> u128 {
     let magnitude = if trial % 2 == 1 {
         1 + rng.next() % 2
-    } else if rng.next() % 8 == 0 {
+    } else if rng.next().is_multiple_of(8) {
         1 << (rng.next() % 5)
     } else {
         1 + rng.next() % 8
     };
-    let v = if rng.next() % 2 == 0 { magnitude as f64 } else { -(magnitude as f64) };
+    let v = if rng.next().is_multiple_of(2) { magnitude as f64 } else { -(magnitude as f64) };
     match f {
         FpFormat::Half => half::f16::from_f64(v).to_bits() as u128,
         FpFormat::Single => (v as f32).to_bits() as u128,

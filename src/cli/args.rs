@@ -22,7 +22,9 @@ SYMCROSS_RUNTIME    the cl-runtime-model directory (default: the one next to the
 SYMCROSS_CACHE_DIR  where the compiled runtime model is kept (default: $XDG_CACHE_HOME/symcross or \
 ~/.cache/symcross; empty: no cache)"
 )]
+/// The whole command line: a subcommand and the global flags.
 pub struct Cli {
+    /// What to do.
     #[command(subcommand)]
     pub command: Command,
     /// Log engine internals to stderr: `info` shows the stages (compile, translate, execute) with their
@@ -34,11 +36,14 @@ pub struct Cli {
     pub color: ColorArg,
 }
 
+/// When the text report is coloured (`--color`).
 #[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
 pub enum ColorArg {
     /// On a terminal, unless NO_COLOR is set.
     Auto,
+    /// Always, even into a file or pipe, and even when NO_COLOR is set.
     Always,
+    /// Never, even on a terminal.
     Never,
 }
 
@@ -54,6 +59,7 @@ impl ColorArg {
     }
 }
 
+/// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Symbolically execute C/C++ (.c .cc .cpp) or LLVM (.bc .ll) harnesses, linked together.
@@ -77,6 +83,7 @@ pub enum Command {
     Merge(MergeArgs),
 }
 
+/// How C, C++ and OpenCL inputs are compiled (`-I`, `-D`, `--cflags`, `--target`).
 #[derive(Args, Debug, Clone, Default)]
 pub struct CompileArgs {
     /// Add DIR to the include search path of clang.
@@ -94,6 +101,7 @@ pub struct CompileArgs {
     pub target: Option<String>,
 }
 
+/// Limits of one run and how it reports (`--max-time`, `--json`, ...).
 #[derive(Args, Debug, Clone, Default)]
 pub struct LimitArgs {
     /// Stop exploring after S seconds (the verdict is then inconclusive unless something was found).
@@ -117,6 +125,7 @@ pub struct LimitArgs {
     pub progress: bool,
 }
 
+/// Arguments of `symcross check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
     /// Harness sources or LLVM modules; they are linked together.
@@ -181,14 +190,18 @@ pub struct CheckArgs {
     /// there is a confirmed witness, usually in microseconds.
     #[arg(long, value_name = "N", default_value_t = 128, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
     pub sample_trials: u32,
+    /// How the harness is compiled.
     #[command(flatten)]
     pub compile: CompileArgs,
+    /// Limits and the JSON report.
     #[command(flatten)]
     pub limits: LimitArgs,
+    /// SARIF and JUnit reports.
     #[command(flatten)]
     pub ci: CiReportArgs,
 }
 
+/// Arguments of `symcross race`.
 #[derive(Args, Debug)]
 pub struct RaceArgs {
     /// The OpenCL C source of the kernel.
@@ -239,10 +252,13 @@ pub struct RaceArgs {
     /// Keep exploring after the first confirmed finding (default: stop there).
     #[arg(long)]
     pub all_findings: bool,
+    /// How the kernel is compiled.
     #[command(flatten)]
     pub compile: CompileArgs,
+    /// Limits and the JSON report.
     #[command(flatten)]
     pub limits: LimitArgs,
+    /// SARIF and JUnit reports.
     #[command(flatten)]
     pub ci: CiReportArgs,
 }
@@ -256,6 +272,7 @@ fn race_mode(text: &str) -> Result<crate::report::RaceMode, String> {
     }
 }
 
+/// Arguments of `symcross replay`.
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
     /// The JSON report of `symcross check --json`, optionally preceded by the harness files to build
@@ -271,16 +288,21 @@ pub struct ReplayArgs {
     pub compile: CompileArgs,
 }
 
+/// Arguments of `symcross run`.
 #[derive(Args, Debug)]
 pub struct RunArgs {
+    /// Sources or LLVM modules, linked together.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// The function to run.
     #[arg(long, default_value = "main")]
     pub entry: String,
+    /// How the program is compiled.
     #[command(flatten)]
     pub compile: CompileArgs,
 }
 
+/// Arguments of `symcross rules`.
 #[derive(Args, Debug)]
 pub struct RulesArgs {
     /// What to do with the rules.
@@ -307,6 +329,7 @@ pub enum RulesAction {
     Verify,
 }
 
+/// Arguments of `symcross bench`.
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// Write the figures as a Markdown table to FILE as well.
@@ -329,6 +352,7 @@ pub struct CiReportArgs {
     pub junit: Option<String>,
 }
 
+/// Arguments of `symcross suite`.
 #[derive(Args, Debug)]
 pub struct SuiteArgs {
     /// The manifest (default: symcross.toml in the current directory). Paths in it are relative to it.
@@ -350,10 +374,12 @@ pub struct SuiteArgs {
     /// Write the suite report (every entry with its report) to FILE (`-` for standard output).
     #[arg(long, value_name = "FILE|-")]
     pub json: Option<String>,
+    /// SARIF and JUnit reports of the whole suite.
     #[command(flatten)]
     pub ci: CiReportArgs,
 }
 
+/// Arguments of `symcross merge`.
 #[derive(Args, Debug)]
 pub struct MergeArgs {
     /// Reports written by `symcross suite --json` or `symcross check --shard K/N --json` (one per shard).
@@ -362,6 +388,7 @@ pub struct MergeArgs {
     /// Write the merged suite report to FILE (`-` for standard output).
     #[arg(long, value_name = "FILE|-")]
     pub json: Option<String>,
+    /// SARIF and JUnit reports of the merged suite.
     #[command(flatten)]
     pub ci: CiReportArgs,
 }

@@ -7,6 +7,8 @@ use crate::report::text;
 use crate::Error;
 use std::time::Duration;
 
+/// The compile options of `-I`, `-D`, `--cflags` and `--target`; refuses an
+/// unknown target.
 pub fn compile_options(c: &CompileArgs) -> Result<CompileOptions, Error> {
     let extra = match &c.cflags {
         Some(f) => f.split_whitespace().map(str::to_string).collect(),
@@ -31,6 +33,8 @@ pub fn seconds(s: f64, what: &str) -> Result<Duration, Error> {
     Duration::try_from_secs_f64(s).map_err(|e| Error::Usage(format!("{what} {s}: {e}")))
 }
 
+/// Sets the run's limits from the command line, refusing values that are
+/// zero, negative or too large; `--max-memory` defaults to half the machine.
 pub fn apply_limits(config: &mut Config, l: &LimitArgs) -> Result<(), Error> {
     config.max_time = l.max_time.map(|s| seconds(s, "--max-time")).transpose()?;
     if l.max_paths == Some(0) {
@@ -52,10 +56,13 @@ pub fn apply_limits(config: &mut Config, l: &LimitArgs) -> Result<(), Error> {
 /// counts derived from it must not overflow.
 pub const MAX_MEMORY_MB: u64 = 1 << 24;
 
+/// The input files' names joined by spaces, as reports name the input.
 pub fn input_name(files: &[std::path::PathBuf]) -> String {
     files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(" ")
 }
 
+/// Runs `symcross check`: compiles and checks the harness, writes the
+/// reports; returns the exit status.
 pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Error> {
     let _run = tracing::info_span!("check", harness = %input_name(&a.files)).entered();
     let mut config = Config::default();

@@ -18,6 +18,8 @@ use std::collections::HashMap;
 /// bound is `exec::opencl::launch::HOST_LAUNCH_ENUMERATE_UP_TO`).
 pub const RACE_ENUMERATE_BY_DEFAULT_UP_TO: u64 = 4096;
 
+/// Runs `symcross race`: checks the kernel, writes the reports; returns the
+/// exit status.
 pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error> {
     let _run = tracing::info_span!("race", file = %a.file.display(), kernel = a.kernel.as_deref()).entered();
     let nd = ndrange(&a.local_size, a.num_groups.as_deref(), a.global_size.as_deref())?;
@@ -80,6 +82,9 @@ fn dims(s: &str, what: &str) -> Result<(u32, [u64; 3]), Error> {
     Ok((parts.len() as u32, out))
 }
 
+/// The NDRange of `--local-size` and `--num-groups` or `--global-size`;
+/// refuses a global size that is not a multiple of the local one, and
+/// ranges too large for 64-bit ids.
 pub fn ndrange(local: &str, groups: Option<&str>, global: Option<&str>) -> Result<NdRange, Error> {
     let (dl, l) = dims(local, "--local-size")?;
     let (dg, g) = match (groups, global) {

@@ -2,7 +2,7 @@
 //!
 //! Used by the simplifying builders (constant folding) and by `eval.rs`
 //! (evaluating a whole expression under a witness). Floating point follows
-//! DESIGN.md section 2: round to nearest-even. NaN results are the canonical
+//! README, Semantics: round to nearest-even. NaN results are the canonical
 //! quiet NaN of their format under `--nan equal`, and the target's own NaN
 //! under `--nan exact` (`nan_rules.rs`; the `*_in` functions take the model).
 //!

@@ -11,7 +11,12 @@ use rustc_hash::FxHashSet;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Leaf {
     /// Byte `index` of symbolic input array `array` (`Expr::Input`).
-    Input { array: u32, index: u32 },
+    Input {
+        /// The input array's number.
+        array: u32,
+        /// The byte's offset in it.
+        index: u32,
+    },
     /// Fresh value `id` (`Expr::Fresh`): havocked memory, unmodelled
     /// results.
     Fresh(u32),

@@ -123,12 +123,16 @@ impl std::fmt::Debug for ExprId {
 /// IEEE 754 binary formats symcross models.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FpFormat {
+    /// IEEE binary16.
     Half,
+    /// IEEE binary32 (C `float`).
     Single,
+    /// IEEE binary64 (C `double`).
     Double,
 }
 
 impl FpFormat {
+    /// Total width in bits.
     pub fn width(self) -> Width {
         match self {
             FpFormat::Half => 16,
@@ -136,6 +140,7 @@ impl FpFormat {
             FpFormat::Double => 64,
         }
     }
+    /// Exponent field width in bits.
     pub fn exponent_bits(self) -> u32 {
         match self {
             FpFormat::Half => 5,
@@ -147,6 +152,7 @@ impl FpFormat {
     pub fn significand_bits(self) -> u32 {
         self.width() - self.exponent_bits()
     }
+    /// The format of this bit width (16, 32 or 64), if any.
     pub fn from_width(width: Width) -> Option<FpFormat> {
         match width {
             16 => Some(FpFormat::Half),
@@ -155,6 +161,7 @@ impl FpFormat {
             _ => None,
         }
     }
+    /// The C type name (`half`, `float`, `double`).
     pub fn name(self) -> &'static str {
         match self {
             FpFormat::Half => "half",
@@ -168,38 +175,59 @@ impl FpFormat {
 /// (the executor reports it as a finding before building the node).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum BinOp {
+    /// Addition modulo 2^width.
     Add,
+    /// Subtraction modulo 2^width.
     Sub,
+    /// Multiplication modulo 2^width (low half of the product).
     Mul,
+    /// Unsigned division.
     UDiv,
+    /// Signed division, rounding toward zero.
     SDiv,
+    /// Unsigned remainder.
     URem,
+    /// Signed remainder; takes the sign of the dividend.
     SRem,
+    /// Bitwise and.
     And,
+    /// Bitwise or.
     Or,
+    /// Bitwise exclusive or.
     Xor,
     /// Shift amounts at or beyond the width give 0 (or all sign bits for AShr).
     Shl,
+    /// Logical shift right (zeros in).
     LShr,
+    /// Arithmetic shift right (sign bits in).
     AShr,
 }
 
 /// Integer comparisons; the others are built from these by swapping or negating.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CmpOp {
+    /// Equal.
     Eq,
+    /// Unsigned less than.
     Ult,
+    /// Unsigned less or equal.
     Ule,
+    /// Signed less than.
     Slt,
+    /// Signed less or equal.
     Sle,
 }
 
 /// Binary floating-point operations, all rounding to nearest-even.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FBinOp {
+    /// Addition.
     Add,
+    /// Subtraction.
     Sub,
+    /// Multiplication.
     Mul,
+    /// Division.
     Div,
     /// C `fmod` (truncating remainder), LLVM `frem`.
     Rem,
@@ -212,13 +240,17 @@ pub enum FBinOp {
 /// Unary floating-point operations with exact IEEE semantics.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FUnOp {
+    /// Square root.
     Sqrt,
     /// Round to integral, ties to even (rint/nearbyint/roundeven).
     RoundEven,
     /// Round to integral, ties away from zero (C `round`).
     RoundAway,
+    /// Round toward negative infinity.
     Floor,
+    /// Round toward positive infinity.
     Ceil,
+    /// Round toward zero.
     Trunc,
 }
 
@@ -228,12 +260,19 @@ pub enum FUnOp {
 pub struct Outcomes(pub u8);
 
 impl Outcomes {
+    /// The `<` outcome bit.
     pub const LT: u8 = 1;
+    /// The `=` outcome bit.
     pub const EQ: u8 = 2;
+    /// The `>` outcome bit.
     pub const GT: u8 = 4;
+    /// The unordered outcome bit (a NaN operand).
     pub const UNO: u8 = 8;
+    /// The comparison that is always false.
     pub const NONE: Outcomes = Outcomes(0);
+    /// The comparison that is always true.
     pub const ALL: Outcomes = Outcomes(15);
+    /// Whether the outcome `bit` (one of the constants above) makes it true.
     pub fn has(self, bit: u8) -> bool {
         self.0 & bit != 0
     }
@@ -242,6 +281,7 @@ impl Outcomes {
         let b = self.0;
         Outcomes((b & (Self::EQ | Self::UNO)) | ((b & Self::LT) << 2) | ((b & Self::GT) >> 2))
     }
+    /// The set of outcomes that make it false (the negated comparison).
     pub fn complement(self) -> Outcomes {
         Outcomes(!self.0 & 15)
     }
@@ -268,59 +308,98 @@ pub enum IntRounding {
 pub enum Expr {
     /// A constant of up to 128 bits.
     Const {
+        /// Bit width.
         width: Width,
+        /// The value, zero-extended.
         value: u128,
     },
     /// Byte `index` of the symbolic input array number `array`.
     Input {
+        /// Index into `ExprPool::arrays`.
         array: u32,
+        /// Byte offset in the array.
         index: u32,
     },
     /// A value constrained by nothing: an approximate operation's result,
     /// an unmodelled input. `id` makes each occurrence distinct.
     Fresh {
+        /// Distinguishes this value from every other fresh one.
         id: u32,
+        /// Bit width.
         width: Width,
     },
+    /// Integer operation on two operands of the same width.
     Bin(BinOp, ExprId, ExprId),
+    /// Bitwise complement.
     Not(ExprId),
+    /// Comparison; the result is 1 bit.
     Cmp(CmpOp, ExprId, ExprId),
+    /// If-then-else: a 1-bit condition and two values of the same width.
     Ite(ExprId, ExprId, ExprId),
     /// `hi` in the high bits, `lo` in the low bits.
     Concat(ExprId, ExprId),
+    /// Bits `offset .. offset + width` of `value`.
     Extract {
+        /// The value read.
         value: ExprId,
+        /// Lowest bit taken.
         offset: Width,
+        /// Number of bits taken.
         width: Width,
     },
+    /// Zero-extension to the given width.
     ZExt(ExprId, Width),
+    /// Sign-extension to the given width.
     SExt(ExprId, Width),
+    /// Floating-point operation on two operands of the given format.
     FBin(FBinOp, FpFormat, ExprId, ExprId),
+    /// Floating-point unary operation.
     FUn(FUnOp, FpFormat, ExprId),
+    /// Fused multiply-add `a * b + c` with one rounding.
     Fma(FpFormat, ExprId, ExprId, ExprId),
+    /// Floating-point comparison: true when the operands' ordering is one of
+    /// the outcomes; the result is 1 bit.
     FCmp(Outcomes, FpFormat, ExprId, ExprId),
+    /// Float to integer; NaN and out-of-range inputs give x86's integer
+    /// indefinite (only the sign bit set).
     FpToInt {
+        /// Signed (rather than unsigned) result.
         signed: bool,
+        /// How the float is rounded to an integer.
         rounding: IntRounding,
+        /// Format of the input.
         from: FpFormat,
+        /// The float converted.
         value: ExprId,
+        /// Width of the result.
         width: Width,
     },
+    /// Integer to float, rounding to nearest-even.
     IntToFp {
+        /// Signed (rather than unsigned) input.
         signed: bool,
+        /// Format of the result.
         to: FpFormat,
+        /// The integer converted.
         value: ExprId,
     },
+    /// Float to float of another format, rounding to nearest-even.
     FpConvert {
+        /// Format of the input.
         from: FpFormat,
+        /// Format of the result.
         to: FpFormat,
+        /// The float converted.
         value: ExprId,
     },
     /// A function whose only known property is that equal arguments give equal
     /// results (libm functions without exact IEEE semantics).
     Apply {
+        /// The function's name.
         function: Arc<str>,
+        /// Arguments in order.
         args: Vec<ExprId>,
+        /// Width of the result.
         width: Width,
     },
 }
@@ -328,7 +407,9 @@ pub enum Expr {
 /// Metadata of a symbolic input array (`make_symbolic` call).
 #[derive(Clone, Debug)]
 pub struct InputArray {
+    /// Unique name, shown in witnesses.
     pub name: String,
+    /// Size in bytes.
     pub size: u32,
     /// What the input's bytes hold, when the program's types say so (for
     /// printing only).
@@ -351,6 +432,7 @@ pub struct ExprPool {
 }
 
 impl ExprPool {
+    /// An empty pool with the default NaN model.
     pub fn new() -> Self {
         Self::default()
     }
@@ -360,6 +442,7 @@ impl ExprPool {
         ExprPool { nan, ..Self::default() }
     }
 
+    /// The NaN model the builders fold with.
     pub fn nan_model(&self) -> NanModel {
         self.nan
     }
@@ -378,6 +461,7 @@ impl ExprPool {
         std::borrow::Cow::Borrowed(&self.nodes[id.index()])
     }
 
+    /// Bit width of a node.
     #[inline]
     pub fn width(&self, id: ExprId) -> Width {
         if id.is_inline() {
@@ -386,10 +470,12 @@ impl ExprPool {
         self.widths[id.index()]
     }
 
+    /// Number of pooled (non-inline) nodes.
     pub fn len(&self) -> usize {
         self.nodes.len()
     }
 
+    /// Whether no node has been pooled.
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
     }
@@ -406,11 +492,13 @@ impl ExprPool {
         }
     }
 
+    /// Whether the node is a constant.
     #[inline]
     pub fn is_const(&self, id: ExprId) -> bool {
         id.is_inline() || matches!(self.nodes[id.index()], Expr::Const { .. })
     }
 
+    /// All symbolic input arrays, indexed by array number.
     pub fn arrays(&self) -> &[InputArray] {
         &self.arrays
     }
@@ -438,6 +526,7 @@ impl ExprPool {
         }
     }
 
+    /// A new unconstrained value of `width` bits, distinct from every other.
     pub fn fresh(&mut self, width: Width) -> ExprId {
         let id = self.next_fresh;
         self.next_fresh += 1;

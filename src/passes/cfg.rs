@@ -20,6 +20,7 @@ pub fn successors(term: &Terminator) -> Vec<BlockId> {
     }
 }
 
+/// The control-flow graph of a function, with dominators.
 pub struct Cfg {
     /// Distinct successors of each block.
     pub succs: Vec<Vec<BlockId>>,
@@ -36,6 +37,7 @@ pub struct Cfg {
 }
 
 impl Cfg {
+    /// The graph of `f`'s blocks.
     pub fn new(f: &Function) -> Cfg {
         let n = f.blocks.len();
         let mut succs: Vec<Vec<BlockId>> = Vec::with_capacity(n);
@@ -64,10 +66,12 @@ impl Cfg {
         Cfg { succs, preds, reachable, idom, rpo_index }
     }
 
+    /// The distinct predecessors of `b`.
     pub fn preds(&self, b: BlockId) -> &[BlockId] {
         &self.preds[b.0 as usize]
     }
 
+    /// Whether `b` is reachable from the entry block.
     pub fn is_reachable(&self, b: BlockId) -> bool {
         self.reachable.get(b.0 as usize).copied().unwrap_or(false)
     }

@@ -1,5 +1,5 @@
 //! Transformations of the internal IR run between translation and
-//! execution (DESIGN.md section 4). Each keeps the IR well formed (see
+//! execution (README, Layout). Each keeps the IR well formed (see
 //! `verify`) and never changes what a path computes.
 //!
 //! - `if_convert`: static path merging, folding small `if`s into selects.

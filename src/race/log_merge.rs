@@ -1,5 +1,5 @@
 //! Merging the access logs of two paths of one work-item that split at a
-//! branch and met again at its join (exec/merge.rs). Both logs share the
+//! branch and met again at its join (exec/engine/merge.rs). Both logs share the
 //! records made before the branch; each side's own records are kept, with
 //! the condition of their side as a guard, so that a conflict involving
 //! them is asked about only where that side was taken. Nothing else of

@@ -27,7 +27,9 @@ use crate::expr::{CmpOp, ExprId, ExprPool};
 use crate::ir::Loc;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+/// OpenCL's address space number of `__global` memory.
 pub const GLOBAL_SPACE: u32 = 1;
+/// OpenCL's address space number of `__local` memory.
 pub const LOCAL_SPACE: u32 = 3;
 
 /// The fence flag of an address space (CLK_LOCAL_MEM_FENCE = 1,
@@ -40,23 +42,32 @@ fn fence_of(space: u32) -> (u32, usize) {
     }
 }
 
+/// One access of a work-item to global or local memory.
 #[derive(Clone, Debug)]
 pub struct AccessRecord {
     /// Index of the work-item in the current group (enumerate) or pair.
     pub item: usize,
     /// Flat group index when ids are concrete (enumerate mode).
     pub group_key: Option<u64>,
+    /// The work-item's local id in each dimension.
     pub local_ids: [ExprId; 3],
+    /// The work-item's group id in each dimension.
     pub group_ids: [ExprId; 3],
+    /// The memory object accessed.
     pub object: ObjectId,
+    /// Its address space (`GLOBAL_SPACE` or `LOCAL_SPACE`).
     pub space: u32,
     /// Offset of the first byte from the object's base.
     pub offset: ExprId,
+    /// Number of bytes accessed.
     pub len: u64,
+    /// A store (rather than a load).
     pub write: bool,
+    /// An atomic operation.
     pub atomic: bool,
     /// The bytes written, for telling benign write-write races.
     pub value: Option<Vec<ExprId>>,
+    /// Where in the kernel source the access is.
     pub loc: Loc,
     /// An asynchronous copy's access: the copy's event. It is ordered only
     /// before accesses after a wait_group_events naming the event.
@@ -82,6 +93,8 @@ struct Fence {
     waits: Vec<u64>,
 }
 
+/// Every access of the run so far, with what orders them (barriers,
+/// event waits), and the pairs already reported.
 #[derive(Clone, Default)]
 pub struct AccessLog {
     /// Shared between forked states until one of them records an access:
@@ -124,8 +137,11 @@ pub struct AccessLog {
 
 /// A pair of accesses that conflict when `condition` holds.
 pub struct Candidate {
+    /// Index of the first access in `AccessLog::records`.
     pub a: usize,
+    /// Index of the second access in `AccessLog::records`.
     pub b: usize,
+    /// When the two accesses touch a common byte (and are not ordered).
     pub condition: ExprId,
     /// Write-write pairs: when the two writes store different bytes
     /// (false when they surely store the same; None when unknown).
@@ -140,13 +156,16 @@ pub struct Candidate {
 /// tolerance).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Tolerance {
+    /// Do not report write-write races that store the same value.
     pub write_write: bool,
+    /// Do not report read-write races whose write stores the value read.
     pub read_write: bool,
 }
 
 /// Where `AccessLog::check` sends candidate conflicts: the executor asks
 /// the solver and reports the feasible ones.
 pub trait RaceSink {
+    /// The pool the candidate's conditions live in.
     fn pool(&mut self) -> &mut ExprPool;
     /// Decides one candidate; true when it was reported as a race.
     fn offer(&mut self, log: &AccessLog, candidate: Candidate) -> bool;
@@ -275,6 +294,7 @@ impl Pairing {
 }
 
 impl AccessLog {
+    /// Adds an access made by a work-item, stamping its barrier interval.
     pub fn record(&mut self, mut r: AccessRecord) {
         r.seq = self.next_seq;
         r.interval = self.fences.len() as u32;
@@ -449,8 +469,7 @@ impl AccessLog {
             for &j in &by_object[&object] {
                 // Two symbolic records meet twice: offer the pair from the
                 // earlier one only.
-                if j != s && !(j < s && !sink.pool().is_const(self.records[j].offset)) && kinds_conflict(&self.records[s], &self.records[j])
-                {
+                if j != s && (j > s || sink.pool().is_const(self.records[j].offset)) && kinds_conflict(&self.records[s], &self.records[j]) {
                     pairing.consider(self, sink, s, j);
                 }
             }

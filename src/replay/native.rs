@@ -31,9 +31,13 @@ const SANITIZER_FLAGS: &[&str] = &["-fsanitize=address,undefined", "-fno-sanitiz
 /// record with the command line.
 #[derive(Clone, Debug, Default)]
 pub struct BuildPlan {
+    /// Sources to compile and link.
     pub inputs: Vec<PathBuf>,
+    /// `-I` directories.
     pub include_dirs: Vec<PathBuf>,
+    /// `-D` definitions.
     pub defines: Vec<String>,
+    /// Further flags for clang.
     pub cflags: Vec<String>,
     /// The target triple (`--target`); `None` for this CPU.
     pub target: Option<String>,
@@ -222,7 +226,9 @@ pub struct RunResult {
     pub code: Option<i32>,
     /// The signal that ended it, when one did.
     pub signal: Option<i32>,
+    /// What it printed on standard output.
     pub stdout: String,
+    /// What it printed on standard error.
     pub stderr: String,
     /// The replay runtime's event log, one line per event.
     pub events: Vec<String>,

@@ -129,7 +129,8 @@ pub fn observe(run: &RunResult) -> Vec<Observed> {
             }
         } else if let Some(rest) = l.split("runtime error: ").nth(1) {
             if let Some((_, kind)) = UBSAN_KINDS.iter().find(|(m, _)| rest.contains(m)) {
-                let site = l.split(": runtime error").next().and_then(|s| s.rsplitn(2, ':').nth(1)).and_then(parse_site);
+                let site =
+                    l.split(": runtime error").next().and_then(|s| s.rsplit_once(':').map(|(before, _)| before)).and_then(parse_site);
                 seen.push(Observed { kind: *kind, site, detail: format!("UndefinedBehaviorSanitizer: {}", rest.trim()) });
             }
         } else if l.contains("ERROR: UndefinedBehaviorSanitizer: FPE") {

@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 /// `--finding N` names).
 #[derive(Clone, Copy, Debug)]
 pub struct NumberedFinding<'r> {
+    /// Its position in the report's `findings`, from 0.
     pub index: usize,
+    /// The finding.
     pub finding: &'r Finding,
 }
 

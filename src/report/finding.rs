@@ -1,5 +1,5 @@
 //! Findings: what a run reports. Serialised as the `findings` entries of
-//! the JSON report (DESIGN.md section 1), so field names are part of the
+//! the JSON report (README, JSON report), so field names are part of the
 //! stable interface.
 
 use serde::{Deserialize, Serialize};
@@ -77,7 +77,7 @@ pub struct Location {
     pub column: u32,
 }
 
-/// Which step of the decision ladder (DESIGN.md section 3) decided a check.
+/// Which step of the decision ladder (README, How a check is decided) decided a check.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DecidedBy {

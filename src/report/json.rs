@@ -1,10 +1,11 @@
-//! The machine-readable report (DESIGN.md section 1). Field names and
+//! The machine-readable report (README, JSON report). Field names and
 //! values are a stable interface for CI scripts: add fields, never rename.
 
 use super::finding::{Finding, FindingKind, Status};
 use super::{Limit, RaceModeRecord};
 use serde::{Deserialize, Deserializer, Serialize};
 
+/// The overall answer of a run (`verdict` in the JSON report).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
@@ -13,6 +14,7 @@ pub enum Verdict {
     /// (a memory-safety run). Warnings say when it is not a proof for all
     /// inputs (no symbolic input).
     Equivalent,
+    /// At least one confirmed finding (a real failure with a witness).
     Findings,
     /// Nothing confirmed was found, but the run does not prove the checks:
     /// a limit was hit, a construct could not be modelled, every finding is
@@ -21,7 +23,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// The process exit status for this verdict (DESIGN.md section 1).
+    /// The process exit status for this verdict (README, Exit status).
     pub fn exit_code(self) -> i32 {
         match self {
             Verdict::Equivalent => 0,
@@ -31,12 +33,18 @@ impl Verdict {
     }
 }
 
+/// Counters of a run (`stats` in the JSON report).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct RunStats {
+    /// Paths that reached their end.
     pub paths: u64,
+    /// Times two paths were merged into one state.
     pub merged: u64,
+    /// Instructions executed, over all paths.
     pub instructions: u64,
+    /// Solver queries made.
     pub queries: u64,
+    /// Wall-clock seconds of the run.
     pub seconds: f64,
     /// How many element checks each step of the ladder decided.
     pub decided: DecidedCounts,
@@ -48,13 +56,17 @@ pub struct RunStats {
 /// it, and reports print and merge it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DecidedCounts {
+    /// Checks decided by folding: the sides are one node (`structural`).
     pub structural: u64,
+    /// Checks decided by canonicalisation (reassociation, e-graph, sweeping).
     pub canonical: u64,
+    /// Checks decided by the implied integer query.
     pub implied_query: u64,
     /// Differences found by evaluating both sides on sampled inputs
     /// (absent from reports written before it was counted).
     #[serde(default)]
     pub sampling: u64,
+    /// Checks decided by the bit-precise solver.
     pub bit_precise: u64,
 }
 
@@ -88,7 +100,7 @@ impl std::ops::AddAssign<&DecidedCounts> for DecidedCounts {
 
 /// What a run actually exercised: how many inputs were symbolic and how
 /// many checks were reached. A verdict claims no more than this supports
-/// (DESIGN.md section 2b).
+/// (README, Reading a report).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Coverage {
     /// Symbolic inputs created (`symcross_make_symbolic` and its aliases
@@ -113,25 +125,35 @@ pub struct Coverage {
 /// what it does not cover. `kind` is stable; `message` is for people.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Warning {
+    /// Stable identifier (`no-symbolic-input`, `split-uncertain`, ...).
     #[serde(deserialize_with = "static_str")]
     pub kind: StaticName,
+    /// The explanation, for people.
     pub message: String,
 }
 
+/// The whole machine-readable report of one `check` or `race` run.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Report {
+    /// Always `symcross`.
     #[serde(deserialize_with = "static_str")]
     pub tool: StaticName,
+    /// The version of the tool that wrote it.
     #[serde(deserialize_with = "static_str")]
     pub version: StaticName,
+    /// What was checked (the input files' names).
     pub input: String,
+    /// The floating-point assumptions enabled (`--assume`).
     pub assumptions: Vec<String>,
     /// How floating point was read, in words, for a verdict that may
     /// involve a NaN (the `--nan` rule: "all NaNs compare equal ...").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub semantics: Vec<String>,
+    /// The overall answer.
     pub verdict: Verdict,
+    /// Counters of the run.
     pub stats: RunStats,
+    /// What was found, in the order found.
     pub findings: Vec<Finding>,
     /// Which limit stopped exploration early (`time`, `paths`, `memory`,
     /// `interrupted` for SIGINT/SIGTERM, ...).
@@ -177,7 +199,9 @@ pub struct ShardRecord {
 /// One `make_symbolic` (or `klee_int`, ...) input: its unique name and size.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SymbolicInput {
+    /// Its unique name, as witnesses use it.
     pub name: String,
+    /// Its size in bytes.
     pub bytes: u32,
 }
 
@@ -364,10 +388,12 @@ impl Report {
         }
     }
 
+    /// Number of confirmed findings.
     pub fn confirmed(&self) -> usize {
         self.findings.iter().filter(|f| f.status == Status::Confirmed).count()
     }
 
+    /// The report as pretty-printed JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
     }
@@ -391,7 +417,7 @@ const VACUOUS: [&str; 2] = ["no-check-reached", "nothing-checked"];
 /// Warning kinds about how many checks were reached.
 const CHECK_COUNTS: [&str; 4] = ["no-check-reached", "nothing-checked", "paths-without-check", "no-shared-access"];
 
-/// The vacuity warnings of DESIGN.md section 2b for a run's coverage.
+/// The vacuity warnings (README, Reading a report) for a run's coverage.
 fn vacuity(c: &Coverage, paths: u64) -> Vec<Warning> {
     let mut out = Vec::new();
     let mut warn = |kind, message: String| out.push(Warning { kind, message });

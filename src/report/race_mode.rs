@@ -17,6 +17,7 @@ pub enum RaceMode {
 /// The `mode` of a race report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RaceModeRecord {
+    /// How work-items were checked.
     pub mode: RaceMode,
     /// Work-items in the NDRange.
     pub work_items: u64,

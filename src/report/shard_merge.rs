@@ -1,6 +1,6 @@
 //! `symcross merge` of the reports of `check --shard K/N`: one report for
 //! the whole harness, as the unsharded run would give. The shards explored
-//! disjoint parts of the path tree (exec/shard.rs), so:
+//! disjoint parts of the path tree (exec/engine/shard.rs), so:
 //! - `paths` add up to the unsharded count;
 //! - findings are the union, each kept once (the unsharded run's key:
 //!   kind and location, plus the message for `unsupported`), in shard order;

@@ -34,6 +34,7 @@ pub struct CachingSolver<S> {
 }
 
 impl<S: Solver> CachingSolver<S> {
+    /// Wraps `inner` with an empty cache.
     pub fn new(inner: S) -> Self {
         CachingSolver { inner, results: FxHashMap::default(), recent: VecDeque::new(), hits: 0, reuse_hits: 0 }
     }

@@ -12,6 +12,7 @@ pub struct Dispatcher<B, F> {
 }
 
 impl<B: Solver, F: Solver> Dispatcher<B, F> {
+    /// Routes bit-vector queries to `bv`, floating-point ones to `fp`.
     pub fn new(bv: B, fp: F) -> Self {
         Dispatcher { bv, fp }
     }

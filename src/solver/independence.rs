@@ -29,6 +29,7 @@ pub struct IndependenceSolver<S> {
 }
 
 impl<S: Solver> IndependenceSolver<S> {
+    /// Wraps `inner`.
     pub fn new(inner: S) -> Self {
         IndependenceSolver { inner, parts: 0 }
     }

@@ -43,20 +43,23 @@ use std::time::Duration;
 /// condition so that layers can slice away path constraints unrelated to it.
 #[derive(Clone, Debug, Default)]
 pub struct Query {
+    /// Constraints of the path (each of width 1).
     pub path: Vec<ExprId>,
+    /// The property asked about, if any (e.g. "the two sides differ").
     pub goal: Option<ExprId>,
     /// Per-query time limit; `None` means no limit.
     pub timeout: Option<Duration>,
     /// Per-query work limit in the backend's own deterministic units (Z3's
     /// `rlimit`); running out is Unknown, whatever the machine's load.
     pub resource_limit: Option<u32>,
-    /// Opt-in floating-point assumptions (DESIGN.md section 2); those that
+    /// Opt-in floating-point assumptions (README, Assumptions); those that
     /// restrict values are encoded on every FP operation's operands and
     /// result (FBin, FUn, Fma, IntToFp, FpConvert).
     pub assumptions: Assumptions,
 }
 
 impl Query {
+    /// A query with no limits and no assumptions.
     pub fn new(path: Vec<ExprId>, goal: Option<ExprId>) -> Self {
         Query { path, goal, ..Default::default() }
     }
@@ -66,16 +69,19 @@ impl Query {
         Query::new(constraints, None)
     }
 
+    /// Limits the query to `t` of wall-clock time.
     pub fn with_timeout(mut self, t: Duration) -> Self {
         self.timeout = Some(t);
         self
     }
 
+    /// Limits the query to `units` of the backend's deterministic work.
     pub fn with_resource_limit(mut self, units: u32) -> Self {
         self.resource_limit = Some(units);
         self
     }
 
+    /// Encodes these floating-point assumptions.
     pub fn with_assumptions(mut self, a: Assumptions) -> Self {
         self.assumptions = a;
         self
@@ -100,6 +106,7 @@ pub enum SolverResult {
     /// Satisfiable; the assignment gives every input byte and fresh value the
     /// query mentions, and `expr::evaluate` makes every constraint 1.
     Sat(Assignment),
+    /// No assignment satisfies the query.
     Unsat,
     /// The solver gave up; the reason says why (timeout, work budget,
     /// unsupported construct, process failure, ...).
@@ -107,12 +114,15 @@ pub enum SolverResult {
 }
 
 impl SolverResult {
+    /// Whether the answer is satisfiable.
     pub fn is_sat(&self) -> bool {
         matches!(self, SolverResult::Sat(_))
     }
+    /// Whether the answer is unsatisfiable.
     pub fn is_unsat(&self) -> bool {
         matches!(self, SolverResult::Unsat)
     }
+    /// Whether the solver gave up.
     pub fn is_unknown(&self) -> bool {
         matches!(self, SolverResult::Unknown(_))
     }
@@ -131,8 +141,11 @@ pub struct SolverStats {
     pub model_reuse_hits: u64,
     /// Independent parts solved separately by the independence layer.
     pub independent_parts: u64,
+    /// Queries answered satisfiable.
     pub sat: u64,
+    /// Queries answered unsatisfiable.
     pub unsat: u64,
+    /// Queries the solver gave up on.
     pub unknown: u64,
     /// Time spent inside backends.
     pub solver_time: Duration,
@@ -165,7 +178,9 @@ impl SolverStats {
 
 /// A decision procedure for [`Query`]s over an [`crate::expr::ExprPool`].
 pub trait Solver {
+    /// Answers a query about expressions of `pool`.
     fn check(&mut self, pool: &crate::expr::ExprPool, query: &Query) -> SolverResult;
+    /// The counters of this solver and the layers under it.
     fn stats(&self) -> SolverStats;
 }
 

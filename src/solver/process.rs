@@ -22,13 +22,16 @@ use thiserror::Error;
 /// Which SMT-LIB solver runs the FP queries.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum SmtSolverKind {
+    /// cvc5.
     Cvc5,
+    /// Z3, as a separate process.
     Z3,
 }
 
 /// How to run the solver process.
 #[derive(Clone, Debug)]
 pub struct SmtProcessConfig {
+    /// Which solver it is (their options and outputs differ).
     pub kind: SmtSolverKind,
     /// The executable; default `cvc5` or `z3` from PATH.
     pub program: PathBuf,
@@ -44,9 +47,11 @@ pub struct SmtProcessConfig {
 }
 
 impl SmtProcessConfig {
+    /// cvc5 from PATH, with the default limits.
     pub fn cvc5() -> Self {
         Self::of(SmtSolverKind::Cvc5, "cvc5")
     }
+    /// z3 from PATH, with the default limits.
     pub fn z3() -> Self {
         Self::of(SmtSolverKind::Z3, "z3")
     }
@@ -128,6 +133,7 @@ pub struct SmtProcessSolver {
 }
 
 impl SmtProcessSolver {
+    /// A solver that starts one process per query.
     pub fn new(config: SmtProcessConfig) -> Self {
         SmtProcessSolver { config, stats: SolverStats::default() }
     }

@@ -32,6 +32,7 @@ impl ModelVar {
 /// A complete SMT-LIB script (check-sat and get-value included).
 #[derive(Clone, Debug)]
 pub struct SmtScript {
+    /// The script, ready to be piped to the solver.
     pub text: String,
     pub(crate) vars: Vec<ModelVar>,
     /// Half precision appears (cvc5 1.0.3 needs `--fp-exp` for it).

@@ -44,11 +44,14 @@ impl UnknownKind {
 /// An unknown answer: its kind and the text that explains it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Unknown {
+    /// Why the solver gave up.
     pub kind: UnknownKind,
+    /// The solver's or layer's own words, for messages.
     pub detail: String,
 }
 
 impl Unknown {
+    /// An unknown answer of this kind, explained by `detail`.
     pub fn new(kind: UnknownKind, detail: impl Into<String>) -> Unknown {
         Unknown { kind, detail: detail.into() }
     }

@@ -38,6 +38,7 @@ impl Default for Z3Solver {
 }
 
 impl Z3Solver {
+    /// An in-process Z3 context with model generation on.
     pub fn new() -> Self {
         let mut cfg = Config::new();
         cfg.set_model_generation(true);

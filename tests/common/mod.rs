@@ -91,6 +91,7 @@ pub fn check_fixture(rel: &str, extra: &[&str]) {
     }
 }
 
+pub mod neonsig;
 pub mod x86sig;
 
 /// Compares a coverage table (`listed`, one `name<TAB>signature` per

@@ -3,10 +3,7 @@
 
 #![allow(dead_code)]
 
-#[path = "x86sig.rs"]
-mod x86sig;
-
-pub use x86sig::{parse_signature, Row};
+pub use super::x86sig::{parse_signature, Row};
 
 pub const COVERAGE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/neon/coverage.tsv");
 

@@ -18,11 +18,13 @@
 
 mod cases;
 mod inputs;
-#[path = "../common/neonsig.rs"]
-mod neonsig;
+// The helpers of tests/common, which `mod common;` would look for in
+// this directory.
+#[path = "../common/mod.rs"]
+mod common;
 
 use cases::{constant_cases, Constant};
-use neonsig::{rows, Row};
+use common::neonsig::{rows, Row};
 use rand::{rngs::StdRng, SeedableRng};
 use std::fmt::Write as _;
 use std::path::Path;

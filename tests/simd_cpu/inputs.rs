@@ -2,7 +2,7 @@
 //! (signed zeros, infinities, quiet and signalling NaNs, denormals, values
 //! at the int conversion bounds, INT_MIN, saturation bounds, shift counts).
 
-use super::x86sig::Row;
+use super::common::x86sig::Row;
 use rand::{rngs::StdRng, Rng};
 use symcross::ir::Type;
 

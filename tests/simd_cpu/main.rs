@@ -14,16 +14,18 @@
 
 mod cases;
 mod inputs;
-#[path = "../common/x86sig.rs"]
-mod x86sig;
+// The helpers of tests/common, which `mod common;` would look for in
+// this directory.
+#[path = "../common/mod.rs"]
+mod common;
 
 use cases::{all_cases, Case};
+use common::x86sig::{self, Row};
 use rand::{rngs::StdRng, SeedableRng};
 use symcross::exec::engine::value::Value;
 use symcross::expr::{fp_is_nan, ExprPool, FpFormat};
 use symcross::ir::Type;
 use symcross::simd::{lower_x86, Lowered};
-use x86sig::Row;
 
 const RUNS_PER_CASE: usize = 400;
 
