@@ -1,12 +1,14 @@
 //! symcross: symbolic crosschecking of hand-vectorised code against scalar
 //! references, and race detection for OpenCL kernels.
 //!
-//! Pipeline (DESIGN.md section 4): `frontend` (clang) -> `ir` (translation
+//! Pipeline (README, Layout): `frontend` (clang) -> `ir` (translation
 //! from LLVM) -> `passes` (if-conversion, when enabled) -> `exec` (symbolic
 //! execution over `expr`, lowering x86 and NEON intrinsics with `simd` and
 //! `neon` as calls are reached, deciding checks with `check`, which uses
 //! `solver` and `canon`) -> `report`. `driver` runs these stages for every
 //! command; `cli` parses the command line.
+
+#![warn(missing_docs)]
 
 pub mod assumptions;
 pub mod bench;

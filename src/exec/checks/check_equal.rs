@@ -58,7 +58,7 @@ impl<'m> Executor<'m> {
         for side in [c.args[0][0], c.args[1][0]] {
             self.use_bytes(state, side, elem * count, loc, &used)?;
         }
-        let chunk = elem.min(MAX_CHUNK).max(1);
+        let chunk = elem.clamp(1, MAX_CHUNK);
         let t = Type::Int((chunk * 8) as u32);
         let mut failures: Vec<Failure> = Vec::new();
         let mut unchecked = 0;

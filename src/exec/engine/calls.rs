@@ -380,7 +380,7 @@ impl<'m> Executor<'m> {
         let n = self.concrete_size(state, c.args[0][0], c.inst.loc, "the element count of a calloc")?;
         let size = self.concrete_size(state, c.args[1][0], c.inst.loc, "the element size of a calloc")?;
         // n * size past 64 bits cannot be allocated: the memory limit.
-        let total = n.checked_mul(size).unwrap_or(u64::MAX);
+        let total = n.saturating_mul(size);
         let p = self.heap_allocate(state, total, 16, c.inst.loc)?;
         let zero = self.pool.constant(8, 0);
         self.fill_bytes(state, p, zero, total, c.inst.loc)?;

@@ -11,6 +11,7 @@ use crate::exec::engine::state::State;
 use crate::exec::engine::value::{scalar, Value};
 use crate::exec::memory::layout::{bytes_to_value, value_to_bytes};
 use crate::exec::memory::{ObjectId, ObjectKind};
+use crate::exec::opencl::races::AccessKind;
 use crate::exec::ops::int_ops::Exec;
 use crate::expr::{evaluate, CmpOp, ExprId};
 use crate::ir::{AtomicOp, Function, Inst, Loc, Operand};
@@ -163,7 +164,7 @@ impl<'m> Executor<'m> {
             }
         };
         let out = value_to_bytes(&mut self.pool, &inst.ty, &[new]);
-        self.observe_access(state, &access, len, true, true, None, inst.loc);
+        self.observe_access(state, &access, len, AccessKind::Atomic, None, inst.loc);
         self.write_bytes(state, &access, &out);
         Ok(scalar(old))
     }
@@ -187,7 +188,7 @@ impl<'m> Executor<'m> {
         let ok = self.pool.eq(old, e);
         let stored = self.pool.ite(ok, n, old);
         let out = value_to_bytes(&mut self.pool, &t, &[stored]);
-        self.observe_access(state, &access, t.store_size(), true, true, None, inst.loc);
+        self.observe_access(state, &access, t.store_size(), AccessKind::Atomic, None, inst.loc);
         self.write_bytes(state, &access, &out);
         Ok(smallvec::smallvec![old, ok])
     }

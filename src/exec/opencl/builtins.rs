@@ -9,6 +9,7 @@ use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
 use crate::exec::engine::value::{scalar, Value};
+use crate::exec::opencl::races::AccessKind;
 use crate::expr::{BinOp, CmpOp, ExprId};
 use crate::ir::Type;
 
@@ -370,7 +371,7 @@ impl<'m> Executor<'m> {
             }
         };
         let out = crate::exec::memory::layout::value_to_bytes(&mut self.pool, &t, &[new]);
-        self.observe_access(state, &access, len, true, true, None, loc);
+        self.observe_access(state, &access, len, AccessKind::Atomic, None, loc);
         self.write_bytes(state, &access, &out);
         Ok(Some(scalar(old)))
     }
@@ -430,7 +431,7 @@ mod tests {
 
     #[test]
     fn arity_of_mangled_and_plain_builtins() {
-        let arity = |name: &str, in_kernel: bool| opencl_arity(name, in_kernel).map(|(shown, a)| (shown, a));
+        let arity = |name: &str, in_kernel: bool| opencl_arity(name, in_kernel);
         assert_eq!(arity("_Z13get_global_idj", true), Some(("get_global_id".into(), Arity::Exact(1))));
         assert_eq!(arity("_Z12get_work_dimv", true), Some(("get_work_dim".into(), Arity::Exact(0))));
         assert_eq!(arity("_Z14atomic_cmpxchgPU3AS1Vjjj", true), Some(("atomic_cmpxchg".into(), Arity::Exact(3))));

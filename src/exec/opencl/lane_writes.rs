@@ -13,6 +13,7 @@
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::State;
 use crate::exec::memory::mem_ops::Access;
+use crate::exec::opencl::races::AccessKind;
 use crate::expr::ExprId;
 use crate::ir::{Const, Function, Inst, InstKind, Operand, RegId, Terminator, Type};
 use rustc_hash::FxHashMap;
@@ -157,11 +158,11 @@ impl<'m> Executor<'m> {
         let fid = f.func;
         let table = self.models.lane_tables.entry(fid).or_insert_with(|| std::rc::Rc::new(analyse(func))).clone();
         let (Some(lanes), Type::Vector { elem, .. }) = (table.get(&key), ty) else {
-            self.observe_access(state, access, len, write, false, value, inst.loc);
+            self.observe_access(state, access, len, AccessKind::plain(write), value, inst.loc);
             return;
         };
         if elem.scalar_bits() % 8 != 0 {
-            self.observe_access(state, access, len, write, false, value, inst.loc);
+            self.observe_access(state, access, len, AccessKind::plain(write), value, inst.loc);
             return;
         };
         let size = elem.size();
@@ -170,7 +171,7 @@ impl<'m> Executor<'m> {
             let offset = self.pool.add(access.offset, off);
             let part = Access { object: access.object, offset };
             let bytes = value.as_ref().map(|v| v[(k as u64 * size) as usize..((k as u64 + 1) * size) as usize].to_vec());
-            self.observe_access(state, &part, size, write, false, bytes, inst.loc);
+            self.observe_access(state, &part, size, AccessKind::plain(write), bytes, inst.loc);
         }
     }
 }

@@ -15,18 +15,33 @@ use crate::report::{FindingKind, Related};
 /// with many symbolic accesses still finishes.
 const MAX_RACE_QUERIES: usize = 2000;
 
+/// How a kernel touched memory, as the race detector tells accesses apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccessKind {
+    /// A plain load.
+    Read,
+    /// A plain store.
+    Write,
+    /// An atomic read-modify-write (a write that never races another atomic).
+    Atomic,
+}
+
+impl AccessKind {
+    /// A plain (non-atomic) load or store.
+    pub fn plain(write: bool) -> Self {
+        if write {
+            AccessKind::Write
+        } else {
+            AccessKind::Read
+        }
+    }
+}
+
 impl<'m> Executor<'m> {
     /// Records an access for the race detector when a kernel is running.
-    pub fn observe_access(
-        &mut self,
-        state: &mut State,
-        access: &Access,
-        len: u64,
-        write: bool,
-        atomic: bool,
-        value: Option<Vec<ExprId>>,
-        loc: Loc,
-    ) {
+    pub fn observe_access(&mut self, state: &mut State, access: &Access, len: u64, kind: AccessKind, value: Option<Vec<ExprId>>, loc: Loc) {
+        let write = kind != AccessKind::Read;
+        let atomic = kind == AccessKind::Atomic;
         let Some(gpu) = state.gpu.as_mut() else { return };
         let space = state.memory.object(access.object).addr_space;
         if space != GLOBAL_SPACE && space != LOCAL_SPACE {

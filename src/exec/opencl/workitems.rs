@@ -196,8 +196,8 @@ impl<'m> Executor<'m> {
             items.push(WorkItem::new(stack, local, group));
         }
         let mut same = self.pool.bool_const(true);
-        for k in 0..6 {
-            let e = self.pool.eq(ids[0][k], ids[1][k]);
+        for (&a, &b) in ids[0].iter().zip(&ids[1]).take(6) {
+            let e = self.pool.eq(a, b);
             same = self.pool.and(same, e);
         }
         let distinct = self.pool.not(same);

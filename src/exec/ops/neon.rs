@@ -50,7 +50,7 @@ impl<'m> Executor<'m> {
             MemoryForm::LoadReplicate { regs } => {
                 let (elem, lanes) = loaded_vector(&c.inst.ty, regs)?;
                 let elems = self.load_elements(state, ptr_of(0)?, &elem, regs, loc)?;
-                Ok(Some(elems.iter().flat_map(|&e| std::iter::repeat(e).take(lanes)).collect()))
+                Ok(Some(elems.iter().flat_map(|&e| std::iter::repeat_n(e, lanes)).collect()))
             }
             MemoryForm::LoadLane { regs } => {
                 let (elem, lanes) = loaded_vector(&c.inst.ty, regs)?;
