@@ -116,6 +116,8 @@ fixtures!(
     barrier_loop_symbolic_trip_count,
     no_shared_access_limit_hit,
     pair_havoc_divergence_unconfirmed,
+    pair_havoc_out_of_bounds_unconfirmed,
+    pair_havoc_independent_out_of_bounds,
 );
 
 #[test]
@@ -239,7 +241,12 @@ fn run_in_mode(name: &str, mode: &str) -> serde_json::Value {
 /// kernel race-free.
 #[test]
 fn pair_mode_races_through_havocked_memory_are_unconfirmed() {
-    for name in ["pair_havoc_flag_unconfirmed", "pair_havoc_permutation_unconfirmed", "pair_havoc_divergence_unconfirmed"] {
+    for name in [
+        "pair_havoc_flag_unconfirmed",
+        "pair_havoc_permutation_unconfirmed",
+        "pair_havoc_divergence_unconfirmed",
+        "pair_havoc_out_of_bounds_unconfirmed",
+    ] {
         let json = run_in_mode(name, "pair");
         let findings = json["findings"].as_array().cloned().unwrap_or_default();
         assert!(!findings.is_empty(), "{name}: {json}");
@@ -253,14 +260,17 @@ fn pair_mode_races_through_havocked_memory_are_unconfirmed() {
     }
 }
 
-/// A race after a havocking barrier whose condition and path depend only on
-/// the work-item ids stays confirmed in pair mode, and in enumerate mode.
+/// A race or out-of-bounds read after a havocking barrier whose condition
+/// and path depend only on the work-item ids stays confirmed in pair mode,
+/// and in enumerate mode.
 #[test]
-fn pair_mode_races_independent_of_havoc_stay_confirmed() {
-    for mode in ["pair", "enumerate"] {
-        let json = run_in_mode("pair_havoc_independent_race", mode);
-        let findings = json["findings"].as_array().cloned().unwrap_or_default();
-        assert!(!findings.is_empty() && findings.iter().all(|f| f["status"] == "confirmed"), "{mode}: {json}");
-        assert_eq!(json["verdict"], "findings", "{mode}: {json}");
+fn pair_mode_findings_independent_of_havoc_stay_confirmed() {
+    for name in ["pair_havoc_independent_race", "pair_havoc_independent_out_of_bounds"] {
+        for mode in ["pair", "enumerate"] {
+            let json = run_in_mode(name, mode);
+            let findings = json["findings"].as_array().cloned().unwrap_or_default();
+            assert!(!findings.is_empty() && findings.iter().all(|f| f["status"] == "confirmed"), "{name}, {mode}: {json}");
+            assert_eq!(json["verdict"], "findings", "{name}, {mode}: {json}");
+        }
     }
 }

@@ -35,4 +35,10 @@ pub trait DeviceState {
     /// holds an arbitrary value rather than the zero it is stored as
     /// (merging must then not take the stored byte as known).
     fn unwritten_is_arbitrary(&self, addr_space: u32) -> bool;
+
+    /// Why a finding on a path constrained by `path` cannot be confirmed by
+    /// its witness, when the device model over-approximates what memory
+    /// may hold (values assumed arbitrary that no device need produce);
+    /// None when the witness stands.
+    fn unconfirmable_because(&self, pool: &ExprPool, path: &[ExprId]) -> Option<&'static str>;
 }

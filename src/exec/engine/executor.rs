@@ -5,6 +5,7 @@
 
 use crate::check::{Decider, Feasibility};
 use crate::config::Config;
+use crate::exec::engine::device::DeviceState;
 use crate::exec::engine::model_hooks::ModelHooks;
 use crate::exec::engine::searcher::Searcher;
 use crate::exec::engine::state::{Frame, State};
@@ -769,6 +770,15 @@ impl<'m> Executor<'m> {
         if let Some(why) = witness.and_then(|w| self.decider.path_unconfirmed_because(&self.pool, &state.path, w)) {
             status = Status::Unconfirmed;
             message.push_str(&format!("; not confirmed: {why}"));
+        }
+        // Races and barrier divergence weigh the device's over-approximation
+        // against their own condition (they hold it apart from the path).
+        let judged_by_device = !matches!(kind, FindingKind::Unsupported | FindingKind::Race | FindingKind::BarrierDivergence);
+        if let Some(why) = state.gpu.as_ref().filter(|_| judged_by_device).and_then(|d| d.unconfirmable_because(&self.pool, &state.path)) {
+            if status == Status::Confirmed {
+                status = Status::Unconfirmed;
+                message.push_str(&format!("; not confirmed: {why}"));
+            }
         }
         tracing::debug!(kind = kind.name(), ?status, line = loc.line, "finding: {message}");
         let related = state

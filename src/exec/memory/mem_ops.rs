@@ -212,6 +212,14 @@ impl<'m> Executor<'m> {
                 format!("{what} of {len} bytes at address {candidate:#x}, which is in no object")
             };
             let model = if self.pool.is_const(addr) { None } else { self.current_model(state) };
+            if model.is_some() {
+                // The finding is at this address: the path says so, so that
+                // what judges the witness (a device's havoc) sees the
+                // address's dependence too.
+                let at = self.pool.constant(64, candidate as u128);
+                let here = self.pool.eq(addr, at);
+                state.path.push(here);
+            }
             self.report(state, FindingKind::OutOfBounds, loc, msg, model.as_ref(), None);
             return Err(Step::Terminated);
         };

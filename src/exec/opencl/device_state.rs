@@ -42,4 +42,12 @@ impl DeviceState for Gpu {
     fn unwritten_is_arbitrary(&self, addr_space: u32) -> bool {
         addr_space == crate::race::LOCAL_SPACE
     }
+
+    /// Pair mode: a path that tests memory havocked at a barrier may need
+    /// contents no device produces (havoc.rs).
+    fn unconfirmable_because(&self, pool: &ExprPool, path: &[ExprId]) -> Option<&'static str> {
+        let from = self.log.havoc_fresh_from?;
+        crate::exec::opencl::havoc::mentions_fresh_from(pool, path.iter().copied(), from)
+            .then_some(crate::exec::opencl::havoc::HAVOC_REASON)
+    }
 }

@@ -84,7 +84,7 @@ fn fresh_number(pool: &ExprPool, e: ExprId) -> Option<u32> {
 
 /// Whether an expression below `roots` is a fresh value numbered `from` or
 /// more. Each shared node is visited once.
-fn mentions_fresh_from(pool: &ExprPool, roots: impl Iterator<Item = ExprId>, from: u32) -> bool {
+pub(in crate::exec) fn mentions_fresh_from(pool: &ExprPool, roots: impl Iterator<Item = ExprId>, from: u32) -> bool {
     let mut seen = rustc_hash::FxHashSet::default();
     let mut stack: Vec<ExprId> = roots.collect();
     while let Some(e) = stack.pop() {
