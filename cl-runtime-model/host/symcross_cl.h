@@ -3,7 +3,7 @@
  * The host API is plain C (opencl_*.c next to this file) executed by
  * symcross like user code. It talks to the engine through a few primitives,
  * all named __symcross_cl_*, which symcross implements itself (see
- * src/exec/cl_host.rs): compiling a program, looking up kernels and their
+ * src/exec/opencl/host.rs): compiling a program, looking up kernels and their
  * parameters, allocating and freeing buffer memory, and running an NDRange
  * on the current memory. Each source file defines CL_TARGET_OPENCL_VERSION
  * to 120 before including this header.

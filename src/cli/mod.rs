@@ -1,5 +1,5 @@
 //! The `symcross` command: parses arguments, builds the `Config`, runs the
-//! requested command and maps the outcome to the exit status of DESIGN.md.
+//! requested command and maps the outcome to the exit status of README, "Exit status".
 
 mod args;
 pub mod bench_cmd;

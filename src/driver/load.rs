@@ -1,4 +1,4 @@
-//! The first stages of a run (DESIGN.md section 4): compile the inputs,
+//! The first stages of a run (README, "Layout"): compile the inputs,
 //! translate them to the internal IR and apply the IR passes the config
 //! asks for.
 

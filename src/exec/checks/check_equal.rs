@@ -1,5 +1,5 @@
 //! `symcross_check_equal`: the crosscheck itself. Each element pair is
-//! decided with the ladder of DESIGN.md section 3 (check/); an element that
+//! decided with the ladder of README, "How a check is decided" (check/); an element that
 //! can differ is a `mismatch` finding showing both expressions, the first
 //! differing subterm, concrete values under the witness, and which
 //! assumption would make the sides equal.

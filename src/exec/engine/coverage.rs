@@ -1,4 +1,4 @@
-//! What a run exercised, for the vacuity rules of DESIGN.md section 2b:
+//! What a run exercised, for the vacuity rules of README, "Reading a report":
 //! symbolic inputs made, checks reached, and paths that reached none. A
 //! check is an element compared by `symcross_check_equal`, a call of
 //! `klee_assert`, or the evaluation of a condition that guards a failure

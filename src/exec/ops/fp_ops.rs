@@ -1,6 +1,6 @@
 //! Floating-point arithmetic and comparisons. Operations carrying `!fpmath`
 //! accuracy metadata are approximate: each dynamic occurrence yields a fresh
-//! unconstrained value (DESIGN.md section 2), so it never matches an exact
+//! unconstrained value (README, "Semantics"), so it never matches an exact
 //! operation.
 
 use crate::exec::engine::executor::Executor;
