@@ -17,11 +17,17 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// One program measured by `measure`: a line of a bench table.
 pub struct Row {
+    /// The program's file name.
     pub name: String,
+    /// The report's verdict, in lower case.
     pub verdict: String,
+    /// Paths explored.
     pub paths: u64,
+    /// Instructions executed, summed over all paths.
     pub instructions: u64,
+    /// Seconds of the symbolic run (compilation excluded).
     pub seconds: f64,
     /// The ladder step that decided: the first finding's, else the step
     /// that proved most checks.

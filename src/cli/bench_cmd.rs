@@ -6,6 +6,8 @@ use super::args::BenchArgs;
 use crate::bench::SECTIONS;
 use crate::Error;
 
+/// Runs `symcross bench` with its arguments; the exit status is 0 unless
+/// a section fails with an error.
 pub fn bench(a: BenchArgs) -> Result<i32, Error> {
     let wanted: Vec<String> = match &a.only {
         Some(list) => list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),

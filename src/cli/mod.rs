@@ -96,6 +96,8 @@ pub fn ensure_writable(targets: &[&Option<String>]) -> Result<(), crate::Error> 
     Ok(())
 }
 
+/// Writes a JSON report where `--json` asked: nowhere when it was not
+/// given, standard output for `-`, else the file named.
 pub fn write_json(target: &Option<String>, json: &str) -> Result<(), crate::Error> {
     match target.as_deref() {
         None => Ok(()),

@@ -23,7 +23,11 @@ pub struct KernelRun<'a> {
     pub input: &'a str,
     /// The kernel to run; None when the module holds only one.
     pub kernel: Option<&'a str>,
+    /// The sizes of the launch (`--local-size`, and `--num-groups` or
+    /// `--global-size`).
     pub ndrange: NdRange,
+    /// Enumerate every work-item, or run two with symbolic ids (README,
+    /// OpenCL).
     pub mode: RaceMode,
     /// `--arg NAME=VALUE`: parameter name to the value (or buffer size) given.
     pub fixed: &'a HashMap<String, String>,

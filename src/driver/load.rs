@@ -11,6 +11,8 @@ use std::path::PathBuf;
 /// A translated module, ready to run once `prepare`d; holds the temporary
 /// build directory alive.
 pub struct Loaded {
+    /// The translated module; `prepare` applies the IR passes to it in
+    /// place.
     pub module: Module,
     /// Branches the if-conversion pass folded (`prepare`): the runs'
     /// reports count them as merged paths.

@@ -338,6 +338,8 @@ impl<'m> Executor<'m> {
         Ok(Some(self.zero_result(c)))
     }
 
+    /// Zeros of the call's result type: the result of a builtin whose
+    /// value does not matter (one that is ignored).
     pub fn zero_result(&mut self, c: &CallCtx) -> Value {
         let t = c.inst.ty.clone();
         self.undef_value(&t)
@@ -405,6 +407,9 @@ impl<'m> Executor<'m> {
         Ok(None)
     }
 
+    /// `free(ptr)`: marks the heap block at `ptr` freed. Null does nothing;
+    /// a pointer that is not the start of a heap block, or a block already
+    /// freed, is a finding and ends the path.
     pub fn free_pointer(&mut self, state: &mut State, ptr: ExprId, loc: Loc) -> Result<(), Step> {
         let a = self.concrete_arg(state, ptr)?;
         if a == 0 {
@@ -494,6 +499,8 @@ impl<'m> Executor<'m> {
         Ok(())
     }
 
+    /// Writes `byte` (8 bits) to `n` bytes from `dst` (memset, calloc's
+    /// zeroing); an access outside an object is a finding.
     pub fn fill_bytes(&mut self, state: &mut State, dst: ExprId, byte: ExprId, n: u64, loc: Loc) -> Result<(), Step> {
         if n == 0 {
             return Ok(());

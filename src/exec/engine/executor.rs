@@ -20,6 +20,7 @@ use std::time::Instant;
 
 /// What executing one instruction did to the state.
 pub enum Step {
+    /// The state goes on with its next instruction.
     Continue,
     /// The state split; the other states are to be explored later.
     Fork(Vec<State>),
@@ -34,11 +35,19 @@ pub enum Step {
 pub use crate::report::Limit as LimitHit;
 
 #[derive(Clone, Debug, Default)]
+/// Counters of one run, copied into the report's statistics.
 pub struct Stats {
+    /// Paths that ended, normally or not (when sharding, those this shard
+    /// owns).
     pub paths: u64,
+    /// Pairs of states merged into one at a merge region's join (README,
+    /// Path merging).
     pub merged: u64,
+    /// Instructions executed, terminators included, summed over all paths.
     pub instructions: u64,
+    /// States made by forks, besides the one that goes on.
     pub forks: u64,
+    /// Paths ended because their path condition became infeasible.
     pub pruned: u64,
 }
 
@@ -100,6 +109,8 @@ pub struct Executor<'m> {
 }
 
 impl<'m> Executor<'m> {
+    /// An executor for `module` with no state yet: the driver makes the
+    /// initial state and calls `run`.
     pub fn new(module: &'m Module, config: Config, decider: Decider) -> Self {
         Executor {
             module,
@@ -513,6 +524,10 @@ impl<'m> Executor<'m> {
         self.admit_host_memory(listed.saturating_add(selects.saturating_mul(COST_PER_EXPRESSION)))
     }
 
+    /// Admits work expected to take `host_bytes` bytes of the host's memory.
+    /// When the resident set plus that would pass the memory limit (the
+    /// configured one, else the machine's memory), the run stops with the
+    /// memory limit. Under 16 MiB is always admitted.
     pub fn admit_host_memory(&mut self, host_bytes: u64) -> Result<(), Step> {
         let need_mb = host_bytes >> 20;
         // Small amounts are always admitted: reading the resident set
@@ -528,10 +543,13 @@ impl<'m> Executor<'m> {
         Ok(())
     }
 
+    /// Seconds since the executor was made: the run's time in the report.
     pub fn elapsed(&self) -> f64 {
         self.started.elapsed().as_secs_f64()
     }
 
+    /// Calls `func`: pushes a frame with its parameters bound to `args`. Its
+    /// result goes to `ret_dest` in the caller; `call_loc` is the call site.
     pub fn push_frame(&mut self, state: &mut State, func: FuncId, args: Vec<Value>, ret_dest: Option<crate::ir::RegId>, call_loc: Loc) {
         let frame = self.new_frame(func, args, ret_dest, call_loc);
         state.stack.push(frame);
@@ -559,6 +577,7 @@ impl<'m> Executor<'m> {
         }
     }
 
+    /// A fresh state id, for a state made by a fork.
     pub fn fork_id(&mut self) -> u32 {
         let id = self.next_state_id;
         self.next_state_id += 1;
@@ -700,6 +719,7 @@ impl<'m> Executor<'m> {
         Some(crate::expr::evaluate(&self.pool, cond, m) != 0)
     }
 
+    /// The source location `loc` as a report names it: file, line, column.
     pub fn location(&self, loc: Loc) -> Location {
         Location { file: self.module.file_name(loc).to_string(), line: loc.line, column: loc.column }
     }

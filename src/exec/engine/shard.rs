@@ -36,7 +36,9 @@ use crate::exec::engine::state::State;
 /// Which shard this run is: `index` from 0 (`--shard K/N` has K = index + 1).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct PathShard {
+    /// This shard, from 0.
     pub index: u32,
+    /// How many shards split the paths (N); 0 is taken as 1.
     pub count: u32,
 }
 
@@ -69,6 +71,8 @@ impl PathShard {
 /// The decisions a state took at forks outside merge regions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Route {
+    /// A hash of the choices taken at those forks, in order; the shard that
+    /// owns the route is `hash mod N`.
     pub hash: u64,
     /// The product of the widths of those forks (saturating).
     pub width: u64,

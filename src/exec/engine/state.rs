@@ -8,18 +8,26 @@ use crate::expr::{Assignment, ExprId};
 use crate::ir::{BlockId, FuncId, Loc, RegId};
 
 #[derive(Clone)]
+/// One call on a state's stack: the function, where it is in it, and its
+/// registers.
 pub struct Frame {
+    /// The function this frame runs.
     pub func: FuncId,
+    /// The block running now; `pc` indexes its instructions.
     pub block: BlockId,
     /// The block we came from, for phi nodes.
     pub prev_block: Option<BlockId>,
     /// Index of the next instruction in `block`.
     pub pc: usize,
+    /// Register values by `RegId` index; `None` until assigned (a read
+    /// before then gives zeros).
     pub regs: Vec<Option<Value>>,
     /// Stack objects to free when the frame returns.
     pub allocas: Vec<ObjectId>,
     /// Register of the caller receiving the result.
     pub ret_dest: Option<RegId>,
+    /// Where the function was called: the frame's stack objects, freed when
+    /// it returns, are reported as freed there.
     pub call_loc: Loc,
     /// Extra arguments of a variadic call, laid out in memory.
     pub varargs: Option<ObjectId>,
@@ -31,9 +39,15 @@ pub struct Frame {
 }
 
 #[derive(Clone)]
+/// One path being explored: everything needed to go on with it. A fork
+/// clones it, and each side goes on alone.
 pub struct State {
+    /// Unique within a run (`Executor::fork_id`); names the state in traces.
     pub id: u32,
+    /// The call stack, innermost frame last.
     pub stack: Vec<Frame>,
+    /// This path's memory, shared copy-on-write with the states forked from
+    /// it.
     pub memory: Memory,
     /// Constraints (width-1 expressions) that hold on this path.
     pub path: Vec<ExprId>,
@@ -76,16 +90,24 @@ pub struct State {
 /// stack depth `depth`) it must take the branch to `exit` (control.rs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ForcedExit {
+    /// The function holding the loop.
     pub func: FuncId,
+    /// The loop's test block, where the branch is forced.
     pub header: BlockId,
+    /// The stack length of the loop's frame, so that a recursive call of
+    /// the same function is not forced.
     pub depth: usize,
+    /// The block the path leaves the loop to.
     pub exit: BlockId,
 }
 
 impl State {
+    /// The running (innermost) frame. Panics on an empty stack, which a
+    /// state still running never has.
     pub fn frame(&self) -> &Frame {
         self.stack.last().expect("state with an empty stack")
     }
+    /// The running (innermost) frame, to change.
     pub fn frame_mut(&mut self) -> &mut Frame {
         self.stack.last_mut().expect("state with an empty stack")
     }

@@ -9,6 +9,8 @@ use crate::expr::ExprId;
 use crate::ir::{Const, Function, Inst, InstKind, Operand, RegId, Type};
 
 impl<'m> Executor<'m> {
+    /// Executes the running frame's next instruction, or its block's
+    /// terminator when the instructions are done. Both count as steps.
     pub fn step(&mut self, state: &mut State) -> Step {
         let module = self.module;
         let frame = state.frame();
@@ -80,6 +82,7 @@ impl<'m> Executor<'m> {
         }
     }
 
+    /// Sets register `reg` of the running frame to `v`.
     pub fn set_reg(&mut self, state: &mut State, reg: RegId, v: Value) {
         state.frame_mut().regs[reg.0 as usize] = Some(v);
     }
@@ -105,6 +108,8 @@ impl<'m> Executor<'m> {
         self.operand(state, func, op)[0]
     }
 
+    /// The value of a constant: globals and functions as their fixed
+    /// addresses, `undef` as zeros, vectors and aggregates flattened.
     pub fn const_value(&mut self, c: &Const) -> Value {
         match c {
             Const::Int { width, value } => scalar(self.pool.constant(*width, *value)),

@@ -6,8 +6,11 @@
 use crate::expr::ExprId;
 use smallvec::SmallVec;
 
+/// A register's value: one expression per lane or leaf, as the module
+/// docs say. Four lanes fit without a heap allocation.
 pub type Value = SmallVec<[ExprId; 4]>;
 
+/// A one-lane value.
 pub fn scalar(e: ExprId) -> Value {
     smallvec::smallvec![e]
 }

@@ -15,8 +15,11 @@ use crate::ir::FuncId;
 /// Everything an NDRange needs besides its argument values.
 #[derive(Clone, Copy, Debug)]
 pub struct NdRangeSetup {
+    /// The kernel function to run.
     pub kernel: FuncId,
+    /// The sizes and offset of the launch.
     pub ndrange: NdRange,
+    /// Enumerate every work-item, or run two with symbolic ids.
     pub mode: RaceMode,
     /// Races on which every writer stores the same value are not reported.
     pub allow_benign: bool,
@@ -30,23 +33,48 @@ pub struct NdRangeSetup {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StandaloneArg {
     /// A struct passed by value: `size` bytes of symbolic contents.
-    SymbolicByval { size: u64, align: u64 },
+    SymbolicByval {
+        /// The struct's size in bytes.
+        size: u64,
+        /// Its alignment in bytes.
+        align: u64,
+    },
     /// A pointer without a size: an address-only object, unbounded.
-    Unsized { space: u32 },
+    Unsized {
+        /// The address space pointed to (OpenCL numbering:
+        /// `crate::race::GLOBAL_SPACE`, `crate::race::LOCAL_SPACE`, ...).
+        space: u32,
+    },
     /// A pointer to a buffer of `bytes` bytes in address space `space`:
     /// symbolic contents, except in local memory, which each group starts
     /// uninitialised.
-    Buffer { bytes: u64, space: u32 },
+    Buffer {
+        /// The buffer's size in bytes.
+        bytes: u64,
+        /// The address space pointed to, numbered as for `Unsized`.
+        space: u32,
+    },
     /// A scalar fixed by `--arg NAME=VALUE`: `bits` at width `width`.
-    Fixed { width: u32, bits: u128 },
+    Fixed {
+        /// The parameter's width in bits.
+        width: u32,
+        /// The value, in the low `width` bits.
+        bits: u128,
+    },
     /// A symbolic scalar made of leaves of these widths.
-    Symbolic { widths: Vec<u32> },
+    Symbolic {
+        /// The leaves' widths in bits, in order; each leaf takes whole
+        /// bytes of the parameter's input.
+        widths: Vec<u32>,
+    },
 }
 
 /// A buffer argument above the memory limit (`--max-memory`).
 #[derive(Debug, PartialEq, Eq)]
 pub struct BufferOverLimit {
+    /// The parameter's name.
     pub name: String,
+    /// The size asked for, in bytes.
     pub bytes: u64,
 }
 

@@ -19,26 +19,39 @@ use crate::ir::{BlockId, FuncId, Loc};
 use crate::race::AccessLog;
 use crate::report::FindingKind;
 
-/// OpenCL fence flags.
+/// OpenCL fence flag `CLK_LOCAL_MEM_FENCE`: a barrier with it orders
+/// accesses to `__local` memory.
 pub const LOCAL_FENCE: u32 = 1;
+/// OpenCL fence flag `CLK_GLOBAL_MEM_FENCE`: a barrier with it orders
+/// accesses to `__global` memory.
 pub const GLOBAL_FENCE: u32 = 2;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The shape of a kernel launch: per dimension, the work-group size and
+/// the number of groups (the global size is their product), plus the
+/// global offset. Dimensions past `dims` have size 1.
 pub struct NdRange {
+    /// Dimensions in use, 1 to 3 (`get_work_dim`).
     pub dims: u32,
+    /// Work-items per group in each dimension (the local size).
     pub local: [u64; 3],
+    /// Work-groups in each dimension (global size / local size).
     pub groups: [u64; 3],
     /// Global work offset (clEnqueueNDRangeKernel's global_work_offset).
     pub offset: [u64; 3],
 }
 
 impl NdRange {
+    /// Work-items in one group.
     pub fn items_per_group(&self) -> u64 {
         self.local.iter().product()
     }
+    /// Work-groups in the NDRange.
     pub fn num_groups(&self) -> u64 {
         self.groups.iter().product()
     }
+    /// Work-items in the NDRange. Wraps past 64 bits: sizes from the user
+    /// are first checked with `checked_total`.
     pub fn total(&self) -> u64 {
         self.items_per_group() * self.num_groups()
     }
@@ -58,26 +71,44 @@ impl NdRange {
 pub use crate::report::RaceMode;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+/// Where a work-item stands in its group's round to the next barrier.
 pub enum ItemStatus {
+    /// Runnable: it has not yet reached the next barrier or the kernel's end.
     Running,
     /// Waiting at a barrier; `waits` lists the asynchronous copies it
     /// completes (wait_group_events), `None` for a plain barrier.
     AtBarrier {
+        /// The barrier call as function, block and instruction index: work-items
+        /// agree on a barrier when their sites are equal.
         site: (FuncId, BlockId, usize),
+        /// The barrier's source location, for reports.
         loc: Loc,
+        /// Its fence bits (`LOCAL_FENCE`, `GLOBAL_FENCE`), made concrete.
         flags: u32,
+        /// The events of a `wait_group_events`; `None` for a plain barrier.
         waits: Option<Vec<u64>>,
     },
+    /// Returned from the kernel.
     Done {
+        /// The return's source location.
         loc: Loc,
     },
 }
 
 #[derive(Clone)]
+/// One work-item of the running group (enumerate mode) or of the pair:
+/// its stack while another runs, its ids and where it stands.
 pub struct WorkItem {
+    /// Its call stack while it is not running; it is swapped with
+    /// `State::stack` when it starts or stops running.
     pub stack: Vec<Frame>,
+    /// Local id per dimension (`get_local_id`): 64-bit constants in
+    /// enumerate mode, symbolic (and constrained to the NDRange) in pair mode.
     pub local: [ExprId; 3],
+    /// Group id per dimension (`get_group_id`), constant or symbolic as
+    /// `local` is.
     pub group: [ExprId; 3],
+    /// Running, waiting at a barrier, or finished.
     pub status: ItemStatus,
     /// Inside an asynchronous copy: its event and the user's call site.
     pub async_copy: Option<(u64, Loc)>,
@@ -89,6 +120,8 @@ pub struct WorkItem {
 }
 
 impl WorkItem {
+    /// A runnable work-item with these ids, whose `stack` starts at the
+    /// kernel's entry.
     pub fn new(stack: Vec<Frame>, local: [ExprId; 3], group: [ExprId; 3]) -> WorkItem {
         WorkItem { stack, local, group, status: ItemStatus::Running, async_copy: None, async_started: 0, barrier_unrollings: Vec::new() }
     }
@@ -97,15 +130,28 @@ impl WorkItem {
 /// The NDRange being executed and the race detector's records.
 #[derive(Clone)]
 pub struct Gpu {
+    /// The NDRange being executed.
     pub ndrange: NdRange,
+    /// Enumerate every work-item, or run two with symbolic ids (README,
+    /// OpenCL).
     pub mode: RaceMode,
+    /// The work-items of the group running (enumerate mode) or the two of
+    /// the pair; replaced when the next group starts.
     pub items: Vec<WorkItem>,
+    /// Index in `items` of the running work-item, whose stack is
+    /// `State::stack`.
     pub current: usize,
     /// Enumerate mode: flat index of the group running now.
     pub group: u64,
+    /// The kernel function every work-item runs.
     pub kernel: FuncId,
+    /// The kernel's argument values, the same for every work-item.
     pub args: Vec<Value>,
+    /// The race detector's record of accesses and barriers, checked at each
+    /// barrier and when a group ends.
     pub log: AccessLog,
+    /// Write-write races that store equal values are not reported
+    /// (`--allow-benign-races`).
     pub allow_benign: bool,
     /// Objects in local memory: reset when a new group starts.
     pub local_objects: Vec<crate::exec::memory::ObjectId>,
