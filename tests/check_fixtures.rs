@@ -65,6 +65,8 @@ fixtures!(
     wrong_arity_libm_too_few_unsupported,
     wrong_arity_make_symbolic_unsupported,
     wrong_arity_check_equal_unsupported,
+    fmin_swapped_operands_refuted,
+    fmax_first_on_tie_proved,
 );
 
 /// A built-in declared with another parameter list than the one symcross

@@ -357,13 +357,14 @@ impl<'m> Executor<'m> {
             return None;
         }
         let a = |k: usize| c.args[k][0];
+        let ties = self.min_max_ties();
         let p = &mut self.pool;
         let r = match op {
             Libm::Unary(u) => p.fun(u, f, a(0)),
             Libm::Fabs => p.fabs(f, a(0)),
             Libm::Copysign => p.copysign(f, a(0), a(1)),
-            Libm::FMin => p.fbin(FBinOp::Min, f, a(0), a(1)),
-            Libm::FMax => p.fbin(FBinOp::Max, f, a(0), a(1)),
+            Libm::FMin => min_max_num(p, ties, false, f, a(0), a(1)),
+            Libm::FMax => min_max_num(p, ties, true, f, a(0), a(1)),
             Libm::FMod => p.fbin(FBinOp::Rem, f, a(0), a(1)),
             Libm::Fma => p.fma(f, a(0), a(1), a(2)),
             Libm::Uninterpreted => {
@@ -440,6 +441,7 @@ impl<'m> Executor<'m> {
         let n = c.args.first().map(|v| v.len()).unwrap_or(0);
         let fmt = c.inst.ty.is_float();
         let lane = |k: usize, i: usize| c.args[k][i];
+        let ties = self.min_max_ties();
         let p = &mut self.pool;
         let mut out = Value::new();
         if let Llvm::Reduce(fold) = op {
@@ -458,7 +460,7 @@ impl<'m> Executor<'m> {
             let v = match op {
                 Llvm::Fabs => p.fabs(fmt?, lane(0, i)),
                 Llvm::Copysign => p.copysign(fmt?, lane(0, i), lane(1, i)),
-                Llvm::FMinMaxNum { max } => p.fbin(if max { FBinOp::Max } else { FBinOp::Min }, fmt?, lane(0, i), lane(1, i)),
+                Llvm::FMinMaxNum { max } => min_max_num(p, ties, max, fmt?, lane(0, i), lane(1, i)),
                 Llvm::FMinimumMaximum { max } => {
                     let f = fmt?;
                     let m = p.fbin(if max { FBinOp::Max } else { FBinOp::Min }, f, lane(0, i), lane(1, i));
@@ -672,6 +674,46 @@ fn with_overflow(p: &mut ExprPool, signed: bool, op: Overflowing, a: ExprId, b: 
 
 /// `llvm.vector.reduce.*`: folds the lanes of the last argument. The FP
 /// forms without `reassoc` are sequential, starting from the first argument.
+/// What fmin/fmax give for two operands that compare equal (+0 and -0,
+/// or one value twice).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(in crate::exec) enum MinMaxTies {
+    /// x86-64: the first operand, so fmin(+0, -0) is +0 and fmin(-0, +0)
+    /// is -0. glibc's fmin (`islessequal(x, y) ? x : ...`) and LLVM's
+    /// lowering of minnum/maxnum to MINSS/MAXSS with the operands swapped
+    /// agree (measured on this machine at -O0 and -O2).
+    FirstOperand,
+    /// AArch64: FMINNM/FMAXNM order -0 below +0, the rule of the Min/Max
+    /// expression itself.
+    NegativeZeroLess,
+}
+
+impl Executor<'_> {
+    /// The tie rule of fmin/fmax on the target the module was compiled for.
+    pub(in crate::exec) fn min_max_ties(&self) -> MinMaxTies {
+        if self.module.triple.starts_with("aarch64") || self.module.triple.starts_with("arm64") {
+            MinMaxTies::NegativeZeroLess
+        } else {
+            MinMaxTies::FirstOperand
+        }
+    }
+}
+
+/// libm fmin/fmax and llvm.minnum/maxnum under the target's tie rule: the
+/// Min/Max expression (a NaN operand yields the other; -0 below +0), and on
+/// x86-64 the first operand whenever the two compare equal. LLVM leaves the
+/// tie open; what decides it is the machine the code runs on.
+pub(in crate::exec) fn min_max_num(p: &mut ExprPool, ties: MinMaxTies, max: bool, f: FpFormat, a: ExprId, b: ExprId) -> ExprId {
+    let m = p.fbin(if max { FBinOp::Max } else { FBinOp::Min }, f, a, b);
+    match ties {
+        MinMaxTies::NegativeZeroLess => m,
+        MinMaxTies::FirstOperand => {
+            let equal = p.fcmp(crate::expr::Outcomes(crate::expr::Outcomes::EQ), f, a, b);
+            p.ite(equal, a, m)
+        }
+    }
+}
+
 fn reduce(p: &mut ExprPool, fold: Reduce, c: &CallCtx) -> Option<ExprId> {
     let fmt = c.inst.ty.is_float();
     if fold == Reduce::FAdd || fold == Reduce::FMul {
