@@ -67,6 +67,7 @@ fixtures!(
     wrong_arity_check_equal_unsupported,
     fmin_swapped_operands_refuted,
     fmax_first_on_tie_proved,
+    fmin_glibc_second_on_tie_proved,
 );
 
 /// A built-in declared with another parameter list than the one symcross

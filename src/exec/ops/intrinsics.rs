@@ -357,7 +357,7 @@ impl<'m> Executor<'m> {
             return None;
         }
         let a = |k: usize| c.args[k][0];
-        let ties = self.min_max_ties();
+        let ties = self.min_max_ties(MinMaxCode::Libm);
         let p = &mut self.pool;
         let r = match op {
             Libm::Unary(u) => p.fun(u, f, a(0)),
@@ -441,7 +441,7 @@ impl<'m> Executor<'m> {
         let n = c.args.first().map(|v| v.len()).unwrap_or(0);
         let fmt = c.inst.ty.is_float();
         let lane = |k: usize, i: usize| c.args[k][i];
-        let ties = self.min_max_ties();
+        let ties = self.min_max_ties(MinMaxCode::Inline);
         let p = &mut self.pool;
         let mut out = Value::new();
         if let Llvm::Reduce(fold) = op {
@@ -678,38 +678,54 @@ fn with_overflow(p: &mut ExprPool, signed: bool, op: Overflowing, a: ExprId, b: 
 /// or one value twice).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(in crate::exec) enum MinMaxTies {
-    /// x86-64: the first operand, so fmin(+0, -0) is +0 and fmin(-0, +0)
-    /// is -0. glibc's fmin (`islessequal(x, y) ? x : ...`) and LLVM's
-    /// lowering of minnum/maxnum to MINSS/MAXSS with the operands swapped
-    /// agree (measured on this machine at -O0 and -O2).
+    /// The first operand: fmin(+0, -0) is +0, fmin(-0, +0) is -0.
     FirstOperand,
-    /// AArch64: FMINNM/FMAXNM order -0 below +0, the rule of the Min/Max
-    /// expression itself.
+    /// The second operand: fmin(+0, -0) is -0, fmin(-0, +0) is +0.
+    SecondOperand,
+    /// -0 below +0 whatever the order (the Min/Max expression's own rule).
     NegativeZeroLess,
 }
 
+/// Which code computes an fmin/fmax: they break ties differently on x86-64.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(in crate::exec) enum MinMaxCode {
+    /// `llvm.minnum`/`llvm.maxnum`, which clang emits for `fminf` even at
+    /// -O0 once <math.h> declares it: x86-64 code returns the first operand
+    /// on a tie.
+    Inline,
+    /// A call of glibc's `fmin`/`fmax` itself (through a function pointer,
+    /// or with -fno-builtin): x86-64 glibc returns the second operand on a
+    /// tie (its MINSD with the operands the other way round).
+    Libm,
+}
+
 impl Executor<'_> {
-    /// The tie rule of fmin/fmax on the target the module was compiled for.
-    pub(in crate::exec) fn min_max_ties(&self) -> MinMaxTies {
-        if self.module.triple.starts_with("aarch64") || self.module.triple.starts_with("arm64") {
-            MinMaxTies::NegativeZeroLess
-        } else {
-            MinMaxTies::FirstOperand
+    /// The tie rule of fmin/fmax computed by `code` on the target the module
+    /// was compiled for. Measured on this machine with clang-19 and glibc
+    /// 2.36 (x86-64); AArch64's FMINNM/FMAXNM, inline or in glibc, order -0
+    /// below +0.
+    pub(in crate::exec) fn min_max_ties(&self, code: MinMaxCode) -> MinMaxTies {
+        let aarch64 = self.module.triple.starts_with("aarch64") || self.module.triple.starts_with("arm64");
+        match (aarch64, code) {
+            (true, _) => MinMaxTies::NegativeZeroLess,
+            (false, MinMaxCode::Inline) => MinMaxTies::FirstOperand,
+            (false, MinMaxCode::Libm) => MinMaxTies::SecondOperand,
         }
     }
 }
 
-/// libm fmin/fmax and llvm.minnum/maxnum under the target's tie rule: the
-/// Min/Max expression (a NaN operand yields the other; -0 below +0), and on
-/// x86-64 the first operand whenever the two compare equal. LLVM leaves the
-/// tie open; what decides it is the machine the code runs on.
+/// libm fmin/fmax and llvm.minnum/maxnum under a tie rule: the Min/Max
+/// expression (a NaN operand yields the other; -0 below +0), and, when the
+/// two operands compare equal, the operand the rule names. LLVM leaves the
+/// tie open; what decides it is the code that runs.
 pub(in crate::exec) fn min_max_num(p: &mut ExprPool, ties: MinMaxTies, max: bool, f: FpFormat, a: ExprId, b: ExprId) -> ExprId {
     let m = p.fbin(if max { FBinOp::Max } else { FBinOp::Min }, f, a, b);
     match ties {
         MinMaxTies::NegativeZeroLess => m,
-        MinMaxTies::FirstOperand => {
+        MinMaxTies::FirstOperand | MinMaxTies::SecondOperand => {
             let equal = p.fcmp(crate::expr::Outcomes(crate::expr::Outcomes::EQ), f, a, b);
-            p.ite(equal, a, m)
+            let tie = if ties == MinMaxTies::FirstOperand { a } else { b };
+            p.ite(equal, tie, m)
         }
     }
 }
