@@ -90,10 +90,14 @@ pub fn replay_report(
         )));
     }
     let program = native::build(plan)?;
-    let how = match plan.target.as_deref() {
-        Some(t) if crate::frontend::target::is_aarch64(t) => "for AArch64, run under qemu-aarch64 (no sanitizers)",
-        _ => "with AddressSanitizer and UndefinedBehaviorSanitizer",
+    let emulated = plan.target.as_deref().is_some_and(crate::frontend::target::is_aarch64);
+    let how = if emulated {
+        "for AArch64, run under qemu-aarch64 (no sanitizers)"
+    } else {
+        "with AddressSanitizer and UndefinedBehaviorSanitizer"
     };
+    // Where the witness ran: an emulated AArch64 run is not this CPU.
+    let on = if emulated { "under qemu-aarch64" } else { "on the CPU" };
     let _ = writeln!(out, "replaying {} finding(s) of {name}: built {} {how}", to_run.len(), plan.describe());
     let (mut reproduced, mut failed, mut refused) = (0, Vec::new(), 0);
     for f in to_run {
@@ -106,7 +110,7 @@ pub fn replay_report(
         match outcome::judge(f.finding, &run, &witness) {
             Verdict::Reproduced(o) => {
                 reproduced += 1;
-                let _ = writeln!(out, "  reproduced on the CPU: {}", outcome::describe(&o));
+                let _ = writeln!(out, "  reproduced {on}: {}", outcome::describe(&o));
             }
             Verdict::Refused(why) => {
                 refused += 1;
@@ -136,8 +140,8 @@ pub fn replay_report(
     if !failed.is_empty() {
         let _ = writeln!(
             out,
-            "symcross replay: {} of {total} confirmed finding(s) did NOT reproduce on the CPU (finding {}).\n\
-             THIS IS A BUG IN SYMCROSS: it confirmed something the CPU does not do. Please report it with the harness, the report and this output.",
+            "symcross replay: {} of {total} confirmed finding(s) did NOT reproduce {on} (finding {}).\n\
+             THIS IS A BUG IN SYMCROSS: it confirmed something the program does not do. Please report it with the harness, the report and this output.",
             failed.len(),
             failed.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
         );
@@ -149,6 +153,6 @@ pub fn replay_report(
     if !failed.is_empty() {
         return Ok((out, EXIT_NOT_REPRODUCED));
     }
-    let _ = writeln!(out, "symcross replay: {reproduced} of {total} finding(s) reproduced on the CPU");
+    let _ = writeln!(out, "symcross replay: {reproduced} of {total} finding(s) reproduced {on}");
     Ok((out, EXIT_REPRODUCED))
 }
