@@ -68,6 +68,7 @@ fixtures!(
     fmin_swapped_operands_refuted,
     fmax_first_on_tie_proved,
     fmin_glibc_second_on_tie_proved,
+    wrong_types_libm_unsupported,
 );
 
 /// A built-in declared with another parameter list than the one symcross
@@ -81,6 +82,12 @@ fn wrong_arity_names_the_function_and_both_counts() {
         ("wrong_arity_libm_too_few_unsupported", "`fmaf` with 1 argument", "takes 3 arguments", 11),
         ("wrong_arity_make_symbolic_unsupported", "`symcross_make_symbolic` with 1 argument", "takes 2 or 3 arguments", 8),
         ("wrong_arity_check_equal_unsupported", "`symcross_check_equal` with 2 arguments", "takes 4 or 5 arguments", 11),
+        (
+            "wrong_types_libm_unsupported",
+            "`sqrtf` declared with other types",
+            "called with (64-bit) returning float, but it takes (float)",
+            16,
+        ),
     ];
     for (name, given, takes, line) in cases {
         let path = common::repo().join(format!("tests/fixtures/check/{name}.c"));

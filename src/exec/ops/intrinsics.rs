@@ -92,6 +92,13 @@ const LIBM_ROWS: &[(&str, Libm, usize)] = &[
     ("ldexp", Libm::Uninterpreted, 2),
 ];
 
+/// Whether argument `k` of the libm function `base` is a C `int` (the
+/// exponent of ldexp, pown and rootn); every other argument has the
+/// function's floating-point type.
+fn libm_integer_parameter(base: &str, k: usize) -> bool {
+    k == 1 && matches!(base, "ldexp" | "pown" | "rootn")
+}
+
 /// The row of a libm name, and the name without its `f` suffix.
 fn libm_row(name: &str) -> Option<(&'static str, Libm, usize)> {
     let find = |n: &str| LIBM_ROWS.iter().find(|(row, _, _)| *row == n).copied();
@@ -339,7 +346,46 @@ impl<'m> Executor<'m> {
             let (op, _) = llvm_row(rest)?;
             return self.call_llvm(state, c, op);
         }
+        if let Some(why) = self.libm_signature_mismatch(c) {
+            return Some(Err(self.unsupported(state, c.inst.loc, why)));
+        }
         self.libm(c).map(|v| Ok(Some(v)))
+    }
+
+    /// A C call of a libm function declared with other types than the C
+    /// library's (`float sqrtf(double)`): natively the callee reads its
+    /// argument registers as its own types, which symcross does not model,
+    /// so the call is an `unsupported` finding naming both signatures.
+    /// The count of arguments was checked at the call (arity.rs).
+    fn libm_signature_mismatch(&self, c: &CallCtx) -> Option<String> {
+        let (base, _, _) = libm_row(c.name)?;
+        let (format, c_type) = if base == c.name { (FpFormat::Double, "double") } else { (FpFormat::Single, "float") };
+        let expected_width = |k: usize| if libm_integer_parameter(base, k) { 32 } else { format.width() };
+        let widths: Vec<u32> = c.args.iter().map(|v| v.first().map_or(0, |&e| self.pool.width(e))).collect();
+        let arguments_fit = c.args.iter().zip(&widths).enumerate().all(|(k, (v, &w))| v.len() == 1 && w == expected_width(k));
+        let returns_format = c.inst.ty == crate::ir::Type::Float(format);
+        if returns_format && arguments_fit {
+            return None;
+        }
+        // Only the widths are known here (a float and an int both pass 32
+        // bits), so the message names those.
+        let expected: Vec<&str> = (0..c.args.len()).map(|k| if libm_integer_parameter(base, k) { "int" } else { c_type }).collect();
+        let given: Vec<String> = c
+            .args
+            .iter()
+            .zip(&widths)
+            .map(|(v, w)| if v.len() == 1 { format!("{w}-bit") } else { format!("{}-lane vector", v.len()) })
+            .collect();
+        Some(format!(
+            "`{}` declared with other types than the C library's: called with ({}) returning {}, but it takes ({}) and returns {c_type}, so it would read its arguments as other types",
+            c.name,
+            given.join(", "),
+            match &c.inst.ty {
+                crate::ir::Type::Float(f) => f.name().to_string(),
+                other => format!("{}-bit", other.size() * 8),
+            },
+            expected.join(", ")
+        ))
     }
 
     /// Whether `name` is a libm function symcross computes (exactly or as
