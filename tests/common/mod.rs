@@ -91,6 +91,7 @@ pub fn check_fixture(rel: &str, extra: &[&str]) {
     }
 }
 
+pub mod edge_values;
 pub mod neonsig;
 pub mod x86sig;
 

@@ -4,7 +4,8 @@
 //! and their neighbours for saturation, small positive and negative shift
 //! counts for register shifts).
 
-use rand::{rngs::StdRng, Rng};
+use super::common::edge_values::EdgeValues;
+use rand::rngs::StdRng;
 use symcross::ir::Type;
 
 const F32_EDGES: &[u32] = &[
@@ -116,30 +117,10 @@ const INT_EDGES: &[i64] = &[
     i64::MIN + 1,
 ];
 
-fn lane(rng: &mut StdRng, ty: &Type) -> u128 {
-    let w = ty.scalar_bits();
-    let m = if w >= 128 { u128::MAX } else { (1u128 << w) - 1 };
-    let pick = rng.gen_range(0..10);
-    let v: u128 = match (ty.is_float(), pick) {
-        (_, 0..=2) => rng.gen(),
-        (Some(_), 3..=6) if w == 32 => F32_EDGES[rng.gen_range(0..F32_EDGES.len())] as u128,
-        (Some(_), 3..=6) => F64_EDGES[rng.gen_range(0..F64_EDGES.len())] as u128,
-        // Small values with halves, to exercise rounding ties.
-        (Some(_), _) if w == 32 => ((rng.gen_range(-4000..4000) as f32) / 4.0).to_bits() as u128,
-        (Some(_), _) => ((rng.gen_range(-4000..4000) as f64) / 4.0).to_bits() as u128,
-        (None, 3..=6) => INT_EDGES[rng.gen_range(0..INT_EDGES.len())] as u128,
-        (None, _) => rng.gen_range(-140i64..140) as u128,
-    };
-    v & m
-}
+/// This test's edges and mix.
+const EDGES: EdgeValues = EdgeValues { f32: F32_EDGES, f64: F64_EDGES, int: INT_EDGES, random_picks: 3, small_int: 140 };
 
 /// The bytes of one operand of type `ty` (at most 16).
 pub fn operand(rng: &mut StdRng, ty: &Type) -> [u8; 16] {
-    let mut out = [0u8; 16];
-    let nb = (ty.scalar_bits() / 8) as usize;
-    for i in 0..ty.lanes() as usize {
-        let v = lane(rng, ty);
-        out[i * nb..(i + 1) * nb].copy_from_slice(&v.to_le_bytes()[..nb]);
-    }
-    out
+    EDGES.operand(rng, ty)
 }

@@ -2,6 +2,7 @@
 //! (signed zeros, infinities, quiet and signalling NaNs, denormals, values
 //! at the int conversion bounds, INT_MIN, saturation bounds, shift counts).
 
+use super::common::edge_values::EdgeValues;
 use super::common::x86sig::Row;
 use rand::{rngs::StdRng, Rng};
 use symcross::ir::Type;
@@ -82,31 +83,12 @@ const INT_EDGES: &[i64] = &[
     i64::MIN,
 ];
 
-fn lane(rng: &mut StdRng, ty: &Type) -> u128 {
-    let w = ty.scalar_bits();
-    let m = if w >= 128 { u128::MAX } else { (1u128 << w) - 1 };
-    let pick = rng.gen_range(0..10);
-    let v: u128 = match (ty.is_float(), pick) {
-        (_, 0..=3) => rng.gen(),
-        (Some(_), 4..=6) if w == 32 => F32_EDGES[rng.gen_range(0..F32_EDGES.len())] as u128,
-        (Some(_), 4..=6) => F64_EDGES[rng.gen_range(0..F64_EDGES.len())] as u128,
-        // Small values with halves, to exercise rounding ties.
-        (Some(_), _) if w == 32 => ((rng.gen_range(-4000..4000) as f32) / 4.0).to_bits() as u128,
-        (Some(_), _) => ((rng.gen_range(-4000..4000) as f64) / 4.0).to_bits() as u128,
-        (None, 4..=6) => INT_EDGES[rng.gen_range(0..INT_EDGES.len())] as u128,
-        (None, _) => rng.gen_range(-70i64..70) as u128,
-    };
-    v & m
-}
+/// This test's edges and mix.
+const EDGES: EdgeValues = EdgeValues { f32: F32_EDGES, f64: F64_EDGES, int: INT_EDGES, random_picks: 4, small_int: 70 };
 
+/// The bytes of one operand of type `ty` (at most 32).
 fn operand(rng: &mut StdRng, ty: &Type) -> [u8; 32] {
-    let mut out = [0u8; 32];
-    let nb = (ty.scalar_bits() / 8) as usize;
-    for i in 0..ty.lanes() as usize {
-        let v = lane(rng, ty);
-        out[i * nb..(i + 1) * nb].copy_from_slice(&v.to_le_bytes()[..nb]);
-    }
-    out
+    EDGES.operand(rng, ty)
 }
 
 /// One input per operand. A uniform shift count (the low 64 bits of an xmm
