@@ -69,6 +69,7 @@ fixtures!(
     fmax_first_on_tie_proved,
     fmin_glibc_second_on_tie_proved,
     wrong_types_libm_unsupported,
+    reduce_fmin_ties_lane_order,
 );
 
 /// A built-in declared with another parameter list than the one symcross

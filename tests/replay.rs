@@ -151,17 +151,19 @@ fn memory_errors_of_the_check_fixtures_replay() {
     }
 }
 
-/// The signed-zero tie of fminf: the witness symcross finds for the two
-/// operand orders is a difference glibc shows too.
+/// The signed-zero ties of fminf and of a min reduction: the witnesses
+/// symcross finds for two operand (or lane) orders are differences the
+/// CPU shows too.
 #[test]
 fn fmin_tie_witness_replays() {
-    let dir = tempfile::tempdir().unwrap();
-    let report = dir.path().join("r.json");
-    let name = "fmin_swapped_operands_refuted.c";
-    check_to(&report, &[common::repo().join("tests/fixtures/check").join(name).to_str().unwrap()]);
-    let run = replay(&[report.to_str().unwrap()]);
-    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains(&format!("reproduced on the CPU: mismatch at {name}")), "{}", run.stdout);
+    for name in ["fmin_swapped_operands_refuted.c", "reduce_fmin_ties_lane_order.c"] {
+        let dir = tempfile::tempdir().unwrap();
+        let report = dir.path().join("r.json");
+        check_to(&report, &[common::repo().join("tests/fixtures/check").join(name).to_str().unwrap()]);
+        let run = replay(&[report.to_str().unwrap()]);
+        assert_eq!(run.code, 1, "{name}: {}\n{}", run.stdout, run.stderr);
+        assert!(run.stdout.contains(&format!("reproduced on the CPU: mismatch at {name}")), "{name}: {}", run.stdout);
+    }
 }
 
 /// Tampered reports: an input renamed, or resized, does not fit the

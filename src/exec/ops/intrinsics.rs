@@ -491,7 +491,7 @@ impl<'m> Executor<'m> {
         let p = &mut self.pool;
         let mut out = Value::new();
         if let Llvm::Reduce(fold) = op {
-            return reduce(p, fold, c).map(scalar);
+            return reduce(p, ties, fold, c).map(scalar);
         }
         if op == Llvm::IsFpClass {
             let mask = p.as_const(c.args[1][0])? as u32;
@@ -776,7 +776,7 @@ pub(in crate::exec) fn min_max_num(p: &mut ExprPool, ties: MinMaxTies, max: bool
     }
 }
 
-fn reduce(p: &mut ExprPool, fold: Reduce, c: &CallCtx) -> Option<ExprId> {
+fn reduce(p: &mut ExprPool, ties: MinMaxTies, fold: Reduce, c: &CallCtx) -> Option<ExprId> {
     let fmt = c.inst.ty.is_float();
     if fold == Reduce::FAdd || fold == Reduce::FMul {
         let f = fmt?;
@@ -797,8 +797,10 @@ fn reduce(p: &mut ExprPool, fold: Reduce, c: &CallCtx) -> Option<ExprId> {
             Reduce::Or => p.or(acc, *l),
             Reduce::Xor => p.xor(acc, *l),
             Reduce::Int(which) => min_max(p, which, acc, *l),
-            Reduce::FMax => p.fbin(FBinOp::Max, fmt?, acc, *l),
-            Reduce::FMin => p.fbin(FBinOp::Min, fmt?, acc, *l),
+            // x86-64 keeps lane 0's zero when all lanes are zeros of
+            // either sign (measured): the tie rule, lane by lane in order.
+            Reduce::FMax => min_max_num(p, ties, true, fmt?, acc, *l),
+            Reduce::FMin => min_max_num(p, ties, false, fmt?, acc, *l),
             Reduce::FAdd | Reduce::FMul => unreachable!("sequential folds are handled above"),
         };
     }
