@@ -283,3 +283,11 @@ fn nan_bits_ignored_rules_are_not_used_under_exact() {
     let run = common::symcross(&["check", "--nan", "exact", "--rules", d, &file]);
     assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
 }
+
+/// glibc's own fminf with two NaN operands follows glibc's rule (the first
+/// NaN, quieted when an operand is signalling), not clang's inline one.
+#[test]
+fn glibc_fmin_of_two_nans_follows_glibc() {
+    assert_equivalent_up_to_nan("glibc_fmin_two_nans.c");
+    assert_exact_mismatch_replays("glibc_fmin_two_nans.c", &[]);
+}

@@ -768,12 +768,45 @@ pub(in crate::exec) fn min_max_num(p: &mut ExprPool, ties: MinMaxTies, max: bool
     let m = p.fbin(if max { FBinOp::Max } else { FBinOp::Min }, f, a, b);
     match ties {
         MinMaxTies::NegativeZeroLess => m,
-        MinMaxTies::FirstOperand | MinMaxTies::SecondOperand => {
+        MinMaxTies::FirstOperand => {
             let equal = p.fcmp(crate::expr::Outcomes(crate::expr::Outcomes::EQ), f, a, b);
-            let tie = if ties == MinMaxTies::FirstOperand { a } else { b };
-            p.ite(equal, tie, m)
+            p.ite(equal, a, m)
+        }
+        MinMaxTies::SecondOperand => {
+            let equal = p.fcmp(crate::expr::Outcomes(crate::expr::Outcomes::EQ), f, a, b);
+            let ordered = p.ite(equal, b, m);
+            if p.nan_model().is_exact() {
+                glibc_min_max_nans(p, f, a, b, ordered)
+            } else {
+                ordered
+            }
         }
     }
+}
+
+/// The NaN bits of a call of x86-64 glibc's fmin/fmax (measured): with a
+/// signalling operand it returns `a + b`, the first NaN operand quieted;
+/// with two quiet NaNs, the first; with one NaN, the other operand (what
+/// `otherwise`, the Min/Max expression, gives already).
+fn glibc_min_max_nans(p: &mut ExprPool, f: FpFormat, a: ExprId, b: ExprId, otherwise: ExprId) -> ExprId {
+    let unordered = crate::expr::Outcomes(crate::expr::Outcomes::UNO);
+    let quiet_bit = p.constant(f.width(), crate::expr::nan_rules::quiet_bit(f));
+    let zero = p.constant(f.width(), 0);
+    let mut parts = Vec::new();
+    for x in [a, b] {
+        let nan = p.fcmp(unordered, f, x, x);
+        let bit = p.and(x, quiet_bit);
+        let bit_clear = p.eq(bit, zero);
+        let signalling = p.and(nan, bit_clear);
+        let quieted = p.or(x, quiet_bit);
+        parts.push((nan, signalling, quieted));
+    }
+    let [(a_nan, a_signalling, a_quieted), (b_nan, b_signalling, b_quieted)] = [parts[0], parts[1]];
+    let any_signalling = p.or(a_signalling, b_signalling);
+    let first_nan_quieted = p.ite(a_nan, a_quieted, b_quieted);
+    let both_nan = p.and(a_nan, b_nan);
+    let quiet_case = p.ite(both_nan, a, otherwise);
+    p.ite(any_signalling, first_nan_quieted, quiet_case)
 }
 
 fn reduce(p: &mut ExprPool, ties: MinMaxTies, fold: Reduce, c: &CallCtx) -> Option<ExprId> {
