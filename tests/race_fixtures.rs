@@ -274,3 +274,16 @@ fn pair_mode_findings_independent_of_havoc_stay_confirmed() {
         }
     }
 }
+
+/// A kernel whose only path ends at a finding (a write into `__constant`
+/// memory) was not explored to its end: no warning calls it race-free for
+/// sharing nothing.
+#[test]
+fn a_path_cut_by_a_finding_does_not_make_the_kernel_share_nothing() {
+    let path = common::repo().join("tests/fixtures/race/constant_write_through_integer.cl");
+    let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--json", "-"]);
+    let json = run.json.unwrap_or_else(|| panic!("no JSON report: {}", run.stderr));
+    let warnings = json["warnings"].as_array().cloned().unwrap_or_default();
+    assert!(warnings.iter().all(|w| w["kind"] != "no-shared-access"), "{json}");
+    assert_eq!(json["findings"][0]["kind"], "write-to-read-only", "{json}");
+}

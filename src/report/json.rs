@@ -422,7 +422,10 @@ fn vacuity(c: &Coverage, paths: u64) -> Vec<Warning> {
     let mut out = Vec::new();
     let mut warn = |kind, message: String| out.push(Warning { kind, message });
     if let Some(n) = c.memory_accesses {
-        if n == 0 {
+        // A path that ended at a finding (a write into __constant memory,
+        // say) was not explored to the end: with no path finished, nothing
+        // says the kernel shares nothing.
+        if n == 0 && paths > 0 {
             // Not vacuous: with every path explored (no limit, which drops
             // this warning) and none touching memory that work-items
             // share and can write, no race is possible.
