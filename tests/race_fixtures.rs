@@ -118,6 +118,7 @@ fixtures!(
     pair_havoc_divergence_unconfirmed,
     pair_havoc_out_of_bounds_unconfirmed,
     pair_havoc_independent_out_of_bounds,
+    constant_parameter_write,
 );
 
 #[test]
@@ -286,4 +287,16 @@ fn a_path_cut_by_a_finding_does_not_make_the_kernel_share_nothing() {
     let warnings = json["warnings"].as_array().cloned().unwrap_or_default();
     assert!(warnings.iter().all(|w| w["kind"] != "no-shared-access"), "{json}");
     assert_eq!(json["findings"][0]["kind"], "write-to-read-only", "{json}");
+}
+
+/// A `__constant` pointer parameter given a size with `--arg` is read-only
+/// too: the write through a rebuilt pointer is the same finding.
+#[test]
+fn a_sized_constant_parameter_is_read_only() {
+    let path = common::repo().join("tests/fixtures/race/constant_parameter_write.cl");
+    let args = ["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--arg", "table=64", "--json", "-"];
+    let run = common::symcross(&args);
+    let json = run.json.unwrap_or_else(|| panic!("no JSON report: {}", run.stderr));
+    assert_eq!(json["findings"][0]["kind"], "write-to-read-only", "{json}");
+    assert_eq!(json["findings"][0]["status"], "confirmed", "{json}");
 }

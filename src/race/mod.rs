@@ -29,6 +29,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 /// OpenCL's address space number of `__global` memory.
 pub const GLOBAL_SPACE: u32 = 1;
+/// OpenCL's address space number of `__constant` memory (read-only).
+pub const CONSTANT_SPACE: u32 = 2;
 /// OpenCL's address space number of `__local` memory.
 pub const LOCAL_SPACE: u32 = 3;
 

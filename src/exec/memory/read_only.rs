@@ -17,8 +17,7 @@ use crate::exec::memory::ObjectId;
 use crate::ir::Loc;
 use crate::report::FindingKind;
 
-/// The OpenCL `__constant` address space (MemoryObject::addr_space).
-const OPENCL_CONSTANT_SPACE: u32 = 2;
+use crate::race::CONSTANT_SPACE as OPENCL_CONSTANT_SPACE;
 
 impl<'m> Executor<'m> {
     /// Ends the path with a `write-to-read-only` finding when a write of

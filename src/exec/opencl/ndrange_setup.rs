@@ -111,6 +111,8 @@ impl<'m> Executor<'m> {
             }
             StandaloneArg::Unsized { space } => {
                 let obj = memory.allocate_address_only(&mut self.pool, name.to_string(), *space);
+                // A kernel may only read what a `__constant` pointer points to.
+                memory.object_mut(obj).read_only = *space == crate::race::CONSTANT_SPACE;
                 Ok(smallvec::smallvec![self.pool.constant(64, memory.object(obj).base as u128)])
             }
             StandaloneArg::Buffer { bytes, space } => {
@@ -146,6 +148,8 @@ impl<'m> Executor<'m> {
         self.admit_allocation(bytes).ok()?;
         let obj = memory.allocate(&mut self.pool, bytes, 16, ObjectKind::Buffer, name);
         memory.object_mut(obj).addr_space = space;
+        // A kernel may only read what a `__constant` pointer points to.
+        memory.object_mut(obj).read_only = space == crate::race::CONSTANT_SPACE;
         Some(obj)
     }
 
