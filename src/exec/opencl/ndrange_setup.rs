@@ -37,6 +37,9 @@ pub enum StandaloneArg {
     /// symbolic contents, except in local memory, which each group starts
     /// uninitialised.
     Buffer { bytes: u64, space: u32 },
+    /// An image of `dims` dimensions: of the size given (width, height,
+    /// depth in pixels), or of unknown size (images.rs).
+    Image { dims: u8, size: Option<[u64; 3]> },
     /// A scalar fixed by `--arg NAME=VALUE`: `bits` at width `width`.
     Fixed { width: u32, bits: u128 },
     /// A symbolic scalar made of leaves of these widths.
@@ -96,6 +99,13 @@ impl<'m> Executor<'m> {
                     memory.object_mut(obj).bytes.fill_input(&mut self.pool, 0, *bytes, array, 0);
                 }
                 Ok(smallvec::smallvec![self.pool.constant(64, memory.object(obj).base as u128)])
+            }
+            StandaloneArg::Image { dims, size } => {
+                let Some(base) = self.image_argument(memory, name, *dims, *size) else {
+                    let bytes = size.map_or(0, |s| s.iter().product::<u64>() * crate::exec::opencl::images::PIXEL_BYTES);
+                    return Err(BufferOverLimit { name: name.to_string(), bytes });
+                };
+                Ok(smallvec::smallvec![self.pool.constant(64, base as u128)])
             }
             StandaloneArg::Fixed { width, bits } => Ok(smallvec::smallvec![self.pool.constant(*width, *bits)]),
             StandaloneArg::Symbolic { widths } => {
