@@ -169,7 +169,11 @@ impl<'m> Executor<'m> {
     ) -> Result<Value, Step> {
         let loc = c.inst.loc;
         if params.ends_with('f') {
-            return Err(self.unsupported(state, loc, format!("{name} with float coordinates (normalised or not) is not modelled")));
+            return Err(self.unsupported(
+                state,
+                loc,
+                format!("{name} with float coordinates (normalised coordinates, or unnormalised float ones) is not modelled"),
+            ));
         }
         let mode = if c.args.len() == 3 { self.sampler_mode(state, c.args[1][0], loc, name)? } else { Addressing::None };
         let coords = self.coordinates(&c.args[c.args.len() - 1], shape);
