@@ -39,7 +39,12 @@ pub enum StandaloneArg {
     Buffer { bytes: u64, space: u32 },
     /// An image of `dims` dimensions: of the size given (width, height,
     /// depth in pixels), or of unknown size (images.rs).
-    Image { dims: u8, size: Option<[u64; 3]> },
+    Image {
+        /// 1, 2 or 3.
+        dims: u8,
+        /// Width, height and depth (1 past `dims`); None: unknown.
+        size: Option<[u64; 3]>,
+    },
     /// A scalar fixed by `--arg NAME=VALUE`: `bits` at width `width`.
     Fixed { width: u32, bits: u128 },
     /// A symbolic scalar made of leaves of these widths.
