@@ -105,6 +105,7 @@ fixtures!(
     image_out_of_bounds_write,
     image_get_width,
     image_normalised_coords_unsupported,
+    image_sampler_argument_ok,
     heavy_private_loops_ok,
     heavy_private_loops_race,
     group_dependent_local_race,
