@@ -99,6 +99,13 @@ fixtures!(
     benign_read_write_default,
     benign_read_write_differs,
     image_unsupported,
+    image_copy_ok,
+    image_write_same_pixel_race,
+    image_clamp_to_edge_ok,
+    image_out_of_bounds_write,
+    image_get_width,
+    image_normalised_coords_unsupported,
+    image_sampler_argument_ok,
     heavy_private_loops_ok,
     heavy_private_loops_race,
     group_dependent_local_race,
@@ -129,6 +136,34 @@ fn every_fixture_is_listed() {
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_string();
         assert!(LISTED.contains(&stem.as_str()), "fixture {stem} is not listed in tests/race_fixtures.rs");
     }
+}
+
+/// The message of every finding of a fixture's run.
+fn fixture_messages(name: &str) -> Vec<String> {
+    let path = common::repo().join("tests/fixtures/race").join(format!("{name}.cl"));
+    let text = std::fs::read_to_string(&path).expect("read fixture");
+    let args_line = text.lines().find_map(|l| l.strip_prefix("// args:")).expect("args line");
+    let mut args = vec!["race", path.to_str().unwrap(), "--json", "-"];
+    args.extend(args_line.split_whitespace());
+    let run = common::symcross(&args);
+    let findings = run.json.as_ref().and_then(|j| j["findings"].as_array().cloned()).unwrap_or_default();
+    findings.iter().filter_map(|f| f["message"].as_str().map(str::to_string)).collect()
+}
+
+#[test]
+fn unmodelled_image_constructs_are_named() {
+    let normalised = fixture_messages("image_normalised_coords_unsupported");
+    assert!(normalised.iter().any(|m| m.contains("normalised coordinates")), "{normalised:?}");
+    let linear = fixture_messages("image_unsupported");
+    assert!(linear.iter().any(|m| m.contains("CLK_FILTER_LINEAR")), "{linear:?}");
+}
+
+#[test]
+fn image_findings_name_the_image() {
+    let race = fixture_messages("image_write_same_pixel_race");
+    assert!(race.iter().any(|m| m.contains("`dest`")), "{race:?}");
+    let oob = fixture_messages("image_out_of_bounds_write");
+    assert!(oob.iter().any(|m| m.contains("outside image `dest` of 8x8 pixels")), "{oob:?}");
 }
 
 #[test]

@@ -221,7 +221,8 @@ pub struct RaceArgs {
     /// size (also `--global_size=[X,Y]`).
     #[arg(long, value_name = "X[,Y,Z]", alias = "global_size")]
     pub global_size: Option<String>,
-    /// Fix a scalar argument (NAME=VALUE) or give a buffer's size in bytes (NAME=BYTES); repeatable.
+    /// Fix a scalar argument (NAME=VALUE; a sampler_t its flags, e.g. 18), give a buffer's size in bytes (NAME=BYTES)
+    /// or an image's size in pixels (NAME=W, NAME=WxH, NAME=WxHxD); repeatable.
     #[arg(long, value_name = "NAME=VALUE")]
     pub arg: Vec<String>,
     /// Do not report write-write races where both sides write the same value.

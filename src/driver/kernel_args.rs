@@ -1,7 +1,8 @@
 //! What `--arg NAME=VALUE` gives a kernel run alone, read into the
 //! argument the executor builds (`StandaloneArg`): a struct passed by value
 //! cannot be given a value, a pointer can be given its buffer's size in
-//! bytes, a scalar its value.
+//! bytes, an image its size in pixels (`W`, `WxH`, `WxHxD`), a scalar
+//! (a sampler's flags too) its value.
 
 use crate::exec::opencl::ndrange_setup::StandaloneArg;
 use crate::ir::{Param, Type};
@@ -15,6 +16,10 @@ pub(super) fn standalone_arg(p: &Param, given: Option<&String>) -> Result<Standa
             return Err(Error::Usage(format!("--arg {}: a struct argument cannot be given a value", p.name)));
         }
         return Ok(StandaloneArg::SymbolicByval { size, align });
+    }
+    if let Some(dims) = p.image_dims {
+        let size = given.map(|v| image_size(&p.name, v, dims)).transpose()?;
+        return Ok(StandaloneArg::Image { dims, size });
     }
     match &p.ty {
         Type::Ptr { addr_space } => Ok(match given {
@@ -48,6 +53,24 @@ fn buffer_size(name: &str, v: &str) -> Result<u64, Error> {
     Ok(n)
 }
 
+/// `--arg NAME=W`, `WxH` or `WxHxD` for an image of `dims` dimensions:
+/// each at least 1, and all the pixels (16 bytes each) a buffer can hold.
+fn image_size(name: &str, v: &str, dims: u8) -> Result<[u64; 3], Error> {
+    let form = ["W", "WxH", "WxHxD"][dims as usize - 1];
+    let bad = || Error::Usage(format!("--arg {name}={v}: an image{dims}d_t is given its size as {form} (pixels, each at least 1)"));
+    let parts: Vec<u64> = v.split('x').map(|d| d.parse::<u64>().ok().filter(|&d| d >= 1)).collect::<Option<_>>().ok_or_else(bad)?;
+    if parts.len() != dims as usize {
+        return Err(bad());
+    }
+    let mut size = [1; 3];
+    size[..parts.len()].copy_from_slice(&parts);
+    let bytes = size.iter().try_fold(crate::exec::opencl::images::PIXEL_BYTES, |acc, d| acc.checked_mul(*d));
+    if bytes.is_none_or(|b| b > MAX_BUFFER_BYTES) {
+        return Err(Error::Usage(format!("--arg {name}={v}: an image is at most {MAX_BUFFER_BYTES} bytes of 16-byte pixels")));
+    }
+    Ok(size)
+}
+
 fn parse_scalar(v: &str, t: &Type) -> Option<u128> {
     match t {
         Type::Float(crate::expr::FpFormat::Single) => v.parse::<f32>().ok().map(|x| x.to_bits() as u128),
@@ -65,7 +88,7 @@ mod tests {
     use super::*;
 
     fn param(name: &str, ty: Type) -> Param {
-        Param { name: name.to_string(), ty, reg: crate::ir::RegId(0), byval: None }
+        Param { name: name.to_string(), ty, reg: crate::ir::RegId(0), byval: None, image_dims: None }
     }
 
     #[test]
@@ -83,6 +106,16 @@ mod tests {
         assert_eq!(standalone_arg(&p, Some(&"0x10".to_string())).unwrap(), StandaloneArg::Fixed { width: 16, bits: 16 });
         assert_eq!(standalone_arg(&p, None).unwrap(), StandaloneArg::Symbolic { widths: vec![16] });
         assert!(standalone_arg(&p, Some(&"x".to_string())).is_err());
+    }
+
+    #[test]
+    fn image_given_its_dimensions() {
+        let p = Param { image_dims: Some(2), ..param("img", Type::Ptr { addr_space: 1 }) };
+        assert_eq!(standalone_arg(&p, None).unwrap(), StandaloneArg::Image { dims: 2, size: None });
+        assert_eq!(standalone_arg(&p, Some(&"16x4".to_string())).unwrap(), StandaloneArg::Image { dims: 2, size: Some([16, 4, 1]) });
+        assert!(standalone_arg(&p, Some(&"16".to_string())).is_err());
+        assert!(standalone_arg(&p, Some(&"0x4".to_string())).is_err());
+        assert!(standalone_arg(&p, Some(&"100000x100000".to_string())).is_err());
     }
 
     #[test]

@@ -28,6 +28,9 @@ pub(in crate::exec) struct ModelData {
     /// Per function, its lane writes (opencl/lane_writes.rs), found when
     /// needed.
     pub lane_tables: FxHashMap<FuncId, Rc<crate::exec::opencl::lane_writes::LaneTable>>,
+    /// The image arguments of a kernel run alone, by address
+    /// (opencl/images.rs).
+    pub images: FxHashMap<u64, crate::exec::opencl::images::ImageShape>,
 }
 
 impl<'m> ModelHooks<'m> for Executor<'m> {

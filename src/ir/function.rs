@@ -105,7 +105,8 @@ pub fn translate_function(cx: &mut ModuleCx, f: Value) -> Function {
     for (i, p) in llvm::params(f).into_iter().enumerate() {
         let reg = new_reg(&mut fcx, &mut func, p);
         let byval = llvm::byval_type(f, i as u32).map(|t| (fcx.cx.layout.alloc_size(t), fcx.cx.layout.abi_align(t)));
-        func.params.push(Param { reg, ty: func.reg_types[reg.0 as usize].clone(), name: llvm::name(p), byval });
+        let image_dims = super::types_from_llvm::image_dims(&llvm::print_type(llvm::type_of(p)));
+        func.params.push(Param { reg, ty: func.reg_types[reg.0 as usize].clone(), name: llvm::name(p), byval, image_dims });
     }
     if llvm::is_declaration(f) {
         return func;

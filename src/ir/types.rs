@@ -544,6 +544,9 @@ pub struct Param {
     /// Size and alignment of the pointee of a `byval` pointer: the callee
     /// works on its own copy of that many bytes.
     pub byval: Option<(u64, u64)>,
+    /// An OpenCL image parameter (image1d_t, image2d_t, image3d_t): its
+    /// dimensions; the parameter's value is the address of its pixels.
+    pub image_dims: Option<u8>,
 }
 
 /// A function of the module, defined or declared.

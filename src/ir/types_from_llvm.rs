@@ -30,7 +30,7 @@ impl Layout {
             K::LLVMMetadataTypeKind | K::LLVMTokenTypeKind | K::LLVMScalableVectorTypeKind => false,
             // An event's layout type is a pointer (LLVM lays out `spirv.*`
             // types so), so arrays and structs of events have a size.
-            K::LLVMTargetExtTypeKind => Self::is_event(t),
+            K::LLVMTargetExtTypeKind => Self::is_handle(t),
             K::LLVMStructTypeKind => !llvm::struct_is_opaque(t) && llvm::struct_fields(t).into_iter().all(Self::sized),
             K::LLVMArrayTypeKind | K::LLVMVectorTypeKind => Self::sized(llvm::element_type(t)),
             _ => true,
@@ -43,9 +43,19 @@ impl Layout {
         matches!(llvm::type_kind(t), K::LLVMTargetExtTypeKind) && llvm::print_type(t).contains("spirv.Event")
     }
 
+    /// A target type symcross models as an 8-byte handle: an event, a
+    /// sampler (its flags) or an image it models (`image_dims`).
+    fn is_handle(t: Ty) -> bool {
+        if !matches!(llvm::type_kind(t), K::LLVMTargetExtTypeKind) {
+            return false;
+        }
+        let printed = llvm::print_type(t);
+        Self::is_event(t) || printed.contains("spirv.Sampler") || image_dims(&printed).is_some()
+    }
+
     /// Allocation size in bytes (what a GEP steps by); 0 for unsized types.
     pub fn alloc_size(&self, t: Ty) -> u64 {
-        if Self::is_event(t) {
+        if Self::is_handle(t) {
             return 8;
         }
         if !Self::sized(t) {
@@ -55,7 +65,7 @@ impl Layout {
     }
 
     pub fn abi_align(&self, t: Ty) -> u64 {
-        if Self::is_event(t) {
+        if Self::is_handle(t) {
             return 8;
         }
         if !Self::sized(t) {
@@ -91,7 +101,18 @@ impl Layout {
             },
             K::LLVMPointerTypeKind => Type::Ptr { addr_space: llvm::pointer_addr_space(t) },
             K::LLVMTargetExtTypeKind if Self::is_event(t) => Type::Ptr { addr_space: 0 },
-            K::LLVMTargetExtTypeKind => Type::Unsupported(opencl_opaque_type(&llvm::print_type(t))),
+            K::LLVMTargetExtTypeKind => {
+                let printed = llvm::print_type(t);
+                if image_dims(&printed).is_some() {
+                    // The address of the image's pixels (exec/opencl/images.rs).
+                    Type::Ptr { addr_space: 1 }
+                } else if printed.contains("spirv.Sampler") {
+                    // The sampler's flags, as `sampler_t` initialisers spell them.
+                    Type::Int(32)
+                } else {
+                    Type::Unsupported(opencl_opaque_type(&printed))
+                }
+            }
             K::LLVMVectorTypeKind => {
                 let elem = self.convert(llvm::element_type(t));
                 self.wrap_elem(elem, |elem| Type::Vector { elem, len: llvm::vector_len(t) })
@@ -136,12 +157,26 @@ fn unsupported(why: &str) -> Type {
     Type::Unsupported(why.to_string())
 }
 
+/// The dimensions (1, 2 or 3) of an image type symcross models: a plain
+/// image1d_t, image2d_t or image3d_t, spelt `target("spirv.Image", void,
+/// Dim, Depth, Arrayed, MS, Sampled, Format, Access)` with Dim 0, 1 or 2
+/// and no depth, array or multisampling. None for other types and for the
+/// image kinds that stay unmodelled (arrays, buffers, depth images).
+pub fn image_dims(printed: &str) -> Option<u8> {
+    let rest = printed.strip_prefix("target(\"spirv.Image\", void, ")?;
+    let fields: Vec<u32> = rest.trim_end_matches(')').split(',').map(|f| f.trim().parse().ok()).collect::<Option<_>>()?;
+    match fields.as_slice() {
+        [dim @ 0..=2, 0, 0, 0, ..] => Some(*dim as u8 + 1),
+        _ => None,
+    }
+}
+
 /// What a target extension type is, in the OpenCL terms of the source
 /// (clang 19 spells image2d_t `target("spirv.Image", ...)` and sampler_t
 /// `target("spirv.Sampler")`), for the `unsupported` finding that names it.
 fn opencl_opaque_type(printed: &str) -> String {
     if printed.contains("spirv.Image") {
-        "OpenCL images (image2d_t, image3d_t, ...; read_image*, write_image*, get_image_*) are not modelled".into()
+        "OpenCL image arrays, image buffers, depth and multisampled images are not modelled (image1d_t, image2d_t and image3d_t are)".into()
     } else if printed.contains("spirv.Sampler") {
         "OpenCL samplers (sampler_t) and the image reads that use them are not modelled".into()
     } else {

@@ -309,6 +309,14 @@ impl AccessLog {
         self.tail.push(r);
     }
 
+    /// Makes the last record an access that happens only when `guard`
+    /// holds (an image read outside the image touches no memory).
+    pub fn guard_last(&mut self, guard: ExprId) {
+        if let Some(r) = self.tail.last_mut() {
+            r.guard = Some(guard);
+        }
+    }
+
     /// Moves the records made since the last check into `records`.
     fn commit(&mut self) {
         if !self.tail.is_empty() {

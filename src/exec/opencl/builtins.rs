@@ -76,6 +76,8 @@ enum Builtin {
         max: bool,
     },
     Math,
+    /// read_image*, write_image*, get_image_* (images.rs).
+    Image(crate::exec::opencl::images::ImageOp),
 }
 
 /// The work-item and synchronisation built-ins and their arity. A kernel
@@ -133,6 +135,9 @@ fn builtin_row(plain: &str) -> Option<(Builtin, Option<Arity>)> {
         let two = op == "divide" || op == "powr";
         return Some((Builtin::Approximate, Some(Arity::Exact(if two { 2 } else { 1 }))));
     }
+    if let Some((op, arity)) = crate::exec::opencl::images::image_row(plain) {
+        return Some((Builtin::Image(op), Some(arity)));
+    }
     Some(match plain {
         "mad" => (Builtin::Approximate, Some(Arity::Exact(3))),
         "shuffle" => (Builtin::Shuffle, Some(Arity::Exact(2))),
@@ -151,6 +156,7 @@ pub fn opencl_arity(name: &str, in_kernel: bool) -> Option<(String, Arity)> {
     match name {
         "__symcross_async_begin" => return Some((name.to_string(), Arity::Exact(1))),
         "__symcross_async_end" => return Some((name.to_string(), Arity::Exact(0))),
+        "__translate_sampler_initializer" => return Some((name.to_string(), Arity::Exact(1))),
         _ => {}
     }
     let Some((plain, _)) = demangle(name) else {
@@ -173,6 +179,9 @@ impl<'m> Executor<'m> {
                 }
                 return Some(Ok(None));
             }
+            // clang's spelling of a constant sampler: a sampler is its
+            // flags (images.rs).
+            "__translate_sampler_initializer" => return Some(Ok(Some(scalar(c.args[0][0])))),
             _ => {}
         }
         let (name, params) = demangle(c.name)?;
@@ -206,6 +215,7 @@ impl<'m> Executor<'m> {
             }
             Builtin::Shuffle | Builtin::Shuffle2 => Some(Ok(Some(self.shuffle_builtin(c)))),
             Builtin::MinMax { .. } | Builtin::Math => self.opencl_math(c, name, builtin, params),
+            Builtin::Image(op) => Some(self.image_builtin(state, c, op, name, params)),
         }
     }
 
@@ -439,6 +449,9 @@ mod tests {
         assert_eq!(arity("_Z13native_divideff", true), Some(("native_divide".into(), Arity::Exact(2))));
         assert_eq!(arity("_Z4fminff", true), Some(("fmin".into(), Arity::Exact(2))));
         assert_eq!(arity("_Z5clampfff", true), None, "no row: unsupported as before");
+        assert_eq!(arity("_Z11read_imagef14ocl_image2d_ro11ocl_samplerDv2_i", true), Some(("read_imagef".into(), Arity::Between(2, 3))));
+        assert_eq!(arity("_Z12write_imagef14ocl_image2d_woDv2_iDv4_f", true), Some(("write_imagef".into(), Arity::Exact(3))));
+        assert_eq!(arity("_Z15get_image_width14ocl_image2d_ro", true), Some(("get_image_width".into(), Arity::Exact(1))));
         // A plain name is a built-in only on the device.
         assert_eq!(arity("get_global_id", true), Some(("get_global_id".into(), Arity::Exact(1))));
         assert_eq!(arity("get_global_id", false), None);

@@ -6,6 +6,7 @@ pub(in crate::exec) mod byval;
 pub(in crate::exec) mod device_state;
 pub(in crate::exec) mod havoc;
 pub(in crate::exec) mod host;
+pub mod images;
 pub(in crate::exec) mod item_budget;
 pub(in crate::exec) mod kernel_memory;
 pub(in crate::exec) mod lane_writes;

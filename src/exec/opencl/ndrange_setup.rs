@@ -54,6 +54,14 @@ pub enum StandaloneArg {
         /// The address space pointed to, numbered as for `Unsized`.
         space: u32,
     },
+    /// An image of `dims` dimensions: of the size given (width, height,
+    /// depth in pixels), or of unknown size (images.rs).
+    Image {
+        /// 1, 2 or 3.
+        dims: u8,
+        /// Width, height and depth (1 past `dims`); None: unknown.
+        size: Option<[u64; 3]>,
+    },
     /// A scalar fixed by `--arg NAME=VALUE`: `bits` at width `width`.
     Fixed {
         /// The parameter's width in bits.
@@ -126,6 +134,13 @@ impl<'m> Executor<'m> {
                     memory.object_mut(obj).bytes.fill_input(&mut self.pool, 0, *bytes, array, 0);
                 }
                 Ok(smallvec::smallvec![self.pool.constant(64, memory.object(obj).base as u128)])
+            }
+            StandaloneArg::Image { dims, size } => {
+                let Some(base) = self.image_argument(memory, name, *dims, *size) else {
+                    let bytes = size.map_or(0, |s| s.iter().product::<u64>() * crate::exec::opencl::images::PIXEL_BYTES);
+                    return Err(BufferOverLimit { name: name.to_string(), bytes });
+                };
+                Ok(smallvec::smallvec![self.pool.constant(64, base as u128)])
             }
             StandaloneArg::Fixed { width, bits } => Ok(smallvec::smallvec![self.pool.constant(*width, *bits)]),
             StandaloneArg::Symbolic { widths } => {
