@@ -126,6 +126,7 @@ fixtures!(
     pair_havoc_out_of_bounds_unconfirmed,
     pair_havoc_independent_out_of_bounds,
     constant_parameter_write,
+    image_write_past_unknown_width,
 );
 
 #[test]

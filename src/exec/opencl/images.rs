@@ -345,7 +345,14 @@ impl<'m> Executor<'m> {
             self.unsupported(&out, loc, msg);
         }
         *state = ins.ok_or(Step::Terminated)?;
+        // The size is unknown, so the write is taken to be inside (a size
+        // that makes it so is chosen). When nothing on this path allows
+        // that (the kernel tested or used the size already), the write is
+        // outside for every size: a finding, not a path dropped unseen.
         if !self.assume(state, inside) {
+            let model = self.current_model(state);
+            let msg = format!("{name} at a pixel outside image `{image}`, for every size the image can have on this path");
+            self.report(state, FindingKind::OutOfBounds, loc, msg, model.as_ref(), None);
             return Err(Step::Terminated);
         }
         Ok(())
