@@ -404,10 +404,17 @@ impl<'m> Executor<'m> {
                         self.pool.ite(lt, lane_args[0][0], lane_args[1][0])
                     }
                 }
-                (Builtin::MinMax { max }, Some(f)) => {
-                    let op = if max { crate::expr::FBinOp::Max } else { crate::expr::FBinOp::Min };
-                    self.pool.fbin(op, f, lane_args[0][0], lane_args[1][0])
-                }
+                // Devices break fmin/fmax ties (+0 and -0) differently: the
+                // OpenCL text gives the first operand, PoCL on x86-64 the
+                // second (measured). Either may come back.
+                (Builtin::MinMax { max }, Some(f)) => crate::exec::ops::intrinsics::min_max_num(
+                    &mut self.pool,
+                    crate::exec::ops::intrinsics::MinMaxTies::EitherOperand,
+                    max,
+                    f,
+                    lane_args[0][0],
+                    lane_args[1][0],
+                ),
                 (_, Some(f)) => {
                     let scalar_ty = Type::Float(f);
                     let inst = crate::ir::Inst { kind: c.inst.kind.clone(), dest: c.inst.dest, ty: scalar_ty, loc: c.inst.loc };

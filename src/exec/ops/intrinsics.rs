@@ -730,6 +730,9 @@ pub(in crate::exec) enum MinMaxTies {
     SecondOperand,
     /// -0 below +0 whatever the order (the Min/Max expression's own rule).
     NegativeZeroLess,
+    /// Either operand, a choice left open (a fresh value decides): the
+    /// code that runs is not known, so only what holds for both counts.
+    EitherOperand,
 }
 
 /// Which code computes an fmin/fmax: they break ties differently on x86-64.
@@ -771,6 +774,12 @@ pub(in crate::exec) fn min_max_num(p: &mut ExprPool, ties: MinMaxTies, max: bool
         MinMaxTies::FirstOperand => {
             let equal = p.fcmp(crate::expr::Outcomes(crate::expr::Outcomes::EQ), f, a, b);
             p.ite(equal, a, m)
+        }
+        MinMaxTies::EitherOperand => {
+            let equal = p.fcmp(crate::expr::Outcomes(crate::expr::Outcomes::EQ), f, a, b);
+            let first = p.fresh(1);
+            let tie = p.ite(first, a, b);
+            p.ite(equal, tie, m)
         }
         MinMaxTies::SecondOperand => {
             let equal = p.fcmp(crate::expr::Outcomes(crate::expr::Outcomes::EQ), f, a, b);
@@ -932,8 +941,32 @@ fn native_libm(base: &str, f: FpFormat, args: &[u128]) -> Option<u128> {
 
 #[cfg(test)]
 mod tests {
-    use super::{intrinsic_base, libm_arity, llvm_arity, returns_first_argument, LIBM_ROWS, LLVM_ROWS};
+    use super::{intrinsic_base, libm_arity, llvm_arity, min_max_num, returns_first_argument, MinMaxTies, LIBM_ROWS, LLVM_ROWS};
     use crate::exec::engine::arity::Arity;
+    use crate::expr::{ExprPool, FpFormat};
+
+    /// fmin(+0, -0) and fmin(-0, +0) under each tie rule: the first operand,
+    /// the second, -0 always, or a choice left open (not a constant).
+    #[test]
+    fn fmin_ties_of_signed_zeros() {
+        let mut p = ExprPool::new();
+        let f = FpFormat::Single;
+        let (pos, neg) = (p.constant(32, 0), p.constant(32, 0x8000_0000));
+        let fmin = |p: &mut ExprPool, ties, a, b| {
+            let e = min_max_num(p, ties, false, f, a, b);
+            p.as_const(e)
+        };
+        assert_eq!(fmin(&mut p, MinMaxTies::FirstOperand, pos, neg), Some(0));
+        assert_eq!(fmin(&mut p, MinMaxTies::FirstOperand, neg, pos), Some(0x8000_0000));
+        assert_eq!(fmin(&mut p, MinMaxTies::SecondOperand, pos, neg), Some(0x8000_0000));
+        assert_eq!(fmin(&mut p, MinMaxTies::SecondOperand, neg, pos), Some(0));
+        assert_eq!(fmin(&mut p, MinMaxTies::NegativeZeroLess, pos, neg), Some(0x8000_0000));
+        assert_eq!(fmin(&mut p, MinMaxTies::NegativeZeroLess, neg, pos), Some(0x8000_0000));
+        assert_eq!(fmin(&mut p, MinMaxTies::EitherOperand, pos, neg), None);
+        // Unequal operands leave no choice open.
+        let one = p.constant(32, 0x3f80_0000);
+        assert_eq!(fmin(&mut p, MinMaxTies::EitherOperand, one, pos), Some(0));
+    }
 
     /// A row is looked up by the name without its type suffix: a row
     /// whose name has a type-like part could never match, and a second
