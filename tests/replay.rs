@@ -142,13 +142,19 @@ fn memory_errors_of_the_check_fixtures_replay() {
         ("const_global_memset.c", "write-to-read-only"),
         ("string_literal_write.c", "write-to-read-only"),
     ] {
-        let dir = tempfile::tempdir().unwrap();
-        let report = dir.path().join("r.json");
-        check_to(&report, &[common::repo().join("tests/fixtures/check").join(name).to_str().unwrap()]);
-        let run = replay(&[report.to_str().unwrap()]);
-        assert_eq!(run.code, 1, "{name}:\n{}\n{}", run.stdout, run.stderr);
-        assert!(run.stdout.contains(&format!("reproduced on the CPU: {kind} at {name}")), "{name}:\n{}", run.stdout);
+        assert_check_fixture_replays(name, kind);
     }
+}
+
+/// Checks `tests/fixtures/check/NAME` and replays its report: every
+/// finding reproduces on the CPU, the first as a `kind` at that file.
+fn assert_check_fixture_replays(name: &str, kind: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("r.json");
+    check_to(&report, &[common::repo().join("tests/fixtures/check").join(name).to_str().unwrap()]);
+    let run = replay(&[report.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{name}:\n{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains(&format!("reproduced on the CPU: {kind} at {name}")), "{name}:\n{}", run.stdout);
 }
 
 /// The signed-zero ties of fminf and of a min reduction: the witnesses
@@ -157,12 +163,7 @@ fn memory_errors_of_the_check_fixtures_replay() {
 #[test]
 fn fmin_tie_witness_replays() {
     for name in ["fmin_swapped_operands_refuted.c", "reduce_fmin_ties_lane_order.c"] {
-        let dir = tempfile::tempdir().unwrap();
-        let report = dir.path().join("r.json");
-        check_to(&report, &[common::repo().join("tests/fixtures/check").join(name).to_str().unwrap()]);
-        let run = replay(&[report.to_str().unwrap()]);
-        assert_eq!(run.code, 1, "{name}: {}\n{}", run.stdout, run.stderr);
-        assert!(run.stdout.contains(&format!("reproduced on the CPU: mismatch at {name}")), "{name}: {}", run.stdout);
+        assert_check_fixture_replays(name, "mismatch");
     }
 }
 

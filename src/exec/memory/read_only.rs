@@ -17,7 +17,7 @@ use crate::exec::memory::ObjectId;
 use crate::ir::Loc;
 use crate::report::FindingKind;
 
-use crate::race::CONSTANT_SPACE as OPENCL_CONSTANT_SPACE;
+use crate::race::CONSTANT_SPACE;
 
 impl<'m> Executor<'m> {
     /// Ends the path with a `write-to-read-only` finding when a write of
@@ -35,7 +35,7 @@ impl<'m> Executor<'m> {
         if !is_write || !o.read_only {
             return Ok(());
         }
-        let what = if o.addr_space == OPENCL_CONSTANT_SPACE { "`__constant`" } else { "constant" };
+        let what = if o.addr_space == CONSTANT_SPACE { "`__constant`" } else { "constant" };
         // clang names string literals `.str`, `.str.1`...: no source name.
         let object = if o.name == ".str" || o.name.starts_with(".str.") {
             "a string literal".to_string()

@@ -119,8 +119,7 @@ impl<'m> Executor<'m> {
             }
             StandaloneArg::Unsized { space } => {
                 let obj = memory.allocate_address_only(&mut self.pool, name.to_string(), *space);
-                // A kernel may only read what a `__constant` pointer points to.
-                memory.object_mut(obj).read_only = *space == crate::race::CONSTANT_SPACE;
+                mark_constant_read_only(memory, obj);
                 Ok(smallvec::smallvec![self.pool.constant(64, memory.object(obj).base as u128)])
             }
             StandaloneArg::Buffer { bytes, space } => {
@@ -163,8 +162,7 @@ impl<'m> Executor<'m> {
         self.admit_allocation(bytes).ok()?;
         let obj = memory.allocate(&mut self.pool, bytes, 16, ObjectKind::Buffer, name);
         memory.object_mut(obj).addr_space = space;
-        // A kernel may only read what a `__constant` pointer points to.
-        memory.object_mut(obj).read_only = space == crate::race::CONSTANT_SPACE;
+        mark_constant_read_only(memory, obj);
         Some(obj)
     }
 
@@ -200,4 +198,11 @@ impl<'m> Executor<'m> {
             one_group_stands_for_all: setup.one_group_stands_for_all,
         }));
     }
+}
+
+/// A kernel may only read what a `__constant` pointer points to: an
+/// argument object in that address space is read-only (read_only.rs).
+fn mark_constant_read_only(memory: &mut Memory, obj: ObjectId) {
+    let o = memory.object_mut(obj);
+    o.read_only = o.addr_space == crate::race::CONSTANT_SPACE;
 }

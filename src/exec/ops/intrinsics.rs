@@ -754,7 +754,7 @@ impl Executor<'_> {
     /// 2.36 (x86-64); AArch64's FMINNM/FMAXNM, inline or in glibc, order -0
     /// below +0.
     pub(in crate::exec) fn min_max_ties(&self, code: MinMaxCode) -> MinMaxTies {
-        let aarch64 = self.module.triple.starts_with("aarch64") || self.module.triple.starts_with("arm64");
+        let aarch64 = crate::frontend::target::is_aarch64(&self.module.triple);
         match (aarch64, code) {
             (true, _) => MinMaxTies::NegativeZeroLess,
             (false, MinMaxCode::Inline) => MinMaxTies::FirstOperand,
