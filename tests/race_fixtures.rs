@@ -95,6 +95,11 @@ fixtures!(
     data_branch_local_race,
     nonterminating_spin,
     nonterminating_break,
+    nonterminating_counter,
+    nonterminating_period,
+    nonterminating_before_barrier,
+    nonterminating_after_race,
+    nonterminating_spin_wait,
     benign_read_write_allowed,
     benign_read_write_default,
     benign_read_write_differs,
@@ -207,7 +212,7 @@ fn all_findings_goes_on_after_the_first() {
 fn budget_cuts_name_their_limit() {
     let cases = [
         (
-            "nonterminating_spin",
+            "nonterminating_counter",
             &["--local-size", "4", "--num-groups", "1", "--max-item-steps", "1000000"][..],
             "work-item-steps",
             "--max-item-steps 1000000",
@@ -335,4 +340,21 @@ fn a_sized_constant_parameter_is_read_only() {
     let json = run.json.unwrap_or_else(|| panic!("no JSON report: {}", run.stderr));
     assert_eq!(json["findings"][0]["kind"], "write-to-read-only", "{json}");
     assert_eq!(json["findings"][0]["status"], "confirmed", "{json}");
+}
+
+/// A work-item whose state repeats at a loop is reported as looping for
+/// ever, at the loop's line, and the run is not cut by the step budget.
+#[test]
+fn nonterminating_work_items_are_named() {
+    let path = common::repo().join("tests/fixtures/race/nonterminating_break.cl");
+    let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "64", "--num-groups", "1", "--json", "-"]);
+    let json = run.json.expect("JSON report");
+    assert_eq!(json["verdict"], "equivalent", "{}", run.stdout);
+    assert!(json["limit"].is_null(), "{}", run.stdout);
+    let warnings = json["warnings"].as_array().expect("warnings");
+    let spins: Vec<&str> = warnings.iter().filter(|w| w["kind"] == "non-terminating").filter_map(|w| w["message"].as_str()).collect();
+    assert!(!spins.is_empty(), "{}", run.stdout);
+    assert!(spins.iter().all(|m| m.contains("never terminates") && m.contains("line 8")), "{spins:?}");
+    // Work-items 0-4 leave the loop: only 5 and up are named.
+    assert!(spins[0].contains("work-item (5,0,0)"), "{spins:?}");
 }

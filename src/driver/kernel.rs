@@ -87,6 +87,9 @@ pub fn run_kernel(loaded: &Loaded, run: &KernelRun, config: &Config) -> Result<R
     for note in outcome.path_cuts {
         report.warnings.push(crate::report::Warning { kind: "path-cut", message: note });
     }
+    for note in outcome.nonterminating {
+        report.warnings.push(crate::report::Warning { kind: "non-terminating", message: note });
+    }
     report.mode = Some(crate::report::RaceModeRecord {
         mode: run.mode,
         work_items: nd.total(),

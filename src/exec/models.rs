@@ -60,6 +60,10 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
         self.work_item_over_budget(state)
     }
 
+    fn loop_back_edge(&mut self, state: &mut State) -> Option<Step> {
+        self.work_item_back_edge(state)
+    }
+
     fn stopped_unfinished(&mut self, state: &mut State) {
         self.check_races_at_limit(state);
     }

@@ -68,6 +68,9 @@ pub struct Executor<'m> {
     /// what each cut was, for the report.
     pub(in crate::exec) path_limit: Option<LimitHit>,
     pub(in crate::exec) path_limit_notes: Vec<String>,
+    /// Work-items found never to terminate (opencl/nontermination.rs), one
+    /// line each, for the report's warnings.
+    pub(in crate::exec) nontermination_notes: Vec<String>,
     /// The run ended at its first confirmed finding
     /// (`Config::stop_at_first_finding`).
     pub(in crate::exec) stopped_at_finding: bool,
@@ -122,6 +125,7 @@ impl<'m> Executor<'m> {
             limit_hit: None,
             path_limit: None,
             path_limit_notes: Vec::new(),
+            nontermination_notes: Vec::new(),
             stopped_at_finding: false,
             global_addr: Vec::new(),
             function_addr: FxHashMap::default(),

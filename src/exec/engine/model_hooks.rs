@@ -41,6 +41,11 @@ pub(in crate::exec) trait ModelHooks<'m> {
     /// end the path (a work-item past its step budget), the cut noted.
     fn path_over_budget(&mut self, state: &State) -> bool;
 
+    /// The running part of the path took a loop's back edge: the models
+    /// may end its run there (a work-item whose state repeats never
+    /// terminates) and say how the path goes on.
+    fn loop_back_edge(&mut self, state: &mut State) -> Option<Step>;
+
     /// A limit stopped the run with `state` unfinished: what the models
     /// can still judge of it (a kernel's accesses so far, for races).
     fn stopped_unfinished(&mut self, state: &mut State);

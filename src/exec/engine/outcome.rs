@@ -20,6 +20,9 @@ pub struct RunOutcome {
     /// Where a per-path budget (loop bound, work-item steps) cut a path,
     /// one line each; the run itself went on.
     pub path_cuts: Vec<String>,
+    /// Work-items found to loop for ever (their state repeats at a loop),
+    /// one line each; they make no access beyond those checked.
+    pub nonterminating: Vec<String>,
     /// The run ended at its first confirmed finding
     /// (`Config::stop_at_first_finding`).
     pub stopped_at_first_finding: bool,
@@ -51,6 +54,7 @@ impl Executor<'_> {
             stats,
             limit: self.limit_hit,
             path_cuts: std::mem::take(&mut self.path_limit_notes),
+            nonterminating: std::mem::take(&mut self.nontermination_notes),
             stopped_at_first_finding: self.stopped_at_finding,
             coverage: self.coverage.clone(),
             output: std::mem::take(&mut self.output),

@@ -3,6 +3,7 @@
 //! control, calls).
 
 use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::engine::model_hooks::ModelHooks;
 use crate::exec::engine::state::State;
 use crate::exec::engine::value::{scalar, Value};
 use crate::expr::ExprId;
@@ -25,9 +26,16 @@ impl<'m> Executor<'m> {
         } else {
             // Terminators count as steps too: `while (1) {}` is one block
             // with a branch to itself (path_budget.rs).
+            let (from, depth) = (frame.block, state.stack.len());
             state.steps += 1;
             self.stats.instructions += 1;
-            self.exec_terminator(state, func, &block.term, block.term_loc)
+            let step = self.exec_terminator(state, func, &block.term, block.term_loc);
+            // Every cycle of a CFG has an edge to a block at or before its
+            // source in block order: those are the back edges watched.
+            if matches!(step, Step::Continue) && state.gpu.is_some() && state.stack.len() == depth && state.frame().block.0 <= from.0 {
+                return self.loop_back_edge(state).unwrap_or(step);
+            }
+            step
         }
     }
 

@@ -157,6 +157,17 @@ impl Memory {
         &self.objects[id.0 as usize]
     }
 
+    /// Whether `self` holds the very objects `other` holds (each shared
+    /// with it, never written since one was cloned from the other): then
+    /// every byte is the same. Copy-on-write makes this exact in one
+    /// direction only: a write that stores what was there already still
+    /// makes the memories differ here.
+    pub fn shares_every_object_with(&self, other: &Memory) -> bool {
+        self.next_address == other.next_address
+            && self.objects.len() == other.objects.len()
+            && self.objects.iter().zip(&other.objects).all(|(a, b)| Rc::ptr_eq(a, b))
+    }
+
     /// The object with this id, for writing: copied first if another state shares it.
     pub fn object_mut(&mut self, id: ObjectId) -> &mut MemoryObject {
         Rc::make_mut(&mut self.objects[id.0 as usize])

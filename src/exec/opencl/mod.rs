@@ -13,6 +13,7 @@ pub(in crate::exec) mod lane_writes;
 pub(in crate::exec) mod launch;
 pub(in crate::exec) mod loop_summary;
 pub mod ndrange_setup;
+pub mod nontermination;
 pub(in crate::exec) mod races;
 pub(in crate::exec) mod source_map;
 pub mod workitems;

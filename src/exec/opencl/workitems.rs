@@ -93,6 +93,19 @@ pub enum ItemStatus {
         /// The return's source location.
         loc: Loc,
     },
+    /// Never terminates: it came back to a loop in a state it was in
+    /// before (nontermination.rs), so it loops there for ever.
+    Spinning {
+        /// The loop block it repeats at.
+        loc: Loc,
+    },
+}
+
+impl ItemStatus {
+    /// Will not reach another barrier: returned, or loops for ever.
+    pub fn is_final(&self) -> bool {
+        matches!(self, ItemStatus::Done { .. } | ItemStatus::Spinning { .. })
+    }
 }
 
 #[derive(Clone)]
@@ -117,13 +130,24 @@ pub struct WorkItem {
     /// Unrollings of symbolic loop tests whose merge regions a barrier
     /// closed (path_budget.rs): by function, test block and stack depth.
     pub barrier_unrollings: Vec<((FuncId, BlockId, usize), u32)>,
+    /// Watches its states at loop back edges for a repeat (nontermination.rs).
+    pub cycle_watch: Option<Box<crate::exec::opencl::nontermination::CycleWatch>>,
 }
 
 impl WorkItem {
     /// A runnable work-item with these ids, whose `stack` starts at the
     /// kernel's entry.
     pub fn new(stack: Vec<Frame>, local: [ExprId; 3], group: [ExprId; 3]) -> WorkItem {
-        WorkItem { stack, local, group, status: ItemStatus::Running, async_copy: None, async_started: 0, barrier_unrollings: Vec::new() }
+        WorkItem {
+            stack,
+            local,
+            group,
+            status: ItemStatus::Running,
+            async_copy: None,
+            async_started: 0,
+            barrier_unrollings: Vec::new(),
+            cycle_watch: None,
+        }
     }
 }
 
@@ -321,7 +345,7 @@ impl<'m> Executor<'m> {
 
     /// Moves to the next runnable work-item, or releases the barrier, or
     /// ends the group.
-    fn switch_work_item(&mut self, state: &mut State) -> Step {
+    pub(in crate::exec) fn switch_work_item(&mut self, state: &mut State) -> Step {
         let gpu = state.gpu.as_mut().expect("NDRange");
         let cur = gpu.current;
         std::mem::swap(&mut state.stack, &mut gpu.items[cur].stack);
@@ -333,7 +357,7 @@ impl<'m> Executor<'m> {
             tracing::trace!(state = state.id, from = cur, to = next, "work-item switch");
             return Step::Continue;
         }
-        let all_done = gpu.items.iter().all(|i| matches!(i.status, ItemStatus::Done { .. }));
+        let all_done = gpu.items.iter().all(|i| i.status.is_final());
         if !self.barrier_agreement(state) {
             return Step::Terminated;
         }
@@ -357,7 +381,9 @@ impl<'m> Executor<'m> {
                     events_differ = a == b && wa != wb;
                     a != b || wa != wb
                 }
-                (ItemStatus::Done { .. }, ItemStatus::Done { .. }) => false,
+                // A work-item that loops for ever reaches no barrier, as
+                // one that returned: the two agree.
+                (a, b) if a.is_final() && b.is_final() => false,
                 _ => true,
             };
             if !differ {
@@ -386,6 +412,7 @@ impl<'m> Executor<'m> {
             let describe = |s: &ItemStatus, this: &Executor| match s {
                 ItemStatus::AtBarrier { loc, .. } => format!("waits at the barrier at line {}", this.location(*loc).line),
                 ItemStatus::Done { .. } => "finished the kernel".to_string(),
+                ItemStatus::Spinning { loc } => format!("never terminates (it loops for ever at line {})", this.location(*loc).line),
                 ItemStatus::Running => "is running".to_string(),
             };
             let (a_desc, b_desc) = (describe(&first.status, self), describe(&other.status, self));
