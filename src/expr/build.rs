@@ -84,6 +84,18 @@ impl ExprPool {
             _ => {}
         }
         if let Some(c) = self.as_const(b) {
+            // (x + c1) + c2 is x + (c1 + c2), and (x + c1) - c2 is
+            // x + (c1 - c2): a counter bumped once per work-item stays one
+            // node deep instead of one node per bump, and offsets such as
+            // (i + base) - base come back to i.
+            if let (Add | Sub, Expr::Bin(Add, x, c1)) = (op, &*self.get(a)) {
+                if let Some(c1) = self.as_const(*c1) {
+                    let x = *x;
+                    let sum = if op == Add { c1.wrapping_add(c) } else { c1.wrapping_sub(c) };
+                    let k = self.constant(w, sum & mask(w));
+                    return self.add(x, k);
+                }
+            }
             match op {
                 Shl | LShr | AShr if c >= w as u128 => {
                     return if op == AShr {
@@ -632,6 +644,34 @@ mod tests {
         let lo = p.extract(w, 0, 16);
         let hi = p.extract(w, 16, 16);
         assert_eq!(p.concat(hi, lo), w);
+    }
+
+    /// Constant terms gather: a counter bumped many times is one sum, and
+    /// `(i + base) - base` is `i`; checked by evaluation too, wrap-around
+    /// included.
+    #[test]
+    fn constant_terms_gather() {
+        let mut p = ExprPool::new();
+        let arr = p.new_array("x", 1);
+        let x = p.input_byte(arr, 0);
+        let one = p.constant(8, 1);
+        let mut bumped = x;
+        for _ in 0..300 {
+            bumped = p.add(bumped, one);
+        }
+        let k = p.constant(8, 300 % 256);
+        assert_eq!(bumped, p.add(x, k));
+        let base = p.constant(8, 0xc0);
+        let up = p.add(x, base);
+        assert_eq!(p.sub(up, base), x);
+        let seven = p.constant(8, 7);
+        let down = p.sub(up, seven);
+        for v in 0..=255u8 {
+            let mut m = crate::expr::Assignment::default();
+            m.arrays.insert(arr, vec![v]);
+            assert_eq!(crate::expr::evaluate(&p, bumped, &m), v.wrapping_add(44) as u128);
+            assert_eq!(crate::expr::evaluate(&p, down, &m), v.wrapping_add(0xc0).wrapping_sub(7) as u128);
+        }
     }
 
     /// `c ? (c ? a : b) : (c ? d : e)` is `c ? a : e`, checked by evaluation

@@ -21,6 +21,7 @@
 
 pub mod group_symmetry;
 mod log_merge;
+pub mod offset_difference;
 
 use crate::exec::memory::ObjectId;
 use crate::expr::{CmpOp, ExprId, ExprPool};
@@ -537,6 +538,11 @@ impl AccessLog {
                 }
             }
         };
+        // Offsets a known distance apart (slots of an atomic counter,
+        // neighbouring elements) are decided here, not by the solver.
+        if offset_difference::never_overlap(pool, a.offset, a.len, b.offset, b.len) {
+            return None;
+        }
         let overlap = overlap(pool, a.offset, a.len, b.offset, b.len);
         let mut cond = pool.and(ordering, overlap);
         for g in [a.guard, b.guard].into_iter().flatten() {

@@ -21,7 +21,9 @@
 //! counter return different values; every work-item reading `A[0]` sees
 //! one value).
 //!
-//! Relating a byte to every remembered one costs one comparison each:
+//! Relating a byte to every remembered one costs one comparison each
+//! (none for offsets a known distance apart, such as the slots an atomic
+//! counter hands out: race/offset_difference.rs tells them apart):
 //! past `MAX_ALIASES` of them the byte is taken as arbitrary (a read) or
 //! the remembered bytes it may overwrite are forgotten (a write), which
 //! over-approximates what the buffer holds. The path is then marked
@@ -158,6 +160,16 @@ impl<'m> Executor<'m> {
         let ((xa, ca), (xb, cb)) = (split_offset(&self.pool, a), split_offset(&self.pool, b));
         if xa == xb {
             return if ca == cb { Same::Yes } else { Same::No };
+        }
+        // Offsets a known distance apart (slots of an atomic counter)
+        // need no comparison either (race/offset_difference.rs).
+        if let Some(d) = crate::race::offset_difference::differences(&self.pool, a, b, crate::race::offset_difference::MAX_DEPTH) {
+            if !d.contains(&0) {
+                return Same::No;
+            }
+            if d.iter().all(|&x| x == 0) {
+                return Same::Yes;
+            }
         }
         let c = self.pool.eq(a, b);
         match self.pool.as_const(c) {
