@@ -36,6 +36,10 @@ pub struct Config {
     pub max_time: Option<Duration>,
     /// Stop after this many completed paths (default: no limit).
     pub max_paths: Option<u64>,
+    /// Stop when more than this many paths wait to be explored (default:
+    /// no limit; `symcross race` sets it when it enumerates work-items by
+    /// default, and checks in pair mode when it is hit).
+    pub max_open_paths: Option<u64>,
     /// Stop when the resident set exceeds this many MiB (default: no limit
     /// here; the command line sets half the machine's memory,
     /// `default_memory_limit_mb`). Objects that would not fit are refused
@@ -116,6 +120,7 @@ impl Default for Config {
         Config {
             max_time: None,
             max_paths: None,
+            max_open_paths: None,
             max_memory_mb: None,
             query_timeout: Duration::from_secs(10),
             searcher: SearcherKind::Dfs,

@@ -97,6 +97,7 @@ fixtures!(
     nonterminating_break,
     nonterminating_counter,
     counter_slots_many_groups,
+    data_barrier_switches_to_pair,
     counter_slots_neighbour_race,
     nonterminating_period,
     nonterminating_before_barrier,
@@ -371,4 +372,21 @@ fn counter_slots_need_no_solver_query() {
     let json = run.json.expect("JSON report");
     assert_eq!(json["verdict"], "equivalent", "{}", run.stdout);
     assert_eq!(json["stats"]["queries"], 0, "{}", run.stdout);
+}
+
+/// A default enumeration that explodes in paths switches to pair mode and
+/// says so; a small one that does not explode stays enumerated.
+#[test]
+fn exploding_enumeration_switches_to_pair_mode() {
+    let path = common::repo().join("tests/fixtures/race/data_barrier_switches_to_pair.cl");
+    let p = path.to_str().unwrap();
+    for (items, mode, switched) in [("256", "pair", true), ("4", "enumerate", false)] {
+        let run = common::symcross(&["race", p, "--local-size", items, "--num-groups", "1", "--json", "-"]);
+        let json = run.json.expect("JSON report");
+        assert_eq!(json["verdict"], "findings", "{}", run.stdout);
+        assert!(json["mode"].as_str().unwrap_or("").starts_with(mode), "{}", run.stdout);
+        let kinds: Vec<&str> =
+            json["warnings"].as_array().map(|w| w.iter().filter_map(|w| w["kind"].as_str()).collect()).unwrap_or_default();
+        assert_eq!(kinds.contains(&"mode-switch"), switched, "{kinds:?}");
+    }
 }

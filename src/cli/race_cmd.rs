@@ -18,6 +18,13 @@ use std::collections::HashMap;
 /// bound is `exec::opencl::launch::HOST_LAUNCH_ENUMERATE_UP_TO`).
 pub const RACE_ENUMERATE_BY_DEFAULT_UP_TO: u64 = 4096;
 
+/// When work-items are enumerated because `--mode` was not given, and more
+/// paths than this wait to be explored (each work-item branching on its
+/// own data, a barrier in the branch, so that paths cannot merge), the
+/// enumeration stops and the kernel is checked in pair mode instead, whose
+/// two symbolic work-items branch once each.
+pub const ENUMERATION_OPEN_PATHS: u64 = 1024;
+
 /// Runs `symcross race`: checks the kernel, writes the reports; returns the
 /// exit status.
 pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error> {
@@ -43,6 +50,9 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
     config.loop_bound = Some(a.loop_bound);
     config.max_item_steps = Some(a.max_item_steps);
     config.benign_read_write = a.allow_benign_read_write;
+    if a.mode.is_none() && mode == RaceMode::Enumerate {
+        config.max_open_paths = Some(ENUMERATION_OPEN_PATHS);
+    }
     let opts = crate::cli::check_cmd::compile_options(&a.compile)?;
     let mut loaded = crate::driver::load(std::slice::from_ref(&a.file), &opts)?;
     loaded.prepare(&config);
@@ -56,13 +66,33 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
         fixed: &fixed,
         allow_benign: a.allow_benign_races,
     };
-    let report = crate::driver::run_kernel(&loaded, &run, &config)?;
+    let mut report = crate::driver::run_kernel(&loaded, &run, &config)?;
+    if switch_to_pair_mode(&a, &report) {
+        let enumerated = nd.total();
+        config.max_open_paths = None;
+        let pair = crate::driver::KernelRun { mode: RaceMode::Pair, ..run };
+        report = crate::driver::run_kernel(&loaded, &pair, &config)?;
+        report.warnings.push(crate::report::Warning {
+            kind: "mode-switch",
+            message: format!(
+                "enumerating the {enumerated} work-items left more than {ENUMERATION_OPEN_PATHS} paths open (work-items branching on their \
+                 own data where paths cannot merge): the kernel was checked in pair mode instead, two symbolic work-items standing for \
+                 every pair (--mode enumerate insists)"
+            ),
+        });
+    }
     if !crate::cli::stdout_taken(&a.limits.json, &a.ci) {
         print!("{}", text::render_styled(&report, style));
     }
     crate::cli::write_json(&a.limits.json, &report.to_json())?;
     crate::cli::write_ci_reports(&a.ci, &report, "symcross.race")?;
     Ok(report.verdict.exit_code())
+}
+
+/// Whether a default enumeration stopped at `ENUMERATION_OPEN_PATHS`
+/// before anything confirmed was found: pair mode then decides.
+fn switch_to_pair_mode(a: &RaceArgs, report: &crate::report::Report) -> bool {
+    a.mode.is_none() && report.limit == Some(crate::report::Limit::OpenPaths) && report.verdict != crate::report::Verdict::Findings
 }
 
 /// Parses `X[,Y,Z]` into three sizes (missing dimensions are 1).

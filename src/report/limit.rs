@@ -24,6 +24,10 @@ pub enum Limit {
     /// barriers; the other paths were explored.
     #[serde(rename = "work-item-steps")]
     ItemSteps,
+    /// More paths were waiting to be explored than
+    /// `Config::max_open_paths` (`symcross race` enumerating work-items
+    /// that each branch on their own data: it then checks in pair mode).
+    OpenPaths,
 }
 
 impl Limit {
@@ -36,6 +40,7 @@ impl Limit {
             Limit::Interrupted => "interrupted",
             Limit::LoopBound => "loop-bound",
             Limit::ItemSteps => "work-item-steps",
+            Limit::OpenPaths => "open-paths",
         }
     }
 }
@@ -50,7 +55,8 @@ impl std::fmt::Display for Limit {
 mod tests {
     use super::Limit;
 
-    const ALL: [Limit; 6] = [Limit::Time, Limit::Paths, Limit::Memory, Limit::Interrupted, Limit::LoopBound, Limit::ItemSteps];
+    const ALL: [Limit; 7] =
+        [Limit::Time, Limit::Paths, Limit::Memory, Limit::Interrupted, Limit::LoopBound, Limit::ItemSteps, Limit::OpenPaths];
 
     /// The JSON spelling is `name()`, which the text report and older
     /// reports use: a derive rename must not drift from it.

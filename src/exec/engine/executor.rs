@@ -291,7 +291,9 @@ impl<'m> Executor<'m> {
         let mut until_check = CHECK_EVERY;
         let mut findings_seen = 0;
         'paths: while let Some(mut state) = searcher.pop() {
-            if let Some(limit) = self.limit_reached() {
+            // Paths waiting: counted, so the stop is the same on any machine.
+            let too_many_open = self.config.max_open_paths.is_some_and(|m| searcher.len() as u64 > m);
+            if let Some(limit) = self.limit_reached().or(too_many_open.then_some(LimitHit::OpenPaths)) {
                 self.limit_hit = Some(limit);
                 self.stopped_unfinished(&mut state);
                 break;
