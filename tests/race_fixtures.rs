@@ -98,6 +98,7 @@ fixtures!(
     nonterminating_counter,
     counter_slots_many_groups,
     data_barrier_switches_to_pair,
+    pair_havoc_values_not_benign,
     counter_slots_neighbour_race,
     nonterminating_period,
     nonterminating_before_barrier,

@@ -120,7 +120,15 @@ impl<'m> Executor<'m> {
         // A read-write pair carries `differ` only under the read-write
         // tolerance (--allow-benign-read-write): the write must store a
         // value other than the one read.
-        let tolerated = if a.write && b.write { gpu.allow_benign } else { c.differ.is_some() };
+        // Pair mode: values read from memory havocked at a barrier are the
+        // same fresh bytes for both work-items, even when they are in
+        // different groups, whose `__local` memories differ. Equal values
+        // there prove nothing: the race is reported, unconfirmed.
+        let values_havocked = log.havoc_fresh_from.is_some_and(|from| {
+            let values = a.value.iter().chain(b.value.iter()).flatten().copied();
+            crate::exec::opencl::havoc::mentions_fresh_from(&self.pool, values, from)
+        });
+        let tolerated = !values_havocked && if a.write && b.write { gpu.allow_benign } else { c.differ.is_some() };
         let condition = match (tolerated, c.differ) {
             (true, Some(d)) => self.pool.and(c.condition, d),
             _ => c.condition,
@@ -140,7 +148,7 @@ impl<'m> Executor<'m> {
         };
         let Some(witness) = witness else { return false };
         let benign = match c.differ {
-            _ if tolerated => false,
+            _ if tolerated || values_havocked => false,
             None => false,
             Some(d) => match self.pool.as_const(d) {
                 Some(v) => v == 0,
@@ -150,7 +158,7 @@ impl<'m> Executor<'m> {
                 }
             },
         };
-        let havocked = self.depends_on_havoc(state, log.havoc_fresh_from, condition);
+        let havocked = values_havocked || self.depends_on_havoc(state, log.havoc_fresh_from, condition);
         self.report_race(state, a, b, benign, witness, havocked);
         true
     }
