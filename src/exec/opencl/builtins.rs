@@ -228,6 +228,10 @@ impl<'m> Executor<'m> {
         // Reported at the user's call of async_work_group_copy.
         let call = state.frame().call_loc;
         let loc = if call == crate::ir::Loc::default() { c.inst.loc } else { call };
+        if state.gpu.is_none() {
+            return given;
+        }
+        self.note_group_call(state, loc);
         let Some(gpu) = state.gpu.as_mut() else { return given };
         let cur = gpu.current;
         let item = &mut gpu.items[cur];

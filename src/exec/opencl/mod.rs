@@ -4,6 +4,7 @@
 pub mod builtins;
 pub(in crate::exec) mod byval;
 pub(in crate::exec) mod device_state;
+pub mod group_calls;
 pub(in crate::exec) mod havoc;
 pub(in crate::exec) mod host;
 pub mod images;

@@ -124,11 +124,13 @@ impl<'m> Executor<'m> {
         // same fresh bytes for both work-items, even when they are in
         // different groups, whose `__local` memories differ. Equal values
         // there prove nothing: the race is reported, unconfirmed.
-        let values_havocked = log.havoc_fresh_from.is_some_and(|from| {
-            let values = a.value.iter().chain(b.value.iter()).flatten().copied();
-            crate::exec::opencl::havoc::mentions_fresh_from(&self.pool, values, from)
-        });
-        let tolerated = !values_havocked && if a.write && b.write { gpu.allow_benign } else { c.differ.is_some() };
+        let may_tolerate = if a.write && b.write { gpu.allow_benign } else { c.differ.is_some() };
+        let values_havocked = (may_tolerate || a.write && b.write)
+            && log.havoc_fresh_from.is_some_and(|from| {
+                let values = a.value.iter().chain(b.value.iter()).flatten().copied();
+                crate::exec::opencl::havoc::mentions_fresh_from(&self.pool, values, from)
+            });
+        let tolerated = may_tolerate && !values_havocked;
         let condition = match (tolerated, c.differ) {
             (true, Some(d)) => self.pool.and(c.condition, d),
             _ => c.condition,
@@ -158,7 +160,9 @@ impl<'m> Executor<'m> {
                 }
             },
         };
-        let havocked = values_havocked || self.depends_on_havoc(state, log.havoc_fresh_from, condition);
+        // A race reported only because havocked values could not be told
+        // equal may be benign after all: never confirmed.
+        let havocked = (may_tolerate && values_havocked) || self.depends_on_havoc(state, log.havoc_fresh_from, condition);
         self.report_race(state, a, b, benign, witness, havocked);
         true
     }

@@ -132,6 +132,9 @@ pub struct WorkItem {
     pub barrier_unrollings: Vec<((FuncId, BlockId, usize), u32)>,
     /// Watches its states at loop back edges for a repeat (nontermination.rs).
     pub cycle_watch: Option<Box<crate::exec::opencl::nontermination::CycleWatch>>,
+    /// Work-group functions (asynchronous copies) it called since the last
+    /// barrier, which the whole group must call alike (group_calls.rs).
+    pub group_calls: Vec<crate::exec::opencl::group_calls::GroupCall>,
 }
 
 impl WorkItem {
@@ -147,6 +150,7 @@ impl WorkItem {
             async_started: 0,
             barrier_unrollings: Vec::new(),
             cycle_watch: None,
+            group_calls: Vec::new(),
         }
     }
 }
@@ -358,7 +362,7 @@ impl<'m> Executor<'m> {
             return Step::Continue;
         }
         let all_done = gpu.items.iter().all(|i| i.status.is_final());
-        if !self.barrier_agreement(state) {
+        if !self.barrier_agreement(state) || !self.group_calls_agree(state) {
             return Step::Terminated;
         }
         if all_done {
@@ -477,6 +481,7 @@ impl<'m> Executor<'m> {
         gpu.log.barrier(&flags, pair, waits);
         for item in gpu.items.iter_mut() {
             item.status = ItemStatus::Running;
+            item.group_calls.clear();
         }
         gpu.current = 0;
         gpu.item_started = state.steps;

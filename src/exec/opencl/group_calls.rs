@@ -1,0 +1,116 @@
+//! Work-group functions must be called alike by the whole group. OpenCL
+//! 1.2 section 6.12.10: `async_work_group_copy` and
+//! `async_work_group_strided_copy` "must be encountered by all work-items
+//! in a work-group executing the kernel with the same argument values";
+//! otherwise the behaviour is undefined. Each work-item keeps the copies it
+//! started since the last barrier (call site and argument values); when
+//! the group meets at a barrier or the end, every work-item's list is
+//! compared with the first one's. A copy that only some work-items reach,
+//! or whose arguments can differ between two of them (a source pointer
+//! computed from the local id, an event chosen by the work-item), is a
+//! `barrier-divergence` finding, as a barrier reached non-uniformly is.
+
+use crate::exec::engine::executor::Executor;
+use crate::exec::engine::state::State;
+use crate::exec::opencl::workitems::RaceMode;
+use crate::expr::ExprId;
+use crate::ir::Loc;
+use crate::report::FindingKind;
+
+/// One call of a work-group function by one work-item.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupCall {
+    /// The user's call site.
+    pub loc: Loc,
+    /// Every argument's value, lanes flattened, in order.
+    pub args: Vec<ExprId>,
+}
+
+impl<'m> Executor<'m> {
+    /// Notes that the running work-item called a work-group function at
+    /// `loc`: the running frame is the function's own, so its parameters
+    /// hold the arguments.
+    pub(in crate::exec) fn note_group_call(&mut self, state: &mut State, loc: Loc) {
+        let frame = state.frame();
+        let func = self.module.function(frame.func);
+        let args: Vec<ExprId> =
+            func.params.iter().filter_map(|p| frame.regs.get(p.reg.0 as usize).cloned().flatten()).flat_map(|v| v.into_iter()).collect();
+        let Some(gpu) = state.gpu.as_mut() else { return };
+        let cur = gpu.current;
+        gpu.items[cur].group_calls.push(GroupCall { loc, args });
+    }
+
+    /// At a barrier or the group's end: true when every work-item made the
+    /// same work-group function calls with the same arguments since the
+    /// last barrier; otherwise a finding is reported and false returned.
+    pub(in crate::exec) fn group_calls_agree(&mut self, state: &mut State) -> bool {
+        let gpu = state.gpu.as_ref().expect("NDRange");
+        if gpu.items.iter().all(|i| i.group_calls.is_empty()) {
+            return true;
+        }
+        let pair = gpu.mode == RaceMode::Pair;
+        let items = gpu.items.clone();
+        let first = &items[0];
+        for other in &items[1..] {
+            // In pair mode the two work-items may be in different groups.
+            let mut same_group = self.pool.bool_const(true);
+            if pair {
+                for d in 0..3 {
+                    let e = self.pool.eq(first.group[d], other.group[d]);
+                    same_group = self.pool.and(same_group, e);
+                }
+            }
+            let (a, b) = (&first.group_calls, &other.group_calls);
+            // The first call of the two lists that can differ on this path.
+            let mut found = None;
+            for k in 0..a.len().max(b.len()) {
+                let (loc, differ, both_called) = match (a.get(k), b.get(k)) {
+                    (Some(x), Some(y)) if x.loc == y.loc && x.args.len() == y.args.len() => {
+                        let mut differ = self.pool.bool_const(false);
+                        for (&p, &q) in x.args.iter().zip(&y.args) {
+                            let e = self.pool.eq(p, q);
+                            let ne = self.pool.not(e);
+                            differ = self.pool.or(differ, ne);
+                        }
+                        (x.loc, differ, true)
+                    }
+                    (Some(x), _) | (None, Some(x)) => (x.loc, self.pool.bool_const(true), false),
+                    (None, None) => break,
+                };
+                let condition = self.pool.and(same_group, differ);
+                match self.decider.feasible(&self.pool, &state.path, condition) {
+                    crate::check::Feasibility::Unsat => continue,
+                    crate::check::Feasibility::Sat(m) => found = Some((loc, both_called, condition, Some(m))),
+                    crate::check::Feasibility::Unknown(_) => found = Some((loc, both_called, condition, None)),
+                }
+                break;
+            }
+            let Some((loc, both_called, condition, witness)) = found else { continue };
+            let (ida, idb) = (self.item_label(first, witness.as_ref()), self.item_label(other, witness.as_ref()));
+            let line = self.location(loc).line;
+            let msg = if both_called {
+                format!(
+                    "barrier divergence: work-items {ida} and {idb} call the work-group function at line {line} with different \
+                     arguments (every work-item of a group must make the same call)"
+                )
+            } else {
+                format!(
+                    "barrier divergence: the work-group function at line {line} is called by one of work-items {ida} and {idb} but \
+                     not by the other (every work-item of a group must make the same call)"
+                )
+            };
+            let mut s = state.clone();
+            s.stack.clear();
+            let havoc_from = state.gpu.as_ref().and_then(|g| g.log.havoc_fresh_from);
+            let havocked = self.depends_on_havoc(state, havoc_from, condition);
+            if let Some(f) = self.report(&s, FindingKind::BarrierDivergence, loc, msg, witness.as_ref(), None) {
+                if havocked {
+                    f.status = crate::report::Status::Unconfirmed;
+                    f.message.push_str(&format!("; not confirmed: {}", crate::exec::opencl::havoc::HAVOC_REASON));
+                }
+            }
+            return false;
+        }
+        true
+    }
+}
