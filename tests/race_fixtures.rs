@@ -104,6 +104,8 @@ fixtures!(
     async_reached_by_some,
     async_event_argument_differs,
     async_uniform_groups_ok,
+    benign_one_int_many_groups,
+    benign_float_values_pair,
     counter_slots_neighbour_race,
     nonterminating_period,
     nonterminating_before_barrier,

@@ -224,13 +224,11 @@ fn sites(records: &[AccessRecord], list: &[usize]) -> Vec<Site> {
 
 type SiteKey = (Loc, bool, bool, bool);
 
-/// The state of one check: location pairs settled (reported), pairs
-/// already offered.
+/// The state of one check: location pairs settled (reported).
 struct Pairing {
     final_check: bool,
     tolerance: Tolerance,
     settled: FxHashSet<(Loc, Loc, bool)>,
-    seen: FxHashSet<(usize, usize)>,
 }
 
 impl Pairing {
@@ -240,7 +238,7 @@ impl Pairing {
 
     /// Offers every racing pair of two sites of one byte, until their
     /// location pair is reported.
-    fn site_pairs(&mut self, log: &AccessLog, sink: &mut dyn RaceSink, a: &Site, b: &Site, same: bool) {
+    fn site_pairs(&mut self, log: &AccessLog, sink: &mut dyn RaceSink, a: &Site, b: &Site, same: bool, byte: i64) {
         let (ra, rb) = (&log.records[a.first], &log.records[b.first]);
         if !kinds_conflict(ra, rb) || self.is_settled(log, &location_key(ra, rb)) {
             return;
@@ -254,7 +252,7 @@ impl Pairing {
                 }
                 for &i in ia {
                     for &j in ib {
-                        if self.consider(log, sink, i, j) {
+                        if self.consider(log, sink, i, j, Some(byte)) {
                             return;
                         }
                     }
@@ -263,8 +261,9 @@ impl Pairing {
         }
     }
 
-    /// Offers one pair; true when its location pair is settled.
-    fn consider(&mut self, log: &AccessLog, sink: &mut dyn RaceSink, i: usize, j: usize) -> bool {
+    /// Offers one pair; true when its location pair is settled. `byte` is
+    /// the bucket the pair was met in, for records at constant offsets.
+    fn consider(&mut self, log: &AccessLog, sink: &mut dyn RaceSink, i: usize, j: usize, byte: Option<i64>) -> bool {
         let (a, b) = (&log.records[i], &log.records[j]);
         let key = location_key(a, b);
         if self.is_settled(log, &key) {
@@ -273,9 +272,18 @@ impl Pairing {
         if !log.may_pair(a, b, self.final_check) {
             return false;
         }
-        // Multi-byte records meet in several buckets: offer each pair once.
-        if (a.len > 1 || b.len > 1) && !self.seen.insert((i.min(j), i.max(j))) {
-            return false;
+        // Multi-byte records meet in the bucket of every byte they share:
+        // offer each pair in the first one only (no set of pairs seen:
+        // millions of pairs of one int made that set the run's cost).
+        // Pairs with a symbolic offset are offered once by their loop.
+        if let (Some(k), true) = (byte, a.len > 1 || b.len > 1) {
+            let pool = sink.pool();
+            let (oa, ob) = (pool.as_const(a.offset), pool.as_const(b.offset));
+            if let (Some(oa), Some(ob)) = (oa.map(|o| o as u64 as i64), ob.map(|o| o as u64 as i64)) {
+                if k != oa.max(ob) {
+                    return false;
+                }
+            }
         }
         let pool = sink.pool();
         let Some(condition) = log.conflict_condition(pool, a, b, self.final_check) else { return false };
@@ -457,7 +465,7 @@ impl AccessLog {
                 None => symbolic.push(i),
             }
         }
-        let mut pairing = Pairing { final_check, tolerance, settled: Default::default(), seen: Default::default() };
+        let mut pairing = Pairing { final_check, tolerance, settled: Default::default() };
         let mut keys: Vec<&(ObjectId, i64)> = by_byte.keys().collect();
         keys.sort_unstable();
         for key in keys {
@@ -470,7 +478,7 @@ impl AccessLog {
             let sites = sites(&self.records, list);
             for x in 0..sites.len() {
                 for y in x..sites.len() {
-                    pairing.site_pairs(self, sink, &sites[x], &sites[y], x == y);
+                    pairing.site_pairs(self, sink, &sites[x], &sites[y], x == y, key.1);
                 }
             }
         }
@@ -481,7 +489,7 @@ impl AccessLog {
                 // Two symbolic records meet twice: offer the pair from the
                 // earlier one only.
                 if j != s && (j > s || sink.pool().is_const(self.records[j].offset)) && kinds_conflict(&self.records[s], &self.records[j]) {
-                    pairing.consider(self, sink, s, j);
+                    pairing.consider(self, sink, s, j, None);
                 }
             }
         }

@@ -132,7 +132,19 @@ impl<'m> Executor<'m> {
             });
         let tolerated = may_tolerate && !values_havocked;
         let condition = match (tolerated, c.differ) {
-            (true, Some(d)) => self.pool.and(c.condition, d),
+            (true, Some(d)) => {
+                // The accesses must meet before their values matter: that
+                // is an integer question, while the values may be floats
+                // (`p[i] + 1.0f`) that only the slower floating-point
+                // solver decides, and may time out on.
+                if self.pool.as_const(c.condition).is_none() && *queries < MAX_RACE_QUERIES {
+                    *queries += 1;
+                    if matches!(self.decider.feasible(&self.pool, &state.path, c.condition), Feasibility::Unsat) {
+                        return false;
+                    }
+                }
+                self.pool.and(c.condition, d)
+            }
             _ => c.condition,
         };
         let witness = if self.pool.as_const(condition) == Some(1) && !state.unconfirmed_path {
