@@ -106,6 +106,8 @@ fixtures!(
     async_uniform_groups_ok,
     benign_one_int_many_groups,
     benign_float_values_pair,
+    async_two_copies_one_destination,
+    async_two_copies_one_source_ok,
     counter_slots_neighbour_race,
     nonterminating_period,
     nonterminating_before_barrier,

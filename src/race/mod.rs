@@ -243,7 +243,9 @@ impl Pairing {
         if !kinds_conflict(ra, rb) || self.is_settled(log, &location_key(ra, rb)) {
             return;
         }
-        let copy_and_item = ra.async_event.is_some() != rb.async_event.is_some();
+        // Different copies, or a copy and a work-item's own access, are
+        // concurrent even when the same work-item made both.
+        let copy_and_item = ra.async_event != rb.async_event;
         for (x, (ka, ia)) in a.items.iter().enumerate() {
             let others = if same { &b.items[x + 1..] } else { &b.items[..] };
             for (kb, ib) in others {
@@ -514,8 +516,10 @@ impl AccessLog {
         if a.object != b.object || (a.atomic && b.atomic) || !(a.write || b.write) {
             return false;
         }
-        // A copy races even with the work-item that issued it.
-        let other_item = a.item != b.item || a.async_event.is_some() != b.async_event.is_some();
+        // A copy races even with the work-item that issued it, and two
+        // copies (different events) with each other: neither waits for
+        // the other.
+        let other_item = a.item != b.item || a.async_event != b.async_event;
         match (a.group_key, b.group_key) {
             (Some(ga), Some(gb)) if final_check => ga != gb && a.space != LOCAL_SPACE,
             (Some(ga), Some(gb)) => ga == gb && other_item && (a.seq >= self.checked || b.seq >= self.checked),
