@@ -370,7 +370,9 @@ impl<'m> Executor<'m> {
 /// Same frames (function, position, allocations) and the same objects,
 /// freed alike.
 fn compatible(a: &State, b: &State) -> bool {
-    if a.stack.len() != b.stack.len() || a.merge != b.merge || !same_work_items(a, b) {
+    // A path through a summarised loop confirms nothing: merged with an
+    // exact one it would make that one's findings unconfirmed too.
+    if a.stack.len() != b.stack.len() || a.merge != b.merge || a.abstracted != b.abstracted || !same_work_items(a, b) {
         return false;
     }
     let frames_match = a.stack.iter().zip(&b.stack).all(|(x, y)| {

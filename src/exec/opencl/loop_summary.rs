@@ -9,8 +9,13 @@
 //!
 //! Only loops whose every instruction is arithmetic, a phi node, a load or
 //! store of a variable of the function's own stack (an `alloca` register),
-//! or a work-item id query qualify: a loop that touches shared memory, calls a
-//! function or synchronises would hide accesses from the race detector.
+//! a work-item id query, or a store to shared memory that is the same in
+//! every iteration qualify: a loop that otherwise touches shared memory,
+//! calls a function or synchronises would hide accesses from the race
+//! detector. An invariant store (`A[0] = 42`, `A[get_global_id(0)] = 0.0`
+//! in a loop with a symbolic trip count) writes the same value to the same
+//! address on every trip, in a block every trip passes through: the
+//! unrolled trips already recorded the one access all further trips make.
 //! The loop must also have one way out, its test: the summary leaves only
 //! there, so a `break` or `return` inside would be missed.
 
@@ -67,6 +72,9 @@ impl<'m> Executor<'m> {
             .collect();
         let mut written: Vec<RegId> = Vec::new();
         let mut defined: Vec<RegId> = Vec::new();
+        // Stores to shared memory: (block, address, value), accepted below
+        // when both operands are loop-invariant.
+        let mut shared_stores: Vec<(usize, &Operand, &Operand)> = Vec::new();
         for &b in &body {
             let block = &func.blocks[b];
             if !matches!(block.term, Terminator::Br(_) | Terminator::CondBr { .. } | Terminator::Switch { .. }) {
@@ -83,10 +91,15 @@ impl<'m> Executor<'m> {
                     | InstKind::Select { .. }
                     | InstKind::Freeze(_) => true,
                     InstKind::Load { ptr: Operand::Reg(r), volatile: false, .. } => allocas.contains(r),
-                    InstKind::Store { ptr: Operand::Reg(r), volatile: false, .. } => {
+                    InstKind::Store { ptr: Operand::Reg(r), volatile: false, .. } if allocas.contains(r) => {
                         written.push(*r);
-                        allocas.contains(r)
+                        true
                     }
+                    InstKind::Store { ptr, value, volatile: false, .. } => {
+                        shared_stores.push((b, ptr, value));
+                        true
+                    }
+                    InstKind::Gep { .. } => true,
                     InstKind::Call { callee: Callee::External(name), .. } => is_pure_builtin(name),
                     InstKind::Call { callee: Callee::Direct(f), .. } => {
                         let target = self.module.function(*f);
@@ -103,6 +116,19 @@ impl<'m> Executor<'m> {
                     return false;
                 }
                 defined.extend(inst.dest);
+            }
+        }
+        if !shared_stores.is_empty() {
+            let invariant = self.loop_invariant_registers(func, &body, &defined);
+            let is_invariant = |op: &Operand| match op {
+                Operand::Reg(r) => invariant.contains(r),
+                Operand::Const(_) => true,
+            };
+            let every_trip = |b: usize| {
+                b == stay.0 as usize || b == header.0 as usize || unavoidable(&succ, &body, stay.0 as usize, header.0 as usize, b)
+            };
+            if !shared_stores.iter().all(|&(b, ptr, value)| is_invariant(ptr) && is_invariant(value) && every_trip(b)) {
+                return false;
             }
         }
         // The variables' objects, found before anything changes.
@@ -146,6 +172,79 @@ impl<'m> Executor<'m> {
         state.abstracted = true;
         true
     }
+}
+
+impl<'m> Executor<'m> {
+    /// The registers whose value is the same on every trip round the loop
+    /// `body`: those defined outside it, and those computed inside by
+    /// arithmetic, address arithmetic or a work-item id query from such
+    /// registers and constants (no phi node, no load: their values change
+    /// or are havocked).
+    fn loop_invariant_registers(&self, func: &Function, body: &[usize], defined: &[RegId]) -> rustc_hash::FxHashSet<RegId> {
+        let inside: rustc_hash::FxHashSet<RegId> = defined.iter().copied().collect();
+        let mut invariant: rustc_hash::FxHashSet<RegId> = rustc_hash::FxHashSet::default();
+        let holds = |op: &Operand, inv: &rustc_hash::FxHashSet<RegId>| match op {
+            Operand::Reg(r) => !inside.contains(r) || inv.contains(r),
+            Operand::Const(_) => true,
+        };
+        // To a fixed point: each round adds what the last one made known.
+        loop {
+            let before = invariant.len();
+            for &b in body {
+                for inst in &func.blocks[b].insts {
+                    let Some(dest) = inst.dest else { continue };
+                    if invariant.contains(&dest) {
+                        continue;
+                    }
+                    let ok = match &inst.kind {
+                        InstKind::Int { lhs, rhs, .. } | InstKind::ICmp { lhs, rhs, .. } => {
+                            holds(lhs, &invariant) && holds(rhs, &invariant)
+                        }
+                        InstKind::Cast { value, .. } | InstKind::Freeze(value) => holds(value, &invariant),
+                        InstKind::Gep { base, terms, .. } => holds(base, &invariant) && terms.iter().all(|(t, _)| holds(t, &invariant)),
+                        InstKind::Call { callee, args } => {
+                            let pure = match callee {
+                                Callee::External(name) => is_pure_builtin(name),
+                                Callee::Direct(f) => {
+                                    let target = self.module.function(*f);
+                                    target.is_declaration() && is_pure_builtin(&target.name)
+                                }
+                                _ => false,
+                            };
+                            pure && args.iter().all(|a| holds(a, &invariant))
+                        }
+                        _ => false,
+                    };
+                    if ok {
+                        invariant.insert(dest);
+                    }
+                }
+            }
+            if invariant.len() == before {
+                break;
+            }
+        }
+        let mut all: rustc_hash::FxHashSet<RegId> = (0..func.reg_types.len() as u32).map(RegId).filter(|r| !inside.contains(r)).collect();
+        all.extend(invariant);
+        all
+    }
+}
+
+/// Whether every trip from `stay` back to `header` passes through `block`
+/// (within the loop `body`).
+fn unavoidable(succ: &[Vec<usize>], body: &[usize], stay: usize, header: usize, block: usize) -> bool {
+    let mut seen = vec![false; succ.len()];
+    let mut todo = vec![stay];
+    while let Some(b) = todo.pop() {
+        if b == header {
+            return false;
+        }
+        if b == block || b >= succ.len() || !body.contains(&b) || std::mem::replace(&mut seen[b], true) {
+            continue;
+        }
+        todo.extend(&succ[b]);
+    }
+    true
 }
 
 /// Whether `to` can be reached from `from`.
