@@ -537,11 +537,7 @@ impl AccessLog {
             }
             _ => {
                 // Pair mode: the groups are symbolic.
-                let mut same = pool.bool_const(true);
-                for d in 0..3 {
-                    let e = pool.eq(a.group_ids[d], b.group_ids[d]);
-                    same = pool.and(same, e);
-                }
+                let same = same_group(pool, &a.group_ids, &b.group_ids);
                 match (a.space == LOCAL_SPACE, self.ordered(a, b)) {
                     (true, false) => same,
                     (true, true) => return None,
@@ -562,6 +558,16 @@ impl AccessLog {
         }
         (pool.as_const(cond) != Some(0)).then_some(cond)
     }
+}
+
+/// That two work-items with these group ids are in the same group.
+pub fn same_group(pool: &mut ExprPool, a: &[ExprId; 3], b: &[ExprId; 3]) -> ExprId {
+    let mut same = pool.bool_const(true);
+    for d in 0..3 {
+        let e = pool.eq(a[d], b[d]);
+        same = pool.and(same, e);
+    }
+    same
 }
 
 /// When two writes of the same size store different bytes: at different

@@ -60,7 +60,7 @@ pub fn differences(pool: &ExprPool, a: ExprId, b: ExprId, depth: u32) -> Option<
     let shift = |set: Differences, by: u128| -> Differences { set.into_iter().map(|d| d.wrapping_add(by) & mask).collect() };
     match (&*ea, &*eb) {
         (Expr::Const { value: x, .. }, Expr::Const { value: y, .. }) => return Some(smallvec::smallvec![x.wrapping_sub(*y) & mask]),
-        (Expr::Bin(BinOp::Mul, a1, a2), Expr::Bin(BinOp::Mul, b1, b2)) if a2 == b2 && pool.as_const(*a2).is_some() => {
+        (Expr::Bin(BinOp::Mul, a1, a2), Expr::Bin(BinOp::Mul, b1, b2)) if a2 == b2 => {
             let k = pool.as_const(*a2)?;
             let inner = differences(pool, *a1, *b1, depth - 1)?;
             return Some(inner.into_iter().map(|d| d.wrapping_mul(k) & mask).collect());

@@ -15,7 +15,6 @@ use crate::exec::engine::state::State;
 use crate::exec::opencl::workitems::RaceMode;
 use crate::expr::ExprId;
 use crate::ir::Loc;
-use crate::report::FindingKind;
 
 /// One call of a work-group function by one work-item.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,13 +52,8 @@ impl<'m> Executor<'m> {
         let first = &items[0];
         for other in &items[1..] {
             // In pair mode the two work-items may be in different groups.
-            let mut same_group = self.pool.bool_const(true);
-            if pair {
-                for d in 0..3 {
-                    let e = self.pool.eq(first.group[d], other.group[d]);
-                    same_group = self.pool.and(same_group, e);
-                }
-            }
+            let same_group =
+                if pair { crate::race::same_group(&mut self.pool, &first.group, &other.group) } else { self.pool.bool_const(true) };
             let (a, b) = (&first.group_calls, &other.group_calls);
             // The first call of the two lists that can differ on this path.
             let mut found = None;
@@ -99,16 +93,7 @@ impl<'m> Executor<'m> {
                      not by the other (every work-item of a group must make the same call)"
                 )
             };
-            let mut s = state.clone();
-            s.stack.clear();
-            let havoc_from = state.gpu.as_ref().and_then(|g| g.log.havoc_fresh_from);
-            let havocked = self.depends_on_havoc(state, havoc_from, condition);
-            if let Some(f) = self.report(&s, FindingKind::BarrierDivergence, loc, msg, witness.as_ref(), None) {
-                if havocked {
-                    f.status = crate::report::Status::Unconfirmed;
-                    f.message.push_str(&format!("; not confirmed: {}", crate::exec::opencl::havoc::HAVOC_REASON));
-                }
-            }
+            self.report_divergence(state, loc, msg, witness.as_ref(), condition);
             return false;
         }
         true

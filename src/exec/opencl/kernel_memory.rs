@@ -37,7 +37,7 @@ use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::State;
 use crate::exec::memory::mem_ops::{Access, Bytes};
 use crate::exec::memory::{MemoryObject, ObjectId};
-use crate::expr::{BinOp, Expr, ExprId, ExprPool};
+use crate::expr::{ExprId, ExprPool};
 use crate::race::LOCAL_SPACE;
 
 /// The remembered bytes of an unsized buffer, by offset.
@@ -157,12 +157,9 @@ impl<'m> Executor<'m> {
         if a == b {
             return Same::Yes;
         }
-        let ((xa, ca), (xb, cb)) = (split_offset(&self.pool, a), split_offset(&self.pool, b));
-        if xa == xb {
-            return if ca == cb { Same::Yes } else { Same::No };
-        }
-        // Offsets a known distance apart (slots of an atomic counter)
-        // need no comparison either (race/offset_difference.rs).
+        // Offsets a known distance apart (`x + c1` and `x + c2`, the bytes
+        // of one access; slots of an atomic counter) need no comparison
+        // (race/offset_difference.rs).
         if let Some(d) = crate::race::offset_difference::differences(&self.pool, a, b, crate::race::offset_difference::MAX_DEPTH) {
             if !d.contains(&0) {
                 return Same::No;
@@ -250,17 +247,4 @@ enum Same {
 /// The byte of `o` remembered at `key`.
 fn remembered(pool: &ExprPool, o: &MemoryObject, key: ExprId) -> Option<ExprId> {
     if pool.is_const(key) { o.known.get(&key) } else { o.known_symbolic.get(&key) }.copied()
-}
-
-/// An offset as `x + c` with `c` a number (`c` is 0 when it is no sum).
-fn split_offset(pool: &ExprPool, e: ExprId) -> (ExprId, u128) {
-    if let Expr::Bin(BinOp::Add, x, y) = &*pool.get(e) {
-        if let Some(c) = pool.as_const(*y) {
-            return (*x, c);
-        }
-        if let Some(c) = pool.as_const(*x) {
-            return (*y, c);
-        }
-    }
-    (e, 0)
 }

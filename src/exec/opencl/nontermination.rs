@@ -137,24 +137,21 @@ impl<'m> Executor<'m> {
     /// Brent's step: count this back edge, and save the state when the
     /// period is reached (or when the watch is new or stale).
     fn watch_further(&mut self, state: &mut State, started: u64, async_started: u64) {
-        let gpu = state.gpu.as_ref().expect("NDRange");
-        let cur = gpu.current;
-        let resave = match &gpu.items[cur].cycle_watch {
-            Some(w) if w.started == started => w.since_saved + 1 >= w.period,
-            _ => true,
-        };
-        let saved = resave.then(|| SavedState::of(state, async_started));
-        let gpu = state.gpu.as_mut().expect("NDRange");
-        let watch = &mut gpu.items[cur].cycle_watch;
-        match (watch.as_mut(), saved) {
-            (Some(w), Some(saved)) if w.started == started => {
-                w.saved = saved;
-                w.period = w.period.saturating_mul(2);
-                w.since_saved = 0;
+        let cur = state.gpu.as_ref().expect("NDRange").current;
+        // Taken out while the state is read (its snapshot), put back after.
+        let watch = state.gpu.as_mut().expect("NDRange").items[cur].cycle_watch.take();
+        let watch = match watch {
+            Some(mut w) if w.started == started => {
+                w.since_saved += 1;
+                if w.since_saved >= w.period {
+                    w.saved = SavedState::of(state, async_started);
+                    w.period = w.period.saturating_mul(2);
+                    w.since_saved = 0;
+                }
+                w
             }
-            (_, Some(saved)) => *watch = Some(Box::new(CycleWatch { started, saved, period: 1, since_saved: 0 })),
-            (Some(w), None) => w.since_saved += 1,
-            (None, None) => {}
-        }
+            _ => Box::new(CycleWatch { started, saved: SavedState::of(state, async_started), period: 1, since_saved: 0 }),
+        };
+        state.gpu.as_mut().expect("NDRange").items[cur].cycle_watch = Some(watch);
     }
 }

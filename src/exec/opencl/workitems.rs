@@ -397,11 +397,7 @@ impl<'m> Executor<'m> {
             // where barriers need not agree.
             let mut witness = None;
             if pair {
-                let mut same = self.pool.bool_const(true);
-                for d in 0..3 {
-                    let e = self.pool.eq(first.group[d], other.group[d]);
-                    same = self.pool.and(same, e);
-                }
+                let same = crate::race::same_group(&mut self.pool, &first.group, &other.group);
                 match self.decider.feasible(&self.pool, &state.path, same) {
                     crate::check::Feasibility::Unsat => continue,
                     crate::check::Feasibility::Sat(m) => {
@@ -434,22 +430,36 @@ impl<'m> Executor<'m> {
             } else {
                 format!("barrier divergence: work-item {ida} {a_desc} while work-item {idb} {b_desc}")
             };
-            let mut s = state.clone();
-            s.stack.clear();
             // Pair mode: which barrier each work-item reached may hang on
             // memory havocked at an earlier barrier (havoc.rs).
             let always = self.pool.bool_const(true);
-            let havoc_fresh_from = state.gpu.as_ref().and_then(|g| g.log.havoc_fresh_from);
-            let havocked = self.depends_on_havoc(state, havoc_fresh_from, always);
-            if let Some(f) = self.report(&s, FindingKind::BarrierDivergence, loc, msg, witness.as_ref(), None) {
-                if havocked {
-                    f.status = crate::report::Status::Unconfirmed;
-                    f.message.push_str(&format!("; not confirmed: {}", crate::exec::opencl::havoc::HAVOC_REASON));
-                }
-            }
+            self.report_divergence(state, loc, msg, witness.as_ref(), always);
             return false;
         }
         true
+    }
+
+    /// Reports a barrier divergence at `loc`, found under `condition`: not
+    /// confirmed when the path or the condition depends on memory havocked
+    /// at an earlier barrier (pair mode, havoc.rs).
+    pub(in crate::exec) fn report_divergence(
+        &mut self,
+        state: &State,
+        loc: Loc,
+        msg: String,
+        witness: Option<&crate::expr::Assignment>,
+        condition: ExprId,
+    ) {
+        let mut s = state.clone();
+        s.stack.clear();
+        let havoc_fresh_from = state.gpu.as_ref().and_then(|g| g.log.havoc_fresh_from);
+        let havocked = self.depends_on_havoc(state, havoc_fresh_from, condition);
+        if let Some(f) = self.report(&s, FindingKind::BarrierDivergence, loc, msg, witness, None) {
+            if havocked {
+                f.status = crate::report::Status::Unconfirmed;
+                f.message.push_str(&format!("; not confirmed: {}", crate::exec::opencl::havoc::HAVOC_REASON));
+            }
+        }
     }
 
     /// `(lx,ly,lz) in group (gx,gy,gz)`, with values from `model` when the
