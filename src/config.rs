@@ -59,6 +59,9 @@ pub struct Config {
     pub nan: crate::expr::NanModel,
     /// Solver process for bit-precise floating point (default cvc5).
     pub fp_solver: FpSolverKind,
+    /// Work budget of one FP solver query in the solver's own units
+    /// (`--fp-solver-budget`); `None`: bounded by `query_timeout` only.
+    pub fp_solver_budget: Option<u32>,
     /// Extra rewrite-rule directories (`--rules`).
     pub rule_dirs: Vec<std::path::PathBuf>,
     /// Use the rules of `rule_dirs` without proving them sound first
@@ -128,6 +131,7 @@ impl Default for Config {
             assumptions: Assumptions::default(),
             nan: crate::expr::NanModel::Canonical,
             fp_solver: FpSolverKind::Cvc5,
+            fp_solver_budget: None,
             rule_dirs: Vec::new(),
             trust_rules: false,
             merge: true,

@@ -37,6 +37,7 @@ impl SolverBackend {
             FpSolverKind::Cvc5 => SmtProcessConfig::cvc5(),
             FpSolverKind::Z3 => SmtProcessConfig::z3(),
         };
+        let fp = SmtProcessConfig { resource_limit: config.fp_solver_budget, ..fp };
         SolverBackend {
             solver: default_solver(fp),
             timeout: config.query_timeout,

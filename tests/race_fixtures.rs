@@ -135,6 +135,8 @@ fixtures!(
     gid_bound_loop_summarised_race,
     loop_break_not_summarised,
     unsized_alias_pair_ok,
+    unsized_many_aliases_race,
+    unsized_many_aliases_value_unconfirmed,
     unsized_alias_pair_race,
     unsized_write_read_back_pair_race,
     unsized_local_carryover,

@@ -154,6 +154,11 @@ pub struct CheckArgs {
     /// Solver for bit-precise floating-point queries.
     #[arg(long, value_enum, default_value_t = FpSolverKind::Cvc5)]
     pub fp_solver: FpSolverKind,
+    /// Work budget of one bit-precise floating-point query, in the FP solver's own deterministic
+    /// units (cvc5 `--rlimit-per`, z3 `rlimit`). Unlike --query-timeout, the answer then does not
+    /// depend on how busy the machine is: CI runs should set it (with a generous --query-timeout).
+    #[arg(long, value_name = "UNITS")]
+    pub fp_solver_budget: Option<u32>,
     /// Explore both sides of every branch separately instead of merging them.
     #[arg(long)]
     pub no_merge: bool,

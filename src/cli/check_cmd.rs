@@ -80,6 +80,10 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     config.searcher = a.searcher;
     config.seed = a.seed;
     config.fp_solver = a.fp_solver;
+    if a.fp_solver_budget == Some(0) {
+        return Err(Error::Usage("--fp-solver-budget must be at least 1".into()));
+    }
+    config.fp_solver_budget = a.fp_solver_budget;
     config.merge = !a.no_merge;
     config.fold_threshold = a.fold_threshold;
     config.egraph = !a.no_egraph;

@@ -72,7 +72,7 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
         self.summarise_loop(state, func, header, then, otherwise)
     }
 
-    fn merge_address_only(&mut self, guard: ExprId, a: &MemoryObject, b: &MemoryObject) -> (RememberedBytes, RememberedBytes, bool) {
+    fn merge_address_only(&mut self, guard: ExprId, a: &MemoryObject, b: &MemoryObject) -> (RememberedBytes, RememberedBytes, Vec<ExprId>) {
         self.merge_unsized(guard, a, b)
     }
 

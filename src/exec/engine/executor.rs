@@ -789,9 +789,15 @@ impl<'m> Executor<'m> {
             status = Status::Unconfirmed;
             message.push_str("; not confirmed: the path went through a loop summarised after --loop-bound unrollings (its variables were given arbitrary values)");
         }
-        if let (Some(name), true) = (&state.inexact_unsized, kind != FindingKind::Unsupported) {
-            status = Status::Unconfirmed;
-            message.push_str(&Self::inexact_unsized_note(name));
+        // Races and barrier divergences are judged by their own condition
+        // too (`inexact_note`); any other finding's condition is not known
+        // here, so any over-approximated byte on the path unconfirms it.
+        let judged_by_condition = matches!(kind, FindingKind::Race | FindingKind::BarrierDivergence);
+        if let Some(inexact) = state.inexact_unsized.as_ref().filter(|_| kind != FindingKind::Unsupported) {
+            if !judged_by_condition || inexact.mentioned_in(&self.pool, state.path.iter().copied()) {
+                status = Status::Unconfirmed;
+                message.push_str(&Self::inexact_unsized_note(&inexact.buffer));
+            }
         }
         if let Some(why) = witness.and_then(|w| self.decider.path_unconfirmed_because(&self.pool, &state.path, w)) {
             status = Status::Unconfirmed;

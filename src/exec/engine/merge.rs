@@ -247,18 +247,22 @@ impl<'m> Executor<'m> {
         for id in ids {
             let (oa, ob) = (a.memory.object(id), b.memory.object(id));
             if std::ptr::eq(oa, ob)
-                || oa.bytes == ob.bytes && oa.poison == ob.poison && oa.known == ob.known && oa.known_symbolic == ob.known_symbolic
+                || oa.bytes == ob.bytes
+                    && oa.poison == ob.poison
+                    && oa.known == ob.known
+                    && oa.known_symbolic == ob.known_symbolic
+                    && oa.forgotten == ob.forgotten
             {
                 continue;
             }
             if oa.address_only {
-                let (known, known_symbolic, exact) = self.merge_address_only(guard, oa, ob);
-                if !exact && a.inexact_unsized.is_none() {
-                    a.inexact_unsized = Some(oa.name.clone());
-                }
+                let (known, known_symbolic, inexact) = self.merge_address_only(guard, oa, ob);
+                let forgotten = oa.forgotten || ob.forgotten;
+                crate::exec::engine::state::InexactBytes::add(&mut a.inexact_unsized, &oa.name, inexact);
                 let o = a.memory.object_mut(id);
                 o.known = known;
                 o.known_symbolic = known_symbolic;
+                o.forgotten = forgotten;
                 continue;
             }
             // A byte one side never wrote may hold an arbitrary value there
@@ -316,9 +320,7 @@ impl<'m> Executor<'m> {
         a.depth = a.depth.min(b.depth);
         a.checked &= b.checked;
         a.abstracted |= b.abstracted;
-        if a.inexact_unsized.is_none() {
-            a.inexact_unsized = b.inexact_unsized.clone();
-        }
+        crate::exec::engine::state::InexactBytes::union(&mut a.inexact_unsized, &b.inexact_unsized);
         Ok(a)
     }
 

@@ -56,9 +56,9 @@ pub(in crate::exec) trait ModelHooks<'m> {
     fn summarise_loop_at_bound(&mut self, state: &mut State, func: &Function, header: BlockId, then: BlockId, otherwise: BlockId) -> bool;
 
     /// Merges the remembered bytes of two versions of an address-only
-    /// object, under `guard` for `a`'s: the merged maps and whether the
-    /// merge is exact.
-    fn merge_address_only(&mut self, guard: ExprId, a: &MemoryObject, b: &MemoryObject) -> (RememberedBytes, RememberedBytes, bool);
+    /// object, under `guard` for `a`'s: the merged maps and the fresh
+    /// values that over-approximate bytes (`State::inexact_unsized`).
+    fn merge_address_only(&mut self, guard: ExprId, a: &MemoryObject, b: &MemoryObject) -> (RememberedBytes, RememberedBytes, Vec<ExprId>);
 
     /// What the models call the running part of the path, for messages
     /// (`work-item (x,y,z) of group (a,b,c)`); None outside a kernel.

@@ -77,13 +77,63 @@ pub struct State {
     /// covers executions that may not exist, so its findings are never
     /// confirmed.
     pub abstracted: bool,
-    /// The unsized buffer (kernel_memory.rs) whose contents this path
-    /// over-approximated: a byte read or written at an offset that may
-    /// equal too many remembered ones to relate. Its findings are never
-    /// confirmed.
-    pub inexact_unsized: Option<String>,
+    /// The bytes of unsized buffers (kernel_memory.rs) this path took as
+    /// arbitrary because they could not be related to the bytes they may
+    /// alias: a finding that depends on one is not confirmed.
+    pub inexact_unsized: Option<InexactBytes>,
     /// A summarised loop's test this path must leave by (loop_summary.rs).
     pub forced_exit: Option<ForcedExit>,
+}
+
+/// Bytes of unsized buffers given arbitrary values where their contents
+/// were over-approximated (kernel_memory.rs), and the first such buffer
+/// (named in messages).
+#[derive(Clone, Debug)]
+pub struct InexactBytes {
+    /// The first buffer over-approximated on the path.
+    pub buffer: String,
+    /// The fresh values standing for the over-approximated bytes; shared
+    /// between the states a fork makes until one adds to it.
+    pub values: std::rc::Rc<rustc_hash::FxHashSet<ExprId>>,
+}
+
+impl InexactBytes {
+    /// Adds `values` (taken as arbitrary in `buffer`) to `set`.
+    pub fn add(set: &mut Option<InexactBytes>, buffer: &str, values: impl IntoIterator<Item = ExprId>) {
+        let mut values = values.into_iter().peekable();
+        if values.peek().is_none() {
+            return;
+        }
+        let entry = set.get_or_insert_with(|| InexactBytes { buffer: buffer.to_string(), values: Default::default() });
+        std::rc::Rc::make_mut(&mut entry.values).extend(values);
+    }
+
+    /// Adds everything `other` holds to `set`.
+    pub fn union(set: &mut Option<InexactBytes>, other: &Option<InexactBytes>) {
+        if let Some(o) = other {
+            if set.as_ref().is_some_and(|s| std::rc::Rc::ptr_eq(&s.values, &o.values)) {
+                return;
+            }
+            Self::add(set, &o.buffer, o.values.iter().copied());
+        }
+    }
+
+    /// Whether an expression below `roots` is one of the arbitrary bytes.
+    /// Each shared node is visited once.
+    pub fn mentioned_in(&self, pool: &crate::expr::ExprPool, roots: impl Iterator<Item = ExprId>) -> bool {
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack: Vec<ExprId> = roots.collect();
+        while let Some(e) = stack.pop() {
+            if pool.is_const(e) || !seen.insert(e) {
+                continue;
+            }
+            if self.values.contains(&e) {
+                return true;
+            }
+            stack.extend(pool.children(e));
+        }
+        false
+    }
 }
 
 /// A state re-running a summarised loop's test: at `header` (in `func`, at

@@ -100,6 +100,10 @@ pub struct MemoryObject {
     pub known: rustc_hash::FxHashMap<ExprId, ExprId>,
     /// Symbolic offsets read or written so far (address-only objects), by offset expression.
     pub known_symbolic: rustc_hash::FxHashMap<ExprId, ExprId>,
+    /// Address-only objects: remembered bytes were dropped (too many to
+    /// relate to a write), so a byte read since at an offset not
+    /// remembered may hold a written value, not the initial contents.
+    pub forgotten: bool,
     /// What the object's bytes hold, when its type says so (reports only).
     pub element: Option<crate::expr::ElementType>,
 }
@@ -146,6 +150,7 @@ impl Memory {
             poison: BTreeMap::new(),
             known: Default::default(),
             known_symbolic: Default::default(),
+            forgotten: false,
             element: None,
         }));
         self.by_base.insert(base, id);
@@ -196,6 +201,7 @@ impl Memory {
             poison: BTreeMap::new(),
             known: Default::default(),
             known_symbolic: Default::default(),
+            forgotten: false,
             element: None,
         }));
         self.by_base.insert(base - WINDOW, id);

@@ -26,15 +26,18 @@
 //! counter hands out: race/offset_difference.rs tells them apart):
 //! past `MAX_ALIASES` of them the byte is taken as arbitrary (a read) or
 //! the remembered bytes it may overwrite are forgotten (a write), which
-//! over-approximates what the buffer holds. The path is then marked
-//! (`State::inexact_unsized`) and none of its findings is confirmed.
+//! over-approximates what the buffer holds. The fresh values that stand
+//! for such bytes (those read past the limit, and every byte read later at
+//! an offset not remembered, which may hold a forgotten write) are kept
+//! with the path (`State::inexact_unsized`): a finding whose path or
+//! condition mentions one is not confirmed; the others stand.
 //!
 //! `__local` memory holds arbitrary values when a work-group starts, not
 //! zeros and not what the previous group left: its bytes become fresh
 //! values when first read before any write.
 
 use crate::exec::engine::executor::Executor;
-use crate::exec::engine::state::State;
+use crate::exec::engine::state::{InexactBytes, State};
 use crate::exec::memory::mem_ops::{Access, Bytes};
 use crate::exec::memory::{MemoryObject, ObjectId};
 use crate::expr::{ExprId, ExprPool};
@@ -57,16 +60,13 @@ impl<'m> Executor<'m> {
             return bytes;
         }
         let o = state.memory.object_mut(access.object);
-        let mut exact = true;
+        let mut inexact = Vec::new();
         let mut out = Bytes::new();
         for k in keys {
-            let (v, ok) = self.byte_at(&mut o.known, &mut o.known_symbolic, k);
-            exact &= ok;
+            let v = self.byte_at(&mut o.known, &mut o.known_symbolic, k, o.forgotten, &mut inexact);
             out.push(v);
         }
-        if !exact && state.inexact_unsized.is_none() {
-            state.inexact_unsized = Some(o.name.clone());
-        }
+        InexactBytes::add(&mut state.inexact_unsized, &o.name, inexact);
         out
     }
 
@@ -76,24 +76,24 @@ impl<'m> Executor<'m> {
     pub(in crate::exec) fn write_unsized(&mut self, state: &mut State, access: &Access, bytes: &[Option<ExprId>]) {
         let keys: Vec<ExprId> = (0..bytes.len() as u64).map(|k| self.byte_offset(access.offset, k)).collect();
         let o = state.memory.object_mut(access.object);
-        let mut exact = true;
         for (k, b) in keys.into_iter().zip(bytes) {
             if let Some(w) = b {
-                exact &= self.store_byte(&mut o.known, &mut o.known_symbolic, k, *w);
+                if !self.store_byte(&mut o.known, &mut o.known_symbolic, k, *w) {
+                    o.forgotten = true;
+                }
             }
-        }
-        if !exact && state.inexact_unsized.is_none() {
-            state.inexact_unsized = Some(o.name.clone());
         }
     }
 
-    /// The value of the byte at `key`, remembered from now on; false when
-    /// it could not be related to the remembered bytes it may equal (it is
-    /// then arbitrary, an over-approximation).
-    fn byte_at(&mut self, known: &mut Known, known_symbolic: &mut Known, key: ExprId) -> (ExprId, bool) {
+    /// The value of the byte at `key`, remembered from now on. When it
+    /// could not be related to the remembered bytes it may equal, or the
+    /// buffer `forgot` some (so the byte may hold a write no longer
+    /// remembered), its fresh part is an over-approximation: it is pushed
+    /// on `inexact`.
+    fn byte_at(&mut self, known: &mut Known, known_symbolic: &mut Known, key: ExprId, forgot: bool, inexact: &mut Vec<ExprId>) -> ExprId {
         let concrete = self.pool.is_const(key);
         if let Some(v) = if concrete { known.get(&key) } else { known_symbolic.get(&key) } {
-            return (*v, true);
+            return *v;
         }
         // A number equals no other number: only symbolic offsets may alias it.
         let mut others: Vec<(ExprId, ExprId)> = known_symbolic.iter().map(|(k, v)| (*k, *v)).collect();
@@ -117,8 +117,11 @@ impl<'m> Executor<'m> {
                 }
             }
         }
+        if !exact || forgot {
+            inexact.push(fresh);
+        }
         if concrete { known } else { known_symbolic }.insert(key, value);
-        (value, exact)
+        value
     }
 
     /// Stores `w` at `key`; false when remembered bytes that may be at
@@ -176,25 +179,35 @@ impl<'m> Executor<'m> {
         }
     }
 
+    /// Why a finding found under `condition` is not confirmed, when the
+    /// condition mentions a byte over-approximated on the path (the path
+    /// itself is judged when the finding is reported).
+    pub(in crate::exec) fn inexact_doubt(&self, state: &State, condition: ExprId) -> Option<String> {
+        let inexact = state.inexact_unsized.as_ref()?;
+        inexact
+            .mentioned_in(&self.pool, std::iter::once(condition))
+            .then(|| <Self as crate::exec::engine::model_hooks::ModelHooks>::inexact_unsized_note(&inexact.buffer))
+    }
+
     /// The remembered bytes of two sides of a merge, over the same offsets
     /// (each side's value of an offset only the other remembered is read
-    /// there as above), and whether all of them were related exactly.
-    pub(in crate::exec) fn merge_unsized(&mut self, guard: ExprId, a: &MemoryObject, b: &MemoryObject) -> (Known, Known, bool) {
+    /// there as above), and the fresh values that over-approximate bytes
+    /// (see `byte_at`).
+    pub(in crate::exec) fn merge_unsized(&mut self, guard: ExprId, a: &MemoryObject, b: &MemoryObject) -> (Known, Known, Vec<ExprId>) {
         let (mut ak, mut asym) = (a.known.clone(), a.known_symbolic.clone());
         let (mut bk, mut bsym) = (b.known.clone(), b.known_symbolic.clone());
         let mut keys: Vec<ExprId> = ak.keys().chain(asym.keys()).chain(bk.keys()).chain(bsym.keys()).copied().collect();
         keys.sort_unstable();
         keys.dedup();
         let (mut known, mut known_symbolic) = (Known::default(), Known::default());
-        let mut exact = true;
+        let mut inexact = Vec::new();
         for key in keys {
-            let (x, ok_a) = self.byte_at(&mut ak, &mut asym, key);
-            let (y, ok_b) = self.byte_at(&mut bk, &mut bsym, key);
-            exact &= ok_a && ok_b;
+            let x = self.byte_at(&mut ak, &mut asym, key, a.forgotten, &mut inexact);
+            let y = self.byte_at(&mut bk, &mut bsym, key, b.forgotten, &mut inexact);
             let v = self.pool.ite(guard, x, y);
             if self.pool.is_const(key) { &mut known } else { &mut known_symbolic }.insert(key, v);
         }
-        (known, known_symbolic, exact)
+        (known, known_symbolic, inexact)
     }
 
     fn byte_offset(&mut self, offset: ExprId, k: u64) -> ExprId {

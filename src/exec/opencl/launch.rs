@@ -259,9 +259,7 @@ fn adopt(host: &mut State, kernel: State) {
     host.path = kernel.path;
     host.implied = kernel.implied;
     host.abstracted |= kernel.abstracted;
-    if host.inexact_unsized.is_none() {
-        host.inexact_unsized = kernel.inexact_unsized.clone();
-    }
+    crate::exec::engine::state::InexactBytes::union(&mut host.inexact_unsized, &kernel.inexact_unsized);
     host.model = kernel.model;
     host.unconfirmed_path = kernel.unconfirmed_path;
     host.steps = kernel.steps;

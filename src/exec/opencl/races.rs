@@ -175,7 +175,12 @@ impl<'m> Executor<'m> {
         // A race reported only because havocked values could not be told
         // equal may be benign after all: never confirmed.
         let havocked = (may_tolerate && values_havocked) || self.depends_on_havoc(state, log.havoc_fresh_from, condition);
-        self.report_race(state, a, b, benign, witness, havocked);
+        let doubt = if havocked {
+            Some(format!("; not confirmed: {}", crate::exec::opencl::havoc::HAVOC_REASON))
+        } else {
+            self.inexact_doubt(state, condition)
+        };
+        self.report_race(state, a, b, benign, witness, doubt);
         true
     }
 
@@ -186,7 +191,7 @@ impl<'m> Executor<'m> {
         b: &AccessRecord,
         benign: bool,
         witness: Option<crate::expr::Assignment>,
-        havocked: bool,
+        doubt: Option<String>,
     ) {
         let o = state.memory.object(a.object);
         let space = if a.space == LOCAL_SPACE { "local" } else { "global" };
@@ -228,11 +233,12 @@ impl<'m> Executor<'m> {
             if witness.is_none() {
                 f.status = crate::report::Status::Unconfirmed;
             }
-            // The witness gives values to havocked bytes that no device may
-            // hold: it is kept for reading, but proves nothing.
-            if havocked {
+            // The witness gives values to havocked or over-approximated
+            // bytes that no device may hold: it is kept for reading, but
+            // proves nothing.
+            if let Some(why) = doubt.filter(|_| f.status == crate::report::Status::Confirmed) {
                 f.status = crate::report::Status::Unconfirmed;
-                f.message.push_str(&format!("; not confirmed: {}", crate::exec::opencl::havoc::HAVOC_REASON));
+                f.message.push_str(&why);
             }
         }
     }

@@ -453,11 +453,15 @@ impl<'m> Executor<'m> {
         let mut s = state.clone();
         s.stack.clear();
         let havoc_fresh_from = state.gpu.as_ref().and_then(|g| g.log.havoc_fresh_from);
-        let havocked = self.depends_on_havoc(state, havoc_fresh_from, condition);
+        let doubt = if self.depends_on_havoc(state, havoc_fresh_from, condition) {
+            Some(format!("; not confirmed: {}", crate::exec::opencl::havoc::HAVOC_REASON))
+        } else {
+            self.inexact_doubt(state, condition)
+        };
         if let Some(f) = self.report(&s, FindingKind::BarrierDivergence, loc, msg, witness, None) {
-            if havocked {
+            if let Some(why) = doubt.filter(|_| f.status == crate::report::Status::Confirmed) {
                 f.status = crate::report::Status::Unconfirmed;
-                f.message.push_str(&format!("; not confirmed: {}", crate::exec::opencl::havoc::HAVOC_REASON));
+                f.message.push_str(&why);
             }
         }
     }
