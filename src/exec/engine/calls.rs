@@ -210,6 +210,19 @@ impl<'m> Executor<'m> {
         }
     }
 
+    /// The value `v` must have on this path, if there is only one.
+    pub fn fixed_value(&mut self, state: &mut State, v: ExprId) -> Option<u64> {
+        if let Some(c) = self.pool.as_const(v) {
+            return Some(c as u64);
+        }
+        let m = self.current_model(state)?;
+        let c = evaluate(&self.pool, v, &m);
+        let ce = self.pool.constant(self.pool.width(v), c);
+        let eq = self.pool.eq(v, ce);
+        let other = self.pool.not(eq);
+        matches!(self.decider.feasible(&self.pool, &state.path, other), crate::check::Feasibility::Unsat).then_some(c as u64)
+    }
+
     /// Reads a NUL-terminated string with concrete bytes (at most 4096).
     pub fn read_c_string(&mut self, state: &mut State, ptr: ExprId, loc: Loc) -> Result<String, Step> {
         let mut out = Vec::new();

@@ -10,6 +10,7 @@ use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
 use crate::exec::engine::value::{scalar, Value};
 use crate::exec::opencl::races::AccessKind;
+use crate::exec::opencl::workitems::Waits;
 use crate::expr::{BinOp, CmpOp, ExprId};
 use crate::ir::Type;
 
@@ -196,12 +197,15 @@ impl<'m> Executor<'m> {
                 // its events (see cl-runtime-model/device/async_copy.cl):
                 // a barrier on both address spaces.
                 let (flags, waits) = if builtin == Builtin::WaitGroupEvents {
+                    // The number of events is an argument of a work-group
+                    // function: the whole group must pass the same one.
+                    self.record_group_call(state, "wait_group_events", c.inst.loc, vec![c.args[0][0]]);
                     match self.waited_events(state, c) {
-                        Ok(w) => (self.pool.constant(32, 3), Some(w)),
+                        Ok(w) => (self.pool.constant(32, 3), w),
                         Err(step) => return Some(Err(step)),
                     }
                 } else {
-                    (c.args[0][0], None)
+                    (c.args[0][0], Waits::Nothing)
                 };
                 Some(Err(self.work_item_barrier(state, flags, c.inst.loc, waits)))
             }
@@ -247,9 +251,10 @@ impl<'m> Executor<'m> {
         self.pool.constant(64, event as u128)
     }
 
-    /// The events of `wait_group_events(n, list)`, read from the list.
-    fn waited_events(&mut self, state: &mut State, c: &CallCtx) -> Result<Vec<u64>, Step> {
-        let n = self.concrete_arg(state, c.args[0][0])?;
+    /// The events of `wait_group_events(n, list)`, read from the list;
+    /// `UnknownCount` when `n` is not fixed on the path.
+    fn waited_events(&mut self, state: &mut State, c: &CallCtx) -> Result<Waits, Step> {
+        let Some(n) = self.fixed_value(state, c.args[0][0]) else { return Ok(Waits::UnknownCount) };
         let list = c.args[1][0];
         let mut out = Vec::new();
         for k in 0..n.min(1024) {
@@ -261,7 +266,7 @@ impl<'m> Executor<'m> {
             out.push(self.pool.as_const(v).map(|e| e as u64).unwrap_or(0));
         }
         out.sort_unstable();
-        Ok(out)
+        Ok(Waits::Events(out))
     }
 
     /// A function the kernel's source declares but never defines: as

@@ -19,6 +19,8 @@ use crate::ir::Loc;
 /// One call of a work-group function by one work-item.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GroupCall {
+    /// The function's OpenCL name, for reports.
+    pub name: String,
     /// The user's call site.
     pub loc: Loc,
     /// Every argument's value, lanes flattened, in order.
@@ -34,9 +36,16 @@ impl<'m> Executor<'m> {
         let func = self.module.function(frame.func);
         let args: Vec<ExprId> =
             func.params.iter().filter_map(|p| frame.regs.get(p.reg.0 as usize).cloned().flatten()).flat_map(|v| v.into_iter()).collect();
+        let name = crate::exec::opencl::builtins::demangle(&func.name).map_or(func.name.as_str(), |(n, _)| n).to_string();
+        self.record_group_call(state, &name, loc, args);
+    }
+
+    /// Notes that the running work-item called a work-group function at
+    /// `loc` with `args` (those the group must agree on).
+    pub(in crate::exec) fn record_group_call(&mut self, state: &mut State, name: &str, loc: Loc, args: Vec<ExprId>) {
         let Some(gpu) = state.gpu.as_mut() else { return };
         let cur = gpu.current;
-        gpu.items[cur].group_calls.push(GroupCall { loc, args });
+        gpu.items[cur].group_calls.push(GroupCall { name: name.to_string(), loc, args });
     }
 
     /// At a barrier or the group's end: true when every work-item made the
@@ -58,7 +67,7 @@ impl<'m> Executor<'m> {
             // The first call of the two lists that can differ on this path.
             let mut found = None;
             for k in 0..a.len().max(b.len()) {
-                let (loc, differ, both_called) = match (a.get(k), b.get(k)) {
+                let (call, differ, both_called) = match (a.get(k), b.get(k)) {
                     (Some(x), Some(y)) if x.loc == y.loc && x.args.len() == y.args.len() => {
                         let mut differ = self.pool.bool_const(false);
                         for (&p, &q) in x.args.iter().zip(&y.args) {
@@ -66,31 +75,31 @@ impl<'m> Executor<'m> {
                             let ne = self.pool.not(e);
                             differ = self.pool.or(differ, ne);
                         }
-                        (x.loc, differ, true)
+                        (x, differ, true)
                     }
-                    (Some(x), _) | (None, Some(x)) => (x.loc, self.pool.bool_const(true), false),
+                    (Some(x), _) | (None, Some(x)) => (x, self.pool.bool_const(true), false),
                     (None, None) => break,
                 };
                 let condition = self.pool.and(same_group, differ);
                 match self.decider.feasible(&self.pool, &state.path, condition) {
                     crate::check::Feasibility::Unsat => continue,
-                    crate::check::Feasibility::Sat(m) => found = Some((loc, both_called, condition, Some(m))),
-                    crate::check::Feasibility::Unknown(_) => found = Some((loc, both_called, condition, None)),
+                    crate::check::Feasibility::Sat(m) => found = Some((call.clone(), both_called, condition, Some(m))),
+                    crate::check::Feasibility::Unknown(_) => found = Some((call.clone(), both_called, condition, None)),
                 }
                 break;
             }
-            let Some((loc, both_called, condition, witness)) = found else { continue };
+            let Some((call, both_called, condition, witness)) = found else { continue };
             let (ida, idb) = (self.item_label(first, witness.as_ref()), self.item_label(other, witness.as_ref()));
-            let line = self.location(loc).line;
+            let (line, name, loc) = (self.location(call.loc).line, call.name, call.loc);
             let msg = if both_called {
                 format!(
-                    "barrier divergence: work-items {ida} and {idb} call the work-group function at line {line} with different \
-                     arguments (every work-item of a group must make the same call)"
+                    "barrier divergence: work-items {ida} and {idb} call the work-group function {name} at line {line} with \
+                     different arguments (every work-item of a group must make the same call)"
                 )
             } else {
                 format!(
-                    "barrier divergence: the work-group function at line {line} is called by one of work-items {ida} and {idb} but \
-                     not by the other (every work-item of a group must make the same call)"
+                    "barrier divergence: the work-group function {name} at line {line} is called by one of work-items {ida} and \
+                     {idb} but not by the other (every work-item of a group must make the same call)"
                 )
             };
             self.report_divergence(state, loc, msg, witness.as_ref(), condition);

@@ -70,13 +70,28 @@ impl NdRange {
 /// so a report names the mode that ran.
 pub use crate::report::RaceMode;
 
+/// What a barrier completes besides the group's meeting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Waits {
+    /// A plain barrier.
+    Nothing,
+    /// `wait_group_events`: the asynchronous copies of these events
+    /// (sorted; 0 for a handle no copy returned).
+    Events(Vec<u64>),
+    /// `wait_group_events` with a number of events that is not fixed on
+    /// the path: once the group is known to agree on it (it is a
+    /// work-group function argument, group_calls.rs), which copies it
+    /// completes is not modelled.
+    UnknownCount,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 /// Where a work-item stands in its group's round to the next barrier.
 pub enum ItemStatus {
     /// Runnable: it has not yet reached the next barrier or the kernel's end.
     Running,
-    /// Waiting at a barrier; `waits` lists the asynchronous copies it
-    /// completes (wait_group_events), `None` for a plain barrier.
+    /// Waiting at a barrier; `waits` says which asynchronous copies it
+    /// completes (wait_group_events).
     AtBarrier {
         /// The barrier call as function, block and instruction index: work-items
         /// agree on a barrier when their sites are equal.
@@ -85,8 +100,8 @@ pub enum ItemStatus {
         loc: Loc,
         /// Its fence bits (`LOCAL_FENCE`, `GLOBAL_FENCE`), made concrete.
         flags: u32,
-        /// The events of a `wait_group_events`; `None` for a plain barrier.
-        waits: Option<Vec<u64>>,
+        /// The events of a `wait_group_events`.
+        waits: Waits,
     },
     /// Returned from the kernel.
     Done {
@@ -299,7 +314,7 @@ impl<'m> Executor<'m> {
 
     /// The running work-item reached `barrier(flags)`. Symbolic flags are
     /// forked on: each side goes on with the fence bits it has.
-    pub fn work_item_barrier(&mut self, state: &mut State, flags: ExprId, loc: Loc, waits: Option<Vec<u64>>) -> Step {
+    pub fn work_item_barrier(&mut self, state: &mut State, flags: ExprId, loc: Loc, waits: Waits) -> Step {
         let flags = match self.pool.as_const(flags) {
             Some(v) => v as u32,
             None => match self.concrete_fence_flags(state, flags) {
@@ -363,6 +378,11 @@ impl<'m> Executor<'m> {
         }
         let all_done = gpu.items.iter().all(|i| i.status.is_final());
         if !self.barrier_agreement(state) || !self.group_calls_agree(state) {
+            return Step::Terminated;
+        }
+        let unknown_count = gpu_items_waiting(state).find_map(|(loc, w)| (*w == Waits::UnknownCount).then_some(loc));
+        if let Some(loc) = unknown_count {
+            self.unsupported(state, loc, "wait_group_events with a number of events that depends on the input".into());
             return Step::Terminated;
         }
         if all_done {
@@ -489,7 +509,7 @@ impl<'m> Executor<'m> {
             gpu.items.iter().map(|i| if let ItemStatus::AtBarrier { flags, .. } = i.status { flags } else { 0 }).collect();
         // The work-items agree on the events (barrier_agreement).
         let waits = match &gpu.items[0].status {
-            ItemStatus::AtBarrier { waits: Some(w), .. } => w.clone(),
+            ItemStatus::AtBarrier { waits: Waits::Events(w), .. } => w.clone(),
             _ => Vec::new(),
         };
         gpu.log.barrier(&flags, pair, waits);
@@ -522,4 +542,12 @@ impl<'m> Executor<'m> {
         self.check_races(state, true);
         Step::Finished
     }
+}
+
+/// The barrier location and waits of every work-item standing at a barrier.
+fn gpu_items_waiting(state: &State) -> impl Iterator<Item = (Loc, &Waits)> {
+    state.gpu.iter().flat_map(|g| g.items.iter()).filter_map(|i| match &i.status {
+        ItemStatus::AtBarrier { loc, waits, .. } => Some((*loc, waits)),
+        _ => None,
+    })
 }
