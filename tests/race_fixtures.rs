@@ -154,6 +154,8 @@ fixtures!(
     pair_havoc_independent_out_of_bounds,
     constant_parameter_write,
     image_write_past_unknown_width,
+    image_int_coords_normalised_sampler,
+    image_linear_filter_undefined,
 );
 
 #[test]
@@ -166,15 +168,20 @@ fn every_fixture_is_listed() {
     }
 }
 
-/// The message of every finding of a fixture's run.
-fn fixture_messages(name: &str) -> Vec<String> {
+/// The JSON report of a fixture's run.
+fn fixture_report(name: &str) -> serde_json::Value {
     let path = common::repo().join("tests/fixtures/race").join(format!("{name}.cl"));
     let text = std::fs::read_to_string(&path).expect("read fixture");
     let args_line = text.lines().find_map(|l| l.strip_prefix("// args:")).expect("args line");
     let mut args = vec!["race", path.to_str().unwrap(), "--json", "-"];
     args.extend(args_line.split_whitespace());
     let run = common::symcross(&args);
-    let findings = run.json.as_ref().and_then(|j| j["findings"].as_array().cloned()).unwrap_or_default();
+    run.json.unwrap_or_else(|| panic!("{name}: no JSON report: {}", run.stderr))
+}
+
+/// The message of every finding of a fixture's run.
+fn fixture_messages(name: &str) -> Vec<String> {
+    let findings = fixture_report(name)["findings"].as_array().cloned().unwrap_or_default();
     findings.iter().filter_map(|f| f["message"].as_str().map(str::to_string)).collect()
 }
 
@@ -182,8 +189,26 @@ fn fixture_messages(name: &str) -> Vec<String> {
 fn unmodelled_image_constructs_are_named() {
     let normalised = fixture_messages("image_normalised_coords_unsupported");
     assert!(normalised.iter().any(|m| m.contains("normalised coordinates")), "{normalised:?}");
-    let linear = fixture_messages("image_unsupported");
-    assert!(linear.iter().any(|m| m.contains("CLK_FILTER_LINEAR")), "{linear:?}");
+    let float = fixture_messages("image_unsupported");
+    assert!(float.iter().any(|m| m.contains("float coordinates")), "{float:?}");
+}
+
+/// Integer coordinates with a sampler valid only for normalised ones read
+/// undefined values: a warning names the line and the sampler.
+#[test]
+fn undefined_image_reads_are_named() {
+    for (name, sampler) in
+        [("image_int_coords_normalised_sampler", "normalised coordinates"), ("image_linear_filter_undefined", "CLK_FILTER_LINEAR")]
+    {
+        let report = fixture_report(name);
+        let warnings = report["warnings"].as_array().cloned().unwrap_or_default();
+        let undefined: Vec<&str> =
+            warnings.iter().filter(|w| w["kind"] == "undefined-value").filter_map(|w| w["message"].as_str()).collect();
+        assert!(
+            undefined.len() == 1 && undefined[0].contains(sampler) && undefined[0].contains("undefined values"),
+            "{name}: {warnings:?}"
+        );
+    }
 }
 
 #[test]

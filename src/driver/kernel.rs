@@ -90,6 +90,9 @@ pub fn run_kernel(loaded: &Loaded, run: &KernelRun, config: &Config) -> Result<R
     for note in outcome.nonterminating {
         report.warnings.push(crate::report::Warning { kind: "non-terminating", message: note });
     }
+    for note in outcome.undefined_values {
+        report.warnings.push(crate::report::Warning { kind: "undefined-value", message: note });
+    }
     report.mode = Some(crate::report::RaceModeRecord {
         mode: run.mode,
         work_items: nd.total(),

@@ -71,6 +71,9 @@ pub struct Executor<'m> {
     /// Work-items found never to terminate (opencl/nontermination.rs), one
     /// line each, for the report's warnings.
     pub(in crate::exec) nontermination_notes: Vec<String>,
+    /// Operations whose result OpenCL leaves undefined, taken as
+    /// arbitrary (images.rs), one line each.
+    pub(in crate::exec) undefined_value_notes: Vec<String>,
     /// The run ended at its first confirmed finding
     /// (`Config::stop_at_first_finding`).
     pub(in crate::exec) stopped_at_finding: bool,
@@ -126,6 +129,7 @@ impl<'m> Executor<'m> {
             path_limit: None,
             path_limit_notes: Vec::new(),
             nontermination_notes: Vec::new(),
+            undefined_value_notes: Vec::new(),
             stopped_at_finding: false,
             global_addr: Vec::new(),
             function_addr: FxHashMap::default(),

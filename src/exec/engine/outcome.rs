@@ -23,6 +23,9 @@ pub struct RunOutcome {
     /// Work-items found to loop for ever (their state repeats at a loop),
     /// one line each; they make no access beyond those checked.
     pub nonterminating: Vec<String>,
+    /// Operations whose result OpenCL leaves undefined, taken as
+    /// arbitrary, one line each.
+    pub undefined_values: Vec<String>,
     /// The run ended at its first confirmed finding
     /// (`Config::stop_at_first_finding`).
     pub stopped_at_first_finding: bool,
@@ -55,6 +58,7 @@ impl Executor<'_> {
             limit: self.limit_hit,
             path_cuts: std::mem::take(&mut self.path_limit_notes),
             nonterminating: std::mem::take(&mut self.nontermination_notes),
+            undefined_values: std::mem::take(&mut self.undefined_value_notes),
             stopped_at_first_finding: self.stopped_at_finding,
             coverage: self.coverage.clone(),
             output: std::mem::take(&mut self.output),

@@ -25,9 +25,12 @@
 //! CLAMP_TO_EDGE clamps the coordinate into the image; CLAMP (and NONE on
 //! an image of unknown size, where a read outside cannot be told) reads
 //! outside the image as an arbitrary value and touches no memory: the
-//! access is recorded with the condition that it is inside. Normalised
-//! coordinates, float coordinates, linear filtering and the REPEAT modes
-//! are `unsupported` findings naming them.
+//! access is recorded with the condition that it is inside. With any other
+//! sampler (normalised coordinates, linear filtering, the REPEAT modes)
+//! OpenCL 1.2 section 6.12.14.2 says the values returned are undefined:
+//! the read gives arbitrary values, touches no pixel, and an
+//! `undefined-value` warning names it. Float coordinates are
+//! `unsupported` findings.
 
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
@@ -175,7 +178,21 @@ impl<'m> Executor<'m> {
                 format!("{name} with float coordinates (normalised coordinates, or unnormalised float ones) is not modelled"),
             ));
         }
-        let mode = if c.args.len() == 3 { self.sampler_mode(state, c.args[1][0], loc, name)? } else { Addressing::None };
+        let mode = if c.args.len() == 3 { self.sampler_mode(state, c.args[1][0], loc, name)? } else { Ok(Addressing::None) };
+        let mode = match mode {
+            Ok(mode) => mode,
+            Err(sampler) => {
+                let line = self.location(loc).line;
+                let note = format!(
+                    "line {line}: {name} with integer coordinates and {sampler} returns undefined values (OpenCL 1.2 section \
+                     6.12.14.2): they were taken as arbitrary, and no pixel read was recorded"
+                );
+                if !self.undefined_value_notes.contains(&note) {
+                    self.undefined_value_notes.push(note);
+                }
+                return Ok(crate::exec::engine::step::leaf_widths(&c.inst.ty).into_iter().map(|w| self.pool.fresh(w)).collect());
+            }
+        };
         let coords = self.coordinates(&c.args[c.args.len() - 1], shape);
         let inside = self.inside(&coords, shape);
         let (coords, guard) = match mode {
@@ -223,10 +240,11 @@ impl<'m> Executor<'m> {
         Ok(())
     }
 
-    /// The addressing mode of a sampler's flags; a symbolic sampler is one
-    /// of the three valid with integer coordinates, and the path forks on
-    /// which (the other values re-run the call).
-    fn sampler_mode(&mut self, state: &mut State, flags: ExprId, loc: Loc, name: &str) -> Result<Addressing, Step> {
+    /// The addressing mode of a sampler's flags, or (inner `Err`) what
+    /// makes the sampler invalid with integer coordinates; a symbolic
+    /// sampler is one of the three valid ones, and the path forks on which
+    /// (the other values re-run the call).
+    fn sampler_mode(&mut self, state: &mut State, flags: ExprId, loc: Loc, name: &str) -> Result<Result<Addressing, &'static str>, Step> {
         let mask = self.pool.constant(32, 0x3f);
         let low = self.pool.and(flags, mask);
         let low = match self.pool.as_const(low) {
@@ -244,20 +262,22 @@ impl<'m> Executor<'m> {
                 self.concrete_size(state, low, loc, "a sampler argument's flags")? as u32
             }
         };
-        let what = if low & 1 != 0 {
-            "a sampler with normalised coordinates (CLK_NORMALIZED_COORDS_TRUE)"
+        if low & 0xe > 8 {
+            let what = "a sampler with an unknown addressing mode";
+            return Err(self.unsupported(state, loc, format!("{name} with {what} is not modelled")));
+        }
+        Ok(if low & 1 != 0 {
+            Err("a sampler with normalised coordinates (CLK_NORMALIZED_COORDS_TRUE)")
         } else if low & 0x30 == 0x20 {
-            "a sampler with linear filtering (CLK_FILTER_LINEAR)"
+            Err("a sampler with linear filtering (CLK_FILTER_LINEAR)")
         } else {
             match low & 0xe {
-                0 => return Ok(Addressing::None),
-                2 => return Ok(Addressing::ClampToEdge),
-                4 => return Ok(Addressing::Clamp),
-                6 | 8 => "a sampler with CLK_ADDRESS_REPEAT or CLK_ADDRESS_MIRRORED_REPEAT (defined for normalised coordinates only)",
-                _ => "a sampler with an unknown addressing mode",
+                0 => Ok(Addressing::None),
+                2 => Ok(Addressing::ClampToEdge),
+                4 => Ok(Addressing::Clamp),
+                _ => Err("a sampler with CLK_ADDRESS_REPEAT or CLK_ADDRESS_MIRRORED_REPEAT (defined for normalised coordinates only)"),
             }
-        };
-        Err(self.unsupported(state, loc, format!("{name} with {what} is not modelled")))
+        })
     }
 
     /// The coordinates of the image's dimensions (32-bit, signed).
