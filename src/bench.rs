@@ -309,9 +309,16 @@ fn race_section() -> Result<String, Error> {
             let nd = NdRange { dims: 1, local: [local, 1, 1], groups: [groups, 1, 1], offset: [0; 3] };
             let run = |mode: RaceMode, limit: u64| -> Result<(String, f64), Error> {
                 let cfg = Config { max_time: Some(Duration::from_secs(limit)), ..Config::default() };
-                let kernel_run =
-                    crate::driver::KernelRun { input: k, kernel: None, ndrange: nd, mode, fixed: &no_fixed_args, allow_benign: false };
-                let r = crate::driver::run_kernel(&loaded, &kernel_run, &cfg)?;
+                let kernel_run = crate::driver::KernelRun {
+                    input: k,
+                    kernel: None,
+                    ndrange: nd,
+                    mode,
+                    fixed: &no_fixed_args,
+                    allow_benign: false,
+                    only_groups: None,
+                };
+                let r = crate::driver::run_kernel(&loaded, &kernel_run, &cfg)?.report;
                 Ok((format!("{:?}", r.verdict).to_lowercase(), r.stats.seconds))
             };
             let en = if groups * local <= 65536 { run(RaceMode::Enumerate, 60)? } else { ("not run".into(), f64::NAN) };

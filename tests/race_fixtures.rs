@@ -152,6 +152,7 @@ fixtures!(
     pair_havoc_divergence_unconfirmed,
     pair_havoc_out_of_bounds_unconfirmed,
     pair_havoc_independent_out_of_bounds,
+    pair_havoc_confirmed_by_groups,
     constant_parameter_write,
     image_write_past_unknown_width,
     image_int_coords_normalised_sampler,
@@ -348,6 +349,19 @@ fn pair_mode_races_through_havocked_memory_are_unconfirmed() {
         let json = run_in_mode(name, "enumerate");
         assert_eq!(json["verdict"], "equivalent", "{name} in enumerate mode: {json}");
     }
+}
+
+/// A pair-mode race left unconfirmed by the havoc is confirmed by
+/// enumerating every work-item of the witness's two groups, and says so.
+#[test]
+fn pair_mode_havoc_doubts_are_rechecked_in_their_groups() {
+    let json = fixture_report("pair_havoc_confirmed_by_groups");
+    let findings = json["findings"].as_array().cloned().unwrap_or_default();
+    assert_eq!(findings.len(), 1, "{json}");
+    assert_eq!(findings[0]["status"], "confirmed", "{json}");
+    let message = findings[0]["message"].as_str().unwrap_or("");
+    assert!(message.contains("confirmed by enumerating every work-item of work-groups"), "{message}");
+    assert!(json["mode"].as_str().unwrap_or("").starts_with("pair"), "{json}");
 }
 
 /// A race or out-of-bounds read after a havocking barrier whose condition

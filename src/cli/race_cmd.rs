@@ -65,13 +65,16 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
         mode,
         fixed: &fixed,
         allow_benign: a.allow_benign_races,
+        only_groups: None,
     };
-    let mut report = crate::driver::run_kernel(&loaded, &run, &config)?;
-    if switch_to_pair_mode(&a, &report) {
+    let mut outcome = crate::driver::run_kernel(&loaded, &run, &config)?;
+    let mut ran = run;
+    if switch_to_pair_mode(&a, &outcome.report) {
         let enumerated = nd.total();
         config.max_open_paths = None;
-        let pair = crate::driver::KernelRun { mode: RaceMode::Pair, ..run };
-        report = crate::driver::run_kernel(&loaded, &pair, &config)?;
+        ran = crate::driver::KernelRun { mode: RaceMode::Pair, ..run };
+        outcome = crate::driver::run_kernel(&loaded, &ran, &config)?;
+        let report = &mut outcome.report;
         report.warnings.push(crate::report::Warning {
             kind: "mode-switch",
             message: format!(
@@ -81,6 +84,7 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
             ),
         });
     }
+    let report = crate::driver::recheck_havoc_doubts(&loaded, &ran, &config, outcome)?;
     if !crate::cli::stdout_taken(&a.limits.json, &a.ci) {
         print!("{}", text::render_styled(&report, style));
     }

@@ -18,6 +18,7 @@ use std::collections::HashMap;
 
 /// What to run: which kernel, over which NDRange, in which mode, with
 /// which arguments fixed.
+#[derive(Clone, Copy)]
 pub struct KernelRun<'a> {
     /// The input as the report names it.
     pub input: &'a str,
@@ -33,6 +34,18 @@ pub struct KernelRun<'a> {
     pub fixed: &'a HashMap<String, String>,
     /// Races on which every writer stores the same value are not reported.
     pub allow_benign: bool,
+    /// Enumerate mode: run only these work-groups (flat indices), in this
+    /// order; `None`: every group (group_recheck.rs).
+    pub only_groups: Option<&'a [u64]>,
+}
+
+/// A kernel run's report, and what re-checking it needs.
+pub struct KernelReport {
+    /// The report.
+    pub report: Report,
+    /// Pair mode: the work-groups (flat indices) of each finding the havoc
+    /// at barriers left unconfirmed (group_recheck.rs).
+    pub havoc_doubts: Vec<Vec<u64>>,
 }
 
 fn find_kernel<'a>(module: &'a Module, name: Option<&str>, file: &str) -> Result<(crate::ir::FuncId, &'a Function), Error> {
@@ -57,7 +70,7 @@ fn find_kernel<'a>(module: &'a Module, name: Option<&str>, file: &str) -> Result
 }
 
 /// Runs the kernel `run` names over its NDRange and reports.
-pub fn run_kernel(loaded: &Loaded, run: &KernelRun, config: &Config) -> Result<Report, Error> {
+pub fn run_kernel(loaded: &Loaded, run: &KernelRun, config: &Config) -> Result<KernelReport, Error> {
     let module = &loaded.module;
     let (kid, kf) = find_kernel(module, run.kernel, run.input)?;
     for k in run.fixed.keys() {
@@ -67,9 +80,12 @@ pub fn run_kernel(loaded: &Loaded, run: &KernelRun, config: &Config) -> Result<R
     }
     let args = kf.params.iter().map(|p| super::kernel_args::standalone_arg(p, run.fixed.get(&p.name))).collect::<Result<Vec<_>, _>>()?;
     let nd = run.ndrange;
-    let one_group = run.mode == RaceMode::Enumerate && nd.num_groups() > 1 && crate::race::group_symmetry::groups_alike(module, kid);
-    let setup =
-        NdRangeSetup { kernel: kid, ndrange: nd, mode: run.mode, allow_benign: run.allow_benign, one_group_stands_for_all: one_group };
+    let one_group = run.mode == RaceMode::Enumerate
+        && run.only_groups.is_none()
+        && nd.num_groups() > 1
+        && crate::race::group_symmetry::groups_alike(module, kid);
+    let only_groups = if one_group { Some(vec![0]) } else { run.only_groups.map(<[u64]>::to_vec) };
+    let setup = NdRangeSetup { kernel: kid, ndrange: nd, mode: run.mode, allow_benign: run.allow_benign, only_groups };
     let mut exec = Executor::new(module, config.clone(), super::decider(config)?);
     let state = exec.standalone_kernel_state(setup, &args).map_err(|over| {
         let limit = config.max_memory_mb.unwrap_or_else(crate::config::physical_memory_mb);
@@ -99,5 +115,5 @@ pub fn run_kernel(loaded: &Loaded, run: &KernelRun, config: &Config) -> Result<R
         one_group_for: one_group.then(|| nd.num_groups()),
         stopped_at_first_finding: outcome.stopped_at_first_finding,
     });
-    Ok(report)
+    Ok(KernelReport { report, havoc_doubts: outcome.havoc_doubts })
 }

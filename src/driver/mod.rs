@@ -7,12 +7,14 @@
 //! kernel alone). The executor is reached only through its methods.
 
 mod check;
+mod group_recheck;
 mod kernel;
 mod kernel_args;
 mod ladder;
 mod load;
 
 pub use check::check_module;
-pub use kernel::{run_kernel, KernelRun};
+pub use group_recheck::recheck_havoc_doubts;
+pub use kernel::{run_kernel, KernelReport, KernelRun};
 pub use ladder::decider;
 pub use load::{load, Loaded};

@@ -74,6 +74,9 @@ pub struct Executor<'m> {
     /// Operations whose result OpenCL leaves undefined, taken as
     /// arbitrary (images.rs), one line each.
     pub(in crate::exec) undefined_value_notes: Vec<String>,
+    /// Pair mode: the work-groups (flat indices) of each finding that the
+    /// havoc left unconfirmed (havoc.rs).
+    pub(in crate::exec) havoc_doubts: Vec<Vec<u64>>,
     /// The run ended at its first confirmed finding
     /// (`Config::stop_at_first_finding`).
     pub(in crate::exec) stopped_at_finding: bool,
@@ -130,6 +133,7 @@ impl<'m> Executor<'m> {
             path_limit_notes: Vec::new(),
             nontermination_notes: Vec::new(),
             undefined_value_notes: Vec::new(),
+            havoc_doubts: Vec::new(),
             stopped_at_finding: false,
             global_addr: Vec::new(),
             function_addr: FxHashMap::default(),

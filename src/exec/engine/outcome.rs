@@ -26,6 +26,9 @@ pub struct RunOutcome {
     /// Operations whose result OpenCL leaves undefined, taken as
     /// arbitrary, one line each.
     pub undefined_values: Vec<String>,
+    /// Pair mode: the work-groups (flat indices) of each finding left
+    /// unconfirmed by the havoc at barriers, for re-checking them.
+    pub havoc_doubts: Vec<Vec<u64>>,
     /// The run ended at its first confirmed finding
     /// (`Config::stop_at_first_finding`).
     pub stopped_at_first_finding: bool,
@@ -59,6 +62,7 @@ impl Executor<'_> {
             path_cuts: std::mem::take(&mut self.path_limit_notes),
             nonterminating: std::mem::take(&mut self.nontermination_notes),
             undefined_values: std::mem::take(&mut self.undefined_value_notes),
+            havoc_doubts: std::mem::take(&mut self.havoc_doubts),
             stopped_at_first_finding: self.stopped_at_finding,
             coverage: self.coverage.clone(),
             output: std::mem::take(&mut self.output),

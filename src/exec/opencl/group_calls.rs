@@ -102,7 +102,7 @@ impl<'m> Executor<'m> {
                      {idb} but not by the other (every work-item of a group must make the same call)"
                 )
             };
-            self.report_divergence(state, loc, msg, witness.as_ref(), condition);
+            self.report_divergence(state, loc, msg, witness.as_ref(), condition, &[first.group, other.group]);
             return false;
         }
         true

@@ -19,6 +19,10 @@ use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::State;
 use crate::expr::{Expr, ExprId, ExprPool};
 
+/// At most this many sets of groups are kept for re-checking findings the
+/// havoc left unconfirmed.
+const MAX_HAVOC_DOUBTS: usize = 8;
+
 /// Why a race that depends on havocked memory is not confirmed.
 pub const HAVOC_REASON: &str =
     "it depends on shared memory assumed arbitrary at a barrier (pair mode: the other work-items' writes are not modelled), \
@@ -68,6 +72,31 @@ impl<'m> Executor<'m> {
     /// decides whether the accesses happen at all) mentions a fresh value
     /// numbered `havoc_fresh_from` or more (the state's access log has the
     /// number; the race check holds the log apart from the state).
+    /// Notes the work-groups of a finding left unconfirmed by the havoc,
+    /// as the witness places its work-items: enumerating every work-item
+    /// of just those groups may confirm it (driver/group_recheck.rs).
+    /// `sizes` is the NDRange's number of groups in each dimension.
+    pub(in crate::exec) fn note_havoc_doubt(&mut self, sizes: [u64; 3], groups: &[[ExprId; 3]], witness: Option<&crate::expr::Assignment>) {
+        let mut flat = Vec::new();
+        for g in groups {
+            let mut id = [0u64; 3];
+            for (k, e) in g.iter().enumerate() {
+                id[k] = match (self.pool.as_const(*e), witness) {
+                    (Some(v), _) => v as u64,
+                    (None, Some(m)) => crate::expr::evaluate(&self.pool, *e, m) as u64,
+                    (None, None) => return,
+                };
+            }
+            let f = crate::exec::opencl::workitems::NdRange::flatten(id, sizes);
+            if !flat.contains(&f) {
+                flat.push(f);
+            }
+        }
+        if self.havoc_doubts.len() < MAX_HAVOC_DOUBTS && !self.havoc_doubts.contains(&flat) {
+            self.havoc_doubts.push(flat);
+        }
+    }
+
     pub(in crate::exec) fn depends_on_havoc(&self, state: &State, havoc_fresh_from: Option<u32>, condition: ExprId) -> bool {
         let Some(from) = havoc_fresh_from else { return false };
         mentions_fresh_from(&self.pool, state.path.iter().copied().chain([condition]), from)

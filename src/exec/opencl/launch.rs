@@ -200,7 +200,7 @@ impl<'m> Executor<'m> {
         let mode = if nd.total() <= HOST_LAUNCH_ENUMERATE_UP_TO { RaceMode::Enumerate } else { RaceMode::Pair };
         // A host's kernel is followed group by group with concrete results,
         // so every group runs, and benign races are reported as races.
-        let setup = NdRangeSetup { kernel: launch.kernel, ndrange: nd, mode, allow_benign: false, one_group_stands_for_all: false };
+        let setup = NdRangeSetup { kernel: launch.kernel, ndrange: nd, mode, allow_benign: false, only_groups: None };
         self.install_ndrange(state, setup, args, local_objects);
         Some(mode)
     }

@@ -13,7 +13,7 @@ use crate::exec::opencl::workitems::{Gpu, NdRange, RaceMode};
 use crate::ir::FuncId;
 
 /// Everything an NDRange needs besides its argument values.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct NdRangeSetup {
     /// The kernel function to run.
     pub kernel: FuncId,
@@ -23,9 +23,11 @@ pub struct NdRangeSetup {
     pub mode: RaceMode,
     /// Races on which every writer stores the same value are not reported.
     pub allow_benign: bool,
-    /// Enumerate mode: every group behaves as the first one
-    /// (race/group_symmetry.rs), so only the first one runs.
-    pub one_group_stands_for_all: bool,
+    /// Enumerate mode: the flat indices of the groups to run, in that
+    /// order (`None`: every group). `[0]` when every group behaves as the
+    /// first one (race/group_symmetry.rs); the groups of a pair-mode
+    /// finding when it is re-checked (driver/group_recheck.rs).
+    pub only_groups: Option<Vec<u64>>,
 }
 
 /// What a kernel run alone passes for one parameter, as the driver read it
@@ -195,7 +197,7 @@ impl<'m> Executor<'m> {
             allow_benign: setup.allow_benign,
             local_objects,
             item_started: 0,
-            one_group_stands_for_all: setup.one_group_stands_for_all,
+            only_groups: setup.only_groups,
         }));
     }
 }

@@ -176,6 +176,7 @@ impl<'m> Executor<'m> {
         // equal may be benign after all: never confirmed.
         let havocked = (may_tolerate && values_havocked) || self.depends_on_havoc(state, log.havoc_fresh_from, condition);
         let doubt = if havocked {
+            self.note_havoc_doubt(gpu.ndrange.groups, &[a.group_ids, b.group_ids], witness.as_ref());
             Some(format!("; not confirmed: {}", crate::exec::opencl::havoc::HAVOC_REASON))
         } else {
             self.inexact_doubt(state, condition)

@@ -64,6 +64,11 @@ impl NdRange {
     pub fn unflatten(flat: u64, sizes: [u64; 3]) -> [u64; 3] {
         [flat % sizes[0], (flat / sizes[0]) % sizes[1], flat / (sizes[0] * sizes[1])]
     }
+
+    /// The flat index of `id` in a grid of `sizes` (inverse of `unflatten`).
+    pub fn flatten(id: [u64; 3], sizes: [u64; 3]) -> u64 {
+        id[0] + sizes[0] * (id[1] + sizes[1] * id[2])
+    }
 }
 
 /// Enumerate every work-item or two symbolic ones; the report's type,
@@ -201,9 +206,9 @@ pub struct Gpu {
     /// The path's step count when the running work-item last started
     /// running (path_budget.rs).
     pub item_started: u64,
-    /// Enumerate mode: every group behaves as the first one
-    /// (race/group_symmetry.rs), so the first one is the only one run.
-    pub one_group_stands_for_all: bool,
+    /// Enumerate mode: the flat indices of the only groups run, in that
+    /// order (`NdRangeSetup::only_groups`); `None`: every group.
+    pub only_groups: Option<Vec<u64>>,
 }
 
 impl<'m> Executor<'m> {
@@ -211,7 +216,10 @@ impl<'m> Executor<'m> {
     pub fn start_kernel(&mut self, state: &mut State) {
         let gpu = state.gpu.as_ref().expect("start_kernel without an NDRange");
         match gpu.mode {
-            RaceMode::Enumerate => self.start_group(state, 0),
+            RaceMode::Enumerate => {
+                let first = gpu.only_groups.as_ref().and_then(|g| g.first().copied()).unwrap_or(0);
+                self.start_group(state, first)
+            }
             RaceMode::Pair => self.start_pair(state),
         }
     }
@@ -453,7 +461,7 @@ impl<'m> Executor<'m> {
             // Pair mode: which barrier each work-item reached may hang on
             // memory havocked at an earlier barrier (havoc.rs).
             let always = self.pool.bool_const(true);
-            self.report_divergence(state, loc, msg, witness.as_ref(), always);
+            self.report_divergence(state, loc, msg, witness.as_ref(), always, &[first.group, other.group]);
             return false;
         }
         true
@@ -469,11 +477,15 @@ impl<'m> Executor<'m> {
         msg: String,
         witness: Option<&crate::expr::Assignment>,
         condition: ExprId,
+        groups: &[[ExprId; 3]],
     ) {
         let mut s = state.clone();
         s.stack.clear();
         let havoc_fresh_from = state.gpu.as_ref().and_then(|g| g.log.havoc_fresh_from);
         let doubt = if self.depends_on_havoc(state, havoc_fresh_from, condition) {
+            if let Some(gpu) = state.gpu.as_ref() {
+                self.note_havoc_doubt(gpu.ndrange.groups, groups, witness);
+            }
             Some(format!("; not confirmed: {}", crate::exec::opencl::havoc::HAVOC_REASON))
         } else {
             self.inexact_doubt(state, condition)
@@ -531,8 +543,11 @@ impl<'m> Executor<'m> {
         self.check_races(state, false);
         tracing::debug!(state = state.id, seconds = started.elapsed().as_secs_f64(), "work-group finished, races checked");
         let gpu = state.gpu.as_ref().expect("NDRange");
-        let next = gpu.group + 1;
-        if gpu.mode == RaceMode::Enumerate && next < gpu.ndrange.num_groups() && !gpu.one_group_stands_for_all {
+        let next = match &gpu.only_groups {
+            Some(list) => list.iter().position(|g| *g == gpu.group).and_then(|k| list.get(k + 1).copied()),
+            None => Some(gpu.group + 1).filter(|n| *n < gpu.ndrange.num_groups()),
+        };
+        if let (RaceMode::Enumerate, Some(next)) = (gpu.mode, next) {
             if let Some(g) = state.gpu.as_mut() {
                 g.log.forget_local();
             }

@@ -1,0 +1,116 @@
+//! Re-checking what pair mode could not confirm. Pair mode's two symbolic
+//! work-items do not model the other work-items' writes, so shared memory
+//! is havocked at each barrier (exec/opencl/havoc.rs) and a finding that
+//! depends on it stays unconfirmed. The solver's witness names the
+//! work-groups of the two work-items; this runs every work-item of just
+//! those groups, enumerated, with the real NDRange's sizes.
+//!
+//! Its confirmed findings are findings of the whole launch: work-groups
+//! have no way to wait for each other, so running those groups first,
+//! before any other, is one schedule a device may choose, and in it they
+//! do exactly what the enumeration ran (the other groups have written
+//! nothing yet). A pair-mode finding of the same kind at the same line is
+//! replaced by the confirmed one; when the re-check confirms nothing the
+//! pair-mode report stands as it was.
+
+use super::{run_kernel, KernelReport, KernelRun, Loaded};
+use crate::config::Config;
+use crate::exec::opencl::workitems::RaceMode;
+use crate::report::{Finding, Report, Status, Verdict};
+use crate::Error;
+use std::time::Duration;
+
+/// Sets of groups re-checked at most (the first findings' groups).
+const MAX_RECHECKS: usize = 4;
+
+/// Work-items enumerated at most in one re-check: larger groups are left
+/// to pair mode's verdict.
+const MAX_RECHECK_WORK_ITEMS: u64 = 4096;
+
+/// Paths open at most in a re-check, as in a default enumeration
+/// (cli/race_cmd.rs): past it the re-check gives up.
+const MAX_RECHECK_OPEN_PATHS: u64 = 1024;
+
+/// The report of a pair-mode `run`, with the findings the havoc left
+/// unconfirmed re-checked by enumerating their work-groups when nothing
+/// confirmed was found. Any other report is returned as it is.
+pub fn recheck_havoc_doubts(loaded: &Loaded, run: &KernelRun, config: &Config, outcome: KernelReport) -> Result<Report, Error> {
+    let KernelReport { mut report, havoc_doubts } = outcome;
+    if run.mode != RaceMode::Pair || report.verdict == Verdict::Findings || havoc_doubts.is_empty() {
+        return Ok(report);
+    }
+    let per_group = run.ndrange.items_per_group();
+    let mut confirmed: Vec<(Finding, Vec<u64>)> = Vec::new();
+    let mut extra = crate::report::RunStats::default();
+    for groups in havoc_doubts.iter().take(MAX_RECHECKS) {
+        if groups.len() as u64 * per_group > MAX_RECHECK_WORK_ITEMS {
+            continue;
+        }
+        // The user's --max-time covers the re-checks too.
+        let spent = Duration::from_secs_f64(report.stats.seconds + extra.seconds);
+        let max_time = match config.max_time {
+            Some(t) if t <= spent => break,
+            Some(t) => Some(t - spent),
+            None => None,
+        };
+        let cfg = Config { max_time, max_open_paths: Some(MAX_RECHECK_OPEN_PATHS), stop_at_first_finding: true, ..config.clone() };
+        let recheck = KernelRun { mode: RaceMode::Enumerate, only_groups: Some(groups), ..*run };
+        let r = run_kernel(loaded, &recheck, &cfg)?.report;
+        tracing::debug!(?groups, verdict = ?r.verdict, seconds = r.stats.seconds, "pair-mode finding re-checked by enumerating its groups");
+        add_stats(&mut extra, &r.stats);
+        let found: Vec<Finding> =
+            r.findings.into_iter().filter(|f| f.status == Status::Confirmed && f.kind != crate::report::FindingKind::Unsupported).collect();
+        if !found.is_empty() {
+            confirmed.extend(found.into_iter().map(|f| (f, groups.clone())));
+            break;
+        }
+    }
+    add_stats(&mut report.stats, &extra);
+    if confirmed.is_empty() {
+        return Ok(report);
+    }
+    let mut findings = report.findings.clone();
+    for (mut f, groups) in confirmed {
+        findings.retain(|old| !(old.status == Status::Unconfirmed && old.kind == f.kind && old.location == f.location));
+        let names: Vec<String> = groups.iter().map(|g| group_name(run, *g)).collect();
+        f.message.push_str(&format!(
+            "; confirmed by enumerating every work-item of work-group{} {} (pair mode could not: the other work-items' writes \
+             are not modelled there), a schedule in which these groups run first",
+            if names.len() > 1 { "s" } else { "" },
+            names.join(" and ")
+        ));
+        findings.push(f);
+    }
+    let mut rebuilt = Report::new(
+        report.input.clone(),
+        report.assumptions.clone(),
+        findings,
+        report.stats.clone(),
+        report.limit,
+        report.coverage.clone(),
+    );
+    // Warnings of the run itself (mode switch, path cuts, ...) stay; the
+    // verdict's own (unsupported, unconfirmed) are rebuilt.
+    for w in report.warnings {
+        if !matches!(w.kind, "unsupported" | "unconfirmed") && !rebuilt.warnings.iter().any(|x| x.kind == w.kind && x.message == w.message)
+        {
+            rebuilt.warnings.push(w);
+        }
+    }
+    rebuilt.mode = report.mode;
+    Ok(rebuilt)
+}
+
+/// `(x,y,z)` of a flat group index.
+fn group_name(run: &KernelRun, flat: u64) -> String {
+    let g = crate::exec::opencl::workitems::NdRange::unflatten(flat, run.ndrange.groups);
+    format!("({},{},{})", g[0], g[1], g[2])
+}
+
+/// Adds the counts of a re-check to a report's.
+fn add_stats(into: &mut crate::report::RunStats, more: &crate::report::RunStats) {
+    into.paths += more.paths;
+    into.instructions += more.instructions;
+    into.queries += more.queries;
+    into.seconds += more.seconds;
+}
