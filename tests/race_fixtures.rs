@@ -153,6 +153,7 @@ fixtures!(
     pair_havoc_out_of_bounds_unconfirmed,
     pair_havoc_independent_out_of_bounds,
     pair_havoc_confirmed_by_groups,
+    local_array_out_of_bounds,
     constant_parameter_write,
     image_write_past_unknown_width,
     image_int_coords_normalised_sampler,
@@ -210,6 +211,12 @@ fn undefined_image_reads_are_named() {
             "{name}: {warnings:?}"
         );
     }
+}
+
+#[test]
+fn local_variables_are_called_local() {
+    let oob = fixture_messages("local_array_out_of_bounds");
+    assert!(oob.iter().any(|m| m.contains("outside local object `fill.A` of 40 bytes")), "{oob:?}");
 }
 
 #[test]

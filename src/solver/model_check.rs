@@ -34,7 +34,9 @@ pub fn complete_assignment(pool: &ExprPool, constraints: &[ExprId], asg: &mut As
 
 /// True if every constraint evaluates to 1 under `asg`.
 pub fn model_satisfies(pool: &ExprPool, constraints: &[ExprId], asg: &Assignment) -> bool {
-    constraints.iter().all(|&c| evaluate(pool, c, asg) & 1 == 1)
+    // The goal is last and the likeliest to fail: a recent model tried on
+    // a new query is mostly turned down by it, before the path is evaluated.
+    constraints.iter().rev().all(|&c| evaluate(pool, c, asg) & 1 == 1)
 }
 
 /// True when `evaluate` is the exact semantics for these constraints:

@@ -442,7 +442,7 @@ impl<'m> Executor<'m> {
         };
         let o = state.memory.object(obj);
         if o.kind != ObjectKind::Heap {
-            let msg = format!("free of {} object `{}`, which was not allocated with malloc", o.kind.describe(), o.name);
+            let msg = format!("free of {} object `{}`, which was not allocated with malloc", o.describe(), o.name);
             self.report(state, FindingKind::OutOfBounds, loc, msg, None, None);
             return Err(Step::Terminated);
         }

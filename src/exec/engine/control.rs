@@ -66,7 +66,8 @@ impl<'m> Executor<'m> {
         }
         // A test the path already decided: no copy of the state (a kernel
         // state holds every work-item's stack).
-        if let Some(truth) = state.implied.get(&state.path, c) {
+        let truth = state.implied.get(&state.path, c).or_else(|| crate::exec::engine::implied::asserted(&self.pool, &state.path, c));
+        if let Some(truth) = truth {
             state.depth += 1;
             self.jump(state, func, if truth { then } else { otherwise });
             return Step::Continue;

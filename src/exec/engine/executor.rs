@@ -610,6 +610,12 @@ impl<'m> Executor<'m> {
             n.depth += 1;
             return if truth { (Some(n), None) } else { (None, Some(n)) };
         }
+        if let Some(truth) = crate::exec::engine::implied::asserted(&self.pool, &state.path, cond) {
+            state.implied.insert(&state.path, cond, truth);
+            let mut n = state.clone();
+            n.depth += 1;
+            return if truth { (Some(n), None) } else { (None, Some(n)) };
+        }
         let not_cond = self.pool.not(cond);
         let witnessed = self.model_value(state, cond);
         let mut sides: [Option<(Option<Assignment>, bool)>; 2] = [None, None];

@@ -297,7 +297,7 @@ impl<'m> Executor<'m> {
             }
         }
         let o = out.memory.object(obj);
-        let msg = format!("{what} of {len} bytes outside {} object `{}` of {} bytes", o.kind.describe(), o.name, o.size);
+        let msg = format!("{what} of {len} bytes outside {} object `{}` of {} bytes", o.describe(), o.name, o.size);
         self.report(out, FindingKind::OutOfBounds, loc, msg, model.as_ref(), None);
     }
 

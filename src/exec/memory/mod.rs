@@ -48,6 +48,19 @@ pub enum ObjectKind {
     Function,
 }
 
+impl MemoryObject {
+    /// What the object is, in messages: its kind, except that a kernel's
+    /// `__local` or `__constant` variable (a global of that address
+    /// space) is called `local` or `constant`.
+    pub fn describe(&self) -> &'static str {
+        match (self.kind, self.addr_space) {
+            (ObjectKind::Global, 3) => "local",
+            (ObjectKind::Global, 2) => "constant",
+            (kind, _) => kind.describe(),
+        }
+    }
+}
+
 impl ObjectKind {
     /// The kind's name in messages (`global`, `stack`...).
     pub fn describe(self) -> &'static str {

@@ -40,7 +40,7 @@ impl<'m> Executor<'m> {
         let object = if o.name == ".str" || o.name.starts_with(".str.") {
             "a string literal".to_string()
         } else {
-            format!("{what} {} `{}`", o.kind.describe(), o.name)
+            format!("{what} {} `{}`", o.describe(), o.name)
         };
         let msg = format!("write of {len} bytes into {object}, which is read-only");
         // The path so far is feasible: its model is the witness.

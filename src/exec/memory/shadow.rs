@@ -163,7 +163,7 @@ impl<'m> Executor<'m> {
 
     /// The origin naming a memory object.
     pub(in crate::exec) fn object_origin(&mut self, o: &crate::exec::memory::MemoryObject) -> OriginId {
-        let what = format!("{} `{}`", o.kind.describe(), o.name);
+        let what = format!("{} `{}`", o.describe(), o.name);
         self.shadow.intern(what, o.alloc_line, "allocated here")
     }
 
