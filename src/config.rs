@@ -36,6 +36,9 @@ pub struct Config {
     pub max_time: Option<Duration>,
     /// Stop after this many completed paths (default: no limit).
     pub max_paths: Option<u64>,
+    /// Stop after this many instructions on all paths together
+    /// (`--max-instructions`).
+    pub max_instructions: Option<u64>,
     /// Stop when more than this many paths wait to be explored (default:
     /// no limit; `symcross race` sets it when it enumerates work-items by
     /// default, and checks in pair mode when it is hit).
@@ -123,6 +126,7 @@ impl Default for Config {
         Config {
             max_time: None,
             max_paths: None,
+            max_instructions: None,
             max_open_paths: None,
             max_memory_mb: None,
             query_timeout: Duration::from_secs(10),

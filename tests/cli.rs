@@ -47,6 +47,25 @@ fn path_limit_gives_inconclusive_exit_3() {
     assert_eq!(j["limit"], "paths");
 }
 
+/// `--max-instructions` stops a run at the same point on any machine:
+/// the report names the limit and counts the same instructions twice.
+#[test]
+fn instruction_limit_is_deterministic() {
+    let harness = common::repo().join("bench/concrete_loop.c");
+    let run = || {
+        let run = common::symcross(&["check", harness.to_str().unwrap(), "--max-instructions", "1000000", "--json", "-"]);
+        assert_eq!(run.code, 3, "{}", run.stdout);
+        run.json.unwrap()
+    };
+    let (a, b) = (run(), run());
+    assert_eq!(a["limit"], "instructions", "{a}");
+    assert_eq!(a["stats"]["instructions"], b["stats"]["instructions"], "{a}\n{b}");
+    let used = a["stats"]["instructions"].as_u64().unwrap();
+    assert!((1_000_000..1_000_000 + 65_536).contains(&used), "{used}");
+    let zero = common::symcross(&["check", harness.to_str().unwrap(), "--max-instructions", "0"]);
+    assert_eq!(zero.code, 2, "{}", zero.stderr);
+}
+
 #[test]
 fn every_searcher_gives_the_same_verdict() {
     for s in ["dfs", "bfs", "random-path"] {
@@ -81,9 +100,20 @@ fn random_path_is_deterministic_for_a_seed() {
 fn help_explains_every_flag() {
     let run = common::symcross(&["check", "--help"]);
     assert_eq!(run.code, 0);
-    for flag in
-        ["--assume", "--json", "--max-time", "--max-paths", "--max-memory", "--cflags", "--rules", "--no-merge", "--searcher", "--seed"]
-    {
+    for flag in [
+        "--assume",
+        "--json",
+        "--max-time",
+        "--max-paths",
+        "--max-instructions",
+        "--max-memory",
+        "--cflags",
+        "--rules",
+        "--no-merge",
+        "--searcher",
+        "--seed",
+        "--fp-solver-budget",
+    ] {
         assert!(run.stdout.contains(flag), "--help does not mention {flag}");
     }
 }

@@ -110,6 +110,11 @@ pub struct LimitArgs {
     /// Stop after N completed paths.
     #[arg(long, value_name = "N")]
     pub max_paths: Option<u64>,
+    /// Stop after N LLVM instructions executed on all paths together: a limit that, unlike
+    /// --max-time, stops every run at the same point on any machine (checked every 65,536
+    /// instructions and between paths).
+    #[arg(long, value_name = "N")]
+    pub max_instructions: Option<u64>,
     /// Stop when symcross uses more than MB mebibytes of memory (default: half the machine's memory).
     /// The run then ends with a report (inconclusive, limit `memory`); a `malloc` that cannot fit stops it too.
     #[arg(long, value_name = "MB")]

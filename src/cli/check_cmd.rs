@@ -41,6 +41,10 @@ pub fn apply_limits(config: &mut Config, l: &LimitArgs) -> Result<(), Error> {
         return Err(Error::Usage("--max-paths must be at least 1 (0 would stop before the first path)".into()));
     }
     config.max_paths = l.max_paths;
+    if l.max_instructions == Some(0) {
+        return Err(Error::Usage("--max-instructions must be at least 1".into()));
+    }
+    config.max_instructions = l.max_instructions;
     match l.max_memory {
         Some(0) => return Err(Error::Usage("--max-memory must be at least 1 MiB".into())),
         Some(mb) if mb > MAX_MEMORY_MB => return Err(Error::Usage(format!("--max-memory {mb} is too large: at most {MAX_MEMORY_MB} MiB"))),

@@ -11,7 +11,9 @@
 //! do exactly what the enumeration ran (the other groups have written
 //! nothing yet). A pair-mode finding of the same kind at the same line is
 //! replaced by the confirmed one; when the re-check confirms nothing the
-//! pair-mode report stands as it was.
+//! pair-mode report stands as it was. A re-check is bounded in work-items,
+//! open paths and instructions, and by what is left of the user's
+//! `--max-time` and `--max-instructions`.
 
 use super::{run_kernel, KernelReport, KernelRun, Loaded};
 use crate::config::Config;
@@ -30,6 +32,11 @@ const MAX_RECHECK_WORK_ITEMS: u64 = 4096;
 /// Paths open at most in a re-check, as in a default enumeration
 /// (cli/race_cmd.rs): past it the re-check gives up.
 const MAX_RECHECK_OPEN_PATHS: u64 = 1024;
+
+/// Instructions one re-check executes at most (all its paths together),
+/// so that it cannot cost much more than the pair-mode run it follows:
+/// about 2 s of concrete work-items on the machine of BENCHMARKS.md.
+const MAX_RECHECK_INSTRUCTIONS: u64 = 50_000_000;
 
 /// The report of a pair-mode `run`, with the findings the havoc left
 /// unconfirmed re-checked by enumerating their work-groups when nothing
@@ -53,7 +60,18 @@ pub fn recheck_havoc_doubts(loaded: &Loaded, run: &KernelRun, config: &Config, o
             Some(t) => Some(t - spent),
             None => None,
         };
-        let cfg = Config { max_time, max_open_paths: Some(MAX_RECHECK_OPEN_PATHS), stop_at_first_finding: true, ..config.clone() };
+        let max_instructions = Some(match config.max_instructions {
+            Some(n) if n <= report.stats.instructions + extra.instructions => break,
+            Some(n) => (n - report.stats.instructions - extra.instructions).min(MAX_RECHECK_INSTRUCTIONS),
+            None => MAX_RECHECK_INSTRUCTIONS,
+        });
+        let cfg = Config {
+            max_time,
+            max_instructions,
+            max_open_paths: Some(MAX_RECHECK_OPEN_PATHS),
+            stop_at_first_finding: true,
+            ..config.clone()
+        };
         let recheck = KernelRun { mode: RaceMode::Enumerate, only_groups: Some(groups), ..*run };
         let r = run_kernel(loaded, &recheck, &cfg)?.report;
         tracing::debug!(?groups, verdict = ?r.verdict, seconds = r.stats.seconds, "pair-mode finding re-checked by enumerating its groups");

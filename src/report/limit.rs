@@ -28,6 +28,9 @@ pub enum Limit {
     /// `Config::max_open_paths` (`symcross race` enumerating work-items
     /// that each branch on their own data: it then checks in pair mode).
     OpenPaths,
+    /// `--max-instructions`: the instructions executed on all paths
+    /// together (a budget that does not depend on the machine).
+    Instructions,
 }
 
 impl Limit {
@@ -41,6 +44,7 @@ impl Limit {
             Limit::LoopBound => "loop-bound",
             Limit::ItemSteps => "work-item-steps",
             Limit::OpenPaths => "open-paths",
+            Limit::Instructions => "instructions",
         }
     }
 }
@@ -55,8 +59,16 @@ impl std::fmt::Display for Limit {
 mod tests {
     use super::Limit;
 
-    const ALL: [Limit; 7] =
-        [Limit::Time, Limit::Paths, Limit::Memory, Limit::Interrupted, Limit::LoopBound, Limit::ItemSteps, Limit::OpenPaths];
+    const ALL: [Limit; 8] = [
+        Limit::Time,
+        Limit::Paths,
+        Limit::Memory,
+        Limit::Interrupted,
+        Limit::LoopBound,
+        Limit::ItemSteps,
+        Limit::OpenPaths,
+        Limit::Instructions,
+    ];
 
     /// The JSON spelling is `name()`, which the text report and older
     /// reports use: a derive rename must not drift from it.

@@ -156,6 +156,7 @@ struct RawEntry {
     trust_rules: Option<bool>,
     max_time: Option<f64>,
     max_paths: Option<u64>,
+    max_instructions: Option<u64>,
     max_memory: Option<u64>,
     query_timeout: Option<f64>,
     entry: Option<String>,
@@ -243,6 +244,7 @@ fn merge(e: &RawEntry, d: &RawEntry) -> RawEntry {
         trust_rules,
         max_time,
         max_paths,
+        max_instructions,
         max_memory,
         query_timeout,
         entry,
@@ -357,6 +359,7 @@ fn options(e: &RawEntry, command: &str) -> Result<Vec<String>, String> {
     flag("cflags", Some(cflags).filter(|c| !c.is_empty()));
     flag("max-time", e.max_time.map(|v| v.to_string()));
     flag("max-paths", e.max_paths.map(|v| v.to_string()));
+    flag("max-instructions", e.max_instructions.map(|v| v.to_string()));
     flag("max-memory", e.max_memory.map(|v| v.to_string()));
     flag("query-timeout", e.query_timeout.map(|v| v.to_string()));
     for d in e.defines.iter().flatten() {

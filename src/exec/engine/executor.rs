@@ -493,6 +493,9 @@ impl<'m> Executor<'m> {
                 return Some(LimitHit::Paths);
             }
         }
+        if self.config.max_instructions.is_some_and(|n| self.stats.instructions >= n) {
+            return Some(LimitHit::Instructions);
+        }
         if let Some(mb) = self.config.max_memory_mb {
             if crate::memory_ceiling::resident_mb() > mb {
                 return Some(LimitHit::Memory);
