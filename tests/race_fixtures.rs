@@ -154,6 +154,8 @@ fixtures!(
     pair_havoc_independent_out_of_bounds,
     pair_havoc_confirmed_by_groups,
     local_array_out_of_bounds,
+    histogram_local_atomics_ok,
+    histogram_plain_increment_race,
     constant_parameter_write,
     image_write_past_unknown_width,
     image_int_coords_normalised_sampler,

@@ -239,7 +239,78 @@ impl ExprPool {
             }
             return self.intern(Expr::Cmp(op, a, b));
         }
+        // Unsigned comparisons a bound on the operands decides: the offset
+        // `zext(byte) * 4` of an access is always below 1024.
+        if let Some(v) = self.decided_by_unsigned_range(op, a, b) {
+            return self.bool_const(v);
+        }
         self.intern(Expr::Cmp(op, a, b))
+    }
+
+    /// The value of `a op b` (unsigned, op Ult or Ule) when the operands'
+    /// ranges decide it: one side a constant and the other's largest value
+    /// (`unsigned_max`) below it, or the constant above every value.
+    fn decided_by_unsigned_range(&self, op: CmpOp, a: ExprId, b: ExprId) -> Option<bool> {
+        let strict = match op {
+            CmpOp::Ult => true,
+            CmpOp::Ule => false,
+            _ => return None,
+        };
+        if let Some(c) = self.as_const(b) {
+            // a < c (or <=) holds for every value of a.
+            let max = self.unsigned_max(a, Self::RANGE_DEPTH);
+            return (if strict { max < c } else { max <= c }).then_some(true);
+        }
+        if let Some(c) = self.as_const(a) {
+            // c < b (or <=) fails for every value of b.
+            let max = self.unsigned_max(b, Self::RANGE_DEPTH);
+            return (if strict { max <= c } else { max < c }).then_some(false);
+        }
+        None
+    }
+
+    /// How deep `unsigned_max` looks into an expression.
+    const RANGE_DEPTH: u32 = 8;
+
+    /// An upper bound of the unsigned values of `e` (exact for constants,
+    /// the width's maximum when nothing better is known).
+    pub fn unsigned_max(&self, e: ExprId, depth: u32) -> u128 {
+        let w = self.width(e);
+        let full = if w >= 128 { u128::MAX } else { (1u128 << w) - 1 };
+        if let Some(v) = self.as_const(e) {
+            return v;
+        }
+        if depth == 0 {
+            return full;
+        }
+        let d = depth - 1;
+        let bound = match *self.get(e) {
+            Expr::ZExt(x, _) => self.unsigned_max(x, d),
+            Expr::Extract { value, offset: 0, .. } => self.unsigned_max(value, d),
+            Expr::Ite(_, t, f) => self.unsigned_max(t, d).max(self.unsigned_max(f, d)),
+            Expr::Concat(h, l) => (self.unsigned_max(h, d) << self.width(l)) | self.unsigned_max(l, d),
+            Expr::Bin(BinOp::And, x, y) => self.unsigned_max(x, d).min(self.unsigned_max(y, d)),
+            Expr::Bin(BinOp::URem, _, y) if self.as_const(y).is_some_and(|k| k > 0) => self.as_const(y).unwrap_or(1) - 1,
+            Expr::Bin(BinOp::LShr, x, y) => match self.as_const(y) {
+                Some(k) if k < 128 => self.unsigned_max(x, d) >> k,
+                _ => self.unsigned_max(x, d),
+            },
+            Expr::Bin(BinOp::Shl, x, y) => match self.as_const(y) {
+                Some(k) if k < w as u128 => {
+                    self.unsigned_max(x, d).checked_shl(k as u32).filter(|m| m >> k == self.unsigned_max(x, d)).unwrap_or(full)
+                }
+                _ => full,
+            },
+            Expr::Bin(BinOp::Mul, x, y) => self.unsigned_max(x, d).checked_mul(self.unsigned_max(y, d)).unwrap_or(full),
+            Expr::Bin(BinOp::Add, x, y) => self.unsigned_max(x, d).checked_add(self.unsigned_max(y, d)).unwrap_or(full),
+            _ => full,
+        };
+        // Past the width the operation wrapped: nothing is known.
+        if bound > full {
+            full
+        } else {
+            bound
+        }
     }
 
     /// Equality, as a 1-bit value.
@@ -334,20 +405,36 @@ impl ExprPool {
         // symbolic index gives chains of selects as long as the array, so
         // the chain is walked in a loop and rebuilt from its end.
         if depth < Self::CONCAT_SELECT_DEPTH {
+            if let Some(&done) = self.joined_concats.get(&(hi, lo)) {
+                return done;
+            }
+            // Each arm: the condition, both sides' values under it, and the
+            // pair of selects it came from (remembered once joined).
             let mut arms = Vec::new();
             let (mut h, mut l) = (hi, lo);
+            // The chain is walked down to its end, or to a rest joined
+            // before (a chain grown by writes since the last read).
+            let mut joined_rest = None;
             while let (Expr::Ite(c1, t1, e1), Expr::Ite(c2, t2, e2)) = (self.get(h).into_owned(), self.get(l).into_owned()) {
                 if c1 != c2 {
                     break;
                 }
-                arms.push((c1, t1, t2));
+                arms.push((c1, t1, t2, (h, l)));
                 (h, l) = (e1, e2);
+                if let Some(&done) = self.joined_concats.get(&(h, l)) {
+                    joined_rest = Some(done);
+                    break;
+                }
             }
             if !arms.is_empty() {
-                let mut acc = self.concat_at(h, l, depth + 1);
-                for (c, t1, t2) in arms.into_iter().rev() {
+                let mut acc = match joined_rest {
+                    Some(done) => done,
+                    None => self.concat_at(h, l, depth + 1),
+                };
+                for (c, t1, t2, pair) in arms.into_iter().rev() {
                     let t = self.concat_at(t1, t2, depth + 1);
                     acc = self.ite(c, t, acc);
+                    self.joined_concats.insert(pair, acc);
                 }
                 return acc;
             }
@@ -630,6 +717,50 @@ impl ExprPool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `unsigned_max` bounds every value the expression takes (checked by
+    /// evaluation on many inputs), and the comparisons it decides are
+    /// exactly those every input decides the same way.
+    #[test]
+    fn unsigned_ranges_bound_every_value() {
+        let mut p = ExprPool::new();
+        let arr = p.new_array("b", 2);
+        let (b0, b1) = (p.input_byte(arr, 0), p.input_byte(arr, 1));
+        let (z0, z1) = (p.zext(b0, 64), p.zext(b1, 64));
+        let four = p.constant(64, 4);
+        let two = p.constant(64, 2);
+        let k = p.constant(64, 1000);
+        let mask = p.constant(64, 0x3c);
+        let seven = p.constant(64, 7);
+        let slot = p.mul(z0, four);
+        let shifted = p.bin(BinOp::Shl, z0, two);
+        let sum = p.add(slot, z1);
+        let masked = p.and(sum, mask);
+        let rem = p.bin(BinOp::URem, z1, seven);
+        let c = p.cmp(CmpOp::Ult, b0, b1);
+        let chosen = p.ite(c, slot, rem);
+        let byte_sum = p.add(b0, b1); // 8 bits: wraps
+        let wide = p.mul(sum, k);
+        let cases = [slot, shifted, sum, masked, rem, chosen, byte_sum, wide];
+        let maxima: Vec<u128> = cases.iter().map(|&e| p.unsigned_max(e, 8)).collect();
+        assert_eq!(&maxima[..6], &[1020, 1020, 1275, 0x3c, 6, 1020]);
+        assert_eq!(maxima[6], 255, "an 8-bit sum may wrap: only the width bounds it");
+        for (x, y) in [(0u8, 0u8), (255, 255), (255, 0), (0, 255), (17, 200), (128, 127)] {
+            let mut m = crate::expr::Assignment::default();
+            m.arrays.insert(arr, vec![x, y]);
+            for (&e, &max) in cases.iter().zip(&maxima) {
+                assert!(crate::expr::evaluate(&p, e, &m) <= max, "{x} {y}");
+            }
+        }
+        // The access check of a byte-indexed table of 256 words folds.
+        let last = p.constant(64, 1020);
+        assert_eq!(p.cmp(CmpOp::Ule, slot, last), p.bool_const(true));
+        let before = p.constant(64, 1019);
+        let undecided = p.cmp(CmpOp::Ule, slot, before);
+        assert!(p.as_const(undecided).is_none(), "1020 is a value");
+        let end = p.constant(64, 1021);
+        assert_eq!(p.cmp(CmpOp::Ule, end, slot), p.bool_const(false));
+    }
 
     #[test]
     fn bytes_of_a_word_rejoin() {

@@ -429,6 +429,11 @@ pub struct ExprPool {
     consts: FxHashMap<(Width, u128), ExprId>,
     /// What NaN an FP operation produces in this pool (`--nan`).
     nan: NanModel,
+    /// Concatenations of selects already joined (build.rs, `concat_at`),
+    /// by (high, low) operands: the bytes of a word that symbolic-offset
+    /// writes made into long chains of selects are joined once, not again
+    /// at every later read.
+    pub(crate) joined_concats: FxHashMap<(ExprId, ExprId), ExprId>,
 }
 
 impl ExprPool {
