@@ -294,8 +294,12 @@ impl<'m> Executor<'m> {
         crate::memory_ceiling::set_limit(self.config.max_memory_mb.unwrap_or_else(crate::config::physical_memory_mb));
         let mut last_progress = Instant::now();
         // Limits are also checked inside a long path (a loop that runs for
-        // minutes is one path), every this many instructions.
+        // minutes is one path), every this many instructions; the clock
+        // and the interrupt flag, which cost nothing to read, more often:
+        // a kernel's instruction may build large expressions, and 65,536
+        // of them can take longer than the user's --max-time.
         const CHECK_EVERY: u32 = 1 << 16;
+        const CLOCK_EVERY: u32 = 1 << 10;
         let mut until_check = CHECK_EVERY;
         let mut findings_seen = 0;
         'paths: while let Some(mut state) = searcher.pop() {
@@ -309,8 +313,11 @@ impl<'m> Executor<'m> {
             self.report_progress(&mut last_progress, searcher.len());
             loop {
                 until_check -= 1;
-                if until_check == 0 {
-                    until_check = CHECK_EVERY;
+                let clock_due = until_check.is_multiple_of(CLOCK_EVERY) && self.time_is_up().is_some();
+                if until_check == 0 || clock_due {
+                    if until_check == 0 {
+                        until_check = CHECK_EVERY;
+                    }
                     if let Some(limit) = self.limit_reached() {
                         // The unfinished path is dropped; the report says
                         // which limit stopped the run. A kernel's accesses
@@ -479,7 +486,8 @@ impl<'m> Executor<'m> {
         );
     }
 
-    fn limit_reached(&self) -> Option<LimitHit> {
+    /// The limits that only need the clock and the interrupt flag.
+    fn time_is_up(&self) -> Option<LimitHit> {
         if crate::interrupt::requested() {
             return Some(LimitHit::Interrupted);
         }
@@ -487,6 +495,13 @@ impl<'m> Executor<'m> {
             if self.started.elapsed() >= t || self.decider.backend.deadline_hit() {
                 return Some(LimitHit::Time);
             }
+        }
+        None
+    }
+
+    fn limit_reached(&self) -> Option<LimitHit> {
+        if let Some(limit) = self.time_is_up() {
+            return Some(limit);
         }
         if let Some(p) = self.config.max_paths {
             if self.stats.paths >= p {
