@@ -180,7 +180,7 @@ fn same_shape(x: &Expr, y: &Expr) -> bool {
         (FpToInt { signed: s, rounding: r, from: f, width: w, .. }, FpToInt { signed: s2, rounding: r2, from: f2, width: w2, .. }) => {
             s == s2 && r == r2 && f == f2 && w == w2
         }
-        (Apply { function: f, width: w, args: a }, Apply { function: g, width: v, args: b }) => f == g && w == v && a.len() == b.len(),
+        (Apply(x), Apply(y)) => x.function == y.function && x.width == y.width && x.args.len() == y.args.len(),
         _ => false,
     }
 }

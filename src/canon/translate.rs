@@ -55,7 +55,7 @@ fn node_of(pool: &ExprPool, id: ExprId, kids: &[Id], set: Option<Id>) -> CanonLa
         }
         Expr::IntToFp { signed, to, value } => node(Op::IntToFp { signed: *signed, from: pool.width(*value), to: *to }, kids.to_vec()),
         Expr::FpConvert { from, to, .. } => node(Op::FpConvert { from: *from, to: *to }, kids.to_vec()),
-        Expr::Apply { function, width, .. } => node(Op::Apply { function: function.to_string(), width: *width }, kids.to_vec()),
+        Expr::Apply(app) => node(Op::Apply { function: app.function.to_string(), width: app.width }, kids.to_vec()),
     }
 }
 

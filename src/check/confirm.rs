@@ -85,7 +85,7 @@ pub fn approximate_operation(pool: &ExprPool, roots: &[ExprId]) -> Option<String
                         .to_string(),
                 )
             }
-            Expr::Apply { function, .. } => return Some(format!("the uninterpreted function `{function}`")),
+            Expr::Apply(app) => return Some(format!("the uninterpreted function `{}`", app.function)),
             _ => stack.extend(pool.children(e)),
         }
     }

@@ -684,7 +684,7 @@ impl ExprPool {
 
     /// An uninterpreted function `function` of `args` giving `width` bits: equal arguments give equal results, nothing more.
     pub fn apply(&mut self, function: &str, args: Vec<ExprId>, width: Width) -> ExprId {
-        self.intern(Expr::Apply { function: Arc::from(function), args, width })
+        self.intern(Expr::Apply(Box::new(crate::expr::Application { function: Arc::from(function), args, width })))
     }
 
     /// The node of `id` with its children replaced by `children` (in the
@@ -709,7 +709,7 @@ impl ExprPool {
             Expr::FpToInt { signed, rounding, from, width, .. } => self.fp_to_int(signed, rounding, from, c(0), width),
             Expr::IntToFp { signed, to, .. } => self.int_to_fp(signed, to, c(0)),
             Expr::FpConvert { from, to, .. } => self.fp_convert(from, to, c(0)),
-            Expr::Apply { function, width, .. } => self.apply(&function, children.to_vec(), width),
+            Expr::Apply(app) => self.apply(&app.function, children.to_vec(), app.width),
         }
     }
 }

@@ -79,7 +79,8 @@ pub fn evaluate_into(pool: &ExprPool, roots: &[ExprId], asg: &Assignment, memo: 
             Expr::FpConvert { from, to, value } => fold_fp_convert_in(pool.nan_model(), *from, *to, v(value)),
             // Uninterpreted: any fixed function will do for showing values;
             // witnesses never depend on it being a particular one.
-            Expr::Apply { args, .. } => {
+            Expr::Apply(app) => {
+                let args = &app.args;
                 let mut h: u128 = 0x9e37_79b9_7f4a_7c15;
                 for a in args {
                     h = h.wrapping_mul(0x1000_0000_01b3).wrapping_add(v(a));

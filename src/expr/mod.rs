@@ -394,14 +394,19 @@ pub enum Expr {
     },
     /// A function whose only known property is that equal arguments give equal
     /// results (libm functions without exact IEEE semantics).
-    Apply {
-        /// The function's name.
-        function: Arc<str>,
-        /// Arguments in order.
-        args: Vec<ExprId>,
-        /// Width of the result.
-        width: Width,
-    },
+    Apply(Box<Application>),
+}
+
+/// An application of an uninterpreted function (`Expr::Apply`), boxed so
+/// that the common nodes stay 32 bytes: the pool holds millions of them.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Application {
+    /// The function's name.
+    pub function: Arc<str>,
+    /// Arguments in order.
+    pub args: Vec<ExprId>,
+    /// Width of the result.
+    pub width: Width,
 }
 
 /// Metadata of a symbolic input array (`make_symbolic` call).
@@ -581,7 +586,7 @@ impl ExprPool {
             Expr::FpToInt { width, .. } => width,
             Expr::IntToFp { to, .. } => to.width(),
             Expr::FpConvert { to, .. } => to.width(),
-            Expr::Apply { width, .. } => width,
+            Expr::Apply(ref app) => app.width,
         }
     }
 
@@ -597,7 +602,7 @@ impl ExprPool {
                 smallvec![*value]
             }
             Expr::Ite(c, t, e) | Expr::Fma(_, c, t, e) => smallvec![*c, *t, *e],
-            Expr::Apply { args, .. } => args.iter().copied().collect(),
+            Expr::Apply(app) => app.args.iter().copied().collect(),
         }
     }
 
@@ -647,6 +652,13 @@ pub fn to_signed(v: u128, width: Width) -> i128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The pool stores every node twice (its table and its index): a node
+    /// must stay 32 bytes, so rare large variants are boxed.
+    #[test]
+    fn nodes_are_32_bytes() {
+        assert_eq!(std::mem::size_of::<Expr>(), 32);
+    }
 
     /// Values at the edges of the inline encoding, for several widths.
     fn edge_values(width: Width) -> Vec<u128> {

@@ -84,7 +84,7 @@ fn same_operator(pool: &ExprPool, a: ExprId, b: ExprId) -> bool {
         (Expr::FUn(x, f, _), Expr::FUn(y, g, _)) => x == y && f == g,
         (Expr::FCmp(x, f, ..), Expr::FCmp(y, g, ..)) => x == y && f == g,
         (Expr::Extract { offset: o1, width: w1, .. }, Expr::Extract { offset: o2, width: w2, .. }) => o1 == o2 && w1 == w2,
-        (Expr::Apply { function: f, .. }, Expr::Apply { function: g, .. }) => f == g,
+        (Expr::Apply(f), Expr::Apply(g)) => f.function == g.function,
         (Expr::Const { .. }, _) | (Expr::Input { .. }, _) | (Expr::Fresh { .. }, _) => false,
         _ => pool.width(a) == pool.width(b),
     }
@@ -259,7 +259,8 @@ impl<'a> Printer<'a> {
                 out.extend([Owned(format!("{s}to{}(", to.name())), Term(value, None), Text(")")]);
             }
             Expr::FpConvert { from, to, value } => out.extend([Owned(format!("({})", to.name())), Term(value, Some(from))]),
-            Expr::Apply { function, args, .. } => {
+            Expr::Apply(app) => {
+                let (function, args) = (&app.function, &app.args);
                 out.push(Owned(format!("{function}(")));
                 for (i, a) in args.iter().enumerate() {
                     if i > 0 {

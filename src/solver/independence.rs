@@ -50,8 +50,8 @@ fn keys_of(pool: &ExprPool, root: ExprId) -> FxHashSet<Key> {
             Expr::Fresh { id, .. } => {
                 out.insert(Key::Fresh(*id));
             }
-            Expr::Apply { function, .. } => {
-                out.insert(Key::Function(function.clone()));
+            Expr::Apply(app) => {
+                out.insert(Key::Function(app.function.clone()));
             }
             _ => {}
         }

@@ -51,7 +51,7 @@ pub(crate) fn evaluation_is_exact(pool: &ExprPool, constraints: &[ExprId]) -> bo
             continue;
         }
         match &*pool.get(e) {
-            Expr::Fma(FpFormat::Half, ..) | Expr::Apply { .. } => return false,
+            Expr::Fma(FpFormat::Half, ..) | Expr::Apply(_) => return false,
             _ => stack.extend(pool.children(e)),
         }
     }

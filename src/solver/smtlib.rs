@@ -222,9 +222,10 @@ impl Printer<'_> {
             }
             Expr::ZExt(a, to) => format!("((_ zero_extend {}) {})", to - self.pool.width(a), t(&a)),
             Expr::SExt(a, to) => format!("((_ sign_extend {}) {})", to - self.pool.width(a), t(&a)),
-            Expr::Apply { function, args, width } => {
+            Expr::Apply(app) => {
+                let (function, args, width) = (&app.function, &app.args, app.width);
                 let widths: Vec<Width> = args.iter().map(|a| self.pool.width(*a)).collect();
-                let f = uf_name(&function, &widths, width);
+                let f = uf_name(function, &widths, width);
                 if self.ufs.insert(f.clone()) {
                     let sorts: Vec<String> = widths.iter().map(|w| bv_sort(*w)).collect();
                     let _ = writeln!(self.decls, "(declare-fun {f} ({}) {})", sorts.join(" "), bv_sort(width));

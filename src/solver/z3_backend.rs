@@ -192,7 +192,7 @@ fn mentions_apply(pool: &ExprPool, root: ExprId) -> bool {
         if !seen.insert(e) {
             continue;
         }
-        if matches!(*pool.get(e), Expr::Apply { .. }) {
+        if matches!(*pool.get(e), Expr::Apply(_)) {
             return true;
         }
         stack.extend(pool.children(e));
@@ -320,7 +320,8 @@ impl<'a, 'ctx> Translator<'a, 'ctx> {
             Expr::Extract { value, offset, width } => m(value).extract(offset + width - 1, *offset),
             Expr::ZExt(a, w) => m(a).zero_ext(w - self.pool.width(*a)),
             Expr::SExt(a, w) => m(a).sign_ext(w - self.pool.width(*a)),
-            Expr::Apply { function, args, width } => {
+            Expr::Apply(app) => {
+                let (function, args, width) = (&app.function, &app.args, &app.width);
                 let widths: Vec<u32> = args.iter().map(|a| self.pool.width(*a)).collect();
                 let name = uf_name(function, &widths, *width);
                 let ctx = self.ctx;
