@@ -721,14 +721,23 @@ impl<'m> Executor<'m> {
         let mut leaves = rustc_hash::FxHashSet::default();
         self.pool.leaves_of(cond, &mut leaves);
         let mut inputs = Vec::with_capacity(leaves.len());
+        let mut fresh = Vec::new();
         for leaf in leaves {
             match leaf {
                 crate::expr::Leaf::Input { array, index } => inputs.push((array, index)),
-                crate::expr::Leaf::Fresh(_) => return None,
+                // A fresh value (an approximate operation's result,
+                // havocked memory) takes the pattern in every byte, as an
+                // input would: the model is checked below like any other.
+                crate::expr::Leaf::Fresh(id) => fresh.push((id, self.fresh_width(cond, id)?)),
             }
         }
         for pattern in PATTERNS {
             let mut m = base.clone();
+            for &(id, width) in &fresh {
+                let repeated = u128::from_le_bytes([pattern; 16]);
+                let mask = if width >= 128 { u128::MAX } else { (1u128 << width) - 1 };
+                m.fresh.insert(id, repeated & mask);
+            }
             for (array, index) in &inputs {
                 let size = self.pool.arrays()[*array as usize].size as usize;
                 let bytes = m.arrays.entry(*array).or_insert_with(|| vec![0; size]);
@@ -740,6 +749,22 @@ impl<'m> Executor<'m> {
             let holds = |e: ExprId| crate::expr::evaluate(&self.pool, e, &m) != 0;
             if holds(cond) && state.path.iter().all(|c| holds(*c)) {
                 return Some(m);
+            }
+        }
+        None
+    }
+
+    /// The width of fresh value `id` below `root`.
+    fn fresh_width(&self, root: ExprId, id: u32) -> Option<u32> {
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![root];
+        while let Some(e) = stack.pop() {
+            if !seen.insert(e) {
+                continue;
+            }
+            match *self.pool.get(e) {
+                crate::expr::Expr::Fresh { id: f, width } if f == id => return Some(width),
+                _ => stack.extend(self.pool.children(e)),
             }
         }
         None
