@@ -156,6 +156,8 @@ fixtures!(
     local_array_out_of_bounds,
     histogram_local_atomics_ok,
     histogram_plain_increment_race,
+    fp_escape_loop_summarised,
+    fp_escape_loop_race_unconfirmed,
     constant_parameter_write,
     image_write_past_unknown_width,
     image_int_coords_normalised_sampler,

@@ -72,6 +72,20 @@ impl<'m> Executor<'m> {
             self.jump(state, func, if truth { then } else { otherwise });
             return Step::Continue;
         }
+        // In a kernel, a loop whose test depends on symbolic floating point
+        // would need the bit-precise solver at every trip, seconds each and
+        // for every work-item (an escape loop on approximate divisions), and
+        // each trip's exit would be a path of its own: a loop that
+        // qualifies (it touches no shared memory, loop_summary.rs) is
+        // summarised at its first such test, as it would be after
+        // --loop-bound trips. Its paths' findings are then unconfirmed.
+        if state.gpu.is_some() && self.pool.mentions_fp(c) {
+            let here = state.frame().block;
+            if self.summarise_loop_at_bound(state, func, here, then, otherwise) {
+                tracing::debug!(function = %func.name, line = self.location(loc).line, state = state.id, "loop summarised: its test needs the floating-point solver");
+                return Step::Continue;
+            }
+        }
         let (t, f) = self.branch(state, c);
         match (t, f) {
             (Some(mut t), Some(mut f)) => {

@@ -692,6 +692,11 @@ impl<'m> Executor<'m> {
             state.path.push(cond);
             return true;
         }
+        if let Some(m) = self.probe(state, cond) {
+            state.model = Some(m);
+            state.path.push(cond);
+            return true;
+        }
         match self.decider.feasible(&self.pool, &state.path, cond) {
             Feasibility::Sat(m) => {
                 state.model = Some(m);
@@ -844,7 +849,10 @@ impl<'m> Executor<'m> {
         let mut status = if witness.is_some() { Status::Confirmed } else { Status::Unconfirmed };
         if state.abstracted && kind != FindingKind::Unsupported {
             status = Status::Unconfirmed;
-            message.push_str("; not confirmed: the path went through a loop summarised after --loop-bound unrollings (its variables were given arbitrary values)");
+            message.push_str(
+                "; not confirmed: the path went through a loop summarised after --loop-bound unrollings, or at its first floating-point \
+                 test in a kernel (its variables were given arbitrary values)",
+            );
         }
         // Races and barrier divergences are judged by their own condition
         // too (`inexact_note`); any other finding's condition is not known

@@ -1,5 +1,6 @@
-//! Summarising a loop that has been unrolled `--loop-bound` times and
-//! touches private variables only: instead of ending the path, the
+//! Summarising a loop that has been unrolled `--loop-bound` times (or, in
+//! a kernel, has reached a test on symbolic floating point, control.rs)
+//! and touches private variables only: instead of ending the path, the
 //! variables the loop writes take arbitrary values, the loop test is run
 //! once more, and the path leaves the loop where that test lets it. This
 //! over-approximates every trip count at once (as GPUVerify's loop
