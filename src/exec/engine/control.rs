@@ -78,8 +78,9 @@ impl<'m> Executor<'m> {
         // each trip's exit would be a path of its own: a loop that
         // qualifies (it touches no shared memory, loop_summary.rs) is
         // summarised at its first such test, as it would be after
-        // --loop-bound trips. Its paths' findings are then unconfirmed.
-        if state.gpu.is_some() && self.pool.mentions_fp(c) {
+        // --loop-bound trips (so only where that bound applies: `symcross
+        // race`). Its paths' findings are then unconfirmed.
+        if state.gpu.is_some() && self.config.loop_bound.is_some() && self.pool.mentions_fp(c) {
             let here = state.frame().block;
             if self.summarise_loop_at_bound(state, func, here, then, otherwise) {
                 tracing::debug!(function = %func.name, line = self.location(loc).line, state = state.id, "loop summarised: its test needs the floating-point solver");
