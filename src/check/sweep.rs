@@ -85,7 +85,7 @@ impl Sweeper {
         let mut leaves = FxHashSet::default();
         pool.leaves_of(a, &mut leaves);
         pool.leaves_of(b, &mut leaves);
-        self.assign(pool, &leaves, &[a, b]);
+        self.assign(&leaves);
         for node in post_order(pool, &[a, b]) {
             if self.swept.contains_key(&node) {
                 continue;
@@ -271,8 +271,7 @@ impl Sweeper {
     /// Gives every input byte and fresh value of `leaves` its value in
     /// every sample (a function of the seed, the sample and the leaf
     /// alone, so a node's samples never depend on which check came first).
-    fn assign(&mut self, pool: &ExprPool, leaves: &FxHashSet<Leaf>, roots: &[ExprId]) {
-        let fresh_widths = fresh_widths(pool, roots);
+    fn assign(&mut self, leaves: &FxHashSet<Leaf>) {
         for &leaf in leaves {
             if !self.assigned.insert(leaf) {
                 continue;
@@ -280,9 +279,8 @@ impl Sweeper {
             for (s, (asg, _)) in self.samples.iter_mut().enumerate() {
                 let v = sample_value(self.seed, s, leaf);
                 match leaf {
-                    Leaf::Fresh(id) => {
-                        let w = fresh_widths.get(&id).copied().unwrap_or(128);
-                        asg.fresh.insert(id, v & mask(w));
+                    Leaf::Fresh { id, width } => {
+                        asg.fresh.insert(id, v & mask(width));
                     }
                     Leaf::Input { array, index } => {
                         let bytes = asg.arrays.entry(array).or_default();
@@ -408,7 +406,7 @@ const FRESH_SAMPLE_STREAM: u32 = u32::MAX;
 fn sample_value(seed: u64, s: usize, leaf: Leaf) -> u128 {
     let (stream, index) = match leaf {
         Leaf::Input { array, index } => (array, index),
-        Leaf::Fresh(id) => (FRESH_SAMPLE_STREAM, id),
+        Leaf::Fresh { id, .. } => (FRESH_SAMPLE_STREAM, id),
     };
     let odd = stream % 2 == 1;
     let byte = |x: u8| u128::from_le_bytes([x; 16]);
@@ -436,17 +434,6 @@ fn split_mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
-}
-
-/// Width of each fresh value below `roots`.
-fn fresh_widths(pool: &ExprPool, roots: &[ExprId]) -> FxHashMap<u32, Width> {
-    let mut out = FxHashMap::default();
-    for n in post_order(pool, roots) {
-        if let Expr::Fresh { id, width } = *pool.get(n) {
-            out.insert(id, width);
-        }
-    }
-    out
 }
 
 /// The nodes below `roots`, children before parents (iteratively: the
@@ -491,7 +478,7 @@ mod tests {
                 .into_iter()
                 .map(|leaf| match leaf {
                     Leaf::Input { array, index } => (array, index),
-                    Leaf::Fresh(_) => panic!("exhaustive referee: inputs only"),
+                    Leaf::Fresh { .. } => panic!("exhaustive referee: inputs only"),
                 })
                 .collect();
             assert!(inputs.len() <= 2, "exhaustive referee: too many inputs");
@@ -647,7 +634,7 @@ mod tests {
         assert_eq!(sample_value(5, 9, byte(3)), sample_value(5, 9, byte(3)));
         assert_ne!(sample_value(5, 9, byte(3)), sample_value(5, 9, byte(4)));
         // A fresh value is not a byte of an input array with its number.
-        assert_ne!(sample_value(5, 9, byte(3)), sample_value(5, 9, Leaf::Fresh(3)));
+        assert_ne!(sample_value(5, 9, byte(3)), sample_value(5, 9, Leaf::Fresh { id: 3, width: 8 }));
         assert_eq!(signed_bit_length(0xff, 8), 1);
         assert_eq!(signed_bit_length(0x7f, 8), 8);
         assert_eq!(signed_bit_length(0x80, 16), 9);

@@ -47,22 +47,24 @@ pub fn recheck_havoc_doubts(loaded: &Loaded, run: &KernelRun, config: &Config, o
         return Ok(report);
     }
     let per_group = run.ndrange.items_per_group();
-    let mut confirmed: Vec<(Finding, Vec<u64>)> = Vec::new();
-    let mut extra = crate::report::RunStats::default();
+    // The confirmed findings of the first re-check that found any, and
+    // the groups it ran.
+    let mut confirmed: Option<(Vec<Finding>, &Vec<u64>)> = None;
     for groups in havoc_doubts.iter().take(MAX_RECHECKS) {
         if groups.len() as u64 * per_group > MAX_RECHECK_WORK_ITEMS {
             continue;
         }
-        // The user's --max-time covers the re-checks too.
-        let spent = Duration::from_secs_f64(report.stats.seconds + extra.seconds);
+        // The user's --max-time and --max-instructions cover the re-checks
+        // too (the report's counts include those run so far).
+        let spent = Duration::from_secs_f64(report.stats.seconds);
         let max_time = match config.max_time {
             Some(t) if t <= spent => break,
             Some(t) => Some(t - spent),
             None => None,
         };
         let max_instructions = Some(match config.max_instructions {
-            Some(n) if n <= report.stats.instructions + extra.instructions => break,
-            Some(n) => (n - report.stats.instructions - extra.instructions).min(MAX_RECHECK_INSTRUCTIONS),
+            Some(n) if n <= report.stats.instructions => break,
+            Some(n) => (n - report.stats.instructions).min(MAX_RECHECK_INSTRUCTIONS),
             None => MAX_RECHECK_INSTRUCTIONS,
         });
         let cfg = Config {
@@ -75,28 +77,27 @@ pub fn recheck_havoc_doubts(loaded: &Loaded, run: &KernelRun, config: &Config, o
         let recheck = KernelRun { mode: RaceMode::Enumerate, only_groups: Some(groups), ..*run };
         let r = run_kernel(loaded, &recheck, &cfg)?.report;
         tracing::debug!(?groups, verdict = ?r.verdict, seconds = r.stats.seconds, "pair-mode finding re-checked by enumerating its groups");
-        add_stats(&mut extra, &r.stats);
+        report.stats.add_counts(&r.stats);
+        report.stats.seconds += r.stats.seconds;
         let found: Vec<Finding> =
             r.findings.into_iter().filter(|f| f.status == Status::Confirmed && f.kind != crate::report::FindingKind::Unsupported).collect();
         if !found.is_empty() {
-            confirmed.extend(found.into_iter().map(|f| (f, groups.clone())));
+            confirmed = Some((found, groups));
             break;
         }
     }
-    add_stats(&mut report.stats, &extra);
-    if confirmed.is_empty() {
-        return Ok(report);
-    }
-    let mut findings = report.findings.clone();
-    for (mut f, groups) in confirmed {
+    let Some((found, groups)) = confirmed else { return Ok(report) };
+    let names: Vec<String> = groups.iter().map(|g| group_name(run, *g)).collect();
+    let note = format!(
+        "; confirmed by enumerating every work-item of work-group{} {} (pair mode could not: the other work-items' writes \
+         are not modelled there), a schedule in which these groups run first",
+        if names.len() > 1 { "s" } else { "" },
+        names.join(" and ")
+    );
+    let mut findings = std::mem::take(&mut report.findings);
+    for mut f in found {
         findings.retain(|old| !(old.status == Status::Unconfirmed && old.kind == f.kind && old.location == f.location));
-        let names: Vec<String> = groups.iter().map(|g| group_name(run, *g)).collect();
-        f.message.push_str(&format!(
-            "; confirmed by enumerating every work-item of work-group{} {} (pair mode could not: the other work-items' writes \
-             are not modelled there), a schedule in which these groups run first",
-            if names.len() > 1 { "s" } else { "" },
-            names.join(" and ")
-        ));
+        f.message.push_str(&note);
         findings.push(f);
     }
     let mut rebuilt = Report::new(
@@ -123,12 +124,4 @@ pub fn recheck_havoc_doubts(loaded: &Loaded, run: &KernelRun, config: &Config, o
 fn group_name(run: &KernelRun, flat: u64) -> String {
     let g = crate::exec::opencl::workitems::NdRange::unflatten(flat, run.ndrange.groups);
     format!("({},{},{})", g[0], g[1], g[2])
-}
-
-/// Adds the counts of a re-check to a report's.
-fn add_stats(into: &mut crate::report::RunStats, more: &crate::report::RunStats) {
-    into.paths += more.paths;
-    into.instructions += more.instructions;
-    into.queries += more.queries;
-    into.seconds += more.seconds;
 }

@@ -276,7 +276,7 @@ impl ExprPool {
     /// the width's maximum when nothing better is known).
     pub fn unsigned_max(&self, e: ExprId, depth: u32) -> u128 {
         let w = self.width(e);
-        let full = if w >= 128 { u128::MAX } else { (1u128 << w) - 1 };
+        let full = crate::expr::mask(w);
         if let Some(v) = self.as_const(e) {
             return v;
         }
@@ -297,7 +297,14 @@ impl ExprPool {
             },
             Expr::Bin(BinOp::Shl, x, y) => match self.as_const(y) {
                 Some(k) if k < w as u128 => {
-                    self.unsigned_max(x, d).checked_shl(k as u32).filter(|m| m >> k == self.unsigned_max(x, d)).unwrap_or(full)
+                    // Unless a bit of the operand's bound is shifted out.
+                    let max = self.unsigned_max(x, d);
+                    let shifted = max << k;
+                    if shifted >> k == max {
+                        shifted
+                    } else {
+                        full
+                    }
                 }
                 _ => full,
             },
@@ -306,11 +313,7 @@ impl ExprPool {
             _ => full,
         };
         // Past the width the operation wrapped: nothing is known.
-        if bound > full {
-            full
-        } else {
-            bound
-        }
+        bound.min(full)
     }
 
     /// Equality, as a 1-bit value.

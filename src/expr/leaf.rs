@@ -4,7 +4,7 @@
 //! fresh value has its own width), so the kind is part of the type rather
 //! than a reserved array number.
 
-use super::{Expr, ExprId, ExprPool};
+use super::{Expr, ExprId, ExprPool, Width};
 use rustc_hash::FxHashSet;
 
 /// One leaf of an expression. Inputs order before fresh values.
@@ -19,7 +19,12 @@ pub enum Leaf {
     },
     /// Fresh value `id` (`Expr::Fresh`): havocked memory, unmodelled
     /// results.
-    Fresh(u32),
+    Fresh {
+        /// The fresh value's number.
+        id: u32,
+        /// Its width in bits.
+        width: Width,
+    },
 }
 
 impl ExprPool {
@@ -35,8 +40,8 @@ impl ExprPool {
                 Expr::Input { array, index } => {
                     out.insert(Leaf::Input { array: *array, index: *index });
                 }
-                Expr::Fresh { id, .. } => {
-                    out.insert(Leaf::Fresh(*id));
+                Expr::Fresh { id, width } => {
+                    out.insert(Leaf::Fresh { id: *id, width: *width });
                 }
                 _ => stack.extend(self.children(e)),
             }
@@ -62,6 +67,6 @@ mod tests {
         let mut leaves: Vec<Leaf> = leaves.into_iter().collect();
         leaves.sort();
         // Inputs sort before fresh values (sampling relies on the order).
-        assert_eq!(leaves, [Leaf::Input { array: arr, index: 1 }, Leaf::Fresh(id)]);
+        assert_eq!(leaves, [Leaf::Input { array: arr, index: 1 }, Leaf::Fresh { id, width: 8 }]);
     }
 }

@@ -609,22 +609,34 @@ impl ExprPool {
     /// True if any node below `id` is a floating-point operation (such
     /// queries go to the bit-precise FP solver).
     pub fn mentions_fp(&self, id: ExprId) -> bool {
+        self.any_below(std::iter::once(id), |_, e| {
+            matches!(
+                e,
+                Expr::FBin(..)
+                    | Expr::FUn(..)
+                    | Expr::Fma(..)
+                    | Expr::FCmp(..)
+                    | Expr::FpToInt { .. }
+                    | Expr::IntToFp { .. }
+                    | Expr::FpConvert { .. }
+            )
+        })
+    }
+
+    /// Whether a node below `roots` (the roots included, constants left
+    /// out) satisfies `hit`, given its id and its node. Each shared node is
+    /// visited once; nothing below a hit is visited.
+    pub fn any_below(&self, roots: impl Iterator<Item = ExprId>, mut hit: impl FnMut(ExprId, &Expr) -> bool) -> bool {
         let mut seen = rustc_hash::FxHashSet::default();
-        let mut stack = vec![id];
+        let mut stack: Vec<ExprId> = roots.collect();
         while let Some(e) = stack.pop() {
-            if !seen.insert(e) {
+            if self.is_const(e) || !seen.insert(e) {
                 continue;
             }
-            match &*self.get(e) {
-                Expr::FBin(..)
-                | Expr::FUn(..)
-                | Expr::Fma(..)
-                | Expr::FCmp(..)
-                | Expr::FpToInt { .. }
-                | Expr::IntToFp { .. }
-                | Expr::FpConvert { .. } => return true,
-                _ => stack.extend(self.children(e)),
+            if hit(e, &self.get(e)) {
+                return true;
             }
+            stack.extend(self.children(e));
         }
         false
     }

@@ -133,6 +133,18 @@ pub struct Finding {
     pub related: Vec<Related>,
 }
 
+impl Finding {
+    /// The finding is not confirmed, for the reason `note` gives (a
+    /// `; not confirmed: ...` clause, appended to the message) unless it
+    /// already was not.
+    pub fn doubt(&mut self, note: &str) {
+        if self.status == Status::Confirmed {
+            self.status = Status::Unconfirmed;
+            self.message.push_str(note);
+        }
+    }
+}
+
 /// A further source location involved in a finding, with what it is.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Related {

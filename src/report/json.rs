@@ -88,6 +88,19 @@ impl DecidedCounts {
     }
 }
 
+impl RunStats {
+    /// Adds the counts of another run (everything but the seconds, which
+    /// add up for runs one after the other and not for shards run side by
+    /// side).
+    pub fn add_counts(&mut self, o: &RunStats) {
+        self.paths += o.paths;
+        self.merged += o.merged;
+        self.instructions += o.instructions;
+        self.queries += o.queries;
+        self.decided += &o.decided;
+    }
+}
+
 impl std::ops::AddAssign<&DecidedCounts> for DecidedCounts {
     fn add_assign(&mut self, o: &DecidedCounts) {
         self.structural += o.structural;

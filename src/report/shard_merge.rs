@@ -95,13 +95,8 @@ fn same_finding(a: &Finding, b: &Finding) -> bool {
 fn sum_stats(reports: &[Report]) -> RunStats {
     let mut s = RunStats::default();
     for r in reports {
-        let t = &r.stats;
-        s.paths += t.paths;
-        s.merged += t.merged;
-        s.instructions += t.instructions;
-        s.queries += t.queries;
-        s.seconds = s.seconds.max(t.seconds);
-        s.decided += &t.decided;
+        s.add_counts(&r.stats);
+        s.seconds = s.seconds.max(r.stats.seconds);
     }
     s
 }

@@ -105,7 +105,7 @@ fn merge(pool: &ExprPool, part: &[ExprId], into: &mut Assignment, model: &Assign
     }
     for leaf in leaves {
         let (array, index) = match leaf {
-            Leaf::Fresh(id) => {
+            Leaf::Fresh { id, .. } => {
                 into.fresh.insert(id, model.fresh.get(&id).copied().unwrap_or(0));
                 continue;
             }

@@ -17,7 +17,7 @@ pub fn complete_assignment(pool: &ExprPool, constraints: &[ExprId], asg: &mut As
     }
     for leaf in leaves {
         let (array, index) = match leaf {
-            Leaf::Fresh(id) => {
+            Leaf::Fresh { id, .. } => {
                 asg.fresh.entry(id).or_insert(0);
                 continue;
             }

@@ -209,8 +209,7 @@ fn read_model(ctx: &Context, pool: &ExprPool, constraints: &[ExprId], model: &z3
     let mut asg = Assignment::default();
     for leaf in leaves {
         match leaf {
-            Leaf::Fresh(id) => {
-                let w = fresh_width(pool, constraints, id);
+            Leaf::Fresh { id, width: w } => {
                 let v = eval_wide(model, &BV::new_const(ctx, format!("f{id}"), w), w);
                 asg.fresh.insert(id, v);
             }
@@ -225,23 +224,6 @@ fn read_model(ctx: &Context, pool: &ExprPool, constraints: &[ExprId], model: &z3
         }
     }
     asg
-}
-
-fn fresh_width(pool: &ExprPool, constraints: &[ExprId], id: u32) -> u32 {
-    let mut stack = constraints.to_vec();
-    let mut seen = FxHashSet::default();
-    while let Some(e) = stack.pop() {
-        if !seen.insert(e) {
-            continue;
-        }
-        if let Expr::Fresh { id: f, width } = &*pool.get(e) {
-            if *f == id {
-                return *width;
-            }
-        }
-        stack.extend(pool.children(e));
-    }
-    8
 }
 
 /// Evaluates a bit-vector of up to 128 bits in 64-bit pieces.

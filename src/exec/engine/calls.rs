@@ -193,12 +193,8 @@ impl<'m> Executor<'m> {
         if let Some(c) = self.pool.as_const(v) {
             return Ok(c as u64);
         }
-        let m = self.current_model(state).ok_or(Step::Terminated)?;
-        let c = evaluate(&self.pool, v, &m);
-        let ce = self.pool.constant(self.pool.width(v), c);
-        let eq = self.pool.eq(v, ce);
-        let other = self.pool.not(eq);
-        if let crate::check::Feasibility::Sat(_) = self.decider.feasible(&self.pool, &state.path, other) {
+        let (c, eq, other) = self.model_value_and_others(state, v).ok_or(Step::Terminated)?;
+        if let crate::check::Feasibility::Sat(_) = other {
             let loc = self.current_inst_loc(state).unwrap_or_default();
             let msg = format!("a value that depends on the input was fixed to {c} here; the other values were not explored");
             self.report(state, crate::report::FindingKind::Unsupported, loc, msg, None, None);
@@ -215,12 +211,19 @@ impl<'m> Executor<'m> {
         if let Some(c) = self.pool.as_const(v) {
             return Some(c as u64);
         }
+        let (c, _, other) = self.model_value_and_others(state, v)?;
+        matches!(other, crate::check::Feasibility::Unsat).then_some(c as u64)
+    }
+
+    /// The value `c` of symbolic `v` in the path's model, the condition
+    /// `v == c`, and whether `v` can take another value on the path.
+    fn model_value_and_others(&mut self, state: &mut State, v: ExprId) -> Option<(u128, ExprId, crate::check::Feasibility)> {
         let m = self.current_model(state)?;
         let c = evaluate(&self.pool, v, &m);
         let ce = self.pool.constant(self.pool.width(v), c);
         let eq = self.pool.eq(v, ce);
         let other = self.pool.not(eq);
-        matches!(self.decider.feasible(&self.pool, &state.path, other), crate::check::Feasibility::Unsat).then_some(c as u64)
+        Some((c, eq, self.decider.feasible(&self.pool, &state.path, other)))
     }
 
     /// Reads a NUL-terminated string with concrete bytes (at most 4096).

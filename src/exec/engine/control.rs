@@ -66,8 +66,7 @@ impl<'m> Executor<'m> {
         }
         // A test the path already decided: no copy of the state (a kernel
         // state holds every work-item's stack).
-        let truth = state.implied.get(&state.path, c).or_else(|| crate::exec::engine::implied::asserted(&self.pool, &state.path, c));
-        if let Some(truth) = truth {
+        if let Some(truth) = self.decided_by_path(state, c) {
             state.depth += 1;
             self.jump(state, func, if truth { then } else { otherwise });
             return Step::Continue;

@@ -313,12 +313,13 @@ impl<'m> Executor<'m> {
             self.report_progress(&mut last_progress, searcher.len());
             loop {
                 until_check -= 1;
-                let clock_due = until_check.is_multiple_of(CLOCK_EVERY) && self.time_is_up().is_some();
-                if until_check == 0 || clock_due {
-                    if until_check == 0 {
+                if until_check.is_multiple_of(CLOCK_EVERY) {
+                    let full_check = until_check == 0;
+                    if full_check {
                         until_check = CHECK_EVERY;
                     }
-                    if let Some(limit) = self.limit_reached() {
+                    let limit = if full_check { self.limit_reached() } else { self.time_is_up() };
+                    if let Some(limit) = limit {
                         // The unfinished path is dropped; the report says
                         // which limit stopped the run. A kernel's accesses
                         // so far are still checked for races.
@@ -327,15 +328,17 @@ impl<'m> Executor<'m> {
                         break 'paths;
                     }
                     // A long path reports progress too.
-                    self.report_progress(&mut last_progress, searcher.len());
-                    if self.path_over_budget(&state) {
-                        tracing::debug!(state = state.id, "path ended: work-item step budget");
-                        self.stats.paths += 1;
-                        let mut push = |s: State| searcher.push(s);
-                        for s in self.leave_regions(&state) {
-                            self.settle(s, &mut push);
+                    if full_check {
+                        self.report_progress(&mut last_progress, searcher.len());
+                        if self.path_over_budget(&state) {
+                            tracing::debug!(state = state.id, "path ended: work-item step budget");
+                            self.stats.paths += 1;
+                            let mut push = |s: State| searcher.push(s);
+                            for s in self.leave_regions(&state) {
+                                self.settle(s, &mut push);
+                            }
+                            break;
                         }
-                        break;
                     }
                 }
                 let found_before = self.findings.len();
@@ -623,13 +626,7 @@ impl<'m> Executor<'m> {
         if let Some(v) = self.pool.as_const(cond) {
             return if v != 0 { (Some(state.clone()), None) } else { (None, Some(state.clone())) };
         }
-        if let Some(truth) = state.implied.get(&state.path, cond) {
-            let mut n = state.clone();
-            n.depth += 1;
-            return if truth { (Some(n), None) } else { (None, Some(n)) };
-        }
-        if let Some(truth) = crate::exec::engine::implied::asserted(&self.pool, &state.path, cond) {
-            state.implied.insert(&state.path, cond, truth);
+        if let Some(truth) = self.decided_by_path(state, cond) {
             let mut n = state.clone();
             n.depth += 1;
             return if truth { (Some(n), None) } else { (None, Some(n)) };
@@ -677,6 +674,17 @@ impl<'m> Executor<'m> {
         let ts = t.map(|side| make(state, cond, side));
         let fs = f.map(|side| make(state, not_cond, side));
         (ts, fs)
+    }
+
+    /// The value the path gives `cond` without a solver: remembered as
+    /// implied, or asserted outright by a constraint (implied.rs).
+    pub(in crate::exec) fn decided_by_path(&self, state: &mut State, cond: ExprId) -> Option<bool> {
+        if let Some(truth) = state.implied.get(&state.path, cond) {
+            return Some(truth);
+        }
+        let truth = crate::exec::engine::implied::asserted(&self.pool, &state.path, cond)?;
+        state.implied.insert(&state.path, cond, truth);
+        Some(truth)
     }
 
     /// Adds `cond` to the path. Returns false (and counts a pruned path)
@@ -733,15 +741,13 @@ impl<'m> Executor<'m> {
                 // A fresh value (an approximate operation's result,
                 // havocked memory) takes the pattern in every byte, as an
                 // input would: the model is checked below like any other.
-                crate::expr::Leaf::Fresh(id) => fresh.push((id, self.fresh_width(cond, id)?)),
+                crate::expr::Leaf::Fresh { id, width } => fresh.push((id, width)),
             }
         }
         for pattern in PATTERNS {
             let mut m = base.clone();
             for &(id, width) in &fresh {
-                let repeated = u128::from_le_bytes([pattern; 16]);
-                let mask = if width >= 128 { u128::MAX } else { (1u128 << width) - 1 };
-                m.fresh.insert(id, repeated & mask);
+                m.fresh.insert(id, u128::from_le_bytes([pattern; 16]) & crate::expr::mask(width));
             }
             for (array, index) in &inputs {
                 let size = self.pool.arrays()[*array as usize].size as usize;
@@ -754,22 +760,6 @@ impl<'m> Executor<'m> {
             let holds = |e: ExprId| crate::expr::evaluate(&self.pool, e, &m) != 0;
             if holds(cond) && state.path.iter().all(|c| holds(*c)) {
                 return Some(m);
-            }
-        }
-        None
-    }
-
-    /// The width of fresh value `id` below `root`.
-    fn fresh_width(&self, root: ExprId, id: u32) -> Option<u32> {
-        let mut seen = rustc_hash::FxHashSet::default();
-        let mut stack = vec![root];
-        while let Some(e) = stack.pop() {
-            if !seen.insert(e) {
-                continue;
-            }
-            match *self.pool.get(e) {
-                crate::expr::Expr::Fresh { id: f, width } if f == id => return Some(width),
-                _ => stack.extend(self.pool.children(e)),
             }
         }
         None

@@ -121,18 +121,7 @@ impl InexactBytes {
     /// Whether an expression below `roots` is one of the arbitrary bytes.
     /// Each shared node is visited once.
     pub fn mentioned_in(&self, pool: &crate::expr::ExprPool, roots: impl Iterator<Item = ExprId>) -> bool {
-        let mut seen = rustc_hash::FxHashSet::default();
-        let mut stack: Vec<ExprId> = roots.collect();
-        while let Some(e) = stack.pop() {
-            if pool.is_const(e) || !seen.insert(e) {
-                continue;
-            }
-            if self.values.contains(&e) {
-                return true;
-            }
-            stack.extend(pool.children(e));
-        }
-        false
+        pool.any_below(roots, |e, _| self.values.contains(&e))
     }
 }
 

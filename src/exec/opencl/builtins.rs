@@ -236,7 +236,7 @@ impl<'m> Executor<'m> {
             return given;
         }
         self.note_group_call(state, loc);
-        let Some(gpu) = state.gpu.as_mut() else { return given };
+        let gpu = state.gpu.as_mut().expect("checked above");
         let cur = gpu.current;
         let item = &mut gpu.items[cur];
         let event = match self.pool.as_const(given) {

@@ -67,16 +67,32 @@ impl<'m> Executor<'m> {
         }
     }
 
-    /// Whether a finding on `state` that holds under `condition` may depend
-    /// on havocked memory: the condition or a constraint of the path (which
-    /// decides whether the accesses happen at all) mentions a fresh value
-    /// numbered `havoc_fresh_from` or more (the state's access log has the
-    /// number; the race check holds the log apart from the state).
+    /// Why a race or barrier divergence between work-items of `groups`,
+    /// found under `condition` with `witness`, is not confirmed (a `; not
+    /// confirmed: ...` clause): it depends on havocked memory (`havocked`;
+    /// its groups are then noted for re-checking), or on a byte of an
+    /// unsized buffer taken as arbitrary (kernel_memory.rs). `sizes` is
+    /// the NDRange's number of groups in each dimension.
+    pub(in crate::exec) fn doubt_of_shared_finding(
+        &mut self,
+        state: &State,
+        havocked: bool,
+        sizes: [u64; 3],
+        groups: &[[ExprId; 3]],
+        witness: Option<&crate::expr::Assignment>,
+        condition: ExprId,
+    ) -> Option<String> {
+        if !havocked {
+            return self.inexact_doubt(state, condition);
+        }
+        self.note_havoc_doubt(sizes, groups, witness);
+        Some(format!("; not confirmed: {HAVOC_REASON}"))
+    }
+
     /// Notes the work-groups of a finding left unconfirmed by the havoc,
     /// as the witness places its work-items: enumerating every work-item
     /// of just those groups may confirm it (driver/group_recheck.rs).
-    /// `sizes` is the NDRange's number of groups in each dimension.
-    pub(in crate::exec) fn note_havoc_doubt(&mut self, sizes: [u64; 3], groups: &[[ExprId; 3]], witness: Option<&crate::expr::Assignment>) {
+    fn note_havoc_doubt(&mut self, sizes: [u64; 3], groups: &[[ExprId; 3]], witness: Option<&crate::expr::Assignment>) {
         let mut flat = Vec::new();
         for g in groups {
             let mut id = [0u64; 3];
@@ -97,6 +113,11 @@ impl<'m> Executor<'m> {
         }
     }
 
+    /// Whether a finding on `state` that holds under `condition` may depend
+    /// on havocked memory: the condition or a constraint of the path (which
+    /// decides whether the accesses happen at all) mentions a fresh value
+    /// numbered `havoc_fresh_from` or more (the state's access log has the
+    /// number; the race check holds the log apart from the state).
     pub(in crate::exec) fn depends_on_havoc(&self, state: &State, havoc_fresh_from: Option<u32>, condition: ExprId) -> bool {
         let Some(from) = havoc_fresh_from else { return false };
         mentions_fresh_from(&self.pool, state.path.iter().copied().chain([condition]), from)
@@ -114,21 +135,7 @@ fn fresh_number(pool: &ExprPool, e: ExprId) -> Option<u32> {
 /// Whether an expression below `roots` is a fresh value numbered `from` or
 /// more. Each shared node is visited once.
 pub(in crate::exec) fn mentions_fresh_from(pool: &ExprPool, roots: impl Iterator<Item = ExprId>, from: u32) -> bool {
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut stack: Vec<ExprId> = roots.collect();
-    while let Some(e) = stack.pop() {
-        if pool.is_const(e) || !seen.insert(e) {
-            continue;
-        }
-        if let Some(n) = fresh_number(pool, e) {
-            if n >= from {
-                return true;
-            }
-            continue;
-        }
-        stack.extend(pool.children(e));
-    }
-    false
+    pool.any_below(roots, |e, _| fresh_number(pool, e).is_some_and(|n| n >= from))
 }
 
 #[cfg(test)]

@@ -175,12 +175,8 @@ impl<'m> Executor<'m> {
         // A race reported only because havocked values could not be told
         // equal may be benign after all: never confirmed.
         let havocked = (may_tolerate && values_havocked) || self.depends_on_havoc(state, log.havoc_fresh_from, condition);
-        let doubt = if havocked {
-            self.note_havoc_doubt(gpu.ndrange.groups, &[a.group_ids, b.group_ids], witness.as_ref());
-            Some(format!("; not confirmed: {}", crate::exec::opencl::havoc::HAVOC_REASON))
-        } else {
-            self.inexact_doubt(state, condition)
-        };
+        let doubt =
+            self.doubt_of_shared_finding(state, havocked, gpu.ndrange.groups, &[a.group_ids, b.group_ids], witness.as_ref(), condition);
         self.report_race(state, a, b, benign, witness, doubt);
         true
     }
@@ -237,9 +233,8 @@ impl<'m> Executor<'m> {
             // The witness gives values to havocked or over-approximated
             // bytes that no device may hold: it is kept for reading, but
             // proves nothing.
-            if let Some(why) = doubt.filter(|_| f.status == crate::report::Status::Confirmed) {
-                f.status = crate::report::Status::Unconfirmed;
-                f.message.push_str(&why);
+            if let Some(why) = doubt {
+                f.doubt(&why);
             }
         }
     }

@@ -481,19 +481,13 @@ impl<'m> Executor<'m> {
     ) {
         let mut s = state.clone();
         s.stack.clear();
-        let havoc_fresh_from = state.gpu.as_ref().and_then(|g| g.log.havoc_fresh_from);
-        let doubt = if self.depends_on_havoc(state, havoc_fresh_from, condition) {
-            if let Some(gpu) = state.gpu.as_ref() {
-                self.note_havoc_doubt(gpu.ndrange.groups, groups, witness);
-            }
-            Some(format!("; not confirmed: {}", crate::exec::opencl::havoc::HAVOC_REASON))
-        } else {
-            self.inexact_doubt(state, condition)
-        };
+        let gpu = state.gpu.as_ref().expect("NDRange");
+        let (havoc_fresh_from, sizes) = (gpu.log.havoc_fresh_from, gpu.ndrange.groups);
+        let havocked = self.depends_on_havoc(state, havoc_fresh_from, condition);
+        let doubt = self.doubt_of_shared_finding(state, havocked, sizes, groups, witness, condition);
         if let Some(f) = self.report(&s, FindingKind::BarrierDivergence, loc, msg, witness, None) {
-            if let Some(why) = doubt.filter(|_| f.status == crate::report::Status::Confirmed) {
-                f.status = crate::report::Status::Unconfirmed;
-                f.message.push_str(&why);
+            if let Some(why) = doubt {
+                f.doubt(&why);
             }
         }
     }
