@@ -17,6 +17,7 @@ mod fold;
 mod leaf;
 pub mod nan_rules;
 mod print;
+pub mod value;
 
 pub use element_type::ElementType;
 pub use eval::{evaluate, evaluate_all, evaluate_into, Assignment};

@@ -5,7 +5,7 @@
 use super::fp::float_const;
 use super::rows::{CvtRounding, Op};
 use super::Lowering;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::{mask, ExprId, ExprPool, FBinOp, FpFormat, IntRounding, Outcomes, Width};
 use crate::ir::Type;
 

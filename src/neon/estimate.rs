@@ -8,7 +8,7 @@
 use super::nan::{default_nan, quieted};
 use super::rows::Op;
 use super::Lowering;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::{mask, BinOp, CmpOp, ExprId, ExprPool, FpFormat};
 use crate::simd::lanes::select_lane;
 

@@ -5,7 +5,7 @@
 use super::nan::{is_qnan, process_nans, quieted};
 use super::rows::Op;
 use super::Lowering;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::{mask, ExprId, ExprPool, FBinOp, FpFormat, Outcomes};
 
 pub fn lower(p: &mut ExprPool, op: Op, a: &[Value]) -> Lowering {

@@ -9,7 +9,7 @@
 //! LD2R..LD4R read N elements and replicate element k across register k;
 //! the lane forms read or write N elements at one lane of each register.
 
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::ExprId;
 
 /// Which structured load or store an intrinsic is; `regs` is always the

@@ -22,7 +22,7 @@ pub mod rows;
 mod shifts;
 mod table;
 
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::ExprPool;
 use crate::ir::Type;
 use rows::Op;

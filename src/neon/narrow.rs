@@ -5,7 +5,7 @@
 use super::rows::{Narrowing, Op};
 use super::shifts::shift_right;
 use super::Lowering;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::{mask, BinOp, CmpOp, ExprId, ExprPool, Width};
 use crate::ir::Type;
 use crate::simd::lanes::{sat_signed, sat_unsigned};

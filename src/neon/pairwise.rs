@@ -10,7 +10,7 @@ use super::fp::min_max;
 use super::int_arith::ext;
 use super::rows::{LaneOp, Op};
 use super::Lowering;
-use crate::exec::engine::value::{scalar, Value};
+use crate::expr::value::{scalar, Value};
 use crate::expr::{CmpOp, ExprId, ExprPool, FBinOp, FpFormat};
 use crate::ir::Type;
 

@@ -10,7 +10,7 @@
 use super::int_arith::ones;
 use super::rows::Op;
 use super::Lowering;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::{mask, BinOp, CmpOp, ExprId, ExprPool, Width};
 
 pub fn lower(p: &mut ExprPool, op: Op, a: &[Value]) -> Lowering {

@@ -4,7 +4,7 @@
 
 use super::rows::Op;
 use super::Lowering;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::{CmpOp, ExprId, ExprPool};
 use crate::simd::lanes::select_lane;
 

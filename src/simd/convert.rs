@@ -3,7 +3,7 @@
 
 use super::rows::Op;
 use super::Lowering;
-use crate::exec::engine::value::{scalar, Value};
+use crate::expr::value::{scalar, Value};
 use crate::expr::ExprPool;
 use crate::ir::Type;
 

@@ -4,7 +4,7 @@
 use super::lanes::{imm, mask_of};
 use super::rows::Op;
 use super::Lowering;
-use crate::exec::engine::value::{scalar, Value};
+use crate::expr::value::{scalar, Value};
 use crate::expr::{ExprId, ExprPool, FBinOp, FUnOp, FpFormat, Outcomes};
 
 /// CMPPS predicates 0..15 as outcome sets (16..31 repeat them with the

@@ -4,7 +4,7 @@
 use super::lanes::{per_128, sat_signed};
 use super::rows::{HKind, Op};
 use super::Lowering;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::{CmpOp, ExprId, ExprPool, FBinOp};
 
 pub fn lower(p: &mut ExprPool, op: Op, a: &[Value]) -> Lowering {

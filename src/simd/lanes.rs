@@ -2,7 +2,7 @@
 //! another width, immediates, saturation and 128-bit halves.
 
 use super::rows::Op;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::{mask, CmpOp, ExprId, ExprPool, Width};
 
 /// Refuses calls whose immediate operand is not a constant.

@@ -4,7 +4,7 @@
 use super::lanes::sign_bit;
 use super::rows::{Op, TestKind};
 use super::Lowering;
-use crate::exec::engine::value::{scalar, Value};
+use crate::expr::value::{scalar, Value};
 use crate::expr::{ExprId, ExprPool};
 
 /// CRC32C polynomial, bit-reflected (the instruction processes LSB first).

@@ -17,7 +17,7 @@ pub mod rows;
 mod shifts;
 mod shuffle;
 
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::ExprPool;
 use crate::ir::Type;
 use rows::Op;

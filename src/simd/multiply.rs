@@ -4,7 +4,7 @@
 use super::lanes::{abs_diff, imm, per_128, sat_signed};
 use super::rows::Op;
 use super::Lowering;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::{BinOp, CmpOp, ExprId, ExprPool};
 
 pub fn lower(p: &mut ExprPool, op: Op, a: &[Value]) -> Lowering {

@@ -4,7 +4,7 @@
 use super::lanes::{per_128, sat_signed, sat_unsigned};
 use super::rows::Op;
 use super::Lowering;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::ExprPool;
 
 pub fn lower(p: &mut ExprPool, op: Op, a: &[Value]) -> Lowering {

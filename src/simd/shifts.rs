@@ -5,7 +5,7 @@
 use super::lanes::relane;
 use super::rows::{Op, ShiftKind};
 use super::Lowering;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::{BinOp, CmpOp, ExprId, ExprPool};
 
 pub fn lower(p: &mut ExprPool, op: Op, a: &[Value]) -> Lowering {

@@ -5,7 +5,7 @@
 use super::lanes::{imm, per_128, select_lane, sign_bit};
 use super::rows::Op;
 use super::Lowering;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::{ExprId, ExprPool, FpFormat};
 
 pub fn lower(p: &mut ExprPool, op: Op, a: &[Value]) -> Lowering {

@@ -9,7 +9,7 @@ use crate::exec::checks::check_differences::fp_result_format;
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::ElementType;
 use crate::expr::{evaluate, print_pair, Assignment, ExprId};
 use crate::ir::Type;

@@ -10,7 +10,7 @@ use crate::check::CheckOutcome;
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::ExprId;
 
 /// Bytes decided together: one SSE vector, four floats.

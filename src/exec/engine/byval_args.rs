@@ -5,7 +5,7 @@
 
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
-use crate::exec::engine::value::scalar;
+use crate::expr::value::scalar;
 use crate::exec::memory::ObjectKind;
 use crate::ir::Loc;
 

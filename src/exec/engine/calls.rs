@@ -11,7 +11,7 @@ use crate::exec::engine::arity::{mismatch_message, Arity};
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::model_hooks::ModelHooks;
 use crate::exec::engine::state::State;
-use crate::exec::engine::value::{scalar, Value};
+use crate::expr::value::{scalar, Value};
 use crate::exec::memory::ObjectKind;
 use crate::expr::{evaluate, ExprId};
 use crate::ir::{Callee, Function, Inst, Loc, Operand};

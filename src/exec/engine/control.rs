@@ -4,7 +4,7 @@
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::model_hooks::ModelHooks;
 use crate::exec::engine::state::State;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::ExprId;
 use crate::ir::{BlockId, FuncId, Function, InstKind, Loc, Operand, Terminator};
 

@@ -9,7 +9,7 @@ use crate::exec::engine::device::DeviceState;
 use crate::exec::engine::model_hooks::ModelHooks;
 use crate::exec::engine::searcher::Searcher;
 use crate::exec::engine::state::{Frame, State};
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::exec::memory::{Memory, ObjectId, ObjectKind};
 use crate::expr::{Assignment, ExprId, ExprPool};
 use crate::ir::{FuncId, GlobalId, Loc, Module, Reloc};

@@ -21,7 +21,6 @@ pub(in crate::exec) mod searcher;
 pub mod shard;
 pub mod state;
 pub mod step;
-pub mod value;
 
 #[cfg(test)]
 mod tests {

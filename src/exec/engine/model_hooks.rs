@@ -9,7 +9,7 @@ use crate::exec::engine::arity::Arity;
 use crate::exec::engine::calls::{CallCtx, Handler};
 use crate::exec::engine::executor::Step;
 use crate::exec::engine::state::State;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::exec::memory::MemoryObject;
 use crate::expr::ExprId;
 use crate::ir::{BlockId, Function, Loc};

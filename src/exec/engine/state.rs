@@ -2,7 +2,7 @@
 //! memory, path condition and a model (input values) known to satisfy the
 //! path condition. Forking clones the state; memory is shared copy-on-write.
 
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::exec::memory::{Memory, ObjectId};
 use crate::expr::{Assignment, ExprId};
 use crate::ir::{BlockId, FuncId, Loc, RegId};

@@ -5,7 +5,7 @@
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::model_hooks::ModelHooks;
 use crate::exec::engine::state::State;
-use crate::exec::engine::value::{scalar, Value};
+use crate::expr::value::{scalar, Value};
 use crate::expr::ExprId;
 use crate::ir::{Const, Function, Inst, InstKind, Operand, RegId, Type};
 

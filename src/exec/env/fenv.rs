@@ -9,7 +9,7 @@
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 
 /// `FE_TONEAREST` on x86 (glibc's <fenv.h>).
 const FE_TONEAREST: u128 = 0;

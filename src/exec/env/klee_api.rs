@@ -7,7 +7,7 @@
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
-use crate::exec::engine::value::{scalar, Value};
+use crate::expr::value::{scalar, Value};
 use crate::expr::CmpOp;
 
 impl<'m> Executor<'m> {

@@ -2,8 +2,8 @@
 //! and spir64 data layouts): values to bytes and back. Padding bytes of
 //! structs are `None` so a store leaves them untouched.
 
-use crate::exec::engine::value::Value;
-use crate::exec::ops::cast_ops::{bit_range, relane};
+use crate::expr::value::Value;
+use crate::expr::value::{bit_range, relane};
 use crate::expr::{ExprId, ExprPool};
 use crate::ir::Type;
 

@@ -18,7 +18,7 @@
 use crate::check::Feasibility;
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::State;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::{BinOp, ExprId, ExprPool};
 use crate::ir::{CastOp, Const, FuncId, Function, InstKind, Loc, Operand, RegId};
 use crate::report::FindingKind;
@@ -367,9 +367,9 @@ impl<'m> Executor<'m> {
             CastOp::Trunc => s.iter().map(|x| p.trunc(*x, to)).collect(),
             CastOp::ZExt => s.iter().map(|x| p.zext(*x, to)).collect(),
             CastOp::SExt => s.iter().map(|x| p.sext(*x, to)).collect(),
-            CastOp::PtrToInt | CastOp::IntToPtr => s.iter().map(|x| crate::exec::ops::cast_ops::resize(p, *x, to)).collect(),
+            CastOp::PtrToInt | CastOp::IntToPtr => s.iter().map(|x| crate::expr::value::resize(p, *x, to)).collect(),
             CastOp::AddrSpaceCast => s.clone(),
-            CastOp::BitCast => crate::exec::ops::cast_ops::relane(p, s, to),
+            CastOp::BitCast => crate::expr::value::relane(p, s, to),
             _ => s.iter().map(|x| smear(p, *x, to)).collect(),
         }
     }

@@ -5,7 +5,7 @@
 
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::Frame;
-use crate::exec::engine::value::{scalar, Value};
+use crate::expr::value::{scalar, Value};
 use crate::exec::memory::{Memory, ObjectId, ObjectKind};
 use crate::ir::{FuncId, Loc};
 

@@ -9,7 +9,7 @@
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
-use crate::exec::engine::value::{scalar, Value};
+use crate::expr::value::{scalar, Value};
 use crate::exec::memory::layout::value_to_bytes;
 use crate::exec::memory::ObjectKind;
 use crate::exec::opencl::source_map::SourceOrigin;

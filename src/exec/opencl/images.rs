@@ -35,7 +35,7 @@
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
-use crate::exec::engine::value::{scalar, Value};
+use crate::expr::value::{scalar, Value};
 use crate::exec::memory::layout::{bytes_to_value, value_to_bytes};
 use crate::exec::memory::mem_ops::Access;
 use crate::exec::memory::Memory;

@@ -11,7 +11,7 @@ use crate::check::{Backend, Decider, Feasibility};
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::exec::memory::{Memory, ObjectId};
 use crate::exec::opencl::ndrange_setup::NdRangeSetup;
 use crate::exec::opencl::workitems::{NdRange, RaceMode};

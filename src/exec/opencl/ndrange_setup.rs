@@ -7,7 +7,7 @@
 
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::State;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::exec::memory::{Memory, ObjectId, ObjectKind};
 use crate::exec::opencl::workitems::{Gpu, NdRange, RaceMode};
 use crate::ir::FuncId;

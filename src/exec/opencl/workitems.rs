@@ -13,7 +13,7 @@
 
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::{Frame, State};
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::{CmpOp, ExprId};
 use crate::ir::{BlockId, FuncId, Loc};
 use crate::race::AccessLog;

@@ -4,9 +4,9 @@
 
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::State;
-use crate::exec::engine::value::{map1, Value};
+use crate::expr::value::{map1, relane, resize, Value};
 use crate::exec::ops::int_ops::Exec;
-use crate::expr::{ExprId, ExprPool, IntRounding};
+use crate::expr::IntRounding;
 use crate::ir::{CastOp, Function, Inst, Operand};
 
 impl<'m> Executor<'m> {
@@ -40,53 +40,4 @@ impl<'m> Executor<'m> {
         };
         Ok(out)
     }
-}
-
-/// Zero-extends or truncates to `w` bits.
-pub fn resize(p: &mut ExprPool, x: ExprId, w: u32) -> ExprId {
-    let have = p.width(x);
-    if have >= w {
-        p.trunc(x, w)
-    } else {
-        p.zext(x, w)
-    }
-}
-
-/// Re-slices `lanes` (lane 0 in the lowest bits) into lanes of `to_bits`.
-pub fn relane(p: &mut ExprPool, lanes: &[ExprId], to_bits: u32) -> Value {
-    let total: u32 = lanes.iter().map(|l| p.width(*l)).sum();
-    if lanes.iter().all(|l| p.width(*l) == to_bits) {
-        return lanes.iter().copied().collect();
-    }
-    let mut out = Value::new();
-    let mut start = 0;
-    while start + to_bits <= total {
-        out.push(bit_range(p, lanes, start, to_bits));
-        start += to_bits;
-    }
-    out
-}
-
-/// Bits `[start, start + width)` of the concatenation of `lanes`.
-pub fn bit_range(p: &mut ExprPool, lanes: &[ExprId], start: u32, width: u32) -> ExprId {
-    let mut pieces: Vec<ExprId> = Vec::new(); // low piece first
-    let mut lane_lo = 0;
-    for l in lanes {
-        let w = p.width(*l);
-        let lane_hi = lane_lo + w;
-        let lo = start.max(lane_lo);
-        let hi = (start + width).min(lane_hi);
-        if lo < hi {
-            pieces.push(p.extract(*l, lo - lane_lo, hi - lo));
-        }
-        lane_lo = lane_hi;
-        if lane_lo >= start + width {
-            break;
-        }
-    }
-    let mut acc = pieces[0];
-    for piece in &pieces[1..] {
-        acc = p.concat(*piece, acc);
-    }
-    acc
 }

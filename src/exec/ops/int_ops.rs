@@ -4,7 +4,7 @@
 
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::expr::{BinOp, CmpOp, ExprId};
 use crate::ir::{Function, ICmpPred, Inst, Operand};
 use crate::report::FindingKind;

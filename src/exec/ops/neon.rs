@@ -6,7 +6,7 @@
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::exec::memory::layout::{bytes_to_value, value_to_bytes};
 use crate::expr::ExprId;
 use crate::ir::Type;

@@ -4,7 +4,7 @@
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
-use crate::exec::engine::value::Value;
+use crate::expr::value::Value;
 use crate::simd::{lower_x86, Lowered};
 
 impl<'m> Executor<'m> {
