@@ -24,6 +24,7 @@ pub mod expr;
 pub mod frontend;
 pub mod interrupt;
 pub mod ir;
+pub mod memory;
 pub mod memory_ceiling;
 pub mod neon;
 pub mod passes;

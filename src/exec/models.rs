@@ -10,9 +10,9 @@ use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::model_hooks::{ModelHooks, RememberedBytes};
 use crate::exec::engine::state::State;
 use crate::expr::value::Value;
-use crate::exec::memory::MemoryObject;
 use crate::expr::ExprId;
 use crate::ir::{BlockId, FuncId, Function, Loc};
+use crate::memory::MemoryObject;
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
 

@@ -23,9 +23,9 @@ pub mod group_symmetry;
 mod log_merge;
 pub mod offset_difference;
 
-use crate::exec::memory::ObjectId;
 use crate::expr::{CmpOp, ExprId, ExprPool};
 use crate::ir::Loc;
+use crate::memory::ObjectId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// OpenCL's address space number of `__global` memory.

@@ -6,8 +6,8 @@
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
 use crate::expr::value::scalar;
-use crate::exec::memory::ObjectKind;
 use crate::ir::Loc;
+use crate::memory::ObjectKind;
 
 impl<'m> Executor<'m> {
     /// Replaces each `byval` argument of the frame on top of the stack by a

@@ -12,9 +12,9 @@ use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::model_hooks::ModelHooks;
 use crate::exec::engine::state::State;
 use crate::expr::value::{scalar, Value};
-use crate::exec::memory::ObjectKind;
 use crate::expr::{evaluate, ExprId};
 use crate::ir::{Callee, Function, Inst, Loc, Operand};
+use crate::memory::ObjectKind;
 use crate::report::FindingKind;
 
 /// Arguments of a built-in call, already evaluated.
@@ -275,7 +275,7 @@ impl<'m> Executor<'m> {
         }
         if let Some(off) = self.plain_offset(state, &access) {
             // Whole pages hold "byte i of the input", built when read.
-            self.admit_host_memory(crate::exec::memory::object_bytes::page_table_bytes(n))?;
+            self.admit_host_memory(crate::memory::object_bytes::page_table_bytes(n))?;
             let o = state.memory.object_mut(access.object);
             o.bytes.fill_input(&mut self.pool, off, n, array, 0);
             forget_shadow(o, off, n);
@@ -388,7 +388,7 @@ impl<'m> Executor<'m> {
         let align = self.concrete_arg(state, c.args[1][0])?;
         let n = self.concrete_size(state, c.args[2][0], c.inst.loc, "the size of a posix_memalign")?;
         let p = self.heap_allocate(state, n, align, c.inst.loc)?;
-        let bytes = crate::exec::memory::layout::value_to_bytes(&mut self.pool, &crate::ir::Type::Ptr { addr_space: 0 }, &[p]);
+        let bytes = crate::memory::layout::value_to_bytes(&mut self.pool, &crate::ir::Type::Ptr { addr_space: 0 }, &[p]);
         let access = self.resolve(state, c.args[0][0], 8, c.inst.loc, true)?;
         self.write_bytes(state, &access, &bytes);
         Ok(Some(scalar(self.pool.constant(32, 0))))
@@ -493,7 +493,7 @@ impl<'m> Executor<'m> {
             if crate::exec::memory::shadow_mem::range_is_defined(o, from_off, n) {
                 // Defined bytes at a known place: copied by page.
                 let source = o.bytes.window(from_off, n);
-                self.admit_host_memory(crate::exec::memory::object_bytes::page_table_bytes(n))?;
+                self.admit_host_memory(crate::memory::object_bytes::page_table_bytes(n))?;
                 let to = self.resolve(state, dst, n, loc, true)?;
                 if let Some(to_off) = self.plain_offset(state, &to) {
                     let o = state.memory.object_mut(to.object);
@@ -524,7 +524,7 @@ impl<'m> Executor<'m> {
         let to = self.resolve(state, dst, n, loc, true)?;
         if let Some(off) = self.plain_offset(state, &to) {
             // Whole pages share one page holding `byte`.
-            self.admit_host_memory(crate::exec::memory::object_bytes::page_table_bytes(n))?;
+            self.admit_host_memory(crate::memory::object_bytes::page_table_bytes(n))?;
             let o = state.memory.object_mut(to.object);
             o.bytes.fill(&mut self.pool, off, n, byte);
             forget_shadow(o, off, n);
@@ -563,7 +563,7 @@ impl<'m> Executor<'m> {
 
 /// Bytes `off..off + len` of `o` were just written with defined bits:
 /// they lose any indeterminate bits they had.
-fn forget_shadow(o: &mut crate::exec::memory::MemoryObject, off: u64, len: u64) {
+fn forget_shadow(o: &mut crate::memory::MemoryObject, off: u64, len: u64) {
     if o.poison.is_empty() {
         return;
     }

@@ -266,9 +266,9 @@ impl<'m> Executor<'m> {
 
     /// Variadic arguments are laid out in 8-byte slots; `va_start` points
     /// the va_list's overflow area at them (see calls.rs).
-    fn lay_out_varargs(&mut self, state: &mut State, extra: &[Value]) -> crate::exec::memory::ObjectId {
+    fn lay_out_varargs(&mut self, state: &mut State, extra: &[Value]) -> crate::memory::ObjectId {
         let size = 8 * extra.len().max(1) as u64;
-        let id = state.memory.allocate(&mut self.pool, size, 16, crate::exec::memory::ObjectKind::Stack, "varargs".into());
+        let id = state.memory.allocate(&mut self.pool, size, 16, crate::memory::ObjectKind::Stack, "varargs".into());
         for (k, v) in extra.iter().enumerate() {
             let lane = v[0];
             let w = self.pool.width(lane);

@@ -10,9 +10,9 @@ use crate::exec::engine::model_hooks::ModelHooks;
 use crate::exec::engine::searcher::Searcher;
 use crate::exec::engine::state::{Frame, State};
 use crate::expr::value::Value;
-use crate::exec::memory::{Memory, ObjectId, ObjectKind};
 use crate::expr::{Assignment, ExprId, ExprPool};
 use crate::ir::{FuncId, GlobalId, Loc, Module, Reloc};
+use crate::memory::{Memory, ObjectId, ObjectKind};
 use crate::report::{DecidedBy, Finding, FindingKind, Location, Related, Status};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
@@ -249,10 +249,10 @@ impl<'m> Executor<'m> {
         let n = (o.size as usize).min(init.len());
         // By page: all-zero pages (most of a large zero-initialised array)
         // stay blank, the others are stored as constants.
-        for (k, chunk) in init[..n].chunks(crate::exec::memory::object_bytes::PAGE_BYTES as usize).enumerate() {
+        for (k, chunk) in init[..n].chunks(crate::memory::object_bytes::PAGE_BYTES as usize).enumerate() {
             if chunk.iter().any(|b| *b != 0) {
                 let bytes: Vec<Option<ExprId>> = chunk.iter().map(|b| Some(self.pool.constant(8, *b as u128))).collect();
-                o.bytes.write(&mut self.pool, k as u64 * crate::exec::memory::object_bytes::PAGE_BYTES, &bytes);
+                o.bytes.write(&mut self.pool, k as u64 * crate::memory::object_bytes::PAGE_BYTES, &bytes);
             }
         }
         o.bytes.set_all_written(true);
@@ -533,7 +533,7 @@ impl<'m> Executor<'m> {
             self.limit_hit = Some(LimitHit::Memory);
             return Err(Step::Terminated);
         }
-        self.admit_host_memory(crate::exec::memory::object_bytes::page_table_bytes(bytes))
+        self.admit_host_memory(crate::memory::object_bytes::page_table_bytes(bytes))
     }
 
     /// Admits an operation that lists `bytes` bytes of an object one by one

@@ -10,9 +10,9 @@ use crate::exec::engine::calls::{CallCtx, Handler};
 use crate::exec::engine::executor::Step;
 use crate::exec::engine::state::State;
 use crate::expr::value::Value;
-use crate::exec::memory::MemoryObject;
 use crate::expr::ExprId;
 use crate::ir::{BlockId, Function, Loc};
+use crate::memory::MemoryObject;
 
 /// The bytes of an address-only object remembered by offset (its `known`
 /// and `known_symbolic` maps).

@@ -3,9 +3,9 @@
 //! path condition. Forking clones the state; memory is shared copy-on-write.
 
 use crate::expr::value::Value;
-use crate::exec::memory::{Memory, ObjectId};
 use crate::expr::{Assignment, ExprId};
 use crate::ir::{BlockId, FuncId, Loc, RegId};
+use crate::memory::{Memory, ObjectId};
 
 #[derive(Clone)]
 /// One call on a state's stack: the function, where it is in it, and its

@@ -96,7 +96,7 @@ impl<'m> Executor<'m> {
         if self.pool.as_const(c.args[1][0]) != Some(0) {
             let base = self.pool.as_const(c.args[0][0]).unwrap_or(0);
             let end = self.pool.constant(64, base + used as u128);
-            let bytes = crate::exec::memory::layout::value_to_bytes(&mut self.pool, &crate::ir::Type::Ptr { addr_space: 0 }, &[end]);
+            let bytes = crate::memory::layout::value_to_bytes(&mut self.pool, &crate::ir::Type::Ptr { addr_space: 0 }, &[end]);
             let access = self.resolve(state, c.args[1][0], 8, loc, true)?;
             self.write_bytes(state, &access, &bytes);
         }

@@ -47,14 +47,14 @@ impl<'m> Executor<'m> {
         let area_field = self.pool.add(c.args[fmt_at + 1][0], eight);
         let access = self.resolve(state, area_field, 8, loc, false)?;
         let bytes = self.read_bytes(state, &access, 8, loc);
-        let area = crate::exec::memory::layout::bytes_to_value(&mut self.pool, &crate::ir::Type::Int(64), &bytes)[0];
+        let area = crate::memory::layout::bytes_to_value(&mut self.pool, &crate::ir::Type::Int(64), &bytes)[0];
         let mut args = Vec::new();
         for k in 0..count_conversions(&fmt) {
             let offset = self.pool.constant(64, 8 * k as u128);
             let slot = self.pool.add(area, offset);
             let access = self.resolve(state, slot, 8, loc, false)?;
             let bytes = self.read_bytes(state, &access, 8, loc);
-            args.push(crate::exec::memory::layout::bytes_to_value(&mut self.pool, &crate::ir::Type::Int(64), &bytes)[0]);
+            args.push(crate::memory::layout::bytes_to_value(&mut self.pool, &crate::ir::Type::Int(64), &bytes)[0]);
         }
         Ok((fmt, args))
     }

@@ -8,17 +8,14 @@
 
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
-use crate::expr::value::{scalar, Value};
-use crate::exec::memory::layout::{bytes_to_value, value_to_bytes};
-use crate::exec::memory::{ObjectId, ObjectKind};
 use crate::exec::opencl::races::AccessKind;
 use crate::exec::ops::int_ops::Exec;
+use crate::expr::value::{scalar, Value};
 use crate::expr::{evaluate, CmpOp, ExprId};
 use crate::ir::{AtomicOp, Function, Inst, Loc, Operand};
+use crate::memory::layout::{bytes_to_value, value_to_bytes};
+use crate::memory::{Bytes, ObjectId, ObjectKind};
 use crate::report::FindingKind;
-
-/// The bytes of one access; inline for scalars and vectors up to 32 bytes.
-pub type Bytes = smallvec::SmallVec<[ExprId; 32]>;
 
 /// A resolved access: the object and the offset of the first byte.
 pub struct Access {
@@ -371,7 +368,7 @@ impl<'m> Executor<'m> {
     /// object of `size` bytes (`reachable_positions`, without listing them).
     fn position_count(&self, offset: ExprId, size: u64, len: u64) -> u64 {
         let Some(last) = size.checked_sub(len) else { return 0 };
-        let (m, r) = crate::exec::memory::offset_residue::residue(&self.pool, offset, 12);
+        let (m, r) = crate::memory::offset_residue::residue(&self.pool, offset, 12);
         if r > last {
             return last + 1;
         }
@@ -381,7 +378,7 @@ impl<'m> Executor<'m> {
     /// The offsets in `0..=last` that `offset` can take, by its known low
     /// bits (offset_residue.rs).
     fn reachable_positions(&self, offset: ExprId, last: u64) -> Vec<usize> {
-        let (m, r) = crate::exec::memory::offset_residue::residue(&self.pool, offset, 12);
+        let (m, r) = crate::memory::offset_residue::residue(&self.pool, offset, 12);
         let positions: Vec<usize> = (r..=last).step_by(m as usize).map(|p| p as usize).collect();
         if positions.is_empty() {
             // Only an access the path cannot make; keep every position.
@@ -430,7 +427,7 @@ impl<'m> Executor<'m> {
         state: &mut State,
         access: &Access,
         bytes: &[Option<ExprId>],
-        shadow: Option<(&[Option<ExprId>], crate::exec::memory::shadow::OriginId)>,
+        shadow: Option<(&[Option<ExprId>], crate::memory::OriginId)>,
     ) {
         if state.memory.object(access.object).address_only {
             self.write_unsized(state, access, bytes);

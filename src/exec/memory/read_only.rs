@@ -13,8 +13,8 @@
 
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
-use crate::exec::memory::ObjectId;
 use crate::ir::Loc;
+use crate::memory::ObjectId;
 use crate::report::FindingKind;
 
 use crate::race::CONSTANT_SPACE;

@@ -21,12 +21,9 @@ use crate::exec::engine::state::State;
 use crate::expr::value::Value;
 use crate::expr::{BinOp, ExprId, ExprPool};
 use crate::ir::{CastOp, Const, FuncId, Function, InstKind, Loc, Operand, RegId};
+use crate::memory::OriginId;
 use crate::report::FindingKind;
 use rustc_hash::FxHashMap;
-
-/// Where indeterminate bits come from: an index into `ShadowCx::origins`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct OriginId(pub u32);
 
 /// A description of an origin for messages: `stack `buf``, with the line of
 /// the allocation when known.
@@ -54,7 +51,7 @@ pub struct ShadowCx {
     /// Per function: whether it mentions an `undef`/`poison` constant.
     undef_in: Vec<bool>,
     /// The shadow of the bytes of the last `read_bytes` (None: all defined).
-    pub last_read: Option<(crate::exec::memory::mem_ops::Bytes, OriginId)>,
+    pub last_read: Option<(crate::memory::Bytes, OriginId)>,
 }
 
 impl ShadowCx {
@@ -162,7 +159,7 @@ impl<'m> Executor<'m> {
     }
 
     /// The origin naming a memory object.
-    pub(in crate::exec) fn object_origin(&mut self, o: &crate::exec::memory::MemoryObject) -> OriginId {
+    pub(in crate::exec) fn object_origin(&mut self, o: &crate::memory::MemoryObject) -> OriginId {
         let what = format!("{} `{}`", o.describe(), o.name);
         self.shadow.intern(what, o.alloc_line, "allocated here")
     }
@@ -200,7 +197,7 @@ impl<'m> Executor<'m> {
     #[inline(never)]
     pub(in crate::exec) fn load_shadow(&mut self, state: &mut State, inst: &crate::ir::Inst, dest: RegId) {
         let s = self.shadow.last_read.take().map(|(bytes, origin)| {
-            let mask = crate::exec::memory::layout::bytes_to_value(&mut self.pool, &inst.ty, &bytes);
+            let mask = crate::memory::layout::bytes_to_value(&mut self.pool, &inst.ty, &bytes);
             Shadow { mask, origin }
         });
         self.set_shadow(state, dest, s);

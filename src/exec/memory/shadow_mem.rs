@@ -7,10 +7,10 @@
 //! buffers) start defined.
 
 use crate::exec::engine::executor::Executor;
-use crate::exec::memory::mem_ops::Bytes;
-use crate::exec::memory::shadow::OriginId;
-use crate::exec::memory::{MemoryObject, ObjectKind};
 use crate::expr::ExprId;
+use crate::memory::Bytes;
+use crate::memory::OriginId;
+use crate::memory::{MemoryObject, ObjectKind};
 
 /// Whether never-written bytes of `o` are indeterminate.
 fn tracks_writes(o: &MemoryObject) -> bool {

@@ -8,9 +8,9 @@ use crate::exec::engine::arity::Arity;
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
-use crate::expr::value::{scalar, Value};
 use crate::exec::opencl::races::AccessKind;
 use crate::exec::opencl::workitems::Waits;
+use crate::expr::value::{scalar, Value};
 use crate::expr::{BinOp, CmpOp, ExprId};
 use crate::ir::Type;
 
@@ -360,7 +360,7 @@ impl<'m> Executor<'m> {
         let ptr = c.args[0][0];
         let access = self.resolve(state, ptr, len, loc, true)?;
         let bytes = self.read_bytes(state, &access, len, loc);
-        let old = crate::exec::memory::layout::bytes_to_value(&mut self.pool, &t, &bytes)[0];
+        let old = crate::memory::layout::bytes_to_value(&mut self.pool, &t, &bytes)[0];
         let w = self.pool.width(old);
         let unsigned = params.ends_with('j') || params.ends_with('m');
         // The row's arity guarantees the operands each form reads.
@@ -389,7 +389,7 @@ impl<'m> Executor<'m> {
                 p.ite(eq, arg(2), old)
             }
         };
-        let out = crate::exec::memory::layout::value_to_bytes(&mut self.pool, &t, &[new]);
+        let out = crate::memory::layout::value_to_bytes(&mut self.pool, &t, &[new]);
         self.observe_access(state, &access, len, AccessKind::Atomic, None, loc);
         self.write_bytes(state, &access, &out);
         Ok(Some(scalar(old)))

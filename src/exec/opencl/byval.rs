@@ -6,8 +6,8 @@
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::Frame;
 use crate::expr::value::{scalar, Value};
-use crate::exec::memory::{Memory, ObjectId, ObjectKind};
 use crate::ir::{FuncId, Loc};
+use crate::memory::{Memory, ObjectId, ObjectKind};
 
 impl<'m> Executor<'m> {
     /// The entry frame of one work-item of `kernel`: `byval` arguments point

@@ -9,13 +9,13 @@
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
-use crate::expr::value::{scalar, Value};
-use crate::exec::memory::layout::value_to_bytes;
-use crate::exec::memory::ObjectKind;
 use crate::exec::opencl::source_map::SourceOrigin;
+use crate::expr::value::{scalar, Value};
 use crate::expr::ExprId;
 use crate::frontend::{CompileOptions, CompiledModule, FrontendError};
 use crate::ir::{FuncId, Loc, Module, Type};
+use crate::memory::layout::value_to_bytes;
+use crate::memory::ObjectKind;
 use crate::report::FindingKind;
 use std::rc::Rc;
 

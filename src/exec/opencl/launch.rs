@@ -11,12 +11,12 @@ use crate::check::{Backend, Decider, Feasibility};
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
-use crate::expr::value::Value;
-use crate::exec::memory::{Memory, ObjectId};
 use crate::exec::opencl::ndrange_setup::NdRangeSetup;
 use crate::exec::opencl::workitems::{NdRange, RaceMode};
+use crate::expr::value::Value;
 use crate::expr::{ExprId, ExprPool};
 use crate::ir::{FuncId, Loc, Module, Type};
+use crate::memory::{Memory, ObjectId};
 use std::rc::Rc;
 
 /// Above this many work-items an NDRange launched by a host program is
@@ -190,7 +190,7 @@ impl<'m> Executor<'m> {
                     smallvec::smallvec![self.pool.constant(64, base as u128)]
                 }
                 (KernelArg::Bytes(b), t) if b.len() as u64 >= t.size() && !matches!(t, Type::Struct { .. }) && p.byval.is_none() => {
-                    crate::exec::memory::layout::bytes_to_value(&mut self.pool, t, &b[..t.size() as usize])
+                    crate::memory::layout::bytes_to_value(&mut self.pool, t, &b[..t.size() as usize])
                 }
                 _ => return None,
             };

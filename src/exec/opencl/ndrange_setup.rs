@@ -7,10 +7,10 @@
 
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::State;
-use crate::expr::value::Value;
-use crate::exec::memory::{Memory, ObjectId, ObjectKind};
 use crate::exec::opencl::workitems::{Gpu, NdRange, RaceMode};
+use crate::expr::value::Value;
 use crate::ir::FuncId;
+use crate::memory::{Memory, ObjectId, ObjectKind};
 
 /// Everything an NDRange needs besides its argument values.
 #[derive(Clone, Debug)]

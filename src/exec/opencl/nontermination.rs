@@ -24,9 +24,9 @@
 
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::{Frame, State};
-use crate::exec::memory::Memory;
 use crate::exec::opencl::workitems::ItemStatus;
 use crate::expr::ExprId;
+use crate::memory::Memory;
 
 /// Instructions a work-item runs since it last started (kernel start or
 /// barrier) before its back edges are watched.

@@ -202,7 +202,7 @@ pub struct Gpu {
     /// (`--allow-benign-races`).
     pub allow_benign: bool,
     /// Objects in local memory: reset when a new group starts.
-    pub local_objects: Vec<crate::exec::memory::ObjectId>,
+    pub local_objects: Vec<crate::memory::ObjectId>,
     /// The path's step count when the running work-item last started
     /// running (path_budget.rs).
     pub item_started: u64,

@@ -4,8 +4,8 @@
 
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::State;
-use crate::expr::value::{map1, relane, resize, Value};
 use crate::exec::ops::int_ops::Exec;
+use crate::expr::value::{map1, relane, resize, Value};
 use crate::expr::IntRounding;
 use crate::ir::{CastOp, Function, Inst, Operand};
 

@@ -566,7 +566,7 @@ impl<'m> Executor<'m> {
             offsets: vec![0, 4, 8, 16],
             size: 24,
         };
-        let bytes = crate::exec::memory::layout::value_to_bytes(&mut self.pool, &t, &[gp, fp, ov, rs]);
+        let bytes = crate::memory::layout::value_to_bytes(&mut self.pool, &t, &[gp, fp, ov, rs]);
         let access = self.resolve(state, list, 24, loc, true)?;
         self.write_bytes(state, &access, &bytes);
         Ok(())

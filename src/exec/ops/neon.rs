@@ -7,9 +7,9 @@ use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
 use crate::expr::value::Value;
-use crate::exec::memory::layout::{bytes_to_value, value_to_bytes};
 use crate::expr::ExprId;
 use crate::ir::Type;
+use crate::memory::layout::{bytes_to_value, value_to_bytes};
 use crate::neon::memory::{form, memory_from_registers, registers_from_memory, MemoryForm};
 use crate::neon::{base_name, lower_neon, Lowered};
 

@@ -1,0 +1,255 @@
+//! The memory model: byte-addressed objects at concrete base addresses.
+//! It depends on `expr/` and `ir/` only; the executor's memory
+//! instructions (exec/memory/) run on it, and the race analysis names its
+//! objects.
+//!
+//! Every object (global, stack slot, heap block, symbolic buffer) gets a
+//! concrete base address with a gap after it, so a pointer is an ordinary
+//! 64-bit value and an access past the end lands in no object. The bytes
+//! are kept by pages (object_bytes.rs): each holds an 8-bit expression, a
+//! bitmap says which were written, and a table which hold indeterminate
+//! bits (the `poison` of an object, see exec/memory/shadow_mem.rs). Objects
+//! and their pages are shared between forked states and copied on first
+//! write. `layout.rs` turns typed values into bytes and back;
+//! `offset_residue.rs` tells what an offset expression is modulo a power
+//! of two.
+
+pub mod layout;
+pub mod object_bytes;
+pub mod offset_residue;
+
+use crate::expr::{ExprId, ExprPool};
+use object_bytes::ObjectBytes;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// The bytes of one access; inline for scalars and vectors up to 32 bytes.
+pub type Bytes = smallvec::SmallVec<[ExprId; 32]>;
+
+/// Where indeterminate bits come from: an index into the executor's table
+/// of origins (exec/memory/shadow.rs).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct OriginId(pub u32);
+
+/// Distance between consecutive objects; accesses that overrun an object
+/// by less than this hit no other object.
+const GAP: u64 = 256;
+/// The first address handed out (keeps null and small integers invalid).
+const FIRST_ADDRESS: u64 = 0x1_0000;
+
+/// Index of an object in its state's `Memory` (stable for the object's life, never reused).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ObjectId(pub u32);
+
+/// What kind of storage an object is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ObjectKind {
+    /// A global variable.
+    Global,
+    /// A stack slot (`alloca`).
+    Stack,
+    /// A heap block (`malloc` and friends).
+    Heap,
+    /// Memory of a kernel argument or other buffer made by the tool.
+    Buffer,
+    /// A function's address (not readable).
+    Function,
+}
+
+impl MemoryObject {
+    /// What the object is, in messages: its kind, except that a kernel's
+    /// `__local` or `__constant` variable (a global of that address
+    /// space) is called `local` or `constant`.
+    pub fn describe(&self) -> &'static str {
+        match (self.kind, self.addr_space) {
+            (ObjectKind::Global, 3) => "local",
+            (ObjectKind::Global, 2) => "constant",
+            (kind, _) => kind.describe(),
+        }
+    }
+}
+
+impl ObjectKind {
+    /// The kind's name in messages (`global`, `stack`...).
+    pub fn describe(self) -> &'static str {
+        match self {
+            ObjectKind::Global => "global",
+            ObjectKind::Stack => "stack",
+            ObjectKind::Heap => "heap",
+            ObjectKind::Buffer => "buffer",
+            ObjectKind::Function => "function",
+        }
+    }
+}
+
+/// One object: its place in the address space, its bytes and its status.
+#[derive(Clone, Debug)]
+pub struct MemoryObject {
+    /// Concrete base address.
+    pub base: u64,
+    /// Size in bytes.
+    pub size: u64,
+    /// What kind of storage.
+    pub kind: ObjectKind,
+    /// Source name (variable, global, `malloc@file:line`), for messages.
+    pub name: String,
+    /// The bytes and which of them were written (object_bytes.rs).
+    pub bytes: ObjectBytes,
+    /// Set for LLVM `constant` globals (C `const` globals, string literals,
+    /// OpenCL `__constant` variables): a write into it is a
+    /// `write-to-read-only` finding (read_only.rs).
+    pub read_only: bool,
+    /// Whether it was freed (a later access is a use-after-free).
+    pub freed: bool,
+    /// OpenCL address space (0 private, 1 global, 2 constant, 3 local).
+    pub addr_space: u32,
+    /// Where the object was allocated and, once freed, where.
+    pub alloc_line: Option<crate::ir::Loc>,
+    /// Where the object was freed, once it is.
+    pub free_line: Option<crate::ir::Loc>,
+    /// An unbounded buffer of which only addresses matter (kernel arguments
+    /// checked alone): its contents are unconstrained, only the bytes in
+    /// `known` are remembered, and no access is out of bounds.
+    pub address_only: bool,
+    /// Bytes written with indeterminate bits: offset -> (8-bit mask of
+    /// those bits, their origin). See shadow_mem.rs.
+    pub poison: BTreeMap<u64, (ExprId, OriginId)>,
+    /// Address-only objects: the bytes read or written so far, keyed by
+    /// the offset of the byte, so that reading the same offset twice gives
+    /// the same value until it is written (see kernel_memory.rs); concrete
+    /// offsets in `known`, symbolic ones (by expression) in `known_symbolic`.
+    pub known: rustc_hash::FxHashMap<ExprId, ExprId>,
+    /// Symbolic offsets read or written so far (address-only objects), by offset expression.
+    pub known_symbolic: rustc_hash::FxHashMap<ExprId, ExprId>,
+    /// Address-only objects: remembered bytes were dropped (too many to
+    /// relate to a write), so a byte read since at an offset not
+    /// remembered may hold a written value, not the initial contents.
+    pub forgotten: bool,
+    /// What the object's bytes hold, when its type says so (reports only).
+    pub element: Option<crate::expr::ElementType>,
+}
+
+/// The objects of one state. Cloning is cheap: objects are shared until
+/// written.
+#[derive(Clone, Default)]
+pub struct Memory {
+    objects: Vec<Rc<MemoryObject>>,
+    by_base: BTreeMap<u64, ObjectId>,
+    next_address: u64,
+    /// The object of the last lookup: consecutive accesses mostly hit the
+    /// same object, and this skips the tree search.
+    last_hit: std::cell::Cell<Option<ObjectId>>,
+}
+
+impl Memory {
+    /// An empty memory; the first object gets address 0x1_0000.
+    pub fn new() -> Self {
+        Memory { objects: Vec::new(), by_base: BTreeMap::new(), next_address: FIRST_ADDRESS, last_hit: Default::default() }
+    }
+
+    /// Allocates `size` bytes, uninitialised: their value reads as zero
+    /// until written, and for stack and heap objects the shadow marks them
+    /// indeterminate (shadow_mem.rs); nothing is stored until written.
+    pub fn allocate(&mut self, pool: &mut ExprPool, size: u64, align: u64, kind: ObjectKind, name: String) -> ObjectId {
+        let align = align.clamp(16, 4096);
+        let base = self.next_address.div_ceil(align) * align;
+        self.next_address = base + size.max(1) + GAP;
+        let zero = pool.constant(8, 0);
+        let id = ObjectId(self.objects.len() as u32);
+        self.objects.push(Rc::new(MemoryObject {
+            base,
+            size,
+            kind,
+            name,
+            bytes: ObjectBytes::new(size, zero),
+            read_only: false,
+            freed: false,
+            addr_space: 0,
+            alloc_line: None,
+            free_line: None,
+            address_only: false,
+            poison: BTreeMap::new(),
+            known: Default::default(),
+            known_symbolic: Default::default(),
+            forgotten: false,
+            element: None,
+        }));
+        self.by_base.insert(base, id);
+        id
+    }
+
+    /// The object with this id.
+    pub fn object(&self, id: ObjectId) -> &MemoryObject {
+        &self.objects[id.0 as usize]
+    }
+
+    /// Whether `self` holds the very objects `other` holds (each shared
+    /// with it, never written since one was cloned from the other): then
+    /// every byte is the same. Copy-on-write makes this exact in one
+    /// direction only: a write that stores what was there already still
+    /// makes the memories differ here.
+    pub fn shares_every_object_with(&self, other: &Memory) -> bool {
+        self.next_address == other.next_address
+            && self.objects.len() == other.objects.len()
+            && self.objects.iter().zip(&other.objects).all(|(a, b)| Rc::ptr_eq(a, b))
+    }
+
+    /// The object with this id, for writing: copied first if another state shares it.
+    pub fn object_mut(&mut self, id: ObjectId) -> &mut MemoryObject {
+        Rc::make_mut(&mut self.objects[id.0 as usize])
+    }
+
+    /// Allocates an address-only buffer (see `MemoryObject::address_only`).
+    /// It owns a window of 2^40 bytes on each side of its base, so that
+    /// negative offsets resolve to it as well.
+    pub fn allocate_address_only(&mut self, pool: &mut ExprPool, name: String, addr_space: u32) -> ObjectId {
+        const WINDOW: u64 = 1 << 40;
+        let base = (self.next_address + WINDOW).div_ceil(WINDOW) * WINDOW + WINDOW;
+        self.next_address = base + WINDOW;
+        let id = ObjectId(self.objects.len() as u32);
+        self.objects.push(Rc::new(MemoryObject {
+            base,
+            size: WINDOW,
+            kind: ObjectKind::Buffer,
+            name,
+            bytes: ObjectBytes::new(0, pool.constant(8, 0)),
+            read_only: false,
+            freed: false,
+            addr_space,
+            alloc_line: None,
+            free_line: None,
+            address_only: true,
+            poison: BTreeMap::new(),
+            known: Default::default(),
+            known_symbolic: Default::default(),
+            forgotten: false,
+            element: None,
+        }));
+        self.by_base.insert(base - WINDOW, id);
+        id
+    }
+
+    /// The object whose extent (plus its trailing gap) contains `address`.
+    /// Returns the object even when `address` is past its end, so that an
+    /// overrun can be reported against the object it overran.
+    pub fn object_near(&self, address: u64) -> Option<ObjectId> {
+        if let Some(id) = self.last_hit.get() {
+            let o = self.object(id);
+            if !o.address_only && address >= o.base && address < o.base + o.size {
+                return Some(id);
+            }
+        }
+        let (_, id) = self.by_base.range(..=address).next_back()?;
+        self.last_hit.set(Some(*id));
+        let o = self.object(*id);
+        if o.address_only {
+            return (address < o.base + o.size).then_some(*id);
+        }
+        (address < o.base + o.size.max(1) + GAP).then_some(*id)
+    }
+
+    /// Every object with its id, in allocation order.
+    pub fn objects(&self) -> impl Iterator<Item = (ObjectId, &MemoryObject)> {
+        self.objects.iter().enumerate().map(|(i, o)| (ObjectId(i as u32), o.as_ref()))
+    }
+}
