@@ -125,10 +125,10 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
 }
 
 /// `--shard K/N` of `check`: the same spelling as the suite's.
-fn path_shard(text: &str) -> Result<crate::exec::PathShard, Error> {
+fn path_shard(text: &str) -> Result<crate::config::PathShard, Error> {
     let (k, n) = crate::suite::shard::parse(text).map_err(Error::Usage)?;
     let too_many = || Error::Usage(format!("--shard {text}: at most {} shards", u32::MAX));
-    Ok(crate::exec::PathShard { index: u32::try_from(k - 1).map_err(|_| too_many())?, count: u32::try_from(n).map_err(|_| too_many())? })
+    Ok(crate::config::PathShard { index: u32::try_from(k - 1).map_err(|_| too_many())?, count: u32::try_from(n).map_err(|_| too_many())? })
 }
 
 /// What `symcross replay` needs to rebuild the inputs of a `check` run.

@@ -26,7 +26,5 @@ mod ops;
 pub use checks::nan_bits_read::nan_bits_read;
 pub use engine::executor::{Executor, LimitHit, Stats, Step};
 pub use engine::outcome::RunOutcome;
-pub use engine::shard::{PathShard, Route};
 pub use engine::step::leaf_widths;
-pub use opencl::builtins::demangle;
 pub use ops::intrinsics::intrinsic_base;

@@ -19,6 +19,7 @@ pub mod object_bytes;
 pub mod offset_residue;
 
 use crate::expr::{ExprId, ExprPool};
+use crate::ir::{CONSTANT_SPACE, LOCAL_SPACE, PRIVATE_SPACE};
 use object_bytes::ObjectBytes;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -62,8 +63,8 @@ impl MemoryObject {
     /// space) is called `local` or `constant`.
     pub fn describe(&self) -> &'static str {
         match (self.kind, self.addr_space) {
-            (ObjectKind::Global, 3) => "local",
-            (ObjectKind::Global, 2) => "constant",
+            (ObjectKind::Global, LOCAL_SPACE) => "local",
+            (ObjectKind::Global, CONSTANT_SPACE) => "constant",
             (kind, _) => kind.describe(),
         }
     }
@@ -164,7 +165,7 @@ impl Memory {
             bytes: ObjectBytes::new(size, zero),
             read_only: false,
             freed: false,
-            addr_space: 0,
+            addr_space: PRIVATE_SPACE,
             alloc_line: None,
             free_line: None,
             address_only: false,

@@ -49,7 +49,7 @@ pub fn groups_alike(module: &Module, kernel: FuncId) -> bool {
                 Callee::Intrinsic(_) => continue,
                 Callee::Indirect(_) | Callee::InlineAsm => return false,
             };
-            let plain = crate::exec::demangle(declared).map(|(n, _)| n).unwrap_or(declared);
+            let plain = crate::ir::demangle(declared).map(|(n, _)| n).unwrap_or(declared);
             if GROUP_DEPENDENT.contains(&plain) {
                 return false;
             }

@@ -24,16 +24,9 @@ mod log_merge;
 pub mod offset_difference;
 
 use crate::expr::{CmpOp, ExprId, ExprPool};
-use crate::ir::Loc;
+use crate::ir::{Loc, LOCAL_SPACE};
 use crate::memory::ObjectId;
 use rustc_hash::{FxHashMap, FxHashSet};
-
-/// OpenCL's address space number of `__global` memory.
-pub const GLOBAL_SPACE: u32 = 1;
-/// OpenCL's address space number of `__constant` memory (read-only).
-pub const CONSTANT_SPACE: u32 = 2;
-/// OpenCL's address space number of `__local` memory.
-pub const LOCAL_SPACE: u32 = 3;
 
 /// The fence flag of an address space (CLK_LOCAL_MEM_FENCE = 1,
 /// CLK_GLOBAL_MEM_FENCE = 2) and its index in per-space arrays.

@@ -70,7 +70,7 @@ pub struct State {
     /// Whether this path reached a check (coverage.rs).
     pub checked: bool,
     /// The decisions that give this path to a shard (shard.rs).
-    pub route: crate::exec::engine::shard::Route,
+    pub route: crate::config::Route,
     /// Branch conditions the path is known to decide (implied.rs).
     pub implied: crate::exec::engine::implied::ImpliedBranches,
     /// The path went through a summarised loop (loop_summary.rs): it

@@ -17,7 +17,7 @@ use crate::ir::Loc;
 use crate::memory::ObjectId;
 use crate::report::FindingKind;
 
-use crate::race::CONSTANT_SPACE;
+use crate::ir::CONSTANT_SPACE;
 
 impl<'m> Executor<'m> {
     /// Ends the path with a `write-to-read-only` finding when a write of

@@ -12,19 +12,9 @@ use crate::exec::opencl::races::AccessKind;
 use crate::exec::opencl::workitems::Waits;
 use crate::expr::value::{scalar, Value};
 use crate::expr::{BinOp, CmpOp, ExprId};
-use crate::ir::Type;
+use crate::ir::{demangle, Type};
 
 type Outcome = Option<Result<Option<Value>, Step>>;
-
-/// The plain name of a mangled function: `_Z13get_global_idj` ->
-/// (`get_global_id`, `j`).
-pub fn demangle(name: &str) -> Option<(&str, &str)> {
-    let rest = name.strip_prefix("_Z")?;
-    let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
-    let len: usize = rest[..digits].parse().ok()?;
-    let body = &rest[digits..];
-    (body.len() >= len).then(|| (&body[..len], &body[len..]))
-}
 
 /// A work-item function: which id or size it reads.
 #[derive(Copy, Clone, Debug, PartialEq)]

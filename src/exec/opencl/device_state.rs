@@ -40,7 +40,7 @@ impl DeviceState for Gpu {
     /// A `__local` byte a path never wrote holds an arbitrary value
     /// (kernel_memory.rs), not the zero it is stored as.
     fn unwritten_is_arbitrary(&self, addr_space: u32) -> bool {
-        addr_space == crate::race::LOCAL_SPACE
+        addr_space == crate::ir::LOCAL_SPACE
     }
 
     /// Pair mode: a path that tests memory havocked at a barrier may need

@@ -36,7 +36,7 @@ impl<'m> Executor<'m> {
         let func = self.module.function(frame.func);
         let args: Vec<ExprId> =
             func.params.iter().filter_map(|p| frame.regs.get(p.reg.0 as usize).cloned().flatten()).flat_map(|v| v.into_iter()).collect();
-        let name = crate::exec::opencl::builtins::demangle(&func.name).map_or(func.name.as_str(), |(n, _)| n).to_string();
+        let name = crate::ir::demangle(&func.name).map_or(func.name.as_str(), |(n, _)| n).to_string();
         self.record_group_call(state, &name, loc, args);
     }
 

@@ -323,7 +323,7 @@ impl<'m> Executor<'m> {
         let id = state.memory.allocate(&mut self.pool, n, 128, ObjectKind::Heap, name);
         let o = state.memory.object_mut(id);
         o.alloc_line = Some(user);
-        o.addr_space = crate::race::GLOBAL_SPACE;
+        o.addr_space = crate::ir::GLOBAL_SPACE;
         let base = o.base;
         Ok(Some(scalar(self.pool.constant(64, base as u128))))
     }

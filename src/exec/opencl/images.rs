@@ -102,14 +102,14 @@ impl<'m> Executor<'m> {
         let (obj, shape) = match size {
             Some(s) => {
                 let bytes = s.iter().product::<u64>() * PIXEL_BYTES;
-                let obj = self.argument_buffer(memory, bytes, crate::race::GLOBAL_SPACE, name.to_string())?;
+                let obj = self.argument_buffer(memory, bytes, crate::ir::GLOBAL_SPACE, name.to_string())?;
                 let array = self.pool.new_array(name, bytes as u32);
                 memory.object_mut(obj).bytes.fill_input(&mut self.pool, 0, bytes, array, 0);
                 let size = s.map(|d| self.pool.constant(32, d as u128));
                 (obj, ImageShape { dims, size, concrete: true })
             }
             None => {
-                let obj = memory.allocate_address_only(&mut self.pool, name.to_string(), crate::race::GLOBAL_SPACE);
+                let obj = memory.allocate_address_only(&mut self.pool, name.to_string(), crate::ir::GLOBAL_SPACE);
                 // Each unknown dimension is 1 + a 16-bit input: in [1, 65536].
                 let array = self.pool.new_array(&format!("{name}.size-1"), 2 * dims as u32);
                 let one = self.pool.constant(32, 1);

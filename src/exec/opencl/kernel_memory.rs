@@ -40,9 +40,9 @@ use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::{InexactBytes, State};
 use crate::exec::memory::mem_ops::Access;
 use crate::expr::{ExprId, ExprPool};
+use crate::ir::LOCAL_SPACE;
 use crate::memory::Bytes;
 use crate::memory::{MemoryObject, ObjectId};
-use crate::race::LOCAL_SPACE;
 
 /// The remembered bytes of an unsized buffer, by offset.
 type Known = rustc_hash::FxHashMap<ExprId, ExprId>;

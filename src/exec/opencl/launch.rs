@@ -179,7 +179,7 @@ impl<'m> Executor<'m> {
             let v = match (a, &p.ty) {
                 (KernelArg::Local(n), Type::Ptr { .. }) => {
                     let name = format!("__local argument `{}`", p.name);
-                    let obj = self.argument_buffer(&mut state.memory, *n, crate::race::LOCAL_SPACE, name)?;
+                    let obj = self.argument_buffer(&mut state.memory, *n, crate::ir::LOCAL_SPACE, name)?;
                     local_objects.push(obj);
                     smallvec::smallvec![self.pool.constant(64, state.memory.object(obj).base as u128)]
                 }

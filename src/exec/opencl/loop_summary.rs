@@ -282,6 +282,6 @@ fn loop_body(succ: &[Vec<usize>], header: usize, stay: usize) -> Option<Vec<usiz
 }
 
 fn is_pure_builtin(name: &str) -> bool {
-    let plain = crate::exec::opencl::builtins::demangle(name).map(|(n, _)| n).unwrap_or(name);
+    let plain = crate::ir::demangle(name).map(|(n, _)| n).unwrap_or(name);
     PURE_BUILTINS.contains(&plain)
 }

@@ -44,7 +44,7 @@ pub enum StandaloneArg {
     /// A pointer without a size: an address-only object, unbounded.
     Unsized {
         /// The address space pointed to (OpenCL numbering:
-        /// `crate::race::GLOBAL_SPACE`, `crate::race::LOCAL_SPACE`, ...).
+        /// `crate::ir::GLOBAL_SPACE`, `crate::ir::LOCAL_SPACE`, ...).
         space: u32,
     },
     /// A pointer to a buffer of `bytes` bytes in address space `space`:
@@ -128,7 +128,7 @@ impl<'m> Executor<'m> {
                 let Some(obj) = self.argument_buffer(memory, *bytes, *space, name.to_string()) else {
                     return Err(BufferOverLimit { name: name.to_string(), bytes: *bytes });
                 };
-                if *space == crate::race::LOCAL_SPACE {
+                if *space == crate::ir::LOCAL_SPACE {
                     locals.push(obj);
                 } else {
                     let array = self.pool.new_array(name, *bytes as u32);
@@ -179,7 +179,7 @@ impl<'m> Executor<'m> {
         mut local_objects: Vec<ObjectId>,
     ) {
         for (g, base) in self.module.globals.iter().zip(&self.global_addr) {
-            if g.addr_space == crate::race::LOCAL_SPACE {
+            if g.addr_space == crate::ir::LOCAL_SPACE {
                 if let Some(obj) = state.memory.object_near(*base) {
                     local_objects.push(obj);
                 }
@@ -206,5 +206,5 @@ impl<'m> Executor<'m> {
 /// argument object in that address space is read-only (read_only.rs).
 fn mark_constant_read_only(memory: &mut Memory, obj: ObjectId) {
     let o = memory.object_mut(obj);
-    o.read_only = o.addr_space == crate::race::CONSTANT_SPACE;
+    o.read_only = o.addr_space == crate::ir::CONSTANT_SPACE;
 }

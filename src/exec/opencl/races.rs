@@ -8,7 +8,8 @@ use crate::exec::engine::state::State;
 use crate::exec::memory::mem_ops::Access;
 use crate::expr::ExprId;
 use crate::ir::Loc;
-use crate::race::{AccessRecord, Candidate, RaceSink, GLOBAL_SPACE, LOCAL_SPACE};
+use crate::ir::{GLOBAL_SPACE, LOCAL_SPACE};
+use crate::race::{AccessRecord, Candidate, RaceSink};
 use crate::report::{FindingKind, Related};
 
 /// At most this many solver questions per race check, so that a kernel

@@ -254,7 +254,7 @@ impl<'m> Executor<'m> {
             .memory
             .objects()
             .filter(|(_, o)| {
-                o.address_only && o.addr_space == crate::race::LOCAL_SPACE && !(o.known.is_empty() && o.known_symbolic.is_empty())
+                o.address_only && o.addr_space == crate::ir::LOCAL_SPACE && !(o.known.is_empty() && o.known_symbolic.is_empty())
             })
             .map(|(id, _)| id)
             .collect();

@@ -1,6 +1,9 @@
 //! One configuration value for a run, built by the CLI. Every field has a
 //! documented default (`Config::default()`).
 
+mod path_shard;
+
+pub use path_shard::{PathShard, Route};
 use std::time::Duration;
 
 /// The floating-point assumptions of `--assume`: the one set type every
@@ -104,7 +107,7 @@ pub struct Config {
     pub stop_at_first_finding: bool,
     /// Explore only this shard's part of the path tree (`check --shard
     /// K/N`, exec/engine/shard.rs; default: the whole tree).
-    pub shard: Option<crate::exec::PathShard>,
+    pub shard: Option<PathShard>,
     /// How many times one path may unroll a loop whose exit test stays
     /// symbolic (default: no bound; `symcross race` sets 16). A path that
     /// would go further ends there and the run is inconclusive with the
