@@ -9,10 +9,12 @@ use crate::exec::engine::calls::{CallCtx, Handler};
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::model_hooks::{ModelHooks, RememberedBytes};
 use crate::exec::engine::state::State;
+use crate::exec::memory::mem_ops::Access;
 use crate::expr::value::Value;
 use crate::expr::ExprId;
-use crate::ir::{BlockId, FuncId, Function, Loc};
-use crate::memory::MemoryObject;
+use crate::ir::{BlockId, FuncId, Function, Inst, Loc, Type};
+use crate::memory::{Bytes, MemoryObject, ObjectId};
+use crate::race::AccessKind;
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
 
@@ -86,5 +88,35 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
              already read or written there, too many to relate, so its contents were taken as arbitrary",
             crate::exec::opencl::kernel_memory::MAX_ALIASES
         )
+    }
+
+    fn plain_access(
+        &mut self,
+        state: &mut State,
+        func: &Function,
+        inst: &Inst,
+        ty: &Type,
+        access: &Access,
+        len: u64,
+        write: bool,
+        value: Option<Vec<ExprId>>,
+    ) {
+        self.observe_lanes(state, func, inst, ty, access, len, write, value);
+    }
+
+    fn atomic_access(&mut self, state: &mut State, access: &Access, len: u64, loc: Loc) {
+        self.observe_access(state, access, len, AccessKind::Atomic, None, loc);
+    }
+
+    fn before_shared_access(&mut self, state: &mut State, object: ObjectId, range: Option<std::ops::Range<usize>>) {
+        self.fill_unwritten_local(state, object, range);
+    }
+
+    fn read_address_only(&mut self, state: &mut State, access: &Access, len: u64) -> Bytes {
+        self.read_unsized(state, access, len)
+    }
+
+    fn write_address_only(&mut self, state: &mut State, access: &Access, bytes: &[Option<ExprId>]) {
+        self.write_unsized(state, access, bytes);
     }
 }

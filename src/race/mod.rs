@@ -19,6 +19,7 @@
 //! the last barrier that fenced their space for the whole group; once a
 //! pair of source locations is known to race, its other pairs are skipped.
 
+mod access_kind;
 pub mod group_symmetry;
 mod log_merge;
 pub mod offset_difference;
@@ -26,6 +27,7 @@ pub mod offset_difference;
 use crate::expr::{CmpOp, ExprId, ExprPool};
 use crate::ir::{Loc, LOCAL_SPACE};
 use crate::memory::ObjectId;
+pub use access_kind::AccessKind;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The fence flag of an address space (CLK_LOCAL_MEM_FENCE = 1,

@@ -1,6 +1,6 @@
 //! The seam between the engine and the models it runs with (the C
-//! environment, OpenCL): the few questions the run loop, calls and path
-//! merging ask of them. The engine declares them here and calls nothing
+//! environment, OpenCL): the few questions the run loop, calls, path
+//! merging and the memory instructions (exec/memory/) ask of them. The engine declares them here and calls nothing
 //! else of the models; the composition root (exec/models.rs) answers them.
 //! The implementation is on `Executor` itself, so each call is static
 //! dispatch, as cheap as the direct calls it replaces.
@@ -9,10 +9,11 @@ use crate::exec::engine::arity::Arity;
 use crate::exec::engine::calls::{CallCtx, Handler};
 use crate::exec::engine::executor::Step;
 use crate::exec::engine::state::State;
+use crate::exec::memory::mem_ops::Access;
 use crate::expr::value::Value;
 use crate::expr::ExprId;
-use crate::ir::{BlockId, Function, Loc};
-use crate::memory::MemoryObject;
+use crate::ir::{BlockId, Function, Inst, Loc, Type};
+use crate::memory::{Bytes, MemoryObject, ObjectId};
 
 /// The bytes of an address-only object remembered by offset (its `known`
 /// and `known_symbolic` maps).
@@ -67,4 +68,37 @@ pub(in crate::exec) trait ModelHooks<'m> {
     /// Why a finding on a path that over-approximated the unsized buffer
     /// `name` (`State::inexact_unsized`) is not confirmed.
     fn inexact_unsized_note(name: &str) -> String;
+
+    /// A load (`write` false, `value` the bytes read when the models
+    /// asked for them) or store (`value` the bytes written) of `len`
+    /// bytes of type `ty` at `access`: the models observe it (a kernel's
+    /// accesses, for races).
+    #[allow(clippy::too_many_arguments)]
+    fn plain_access(
+        &mut self,
+        state: &mut State,
+        func: &Function,
+        inst: &Inst,
+        ty: &Type,
+        access: &Access,
+        len: u64,
+        write: bool,
+        value: Option<Vec<ExprId>>,
+    );
+
+    /// An atomic read-modify-write of `len` bytes at `access`.
+    fn atomic_access(&mut self, state: &mut State, access: &Access, len: u64, loc: Loc);
+
+    /// Bytes `[offset, offset + len)` of `object` are about to be read or
+    /// written (`range` None: some bytes at a symbolic offset): the models
+    /// may give never-written bytes their contents first (a work-group's
+    /// `__local` memory, arbitrary at the start of each group).
+    fn before_shared_access(&mut self, state: &mut State, object: ObjectId, range: Option<std::ops::Range<usize>>);
+
+    /// Reads `len` bytes of an address-only object (`MemoryObject::address_only`),
+    /// whose contents the models keep.
+    fn read_address_only(&mut self, state: &mut State, access: &Access, len: u64) -> Bytes;
+
+    /// Writes bytes (None: left alone) into an address-only object.
+    fn write_address_only(&mut self, state: &mut State, access: &Access, bytes: &[Option<ExprId>]);
 }

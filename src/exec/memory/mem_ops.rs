@@ -7,8 +7,8 @@
 //! finding (read_only.rs).
 
 use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::engine::model_hooks::ModelHooks;
 use crate::exec::engine::state::State;
-use crate::exec::opencl::races::AccessKind;
 use crate::exec::ops::int_ops::Exec;
 use crate::expr::value::{scalar, Value};
 use crate::expr::{evaluate, CmpOp, ExprId};
@@ -86,7 +86,7 @@ impl<'m> Executor<'m> {
         let bytes = self.read_bytes(state, &access, len, inst.loc);
         // The value read matters only to the read-write tolerance.
         let seen = (self.config.benign_read_write && state.gpu.is_some()).then(|| bytes.to_vec());
-        self.observe_lanes(state, func, inst, &inst.ty, &access, len, false, seen);
+        self.plain_access(state, func, inst, &inst.ty, &access, len, false, seen);
         if let Some(d) = inst.dest {
             if self.shadow.last_read.is_some() || state.frame().shadow_on {
                 self.load_shadow(state, inst, d);
@@ -105,7 +105,7 @@ impl<'m> Executor<'m> {
         match self.resolve(state, addr, bytes.len() as u64, inst.loc, true) {
             Ok(access) => {
                 let written: Option<Vec<ExprId>> = bytes.iter().copied().collect();
-                self.observe_lanes(state, func, inst, &t, &access, bytes.len() as u64, true, written);
+                self.plain_access(state, func, inst, &t, &access, bytes.len() as u64, true, written);
                 self.write_bytes_shadowed(state, &access, &bytes, shadow.as_ref().map(|(m, o)| (&m[..], *o)));
                 Step::Continue
             }
@@ -161,7 +161,7 @@ impl<'m> Executor<'m> {
             }
         };
         let out = value_to_bytes(&mut self.pool, &inst.ty, &[new]);
-        self.observe_access(state, &access, len, AccessKind::Atomic, None, inst.loc);
+        self.atomic_access(state, &access, len, inst.loc);
         self.write_bytes(state, &access, &out);
         Ok(scalar(old))
     }
@@ -185,7 +185,7 @@ impl<'m> Executor<'m> {
         let ok = self.pool.eq(old, e);
         let stored = self.pool.ite(ok, n, old);
         let out = value_to_bytes(&mut self.pool, &t, &[stored]);
-        self.observe_access(state, &access, t.store_size(), AccessKind::Atomic, None, inst.loc);
+        self.atomic_access(state, &access, t.store_size(), inst.loc);
         self.write_bytes(state, &access, &out);
         Ok(smallvec::smallvec![old, ok])
     }
@@ -314,10 +314,10 @@ impl<'m> Executor<'m> {
     pub fn read_bytes(&mut self, state: &mut State, access: &Access, len: u64, _loc: Loc) -> Bytes {
         self.shadow.last_read = None;
         if state.memory.object(access.object).address_only {
-            return self.read_unsized(state, access, len);
+            return self.read_address_only(state, access, len);
         }
         let offset = self.concrete_offset(state, access);
-        self.fill_unwritten_local(state, access.object, offset.map(|o| o as usize..(o + len) as usize));
+        self.before_shared_access(state, access.object, offset.map(|o| o as usize..(o + len) as usize));
         let o = state.memory.object(access.object);
         if let Some(off) = offset {
             let mut bytes = Bytes::new();
@@ -430,7 +430,7 @@ impl<'m> Executor<'m> {
         shadow: Option<(&[Option<ExprId>], crate::memory::OriginId)>,
     ) {
         if state.memory.object(access.object).address_only {
-            self.write_unsized(state, access, bytes);
+            self.write_address_only(state, access, bytes);
             return;
         }
         let offset = self.concrete_offset(state, access);
@@ -455,7 +455,7 @@ impl<'m> Executor<'m> {
             // The memory limit: the run stops after this step.
             return;
         }
-        self.fill_unwritten_local(state, access.object, None);
+        self.before_shared_access(state, access.object, None);
         let old_shadow = self.object_shadow(state.memory.object(access.object));
         let old = state.memory.object(access.object).bytes.to_vec(&mut self.pool);
         let new = self.store_at(access.offset, &old, bytes);

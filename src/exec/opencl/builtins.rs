@@ -8,11 +8,11 @@ use crate::exec::engine::arity::Arity;
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
-use crate::exec::opencl::races::AccessKind;
 use crate::exec::opencl::workitems::Waits;
 use crate::expr::value::{scalar, Value};
 use crate::expr::{BinOp, CmpOp, ExprId};
 use crate::ir::{demangle, Type};
+use crate::race::AccessKind;
 
 type Outcome = Option<Result<Option<Value>, Step>>;
 

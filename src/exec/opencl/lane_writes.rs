@@ -13,9 +13,9 @@
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::State;
 use crate::exec::memory::mem_ops::Access;
-use crate::exec::opencl::races::AccessKind;
 use crate::expr::ExprId;
 use crate::ir::{Const, Function, Inst, InstKind, Operand, RegId, Terminator, Type};
+use crate::race::AccessKind;
 use rustc_hash::FxHashMap;
 
 /// Per instruction (block, index) of a load or store in the pattern: the

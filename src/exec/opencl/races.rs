@@ -9,34 +9,12 @@ use crate::exec::memory::mem_ops::Access;
 use crate::expr::ExprId;
 use crate::ir::Loc;
 use crate::ir::{GLOBAL_SPACE, LOCAL_SPACE};
-use crate::race::{AccessRecord, Candidate, RaceSink};
+use crate::race::{AccessKind, AccessRecord, Candidate, RaceSink};
 use crate::report::{FindingKind, Related};
 
 /// At most this many solver questions per race check, so that a kernel
 /// with many symbolic accesses still finishes.
 const MAX_RACE_QUERIES: usize = 2000;
-
-/// How a kernel touched memory, as the race detector tells accesses apart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AccessKind {
-    /// A plain load.
-    Read,
-    /// A plain store.
-    Write,
-    /// An atomic read-modify-write (a write that never races another atomic).
-    Atomic,
-}
-
-impl AccessKind {
-    /// A plain (non-atomic) load or store.
-    pub fn plain(write: bool) -> Self {
-        if write {
-            AccessKind::Write
-        } else {
-            AccessKind::Read
-        }
-    }
-}
 
 impl<'m> Executor<'m> {
     /// Records an access for the race detector when a kernel is running.
