@@ -11,9 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod assumptions;
-pub mod bench;
 pub mod canon;
-pub mod canon_adapter;
 pub mod check;
 pub mod cli;
 pub mod config;
@@ -22,22 +20,17 @@ mod error;
 pub mod exec;
 pub mod expr;
 pub mod frontend;
-pub mod interrupt;
 pub mod ir;
 pub mod memory;
-pub mod memory_ceiling;
 pub mod neon;
 pub mod passes;
-pub mod query_ticker;
+pub mod process;
 pub mod race;
 pub mod replay;
 pub mod report;
-pub mod rule_proofs;
-pub mod rule_verify;
+pub mod rule_proof;
 pub mod simd;
 pub mod solver;
-pub mod solver_adapter;
 pub mod suite;
-pub mod tempdirs;
 
 pub use error::Error;

@@ -5,7 +5,7 @@
 //! process-wide.
 
 use symcross::expr::{CmpOp, ExprId, ExprPool};
-use symcross::memory_ceiling;
+use symcross::process::memory_ceiling;
 use symcross::solver::*;
 
 /// A little-endian word built from `n` input bytes of a new array.

@@ -99,7 +99,7 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     // `exact` means the NaN bits of the CPU the code is compiled for: the
     // module's triple (set by --target for C, written in IR inputs).
     let triple = opts.target.as_deref().unwrap_or(&loaded.module.triple);
-    config.nan = crate::expr::NanModel::for_target(&a.nan, Some(triple)).unwrap_or_default();
+    config.nan = crate::expr::NanModel::for_target(&a.nan, crate::frontend::target::is_aarch64(triple)).unwrap_or_default();
     // The built-in rewrite rules are proved with canonical and x86 NaN bits
     // only (rule_verify::verify_rule), and some do not hold with AArch64's
     // (fmin-assoc, once FMINNM propagates a signalling NaN): no e-graph
@@ -107,7 +107,7 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     if config.nan == crate::expr::NanModel::EXACT_AARCH64 {
         config.egraph = false;
     }
-    let unverified_rules = crate::rule_proofs::prove_user_rules(&config)?;
+    let unverified_rules = crate::rule_proof::user_rules::prove_user_rules(&config)?;
     loaded.prepare(&config);
     let name = input_name(&a.files);
     let (mut report, _) = crate::driver::check_module(&loaded, &name, &a.entry, &config)?;

@@ -2,7 +2,7 @@
 //! requested command and maps the outcome to the exit status of README, "Exit status".
 
 mod args;
-pub mod bench_cmd;
+pub mod bench;
 pub mod check_cmd;
 pub mod race_cmd;
 pub mod replay_cmd;
@@ -30,10 +30,10 @@ pub fn main() -> i32 {
     }
     let style = cli.color.style();
     // Temporary directories of runs that were killed.
-    crate::tempdirs::clean_stale(&crate::tempdirs::root());
+    crate::process::tempdirs::clean_stale(&crate::process::tempdirs::root());
     if matches!(cli.command, Command::Check(_) | Command::Race(_) | Command::Run(_)) {
-        // These end with a report when interrupted (crate::interrupt).
-        crate::interrupt::install();
+        // These end with a report when interrupted (crate::process::interrupt).
+        crate::process::interrupt::install();
     }
     let result = match cli.command {
         Command::Check(a) => check_cmd::check(a, &style),
@@ -41,7 +41,7 @@ pub fn main() -> i32 {
         Command::Race(a) => race_cmd::race(a, &style),
         Command::Replay(a) => replay_cmd::replay(a),
         Command::Rules(a) => rules_cmd::rules(a),
-        Command::Bench(a) => bench_cmd::bench(a),
+        Command::Bench(a) => bench::bench(a),
         Command::Suite(a) => suite_cmd::suite(a),
         Command::Merge(a) => suite_cmd::merge(a),
     };

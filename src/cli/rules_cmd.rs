@@ -1,9 +1,9 @@
 //! `symcross rules list|verify`: prints the rewrite rules, or proves each
-//! sound with the bit-precise solver (`crate::rule_verify`).
+//! sound with the bit-precise solver (`crate::rule_proof::prove`).
 
 use super::args::{RulesAction, RulesArgs};
 use crate::canon::RuleSet;
-use crate::rule_verify::{verify_all, Verdict};
+use crate::rule_proof::prove::{verify_all, Verdict};
 use crate::Error;
 use std::time::Duration;
 

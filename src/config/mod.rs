@@ -124,6 +124,19 @@ pub struct Config {
     pub benign_read_write: bool,
 }
 
+impl Config {
+    /// The rule assumptions a run enables: the user's, plus
+    /// `nan-bits-ignored` under `--nan equal` (where NaNs are canonical).
+    /// The e-graph uses the rules they allow, and `check --rules` proves
+    /// those of the user's rule files.
+    pub fn rule_assumptions(&self) -> Assumptions {
+        match self.nan {
+            crate::expr::NanModel::Canonical => self.assumptions.with(crate::assumptions::Assumption::NanBitsIgnored),
+            crate::expr::NanModel::Exact(_) => self.assumptions,
+        }
+    }
+}
+
 impl Default for Config {
     fn default() -> Self {
         Config {

@@ -57,13 +57,13 @@ impl NanModel {
 
     /// The model of a `--nan` value on the host target.
     pub fn from_flag(s: &str) -> Option<NanModel> {
-        NanModel::for_target(s, None)
+        NanModel::for_target(s, false)
     }
 
-    /// The model of a `--nan` value for a `--target` triple (None: the
-    /// host). `exact` takes the NaN rule of the target's architecture.
-    pub fn for_target(s: &str, triple: Option<&str>) -> Option<NanModel> {
-        let aarch64 = triple.is_some_and(crate::frontend::target::is_aarch64);
+    /// The model of a `--nan` value for the target (`aarch64` true for an
+    /// AArch64 `--target`, false for x86-64). `exact` takes the NaN rule of
+    /// the target's architecture.
+    pub fn for_target(s: &str, aarch64: bool) -> Option<NanModel> {
         match s {
             "equal" => Some(NanModel::Canonical),
             "exact" if aarch64 => Some(NanModel::EXACT_AARCH64),

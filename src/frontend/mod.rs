@@ -41,7 +41,7 @@ pub struct CompileOptions {
 /// The linked bitcode; the file is deleted when this value is dropped.
 #[derive(Debug)]
 pub struct CompiledModule {
-    _dir: crate::tempdirs::RunDir,
+    _dir: crate::process::tempdirs::RunDir,
     path: PathBuf,
 }
 
@@ -136,7 +136,7 @@ pub fn compile_with_tools(inputs: &[PathBuf], opts: &CompileOptions, tools: &Too
         check_input_file(input)?;
         kinds.push(classify(input, opts)?);
     }
-    let dir = crate::tempdirs::create("").map_err(FrontendError::TempDir)?;
+    let dir = crate::process::tempdirs::create("").map_err(FrontendError::TempDir)?;
     let runtime = runtime_dir();
     let sources: Vec<(PathBuf, InputKind)> = inputs.iter().cloned().zip(kinds).collect();
     // Kernels run alone need no host runtime but get the device built-ins;

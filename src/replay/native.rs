@@ -141,7 +141,7 @@ pub fn plan(recorded: Option<&BuildRecord>, harness: &[PathBuf], cli: &CompileOp
 
 /// A native build of the harness; the directory is removed on drop.
 pub struct NativeProgram {
-    dir: crate::tempdirs::RunDir,
+    dir: crate::process::tempdirs::RunDir,
     exe: PathBuf,
     /// The emulator the program runs under (qemu-aarch64 for AArch64).
     emulator: Option<Emulator>,
@@ -173,7 +173,7 @@ fn is_cxx(p: &Path) -> bool {
 pub fn build(plan: &BuildPlan) -> Result<NativeProgram, Error> {
     // A locked run directory: removed on drop, and by the next run if this
     // one is killed.
-    let dir = crate::tempdirs::create("replay-").map_err(|e| Error::Usage(format!("cannot create a temporary directory: {e}")))?;
+    let dir = crate::process::tempdirs::create("replay-").map_err(|e| Error::Usage(format!("cannot create a temporary directory: {e}")))?;
     let runtime = crate::frontend::runtime_dir()
         .ok_or_else(|| Error::Usage("cannot find the runtime model directory (set SYMCROSS_RUNTIME)".into()))?;
     let exe = dir.path().join("replay");

@@ -15,7 +15,7 @@ pub enum Limit {
     Paths,
     /// `--max-memory`, or a `malloc` that cannot fit.
     Memory,
-    /// SIGINT or SIGTERM (`crate::interrupt`).
+    /// SIGINT or SIGTERM (`crate::process::interrupt`).
     Interrupted,
     /// A path unrolled a symbolic loop `Config::loop_bound` times; the
     /// other paths were explored (path_budget.rs).

@@ -108,7 +108,7 @@ pub enum ProcessError {
     Output(String),
     #[error("interrupted by a signal")]
     Interrupted,
-    #[error("{}", crate::memory_ceiling::REASON)]
+    #[error("{}", crate::process::memory_ceiling::REASON)]
     MemoryLimit,
 }
 
@@ -190,9 +190,9 @@ impl SmtProcessSolver {
 }
 
 /// Runs the solver on `text`, killing it past `limit` plus the grace, or
-/// as soon as a signal asks the run to stop (`crate::interrupt`).
+/// as soon as a signal asks the run to stop (`crate::process::interrupt`).
 fn run(config: &SmtProcessConfig, script: &SmtScript, limit: Duration) -> Result<String, ProcessError> {
-    if crate::interrupt::requested() {
+    if crate::process::interrupt::requested() {
         return Err(ProcessError::Interrupted);
     }
     let program = config.program.display().to_string();
@@ -203,7 +203,7 @@ fn run(config: &SmtProcessConfig, script: &SmtScript, limit: Duration) -> Result
         .stderr(Stdio::null())
         .spawn()
         .map_err(|source| ProcessError::Spawn { program, source })?;
-    let _registered = crate::interrupt::register_child(child.id());
+    let _registered = crate::process::interrupt::register_child(child.id());
     let mut stdout = child.stdout.take().ok_or_else(|| ProcessError::Output("no stdout".into()))?;
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
@@ -238,13 +238,13 @@ fn run(config: &SmtProcessConfig, script: &SmtScript, limit: Duration) -> Result
                 return Err(ProcessError::Output("the solver's output was lost".into()));
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                if crate::interrupt::requested() {
+                if crate::process::interrupt::requested() {
                     stop(&mut child);
                     return Err(ProcessError::Interrupted);
                 }
-                if crate::memory_ceiling::exceeded(Some(child.id())) {
+                if crate::process::memory_ceiling::exceeded(Some(child.id())) {
                     stop(&mut child);
-                    crate::memory_ceiling::trip();
+                    crate::process::memory_ceiling::trip();
                     return Err(ProcessError::MemoryLimit);
                 }
                 if started.elapsed() >= deadline {

@@ -68,7 +68,7 @@ impl Unknown {
 
     /// The memory ceiling tripped.
     pub fn memory_limit() -> Unknown {
-        Unknown::new(UnknownKind::MemoryLimit, crate::memory_ceiling::REASON)
+        Unknown::new(UnknownKind::MemoryLimit, crate::process::memory_ceiling::REASON)
     }
 }
 

@@ -77,8 +77,8 @@ impl Drop for Z3Solver {
 }
 
 /// A thread that interrupts the running Z3 check when a signal asks the
-/// run to stop (`crate::interrupt`), or when the process passes the
-/// memory limit (`crate::memory_ceiling`, which it then trips). One per
+/// run to stop (`crate::process::interrupt`), or when the process passes the
+/// memory limit (`crate::process::memory_ceiling`, which it then trips). One per
 /// solver, started on the first query: a thread per query would cost more
 /// than small queries do.
 struct InterruptWatcher {
@@ -95,10 +95,10 @@ impl InterruptWatcher {
         let thread = std::thread::spawn(move || {
             while !s.load(Ordering::SeqCst) {
                 if let Some(h) = a.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
-                    if crate::interrupt::requested() {
+                    if crate::process::interrupt::requested() {
                         h.interrupt();
-                    } else if crate::memory_ceiling::exceeded(None) {
-                        crate::memory_ceiling::trip();
+                    } else if crate::process::memory_ceiling::exceeded(None) {
+                        crate::process::memory_ceiling::trip();
                         h.interrupt();
                     }
                 }
@@ -135,7 +135,7 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query) -> SolverResult {
         if uninterpreted { z3::Solver::new(ctx) } else { z3::Solver::new_for_logic(ctx, "QF_BV").unwrap_or_else(|| z3::Solver::new(ctx)) };
     let mut p = Params::new(ctx);
     // Z3 would otherwise install its own SIGINT handler during a check and
-    // swallow Ctrl-C; `crate::interrupt` interrupts it instead.
+    // swallow Ctrl-C; `crate::process::interrupt` interrupts it instead.
     p.set_bool("ctrl_c", false);
     if let Some(t) = query.timeout {
         p.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
@@ -144,7 +144,7 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query) -> SolverResult {
         p.set_u32("rlimit", units.max(1));
     }
     solver.set_params(&p);
-    if crate::interrupt::requested() {
+    if crate::process::interrupt::requested() {
         return SolverResult::Unknown(Unknown::interrupted());
     }
     tracing::trace!(constraints = constraints.len(), "z3: checking");
@@ -157,8 +157,8 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query) -> SolverResult {
     }
     let started = Instant::now();
     match solver.check() {
-        _ if crate::interrupt::requested() => SolverResult::Unknown(Unknown::interrupted()),
-        _ if crate::memory_ceiling::tripped() => SolverResult::Unknown(Unknown::memory_limit()),
+        _ if crate::process::interrupt::requested() => SolverResult::Unknown(Unknown::interrupted()),
+        _ if crate::process::memory_ceiling::tripped() => SolverResult::Unknown(Unknown::memory_limit()),
         SatResult::Unsat => SolverResult::Unsat,
         SatResult::Unknown => SolverResult::Unknown(classify_unknown(query, started.elapsed(), || solver.get_reason_unknown())),
         SatResult::Sat => match solver.get_model() {

@@ -291,7 +291,7 @@ impl<'m> Executor<'m> {
     pub(in crate::exec) fn explore(&mut self, initial: State) {
         let mut searcher = Searcher::new(self.config.searcher, self.config.seed);
         searcher.push(initial);
-        crate::memory_ceiling::set_limit(self.config.max_memory_mb.unwrap_or_else(crate::config::physical_memory_mb));
+        crate::process::memory_ceiling::set_limit(self.config.max_memory_mb.unwrap_or_else(crate::config::physical_memory_mb));
         let mut last_progress = Instant::now();
         // Limits are also checked inside a long path (a loop that runs for
         // minutes is one path), every this many instructions; the clock
@@ -350,7 +350,7 @@ impl<'m> Executor<'m> {
                     self.findings.truncate(found_before);
                     break 'paths;
                 }
-                if crate::memory_ceiling::tripped() {
+                if crate::process::memory_ceiling::tripped() {
                     // A solver query of this step was stopped at the
                     // memory limit: what the step decided may rest on it.
                     let mut k = 0;
@@ -361,7 +361,7 @@ impl<'m> Executor<'m> {
                     self.limit_hit = Some(LimitHit::Memory);
                     break 'paths;
                 }
-                if crate::interrupt::requested() {
+                if crate::process::interrupt::requested() {
                     // What this step decided may rest on a solver call cut
                     // short by the signal: its unconfirmed findings are
                     // artefacts of the interruption, and the path is
@@ -491,7 +491,7 @@ impl<'m> Executor<'m> {
 
     /// The limits that only need the clock and the interrupt flag.
     fn time_is_up(&self) -> Option<LimitHit> {
-        if crate::interrupt::requested() {
+        if crate::process::interrupt::requested() {
             return Some(LimitHit::Interrupted);
         }
         if let Some(t) = self.config.max_time {
@@ -515,7 +515,7 @@ impl<'m> Executor<'m> {
             return Some(LimitHit::Instructions);
         }
         if let Some(mb) = self.config.max_memory_mb {
-            if crate::memory_ceiling::resident_mb() > mb {
+            if crate::process::memory_ceiling::resident_mb() > mb {
                 return Some(LimitHit::Memory);
             }
         }
@@ -571,7 +571,7 @@ impl<'m> Executor<'m> {
             return Ok(());
         }
         let limit = self.config.max_memory_mb.unwrap_or_else(crate::config::physical_memory_mb);
-        if crate::memory_ceiling::resident_mb().saturating_add(need_mb) > limit {
+        if crate::process::memory_ceiling::resident_mb().saturating_add(need_mb) > limit {
             self.limit_hit = Some(LimitHit::Memory);
             return Err(Step::Terminated);
         }

@@ -27,7 +27,7 @@ pub struct ClProgram {
     /// findings of the kernel run.
     pub host_files_at: u32,
     _build: CompiledModule,
-    _source_dir: crate::tempdirs::RunDir,
+    _source_dir: crate::process::tempdirs::RunDir,
 }
 
 /// The programs built so far; ids are indices. Programs are never removed:
@@ -227,7 +227,7 @@ impl<'m> Executor<'m> {
         opts: &CompileOptions,
         label: &str,
     ) -> Result<ClProgram, String> {
-        let dir = crate::tempdirs::create("cl-").map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+        let dir = crate::process::tempdirs::create("cl-").map_err(|e| format!("cannot create a temporary directory: {e}"))?;
         for (name, text) in headers {
             let relative = std::path::Path::new(name);
             if name.is_empty() || relative.is_absolute() || relative.components().any(|c| matches!(c, std::path::Component::ParentDir)) {

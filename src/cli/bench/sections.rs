@@ -1,6 +1,6 @@
 //! `symcross bench`: the figures of BENCHMARKS.md, measured on this machine
 //! (the command itself, choosing sections and where the Markdown goes, is
-//! cli/bench_cmd.rs).
+//! mod.rs).
 //! Sections: concrete interpretation speed; the bundled harnesses; the
 //! decision ladder against the bit-precise solver alone (paper cases); path
 //! merging at growing sizes; race detection in both modes at growing NDRange

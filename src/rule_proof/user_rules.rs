@@ -10,35 +10,11 @@
 //! without proof (`unverified_rules`).
 
 use crate::canon::{Assumption, Rule, RuleSet};
-use crate::config::{Config, FpSolverKind};
-use crate::rule_verify::{verify_rule_in, Verdict};
-use crate::solver::{default_solver, SmtProcessConfig};
+use crate::config::Config;
+use crate::rule_proof::prove::{proof_solver_config, verify_rule_in, Verdict, RULE_PROOF_TIMEOUT};
+use crate::solver::default_solver;
 use crate::Error;
 use std::path::PathBuf;
-use std::time::Duration;
-
-/// Work budget of one proof query, in cvc5's resource units
-/// (`--rlimit-per`): a rule is proved or not whatever the machine's load,
-/// so a proof that passes once passes everywhere. Every shipped rule
-/// proves within it with margin: measured with cvc5 1.0.3, the costliest
-/// queries (`fadd-in-wider`, `fsub-in-wider`, `fsub-as-fadd[f32]` with x86
-/// NaN bits) spend 530,000 to 620,000 units (one to five minutes each on
-/// a loaded two-core machine).
-pub const RULE_PROOF_RESOURCE_LIMIT: u32 = 1_000_000;
-
-/// Wall-clock cap of one proof query (or `--max-time`, when shorter): only
-/// a safety net against a solver gone astray; the work budget decides.
-pub const RULE_PROOF_TIMEOUT: Duration = Duration::from_secs(600);
-
-/// The solver process that proves rules. cvc5 is bounded by the work
-/// budget; z3's units are its own and not calibrated, so with
-/// `--fp-solver z3` only the time cap applies.
-pub fn proof_solver_config(kind: FpSolverKind) -> SmtProcessConfig {
-    match kind {
-        FpSolverKind::Cvc5 => SmtProcessConfig { resource_limit: Some(RULE_PROOF_RESOURCE_LIMIT), ..SmtProcessConfig::cvc5() },
-        FpSolverKind::Z3 => SmtProcessConfig::z3(),
-    }
-}
 
 /// Proves the user rules of `config` that the run can use, or, with
 /// `trust_rules`, returns their names as used without proof. Rules proved
@@ -48,7 +24,7 @@ pub fn prove_user_rules(config: &Config) -> Result<Vec<String>, Error> {
         return Ok(Vec::new());
     }
     let set = RuleSet::load(&config.rule_dirs).map_err(|e| Error::Usage(e.to_string()))?;
-    let enabled = crate::canon_adapter::enabled_rule_assumptions(config);
+    let enabled = config.rule_assumptions();
     let user: Vec<&Rule> = set
         .rules()
         .iter()

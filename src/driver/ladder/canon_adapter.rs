@@ -16,16 +16,6 @@ pub struct EgraphCanonicalizer {
     limits: Limits,
 }
 
-/// The rule assumptions a run enables: the user's, plus
-/// `nan-bits-ignored` under `--nan equal` (where NaNs are canonical).
-pub fn enabled_rule_assumptions(config: &Config) -> Assumptions {
-    let user = config.assumptions;
-    match config.nan {
-        crate::expr::NanModel::Canonical => user.with(Assumption::NanBitsIgnored),
-        crate::expr::NanModel::Exact(_) => user,
-    }
-}
-
 impl EgraphCanonicalizer {
     /// Loads the built-in rules and those of `--rules` directories.
     pub fn new(config: &Config) -> Result<Self, RuleError> {
@@ -34,7 +24,7 @@ impl EgraphCanonicalizer {
         // solver is the next step, and a wall-clock limit would make the
         // verdict depend on the machine's load.
         let limits = Limits { node_limit: config.egraph_node_limit, iter_limit: config.egraph_iter_limit, time_limit: Duration::MAX };
-        Ok(EgraphCanonicalizer { rules, enabled: enabled_rule_assumptions(config), limits })
+        Ok(EgraphCanonicalizer { rules, enabled: config.rule_assumptions(), limits })
     }
 }
 

@@ -1,10 +1,12 @@
 //! `symcross bench`: runs the sections `--only` names (all by default) in
 //! their fixed order and writes their Markdown to `--markdown`, or prints
-//! it after the figures. The measuring is src/bench.rs.
+//! it after the figures. The measuring is sections.rs.
+
+mod sections;
 
 use super::args::BenchArgs;
-use crate::bench::SECTIONS;
 use crate::Error;
+use sections::SECTIONS;
 
 /// Runs `symcross bench` with its arguments; the exit status is 0 unless
 /// a section fails with an error.
@@ -18,7 +20,7 @@ pub fn bench(a: BenchArgs) -> Result<i32, Error> {
     }
     let mut md = String::new();
     for name in SECTIONS.iter().filter(|s| wanted.iter().any(|w| w == *s)) {
-        md.push_str(&crate::bench::section(name)?);
+        md.push_str(&sections::section(name)?);
     }
     if let Some(path) = a.markdown {
         std::fs::write(&path, &md).map_err(|e| Error::Io(path.clone(), e))?;

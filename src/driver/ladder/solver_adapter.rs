@@ -87,7 +87,11 @@ impl Backend for SolverBackend {
         let q = Query::new(path.to_vec(), Some(goal)).with_timeout(timeout).with_assumptions(self.assumptions);
         let number = self.queries() + 1;
         let _ticker = self.progress.then(|| {
-            crate::query_ticker::QueryTicker::start(crate::query_ticker::QueryDescription { number, path_constraints: path.len(), timeout })
+            crate::driver::ladder::query_ticker::QueryTicker::start(crate::driver::ladder::query_ticker::QueryDescription {
+                number,
+                path_constraints: path.len(),
+                timeout,
+            })
         });
         let started = Instant::now();
         let result = self.solver.check(pool, &q);
