@@ -8,7 +8,7 @@
 mod common;
 
 use common::neonsig::{rows, Row, COVERAGE};
-use symcross::exec::engine::value::Value;
+use symcross::expr::value::Value;
 use symcross::expr::ExprPool;
 use symcross::ir::Type;
 use symcross::neon::{lower_neon, Lowered};

@@ -7,7 +7,7 @@ mod common;
 #[test]
 fn shipped_rules_are_sound() {
     let run = common::symcross(&["rules", "verify"]);
-    // Each query has a fixed work budget (rule_proofs.rs), not a time
+    // Each query has a fixed work budget (src/rule_proof/prove.rs), not a time
     // limit, so the answer does not depend on the machine's load: every
     // rule must be proved, in both NaN models.
     let undecided: Vec<&str> = run.stdout.lines().filter(|l| l.contains(" unknown: ")).collect();

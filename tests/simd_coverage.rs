@@ -6,7 +6,7 @@
 mod common;
 
 use common::x86sig::{rows, Row, COVERAGE};
-use symcross::exec::engine::value::Value;
+use symcross::expr::value::Value;
 use symcross::expr::ExprPool;
 use symcross::ir::Type;
 use symcross::simd::{lower_x86, Lowered};

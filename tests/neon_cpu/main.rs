@@ -29,7 +29,7 @@ use rand::{rngs::StdRng, SeedableRng};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
-use symcross::exec::engine::value::Value;
+use symcross::expr::value::Value;
 use symcross::expr::{fp_is_nan, ExprPool, FpFormat};
 use symcross::ir::Type;
 use symcross::neon::{base_name, lower_neon, Lowered};

@@ -22,7 +22,7 @@ mod common;
 use cases::{all_cases, Case};
 use common::x86sig::{self, Row};
 use rand::{rngs::StdRng, SeedableRng};
-use symcross::exec::engine::value::Value;
+use symcross::expr::value::Value;
 use symcross::expr::{fp_is_nan, ExprPool, FpFormat};
 use symcross::ir::Type;
 use symcross::simd::{lower_x86, Lowered};
