@@ -19,7 +19,7 @@ impl<'m> Executor<'m> {
     /// The element type of the buffer `ptr` points into, when the buffer's
     /// type says so and the element size agrees.
     pub(in crate::exec) fn buffer_element(&self, state: &State, ptr: ExprId, elem_size: u64) -> Option<ElementType> {
-        let addr = self.pool.as_const(ptr)? as u64;
+        let addr = self.cx.pool.as_const(ptr)? as u64;
         let o = state.memory.object(state.memory.object_near(addr)?);
         o.element.filter(|t| t.size() as u64 == elem_size)
     }
@@ -43,7 +43,7 @@ impl<'m> Executor<'m> {
             return None;
         }
         let mut read = |ptr: ExprId, k: u64| -> Option<u128> {
-            let addr = self.pool.as_const(ptr)? as u64 + k * elem;
+            let addr = self.cx.pool.as_const(ptr)? as u64 + k * elem;
             let o = state.memory.object(state.memory.object_near(addr)?);
             let off = addr.checked_sub(o.base)?;
             if o.address_only || off + elem > o.size {
@@ -51,8 +51,8 @@ impl<'m> Executor<'m> {
             }
             let mut v = 0u128;
             for i in 0..elem {
-                let byte = o.bytes.get(&mut self.pool, off + i);
-                let byte = evaluate(&self.pool, byte, witness) & 0xff;
+                let byte = o.bytes.get(&mut self.cx.pool, off + i);
+                let byte = evaluate(&self.cx.pool, byte, witness) & 0xff;
                 v |= byte << (8 * i);
             }
             Some(v)

@@ -50,7 +50,7 @@ impl<'m> Executor<'m> {
         let count = self.concrete_size(state, c.args[3][0], loc, "the element count of symcross_check_equal")?;
         self.note_checks(state, count);
         let what = match c.args.get(4) {
-            Some(p) if self.pool.as_const(p[0]) != Some(0) => self.read_c_string(state, p[0], loc)?,
+            Some(p) if self.cx.pool.as_const(p[0]) != Some(0) => self.read_c_string(state, p[0], loc)?,
             _ => "values".to_string(),
         };
         // Comparing bytes never written is a use of them (shadow_mem.rs).
@@ -64,9 +64,9 @@ impl<'m> Executor<'m> {
         let mut unchecked = 0;
         let mut decided = Vec::new();
         for i in 0..count * elem.div_ceil(chunk) {
-            let off = self.pool.constant(64, (i * chunk) as u128);
-            let pa = self.pool.add(c.args[0][0], off);
-            let pb = self.pool.add(c.args[1][0], off);
+            let off = self.cx.pool.constant(64, (i * chunk) as u128);
+            let pa = self.cx.pool.add(c.args[0][0], off);
+            let pb = self.cx.pool.add(c.args[1][0], off);
             let a = self.load_value(state, pa, &t, loc)?[0];
             let b = self.load_value(state, pb, &t, loc)?[0];
             let index = i * chunk / elem;
@@ -99,7 +99,7 @@ impl<'m> Executor<'m> {
                 }),
             }
         }
-        self.check_stats.record(&decided);
+        self.log.check_stats.record(&decided);
         let Some(first) =
             failures.iter().find(|f| f.confirmed_by.is_some()).or(failures.iter().find(|f| f.witness.is_some())).or(failures.first())
         else {
@@ -143,12 +143,12 @@ impl<'m> Executor<'m> {
     /// the bit-exact question is asked first, so a proof costs nothing
     /// more and only an apparent difference is asked again.
     fn check_element(&mut self, state: &State, a: ExprId, b: ExprId) -> CheckOutcome {
-        let outcome = self.decider.check_equal(&mut self.pool, &state.path, a, b);
-        if matches!(outcome, CheckOutcome::Proved(_)) || self.config.nan != crate::expr::NanModel::Canonical {
+        let outcome = self.cx.decider.check_equal(&mut self.cx.pool, &state.path, a, b);
+        if matches!(outcome, CheckOutcome::Proved(_)) || self.cx.config.nan != crate::expr::NanModel::Canonical {
             return outcome;
         }
-        match crate::exec::checks::nan_equality::nan_blind_sides(&mut self.pool, a, b) {
-            Some((na, nb)) => self.decider.check_equal(&mut self.pool, &state.path, na, nb),
+        match crate::exec::checks::nan_equality::nan_blind_sides(&mut self.cx.pool, a, b) {
+            Some((na, nb)) => self.cx.decider.check_equal(&mut self.cx.pool, &state.path, na, nb),
             None => outcome,
         }
     }
@@ -161,14 +161,14 @@ impl<'m> Executor<'m> {
         witness: Option<&Assignment>,
         shape: CheckedBuffers,
     ) -> MismatchExprs {
-        let (definitions, left, right) = print_pair(&self.pool, a, b);
-        let w = self.pool.width(a);
+        let (definitions, left, right) = print_pair(&self.cx.pool, a, b);
+        let w = self.cx.pool.width(a);
         // Read the values as the buffers' type when it is known, else as
         // the kind of value the element computes; a chunk of a wide
         // element, or bytes of no known type, as an integer.
         let known = self
             .buffer_element(state, shape.left, shape.elem)
-            .or_else(|| fp_result_format(&self.pool, a).or_else(|| fp_result_format(&self.pool, b)).map(ElementType::Float))
+            .or_else(|| fp_result_format(&self.cx.pool, a).or_else(|| fp_result_format(&self.cx.pool, b)).map(ElementType::Float))
             .filter(|t| t.size() * 8 == w);
         // Bytes of no known type (a heap buffer read as it was written)
         // show their bits beside the integer reading.
@@ -183,9 +183,9 @@ impl<'m> Executor<'m> {
                 (None, None) => hex,
             }
         };
-        let left_value = witness.map(|m| show(evaluate(&self.pool, a, m)));
-        let right_value = witness.map(|m| show(evaluate(&self.pool, b, m)));
-        let equal_under = self.decider.equal_under(&mut self.pool, a, b).map(|s| s.names());
+        let left_value = witness.map(|m| show(evaluate(&self.cx.pool, a, m)));
+        let right_value = witness.map(|m| show(evaluate(&self.cx.pool, b, m)));
+        let equal_under = self.cx.decider.equal_under(&mut self.cx.pool, a, b).map(|s| s.names());
         let differing = match (witness, element) {
             (Some(m), Some(t)) if t.size() as u64 == shape.elem => self
                 .differing_elements(state, shape.left, shape.right, shape.elem, shape.count, t, m)

@@ -20,7 +20,7 @@ impl<'m> Executor<'m> {
     pub(in crate::exec) fn builtin_memcmp(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let loc = c.inst.loc;
         let n = self.concrete_size(state, c.args[2][0], loc, "the size of a memcmp")?;
-        let zero = self.pool.constant(32, 0);
+        let zero = self.cx.pool.constant(32, 0);
         if n == 0 {
             return Ok(Some(smallvec::smallvec![zero]));
         }
@@ -40,11 +40,11 @@ impl<'m> Executor<'m> {
                 continue;
             }
             for k in (0..a.len()).rev() {
-                let differ = self.pool.eq(a[k], b[k]);
-                let differ = self.pool.not(differ);
-                let (x, y) = (self.pool.zext(a[k], 32), self.pool.zext(b[k], 32));
-                let diff = self.pool.sub(x, y);
-                result = self.pool.ite(differ, diff, result);
+                let differ = self.cx.pool.eq(a[k], b[k]);
+                let differ = self.cx.pool.not(differ);
+                let (x, y) = (self.cx.pool.zext(a[k], 32), self.cx.pool.zext(b[k], 32));
+                let diff = self.cx.pool.sub(x, y);
+                result = self.cx.pool.ite(differ, diff, result);
             }
         }
         Ok(Some(smallvec::smallvec![result]))
@@ -57,7 +57,7 @@ impl<'m> Executor<'m> {
         }
         let join =
             |pool: &mut crate::expr::ExprPool, bytes: &[ExprId]| bytes.iter().skip(1).fold(bytes[0], |acc, byte| pool.concat(*byte, acc));
-        let (wa, wb) = (join(&mut self.pool, a), join(&mut self.pool, b));
-        matches!(self.decider.check_equal(&mut self.pool, &state.path, wa, wb), CheckOutcome::Proved(_))
+        let (wa, wb) = (join(&mut self.cx.pool, a), join(&mut self.cx.pool, b));
+        matches!(self.cx.decider.check_equal(&mut self.cx.pool, &state.path, wa, wb), CheckOutcome::Proved(_))
     }
 }

@@ -13,14 +13,14 @@ impl<'m> Executor<'m> {
     /// Replaces each `byval` argument of the frame on top of the stack by a
     /// pointer to a fresh copy owned by that frame.
     pub(in crate::exec) fn copy_byval_args(&mut self, state: &mut State, loc: Loc) -> Result<(), Step> {
-        let func = self.module.function(state.frame().func);
+        let func = self.cx.module.function(state.frame().func);
         for p in &func.params {
             let Some((size, align)) = p.byval else { continue };
             let Some(src) = state.frame().regs[p.reg.0 as usize].as_ref().map(|v| v[0]) else { continue };
-            let id = state.memory.allocate(&mut self.pool, size, align, ObjectKind::Stack, format!("argument `{}`", p.name));
+            let id = state.memory.allocate(&mut self.cx.pool, size, align, ObjectKind::Stack, format!("argument `{}`", p.name));
             state.memory.object_mut(id).alloc_line = Some(loc);
             state.frame_mut().allocas.push(id);
-            let dst = self.pool.constant(64, state.memory.object(id).base as u128);
+            let dst = self.cx.pool.constant(64, state.memory.object(id).base as u128);
             self.copy_bytes(state, dst, src, size, loc)?;
             state.frame_mut().regs[p.reg.0 as usize] = Some(scalar(dst));
         }

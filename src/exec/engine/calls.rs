@@ -91,7 +91,7 @@ impl<'m> Executor<'m> {
         let shadows = if self.shadow_active(state) { self.arg_shadows(state, func, args, inst.loc) } else { Vec::new() };
         let name: &str = match callee {
             Callee::Direct(f) => {
-                let target = self.module.function(*f);
+                let target = self.cx.module.function(*f);
                 if !target.is_declaration() {
                     let depth = state.stack.len();
                     let step = self.call_function(state, *f, values, inst.dest, inst.loc);
@@ -150,15 +150,15 @@ impl<'m> Executor<'m> {
     }
 
     fn call_indirect(&mut self, state: &mut State, ptr: ExprId, values: Vec<Value>, inst: &'m Inst) -> Step {
-        let addr = match self.pool.as_const(ptr) {
+        let addr = match self.cx.pool.as_const(ptr) {
             Some(a) => a as u64,
             None => {
                 let Some(m) = self.current_model(state) else {
                     return self.unsupported(state, inst.loc, "call through a pointer no solver could resolve".into());
                 };
-                let a = evaluate(&self.pool, ptr, &m);
-                let c = self.pool.constant(64, a);
-                let eq = self.pool.eq(ptr, c);
+                let a = evaluate(&self.cx.pool, ptr, &m);
+                let c = self.cx.pool.constant(64, a);
+                let eq = self.cx.pool.eq(ptr, c);
                 if !self.assume(state, eq) {
                     return Step::Terminated;
                 }
@@ -166,9 +166,9 @@ impl<'m> Executor<'m> {
             }
         };
         match self.function_addr.get(&addr).copied() {
-            Some(f) if !self.module.function(f).is_declaration() => self.call_function(state, f, values, inst.dest, inst.loc),
+            Some(f) if !self.cx.module.function(f).is_declaration() => self.call_function(state, f, values, inst.dest, inst.loc),
             Some(f) => {
-                let name = self.module.function(f).name.clone();
+                let name = self.cx.module.function(f).name.clone();
                 self.unsupported(state, inst.loc, format!("call through a pointer to unmodelled function `{name}`"))
             }
             None => {
@@ -190,7 +190,7 @@ impl<'m> Executor<'m> {
     /// possible, an `unsupported` finding says so: the verdict then covers
     /// only the value taken. Sizes fork instead (`concrete_size`).
     pub fn concrete_arg(&mut self, state: &mut State, v: ExprId) -> Result<u64, Step> {
-        if let Some(c) = self.pool.as_const(v) {
+        if let Some(c) = self.cx.pool.as_const(v) {
             return Ok(c as u64);
         }
         let (c, eq, other) = self.model_value_and_others(state, v).ok_or(Step::Terminated)?;
@@ -208,7 +208,7 @@ impl<'m> Executor<'m> {
 
     /// The value `v` must have on this path, if there is only one.
     pub fn fixed_value(&mut self, state: &mut State, v: ExprId) -> Option<u64> {
-        if let Some(c) = self.pool.as_const(v) {
+        if let Some(c) = self.cx.pool.as_const(v) {
             return Some(c as u64);
         }
         let (c, _, other) = self.model_value_and_others(state, v)?;
@@ -219,11 +219,11 @@ impl<'m> Executor<'m> {
     /// `v == c`, and whether `v` can take another value on the path.
     fn model_value_and_others(&mut self, state: &mut State, v: ExprId) -> Option<(u128, ExprId, crate::check::Feasibility)> {
         let m = self.current_model(state)?;
-        let c = evaluate(&self.pool, v, &m);
-        let ce = self.pool.constant(self.pool.width(v), c);
-        let eq = self.pool.eq(v, ce);
-        let other = self.pool.not(eq);
-        Some((c, eq, self.decider.feasible(&self.pool, &state.path, other)))
+        let c = evaluate(&self.cx.pool, v, &m);
+        let ce = self.cx.pool.constant(self.cx.pool.width(v), c);
+        let eq = self.cx.pool.eq(v, ce);
+        let other = self.cx.pool.not(eq);
+        Some((c, eq, self.cx.decider.feasible(&self.cx.pool, &state.path, other)))
     }
 
     /// Reads a NUL-terminated string with concrete bytes (at most 4096).
@@ -231,7 +231,7 @@ impl<'m> Executor<'m> {
         let mut out = Vec::new();
         let base = self.concrete_arg(state, ptr)?;
         for k in 0..4096u64 {
-            let a = self.pool.constant(64, (base + k) as u128);
+            let a = self.cx.pool.constant(64, (base + k) as u128);
             let access = self.resolve(state, a, 1, loc, false)?;
             let b = self.read_bytes(state, &access, 1, loc)[0];
             if let Some((mask, origin)) = self.shadow.last_read.take() {
@@ -251,47 +251,47 @@ impl<'m> Executor<'m> {
         let loc = c.inst.loc;
         let n = self.concrete_size(state, c.args[1][0], loc, "the size given to make_symbolic")?;
         let name = match c.args.get(2) {
-            Some(p) if self.pool.as_const(p[0]) != Some(0) => self.read_c_string(state, p[0], loc)?,
+            Some(p) if self.cx.pool.as_const(p[0]) != Some(0) => self.read_c_string(state, p[0], loc)?,
             _ => "input".to_string(),
         };
         if n > 0 {
-            self.coverage.symbolic_inputs += 1;
+            self.log.coverage.symbolic_inputs += 1;
         }
         // Input bytes are numbered by 32 bits: a larger input is past any
         // memory limit.
         let Ok(count) = u32::try_from(n) else {
-            self.limit_hit = Some(crate::exec::engine::executor::LimitHit::Memory);
+            self.log.limit_hit = Some(crate::exec::engine::executor::LimitHit::Memory);
             return Err(Step::Terminated);
         };
-        let array = self.pool.new_array(&name, count);
+        let array = self.cx.pool.new_array(&name, count);
         let access = self.resolve(state, c.args[0][0], n, loc, true)?;
         // The input holds what the object holds (`float src[64]`: floats)
         // when it starts at an element boundary: the witness then prints
         // as values.
-        if let (Some(element), Some(offset)) = (state.memory.object(access.object).element, self.pool.as_const(access.offset)) {
+        if let (Some(element), Some(offset)) = (state.memory.object(access.object).element, self.cx.pool.as_const(access.offset)) {
             if offset % element.size() as u128 == 0 {
-                self.pool.set_element_type(array, element);
+                self.cx.pool.set_element_type(array, element);
             }
         }
         if let Some(off) = self.plain_offset(state, &access) {
             // Whole pages hold "byte i of the input", built when read.
             self.admit_host_memory(crate::memory::object_bytes::page_table_bytes(n))?;
             let o = state.memory.object_mut(access.object);
-            o.bytes.fill_input(&mut self.pool, off, n, array, 0);
+            o.bytes.fill_input(&mut self.cx.pool, off, n, array, 0);
             forget_shadow(o, off, n);
             return Ok(None);
         }
         self.admit_transient(n)?;
-        let bytes: Vec<Option<ExprId>> = (0..count).map(|i| Some(self.pool.input_byte(array, i))).collect();
+        let bytes: Vec<Option<ExprId>> = (0..count).map(|i| Some(self.cx.pool.input_byte(array, i))).collect();
         self.write_bytes(state, &access, &bytes);
         Ok(None)
     }
 
     fn builtin_assume(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let v = c.args[0][0];
-        let zero = self.pool.constant(self.pool.width(v), 0);
-        let is_zero = self.pool.eq(v, zero);
-        let holds = self.pool.not(is_zero);
+        let zero = self.cx.pool.constant(self.cx.pool.width(v), 0);
+        let is_zero = self.cx.pool.eq(v, zero);
+        let holds = self.cx.pool.not(is_zero);
         if self.assume(state, holds) {
             Ok(None)
         } else {
@@ -304,7 +304,7 @@ impl<'m> Executor<'m> {
         let msg = format!("assertion `{text}` can fail");
         let model = state.model.clone();
         let decided = if state.unconfirmed_path { None } else { Some(crate::report::DecidedBy::BitPrecise) };
-        self.check_stats.record(decided.as_slice());
+        self.log.check_stats.record(decided.as_slice());
         self.report(state, FindingKind::Mismatch, c.inst.loc, msg, model.as_ref().filter(|_| !state.unconfirmed_path), decided);
         Err(Step::Terminated)
     }
@@ -315,13 +315,13 @@ impl<'m> Executor<'m> {
     fn builtin_klee_assert(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         self.note_checks(state, 1);
         let v = c.args[0][0];
-        let zero = self.pool.constant(self.pool.width(v), 0);
-        let fails = self.pool.eq(v, zero);
+        let zero = self.cx.pool.constant(self.cx.pool.width(v), 0);
+        let fails = self.cx.pool.eq(v, zero);
         let (bad, good) = self.branch(state, fails);
         if let Some(bad) = bad {
             let witness = bad.model.clone().filter(|_| !bad.unconfirmed_path);
             let decided = witness.as_ref().map(|_| crate::report::DecidedBy::BitPrecise);
-            self.check_stats.record(decided.as_slice());
+            self.log.check_stats.record(decided.as_slice());
             self.report(&bad, FindingKind::Mismatch, c.inst.loc, "klee_assert can fail".into(), witness.as_ref(), decided);
         }
         match good {
@@ -365,12 +365,12 @@ impl<'m> Executor<'m> {
     /// limit (`Executor::admit_allocation`).
     pub(in crate::exec) fn heap_allocate(&mut self, state: &mut State, size: u64, align: u64, loc: Loc) -> Result<ExprId, Step> {
         self.admit_allocation(size)?;
-        let file = self.module.file_name(loc).rsplit('/').next().unwrap_or("").to_string();
+        let file = self.cx.module.file_name(loc).rsplit('/').next().unwrap_or("").to_string();
         let name = format!("heap block allocated at {file}:{}", loc.line);
-        let id = state.memory.allocate(&mut self.pool, size, align, ObjectKind::Heap, name);
+        let id = state.memory.allocate(&mut self.cx.pool, size, align, ObjectKind::Heap, name);
         state.memory.object_mut(id).alloc_line = Some(loc);
         let base = state.memory.object(id).base;
-        Ok(self.pool.constant(64, base as u128))
+        Ok(self.cx.pool.constant(64, base as u128))
     }
 
     fn builtin_malloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
@@ -388,10 +388,10 @@ impl<'m> Executor<'m> {
         let align = self.concrete_arg(state, c.args[1][0])?;
         let n = self.concrete_size(state, c.args[2][0], c.inst.loc, "the size of a posix_memalign")?;
         let p = self.heap_allocate(state, n, align, c.inst.loc)?;
-        let bytes = crate::memory::layout::value_to_bytes(&mut self.pool, &crate::ir::Type::Ptr { addr_space: 0 }, &[p]);
+        let bytes = crate::memory::layout::value_to_bytes(&mut self.cx.pool, &crate::ir::Type::Ptr { addr_space: 0 }, &[p]);
         let access = self.resolve(state, c.args[0][0], 8, c.inst.loc, true)?;
         self.write_bytes(state, &access, &bytes);
-        Ok(Some(scalar(self.pool.constant(32, 0))))
+        Ok(Some(scalar(self.cx.pool.constant(32, 0))))
     }
 
     fn builtin_calloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
@@ -400,7 +400,7 @@ impl<'m> Executor<'m> {
         // n * size past 64 bits cannot be allocated: the memory limit.
         let total = n.saturating_mul(size);
         let p = self.heap_allocate(state, total, 16, c.inst.loc)?;
-        let zero = self.pool.constant(8, 0);
+        let zero = self.cx.pool.constant(8, 0);
         self.fill_bytes(state, p, zero, total, c.inst.loc)?;
         Ok(Some(scalar(p)))
     }
@@ -409,7 +409,7 @@ impl<'m> Executor<'m> {
         let old = c.args[0][0];
         let n = self.concrete_size(state, c.args[1][0], c.inst.loc, "the size of a realloc")?;
         let p = self.heap_allocate(state, n, 16, c.inst.loc)?;
-        if self.pool.as_const(old) != Some(0) {
+        if self.cx.pool.as_const(old) != Some(0) {
             let old_addr = self.concrete_arg(state, old)?;
             let keep = state.memory.object_near(old_addr).map(|o| state.memory.object(o).size.min(n)).unwrap_or(0);
             self.copy_bytes(state, p, old, keep, c.inst.loc)?;
@@ -454,8 +454,8 @@ impl<'m> Executor<'m> {
             let msg = format!("double free of `{}`", o.name);
             if self.report(state, FindingKind::DoubleFree, loc, msg, None, None).is_some() {
                 if let Some(fl) = first {
-                    let l = self.location(fl);
-                    if let Some(f) = self.findings.last_mut() {
+                    let l = self.cx.location(fl);
+                    if let Some(f) = self.log.findings.last_mut() {
                         f.related.insert(0, crate::report::Related { message: "first freed here".into(), location: l });
                     }
                 }
@@ -476,7 +476,7 @@ impl<'m> Executor<'m> {
 
     fn builtin_memset(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let n = self.concrete_size(state, c.args[2][0], c.inst.loc, "the size of a memset")?;
-        let byte = self.pool.trunc(c.args[1][0], 8);
+        let byte = self.cx.pool.trunc(c.args[1][0], 8);
         self.fill_bytes(state, c.args[0][0], byte, n, c.inst.loc)?;
         Ok(Some(c.args[0].clone()))
     }
@@ -497,7 +497,7 @@ impl<'m> Executor<'m> {
                 let to = self.resolve(state, dst, n, loc, true)?;
                 if let Some(to_off) = self.plain_offset(state, &to) {
                     let o = state.memory.object_mut(to.object);
-                    o.bytes.copy_from(&mut self.pool, to_off, &source, from_off, n);
+                    o.bytes.copy_from(&mut self.cx.pool, to_off, &source, from_off, n);
                     forget_shadow(o, to_off, n);
                     return Ok(());
                 }
@@ -526,7 +526,7 @@ impl<'m> Executor<'m> {
             // Whole pages share one page holding `byte`.
             self.admit_host_memory(crate::memory::object_bytes::page_table_bytes(n))?;
             let o = state.memory.object_mut(to.object);
-            o.bytes.fill(&mut self.pool, off, n, byte);
+            o.bytes.fill(&mut self.cx.pool, off, n, byte);
             forget_shadow(o, off, n);
             return Ok(());
         }
@@ -542,18 +542,18 @@ impl<'m> Executor<'m> {
         if o.address_only {
             return None;
         }
-        self.pool.as_const(access.offset).map(|v| v as u64)
+        self.cx.pool.as_const(access.offset).map(|v| v as u64)
     }
 
     /// The bytes of a copy; their shadow is left in `self.shadow.last_read`
     /// (copying indeterminate bytes is no use of them).
     fn read_bytes_raw(&mut self, state: &mut State, access: &crate::exec::memory::mem_ops::Access, n: u64) -> Vec<ExprId> {
-        if let Some(off) = self.pool.as_const(access.offset) {
+        if let Some(off) = self.cx.pool.as_const(access.offset) {
             let o = state.memory.object(access.object);
             if !o.address_only {
                 self.shadow.last_read = self.range_shadow(o, off as u64, n);
                 let mut bytes = Vec::new();
-                o.bytes.read(&mut self.pool, off as u64, n, &mut bytes);
+                o.bytes.read(&mut self.cx.pool, off as u64, n, &mut bytes);
                 return bytes;
             }
         }

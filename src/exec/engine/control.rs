@@ -52,7 +52,7 @@ impl<'m> Executor<'m> {
             let f = state.frame();
             if forced.func == f.func && forced.header == f.block && forced.depth == state.stack.len() {
                 state.forced_exit = None;
-                let leave = if forced.exit == then { c } else { self.pool.not(c) };
+                let leave = if forced.exit == then { c } else { self.cx.pool.not(c) };
                 if !self.assume(state, leave) {
                     return Step::Terminated;
                 }
@@ -60,7 +60,7 @@ impl<'m> Executor<'m> {
                 return Step::Continue;
             }
         }
-        if let Some(v) = self.pool.as_const(c) {
+        if let Some(v) = self.cx.pool.as_const(c) {
             self.jump(state, func, if v != 0 { then } else { otherwise });
             return Step::Continue;
         }
@@ -79,10 +79,10 @@ impl<'m> Executor<'m> {
         // summarised at its first such test, as it would be after
         // --loop-bound trips (so only where that bound applies: `symcross
         // race`). Its paths' findings are then unconfirmed.
-        if state.gpu.is_some() && self.config.loop_bound.is_some() && self.pool.mentions_fp(c) {
+        if state.gpu.is_some() && self.cx.config.loop_bound.is_some() && self.cx.pool.mentions_fp(c) {
             let here = state.frame().block;
             if self.summarise_loop_at_bound(state, func, here, then, otherwise) {
-                tracing::debug!(function = %func.name, line = self.location(loc).line, state = state.id, "loop summarised: its test needs the floating-point solver");
+                tracing::debug!(function = %func.name, line = self.cx.location(loc).line, state = state.id, "loop summarised: its test needs the floating-point solver");
                 return Step::Continue;
             }
         }
@@ -92,11 +92,11 @@ impl<'m> Executor<'m> {
                 let (here, func_id) = (state.frame().block, state.frame().func);
                 if self.loop_bound_reached(state, here) {
                     if self.summarise_loop_at_bound(state, func, here, then, otherwise) {
-                        tracing::debug!(function = %func.name, line = self.location(loc).line, state = state.id, "loop bound: loop summarised");
+                        tracing::debug!(function = %func.name, line = self.cx.location(loc).line, state = state.id, "loop bound: loop summarised");
                         return Step::Continue;
                     }
                     self.loop_bound_cut(state, loc);
-                    tracing::debug!(function = %func.name, line = self.location(loc).line, state = state.id, "path ended: loop bound");
+                    tracing::debug!(function = %func.name, line = self.cx.location(loc).line, state = state.id, "path ended: loop bound");
                     return Step::Terminated;
                 }
                 self.open_region(&mut t, &mut f, func_id, here, state.path.len());
@@ -104,8 +104,8 @@ impl<'m> Executor<'m> {
                 tracing::trace!(
                     function = %func.name,
                     block = here.0,
-                    line = self.location(loc).line,
-                    condition_nodes = crate::check::dag_size(&self.pool, &[c], crate::check::LOGGED_SIZE_CAP),
+                    line = self.cx.location(loc).line,
+                    condition_nodes = crate::check::dag_size(&self.cx.pool, &[c], crate::check::LOGGED_SIZE_CAP),
                     path_constraints = state.path.len(),
                     state = t.id,
                     new_state = f.id,
@@ -127,7 +127,7 @@ impl<'m> Executor<'m> {
                 Step::Continue
             }
             (None, None) => {
-                self.stats.pruned += 1;
+                self.log.stats.pruned += 1;
                 tracing::trace!(state = state.id, "path ended: neither side of the branch is feasible");
                 Step::Terminated
             }
@@ -136,8 +136,8 @@ impl<'m> Executor<'m> {
 
     fn exec_switch(&mut self, state: &mut State, func: &'m Function, value: &Operand, default: BlockId, cases: &[(u128, BlockId)]) -> Step {
         let v = self.operand1(state, func, value);
-        let w = self.pool.width(v);
-        if let Some(x) = self.pool.as_const(v) {
+        let w = self.cx.pool.width(v);
+        if let Some(x) = self.cx.pool.as_const(v) {
             let target = cases.iter().find(|(c, _)| *c == x).map(|(_, b)| *b).unwrap_or(default);
             self.jump(state, func, target);
             return Step::Continue;
@@ -146,8 +146,8 @@ impl<'m> Executor<'m> {
         let mut rest = state.clone();
         let mut forks = Vec::new();
         for (c, target) in cases {
-            let ce = self.pool.constant(w, *c);
-            let hit = self.pool.eq(v, ce);
+            let ce = self.cx.pool.constant(w, *c);
+            let hit = self.cx.pool.eq(v, ce);
             let (t, f) = self.branch(&mut rest, hit);
             if let Some(mut t) = t {
                 self.jump(&mut t, func, *target);
@@ -167,7 +167,7 @@ impl<'m> Executor<'m> {
 
     fn finish_switch(&mut self, state: &mut State, mut forks: Vec<State>) -> Step {
         let Some(first) = forks.pop() else {
-            self.stats.pruned += 1;
+            self.log.stats.pruned += 1;
             return Step::Terminated;
         };
         *state = first;
@@ -231,7 +231,7 @@ impl<'m> Executor<'m> {
         if state.stack.len() >= 10_000 {
             return self.unsupported(state, loc, "call depth above 10000 (unbounded recursion?)".into());
         }
-        let f = self.module.function(callee);
+        let f = self.cx.module.function(callee);
         let fixed = f.params.len();
         let extra: Vec<Value> = if f.varargs && args.len() > fixed { args[fixed..].to_vec() } else { Vec::new() };
         self.push_frame(state, callee, args, dest, loc);
@@ -268,13 +268,13 @@ impl<'m> Executor<'m> {
     /// the va_list's overflow area at them (see calls.rs).
     fn lay_out_varargs(&mut self, state: &mut State, extra: &[Value]) -> crate::memory::ObjectId {
         let size = 8 * extra.len().max(1) as u64;
-        let id = state.memory.allocate(&mut self.pool, size, 16, crate::memory::ObjectKind::Stack, "varargs".into());
+        let id = state.memory.allocate(&mut self.cx.pool, size, 16, crate::memory::ObjectKind::Stack, "varargs".into());
         for (k, v) in extra.iter().enumerate() {
             let lane = v[0];
-            let w = self.pool.width(lane);
-            let wide = if w < 64 { self.pool.zext(lane, 64) } else { self.pool.trunc(lane, 64) };
-            let slot: Vec<Option<crate::expr::ExprId>> = (0..8).map(|b| Some(self.pool.extract(wide, b * 8, 8))).collect();
-            state.memory.object_mut(id).bytes.write(&mut self.pool, k as u64 * 8, &slot);
+            let w = self.cx.pool.width(lane);
+            let wide = if w < 64 { self.cx.pool.zext(lane, 64) } else { self.cx.pool.trunc(lane, 64) };
+            let slot: Vec<Option<crate::expr::ExprId>> = (0..8).map(|b| Some(self.cx.pool.extract(wide, b * 8, 8))).collect();
+            state.memory.object_mut(id).bytes.write(&mut self.cx.pool, k as u64 * 8, &slot);
         }
         state.memory.object_mut(id).bytes.set_all_written(true);
         state.frame_mut().allocas.push(id);

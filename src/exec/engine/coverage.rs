@@ -55,7 +55,7 @@ pub(in crate::exec) fn has_checks(module: &Module) -> bool {
 impl<'m> Executor<'m> {
     /// Counts `n` checks reached on this path.
     pub(in crate::exec) fn note_checks(&mut self, state: &mut State, n: u64) {
-        self.coverage.checks += n;
+        self.log.coverage.checks += n;
         state.checked = true;
     }
 

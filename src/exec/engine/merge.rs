@@ -64,10 +64,10 @@ impl<'m> Executor<'m> {
     /// Tags both sides of a fork at a branch with a new region, when the
     /// branch has a join point.
     pub(in crate::exec) fn open_region(&mut self, a: &mut State, b: &mut State, func: FuncId, block: BlockId, prefix: usize) {
-        if !self.config.merge {
+        if !self.cx.config.merge {
             return;
         }
-        let f = self.module.function(func);
+        let f = self.cx.module.function(func);
         let ipdom = self.postdoms.entry(func).or_insert_with(|| crate::exec::engine::postdom::immediate_post_dominators(f));
         let Some(join) = ipdom.get(block.0 as usize).copied().flatten() else { return };
         let id = self.next_region;
@@ -142,7 +142,7 @@ impl<'m> Executor<'m> {
                             "states merged"
                         );
                         waiting.push(m);
-                        self.stats.merged += 1;
+                        self.log.stats.merged += 1;
                         // Two states became one: outer regions wait for one fewer.
                         for t in &s.merge[..s.merge.len() - 1] {
                             if let Some(r) = self.regions.get_mut(&t.region) {
@@ -227,7 +227,7 @@ impl<'m> Executor<'m> {
         let guard = self.side_guard(&a, tag.prefix);
         let other_guard = self.side_guard(b, tag.prefix);
         if let (Some(ga), Some(gb)) = (a.gpu.as_mut(), b.gpu.as_ref()) {
-            if !ga.merge_records_from(gb, tag.log_len, guard, other_guard, &mut self.pool) {
+            if !ga.merge_records_from(gb, tag.log_len, guard, other_guard, &mut self.cx.pool) {
                 return Err(a);
             }
         }
@@ -275,17 +275,17 @@ impl<'m> Executor<'m> {
             let ob_bytes = ob.bytes.clone();
             let poison = if sa.is_some() || sb.is_some() {
                 let size = oa.size as usize;
-                let zero = self.pool.constant(8, 0);
+                let zero = self.cx.pool.constant(8, 0);
                 let origin = sa.as_ref().or(sb.as_ref()).map(|(_, o)| *o);
                 let (ma, mb) =
                     (sa.map(|(m, _)| m).unwrap_or_else(|| vec![zero; size]), sb.map(|(m, _)| m).unwrap_or_else(|| vec![zero; size]));
-                let masks: Vec<Option<ExprId>> = ma.iter().zip(&mb).map(|(x, y)| Some(self.pool.ite(guard, *x, *y))).collect();
+                let masks: Vec<Option<ExprId>> = ma.iter().zip(&mb).map(|(x, y)| Some(self.cx.pool.ite(guard, *x, *y))).collect();
                 Some((masks, origin))
             } else {
                 None
             };
             let o = a.memory.object_mut(id);
-            o.bytes.merge(&mut self.pool, &ob_bytes, |pool, x, y, written_a, written_b| {
+            o.bytes.merge(&mut self.cx.pool, &ob_bytes, |pool, x, y, written_a, written_b| {
                 let side = |v: ExprId, written: bool, pool: &mut crate::expr::ExprPool| {
                     if arbitrary && written_a != written_b && !written {
                         pool.fresh(8)
@@ -307,9 +307,9 @@ impl<'m> Executor<'m> {
         a.path.truncate(tag.prefix);
         a.implied.clear();
         // The two sides of one branch cover every case: nothing to add.
-        let complementary = self.pool.not(guard) == other_guard;
-        let either = self.pool.or(guard, other_guard);
-        if self.pool.as_const(either) != Some(1) && !complementary {
+        let complementary = self.cx.pool.not(guard) == other_guard;
+        let either = self.cx.pool.or(guard, other_guard);
+        if self.cx.pool.as_const(either) != Some(1) && !complementary {
             a.path.push(either);
         }
         if a.model.is_none() {
@@ -326,9 +326,9 @@ impl<'m> Executor<'m> {
 
     /// The conjunction of a state's constraints after the region's prefix.
     fn side_guard(&mut self, s: &State, prefix: usize) -> ExprId {
-        let mut g = self.pool.bool_const(true);
+        let mut g = self.cx.pool.bool_const(true);
         for c in &s.path[prefix.min(s.path.len())..] {
-            g = self.pool.and(g, *c);
+            g = self.cx.pool.and(g, *c);
         }
         g
     }
@@ -347,15 +347,15 @@ impl<'m> Executor<'m> {
                 (None, Some(v)) => Some(crate::exec::memory::shadow::zeros_like(p, v)),
                 (None, None) => None,
             };
-            let ma = lanes_of(&sa, &fa.regs[r.0 as usize], &mut self.pool);
-            let mb = lanes_of(&sb, &fb.regs[r.0 as usize], &mut self.pool);
+            let ma = lanes_of(&sa, &fa.regs[r.0 as usize], &mut self.cx.pool);
+            let mb = lanes_of(&sb, &fb.regs[r.0 as usize], &mut self.cx.pool);
             let mask = match (ma, mb) {
                 (Some(x), Some(y)) if x.len() == y.len() => self.select_value(guard, &x, &y),
                 (Some(x), _) => x,
                 (None, Some(y)) => y,
                 (None, None) => continue,
             };
-            if crate::exec::memory::shadow::is_clean(&self.pool, &mask) {
+            if crate::exec::memory::shadow::is_clean(&self.cx.pool, &mask) {
                 fa.shadows.remove(&r);
             } else {
                 fa.shadows.insert(r, crate::exec::memory::shadow::Shadow { mask, origin });
@@ -365,7 +365,7 @@ impl<'m> Executor<'m> {
     }
 
     fn select_value(&mut self, guard: ExprId, a: &Value, b: &Value) -> Value {
-        a.iter().zip(b.iter()).map(|(x, y)| self.pool.ite(guard, *x, *y)).collect()
+        a.iter().zip(b.iter()).map(|(x, y)| self.cx.pool.ite(guard, *x, *y)).collect()
     }
 }
 

@@ -5,18 +5,24 @@
 //! composition root (exec/models.rs) fills.
 
 pub(in crate::exec) mod arity;
+pub(in crate::exec) mod branching;
 pub(in crate::exec) mod byval_args;
 pub(in crate::exec) mod calls;
 pub(in crate::exec) mod control;
 pub(in crate::exec) mod coverage;
 pub mod device;
 pub mod executor;
+pub(in crate::exec) mod findings;
 pub(in crate::exec) mod implied;
+pub(in crate::exec) mod initial_state;
+pub(in crate::exec) mod limits;
 pub(in crate::exec) mod merge;
 pub(in crate::exec) mod model_hooks;
 pub mod outcome;
 pub(in crate::exec) mod path_budget;
 pub(in crate::exec) mod postdom;
+pub mod run_context;
+pub mod run_log;
 pub(in crate::exec) mod searcher;
 pub mod shard;
 pub mod state;

@@ -4,6 +4,7 @@
 //! executor's working fields.
 
 use crate::exec::engine::executor::Executor;
+use crate::exec::engine::run_log::NoteKind;
 use crate::report::{Coverage, Finding, Limit, RunStats, SymbolicInput};
 
 /// The result of `Executor::run`.
@@ -48,26 +49,26 @@ impl Executor<'_> {
     /// `run`): findings and output are moved out, not copied.
     pub(in crate::exec) fn finish(&mut self) -> RunOutcome {
         let stats = RunStats {
-            paths: self.stats.paths,
-            merged: self.stats.merged,
-            instructions: self.stats.instructions,
-            queries: self.decider.backend.queries(),
+            paths: self.log.stats.paths,
+            merged: self.log.stats.merged,
+            instructions: self.log.stats.instructions,
+            queries: self.cx.decider.backend.queries(),
             seconds: self.elapsed(),
-            decided: self.check_stats.clone(),
+            decided: self.log.check_stats.clone(),
         };
         RunOutcome {
-            findings: std::mem::take(&mut self.findings),
+            findings: std::mem::take(&mut self.log.findings),
             stats,
-            limit: self.limit_hit,
-            path_cuts: std::mem::take(&mut self.path_limit_notes),
-            nonterminating: std::mem::take(&mut self.nontermination_notes),
-            undefined_values: std::mem::take(&mut self.undefined_value_notes),
-            havoc_doubts: std::mem::take(&mut self.havoc_doubts),
-            stopped_at_first_finding: self.stopped_at_finding,
-            coverage: self.coverage.clone(),
-            output: std::mem::take(&mut self.output),
-            symbolic_inputs: self.pool.arrays().iter().map(|a| SymbolicInput { name: a.name.clone(), bytes: a.size }).collect(),
-            shard_uncertain: self.shard_uncertain,
+            limit: self.log.limit_hit,
+            path_cuts: self.log.take_notes(NoteKind::PathCut),
+            nonterminating: self.log.take_notes(NoteKind::Nonterminating),
+            undefined_values: self.log.take_notes(NoteKind::UndefinedValue),
+            havoc_doubts: std::mem::take(&mut self.log.havoc_doubts),
+            stopped_at_first_finding: self.log.stopped_at_finding,
+            coverage: self.log.coverage.clone(),
+            output: std::mem::take(&mut self.log.output),
+            symbolic_inputs: self.cx.pool.arrays().iter().map(|a| SymbolicInput { name: a.name.clone(), bytes: a.size }).collect(),
+            shard_uncertain: self.log.shard_uncertain,
         }
     }
 
@@ -75,6 +76,6 @@ impl Executor<'_> {
     /// integer operations (`exec::nan_bits_read`): a verdict under
     /// canonical NaNs does not cover that read.
     pub fn read_float_bits(&self) -> bool {
-        crate::exec::nan_bits_read(&self.pool)
+        crate::exec::nan_bits_read(&self.cx.pool)
     }
 }

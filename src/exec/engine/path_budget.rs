@@ -13,6 +13,7 @@
 use crate::exec::engine::device::DeviceState;
 use crate::exec::engine::executor::{Executor, LimitHit};
 use crate::exec::engine::model_hooks::ModelHooks;
+use crate::exec::engine::run_log::NoteKind;
 use crate::exec::engine::state::State;
 use crate::ir::{BlockId, Loc};
 
@@ -24,14 +25,17 @@ impl<'m> Executor<'m> {
     /// branch inside the loop body, whose region closes every iteration,
     /// does not count.
     pub(in crate::exec) fn loop_bound_reached(&self, state: &State, block: BlockId) -> bool {
-        self.config.loop_bound.is_some_and(|bound| self.unrolled(state, block) + unrolled_before_barriers(state, block) >= bound as usize)
+        self.cx
+            .config
+            .loop_bound
+            .is_some_and(|bound| self.unrolled(state, block) + unrolled_before_barriers(state, block) >= bound as usize)
     }
 
     /// Ends the path at a loop test past the bound, noting the limit.
     pub(in crate::exec) fn loop_bound_cut(&mut self, state: &State, loc: Loc) {
-        let bound = self.config.loop_bound.unwrap_or(0);
+        let bound = self.cx.config.loop_bound.unwrap_or(0);
         let who = self.running_unit(state).map(|w| format!(" ({w})")).unwrap_or_default();
-        let line = self.location(loc).line;
+        let line = self.cx.location(loc).line;
         self.cut_path(
             LimitHit::LoopBound,
             format!("the loop at line {line}{who} was unrolled {bound} times with its exit still depending on the input; longer trip counts were not explored (--loop-bound {bound})"),
@@ -40,11 +44,8 @@ impl<'m> Executor<'m> {
 
     /// Notes a cut that ended one path: the limit, and what the cut was.
     pub(in crate::exec) fn cut_path(&mut self, limit: LimitHit, note: String) {
-        self.path_limit.get_or_insert(limit);
-        // A few examples say enough; symbolic work-items make many labels.
-        if self.path_limit_notes.len() < 4 && !self.path_limit_notes.contains(&note) {
-            self.path_limit_notes.push(note);
-        }
+        self.log.path_limit.get_or_insert(limit);
+        self.log.note(NoteKind::PathCut, note);
     }
 }
 

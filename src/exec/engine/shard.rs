@@ -42,7 +42,7 @@ impl<'m> Executor<'m> {
     /// states kept. States inside a merge region are never dropped: their
     /// region waits for them.
     pub(in crate::exec) fn route_step(&mut self, state: &mut State, others: &mut Vec<State>) -> bool {
-        let Some(shard) = self.config.shard else { return true };
+        let Some(shard) = self.cx.config.shard else { return true };
         self.note_uncertain(state);
         if !state.merge.is_empty() || others.iter().any(|o| !o.merge.is_empty()) {
             return true;
@@ -67,20 +67,20 @@ impl<'m> Executor<'m> {
     /// merge region the region's other states keep their routes, so the
     /// split is no longer certain.
     pub fn freeze_route(&mut self, state: &mut State) {
-        let Some(shard) = self.config.shard else { return };
+        let Some(shard) = self.cx.config.shard else { return };
         if state.route.decided(shard) {
             return;
         }
         state.route = state.route.frozen();
         if !state.merge.is_empty() {
-            self.shard_uncertain = true;
+            self.log.shard_uncertain = true;
         }
     }
 
     /// Whether this run counts the path `state` just ended (always, unless
     /// sharding).
     pub(in crate::exec) fn owns_path(&mut self, state: &State) -> bool {
-        let Some(shard) = self.config.shard else { return true };
+        let Some(shard) = self.cx.config.shard else { return true };
         self.note_uncertain(state);
         shard.owns(&state.route)
     }
@@ -88,9 +88,9 @@ impl<'m> Executor<'m> {
     /// An undecided state whose path rests on an `unknown` solver answer:
     /// the other shards may have unfolded the prefix differently.
     pub(in crate::exec) fn note_uncertain(&mut self, state: &State) {
-        if let Some(shard) = self.config.shard {
+        if let Some(shard) = self.cx.config.shard {
             if state.unconfirmed_path && !state.route.decided(shard) {
-                self.shard_uncertain = true;
+                self.log.shard_uncertain = true;
             }
         }
     }

@@ -13,7 +13,7 @@ impl<'m> Executor<'m> {
     /// Executes the running frame's next instruction, or its block's
     /// terminator when the instructions are done. Both count as steps.
     pub fn step(&mut self, state: &mut State) -> Step {
-        let module = self.module;
+        let module = self.cx.module;
         let frame = state.frame();
         let func = module.function(frame.func);
         let block = &func.blocks[frame.block.0 as usize];
@@ -21,14 +21,14 @@ impl<'m> Executor<'m> {
             let inst = &block.insts[frame.pc];
             state.frame_mut().pc += 1;
             state.steps += 1;
-            self.stats.instructions += 1;
+            self.log.stats.instructions += 1;
             self.exec_inst(state, func, inst)
         } else {
             // Terminators count as steps too: `while (1) {}` is one block
             // with a branch to itself (path_budget.rs).
             let (from, depth) = (frame.block, state.stack.len());
             state.steps += 1;
-            self.stats.instructions += 1;
+            self.log.stats.instructions += 1;
             let step = self.exec_terminator(state, func, &block.term, block.term_loc);
             // Every cycle of a CFG has an edge to a block at or before its
             // source in block order: those are the back edges watched.
@@ -120,17 +120,17 @@ impl<'m> Executor<'m> {
     /// addresses, `undef` as zeros, vectors and aggregates flattened.
     pub fn const_value(&mut self, c: &Const) -> Value {
         match c {
-            Const::Int { width, value } => scalar(self.pool.constant(*width, *value)),
-            Const::Float { format, bits } => scalar(self.pool.constant(format.width(), *bits)),
-            Const::Null => scalar(self.pool.constant(64, 0)),
+            Const::Int { width, value } => scalar(self.cx.pool.constant(*width, *value)),
+            Const::Float { format, bits } => scalar(self.cx.pool.constant(format.width(), *bits)),
+            Const::Null => scalar(self.cx.pool.constant(64, 0)),
             Const::Undef(t) => self.undef_value(t),
             Const::GlobalAddr { global, offset } => {
                 let a = self.global_address(*global).wrapping_add(*offset as u64);
-                scalar(self.pool.constant(64, a as u128))
+                scalar(self.cx.pool.constant(64, a as u128))
             }
             Const::FuncAddr(f) => {
                 let a = self.function_base[f.0 as usize];
-                scalar(self.pool.constant(64, a as u128))
+                scalar(self.cx.pool.constant(64, a as u128))
             }
             Const::Vector(items) | Const::Aggregate(items) => {
                 let mut v = Value::new();
@@ -146,7 +146,7 @@ impl<'m> Executor<'m> {
     pub fn undef_value(&mut self, t: &Type) -> Value {
         let mut v = Value::new();
         for w in leaf_widths(t) {
-            v.push(self.pool.constant(w, 0));
+            v.push(self.cx.pool.constant(w, 0));
         }
         v
     }
@@ -162,11 +162,11 @@ impl<'m> Executor<'m> {
     /// Applies `f` lane by lane.
     pub fn map2(&mut self, a: &Value, b: &Value, mut f: impl FnMut(&mut crate::expr::ExprPool, ExprId, ExprId) -> ExprId) -> Value {
         if a.len() == 1 && b.len() == 1 {
-            return smallvec::smallvec![f(&mut self.pool, a[0], b[0])];
+            return smallvec::smallvec![f(&mut self.cx.pool, a[0], b[0])];
         }
         let mut out = Value::with_capacity(a.len());
         for (x, y) in a.iter().zip(b.iter()) {
-            out.push(f(&mut self.pool, *x, *y));
+            out.push(f(&mut self.cx.pool, *x, *y));
         }
         out
     }

@@ -19,13 +19,13 @@ impl<'m> Executor<'m> {
     /// fegetround: success, or round-to-nearest.
     pub(in crate::exec) fn builtin_fenv_unchanged(&mut self, _state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let v = if c.name == "fegetround" { FE_TONEAREST } else { 0 };
-        Ok(Some(smallvec::smallvec![self.pool.constant(32, v)]))
+        Ok(Some(smallvec::smallvec![self.cx.pool.constant(32, v)]))
     }
 
     /// fesetround: only round-to-nearest (what symcross computes with).
     pub(in crate::exec) fn builtin_fesetround(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
-        match self.pool.as_const(c.args[0][0]) {
-            Some(FE_TONEAREST) => Ok(Some(smallvec::smallvec![self.pool.constant(32, 0)])),
+        match self.cx.pool.as_const(c.args[0][0]) {
+            Some(FE_TONEAREST) => Ok(Some(smallvec::smallvec![self.cx.pool.constant(32, 0)])),
             _ => Err(self.unsupported(
                 state,
                 c.inst.loc,

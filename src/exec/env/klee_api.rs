@@ -21,16 +21,16 @@ impl<'m> Executor<'m> {
     /// compared as signed ints; `begin` itself when the range has one value.
     pub(in crate::exec) fn builtin_klee_range(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let (begin, end) = (c.args[0][0], c.args[1][0]);
-        let one = self.pool.constant(32, 1);
-        let next = self.pool.add(begin, one);
-        if self.pool.eq(next, end) == self.pool.bool_const(true) {
+        let one = self.cx.pool.constant(32, 1);
+        let next = self.cx.pool.add(begin, one);
+        if self.cx.pool.eq(next, end) == self.cx.pool.bool_const(true) {
             return Ok(Some(scalar(begin)));
         }
         let name = self.klee_name(state, c, 2)?;
         let x = self.symbolic_int(&name);
-        let from = self.pool.cmp(CmpOp::Sle, begin, x);
-        let below = self.pool.cmp(CmpOp::Slt, x, end);
-        let within = self.pool.bool_and(from, below);
+        let from = self.cx.pool.cmp(CmpOp::Sle, begin, x);
+        let below = self.cx.pool.cmp(CmpOp::Slt, x, end);
+        let within = self.cx.pool.bool_and(from, below);
         if self.assume(state, within) {
             Ok(Some(scalar(x)))
         } else {
@@ -48,22 +48,22 @@ impl<'m> Executor<'m> {
 
     /// `klee_is_symbolic(n)`: 1 when `n` depends on an input.
     pub(in crate::exec) fn builtin_klee_is_symbolic(&mut self, _state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
-        let symbolic = !self.pool.is_const(c.args[0][0]);
-        Ok(Some(scalar(self.pool.constant(32, symbolic as u128))))
+        let symbolic = !self.cx.pool.is_const(c.args[0][0]);
+        Ok(Some(scalar(self.cx.pool.constant(32, symbolic as u128))))
     }
 
     fn klee_name(&mut self, state: &mut State, c: &CallCtx, arg: usize) -> Result<String, Step> {
         match c.args.get(arg) {
-            Some(p) if self.pool.as_const(p[0]) != Some(0) => self.read_c_string(state, p[0], c.inst.loc),
+            Some(p) if self.cx.pool.as_const(p[0]) != Some(0) => self.read_c_string(state, p[0], c.inst.loc),
             _ => Ok("input".to_string()),
         }
     }
 
     /// A 32-bit value read from a new 4-byte input array called `name`.
     fn symbolic_int(&mut self, name: &str) -> crate::expr::ExprId {
-        self.coverage.symbolic_inputs += 1;
-        let array = self.pool.new_array(name, 4);
-        self.pool.set_element_type(array, crate::expr::ElementType::Int(4));
-        self.pool.input_word(array, 0, 32)
+        self.log.coverage.symbolic_inputs += 1;
+        let array = self.cx.pool.new_array(name, 4);
+        self.cx.pool.set_element_type(array, crate::expr::ElementType::Int(4));
+        self.cx.pool.input_word(array, 0, 32)
     }
 }

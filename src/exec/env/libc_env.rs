@@ -93,19 +93,19 @@ impl<'m> Executor<'m> {
             Err(()) => return Err(self.unsupported(state, loc, format!("{} of a hexadecimal floating constant", c.name))),
         };
         // The row's arity (2) guarantees `end`; it may be NULL.
-        if self.pool.as_const(c.args[1][0]) != Some(0) {
-            let base = self.pool.as_const(c.args[0][0]).unwrap_or(0);
-            let end = self.pool.constant(64, base + used as u128);
-            let bytes = crate::memory::layout::value_to_bytes(&mut self.pool, &crate::ir::Type::Ptr { addr_space: 0 }, &[end]);
+        if self.cx.pool.as_const(c.args[1][0]) != Some(0) {
+            let base = self.cx.pool.as_const(c.args[0][0]).unwrap_or(0);
+            let end = self.cx.pool.constant(64, base + used as u128);
+            let bytes = crate::memory::layout::value_to_bytes(&mut self.cx.pool, &crate::ir::Type::Ptr { addr_space: 0 }, &[end]);
             let access = self.resolve(state, c.args[1][0], 8, loc, true)?;
             self.write_bytes(state, &access, &bytes);
         }
         let bits: ExprId = if single {
             // A NaN keeps its sign (a cast need not).
             let b = if value.is_nan() { 0x7fc0_0000 | ((value.is_sign_negative() as u32) << 31) } else { (value as f32).to_bits() };
-            self.pool.constant(32, b as u128)
+            self.cx.pool.constant(32, b as u128)
         } else {
-            self.pool.constant(64, value.to_bits() as u128)
+            self.cx.pool.constant(64, value.to_bits() as u128)
         };
         Ok(Some(scalar(bits)))
     }
@@ -116,12 +116,12 @@ impl<'m> Executor<'m> {
         let loc = c.inst.loc;
         let name = self.read_c_string(state, c.args[0][0], loc)?;
         let Some(value) = std::env::var_os(&name) else {
-            return Ok(Some(scalar(self.pool.constant(64, 0))));
+            return Ok(Some(scalar(self.cx.pool.constant(64, 0))));
         };
         let mut bytes = value.into_encoded_bytes();
         bytes.push(0);
         let p = self.heap_allocate(state, bytes.len() as u64, 16, loc)?;
-        let exprs: Vec<Option<ExprId>> = bytes.iter().map(|b| Some(self.pool.constant(8, *b as u128))).collect();
+        let exprs: Vec<Option<ExprId>> = bytes.iter().map(|b| Some(self.cx.pool.constant(8, *b as u128))).collect();
         let access = self.resolve(state, p, bytes.len() as u64, loc, true)?;
         self.write_bytes(state, &access, &exprs);
         Ok(Some(scalar(p)))

@@ -28,8 +28,8 @@ impl<'m> Executor<'m> {
         let (fmt, args) = self.format_arguments(state, c, fmt_at)?;
         let text = self.format(state, &fmt, &args, c)?;
         let n = text.len();
-        self.output.extend_from_slice(text.as_bytes());
-        Ok(Some(scalar(self.pool.constant(32, n as u128))))
+        self.log.output.extend_from_slice(text.as_bytes());
+        Ok(Some(scalar(self.cx.pool.constant(32, n as u128))))
     }
 
     /// The format string in argument `fmt_at` and its values: the call's
@@ -43,18 +43,18 @@ impl<'m> Executor<'m> {
         }
         // The va_list (see va_start): every value is in the overflow area,
         // whose address is at offset 8.
-        let eight = self.pool.constant(64, 8);
-        let area_field = self.pool.add(c.args[fmt_at + 1][0], eight);
+        let eight = self.cx.pool.constant(64, 8);
+        let area_field = self.cx.pool.add(c.args[fmt_at + 1][0], eight);
         let access = self.resolve(state, area_field, 8, loc, false)?;
         let bytes = self.read_bytes(state, &access, 8, loc);
-        let area = crate::memory::layout::bytes_to_value(&mut self.pool, &crate::ir::Type::Int(64), &bytes)[0];
+        let area = crate::memory::layout::bytes_to_value(&mut self.cx.pool, &crate::ir::Type::Int(64), &bytes)[0];
         let mut args = Vec::new();
         for k in 0..count_conversions(&fmt) {
-            let offset = self.pool.constant(64, 8 * k as u128);
-            let slot = self.pool.add(area, offset);
+            let offset = self.cx.pool.constant(64, 8 * k as u128);
+            let slot = self.cx.pool.add(area, offset);
             let access = self.resolve(state, slot, 8, loc, false)?;
             let bytes = self.read_bytes(state, &access, 8, loc);
-            args.push(crate::memory::layout::bytes_to_value(&mut self.pool, &crate::ir::Type::Int(64), &bytes)[0]);
+            args.push(crate::memory::layout::bytes_to_value(&mut self.cx.pool, &crate::ir::Type::Int(64), &bytes)[0]);
         }
         Ok((fmt, args))
     }
@@ -73,15 +73,15 @@ impl<'m> Executor<'m> {
         if bounded {
             let size = self.concrete_arg(state, c.args[1][0])? as usize;
             if size == 0 {
-                return Ok(Some(scalar(self.pool.constant(32, n as u128))));
+                return Ok(Some(scalar(self.cx.pool.constant(32, n as u128))));
             }
             bytes.truncate(size - 1);
         }
         bytes.push(0);
-        let exprs: Vec<Option<ExprId>> = bytes.iter().map(|b| Some(self.pool.constant(8, *b as u128))).collect();
+        let exprs: Vec<Option<ExprId>> = bytes.iter().map(|b| Some(self.cx.pool.constant(8, *b as u128))).collect();
         let access = self.resolve(state, c.args[0][0], exprs.len() as u64, c.inst.loc, true)?;
         self.write_bytes(state, &access, &exprs);
-        Ok(Some(scalar(self.pool.constant(32, n as u128))))
+        Ok(Some(scalar(self.cx.pool.constant(32, n as u128))))
     }
 
     /// `fwrite(ptr, size, n, stream)` and `fputc(ch, stream)`: writable
@@ -94,20 +94,20 @@ impl<'m> Executor<'m> {
             let access = self.resolve(state, c.args[0][0], total, c.inst.loc, false)?;
             let bytes = self.read_bytes(state, &access, total, c.inst.loc);
             for b in bytes.iter() {
-                match self.pool.as_const(*b) {
-                    Some(v) => self.output.push(v as u8),
-                    None => self.output.extend_from_slice(b"<symbolic>"),
+                match self.cx.pool.as_const(*b) {
+                    Some(v) => self.log.output.push(v as u8),
+                    None => self.log.output.extend_from_slice(b"<symbolic>"),
                 }
             }
         }
-        Ok(Some(scalar(self.pool.constant(64, n as u128))))
+        Ok(Some(scalar(self.cx.pool.constant(64, n as u128))))
     }
 
     /// `fputs(s, stream)`, to the program's output like `fprintf`.
     pub(in crate::exec) fn builtin_fputs(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let s = self.read_c_string(state, c.args[0][0], c.inst.loc)?;
-        self.output.extend_from_slice(s.as_bytes());
-        Ok(Some(scalar(self.pool.constant(32, 1))))
+        self.log.output.extend_from_slice(s.as_bytes());
+        Ok(Some(scalar(self.cx.pool.constant(32, 1))))
     }
 
     /// `void *__symcross_read_file(const char *path, size_t *size)`: the
@@ -118,15 +118,15 @@ impl<'m> Executor<'m> {
         let loc = c.inst.loc;
         let path = self.read_c_string(state, c.args[0][0], loc)?;
         let Ok(data) = std::fs::read(&path) else {
-            return Ok(Some(scalar(self.pool.constant(64, 0))));
+            return Ok(Some(scalar(self.cx.pool.constant(64, 0))));
         };
         let p = self.heap_allocate(state, data.len().max(1) as u64, 16, loc)?;
-        let base = self.pool.as_const(p).unwrap_or(0) as u64;
+        let base = self.cx.pool.as_const(p).unwrap_or(0) as u64;
         if let Some(id) = state.memory.object_near(base) {
             state.memory.object_mut(id).name = format!("contents of {path}");
         }
         if !data.is_empty() {
-            let bytes: Vec<Option<ExprId>> = data.iter().map(|b| Some(self.pool.constant(8, *b as u128))).collect();
+            let bytes: Vec<Option<ExprId>> = data.iter().map(|b| Some(self.cx.pool.constant(8, *b as u128))).collect();
             let access = self.resolve(state, p, data.len() as u64, loc, true)?;
             self.write_bytes(state, &access, &bytes);
         }
@@ -136,16 +136,16 @@ impl<'m> Executor<'m> {
 
     pub(in crate::exec) fn builtin_puts(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let s = self.read_c_string(state, c.args[0][0], c.inst.loc)?;
-        self.output.extend_from_slice(s.as_bytes());
-        self.output.push(b'\n');
-        Ok(Some(scalar(self.pool.constant(32, 1))))
+        self.log.output.extend_from_slice(s.as_bytes());
+        self.log.output.push(b'\n');
+        Ok(Some(scalar(self.cx.pool.constant(32, 1))))
     }
 
     pub(in crate::exec) fn builtin_putchar(&mut self, _state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let v = c.args[0][0];
-        match self.pool.as_const(v) {
-            Some(ch) => self.output.push(ch as u8),
-            None => self.output.extend_from_slice(b"<symbolic>"),
+        match self.cx.pool.as_const(v) {
+            Some(ch) => self.log.output.push(ch as u8),
+            None => self.log.output.extend_from_slice(b"<symbolic>"),
         }
         Ok(Some(scalar(v)))
     }
@@ -179,11 +179,11 @@ impl<'m> Executor<'m> {
                 out.push_str(&format_string(&spec, &text));
                 continue;
             }
-            let Some(v) = self.pool.as_const(arg) else {
+            let Some(v) = self.cx.pool.as_const(arg) else {
                 out.push_str("<symbolic>");
                 continue;
             };
-            out.push_str(&format_one(&spec, conv, v, self.pool.width(arg)));
+            out.push_str(&format_one(&spec, conv, v, self.cx.pool.width(arg)));
         }
         Ok(out)
     }

@@ -42,20 +42,20 @@ impl<'m> Executor<'m> {
         element: Option<crate::expr::ElementType>,
     ) -> Exec {
         let c = self.operand1(state, func, count);
-        let Some(n) = self.pool.as_const(c) else {
+        let Some(n) = self.cx.pool.as_const(c) else {
             return Err(self.unsupported(state, inst.loc, "alloca with a symbolic size".into()));
         };
         let name = inst.dest.map(|d| func.reg_names[d.0 as usize].clone()).unwrap_or_default();
         // A size past 64 bits cannot be allocated: the memory limit.
         let size = elem_size.saturating_mul(n as u64);
         self.admit_allocation(size)?;
-        let id = state.memory.allocate(&mut self.pool, size, align, ObjectKind::Stack, name);
+        let id = state.memory.allocate(&mut self.cx.pool, size, align, ObjectKind::Stack, name);
         // Allocas carry no line of their own at -O0: the function's then.
         state.memory.object_mut(id).alloc_line = Some(if inst.loc.line == 0 { func.loc } else { inst.loc });
         state.memory.object_mut(id).element = element;
         state.frame_mut().allocas.push(id);
         let base = state.memory.object(id).base;
-        Ok(scalar(self.pool.constant(64, base as u128)))
+        Ok(scalar(self.cx.pool.constant(64, base as u128)))
     }
 
     pub(in crate::exec) fn exec_gep(
@@ -67,14 +67,14 @@ impl<'m> Executor<'m> {
         terms: &[(Operand, i64)],
     ) -> Exec {
         let mut addr = self.operand1(state, func, base);
-        let off = self.pool.constant(64, offset as u64 as u128);
-        addr = self.pool.add(addr, off);
+        let off = self.cx.pool.constant(64, offset as u64 as u128);
+        addr = self.cx.pool.add(addr, off);
         for (idx, scale) in terms {
             let i = self.operand1(state, func, idx);
-            let i = if self.pool.width(i) < 64 { self.pool.sext(i, 64) } else { self.pool.trunc(i, 64) };
-            let s = self.pool.constant(64, *scale as u64 as u128);
-            let term = self.pool.mul(i, s);
-            addr = self.pool.add(addr, term);
+            let i = if self.cx.pool.width(i) < 64 { self.cx.pool.sext(i, 64) } else { self.cx.pool.trunc(i, 64) };
+            let s = self.cx.pool.constant(64, *scale as u64 as u128);
+            let term = self.cx.pool.mul(i, s);
+            addr = self.cx.pool.add(addr, term);
         }
         Ok(scalar(addr))
     }
@@ -85,23 +85,23 @@ impl<'m> Executor<'m> {
         let access = self.resolve(state, addr, len, inst.loc, false)?;
         let bytes = self.read_bytes(state, &access, len, inst.loc);
         // The value read matters only to the read-write tolerance.
-        let seen = (self.config.benign_read_write && state.gpu.is_some()).then(|| bytes.to_vec());
+        let seen = (self.cx.config.benign_read_write && state.gpu.is_some()).then(|| bytes.to_vec());
         self.plain_access(state, func, inst, &inst.ty, &access, len, false, seen);
         if let Some(d) = inst.dest {
             if self.shadow.last_read.is_some() || state.frame().shadow_on {
                 self.load_shadow(state, inst, d);
             }
         }
-        Ok(bytes_to_value(&mut self.pool, &inst.ty, &bytes))
+        Ok(bytes_to_value(&mut self.cx.pool, &inst.ty, &bytes))
     }
 
     pub(in crate::exec) fn exec_store(&mut self, state: &mut State, func: &Function, inst: &Inst, ptr: &Operand, value: &Operand) -> Step {
         let t = self.operand_type(func, value);
         let v = self.operand(state, func, value);
         let addr = self.operand1(state, func, ptr);
-        let bytes = value_to_bytes(&mut self.pool, &t, &v);
+        let bytes = value_to_bytes(&mut self.cx.pool, &t, &v);
         let shadow = if !self.shadow_active(state) { None } else { self.operand_shadow(state, func, value, inst.loc) };
-        let shadow = shadow.map(|s| (value_to_bytes(&mut self.pool, &t, &s.mask), s.origin));
+        let shadow = shadow.map(|s| (value_to_bytes(&mut self.cx.pool, &t, &s.mask), s.origin));
         match self.resolve(state, addr, bytes.len() as u64, inst.loc, true) {
             Ok(access) => {
                 let written: Option<Vec<ExprId>> = bytes.iter().copied().collect();
@@ -127,8 +127,8 @@ impl<'m> Executor<'m> {
         let len = inst.ty.store_size();
         let access = self.resolve(state, addr, len, inst.loc, true)?;
         let bytes = self.read_bytes(state, &access, len, inst.loc);
-        let old = bytes_to_value(&mut self.pool, &inst.ty, &bytes)[0];
-        let p = &mut self.pool;
+        let old = bytes_to_value(&mut self.cx.pool, &inst.ty, &bytes)[0];
+        let p = &mut self.cx.pool;
         let new = match op {
             AtomicOp::Xchg => x,
             AtomicOp::Add => p.add(old, x),
@@ -157,10 +157,10 @@ impl<'m> Executor<'m> {
             AtomicOp::FAdd | AtomicOp::FSub => {
                 let f = self.float_format(state, inst, &inst.ty)?;
                 let o = if op == AtomicOp::FAdd { crate::expr::FBinOp::Add } else { crate::expr::FBinOp::Sub };
-                self.pool.fbin(o, f, old, x)
+                self.cx.pool.fbin(o, f, old, x)
             }
         };
-        let out = value_to_bytes(&mut self.pool, &inst.ty, &[new]);
+        let out = value_to_bytes(&mut self.cx.pool, &inst.ty, &[new]);
         self.atomic_access(state, &access, len, inst.loc);
         self.write_bytes(state, &access, &out);
         Ok(scalar(old))
@@ -181,10 +181,10 @@ impl<'m> Executor<'m> {
         let n = self.operand1(state, func, new);
         let access = self.resolve(state, addr, t.store_size(), inst.loc, true)?;
         let bytes = self.read_bytes(state, &access, t.store_size(), inst.loc);
-        let old = bytes_to_value(&mut self.pool, &t, &bytes)[0];
-        let ok = self.pool.eq(old, e);
-        let stored = self.pool.ite(ok, n, old);
-        let out = value_to_bytes(&mut self.pool, &t, &[stored]);
+        let old = bytes_to_value(&mut self.cx.pool, &t, &bytes)[0];
+        let ok = self.cx.pool.eq(old, e);
+        let stored = self.cx.pool.ite(ok, n, old);
+        let out = value_to_bytes(&mut self.cx.pool, &t, &[stored]);
         self.atomic_access(state, &access, t.store_size(), inst.loc);
         self.write_bytes(state, &access, &out);
         Ok(smallvec::smallvec![old, ok])
@@ -194,10 +194,10 @@ impl<'m> Executor<'m> {
     /// and, for a write, that the object is not read-only (read_only.rs).
     pub fn resolve(&mut self, state: &mut State, addr: ExprId, len: u64, loc: Loc, is_write: bool) -> Result<Access, Step> {
         let addr = self.split_pointer_select(state, addr)?;
-        let candidate = match self.pool.as_const(addr) {
+        let candidate = match self.cx.pool.as_const(addr) {
             Some(a) => a as u64,
             None => match self.current_model(state) {
-                Some(m) => evaluate(&self.pool, addr, &m) as u64,
+                Some(m) => evaluate(&self.cx.pool, addr, &m) as u64,
                 None => return Err(self.unsupported(state, loc, "pointer whose value no solver could find".into())),
             },
         };
@@ -208,13 +208,13 @@ impl<'m> Executor<'m> {
             } else {
                 format!("{what} of {len} bytes at address {candidate:#x}, which is in no object")
             };
-            let model = if self.pool.is_const(addr) { None } else { self.current_model(state) };
+            let model = if self.cx.pool.is_const(addr) { None } else { self.current_model(state) };
             if model.is_some() {
                 // The finding is at this address: the path says so, so that
                 // what judges the witness (a device's havoc) sees the
                 // address's dependence too.
-                let at = self.pool.constant(64, candidate as u128);
-                let here = self.pool.eq(addr, at);
+                let at = self.cx.pool.constant(64, candidate as u128);
+                let here = self.cx.pool.eq(addr, at);
                 state.path.push(here);
             }
             self.report(state, FindingKind::OutOfBounds, loc, msg, model.as_ref(), None);
@@ -232,27 +232,27 @@ impl<'m> Executor<'m> {
             if let Some(f) = self.report(state, k, loc, msg, None, None) {
                 f.related.clear();
                 if let Some(fl) = free_line {
-                    let l = self.location(fl);
-                    if let Some(f) = self.findings.last_mut() {
+                    let l = self.cx.location(fl);
+                    if let Some(f) = self.log.findings.last_mut() {
                         f.related.push(crate::report::Related { message: "freed here".into(), location: l });
                     }
                 }
             }
             return Err(Step::Terminated);
         }
-        let base_e = self.pool.constant(64, base as u128);
-        let offset = self.pool.sub(addr, base_e);
+        let base_e = self.cx.pool.constant(64, base as u128);
+        let offset = self.cx.pool.sub(addr, base_e);
         if o.address_only {
             self.check_writable(state, obj, len, loc, is_write)?;
             return Ok(Access { object: obj, offset });
         }
         let in_bounds = if size >= len {
-            let last = self.pool.constant(64, (size - len) as u128);
-            self.pool.cmp(CmpOp::Ule, offset, last)
+            let last = self.cx.pool.constant(64, (size - len) as u128);
+            self.cx.pool.cmp(CmpOp::Ule, offset, last)
         } else {
-            self.pool.bool_const(false)
+            self.cx.pool.bool_const(false)
         };
-        if self.pool.as_const(in_bounds) == Some(1) {
+        if self.cx.pool.as_const(in_bounds) == Some(1) {
             self.check_writable(state, obj, len, loc, is_write)?;
             return Ok(Access { object: obj, offset });
         }
@@ -283,7 +283,7 @@ impl<'m> Executor<'m> {
     fn outside_object(&mut self, out: &mut State, addr: ExprId, obj: ObjectId, len: u64, loc: Loc, what: &str) {
         let model = self.current_model(out);
         if let Some(m) = &model {
-            let a = evaluate(&self.pool, addr, m) as u64;
+            let a = evaluate(&self.cx.pool, addr, m) as u64;
             if let Some(other) = out.memory.object_near(a) {
                 let o = out.memory.object(other);
                 if other != obj && a >= o.base && a + len <= o.base + o.size {
@@ -301,8 +301,8 @@ impl<'m> Executor<'m> {
     /// The state's model, asking the solver for one if the path has none.
     pub fn current_model(&mut self, state: &mut State) -> Option<crate::expr::Assignment> {
         if state.model.is_none() {
-            let t = self.pool.bool_const(true);
-            if let crate::check::Feasibility::Sat(m) = self.decider.feasible(&self.pool, &state.path, t) {
+            let t = self.cx.pool.bool_const(true);
+            if let crate::check::Feasibility::Sat(m) = self.cx.decider.feasible(&self.cx.pool, &state.path, t) {
                 state.model = Some(m);
             }
         }
@@ -321,7 +321,7 @@ impl<'m> Executor<'m> {
         let o = state.memory.object(access.object);
         if let Some(off) = offset {
             let mut bytes = Bytes::new();
-            o.bytes.read(&mut self.pool, off, len, &mut bytes);
+            o.bytes.read(&mut self.cx.pool, off, len, &mut bytes);
             if !crate::exec::memory::shadow_mem::range_is_defined(o, off, len) {
                 self.shadow.last_read = self.range_shadow(o, off, len);
             }
@@ -331,17 +331,17 @@ impl<'m> Executor<'m> {
         // memset buffer) read as that value at any offset, whatever the
         // object's size.
         let defined = crate::exec::memory::shadow_mem::range_is_defined(o, 0, o.size);
-        if let Some(b) = o.bytes.uniform(&mut self.pool, 0, o.size).filter(|_| defined) {
+        if let Some(b) = o.bytes.uniform(&mut self.cx.pool, 0, o.size).filter(|_| defined) {
             return smallvec::smallvec![b; len as usize];
         }
         let positions = self.position_count(access.offset, o.size, len);
         if self.admit_symbolic_access(o.size, positions, len, !defined).is_err() {
             // The memory limit: the run stops after this step.
-            let zero = self.pool.constant(8, 0);
+            let zero = self.cx.pool.constant(8, 0);
             return smallvec::smallvec![zero; len as usize];
         }
         let shadow = self.object_shadow(o);
-        let bytes = o.bytes.to_vec(&mut self.pool);
+        let bytes = o.bytes.to_vec(&mut self.cx.pool);
         let out = self.select_at(access.offset, &bytes, len);
         if let Some((masks, origin)) = shadow {
             let m = self.select_at(access.offset, &masks, len);
@@ -368,7 +368,7 @@ impl<'m> Executor<'m> {
     /// object of `size` bytes (`reachable_positions`, without listing them).
     fn position_count(&self, offset: ExprId, size: u64, len: u64) -> u64 {
         let Some(last) = size.checked_sub(len) else { return 0 };
-        let (m, r) = crate::memory::offset_residue::residue(&self.pool, offset, 12);
+        let (m, r) = crate::memory::offset_residue::residue(&self.cx.pool, offset, 12);
         if r > last {
             return last + 1;
         }
@@ -378,7 +378,7 @@ impl<'m> Executor<'m> {
     /// The offsets in `0..=last` that `offset` can take, by its known low
     /// bits (offset_residue.rs).
     fn reachable_positions(&self, offset: ExprId, last: u64) -> Vec<usize> {
-        let (m, r) = crate::memory::offset_residue::residue(&self.pool, offset, 12);
+        let (m, r) = crate::memory::offset_residue::residue(&self.cx.pool, offset, 12);
         let positions: Vec<usize> = (r..=last).step_by(m as usize).map(|p| p as usize).collect();
         if positions.is_empty() {
             // Only an access the path cannot make; keep every position.
@@ -409,10 +409,10 @@ impl<'m> Executor<'m> {
         let above = self.select_byte(offset, positions, bytes, mid, hi, splits);
         let at = positions[mid];
         let cond = *splits.entry(at).or_insert_with(|| {
-            let m = self.pool.constant(64, at as u128);
-            self.pool.cmp(CmpOp::Ult, offset, m)
+            let m = self.cx.pool.constant(64, at as u128);
+            self.cx.pool.cmp(CmpOp::Ult, offset, m)
         });
-        self.pool.ite(cond, below, above)
+        self.cx.pool.ite(cond, below, above)
     }
 
     /// Writes defined bytes (`None` entries are left alone).
@@ -436,11 +436,11 @@ impl<'m> Executor<'m> {
         let offset = self.concrete_offset(state, access);
         if let Some(off) = offset {
             let o = state.memory.object_mut(access.object);
-            o.bytes.write(&mut self.pool, off, bytes);
+            o.bytes.write(&mut self.cx.pool, off, bytes);
             match shadow {
                 Some((masks, origin)) => self.set_range_shadow(o, off, masks, Some(origin)),
                 None if !o.poison.is_empty() => {
-                    let zero = self.pool.constant(8, 0);
+                    let zero = self.cx.pool.constant(8, 0);
                     let masks: Vec<Option<ExprId>> = bytes.iter().map(|b| b.map(|_| zero)).collect();
                     self.set_range_shadow(o, off, &masks, None);
                 }
@@ -457,10 +457,10 @@ impl<'m> Executor<'m> {
         }
         self.before_shared_access(state, access.object, None);
         let old_shadow = self.object_shadow(state.memory.object(access.object));
-        let old = state.memory.object(access.object).bytes.to_vec(&mut self.pool);
+        let old = state.memory.object(access.object).bytes.to_vec(&mut self.cx.pool);
         let new = self.store_at(access.offset, &old, bytes);
         let masks = if old_shadow.is_some() || shadow.is_some() {
-            let zero = self.pool.constant(8, 0);
+            let zero = self.cx.pool.constant(8, 0);
             let (old_masks, old_origin) = match old_shadow {
                 Some((m, o)) => (m, Some(o)),
                 None => (vec![zero; old.len()], None),
@@ -476,7 +476,7 @@ impl<'m> Executor<'m> {
         };
         let new: Vec<Option<ExprId>> = new.into_iter().map(Some).collect();
         let o = state.memory.object_mut(access.object);
-        o.bytes.write(&mut self.pool, 0, &new);
+        o.bytes.write(&mut self.cx.pool, 0, &new);
         if let Some((masks, origin)) = masks {
             self.set_range_shadow(o, 0, &masks, Some(origin));
         }
@@ -489,11 +489,11 @@ impl<'m> Executor<'m> {
         let mut new = old.to_vec();
         if size >= len {
             for p in self.reachable_positions(offset, size - len) {
-                let c = self.pool.constant(64, p as u128);
-                let hit = self.pool.eq(offset, c);
+                let c = self.cx.pool.constant(64, p as u128);
+                let hit = self.cx.pool.eq(offset, c);
                 for (k, b) in bytes.iter().enumerate() {
                     if let Some(b) = b {
-                        new[p + k] = self.pool.ite(hit, *b, new[p + k]);
+                        new[p + k] = self.cx.pool.ite(hit, *b, new[p + k]);
                     }
                 }
             }
@@ -503,7 +503,7 @@ impl<'m> Executor<'m> {
 
     /// The offset as a number when it has only one possible value.
     fn concrete_offset(&mut self, state: &mut State, access: &Access) -> Option<u64> {
-        if let Some(v) = self.pool.as_const(access.offset) {
+        if let Some(v) = self.cx.pool.as_const(access.offset) {
             return Some(v as u64);
         }
         let size = state.memory.object(access.object).size;
@@ -511,11 +511,11 @@ impl<'m> Executor<'m> {
             return None;
         }
         let m = self.current_model(state)?;
-        let v = evaluate(&self.pool, access.offset, &m);
-        let c = self.pool.constant(64, v);
-        let other = self.pool.eq(access.offset, c);
-        let other = self.pool.not(other);
-        match self.decider.feasible(&self.pool, &state.path, other) {
+        let v = evaluate(&self.cx.pool, access.offset, &m);
+        let c = self.cx.pool.constant(64, v);
+        let other = self.cx.pool.eq(access.offset, c);
+        let other = self.cx.pool.not(other);
+        match self.cx.decider.feasible(&self.cx.pool, &state.path, other) {
             crate::check::Feasibility::Unsat => Some(v as u64),
             _ => None,
         }
@@ -526,6 +526,6 @@ impl<'m> Executor<'m> {
         let len = t.store_size();
         let access = self.resolve(state, addr, len, loc, false)?;
         let bytes = self.read_bytes(state, &access, len, loc);
-        Ok(bytes_to_value(&mut self.pool, t, &bytes))
+        Ok(bytes_to_value(&mut self.cx.pool, t, &bytes))
     }
 }

@@ -13,19 +13,19 @@ impl<'m> Executor<'m> {
     /// pointer select it contains, after splitting the path on the select's
     /// condition (the other side re-runs the instruction).
     pub(in crate::exec) fn split_pointer_select(&mut self, state: &mut State, addr: ExprId) -> Result<ExprId, Step> {
-        if self.pool.is_const(addr) {
+        if self.cx.pool.is_const(addr) {
             return Ok(addr);
         }
         let Some((c, t, e)) = self.peel_select(addr, 8) else { return Ok(addr) };
         let Some(m) = self.current_model(state) else { return Ok(addr) };
-        let object_of = |this: &Self, x: ExprId| state.memory.object_near(evaluate(&this.pool, x, &m) as u64);
+        let object_of = |this: &Self, x: ExprId| state.memory.object_near(evaluate(&this.cx.pool, x, &m) as u64);
         let (ot, oe) = (object_of(self, t), object_of(self, e));
         if ot == oe || ot.is_none() || oe.is_none() {
             return Ok(addr);
         }
         // Decided already on this path (the usual case: every access of a
         // loop goes through the same select).
-        let not_c = self.pool.not(c);
+        let not_c = self.cx.pool.not(c);
         if state.path.contains(&c) {
             return Ok(t);
         }
@@ -54,15 +54,15 @@ impl<'m> Executor<'m> {
     /// `addr` as `ite(c, t, e)`, looking through additions (at most
     /// `depth` of them).
     fn peel_select(&mut self, addr: ExprId, depth: u32) -> Option<(ExprId, ExprId, ExprId)> {
-        match *self.pool.get(addr) {
+        match *self.cx.pool.get(addr) {
             Expr::Ite(c, t, e) => Some((c, t, e)),
             Expr::Bin(crate::expr::BinOp::Add, a, b) if depth > 0 => {
                 if let Some((c, t, e)) = self.peel_select(a, depth - 1) {
-                    let (t, e) = (self.pool.add(t, b), self.pool.add(e, b));
+                    let (t, e) = (self.cx.pool.add(t, b), self.cx.pool.add(e, b));
                     return Some((c, t, e));
                 }
                 let (c, t, e) = self.peel_select(b, depth - 1)?;
-                let (t, e) = (self.pool.add(a, t), self.pool.add(a, e));
+                let (t, e) = (self.cx.pool.add(a, t), self.cx.pool.add(a, e));
                 Some((c, t, e))
             }
             _ => None,

@@ -143,8 +143,8 @@ impl<'m> Executor<'m> {
                 }
                 let v = self.const_value(c);
                 let mut mask = Value::new();
-                const_mask(&mut self.pool, c, &mut mask);
-                if is_clean(&self.pool, &mask) || mask.len() != v.len() {
+                const_mask(&mut self.cx.pool, c, &mut mask);
+                if is_clean(&self.cx.pool, &mask) || mask.len() != v.len() {
                     return None;
                 }
                 let origin = self.undef_origin(func, loc);
@@ -170,7 +170,7 @@ impl<'m> Executor<'m> {
         let frame = state.frame_mut();
         let shadows = &mut frame.shadows;
         match s {
-            Some(s) if !is_clean(&self.pool, &s.mask) => {
+            Some(s) if !is_clean(&self.cx.pool, &s.mask) => {
                 shadows.insert(reg, s);
                 frame.shadow_on = true;
             }
@@ -197,7 +197,7 @@ impl<'m> Executor<'m> {
     #[inline(never)]
     pub(in crate::exec) fn load_shadow(&mut self, state: &mut State, inst: &crate::ir::Inst, dest: RegId) {
         let s = self.shadow.last_read.take().map(|(bytes, origin)| {
-            let mask = crate::memory::layout::bytes_to_value(&mut self.pool, &inst.ty, &bytes);
+            let mask = crate::memory::layout::bytes_to_value(&mut self.cx.pool, &inst.ty, &bytes);
             Shadow { mask, origin }
         });
         self.set_shadow(state, dest, s);
@@ -219,7 +219,7 @@ impl<'m> Executor<'m> {
         let values: Vec<Value> = ops.iter().map(|o| self.operand(state, func, o)).collect();
         // The mask of each operand: zeros when it has none (and all ones,
         // to stay on the safe side, should a mask not match its value).
-        let p = &mut self.pool;
+        let p = &mut self.cx.pool;
         let masks: Vec<Value> = shadows
             .iter()
             .zip(&values)
@@ -242,7 +242,7 @@ impl<'m> Executor<'m> {
 
     /// Arithmetic, comparisons, casts, selects and address computations.
     fn arith_shadow(&mut self, kind: &InstKind, m: &[Value], v: &[Value], result: &Value) -> Option<Value> {
-        let p = &mut self.pool;
+        let p = &mut self.cx.pool;
         let n = result.len();
         Some(match kind {
             InstKind::Int { op, .. } => (0..n).map(|i| int_shadow(p, *op, v[0][i], v[1][i], m[0][i], m[1][i])).collect(),
@@ -297,7 +297,7 @@ impl<'m> Executor<'m> {
         match &inst.kind {
             InstKind::ExtractElement { .. } => {
                 let lane = self.select_lane(&m[0], v[1][0]);
-                let p = &mut self.pool;
+                let p = &mut self.cx.pool;
                 let bad = any_bit(p, m[1][0]);
                 let w = p.width(lane);
                 let bad = p.sext(bad, w);
@@ -305,7 +305,7 @@ impl<'m> Executor<'m> {
             }
             InstKind::InsertElement { .. } => {
                 let (mut sv, i) = (m[0].clone(), v[2][0]);
-                let p = &mut self.pool;
+                let p = &mut self.cx.pool;
                 let bad = any_bit(p, m[2][0]);
                 match p.as_const(i) {
                     Some(k) => {
@@ -335,7 +335,7 @@ impl<'m> Executor<'m> {
                 mask.iter()
                     .map(|&k| match k {
                         // An undef mask entry gives a poison lane.
-                        k if k < 0 => self.pool.constant(w, crate::expr::mask(w)),
+                        k if k < 0 => self.cx.pool.constant(w, crate::expr::mask(w)),
                         k if (k as usize) < n => m[0][k as usize],
                         k => m[1][k as usize - n],
                     })
@@ -358,7 +358,7 @@ impl<'m> Executor<'m> {
     }
 
     fn cast_shadow(&mut self, op: CastOp, s: &Value, result: &Value) -> Value {
-        let p = &mut self.pool;
+        let p = &mut self.cx.pool;
         let to = result.first().map(|r| p.width(*r)).unwrap_or(1);
         match op {
             CastOp::Trunc => s.iter().map(|x| p.trunc(*x, to)).collect(),
@@ -374,7 +374,7 @@ impl<'m> Executor<'m> {
     /// Lane `i` of `lanes` (a select chain when `i` is symbolic; lane 0 for
     /// an index out of range, as the value).
     fn select_lane(&mut self, lanes: &[ExprId], i: ExprId) -> ExprId {
-        let p = &mut self.pool;
+        let p = &mut self.cx.pool;
         if let Some(k) = p.as_const(i) {
             return *lanes.get(k as usize).unwrap_or(&lanes[0]);
         }
@@ -409,15 +409,15 @@ impl<'m> Executor<'m> {
     /// when some bit of `s` can be set on this path.
     #[inline(never)]
     pub(in crate::exec) fn uninit_use(&mut self, state: &mut State, s: &Shadow, loc: Loc, what: &str) {
-        let mut any = self.pool.constant(1, 0);
+        let mut any = self.cx.pool.constant(1, 0);
         for l in &s.mask {
-            let b = any_bit(&mut self.pool, *l);
-            any = self.pool.or(any, b);
+            let b = any_bit(&mut self.cx.pool, *l);
+            any = self.cx.pool.or(any, b);
         }
-        let (witness, confirmed) = match self.pool.as_const(any) {
+        let (witness, confirmed) = match self.cx.pool.as_const(any) {
             Some(0) => return,
             Some(_) => (state.model.clone(), !state.unconfirmed_path),
-            None => match self.decider.feasible(&self.pool, &state.path, any) {
+            None => match self.cx.decider.feasible(&self.cx.pool, &state.path, any) {
                 Feasibility::Unsat => return,
                 Feasibility::Sat(m) => (Some(m), !state.unconfirmed_path),
                 Feasibility::Unknown(_) => (None, false),
@@ -425,7 +425,7 @@ impl<'m> Executor<'m> {
         };
         let origin = self.shadow.origin(s.origin);
         let msg = format!("{what} depends on uninitialised bits of {}", origin.what);
-        let alloc = origin.loc.filter(|l| l.line != 0).map(|l| self.location(l));
+        let alloc = origin.loc.filter(|l| l.line != 0).map(|l| self.cx.location(l));
         if let Some(f) = self.report(state, FindingKind::UninitializedRead, loc, msg, witness.as_ref(), None) {
             if !confirmed {
                 f.status = crate::report::Status::Unconfirmed;
@@ -450,7 +450,7 @@ impl<'m> Executor<'m> {
         if shadows.iter().all(Option::is_none) {
             return;
         }
-        let params: Vec<RegId> = self.module.function(callee).params.iter().map(|p| p.reg).collect();
+        let params: Vec<RegId> = self.cx.module.function(callee).params.iter().map(|p| p.reg).collect();
         for (reg, s) in params.into_iter().zip(shadows) {
             self.set_shadow(state, reg, s);
         }
@@ -510,7 +510,7 @@ impl<'m> Executor<'m> {
             return shadows.first().cloned().flatten();
         }
         let rest = name.strip_prefix("llvm.").unwrap_or(name);
-        let p = &mut self.pool;
+        let p = &mut self.cx.pool;
         let lanewise = !rest.starts_with("x86.") && args.iter().all(|a| a.len() == result.len());
         let mut all = p.constant(1, 0);
         if !lanewise {

@@ -28,11 +28,11 @@ impl<'m> Executor<'m> {
     fn byte_shadow(&mut self, o: &MemoryObject, k: u64) -> (ExprId, Option<OriginId>) {
         if tracks_writes(o) && !o.bytes.is_written(k) {
             let origin = self.object_origin(o);
-            return (self.pool.constant(8, 0xff), Some(origin));
+            return (self.cx.pool.constant(8, 0xff), Some(origin));
         }
         match o.poison.get(&k) {
             Some((m, origin)) => (*m, Some(*origin)),
-            None => (self.pool.constant(8, 0), None),
+            None => (self.cx.pool.constant(8, 0), None),
         }
     }
 
@@ -63,7 +63,7 @@ impl<'m> Executor<'m> {
         for (k, m) in masks.iter().enumerate() {
             let Some(m) = m else { continue };
             let at = off + k as u64;
-            match (self.pool.as_const(*m), origin) {
+            match (self.cx.pool.as_const(*m), origin) {
                 (Some(0), _) | (_, None) => {
                     if !o.poison.is_empty() {
                         o.poison.remove(&at);

@@ -19,16 +19,16 @@ impl<'m> Executor<'m> {
     /// A concrete size for `v`: its value in the path's model. Other
     /// feasible values are explored on a forked path that re-runs the call.
     pub fn concrete_size(&mut self, state: &mut State, v: ExprId, loc: Loc, what: &str) -> Result<u64, Step> {
-        if let Some(c) = self.pool.as_const(v) {
+        if let Some(c) = self.cx.pool.as_const(v) {
             return Ok(c as u64);
         }
         // The value explored first is the model's (shard.rs).
         self.freeze_route(state);
         let m = self.current_model(state).ok_or(Step::Terminated)?;
-        let c = evaluate(&self.pool, v, &m);
-        let ce = self.pool.constant(self.pool.width(v), c);
-        let is_c = self.pool.eq(v, ce);
-        let other = self.pool.not(is_c);
+        let c = evaluate(&self.cx.pool, v, &m);
+        let ce = self.cx.pool.constant(self.cx.pool.width(v), c);
+        let is_c = self.cx.pool.eq(v, ce);
+        let other = self.cx.pool.not(is_c);
         let explored = self.size_values.entry(loc).or_insert(0);
         *explored += 1;
         if *explored < MAX_SIZE_VALUES {
@@ -38,7 +38,7 @@ impl<'m> Executor<'m> {
                 self.pending.push(rest);
             }
         } else if *explored == MAX_SIZE_VALUES {
-            if let crate::check::Feasibility::Sat(_) = self.decider.feasible(&self.pool, &state.path, other) {
+            if let crate::check::Feasibility::Sat(_) = self.cx.decider.feasible(&self.cx.pool, &state.path, other) {
                 let msg = format!(
                     "{what} depends on the input and takes more than {MAX_SIZE_VALUES} values here; \
                      the values after the first {MAX_SIZE_VALUES} were not explored"
@@ -59,7 +59,7 @@ impl<'m> Executor<'m> {
     /// has already moved past it).
     pub(in crate::exec) fn current_inst_loc(&self, state: &State) -> Option<Loc> {
         let frame = state.stack.last()?;
-        let func = self.module.function(frame.func);
+        let func = self.cx.module.function(frame.func);
         let block = func.blocks.get(frame.block.0 as usize)?;
         block.insts.get(frame.pc.checked_sub(1)?).map(|i| i.loc)
     }

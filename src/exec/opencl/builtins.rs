@@ -191,7 +191,7 @@ impl<'m> Executor<'m> {
                     // function: the whole group must pass the same one.
                     self.record_group_call(state, "wait_group_events", c.inst.loc, vec![c.args[0][0]]);
                     match self.waited_events(state, c) {
-                        Ok(w) => (self.pool.constant(32, 3), w),
+                        Ok(w) => (self.cx.pool.constant(32, 3), w),
                         Err(step) => return Some(Err(step)),
                     }
                 } else {
@@ -205,7 +205,7 @@ impl<'m> Executor<'m> {
             Builtin::Approximate => {
                 let w = c.inst.ty.scalar_bits();
                 let lanes = c.inst.ty.lanes();
-                Some(Ok(Some((0..lanes).map(|_| self.pool.fresh(w)).collect())))
+                Some(Ok(Some((0..lanes).map(|_| self.cx.pool.fresh(w)).collect())))
             }
             Builtin::Shuffle | Builtin::Shuffle2 => Some(Ok(Some(self.shuffle_builtin(c)))),
             Builtin::MinMax { .. } | Builtin::Math => self.opencl_math(c, name, builtin, params),
@@ -229,7 +229,7 @@ impl<'m> Executor<'m> {
         let gpu = state.gpu.as_mut().expect("checked above");
         let cur = gpu.current;
         let item = &mut gpu.items[cur];
-        let event = match self.pool.as_const(given) {
+        let event = match self.cx.pool.as_const(given) {
             Some(e) if e != 0 => e as u64,
             _ => {
                 item.async_started += 1;
@@ -238,7 +238,7 @@ impl<'m> Executor<'m> {
             }
         };
         item.async_copy = Some((event, loc));
-        self.pool.constant(64, event as u128)
+        self.cx.pool.constant(64, event as u128)
     }
 
     /// The events of `wait_group_events(n, list)`, read from the list;
@@ -248,12 +248,12 @@ impl<'m> Executor<'m> {
         let list = c.args[1][0];
         let mut out = Vec::new();
         for k in 0..n.min(1024) {
-            let off = self.pool.constant(64, (k * 8) as u128);
-            let addr = self.pool.add(list, off);
+            let off = self.cx.pool.constant(64, (k * 8) as u128);
+            let addr = self.cx.pool.add(list, off);
             let v = self.load_value(state, addr, &Type::Int(64), c.inst.loc)?[0];
             // An event no copy returned (a symbolic or stale handle) waits
             // for nothing in particular.
-            out.push(self.pool.as_const(v).map(|e| e as u64).unwrap_or(0));
+            out.push(self.cx.pool.as_const(v).map(|e| e as u64).unwrap_or(0));
         }
         out.sort_unstable();
         Ok(Waits::Events(out))
@@ -273,7 +273,7 @@ impl<'m> Executor<'m> {
         if widths.is_empty() {
             return Some(Ok(None));
         }
-        Some(Ok(Some(widths.into_iter().map(|w| self.pool.fresh(w)).collect())))
+        Some(Ok(Some(widths.into_iter().map(|w| self.cx.pool.fresh(w)).collect())))
     }
 
     /// `shuffle(x, mask)` and `shuffle2(x, y, mask)`: lane i of the result
@@ -290,14 +290,14 @@ impl<'m> Executor<'m> {
         let n = sources.len() as u128;
         let mut out = Value::new();
         for &m in mask.iter() {
-            let w = self.pool.width(m);
-            let modulus = self.pool.constant(w, n);
-            let index = self.pool.bin(BinOp::URem, m, modulus);
+            let w = self.cx.pool.width(m);
+            let modulus = self.cx.pool.constant(w, n);
+            let index = self.cx.pool.bin(BinOp::URem, m, modulus);
             let mut lane = sources[0];
             for (k, &s) in sources.iter().enumerate().skip(1) {
-                let kc = self.pool.constant(w, k as u128);
-                let hit = self.pool.eq(index, kc);
-                lane = self.pool.ite(hit, s, lane);
+                let kc = self.cx.pool.constant(w, k as u128);
+                let hit = self.cx.pool.eq(index, kc);
+                lane = self.cx.pool.ite(hit, s, lane);
             }
             out.push(lane);
         }
@@ -310,7 +310,7 @@ impl<'m> Executor<'m> {
         let gpu = state.gpu.as_ref()?;
         let nd = gpu.ndrange;
         let item = &gpu.items[gpu.current];
-        let p = &mut self.pool;
+        let p = &mut self.cx.pool;
         let k = |p: &mut crate::expr::ExprPool, v: u64| p.constant(64, v as u128);
         if which == WorkItem::WorkDim {
             return Some(p.constant(32, nd.dims as u128));
@@ -350,12 +350,12 @@ impl<'m> Executor<'m> {
         let ptr = c.args[0][0];
         let access = self.resolve(state, ptr, len, loc, true)?;
         let bytes = self.read_bytes(state, &access, len, loc);
-        let old = crate::memory::layout::bytes_to_value(&mut self.pool, &t, &bytes)[0];
-        let w = self.pool.width(old);
+        let old = crate::memory::layout::bytes_to_value(&mut self.cx.pool, &t, &bytes)[0];
+        let w = self.cx.pool.width(old);
         let unsigned = params.ends_with('j') || params.ends_with('m');
         // The row's arity guarantees the operands each form reads.
         let arg = |k: usize| c.args[k][0];
-        let p = &mut self.pool;
+        let p = &mut self.cx.pool;
         let one = p.constant(w, 1);
         let new = match op {
             Atomic::Inc => p.add(old, one),
@@ -379,7 +379,7 @@ impl<'m> Executor<'m> {
                 p.ite(eq, arg(2), old)
             }
         };
-        let out = crate::memory::layout::value_to_bytes(&mut self.pool, &t, &[new]);
+        let out = crate::memory::layout::value_to_bytes(&mut self.cx.pool, &t, &[new]);
         self.observe_access(state, &access, len, AccessKind::Atomic, None, loc);
         self.write_bytes(state, &access, &out);
         Ok(Some(scalar(old)))
@@ -396,18 +396,18 @@ impl<'m> Executor<'m> {
             let v = match (builtin, fmt) {
                 (Builtin::MinMax { max }, None) => {
                     let signed = !first_param_unsigned(params);
-                    let lt = self.pool.cmp(if signed { CmpOp::Slt } else { CmpOp::Ult }, lane_args[0][0], lane_args[1][0]);
+                    let lt = self.cx.pool.cmp(if signed { CmpOp::Slt } else { CmpOp::Ult }, lane_args[0][0], lane_args[1][0]);
                     if max {
-                        self.pool.ite(lt, lane_args[1][0], lane_args[0][0])
+                        self.cx.pool.ite(lt, lane_args[1][0], lane_args[0][0])
                     } else {
-                        self.pool.ite(lt, lane_args[0][0], lane_args[1][0])
+                        self.cx.pool.ite(lt, lane_args[0][0], lane_args[1][0])
                     }
                 }
                 // Devices break fmin/fmax ties (+0 and -0) differently: the
                 // OpenCL text gives the first operand, PoCL on x86-64 the
                 // second (measured). Either may come back.
                 (Builtin::MinMax { max }, Some(f)) => crate::exec::ops::intrinsics::min_max_num(
-                    &mut self.pool,
+                    &mut self.cx.pool,
                     crate::exec::ops::intrinsics::MinMaxTies::EitherOperand,
                     max,
                     f,

@@ -15,21 +15,21 @@ impl<'m> Executor<'m> {
     /// each work-item gets its own private copy of them.
     pub(in crate::exec) fn kernel_frame(&mut self, memory: &mut Memory, kernel: FuncId, args: &[Value]) -> Vec<Frame> {
         let mut frame = self.new_frame(kernel, args.to_vec(), None, Loc::default());
-        let func = self.module.function(kernel);
+        let func = self.cx.module.function(kernel);
         for p in &func.params {
             if p.byval.is_none() {
                 continue;
             }
-            let Some(addr) = frame.regs[p.reg.0 as usize].as_ref().and_then(|v| self.pool.as_const(v[0])) else { continue };
+            let Some(addr) = frame.regs[p.reg.0 as usize].as_ref().and_then(|v| self.cx.pool.as_const(v[0])) else { continue };
             // Only the launch's template is copied.
             let Some(template) = memory.object_near(addr as u64) else { continue };
             let t = memory.object(template);
             if t.address_only || t.base != addr as u64 || Some(t.size) != p.byval.map(|(size, _)| size) {
                 continue;
             }
-            let copy = copy_object(memory, template, &mut self.pool, format!("argument `{}`", p.name));
+            let copy = copy_object(memory, template, &mut self.cx.pool, format!("argument `{}`", p.name));
             frame.allocas.push(copy);
-            frame.regs[p.reg.0 as usize] = Some(scalar(self.pool.constant(64, memory.object(copy).base as u128)));
+            frame.regs[p.reg.0 as usize] = Some(scalar(self.cx.pool.constant(64, memory.object(copy).base as u128)));
         }
         vec![frame]
     }
@@ -40,9 +40,9 @@ impl<'m> Executor<'m> {
     /// (`symcross race`, where no host gives the bytes): the template each
     /// work-item copies. Returns its address.
     pub fn symbolic_byval_argument(&mut self, memory: &mut Memory, name: &str, size: u64, align: u64) -> u64 {
-        let array = self.pool.new_array(name, size as u32);
-        let bytes: Vec<crate::expr::ExprId> = (0..size as u32).map(|i| self.pool.input_byte(array, i)).collect();
-        byval_template(memory, &mut self.pool, &bytes, align, format!("argument `{name}`"))
+        let array = self.cx.pool.new_array(name, size as u32);
+        let bytes: Vec<crate::expr::ExprId> = (0..size as u32).map(|i| self.cx.pool.input_byte(array, i)).collect();
+        byval_template(memory, &mut self.cx.pool, &bytes, align, format!("argument `{name}`"))
     }
 }
 

@@ -33,7 +33,7 @@ impl<'m> Executor<'m> {
     /// hold the arguments.
     pub(in crate::exec) fn note_group_call(&mut self, state: &mut State, loc: Loc) {
         let frame = state.frame();
-        let func = self.module.function(frame.func);
+        let func = self.cx.module.function(frame.func);
         let args: Vec<ExprId> =
             func.params.iter().filter_map(|p| frame.regs.get(p.reg.0 as usize).cloned().flatten()).flat_map(|v| v.into_iter()).collect();
         let name = crate::ir::demangle(&func.name).map_or(func.name.as_str(), |(n, _)| n).to_string();
@@ -62,26 +62,26 @@ impl<'m> Executor<'m> {
         for other in &items[1..] {
             // In pair mode the two work-items may be in different groups.
             let same_group =
-                if pair { crate::race::same_group(&mut self.pool, &first.group, &other.group) } else { self.pool.bool_const(true) };
+                if pair { crate::race::same_group(&mut self.cx.pool, &first.group, &other.group) } else { self.cx.pool.bool_const(true) };
             let (a, b) = (&first.group_calls, &other.group_calls);
             // The first call of the two lists that can differ on this path.
             let mut found = None;
             for k in 0..a.len().max(b.len()) {
                 let (call, differ, both_called) = match (a.get(k), b.get(k)) {
                     (Some(x), Some(y)) if x.loc == y.loc && x.args.len() == y.args.len() => {
-                        let mut differ = self.pool.bool_const(false);
+                        let mut differ = self.cx.pool.bool_const(false);
                         for (&p, &q) in x.args.iter().zip(&y.args) {
-                            let e = self.pool.eq(p, q);
-                            let ne = self.pool.not(e);
-                            differ = self.pool.or(differ, ne);
+                            let e = self.cx.pool.eq(p, q);
+                            let ne = self.cx.pool.not(e);
+                            differ = self.cx.pool.or(differ, ne);
                         }
                         (x, differ, true)
                     }
-                    (Some(x), _) | (None, Some(x)) => (x, self.pool.bool_const(true), false),
+                    (Some(x), _) | (None, Some(x)) => (x, self.cx.pool.bool_const(true), false),
                     (None, None) => break,
                 };
-                let condition = self.pool.and(same_group, differ);
-                match self.decider.feasible(&self.pool, &state.path, condition) {
+                let condition = self.cx.pool.and(same_group, differ);
+                match self.cx.decider.feasible(&self.cx.pool, &state.path, condition) {
                     crate::check::Feasibility::Unsat => continue,
                     crate::check::Feasibility::Sat(m) => found = Some((call.clone(), both_called, condition, Some(m))),
                     crate::check::Feasibility::Unknown(_) => found = Some((call.clone(), both_called, condition, None)),
@@ -90,7 +90,7 @@ impl<'m> Executor<'m> {
             }
             let Some((call, both_called, condition, witness)) = found else { continue };
             let (ida, idb) = (self.item_label(first, witness.as_ref()), self.item_label(other, witness.as_ref()));
-            let (line, name, loc) = (self.location(call.loc).line, call.name, call.loc);
+            let (line, name, loc) = (self.cx.location(call.loc).line, call.name, call.loc);
             let msg = if both_called {
                 format!(
                     "barrier divergence: work-items {ida} and {idb} call the work-group function {name} at line {line} with \

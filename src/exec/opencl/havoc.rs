@@ -38,8 +38,8 @@ impl<'m> Executor<'m> {
         if gpu.log.havoc_fresh_from.is_none() {
             // A fresh value of its own gives the mark even when no byte is
             // havocked here (only unsized buffers, read afresh later).
-            let marker = self.pool.fresh(1);
-            gpu.log.havoc_fresh_from = fresh_number(&self.pool, marker);
+            let marker = self.cx.pool.fresh(1);
+            gpu.log.havoc_fresh_from = fresh_number(&self.cx.pool, marker);
         }
         let unsized_known: Vec<_> = state
             .memory
@@ -61,9 +61,9 @@ impl<'m> Executor<'m> {
             if self.admit_expressions(n).is_err() {
                 return;
             }
-            let fresh: Vec<Option<ExprId>> = (0..n).map(|_| Some(self.pool.fresh(8))).collect();
+            let fresh: Vec<Option<ExprId>> = (0..n).map(|_| Some(self.cx.pool.fresh(8))).collect();
             let o = state.memory.object_mut(id);
-            o.bytes.write(&mut self.pool, 0, &fresh);
+            o.bytes.write(&mut self.cx.pool, 0, &fresh);
         }
     }
 
@@ -97,9 +97,9 @@ impl<'m> Executor<'m> {
         for g in groups {
             let mut id = [0u64; 3];
             for (k, e) in g.iter().enumerate() {
-                id[k] = match (self.pool.as_const(*e), witness) {
+                id[k] = match (self.cx.pool.as_const(*e), witness) {
                     (Some(v), _) => v as u64,
-                    (None, Some(m)) => crate::expr::evaluate(&self.pool, *e, m) as u64,
+                    (None, Some(m)) => crate::expr::evaluate(&self.cx.pool, *e, m) as u64,
                     (None, None) => return,
                 };
             }
@@ -108,8 +108,8 @@ impl<'m> Executor<'m> {
                 flat.push(f);
             }
         }
-        if self.havoc_doubts.len() < MAX_HAVOC_DOUBTS && !self.havoc_doubts.contains(&flat) {
-            self.havoc_doubts.push(flat);
+        if self.log.havoc_doubts.len() < MAX_HAVOC_DOUBTS && !self.log.havoc_doubts.contains(&flat) {
+            self.log.havoc_doubts.push(flat);
         }
     }
 
@@ -120,7 +120,7 @@ impl<'m> Executor<'m> {
     /// number; the race check holds the log apart from the state).
     pub(in crate::exec) fn depends_on_havoc(&self, state: &State, havoc_fresh_from: Option<u32>, condition: ExprId) -> bool {
         let Some(from) = havoc_fresh_from else { return false };
-        mentions_fresh_from(&self.pool, state.path.iter().copied().chain([condition]), from)
+        mentions_fresh_from(&self.cx.pool, state.path.iter().copied().chain([condition]), from)
     }
 }
 

@@ -82,11 +82,11 @@ impl<'m> Executor<'m> {
     /// The user's line for a call inside the runtime model: where the
     /// outermost OpenCL API function (`cl...`) on the stack was called.
     pub(in crate::exec) fn api_call_loc(&self, state: &State, fallback: Loc) -> Loc {
-        state.stack.iter().find(|f| self.module.function(f.func).name.starts_with("cl")).map(|f| f.call_loc).unwrap_or(fallback)
+        state.stack.iter().find(|f| self.cx.module.function(f.func).name.starts_with("cl")).map(|f| f.call_loc).unwrap_or(fallback)
     }
 
     fn loc_label(&self, loc: Loc) -> String {
-        let file = self.module.file_name(loc);
+        let file = self.cx.module.file_name(loc);
         format!("{}:{}", file.rsplit('/').next().unwrap_or(file), loc.line)
     }
 
@@ -102,11 +102,11 @@ impl<'m> Executor<'m> {
 
     /// Writes an integer of `bits` bits at `ptr` (skipped when `ptr` is null).
     pub(in crate::exec) fn write_int(&mut self, state: &mut State, ptr: ExprId, bits: u32, value: u128, loc: Loc) -> Result<(), Step> {
-        if self.pool.as_const(ptr) == Some(0) {
+        if self.cx.pool.as_const(ptr) == Some(0) {
             return Ok(());
         }
-        let v = self.pool.constant(bits, value);
-        let bytes = value_to_bytes(&mut self.pool, &Type::Int(bits), &[v]);
+        let v = self.cx.pool.constant(bits, value);
+        let bytes = value_to_bytes(&mut self.cx.pool, &Type::Int(bits), &[v]);
         let access = self.resolve(state, ptr, bytes.len() as u64, loc, true)?;
         self.write_bytes(state, &access, &bytes);
         Ok(())
@@ -114,19 +114,19 @@ impl<'m> Executor<'m> {
 
     /// Writes `text` NUL-terminated into `size` bytes at `ptr`, truncated.
     fn write_text(&mut self, state: &mut State, ptr: ExprId, size: u64, text: &str, loc: Loc) -> Result<(), Step> {
-        if size == 0 || self.pool.as_const(ptr) == Some(0) {
+        if size == 0 || self.cx.pool.as_const(ptr) == Some(0) {
             return Ok(());
         }
         let mut bytes: Vec<u8> = text.as_bytes().iter().copied().take(size as usize - 1).collect();
         bytes.push(0);
-        let exprs: Vec<Option<ExprId>> = bytes.iter().map(|b| Some(self.pool.constant(8, *b as u128))).collect();
+        let exprs: Vec<Option<ExprId>> = bytes.iter().map(|b| Some(self.cx.pool.constant(8, *b as u128))).collect();
         let access = self.resolve(state, ptr, exprs.len() as u64, loc, true)?;
         self.write_bytes(state, &access, &exprs);
         Ok(())
     }
 
     fn int_result(&mut self, bits: u32, v: i64) -> Option<Value> {
-        Some(scalar(self.pool.constant(bits, (v as u128) & crate::expr::mask(bits))))
+        Some(scalar(self.cx.pool.constant(bits, (v as u128) & crate::expr::mask(bits))))
     }
 
     /// `int __symcross_cl_build(source, length, options, log, log_size)`.
@@ -161,9 +161,9 @@ impl<'m> Executor<'m> {
         let Some(mut opts) = parse_build_options(&link_options) else { return Ok(self.int_result(32, -2)) };
         let mut units = Vec::with_capacity(n);
         for k in 0..n {
-            let source_ptr = self.pool.constant(64, sources[k] as u128);
+            let source_ptr = self.cx.pool.constant(64, sources[k] as u128);
             let source = self.read_concrete_bytes(state, source_ptr, lengths[k], loc)?;
-            let options_ptr = self.pool.constant(64, unit_options[k] as u128);
+            let options_ptr = self.cx.pool.constant(64, unit_options[k] as u128);
             let options = self.read_c_string(state, options_ptr, loc)?;
             let Some(unit_opts) = parse_build_options(&options) else { return Ok(self.int_result(32, -2)) };
             for d in unit_opts.include_dirs {
@@ -183,8 +183,8 @@ impl<'m> Executor<'m> {
             let names = self.read_words(state, c.args[8][0], num_headers, loc)?;
             let texts = self.read_words(state, c.args[9][0], num_headers, loc)?;
             for k in 0..num_headers {
-                let name_ptr = self.pool.constant(64, names[k] as u128);
-                let text_ptr = self.pool.constant(64, texts[k] as u128);
+                let name_ptr = self.cx.pool.constant(64, names[k] as u128);
+                let text_ptr = self.cx.pool.constant(64, texts[k] as u128);
                 let name = self.read_c_string(state, name_ptr, loc)?;
                 let text = self.read_c_string(state, text_ptr, loc)?;
                 headers.push((name, text.into_bytes()));
@@ -254,11 +254,11 @@ impl<'m> Executor<'m> {
         let mut module = crate::ir::load_module(build.path()).map_err(|e| e.to_string())?;
         for (unit, shown) in units.iter().zip(&shown) {
             let text = String::from_utf8_lossy(&unit.source);
-            let origin = crate::exec::opencl::source_map::locate(&text, &self.module.files);
+            let origin = crate::exec::opencl::source_map::locate(&text, &self.cx.module.files);
             relabel_program_file(&mut module, shown, origin.as_ref(), label);
         }
         let host_files_at = module.files.len() as u32;
-        module.files.extend(self.module.files.iter().cloned());
+        module.files.extend(self.cx.module.files.iter().cloned());
         Ok(ClProgram { module: Rc::new(module), host_files_at, _build: build, _source_dir: dir })
     }
 
@@ -320,12 +320,12 @@ impl<'m> Executor<'m> {
         let user = self.api_call_loc(state, c.inst.loc);
         let name = format!("buffer created at {}", self.loc_label(user));
         self.admit_allocation(n)?;
-        let id = state.memory.allocate(&mut self.pool, n, 128, ObjectKind::Heap, name);
+        let id = state.memory.allocate(&mut self.cx.pool, n, 128, ObjectKind::Heap, name);
         let o = state.memory.object_mut(id);
         o.alloc_line = Some(user);
         o.addr_space = crate::ir::GLOBAL_SPACE;
         let base = o.base;
-        Ok(Some(scalar(self.pool.constant(64, base as u128))))
+        Ok(Some(scalar(self.cx.pool.constant(64, base as u128))))
     }
 
     /// `void __symcross_cl_free(p)`: frees, recording the user's release line.

@@ -103,21 +103,21 @@ impl<'m> Executor<'m> {
             Some(s) => {
                 let bytes = s.iter().product::<u64>() * PIXEL_BYTES;
                 let obj = self.argument_buffer(memory, bytes, crate::ir::GLOBAL_SPACE, name.to_string())?;
-                let array = self.pool.new_array(name, bytes as u32);
-                memory.object_mut(obj).bytes.fill_input(&mut self.pool, 0, bytes, array, 0);
-                let size = s.map(|d| self.pool.constant(32, d as u128));
+                let array = self.cx.pool.new_array(name, bytes as u32);
+                memory.object_mut(obj).bytes.fill_input(&mut self.cx.pool, 0, bytes, array, 0);
+                let size = s.map(|d| self.cx.pool.constant(32, d as u128));
                 (obj, ImageShape { dims, size, concrete: true })
             }
             None => {
-                let obj = memory.allocate_address_only(&mut self.pool, name.to_string(), crate::ir::GLOBAL_SPACE);
+                let obj = memory.allocate_address_only(&mut self.cx.pool, name.to_string(), crate::ir::GLOBAL_SPACE);
                 // Each unknown dimension is 1 + a 16-bit input: in [1, 65536].
-                let array = self.pool.new_array(&format!("{name}.size-1"), 2 * dims as u32);
-                let one = self.pool.constant(32, 1);
+                let array = self.cx.pool.new_array(&format!("{name}.size-1"), 2 * dims as u32);
+                let one = self.cx.pool.constant(32, 1);
                 let size = std::array::from_fn(|k| {
                     if k < dims as usize {
-                        let raw = self.pool.input_word(array, 2 * k as u32, 16);
-                        let wide = self.pool.zext(raw, 32);
-                        self.pool.add(wide, one)
+                        let raw = self.cx.pool.input_word(array, 2 * k as u32, 16);
+                        let wide = self.cx.pool.zext(raw, 32);
+                        self.cx.pool.add(wide, one)
                     } else {
                         one
                     }
@@ -141,7 +141,7 @@ impl<'m> Executor<'m> {
         params: &str,
     ) -> Result<Option<Value>, Step> {
         let loc = c.inst.loc;
-        let base = self.pool.as_const(c.args[0][0]).map(|b| b as u64);
+        let base = self.cx.pool.as_const(c.args[0][0]).map(|b| b as u64);
         let Some(shape) = base.and_then(|b| self.models.images.get(&b).copied()) else {
             return Err(self.unsupported(
                 state,
@@ -152,7 +152,7 @@ impl<'m> Executor<'m> {
         match op {
             ImageOp::Size(k) => Ok(Some(scalar(shape.size[k]))),
             ImageOp::Dim => {
-                let zero = self.pool.constant(32, 0);
+                let zero = self.cx.pool.constant(32, 0);
                 let lanes = c.inst.ty.lanes() as usize;
                 Ok(Some((0..lanes).map(|k| if k < shape.dims as usize { shape.size[k] } else { zero }).collect()))
             }
@@ -182,15 +182,13 @@ impl<'m> Executor<'m> {
         let mode = match mode {
             Ok(mode) => mode,
             Err(sampler) => {
-                let line = self.location(loc).line;
+                let line = self.cx.location(loc).line;
                 let note = format!(
                     "line {line}: {name} with integer coordinates and {sampler} returns undefined values (OpenCL 1.2 section \
                      6.12.14.2): they were taken as arbitrary, and no pixel read was recorded"
                 );
-                if !self.undefined_value_notes.contains(&note) {
-                    self.undefined_value_notes.push(note);
-                }
-                return Ok(crate::exec::engine::step::leaf_widths(&c.inst.ty).into_iter().map(|w| self.pool.fresh(w)).collect());
+                self.log.note(crate::exec::engine::run_log::NoteKind::UndefinedValue, note);
+                return Ok(crate::exec::engine::step::leaf_widths(&c.inst.ty).into_iter().map(|w| self.cx.pool.fresh(w)).collect());
             }
         };
         let coords = self.coordinates(&c.args[c.args.len() - 1], shape);
@@ -207,14 +205,14 @@ impl<'m> Executor<'m> {
         let access = self.pixel(state, base, &coords, shape);
         let bytes = self.read_bytes(state, &access, PIXEL_BYTES, loc);
         self.observe_pixel(state, &access, AccessKind::Read, None, guard, loc);
-        let value = bytes_to_value(&mut self.pool, &c.inst.ty, &bytes);
+        let value = bytes_to_value(&mut self.cx.pool, &c.inst.ty, &bytes);
         Ok(match guard {
             None => value,
             Some(g) => value
                 .iter()
                 .map(|&v| {
-                    let border = self.pool.fresh(self.pool.width(v));
-                    self.pool.ite(g, v, border)
+                    let border = self.cx.pool.fresh(self.cx.pool.width(v));
+                    self.cx.pool.ite(g, v, border)
                 })
                 .collect(),
         })
@@ -231,7 +229,7 @@ impl<'m> Executor<'m> {
         }
         let elem = if params.ends_with('f') { Type::Float(crate::expr::FpFormat::Single) } else { Type::Int(32) };
         let t = Type::Vector { elem: Box::new(elem), len: 4 };
-        let bytes = value_to_bytes(&mut self.pool, &t, &c.args[2]);
+        let bytes = value_to_bytes(&mut self.cx.pool, &t, &c.args[2]);
         let access = self.pixel(state, base, &coords, shape);
         let value: Vec<ExprId> = bytes.iter().flatten().copied().collect();
         let value = (value.len() == bytes.len()).then_some(value);
@@ -245,16 +243,16 @@ impl<'m> Executor<'m> {
     /// sampler is one of the three valid ones, and the path forks on which
     /// (the other values re-run the call).
     fn sampler_mode(&mut self, state: &mut State, flags: ExprId, loc: Loc, name: &str) -> Result<Result<Addressing, &'static str>, Step> {
-        let mask = self.pool.constant(32, 0x3f);
-        let low = self.pool.and(flags, mask);
-        let low = match self.pool.as_const(low) {
+        let mask = self.cx.pool.constant(32, 0x3f);
+        let low = self.cx.pool.and(flags, mask);
+        let low = match self.cx.pool.as_const(low) {
             Some(v) => v as u32,
             None => {
-                let mut valid = self.pool.bool_const(false);
+                let mut valid = self.cx.pool.bool_const(false);
                 for f in [0x10, 0x12, 0x14] {
-                    let k = self.pool.constant(32, f);
-                    let is = self.pool.eq(low, k);
-                    valid = self.pool.bool_or(valid, is);
+                    let k = self.cx.pool.constant(32, f);
+                    let is = self.cx.pool.eq(low, k);
+                    valid = self.cx.pool.bool_or(valid, is);
                 }
                 if !self.assume(state, valid) {
                     return Err(Step::Terminated);
@@ -282,34 +280,34 @@ impl<'m> Executor<'m> {
 
     /// The coordinates of the image's dimensions (32-bit, signed).
     fn coordinates(&mut self, arg: &[ExprId], shape: ImageShape) -> [ExprId; 3] {
-        let zero = self.pool.constant(32, 0);
+        let zero = self.cx.pool.constant(32, 0);
         std::array::from_fn(|k| if k < shape.dims as usize { arg.get(k).copied().unwrap_or(zero) } else { zero })
     }
 
     /// Whether every coordinate is in [0, size).
     fn inside(&mut self, coords: &[ExprId; 3], shape: ImageShape) -> ExprId {
-        let zero = self.pool.constant(32, 0);
-        let mut all = self.pool.bool_const(true);
+        let zero = self.cx.pool.constant(32, 0);
+        let mut all = self.cx.pool.bool_const(true);
         for (&x, &d) in coords.iter().zip(&shape.size).take(shape.dims as usize) {
-            let low = self.pool.cmp(CmpOp::Sle, zero, x);
-            let high = self.pool.cmp(CmpOp::Slt, x, d);
-            all = self.pool.and(all, low);
-            all = self.pool.and(all, high);
+            let low = self.cx.pool.cmp(CmpOp::Sle, zero, x);
+            let high = self.cx.pool.cmp(CmpOp::Slt, x, d);
+            all = self.cx.pool.and(all, low);
+            all = self.cx.pool.and(all, high);
         }
         all
     }
 
     /// Each coordinate clamped into [0, size - 1].
     fn clamped(&mut self, coords: &[ExprId; 3], shape: ImageShape) -> [ExprId; 3] {
-        let zero = self.pool.constant(32, 0);
-        let one = self.pool.constant(32, 1);
+        let zero = self.cx.pool.constant(32, 0);
+        let one = self.cx.pool.constant(32, 1);
         std::array::from_fn(|k| {
             let (x, d) = (coords[k], shape.size[k]);
-            let last = self.pool.sub(d, one);
-            let below = self.pool.cmp(CmpOp::Slt, x, zero);
-            let above = self.pool.cmp(CmpOp::Slt, last, x);
-            let high = self.pool.ite(above, last, x);
-            self.pool.ite(below, zero, high)
+            let last = self.cx.pool.sub(d, one);
+            let below = self.cx.pool.cmp(CmpOp::Slt, x, zero);
+            let above = self.cx.pool.cmp(CmpOp::Slt, last, x);
+            let high = self.cx.pool.ite(above, last, x);
+            self.cx.pool.ite(below, zero, high)
         })
     }
 
@@ -319,7 +317,7 @@ impl<'m> Executor<'m> {
         let (ins, outs) = self.branch(state, inside);
         if let Some(mut out) = outs {
             let size: Vec<String> =
-                shape.size[..shape.dims as usize].iter().map(|d| self.pool.as_const(*d).unwrap_or(0).to_string()).collect();
+                shape.size[..shape.dims as usize].iter().map(|d| self.cx.pool.as_const(*d).unwrap_or(0).to_string()).collect();
             let msg = format!("{what} at a pixel outside image `{}` of {} pixels", self.image_name(&out, base), size.join("x"));
             let model = self.current_model(&mut out);
             self.report(&out, FindingKind::OutOfBounds, loc, msg, model.as_ref(), None);
@@ -341,13 +339,13 @@ impl<'m> Executor<'m> {
         loc: Loc,
         name: &str,
     ) -> Result<(), Step> {
-        let (zero, max) = (self.pool.constant(32, 0), self.pool.constant(32, MAX_UNKNOWN_DIM as u128));
-        let (mut nonneg, mut small) = (self.pool.bool_const(true), self.pool.bool_const(true));
+        let (zero, max) = (self.cx.pool.constant(32, 0), self.cx.pool.constant(32, MAX_UNKNOWN_DIM as u128));
+        let (mut nonneg, mut small) = (self.cx.pool.bool_const(true), self.cx.pool.bool_const(true));
         for &x in coords {
-            let ok = self.pool.cmp(CmpOp::Sle, zero, x);
-            nonneg = self.pool.and(nonneg, ok);
-            let ok = self.pool.cmp(CmpOp::Slt, x, max);
-            small = self.pool.and(small, ok);
+            let ok = self.cx.pool.cmp(CmpOp::Sle, zero, x);
+            nonneg = self.cx.pool.and(nonneg, ok);
+            let ok = self.cx.pool.cmp(CmpOp::Slt, x, max);
+            small = self.cx.pool.and(small, ok);
         }
         let image = self.image_name(state, base);
         let (ins, outs) = self.branch(state, nonneg);
@@ -382,17 +380,17 @@ impl<'m> Executor<'m> {
     fn pixel(&mut self, state: &State, base: u64, coords: &[ExprId; 3], shape: ImageShape) -> Access {
         let object = state.memory.object_near(base).expect("an image's object lives as long as the run");
         let strides: [u64; 3] = if shape.concrete {
-            let s: Vec<u64> = shape.size.iter().map(|d| self.pool.as_const(*d).unwrap_or(1) as u64).collect();
+            let s: Vec<u64> = shape.size.iter().map(|d| self.cx.pool.as_const(*d).unwrap_or(1) as u64).collect();
             [1, s[0], s[0] * s[1]]
         } else {
             [1, MAX_UNKNOWN_DIM, MAX_UNKNOWN_DIM * MAX_UNKNOWN_DIM]
         };
-        let mut offset = self.pool.constant(64, 0);
+        let mut offset = self.cx.pool.constant(64, 0);
         for (&x, stride) in coords.iter().zip(strides) {
-            let wide = self.pool.zext(x, 64);
-            let k = self.pool.constant(64, (stride * PIXEL_BYTES) as u128);
-            let term = self.pool.mul(wide, k);
-            offset = self.pool.add(offset, term);
+            let wide = self.cx.pool.zext(x, 64);
+            let k = self.cx.pool.constant(64, (stride * PIXEL_BYTES) as u128);
+            let term = self.cx.pool.mul(wide, k);
+            offset = self.cx.pool.add(offset, term);
         }
         Access { object, offset }
     }

@@ -35,7 +35,7 @@ impl<'m> Executor<'m> {
     /// it last started (kernel start or barrier): it may never terminate.
     /// The caller ends the path.
     pub(in crate::exec) fn work_item_over_budget(&mut self, state: &State) -> bool {
-        let (Some(budget), Some(gpu)) = (self.config.max_item_steps, state.gpu.as_ref()) else { return false };
+        let (Some(budget), Some(gpu)) = (self.cx.config.max_item_steps, state.gpu.as_ref()) else { return false };
         if state.steps.saturating_sub(gpu.item_started) <= budget {
             return false;
         }
@@ -43,8 +43,8 @@ impl<'m> Executor<'m> {
         let line = state
             .stack
             .last()
-            .and_then(|f| self.module.function(f.func).blocks.get(f.block.0 as usize))
-            .map(|b| self.location(b.term_loc).line)
+            .and_then(|f| self.cx.module.function(f.func).blocks.get(f.block.0 as usize))
+            .map(|b| self.cx.location(b.term_loc).line)
             .unwrap_or(0);
         self.cut_path(
             LimitHit::ItemSteps,

@@ -57,7 +57,7 @@ impl<'m> Executor<'m> {
     pub(in crate::exec) fn read_unsized(&mut self, state: &mut State, access: &Access, len: u64) -> Bytes {
         let keys: Vec<ExprId> = (0..len).map(|k| self.byte_offset(access.offset, k)).collect();
         let o = state.memory.object(access.object);
-        if let Some(bytes) = keys.iter().map(|k| remembered(&self.pool, o, *k)).collect::<Option<Bytes>>() {
+        if let Some(bytes) = keys.iter().map(|k| remembered(&self.cx.pool, o, *k)).collect::<Option<Bytes>>() {
             return bytes;
         }
         let o = state.memory.object_mut(access.object);
@@ -92,7 +92,7 @@ impl<'m> Executor<'m> {
     /// remembered), its fresh part is an over-approximation: it is pushed
     /// on `inexact`.
     fn byte_at(&mut self, known: &mut Known, known_symbolic: &mut Known, key: ExprId, forgot: bool, inexact: &mut Vec<ExprId>) -> ExprId {
-        let concrete = self.pool.is_const(key);
+        let concrete = self.cx.pool.is_const(key);
         if let Some(v) = if concrete { known.get(&key) } else { known_symbolic.get(&key) } {
             return *v;
         }
@@ -103,7 +103,7 @@ impl<'m> Executor<'m> {
         }
         // A fixed order: the same run builds the same expressions.
         others.sort_unstable();
-        let fresh = self.pool.fresh(8);
+        let fresh = self.cx.pool.fresh(8);
         let exact = others.len() <= MAX_ALIASES && self.admit_expressions(2 * others.len() as u64).is_ok();
         let mut value = fresh;
         if exact {
@@ -114,7 +114,7 @@ impl<'m> Executor<'m> {
                         value = v;
                         break;
                     }
-                    Same::If(c) => value = self.pool.ite(c, v, value),
+                    Same::If(c) => value = self.cx.pool.ite(c, v, value),
                 }
             }
         }
@@ -128,7 +128,7 @@ impl<'m> Executor<'m> {
     /// Stores `w` at `key`; false when remembered bytes that may be at
     /// `key` had to be forgotten (too many to relate).
     fn store_byte(&mut self, known: &mut Known, known_symbolic: &mut Known, key: ExprId, w: ExprId) -> bool {
-        let concrete = self.pool.is_const(key);
+        let concrete = self.cx.pool.is_const(key);
         let count = known_symbolic.len() + if concrete { 0 } else { known.len() };
         let exact = count <= MAX_ALIASES && self.admit_expressions(2 * count as u64).is_ok();
         if !exact {
@@ -146,7 +146,7 @@ impl<'m> Executor<'m> {
                     match self.same_offset(*k, key) {
                         Same::No => {}
                         Same::Yes => *v = w,
-                        Same::If(c) => *v = self.pool.ite(c, w, *v),
+                        Same::If(c) => *v = self.cx.pool.ite(c, w, *v),
                     }
                 }
             }
@@ -164,7 +164,7 @@ impl<'m> Executor<'m> {
         // Offsets a known distance apart (`x + c1` and `x + c2`, the bytes
         // of one access; slots of an atomic counter) need no comparison
         // (race/offset_difference.rs).
-        if let Some(d) = crate::race::offset_difference::differences(&self.pool, a, b, crate::race::offset_difference::MAX_DEPTH) {
+        if let Some(d) = crate::race::offset_difference::differences(&self.cx.pool, a, b, crate::race::offset_difference::MAX_DEPTH) {
             if !d.contains(&0) {
                 return Same::No;
             }
@@ -172,8 +172,8 @@ impl<'m> Executor<'m> {
                 return Same::Yes;
             }
         }
-        let c = self.pool.eq(a, b);
-        match self.pool.as_const(c) {
+        let c = self.cx.pool.eq(a, b);
+        match self.cx.pool.as_const(c) {
             Some(0) => Same::No,
             Some(_) => Same::Yes,
             None => Same::If(c),
@@ -186,7 +186,7 @@ impl<'m> Executor<'m> {
     pub(in crate::exec) fn inexact_doubt(&self, state: &State, condition: ExprId) -> Option<String> {
         let inexact = state.inexact_unsized.as_ref()?;
         inexact
-            .mentioned_in(&self.pool, std::iter::once(condition))
+            .mentioned_in(&self.cx.pool, std::iter::once(condition))
             .then(|| <Self as crate::exec::engine::model_hooks::ModelHooks>::inexact_unsized_note(&inexact.buffer))
     }
 
@@ -205,8 +205,8 @@ impl<'m> Executor<'m> {
         for key in keys {
             let x = self.byte_at(&mut ak, &mut asym, key, a.forgotten, &mut inexact);
             let y = self.byte_at(&mut bk, &mut bsym, key, b.forgotten, &mut inexact);
-            let v = self.pool.ite(guard, x, y);
-            if self.pool.is_const(key) { &mut known } else { &mut known_symbolic }.insert(key, v);
+            let v = self.cx.pool.ite(guard, x, y);
+            if self.cx.pool.is_const(key) { &mut known } else { &mut known_symbolic }.insert(key, v);
         }
         (known, known_symbolic, inexact)
     }
@@ -215,8 +215,8 @@ impl<'m> Executor<'m> {
         if k == 0 {
             return offset;
         }
-        let c = self.pool.constant(64, k as u128);
-        self.pool.add(offset, c)
+        let c = self.cx.pool.constant(64, k as u128);
+        self.cx.pool.add(offset, c)
     }
 
     /// Gives the never-written bytes of a `__local` object in `range` (all
@@ -244,8 +244,8 @@ impl<'m> Executor<'m> {
         let unwritten = o.bytes.unwritten(off, len);
         let o = state.memory.object_mut(object);
         for i in unwritten {
-            let fresh = self.pool.fresh(8);
-            o.bytes.set(&mut self.pool, i, fresh);
+            let fresh = self.cx.pool.fresh(8);
+            o.bytes.set(&mut self.cx.pool, i, fresh);
         }
     }
 }

@@ -167,8 +167,8 @@ impl<'m> Executor<'m> {
         };
         let size = elem.size();
         for &k in lanes {
-            let off = self.pool.constant(64, (k as u64 * size) as u128);
-            let offset = self.pool.add(access.offset, off);
+            let off = self.cx.pool.constant(64, (k as u64 * size) as u128);
+            let offset = self.cx.pool.add(access.offset, off);
             let part = Access { object: access.object, offset };
             let bytes = value.as_ref().map(|v| v[(k as u64 * size) as usize..((k as u64 + 1) * size) as usize].to_vec());
             self.observe_access(state, &part, size, AccessKind::plain(write), bytes, inst.loc);

@@ -91,14 +91,14 @@ impl<'m> Executor<'m> {
         let mut args = Vec::new();
         for i in 0..num_args {
             let base = c.args[7][0];
-            let at = self.pool.constant(64, 24 * i as u128);
-            let slot = self.pool.add(base, at);
+            let at = self.cx.pool.constant(64, 24 * i as u128);
+            let slot = self.cx.pool.add(base, at);
             let words = self.read_words(state, slot, 3, loc)?;
             let (kind, size, bytes) = (words[0] as u32, words[1], words[2]);
             if kind == 1 {
                 args.push(KernelArg::Local(size));
             } else {
-                let ptr = self.pool.constant(64, bytes as u128);
+                let ptr = self.cx.pool.constant(64, bytes as u128);
                 let access = self.resolve(state, ptr, size, loc, false)?;
                 args.push(KernelArg::Bytes(self.read_bytes(state, &access, size, loc).into_vec()));
             }
@@ -118,7 +118,7 @@ impl<'m> Executor<'m> {
 
     fn run_ndrange(&mut self, state: &mut State, launch: Launch, loc: Loc) -> Result<Option<Value>, Step> {
         let module = launch.module.clone();
-        let mut config = self.config.clone();
+        let mut config = self.cx.config.clone();
         // The host's paths are what shards split; a kernel's run under one
         // host path is that path's, whole.
         config.shard = None;
@@ -159,12 +159,12 @@ impl<'m> Executor<'m> {
     /// values and the host's are one set of expressions decided by one
     /// solver, and once after, to take them back with the kernel's
     /// additions. A swap rather than a borrow because the executor owns
-    /// its pool (every instruction's semantics reach it as `self.pool`);
+    /// its pool (every instruction's semantics reach it as `self.cx.pool`);
     /// between the two swaps the host holds the nested executor's fresh,
     /// unused pool and its `LentAway` decider, and is not run.
     fn trade_engine(&mut self, nested: &mut Executor) {
-        std::mem::swap(&mut self.pool, &mut nested.pool);
-        std::mem::swap(&mut self.decider, &mut nested.decider);
+        std::mem::swap(&mut self.cx.pool, &mut nested.cx.pool);
+        std::mem::swap(&mut self.cx.decider, &mut nested.cx.decider);
         self.shadow.swap_origins(&mut nested.shadow);
     }
 
@@ -172,7 +172,7 @@ impl<'m> Executor<'m> {
     /// NDRange; None if an argument cannot be passed.
     fn prepare_kernel(&mut self, state: &mut State, launch: &Launch) -> Option<RaceMode> {
         self.lay_out_module(&mut state.memory);
-        let kf = self.module.function(launch.kernel);
+        let kf = self.cx.module.function(launch.kernel);
         let mut args = Vec::new();
         let mut local_objects = Vec::new();
         for (p, a) in kf.params.iter().zip(&launch.args) {
@@ -181,16 +181,16 @@ impl<'m> Executor<'m> {
                     let name = format!("__local argument `{}`", p.name);
                     let obj = self.argument_buffer(&mut state.memory, *n, crate::ir::LOCAL_SPACE, name)?;
                     local_objects.push(obj);
-                    smallvec::smallvec![self.pool.constant(64, state.memory.object(obj).base as u128)]
+                    smallvec::smallvec![self.cx.pool.constant(64, state.memory.object(obj).base as u128)]
                 }
                 (KernelArg::Bytes(b), Type::Ptr { .. }) if p.byval.is_some_and(|(size, _)| b.len() as u64 == size) => {
                     let align = p.byval.map_or(16, |(_, a)| a);
                     let name = format!("by-value argument `{}`", p.name);
-                    let base = crate::exec::opencl::byval::byval_template(&mut state.memory, &mut self.pool, b, align, name);
-                    smallvec::smallvec![self.pool.constant(64, base as u128)]
+                    let base = crate::exec::opencl::byval::byval_template(&mut state.memory, &mut self.cx.pool, b, align, name);
+                    smallvec::smallvec![self.cx.pool.constant(64, base as u128)]
                 }
                 (KernelArg::Bytes(b), t) if b.len() as u64 >= t.size() && !matches!(t, Type::Struct { .. }) && p.byval.is_none() => {
-                    crate::memory::layout::bytes_to_value(&mut self.pool, t, &b[..t.size() as usize])
+                    crate::memory::layout::bytes_to_value(&mut self.cx.pool, t, &b[..t.size() as usize])
                 }
                 _ => return None,
             };
@@ -207,19 +207,19 @@ impl<'m> Executor<'m> {
 
     /// Takes the nested run's findings (each once), counters and output.
     fn absorb(&mut self, nested: &mut Executor) {
-        for f in std::mem::take(&mut nested.findings) {
-            let dup = self.findings.iter().any(|g| g.kind == f.kind && g.location == f.location && g.message == f.message);
+        for f in std::mem::take(&mut nested.log.findings) {
+            let dup = self.log.findings.iter().any(|g| g.kind == f.kind && g.location == f.location && g.message == f.message);
             if !dup {
-                self.findings.push(f);
+                self.log.findings.push(f);
             }
         }
-        self.stats.instructions += nested.stats.instructions;
-        self.stats.forks += nested.stats.forks;
-        self.stats.pruned += nested.stats.pruned;
-        self.check_stats += &nested.check_stats;
-        self.output.append(&mut nested.output);
-        if self.limit_hit.is_none() {
-            self.limit_hit = nested.limit_hit;
+        self.log.stats.instructions += nested.log.stats.instructions;
+        self.log.stats.forks += nested.log.stats.forks;
+        self.log.stats.pruned += nested.log.stats.pruned;
+        self.log.check_stats += &nested.log.check_stats;
+        self.log.output.append(&mut nested.log.output);
+        if self.log.limit_hit.is_none() {
+            self.log.limit_hit = nested.log.limit_hit;
         }
     }
 

@@ -103,7 +103,7 @@ impl<'m> Executor<'m> {
                     InstKind::Gep { .. } => true,
                     InstKind::Call { callee: Callee::External(name), .. } => is_pure_builtin(name),
                     InstKind::Call { callee: Callee::Direct(f), .. } => {
-                        let target = self.module.function(*f);
+                        let target = self.cx.module.function(*f);
                         target.is_declaration() && is_pure_builtin(&target.name)
                     }
                     InstKind::Call { callee: Callee::Intrinsic(name), .. } => {
@@ -137,7 +137,7 @@ impl<'m> Executor<'m> {
         let frame = state.frame();
         for r in &written {
             let Some(addr) =
-                frame.regs.get(r.0 as usize).and_then(|v| v.as_ref()).and_then(|v| v.first()).and_then(|a| self.pool.as_const(*a))
+                frame.regs.get(r.0 as usize).and_then(|v| v.as_ref()).and_then(|v| v.first()).and_then(|a| self.cx.pool.as_const(*a))
             else {
                 return false;
             };
@@ -152,16 +152,16 @@ impl<'m> Executor<'m> {
         objects.dedup();
         for obj in objects {
             let n = state.memory.object(obj).bytes.size();
-            let fresh: Vec<_> = (0..n).map(|_| Some(self.pool.fresh(8))).collect();
+            let fresh: Vec<_> = (0..n).map(|_| Some(self.cx.pool.fresh(8))).collect();
             let o = state.memory.object_mut(obj);
             // Every byte written with an arbitrary value.
-            o.bytes.write(&mut self.pool, 0, &fresh);
+            o.bytes.write(&mut self.cx.pool, 0, &fresh);
             o.poison.clear();
         }
         let frame = state.frame_mut();
         for r in defined {
             let widths = crate::exec::engine::step::leaf_widths(&func.reg_types[r.0 as usize]);
-            frame.regs[r.0 as usize] = Some(widths.into_iter().map(|w| self.pool.fresh(w)).collect());
+            frame.regs[r.0 as usize] = Some(widths.into_iter().map(|w| self.cx.pool.fresh(w)).collect());
             frame.shadows.remove(&r);
         }
         // The header's phi nodes hold the loop-carried values, havocked
@@ -207,7 +207,7 @@ impl<'m> Executor<'m> {
                             let pure = match callee {
                                 Callee::External(name) => is_pure_builtin(name),
                                 Callee::Direct(f) => {
-                                    let target = self.module.function(*f);
+                                    let target = self.cx.module.function(*f);
                                     target.is_declaration() && is_pure_builtin(&target.name)
                                 }
                                 _ => false,

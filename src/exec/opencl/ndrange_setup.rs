@@ -95,7 +95,7 @@ impl<'m> Executor<'m> {
     /// installed and its first work-items started.
     pub fn standalone_kernel_state(&mut self, setup: NdRangeSetup, args: &[StandaloneArg]) -> Result<State, BufferOverLimit> {
         let mut state = self.memory_state();
-        let params = self.module.function(setup.kernel).params.clone();
+        let params = self.cx.module.function(setup.kernel).params.clone();
         let mut values = Vec::new();
         let mut local_objects = Vec::new();
         for (p, arg) in params.iter().zip(args) {
@@ -117,12 +117,12 @@ impl<'m> Executor<'m> {
         match arg {
             StandaloneArg::SymbolicByval { size, align } => {
                 let base = self.symbolic_byval_argument(memory, name, *size, *align);
-                Ok(smallvec::smallvec![self.pool.constant(64, base as u128)])
+                Ok(smallvec::smallvec![self.cx.pool.constant(64, base as u128)])
             }
             StandaloneArg::Unsized { space } => {
-                let obj = memory.allocate_address_only(&mut self.pool, name.to_string(), *space);
+                let obj = memory.allocate_address_only(&mut self.cx.pool, name.to_string(), *space);
                 mark_constant_read_only(memory, obj);
-                Ok(smallvec::smallvec![self.pool.constant(64, memory.object(obj).base as u128)])
+                Ok(smallvec::smallvec![self.cx.pool.constant(64, memory.object(obj).base as u128)])
             }
             StandaloneArg::Buffer { bytes, space } => {
                 let Some(obj) = self.argument_buffer(memory, *bytes, *space, name.to_string()) else {
@@ -131,26 +131,26 @@ impl<'m> Executor<'m> {
                 if *space == crate::ir::LOCAL_SPACE {
                     locals.push(obj);
                 } else {
-                    let array = self.pool.new_array(name, *bytes as u32);
-                    memory.object_mut(obj).bytes.fill_input(&mut self.pool, 0, *bytes, array, 0);
+                    let array = self.cx.pool.new_array(name, *bytes as u32);
+                    memory.object_mut(obj).bytes.fill_input(&mut self.cx.pool, 0, *bytes, array, 0);
                 }
-                Ok(smallvec::smallvec![self.pool.constant(64, memory.object(obj).base as u128)])
+                Ok(smallvec::smallvec![self.cx.pool.constant(64, memory.object(obj).base as u128)])
             }
             StandaloneArg::Image { dims, size } => {
                 let Some(base) = self.image_argument(memory, name, *dims, *size) else {
                     let bytes = size.map_or(0, |s| s.iter().product::<u64>() * crate::exec::opencl::images::PIXEL_BYTES);
                     return Err(BufferOverLimit { name: name.to_string(), bytes });
                 };
-                Ok(smallvec::smallvec![self.pool.constant(64, base as u128)])
+                Ok(smallvec::smallvec![self.cx.pool.constant(64, base as u128)])
             }
-            StandaloneArg::Fixed { width, bits } => Ok(smallvec::smallvec![self.pool.constant(*width, *bits)]),
+            StandaloneArg::Fixed { width, bits } => Ok(smallvec::smallvec![self.cx.pool.constant(*width, *bits)]),
             StandaloneArg::Symbolic { widths } => {
                 let total: u32 = widths.iter().map(|w| w.div_ceil(8)).sum();
-                let array = self.pool.new_array(name, total);
+                let array = self.cx.pool.new_array(name, total);
                 let mut out = Value::new();
                 let mut byte = 0;
                 for &w in widths {
-                    out.push(self.pool.input_word(array, byte, w));
+                    out.push(self.cx.pool.input_word(array, byte, w));
                     byte += w.div_ceil(8);
                 }
                 Ok(out)
@@ -162,7 +162,7 @@ impl<'m> Executor<'m> {
     /// space `space`; None if the memory limit does not admit it.
     pub(in crate::exec) fn argument_buffer(&mut self, memory: &mut Memory, bytes: u64, space: u32, name: String) -> Option<ObjectId> {
         self.admit_allocation(bytes).ok()?;
-        let obj = memory.allocate(&mut self.pool, bytes, 16, ObjectKind::Buffer, name);
+        let obj = memory.allocate(&mut self.cx.pool, bytes, 16, ObjectKind::Buffer, name);
         memory.object_mut(obj).addr_space = space;
         mark_constant_read_only(memory, obj);
         Some(obj)
@@ -178,7 +178,7 @@ impl<'m> Executor<'m> {
         args: Vec<Value>,
         mut local_objects: Vec<ObjectId>,
     ) {
-        for (g, base) in self.module.globals.iter().zip(&self.global_addr) {
+        for (g, base) in self.cx.module.globals.iter().zip(&self.global_addr) {
             if g.addr_space == crate::ir::LOCAL_SPACE {
                 if let Some(obj) = state.memory.object_near(*base) {
                     local_objects.push(obj);

@@ -115,19 +115,17 @@ impl<'m> Executor<'m> {
             return None;
         }
         let f = state.frame();
-        let block = &self.module.function(f.func).blocks[f.block.0 as usize];
+        let block = &self.cx.module.function(f.func).blocks[f.block.0 as usize];
         // Phi nodes carry no line: the block's first instruction that does.
         let loc = block.insts.iter().map(|i| i.loc).find(|l| l.line != 0).unwrap_or(block.term_loc);
         let who = self.running_item(state).unwrap_or_default();
-        let line = self.location(loc).line;
+        let line = self.cx.location(loc).line;
         let note = format!(
             "work-item {who} never terminates: it came back to the loop at line {line} with the same values, memory and path \
              condition, so it loops there for ever; its accesses before and in the loop were checked"
         );
         tracing::debug!(state = state.id, line, "work-item never terminates: its state repeats");
-        if self.nontermination_notes.len() < 4 && !self.nontermination_notes.contains(&note) {
-            self.nontermination_notes.push(note);
-        }
+        self.log.note(crate::exec::engine::run_log::NoteKind::Nonterminating, note);
         let gpu = state.gpu.as_mut().expect("NDRange");
         gpu.items[cur].cycle_watch = None;
         gpu.items[cur].status = ItemStatus::Spinning { loc };

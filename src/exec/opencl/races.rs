@@ -26,7 +26,7 @@ impl<'m> Executor<'m> {
         if space != GLOBAL_SPACE && space != LOCAL_SPACE {
             return;
         }
-        *self.coverage.memory_accesses.get_or_insert(0) += 1;
+        *self.log.coverage.memory_accesses.get_or_insert(0) += 1;
         let cur = gpu.current;
         let item = &gpu.items[cur];
         // An asynchronous copy's accesses are the copy's, reported at the
@@ -61,7 +61,7 @@ impl<'m> Executor<'m> {
     pub fn check_races(&mut self, state: &mut State, final_check: bool) {
         let Some(mut gpu) = state.gpu.take() else { return };
         let mut log = std::mem::take(&mut gpu.log);
-        let read_write = self.config.benign_read_write;
+        let read_write = self.cx.config.benign_read_write;
         let mut sink = RaceQueries { exec: self, state, gpu: &gpu, queries: 0 };
         log.check(&mut sink, final_check, crate::race::Tolerance { write_write: gpu.allow_benign, read_write });
         gpu.log = log;
@@ -107,7 +107,7 @@ impl<'m> Executor<'m> {
         let values_havocked = (may_tolerate || a.write && b.write)
             && log.havoc_fresh_from.is_some_and(|from| {
                 let values = a.value.iter().chain(b.value.iter()).flatten().copied();
-                crate::exec::opencl::havoc::mentions_fresh_from(&self.pool, values, from)
+                crate::exec::opencl::havoc::mentions_fresh_from(&self.cx.pool, values, from)
             });
         let tolerated = may_tolerate && !values_havocked;
         let condition = match (tolerated, c.differ) {
@@ -116,24 +116,24 @@ impl<'m> Executor<'m> {
                 // is an integer question, while the values may be floats
                 // (`p[i] + 1.0f`) that only the slower floating-point
                 // solver decides, and may time out on.
-                if self.pool.as_const(c.condition).is_none() && *queries < MAX_RACE_QUERIES {
+                if self.cx.pool.as_const(c.condition).is_none() && *queries < MAX_RACE_QUERIES {
                     *queries += 1;
-                    if matches!(self.decider.feasible(&self.pool, &state.path, c.condition), Feasibility::Unsat) {
+                    if matches!(self.cx.decider.feasible(&self.cx.pool, &state.path, c.condition), Feasibility::Unsat) {
                         return false;
                     }
                 }
-                self.pool.and(c.condition, d)
+                self.cx.pool.and(c.condition, d)
             }
             _ => c.condition,
         };
-        let witness = if self.pool.as_const(condition) == Some(1) && !state.unconfirmed_path {
+        let witness = if self.cx.pool.as_const(condition) == Some(1) && !state.unconfirmed_path {
             self.current_model(state).map(Some)
         } else {
             if *queries >= MAX_RACE_QUERIES {
                 return false;
             }
             *queries += 1;
-            match self.decider.feasible(&self.pool, &state.path, condition) {
+            match self.cx.decider.feasible(&self.cx.pool, &state.path, condition) {
                 Feasibility::Sat(m) => Some(Some(m)),
                 Feasibility::Unsat => None,
                 Feasibility::Unknown(_) => Some(None),
@@ -143,11 +143,11 @@ impl<'m> Executor<'m> {
         let benign = match c.differ {
             _ if tolerated || values_havocked => false,
             None => false,
-            Some(d) => match self.pool.as_const(d) {
+            Some(d) => match self.cx.pool.as_const(d) {
                 Some(v) => v == 0,
                 None => {
-                    let both = self.pool.and(c.condition, d);
-                    matches!(self.decider.feasible(&self.pool, &state.path, both), Feasibility::Unsat)
+                    let both = self.cx.pool.and(c.condition, d);
+                    matches!(self.cx.decider.feasible(&self.cx.pool, &state.path, both), Feasibility::Unsat)
                 }
             },
         };
@@ -175,9 +175,9 @@ impl<'m> Executor<'m> {
             (true, true) => "write-write",
             _ => "read-write",
         };
-        let offset_of = |r: &AccessRecord| match self.pool.as_const(r.offset) {
+        let offset_of = |r: &AccessRecord| match self.cx.pool.as_const(r.offset) {
             Some(v) => Some(v as u64 as i64),
-            None => witness.as_ref().map(|m| crate::expr::evaluate(&self.pool, r.offset, m) as u64 as i64),
+            None => witness.as_ref().map(|m| crate::expr::evaluate(&self.cx.pool, r.offset, m) as u64 as i64),
         };
         let element = match offset_of(a) {
             Some(off) => format!(" element {} (byte offset {off})", off / a.len.max(1) as i64),
@@ -201,7 +201,7 @@ impl<'m> Executor<'m> {
         let second = describe(b, self);
         let benign_note = if benign { " (benign: both write the same value; --allow-benign-races hides it)" } else { "" };
         let msg = format!("{kind} race on {space} buffer `{}`{element}: {first} and {second}{benign_note}", o.name);
-        let related = Related { message: second, location: self.location(b.loc) };
+        let related = Related { message: second, location: self.cx.location(b.loc) };
         let mut s = state.clone();
         s.stack.clear();
         if let Some(f) = self.report(&s, FindingKind::Race, a.loc, msg, witness.as_ref(), None) {
@@ -230,7 +230,7 @@ struct RaceQueries<'a, 'm> {
 
 impl RaceSink for RaceQueries<'_, '_> {
     fn pool(&mut self) -> &mut crate::expr::ExprPool {
-        &mut self.exec.pool
+        &mut self.exec.cx.pool
     }
 
     fn offer(&mut self, log: &crate::race::AccessLog, candidate: Candidate) -> bool {

@@ -233,8 +233,8 @@ impl<'m> Executor<'m> {
         for flat in 0..nd.items_per_group() {
             let l = NdRange::unflatten(flat, nd.local);
             let stack = self.kernel_frame(&mut state.memory, kernel, &args);
-            let local = l.map(|v| self.pool.constant(64, v as u128));
-            let group = g.map(|v| self.pool.constant(64, v as u128));
+            let local = l.map(|v| self.cx.pool.constant(64, v as u128));
+            let group = g.map(|v| self.cx.pool.constant(64, v as u128));
             items.push(WorkItem::new(stack, local, group));
         }
         let locals = gpu.local_objects.clone();
@@ -276,28 +276,28 @@ impl<'m> Executor<'m> {
         let mut items = Vec::new();
         let mut ids: Vec<[ExprId; 6]> = Vec::new();
         for k in 1..=2 {
-            let array = self.pool.new_array(&format!("work_item_{k}"), 48);
+            let array = self.cx.pool.new_array(&format!("work_item_{k}"), 48);
             let word = |p: &mut crate::expr::ExprPool, w: u32| p.input_word(array, w * 8, 64);
-            let local: [ExprId; 3] = [0, 1, 2].map(|d| word(&mut self.pool, d));
-            let group: [ExprId; 3] = [3, 4, 5].map(|d| word(&mut self.pool, d));
+            let local: [ExprId; 3] = [0, 1, 2].map(|d| word(&mut self.cx.pool, d));
+            let group: [ExprId; 3] = [3, 4, 5].map(|d| word(&mut self.cx.pool, d));
             for d in 0..3 {
-                let lim = self.pool.constant(64, nd.local[d] as u128);
-                let ok = self.pool.cmp(CmpOp::Ult, local[d], lim);
+                let lim = self.cx.pool.constant(64, nd.local[d] as u128);
+                let ok = self.cx.pool.cmp(CmpOp::Ult, local[d], lim);
                 state.path.push(ok);
-                let glim = self.pool.constant(64, nd.groups[d] as u128);
-                let gok = self.pool.cmp(CmpOp::Ult, group[d], glim);
+                let glim = self.cx.pool.constant(64, nd.groups[d] as u128);
+                let gok = self.cx.pool.cmp(CmpOp::Ult, group[d], glim);
                 state.path.push(gok);
             }
             ids.push([local[0], local[1], local[2], group[0], group[1], group[2]]);
             let stack = self.kernel_frame(&mut state.memory, kernel, &args);
             items.push(WorkItem::new(stack, local, group));
         }
-        let mut same = self.pool.bool_const(true);
+        let mut same = self.cx.pool.bool_const(true);
         for (&a, &b) in ids[0].iter().zip(&ids[1]).take(6) {
-            let e = self.pool.eq(a, b);
-            same = self.pool.and(same, e);
+            let e = self.cx.pool.eq(a, b);
+            same = self.cx.pool.and(same, e);
         }
-        let distinct = self.pool.not(same);
+        let distinct = self.cx.pool.not(same);
         state.path.push(distinct);
         state.model = None;
         // Local memory starts uninitialised: arbitrary values.
@@ -323,7 +323,7 @@ impl<'m> Executor<'m> {
     /// The running work-item reached `barrier(flags)`. Symbolic flags are
     /// forked on: each side goes on with the fence bits it has.
     pub fn work_item_barrier(&mut self, state: &mut State, flags: ExprId, loc: Loc, waits: Waits) -> Step {
-        let flags = match self.pool.as_const(flags) {
+        let flags = match self.cx.pool.as_const(flags) {
             Some(v) => v as u32,
             None => match self.concrete_fence_flags(state, flags) {
                 Some(v) => v,
@@ -336,7 +336,7 @@ impl<'m> Executor<'m> {
         let gpu = state.gpu.as_mut().expect("NDRange");
         let cur = gpu.current;
         gpu.items[cur].status = ItemStatus::AtBarrier { site, loc, flags, waits };
-        tracing::trace!(state = state.id, item = cur, line = self.location(loc).line, "work-item waits at a barrier");
+        tracing::trace!(state = state.id, item = cur, line = self.cx.location(loc).line, "work-item waits at a barrier");
         self.switch_work_item(state)
     }
 
@@ -344,14 +344,14 @@ impl<'m> Executor<'m> {
     /// that can be both set and clear splits the path, and the other side
     /// re-runs the barrier call with that bit decided.
     fn concrete_fence_flags(&mut self, state: &mut State, flags: ExprId) -> Option<u32> {
-        let w = self.pool.width(flags);
+        let w = self.cx.pool.width(flags);
         let mut out = 0;
         for bit in [LOCAL_FENCE, GLOBAL_FENCE] {
-            let b = self.pool.constant(w, bit as u128);
-            let masked = self.pool.and(flags, b);
-            let zero = self.pool.constant(w, 0);
-            let clear = self.pool.eq(masked, zero);
-            let set = self.pool.not(clear);
+            let b = self.cx.pool.constant(w, bit as u128);
+            let masked = self.cx.pool.and(flags, b);
+            let zero = self.cx.pool.constant(w, 0);
+            let clear = self.cx.pool.eq(masked, zero);
+            let set = self.cx.pool.not(clear);
             match self.branch(state, set) {
                 (Some(t), Some(mut f)) => {
                     f.frame_mut().pc -= 1;
@@ -425,8 +425,8 @@ impl<'m> Executor<'m> {
             // where barriers need not agree.
             let mut witness = None;
             if pair {
-                let same = crate::race::same_group(&mut self.pool, &first.group, &other.group);
-                match self.decider.feasible(&self.pool, &state.path, same) {
+                let same = crate::race::same_group(&mut self.cx.pool, &first.group, &other.group);
+                match self.cx.decider.feasible(&self.cx.pool, &state.path, same) {
                     crate::check::Feasibility::Unsat => continue,
                     crate::check::Feasibility::Sat(m) => {
                         state.path.push(same);
@@ -438,9 +438,9 @@ impl<'m> Executor<'m> {
                 witness = self.current_model(state);
             }
             let describe = |s: &ItemStatus, this: &Executor| match s {
-                ItemStatus::AtBarrier { loc, .. } => format!("waits at the barrier at line {}", this.location(*loc).line),
+                ItemStatus::AtBarrier { loc, .. } => format!("waits at the barrier at line {}", this.cx.location(*loc).line),
                 ItemStatus::Done { .. } => "finished the kernel".to_string(),
-                ItemStatus::Spinning { loc } => format!("never terminates (it loops for ever at line {})", this.location(*loc).line),
+                ItemStatus::Spinning { loc } => format!("never terminates (it loops for ever at line {})", this.cx.location(*loc).line),
                 ItemStatus::Running => "is running".to_string(),
             };
             let (a_desc, b_desc) = (describe(&first.status, self), describe(&other.status, self));
@@ -453,14 +453,14 @@ impl<'m> Executor<'m> {
             let msg = if events_differ {
                 format!(
                     "barrier divergence: work-items {ida} and {idb} call wait_group_events at line {} with different events",
-                    self.location(loc).line
+                    self.cx.location(loc).line
                 )
             } else {
                 format!("barrier divergence: work-item {ida} {a_desc} while work-item {idb} {b_desc}")
             };
             // Pair mode: which barrier each work-item reached may hang on
             // memory havocked at an earlier barrier (havoc.rs).
-            let always = self.pool.bool_const(true);
+            let always = self.cx.pool.bool_const(true);
             self.report_divergence(state, loc, msg, witness.as_ref(), always, &[first.group, other.group]);
             return false;
         }
@@ -495,9 +495,9 @@ impl<'m> Executor<'m> {
     /// `(lx,ly,lz) in group (gx,gy,gz)`, with values from `model` when the
     /// ids are symbolic.
     pub fn item_label(&self, item: &WorkItem, model: Option<&crate::expr::Assignment>) -> String {
-        let val = |e: ExprId| match (self.pool.as_const(e), model) {
+        let val = |e: ExprId| match (self.cx.pool.as_const(e), model) {
             (Some(v), _) => v.to_string(),
-            (None, Some(m)) => crate::expr::evaluate(&self.pool, e, m).to_string(),
+            (None, Some(m)) => crate::expr::evaluate(&self.cx.pool, e, m).to_string(),
             (None, None) => "?".to_string(),
         };
         let l: Vec<String> = item.local.iter().map(|e| val(*e)).collect();

@@ -14,7 +14,7 @@ impl<'m> Executor<'m> {
         let src_t = self.operand_type(func, value);
         let v = self.operand(state, func, value);
         let to_bits = inst.ty.scalar_bits();
-        let p = &mut self.pool;
+        let p = &mut self.cx.pool;
         let out: Value = match op {
             CastOp::Trunc => map1(&v, |x| p.trunc(x, to_bits)),
             CastOp::ZExt => map1(&v, |x| p.zext(x, to_bits)),
@@ -25,17 +25,17 @@ impl<'m> Executor<'m> {
             CastOp::FpTrunc | CastOp::FpExt => {
                 let from = self.float_format(state, inst, &src_t)?;
                 let to = self.float_format(state, inst, &inst.ty)?;
-                v.iter().map(|x| self.pool.fp_convert(from, to, *x)).collect()
+                v.iter().map(|x| self.cx.pool.fp_convert(from, to, *x)).collect()
             }
             CastOp::FpToSi | CastOp::FpToUi => {
                 let from = self.float_format(state, inst, &src_t)?;
                 let signed = op == CastOp::FpToSi;
-                v.iter().map(|x| self.pool.fp_to_int(signed, IntRounding::TowardZero, from, *x, to_bits)).collect()
+                v.iter().map(|x| self.cx.pool.fp_to_int(signed, IntRounding::TowardZero, from, *x, to_bits)).collect()
             }
             CastOp::SiToFp | CastOp::UiToFp => {
                 let to = self.float_format(state, inst, &inst.ty)?;
                 let signed = op == CastOp::SiToFp;
-                v.iter().map(|x| self.pool.int_to_fp(signed, to, *x)).collect()
+                v.iter().map(|x| self.cx.pool.int_to_fp(signed, to, *x)).collect()
             }
         };
         Ok(out)

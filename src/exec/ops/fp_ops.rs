@@ -27,7 +27,7 @@ impl<'m> Executor<'m> {
         let a = self.operand(state, func, lhs);
         let b = self.operand(state, func, rhs);
         if approximate {
-            return Ok(a.iter().map(|_| self.pool.fresh(f.width())).collect());
+            return Ok(a.iter().map(|_| self.cx.pool.fresh(f.width())).collect());
         }
         if contract {
             return Ok(self.map2(&a, &b, |p, x, y| crate::exec::ops::contraction::contracted(p, op, f, x, y)));
@@ -38,7 +38,7 @@ impl<'m> Executor<'m> {
     pub(in crate::exec) fn exec_fneg(&mut self, state: &mut State, func: &Function, inst: &Inst, a: &Operand) -> Exec {
         let f = self.float_format(state, inst, &inst.ty)?;
         let v = self.operand(state, func, a);
-        Ok(v.iter().map(|x| self.pool.fneg(f, *x)).collect())
+        Ok(v.iter().map(|x| self.cx.pool.fneg(f, *x)).collect())
     }
 
     pub(in crate::exec) fn exec_fcmp(

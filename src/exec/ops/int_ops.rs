@@ -33,13 +33,13 @@ impl<'m> Executor<'m> {
 
     /// Reports a divisor that can be zero, then assumes it is not.
     fn check_divisor(&mut self, state: &mut State, inst: &Inst, d: ExprId) -> Result<(), Step> {
-        if let Some(v) = self.pool.as_const(d) {
+        if let Some(v) = self.cx.pool.as_const(d) {
             if v != 0 {
                 return Ok(());
             }
         }
-        let zero = self.pool.constant(self.pool.width(d), 0);
-        let is_zero = self.pool.eq(d, zero);
+        let zero = self.cx.pool.constant(self.cx.pool.width(d), 0);
+        let is_zero = self.cx.pool.eq(d, zero);
         let (zero_side, nonzero_side) = self.branch(state, is_zero);
         if let Some(z) = zero_side {
             let model = z.model.clone();
@@ -77,7 +77,7 @@ impl<'m> Executor<'m> {
             .map(|(i, (x, y))| {
                 // A scalar condition selects whole vectors or aggregates.
                 let ci = if c.len() == 1 { c[0] } else { c[i] };
-                self.pool.ite(ci, *x, *y)
+                self.cx.pool.ite(ci, *x, *y)
             })
             .collect())
     }

@@ -361,7 +361,7 @@ impl<'m> Executor<'m> {
         let (base, _, _) = libm_row(c.name)?;
         let (format, c_type) = if base == c.name { (FpFormat::Double, "double") } else { (FpFormat::Single, "float") };
         let expected_width = |k: usize| if libm_integer_parameter(base, k) { 32 } else { format.width() };
-        let widths: Vec<u32> = c.args.iter().map(|v| v.first().map_or(0, |&e| self.pool.width(e))).collect();
+        let widths: Vec<u32> = c.args.iter().map(|v| v.first().map_or(0, |&e| self.cx.pool.width(e))).collect();
         let arguments_fit = c.args.iter().zip(&widths).enumerate().all(|(k, (v, &w))| v.len() == 1 && w == expected_width(k));
         let returns_format = c.inst.ty == crate::ir::Type::Float(format);
         if returns_format && arguments_fit {
@@ -404,7 +404,7 @@ impl<'m> Executor<'m> {
         }
         let a = |k: usize| c.args[k][0];
         let ties = self.min_max_ties(MinMaxCode::Libm);
-        let p = &mut self.pool;
+        let p = &mut self.cx.pool;
         let r = match op {
             Libm::Unary(u) => p.fun(u, f, a(0)),
             Libm::Fabs => p.fabs(f, a(0)),
@@ -415,13 +415,13 @@ impl<'m> Executor<'m> {
             Libm::Fma => p.fma(f, a(0), a(1), a(2)),
             Libm::Uninterpreted => {
                 let args: Vec<ExprId> = c.args.iter().map(|v| v[0]).collect();
-                if self.config.native_libm {
-                    let values: Option<Vec<u128>> = args.iter().map(|a| self.pool.as_const(*a)).collect();
+                if self.cx.config.native_libm {
+                    let values: Option<Vec<u128>> = args.iter().map(|a| self.cx.pool.as_const(*a)).collect();
                     if let Some(bits) = values.and_then(|v| native_libm(base, f, &v)) {
-                        return Some(scalar(self.pool.constant(f.width(), bits)));
+                        return Some(scalar(self.cx.pool.constant(f.width(), bits)));
                     }
                 }
-                self.pool.apply(&format!("{base}.{}", f.name()), args, f.width())
+                self.cx.pool.apply(&format!("{base}.{}", f.name()), args, f.width())
             }
         };
         Some(scalar(r))
@@ -445,31 +445,31 @@ impl<'m> Executor<'m> {
                 );
             }
             Llvm::PassThrough => arg(0),
-            Llvm::InvariantStart => scalar(self.pool.constant(64, 0)),
-            Llvm::SwitchedOn => scalar(self.pool.bool_const(true)),
+            Llvm::InvariantStart => scalar(self.cx.pool.constant(64, 0)),
+            Llvm::SwitchedOn => scalar(self.cx.pool.bool_const(true)),
             // Object size unknown: -1 for the maximum, 0 for the minimum.
             Llvm::ObjectSize => {
-                let min = self.pool.as_const(c.args[1][0]) == Some(1);
+                let min = self.cx.pool.as_const(c.args[1][0]) == Some(1);
                 let w = c.inst.ty.scalar_bits();
-                scalar(self.pool.constant(w, if min { 0 } else { crate::expr::mask(w) }))
+                scalar(self.cx.pool.constant(w, if min { 0 } else { crate::expr::mask(w) }))
             }
-            Llvm::PtrMask => scalar(self.pool.and(c.args[0][0], c.args[1][0])),
+            Llvm::PtrMask => scalar(self.cx.pool.and(c.args[0][0], c.args[1][0])),
             // FLT_ROUNDS: to nearest, the only rounding mode modelled.
-            Llvm::GetRounding => scalar(self.pool.constant(32, 1)),
+            Llvm::GetRounding => scalar(self.cx.pool.constant(32, 1)),
             Llvm::Assume => {
                 let ok = self.assume(state, c.args[0][0]);
                 return Some(if ok { Ok(None) } else { Err(Step::Terminated) });
             }
             Llvm::NoEffect => return Some(Ok(None)),
-            Llvm::StackSave => scalar(self.pool.constant(64, 0)),
+            Llvm::StackSave => scalar(self.cx.pool.constant(64, 0)),
             // __builtin_constant_p at -O0: nothing is known to be constant.
-            Llvm::IsConstant => scalar(self.pool.bool_const(false)),
+            Llvm::IsConstant => scalar(self.cx.pool.bool_const(false)),
             // x^n by repeated multiplication, in an unspecified order: no
             // exact result, so an uninterpreted function.
             Llvm::Powi => {
                 let f = lanes_fmt(c)?;
                 let args = vec![c.args[0][0], c.args[1][0]];
-                scalar(self.pool.apply(&format!("powi.{}", f.name()), args, f.width()))
+                scalar(self.cx.pool.apply(&format!("powi.{}", f.name()), args, f.width()))
             }
             Llvm::Trap => {
                 self.report(state, FindingKind::Mismatch, loc, "llvm.trap reached".into(), None, None);
@@ -488,7 +488,7 @@ impl<'m> Executor<'m> {
         let fmt = c.inst.ty.is_float();
         let lane = |k: usize, i: usize| c.args[k][i];
         let ties = self.min_max_ties(MinMaxCode::Inline);
-        let p = &mut self.pool;
+        let p = &mut self.cx.pool;
         let mut out = Value::new();
         if let Llvm::Reduce(fold) = op {
             return reduce(p, ties, fold, c).map(scalar);
@@ -556,7 +556,7 @@ impl<'m> Executor<'m> {
     /// area (gp_offset and fp_offset say the register save area is used up).
     fn va_start(&mut self, state: &mut State, list: ExprId, loc: crate::ir::Loc) -> Result<(), Step> {
         let area = state.frame().varargs.map(|o| state.memory.object(o).base).unwrap_or(0);
-        let p = &mut self.pool;
+        let p = &mut self.cx.pool;
         let gp = p.constant(32, 48);
         let fp = p.constant(32, 176);
         let ov = p.constant(64, area as u128);
@@ -566,7 +566,7 @@ impl<'m> Executor<'m> {
             offsets: vec![0, 4, 8, 16],
             size: 24,
         };
-        let bytes = crate::memory::layout::value_to_bytes(&mut self.pool, &t, &[gp, fp, ov, rs]);
+        let bytes = crate::memory::layout::value_to_bytes(&mut self.cx.pool, &t, &[gp, fp, ov, rs]);
         let access = self.resolve(state, list, 24, loc, true)?;
         self.write_bytes(state, &access, &bytes);
         Ok(())
@@ -754,7 +754,7 @@ impl Executor<'_> {
     /// 2.36 (x86-64); AArch64's FMINNM/FMAXNM, inline or in glibc, order -0
     /// below +0.
     pub(in crate::exec) fn min_max_ties(&self, code: MinMaxCode) -> MinMaxTies {
-        let aarch64 = crate::frontend::target::is_aarch64(&self.module.triple);
+        let aarch64 = crate::frontend::target::is_aarch64(&self.cx.module.triple);
         match (aarch64, code) {
             (true, _) => MinMaxTies::NegativeZeroLess,
             (false, MinMaxCode::Inline) => MinMaxTies::FirstOperand,

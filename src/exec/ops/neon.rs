@@ -22,7 +22,7 @@ impl<'m> Executor<'m> {
                 Err(Err(step)) => Err(step),
             });
         }
-        match lower_neon(&mut self.pool, c.name, &c.args, &c.inst.ty) {
+        match lower_neon(&mut self.cx.pool, c.name, &c.args, &c.inst.ty) {
             Lowered::Value(v) => Some(Ok(Some(v))),
             Lowered::Unsupported(msg) => Some(Err(self.unsupported(state, c.inst.loc, msg))),
             Lowered::NotNeon => None,
@@ -54,7 +54,7 @@ impl<'m> Executor<'m> {
             }
             MemoryForm::LoadLane { regs } => {
                 let (elem, lanes) = loaded_vector(&c.inst.ty, regs)?;
-                let lane = lane_of(&self.pool, regs)?;
+                let lane = lane_of(&self.cx.pool, regs)?;
                 if lane >= lanes || c.args.len() < regs + 2 || c.args[..regs].iter().any(|r| r.len() != lanes) {
                     return Err(Ok(format!("lane {lane} or operands do not fit {regs} registers of {lanes} lanes")));
                 }
@@ -75,7 +75,7 @@ impl<'m> Executor<'m> {
                 Ok(None)
             }
             MemoryForm::StoreLane { regs } => {
-                let lane = lane_of(&self.pool, regs)?;
+                let lane = lane_of(&self.cx.pool, regs)?;
                 if c.args.len() < regs + 2 || c.args[..regs].iter().any(|r| lane >= r.len()) {
                     return Err(Ok(format!("lane {lane} out of range")));
                 }
@@ -97,7 +97,7 @@ impl<'m> Executor<'m> {
         let t = Type::Vector { elem: Box::new(elem.clone()), len: n as u32 };
         let access = self.resolve(state, ptr, t.store_size(), loc, false).map_err(Err)?;
         let bytes = self.read_bytes(state, &access, t.store_size(), loc);
-        Ok(bytes_to_value(&mut self.pool, &t, &bytes).to_vec())
+        Ok(bytes_to_value(&mut self.cx.pool, &t, &bytes).to_vec())
     }
 
     fn store_elements(
@@ -107,9 +107,9 @@ impl<'m> Executor<'m> {
         elems: &[ExprId],
         loc: crate::ir::Loc,
     ) -> Result<(), Result<String, Step>> {
-        let w = elems.first().map(|&e| self.pool.width(e)).ok_or_else(|| Ok("no lanes to store".to_string()))?;
+        let w = elems.first().map(|&e| self.cx.pool.width(e)).ok_or_else(|| Ok("no lanes to store".to_string()))?;
         let t = Type::Vector { elem: Box::new(Type::Int(w)), len: elems.len() as u32 };
-        let bytes = value_to_bytes(&mut self.pool, &t, elems);
+        let bytes = value_to_bytes(&mut self.cx.pool, &t, elems);
         let access = self.resolve(state, ptr, bytes.len() as u64, loc, true).map_err(Err)?;
         self.write_bytes(state, &access, &bytes);
         Ok(())

@@ -10,15 +10,15 @@ impl<'m> Executor<'m> {
     pub(in crate::exec) fn exec_extract_element(&mut self, state: &mut State, func: &Function, vector: &Operand, index: &Operand) -> Exec {
         let v = self.operand(state, func, vector);
         let i = self.operand1(state, func, index);
-        if let Some(k) = self.pool.as_const(i) {
+        if let Some(k) = self.cx.pool.as_const(i) {
             // Out-of-range indices give poison in LLVM; modelled as lane 0.
             return Ok(smallvec::smallvec![*v.get(k as usize).unwrap_or(&v[0])]);
         }
         let mut acc = v[0];
         for (k, lane) in v.iter().enumerate().skip(1) {
-            let kc = self.pool.constant(self.pool.width(i), k as u128);
-            let hit = self.pool.eq(i, kc);
-            acc = self.pool.ite(hit, *lane, acc);
+            let kc = self.cx.pool.constant(self.cx.pool.width(i), k as u128);
+            let hit = self.cx.pool.eq(i, kc);
+            acc = self.cx.pool.ite(hit, *lane, acc);
         }
         Ok(smallvec::smallvec![acc])
     }
@@ -34,16 +34,16 @@ impl<'m> Executor<'m> {
         let mut v = self.operand(state, func, vector);
         let e = self.operand1(state, func, element);
         let i = self.operand1(state, func, index);
-        if let Some(k) = self.pool.as_const(i) {
+        if let Some(k) = self.cx.pool.as_const(i) {
             if let Some(lane) = v.get_mut(k as usize) {
                 *lane = e;
             }
             return Ok(v);
         }
         for (k, lane) in v.iter_mut().enumerate() {
-            let kc = self.pool.constant(self.pool.width(i), k as u128);
-            let hit = self.pool.eq(i, kc);
-            *lane = self.pool.ite(hit, e, *lane);
+            let kc = self.cx.pool.constant(self.cx.pool.width(i), k as u128);
+            let hit = self.cx.pool.eq(i, kc);
+            *lane = self.cx.pool.ite(hit, e, *lane);
         }
         Ok(v)
     }
@@ -64,7 +64,7 @@ impl<'m> Executor<'m> {
         Ok(mask
             .iter()
             .map(|&m| match m {
-                m if m < 0 => self.pool.constant(lane_bits, 0),
+                m if m < 0 => self.cx.pool.constant(lane_bits, 0),
                 m if (m as usize) < n => va[m as usize],
                 m => vb[m as usize - n],
             })

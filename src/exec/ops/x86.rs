@@ -9,7 +9,7 @@ use crate::simd::{lower_x86, Lowered};
 
 impl<'m> Executor<'m> {
     pub(in crate::exec) fn call_x86(&mut self, state: &mut State, c: &CallCtx) -> Option<Result<Option<Value>, Step>> {
-        match lower_x86(&mut self.pool, c.name, &c.args, &c.inst.ty) {
+        match lower_x86(&mut self.cx.pool, c.name, &c.args, &c.inst.ty) {
             // Intrinsics without a result (fences, vzeroupper) give no lanes.
             Lowered::Value(v) if v.is_empty() => Some(Ok(None)),
             Lowered::Value(v) => Some(Ok(Some(v))),

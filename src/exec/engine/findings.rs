@@ -1,0 +1,102 @@
+//! Reporting a finding: de-duplicated by its key (run_log.rs), confirmed
+//! by a witness unless something on the path over-approximated (a
+//! summarised loop, an unsized buffer's forgotten bytes, an `unknown`
+//! solver answer, the device's havoc), and placed with its call stack.
+
+use crate::exec::engine::device::DeviceState;
+use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::engine::model_hooks::ModelHooks;
+use crate::exec::engine::run_log::FindingKey;
+use crate::exec::engine::state::State;
+use crate::expr::Assignment;
+use crate::ir::Loc;
+use crate::report::{DecidedBy, Finding, FindingKind, Related, Status};
+
+impl<'m> Executor<'m> {
+    /// Records a finding at `loc` unless the same one was already reported.
+    /// The witness, if any, decides the status.
+    #[allow(clippy::too_many_arguments)]
+    pub fn report(
+        &mut self,
+        state: &State,
+        kind: FindingKind,
+        loc: Loc,
+        message: String,
+        witness: Option<&Assignment>,
+        decided_by: Option<DecidedBy>,
+    ) -> Option<&mut Finding> {
+        if !self.log.first_of(FindingKey::of(kind, loc, &message)) {
+            return None;
+        }
+        let witness = witness.or(if state.unconfirmed_path { None } else { state.model.as_ref() });
+        let mut message = message;
+        let mut status = if witness.is_some() { Status::Confirmed } else { Status::Unconfirmed };
+        if state.abstracted && kind != FindingKind::Unsupported {
+            status = Status::Unconfirmed;
+            message.push_str(
+                "; not confirmed: the path went through a loop summarised after --loop-bound unrollings, or at its first floating-point \
+                 test in a kernel (its variables were given arbitrary values)",
+            );
+        }
+        // Races and barrier divergences are judged by their own condition
+        // too (`inexact_note`); any other finding's condition is not known
+        // here, so any over-approximated byte on the path unconfirms it.
+        let judged_by_condition = matches!(kind, FindingKind::Race | FindingKind::BarrierDivergence);
+        if let Some(inexact) = state.inexact_unsized.as_ref().filter(|_| kind != FindingKind::Unsupported) {
+            if !judged_by_condition || inexact.mentioned_in(&self.cx.pool, state.path.iter().copied()) {
+                status = Status::Unconfirmed;
+                message.push_str(&Self::inexact_unsized_note(&inexact.buffer));
+            }
+        }
+        if let Some(why) = witness.and_then(|w| self.cx.decider.path_unconfirmed_because(&self.cx.pool, &state.path, w)) {
+            status = Status::Unconfirmed;
+            message.push_str(&format!("; not confirmed: {why}"));
+        }
+        // Races and barrier divergence weigh the device's over-approximation
+        // against their own condition (they hold it apart from the path).
+        let judged_by_device = !matches!(kind, FindingKind::Unsupported | FindingKind::Race | FindingKind::BarrierDivergence);
+        if let Some(why) = state.gpu.as_ref().filter(|_| judged_by_device).and_then(|d| d.unconfirmable_because(&self.cx.pool, &state.path))
+        {
+            if status == Status::Confirmed {
+                status = Status::Unconfirmed;
+                message.push_str(&format!("; not confirmed: {why}"));
+            }
+        }
+        tracing::debug!(kind = kind.name(), ?status, line = loc.line, "finding: {message}");
+        let related = state
+            .stack
+            .iter()
+            .rev()
+            .skip(1)
+            .zip(state.stack.iter().rev())
+            .map(|(caller, callee)| Related {
+                message: format!("called from {}", self.cx.module.function(caller.func).name),
+                location: self.cx.location(callee.call_loc),
+            })
+            .collect();
+        self.log.findings.push(Finding {
+            kind,
+            status,
+            message,
+            location: self.cx.location(loc),
+            witness: witness.map(|w| self.cx.witness(w)),
+            witness_values: witness.map(|w| self.cx.witness_values(w)).filter(|v| !v.is_empty()),
+            expressions: None,
+            decided_by,
+            related,
+        });
+        self.log.findings.last_mut()
+    }
+
+    /// Stops the path with an `unsupported` finding naming the construct
+    /// and the function it is in (the location gives the source line). The
+    /// path ends here: nothing after the construct can be trusted.
+    pub fn unsupported(&mut self, state: &State, loc: Loc, what: String) -> Step {
+        let message = match state.stack.last() {
+            Some(frame) => format!("{what}, in function `{}`", self.cx.module.function(frame.func).name),
+            None => what,
+        };
+        self.report(state, FindingKind::Unsupported, loc, message, None, None);
+        Step::Terminated
+    }
+}

@@ -1,0 +1,191 @@
+//! What a run found and counted, as it goes: the findings (each reported
+//! once, by its key), the counters, the limit that stopped the run or cut
+//! some of its paths, and the notes that become the report's warnings.
+//! `Executor::finish` (outcome.rs) hands it to the driver as a
+//! `RunOutcome`.
+
+use crate::ir::Loc;
+use crate::report::{Coverage, DecidedCounts, Finding, FindingKind};
+use rustc_hash::FxHashSet;
+
+/// Why exploration stopped early, if it did: the report's `Limit` (one
+/// type, so the engine cannot stop for a reason the report cannot name).
+pub use crate::report::Limit as LimitHit;
+
+#[derive(Clone, Debug, Default)]
+/// Counters of one run, copied into the report's statistics.
+pub struct Stats {
+    /// Paths that ended, normally or not (when sharding, those this shard
+    /// owns).
+    pub paths: u64,
+    /// Pairs of states merged into one at a merge region's join (README,
+    /// Path merging).
+    pub merged: u64,
+    /// Instructions executed, terminators included, summed over all paths.
+    pub instructions: u64,
+    /// States made by forks, besides the one that goes on.
+    pub forks: u64,
+    /// Paths ended because their path condition became infeasible.
+    pub pruned: u64,
+}
+
+/// What makes two findings the same, so that each is reported once.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FindingKey {
+    /// One finding of a kind per source location: a loop reaching the same
+    /// overflow on every trip, or every work-item racing at the same line,
+    /// is one finding.
+    AtLocation(FindingKind, Loc),
+    /// One `unsupported` finding per location and construct: two
+    /// constructs on one line are two findings.
+    Unsupported(Loc, String),
+}
+
+impl FindingKey {
+    /// The key of a finding of `kind` at `loc` with `message`.
+    pub fn of(kind: FindingKind, loc: Loc, message: &str) -> Self {
+        if kind == FindingKind::Unsupported {
+            FindingKey::Unsupported(loc, message.to_string())
+        } else {
+            FindingKey::AtLocation(kind, loc)
+        }
+    }
+}
+
+/// What a note of the run is about; each kind becomes its own list in the
+/// outcome, and its own warnings in the report.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NoteKind {
+    /// A per-path budget (loop bound, work-item steps) cut a path; the run
+    /// went on (path_budget.rs).
+    PathCut,
+    /// A work-item never terminates: its state repeats at a loop
+    /// (opencl/nontermination.rs).
+    Nonterminating,
+    /// An operation whose result OpenCL leaves undefined was taken as
+    /// arbitrary (opencl/images.rs).
+    UndefinedValue,
+}
+
+impl NoteKind {
+    /// How many notes of this kind a report keeps: a few examples of cuts
+    /// and endless work-items say enough (symbolic work-items make many
+    /// labels); every undefined value is its own construct.
+    fn cap(self) -> usize {
+        match self {
+            NoteKind::PathCut | NoteKind::Nonterminating => 4,
+            NoteKind::UndefinedValue => usize::MAX,
+        }
+    }
+}
+
+/// The run log of one executor.
+pub struct RunLog {
+    /// Findings in the order they were reported.
+    pub findings: Vec<Finding>,
+    /// The keys of the findings reported so far.
+    seen: FxHashSet<FindingKey>,
+    /// Paths, merges, instructions, forks, prunes.
+    pub stats: Stats,
+    /// How the checks were decided, step by step.
+    pub check_stats: DecidedCounts,
+    /// The limit that stopped exploration, if one did.
+    pub limit_hit: Option<LimitHit>,
+    /// A limit that ended some paths but not the run (path_budget.rs).
+    pub path_limit: Option<LimitHit>,
+    /// The notes of the run, in the order they were made.
+    notes: Vec<(NoteKind, String)>,
+    /// Pair mode: the work-groups (flat indices) of each finding that the
+    /// havoc left unconfirmed (havoc.rs).
+    pub havoc_doubts: Vec<Vec<u64>>,
+    /// The run ended at its first confirmed finding
+    /// (`Config::stop_at_first_finding`).
+    pub stopped_at_finding: bool,
+    /// What the run exercised (symbolic inputs, checks reached).
+    pub coverage: Coverage,
+    /// Output written by the program (printf, puts) on each path, kept for
+    /// `symcross run` and the differential tests.
+    pub output: Vec<u8>,
+    /// With `Config::shard`: a state not yet given to a shard rested on an
+    /// `unknown` solver answer, so the shards may disagree on the split
+    /// (shard.rs).
+    pub shard_uncertain: bool,
+}
+
+impl RunLog {
+    /// An empty log; `coverage` says what the program holds before it runs.
+    pub fn new(coverage: Coverage) -> Self {
+        RunLog {
+            findings: Vec::new(),
+            seen: FxHashSet::default(),
+            stats: Stats::default(),
+            check_stats: DecidedCounts::default(),
+            limit_hit: None,
+            path_limit: None,
+            notes: Vec::new(),
+            havoc_doubts: Vec::new(),
+            stopped_at_finding: false,
+            coverage,
+            output: Vec::new(),
+            shard_uncertain: false,
+        }
+    }
+
+    /// Whether a finding with this key is new (it is then remembered).
+    pub fn first_of(&mut self, key: FindingKey) -> bool {
+        self.seen.insert(key)
+    }
+
+    /// Keeps `text` as a note of `kind`, unless the same note is kept
+    /// already or the kind has as many as a report keeps.
+    pub fn note(&mut self, kind: NoteKind, text: String) {
+        let mut kept = 0;
+        for (k, t) in &self.notes {
+            if *k == kind {
+                if *t == text {
+                    return;
+                }
+                kept += 1;
+            }
+        }
+        if kept < kind.cap() {
+            self.notes.push((kind, text));
+        }
+    }
+
+    /// Takes the notes of `kind` out of the log, in order.
+    pub fn take_notes(&mut self, kind: NoteKind) -> Vec<String> {
+        let (taken, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.notes).into_iter().partition(|(k, _)| *k == kind);
+        self.notes = kept;
+        taken.into_iter().map(|(_, t)| t).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notes_are_kept_once_and_capped_by_kind() {
+        let mut log = RunLog::new(Coverage::default());
+        for k in 0..6 {
+            log.note(NoteKind::PathCut, format!("cut {k}"));
+            log.note(NoteKind::PathCut, format!("cut {k}"));
+            log.note(NoteKind::UndefinedValue, format!("undefined {k}"));
+        }
+        assert_eq!(log.take_notes(NoteKind::PathCut), ["cut 0", "cut 1", "cut 2", "cut 3"]);
+        assert_eq!(log.take_notes(NoteKind::UndefinedValue).len(), 6);
+        assert!(log.take_notes(NoteKind::Nonterminating).is_empty());
+    }
+
+    #[test]
+    fn unsupported_findings_are_told_apart_by_message() {
+        let mut log = RunLog::new(Coverage::default());
+        let loc = Loc { line: 3, column: 1, file: 0 };
+        assert!(log.first_of(FindingKey::of(FindingKind::Unsupported, loc, "inline assembly")));
+        assert!(log.first_of(FindingKey::of(FindingKind::Unsupported, loc, "long double")));
+        assert!(!log.first_of(FindingKey::of(FindingKind::Unsupported, loc, "long double")));
+        assert!(log.first_of(FindingKey::of(FindingKind::OutOfBounds, loc, "one")));
+        assert!(!log.first_of(FindingKey::of(FindingKind::OutOfBounds, loc, "another")));
+    }
+}
