@@ -12,7 +12,7 @@ impl<'m> Executor<'m> {
     /// Splits `state` on `cond`: returns whether the true side and the false
     /// side are feasible, updating models. The caller continues `state` on
     /// one side and gets a clone for the other.
-    pub fn branch(&mut self, state: &mut State, cond: ExprId) -> (Option<State>, Option<State>) {
+    pub(in crate::exec) fn branch(&mut self, state: &mut State, cond: ExprId) -> (Option<State>, Option<State>) {
         if let Some(v) = self.cx.pool.as_const(cond) {
             return if v != 0 { (Some(state.clone()), None) } else { (None, Some(state.clone())) };
         }
@@ -79,7 +79,7 @@ impl<'m> Executor<'m> {
 
     /// Adds `cond` to the path. Returns false (and counts a pruned path)
     /// when the path becomes infeasible.
-    pub fn assume(&mut self, state: &mut State, cond: ExprId) -> bool {
+    pub(in crate::exec) fn assume(&mut self, state: &mut State, cond: ExprId) -> bool {
         if let Some(v) = self.cx.pool.as_const(cond) {
             if v == 0 {
                 self.log.stats.pruned += 1;

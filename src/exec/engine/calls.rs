@@ -189,7 +189,7 @@ impl<'m> Executor<'m> {
     /// value (and the path constrained to it). When another value was
     /// possible, an `unsupported` finding says so: the verdict then covers
     /// only the value taken. Sizes fork instead (`concrete_size`).
-    pub fn concrete_arg(&mut self, state: &mut State, v: ExprId) -> Result<u64, Step> {
+    pub(in crate::exec) fn concrete_arg(&mut self, state: &mut State, v: ExprId) -> Result<u64, Step> {
         if let Some(c) = self.cx.pool.as_const(v) {
             return Ok(c as u64);
         }
@@ -207,7 +207,7 @@ impl<'m> Executor<'m> {
     }
 
     /// The value `v` must have on this path, if there is only one.
-    pub fn fixed_value(&mut self, state: &mut State, v: ExprId) -> Option<u64> {
+    pub(in crate::exec) fn fixed_value(&mut self, state: &mut State, v: ExprId) -> Option<u64> {
         if let Some(c) = self.cx.pool.as_const(v) {
             return Some(c as u64);
         }
@@ -227,7 +227,7 @@ impl<'m> Executor<'m> {
     }
 
     /// Reads a NUL-terminated string with concrete bytes (at most 4096).
-    pub fn read_c_string(&mut self, state: &mut State, ptr: ExprId, loc: Loc) -> Result<String, Step> {
+    pub(in crate::exec) fn read_c_string(&mut self, state: &mut State, ptr: ExprId, loc: Loc) -> Result<String, Step> {
         let mut out = Vec::new();
         let base = self.concrete_arg(state, ptr)?;
         for k in 0..4096u64 {
@@ -356,7 +356,7 @@ impl<'m> Executor<'m> {
 
     /// Zeros of the call's result type: the result of a builtin whose
     /// value does not matter (one that is ignored).
-    pub fn zero_result(&mut self, c: &CallCtx) -> Value {
+    pub(in crate::exec) fn zero_result(&mut self, c: &CallCtx) -> Value {
         let t = c.inst.ty.clone();
         self.undef_value(&t)
     }
@@ -426,7 +426,7 @@ impl<'m> Executor<'m> {
     /// `free(ptr)`: marks the heap block at `ptr` freed. Null does nothing;
     /// a pointer that is not the start of a heap block, or a block already
     /// freed, is a finding and ends the path.
-    pub fn free_pointer(&mut self, state: &mut State, ptr: ExprId, loc: Loc) -> Result<(), Step> {
+    pub(in crate::exec) fn free_pointer(&mut self, state: &mut State, ptr: ExprId, loc: Loc) -> Result<(), Step> {
         let a = self.concrete_arg(state, ptr)?;
         if a == 0 {
             return Ok(());
@@ -482,7 +482,7 @@ impl<'m> Executor<'m> {
     }
 
     /// memmove semantics: reads everything before writing.
-    pub fn copy_bytes(&mut self, state: &mut State, dst: ExprId, src: ExprId, n: u64, loc: Loc) -> Result<(), Step> {
+    pub(in crate::exec) fn copy_bytes(&mut self, state: &mut State, dst: ExprId, src: ExprId, n: u64, loc: Loc) -> Result<(), Step> {
         if n == 0 {
             return Ok(());
         }
@@ -517,7 +517,7 @@ impl<'m> Executor<'m> {
 
     /// Writes `byte` (8 bits) to `n` bytes from `dst` (memset, calloc's
     /// zeroing); an access outside an object is a finding.
-    pub fn fill_bytes(&mut self, state: &mut State, dst: ExprId, byte: ExprId, n: u64, loc: Loc) -> Result<(), Step> {
+    pub(in crate::exec) fn fill_bytes(&mut self, state: &mut State, dst: ExprId, byte: ExprId, n: u64, loc: Loc) -> Result<(), Step> {
         if n == 0 {
             return Ok(());
         }

@@ -340,19 +340,19 @@ impl<'m> Executor<'m> {
     }
 
     /// Seconds since the executor was made: the run's time in the report.
-    pub fn elapsed(&self) -> f64 {
+    pub(in crate::exec) fn elapsed(&self) -> f64 {
         self.started.elapsed().as_secs_f64()
     }
 
     /// Calls `func`: pushes a frame with its parameters bound to `args`. Its
     /// result goes to `ret_dest` in the caller; `call_loc` is the call site.
-    pub fn push_frame(&mut self, state: &mut State, func: FuncId, args: Vec<Value>, ret_dest: Option<crate::ir::RegId>, call_loc: Loc) {
+    pub(in crate::exec) fn push_frame(&mut self, state: &mut State, func: FuncId, args: Vec<Value>, ret_dest: Option<crate::ir::RegId>, call_loc: Loc) {
         let frame = self.new_frame(func, args, ret_dest, call_loc);
         state.stack.push(frame);
     }
 
     /// A frame at the entry of `func` with its parameters bound to `args`.
-    pub fn new_frame(&self, func: FuncId, args: Vec<Value>, ret_dest: Option<crate::ir::RegId>, call_loc: Loc) -> Frame {
+    pub(in crate::exec) fn new_frame(&self, func: FuncId, args: Vec<Value>, ret_dest: Option<crate::ir::RegId>, call_loc: Loc) -> Frame {
         let f = self.cx.module.function(func);
         let mut regs: Vec<Option<Value>> = vec![None; f.num_regs as usize];
         for (p, a) in f.params.iter().zip(args) {
@@ -374,7 +374,7 @@ impl<'m> Executor<'m> {
     }
 
     /// A fresh state id, for a state made by a fork.
-    pub fn fork_id(&mut self) -> u32 {
+    pub(in crate::exec) fn fork_id(&mut self) -> u32 {
         let id = self.next_state_id;
         self.next_state_id += 1;
         id

@@ -16,7 +16,7 @@ impl<'m> Executor<'m> {
     /// Records a finding at `loc` unless the same one was already reported.
     /// The witness, if any, decides the status.
     #[allow(clippy::too_many_arguments)]
-    pub fn report(
+    pub(in crate::exec) fn report(
         &mut self,
         state: &State,
         kind: FindingKind,
@@ -91,7 +91,7 @@ impl<'m> Executor<'m> {
     /// Stops the path with an `unsupported` finding naming the construct
     /// and the function it is in (the location gives the source line). The
     /// path ends here: nothing after the construct can be trusted.
-    pub fn unsupported(&mut self, state: &State, loc: Loc, what: String) -> Step {
+    pub(in crate::exec) fn unsupported(&mut self, state: &State, loc: Loc, what: String) -> Step {
         let message = match state.stack.last() {
             Some(frame) => format!("{what}, in function `{}`", self.cx.module.function(frame.func).name),
             None => what,

@@ -54,7 +54,7 @@ impl<'m> Executor<'m> {
     /// `malloc` is a report, never a failed host allocation. Its bytes
     /// cost nothing until written (object_bytes.rs): what is admitted is
     /// its page table.
-    pub fn admit_allocation(&mut self, bytes: u64) -> Result<(), Step> {
+    pub(in crate::exec) fn admit_allocation(&mut self, bytes: u64) -> Result<(), Step> {
         if bytes > MAX_OBJECT_BYTES {
             self.log.limit_hit = Some(LimitHit::Memory);
             return Err(Step::Terminated);
@@ -65,12 +65,12 @@ impl<'m> Executor<'m> {
     /// Admits an operation that lists `bytes` bytes of an object one by one
     /// (a memcpy between unaligned or partly indeterminate ranges, a memset
     /// at a symbolic address): the temporary list and the pages written.
-    pub fn admit_transient(&mut self, bytes: u64) -> Result<(), Step> {
+    pub(in crate::exec) fn admit_transient(&mut self, bytes: u64) -> Result<(), Step> {
         self.admit_host_memory(bytes.saturating_mul(COST_PER_TRANSIENT_BYTE))
     }
 
     /// Admits `n` new expressions (fresh bytes, selects).
-    pub fn admit_expressions(&mut self, n: u64) -> Result<(), Step> {
+    pub(in crate::exec) fn admit_expressions(&mut self, n: u64) -> Result<(), Step> {
         self.admit_host_memory(n.saturating_mul(COST_PER_EXPRESSION))
     }
 
@@ -79,7 +79,7 @@ impl<'m> Executor<'m> {
     /// listed, and each byte read or written is a select over those
     /// positions, about two expressions per position (`shadowed`: their
     /// indeterminate bits as well).
-    pub fn admit_symbolic_access(&mut self, size: u64, positions: u64, len: u64, shadowed: bool) -> Result<(), Step> {
+    pub(in crate::exec) fn admit_symbolic_access(&mut self, size: u64, positions: u64, len: u64, shadowed: bool) -> Result<(), Step> {
         let listed = size.saturating_mul(COST_PER_TRANSIENT_BYTE);
         let selects = positions.saturating_mul(len + 1).saturating_mul(if shadowed { 4 } else { 2 });
         self.admit_host_memory(listed.saturating_add(selects.saturating_mul(COST_PER_EXPRESSION)))
@@ -89,7 +89,7 @@ impl<'m> Executor<'m> {
     /// When the resident set plus that would pass the memory limit (the
     /// configured one, else the machine's memory), the run stops with the
     /// memory limit. Under 16 MiB is always admitted.
-    pub fn admit_host_memory(&mut self, host_bytes: u64) -> Result<(), Step> {
+    pub(in crate::exec) fn admit_host_memory(&mut self, host_bytes: u64) -> Result<(), Step> {
         let need_mb = host_bytes >> 20;
         // Small amounts are always admitted: reading the resident set
         // costs more than they do, and the run loop watches it anyway.

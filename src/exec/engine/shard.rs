@@ -66,7 +66,7 @@ impl<'m> Executor<'m> {
     /// and all of its paths are the shard's its route names now. Inside a
     /// merge region the region's other states keep their routes, so the
     /// split is no longer certain.
-    pub fn freeze_route(&mut self, state: &mut State) {
+    pub(in crate::exec) fn freeze_route(&mut self, state: &mut State) {
         let Some(shard) = self.cx.config.shard else { return };
         if state.route.decided(shard) {
             return;

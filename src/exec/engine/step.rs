@@ -12,7 +12,7 @@ use crate::ir::{Const, Function, Inst, InstKind, Operand, RegId, Type};
 impl<'m> Executor<'m> {
     /// Executes the running frame's next instruction, or its block's
     /// terminator when the instructions are done. Both count as steps.
-    pub fn step(&mut self, state: &mut State) -> Step {
+    pub(in crate::exec) fn step(&mut self, state: &mut State) -> Step {
         let module = self.cx.module;
         let frame = state.frame();
         let func = module.function(frame.func);
@@ -91,12 +91,12 @@ impl<'m> Executor<'m> {
     }
 
     /// Sets register `reg` of the running frame to `v`.
-    pub fn set_reg(&mut self, state: &mut State, reg: RegId, v: Value) {
+    pub(in crate::exec) fn set_reg(&mut self, state: &mut State, reg: RegId, v: Value) {
         state.frame_mut().regs[reg.0 as usize] = Some(v);
     }
 
     /// The value of an operand in the current frame.
-    pub fn operand(&mut self, state: &State, func: &Function, op: &Operand) -> Value {
+    pub(in crate::exec) fn operand(&mut self, state: &State, func: &Function, op: &Operand) -> Value {
         match op {
             Operand::Reg(r) => match &state.frame().regs[r.0 as usize] {
                 // from_slice copies (ExprId is Copy); clone() goes through
@@ -112,13 +112,13 @@ impl<'m> Executor<'m> {
     }
 
     /// A scalar operand (lane 0).
-    pub fn operand1(&mut self, state: &State, func: &Function, op: &Operand) -> ExprId {
+    pub(in crate::exec) fn operand1(&mut self, state: &State, func: &Function, op: &Operand) -> ExprId {
         self.operand(state, func, op)[0]
     }
 
     /// The value of a constant: globals and functions as their fixed
     /// addresses, `undef` as zeros, vectors and aggregates flattened.
-    pub fn const_value(&mut self, c: &Const) -> Value {
+    pub(in crate::exec) fn const_value(&mut self, c: &Const) -> Value {
         match c {
             Const::Int { width, value } => scalar(self.cx.pool.constant(*width, *value)),
             Const::Float { format, bits } => scalar(self.cx.pool.constant(format.width(), *bits)),
@@ -143,7 +143,7 @@ impl<'m> Executor<'m> {
     }
 
     /// `undef`/`poison` values are modelled as zero in every lane.
-    pub fn undef_value(&mut self, t: &Type) -> Value {
+    pub(in crate::exec) fn undef_value(&mut self, t: &Type) -> Value {
         let mut v = Value::new();
         for w in leaf_widths(t) {
             v.push(self.cx.pool.constant(w, 0));
@@ -152,7 +152,7 @@ impl<'m> Executor<'m> {
     }
 
     /// The type of an operand.
-    pub fn operand_type(&self, func: &Function, op: &Operand) -> Type {
+    pub(in crate::exec) fn operand_type(&self, func: &Function, op: &Operand) -> Type {
         match op {
             Operand::Reg(r) => func.reg_types[r.0 as usize].clone(),
             Operand::Const(c) => const_type(c),
@@ -160,7 +160,7 @@ impl<'m> Executor<'m> {
     }
 
     /// Applies `f` lane by lane.
-    pub fn map2(&mut self, a: &Value, b: &Value, mut f: impl FnMut(&mut crate::expr::ExprPool, ExprId, ExprId) -> ExprId) -> Value {
+    pub(in crate::exec) fn map2(&mut self, a: &Value, b: &Value, mut f: impl FnMut(&mut crate::expr::ExprPool, ExprId, ExprId) -> ExprId) -> Value {
         if a.len() == 1 && b.len() == 1 {
             return smallvec::smallvec![f(&mut self.cx.pool, a[0], b[0])];
         }

@@ -192,7 +192,7 @@ impl<'m> Executor<'m> {
 
     /// Finds the object `addr` points into and checks that `len` bytes fit
     /// and, for a write, that the object is not read-only (read_only.rs).
-    pub fn resolve(&mut self, state: &mut State, addr: ExprId, len: u64, loc: Loc, is_write: bool) -> Result<Access, Step> {
+    pub(in crate::exec) fn resolve(&mut self, state: &mut State, addr: ExprId, len: u64, loc: Loc, is_write: bool) -> Result<Access, Step> {
         let addr = self.split_pointer_select(state, addr)?;
         let candidate = match self.cx.pool.as_const(addr) {
             Some(a) => a as u64,
@@ -299,7 +299,7 @@ impl<'m> Executor<'m> {
     }
 
     /// The state's model, asking the solver for one if the path has none.
-    pub fn current_model(&mut self, state: &mut State) -> Option<crate::expr::Assignment> {
+    pub(in crate::exec) fn current_model(&mut self, state: &mut State) -> Option<crate::expr::Assignment> {
         if state.model.is_none() {
             let t = self.cx.pool.bool_const(true);
             if let crate::check::Feasibility::Sat(m) = self.cx.decider.feasible(&self.cx.pool, &state.path, t) {
@@ -311,7 +311,7 @@ impl<'m> Executor<'m> {
 
     /// The bytes at `access`. Their shadow (which bits are indeterminate,
     /// see shadow.rs) is left in `self.shadow.last_read`.
-    pub fn read_bytes(&mut self, state: &mut State, access: &Access, len: u64, _loc: Loc) -> Bytes {
+    pub(in crate::exec) fn read_bytes(&mut self, state: &mut State, access: &Access, len: u64, _loc: Loc) -> Bytes {
         self.shadow.last_read = None;
         if state.memory.object(access.object).address_only {
             return self.read_address_only(state, access, len);
@@ -416,13 +416,13 @@ impl<'m> Executor<'m> {
     }
 
     /// Writes defined bytes (`None` entries are left alone).
-    pub fn write_bytes(&mut self, state: &mut State, access: &Access, bytes: &[Option<ExprId>]) {
+    pub(in crate::exec) fn write_bytes(&mut self, state: &mut State, access: &Access, bytes: &[Option<ExprId>]) {
         self.write_bytes_shadowed(state, access, bytes, None);
     }
 
     /// Writes bytes whose indeterminate bits are given by `shadow` (masks
     /// laid out as `bytes`, and their origin); None: all defined.
-    pub fn write_bytes_shadowed(
+    pub(in crate::exec) fn write_bytes_shadowed(
         &mut self,
         state: &mut State,
         access: &Access,
@@ -522,7 +522,7 @@ impl<'m> Executor<'m> {
     }
 
     /// Reads `len` bytes at a concrete or symbolic address as a value of `t`.
-    pub fn load_value(&mut self, state: &mut State, addr: ExprId, t: &crate::ir::Type, loc: Loc) -> Result<Value, Step> {
+    pub(in crate::exec) fn load_value(&mut self, state: &mut State, addr: ExprId, t: &crate::ir::Type, loc: Loc) -> Result<Value, Step> {
         let len = t.store_size();
         let access = self.resolve(state, addr, len, loc, false)?;
         let bytes = self.read_bytes(state, &access, len, loc);

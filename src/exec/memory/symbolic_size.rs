@@ -18,7 +18,7 @@ pub const MAX_SIZE_VALUES: u32 = 64;
 impl<'m> Executor<'m> {
     /// A concrete size for `v`: its value in the path's model. Other
     /// feasible values are explored on a forked path that re-runs the call.
-    pub fn concrete_size(&mut self, state: &mut State, v: ExprId, loc: Loc, what: &str) -> Result<u64, Step> {
+    pub(in crate::exec) fn concrete_size(&mut self, state: &mut State, v: ExprId, loc: Loc, what: &str) -> Result<u64, Step> {
         if let Some(c) = self.cx.pool.as_const(v) {
             return Ok(c as u64);
         }

@@ -39,7 +39,7 @@ impl<'m> Executor<'m> {
     /// A by-value kernel argument of `size` bytes with symbolic contents
     /// (`symcross race`, where no host gives the bytes): the template each
     /// work-item copies. Returns its address.
-    pub fn symbolic_byval_argument(&mut self, memory: &mut Memory, name: &str, size: u64, align: u64) -> u64 {
+    pub(in crate::exec) fn symbolic_byval_argument(&mut self, memory: &mut Memory, name: &str, size: u64, align: u64) -> u64 {
         let array = self.cx.pool.new_array(name, size as u32);
         let bytes: Vec<crate::expr::ExprId> = (0..size as u32).map(|i| self.cx.pool.input_byte(array, i)).collect();
         byval_template(memory, &mut self.cx.pool, &bytes, align, format!("argument `{name}`"))

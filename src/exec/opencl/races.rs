@@ -18,7 +18,7 @@ const MAX_RACE_QUERIES: usize = 2000;
 
 impl<'m> Executor<'m> {
     /// Records an access for the race detector when a kernel is running.
-    pub fn observe_access(&mut self, state: &mut State, access: &Access, len: u64, kind: AccessKind, value: Option<Vec<ExprId>>, loc: Loc) {
+    pub(in crate::exec) fn observe_access(&mut self, state: &mut State, access: &Access, len: u64, kind: AccessKind, value: Option<Vec<ExprId>>, loc: Loc) {
         let write = kind != AccessKind::Read;
         let atomic = kind == AccessKind::Atomic;
         let Some(gpu) = state.gpu.as_mut() else { return };
@@ -58,7 +58,7 @@ impl<'m> Executor<'m> {
     }
 
     /// Asks about every candidate conflict and reports the feasible ones.
-    pub fn check_races(&mut self, state: &mut State, final_check: bool) {
+    pub(in crate::exec) fn check_races(&mut self, state: &mut State, final_check: bool) {
         let Some(mut gpu) = state.gpu.take() else { return };
         let mut log = std::mem::take(&mut gpu.log);
         let read_write = self.cx.config.benign_read_write;
@@ -70,7 +70,7 @@ impl<'m> Executor<'m> {
 
     /// A limit stopped the run inside a kernel: the accesses made so far
     /// are still judged, within the group and across groups.
-    pub fn check_races_at_limit(&mut self, state: &mut State) {
+    pub(in crate::exec) fn check_races_at_limit(&mut self, state: &mut State) {
         if state.gpu.is_some() {
             self.check_races(state, false);
             self.check_races(state, true);

@@ -213,7 +213,7 @@ pub struct Gpu {
 
 impl<'m> Executor<'m> {
     /// Starts the kernel: the first group (enumerate) or the pair.
-    pub fn start_kernel(&mut self, state: &mut State) {
+    pub(in crate::exec) fn start_kernel(&mut self, state: &mut State) {
         let gpu = state.gpu.as_ref().expect("start_kernel without an NDRange");
         match gpu.mode {
             RaceMode::Enumerate => {
@@ -313,7 +313,7 @@ impl<'m> Executor<'m> {
     }
 
     /// The running work-item returned from the kernel.
-    pub fn work_item_finished(&mut self, state: &mut State, loc: Loc) -> Step {
+    pub(in crate::exec) fn work_item_finished(&mut self, state: &mut State, loc: Loc) -> Step {
         let gpu = state.gpu.as_mut().expect("NDRange");
         let cur = gpu.current;
         gpu.items[cur].status = ItemStatus::Done { loc };
@@ -322,7 +322,7 @@ impl<'m> Executor<'m> {
 
     /// The running work-item reached `barrier(flags)`. Symbolic flags are
     /// forked on: each side goes on with the fence bits it has.
-    pub fn work_item_barrier(&mut self, state: &mut State, flags: ExprId, loc: Loc, waits: Waits) -> Step {
+    pub(in crate::exec) fn work_item_barrier(&mut self, state: &mut State, flags: ExprId, loc: Loc, waits: Waits) -> Step {
         let flags = match self.cx.pool.as_const(flags) {
             Some(v) => v as u32,
             None => match self.concrete_fence_flags(state, flags) {
@@ -494,7 +494,7 @@ impl<'m> Executor<'m> {
 
     /// `(lx,ly,lz) in group (gx,gy,gz)`, with values from `model` when the
     /// ids are symbolic.
-    pub fn item_label(&self, item: &WorkItem, model: Option<&crate::expr::Assignment>) -> String {
+    pub(in crate::exec) fn item_label(&self, item: &WorkItem, model: Option<&crate::expr::Assignment>) -> String {
         let val = |e: ExprId| match (self.cx.pool.as_const(e), model) {
             (Some(v), _) => v.to_string(),
             (None, Some(m)) => crate::expr::evaluate(&self.cx.pool, e, m).to_string(),
