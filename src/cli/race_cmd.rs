@@ -4,8 +4,9 @@
 
 use super::args::RaceArgs;
 use crate::config::Config;
-use crate::exec::opencl::workitems::{NdRange, RaceMode};
+use crate::config::NdRange;
 use crate::report::text;
+use crate::report::RaceMode;
 use crate::Error;
 use std::collections::HashMap;
 

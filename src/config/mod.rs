@@ -1,8 +1,10 @@
 //! One configuration value for a run, built by the CLI. Every field has a
 //! documented default (`Config::default()`).
 
+mod ndrange;
 mod path_shard;
 
+pub use ndrange::NdRange;
 pub use path_shard::{PathShard, Route};
 use std::time::Duration;
 

@@ -17,7 +17,7 @@
 
 use super::{run_kernel, KernelReport, KernelRun, Loaded};
 use crate::config::Config;
-use crate::exec::opencl::workitems::RaceMode;
+use crate::report::RaceMode;
 use crate::report::{Finding, Report, Status, Verdict};
 use crate::Error;
 use std::time::Duration;
@@ -122,6 +122,6 @@ pub fn recheck_havoc_doubts(loaded: &Loaded, run: &KernelRun, config: &Config, o
 
 /// `(x,y,z)` of a flat group index.
 fn group_name(run: &KernelRun, flat: u64) -> String {
-    let g = crate::exec::opencl::workitems::NdRange::unflatten(flat, run.ndrange.groups);
+    let g = crate::config::NdRange::unflatten(flat, run.ndrange.groups);
     format!("({},{},{})", g[0], g[1], g[2])
 }

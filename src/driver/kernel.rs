@@ -8,10 +8,11 @@
 
 use super::Loaded;
 use crate::config::Config;
-use crate::exec::opencl::ndrange_setup::NdRangeSetup;
-use crate::exec::opencl::workitems::{NdRange, RaceMode};
+use crate::config::NdRange;
 use crate::exec::Executor;
+use crate::exec::NdRangeSetup;
 use crate::ir::{Function, Module};
+use crate::report::RaceMode;
 use crate::report::Report;
 use crate::Error;
 use std::collections::HashMap;

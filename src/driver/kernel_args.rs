@@ -4,7 +4,7 @@
 //! bytes, an image its size in pixels (`W`, `WxH`, `WxHxD`), a scalar
 //! (a sampler's flags too) its value.
 
-use crate::exec::opencl::ndrange_setup::StandaloneArg;
+use crate::exec::StandaloneArg;
 use crate::ir::{Param, Type};
 use crate::Error;
 
@@ -64,7 +64,7 @@ fn image_size(name: &str, v: &str, dims: u8) -> Result<[u64; 3], Error> {
     }
     let mut size = [1; 3];
     size[..parts.len()].copy_from_slice(&parts);
-    let bytes = size.iter().try_fold(crate::exec::opencl::images::PIXEL_BYTES, |acc, d| acc.checked_mul(*d));
+    let bytes = size.iter().try_fold(crate::exec::PIXEL_BYTES, |acc, d| acc.checked_mul(*d));
     if bytes.is_none_or(|b| b > MAX_BUFFER_BYTES) {
         return Err(Error::Usage(format!("--arg {name}={v}: an image is at most {MAX_BUFFER_BYTES} bytes of 16-byte pixels")));
     }

@@ -15,16 +15,18 @@
 //!   nor `opencl/`; it declares the seams it needs (engine/device.rs,
 //!   engine/model_hooks.rs) and this file answers them.
 
-pub mod checks;
-pub mod engine;
+mod checks;
+mod engine;
 mod env;
-pub mod memory;
+mod memory;
 mod models;
-pub mod opencl;
+mod opencl;
 mod ops;
 
 pub use checks::nan_bits_read::nan_bits_read;
-pub use engine::executor::{Executor, LimitHit, Stats, Step};
+pub use engine::executor::Executor;
 pub use engine::outcome::RunOutcome;
 pub use engine::step::leaf_widths;
+pub use opencl::images::PIXEL_BYTES;
+pub use opencl::ndrange_setup::{NdRangeSetup, StandaloneArg};
 pub use ops::intrinsics::intrinsic_base;

@@ -8,9 +8,10 @@
 //! only (compilation excluded), except the OpenCL section, which times
 //! everything a user waits for.
 
+use crate::config::NdRange;
 use crate::config::{Assumptions, Config};
-use crate::exec::opencl::workitems::{NdRange, RaceMode};
 use crate::frontend::CompileOptions;
+use crate::report::RaceMode;
 use crate::Error;
 use std::collections::HashMap;
 use std::fmt::Write;

@@ -31,7 +31,7 @@ pub enum Step {
     Terminated,
 }
 
-pub use crate::exec::engine::run_log::{LimitHit, Stats};
+pub use crate::exec::engine::run_log::LimitHit;
 
 /// Symbolic execution of one module. A driver (src/driver/) builds it
 /// (`new`), makes the initial state (`entry_state` for a function called
@@ -346,7 +346,14 @@ impl<'m> Executor<'m> {
 
     /// Calls `func`: pushes a frame with its parameters bound to `args`. Its
     /// result goes to `ret_dest` in the caller; `call_loc` is the call site.
-    pub(in crate::exec) fn push_frame(&mut self, state: &mut State, func: FuncId, args: Vec<Value>, ret_dest: Option<crate::ir::RegId>, call_loc: Loc) {
+    pub(in crate::exec) fn push_frame(
+        &mut self,
+        state: &mut State,
+        func: FuncId,
+        args: Vec<Value>,
+        ret_dest: Option<crate::ir::RegId>,
+        call_loc: Loc,
+    ) {
         let frame = self.new_frame(func, args, ret_dest, call_loc);
         state.stack.push(frame);
     }

@@ -160,7 +160,12 @@ impl<'m> Executor<'m> {
     }
 
     /// Applies `f` lane by lane.
-    pub(in crate::exec) fn map2(&mut self, a: &Value, b: &Value, mut f: impl FnMut(&mut crate::expr::ExprPool, ExprId, ExprId) -> ExprId) -> Value {
+    pub(in crate::exec) fn map2(
+        &mut self,
+        a: &Value,
+        b: &Value,
+        mut f: impl FnMut(&mut crate::expr::ExprPool, ExprId, ExprId) -> ExprId,
+    ) -> Value {
         if a.len() == 1 && b.len() == 1 {
             return smallvec::smallvec![f(&mut self.cx.pool, a[0], b[0])];
         }

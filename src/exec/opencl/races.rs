@@ -18,7 +18,15 @@ const MAX_RACE_QUERIES: usize = 2000;
 
 impl<'m> Executor<'m> {
     /// Records an access for the race detector when a kernel is running.
-    pub(in crate::exec) fn observe_access(&mut self, state: &mut State, access: &Access, len: u64, kind: AccessKind, value: Option<Vec<ExprId>>, loc: Loc) {
+    pub(in crate::exec) fn observe_access(
+        &mut self,
+        state: &mut State,
+        access: &Access,
+        len: u64,
+        kind: AccessKind,
+        value: Option<Vec<ExprId>>,
+        loc: Loc,
+    ) {
         let write = kind != AccessKind::Read;
         let atomic = kind == AccessKind::Atomic;
         let Some(gpu) = state.gpu.as_mut() else { return };
