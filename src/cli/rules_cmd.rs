@@ -9,7 +9,7 @@ use std::time::Duration;
 
 /// Runs `symcross rules`; exit 1 when a rule is unsound, 3 when one is undecided.
 pub fn rules(a: RulesArgs) -> Result<i32, Error> {
-    let set = RuleSet::load(&a.rules).map_err(|e| Error::Usage(e.to_string()))?;
+    let set = RuleSet::load(&a.rules)?;
     match a.action {
         RulesAction::List => {
             for r in set.rules().iter().filter(|r| a.filter.as_deref().is_none_or(|f| r.name.contains(f))) {

@@ -10,7 +10,7 @@ use std::time::Instant;
 /// checked against their expected outcomes.
 pub fn suite(a: SuiteArgs) -> Result<i32, Error> {
     let path = a.manifest.clone().unwrap_or_else(|| "symcross.toml".into());
-    let manifest = crate::suite::manifest::load(&path).map_err(|e| Error::Usage(e.to_string()))?;
+    let manifest = crate::suite::manifest::load(&path)?;
     let shard = match &a.shard {
         Some(s) => Some((crate::suite::shard::parse(s).map_err(Error::Usage)?, "--shard")),
         None => crate::suite::shard::from_env(|k| std::env::var(k).ok()).map_err(Error::Usage)?,
@@ -39,7 +39,7 @@ pub fn suite(a: SuiteArgs) -> Result<i32, Error> {
 pub fn merge(a: MergeArgs) -> Result<i32, Error> {
     let mut texts = Vec::new();
     for p in &a.reports {
-        let text = std::fs::read_to_string(p).map_err(|e| Error::Usage(format!("{}: cannot read: {e}", p.display())))?;
+        let text = std::fs::read_to_string(p).map_err(|source| Error::Read { path: p.clone(), source })?;
         texts.push((p.display().to_string(), text));
     }
     let is_check_report =
@@ -54,11 +54,14 @@ pub fn merge(a: MergeArgs) -> Result<i32, Error> {
 fn merge_path_shards(a: &MergeArgs, texts: Vec<(String, String)>) -> Result<i32, Error> {
     let mut reports = Vec::new();
     for (name, text) in texts {
-        let r = crate::report::Report::from_json(&text)
-            .map_err(|e| Error::Usage(format!("{name}: not a `symcross check --json` report: {e}")))?;
+        let r = crate::report::Report::from_json(&text).map_err(|e| Error::NotAReport {
+            file: name.clone(),
+            expected: "symcross check --json",
+            why: e.to_string(),
+        })?;
         reports.push((name, r));
     }
-    let report = crate::report::shard_merge::merge(reports).map_err(Error::Usage)?;
+    let report = crate::report::shard_merge::merge(reports).map_err(Error::Merge)?;
     if !crate::cli::stdout_taken(&a.json, &a.ci) {
         print!("{}", crate::report::text::render(&report));
     }
@@ -72,19 +75,22 @@ fn merge_suite_shards(a: &MergeArgs, texts: Vec<(String, String)>) -> Result<i32
     let mut manifest = None;
     let mut seconds: f64 = 0.0;
     for (p, text) in &texts {
-        let r: SuiteReport =
-            serde_json::from_str(text).map_err(|e| Error::Usage(format!("{p}: not a `symcross suite --json` report: {e}")))?;
+        let r: SuiteReport = serde_json::from_str(text).map_err(|e| Error::NotAReport {
+            file: p.clone(),
+            expected: "symcross suite --json",
+            why: e.to_string(),
+        })?;
         match &manifest {
             None => manifest = Some(r.manifest.clone()),
             Some(m) if *m != r.manifest => {
-                return Err(Error::Usage(format!("{p}: a report of manifest {}, the others are of {m}", r.manifest)));
+                return Err(Error::Merge(format!("{p}: a report of manifest {}, the others are of {m}", r.manifest)));
             }
             _ => {}
         }
         seconds = seconds.max(r.summary.seconds);
         for e in r.entries {
             if let Some(prev) = entries.iter().find(|x: &&crate::suite::outcome::EntryResult| x.index == e.index) {
-                return Err(Error::Usage(format!("{p}: entry `{}` is also in another report (shards overlap)", prev.name)));
+                return Err(Error::Merge(format!("{p}: entry `{}` is also in another report (shards overlap)", prev.name)));
             }
             entries.push(e);
         }

@@ -4,19 +4,19 @@
 
 use super::Loaded;
 use crate::config::Config;
+use crate::driver::DriverError;
 use crate::exec::Executor;
 use crate::report::Report;
-use crate::Error;
 
 /// Runs `entry` of `loaded` symbolically and reports; also returns what
 /// the program wrote (printf, puts) on its paths.
-pub fn check_module(loaded: &Loaded, input_name: &str, entry: &str, config: &Config) -> Result<(Report, Vec<u8>), Error> {
+pub fn check_module(loaded: &Loaded, input_name: &str, entry: &str, config: &Config) -> Result<(Report, Vec<u8>), DriverError> {
     let module = &loaded.module;
     let Some(f) = module.find_function(entry) else {
-        return Err(Error::Usage(format!("{input_name}: no function `{entry}` to start from")));
+        return Err(DriverError::NoEntry { input: input_name.to_string(), entry: entry.to_string() });
     };
     if module.function(f).is_declaration() {
-        return Err(Error::Usage(format!("{input_name}: `{entry}` is declared but not defined")));
+        return Err(DriverError::EntryNotDefined { input: input_name.to_string(), entry: entry.to_string() });
     }
     let mut exec = Executor::new(module, config.clone(), super::decider(config)?);
     let state = exec.entry_state(f);

@@ -17,9 +17,9 @@
 
 use super::{run_kernel, KernelReport, KernelRun, Loaded};
 use crate::config::Config;
+use crate::driver::DriverError;
 use crate::report::RaceMode;
 use crate::report::{Finding, Report, Status, Verdict};
-use crate::Error;
 use std::time::Duration;
 
 /// Sets of groups re-checked at most (the first findings' groups).
@@ -41,7 +41,7 @@ const MAX_RECHECK_INSTRUCTIONS: u64 = 50_000_000;
 /// The report of a pair-mode `run`, with the findings the havoc left
 /// unconfirmed re-checked by enumerating their work-groups when nothing
 /// confirmed was found. Any other report is returned as it is.
-pub fn recheck_havoc_doubts(loaded: &Loaded, run: &KernelRun, config: &Config, outcome: KernelReport) -> Result<Report, Error> {
+pub fn recheck_havoc_doubts(loaded: &Loaded, run: &KernelRun, config: &Config, outcome: KernelReport) -> Result<Report, DriverError> {
     let KernelReport { mut report, havoc_doubts } = outcome;
     if run.mode != RaceMode::Pair || report.verdict == Verdict::Findings || havoc_doubts.is_empty() {
         return Ok(report);

@@ -9,12 +9,12 @@
 use super::Loaded;
 use crate::config::Config;
 use crate::config::NdRange;
+use crate::driver::DriverError;
 use crate::exec::Executor;
 use crate::exec::NdRangeSetup;
 use crate::ir::{Function, Module};
 use crate::report::RaceMode;
 use crate::report::Report;
-use crate::Error;
 use std::collections::HashMap;
 
 /// What to run: which kernel, over which NDRange, in which mode, with
@@ -49,34 +49,32 @@ pub struct KernelReport {
     pub havoc_doubts: Vec<Vec<u64>>,
 }
 
-fn find_kernel<'a>(module: &'a Module, name: Option<&str>, file: &str) -> Result<(crate::ir::FuncId, &'a Function), Error> {
+fn find_kernel<'a>(module: &'a Module, name: Option<&str>, file: &str) -> Result<(crate::ir::FuncId, &'a Function), DriverError> {
     let kernels: Vec<_> = module.functions.iter().enumerate().filter(|(_, f)| f.is_kernel && !f.is_declaration()).collect();
-    let names: Vec<&str> = kernels.iter().map(|(_, f)| f.name.as_str()).collect();
+    let names: Vec<String> = kernels.iter().map(|(_, f)| f.name.clone()).collect();
     if kernels.is_empty() {
-        return Err(Error::Usage(format!(
-            "{file}: no kernel in this file (a kernel is a function declared `__kernel void name(...)`); `symcross race` checks one kernel"
-        )));
+        return Err(DriverError::NoKernel(file.to_string()));
     }
     let pick = match name {
         Some(n) => kernels.iter().find(|(_, f)| f.name == n),
         None if kernels.len() == 1 => kernels.first(),
         None => {
-            return Err(Error::Usage(format!("{file}: name the kernel with --kernel (found: {})", names.join(", "))));
+            return Err(DriverError::KernelNotNamed { input: file.to_string(), kernels: names });
         }
     };
     match pick {
         Some((i, f)) => Ok((crate::ir::FuncId(*i as u32), f)),
-        None => Err(Error::Usage(format!("{file}: no kernel `{}`; the kernels in it are: {}", name.unwrap_or("?"), names.join(", ")))),
+        None => Err(DriverError::UnknownKernel { input: file.to_string(), wanted: name.unwrap_or("?").to_string(), kernels: names }),
     }
 }
 
 /// Runs the kernel `run` names over its NDRange and reports.
-pub fn run_kernel(loaded: &Loaded, run: &KernelRun, config: &Config) -> Result<KernelReport, Error> {
+pub fn run_kernel(loaded: &Loaded, run: &KernelRun, config: &Config) -> Result<KernelReport, DriverError> {
     let module = &loaded.module;
     let (kid, kf) = find_kernel(module, run.kernel, run.input)?;
     for k in run.fixed.keys() {
         if !kf.params.iter().any(|p| &p.name == k) {
-            return Err(Error::Usage(format!("--arg {k}: kernel `{}` has no parameter `{k}`", kf.name)));
+            return Err(DriverError::UnknownParameter { name: k.clone(), kernel: kf.name.clone() });
         }
     }
     let args = kf.params.iter().map(|p| super::kernel_args::standalone_arg(p, run.fixed.get(&p.name))).collect::<Result<Vec<_>, _>>()?;
@@ -90,10 +88,7 @@ pub fn run_kernel(loaded: &Loaded, run: &KernelRun, config: &Config) -> Result<K
     let mut exec = Executor::new(module, config.clone(), super::decider(config)?);
     let state = exec.standalone_kernel_state(setup, &args).map_err(|over| {
         let limit = config.max_memory_mb.unwrap_or_else(crate::config::physical_memory_mb);
-        Error::Usage(format!(
-            "the buffer `{}` of {} bytes does not fit in the memory limit ({limit} MiB; see --max-memory)",
-            over.name, over.bytes
-        ))
+        DriverError::BufferTooLarge { name: over.name, bytes: over.bytes, limit_mb: limit }
     })?;
     let outcome = exec.run(state);
     let coverage = crate::report::Coverage { memory_accesses: Some(outcome.coverage.memory_accesses.unwrap_or(0)), ..outcome.coverage };

@@ -4,16 +4,16 @@
 //! bytes, an image its size in pixels (`W`, `WxH`, `WxHxD`), a scalar
 //! (a sampler's flags too) its value.
 
+use crate::driver::DriverError;
 use crate::exec::StandaloneArg;
 use crate::ir::{Param, Type};
-use crate::Error;
 
 /// The argument for parameter `p`, given `given` by `--arg` or not.
-pub(super) fn standalone_arg(p: &Param, given: Option<&String>) -> Result<StandaloneArg, Error> {
+pub(super) fn standalone_arg(p: &Param, given: Option<&String>) -> Result<StandaloneArg, DriverError> {
     if let Some((size, align)) = p.byval {
         // A struct passed by value: symbolic bytes, copied by each work-item.
         if given.is_some() {
-            return Err(Error::Usage(format!("--arg {}: a struct argument cannot be given a value", p.name)));
+            return Err(DriverError::BadArgument { given: p.name.clone(), expected: "a struct argument cannot be given a value".into() });
         }
         return Ok(StandaloneArg::SymbolicByval { size, align });
     }
@@ -31,8 +31,7 @@ pub(super) fn standalone_arg(p: &Param, given: Option<&String>) -> Result<Standa
             match given {
                 Some(v) => {
                     let width = widths.first().copied().unwrap_or(32);
-                    let bits =
-                        parse_scalar(v, t).ok_or_else(|| Error::Usage(format!("--arg {}={v}: not a value of type {t:?}", p.name)))?;
+                    let bits = parse_scalar(v, t).ok_or_else(|| bad_value(&p.name, v, format!("not a value of type {t:?}")))?;
                     Ok(StandaloneArg::Fixed { width, bits })
                 }
                 None => Ok(StandaloneArg::Symbolic { widths }),
@@ -41,23 +40,28 @@ pub(super) fn standalone_arg(p: &Param, given: Option<&String>) -> Result<Standa
     }
 }
 
+/// `--arg NAME=VALUE` gave what the parameter cannot take.
+fn bad_value(name: &str, value: &str, expected: String) -> DriverError {
+    DriverError::BadArgument { given: format!("{name}={value}"), expected }
+}
+
 /// Largest buffer `--arg NAME=BYTES` may give: the bytes of one symbolic
 /// input are numbered with 32 bits.
 const MAX_BUFFER_BYTES: u64 = u32::MAX as u64;
 
-fn buffer_size(name: &str, v: &str) -> Result<u64, Error> {
-    let n = v.parse::<u64>().map_err(|_| Error::Usage(format!("--arg {name}={v}: a buffer size in bytes is expected")))?;
+fn buffer_size(name: &str, v: &str) -> Result<u64, DriverError> {
+    let n = v.parse::<u64>().map_err(|_| bad_value(name, v, "a buffer size in bytes is expected".into()))?;
     if n > MAX_BUFFER_BYTES {
-        return Err(Error::Usage(format!("--arg {name}={v}: a buffer is at most {MAX_BUFFER_BYTES} bytes")));
+        return Err(bad_value(name, v, format!("a buffer is at most {MAX_BUFFER_BYTES} bytes")));
     }
     Ok(n)
 }
 
 /// `--arg NAME=W`, `WxH` or `WxHxD` for an image of `dims` dimensions:
 /// each at least 1, and all the pixels (16 bytes each) a buffer can hold.
-fn image_size(name: &str, v: &str, dims: u8) -> Result<[u64; 3], Error> {
+fn image_size(name: &str, v: &str, dims: u8) -> Result<[u64; 3], DriverError> {
     let form = ["W", "WxH", "WxHxD"][dims as usize - 1];
-    let bad = || Error::Usage(format!("--arg {name}={v}: an image{dims}d_t is given its size as {form} (pixels, each at least 1)"));
+    let bad = || bad_value(name, v, format!("an image{dims}d_t is given its size as {form} (pixels, each at least 1)"));
     let parts: Vec<u64> = v.split('x').map(|d| d.parse::<u64>().ok().filter(|&d| d >= 1)).collect::<Option<_>>().ok_or_else(bad)?;
     if parts.len() != dims as usize {
         return Err(bad());
@@ -66,7 +70,7 @@ fn image_size(name: &str, v: &str, dims: u8) -> Result<[u64; 3], Error> {
     size[..parts.len()].copy_from_slice(&parts);
     let bytes = size.iter().try_fold(crate::exec::PIXEL_BYTES, |acc, d| acc.checked_mul(*d));
     if bytes.is_none_or(|b| b > MAX_BUFFER_BYTES) {
-        return Err(Error::Usage(format!("--arg {name}={v}: an image is at most {MAX_BUFFER_BYTES} bytes of 16-byte pixels")));
+        return Err(bad_value(name, v, format!("an image is at most {MAX_BUFFER_BYTES} bytes of 16-byte pixels")));
     }
     Ok(size)
 }

@@ -3,9 +3,9 @@
 //! asks for.
 
 use crate::config::Config;
+use crate::driver::DriverError;
 use crate::frontend::{compile_inputs, CompileOptions};
 use crate::ir::Module;
-use crate::Error;
 use std::path::PathBuf;
 
 /// A translated module, ready to run once `prepare`d; holds the temporary
@@ -22,7 +22,7 @@ pub struct Loaded {
 
 /// Compiles `inputs` (C or OpenCL C, or LLVM IR) into one module and
 /// translates it.
-pub fn load(inputs: &[PathBuf], opts: &CompileOptions) -> Result<Loaded, Error> {
+pub fn load(inputs: &[PathBuf], opts: &CompileOptions) -> Result<Loaded, DriverError> {
     let started = std::time::Instant::now();
     let build = compile_inputs(inputs, opts)?;
     tracing::info!(inputs = inputs.len(), seconds = started.elapsed().as_secs_f64(), "stage: compiled and linked (clang, llvm-link, opt)");

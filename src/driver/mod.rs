@@ -7,6 +7,7 @@
 //! kernel alone). The executor is reached only through its methods.
 
 mod check;
+mod error;
 mod group_recheck;
 mod kernel;
 mod kernel_args;
@@ -14,6 +15,7 @@ mod ladder;
 mod load;
 
 pub use check::check_module;
+pub use error::DriverError;
 pub use group_recheck::recheck_havoc_doubts;
 pub use kernel::{run_kernel, KernelReport, KernelRun};
 pub use ladder::decider;

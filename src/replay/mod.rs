@@ -8,16 +8,17 @@
 //! A confirmed finding that does not reproduce is a bug in symcross, and
 //! is said loudly, with its own exit status.
 
+mod error;
 mod native;
 mod outcome;
 mod recorded;
 
+pub use error::ReplayError;
 pub use native::{plan, BuildPlan, RunResult};
 pub use outcome::{Observed, Verdict};
 pub use recorded::{numbered, read_report, NumberedFinding};
 
 use crate::report::Report;
-use crate::Error;
 use std::fmt::Write as _;
 
 /// Every replayed finding reproduced.
@@ -50,11 +51,9 @@ pub fn changed_inputs(build: Option<&crate::report::BuildRecord>, plan: &BuildPl
 /// can be; the others with the reason they are skipped.
 type Selected<'r> = (Vec<NumberedFinding<'r>>, Vec<(NumberedFinding<'r>, &'static str)>);
 
-fn select(report: &Report, only: Option<usize>) -> Result<Selected<'_>, Error> {
+fn select(report: &Report, only: Option<usize>) -> Result<Selected<'_>, ReplayError> {
     let candidates: Vec<NumberedFinding> = match only {
-        Some(n) => vec![numbered(report)
-            .nth(n)
-            .ok_or_else(|| Error::Usage(format!("there is no finding {n}: the report has {}", report.findings.len())))?],
+        Some(n) => vec![numbered(report).nth(n).ok_or(ReplayError::NoSuchFinding { wanted: n, count: report.findings.len() })?],
         None => numbered(report).collect(),
     };
     let (mut run, mut skipped) = (Vec::new(), Vec::new());
@@ -76,7 +75,7 @@ pub fn replay_report(
     only: Option<usize>,
     name: &str,
     inputs_changed: bool,
-) -> Result<(String, i32), Error> {
+) -> Result<(String, i32), ReplayError> {
     let (to_run, skipped) = select(report, only)?;
     let mut out = String::new();
     for (f, why) in &skipped {
@@ -84,10 +83,7 @@ pub fn replay_report(
     }
     if to_run.is_empty() {
         print!("{out}");
-        return Err(Error::Usage(format!(
-            "{name}: no confirmed finding that a native run can replay{}",
-            if skipped.is_empty() { "" } else { " (see above)" }
-        )));
+        return Err(ReplayError::NothingToReplay { name: name.to_string(), skipped: !skipped.is_empty() });
     }
     let program = native::build(plan)?;
     let emulated = plan.target.as_deref().is_some_and(crate::frontend::target::is_aarch64);

@@ -3,8 +3,8 @@
 //! (cl-runtime-model/replay/), and running it on one witness.
 
 use crate::frontend::CompileOptions;
+use crate::replay::ReplayError;
 use crate::report::BuildRecord;
-use crate::Error;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -84,27 +84,27 @@ fn define_name(d: &str) -> &str {
 /// given on the command line replace the recorded inputs, -I directories
 /// given are searched first, -D NAME replaces the recorded definition of
 /// NAME, and --cflags replaces the recorded flags.
-pub fn plan(recorded: Option<&BuildRecord>, harness: &[PathBuf], cli: &CompileOptions, cli_cflags_given: bool) -> Result<BuildPlan, Error> {
+pub fn plan(
+    recorded: Option<&BuildRecord>,
+    harness: &[PathBuf],
+    cli: &CompileOptions,
+    cli_cflags_given: bool,
+) -> Result<BuildPlan, ReplayError> {
     let dir = recorded.and_then(|r| r.run_directory());
     let inputs = if !harness.is_empty() {
         harness.to_vec()
     } else if let Some(r) = recorded.filter(|r| !r.inputs.is_empty()) {
         r.inputs.iter().map(|i| resolve(i, dir)).collect()
     } else {
-        return Err(Error::Usage(
-            "the report does not record its inputs (it was written by an older symcross, or not by `check`): give the harness before the report".into(),
-        ));
+        return Err(ReplayError::InputsNotRecorded);
     };
     for input in &inputs {
         if !input.is_file() {
-            return Err(Error::Usage(format!("cannot find the harness {} to rebuild", input.display())));
+            return Err(ReplayError::HarnessMissing(input.clone()));
         }
         let ext = input.extension().and_then(|e| e.to_str()).unwrap_or("");
         if ext.eq_ignore_ascii_case("cl") {
-            return Err(Error::Usage(format!(
-                "{}: an OpenCL kernel alone cannot be replayed natively (replay builds host programs)",
-                input.display()
-            )));
+            return Err(ReplayError::KernelAlone(input.clone()));
         }
     }
     let mut p = BuildPlan {
@@ -121,10 +121,7 @@ pub fn plan(recorded: Option<&BuildRecord>, harness: &[PathBuf], cli: &CompileOp
             p.target = r.target.clone();
         }
         if r.entry != "main" {
-            return Err(Error::Usage(format!(
-                "the report's run started in `{}` (--entry); a native replay can only start in main",
-                r.entry
-            )));
+            return Err(ReplayError::NotFromMain(r.entry.clone()));
         }
         p.include_dirs.extend(r.include_dirs.iter().map(|i| resolve(i, dir)));
         let overridden: Vec<String> = cli.defines.iter().map(|d| define_name(d).to_string()).collect();
@@ -134,7 +131,7 @@ pub fn plan(recorded: Option<&BuildRecord>, harness: &[PathBuf], cli: &CompileOp
         }
     }
     if let Some(t) = p.target.as_deref() {
-        crate::frontend::target::normalize(t).map_err(Error::Usage)?;
+        crate::frontend::target::normalize(t).map_err(ReplayError::Target)?;
     }
     Ok(p)
 }
@@ -170,12 +167,11 @@ fn is_cxx(p: &Path) -> bool {
 }
 
 /// Compiles the plan's inputs and the replay runtime with the sanitizers.
-pub fn build(plan: &BuildPlan) -> Result<NativeProgram, Error> {
+pub fn build(plan: &BuildPlan) -> Result<NativeProgram, ReplayError> {
     // A locked run directory: removed on drop, and by the next run if this
     // one is killed.
-    let dir = crate::process::tempdirs::create("replay-").map_err(|e| Error::Usage(format!("cannot create a temporary directory: {e}")))?;
-    let runtime = crate::frontend::runtime_dir()
-        .ok_or_else(|| Error::Usage("cannot find the runtime model directory (set SYMCROSS_RUNTIME)".into()))?;
+    let dir = crate::process::tempdirs::create("replay-").map_err(ReplayError::TempDir)?;
+    let runtime = crate::frontend::runtime_dir().ok_or(ReplayError::NoRuntime)?;
     let exe = dir.path().join("replay");
     let cxx = plan.inputs.iter().any(|p| is_cxx(p));
     let mut cmd = Command::new(crate::frontend::Tools::locate().clang);
@@ -207,14 +203,14 @@ pub fn build(plan: &BuildPlan) -> Result<NativeProgram, Error> {
     cmd.args(&plan.inputs);
     cmd.arg("-x").arg("c").arg(runtime.join("replay/replay_runtime.c")).arg("-x").arg("none");
     cmd.arg("-lm").arg("-o").arg(&exe);
-    let mut built = cmd.output().map_err(|e| Error::Usage(format!("cannot run clang: {e}")))?;
+    let mut built = cmd.output().map_err(|source| ReplayError::CannotRun { what: "clang", source })?;
     // An OpenCL host program runs against the real OpenCL implementation
     // installed (the ICD loader, e.g. with pocl).
     if !built.status.success() && String::from_utf8_lossy(&built.stderr).contains("undefined reference to `cl") {
-        built = cmd.arg("-lOpenCL").output().map_err(|e| Error::Usage(format!("cannot run clang: {e}")))?;
+        built = cmd.arg("-lOpenCL").output().map_err(|source| ReplayError::CannotRun { what: "clang", source })?;
     }
     if !built.status.success() {
-        return Err(Error::Usage(format!("building {} natively failed:\n{}", plan.describe(), String::from_utf8_lossy(&built.stderr))));
+        return Err(ReplayError::BuildFailed { plan: plan.describe(), stderr: String::from_utf8_lossy(&built.stderr).into_owned() });
     }
     Ok(NativeProgram { dir, exe, emulator, nan: plan.nan.clone() })
 }
@@ -250,15 +246,15 @@ impl NativeProgram {
     /// Runs the program with `witness` (input name, hex bytes). A finding
     /// that compares integers is replayed comparing bits (the runtime's
     /// NaN-blind comparison cannot tell an integer from a float).
-    pub fn run(&self, index: usize, witness: &[(String, String)], compares_integers: bool) -> Result<RunResult, Error> {
+    pub fn run(&self, index: usize, witness: &[(String, String)], compares_integers: bool) -> Result<RunResult, ReplayError> {
         let wfile = self.dir.path().join(format!("witness-{index}.txt"));
         let log = self.dir.path().join(format!("events-{index}.log"));
         let out = self.dir.path().join(format!("stdout-{index}.txt"));
         let err = self.dir.path().join(format!("stderr-{index}.txt"));
         let lines: String = witness.iter().map(|(k, v)| format!("{k} {}\n", if v.is_empty() { "-" } else { v })).collect();
-        std::fs::write(&wfile, lines).map_err(|e| Error::Io(wfile.clone(), e))?;
+        std::fs::write(&wfile, lines).map_err(|source| ReplayError::Write { path: wfile.clone(), source })?;
         let _ = std::fs::remove_file(&log);
-        let create = |p: &Path| std::fs::File::create(p).map_err(|e| Error::Io(p.to_path_buf(), e));
+        let create = |p: &Path| std::fs::File::create(p).map_err(|source| ReplayError::Write { path: p.to_path_buf(), source });
         let mut cmd = match &self.emulator {
             Some(e) => {
                 let mut c = Command::new(&e.program);
@@ -278,17 +274,17 @@ impl NativeProgram {
         if let Some(s) = symbolizer() {
             cmd.env("ASAN_SYMBOLIZER_PATH", &s).env("UBSAN_SYMBOLIZER_PATH", s);
         }
-        let mut child = cmd.spawn().map_err(|e| Error::Usage(format!("cannot run the replay binary: {e}")))?;
+        let mut child = cmd.spawn().map_err(|source| ReplayError::CannotRun { what: "the replay binary", source })?;
         let start = Instant::now();
         let mut stopped = false;
         let status = loop {
-            if let Some(s) = child.try_wait().map_err(|e| Error::Usage(format!("waiting for the replay binary: {e}")))? {
+            if let Some(s) = child.try_wait().map_err(ReplayError::Wait)? {
                 break s;
             }
             if start.elapsed() > RUN_LIMIT {
                 let _ = child.kill();
                 stopped = true;
-                break child.wait().map_err(|e| Error::Usage(format!("waiting for the replay binary: {e}")))?;
+                break child.wait().map_err(ReplayError::Wait)?;
             }
             std::thread::sleep(Duration::from_millis(20));
         };

@@ -3,8 +3,8 @@
 //! `symcross check` writes, and the witnesses checked for what a native
 //! run can take.
 
+use crate::replay::ReplayError;
 use crate::report::{Finding, FindingKind, Report, Status};
-use crate::Error;
 use std::path::{Path, PathBuf};
 
 /// One finding of a report with its position in `findings` (what
@@ -45,25 +45,27 @@ pub fn numbered(report: &Report) -> impl Iterator<Item = NumberedFinding<'_>> {
 
 /// Reads a report written by `symcross check --json` and checks that each
 /// witness can be handed to a native run.
-pub fn read_report(path: &Path) -> Result<Report, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::Usage(format!("cannot read {}: {e}", path.display())))?;
-    let report = Report::from_json(&text).map_err(|e| Error::Usage(format!("{}: not a symcross JSON report: {e}", path.display())))?;
+pub fn read_report(path: &Path) -> Result<Report, ReplayError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ReplayError::Read { path: path.to_path_buf(), source })?;
+    let report = Report::from_json(&text).map_err(|e| ReplayError::NotAReport { path: path.to_path_buf(), why: format!(": {e}") })?;
     if report.tool != "symcross" {
-        return Err(Error::Usage(format!("{}: not a symcross JSON report (`tool` is `{}`)", path.display(), report.tool)));
+        return Err(ReplayError::NotAReport { path: path.to_path_buf(), why: format!(" (`tool` is `{}`)", report.tool) });
     }
     for (index, f) in report.findings.iter().enumerate() {
         for (name, hex) in f.witness.iter().flatten() {
             if hex.len() % 2 != 0 || !hex.bytes().all(|c| c.is_ascii_hexdigit()) {
-                return Err(Error::Usage(format!(
-                    "{}: finding {index}: the witness of `{name}` is not a string of hex byte pairs",
-                    path.display()
-                )));
+                return Err(ReplayError::BadWitness {
+                    path: path.to_path_buf(),
+                    index,
+                    problem: format!("the witness of `{name}` is not a string of hex byte pairs"),
+                });
             }
             if name.is_empty() || name.chars().any(char::is_whitespace) {
-                return Err(Error::Usage(format!(
-                    "{}: finding {index}: witness input name {name:?} cannot be replayed (empty or with spaces)",
-                    path.display()
-                )));
+                return Err(ReplayError::BadWitness {
+                    path: path.to_path_buf(),
+                    index,
+                    problem: format!("witness input name {name:?} cannot be replayed (empty or with spaces)"),
+                });
             }
         }
     }

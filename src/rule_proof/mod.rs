@@ -5,5 +5,8 @@
 //! cache. The rules themselves, and the e-graph that applies them, are
 //! canon/.
 
+mod error;
 pub mod prove;
 pub mod user_rules;
+
+pub use error::RuleProofError;

@@ -12,18 +12,18 @@
 use crate::canon::{Assumption, Rule, RuleSet};
 use crate::config::Config;
 use crate::rule_proof::prove::{proof_solver_config, verify_rule_in, Verdict, RULE_PROOF_TIMEOUT};
+use crate::rule_proof::RuleProofError;
 use crate::solver::default_solver;
-use crate::Error;
 use std::path::PathBuf;
 
 /// Proves the user rules of `config` that the run can use, or, with
 /// `trust_rules`, returns their names as used without proof. Rules proved
 /// on an earlier run are taken from the cache.
-pub fn prove_user_rules(config: &Config) -> Result<Vec<String>, Error> {
+pub fn prove_user_rules(config: &Config) -> Result<Vec<String>, RuleProofError> {
     if config.rule_dirs.is_empty() {
         return Ok(Vec::new());
     }
-    let set = RuleSet::load(&config.rule_dirs).map_err(|e| Error::Usage(e.to_string()))?;
+    let set = RuleSet::load(&config.rule_dirs)?;
     let enabled = config.rule_assumptions();
     let user: Vec<&Rule> = set
         .rules()
@@ -46,13 +46,9 @@ pub fn prove_user_rules(config: &Config) -> Result<Vec<String>, Error> {
         if entry.as_ref().is_some_and(|e| e.is_file()) {
             continue;
         }
-        let at = format!("{}:{}", rule.file.display(), rule.line);
+        let (file, line, name) = (rule.file.clone(), rule.line, rule.name.clone());
         if rule.assumptions.has(Assumption::Associativity) {
-            return Err(Error::Usage(format!(
-                "{at}: rule `{}` needs `associativity`, which is a permission the solver cannot prove; \
-                 pass --trust-rules to use it without proof",
-                rule.name
-            )));
+            return Err(RuleProofError::NeedsAssociativity { file, line, name });
         }
         let mut solver = default_solver(proof_solver_config(config.fp_solver));
         // --max-time bounds every step, proofs included.
@@ -65,21 +61,16 @@ pub fn prove_user_rules(config: &Config) -> Result<Vec<String>, Error> {
                 }
             }
             Verdict::Unsound(w) => {
-                return Err(Error::Usage(format!(
-                    "{at}: rule `{}` is unsound under [assume: {}] with --nan {}: it changes the value for {}; \
-                     correct it or declare the assumptions it needs",
-                    rule.name,
-                    rule.assumptions,
-                    config.nan.flag(),
-                    w.trim()
-                )))
+                return Err(RuleProofError::Unsound {
+                    file,
+                    line,
+                    name,
+                    assumptions: rule.assumptions.to_string(),
+                    nan: config.nan.flag(),
+                    counterexample: w.trim().to_string(),
+                })
             }
-            Verdict::Unknown(why) => {
-                return Err(Error::Usage(format!(
-                    "{at}: rule `{}` could not be proved sound ({why}); pass --trust-rules to use it without proof",
-                    rule.name
-                )))
-            }
+            Verdict::Unknown(why) => return Err(RuleProofError::Undecided { file, line, name, why }),
             Verdict::Assumed => {}
         }
     }

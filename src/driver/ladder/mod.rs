@@ -11,13 +11,13 @@ mod solver_adapter;
 
 use crate::check::Decider;
 use crate::config::Config;
-use crate::Error;
+use crate::driver::DriverError;
 
 /// Builds the decision ladder (solver stack and e-graph) for a config. A
 /// malformed rule file is an error naming its file and line.
-pub fn decider(config: &Config) -> Result<Decider, Error> {
+pub fn decider(config: &Config) -> Result<Decider, DriverError> {
     let backend = solver_adapter::SolverBackend::new(config);
-    let canon = canon_adapter::EgraphCanonicalizer::new(config).map_err(|e| Error::Usage(e.to_string()))?;
+    let canon = canon_adapter::EgraphCanonicalizer::new(config).map_err(DriverError::Rule)?;
     let canon: Option<Box<dyn crate::check::Canonicalizer>> = if config.egraph { Some(Box::new(canon)) } else { None };
     // Without step 2 (`--no-egraph`, to measure what it saves) every check
     // goes straight to the solver: no normal form, no sampling either.
