@@ -52,7 +52,7 @@ impl<'m> Executor<'m> {
     /// same work-group function calls with the same arguments since the
     /// last barrier; otherwise a finding is reported and false returned.
     pub(in crate::exec) fn group_calls_agree(&mut self, state: &mut State) -> bool {
-        let gpu = state.gpu.as_ref().expect("NDRange");
+        let gpu = crate::exec::opencl::workitems::device(&state.gpu);
         if gpu.items.iter().all(|i| i.group_calls.is_empty()) {
             return true;
         }

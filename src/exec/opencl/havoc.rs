@@ -34,7 +34,7 @@ impl<'m> Executor<'m> {
     /// first havoc on a path marks, in the access log, the number from
     /// which fresh values may be havocked.
     pub(in crate::exec) fn havoc_shared_memory(&mut self, state: &mut State) {
-        let gpu = state.gpu.as_mut().expect("NDRange");
+        let gpu = crate::exec::opencl::workitems::device_mut(&mut state.gpu);
         if gpu.log.havoc_fresh_from.is_none() {
             // A fresh value of its own gives the mark even when no byte is
             // havocked here (only unsized buffers, read afresh later).

@@ -126,7 +126,7 @@ impl<'m> Executor<'m> {
         );
         tracing::debug!(state = state.id, line, "work-item never terminates: its state repeats");
         self.log.note(crate::exec::engine::run_log::NoteKind::Nonterminating, note);
-        let gpu = state.gpu.as_mut().expect("NDRange");
+        let gpu = crate::exec::opencl::workitems::device_mut(&mut state.gpu);
         gpu.items[cur].cycle_watch = None;
         gpu.items[cur].status = ItemStatus::Spinning { loc };
         Some(self.switch_work_item(state))
@@ -135,9 +135,9 @@ impl<'m> Executor<'m> {
     /// Brent's step: count this back edge, and save the state when the
     /// period is reached (or when the watch is new or stale).
     fn watch_further(&mut self, state: &mut State, started: u64, async_started: u64) {
-        let cur = state.gpu.as_ref().expect("NDRange").current;
+        let cur = crate::exec::opencl::workitems::device(&state.gpu).current;
         // Taken out while the state is read (its snapshot), put back after.
-        let watch = state.gpu.as_mut().expect("NDRange").items[cur].cycle_watch.take();
+        let watch = crate::exec::opencl::workitems::device_mut(&mut state.gpu).items[cur].cycle_watch.take();
         let watch = match watch {
             Some(mut w) if w.started == started => {
                 w.since_saved += 1;
@@ -150,6 +150,6 @@ impl<'m> Executor<'m> {
             }
             _ => Box::new(CycleWatch { started, saved: SavedState::of(state, async_started), period: 1, since_saved: 0 }),
         };
-        state.gpu.as_mut().expect("NDRange").items[cur].cycle_watch = Some(watch);
+        crate::exec::opencl::workitems::device_mut(&mut state.gpu).items[cur].cycle_watch = Some(watch);
     }
 }

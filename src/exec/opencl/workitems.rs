@@ -19,6 +19,20 @@ use crate::ir::{BlockId, FuncId, Loc};
 use crate::race::AccessLog;
 use crate::report::FindingKind;
 
+/// The NDRange of a state running a kernel. Every caller runs inside a
+/// kernel (a work-item function, a barrier, a work-item's end), where the
+/// state carries its device: one without is an engine bug, not an input's.
+/// It takes the state's `gpu` field, so that the state's other fields stay
+/// free to borrow.
+pub(in crate::exec) fn device(gpu: &Option<Box<Gpu>>) -> &Gpu {
+    gpu.as_deref().expect("a state running a kernel carries its NDRange")
+}
+
+/// `device`, for changing it.
+pub(in crate::exec) fn device_mut(gpu: &mut Option<Box<Gpu>>) -> &mut Gpu {
+    gpu.as_deref_mut().expect("a state running a kernel carries its NDRange")
+}
+
 /// OpenCL fence flag `CLK_LOCAL_MEM_FENCE`: a barrier with it orders
 /// accesses to `__local` memory.
 pub const LOCAL_FENCE: u32 = 1;
@@ -182,7 +196,7 @@ impl<'m> Executor<'m> {
     }
 
     fn start_group(&mut self, state: &mut State, group: u64) {
-        let gpu = state.gpu.as_mut().expect("NDRange");
+        let gpu = device_mut(&mut state.gpu);
         let nd = gpu.ndrange;
         let (kernel, args) = (gpu.kernel, gpu.args.clone());
         let g = NdRange::unflatten(group, nd.groups);
@@ -220,14 +234,14 @@ impl<'m> Executor<'m> {
             o.known.clear();
             o.known_symbolic.clear();
         }
-        let gpu = state.gpu.as_mut().expect("NDRange");
+        let gpu = device_mut(&mut state.gpu);
         std::mem::swap(&mut state.stack, &mut gpu.items[0].stack);
         tracing::debug!(group, work_items = gpu.items.len(), state = state.id, "work-group started");
     }
 
     /// Two work-items with symbolic ids, distinct, each within the NDRange.
     fn start_pair(&mut self, state: &mut State) {
-        let gpu = state.gpu.as_ref().expect("NDRange");
+        let gpu = device(&state.gpu);
         let nd = gpu.ndrange;
         let (kernel, args) = (gpu.kernel, gpu.args.clone());
         let mut items = Vec::new();
@@ -261,7 +275,7 @@ impl<'m> Executor<'m> {
         for obj in gpu.local_objects.clone() {
             state.memory.object_mut(obj).bytes.set_all_written(false);
         }
-        let gpu = state.gpu.as_mut().expect("NDRange");
+        let gpu = device_mut(&mut state.gpu);
         gpu.items = items;
         gpu.current = 0;
         gpu.item_started = state.steps;
@@ -271,7 +285,7 @@ impl<'m> Executor<'m> {
 
     /// The running work-item returned from the kernel.
     pub(in crate::exec) fn work_item_finished(&mut self, state: &mut State, loc: Loc) -> Step {
-        let gpu = state.gpu.as_mut().expect("NDRange");
+        let gpu = device_mut(&mut state.gpu);
         let cur = gpu.current;
         gpu.items[cur].status = ItemStatus::Done { loc };
         self.switch_work_item(state)
@@ -290,7 +304,7 @@ impl<'m> Executor<'m> {
         self.carry_unrollings_past_barrier(state);
         let f = state.frame();
         let site = (f.func, f.block, f.pc);
-        let gpu = state.gpu.as_mut().expect("NDRange");
+        let gpu = device_mut(&mut state.gpu);
         let cur = gpu.current;
         gpu.items[cur].status = ItemStatus::AtBarrier { site, loc, flags, waits };
         tracing::trace!(state = state.id, item = cur, line = self.cx.location(loc).line, "work-item waits at a barrier");
@@ -330,7 +344,7 @@ impl<'m> Executor<'m> {
     /// Moves to the next runnable work-item, or releases the barrier, or
     /// ends the group.
     pub(in crate::exec) fn switch_work_item(&mut self, state: &mut State) -> Step {
-        let gpu = state.gpu.as_mut().expect("NDRange");
+        let gpu = device_mut(&mut state.gpu);
         let cur = gpu.current;
         std::mem::swap(&mut state.stack, &mut gpu.items[cur].stack);
         let n = gpu.items.len();
@@ -359,7 +373,7 @@ impl<'m> Executor<'m> {
     /// Checks that all work-items of the group wait at the same barrier
     /// (or all finished); a feasible disagreement is a finding.
     fn barrier_agreement(&mut self, state: &mut State) -> bool {
-        let gpu = state.gpu.as_ref().expect("NDRange");
+        let gpu = device(&state.gpu);
         let items = gpu.items.clone();
         let pair = gpu.mode == RaceMode::Pair;
         let first = &items[0];
@@ -438,7 +452,7 @@ impl<'m> Executor<'m> {
     ) {
         let mut s = state.clone();
         s.stack.clear();
-        let gpu = state.gpu.as_ref().expect("NDRange");
+        let gpu = device(&state.gpu);
         let (havoc_fresh_from, sizes) = (gpu.log.havoc_fresh_from, gpu.ndrange.groups);
         let havocked = self.depends_on_havoc(state, havoc_fresh_from, condition);
         let doubt = self.doubt_of_shared_finding(state, havocked, sizes, groups, witness, condition);
@@ -466,7 +480,7 @@ impl<'m> Executor<'m> {
         let started = std::time::Instant::now();
         self.check_races(state, false);
         tracing::debug!(state = state.id, seconds = started.elapsed().as_secs_f64(), "barrier: all work-items arrived, races checked");
-        let gpu = state.gpu.as_mut().expect("NDRange");
+        let gpu = device_mut(&mut state.gpu);
         let pair = gpu.mode == RaceMode::Pair;
         let flags: Vec<u32> =
             gpu.items.iter().map(|i| if let ItemStatus::AtBarrier { flags, .. } = i.status { flags } else { 0 }).collect();
@@ -493,7 +507,7 @@ impl<'m> Executor<'m> {
         let started = std::time::Instant::now();
         self.check_races(state, false);
         tracing::debug!(state = state.id, seconds = started.elapsed().as_secs_f64(), "work-group finished, races checked");
-        let gpu = state.gpu.as_ref().expect("NDRange");
+        let gpu = device(&state.gpu);
         let next = match &gpu.only_groups {
             Some(list) => list.iter().position(|g| *g == gpu.group).and_then(|k| list.get(k + 1).copied()),
             None => Some(gpu.group + 1).filter(|n| *n < gpu.ndrange.num_groups()),
