@@ -1,11 +1,11 @@
 //! `--max-memory` holds inside a solver query: Z3 (in this process) and
 //! cvc5 (a child) are stopped at the ceiling, the answer is "unknown" with
 //! the memory-limit reason, and the ceiling records the trip so that the
-//! executor ends the run with the memory limit. One test: the ceiling is
-//! process-wide.
+//! executor ends the run with the memory limit. A solver without a ceiling,
+//! or with another run's, goes on as before.
 
 use symcross::expr::{CmpOp, ExprId, ExprPool};
-use symcross::process::memory_ceiling;
+use symcross::process::memory_ceiling::{MemoryCeiling, REASON};
 use symcross::solver::*;
 
 /// A little-endian word built from `n` input bytes of a new array.
@@ -39,26 +39,34 @@ fn hard_query(p: &mut ExprPool) -> Query {
 fn solvers_stop_at_the_memory_ceiling_and_trip_it() {
     let mut p = ExprPool::new();
     let q = hard_query(&mut p);
-    let backends: Vec<(&str, Box<dyn Solver>)> = vec![
-        ("z3 (in process)", Box::new(Z3Solver::new())),
-        ("cvc5 (child process)", Box::new(SmtProcessSolver::new(SmtProcessConfig::cvc5()))),
+    // Every process holds more than 1 MiB.
+    let z3_ceiling = MemoryCeiling::at(1);
+    let cvc5_ceiling = MemoryCeiling::at(1);
+    let backends: Vec<(&str, Box<dyn Solver>, &MemoryCeiling)> = vec![
+        ("z3 (in process)", Box::new(Z3Solver::with_ceiling(z3_ceiling.clone())), &z3_ceiling),
+        (
+            "cvc5 (child process)",
+            Box::new(SmtProcessSolver::new(SmtProcessConfig { ceiling: cvc5_ceiling.clone(), ..SmtProcessConfig::cvc5() })),
+            &cvc5_ceiling,
+        ),
     ];
-    for (name, mut solver) in backends {
-        // Every process holds more than 1 MiB.
-        memory_ceiling::set_limit(1);
+    for (name, mut solver, ceiling) in backends {
+        assert!(!ceiling.tripped());
         match solver.check(&p, &q) {
-            SolverResult::Unknown(why) => {
-                assert_eq!((why.kind, why.detail.as_str()), (UnknownKind::MemoryLimit, memory_ceiling::REASON), "{name}")
-            }
+            SolverResult::Unknown(why) => assert_eq!((why.kind, why.detail.as_str()), (UnknownKind::MemoryLimit, REASON), "{name}"),
             other => panic!("{name}: expected the memory limit, got {other:?}"),
         }
-        assert!(memory_ceiling::tripped(), "{name}: the trip is recorded for the executor");
+        assert!(ceiling.tripped(), "{name}: the trip is recorded for the executor");
     }
-    // Without a ceiling the same solver answers small queries as before.
-    memory_ceiling::set_limit(0);
+    // Without a ceiling the same solver answers small queries as before,
+    // whatever another run's ceiling says.
     let x = word(&mut p, "a", 4);
     let same = p.eq(x, x);
     let differ = p.not(same);
     assert!(Z3Solver::new().check(&p, &Query::new(vec![], Some(differ))).is_unsat());
-    assert!(!memory_ceiling::tripped());
+    // The whole stack shares one ceiling.
+    let stacked = MemoryCeiling::at(1);
+    let mut stack = default_solver(SmtProcessConfig { ceiling: stacked.clone(), ..SmtProcessConfig::cvc5() });
+    assert!(stack.check(&p, &q).is_unknown());
+    assert!(stacked.tripped(), "the default stack's Z3 trips the ceiling it was built with");
 }

@@ -39,6 +39,10 @@ pub trait Backend {
     }
     /// Number of queries that reached a solver.
     fn queries(&self) -> u64;
+    /// Whether a query was stopped at the run's `--max-memory` ceiling.
+    fn memory_limit_hit(&self) -> bool {
+        false
+    }
     /// Whether the run's `--max-time` refused or cut short a query.
     fn deadline_hit(&self) -> bool {
         false

@@ -1,44 +1,64 @@
 //! `--max-memory` while a solver runs. The executor checks the resident
-//! set between steps (exec/engine/executor.rs), but one solver query can
+//! set between steps (exec/engine/limits.rs), but one solver query can
 //! grow for minutes inside Z3 (in this process) or the SMT-LIB solver for
-//! floating point (cvc5 or z3, a child process): the solvers'
-//! watchers ask `exceeded` while they wait, stop the query when it says
-//! so, and `trip` the ceiling; the executor then ends the run with the
-//! memory limit instead of reading the cut-short query as an answer.
+//! floating point (cvc5 or z3, a child process): the solvers' watchers ask
+//! `exceeded` while they wait, stop the query when it says so, and `trip`
+//! the ceiling; the run then ends with the memory limit instead of reading
+//! the cut-short query as an answer.
 //!
-//! Process-wide, as the resident set it measures is: one run per process.
+//! A `MemoryCeiling` is a value: the run's solver stack is built with one
+//! (driver/ladder/), every solver of the stack shares it, and the executor
+//! learns of a trip through its decision ladder. Two runs in one process
+//! (a test, a nested kernel run with its own limits) do not reset each
+//! other's ceiling.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
-/// The ceiling in MiB; 0 while none is set.
-static LIMIT_MB: AtomicU64 = AtomicU64::new(0);
-static TRIPPED: AtomicBool = AtomicBool::new(false);
+/// The memory ceiling of a run: a limit in MiB (none: never exceeded) and
+/// whether a solver query was stopped at it. Clones share the trip.
+#[derive(Clone, Debug, Default)]
+pub struct MemoryCeiling(Arc<Ceiling>);
 
-/// Sets the ceiling for the run about to start and clears an earlier trip.
-pub fn set_limit(mb: u64) {
-    LIMIT_MB.store(mb, Ordering::SeqCst);
-    TRIPPED.store(false, Ordering::SeqCst);
+#[derive(Debug, Default)]
+struct Ceiling {
+    /// The limit in MiB; 0 for none.
+    limit_mb: u64,
+    tripped: AtomicBool,
 }
 
-/// Whether this process and `child` (a solver process) together hold
-/// more than the ceiling.
-pub fn exceeded(child: Option<u32>) -> bool {
-    let limit = LIMIT_MB.load(Ordering::SeqCst);
-    if limit == 0 {
-        return false;
+impl MemoryCeiling {
+    /// A ceiling at `limit_mb` MiB of resident memory, this process and
+    /// its solver child together.
+    pub fn at(limit_mb: u64) -> Self {
+        MemoryCeiling(Arc::new(Ceiling { limit_mb, tripped: AtomicBool::new(false) }))
     }
-    let child_mb = child.map(|pid| resident_mb_of(&format!("/proc/{pid}/statm"))).unwrap_or(0);
-    resident_mb().saturating_add(child_mb) > limit
-}
 
-/// Records that a solver query was stopped at the ceiling.
-pub fn trip() {
-    TRIPPED.store(true, Ordering::SeqCst);
-}
+    /// No ceiling: never exceeded (the default of a solver built alone).
+    pub fn none() -> Self {
+        Self::default()
+    }
 
-/// Whether a solver query was stopped at the ceiling during this run.
-pub fn tripped() -> bool {
-    TRIPPED.load(Ordering::SeqCst)
+    /// Whether this process and `child` (a solver process) together hold
+    /// more than the ceiling.
+    pub fn exceeded(&self, child: Option<u32>) -> bool {
+        let limit = self.0.limit_mb;
+        if limit == 0 {
+            return false;
+        }
+        let child_mb = child.map(|pid| resident_mb_of(&format!("/proc/{pid}/statm"))).unwrap_or(0);
+        resident_mb().saturating_add(child_mb) > limit
+    }
+
+    /// Records that a solver query was stopped at the ceiling.
+    pub fn trip(&self) {
+        self.0.tripped.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether a solver query was stopped at the ceiling.
+    pub fn tripped(&self) -> bool {
+        self.0.tripped.load(Ordering::SeqCst)
+    }
 }
 
 /// The reason a query stopped at the ceiling gives.
@@ -73,14 +93,13 @@ mod tests {
 
     #[test]
     fn no_ceiling_is_never_exceeded_and_a_tiny_one_is() {
-        set_limit(0);
-        assert!(!exceeded(None));
-        set_limit(1);
-        assert!(exceeded(None), "this process holds more than 1 MiB");
-        assert!(!tripped());
-        trip();
-        assert!(tripped());
-        set_limit(0);
-        assert!(!tripped(), "a new run starts untripped");
+        assert!(!MemoryCeiling::none().exceeded(None));
+        let tiny = MemoryCeiling::at(1);
+        assert!(tiny.exceeded(None), "this process holds more than 1 MiB");
+        assert!(!tiny.tripped());
+        let shared = tiny.clone();
+        shared.trip();
+        assert!(tiny.tripped(), "clones share the trip");
+        assert!(!MemoryCeiling::at(1).tripped(), "another run's ceiling starts untripped");
     }
 }

@@ -44,6 +44,9 @@ pub struct SmtProcessConfig {
     /// answer then does not depend on the machine's load (the proofs of
     /// rewrite rules, rule_proofs.rs). `None`: time only.
     pub resource_limit: Option<u32>,
+    /// The run's `--max-memory` ceiling, watched while the solver runs
+    /// (none by default).
+    pub ceiling: crate::process::memory_ceiling::MemoryCeiling,
 }
 
 impl SmtProcessConfig {
@@ -62,6 +65,7 @@ impl SmtProcessConfig {
             default_timeout: Duration::from_secs(60),
             kill_grace: Duration::from_millis(500),
             resource_limit: None,
+            ceiling: Default::default(),
         }
     }
     fn args(&self, limit: Duration, uses_half: bool) -> Vec<String> {
@@ -242,9 +246,9 @@ fn run(config: &SmtProcessConfig, script: &SmtScript, limit: Duration) -> Result
                     stop(&mut child);
                     return Err(ProcessError::Interrupted);
                 }
-                if crate::process::memory_ceiling::exceeded(Some(child.id())) {
+                if config.ceiling.exceeded(Some(child.id())) {
                     stop(&mut child);
-                    crate::process::memory_ceiling::trip();
+                    config.ceiling.trip();
                     return Err(ProcessError::MemoryLimit);
                 }
                 if started.elapsed() >= deadline {

@@ -3,8 +3,9 @@
 
 use super::{CachingSolver, Dispatcher, IndependenceSolver, SmtProcessConfig, SmtProcessSolver, Solver, Z3Solver};
 
-/// Builds the default chain with the given FP backend configuration.
+/// Builds the default chain with the given FP backend configuration; both
+/// solvers watch its memory ceiling.
 pub fn default_solver(fp: SmtProcessConfig) -> Box<dyn Solver> {
-    let dispatch = Dispatcher::new(Z3Solver::new(), SmtProcessSolver::new(fp));
+    let dispatch = Dispatcher::new(Z3Solver::with_ceiling(fp.ceiling.clone()), SmtProcessSolver::new(fp));
     Box::new(IndependenceSolver::new(CachingSolver::new(dispatch)))
 }

@@ -13,6 +13,7 @@ use super::model_check::finish_model;
 use super::smtlib::uf_name;
 use super::{Query, Solver, SolverResult, SolverStats, Unknown, UnknownKind};
 use crate::expr::{Assignment, BinOp, CmpOp, Expr, ExprId, ExprPool, Leaf};
+use crate::process::memory_ceiling::MemoryCeiling;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -29,6 +30,8 @@ pub struct Z3Solver {
     ctx: Box<Context>,
     stats: SolverStats,
     watcher: Option<InterruptWatcher>,
+    /// The run's `--max-memory` ceiling (none by default).
+    ceiling: MemoryCeiling,
 }
 
 impl Default for Z3Solver {
@@ -38,24 +41,31 @@ impl Default for Z3Solver {
 }
 
 impl Z3Solver {
-    /// An in-process Z3 context with model generation on.
+    /// An in-process Z3 context with model generation on, and no memory
+    /// ceiling.
     pub fn new() -> Self {
+        Self::with_ceiling(MemoryCeiling::none())
+    }
+
+    /// `new`, with queries stopped at `ceiling` (which they then trip).
+    pub fn with_ceiling(ceiling: MemoryCeiling) -> Self {
         let mut cfg = Config::new();
         cfg.set_model_generation(true);
-        Z3Solver { ctx: Box::new(Context::new(&cfg)), stats: SolverStats::default(), watcher: None }
+        Z3Solver { ctx: Box::new(Context::new(&cfg)), stats: SolverStats::default(), watcher: None, ceiling }
     }
 }
 
 impl Solver for Z3Solver {
     fn check(&mut self, pool: &ExprPool, query: &Query) -> SolverResult {
         let start = Instant::now();
-        let watcher = self.watcher.get_or_insert_with(InterruptWatcher::start);
+        let ceiling = &self.ceiling;
+        let watcher = self.watcher.get_or_insert_with(|| InterruptWatcher::start(ceiling.clone()));
         // SAFETY: the handle points into the boxed context, which neither
         // moves nor is dropped while the watcher may use it: it is armed
         // only during this call, and `Drop` stops the watcher first.
         let handle: ContextHandle<'static> = unsafe { std::mem::transmute(self.ctx.handle()) };
         watcher.arm(Some(handle));
-        let r = solve(&self.ctx, pool, query);
+        let r = solve(&self.ctx, pool, query, &self.ceiling);
         watcher.arm(None);
         self.stats.z3_queries += 1;
         self.stats.solver_time += start.elapsed();
@@ -78,7 +88,7 @@ impl Drop for Z3Solver {
 
 /// A thread that interrupts the running Z3 check when a signal asks the
 /// run to stop (`crate::process::interrupt`), or when the process passes the
-/// memory limit (`crate::process::memory_ceiling`, which it then trips). One per
+/// memory limit (the solver's `MemoryCeiling`, which it then trips). One per
 /// solver, started on the first query: a thread per query would cost more
 /// than small queries do.
 struct InterruptWatcher {
@@ -88,7 +98,7 @@ struct InterruptWatcher {
 }
 
 impl InterruptWatcher {
-    fn start() -> Self {
+    fn start(ceiling: MemoryCeiling) -> Self {
         let armed: Arc<Mutex<Option<ContextHandle<'static>>>> = Arc::new(Mutex::new(None));
         let stop = Arc::new(AtomicBool::new(false));
         let (a, s) = (armed.clone(), stop.clone());
@@ -97,8 +107,8 @@ impl InterruptWatcher {
                 if let Some(h) = a.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
                     if crate::process::interrupt::requested() {
                         h.interrupt();
-                    } else if crate::process::memory_ceiling::exceeded(None) {
-                        crate::process::memory_ceiling::trip();
+                    } else if ceiling.exceeded(None) {
+                        ceiling.trip();
                         h.interrupt();
                     }
                 }
@@ -122,7 +132,7 @@ impl InterruptWatcher {
     }
 }
 
-fn solve(ctx: &Context, pool: &ExprPool, query: &Query) -> SolverResult {
+fn solve(ctx: &Context, pool: &ExprPool, query: &Query, ceiling: &MemoryCeiling) -> SolverResult {
     let constraints = query.constraints();
     let mut tr = Translator { ctx, pool, memo: FxHashMap::default(), funcs: FxHashMap::default() };
     // Most queries are many and small (race pairs, sweeping proofs, first
@@ -158,7 +168,7 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query) -> SolverResult {
     let started = Instant::now();
     match solver.check() {
         _ if crate::process::interrupt::requested() => SolverResult::Unknown(Unknown::interrupted()),
-        _ if crate::process::memory_ceiling::tripped() => SolverResult::Unknown(Unknown::memory_limit()),
+        _ if ceiling.tripped() => SolverResult::Unknown(Unknown::memory_limit()),
         SatResult::Unsat => SolverResult::Unsat,
         SatResult::Unknown => SolverResult::Unknown(classify_unknown(query, started.elapsed(), || solver.get_reason_unknown())),
         SatResult::Sat => match solver.get_model() {

@@ -9,6 +9,7 @@ use crate::assumptions::Assumptions;
 use crate::check::{Backend, Feasibility};
 use crate::config::{Config, FpSolverKind};
 use crate::expr::{ExprId, ExprPool};
+use crate::process::memory_ceiling::MemoryCeiling;
 use crate::solver::{default_solver, Query, SmtProcessConfig, Solver, SolverResult, Unknown, UnknownKind};
 use std::time::{Duration, Instant};
 
@@ -24,6 +25,9 @@ pub struct SolverBackend {
     deadline_hit: bool,
     /// `--progress`: a ticker runs while each query does.
     progress: bool,
+    /// The `--max-memory` ceiling its solvers watch (the machine's memory
+    /// when none is given).
+    ceiling: MemoryCeiling,
 }
 
 /// Why a query was not answered when the run's time was up.
@@ -37,7 +41,8 @@ impl SolverBackend {
             FpSolverKind::Cvc5 => SmtProcessConfig::cvc5(),
             FpSolverKind::Z3 => SmtProcessConfig::z3(),
         };
-        let fp = SmtProcessConfig { resource_limit: config.fp_solver_budget, ..fp };
+        let ceiling = MemoryCeiling::at(config.max_memory_mb.unwrap_or_else(crate::config::physical_memory_mb));
+        let fp = SmtProcessConfig { resource_limit: config.fp_solver_budget, ceiling: ceiling.clone(), ..fp };
         SolverBackend {
             solver: default_solver(fp),
             timeout: config.query_timeout,
@@ -45,6 +50,7 @@ impl SolverBackend {
             deadline: config.max_time.map(|t| Instant::now() + t),
             deadline_hit: false,
             progress: config.progress,
+            ceiling,
         }
     }
 
@@ -149,6 +155,10 @@ impl Backend for SolverBackend {
 
     fn deadline_hit(&self) -> bool {
         self.deadline_hit
+    }
+
+    fn memory_limit_hit(&self) -> bool {
+        self.ceiling.tripped()
     }
 
     fn queries(&self) -> u64 {

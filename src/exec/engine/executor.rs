@@ -141,7 +141,6 @@ impl<'m> Executor<'m> {
     pub(in crate::exec) fn explore(&mut self, initial: State) {
         let mut searcher = Searcher::new(self.cx.config.searcher, self.cx.config.seed);
         searcher.push(initial);
-        crate::process::memory_ceiling::set_limit(self.cx.config.max_memory_mb.unwrap_or_else(crate::config::physical_memory_mb));
         let mut last_progress = Instant::now();
         // Limits are also checked inside a long path (a loop that runs for
         // minutes is one path), every this many instructions; the clock
@@ -200,7 +199,7 @@ impl<'m> Executor<'m> {
                     self.log.findings.truncate(found_before);
                     break 'paths;
                 }
-                if crate::process::memory_ceiling::tripped() {
+                if self.cx.decider.backend.memory_limit_hit() {
                     // A solver query of this step was stopped at the
                     // memory limit: what the step decided may rest on it.
                     let mut k = 0;
