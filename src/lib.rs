@@ -3,10 +3,20 @@
 //!
 //! Pipeline (README, Layout): `frontend` (clang) -> `ir` (translation
 //! from LLVM) -> `passes` (if-conversion, when enabled) -> `exec` (symbolic
-//! execution over `expr`, lowering x86 and NEON intrinsics with `simd` and
-//! `neon` as calls are reached, deciding checks with `check`, which uses
+//! execution over `expr` and the `memory` model, lowering x86 and NEON
+//! intrinsics with `simd` and `neon` as calls are reached, observing a
+//! kernel's accesses with `race`, deciding checks with `check`, which uses
 //! `solver` and `canon`) -> `report`. `driver` runs these stages for every
-//! command; `cli` parses the command line.
+//! command, building the decision ladder (driver/ladder/); `cli` parses the
+//! command line and returns the one `Error`. `process` holds what belongs
+//! to the whole process (interrupts, the memory ceiling, temporary
+//! directories); `rule_proof` proves rewrite rules; `replay` and `suite`
+//! are commands of their own.
+//!
+//! Imports only point down the layers (tests/layers.rs lists them, bottom
+//! first): process and assumptions; expr; ir and config; memory, simd,
+//! passes, canon, solver, frontend, report; neon, race, check, rule_proof,
+//! replay, suite; exec; driver; cli and error.
 
 #![warn(missing_docs)]
 

@@ -17,7 +17,7 @@ use std::time::Duration;
 /// Limits of one saturation run.
 ///
 /// The program builds its limits from the configuration
-/// (`canon_adapter.rs`): `--egraph-nodes` (default 10 000),
+/// (driver/ladder/canon_adapter.rs): `--egraph-nodes` (default 10 000),
 /// `--egraph-iterations` (default 20), and no wall-clock limit; an
 /// assumption explanation gets a fifth of the node budget. `Default`, with
 /// larger budgets, is for library callers and tests only.

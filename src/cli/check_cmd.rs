@@ -101,7 +101,7 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     let triple = opts.target.as_deref().unwrap_or(&loaded.module.triple);
     config.nan = crate::expr::NanModel::for_target(&a.nan, crate::frontend::target::is_aarch64(triple)).unwrap_or_default();
     // The built-in rewrite rules are proved with canonical and x86 NaN bits
-    // only (rule_verify::verify_rule), and some do not hold with AArch64's
+    // only (rule_proof::prove::verify_rule), and some do not hold with AArch64's
     // (fmin-assoc, once FMINNM propagates a signalling NaN): no e-graph
     // with AArch64 NaN bits, the solver decides alone.
     if config.nan == crate::expr::NanModel::EXACT_AARCH64 {

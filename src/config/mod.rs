@@ -73,7 +73,7 @@ pub struct Config {
     /// Extra rewrite-rule directories (`--rules`).
     pub rule_dirs: Vec<std::path::PathBuf>,
     /// Use the rules of `rule_dirs` without proving them sound first
-    /// (`--trust-rules`; default off: each is proved, see rule_proofs.rs).
+    /// (`--trust-rules`; default off: each is proved, see rule_proof/user_rules.rs).
     pub trust_rules: bool,
     /// Merge paths: fold small branches into selects before the run
     /// (if-conversion, src/passes) and merge states at the join of a

@@ -1,16 +1,20 @@
-//! The symbolic executor, one folder per concern:
+//! The symbolic executor, one folder per concern. Drivers reach it
+//! through the items this file re-exports; its folders are private.
 //!
-//! - `engine/`: the run loop, states, forking, searchers, merging, sharding
-//!   and call dispatch;
-//! - `memory/`: objects and their bytes, loads and stores, the shadow of
-//!   uninitialised and freed bytes;
+//! - `engine/`: the run context and run log, the run loop, states,
+//!   forking, limits, searchers, merging, sharding, call dispatch and the
+//!   reporting of findings;
+//! - `memory/`: the memory instructions (loads, stores, GEPs, atomics,
+//!   symbolic sizes and pointers) and the shadow of uninitialised bytes,
+//!   over the memory model of src/memory/;
 //! - `ops/`: the semantics of each instruction family, `llvm.*`/libm
 //!   intrinsics, x86 and NEON vector built-ins;
 //! - `checks/`: `symcross_check_equal` and `memcmp`, decided with `check/`;
 //! - `env/`: the C environment a harness sees (libc, printf, fenv, the
 //!   KLEE-compatible API);
 //! - `opencl/`: the OpenCL host API, kernel launch, work-items, device
-//!   built-ins and race detection;
+//!   built-ins, and the executor's side of race detection (the analysis
+//!   itself is src/race/);
 //! - `models.rs`: the composition root. The engine names neither `env/`
 //!   nor `opencl/`; it declares the seams it needs (engine/device.rs,
 //!   engine/model_hooks.rs) and this file answers them.

@@ -42,7 +42,7 @@ pub struct SmtProcessConfig {
     /// A work budget per query in the solver's own deterministic units
     /// (cvc5 `--rlimit-per`, z3 `rlimit`), on top of the time limit: the
     /// answer then does not depend on the machine's load (the proofs of
-    /// rewrite rules, rule_proofs.rs). `None`: time only.
+    /// rewrite rules, rule_proof/prove.rs). `None`: time only.
     pub resource_limit: Option<u32>,
     /// The run's `--max-memory` ceiling, watched while the solver runs
     /// (none by default).

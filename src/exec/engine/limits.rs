@@ -52,7 +52,7 @@ impl<'m> Executor<'m> {
     /// cannot fit in the memory limit (the configured one, else the
     /// machine's memory) the run stops with the memory limit, so a huge
     /// `malloc` is a report, never a failed host allocation. Its bytes
-    /// cost nothing until written (object_bytes.rs): what is admitted is
+    /// cost nothing until written (src/memory/object_bytes.rs): what is admitted is
     /// its page table.
     pub(in crate::exec) fn admit_allocation(&mut self, bytes: u64) -> Result<(), Step> {
         if bytes > MAX_OBJECT_BYTES {

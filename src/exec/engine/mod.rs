@@ -1,6 +1,10 @@
-//! The engine: the run loop, execution states, forking, the searchers,
-//! path merging and sharding, and call dispatch. It names no model: what
-//! it needs of the C environment and OpenCL goes through the seams it
+//! The engine: the executor (`executor.rs`) with its shared context
+//! (`run_context.rs`: module, pool, configuration, decision ladder) and its
+//! run log (`run_log.rs`: findings, counters, limits, notes); the run loop,
+//! execution states, the initial state, forking, limits, the searchers,
+//! path merging and sharding, call dispatch and the reporting of findings.
+//! It names no model: what it and the memory instructions need of the C
+//! environment, OpenCL and the race analysis goes through the seams it
 //! declares (`device::DeviceState`, `model_hooks::ModelHooks`), which the
 //! composition root (exec/models.rs) fills.
 

@@ -376,7 +376,7 @@ impl<'m> Executor<'m> {
     }
 
     /// The offsets in `0..=last` that `offset` can take, by its known low
-    /// bits (offset_residue.rs).
+    /// bits (src/memory/offset_residue.rs).
     fn reachable_positions(&self, offset: ExprId, last: u64) -> Vec<usize> {
         let (m, r) = crate::memory::offset_residue::residue(&self.cx.pool, offset, 12);
         let positions: Vec<usize> = (r..=last).step_by(m as usize).map(|p| p as usize).collect();
