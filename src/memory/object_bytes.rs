@@ -9,7 +9,7 @@
 //! (never written: zero; a memset), one `u8` per byte when all are
 //! constants, "byte i of input array A" for bytes made symbolic (each built
 //! when read), one expression per byte otherwise. A bitmap per page says
-//! which bytes were written (shadow_mem.rs). Pages past the end of the page
+//! which bytes were written (exec/memory/shadow_mem.rs). Pages past the end of the page
 //! table were never written, so allocating costs nothing until written.
 
 use crate::expr::{ExprId, ExprPool};
