@@ -16,6 +16,7 @@ mod inst_other;
 mod insts;
 mod llvm;
 mod mangled_names;
+mod operands;
 mod translate;
 mod types;
 mod types_from_llvm;

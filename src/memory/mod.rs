@@ -17,6 +17,9 @@
 pub mod layout;
 pub mod object_bytes;
 pub mod offset_residue;
+pub mod shadow;
+
+pub use shadow::OriginId;
 
 use crate::expr::{ExprId, ExprPool};
 use crate::ir::{CONSTANT_SPACE, LOCAL_SPACE, PRIVATE_SPACE};
@@ -27,10 +30,13 @@ use std::rc::Rc;
 /// The bytes of one access; inline for scalars and vectors up to 32 bytes.
 pub type Bytes = smallvec::SmallVec<[ExprId; 32]>;
 
-/// Where indeterminate bits come from: an index into the executor's table
-/// of origins (exec/memory/shadow.rs).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct OriginId(pub u32);
+/// A resolved access: the object and the offset of the first byte.
+pub struct Access {
+    /// The object accessed.
+    pub object: ObjectId,
+    /// Byte offset from the object's base (64 bits; may be symbolic).
+    pub offset: ExprId,
+}
 
 /// Distance between consecutive objects; accesses that overrun an object
 /// by less than this hit no other object.

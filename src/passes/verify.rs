@@ -4,7 +4,7 @@
 //! in tests; it names the first problem found.
 
 use super::cfg::Cfg;
-use crate::ir::{BlockId, Callee, Function, InstKind, Operand, Terminator};
+use crate::ir::{BlockId, Function, InstKind, Operand};
 
 /// Checks `f` (reachable blocks only for phi edges and dominance).
 pub fn verify_function(f: &Function) -> Result<(), String> {
@@ -40,11 +40,11 @@ pub fn verify_function(f: &Function) -> Result<(), String> {
                 check_phi(f, &cfg, here, incoming, &def)?;
                 continue;
             }
-            for op in inst_operands(&inst.kind) {
+            for op in inst.kind.operands() {
                 check_use(f, &cfg, op, here, i, &def)?;
             }
         }
-        for op in term_operands(&block.term) {
+        for op in block.term.operands() {
             check_use(f, &cfg, op, here, block.insts.len(), &def)?;
         }
     }
@@ -84,44 +84,5 @@ fn check_use(f: &Function, cfg: &Cfg, op: &Operand, b: BlockId, pos: usize, def:
         Ok(())
     } else {
         Err(format!("{}: use of register {} in {} is not dominated by its definition", f.name, r.0, f.blocks[b.0 as usize].name))
-    }
-}
-
-fn term_operands(t: &Terminator) -> Vec<&Operand> {
-    match t {
-        Terminator::CondBr { cond, .. } => vec![cond],
-        Terminator::Switch { value, .. } => vec![value],
-        Terminator::Ret(Some(v)) => vec![v],
-        _ => Vec::new(),
-    }
-}
-
-/// The operands an instruction reads (phi nodes are handled apart).
-pub fn inst_operands(kind: &InstKind) -> Vec<&Operand> {
-    match kind {
-        InstKind::Int { lhs, rhs, .. } | InstKind::Float { lhs, rhs, .. } => vec![lhs, rhs],
-        InstKind::ICmp { lhs, rhs, .. } | InstKind::FCmp { lhs, rhs, .. } => vec![lhs, rhs],
-        InstKind::FNeg(v) | InstKind::Cast { value: v, .. } | InstKind::Freeze(v) => vec![v],
-        InstKind::Select { cond, then, otherwise, .. } => vec![cond, then, otherwise],
-        InstKind::Phi { incoming } => incoming.iter().map(|(_, v)| v).collect(),
-        InstKind::Alloca { count, .. } => vec![count],
-        InstKind::Load { ptr, .. } => vec![ptr],
-        InstKind::Store { ptr, value, .. } => vec![ptr, value],
-        InstKind::Gep { base, terms, .. } => std::iter::once(base).chain(terms.iter().map(|(t, _)| t)).collect(),
-        InstKind::Call { callee, args } => {
-            let mut out: Vec<&Operand> = args.iter().collect();
-            if let Callee::Indirect(p) = callee {
-                out.push(p);
-            }
-            out
-        }
-        InstKind::ExtractElement { vector, index } => vec![vector, index],
-        InstKind::InsertElement { vector, element, index } => vec![vector, element, index],
-        InstKind::ShuffleVector { a, b, .. } => vec![a, b],
-        InstKind::ExtractValue { aggregate, .. } => vec![aggregate],
-        InstKind::InsertValue { aggregate, value, .. } => vec![aggregate, value],
-        InstKind::AtomicRmw { ptr, value, .. } => vec![ptr, value],
-        InstKind::CmpXchg { ptr, expected, new } => vec![ptr, expected, new],
-        InstKind::Fence | InstKind::Unsupported(_) => Vec::new(),
     }
 }

@@ -235,7 +235,7 @@ impl<'m> Executor<'m> {
             let access = self.resolve(state, a, 1, loc, false)?;
             let b = self.read_bytes(state, &access, 1, loc)[0];
             if let Some((mask, origin)) = self.shadow.last_read.take() {
-                let s = crate::exec::memory::shadow::Shadow { mask: mask.into_iter().collect(), origin };
+                let s = crate::memory::shadow::Shadow { mask: mask.into_iter().collect(), origin };
                 self.uninit_use(state, &s, loc, "a string read by a library function");
             }
             let b = self.concrete_arg(state, b)? as u8;
@@ -490,7 +490,7 @@ impl<'m> Executor<'m> {
         let mut resolved_to = None;
         if let Some(from_off) = self.plain_offset(state, &from) {
             let o = state.memory.object(from.object);
-            if crate::exec::memory::shadow_mem::range_is_defined(o, from_off, n) {
+            if crate::memory::shadow::range_is_defined(o, from_off, n) {
                 // Defined bytes at a known place: copied by page.
                 let source = o.bytes.window(from_off, n);
                 self.admit_host_memory(crate::memory::object_bytes::page_table_bytes(n))?;
@@ -537,7 +537,7 @@ impl<'m> Executor<'m> {
 
     /// The offset of an access as a number, in an object with bytes of its
     /// own (not an address-only buffer, whose bytes are kept by offset).
-    fn plain_offset(&self, state: &State, access: &crate::exec::memory::mem_ops::Access) -> Option<u64> {
+    fn plain_offset(&self, state: &State, access: &crate::memory::Access) -> Option<u64> {
         let o = state.memory.object(access.object);
         if o.address_only {
             return None;
@@ -547,7 +547,7 @@ impl<'m> Executor<'m> {
 
     /// The bytes of a copy; their shadow is left in `self.shadow.last_read`
     /// (copying indeterminate bytes is no use of them).
-    fn read_bytes_raw(&mut self, state: &mut State, access: &crate::exec::memory::mem_ops::Access, n: u64) -> Vec<ExprId> {
+    fn read_bytes_raw(&mut self, state: &mut State, access: &crate::memory::Access, n: u64) -> Vec<ExprId> {
         if let Some(off) = self.cx.pool.as_const(access.offset) {
             let o = state.memory.object(access.object);
             if !o.address_only {

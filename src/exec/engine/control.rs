@@ -245,7 +245,7 @@ impl<'m> Executor<'m> {
         Step::Continue
     }
 
-    fn exec_return(&mut self, state: &mut State, value: Option<Value>, shadow: Option<crate::exec::memory::shadow::Shadow>) -> Step {
+    fn exec_return(&mut self, state: &mut State, value: Option<Value>, shadow: Option<crate::memory::shadow::Shadow>) -> Step {
         let frame = state.stack.pop().expect("return with an empty stack");
         for obj in frame.allocas {
             let o = state.memory.object_mut(obj);

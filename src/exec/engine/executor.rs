@@ -68,7 +68,7 @@ pub struct Executor<'m> {
     /// Blocks that call `__assert_fail` or `abort` (coverage.rs).
     pub(in crate::exec) failure_blocks: FxHashSet<(FuncId, crate::ir::BlockId)>,
     /// Origins and caches of the uninitialised-bits analysis (shadow.rs).
-    pub(in crate::exec) shadow: crate::exec::memory::shadow::ShadowCx,
+    pub(in crate::exec) shadow: crate::memory::shadow::ShadowCx,
 }
 
 impl<'m> Executor<'m> {
@@ -93,7 +93,7 @@ impl<'m> Executor<'m> {
             models: Default::default(),
             finished: None,
             failure_blocks: crate::exec::engine::coverage::failure_blocks(module),
-            shadow: crate::exec::memory::shadow::ShadowCx::new(module),
+            shadow: crate::memory::shadow::ShadowCx::new(module),
         }
     }
 

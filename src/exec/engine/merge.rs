@@ -341,10 +341,9 @@ impl<'m> Executor<'m> {
         for r in regs {
             let (sa, sb) = (fa.shadows.get(&r).cloned(), fb.shadows.get(&r).cloned());
             let origin = sa.as_ref().or(sb.as_ref()).map(|s| s.origin).expect("a shadow on one side");
-            let lanes_of = |s: &Option<crate::exec::memory::shadow::Shadow>, v: &Option<Value>, p: &mut crate::expr::ExprPool| match (s, v)
-            {
+            let lanes_of = |s: &Option<crate::memory::shadow::Shadow>, v: &Option<Value>, p: &mut crate::expr::ExprPool| match (s, v) {
                 (Some(s), _) => Some(s.mask.clone()),
-                (None, Some(v)) => Some(crate::exec::memory::shadow::zeros_like(p, v)),
+                (None, Some(v)) => Some(crate::memory::shadow::zeros_like(p, v)),
                 (None, None) => None,
             };
             let ma = lanes_of(&sa, &fa.regs[r.0 as usize], &mut self.cx.pool);
@@ -355,10 +354,10 @@ impl<'m> Executor<'m> {
                 (None, Some(y)) => y,
                 (None, None) => continue,
             };
-            if crate::exec::memory::shadow::is_clean(&self.cx.pool, &mask) {
+            if crate::memory::shadow::is_clean(&self.cx.pool, &mask) {
                 fa.shadows.remove(&r);
             } else {
-                fa.shadows.insert(r, crate::exec::memory::shadow::Shadow { mask, origin });
+                fa.shadows.insert(r, crate::memory::shadow::Shadow { mask, origin });
                 fa.shadow_on = true;
             }
         }
@@ -403,8 +402,7 @@ fn shadows_mergeable(a: &State, b: &State) -> bool {
         let ob = b.memory.object(id);
         oa.size <= MAX_SHADOWED_MERGE_BYTES
             || std::ptr::eq(oa, ob)
-            || crate::exec::memory::shadow_mem::range_is_defined(oa, 0, oa.size)
-                && crate::exec::memory::shadow_mem::range_is_defined(ob, 0, ob.size)
+            || crate::memory::shadow::range_is_defined(oa, 0, oa.size) && crate::memory::shadow::range_is_defined(ob, 0, ob.size)
     })
 }
 

@@ -9,10 +9,10 @@ use crate::exec::engine::arity::Arity;
 use crate::exec::engine::calls::{CallCtx, Handler};
 use crate::exec::engine::executor::Step;
 use crate::exec::engine::state::State;
-use crate::exec::memory::mem_ops::Access;
 use crate::expr::value::Value;
 use crate::expr::ExprId;
 use crate::ir::{BlockId, Function, Inst, Loc, Type};
+use crate::memory::Access;
 use crate::memory::{Bytes, MemoryObject, ObjectId};
 
 /// The bytes of an address-only object remembered by offset (its `known`

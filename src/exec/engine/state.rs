@@ -32,7 +32,7 @@ pub struct Frame {
     /// Extra arguments of a variadic call, laid out in memory.
     pub varargs: Option<ObjectId>,
     /// Registers holding indeterminate bits (shadow.rs); empty in most code.
-    pub shadows: rustc_hash::FxHashMap<RegId, crate::exec::memory::shadow::Shadow>,
+    pub shadows: rustc_hash::FxHashMap<RegId, crate::memory::shadow::Shadow>,
     /// Whether shadows are computed in this frame: its function mentions
     /// `undef`, or a register received a shadow.
     pub shadow_on: bool,

@@ -14,16 +14,8 @@ use crate::expr::value::{scalar, Value};
 use crate::expr::{evaluate, CmpOp, ExprId};
 use crate::ir::{AtomicOp, Function, Inst, Loc, Operand};
 use crate::memory::layout::{bytes_to_value, value_to_bytes};
-use crate::memory::{Bytes, ObjectId, ObjectKind};
+use crate::memory::{Access, Bytes, ObjectId, ObjectKind};
 use crate::report::FindingKind;
-
-/// A resolved access: the object and the offset of the first byte.
-pub struct Access {
-    /// The object accessed.
-    pub object: ObjectId,
-    /// Byte offset from the object's base (64 bits; may be symbolic).
-    pub offset: ExprId,
-}
 
 /// Objects larger than this are accessed at a symbolic offset only after
 /// checking whether the offset has a single possible value.
@@ -322,7 +314,7 @@ impl<'m> Executor<'m> {
         if let Some(off) = offset {
             let mut bytes = Bytes::new();
             o.bytes.read(&mut self.cx.pool, off, len, &mut bytes);
-            if !crate::exec::memory::shadow_mem::range_is_defined(o, off, len) {
+            if !crate::memory::shadow::range_is_defined(o, off, len) {
                 self.shadow.last_read = self.range_shadow(o, off, len);
             }
             return bytes;
@@ -330,7 +322,7 @@ impl<'m> Executor<'m> {
         // A symbolic offset. Contents holding one value everywhere (a
         // memset buffer) read as that value at any offset, whatever the
         // object's size.
-        let defined = crate::exec::memory::shadow_mem::range_is_defined(o, 0, o.size);
+        let defined = crate::memory::shadow::range_is_defined(o, 0, o.size);
         if let Some(b) = o.bytes.uniform(&mut self.cx.pool, 0, o.size).filter(|_| defined) {
             return smallvec::smallvec![b; len as usize];
         }
@@ -449,7 +441,7 @@ impl<'m> Executor<'m> {
             return;
         }
         let o = state.memory.object(access.object);
-        let defined = crate::exec::memory::shadow_mem::range_is_defined(o, 0, o.size);
+        let defined = crate::memory::shadow::range_is_defined(o, 0, o.size);
         let positions = self.position_count(access.offset, o.size, bytes.len() as u64);
         if self.admit_symbolic_access(o.size, positions, bytes.len() as u64, !defined || shadow.is_some()).is_err() {
             // The memory limit: the run stops after this step.

@@ -21,108 +21,9 @@ use crate::exec::engine::state::State;
 use crate::expr::value::Value;
 use crate::expr::{BinOp, ExprId, ExprPool};
 use crate::ir::{CastOp, Const, FuncId, Function, InstKind, Loc, Operand, RegId};
+use crate::memory::shadow::{any_bit, has_undef, is_clean, smear, upward, zeros_like, Shadow};
 use crate::memory::OriginId;
 use crate::report::FindingKind;
-use rustc_hash::FxHashMap;
-
-/// A description of an origin for messages: `stack `buf``, with the line of
-/// the allocation when known.
-#[derive(Clone, Debug)]
-pub struct Origin {
-    pub what: String,
-    pub loc: Option<Loc>,
-    /// What `loc` is: "allocated here", "appears here".
-    pub note: &'static str,
-}
-
-/// The shadow of a register value: one mask per lane (same widths as the
-/// value's lanes), set bits indeterminate.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Shadow {
-    pub mask: Value,
-    pub origin: OriginId,
-}
-
-/// Executor-wide bookkeeping of the shadow analysis.
-#[derive(Default)]
-pub struct ShadowCx {
-    origins: Vec<Origin>,
-    by_text: FxHashMap<(String, Option<Loc>), OriginId>,
-    /// Per function: whether it mentions an `undef`/`poison` constant.
-    undef_in: Vec<bool>,
-    /// The shadow of the bytes of the last `read_bytes` (None: all defined).
-    pub last_read: Option<(crate::memory::Bytes, OriginId)>,
-}
-
-impl ShadowCx {
-    pub fn mentions_undef(&self, func: FuncId) -> bool {
-        self.undef_in.get(func.0 as usize).copied().unwrap_or(false)
-    }
-
-    pub fn new(module: &crate::ir::Module) -> Self {
-        let undef_in = module.functions.iter().map(mentions_undef).collect();
-        ShadowCx { undef_in, ..Default::default() }
-    }
-
-    pub fn origin(&self, id: OriginId) -> Origin {
-        self.origins.get(id.0 as usize).cloned().unwrap_or(Origin { what: "memory never written".into(), loc: None, note: "" })
-    }
-
-    /// Hands the origins to the executor of a nested run (a kernel started
-    /// by a host program, which shares the host's memory) and back.
-    pub fn swap_origins(&mut self, other: &mut ShadowCx) {
-        std::mem::swap(&mut self.origins, &mut other.origins);
-        std::mem::swap(&mut self.by_text, &mut other.by_text);
-    }
-
-    pub fn intern(&mut self, what: String, loc: Option<Loc>, note: &'static str) -> OriginId {
-        let key = (what, loc);
-        if let Some(id) = self.by_text.get(&key) {
-            return *id;
-        }
-        let id = OriginId(self.origins.len() as u32);
-        self.origins.push(Origin { what: key.0.clone(), loc, note });
-        self.by_text.insert(key, id);
-        id
-    }
-}
-
-/// Whether every lane of a mask is the constant 0.
-pub fn is_clean(p: &ExprPool, mask: &[ExprId]) -> bool {
-    mask.iter().all(|m| p.as_const(*m) == Some(0))
-}
-
-/// All bits set when any bit of `s` is, at width `w`.
-pub fn smear(p: &mut ExprPool, s: ExprId, w: u32) -> ExprId {
-    if let Some(v) = p.as_const(s) {
-        return p.constant(w, if v == 0 { 0 } else { crate::expr::mask(w) });
-    }
-    let zero = p.constant(p.width(s), 0);
-    let clean = p.eq(s, zero);
-    let any = p.not(clean);
-    p.sext(any, w)
-}
-
-/// The bit `s != 0`.
-fn any_bit(p: &mut ExprPool, s: ExprId) -> ExprId {
-    smear(p, s, 1)
-}
-
-/// Set bits at and above the lowest set bit of `s`: how carries spread an
-/// indeterminate bit through addition, subtraction and multiplication.
-fn upward(p: &mut ExprPool, s: ExprId) -> ExprId {
-    if p.as_const(s) == Some(0) {
-        return s;
-    }
-    let zero = p.constant(p.width(s), 0);
-    let neg = p.sub(zero, s);
-    p.or(s, neg)
-}
-
-/// Zero masks with the lane widths of `v`.
-pub fn zeros_like(p: &mut ExprPool, v: &[ExprId]) -> Value {
-    v.iter().map(|l| p.constant(p.width(*l), 0)).collect()
-}
 
 impl<'m> Executor<'m> {
     /// Whether shadows need computing in the current frame: it holds some,
@@ -213,7 +114,7 @@ impl<'m> Executor<'m> {
         result: &Value,
     ) -> Option<Shadow> {
         self.shadow.last_read = None;
-        let ops = operands(&inst.kind);
+        let ops = inst.kind.operands();
         let shadows: Vec<Option<Shadow>> = ops.iter().map(|o| self.operand_shadow(state, func, o, inst.loc)).collect();
         let origin = shadows.iter().flatten().next()?.origin;
         let values: Vec<Value> = ops.iter().map(|o| self.operand(state, func, o)).collect();
@@ -591,60 +492,6 @@ fn int_shadow(p: &mut ExprPool, op: BinOp, a: ExprId, b: ExprId, sa: ExprId, sb:
             smear(p, s, w)
         }
     }
-}
-
-/// The operands of an instruction, in the order `propagate_shadow` reads
-/// them.
-pub fn operands(kind: &InstKind) -> smallvec::SmallVec<[&Operand; 3]> {
-    use smallvec::smallvec;
-    match kind {
-        InstKind::Int { lhs, rhs, .. }
-        | InstKind::Float { lhs, rhs, .. }
-        | InstKind::ICmp { lhs, rhs, .. }
-        | InstKind::FCmp { lhs, rhs, .. } => smallvec![lhs, rhs],
-        InstKind::FNeg(a) | InstKind::Cast { value: a, .. } | InstKind::Freeze(a) => smallvec![a],
-        InstKind::Select { cond, then, otherwise, .. } => smallvec![cond, then, otherwise],
-        InstKind::Phi { incoming } => incoming.iter().map(|(_, o)| o).collect(),
-        InstKind::Alloca { count, .. } => smallvec![count],
-        InstKind::Load { ptr, .. } => smallvec![ptr],
-        InstKind::Store { ptr, value, .. } => smallvec![ptr, value],
-        InstKind::Gep { base, terms, .. } => std::iter::once(base).chain(terms.iter().map(|(o, _)| o)).collect(),
-        InstKind::Call { callee, args } => {
-            let mut v: smallvec::SmallVec<[&Operand; 3]> = args.iter().collect();
-            if let crate::ir::Callee::Indirect(f) = callee {
-                v.push(f);
-            }
-            v
-        }
-        InstKind::ExtractElement { vector, index } => smallvec![vector, index],
-        InstKind::InsertElement { vector, element, index } => smallvec![vector, element, index],
-        InstKind::ShuffleVector { a, b, .. } => smallvec![a, b],
-        InstKind::ExtractValue { aggregate, .. } => smallvec![aggregate],
-        InstKind::InsertValue { aggregate, value, .. } => smallvec![aggregate, value],
-        InstKind::AtomicRmw { ptr, value, .. } => smallvec![ptr, value],
-        InstKind::CmpXchg { ptr, expected, new } => smallvec![ptr, expected, new],
-        InstKind::Fence | InstKind::Unsupported(_) => smallvec![],
-    }
-}
-
-/// Whether a function has an `undef`/`poison` constant among its operands.
-fn mentions_undef(f: &Function) -> bool {
-    f.blocks.iter().any(|b| {
-        b.insts.iter().any(|inst| operands(&inst.kind).iter().any(|o| has_undef(o)))
-            || matches!(&b.term, crate::ir::Terminator::CondBr { cond: o, .. } | crate::ir::Terminator::Switch { value: o, .. } | crate::ir::Terminator::Ret(Some(o)) if has_undef(o))
-    })
-}
-
-/// Whether an operand is, or contains, an `undef`/`poison` constant.
-fn has_undef(op: &Operand) -> bool {
-    fn in_const(c: &Const) -> bool {
-        match c {
-            Const::Undef(t) => *t != crate::ir::Type::Void,
-            Const::Vector(items) | Const::Aggregate(items) => items.iter().any(in_const),
-            _ => false,
-        }
-    }
-    matches!(op, Operand::Const(c) if in_const(c))
 }
 
 /// The shadow of a constant: all ones in `undef` lanes.

@@ -8,20 +8,10 @@
 
 use crate::exec::engine::executor::Executor;
 use crate::expr::ExprId;
+use crate::memory::shadow::{range_is_defined, tracks_writes};
 use crate::memory::Bytes;
+use crate::memory::MemoryObject;
 use crate::memory::OriginId;
-use crate::memory::{MemoryObject, ObjectKind};
-
-/// Whether never-written bytes of `o` are indeterminate.
-fn tracks_writes(o: &MemoryObject) -> bool {
-    matches!(o.kind, ObjectKind::Stack | ObjectKind::Heap)
-}
-
-/// Whether every byte of `o` in `[off, off + len)` is defined.
-#[inline]
-pub fn range_is_defined(o: &MemoryObject, off: u64, len: u64) -> bool {
-    (!tracks_writes(o) || o.bytes.all_written(off, len)) && (o.poison.is_empty() || o.poison.range(off..off + len).next().is_none())
-}
 
 impl<'m> Executor<'m> {
     /// The mask of byte `k` of `o` and the origin of its indeterminate bits.
@@ -95,7 +85,7 @@ impl<'m> Executor<'m> {
         let access = self.resolve(state, ptr, len, loc, false)?;
         self.read_bytes(state, &access, len, loc);
         if let Some((masks, origin)) = self.shadow.last_read.take() {
-            let s = crate::exec::memory::shadow::Shadow { mask: masks.into_iter().collect(), origin };
+            let s = crate::memory::shadow::Shadow { mask: masks.into_iter().collect(), origin };
             self.uninit_use(state, &s, loc, what);
         }
         Ok(())

@@ -35,11 +35,11 @@
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
-use crate::exec::memory::mem_ops::Access;
 use crate::expr::value::{scalar, Value};
 use crate::expr::{CmpOp, ExprId};
 use crate::ir::{Loc, Type};
 use crate::memory::layout::{bytes_to_value, value_to_bytes};
+use crate::memory::Access;
 use crate::memory::Memory;
 use crate::race::AccessKind;
 use crate::report::FindingKind;

@@ -38,9 +38,9 @@
 
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::{InexactBytes, State};
-use crate::exec::memory::mem_ops::Access;
 use crate::expr::{ExprId, ExprPool};
 use crate::ir::LOCAL_SPACE;
+use crate::memory::Access;
 use crate::memory::Bytes;
 use crate::memory::{MemoryObject, ObjectId};
 

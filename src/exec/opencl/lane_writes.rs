@@ -12,9 +12,9 @@
 
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::State;
-use crate::exec::memory::mem_ops::Access;
 use crate::expr::ExprId;
 use crate::ir::{Const, Function, Inst, InstKind, Operand, RegId, Terminator, Type};
+use crate::memory::Access;
 use crate::race::AccessKind;
 use rustc_hash::FxHashMap;
 
@@ -116,7 +116,7 @@ fn lanes_read(f: &Function, r: RegId, insert_base_ok: bool) -> Option<Vec<u32>> 
                 InstKind::InsertElement { vector, element, index } if insert_base_ok && is_r(vector) && !is_r(element) && !is_r(index) => {}
                 InstKind::ExtractElement { vector, index } if is_r(vector) => read.push(const_index(index)?),
                 k => {
-                    if crate::exec::memory::shadow::operands(k).iter().any(|o| is_r(o)) {
+                    if k.operands().iter().any(|o| is_r(o)) {
                         return None;
                     }
                 }

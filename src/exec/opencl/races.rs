@@ -5,10 +5,10 @@
 use crate::check::Feasibility;
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::State;
-use crate::exec::memory::mem_ops::Access;
 use crate::expr::ExprId;
 use crate::ir::Loc;
 use crate::ir::{GLOBAL_SPACE, LOCAL_SPACE};
+use crate::memory::Access;
 use crate::race::{AccessKind, AccessRecord, Candidate, RaceSink};
 use crate::report::{FindingKind, Related};
 
