@@ -12,7 +12,8 @@
 //! and their pages are shared between forked states and copied on first
 //! write. `layout.rs` turns typed values into bytes and back;
 //! `offset_residue.rs` tells what an offset expression is modulo a power
-//! of two.
+//! of two; `shadow.rs` holds the data of the uninitialised-bits analysis
+//! (shadows, origins, which bytes are defined).
 
 pub mod layout;
 pub mod object_bytes;
