@@ -14,7 +14,7 @@
 //! are commands of their own.
 //!
 //! Imports only point down the layers (tests/layers.rs lists them, bottom
-//! first): process and assumptions; expr; ir and config; memory, simd,
+//! first): process, assumptions and splitmix; expr; ir and config; memory, simd,
 //! passes, canon, solver, frontend, report; neon, race, check, rule_proof,
 //! replay, suite; exec; driver; cli and error.
 
@@ -41,6 +41,7 @@ pub mod report;
 pub mod rule_proof;
 pub mod simd;
 pub mod solver;
+pub mod splitmix;
 pub mod suite;
 
 pub use error::Error;

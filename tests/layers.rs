@@ -13,8 +13,9 @@ use std::path::{Path, PathBuf};
 /// every top-level module has a place here.
 const LAYERS: &[&[&str]] = &[
     // What every stage may use: the process (interrupts, the memory
-    // ceiling, temporary files) and the assumption set.
-    &["process", "assumptions"],
+    // ceiling, temporary files), the assumption set, the one mixing
+    // function of seeded and hashed choices.
+    &["process", "assumptions", "splitmix"],
     // The expression language.
     &["expr"],
     // The IR and the configuration, over expressions.

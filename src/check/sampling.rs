@@ -14,6 +14,7 @@
 use super::confirm::{approximate_operation, unconfirmed_because};
 use crate::assumptions::{Assumption, Assumptions};
 use crate::expr::{evaluate_all, Assignment, Expr, ExprId, ExprPool, FpFormat, Leaf};
+use crate::splitmix::SplitMix;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A floating-point operand read straight from input bytes.
@@ -89,7 +90,7 @@ pub fn find_difference(
             // Fresh values keep their default, but draw as input bytes do:
             // the trials of a seed stay the ones they have always been.
             for leaf in &leaves {
-                let byte = if rng.next().is_multiple_of(2) { rng.next() as u8 } else { 0 };
+                let byte = if rng.next_u64().is_multiple_of(2) { rng.next_u64() as u8 } else { 0 };
                 if let Leaf::Input { array, index } = *leaf {
                     w.arrays.get_mut(&array).expect("sized above")[index as usize] = byte;
                 }
@@ -212,12 +213,12 @@ fn allowed_telling_value(f: FpFormat, a: Assumptions, rng: &mut SplitMix) -> u12
 /// An edge value of the format (about a third of the time) or a random one.
 fn telling_value(f: FpFormat, rng: &mut SplitMix) -> u128 {
     let (e, s) = (f.exponent_bits(), f.significand_bits() - 1);
-    let sign = (rng.next() % 2) as u128;
+    let sign = (rng.next_u64() % 2) as u128;
     let max_exp = (1u128 << e) - 1;
     let bits = |exp: u128, frac: u128| (sign << (e + s)) | (exp << s) | frac;
     let bias = (1u128 << (e - 1)) - 1;
     let frac_max = (1u128 << s) - 1;
-    match rng.next() % 32 {
+    match rng.next_u64() % 32 {
         0 => bits(0, 0),
         1 => bits(max_exp, 0),
         2 => bits(max_exp, 1 << (s - 1)),
@@ -230,20 +231,20 @@ fn telling_value(f: FpFormat, rng: &mut SplitMix) -> u128 {
         9 => bits(bias - 1, 0),
         10 => bits(bias, 1),
         11 => bits(bias - 1, frac_max),
-        12 => bits(bias + (rng.next() as u128 % (max_exp - bias)), 0),
+        12 => bits(bias + (rng.next_u64() as u128 % (max_exp - bias)), 0),
         13..=24 => {
             // Near 1 with a full significand: sums and products round
             // without overflowing.
-            let exp = bias + (rng.next() % 16) as u128 - 8;
-            bits(exp, rng.next() as u128 & frac_max)
+            let exp = bias + (rng.next_u64() % 16) as u128 - 8;
+            bits(exp, rng.next_u64() as u128 & frac_max)
         }
         25..=27 => {
             // Near 1 with a short significand: products are exact, sums of
             // different magnitudes are not.
-            let exp = bias + (rng.next() % 16) as u128 - 8;
-            bits(exp, (rng.next() as u128 & frac_max) & !((1u128 << (s / 2)) - 1))
+            let exp = bias + (rng.next_u64() % 16) as u128 - 8;
+            bits(exp, (rng.next_u64() as u128 & frac_max) & !((1u128 << (s / 2)) - 1))
         }
-        _ => rng.next() as u128 & ((1u128 << f.width()) - 1),
+        _ => rng.next_u64() as u128 & ((1u128 << f.width()) - 1),
     }
 }
 
@@ -253,31 +254,17 @@ fn telling_value(f: FpFormat, rng: &mut SplitMix) -> u128 {
 /// and then a power of two up to 16.
 fn small_integer(f: FpFormat, trial: u32, rng: &mut SplitMix) -> u128 {
     let magnitude = if trial % 2 == 1 {
-        1 + rng.next() % 2
-    } else if rng.next().is_multiple_of(8) {
-        1 << (rng.next() % 5)
+        1 + rng.next_u64() % 2
+    } else if rng.next_u64().is_multiple_of(8) {
+        1 << (rng.next_u64() % 5)
     } else {
-        1 + rng.next() % 8
+        1 + rng.next_u64() % 8
     };
-    let v = if rng.next().is_multiple_of(2) { magnitude as f64 } else { -(magnitude as f64) };
+    let v = if rng.next_u64().is_multiple_of(2) { magnitude as f64 } else { -(magnitude as f64) };
     match f {
         FpFormat::Half => half::f16::from_f64(v).to_bits() as u128,
         FpFormat::Single => (v as f32).to_bits() as u128,
         FpFormat::Double => v.to_bits() as u128,
-    }
-}
-
-/// A small, fast, seedable generator (SplitMix64): sampling must be
-/// reproducible for a seed.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
     }
 }
 

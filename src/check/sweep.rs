@@ -422,18 +422,11 @@ fn sample_value(seed: u64, s: usize, leaf: Leaf) -> u128 {
         _ => {
             let mut h = seed ^ (s as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
             h ^= (stream as u64).wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ (index as u64).wrapping_mul(0x94d0_49bb_1331_11eb);
-            let lo = split_mix(h);
-            let hi = split_mix(lo);
+            let lo = crate::splitmix::splitmix64(h);
+            let hi = crate::splitmix::splitmix64(lo);
             ((hi as u128) << 64) | lo as u128
         }
     }
-}
-
-fn split_mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// The nodes below `roots`, children before parents (iteratively: the

@@ -3,6 +3,10 @@
 //! took (`Route`), which decides the shard that owns it. How the executor
 //! uses them, and why the split is exact, is exec/engine/shard.rs.
 
+// SplitMix64 spreads nearby choices over all 64 bits, so that routes
+// taken mod N are balanced.
+use crate::splitmix::splitmix64;
+
 /// Which shard this run is: `index` from 0 (`--shard K/N` has K = index + 1).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct PathShard {
@@ -72,15 +76,6 @@ impl Route {
     pub fn frozen(self) -> Route {
         Route { width: u64::MAX, ..self }
     }
-}
-
-/// SplitMix64's finaliser: spreads nearby inputs over all 64 bits, so that
-/// routes taken mod N are balanced.
-fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]
