@@ -5,6 +5,7 @@
 //! overshoots its limit by a query; a query cut short by the limit marks
 //! the run as stopped by it (`deadline_hit`).
 
+use super::query_ticker::{QueryDescription, QueryTicker};
 use crate::assumptions::Assumptions;
 use crate::check::{Backend, Feasibility};
 use crate::config::{Config, FpSolverKind};
@@ -69,6 +70,27 @@ impl SolverBackend {
     }
 }
 
+impl SolverBackend {
+    /// The query was refused or cut short by the run's `--max-time`.
+    fn stopped_by_deadline(&mut self) -> Feasibility {
+        self.deadline_hit = true;
+        Feasibility::Unknown(Unknown::new(UnknownKind::Deadline, DEADLINE_REASON))
+    }
+
+    /// The solver's answer as the ladder reads it, for a query whose
+    /// timeout the deadline shortened (`clipped`) or not.
+    fn feasibility(&mut self, result: SolverResult, clipped: bool) -> Feasibility {
+        match result {
+            SolverResult::Sat(m) => Feasibility::Sat(m),
+            SolverResult::Unsat => Feasibility::Unsat,
+            // Only a timeout of a query the deadline shortened is the
+            // deadline's doing; any other reason stands as it is.
+            SolverResult::Unknown(why) if clipped && why.kind == UnknownKind::Timeout => self.stopped_by_deadline(),
+            SolverResult::Unknown(why) => Feasibility::Unknown(why),
+        }
+    }
+}
+
 fn answer_name(r: &SolverResult) -> &'static str {
     match r {
         SolverResult::Sat(_) => "sat",
@@ -87,18 +109,11 @@ fn query_nodes(pool: &ExprPool, path: &[ExprId], goal: ExprId) -> usize {
 impl Backend for SolverBackend {
     fn check(&mut self, pool: &ExprPool, path: &[ExprId], goal: ExprId) -> Feasibility {
         let Some((timeout, clipped)) = self.next_timeout() else {
-            self.deadline_hit = true;
-            return Feasibility::Unknown(Unknown::new(UnknownKind::Deadline, DEADLINE_REASON));
+            return self.stopped_by_deadline();
         };
         let q = Query::new(path.to_vec(), Some(goal)).with_timeout(timeout).with_assumptions(self.assumptions);
         let number = self.queries() + 1;
-        let _ticker = self.progress.then(|| {
-            crate::driver::ladder::query_ticker::QueryTicker::start(crate::driver::ladder::query_ticker::QueryDescription {
-                number,
-                path_constraints: path.len(),
-                timeout,
-            })
-        });
+        let _ticker = self.progress.then(|| QueryTicker::start(QueryDescription { number, path_constraints: path.len(), timeout }));
         let started = Instant::now();
         let result = self.solver.check(pool, &q);
         tracing::debug!(
@@ -110,23 +125,12 @@ impl Backend for SolverBackend {
             reached_solver = self.queries() >= number,
             "solver query"
         );
-        match result {
-            SolverResult::Sat(m) => Feasibility::Sat(m),
-            SolverResult::Unsat => Feasibility::Unsat,
-            // Only a timeout of a query the deadline shortened is the
-            // deadline's doing; any other reason stands as it is.
-            SolverResult::Unknown(why) if clipped && why.kind == UnknownKind::Timeout => {
-                self.deadline_hit = true;
-                Feasibility::Unknown(Unknown::new(UnknownKind::Deadline, DEADLINE_REASON))
-            }
-            SolverResult::Unknown(why) => Feasibility::Unknown(why),
-        }
+        self.feasibility(result, clipped)
     }
 
     fn check_budgeted(&mut self, pool: &ExprPool, path: &[ExprId], goal: ExprId, units: u32) -> Feasibility {
         let Some((timeout, clipped)) = self.next_timeout() else {
-            self.deadline_hit = true;
-            return Feasibility::Unknown(Unknown::new(UnknownKind::Deadline, DEADLINE_REASON));
+            return self.stopped_by_deadline();
         };
         let q = Query::new(path.to_vec(), Some(goal)).with_timeout(timeout).with_resource_limit(units).with_assumptions(self.assumptions);
         let (started, before) = (Instant::now(), tracing::enabled!(tracing::Level::DEBUG).then(|| self.queries()));
@@ -140,17 +144,7 @@ impl Backend for SolverBackend {
             reached_solver = before.is_some_and(|b| self.queries() > b),
             "solver query (budgeted)"
         );
-        match result {
-            SolverResult::Sat(m) => Feasibility::Sat(m),
-            SolverResult::Unsat => Feasibility::Unsat,
-            // Only a timeout of a query the deadline shortened is the
-            // deadline's doing; any other reason stands as it is.
-            SolverResult::Unknown(why) if clipped && why.kind == UnknownKind::Timeout => {
-                self.deadline_hit = true;
-                Feasibility::Unknown(Unknown::new(UnknownKind::Deadline, DEADLINE_REASON))
-            }
-            SolverResult::Unknown(why) => Feasibility::Unknown(why),
-        }
+        self.feasibility(result, clipped)
     }
 
     fn deadline_hit(&self) -> bool {
