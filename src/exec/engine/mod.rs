@@ -6,7 +6,7 @@
 //! It names no model: what it and the memory instructions need of the C
 //! environment, OpenCL and the race analysis goes through the seams it
 //! declares (`device::DeviceState`, `model_hooks::ModelHooks`), which the
-//! composition root (exec/models.rs) fills.
+//! composition root (exec/models.rs) fills; tests/layers.rs guards it.
 
 pub(in crate::exec) mod arity;
 pub(in crate::exec) mod branching;
@@ -31,37 +31,3 @@ pub(in crate::exec) mod searcher;
 pub mod shard;
 pub mod state;
 pub mod step;
-
-#[cfg(test)]
-mod tests {
-    /// The seam holds only while no file of the engine or of the memory
-    /// code (exec/memory/, src/memory/) names a model: a `use` or a path
-    /// into exec/opencl, exec/env or the race analysis would let them
-    /// depend on the models again without anyone noticing.
-    #[test]
-    fn the_engine_and_the_memory_code_name_no_model() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        // Joined at run time so that this test's own text does not match.
-        let forbidden: Vec<String> = [["exec", "opencl"], ["exec", "env"], ["crate", "race"], ["super", "opencl"], ["super", "env"]]
-            .iter()
-            .map(|p| p.join("::"))
-            .collect();
-        let mut offences = Vec::new();
-        let mut scanned = 0;
-        for dir in ["exec/engine", "exec/memory", "memory"] {
-            for entry in std::fs::read_dir(root.join(dir)).expect("the folder is readable") {
-                let path = entry.expect("directory entry").path();
-                let text = std::fs::read_to_string(&path).expect("source is readable");
-                scanned += 1;
-                for (n, line) in text.lines().enumerate() {
-                    let code = line.split("//").next().unwrap_or("");
-                    if forbidden.iter().any(|f| code.contains(f)) {
-                        offences.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
-                    }
-                }
-            }
-        }
-        assert!(scanned > 20, "only {scanned} files scanned: the folders moved?");
-        assert!(offences.is_empty(), "the engine or the memory code names a model:\n{}", offences.join("\n"));
-    }
-}
