@@ -39,10 +39,6 @@ pub trait Backend {
     }
     /// Number of queries that reached a solver.
     fn queries(&self) -> u64;
-    /// Whether a query was stopped at the run's `--max-memory` ceiling.
-    fn memory_limit_hit(&self) -> bool {
-        false
-    }
     /// Whether the run's `--max-time` refused or cut short a query.
     fn deadline_hit(&self) -> bool {
         false
@@ -91,12 +87,24 @@ pub struct Decider {
     pub seed: u64,
     /// Equivalence sweeping of integer checks (sweep.rs), kept across checks.
     sweeper: sweep::Sweeper,
+    /// The run's `--max-memory` ceiling, which the backend's solvers watch
+    /// and trip (none by default): a tripped ceiling ends the run with the
+    /// memory limit instead of reading the cut-short query as an answer.
+    pub memory_ceiling: crate::process::memory_ceiling::MemoryCeiling,
 }
 
 impl Decider {
     /// A decider with no assumptions and no sampling.
     pub fn new(backend: Box<dyn Backend>, canon: Option<Box<dyn Canonicalizer>>) -> Self {
-        Decider { backend, canon, assumptions: Assumptions::default(), sample_trials: 0, seed: 0, sweeper: sweep::Sweeper::new(0) }
+        Decider {
+            backend,
+            canon,
+            assumptions: Assumptions::default(),
+            sample_trials: 0,
+            seed: 0,
+            sweeper: sweep::Sweeper::new(0),
+            memory_ceiling: Default::default(),
+        }
     }
 
     /// Witnesses are judged under `assumptions`; `trials` samples are tried

@@ -8,7 +8,7 @@
 //!
 //! A `MemoryCeiling` is a value: the run's solver stack is built with one
 //! (driver/ladder/), every solver of the stack shares it, and the executor
-//! learns of a trip through its decision ladder. Two runs in one process
+//! reads a trip from the decision ladder (`Decider::memory_ceiling`). Two runs in one process
 //! (a test, a nested kernel run with its own limits) do not reset each
 //! other's ceiling.
 

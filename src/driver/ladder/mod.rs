@@ -12,15 +12,19 @@ mod solver_adapter;
 use crate::check::Decider;
 use crate::config::Config;
 use crate::driver::DriverError;
+use crate::process::memory_ceiling::MemoryCeiling;
 
 /// Builds the decision ladder (solver stack and e-graph) for a config. A
 /// malformed rule file is an error naming its file and line.
 pub fn decider(config: &Config) -> Result<Decider, DriverError> {
-    let backend = solver_adapter::SolverBackend::new(config);
+    let ceiling = MemoryCeiling::at(config.max_memory_mb.unwrap_or_else(crate::config::physical_memory_mb));
+    let backend = solver_adapter::SolverBackend::new(config, ceiling.clone());
     let canon = canon_adapter::EgraphCanonicalizer::new(config).map_err(DriverError::Rule)?;
     let canon: Option<Box<dyn crate::check::Canonicalizer>> = if config.egraph { Some(Box::new(canon)) } else { None };
     // Without step 2 (`--no-egraph`, to measure what it saves) every check
     // goes straight to the solver: no normal form, no sampling either.
     let trials = if config.egraph { config.sample_trials } else { 0 };
-    Ok(Decider::new(Box::new(backend), canon).with_semantics(config.assumptions, trials, config.seed))
+    let mut decider = Decider::new(Box::new(backend), canon).with_semantics(config.assumptions, trials, config.seed);
+    decider.memory_ceiling = ceiling;
+    Ok(decider)
 }

@@ -26,9 +26,6 @@ pub struct SolverBackend {
     deadline_hit: bool,
     /// `--progress`: a ticker runs while each query does.
     progress: bool,
-    /// The `--max-memory` ceiling its solvers watch (the machine's memory
-    /// when none is given).
-    ceiling: MemoryCeiling,
 }
 
 /// Why a query was not answered when the run's time was up.
@@ -36,14 +33,13 @@ pub const DEADLINE_REASON: &str = "the --max-time limit was reached during this 
 
 impl SolverBackend {
     /// The default solver chain for `config` (its FP solver, timeout and
-    /// assumptions).
-    pub fn new(config: &Config) -> Self {
+    /// assumptions), its solvers watching `ceiling`.
+    pub fn new(config: &Config, ceiling: MemoryCeiling) -> Self {
         let fp = match config.fp_solver {
             FpSolverKind::Cvc5 => SmtProcessConfig::cvc5(),
             FpSolverKind::Z3 => SmtProcessConfig::z3(),
         };
-        let ceiling = MemoryCeiling::at(config.max_memory_mb.unwrap_or_else(crate::config::physical_memory_mb));
-        let fp = SmtProcessConfig { resource_limit: config.fp_solver_budget, ceiling: ceiling.clone(), ..fp };
+        let fp = SmtProcessConfig { resource_limit: config.fp_solver_budget, ceiling, ..fp };
         SolverBackend {
             solver: default_solver(fp),
             timeout: config.query_timeout,
@@ -51,7 +47,6 @@ impl SolverBackend {
             deadline: config.max_time.map(|t| Instant::now() + t),
             deadline_hit: false,
             progress: config.progress,
-            ceiling,
         }
     }
 
@@ -149,10 +144,6 @@ impl Backend for SolverBackend {
 
     fn deadline_hit(&self) -> bool {
         self.deadline_hit
-    }
-
-    fn memory_limit_hit(&self) -> bool {
-        self.ceiling.tripped()
     }
 
     fn queries(&self) -> u64 {

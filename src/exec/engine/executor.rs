@@ -199,7 +199,7 @@ impl<'m> Executor<'m> {
                     self.log.findings.truncate(found_before);
                     break 'paths;
                 }
-                if self.cx.decider.backend.memory_limit_hit() {
+                if self.cx.decider.memory_ceiling.tripped() {
                     // A solver query of this step was stopped at the
                     // memory limit: what the step decided may rest on it.
                     let mut k = 0;
