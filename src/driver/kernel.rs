@@ -51,7 +51,8 @@ pub struct KernelReport {
 
 fn find_kernel<'a>(module: &'a Module, name: Option<&str>, file: &str) -> Result<(crate::ir::FuncId, &'a Function), DriverError> {
     let kernels: Vec<_> = module.functions.iter().enumerate().filter(|(_, f)| f.is_kernel && !f.is_declaration()).collect();
-    let names: Vec<String> = kernels.iter().map(|(_, f)| f.name.clone()).collect();
+    // The kernels' names, for the errors only.
+    let names = || kernels.iter().map(|(_, f)| f.name.clone()).collect();
     if kernels.is_empty() {
         return Err(DriverError::NoKernel(file.to_string()));
     }
@@ -59,12 +60,12 @@ fn find_kernel<'a>(module: &'a Module, name: Option<&str>, file: &str) -> Result
         Some(n) => kernels.iter().find(|(_, f)| f.name == n),
         None if kernels.len() == 1 => kernels.first(),
         None => {
-            return Err(DriverError::KernelNotNamed { input: file.to_string(), kernels: names });
+            return Err(DriverError::KernelNotNamed { input: file.to_string(), kernels: names() });
         }
     };
     match pick {
         Some((i, f)) => Ok((crate::ir::FuncId(*i as u32), f)),
-        None => Err(DriverError::UnknownKernel { input: file.to_string(), wanted: name.unwrap_or("?").to_string(), kernels: names }),
+        None => Err(DriverError::UnknownKernel { input: file.to_string(), wanted: name.unwrap_or("?").to_string(), kernels: names() }),
     }
 }
 
