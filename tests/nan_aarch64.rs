@@ -106,7 +106,10 @@ fn operation(p: &mut ExprPool, c: &CpuCase, [a, b, d]: [ExprId; 3]) -> ExprId {
 #[test]
 fn exact_aarch64_model_matches_qemu_bit_for_bit() {
     if !tools_present() {
-        eprintln!("SKIPPED: qemu-aarch64, clang-19 or {SYSROOT} missing (scripts/setup.sh installs them)");
+        common::skip_or_fail_under_ci(
+            "exact_aarch64_model_matches_qemu_bit_for_bit",
+            &format!("qemu-aarch64, clang-19 or {SYSROOT} missing (scripts/setup.sh installs them)"),
+        );
         return;
     }
     let table = qemu_table();
@@ -132,7 +135,10 @@ fn exact_aarch64_model_matches_qemu_bit_for_bit() {
 #[test]
 fn exact_aarch64_smt_encoding_matches_qemu() {
     if !tools_present() {
-        eprintln!("SKIPPED: qemu-aarch64, clang-19 or {SYSROOT} missing (scripts/setup.sh installs them)");
+        common::skip_or_fail_under_ci(
+            "exact_aarch64_smt_encoding_matches_qemu",
+            &format!("qemu-aarch64, clang-19 or {SYSROOT} missing (scripts/setup.sh installs them)"),
+        );
         return;
     }
     let table = qemu_table();
@@ -198,7 +204,10 @@ fn check_aarch64(name: &str, json: &str) -> common::Run {
 #[test]
 fn neon_sqrt_is_equivalent_to_the_nan_macro_with_aarch64_bits() {
     if !tools_present() {
-        eprintln!("SKIPPED: qemu-aarch64, clang-19 or {SYSROOT} missing (scripts/setup.sh installs them)");
+        common::skip_or_fail_under_ci(
+            "neon_sqrt_is_equivalent_to_the_nan_macro_with_aarch64_bits",
+            &format!("qemu-aarch64, clang-19 or {SYSROOT} missing (scripts/setup.sh installs them)"),
+        );
         return;
     }
     let run = check_aarch64("neon_sqrt_nan_macro.c", "-");
@@ -211,7 +220,10 @@ fn neon_sqrt_is_equivalent_to_the_nan_macro_with_aarch64_bits() {
 #[test]
 fn x86_default_nan_is_a_mismatch_that_replays_under_qemu() {
     if !tools_present() {
-        eprintln!("SKIPPED: qemu-aarch64, clang-19 or {SYSROOT} missing (scripts/setup.sh installs them)");
+        common::skip_or_fail_under_ci(
+            "x86_default_nan_is_a_mismatch_that_replays_under_qemu",
+            &format!("qemu-aarch64, clang-19 or {SYSROOT} missing (scripts/setup.sh installs them)"),
+        );
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -234,7 +246,10 @@ fn x86_default_nan_is_a_mismatch_that_replays_under_qemu() {
 #[test]
 fn aarch64_ir_without_target_uses_the_aarch64_rule() {
     if !tools_present() {
-        eprintln!("SKIPPED: qemu-aarch64, clang-19 or {SYSROOT} missing (scripts/setup.sh installs them)");
+        common::skip_or_fail_under_ci(
+            "aarch64_ir_without_target_uses_the_aarch64_rule",
+            &format!("qemu-aarch64, clang-19 or {SYSROOT} missing (scripts/setup.sh installs them)"),
+        );
         return;
     }
     let dir = tempfile::tempdir().unwrap();

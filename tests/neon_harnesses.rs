@@ -81,7 +81,10 @@ fn qemu_present() -> bool {
 #[test]
 fn broken_witnesses_replay_under_qemu() {
     if !qemu_present() {
-        eprintln!("SKIPPED: qemu-aarch64 or the AArch64 C library missing (scripts/setup.sh installs them)");
+        common::skip_or_fail_under_ci(
+            "broken_witnesses_replay_under_qemu",
+            "qemu-aarch64 or the AArch64 C library missing (scripts/setup.sh installs them)",
+        );
         return;
     }
     for name in harness_files().into_iter().filter(|f| f.ends_with("_broken.c")) {

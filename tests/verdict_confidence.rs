@@ -87,6 +87,36 @@ fn a_memory_safety_run_reports_no_findings() {
     assert!(t.stdout.contains("no findings: no memory error on any path"), "{}", t.stdout);
 }
 
+/// A program without checks is not "equivalent" in any report CI reads:
+/// JSON and SARIF say `no-findings`, and a suite entry that expects
+/// `equivalent` of it fails, while `expect = "no-findings"` is met.
+#[test]
+fn a_memory_safety_run_is_never_called_equivalent() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture_path("memory_safety_only"), dir.path().join("m.c")).unwrap();
+    let sarif = dir.path().join("r.sarif");
+    let run = common::symcross(&["check", dir.path().join("m.c").to_str().unwrap(), "--json", "-", "--sarif", sarif.to_str().unwrap()]);
+    assert_eq!(run.json.as_ref().unwrap()["verdict"], "no-findings", "{}", run.stdout);
+    let sarif: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+    assert!(sarif.to_string().contains("\"verdict\":\"no-findings\""), "{sarif:#}");
+    std::fs::write(
+        dir.path().join("symcross.toml"),
+        "[[check]]\nname = \"wrongly equivalent\"\nfiles = [\"m.c\"]\nexpect = \"equivalent\"\n\n\
+         [[check]]\nname = \"memory safety\"\nfiles = [\"m.c\"]\nexpect = \"no-findings\"\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_symcross"))
+        .current_dir(dir.path())
+        .env("SYMCROSS_CACHE_DIR", dir.path().join("cache"))
+        .args(["suite", "--json", "-"])
+        .output()
+        .unwrap();
+    let report: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let outcomes: Vec<&str> = report["entries"].as_array().unwrap().iter().map(|e| e["outcome"].as_str().unwrap()).collect();
+    assert_eq!(outcomes, ["unmet", "met"], "{report:#}");
+}
+
 #[test]
 fn paths_that_reach_no_check_are_counted() {
     let run = fixture("paths_without_check");

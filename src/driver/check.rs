@@ -49,7 +49,7 @@ pub fn check_module(loaded: &Loaded, input_name: &str, entry: &str, config: &Con
                 .to_string(),
         });
         // Proved with NaN bits the CPU does not produce: not a proof.
-        if report.verdict == crate::report::Verdict::Equivalent {
+        if matches!(report.verdict, crate::report::Verdict::Equivalent | crate::report::Verdict::NoFindings) {
             report.verdict = crate::report::Verdict::Inconclusive;
         }
     }

@@ -10,10 +10,15 @@ use serde::{Deserialize, Deserializer, Serialize};
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// Every path finished, nothing was found, and every check reached was
-    /// proved; at least one check was reached unless the program has none
-    /// (a memory-safety run). Warnings say when it is not a proof for all
-    /// inputs (no symbolic input).
+    /// proved, at least one check being reached (for a kernel run alone: no
+    /// race, divergence or memory error). Warnings say when it is not a
+    /// proof for all inputs (no symbolic input).
     Equivalent,
+    /// A memory-safety run: the program has no check, every path finished
+    /// and no memory error was found. Nothing was compared, so it is not
+    /// `equivalent`; it still passes (exit 0).
+    #[serde(rename = "no-findings")]
+    NoFindings,
     /// At least one confirmed finding (a real failure with a witness).
     Findings,
     /// Nothing confirmed was found, but the run does not prove the checks:
@@ -26,7 +31,7 @@ impl Verdict {
     /// The process exit status for this verdict (README, Exit status).
     pub fn exit_code(self) -> i32 {
         match self {
-            Verdict::Equivalent => 0,
+            Verdict::Equivalent | Verdict::NoFindings => 0,
             Verdict::Findings => 1,
             Verdict::Inconclusive => 3,
         }
@@ -328,6 +333,8 @@ impl Report {
             Verdict::Findings
         } else if limit.is_some() || !findings.is_empty() || vacuous {
             Verdict::Inconclusive
+        } else if warnings.iter().any(|w| w.kind == "no-checks") {
+            Verdict::NoFindings
         } else {
             Verdict::Equivalent
         };
@@ -396,7 +403,7 @@ impl Report {
     /// See `mark_shard`: the verdict cannot be `equivalent`.
     pub fn mark_split_uncertain(&mut self) {
         self.warnings.push(Warning { kind: SPLIT_UNCERTAIN, message: SPLIT_UNCERTAIN_MESSAGE.into() });
-        if self.verdict == Verdict::Equivalent {
+        if matches!(self.verdict, Verdict::Equivalent | Verdict::NoFindings) {
             self.verdict = Verdict::Inconclusive;
         }
     }

@@ -57,7 +57,9 @@ pub struct Case {
 pub fn case_of(report: &Report, classname: &str) -> Case {
     let output = text::render(report);
     let outcome = match report.verdict {
-        Verdict::Equivalent => Outcome::Passed,
+        // A memory-safety run with no memory error passes; its output
+        // says nothing was compared.
+        Verdict::Equivalent | Verdict::NoFindings => Outcome::Passed,
         Verdict::Findings => Outcome::Failure { message: findings_line(report), text: output.clone() },
         Verdict::Inconclusive => Outcome::Error { kind: "inconclusive".into(), message: inconclusive_reason(report), text: output.clone() },
     };

@@ -69,7 +69,7 @@ fn verdict_line(report: &Report) -> String {
             "no data race possible: no path accesses __global or __local memory (see the warning)".to_string()
         }
         Verdict::Equivalent if report.mode.is_some() => "no data race, barrier divergence or memory error found on any path".to_string(),
-        Verdict::Equivalent if has("no-checks") => {
+        Verdict::NoFindings => {
             "no findings: no memory error on any path (the program has no check or assert, so nothing was compared)".to_string()
         }
         Verdict::Equivalent if has("no-symbolic-input") => {

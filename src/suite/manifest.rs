@@ -26,6 +26,8 @@ pub struct ManifestError {
 pub enum Expectation {
     /// Verdict `equivalent`.
     Equivalent,
+    /// Verdict `no-findings` (a program without checks, no memory error).
+    NoFindings,
     /// At least one confirmed finding (verdict `findings`).
     Findings,
     /// Verdict `findings` with a confirmed finding of this kind.
@@ -51,6 +53,7 @@ impl Expectation {
         ];
         match s {
             "equivalent" => Some(Expectation::Equivalent),
+            "no-findings" => Some(Expectation::NoFindings),
             "findings" => Some(Expectation::Findings),
             "inconclusive" => Some(Expectation::Inconclusive),
             k if KINDS.contains(&k) => Some(Expectation::Kind(k.to_string())),
@@ -62,6 +65,7 @@ impl Expectation {
     pub fn describe(&self) -> String {
         match self {
             Expectation::Equivalent => "equivalent".into(),
+            Expectation::NoFindings => "no-findings".into(),
             Expectation::Findings => "findings".into(),
             Expectation::Kind(k) => format!("findings {k}"),
             Expectation::Inconclusive => "inconclusive".into(),

@@ -42,6 +42,7 @@ pub fn meets(expect: &Expectation, report: &Report) -> bool {
     };
     match expect {
         Expectation::Equivalent => report.verdict == Verdict::Equivalent,
+        Expectation::NoFindings => report.verdict == Verdict::NoFindings,
         Expectation::Findings => report.verdict == Verdict::Findings,
         Expectation::Kind(k) => report.verdict == Verdict::Findings && confirmed(k),
         Expectation::Inconclusive => report.verdict == Verdict::Inconclusive,
@@ -52,6 +53,7 @@ pub fn meets(expect: &Expectation, report: &Report) -> bool {
 pub fn got(report: &Report) -> String {
     match report.verdict {
         Verdict::Equivalent => "equivalent".into(),
+        Verdict::NoFindings => "no findings (the program has no check)".into(),
         Verdict::Inconclusive => match &report.limit {
             Some(l) => format!("inconclusive ({l} limit)"),
             None => "inconclusive".into(),
