@@ -227,8 +227,9 @@ pub struct RaceArgs {
     /// Number of work-groups per dimension (also `--num_groups=[X,Y]`).
     #[arg(long, value_name = "X[,Y,Z]", conflicts_with = "global_size", alias = "num_groups")]
     pub num_groups: Option<String>,
-    /// Total number of work-items per dimension, a multiple of the local
-    /// size (also `--global_size=[X,Y]`).
+    /// Total number of work-items per dimension (also `--global_size=[X,Y]`): a multiple of the local
+    /// size, or any number for a kernel compiled for OpenCL C 2.0 or later (--cflags -cl-std=CL2.0),
+    /// where the last group of a dimension holds the remainder (non-uniform work-groups).
     #[arg(long, value_name = "X[,Y,Z]", alias = "global_size")]
     pub global_size: Option<String>,
     /// Fix a scalar argument (NAME=VALUE; a sampler_t its flags, e.g. 18), give a buffer's size in bytes (NAME=BYTES)

@@ -5,6 +5,7 @@ mod args;
 pub mod bench;
 pub mod check_cmd;
 pub mod race_cmd;
+mod race_ndrange;
 pub mod replay_cmd;
 pub mod rules_cmd;
 pub mod suite_cmd;

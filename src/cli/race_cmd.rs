@@ -4,7 +4,6 @@
 
 use super::args::RaceArgs;
 use crate::config::Config;
-use crate::config::NdRange;
 use crate::report::text;
 use crate::report::RaceMode;
 use crate::Error;
@@ -30,7 +29,9 @@ pub const ENUMERATION_OPEN_PATHS: u64 = 1024;
 /// exit status.
 pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error> {
     let _run = tracing::info_span!("race", file = %a.file.display(), kernel = a.kernel.as_deref()).entered();
-    let nd = ndrange(&a.local_size, a.num_groups.as_deref(), a.global_size.as_deref())?;
+    let opts = crate::cli::check_cmd::compile_options(&a.compile)?;
+    let uniform_only = super::race_ndrange::uniform_groups_required(&opts.cflags);
+    let nd = super::race_ndrange::ndrange(&a.local_size, a.num_groups.as_deref(), a.global_size.as_deref(), uniform_only)?;
     let mode = match a.mode {
         Some(m) => m,
         None if nd.total() <= RACE_ENUMERATE_BY_DEFAULT_UP_TO => RaceMode::Enumerate,
@@ -54,7 +55,6 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
     if a.mode.is_none() && mode == RaceMode::Enumerate {
         config.max_open_paths = Some(ENUMERATION_OPEN_PATHS);
     }
-    let opts = crate::cli::check_cmd::compile_options(&a.compile)?;
     let mut loaded = crate::driver::load(std::slice::from_ref(&a.file), &opts)?;
     loaded.prepare(&config);
     let fixed = parse_fixed_args(&a.arg)?;
@@ -98,58 +98,6 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
 /// before anything confirmed was found: pair mode then decides.
 fn switch_to_pair_mode(a: &RaceArgs, report: &crate::report::Report) -> bool {
     a.mode.is_none() && report.limit == Some(crate::report::Limit::OpenPaths) && report.verdict != crate::report::Verdict::Findings
-}
-
-/// Parses `X[,Y,Z]` into three sizes (missing dimensions are 1).
-fn dims(s: &str, what: &str) -> Result<(u32, [u64; 3]), Error> {
-    // GPUVerify writes sizes as `[16,16]`.
-    let s = s.trim();
-    let s = s.strip_prefix('[').and_then(|t| t.strip_suffix(']')).unwrap_or(s);
-    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return Err(Error::Usage(format!("{what} takes 1 to 3 comma-separated sizes, not `{s}`")));
-    }
-    let mut out = [1u64; 3];
-    for (i, p) in parts.iter().enumerate() {
-        out[i] =
-            p.parse::<u64>().ok().filter(|v| *v > 0).ok_or_else(|| Error::Usage(format!("{what}: `{p}` is not a positive integer")))?;
-    }
-    Ok((parts.len() as u32, out))
-}
-
-/// The NDRange of `--local-size` and `--num-groups` or `--global-size`;
-/// refuses a global size that is not a multiple of the local one, and
-/// ranges too large for 64-bit ids.
-pub fn ndrange(local: &str, groups: Option<&str>, global: Option<&str>) -> Result<NdRange, Error> {
-    let (dl, l) = dims(local, "--local-size")?;
-    let (dg, g) = match (groups, global) {
-        (Some(g), None) => dims(g, "--num-groups")?,
-        (None, Some(gl)) => {
-            let (d, total) = dims(gl, "--global-size")?;
-            let mut g = [1u64; 3];
-            for i in 0..3 {
-                if total[i] % l[i] != 0 {
-                    return Err(Error::Usage(format!(
-                        "--global-size {} is not a multiple of --local-size {} in dimension {i}",
-                        total[i], l[i]
-                    )));
-                }
-                g[i] = total[i] / l[i];
-            }
-            (d, g)
-        }
-        _ => return Err(Error::Usage("give --num-groups or --global-size".into())),
-    };
-    let nd = NdRange { dims: dl.max(dg), local: l, groups: g, offset: [0; 3] };
-    // Sizes, ids and the default size of __local buffers (16 bytes per
-    // work-item) are all 64-bit numbers.
-    match nd.checked_total() {
-        Some(total) if nd.items_per_group().checked_mul(16).is_some() && total.checked_mul(16).is_some() => Ok(nd),
-        _ => Err(Error::Usage(format!(
-            "the NDRange (work-groups of {}x{}x{}, {}x{}x{} of them) is too large: its number of work-items must fit in 60 bits",
-            l[0], l[1], l[2], g[0], g[1], g[2]
-        ))),
-    }
 }
 
 fn parse_fixed_args(args: &[String]) -> Result<HashMap<String, String>, Error> {

@@ -83,6 +83,9 @@ pub fn run_kernel(loaded: &Loaded, run: &KernelRun, config: &Config) -> Result<K
     let one_group = run.mode == RaceMode::Enumerate
         && run.only_groups.is_none()
         && nd.num_groups() > 1
+        // A smaller last group (non-uniform work-groups) need not run as
+        // the first one does.
+        && nd.is_uniform()
         && crate::race::group_symmetry::groups_alike(module, kid);
     let only_groups = if one_group { Some(vec![0]) } else { run.only_groups.map(<[u64]>::to_vec) };
     let setup = NdRangeSetup { kernel: kid, ndrange: nd, mode: run.mode, allow_benign: run.allow_benign, only_groups };

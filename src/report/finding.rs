@@ -33,6 +33,12 @@ pub enum FindingKind {
     /// C `const` global or string literal, in read-only memory natively; an
     /// OpenCL `__constant` object).
     WriteToReadOnly,
+    /// A kernel read from a buffer the host created write-only
+    /// (`CL_MEM_WRITE_ONLY`, `--arg NAME=BYTES:wo`).
+    ReadFromWriteOnly,
+    /// `wait_group_events` on an event no asynchronous copy of the
+    /// work-item returned, or one already waited for (and so released).
+    InvalidEvent,
     /// Something symcross does not model (an intrinsic, a call), so the path stopped here.
     Unsupported,
 }
@@ -50,6 +56,8 @@ impl FindingKind {
             FindingKind::UninitializedRead => "uninitialized-read",
             FindingKind::DivisionByZero => "division-by-zero",
             FindingKind::WriteToReadOnly => "write-to-read-only",
+            FindingKind::ReadFromWriteOnly => "read-from-write-only",
+            FindingKind::InvalidEvent => "invalid-event",
             FindingKind::Unsupported => "unsupported",
         }
     }

@@ -23,7 +23,7 @@ pub const SCHEMA: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata0
 /// The key of our entry in `partialFingerprints`.
 pub const FINGERPRINT_KEY: &str = "symcrossFinding/v1";
 
-const KINDS: [FindingKind; 10] = [
+const KINDS: [FindingKind; 12] = [
     FindingKind::Mismatch,
     FindingKind::Race,
     FindingKind::BarrierDivergence,
@@ -33,6 +33,8 @@ const KINDS: [FindingKind; 10] = [
     FindingKind::UninitializedRead,
     FindingKind::DivisionByZero,
     FindingKind::WriteToReadOnly,
+    FindingKind::ReadFromWriteOnly,
+    FindingKind::InvalidEvent,
     FindingKind::Unsupported,
 ];
 
@@ -107,6 +109,12 @@ fn rule(kind: FindingKind) -> Value {
         FindingKind::UninitializedRead => ("Uninitialised read", "A value is read before anything was written to it."),
         FindingKind::DivisionByZero => ("Division by zero", "An integer division or remainder can divide by zero."),
         FindingKind::WriteToReadOnly => ("Write to read-only memory", "A store, copy or atomic can write into a constant object."),
+        FindingKind::ReadFromWriteOnly => {
+            ("Read from write-only memory", "A kernel can read a buffer the host created write-only (CL_MEM_WRITE_ONLY).")
+        }
+        FindingKind::InvalidEvent => {
+            ("Wait for an invalid event", "wait_group_events can wait for an event no asynchronous copy returned, or one already released.")
+        }
         FindingKind::Unsupported => {
             ("Construct not modelled", "symcross cannot model this construct; paths reaching it were not checked further.")
         }

@@ -39,7 +39,7 @@ pub enum Expectation {
 impl Expectation {
     /// The expectation an `expect = "..."` value names: a verdict or a finding kind; `None` for anything else.
     pub fn parse(s: &str) -> Option<Expectation> {
-        const KINDS: [&str; 10] = [
+        const KINDS: [&str; 12] = [
             "mismatch",
             "race",
             "barrier-divergence",
@@ -49,6 +49,8 @@ impl Expectation {
             "uninitialized-read",
             "division-by-zero",
             "write-to-read-only",
+            "read-from-write-only",
+            "invalid-event",
             "unsupported",
         ];
         match s {

@@ -307,7 +307,7 @@ fn race_section() -> Result<String, Error> {
         let no_fixed_args = HashMap::new();
         for (groups, local) in [(2u64, 16u64), (4, 64), (16, 256), (64, 1024), (1024, 1024)] {
             // One dimension, as `--local-size L --num-groups G`.
-            let nd = NdRange { dims: 1, local: [local, 1, 1], groups: [groups, 1, 1], offset: [0; 3] };
+            let nd = NdRange::of_groups(1, [local, 1, 1], [groups, 1, 1]);
             let run = |mode: RaceMode, limit: u64| -> Result<(String, f64), Error> {
                 let cfg = Config { max_time: Some(Duration::from_secs(limit)), ..Config::default() };
                 let kernel_run = crate::driver::KernelRun {

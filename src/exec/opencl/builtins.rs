@@ -16,18 +16,7 @@ use crate::race::AccessKind;
 
 type Outcome = Option<Result<Option<Value>, Step>>;
 
-/// A work-item function: which id or size it reads.
-#[derive(Copy, Clone, Debug, PartialEq)]
-enum WorkItem {
-    WorkDim,
-    LocalId,
-    GroupId,
-    GlobalId,
-    LocalSize,
-    NumGroups,
-    GlobalSize,
-    GlobalOffset,
-}
+use crate::exec::opencl::work_item_ids::WorkItemFn as WorkItem;
 
 /// The read-modify-write of an `atomic_*` (or `atom_*`) built-in.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -81,7 +70,9 @@ const WORK_ITEM_ROWS: &[(&str, Builtin, Arity)] = &[
     ("get_group_id", Builtin::WorkItem(WorkItem::GroupId), Arity::Exact(1)),
     ("get_global_id", Builtin::WorkItem(WorkItem::GlobalId), Arity::Exact(1)),
     ("get_local_size", Builtin::WorkItem(WorkItem::LocalSize), Arity::Exact(1)),
-    ("get_enqueued_local_size", Builtin::WorkItem(WorkItem::LocalSize), Arity::Exact(1)),
+    ("get_enqueued_local_size", Builtin::WorkItem(WorkItem::EnqueuedLocalSize), Arity::Exact(1)),
+    ("get_global_linear_id", Builtin::WorkItem(WorkItem::GlobalLinearId), Arity::Exact(0)),
+    ("get_local_linear_id", Builtin::WorkItem(WorkItem::LocalLinearId), Arity::Exact(0)),
     ("get_num_groups", Builtin::WorkItem(WorkItem::NumGroups), Arity::Exact(1)),
     ("get_global_size", Builtin::WorkItem(WorkItem::GlobalSize), Arity::Exact(1)),
     ("get_global_offset", Builtin::WorkItem(WorkItem::GlobalOffset), Arity::Exact(1)),
@@ -93,6 +84,11 @@ const WORK_ITEM_ROWS: &[(&str, Builtin, Arity)] = &[
     ("read_mem_fence", Builtin::MemFence, Arity::Exact(1)),
     ("write_mem_fence", Builtin::MemFence, Arity::Exact(1)),
 ];
+
+/// Events one `wait_group_events` may name: a work-group has as many
+/// live events as copies it started, far fewer in any real kernel; more
+/// is an `unsupported` finding rather than a list read in part.
+const MAX_WAITED_EVENTS: u64 = 1024;
 
 /// The atomic read-modify-writes, by the name after `atomic_`/`atom_`.
 const ATOMIC_ROWS: &[(&str, Atomic, usize)] = &[
@@ -238,23 +234,29 @@ impl<'m> Executor<'m> {
             }
         };
         item.async_copy = Some((event, loc));
+        if !item.live_events.contains(&event) {
+            item.live_events.push(event);
+        }
         self.cx.pool.constant(64, event as u128)
     }
 
-    /// The events of `wait_group_events(n, list)`, read from the list;
-    /// `UnknownCount` when `n` is not fixed on the path.
+    /// The events of `wait_group_events(n, list)`, read from the list and
+    /// checked (events.rs); `UnknownCount` when `n` is not fixed on the
+    /// path.
     fn waited_events(&mut self, state: &mut State, c: &CallCtx) -> Result<Waits, Step> {
         let Some(n) = self.fixed_value(state, c.args[0][0]) else { return Ok(Waits::UnknownCount) };
+        if n > MAX_WAITED_EVENTS {
+            let msg = format!("wait_group_events with {n} events (symcross reads at most {MAX_WAITED_EVENTS})");
+            return Err(self.unsupported(state, c.inst.loc, msg));
+        }
         let list = c.args[1][0];
-        let mut out = Vec::new();
-        for k in 0..n.min(1024) {
+        let mut handles = Vec::new();
+        for k in 0..n {
             let off = self.cx.pool.constant(64, (k * 8) as u128);
             let addr = self.cx.pool.add(list, off);
-            let v = self.load_value(state, addr, &Type::Int(64), c.inst.loc)?[0];
-            // An event no copy returned (a symbolic or stale handle) waits
-            // for nothing in particular.
-            out.push(self.cx.pool.as_const(v).map(|e| e as u64).unwrap_or(0));
+            handles.push(self.load_value(state, addr, &Type::Int(64), c.inst.loc)?[0]);
         }
+        let mut out = self.wait_for_events(state, &handles, c.inst.loc)?;
         out.sort_unstable();
         Ok(Waits::Events(out))
     }
@@ -308,38 +310,12 @@ impl<'m> Executor<'m> {
     /// the host (no work-item runs there: the call is unsupported).
     fn work_item_function(&mut self, state: &State, which: WorkItem, c: &CallCtx) -> Option<ExprId> {
         let gpu = state.gpu.as_ref()?;
-        let nd = gpu.ndrange;
         let item = &gpu.items[gpu.current];
-        let p = &mut self.cx.pool;
-        let k = |p: &mut crate::expr::ExprPool, v: u64| p.constant(64, v as u128);
-        if which == WorkItem::WorkDim {
-            return Some(p.constant(32, nd.dims as u128));
-        }
-        // The row's arity guarantees the dimension argument.
-        let d = p.as_const(c.args[0][0]).unwrap_or(0) as usize;
-        if d >= nd.dims as usize {
-            // Past the dimensions: ids and offsets 0, sizes 1.
-            return Some(match which {
-                WorkItem::GlobalId | WorkItem::LocalId | WorkItem::GroupId | WorkItem::GlobalOffset => k(p, 0),
-                _ => k(p, 1),
-            });
-        }
-        Some(match which {
-            WorkItem::WorkDim => unreachable!("answered above"),
-            WorkItem::LocalId => item.local[d],
-            WorkItem::GroupId => item.group[d],
-            WorkItem::GlobalId => {
-                let size = k(p, nd.local[d]);
-                let base = p.mul(item.group[d], size);
-                let id = p.add(base, item.local[d]);
-                let offset = k(p, nd.offset[d]);
-                p.add(id, offset)
-            }
-            WorkItem::LocalSize => k(p, nd.local[d]),
-            WorkItem::NumGroups => k(p, nd.groups[d]),
-            WorkItem::GlobalSize => k(p, nd.local[d] * nd.groups[d]),
-            WorkItem::GlobalOffset => k(p, nd.offset[d]),
-        })
+        let ids = crate::exec::opencl::work_item_ids::ItemIds { local: item.local, group: item.group };
+        // The row's arity guarantees the dimension argument of those
+        // that take one; a symbolic dimension reads as 0.
+        let dim = if which.takes_dimension() { self.cx.pool.as_const(c.args[0][0]).unwrap_or(0) as u64 } else { 0 };
+        Some(crate::exec::opencl::work_item_ids::work_item_value(&mut self.cx.pool, &gpu.ndrange, &ids, which, dim))
     }
 
     /// `atomic_add(p, v)` and friends: read-modify-write, recorded as atomic.

@@ -103,13 +103,11 @@ impl<'m> Executor<'m> {
                 args.push(KernelArg::Bytes(self.read_bytes(state, &access, size, loc).into_vec()));
             }
         }
-        let mut groups = [1u64; 3];
-        for d in 0..3 {
-            groups[d] = global[d] / local[d].max(1);
-        }
+        // The host model refuses a global size the local size does not
+        // divide (CL_INVALID_WORK_GROUP_SIZE, OpenCL 1.2), so groups are
+        // full here; the last would hold the remainder otherwise.
         let local = [local[0].max(1), local[1].max(1), local[2].max(1)];
-        let offset = [offset[0], offset[1], offset[2]];
-        let ndrange = NdRange { dims, local, groups, offset };
+        let ndrange = NdRange { offset: [offset[0], offset[1], offset[2]], ..NdRange::of_global(dims, local, [global[0], global[1], global[2]]) };
         if ndrange.checked_total().is_none() {
             return Err(self.unsupported(state, loc, "NDRange of more than 2^64 work-items".into()));
         }

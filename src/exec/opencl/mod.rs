@@ -4,6 +4,7 @@
 pub mod builtins;
 pub(in crate::exec) mod byval;
 pub(in crate::exec) mod device_state;
+pub(in crate::exec) mod events;
 pub mod group_calls;
 pub(in crate::exec) mod havoc;
 pub(in crate::exec) mod host;
@@ -17,6 +18,7 @@ pub mod ndrange_setup;
 pub mod nontermination;
 pub(in crate::exec) mod races;
 pub(in crate::exec) mod source_map;
+pub(in crate::exec) mod work_item_ids;
 pub mod workitems;
 
 use crate::exec::engine::arity::Arity;

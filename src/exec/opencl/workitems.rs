@@ -118,6 +118,11 @@ pub struct WorkItem {
     pub async_copy: Option<(u64, Loc)>,
     /// Asynchronous copies started, which numbers their events.
     pub async_started: u64,
+    /// The events its asynchronous copies returned that no
+    /// `wait_group_events` has released yet (events.rs).
+    pub live_events: Vec<u64>,
+    /// The events `wait_group_events` released, with where.
+    pub released_events: Vec<(u64, Loc)>,
     /// Unrollings of symbolic loop tests whose merge regions a barrier
     /// closed (path_budget.rs): by function, test block and stack depth.
     pub barrier_unrollings: Vec<((FuncId, BlockId, usize), u32)>,
@@ -139,6 +144,8 @@ impl WorkItem {
             status: ItemStatus::Running,
             async_copy: None,
             async_started: 0,
+            live_events: Vec::new(),
+            released_events: Vec::new(),
             barrier_unrollings: Vec::new(),
             cycle_watch: None,
             group_calls: Vec::new(),
@@ -200,9 +207,12 @@ impl<'m> Executor<'m> {
         let nd = gpu.ndrange;
         let (kernel, args) = (gpu.kernel, gpu.args.clone());
         let g = NdRange::unflatten(group, nd.groups);
+        // The last group of a dimension may be smaller (non-uniform
+        // work-groups, OpenCL 2.0).
+        let size = nd.group_size(g);
         let mut items = Vec::new();
-        for flat in 0..nd.items_per_group() {
-            let l = NdRange::unflatten(flat, nd.local);
+        for flat in 0..size.iter().product() {
+            let l = NdRange::unflatten(flat, size);
             let stack = self.kernel_frame(&mut state.memory, kernel, &args);
             let local = l.map(|v| self.cx.pool.constant(64, v as u128));
             let group = g.map(|v| self.cx.pool.constant(64, v as u128));
@@ -252,7 +262,7 @@ impl<'m> Executor<'m> {
             let local: [ExprId; 3] = [0, 1, 2].map(|d| word(&mut self.cx.pool, d));
             let group: [ExprId; 3] = [3, 4, 5].map(|d| word(&mut self.cx.pool, d));
             for d in 0..3 {
-                let lim = self.cx.pool.constant(64, nd.local[d] as u128);
+                let lim = crate::exec::opencl::work_item_ids::group_size_expr(&mut self.cx.pool, &nd, group[d], d);
                 let ok = self.cx.pool.cmp(CmpOp::Ult, local[d], lim);
                 state.path.push(ok);
                 let glim = self.cx.pool.constant(64, nd.groups[d] as u128);

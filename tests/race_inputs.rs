@@ -1,0 +1,154 @@
+//! What a user gives `symcross race` about a launch: the NDRange (OpenCL
+//! 2.0 non-uniform work-groups, the work-item functions that go with them)
+//! and the events of asynchronous copies. Known-answer kernels in
+//! tests/fixtures/race_inputs/, each with its `// args:` and `// expect:`
+//! lines, in pairs (the bug and its fixed twin); bad launches exit 2 with a
+//! message naming the problem.
+
+mod common;
+
+fn fixture_path(name: &str, ext: &str) -> std::path::PathBuf {
+    common::repo().join("tests/fixtures/race_inputs").join(format!("{name}.{ext}"))
+}
+
+fn race_fixture(name: &str) {
+    let path = fixture_path(name, "cl");
+    let text = std::fs::read_to_string(&path).expect("read fixture");
+    let args_line = text.lines().find_map(|l| l.strip_prefix("// args:")).expect("fixture has an `// args:` line");
+    let p = path.to_str().expect("utf-8 path");
+    let mut args = vec!["race", p, "--json", "-"];
+    args.extend(args_line.split_whitespace());
+    let run = common::symcross(&args);
+    if let Err(e) = common::verify(&path, &run) {
+        panic!("{e}");
+    }
+}
+
+macro_rules! fixtures {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                race_fixture(stringify!($name));
+            }
+        )*
+        const LISTED: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+fixtures!(
+    event_not_returned,
+    event_returned_ok,
+    event_waited_twice,
+    event_joined_ok,
+    event_chosen_by_input,
+    nonuniform_enqueued_size_oob,
+    nonuniform_local_size_ok,
+    nonuniform_enqueued_size_oob_pair,
+    nonuniform_local_size_ok_pair,
+    nonuniform_group_base_race,
+    nonuniform_group_base_ok,
+    nonuniform_group_base_race_pair,
+    nonuniform_group_base_ok_pair,
+    nonuniform_linear_ids_ok,
+    nonuniform_linear_ids_ok_pair,
+);
+
+#[test]
+fn every_fixture_is_listed() {
+    for entry in std::fs::read_dir(common::repo().join("tests/fixtures/race_inputs")).expect("fixture dir") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "cl") {
+            let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
+            assert!(LISTED.contains(&stem.as_str()), "fixture {stem} is not listed in tests/race_inputs.rs");
+        }
+    }
+}
+
+/// Runs `symcross race` on a fixture with `args` and returns the run.
+fn race(name: &str, args: &[&str]) -> common::Run {
+    let path = fixture_path(name, "cl");
+    let mut all = vec!["race", path.to_str().unwrap()];
+    all.extend_from_slice(args);
+    common::symcross(&all)
+}
+
+/// OpenCL C 1.2 (the default) requires the local size to divide the
+/// global size, as a device's clEnqueueNDRangeKernel does: the error says
+/// so and how to ask for OpenCL 2.0; `-cl-uniform-work-group-size` keeps
+/// the requirement under 2.0.
+#[test]
+fn non_uniform_groups_need_opencl_2() {
+    for cflags in [None, Some("-cl-std=CL1.2"), Some("-cl-std=CL2.0 -cl-uniform-work-group-size")] {
+        let mut args = vec!["--local-size", "32", "--global-size", "100"];
+        if let Some(f) = cflags {
+            args.extend(["--cflags", f]);
+        }
+        let run = race("nonuniform_local_size_ok", &args);
+        assert_eq!(run.code, 2, "{cflags:?}: {}{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains("--global-size 100 is not a multiple of --local-size 32 in dimension 0"), "{}", run.stderr);
+        assert!(run.stderr.contains("-cl-std=CL2.0"), "{}", run.stderr);
+    }
+}
+
+/// The mode line counts the NDRange's real work-items (100, not 4 full
+/// groups of 32).
+#[test]
+fn non_uniform_ndrange_counts_its_work_items() {
+    let run = race("nonuniform_local_size_ok", &["--local-size", "32", "--global-size", "100", "--cflags", "-cl-std=CL2.0", "--json", "-"]);
+    let json = run.json.expect("json report");
+    assert_eq!(json["verdict"], "equivalent", "{}", run.stdout);
+    assert!(run.stdout.contains("\"mode\"") && json["mode"].to_string().contains("100"), "{}", json["mode"]);
+}
+
+/// Pair mode's two work-items may come from the smaller last group: the
+/// out-of-bounds write its slice makes is found with the witness naming a
+/// work-item of group 3 (the one of 4 work-items).
+#[test]
+fn pair_mode_reaches_the_last_group() {
+    let run = race("nonuniform_enqueued_size_oob_pair", &[
+        "--local-size", "32", "--global-size", "100", "--cflags", "-cl-std=CL2.0", "--arg", "out=400", "--mode", "pair", "--json", "-",
+    ]);
+    let json = run.json.expect("json report");
+    let f = &json["findings"][0];
+    assert_eq!(f["kind"], "out-of-bounds", "{json}");
+    // work_item_k holds 3 local ids then 3 group ids, 8 bytes each.
+    let witness = f["witness"].as_object().expect("witness");
+    let group_of = |k: &str| witness[k].as_str().map(|h| u64::from_str_radix(&h[48..50], 16).unwrap());
+    assert!(group_of("work_item_1") == Some(3) || group_of("work_item_2") == Some(3), "{f}");
+}
+
+/// get_global_linear_id, get_local_linear_id and get_enqueued_local_size
+/// with a global offset give the same values under `symcross check` (the
+/// modelled runtime) as on the installed OpenCL implementation. (PoCL here
+/// reports no non-uniform work-group support, so the smaller last group is
+/// checked against the specification's definitions in the fixtures above
+/// and in `exec::opencl::work_item_ids`'s unit test.)
+#[test]
+fn work_item_ids_match_real_opencl() {
+    let host = fixture_path("work_item_ids_host", "c");
+    let run = common::symcross(&["check", host.to_str().unwrap(), "--json", "-"]);
+    if let Err(e) = common::verify(&host, &run) {
+        panic!("{e}");
+    }
+    if !std::path::Path::new("/etc/OpenCL/vendors").is_dir() {
+        assert!(std::env::var("CI").is_err(), "CI=true: no OpenCL implementation installed (pocl-opencl-icd)");
+        eprintln!("no OpenCL implementation installed (pocl-opencl-icd); skipped");
+        return;
+    }
+    let repo = common::repo();
+    let tmp = tempfile::tempdir().unwrap();
+    let exe = tmp.path().join("work_item_ids");
+    let built = std::process::Command::new("clang-19")
+        .args(["-w", "-DNATIVE_POCL", "-I"])
+        .arg(repo.join("cl-runtime-model"))
+        .arg(&host)
+        .arg(repo.join("cl-runtime-model/replay/replay_runtime.c"))
+        .args(["-lOpenCL", "-lm", "-o"])
+        .arg(&exe)
+        .status()
+        .expect("clang-19");
+    assert!(built.success(), "native build of work_item_ids_host.c failed");
+    let native = std::process::Command::new(&exe).current_dir(tmp.path()).output().expect("run");
+    assert!(native.status.success(), "fails on real OpenCL:\n{}\n{}", String::from_utf8_lossy(&native.stdout), String::from_utf8_lossy(&native.stderr));
+}
