@@ -18,7 +18,8 @@ use crate::Error;
 pub fn uniform_groups_required(cflags: &[String]) -> bool {
     let version = cflags.iter().rev().find_map(|f| f.strip_prefix("-cl-std=")).unwrap_or("CL1.2").to_ascii_lowercase();
     // C++ for OpenCL builds on OpenCL C 2.0 (clc++, clc++1.0) or 3.0.
-    let at_least_2 = version.starts_with("clc++") || version.strip_prefix("cl").and_then(|v| v.split('.').next()?.parse::<u32>().ok()).is_some_and(|major| major >= 2);
+    let at_least_2 = version.starts_with("clc++")
+        || version.strip_prefix("cl").and_then(|v| v.split('.').next()?.parse::<u32>().ok()).is_some_and(|major| major >= 2);
     !at_least_2 || cflags.iter().any(|f| f == "-cl-uniform-work-group-size")
 }
 

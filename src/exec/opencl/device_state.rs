@@ -28,9 +28,12 @@ impl DeviceState for Gpu {
         self.epoch() == other.epoch()
             && self.items.len() == other.items.len()
             && self.items.iter().zip(&other.items).all(|(p, q)| {
-                p.status == q.status && p.async_copy == q.async_copy && p.async_started == q.async_started
+                p.status == q.status
+                    && p.async_copy == q.async_copy
+                    && p.async_started == q.async_started
                     && p.live_events == q.live_events
-                    && p.released_events == q.released_events && p.stack.len() == q.stack.len()
+                    && p.released_events == q.released_events
+                    && p.stack.len() == q.stack.len()
             })
     }
 

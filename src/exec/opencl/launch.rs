@@ -107,7 +107,8 @@ impl<'m> Executor<'m> {
         // divide (CL_INVALID_WORK_GROUP_SIZE, OpenCL 1.2), so groups are
         // full here; the last would hold the remainder otherwise.
         let local = [local[0].max(1), local[1].max(1), local[2].max(1)];
-        let ndrange = NdRange { offset: [offset[0], offset[1], offset[2]], ..NdRange::of_global(dims, local, [global[0], global[1], global[2]]) };
+        let ndrange =
+            NdRange { offset: [offset[0], offset[1], offset[2]], ..NdRange::of_global(dims, local, [global[0], global[1], global[2]]) };
         if ndrange.checked_total().is_none() {
             return Err(self.unsupported(state, loc, "NDRange of more than 2^64 work-items".into()));
         }
