@@ -191,3 +191,61 @@ fn sigint_during_an_in_process_z3_query_interrupts_it() {
     assert_eq!(report["limit"], "interrupted");
     assert_eq!(report["findings"].as_array().map(Vec::len), Some(0), "{report}");
 }
+
+/// --max-time holds while a check is decided: between the solver queries
+/// of a sweep and inside the query that would take Z3 minutes, and the
+/// progress lines keep coming meanwhile. The run once went on for 412 s
+/// past `--max-time 60`, silent, between two queries.
+#[test]
+fn the_time_limit_stops_a_check_being_decided_and_progress_keeps_coming() {
+    let sb = Sandbox::new();
+    let json = sb.file("report.json");
+    let started = Instant::now();
+    let mut child = sb.symcross(
+        &[
+            "check",
+            &fixture("transform_histogram.c"),
+            "--max-time",
+            "20",
+            "--query-timeout",
+            "100000",
+            "--progress",
+            "--json",
+            json.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(exit_code(&mut child), 3, "{}\n{}", sb.read("stdout"), sb.read("stderr"));
+    // 20 s of run; the rest is slack for a loaded machine.
+    assert!(started.elapsed() < Duration::from_secs(90), "took {:?} with --max-time 20", started.elapsed());
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["limit"], "time", "{report}");
+    assert!(sb.read("stdout").contains("time limit"), "{}", sb.read("stdout"));
+    let stderr = sb.read("stderr");
+    assert!(
+        stderr.contains("symcross: waiting on the solver") || stderr.contains("symcross: deciding a check"),
+        "no progress line:\n{stderr}"
+    );
+}
+
+/// SIGTERM while a check is decided (the run has said so on its progress
+/// line) ends the run with a report naming the interruption, promptly.
+#[test]
+fn sigterm_while_a_check_is_decided_ends_the_run_promptly() {
+    let sb = Sandbox::new();
+    let tick = PathBuf::from("0");
+    let mut child = sb.symcross(
+        &["check", &fixture("transform_histogram.c"), "--query-timeout", "100000", "--progress", "--json", "-"],
+        &[("SYMCROSS_PROGRESS_TICK_MS", &tick)],
+    );
+    // With a zero tick, a line is printed as each query starts.
+    wait_for("a solver query", &mut child, || sb.read("stderr").contains("symcross: waiting on the solver"));
+    signal(&child, libc::SIGTERM);
+    let sent = Instant::now();
+    assert_eq!(exit_code(&mut child), 3, "{}\n{}", sb.read("stdout"), sb.read("stderr"));
+    assert!(sent.elapsed() < Duration::from_secs(60), "took {:?} after the signal", sent.elapsed());
+    let report: serde_json::Value = serde_json::from_str(&sb.read("stdout")).expect("JSON report");
+    assert_eq!(report["verdict"], "inconclusive");
+    assert_eq!(report["limit"], "interrupted");
+    assert!(sb.leftovers().is_empty(), "left behind: {:?}", sb.leftovers());
+}

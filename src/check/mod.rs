@@ -43,6 +43,12 @@ pub trait Backend {
     fn deadline_hit(&self) -> bool {
         false
     }
+    /// Whether the run should stop now (a signal, or the run's time is
+    /// up): steps that do much work between queries (sweeping) ask it
+    /// between their pieces of work.
+    fn stop_requested(&self) -> bool {
+        crate::process::interrupt::requested()
+    }
 }
 
 /// Step 2 of the ladder: proving two expressions equal by rewriting.

@@ -56,6 +56,8 @@ pub struct Sweeper {
     representatives: FxHashMap<(Width, Vec<u128>), ExprId>,
     /// Pairs (node, claim) that were tried and not proved.
     refused: FxHashSet<(ExprId, ExprId)>,
+    /// Structural bit-length bounds of the nodes seen.
+    bounds: Bounds,
     low_bits_memo: FxHashMap<(ExprId, Width), ExprId>,
     /// Proofs asked for by the current sweep.
     proofs: u32,
@@ -72,6 +74,7 @@ impl Sweeper {
             swept: FxHashMap::default(),
             representatives: FxHashMap::default(),
             refused: FxHashSet::default(),
+            bounds: Bounds::default(),
             low_bits_memo: FxHashMap::default(),
             proofs: 0,
             total_proofs: 0,
@@ -87,13 +90,21 @@ impl Sweeper {
         pool.leaves_of(b, &mut leaves);
         self.assign(&leaves);
         for node in post_order(pool, &[a, b]) {
+            // The run's time is up or a signal asked it to stop: what is
+            // swept so far stays (every rewrite is proved), the rest is
+            // left as it is.
+            if backend.stop_requested() {
+                tracing::debug!("sweep: stopped by the run's time limit or a signal");
+                break;
+            }
             if self.swept.contains_key(&node) {
                 continue;
             }
             let r = self.sweep_node(pool, backend, node);
             self.swept.insert(node, r);
         }
-        (self.swept[&a], self.swept[&b])
+        let swept = |x: ExprId| self.swept.get(&x).copied().unwrap_or(x);
+        (swept(a), swept(b))
     }
 
     fn sweep_node(&mut self, pool: &mut ExprPool, backend: &mut dyn Backend, node: ExprId) -> ExprId {
@@ -156,7 +167,7 @@ impl Sweeper {
         if used < w {
             let low = self.low_bits(pool, x, used, 0);
             let narrowed = pool.zext(low, w);
-            if known_bit_length(pool, x) <= used || self.prove_equal(pool, backend, x, narrowed) {
+            if self.bounds.known_bit_length(pool, x) <= used || self.prove_equal(pool, backend, x, narrowed) {
                 return narrowed;
             }
         }
@@ -164,7 +175,7 @@ impl Sweeper {
         if signed_used < w {
             let low = self.low_bits(pool, x, signed_used, 0);
             let narrowed = pool.sext(low, w);
-            if known_signed_bit_length(pool, x, 0) <= signed_used || self.prove_equal(pool, backend, x, narrowed) {
+            if self.bounds.known_signed_bit_length(pool, x, 0) <= signed_used || self.prove_equal(pool, backend, x, narrowed) {
                 return narrowed;
             }
         }
@@ -326,60 +337,97 @@ fn split_extension(pool: &ExprPool, x: ExprId) -> (ExprId, Extension) {
 /// bound is the width: still an upper bound).
 const BOUND_DEPTH: u32 = 24;
 
-/// An upper bound on the number of low bits of `x` that can be nonzero,
-/// read from its structure alone (interval reasoning: a sum of values below
-/// 2^k and 2^m is below 2^(max(k,m)+1), a product below 2^(k+m), as long as
-/// that fits the width).
-fn known_bit_length(pool: &ExprPool, x: ExprId) -> Width {
-    unsigned_bound(pool, x, 0)
+/// Structural bit-length bounds, remembered per node: the cones are DAGs
+/// whose shared nodes a plain recursion visits once per path to them, a
+/// number that doubles with each level of butterflies (a 4x4 transform
+/// took minutes). A bound is reused by a call that reaches its node at
+/// the same depth or deeper (so would look no further below it), and
+/// recomputed by one that reaches it higher: at most `BOUND_DEPTH` times
+/// per node, and never looser than the plain recursion's bound.
+#[derive(Default)]
+struct Bounds {
+    /// Per node: the depth its bound was computed at, and the bound.
+    unsigned: FxHashMap<ExprId, (u32, Width)>,
+    signed: FxHashMap<ExprId, (u32, Width)>,
+    /// Bounds computed (not reused), for the test of the memo.
+    computed: u64,
 }
 
-fn unsigned_bound(pool: &ExprPool, x: ExprId, depth: u32) -> Width {
-    let w = pool.width(x);
-    if depth >= BOUND_DEPTH {
-        return w;
+impl Bounds {
+    /// An upper bound on the number of low bits of `x` that can be
+    /// nonzero, read from its structure alone (interval reasoning: a sum
+    /// of values below 2^k and 2^m is below 2^(max(k,m)+1), a product
+    /// below 2^(k+m), as long as that fits the width).
+    fn known_bit_length(&mut self, pool: &ExprPool, x: ExprId) -> Width {
+        self.unsigned_bound(pool, x, 0)
     }
-    let d = depth + 1;
-    let b = |e: ExprId| unsigned_bound(pool, e, d);
-    let bound = match *pool.get(x) {
-        Expr::Const { value, .. } => 128 - value.leading_zeros(),
-        Expr::Input { .. } => 8,
-        Expr::ZExt(i, _) => b(i),
-        Expr::Bin(BinOp::And, a, c) => b(a).min(b(c)),
-        Expr::Bin(BinOp::Or | BinOp::Xor, a, c) => b(a).max(b(c)),
-        Expr::Bin(BinOp::Add, a, c) => b(a).max(b(c)) + 1,
-        Expr::Bin(BinOp::Mul, a, c) => b(a) + b(c),
-        Expr::Bin(BinOp::LShr | BinOp::UDiv | BinOp::URem, a, _) => b(a),
-        Expr::Ite(_, t, e) => b(t).max(b(e)),
-        Expr::Extract { value, offset: 0, width } => b(value).min(width),
-        _ => w,
-    };
-    bound.min(w)
-}
 
-/// An upper bound on the bits `x` needs as a signed number (its value is a
-/// sign extension of that many low bits), read from its structure alone.
-fn known_signed_bit_length(pool: &ExprPool, x: ExprId, depth: u32) -> Width {
-    let w = pool.width(x);
-    if depth >= BOUND_DEPTH {
-        return w;
+    fn unsigned_bound(&mut self, pool: &ExprPool, x: ExprId, depth: u32) -> Width {
+        let w = pool.width(x);
+        if depth >= BOUND_DEPTH {
+            return w;
+        }
+        if let Some(&(at, b)) = self.unsigned.get(&x) {
+            if at <= depth {
+                return b;
+            }
+        }
+        self.computed += 1;
+        let d = depth + 1;
+        let bound = match *pool.get(x) {
+            Expr::Const { value, .. } => 128 - value.leading_zeros(),
+            Expr::Input { .. } => 8,
+            Expr::ZExt(i, _) => self.unsigned_bound(pool, i, d),
+            Expr::Bin(BinOp::And, a, c) => self.unsigned_bound(pool, a, d).min(self.unsigned_bound(pool, c, d)),
+            Expr::Bin(BinOp::Or | BinOp::Xor, a, c) => self.unsigned_bound(pool, a, d).max(self.unsigned_bound(pool, c, d)),
+            Expr::Bin(BinOp::Add, a, c) => self.unsigned_bound(pool, a, d).max(self.unsigned_bound(pool, c, d)) + 1,
+            Expr::Bin(BinOp::Mul, a, c) => self.unsigned_bound(pool, a, d) + self.unsigned_bound(pool, c, d),
+            Expr::Bin(BinOp::LShr | BinOp::UDiv | BinOp::URem, a, _) => self.unsigned_bound(pool, a, d),
+            Expr::Ite(_, t, e) => self.unsigned_bound(pool, t, d).max(self.unsigned_bound(pool, e, d)),
+            Expr::Extract { value, offset: 0, width } => self.unsigned_bound(pool, value, d).min(width),
+            _ => w,
+        };
+        let bound = bound.min(w);
+        self.unsigned.insert(x, (depth, bound));
+        bound
     }
-    let d = depth + 1;
-    let s = |e: ExprId| known_signed_bit_length(pool, e, d);
-    let bound = match *pool.get(x) {
-        Expr::Const { value, .. } => signed_bit_length(value, w),
-        Expr::SExt(i, _) => s(i),
-        // A zero extension is non-negative: one more bit for the sign.
-        Expr::ZExt(i, _) => known_bit_length(pool, i) + 1,
-        // The difference of two values in [0, 2^k) lies in (-2^k, 2^k).
-        Expr::Bin(BinOp::Sub, a, c) if is_zext(pool, a) && is_zext(pool, c) => known_bit_length(pool, a).max(known_bit_length(pool, c)) + 1,
-        Expr::Bin(BinOp::Add | BinOp::Sub, a, c) => s(a).max(s(c)) + 1,
-        // |x*y| <= 2^(k-1) * 2^(m-1): k + m signed bits.
-        Expr::Bin(BinOp::Mul, a, c) => s(a) + s(c),
-        Expr::Ite(_, t, e) => s(t).max(s(e)),
-        _ => w,
-    };
-    bound.min(w)
+
+    /// An upper bound on the bits `x` needs as a signed number (its value
+    /// is a sign extension of that many low bits), read from its structure
+    /// alone.
+    fn known_signed_bit_length(&mut self, pool: &ExprPool, x: ExprId, depth: u32) -> Width {
+        let w = pool.width(x);
+        if depth >= BOUND_DEPTH {
+            return w;
+        }
+        if let Some(&(at, b)) = self.signed.get(&x) {
+            if at <= depth {
+                return b;
+            }
+        }
+        self.computed += 1;
+        let d = depth + 1;
+        let bound = match *pool.get(x) {
+            Expr::Const { value, .. } => signed_bit_length(value, w),
+            Expr::SExt(i, _) => self.known_signed_bit_length(pool, i, d),
+            // A zero extension is non-negative: one more bit for the sign.
+            Expr::ZExt(i, _) => self.known_bit_length(pool, i) + 1,
+            // The difference of two values in [0, 2^k) lies in (-2^k, 2^k).
+            Expr::Bin(BinOp::Sub, a, c) if is_zext(pool, a) && is_zext(pool, c) => {
+                self.known_bit_length(pool, a).max(self.known_bit_length(pool, c)) + 1
+            }
+            Expr::Bin(BinOp::Add | BinOp::Sub, a, c) => {
+                self.known_signed_bit_length(pool, a, d).max(self.known_signed_bit_length(pool, c, d)) + 1
+            }
+            // |x*y| <= 2^(k-1) * 2^(m-1): k + m signed bits.
+            Expr::Bin(BinOp::Mul, a, c) => self.known_signed_bit_length(pool, a, d) + self.known_signed_bit_length(pool, c, d),
+            Expr::Ite(_, t, e) => self.known_signed_bit_length(pool, t, d).max(self.known_signed_bit_length(pool, e, d)),
+            _ => w,
+        };
+        let bound = bound.min(w);
+        self.signed.insert(x, (depth, bound));
+        bound
+    }
 }
 
 fn is_zext(pool: &ExprPool, x: ExprId) -> bool {
@@ -608,7 +656,7 @@ mod tests {
         let sel = p.ite(lt, diff, sum);
         let masked = p.and(sel, za);
         for e in [prod, prod16, uprod, sum, diff, zdiff, sum16, sel, masked] {
-            let (k, ks) = (known_bit_length(&p, e), known_signed_bit_length(&p, e, 0));
+            let (k, ks) = (Bounds::default().known_bit_length(&p, e), Bounds::default().known_signed_bit_length(&p, e, 0));
             let w = p.width(e);
             for v in 0..=0xffffu32 {
                 let mut asg = Assignment::default();
@@ -619,6 +667,59 @@ mod tests {
                 assert!(signed_bit_length(x, w) <= ks, "{} needs more than {ks} signed bits", crate::expr::print_expr(&p, e));
             }
         }
+    }
+
+    /// Each level uses the one below twice, as butterflies do: a plain
+    /// recursion visits 2^depth paths, the memo each node a few times.
+    #[test]
+    fn bounds_of_a_shared_dag_are_computed_a_bounded_number_of_times() {
+        let mut p = ExprPool::new();
+        let a = p.input_byte(0, 0);
+        let b = p.input_byte(2, 0);
+        let (za, zb) = (p.zext(a, 32), p.zext(b, 32));
+        let mut x = p.sub(za, zb);
+        let mut nodes = 2;
+        for level in 0..60 {
+            let c = p.input_byte(1, level);
+            let cz = p.zext(c, 32);
+            let lt = p.cmp(CmpOp::Ult, x, cz);
+            let sum = p.add(x, x);
+            let prod = p.mul(x, x);
+            x = p.ite(lt, sum, prod);
+            nodes += 6;
+        }
+        let mut bounds = Bounds::default();
+        assert_eq!(bounds.known_bit_length(&p, x), 32);
+        assert_eq!(bounds.known_signed_bit_length(&p, x, 0), 32);
+        assert!(bounds.computed <= u64::from(BOUND_DEPTH) * 2 * nodes, "{} bounds computed for {nodes} nodes", bounds.computed);
+    }
+
+    /// A backend that reports the run stopped and refuses every query.
+    struct Stopped(u64);
+
+    impl Backend for Stopped {
+        fn check(&mut self, _: &ExprPool, _: &[ExprId], _: ExprId) -> Feasibility {
+            self.0 += 1;
+            Feasibility::Unknown(crate::solver::Unknown::interrupted())
+        }
+        fn queries(&self) -> u64 {
+            self.0
+        }
+        fn stop_requested(&self) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn a_stopped_run_sweeps_nothing_and_asks_nothing() {
+        let mut p = ExprPool::new();
+        let (a, b) = (p.input_byte(0, 0), p.input_byte(1, 0));
+        let c = abs_diff_c(&mut p, a, b);
+        let h = abs_diff_hw(&mut p, a, b);
+        let h32 = p.zext(h, 32);
+        let mut backend = Stopped(0);
+        let (x, y) = Sweeper::new(7).sweep(&mut p, &mut backend, c, h32);
+        assert_eq!((x, y, backend.0), (c, h32, 0));
     }
 
     #[test]

@@ -128,6 +128,10 @@ pub struct LimitArgs {
     /// Print progress on stderr every few seconds.
     #[arg(long)]
     pub progress: bool,
+    /// Write every query that reaches a solver to DIR as SMT-LIB 2 (query-00001.smt2, ...), with the
+    /// backend, verdict and time as comments, so it can be handed to another solver.
+    #[arg(long, value_name = "DIR")]
+    pub dump_queries: Option<PathBuf>,
 }
 
 /// Arguments of `symcross check`.

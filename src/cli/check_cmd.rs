@@ -53,6 +53,11 @@ pub fn apply_limits(config: &mut Config, l: &LimitArgs) -> Result<(), Error> {
     }
     config.query_timeout = seconds(l.query_timeout, "--query-timeout")?;
     config.progress = l.progress;
+    if let Some(dir) = &l.dump_queries {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::Usage(format!("--dump-queries {}: cannot create the directory: {e}", dir.display())))?;
+        config.dump_queries = Some(dir.clone());
+    }
     Ok(())
 }
 

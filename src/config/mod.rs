@@ -70,6 +70,9 @@ pub struct Config {
     /// Work budget of one FP solver query in the solver's own units
     /// (`--fp-solver-budget`); `None`: bounded by `query_timeout` only.
     pub fp_solver_budget: Option<u32>,
+    /// Write every query that reaches a solver to this directory as
+    /// SMT-LIB 2 (`--dump-queries`); `None`: none written.
+    pub dump_queries: Option<std::path::PathBuf>,
     /// Extra rewrite-rule directories (`--rules`).
     pub rule_dirs: Vec<std::path::PathBuf>,
     /// Use the rules of `rule_dirs` without proving them sound first
@@ -154,6 +157,7 @@ impl Default for Config {
             nan: crate::expr::NanModel::Canonical,
             fp_solver: FpSolverKind::Cvc5,
             fp_solver_budget: None,
+            dump_queries: None,
             rule_dirs: Vec::new(),
             trust_rules: false,
             merge: true,

@@ -7,11 +7,13 @@
 //! process), and the other layers are decorators over it, each usable and
 //! testable alone: `independence.rs` (slicing into independent parts),
 //! `cache.rs` (result cache and counterexample reuse), `dispatch.rs`
-//! (BV-only queries to Z3, FP queries to the FP backend). `stack.rs` builds
+//! (BV-only queries to Z3, FP queries to the FP backend), `dump.rs`
+//! (`--dump-queries`: each backend's queries written as SMT-LIB). `stack.rs` builds
 //! the default chain. "Unknown" (including timeouts) is an ordinary result.
 
 mod cache;
 mod dispatch;
+mod dump;
 mod independence;
 mod model_check;
 mod process;
@@ -23,11 +25,12 @@ mod z3_backend;
 
 pub use cache::CachingSolver;
 pub use dispatch::Dispatcher;
+pub use dump::{DumpingSolver, QueryDump};
 pub use independence::IndependenceSolver;
 pub use model_check::{complete_assignment, model_satisfies};
 pub use process::{SmtProcessConfig, SmtProcessSolver, SmtSolverKind};
 pub use smtlib::{print_query, SmtScript};
-pub use stack::default_solver;
+pub use stack::{default_solver, solver_stack};
 pub use unknown::{Unknown, UnknownKind};
 pub use z3_backend::Z3Solver;
 

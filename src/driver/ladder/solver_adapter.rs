@@ -11,7 +11,7 @@ use crate::check::{Backend, Feasibility};
 use crate::config::{Config, FpSolverKind};
 use crate::expr::{ExprId, ExprPool};
 use crate::process::memory_ceiling::MemoryCeiling;
-use crate::solver::{default_solver, Query, SmtProcessConfig, Solver, SolverResult, Unknown, UnknownKind};
+use crate::solver::{solver_stack, Query, QueryDump, SmtProcessConfig, Solver, SolverResult, Unknown, UnknownKind};
 use std::time::{Duration, Instant};
 
 /// The executor's satisfiability backend: the solver stack with the run's
@@ -26,7 +26,14 @@ pub struct SolverBackend {
     deadline_hit: bool,
     /// `--progress`: a ticker runs while each query does.
     progress: bool,
+    /// When the backend was built, and when it last printed a progress line.
+    started: Instant,
+    last_line: Instant,
 }
+
+/// Time between two progress lines while a check asks many short queries
+/// (the executor's own line stops while a check is decided).
+const PROGRESS_EVERY: Duration = Duration::from_secs(3);
 
 /// Why a query was not answered when the run's time was up.
 pub const DEADLINE_REASON: &str = "the --max-time limit was reached during this query";
@@ -41,12 +48,23 @@ impl SolverBackend {
         };
         let fp = SmtProcessConfig { resource_limit: config.fp_solver_budget, ceiling, ..fp };
         SolverBackend {
-            solver: default_solver(fp),
+            solver: solver_stack(fp, config.dump_queries.clone().map(QueryDump::new)),
             timeout: config.query_timeout,
             assumptions: config.assumptions,
             deadline: config.max_time.map(|t| Instant::now() + t),
             deadline_hit: false,
             progress: config.progress,
+            started: Instant::now(),
+            last_line: Instant::now(),
+        }
+    }
+
+    /// With `--progress`, a line every few seconds while queries come: a
+    /// check that asks hundreds of short queries (sweeping) is no silence.
+    fn keep_progress_coming(&mut self) {
+        if self.progress && self.last_line.elapsed() >= PROGRESS_EVERY {
+            self.last_line = Instant::now();
+            eprintln!("symcross: deciding a check: {} solver queries so far, {:.1}s", self.queries(), self.started.elapsed().as_secs_f64());
         }
     }
 
@@ -106,6 +124,7 @@ impl Backend for SolverBackend {
         let Some((timeout, clipped)) = self.next_timeout() else {
             return self.stopped_by_deadline();
         };
+        self.keep_progress_coming();
         let q = Query::new(path.to_vec(), Some(goal)).with_timeout(timeout).with_assumptions(self.assumptions);
         let number = self.queries() + 1;
         let _ticker = self.progress.then(|| QueryTicker::start(QueryDescription { number, path_constraints: path.len(), timeout }));
@@ -127,6 +146,7 @@ impl Backend for SolverBackend {
         let Some((timeout, clipped)) = self.next_timeout() else {
             return self.stopped_by_deadline();
         };
+        self.keep_progress_coming();
         let q = Query::new(path.to_vec(), Some(goal)).with_timeout(timeout).with_resource_limit(units).with_assumptions(self.assumptions);
         let (started, before) = (Instant::now(), tracing::enabled!(tracing::Level::DEBUG).then(|| self.queries()));
         let result = self.solver.check(pool, &q);
@@ -144,6 +164,10 @@ impl Backend for SolverBackend {
 
     fn deadline_hit(&self) -> bool {
         self.deadline_hit
+    }
+
+    fn stop_requested(&self) -> bool {
+        crate::process::interrupt::requested() || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     fn queries(&self) -> u64 {
