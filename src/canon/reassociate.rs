@@ -11,8 +11,10 @@
 //! - `x - y` as `x + (-y)`: `fsub-as-fadd` (a law);
 //! - constant terms combine by constant folding (grouping again);
 //! - a `-0` term vanishes under `ordered` (`fadd-negzero`), a `+0` term under
-//!   `positive-zero` and `ordered` (`fadd-zero`), a `1` factor under
-//!   `ordered` (`fmul-one`).
+//!   `positive-zero` and `ordered` (`fadd-zero`), or under `positive-zero`
+//!   alone when two or more other terms remain (`fadd-zero-of-sum`: the
+//!   sum of the others is itself an addition, whose NaN is canonical), a
+//!   `1` factor under `ordered` (`fmul-one`).
 //!
 //! `-(x + y)` is not distributed: `-(x + -x)` is -0 while `-x + x` is +0.
 
@@ -26,6 +28,11 @@ use std::rc::Rc;
 struct Identities {
     negative_zero_term: bool,
     positive_zero_term: bool,
+    /// A `+0` term of a sum of two or more other terms (`fadd-zero-of-sum`):
+    /// the sum is an operation's result either way, so a NaN is the
+    /// canonical NaN with or without the zero, and only `positive-zero` is
+    /// needed.
+    positive_zero_term_of_sum: bool,
     unit_factor: bool,
 }
 
@@ -62,6 +69,7 @@ impl Reassociator {
         let identities = Identities {
             negative_zero_term: ordered,
             positive_zero_term: ordered && assumptions.has(Assumption::PositiveZero),
+            positive_zero_term_of_sum: assumptions.has(Assumption::PositiveZero),
             unit_factor: ordered,
         };
         Some(Reassociator { identities, normal: FxHashMap::default(), built: FxHashMap::default() })
@@ -139,7 +147,9 @@ impl Reassociator {
             let identity = match op {
                 ChainOp::Sum => {
                     let sign = 1u128 << (f.width() - 1);
-                    (value == sign && self.identities.negative_zero_term) || (value == 0 && self.identities.positive_zero_term)
+                    let positive_zero =
+                        self.identities.positive_zero_term || (self.identities.positive_zero_term_of_sum && rest.len() >= 2);
+                    (value == sign && self.identities.negative_zero_term) || (value == 0 && positive_zero)
                 }
                 ChainOp::Product => value == one(f) && self.identities.unit_factor,
             };
@@ -225,6 +235,34 @@ mod tests {
         let mut r = Reassociator::new(all()).unwrap();
         assert_eq!(r.normalize(&mut p, with_zero), r.normalize(&mut p, plain));
         assert!(Reassociator::new(Assumptions::default()).is_none());
+    }
+
+    #[test]
+    fn a_zero_term_of_a_longer_sum_needs_positive_zero_only() {
+        let mut p = ExprPool::new();
+        let v = floats(&mut p, 3);
+        let f = FpFormat::Single;
+        let zero = p.constant(32, 0);
+        let add = |p: &mut ExprPool, x, y| p.fbin(FBinOp::Add, f, x, y);
+        // 0 + v0 + v1 against v1 + v0: two other terms, the zero goes.
+        let z01 = add(&mut p, zero, v[0]);
+        let z01 = add(&mut p, z01, v[1]);
+        let plain = add(&mut p, v[1], v[0]);
+        let pz = Assumptions::of(&[Assumption::Associativity, Assumption::PositiveZero]);
+        let mut r = Reassociator::new(pz).unwrap();
+        assert_eq!(r.normalize(&mut p, z01), r.normalize(&mut p, plain));
+        // 0 + v2 against v2: the sum is a canonical NaN where v2 is a NaN
+        // of another payload, so the zero stays without `ordered`.
+        let z2 = add(&mut p, zero, v[2]);
+        assert_ne!(r.normalize(&mut p, z2), v[2]);
+        // -0 + v0 + v1 keeps its -0 term without `ordered`.
+        let minus_zero = p.constant(32, 0x8000_0000);
+        let m01 = add(&mut p, minus_zero, v[0]);
+        let m01 = add(&mut p, m01, v[1]);
+        assert_ne!(r.normalize(&mut p, m01), r.normalize(&mut p, plain));
+        // Without positive-zero the zero stays (-0 + +0 is +0).
+        let mut r = Reassociator::new(Assumptions::of(&[Assumption::Associativity])).unwrap();
+        assert_ne!(r.normalize(&mut p, z01), r.normalize(&mut p, plain));
     }
 
     #[test]

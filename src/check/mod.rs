@@ -5,6 +5,7 @@
 //! says which step decided, and whether a witness confirms the failure in
 //! the semantics the user chose (`confirm.rs`).
 
+mod branch_ladder;
 mod confirm;
 mod sampling;
 mod sweep;
@@ -97,6 +98,9 @@ pub struct Decider {
     /// and trip (none by default): a tripped ceiling ends the run with the
     /// memory limit instead of reading the cut-short query as an answer.
     pub memory_ceiling: crate::process::memory_ceiling::MemoryCeiling,
+    /// The ladder step that decided the last `decide_branch` (none when
+    /// nothing did).
+    pub last_branch_step: Option<DecidedBy>,
 }
 
 impl Decider {
@@ -110,6 +114,7 @@ impl Decider {
             seed: 0,
             sweeper: sweep::Sweeper::new(0),
             memory_ceiling: Default::default(),
+            last_branch_step: None,
         }
     }
 

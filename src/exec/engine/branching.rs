@@ -1,12 +1,15 @@
 //! Forking: a branch on a symbolic condition splits the state into the
 //! feasible sides, and an assumption narrows the path. The solver is the
 //! last resort: a condition the path already decides, the state's model,
-//! or a few telling input patterns answer most questions first.
+//! or a few telling input patterns answer most questions first, and a
+//! condition on floating-point values goes up the check ladder
+//! (`Decider::decide_branch`).
 
 use crate::check::Feasibility;
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::State;
 use crate::expr::{Assignment, ExprId};
+use crate::report::DecidedBy;
 
 impl<'m> Executor<'m> {
     /// Splits `state` on `cond`: returns whether the true side and the false
@@ -24,6 +27,8 @@ impl<'m> Executor<'m> {
         let not_cond = self.cx.pool.not(cond);
         let witnessed = self.model_value(state, cond);
         let mut sides: [Option<(Option<Assignment>, bool)>; 2] = [None, None];
+        // The ladder step that showed each side feasible (none: the model).
+        let mut steps: [Option<DecidedBy>; 2] = [None, None];
         for (i, (c, truth)) in [(cond, true), (not_cond, false)].into_iter().enumerate() {
             if witnessed == Some(truth) {
                 sides[i] = Some((state.model.clone(), false));
@@ -35,11 +40,12 @@ impl<'m> Executor<'m> {
                     continue;
                 }
             }
-            match self.cx.decider.feasible(&self.cx.pool, &state.path, c) {
+            match self.cx.decider.decide_branch(&mut self.cx.pool, &state.path, c) {
                 Feasibility::Sat(m) => sides[i] = Some((Some(m), false)),
                 Feasibility::Unsat => {}
                 Feasibility::Unknown(_) => sides[i] = Some((None, true)),
             }
+            steps[i] = self.cx.decider.last_branch_step;
         }
         let [t, f] = sides;
         // When the other side is infeasible the path already implies the
@@ -51,7 +57,7 @@ impl<'m> Executor<'m> {
         if implied && (t.is_some() || f.is_some()) {
             state.implied.insert(&state.path, cond, t.is_some());
         }
-        let make = |s: &State, c: ExprId, (model, unknown): (Option<Assignment>, bool)| {
+        let make = |s: &State, c: ExprId, (model, unknown): (Option<Assignment>, bool), step: Option<DecidedBy>| {
             let mut n = s.clone();
             if !implied {
                 n.path.push(c);
@@ -59,10 +65,11 @@ impl<'m> Executor<'m> {
             n.model = model;
             n.unconfirmed_path |= unknown;
             n.depth += 1;
+            n.branch_step = step;
             n
         };
-        let ts = t.map(|side| make(state, cond, side));
-        let fs = f.map(|side| make(state, not_cond, side));
+        let ts = t.map(|side| make(state, cond, side, steps[0]));
+        let fs = f.map(|side| make(state, not_cond, side, steps[1]));
         (ts, fs)
     }
 
@@ -95,7 +102,7 @@ impl<'m> Executor<'m> {
             state.path.push(cond);
             return true;
         }
-        match self.cx.decider.feasible(&self.cx.pool, &state.path, cond) {
+        match self.cx.decider.decide_branch(&mut self.cx.pool, &state.path, cond) {
             Feasibility::Sat(m) => {
                 state.model = Some(m);
                 state.path.push(cond);

@@ -303,7 +303,7 @@ impl<'m> Executor<'m> {
         let text = self.read_c_string(state, c.args[0][0], c.inst.loc).unwrap_or_default();
         let msg = format!("assertion `{text}` can fail");
         let model = state.model.clone();
-        let decided = if state.unconfirmed_path { None } else { Some(crate::report::DecidedBy::BitPrecise) };
+        let decided = if state.unconfirmed_path { None } else { Some(state.branch_step.unwrap_or(crate::report::DecidedBy::BitPrecise)) };
         self.log.check_stats.record(decided.as_slice());
         self.report(state, FindingKind::Mismatch, c.inst.loc, msg, model.as_ref().filter(|_| !state.unconfirmed_path), decided);
         Err(Step::Terminated)
@@ -320,7 +320,7 @@ impl<'m> Executor<'m> {
         let (bad, good) = self.branch(state, fails);
         if let Some(bad) = bad {
             let witness = bad.model.clone().filter(|_| !bad.unconfirmed_path);
-            let decided = witness.as_ref().map(|_| crate::report::DecidedBy::BitPrecise);
+            let decided = witness.as_ref().map(|_| bad.branch_step.unwrap_or(crate::report::DecidedBy::BitPrecise));
             self.log.check_stats.record(decided.as_slice());
             self.report(&bad, FindingKind::Mismatch, c.inst.loc, "klee_assert can fail".into(), witness.as_ref(), decided);
         }

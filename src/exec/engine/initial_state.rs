@@ -53,6 +53,7 @@ impl<'m> Executor<'m> {
             abstracted: false,
             inexact_unsized: None,
             forced_exit: None,
+            branch_step: None,
         };
         self.next_state_id = 1;
         state

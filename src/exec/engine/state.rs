@@ -83,6 +83,9 @@ pub struct State {
     pub inexact_unsized: Option<InexactBytes>,
     /// A summarised loop's test this path must leave by (loop_summary.rs).
     pub forced_exit: Option<ForcedExit>,
+    /// The ladder step that decided the last branch into this side (a
+    /// failure reached through it was found, or shown possible, by it).
+    pub branch_step: Option<crate::report::DecidedBy>,
 }
 
 /// Bytes of unsized buffers given arbitrary values where their contents
