@@ -49,12 +49,12 @@ fn floats(witness: &Value, name: &str) -> Vec<f32> {
 }
 
 /// A serial sum against SSE partial sums, compared on the bits through
-/// memcpy, a union and a pointer cast: a witness without assumptions,
-/// proved under associativity and positive-zero as through
-/// `symcross_check_equal`, and a dropped term still refuted there.
+/// memcpy, a union and a pointer cast, by assert or abort: a witness
+/// without assumptions, proved under associativity and positive-zero as
+/// through `symcross_check_equal`, and a dropped term still refuted there.
 #[test]
 fn bits_of_a_sum_compared_as_integers() {
-    for copy in [&[][..], &["-D", "UNION"], &["-D", "POINTER"]] {
+    for copy in [&[][..], &["-D", "UNION"], &["-D", "POINTER"], &["-D", "ABORT"]] {
         let what = format!("sum_bits_memcpy.c {copy:?}");
         sampled_witness(&run("sum_bits_memcpy.c", copy), &what);
         let mut assumed = copy.to_vec();

@@ -97,3 +97,100 @@ fn step_of_solver_answer(f: &Feasibility) -> Option<DecidedBy> {
         Feasibility::Unknown(_) => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assumptions::Assumptions;
+    use crate::check::{Backend, Canonicalizer};
+    use crate::expr::{evaluate, FBinOp, FpFormat};
+    use crate::solver::{Unknown, UnknownKind};
+
+    /// A backend that never answers and counts how often it was asked.
+    struct NoSolver(std::rc::Rc<std::cell::Cell<u64>>);
+
+    impl Backend for NoSolver {
+        fn check(&mut self, _: &ExprPool, _: &[ExprId], _: ExprId) -> Feasibility {
+            self.0.set(self.0.get() + 1);
+            Feasibility::Unknown(Unknown::new(UnknownKind::Unsupported, "no solver in this test"))
+        }
+        fn queries(&self) -> u64 {
+            self.0.get()
+        }
+    }
+
+    /// An e-graph step that proves nothing, so that what is decided is
+    /// decided by the normal form or by sampling.
+    struct NoRewrites;
+
+    impl Canonicalizer for NoRewrites {
+        fn prove_equal(&mut self, _: &ExprPool, _: ExprId, _: ExprId) -> bool {
+            false
+        }
+        fn equal_under(&mut self, _: &ExprPool, _: ExprId, _: ExprId) -> Option<Assumptions> {
+            None
+        }
+    }
+
+    fn decider(assumptions: &[Assumption]) -> (Decider, std::rc::Rc<std::cell::Cell<u64>>) {
+        let asked = std::rc::Rc::new(std::cell::Cell::new(0));
+        let d = Decider::new(Box::new(NoSolver(asked.clone())), Some(Box::new(NoRewrites))).with_semantics(
+            Assumptions::of(assumptions),
+            128,
+            7,
+        );
+        (d, asked)
+    }
+
+    /// `0 + v0 + v1 + v2 + v3` serially and `(v0 + v1) + (v2 + v3)`.
+    fn serial_and_tree(p: &mut ExprPool) -> (ExprId, ExprId) {
+        let arr = p.new_array("v", 16);
+        let v: Vec<ExprId> = (0..4).map(|i| p.input_word(arr, 4 * i, 32)).collect();
+        let f = FpFormat::Single;
+        let zero = p.constant(32, 0);
+        let serial = v.iter().fold(zero, |acc, x| p.fbin(FBinOp::Add, f, acc, *x));
+        let (l, r) = (p.fbin(FBinOp::Add, f, v[0], v[1]), p.fbin(FBinOp::Add, f, v[2], v[3]));
+        (serial, p.fbin(FBinOp::Add, f, l, r))
+    }
+
+    #[test]
+    fn a_regrouped_sum_compared_on_the_bits_is_decided_without_the_solver() {
+        let mut p = ExprPool::new();
+        let (serial, tree) = serial_and_tree(&mut p);
+        let same = p.eq(serial, tree);
+        let differ = p.not(same);
+        // Without assumptions: a witness, and it really is one.
+        let (mut d, asked) = decider(&[]);
+        match d.decide_branch(&mut p, &[], differ) {
+            Feasibility::Sat(w) => assert_eq!(evaluate(&p, differ, &w), 1),
+            other => panic!("expected a witness, got {other:?}"),
+        }
+        assert_eq!(d.last_branch_step, Some(DecidedBy::Sampling));
+        // Under associativity and positive-zero: the failing side is
+        // infeasible, the holding side has a witness.
+        let (mut d, _) = decider(&[Assumption::Associativity, Assumption::PositiveZero]);
+        assert!(matches!(d.decide_branch(&mut p, &[], differ), Feasibility::Unsat));
+        assert_eq!(d.last_branch_step, Some(DecidedBy::Canonical));
+        match d.decide_branch(&mut p, &[], same) {
+            Feasibility::Sat(w) => assert_eq!(evaluate(&p, same, &w), 1),
+            other => panic!("expected a witness, got {other:?}"),
+        }
+        assert_eq!(asked.get(), 0);
+    }
+
+    #[test]
+    fn a_float_equality_of_regrouped_sides_needs_ordered() {
+        let mut p = ExprPool::new();
+        let (serial, tree) = serial_and_tree(&mut p);
+        let f = FpFormat::Single;
+        let holds = p.fcmp(Outcomes(Outcomes::EQ), f, serial, tree);
+        let fails = p.not(holds);
+        let all = [Assumption::Associativity, Assumption::PositiveZero, Assumption::Ordered];
+        let (mut d, asked) = decider(&all);
+        assert!(matches!(d.decide_branch(&mut p, &[], fails), Feasibility::Unsat));
+        assert_eq!(asked.get(), 0);
+        // Without `ordered` a NaN fails `==` in every grouping: not ruled out.
+        let (mut d, _) = decider(&[Assumption::Associativity, Assumption::PositiveZero]);
+        assert!(!matches!(d.decide_branch(&mut p, &[], fails), Feasibility::Unsat));
+    }
+}

@@ -335,13 +335,16 @@ impl<'m> Executor<'m> {
 
     fn builtin_abort(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let model = state.model.clone();
+        // The ladder step that showed the branch into the call possible, when one did.
+        let decided = state.branch_step.filter(|_| !state.unconfirmed_path);
+        self.log.check_stats.record(decided.as_slice());
         self.report(
             state,
             FindingKind::Mismatch,
             c.inst.loc,
             "abort() can be called".into(),
             model.as_ref().filter(|_| !state.unconfirmed_path),
-            None,
+            decided,
         );
         Err(Step::Terminated)
     }
