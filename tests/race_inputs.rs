@@ -1,5 +1,6 @@
-//! What a user gives `symcross race` about a launch: the NDRange (OpenCL
-//! 2.0 non-uniform work-groups, the work-item functions that go with them)
+//! What a user gives `symcross race` about a launch: the buffers' contents
+//! and access flags and NULL pointers (`--arg`), the NDRange (OpenCL 2.0
+//! non-uniform work-groups, the work-item functions that go with them),
 //! and the events of asynchronous copies. Known-answer kernels in
 //! tests/fixtures/race_inputs/, each with its `// args:` and `// expect:`
 //! lines, in pairs (the bug and its fixed twin); bad launches exit 2 with a
@@ -37,6 +38,21 @@ macro_rules! fixtures {
 }
 
 fixtures!(
+    read_only_written,
+    read_only_read_ok,
+    write_only_read,
+    write_only_component_ok,
+    null_dereferenced,
+    null_checked_ok,
+    scatter_permutation_ok,
+    scatter_fill_race,
+    scatter_partly_symbolic_race,
+    scatter_file_ok,
+    scatter_file_race,
+    slot_range_ok,
+    slot_range_race,
+    float_range_ok,
+    float_range_race,
     event_not_returned,
     event_returned_ok,
     event_waited_twice,
@@ -156,4 +172,67 @@ fn work_item_ids_match_real_opencl() {
         String::from_utf8_lossy(&native.stdout),
         String::from_utf8_lossy(&native.stderr)
     );
+}
+
+/// A bad `--arg` exits 2 with a message naming the argument, what was
+/// given and what is wrong.
+#[test]
+fn bad_buffer_specs_name_the_argument_and_the_problem() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("scatter_fill_race", "idx=fill:0", "fill:V needs the buffer's size: BYTES:fill:V"),
+        ("scatter_fill_race", "idx=6:fill:0", "6 bytes is not a whole number of uint elements (4 bytes each)"),
+        ("scatter_fill_race", "idx=16:fill:-1", "`-1` is outside uint's range [0, 4294967295]"),
+        ("scatter_fill_race", "idx=16:range:5:1", "range:5:1 is empty"),
+        ("scatter_fill_race", "idx=8:values:1,2,3", "3 uint elements take 12 bytes, more than the buffer's 8"),
+        ("scatter_fill_race", "idx=16:zeros", "`zeros` is none of @FILE, fill:V, range:A:B, values:E,E,..."),
+        ("scatter_fill_race", "idx=@no/such/file.bin", "cannot read `no/such/file.bin`"),
+        ("float_range_ok", "x=32:fill:one", "`one` is not a float value"),
+        ("float_range_ok", "x=32:range:0:0.1", "the bounds must be float values"),
+        ("scatter_fill_race", "nosuch=4", "kernel `scatter` has no parameter `nosuch`"),
+    ];
+    for (fixture, arg, want) in cases {
+        let run = race(fixture, &["--local-size", "4", "--num-groups", "1", "--arg", arg]);
+        assert_eq!(run.code, 2, "--arg {arg}: {}{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains(want), "--arg {arg}: want `{want}` in:\n{}", run.stderr);
+        let name = arg.split('=').next().unwrap();
+        assert!(run.stderr.contains(&format!("--arg {name}")), "--arg {arg}: the message names the argument:\n{}", run.stderr);
+    }
+}
+
+/// NULL, contents and access flags on a `__local` pointer, and a
+/// write-only `__constant` buffer, are refused with the reason.
+#[test]
+fn local_and_constant_pointers_refuse_what_the_host_cannot_give() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = dir.path().join("k.cl");
+    std::fs::write(&kernel, "__kernel void k(__local int *l, __constant int *c, __global int *g) { g[0] = l[0] + c[0]; }\n").unwrap();
+    let k = kernel.to_str().unwrap();
+    for (arg, want) in [
+        ("l=null", "a __local pointer cannot be NULL"),
+        ("l=64:ro", "__local memory has no host access flags"),
+        ("l=64:fill:0", "__local memory has no host contents"),
+        ("c=64:wo", "a __constant buffer cannot be write-only"),
+    ] {
+        let run = common::symcross(&["race", k, "--local-size", "4", "--num-groups", "1", "--arg", arg]);
+        assert_eq!(run.code, 2, "--arg {arg}: {}{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains(want), "--arg {arg}: want `{want}` in:\n{}", run.stderr);
+    }
+}
+
+/// A partly given buffer's witness holds only its arbitrary bytes, in
+/// order: for `values:2,sym,0` over four uints, elements 1 and 3.
+#[test]
+fn a_partly_given_buffer_witnesses_its_arbitrary_bytes_only() {
+    let run = race(
+        "scatter_partly_symbolic_race",
+        &["--local-size", "4", "--num-groups", "1", "--arg", "idx=16:values:2,sym,0", "--arg", "out=16", "--json", "-"],
+    );
+    let json = run.json.expect("json report");
+    let f = &json["findings"][0];
+    assert_eq!(f["kind"], "race", "{json}");
+    let idx = f["witness"]["idx"].as_str().expect("idx in the witness");
+    assert_eq!(idx.len(), 16, "two uints: {idx}");
+    // One of the two arbitrary indices equals a given one (2 or 0) modulo 4.
+    let element = |k: usize| u32::from_str_radix(&idx[8 * k..8 * k + 8], 16).unwrap().swap_bytes() % 4;
+    assert!([element(0), element(1)].iter().any(|e| *e == 0 || *e == 2), "{idx}");
 }

@@ -236,8 +236,13 @@ pub struct RaceArgs {
     /// where the last group of a dimension holds the remainder (non-uniform work-groups).
     #[arg(long, value_name = "X[,Y,Z]", alias = "global_size")]
     pub global_size: Option<String>,
-    /// Fix a scalar argument (NAME=VALUE; a sampler_t its flags, e.g. 18), give a buffer's size in bytes (NAME=BYTES)
-    /// or an image's size in pixels (NAME=W, NAME=WxH, NAME=WxHxD); repeatable.
+    /// Fix a scalar argument (NAME=VALUE; a sampler_t its flags, e.g. 18), give an image's size in pixels
+    /// (NAME=W, NAME=WxH, NAME=WxHxD), or give a pointer's buffer: NAME=BYTES (arbitrary contents), NAME=@FILE (the
+    /// file's bytes), NAME=[BYTES:]values:E,E,... (these elements, `sym` for an arbitrary one, the rest arbitrary),
+    /// NAME=BYTES:@FILE (the file first, the rest arbitrary), NAME=BYTES:fill:V, NAME=BYTES:range:A:B (every
+    /// element in [A, B]), each optionally followed by :ro or :wo (the host created it read-only or write-only: a
+    /// write, resp. a read, is a finding; `ro`/`wo` alone for an unsized buffer), or NAME=null (a NULL pointer).
+    /// Elements are of the type the parameter points to. Repeatable.
     #[arg(long, value_name = "NAME=VALUE")]
     pub arg: Vec<String>,
     /// Do not report write-write races where both sides write the same value.

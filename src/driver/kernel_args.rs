@@ -1,8 +1,9 @@
 //! What `--arg NAME=VALUE` gives a kernel run alone, read into the
 //! argument the executor builds (`StandaloneArg`): a struct passed by value
-//! cannot be given a value, a pointer can be given its buffer's size in
-//! bytes, an image its size in pixels (`W`, `WxH`, `WxHxD`), a scalar
-//! (a sampler's flags too) its value.
+//! cannot be given a value, a pointer can be given its buffer (size,
+//! contents, the host's access flags, or NULL: buffer_spec.rs), an image
+//! its size in pixels (`W`, `WxH`, `WxHxD`), a scalar (a sampler's flags
+//! too) its value.
 
 use crate::driver::DriverError;
 use crate::exec::StandaloneArg;
@@ -22,16 +23,20 @@ pub(super) fn standalone_arg(p: &Param, given: Option<&String>) -> Result<Standa
         return Ok(StandaloneArg::Image { dims, size });
     }
     match &p.ty {
-        Type::Ptr { addr_space } => Ok(match given {
-            None => StandaloneArg::Unsized { space: *addr_space },
-            Some(v) => StandaloneArg::Buffer { bytes: buffer_size(&p.name, v)?, space: *addr_space },
-        }),
+        Type::Ptr { addr_space } => match given {
+            None => Ok(StandaloneArg::Unsized { space: *addr_space, access: crate::exec::HostAccess::ReadWrite }),
+            Some(v) => super::buffer_spec::pointer_arg(*addr_space, p.cl_type.as_deref(), v).map_err(|why| bad_value(&p.name, v, why)),
+        },
         t => {
             let widths = crate::exec::leaf_widths(t);
             match given {
                 Some(v) => {
                     let width = widths.first().copied().unwrap_or(32);
-                    let bits = parse_scalar(v, t).ok_or_else(|| bad_value(&p.name, v, format!("not a value of type {t:?}")))?;
+                    let type_name = p.cl_type.clone().unwrap_or_else(|| format!("{t:?}"));
+                    let why = || {
+                        bad_value(&p.name, v, format!("not a value of type {type_name} (integer and float scalars can be given values)"))
+                    };
+                    let bits = parse_scalar(v, t).ok_or_else(why)?;
                     Ok(StandaloneArg::Fixed { width, bits })
                 }
                 None => Ok(StandaloneArg::Symbolic { widths }),
@@ -45,17 +50,7 @@ fn bad_value(name: &str, value: &str, expected: String) -> DriverError {
     DriverError::BadArgument { given: format!("{name}={value}"), expected }
 }
 
-/// Largest buffer `--arg NAME=BYTES` may give: the bytes of one symbolic
-/// input are numbered with 32 bits.
-const MAX_BUFFER_BYTES: u64 = u32::MAX as u64;
-
-fn buffer_size(name: &str, v: &str) -> Result<u64, DriverError> {
-    let n = v.parse::<u64>().map_err(|_| bad_value(name, v, "a buffer size in bytes is expected".into()))?;
-    if n > MAX_BUFFER_BYTES {
-        return Err(bad_value(name, v, format!("a buffer is at most {MAX_BUFFER_BYTES} bytes")));
-    }
-    Ok(n)
-}
+use super::buffer_spec::MAX_BUFFER_BYTES;
 
 /// `--arg NAME=W`, `WxH` or `WxHxD` for an image of `dims` dimensions:
 /// each at least 1, and all the pixels (16 bytes each) a buffer can hold.
@@ -92,14 +87,19 @@ mod tests {
     use super::*;
 
     fn param(name: &str, ty: Type) -> Param {
-        Param { name: name.to_string(), ty, reg: crate::ir::RegId(0), byval: None, image_dims: None }
+        Param { name: name.to_string(), ty, reg: crate::ir::RegId(0), byval: None, image_dims: None, cl_type: None }
     }
 
     #[test]
     fn pointer_given_a_size_is_a_buffer_of_that_size() {
         let p = param("buf", Type::Ptr { addr_space: 1 });
-        assert_eq!(standalone_arg(&p, Some(&"64".to_string())).unwrap(), StandaloneArg::Buffer { bytes: 64, space: 1 });
-        assert_eq!(standalone_arg(&p, None).unwrap(), StandaloneArg::Unsized { space: 1 });
+        let rw = crate::exec::HostAccess::ReadWrite;
+        let contents = crate::exec::BufferContents::default();
+        assert_eq!(
+            standalone_arg(&p, Some(&"64".to_string())).unwrap(),
+            StandaloneArg::Buffer { bytes: 64, space: 1, contents, access: rw }
+        );
+        assert_eq!(standalone_arg(&p, None).unwrap(), StandaloneArg::Unsized { space: 1, access: rw });
         assert!(standalone_arg(&p, Some(&"-1".to_string())).is_err());
     }
 

@@ -6,6 +6,7 @@
 //! (`check_module` from an entry function, `run_kernel` for an OpenCL
 //! kernel alone). The executor is reached only through its methods.
 
+mod buffer_spec;
 mod check;
 mod error;
 mod group_recheck;

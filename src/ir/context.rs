@@ -22,6 +22,9 @@ pub struct ModuleCx {
     pub fpmath_kind: u32,
     /// Kind id of `!kernel_arg_addr_space` (OpenCL kernels).
     pub kernel_md_kind: u32,
+    /// Kind id of `!kernel_arg_base_type` (OpenCL kernels: each
+    /// parameter's type as written, typedefs resolved).
+    pub kernel_arg_type_kind: u32,
     pub llcx: llvm_sys::prelude::LLVMContextRef,
 }
 
@@ -44,6 +47,7 @@ impl ModuleCx {
             files: FileTable::new(),
             fpmath_kind: llvm::md_kind(llcx, "fpmath"),
             kernel_md_kind: llvm::md_kind(llcx, "kernel_arg_addr_space"),
+            kernel_arg_type_kind: llvm::md_kind(llcx, "kernel_arg_base_type"),
             llcx,
         }
     }

@@ -101,12 +101,14 @@ pub fn translate_function(cx: &mut ModuleCx, f: Value) -> Function {
         loc: cx.files.global_loc(f),
         is_kernel: llvm::call_conv(f) == SPIR_KERNEL_CC || llvm::global_has_metadata(f, cx.kernel_md_kind),
     };
+    let cl_types = llvm::metadata_strings(cx.llcx, f, cx.kernel_arg_type_kind).unwrap_or_default();
     let mut fcx = FnCx { cx, regs: HashMap::new(), blocks: HashMap::new() };
     for (i, p) in llvm::params(f).into_iter().enumerate() {
         let reg = new_reg(&mut fcx, &mut func, p);
         let byval = llvm::byval_type(f, i as u32).map(|t| (fcx.cx.layout.alloc_size(t), fcx.cx.layout.abi_align(t)));
         let image_dims = super::types_from_llvm::image_dims(&llvm::print_type(llvm::type_of(p)));
-        func.params.push(Param { reg, ty: func.reg_types[reg.0 as usize].clone(), name: llvm::name(p), byval, image_dims });
+        let cl_type = cl_types.get(i).filter(|t| !t.is_empty()).cloned();
+        func.params.push(Param { reg, ty: func.reg_types[reg.0 as usize].clone(), name: llvm::name(p), byval, image_dims, cl_type });
     }
     if llvm::is_declaration(f) {
         return func;

@@ -118,6 +118,38 @@ pub fn global_has_metadata(g: Value, kind: u32) -> bool {
     found
 }
 
+/// The strings of a global object's metadata node `kind` (an OpenCL
+/// kernel's `!kernel_arg_base_type`: one string per parameter); None when
+/// it has no such node. An operand that is not a string reads as "".
+pub fn metadata_strings(ctx: LLVMContextRef, g: Value, kind: u32) -> Option<Vec<String>> {
+    let mut n = 0usize;
+    // SAFETY: the entries are read before they are disposed of, and each
+    // operand is asked for its string only through LLVMGetMDString, which
+    // answers null for one that is not a string.
+    unsafe {
+        let entries = llvm_sys::core::LLVMGlobalCopyAllMetadata(g, &mut n);
+        if entries.is_null() {
+            return None;
+        }
+        let found = (0..n as u32).find(|&i| LLVMValueMetadataEntriesGetKind(entries, i) == kind);
+        let out = found.map(|i| {
+            let node = LLVMMetadataAsValue(ctx, LLVMValueMetadataEntriesGetMetadata(entries, i));
+            let count = LLVMGetMDNodeNumOperands(node) as usize;
+            let mut ops: Vec<Value> = vec![std::ptr::null_mut(); count];
+            LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
+            ops.into_iter()
+                .map(|op| {
+                    let mut len = 0u32;
+                    let s = if op.is_null() { std::ptr::null() } else { LLVMGetMDString(op, &mut len) };
+                    copy_str(s, len as usize)
+                })
+                .collect()
+        });
+        LLVMDisposeValueMetadataEntries(entries);
+        out
+    }
+}
+
 /// Follows an LLVM intrusive list from `first` using `next`.
 pub fn chain<T>(first: *mut T, next: unsafe extern "C" fn(*mut T) -> *mut T) -> impl Iterator<Item = *mut T> {
     std::iter::successors(if first.is_null() { None } else { Some(first) }, move |&cur| {

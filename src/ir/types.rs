@@ -547,6 +547,10 @@ pub struct Param {
     /// An OpenCL image parameter (image1d_t, image2d_t, image3d_t): its
     /// dimensions; the parameter's value is the address of its pixels.
     pub image_dims: Option<u8>,
+    /// An OpenCL kernel parameter's type as the source spells it, typedefs
+    /// resolved (`float*`, `uint __attribute__((ext_vector_type(4)))*`),
+    /// from `!kernel_arg_base_type`; None for other functions.
+    pub cl_type: Option<String>,
 }
 
 /// A function of the module, defined or declared.

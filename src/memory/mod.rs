@@ -107,6 +107,10 @@ pub struct MemoryObject {
     /// OpenCL `__constant` variables): a write into it is a
     /// `write-to-read-only` finding (read_only.rs).
     pub read_only: bool,
+    /// Set for a kernel's buffer the host created write-only
+    /// (`CL_MEM_WRITE_ONLY`): a kernel's read of it is a
+    /// `read-from-write-only` finding (exec/opencl/buffer_inputs.rs).
+    pub write_only: bool,
     /// Whether it was freed (a later access is a use-after-free).
     pub freed: bool,
     /// OpenCL address space (0 private, 1 global, 2 constant, 3 local).
@@ -171,6 +175,7 @@ impl Memory {
             name,
             bytes: ObjectBytes::new(size, zero),
             read_only: false,
+            write_only: false,
             freed: false,
             addr_space: PRIVATE_SPACE,
             alloc_line: None,
@@ -222,6 +227,7 @@ impl Memory {
             name,
             bytes: ObjectBytes::new(0, pool.constant(8, 0)),
             read_only: false,
+            write_only: false,
             freed: false,
             addr_space,
             alloc_line: None,

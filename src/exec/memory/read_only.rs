@@ -39,6 +39,9 @@ impl<'m> Executor<'m> {
         // clang names string literals `.str`, `.str.1`...: no source name.
         let object = if o.name == ".str" || o.name.starts_with(".str.") {
             "a string literal".to_string()
+        } else if o.kind == crate::memory::ObjectKind::Buffer && o.addr_space != CONSTANT_SPACE {
+            // A kernel's buffer the host created read-only (`--arg NAME=...:ro`).
+            format!("buffer `{}` (created CL_MEM_READ_ONLY by the host: `:ro`)", o.name)
         } else {
             format!("{what} {} `{}`", o.describe(), o.name)
         };

@@ -7,6 +7,7 @@
 
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::State;
+use crate::exec::opencl::buffer_inputs::{BufferContents, HostAccess};
 use crate::exec::opencl::workitems::{Gpu, NdRange, RaceMode};
 use crate::expr::value::Value;
 use crate::ir::FuncId;
@@ -46,15 +47,21 @@ pub enum StandaloneArg {
         /// The address space pointed to (OpenCL numbering:
         /// `crate::ir::GLOBAL_SPACE`, `crate::ir::LOCAL_SPACE`, ...).
         space: u32,
+        /// What the host allowed the kernel to do with it.
+        access: HostAccess,
     },
     /// A pointer to a buffer of `bytes` bytes in address space `space`:
-    /// symbolic contents, except in local memory, which each group starts
-    /// uninitialised.
+    /// `contents` (symbolic unless given), except in local memory, which
+    /// each group starts uninitialised.
     Buffer {
         /// The buffer's size in bytes.
         bytes: u64,
         /// The address space pointed to, numbered as for `Unsized`.
         space: u32,
+        /// What the host wrote into it (global and constant buffers).
+        contents: BufferContents,
+        /// What the host allowed the kernel to do with it.
+        access: HostAccess,
     },
     /// An image of `dims` dimensions: of the size given (width, height,
     /// depth in pixels), or of unknown size (images.rs).
@@ -99,7 +106,7 @@ impl<'m> Executor<'m> {
         let mut values = Vec::new();
         let mut local_objects = Vec::new();
         for (p, arg) in params.iter().zip(args) {
-            let v = self.standalone_argument(&mut state.memory, &p.name, arg, &mut local_objects)?;
+            let v = self.standalone_argument(&mut state, &p.name, arg, &mut local_objects)?;
             values.push(v);
         }
         self.install_ndrange(&mut state, setup, values, local_objects);
@@ -109,32 +116,35 @@ impl<'m> Executor<'m> {
 
     fn standalone_argument(
         &mut self,
-        memory: &mut Memory,
+        state: &mut State,
         name: &str,
         arg: &StandaloneArg,
         locals: &mut Vec<ObjectId>,
     ) -> Result<Value, BufferOverLimit> {
+        let memory = &mut state.memory;
         match arg {
             StandaloneArg::SymbolicByval { size, align } => {
                 let base = self.symbolic_byval_argument(memory, name, *size, *align);
                 Ok(smallvec::smallvec![self.cx.pool.constant(64, base as u128)])
             }
-            StandaloneArg::Unsized { space } => {
+            StandaloneArg::Unsized { space, access } => {
                 let obj = memory.allocate_address_only(&mut self.cx.pool, name.to_string(), *space);
                 mark_constant_read_only(memory, obj);
+                mark_host_access(memory, obj, *access);
                 Ok(smallvec::smallvec![self.cx.pool.constant(64, memory.object(obj).base as u128)])
             }
-            StandaloneArg::Buffer { bytes, space } => {
+            StandaloneArg::Buffer { bytes, space, contents, access } => {
                 let Some(obj) = self.argument_buffer(memory, *bytes, *space, name.to_string()) else {
                     return Err(BufferOverLimit { name: name.to_string(), bytes: *bytes });
                 };
+                mark_host_access(memory, obj, *access);
+                let base = memory.object(obj).base;
                 if *space == crate::ir::LOCAL_SPACE {
                     locals.push(obj);
                 } else {
-                    let array = self.cx.pool.new_array(name, *bytes as u32);
-                    memory.object_mut(obj).bytes.fill_input(&mut self.cx.pool, 0, *bytes, array, 0);
+                    self.fill_buffer(state, obj, name, *bytes, contents);
                 }
-                Ok(smallvec::smallvec![self.cx.pool.constant(64, memory.object(obj).base as u128)])
+                Ok(smallvec::smallvec![self.cx.pool.constant(64, base as u128)])
             }
             StandaloneArg::Image { dims, size } => {
                 let Some(base) = self.image_argument(memory, name, *dims, *size) else {
@@ -200,6 +210,15 @@ impl<'m> Executor<'m> {
             only_groups: setup.only_groups,
         }));
     }
+}
+
+/// The host's access flags on a buffer (buffer_inputs.rs): a read-only
+/// one is read-only as `__constant` memory is, a write-only one is
+/// flagged for the reads.
+fn mark_host_access(memory: &mut Memory, obj: ObjectId, access: HostAccess) {
+    let o = memory.object_mut(obj);
+    o.read_only |= access == HostAccess::ReadOnly;
+    o.write_only = access == HostAccess::WriteOnly;
 }
 
 /// A kernel may only read what a `__constant` pointer points to: an

@@ -29,6 +29,9 @@ impl<'m> Executor<'m> {
     ) {
         let write = kind != AccessKind::Read;
         let atomic = kind == AccessKind::Atomic;
+        if state.gpu.is_some() {
+            self.check_host_readable(state, access, len, kind, loc);
+        }
         let Some(gpu) = state.gpu.as_mut() else { return };
         let space = state.memory.object(access.object).addr_space;
         if space != GLOBAL_SPACE && space != LOCAL_SPACE {
