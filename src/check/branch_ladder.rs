@@ -28,7 +28,11 @@ impl Decider {
     pub fn decide_branch(&mut self, pool: &mut ExprPool, path: &[ExprId], cond: ExprId) -> Feasibility {
         self.last_branch_step = None;
         if self.canon.is_none() || pool.as_const(cond).is_some() || !pool.mentions_fp(cond) {
-            return self.feasible(pool, path, cond);
+            let answer = self.feasible(pool, path, cond);
+            if pool.as_const(cond).is_none() {
+                self.last_branch_step = step_of_solver_answer(&answer);
+            }
+            return answer;
         }
         if let Some((a, b)) = super::negated_equality(pool, cond) {
             return self.equality_can_fail(pool, path, a, b);

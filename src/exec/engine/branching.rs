@@ -16,6 +16,7 @@ impl<'m> Executor<'m> {
     /// side are feasible, updating models. The caller continues `state` on
     /// one side and gets a clone for the other.
     pub(in crate::exec) fn branch(&mut self, state: &mut State, cond: ExprId) -> (Option<State>, Option<State>) {
+        self.ruled_out_by = None;
         if let Some(v) = self.cx.pool.as_const(cond) {
             return if v != 0 { (Some(state.clone()), None) } else { (None, Some(state.clone())) };
         }
@@ -48,6 +49,11 @@ impl<'m> Executor<'m> {
             steps[i] = self.cx.decider.last_branch_step;
         }
         let [t, f] = sides;
+        self.ruled_out_by = match (&t, &f) {
+            (Some(_), None) => steps[1],
+            (None, Some(_)) => steps[0],
+            _ => None,
+        };
         // When the other side is infeasible the path already implies the
         // condition: pushing it again would only grow the path (a loop
         // re-deciding an implied branch would make every later query slower).

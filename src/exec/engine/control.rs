@@ -87,6 +87,13 @@ impl<'m> Executor<'m> {
             }
         }
         let (t, f) = self.branch(state, c);
+        // A failure the ladder ruled out is a check it proved.
+        if let Some(by) = self.ruled_out_by.take() {
+            let failing = if t.is_none() { then } else { otherwise };
+            if self.failure_blocks.contains(&(state.frame().func, failing)) {
+                self.log.check_stats.record(&[by]);
+            }
+        }
         match (t, f) {
             (Some(mut t), Some(mut f)) => {
                 let (here, func_id) = (state.frame().block, state.frame().func);

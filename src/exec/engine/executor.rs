@@ -69,6 +69,9 @@ pub struct Executor<'m> {
     pub(in crate::exec) failure_blocks: FxHashSet<(FuncId, crate::ir::BlockId)>,
     /// Origins and caches of the uninitialised-bits analysis (shadow.rs).
     pub(in crate::exec) shadow: crate::memory::shadow::ShadowCx,
+    /// The ladder step that ruled out one side of the last symbolic branch
+    /// (branching.rs): when that side was a failure, a check was proved.
+    pub(in crate::exec) ruled_out_by: Option<crate::report::DecidedBy>,
 }
 
 impl<'m> Executor<'m> {
@@ -94,6 +97,7 @@ impl<'m> Executor<'m> {
             finished: None,
             failure_blocks: crate::exec::engine::coverage::failure_blocks(module),
             shadow: crate::memory::shadow::ShadowCx::new(module),
+            ruled_out_by: None,
         }
     }
 
