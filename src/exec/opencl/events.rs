@@ -39,7 +39,8 @@ impl<'m> Executor<'m> {
                     // Handles symcross gives out are numbered from 2^48.
                     let what = if e >> 48 == 1 { "the event of an asynchronous copy".to_string() } else { format!("event {e}") };
                     let model = self.current_model(state);
-                    return Err(self.invalid_event(state, loc, k, &what, why, model));
+                    let always = self.cx.pool.bool_const(true);
+                    return Err(self.invalid_event(state, loc, k, &what, why, model, always));
                 }
                 None => {
                     // Can the handle be none of the live events?
@@ -54,7 +55,7 @@ impl<'m> Executor<'m> {
                         state.path.push(none);
                         state.model = Some(m.clone());
                         let why = "can be a value no asynchronous copy of this work-item returned";
-                        return Err(self.invalid_event(state, loc, k, "an event computed from the input", why.into(), Some(m)));
+                        return Err(self.invalid_event(state, loc, k, "an event computed from the input", why.into(), Some(m), none));
                     }
                     0
                 }
@@ -73,8 +74,12 @@ impl<'m> Executor<'m> {
         Ok(events)
     }
 
-    /// Reports the `invalid-event` finding of the `k`th handle and ends
-    /// the path.
+    /// Reports the `invalid-event` finding of the `k`th handle, found
+    /// under `condition`, and ends the path. In pair mode, a finding whose
+    /// path or condition rests on memory havocked at a barrier (a handle
+    /// kept in `__local` memory) may need values no device holds: it is
+    /// not confirmed.
+    #[allow(clippy::too_many_arguments)]
     fn invalid_event(
         &mut self,
         state: &mut State,
@@ -83,12 +88,20 @@ impl<'m> Executor<'m> {
         what: &str,
         why: String,
         model: Option<crate::expr::Assignment>,
+        condition: ExprId,
     ) -> Step {
         let gpu = crate::exec::opencl::workitems::device(&state.gpu);
+        let havocked = self.depends_on_havoc(state, gpu.log.havoc_fresh_from, condition);
         let label = self.item_label(&gpu.items[gpu.current], model.as_ref());
         let line = self.cx.location(loc).line;
         let msg = format!("wait_group_events at line {line}: {what} (element {k} of its list), waited for by work-item {label}, {why}");
-        self.report(state, FindingKind::InvalidEvent, loc, msg, model.as_ref(), None);
+        if let Some(f) = self.report(state, FindingKind::InvalidEvent, loc, msg, model.as_ref(), None) {
+            if havocked {
+                f.doubt(
+                    "the handle or the path depends on memory havocked at a barrier (pair mode), which may hold values no device holds",
+                );
+            }
+        }
         Step::Terminated
     }
 }
