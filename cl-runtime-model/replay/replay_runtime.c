@@ -13,6 +13,11 @@
  *                        `symcross replay` to decide what reproduced:
  *     symbolic ok|missing|size NAME NBYTES WITNESSBYTES
  *     differ FILE:LINE COUNT WHAT   (a symcross_check_equal with COUNT differing elements)
+ *     values FILE:LINE SIZE COUNT LEFT RIGHT
+ *                                   (every symcross_check_equal: the compared bytes as
+ *                                   hex, at most MAX_LOGGED_BYTES of each side, so that
+ *                                   symcross compares the element it reported by its
+ *                                   own rule and shows the CPU's values)
  *     assert FILE:LINE              (a failing klee_assert or assert())
  *     assume FILE:LINE              (a symcross_assume whose condition is false)
  *   FILE:LINE is `?:0` when the call site cannot be found (no sanitizer
@@ -224,8 +229,29 @@ static int nans_equal(void) {
   return !mode || strcmp(mode, "exact") != 0;
 }
 
+/* Bytes of each side of a symcross_check_equal written to the event log. */
+#define MAX_LOGGED_BYTES 65536
+
+static void log_values(const char *site, const unsigned char *x, const unsigned char *y, size_t elem_size, size_t count) {
+  const char *path = getenv("SYMCROSS_REPLAY_LOG");
+  if (!path || !*path || elem_size == 0) return;
+  size_t n = elem_size * count;
+  if (n > MAX_LOGGED_BYTES) n = MAX_LOGGED_BYTES - MAX_LOGGED_BYTES % elem_size;
+  FILE *f = fopen(path, "a");
+  if (!f) return;
+  fprintf(f, "values %s %zu %zu ", site, elem_size, n / elem_size);
+  for (size_t i = 0; i < n; i++) fprintf(f, "%02x", x[i]);
+  fputc(' ', f);
+  for (size_t i = 0; i < n; i++) fprintf(f, "%02x", y[i]);
+  fputc('\n', f);
+  fclose(f);
+}
+
 void symcross_check_equal(const void *a, const void *b, size_t elem_size, size_t count, const char *what) {
   const unsigned char *x = a, *y = b;
+  char values_site[1100];
+  call_site(__builtin_return_address(0), values_site, sizeof values_site);
+  log_values(values_site, x, y, elem_size, count);
   size_t differing = 0;
   int nan_blind = nans_equal();
   for (size_t i = 0; i < count; i++) {
@@ -239,10 +265,6 @@ void symcross_check_equal(const void *a, const void *b, size_t elem_size, size_t
     print_element(y + i * elem_size, elem_size);
     printf("\n");
   }
-  if (differing) {
-    char site[1100];
-    call_site(__builtin_return_address(0), site, sizeof site);
-    log_event("differ %s %zu %s", site, differing, what ? what : "values");
-  }
+  if (differing) log_event("differ %s %zu %s", values_site, differing, what ? what : "values");
   fflush(stdout);
 }

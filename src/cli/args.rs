@@ -171,6 +171,11 @@ pub struct CheckArgs {
     /// Explore both sides of every branch separately instead of merging them.
     #[arg(long)]
     pub no_merge: bool,
+    /// Do not run confirmed findings' witnesses natively (on this CPU, or
+    /// under qemu-aarch64) before reporting them: they are then
+    /// "confirmed by the model only".
+    #[arg(long)]
+    pub no_replay: bool,
     /// Most instructions (both sides together) of a branch that if-conversion folds into selects.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub fold_threshold: u32,

@@ -118,6 +118,9 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     let (mut report, _) = crate::driver::check_module(&loaded, &name, &a.entry, &config)?;
     report.mark_unverified_rules(unverified_rules);
     report.build = Some(build_record(&a, &opts, &report.assumptions));
+    // Confirmed means reproduced: each confirmed finding's witness runs
+    // natively on the same build before it is reported.
+    crate::replay::confirm_natively(&mut report, !a.no_replay);
     if !super::stdout_taken(&a.limits.json, &a.ci) {
         print!("{}", text::render_styled(&report, style));
     }

@@ -11,6 +11,7 @@
 //! `fold.rs`, the human-readable printer in `print.rs`.
 
 mod build;
+pub mod element_equality;
 mod element_type;
 mod eval;
 mod fold;

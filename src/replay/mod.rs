@@ -9,11 +9,13 @@
 //! is said loudly, with its own exit status.
 
 mod error;
+mod in_check;
 mod native;
 mod outcome;
 mod recorded;
 
 pub use error::ReplayError;
+pub use in_check::confirm_natively;
 pub use native::{plan, BuildPlan, RunResult};
 pub use outcome::{Observed, Verdict};
 pub use recorded::{numbered, read_report, NumberedFinding};
@@ -98,12 +100,13 @@ pub fn replay_report(
     let (mut reproduced, mut failed, mut refused) = (0, Vec::new(), 0);
     for f in to_run {
         let witness = f.witness();
-        let run = program.run(f.index, &witness, f.compares_integers())?;
+        let nans_equal = f.nans_equal(&plan.nan);
+        let run = program.run(f.index, &witness, nans_equal)?;
         let _ = writeln!(out, "finding {}: {} at {}: {}", f.index, f.finding.kind.name(), f.location(), f.finding.message);
         for line in run.stdout.lines().filter(|l| !l.starts_with("symcross replay: ")) {
             let _ = writeln!(out, "  {line}");
         }
-        match outcome::judge(f.finding, &run, &witness) {
+        match outcome::judge(f.finding, &run, &witness, nans_equal) {
             Verdict::Reproduced(o) => {
                 reproduced += 1;
                 let _ = writeln!(out, "  reproduced {on}: {}", outcome::describe(&o));
@@ -112,7 +115,7 @@ pub fn replay_report(
                 refused += 1;
                 let _ = writeln!(out, "  REFUSED: the witness does not fit the harness: {why}");
             }
-            Verdict::NotReproduced(why, _) => {
+            Verdict::NotReproduced(why, _, _) => {
                 failed.push(f.index);
                 let _ = writeln!(out, "  NOT REPRODUCED: {why}");
                 for l in run.stderr.lines().take(40) {

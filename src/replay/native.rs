@@ -142,7 +142,6 @@ pub struct NativeProgram {
     exe: PathBuf,
     /// The emulator the program runs under (qemu-aarch64 for AArch64).
     emulator: Option<Emulator>,
-    nan: String,
 }
 
 /// A user-mode emulator for a program of another instruction set, with the
@@ -212,7 +211,7 @@ pub fn build(plan: &BuildPlan) -> Result<NativeProgram, ReplayError> {
     if !built.status.success() {
         return Err(ReplayError::BuildFailed { plan: plan.describe(), stderr: String::from_utf8_lossy(&built.stderr).into_owned() });
     }
-    Ok(NativeProgram { dir, exe, emulator, nan: plan.nan.clone() })
+    Ok(NativeProgram { dir, exe, emulator })
 }
 
 /// What one native run did.
@@ -243,10 +242,20 @@ fn symbolizer() -> Option<PathBuf> {
 }
 
 impl NativeProgram {
-    /// Runs the program with `witness` (input name, hex bytes). A finding
-    /// that compares integers is replayed comparing bits (the runtime's
-    /// NaN-blind comparison cannot tell an integer from a float).
-    pub fn run(&self, index: usize, witness: &[(String, String)], compares_integers: bool) -> Result<RunResult, ReplayError> {
+    /// Where the program runs, for messages and reports: `qemu-aarch64`
+    /// for an emulated build, else `this CPU`.
+    pub fn runs_on(&self) -> &'static str {
+        if self.emulator.is_some() {
+            "qemu-aarch64"
+        } else {
+            "this CPU"
+        }
+    }
+
+    /// Runs the program with `witness` (input name, hex bytes). The
+    /// runtime compares with all NaNs equal when `nans_equal` (as the check
+    /// compared the finding's element), else bit for bit.
+    pub fn run(&self, index: usize, witness: &[(String, String)], nans_equal: bool) -> Result<RunResult, ReplayError> {
         let wfile = self.dir.path().join(format!("witness-{index}.txt"));
         let log = self.dir.path().join(format!("events-{index}.log"));
         let out = self.dir.path().join(format!("stdout-{index}.txt"));
@@ -265,7 +274,7 @@ impl NativeProgram {
         };
         cmd.env("SYMCROSS_WITNESS", &wfile)
             .env("SYMCROSS_REPLAY_LOG", &log)
-            .env("SYMCROSS_NAN", if compares_integers { "exact" } else { self.nan.as_str() })
+            .env("SYMCROSS_NAN", if nans_equal { "equal" } else { "exact" })
             .env("ASAN_OPTIONS", "detect_leaks=0:halt_on_error=1:abort_on_error=0:symbolize=1:allocator_may_return_null=1")
             .env("UBSAN_OPTIONS", "print_stacktrace=1:symbolize=1")
             .stdin(Stdio::null())

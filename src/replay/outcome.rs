@@ -2,6 +2,8 @@
 //! the sanitizers' reports, and whether that is what the report claimed.
 
 use super::native::{RunResult, EXIT_WITNESS_MISFIT};
+use crate::expr::element_equality::elements_equal;
+use crate::expr::{ElementType, FpFormat};
 use crate::report::{Finding, FindingKind};
 
 /// One failure seen on the CPU.
@@ -20,8 +22,9 @@ pub struct Observed {
 pub enum Verdict {
     /// What the report claimed happened on the CPU.
     Reproduced(Observed),
-    /// It did not: a bug in symcross (the reason, and what was seen).
-    NotReproduced(String, Vec<Observed>),
+    /// It did not: a bug in symcross (the reason, and what was seen), with
+    /// the CPU's values of the element the finding is about, when known.
+    NotReproduced(String, Vec<Observed>, Option<String>),
     /// The witness does not fit the harness (renamed, resized or missing
     /// inputs): nothing can be concluded.
     Refused(String),
@@ -223,8 +226,83 @@ fn is_work_item_id(name: &str) -> bool {
     name.strip_prefix("work_item_").is_some_and(|k| !k.is_empty() && k.bytes().all(|c| c.is_ascii_digit()))
 }
 
-/// Compares what the run showed with what the finding claims.
-pub fn judge(f: &Finding, run: &RunResult, witness: &[(String, String)]) -> Verdict {
+/// The compared values of one `symcross_check_equal` call, as the replay
+/// runtime logged them.
+struct LoggedValues {
+    site: Option<(String, u64)>,
+    size: usize,
+    left: Vec<u8>,
+    right: Vec<u8>,
+}
+
+impl LoggedValues {
+    /// Element `k` of both sides, when logged.
+    fn element(&self, k: usize) -> Option<(&[u8], &[u8])> {
+        let r = k.checked_mul(self.size)?..(k + 1).checked_mul(self.size)?;
+        Some((self.left.get(r.clone())?, self.right.get(r)?))
+    }
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    (0..s.len() / 2).map(|i| u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()).collect()
+}
+
+/// The `values` events of the run.
+fn logged_values(run: &RunResult) -> Vec<LoggedValues> {
+    run.events
+        .iter()
+        .filter_map(|e| {
+            let w: Vec<&str> = e.split(' ').collect();
+            let ["values", site, size, _count, left, right] = w.as_slice() else { return None };
+            Some(LoggedValues { site: parse_site(site), size: size.parse().ok()?, left: unhex(left)?, right: unhex(right)? })
+        })
+        .collect()
+}
+
+/// One element as the CPU computed it: its bits, and its reading in the
+/// finding's element type when that is known.
+fn show_element(bytes: &[u8], element_type: Option<&str>) -> String {
+    let bits = bytes.iter().rev().fold(0u128, |acc, b| (acc << 8) | *b as u128);
+    let hex = format!("0x{:0width$x}", bits, width = 2 * bytes.len());
+    let t = match (element_type, bytes.len()) {
+        (Some("half"), 2) => Some(ElementType::Float(FpFormat::Half)),
+        (Some("float"), 4) => Some(ElementType::Float(FpFormat::Single)),
+        (Some("double"), 8) => Some(ElementType::Float(FpFormat::Double)),
+        _ => None,
+    };
+    match t {
+        Some(t) => t.show(bytes),
+        None => hex,
+    }
+}
+
+/// For a `symcross_check_equal` finding about one element: whether the
+/// CPU's values of that element differ, by the rule the check applied
+/// (`expr::element_equality`), at the finding's line; with the CPU's
+/// values. `None` when the run logged no values there.
+fn element_verdict(f: &Finding, run: &RunResult, nans_equal: bool) -> Option<(bool, String)> {
+    let e = f.expressions.as_ref()?;
+    let k = e.element? as usize;
+    let at_line = |site: &Option<(String, u64)>| match site {
+        Some((file, line)) => *line == u64::from(f.location.line) && base_name(file) == base_name(&f.location.file),
+        None => true,
+    };
+    let mut shown = None;
+    for v in logged_values(run).iter().filter(|v| at_line(&v.site)) {
+        let Some((l, r)) = v.element(k) else { continue };
+        let cpu = format!("left = {}, right = {}", show_element(l, e.element_type.as_deref()), show_element(r, e.element_type.as_deref()));
+        if !elements_equal(nans_equal, l, r) {
+            return Some((true, cpu));
+        }
+        shown.get_or_insert(cpu);
+    }
+    shown.map(|cpu| (false, cpu))
+}
+
+/// Compares what the run showed with what the finding claims. A
+/// `symcross_check_equal` finding is judged on its own element, compared
+/// with all NaNs equal when `nans_equal` (the rule the check applied).
+pub fn judge(f: &Finding, run: &RunResult, witness: &[(String, String)], nans_equal: bool) -> Verdict {
     if let Some(why) = misfit(run, witness) {
         return Verdict::Refused(why);
     }
@@ -233,6 +311,20 @@ pub fn judge(f: &Finding, run: &RunResult, witness: &[(String, String)]) -> Verd
         Some((file, line)) => *line == u64::from(f.location.line) && base_name(file) == base_name(&f.location.file),
         None => true,
     };
+    let element = if f.kind == FindingKind::Mismatch { element_verdict(f, run, nans_equal) } else { None };
+    match &element {
+        Some((true, cpu)) => {
+            let site = Some((f.location.file.clone(), u64::from(f.location.line)));
+            let k = f.expressions.as_ref().and_then(|e| e.element).unwrap_or(0);
+            return Verdict::Reproduced(Observed { kind: FindingKind::Mismatch, site, detail: format!("element {k} differs: {cpu}") });
+        }
+        Some((false, cpu)) => {
+            let k = f.expressions.as_ref().and_then(|e| e.element).unwrap_or(0);
+            let why = format!("element {k} is equal on the CPU{}", if nans_equal { " (all NaNs compare equal)" } else { "" });
+            return Verdict::NotReproduced(why, seen, Some(cpu.clone()));
+        }
+        None => {}
+    }
     if let Some(o) = seen.iter().find(|o| o.kind == f.kind && (f.kind != FindingKind::Mismatch || at_claimed_line(o))) {
         return Verdict::Reproduced(o.clone());
     }
@@ -245,7 +337,7 @@ pub fn judge(f: &Finding, run: &RunResult, witness: &[(String, String)]) -> Verd
     } else {
         format!("the native run showed something else: {}", seen.iter().map(describe).collect::<Vec<_>>().join("; "))
     };
-    Verdict::NotReproduced(why, seen)
+    Verdict::NotReproduced(why, seen, None)
 }
 
 /// One line for an observation.

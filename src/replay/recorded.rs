@@ -4,7 +4,7 @@
 //! run can take.
 
 use crate::replay::ReplayError;
-use crate::report::{Finding, FindingKind, Report, Status};
+use crate::report::{Finding, FindingKind, Report};
 use std::path::{Path, PathBuf};
 
 /// One finding of a report with its position in `findings` (what
@@ -23,6 +23,14 @@ impl NumberedFinding<'_> {
     /// NaN's (0xfffe38e2 as an i32).
     pub fn compares_integers(&self) -> bool {
         self.finding.expressions.as_ref().and_then(|e| e.element_type.as_deref()).is_some_and(|t| t.starts_with('i'))
+    }
+
+    /// Whether the finding's elements are compared with all NaNs equal, as
+    /// the check compared them: the report says so (`nans_equal`), else
+    /// (older reports) every element that is not an integer under `--nan
+    /// equal` (`nan`: the report's `--nan`).
+    pub fn nans_equal(&self, nan: &str) -> bool {
+        nan == "equal" && self.finding.expressions.as_ref().and_then(|e| e.nans_equal).unwrap_or_else(|| !self.compares_integers())
     }
 
     /// `file:line:column`.
@@ -96,7 +104,7 @@ pub fn skip_reason(f: &Finding, dir: Option<&Path>) -> Option<&'static str> {
     if f.kind == K::Unsupported {
         return Some("an unsupported construct is a limit of symcross, not a property of the harness");
     }
-    if f.status != Status::Confirmed {
+    if !f.status.is_confirmed() {
         return Some("unconfirmed: symcross has no witness that it trusts");
     }
     match f.kind {

@@ -17,7 +17,7 @@ use std::fmt::Write;
 pub fn severity(f: &Finding) -> &'static str {
     match (f.kind, f.status) {
         (FindingKind::Unsupported, _) | (_, Status::Unconfirmed) => "warning",
-        (_, Status::Confirmed) => "error",
+        (_, Status::Confirmed | Status::ConfirmedByModel) => "error",
     }
 }
 
@@ -48,10 +48,7 @@ fn location_prefix(loc: &Location, style: &TextStyle) -> String {
 
 /// The heading line of a finding.
 pub fn heading(out: &mut String, f: &Finding, style: &TextStyle) {
-    let status = match f.status {
-        Status::Confirmed => "confirmed",
-        Status::Unconfirmed => "unconfirmed",
-    };
+    let status = f.status.words();
     let word = severity(f);
     let painted = if word == "error" { style.error("error:") } else { style.warning("warning:") };
     let _ = writeln!(
@@ -101,6 +98,7 @@ mod tests {
             expressions: None,
             decided_by: None,
             related: Vec::new(),
+            native: None,
         }
     }
 

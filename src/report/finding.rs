@@ -67,11 +67,67 @@ impl FindingKind {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
-    /// A concrete input (the witness) makes it happen.
+    /// A concrete input (the witness) makes it happen: in `check`, the
+    /// witness was also run natively and the CPU showed it.
     Confirmed,
     /// It may happen, but no solver confirmed it (timeout, or a path whose
-    /// feasibility is unknown).
+    /// feasibility is unknown), or the CPU did not show it on the witness.
     Unconfirmed,
+    /// The model's witness makes it happen, but no native run could check
+    /// that (`--no-replay`, no emulator, a kind a native run cannot show);
+    /// `native` says why.
+    #[serde(rename = "confirmed-by-model")]
+    ConfirmedByModel,
+}
+
+impl Status {
+    /// Whether a witness stands behind the finding: reproduced natively,
+    /// or confirmed by the model where no native run was possible.
+    pub fn is_confirmed(self) -> bool {
+        matches!(self, Status::Confirmed | Status::ConfirmedByModel)
+    }
+
+    /// How the status reads in text (`mismatch (confirmed): ...`).
+    pub fn words(self) -> &'static str {
+        match self {
+            Status::Confirmed => "confirmed",
+            Status::Unconfirmed => "unconfirmed",
+            Status::ConfirmedByModel => "confirmed by the model only",
+        }
+    }
+}
+
+/// What running a finding's witness natively showed (`check` runs the
+/// same build on this CPU, under qemu-aarch64 for AArch64, against the
+/// installed OpenCL implementation for host programs).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NativeOutcome {
+    /// The native run showed the finding.
+    Reproduced,
+    /// The native run did not: the model and the CPU disagree on this input.
+    NotReproduced,
+    /// No native run was made (the reason says why).
+    NotRun,
+}
+
+/// The native run of one finding's witness.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct NativeRun {
+    /// What it showed.
+    pub outcome: NativeOutcome,
+    /// Where it ran (`this CPU`, `qemu-aarch64`); absent when it did not run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on: Option<String>,
+    /// What the run showed, or why there was none, in one line.
+    pub detail: String,
+    /// The model's values under the witness (`left = ..., right = ...`),
+    /// when the outcome differs from the model's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// The CPU's values of the same elements, when the run recorded them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<String>,
 }
 
 /// A source position from the debug info; line and column are 1-based, 0 when unknown.
@@ -139,6 +195,9 @@ pub struct Finding {
     /// free of a use-after-free, the call stack).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<Related>,
+    /// What running the witness natively showed (`check` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub native: Option<NativeRun>,
 }
 
 impl Finding {
@@ -183,6 +242,15 @@ pub struct MismatchExprs {
     /// The type `left_value` and `right_value` are read in (`float`, `i64`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub element_type: Option<String>,
+    /// The element of a `symcross_check_equal` the finding is about (its
+    /// index in the compared buffers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub element: Option<u64>,
+    /// Whether the element was compared as a float with all NaNs equal
+    /// (`--nan equal`; see `expr::nan_rule`); false: bit for bit. Native
+    /// replay compares the CPU's values by the same rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nans_equal: Option<bool>,
     /// Under the witness, how many compared elements differ and the first
     /// of them (at most 64), when the buffers could be read.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -203,6 +203,26 @@ pub struct Report {
     /// path tree; `symcross merge` of the N reports covers the harness.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<ShardRecord>,
+    /// `check`: what running the confirmed findings' witnesses natively
+    /// showed, counted (each finding's `native` says what it showed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub native_replay: Option<NativeReplaySummary>,
+}
+
+/// The native replay of a `check` run's findings, counted.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NativeReplaySummary {
+    /// Where the witnesses ran (`this CPU`, `qemu-aarch64`), or why none did.
+    pub on: String,
+    /// Findings the native run showed (confirmed).
+    pub reproduced: u64,
+    /// Findings the native run did not show: the model and the CPU
+    /// disagree on the witness (unconfirmed).
+    pub not_reproduced: u64,
+    /// Findings no native run could check (confirmed by the model only).
+    pub confirmed_by_model: u64,
+    /// Time spent building and running, in seconds.
+    pub seconds: f64,
 }
 
 /// Which part of a harness's path tree a report covers (`check --shard`).
@@ -303,7 +323,7 @@ impl Report {
         coverage: Option<Coverage>,
     ) -> Report {
         let mut warnings = coverage.as_ref().map(|c| vacuity(c, stats.paths)).unwrap_or_default();
-        let decisive = findings.iter().any(|f| f.status == Status::Confirmed && f.kind != FindingKind::Unsupported);
+        let decisive = findings.iter().any(|f| f.status.is_confirmed() && f.kind != FindingKind::Unsupported);
         let unsupported = findings.iter().filter(|f| f.kind == FindingKind::Unsupported).count();
         if unsupported > 0 || limit.is_some() {
             // Paths cut short by a construct or a limit reach fewer checks;
@@ -355,6 +375,7 @@ impl Report {
             symbolic_inputs: Vec::new(),
             build: None,
             shard: None,
+            native_replay: None,
         }
     }
 
@@ -408,9 +429,31 @@ impl Report {
         }
     }
 
+    /// Decides the verdict again after findings changed status (native
+    /// replay unconfirms what the CPU does not reproduce): `findings` needs
+    /// a confirmed finding; without one, findings make the run
+    /// inconclusive, with the `unconfirmed` warning.
+    pub fn settle_verdict(&mut self) {
+        let decisive = self.findings.iter().any(|f| f.status.is_confirmed() && f.kind != FindingKind::Unsupported);
+        if decisive || self.verdict != Verdict::Findings {
+            return;
+        }
+        self.verdict = Verdict::Inconclusive;
+        let unconfirmed = self.findings.iter().filter(|f| f.status == Status::Unconfirmed && f.kind != FindingKind::Unsupported).count();
+        if unconfirmed > 0 && !self.warnings.iter().any(|w| w.kind == "unconfirmed") {
+            self.warnings.push(Warning {
+                kind: "unconfirmed",
+                message: format!(
+                    "{unconfirmed} finding(s) could not be confirmed (each says why: no witness within the solver's time, an undecided path, \
+                     a difference that depends on a choice the model leaves open, or a witness the CPU does not reproduce); they may or may not be real"
+                ),
+            });
+        }
+    }
+
     /// Number of confirmed findings.
     pub fn confirmed(&self) -> usize {
-        self.findings.iter().filter(|f| f.status == Status::Confirmed).count()
+        self.findings.iter().filter(|f| f.status.is_confirmed()).count()
     }
 
     /// The report as pretty-printed JSON.

@@ -68,7 +68,7 @@ pub fn case_of(report: &Report, classname: &str) -> Case {
 
 /// One line naming the first confirmed finding and how many there are.
 pub fn findings_line(report: &Report) -> String {
-    let first = report.findings.iter().find(|f| f.status == super::Status::Confirmed).or(report.findings.first());
+    let first = report.findings.iter().find(|f| f.status.is_confirmed()).or(report.findings.first());
     match first {
         None => "no findings".into(),
         Some(f) => {

@@ -132,7 +132,7 @@ fn rule(kind: FindingKind) -> Value {
 fn result(report: &Report, f: &Finding) -> Value {
     let level = match (f.status, f.kind) {
         (_, FindingKind::Unsupported) => "warning",
-        (Status::Confirmed, _) => "error",
+        (Status::Confirmed | Status::ConfirmedByModel, _) => "error",
         (Status::Unconfirmed, _) => "warning",
     };
     let related: Vec<Value> = f
@@ -155,6 +155,9 @@ fn result(report: &Report, f: &Finding) -> Value {
     }
     if let Some(e) = &f.expressions {
         props.insert("expressions".into(), json!(e));
+    }
+    if let Some(n) = &f.native {
+        props.insert("native".into(), json!(n));
     }
     if !report.assumptions.is_empty() {
         props.insert("assumptions".into(), json!(report.assumptions));

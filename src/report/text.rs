@@ -4,7 +4,7 @@
 
 use super::colour::TextStyle;
 use super::diagnostic::{self, SourceCache};
-use super::finding::{DecidedBy, DecodedInput, Finding, FindingKind};
+use super::finding::{DecidedBy, DecodedInput, Finding, FindingKind, NativeOutcome, Status};
 use super::json::{Report, Verdict};
 use std::fmt::Write;
 
@@ -43,6 +43,13 @@ pub fn render_styled(report: &Report, style: &TextStyle) -> String {
             let _ = writeln!(out, "  compiled with: {}", b.compiled_with.join(" "));
         }
     }
+    if let Some(n) = &report.native_replay {
+        let _ = writeln!(
+            out,
+            "  native replay ({}): {} reproduced, {} not reproduced (the model and the CPU disagree), {} confirmed by the model only; {:.2} s",
+            n.on, n.reproduced, n.not_reproduced, n.confirmed_by_model, n.seconds
+        );
+    }
     let d = &s.decided;
     let _ = write!(out, "  {} paths, {} instructions, {} solver queries, {:.2} s", s.paths, s.instructions, s.queries, s.seconds);
     // A kernel checked alone has no checks to decide (races are not
@@ -76,12 +83,19 @@ fn verdict_line(report: &Report) -> String {
             "equivalent on one concrete input only: every check held (no input is symbolic, so this is not a proof)".to_string()
         }
         Verdict::Equivalent => "equivalent: every check proved on every path".to_string(),
-        Verdict::Findings => format!(
-            "findings: {} ({} confirmed, {} unconfirmed)",
-            report.findings.len(),
-            report.confirmed(),
-            report.findings.len() - report.confirmed()
-        ),
+        Verdict::Findings => {
+            let by_model = report.findings.iter().filter(|f| f.status == Status::ConfirmedByModel).count();
+            let reproduced = report.confirmed() - by_model;
+            let unconfirmed = report.findings.len() - report.confirmed();
+            if by_model > 0 {
+                format!(
+                    "findings: {} ({reproduced} confirmed, {by_model} confirmed by the model only, {unconfirmed} unconfirmed)",
+                    report.findings.len()
+                )
+            } else {
+                format!("findings: {} ({reproduced} confirmed, {unconfirmed} unconfirmed)", report.findings.len())
+            }
+        }
         Verdict::Inconclusive if report.limit == Some(super::Limit::Interrupted) => {
             "inconclusive: interrupted by a signal before exploration finished; nothing found so far".to_string()
         }
@@ -130,6 +144,25 @@ fn render_finding(out: &mut String, f: &Finding, sources: &mut SourceCache, styl
             DecidedBy::SolverUnknown => "no solver answer (not confirmed)",
         };
         let _ = writeln!(out, "  decided by: {step}");
+    }
+    if let Some(n) = &f.native {
+        let on = match n.on.as_deref() {
+            Some("qemu-aarch64") => "under qemu-aarch64",
+            Some(_) => "on this CPU",
+            None => "natively",
+        };
+        let line = match n.outcome {
+            NativeOutcome::Reproduced => format!("reproduced {on}: {}", n.detail),
+            NativeOutcome::NotReproduced => format!("NOT reproduced {on}: {}", n.detail),
+            NativeOutcome::NotRun => format!("not replayed natively: {}", n.detail),
+        };
+        let _ = writeln!(out, "  {line}");
+        if let Some(m) = &n.model {
+            let _ = writeln!(out, "    the model: {m}");
+        }
+        if let Some(c) = &n.cpu {
+            let _ = writeln!(out, "    the CPU: {c}");
+        }
     }
     if let Some(e) = &f.expressions {
         if !e.definitions.is_empty() {

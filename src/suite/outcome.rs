@@ -3,7 +3,7 @@
 //! `symcross merge` reads suite reports back and joins them.
 
 use super::manifest::Expectation;
-use crate::report::{junit, sarif, FindingKind, Report, Status, Verdict};
+use crate::report::{junit, sarif, FindingKind, Report, Verdict};
 use serde::{Deserialize, Serialize};
 
 /// What became of one suite entry; serialised in the suite report.
@@ -37,9 +37,8 @@ pub struct EntryResult {
 
 /// Whether a report meets an expectation.
 pub fn meets(expect: &Expectation, report: &Report) -> bool {
-    let confirmed = |kind: &str| {
-        report.findings.iter().any(|f| f.status == Status::Confirmed && f.kind != FindingKind::Unsupported && f.kind.name() == kind)
-    };
+    let confirmed =
+        |kind: &str| report.findings.iter().any(|f| f.status.is_confirmed() && f.kind != FindingKind::Unsupported && f.kind.name() == kind);
     match expect {
         Expectation::Equivalent => report.verdict == Verdict::Equivalent,
         Expectation::NoFindings => report.verdict == Verdict::NoFindings,
@@ -59,7 +58,7 @@ pub fn got(report: &Report) -> String {
             None => "inconclusive".into(),
         },
         Verdict::Findings => {
-            let mut kinds: Vec<&str> = report.findings.iter().filter(|f| f.status == Status::Confirmed).map(|f| f.kind.name()).collect();
+            let mut kinds: Vec<&str> = report.findings.iter().filter(|f| f.status.is_confirmed()).map(|f| f.kind.name()).collect();
             kinds.dedup();
             format!("findings {}", kinds.join(","))
         }

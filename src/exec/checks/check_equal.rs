@@ -63,6 +63,9 @@ impl<'m> Executor<'m> {
         let mut failures: Vec<Failure> = Vec::new();
         let mut unchecked = 0;
         let mut decided = Vec::new();
+        // The buffers' declared element type decides, with the sides, how
+        // NaNs compare (expr::element_equality).
+        let declared = self.buffer_element(state, c.args[0][0], elem).or_else(|| self.buffer_element(state, c.args[1][0], elem));
         for i in 0..count * elem.div_ceil(chunk) {
             let off = self.cx.pool.constant(64, (i * chunk) as u128);
             let pa = self.cx.pool.add(c.args[0][0], off);
@@ -70,7 +73,7 @@ impl<'m> Executor<'m> {
             let a = self.load_value(state, pa, &t, loc)?[0];
             let b = self.load_value(state, pb, &t, loc)?[0];
             let index = i * chunk / elem;
-            let outcome = self.check_element(state, a, b);
+            let outcome = self.check_element(state, a, b, declared.filter(|_| chunk == elem));
             tracing::debug!(check = %what, element = index, outcome = outcome_name(&outcome), "check_equal");
             match outcome {
                 CheckOutcome::Proved(by) => decided.push(by),
@@ -108,7 +111,11 @@ impl<'m> Executor<'m> {
         let indices: Vec<String> =
             failures.iter().map(|f| f.index.to_string()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
         let shape = CheckedBuffers { left: c.args[0][0], right: c.args[1][0], elem, count };
-        let exprs = self.mismatch_exprs(state, first.left, first.right, first.witness.as_ref(), shape);
+        let mut exprs = self.mismatch_exprs(state, first.left, first.right, first.witness.as_ref(), shape);
+        exprs.element = Some(first.index);
+        let whole = declared.filter(|_| chunk == elem);
+        exprs.nans_equal =
+            Some(crate::exec::checks::nan_equality::compares_nans_equal(&self.cx.pool, self.cx.config.nan, whole, first.left, first.right));
         let mut msg = if unchecked > 0 {
             format!("{what}: element {} of {count} can differ (the elements after it were not checked)", first.index)
         } else {
@@ -141,14 +148,26 @@ impl<'m> Executor<'m> {
     /// Decides one element. Under `--nan equal` a float element whose two
     /// sides are both NaN holds whatever the NaN bits (nan_equality.rs);
     /// the bit-exact question is asked first, so a proof costs nothing
-    /// more and only an apparent difference is asked again.
-    fn check_element(&mut self, state: &State, a: ExprId, b: ExprId) -> CheckOutcome {
+    /// more, and a witness that still differs when NaNs compare equal
+    /// stands (whichever step found it); only a difference of NaN bits
+    /// alone is asked again.
+    fn check_element(&mut self, state: &State, a: ExprId, b: ExprId, declared: Option<ElementType>) -> CheckOutcome {
         let outcome = self.cx.decider.check_equal(&mut self.cx.pool, &state.path, a, b);
-        if matches!(outcome, CheckOutcome::Proved(_)) || self.cx.config.nan != crate::expr::NanModel::Canonical {
+        if matches!(outcome, CheckOutcome::Proved(_)) {
             return outcome;
         }
-        match crate::exec::checks::nan_equality::nan_blind_sides(&mut self.cx.pool, a, b) {
-            Some((na, nb)) => self.cx.decider.check_equal(&mut self.cx.pool, &state.path, na, nb),
+        let model = self.cx.config.nan;
+        match crate::exec::checks::nan_equality::nan_blind_sides(&mut self.cx.pool, model, declared, a, b) {
+            Some((na, nb)) => {
+                let witness = match &outcome {
+                    CheckOutcome::Refuted(m, _) | CheckOutcome::Suspected(m, _) => Some(m),
+                    CheckOutcome::Proved(_) | CheckOutcome::Unknown(_) => None,
+                };
+                if witness.is_some_and(|m| evaluate(&self.cx.pool, na, m) != evaluate(&self.cx.pool, nb, m)) {
+                    return outcome;
+                }
+                self.cx.decider.check_equal(&mut self.cx.pool, &state.path, na, nb)
+            }
             None => outcome,
         }
     }
@@ -192,7 +211,18 @@ impl<'m> Executor<'m> {
                 .map(|(count, elements)| DifferingElements { count, elements }),
             _ => None,
         };
-        MismatchExprs { definitions, left, right, left_value, right_value, equal_under, element_type: element.map(|t| t.name()), differing }
+        MismatchExprs {
+            definitions,
+            left,
+            right,
+            left_value,
+            right_value,
+            equal_under,
+            element_type: element.map(|t| t.name()),
+            element: None,
+            nans_equal: None,
+            differing,
+        }
     }
 }
 

@@ -84,6 +84,7 @@ impl<'m> Executor<'m> {
             expressions: None,
             decided_by,
             related,
+            native: None,
         });
         self.log.findings.last_mut()
     }

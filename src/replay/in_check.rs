@@ -1,0 +1,140 @@
+//! Native replay inside `check`: before a finding is reported as
+//! confirmed, the same build (the report's recorded inputs, flags, defines
+//! and target) runs its witness natively: on this CPU, under qemu-aarch64
+//! for AArch64, against the installed OpenCL implementation for host
+//! programs. One build per run; each witness is one run of it.
+//!
+//! - reproduced: the finding stays `confirmed`;
+//! - not reproduced: the model and the CPU disagree on this input, so the
+//!   finding is `unconfirmed`, with both values;
+//! - no native run possible (`--no-replay`, a kind a native run cannot
+//!   show, a build or emulator that fails): `confirmed-by-model`, with why.
+
+use super::native::{self, NativeProgram};
+use super::outcome::{self, Verdict};
+use super::recorded::{self, NumberedFinding};
+use crate::frontend::CompileOptions;
+use crate::report::{Finding, FindingKind, NativeOutcome, NativeReplaySummary, NativeRun, Report, Status};
+use std::time::Instant;
+
+/// Runs every confirmed finding's witness natively and sets its status by
+/// what the run showed; without `enabled` (`--no-replay`) each is
+/// confirmed by the model only. Settles the verdict afterwards.
+pub fn confirm_natively(report: &mut Report, enabled: bool) {
+    let candidates: Vec<usize> = (0..report.findings.len()).filter(|&i| report.findings[i].status == Status::Confirmed).collect();
+    if candidates.is_empty() {
+        return;
+    }
+    let started = Instant::now();
+    let mut summary = NativeReplaySummary::default();
+    let dir = report.build.as_ref().and_then(|b| b.run_directory()).map(|d| d.to_path_buf());
+    let mut to_run = Vec::new();
+    for i in candidates {
+        let why = if enabled {
+            recorded::skip_reason(&report.findings[i], dir.as_deref()).map(str::to_string)
+        } else {
+            Some("--no-replay".into())
+        };
+        match why {
+            Some(why) => model_only(&mut report.findings[i], why, &mut summary),
+            None => to_run.push(i),
+        }
+    }
+    summary.on = if enabled { "this CPU".into() } else { "not replayed (--no-replay)".into() };
+    if !to_run.is_empty() {
+        match build(report) {
+            Ok((program, nan)) => {
+                summary.on = program.runs_on().into();
+                for i in to_run {
+                    replay_one(report, i, &program, &nan, &mut summary);
+                }
+            }
+            Err(why) => {
+                summary.on = "not replayed (no native build)".into();
+                for i in to_run {
+                    model_only(&mut report.findings[i], why.clone(), &mut summary);
+                }
+            }
+        }
+    }
+    summary.seconds = started.elapsed().as_secs_f64();
+    tracing::info!(
+        reproduced = summary.reproduced,
+        not_reproduced = summary.not_reproduced,
+        confirmed_by_model = summary.confirmed_by_model,
+        seconds = summary.seconds,
+        "stage: native replay"
+    );
+    report.native_replay = Some(summary);
+    report.settle_verdict();
+}
+
+/// The native build of what the report checked, with its `--nan`; why
+/// there is none otherwise.
+fn build(report: &Report) -> Result<(NativeProgram, String), String> {
+    let plan = native::plan(report.build.as_ref(), &[], &CompileOptions::default(), false)
+        .map_err(|e| format!("the harness cannot be rebuilt natively: {e}"))?;
+    let program = native::build(&plan).map_err(|e| {
+        let first = e.to_string().lines().take(3).collect::<Vec<_>>().join(" ");
+        format!("the native build failed: {first}")
+    })?;
+    Ok((program, plan.nan))
+}
+
+fn model_only(f: &mut Finding, why: String, summary: &mut NativeReplaySummary) {
+    f.status = Status::ConfirmedByModel;
+    f.native = Some(NativeRun { outcome: NativeOutcome::NotRun, on: None, detail: why, model: None, cpu: None });
+    summary.confirmed_by_model += 1;
+}
+
+/// A memory error a build without sanitizers shows only when it faults.
+fn is_memory_error(kind: FindingKind) -> bool {
+    matches!(kind, FindingKind::OutOfBounds | FindingKind::UseAfterFree | FindingKind::DoubleFree | FindingKind::WriteToReadOnly)
+}
+
+/// The model's values of a mismatch under its witness, in words.
+fn model_values(f: &Finding) -> Option<String> {
+    let e = f.expressions.as_ref()?;
+    let (l, r) = (e.left_value.as_ref()?, e.right_value.as_ref()?);
+    let at = e.element.map(|k| format!("element {k}: ")).unwrap_or_default();
+    Some(format!("{at}left = {l}, right = {r}"))
+}
+
+fn replay_one(report: &mut Report, i: usize, program: &NativeProgram, nan: &str, summary: &mut NativeReplaySummary) {
+    let on = program.runs_on();
+    let numbered = NumberedFinding { index: i, finding: &report.findings[i] };
+    let witness = numbered.witness();
+    let nans_equal = numbered.nans_equal(nan);
+    let run = match program.run(i, &witness, nans_equal) {
+        Ok(run) => run,
+        Err(e) => return model_only(&mut report.findings[i], format!("the native run could not be made: {e}"), summary),
+    };
+    let f = &mut report.findings[i];
+    match outcome::judge(f, &run, &witness, nans_equal) {
+        Verdict::Reproduced(o) => {
+            summary.reproduced += 1;
+            f.native = Some(NativeRun {
+                outcome: NativeOutcome::Reproduced,
+                on: Some(on.into()),
+                detail: outcome::describe(&o),
+                model: None,
+                cpu: None,
+            });
+        }
+        Verdict::Refused(why) => model_only(f, format!("the witness does not fit the native build: {why}"), summary),
+        Verdict::NotReproduced(..) if on == "qemu-aarch64" && is_memory_error(f.kind) => model_only(
+            f,
+            "AArch64 builds run under qemu-aarch64 without sanitizers, where a memory error shows only if it faults, and this one did not"
+                .into(),
+            summary,
+        ),
+        Verdict::NotReproduced(why, _, cpu) => {
+            summary.not_reproduced += 1;
+            let cpu = cpu.or_else(|| (f.kind == FindingKind::Mismatch).then(|| "every check held".to_string()));
+            f.status = Status::Unconfirmed;
+            f.message.push_str(&format!("; not confirmed: the model and the CPU disagree on this input ({on}: {why})"));
+            f.native =
+                Some(NativeRun { outcome: NativeOutcome::NotReproduced, on: Some(on.into()), detail: why, model: model_values(f), cpu });
+        }
+    }
+}
