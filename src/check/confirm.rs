@@ -24,7 +24,7 @@ use rustc_hash::FxHashMap;
 
 /// Why a witness does not confirm a finding; `None` when it does.
 pub fn unconfirmed_because(pool: &ExprPool, assumptions: Assumptions, roots: &[ExprId], witness: &Assignment) -> Option<String> {
-    if let Some(what) = approximate_operation(pool, roots) {
+    if let Some(what) = approximate_under(pool, roots, Some(witness), false) {
         if what == CONTRACTION {
             return Some(format!("the difference depends on {what}"));
         }
@@ -65,8 +65,32 @@ pub fn unconfirmed_under_assumptions(pool: &ExprPool, assumptions: Assumptions, 
 const CONTRACTION: &str = "whether the compiler fuses a*b+c into one fused multiply-add (llvm.fmuladd, or contract-flagged \
      arithmetic, which -ffp-contract=on/fast allow and the code generator may or may not fuse)";
 
+/// What an approximate operation's result is called in reasons; native
+/// replay looks for it to know a finding rests on the model's choice.
+pub const APPROXIMATE_RESULT: &str = "the result of an approximate operation (an estimate such as RCPPS/RSQRTPS, \
+     OpenCL native_*/half_*/mad or a division with relaxed accuracy)";
+
 /// The first approximate or uninterpreted operation below `roots`, named.
 pub fn approximate_operation(pool: &ExprPool, roots: &[ExprId]) -> Option<String> {
+    approximate_under(pool, roots, None, false)
+}
+
+/// Why a witness of a path (a failing assertion, a memory error) rests on
+/// the model's choice of an approximate operation's result: the path
+/// condition, under the witness, reads one. `None` when it does not.
+pub fn path_runs_through_approximation(pool: &ExprPool, path: &[ExprId], witness: &Assignment) -> Option<String> {
+    let what = approximate_under(pool, path, Some(witness), true)?;
+    Some(format!(
+        "the path to it runs through {what}, whose exact result symcross does not model: the witness shows the model's choice, not the CPU's"
+    ))
+}
+
+/// The first approximate (or, unless `registered_only`, any fresh or
+/// uninterpreted) value below `roots`, named. With a witness, only the arm
+/// of each select that the witness takes is followed: RCPPS of a zero is
+/// exactly an infinity, whatever its estimate elsewhere would be.
+fn approximate_under(pool: &ExprPool, roots: &[ExprId], witness: Option<&Assignment>, registered_only: bool) -> Option<String> {
+    let values = witness.map(|w| evaluate_all(pool, roots, w));
     let mut seen = rustc_hash::FxHashSet::default();
     let mut stack: Vec<ExprId> = roots.to_vec();
     while let Some(e) = stack.pop() {
@@ -75,17 +99,19 @@ pub fn approximate_operation(pool: &ExprPool, roots: &[ExprId]) -> Option<String
         }
         match &*pool.get(e) {
             // exec/ops/contraction.rs: `choice ? fma : split`.
-            Expr::Ite(c, t, _) if matches!(&*pool.get(*c), Expr::Fresh { width: 1, .. }) && matches!(&*pool.get(*t), Expr::Fma(..)) => {
+            Expr::Ite(c, t, _)
+                if !registered_only
+                    && matches!(&*pool.get(*c), Expr::Fresh { width: 1, .. })
+                    && matches!(&*pool.get(*t), Expr::Fma(..)) =>
+            {
                 return Some(CONTRACTION.to_string())
             }
-            Expr::Fresh { .. } => {
-                return Some(
-                    "the result of an approximate operation (an estimate such as RCPPS/RSQRTPS, \
-                             OpenCL native_*/half_*/mad or a division with relaxed accuracy)"
-                        .to_string(),
-                )
+            Expr::Ite(c, t, f) if values.as_ref().is_some_and(|v| v.contains_key(c)) => {
+                let taken = if values.as_ref().map(|v| v[c]) != Some(0) { *t } else { *f };
+                stack.extend([*c, taken]);
             }
-            Expr::Apply(app) => return Some(format!("the uninterpreted function `{}`", app.function)),
+            Expr::Fresh { id, .. } if !registered_only || pool.is_approximation(*id) => return Some(APPROXIMATE_RESULT.to_string()),
+            Expr::Apply(app) if !registered_only => return Some(format!("the uninterpreted function `{}`", app.function)),
             _ => stack.extend(pool.children(e)),
         }
     }

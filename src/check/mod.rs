@@ -6,7 +6,7 @@
 //! the semantics the user chose (`confirm.rs`).
 
 mod branch_ladder;
-mod confirm;
+pub mod confirm;
 mod sampling;
 mod sweep;
 
@@ -137,6 +137,9 @@ impl Decider {
     /// Why `witness` does not show that `path` is taken under the user's
     /// assumptions (a solver model knows one grouping of each sum only).
     pub fn path_unconfirmed_because(&self, pool: &ExprPool, path: &[ExprId], witness: &Assignment) -> Option<String> {
+        if let Some(why) = confirm::path_runs_through_approximation(pool, path, witness) {
+            return Some(why);
+        }
         if !self.assumptions.any() {
             return None;
         }

@@ -431,6 +431,10 @@ pub struct ExprPool {
     index: FxHashMap<Expr, ExprId>,
     arrays: Vec<InputArray>,
     next_fresh: u32,
+    /// The fresh values that stand for the result of an approximate
+    /// operation (RCPPS, OpenCL native_*, a relaxed division): a witness
+    /// that rests on one shows the model's choice, not the CPU's.
+    approximations: rustc_hash::FxHashSet<u32>,
     /// Constants too wide to be carried inline, by (width, value), looked
     /// up without hashing a whole `Expr`.
     consts: FxHashMap<(Width, u128), ExprId>,
@@ -543,6 +547,18 @@ impl ExprPool {
         let id = self.next_fresh;
         self.next_fresh += 1;
         self.intern(Expr::Fresh { id, width })
+    }
+
+    /// A fresh value standing for an approximate operation's result (see
+    /// `approximations`).
+    pub fn approximation(&mut self, width: Width) -> ExprId {
+        self.approximations.insert(self.next_fresh);
+        self.fresh(width)
+    }
+
+    /// Whether fresh value `id` stands for an approximate result.
+    pub fn is_approximation(&self, id: u32) -> bool {
+        self.approximations.contains(&id)
     }
 
     /// Adds a node without simplification. Builders call this after they

@@ -22,7 +22,11 @@ use std::time::Instant;
 /// confirmed by the model only. Settles the verdict afterwards.
 pub fn confirm_natively(report: &mut Report, enabled: bool) {
     let candidates: Vec<usize> = (0..report.findings.len()).filter(|&i| report.findings[i].status == Status::Confirmed).collect();
-    if candidates.is_empty() {
+    // Findings whose witness shows only the model's choice of an
+    // approximate result: the CPU computes the real one, so a native run
+    // that shows the failure confirms them.
+    let approximate: Vec<usize> = (0..report.findings.len()).filter(|&i| rests_on_approximation(&report.findings[i])).collect();
+    if candidates.is_empty() && (approximate.is_empty() || !enabled) {
         return;
     }
     let started = Instant::now();
@@ -41,12 +45,16 @@ pub fn confirm_natively(report: &mut Report, enabled: bool) {
         }
     }
     summary.on = if enabled { "this CPU".into() } else { "not replayed (--no-replay)".into() };
-    if !to_run.is_empty() {
+    let approximate: Vec<usize> = if enabled { approximate } else { Vec::new() };
+    if !to_run.is_empty() || !approximate.is_empty() {
         match build(report) {
             Ok((program, nan)) => {
                 summary.on = program.runs_on().into();
                 for i in to_run {
                     replay_one(report, i, &program, &nan, &mut summary);
+                }
+                for i in approximate {
+                    replay_approximate(report, i, &program, &nan, &mut summary);
                 }
             }
             Err(why) => {
@@ -79,6 +87,48 @@ fn build(report: &Report) -> Result<(NativeProgram, String), String> {
         format!("the native build failed: {first}")
     })?;
     Ok((program, plan.nan))
+}
+
+/// The clause that says a finding is unconfirmed because its witness runs
+/// through an approximate result, if that is its only reason.
+fn approximation_clause(f: &Finding) -> Option<String> {
+    let clauses: Vec<&str> = f.message.split("; not confirmed: ").skip(1).collect();
+    let only = clauses.len() == 1 && clauses[0].contains(crate::check::confirm::APPROXIMATE_RESULT);
+    only.then(|| format!("; not confirmed: {}", clauses[0]))
+}
+
+fn rests_on_approximation(f: &Finding) -> bool {
+    f.status == Status::Unconfirmed && f.witness.is_some() && f.kind == FindingKind::Mismatch && approximation_clause(f).is_some()
+}
+
+/// Replays a finding that rests on an approximate result: reproduced, it
+/// is confirmed (the CPU computed the real estimate); otherwise it stays
+/// unconfirmed, with what the CPU showed.
+fn replay_approximate(report: &mut Report, i: usize, program: &NativeProgram, nan: &str, summary: &mut NativeReplaySummary) {
+    let on = program.runs_on();
+    let numbered = NumberedFinding { index: i, finding: &report.findings[i] };
+    let witness = numbered.witness();
+    let nans_equal = numbered.nans_equal(nan);
+    let Ok(run) = program.run(i, &witness, nans_equal) else { return };
+    let f = &mut report.findings[i];
+    match outcome::judge(f, &run, &witness, nans_equal) {
+        Verdict::Reproduced(o) => {
+            summary.reproduced += 1;
+            if let Some(clause) = approximation_clause(f) {
+                f.message = f.message.replacen(&clause, "", 1);
+            }
+            f.status = Status::Confirmed;
+            let detail =
+                format!("{} (the witness ran through an approximate operation, whose result the CPU computed)", outcome::describe(&o));
+            f.native = Some(NativeRun { outcome: NativeOutcome::Reproduced, on: Some(on.into()), detail, model: None, cpu: None });
+        }
+        Verdict::NotReproduced(why, _, cpu) => {
+            let cpu = cpu.or_else(|| Some("every check held".to_string()));
+            f.native =
+                Some(NativeRun { outcome: NativeOutcome::NotReproduced, on: Some(on.into()), detail: why, model: model_values(f), cpu });
+        }
+        Verdict::Refused(_) => {}
+    }
 }
 
 fn model_only(f: &mut Finding, why: String, summary: &mut NativeReplaySummary) {

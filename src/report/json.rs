@@ -430,12 +430,17 @@ impl Report {
     }
 
     /// Decides the verdict again after findings changed status (native
-    /// replay unconfirms what the CPU does not reproduce): `findings` needs
-    /// a confirmed finding; without one, findings make the run
-    /// inconclusive, with the `unconfirmed` warning.
+    /// replay unconfirms what the CPU does not reproduce, and confirms what
+    /// it does): `findings` needs a confirmed finding; without one,
+    /// findings make the run inconclusive, with the `unconfirmed` warning.
     pub fn settle_verdict(&mut self) {
         let decisive = self.findings.iter().any(|f| f.status.is_confirmed() && f.kind != FindingKind::Unsupported);
-        if decisive || self.verdict != Verdict::Findings {
+        if decisive {
+            self.verdict = Verdict::Findings;
+            self.warnings.retain(|w| w.kind != "unconfirmed");
+            return;
+        }
+        if self.verdict != Verdict::Findings {
             return;
         }
         self.verdict = Verdict::Inconclusive;

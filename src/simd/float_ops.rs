@@ -14,10 +14,7 @@ const CMP_PREDICATES: [u8; 16] = [2, 1, 3, 8, 13, 14, 12, 7, 10, 9, 11, 0, 5, 6,
 pub fn lower(p: &mut ExprPool, op: Op, a: &[Value]) -> Lowering {
     match op {
         Op::MinMax { max, f, scalar } => Ok(lanewise(p, a, scalar, |p, i| min_max(p, max, f, a[0][i], a[1][i]))),
-        Op::Approx { scalar } => Ok(lanewise(p, a, scalar, |p, i| {
-            let w = p.width(a[0][i]);
-            p.fresh(w)
-        })),
+        Op::Approx { scalar, rsqrt } => Ok(lanewise(p, a, scalar, |p, i| approximate(p, rsqrt, a[0][i]))),
         Op::Round { f, scalar } => {
             let mode = imm(p, if scalar { &a[2] } else { &a[1] });
             let src = if scalar { 1 } else { 0 };
@@ -56,6 +53,46 @@ fn lanewise(p: &mut ExprPool, a: &[Value], scalar: bool, mut g: impl FnMut(&mut 
         *lane = g(p, i);
     }
     out
+}
+
+/// RCPPS/RSQRTPS of one single-precision lane. The estimate itself (a
+/// relative error within 1.5 * 2^-12) is a fresh value, but the hardware is
+/// exact on the special inputs, and so is the model (measured on the CPU):
+/// a zero or a subnormal (read as zero) gives the infinity of its sign, an
+/// infinity gives the zero of its sign (RSQRT of -inf: the default NaN), a
+/// NaN comes out quieted, and RSQRT of a negative number is the default
+/// NaN. Under `--nan equal` every NaN produced is the canonical one.
+fn approximate(p: &mut ExprPool, rsqrt: bool, x: ExprId) -> ExprId {
+    let f = FpFormat::Single;
+    let estimate = p.approximation(32);
+    let c = |p: &mut ExprPool, v: u128| p.constant(32, v);
+    let (sign_mask, exp_mask, abs_mask, inf) = (c(p, 0x8000_0000), c(p, 0x7f80_0000), c(p, 0x7fff_ffff), c(p, 0x7f80_0000));
+    let zero = c(p, 0);
+    let sign = p.and(x, sign_mask);
+    let exponent = p.and(x, exp_mask);
+    let magnitude = p.and(x, abs_mask);
+    let zero_or_subnormal = p.eq(exponent, zero);
+    let infinite = p.eq(magnitude, inf);
+    let nan = p.is_nan(f, x);
+    let (quieted, default_nan) = match p.nan_model() {
+        crate::expr::NanModel::Exact(rules) => {
+            let q = c(p, crate::expr::nan_rules::quiet_bit(f));
+            (p.or(x, q), c(p, crate::expr::nan_rules::default_nan(rules, f)))
+        }
+        crate::expr::NanModel::Canonical => (c(p, crate::expr::canonical_nan(f)), c(p, crate::expr::canonical_nan(f))),
+    };
+    let signed_inf = p.or(sign, inf);
+    let mut r = estimate;
+    if rsqrt {
+        let positive = p.eq(sign, zero);
+        let negative = p.not(positive);
+        r = p.ite(infinite, zero, r);
+        r = p.ite(negative, default_nan, r);
+    } else {
+        r = p.ite(infinite, sign, r);
+    }
+    r = p.ite(zero_or_subnormal, signed_inf, r);
+    p.ite(nan, quieted, r)
 }
 
 /// x86 MIN/MAX: `a < b ? a : b`, so an unordered pair or two zeros give b.

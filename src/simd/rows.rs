@@ -22,10 +22,13 @@ pub enum Op {
         /// Only lane 0 is computed; the other lanes pass through from the first operand.
         scalar: bool,
     },
-    /// RCP/RSQRT: a fresh unconstrained value per computed lane.
+    /// RCP/RSQRT: exact where the hardware is (zeros, infinities, NaNs,
+    /// negative square roots), else a fresh value per computed lane.
     Approx {
         /// Only lane 0 is computed; the other lanes pass through from the first operand.
         scalar: bool,
+        /// RSQRT (1/sqrt) rather than RCP (1/x).
+        rsqrt: bool,
     },
     /// ROUNDPS/SD...: immediate = last operand; scalar takes lane 0 of op 1.
     Round {
@@ -224,12 +227,12 @@ const ROWS: &[(&str, Op)] = &[
     ("avx.max.ps.256", Op::MinMax { max: true, f: S, scalar: false }),
     ("avx.min.pd.256", Op::MinMax { max: false, f: D, scalar: false }),
     ("avx.max.pd.256", Op::MinMax { max: true, f: D, scalar: false }),
-    ("sse.rcp.ps", Op::Approx { scalar: false }),
-    ("sse.rsqrt.ps", Op::Approx { scalar: false }),
-    ("sse.rcp.ss", Op::Approx { scalar: true }),
-    ("sse.rsqrt.ss", Op::Approx { scalar: true }),
-    ("avx.rcp.ps.256", Op::Approx { scalar: false }),
-    ("avx.rsqrt.ps.256", Op::Approx { scalar: false }),
+    ("sse.rcp.ps", Op::Approx { scalar: false, rsqrt: false }),
+    ("sse.rsqrt.ps", Op::Approx { scalar: false, rsqrt: true }),
+    ("sse.rcp.ss", Op::Approx { scalar: true, rsqrt: false }),
+    ("sse.rsqrt.ss", Op::Approx { scalar: true, rsqrt: true }),
+    ("avx.rcp.ps.256", Op::Approx { scalar: false, rsqrt: false }),
+    ("avx.rsqrt.ps.256", Op::Approx { scalar: false, rsqrt: true }),
     ("sse41.round.ps", Op::Round { f: S, scalar: false }),
     ("sse41.round.pd", Op::Round { f: D, scalar: false }),
     ("sse41.round.ss", Op::Round { f: S, scalar: true }),

@@ -201,7 +201,7 @@ impl<'m> Executor<'m> {
             Builtin::Approximate => {
                 let w = c.inst.ty.scalar_bits();
                 let lanes = c.inst.ty.lanes();
-                Some(Ok(Some((0..lanes).map(|_| self.cx.pool.fresh(w)).collect())))
+                Some(Ok(Some((0..lanes).map(|_| self.cx.pool.approximation(w)).collect())))
             }
             Builtin::Shuffle | Builtin::Shuffle2 => Some(Ok(Some(self.shuffle_builtin(c)))),
             Builtin::MinMax { .. } | Builtin::Math => self.opencl_math(c, name, builtin, params),

@@ -27,7 +27,7 @@ impl<'m> Executor<'m> {
         let a = self.operand(state, func, lhs);
         let b = self.operand(state, func, rhs);
         if approximate {
-            return Ok(a.iter().map(|_| self.cx.pool.fresh(f.width())).collect());
+            return Ok(a.iter().map(|_| self.cx.pool.approximation(f.width())).collect());
         }
         if contract {
             return Ok(self.map2(&a, &b, |p, x, y| crate::exec::ops::contraction::contracted(p, op, f, x, y)));

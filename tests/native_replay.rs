@@ -1,0 +1,152 @@
+//! Native replay inside `check`: a finding is `confirmed` only when its
+//! witness, run natively on the same build (this CPU, or qemu-aarch64),
+//! shows it; a witness the CPU does not reproduce leaves it unconfirmed;
+//! with `--no-replay` it is `confirmed-by-model`. And the false
+//! confirmations that native replay exposed, each kept as an answer: the
+//! RCPPS/RSQRTPS model is exact where the hardware is, a witness that
+//! rests on an estimate is never confirmed by the model, and check and
+//! replay compare NaNs by one rule.
+
+mod common;
+
+use std::path::PathBuf;
+
+fn fixture(name: &str) -> PathBuf {
+    common::repo().join("tests/fixtures/replay").join(name)
+}
+
+/// `symcross check` of a fixture with `extra` flags: exit status and JSON.
+fn check(name: &str, extra: &[&str]) -> (i32, serde_json::Value, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("r.json");
+    let f = fixture(name);
+    let mut args = vec!["check", f.to_str().unwrap(), "--json", report.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let run = common::symcross(&args);
+    let json = serde_json::from_str(&std::fs::read_to_string(&report).unwrap_or_default()).unwrap_or(serde_json::Value::Null);
+    (run.code, json, format!("{}\n{}", run.stdout, run.stderr))
+}
+
+/// qemu-aarch64 and the AArch64 C library; required under CI=true.
+fn have_qemu() -> bool {
+    let ok = std::process::Command::new("qemu-aarch64").arg("--version").output().map(|o| o.status.success()).unwrap_or(false)
+        && std::path::Path::new("/usr/aarch64-linux-gnu/lib").is_dir();
+    assert!(ok || std::env::var("CI").as_deref() != Ok("true"), "qemu-aarch64 or the AArch64 C library is missing on CI");
+    if !ok {
+        eprintln!("skipped: qemu-aarch64 or the AArch64 C library is missing");
+    }
+    ok
+}
+
+#[test]
+fn a_reproduced_finding_is_confirmed_and_counted() {
+    let (code, json, out) = check("sized_mismatch.c", &["-D", "N=4"]);
+    assert_eq!(code, 1, "{out}");
+    let f = &json["findings"][0];
+    assert_eq!(f["status"], "confirmed", "{f:#}");
+    assert_eq!(f["native"]["outcome"], "reproduced", "{f:#}");
+    assert_eq!(f["native"]["on"], "this CPU", "{f:#}");
+    assert_eq!(json["native_replay"]["reproduced"], 1, "{json:#}");
+    assert_eq!(json["native_replay"]["not_reproduced"], 0, "{json:#}");
+    assert!(out.contains("reproduced on this CPU: mismatch at sized_mismatch.c:16"), "{out}");
+    assert!(out.contains("native replay (this CPU): 1 reproduced, 0 not reproduced"), "{out}");
+}
+
+#[test]
+fn without_replay_a_finding_is_confirmed_by_the_model_only() {
+    let (code, json, out) = check("sized_mismatch.c", &["-D", "N=4", "--no-replay"]);
+    assert_eq!(code, 1, "{out}");
+    let f = &json["findings"][0];
+    assert_eq!(f["status"], "confirmed-by-model", "{f:#}");
+    assert_eq!(f["native"]["outcome"], "not-run", "{f:#}");
+    assert_eq!(json["native_replay"]["confirmed_by_model"], 1, "{json:#}");
+    assert!(out.contains("error: mismatch (confirmed by the model only)"), "{out}");
+}
+
+/// RSQRTPS against 1/sqrtf through `assert(memcmp(...) == 0)`: the
+/// witness is not a zero (where both are +inf), it runs through the
+/// estimate, and the CPU shows the failure, so it is confirmed.
+#[test]
+fn rsqrt_against_one_over_sqrt_is_confirmed_by_the_cpu_on_a_nonzero_witness() {
+    let (code, json, out) = check("rsqrt_assert_memcmp.c", &[]);
+    assert_eq!(code, 1, "{out}");
+    let f = &json["findings"][0];
+    assert_eq!(f["status"], "confirmed", "{f:#}");
+    assert_eq!(f["native"]["outcome"], "reproduced", "{f:#}");
+    let v = f["witness"]["v"].as_str().unwrap();
+    assert_ne!(&v[..8], "00000000", "{f:#}");
+}
+
+/// Zeros, infinities, NaNs and negative numbers: RCPPS and RSQRTPS are
+/// exact there, in the model as on the CPU.
+#[test]
+fn rcp_and_rsqrt_are_exact_on_special_inputs() {
+    let (code, json, out) = check("rcp_rsqrt_special.c", &[]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(json["verdict"], "equivalent", "{json:#}");
+}
+
+/// |x * rcp(x) - 1| <= 0.001 holds on the CPU for x in [1, 2]: the model's
+/// witness rests on its unconstrained estimate, so it is unconfirmed, and
+/// the native run says the CPU does not reproduce it.
+#[test]
+fn an_assertion_broken_only_by_the_estimate_is_never_confirmed() {
+    let (code, json, out) = check("rcp_relative_error.c", &[]);
+    assert_eq!(code, 3, "{out}");
+    let f = &json["findings"][0];
+    assert_eq!(f["status"], "unconfirmed", "{f:#}");
+    assert!(f["message"].as_str().unwrap().contains("approximate operation"), "{f:#}");
+    assert_eq!(f["native"]["outcome"], "not-reproduced", "{f:#}");
+    assert_eq!(json["verdict"], "inconclusive", "{json:#}");
+}
+
+/// A NaN copied from the input against the same NaN with its sign
+/// flipped, in float buffers: equal under --nan equal (as replay compares
+/// them), a reproduced difference under --nan exact.
+#[test]
+fn copied_nans_compare_by_the_rule_replay_uses() {
+    let (code, json, out) = check("nan_copied_sign_flip.c", &[]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(json["verdict"], "equivalent", "{json:#}");
+    let (code, json, out) = check("nan_copied_sign_flip.c", &["--nan", "exact"]);
+    assert_eq!(code, 1, "{out}");
+    let f = &json["findings"][0];
+    assert_eq!(f["status"], "confirmed", "{f:#}");
+    assert_eq!(f["expressions"]["nans_equal"], false, "{f:#}");
+    assert_eq!(f["native"]["outcome"], "reproduced", "{f:#}");
+}
+
+/// x * 1 against x differs only in NaN bits: equal under --nan equal.
+#[test]
+fn a_difference_of_nan_bits_alone_is_no_finding() {
+    let (code, json, out) = check("nan_times_one.c", &[]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(json["verdict"], "equivalent", "{json:#}");
+}
+
+/// FMIN of a value with itself only quiets a signalling NaN: both sides
+/// are NaN, equal under --nan equal.
+#[test]
+fn fmin_of_itself_is_equal_under_the_nan_rule() {
+    if !have_qemu() {
+        return;
+    }
+    let (code, json, out) = check("neon_min_self.c", &["--target", "aarch64"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(json["verdict"], "equivalent", "{json:#}");
+}
+
+/// The FMIN port of _mm_min_ps against the scalar select: a real
+/// difference, whose witness (never two NaNs) qemu-aarch64 reproduces.
+#[test]
+fn the_fmin_port_differs_on_a_witness_qemu_reproduces() {
+    if !have_qemu() {
+        return;
+    }
+    let (code, json, out) = check("neon_min_port.c", &["--target", "aarch64"]);
+    assert_eq!(code, 1, "{out}");
+    let f = &json["findings"][0];
+    assert_eq!(f["status"], "confirmed", "{f:#}");
+    assert_eq!(f["native"]["outcome"], "reproduced", "{f:#}");
+    assert_eq!(f["native"]["on"], "qemu-aarch64", "{f:#}");
+}
