@@ -36,6 +36,7 @@ pub mod neon;
 pub mod passes;
 pub mod process;
 pub mod race;
+pub mod ranges;
 pub mod replay;
 pub mod report;
 pub mod rule_proof;

@@ -20,7 +20,7 @@ const LAYERS: &[&[&str]] = &[
     // The expression language.
     &["expr"],
     // The IR and the configuration, over expressions.
-    &["ir", "config"],
+    &["ir", "config", "ranges"],
     // Data and analyses over the IR and expressions, which know nothing of
     // execution: memory model, intrinsic semantics, passes, the e-graph,
     // solvers, clang, reports.

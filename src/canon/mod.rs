@@ -15,11 +15,14 @@
 //! sides as expressions for solver verification), `prove.rs` (saturation
 //! with limits), `implied.rs` (KLEE-CL 6.3 implied integer queries),
 //! `reassociate.rs` (the linear-time normal form of sums and products under
-//! `associativity`, tried before the e-graph).
+//! `associativity`, tried before the e-graph), `int_normal.rs` (the normal
+//! form of integer sums, products, extensions and comparisons, which needs
+//! no assumption).
 
 mod analysis;
 mod category;
 mod implied;
+mod int_normal;
 mod instantiate;
 mod lang;
 mod prove;
@@ -31,6 +34,7 @@ pub use crate::assumptions::{Assumption, Assumptions};
 pub use analysis::{CanonAnalysis, ClassData};
 pub use category::Categories;
 pub use implied::implied_integer_query;
+pub use int_normal::IntNormalizer;
 pub use instantiate::{instantiate, RuleInstance};
 pub use lang::{CanonLang, Literal, Op, SetOp};
 pub use prove::{canonicalize, explain_assumptions, prove_equal, CanonResult, Limits, StopReason};

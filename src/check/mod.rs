@@ -221,12 +221,28 @@ impl Decider {
         // question about proved-equal rewrites of both sides.
         let integer = !pool.mentions_fp(a) && !pool.mentions_fp(b);
         if integer && self.canon.is_some() {
+            // Both sides in the integer normal form (canon/int_normal.rs),
+            // which uses the path's range facts: equal to the sides on
+            // every input of this path, and often the same node.
+            let mut normalizer = crate::canon::IntNormalizer::for_path(pool, path);
+            let (ia, ib) = (normalizer.normalize(pool, a), normalizer.normalize(pool, b));
+            if ia == ib {
+                tracing::trace!("ladder: equal in integer normal form");
+                return CheckOutcome::Proved(DecidedBy::Canonical);
+            }
+            // A real difference usually shows on the first concrete inputs,
+            // where the solver may need its whole budget to find one.
+            if let Some(w) = sampling::find_difference(pool, path, a, b, self.assumptions, self.sample_trials, self.seed) {
+                return CheckOutcome::Refuted(w, DecidedBy::Sampling);
+            }
+            let normal_eq = pool.eq(ia, ib);
+            differ = pool.not(normal_eq);
             match self.backend.check_budgeted(pool, path, differ, QUICK_BUDGET) {
                 Feasibility::Unsat => return CheckOutcome::Proved(DecidedBy::BitPrecise),
                 Feasibility::Sat(m) => return self.judge_witness(pool, path, a, b, m),
                 Feasibility::Unknown(_) => {}
             }
-            let (sa, sb) = self.sweeper.sweep(pool, self.backend.as_mut(), a, b);
+            let (sa, sb) = self.sweeper.sweep(pool, self.backend.as_mut(), ia, ib);
             tracing::trace!(proved = sa == sb, swept_nodes = dag_size(pool, &[sa, sb], LOGGED_SIZE_CAP), "ladder: sides swept");
             if sa == sb {
                 return CheckOutcome::Proved(DecidedBy::Canonical);

@@ -1,0 +1,779 @@
+//! The integer normal form: the integer twin of `reassociate.rs`, with no
+//! assumption needed, since integer `+`, `-` and `*` modulo 2^n are
+//! associative and commutative bit for bit.
+//!
+//! - Sums: every chain of `+`, `-`, negation, `~x` (= -x - 1) and scaling
+//!   by a constant becomes one linear form `c1*t1 + ... + k` whose terms
+//!   are sorted and merged and whose constants are folded; a shift left by
+//!   a constant is a scaling.
+//! - Products: a chain of `*` becomes one sorted list of factors, its
+//!   constant factors moved into the linear form around it.
+//! - Extensions are pushed down to the leaves when the range facts
+//!   (`crate::ranges`) show no wrap: `sext32(a + b)` is
+//!   `sext32(a) + sext32(b)` when the narrow sum cannot overflow, the same
+//!   for products; a sign extension of a value that is never negative is
+//!   a zero extension; extensions of extensions merge.
+//! - Truncations are pushed down always (the low bits of a sum are the
+//!   sum of the low bits) and cancel extensions.
+//! - High bits (`>>` by a constant) of a value whose range fits fewer bits
+//!   are read from those bits only, so a 64-bit and a 32-bit accumulator
+//!   of the same bounded sum meet.
+//! - Comparisons the ranges decide fold (a saturating 16-bit subtract of
+//!   two bytes never clamps); others are made on the fewest bits that
+//!   hold both operands, unsigned when neither can be negative.
+//! - `abs`, `min` and `max`, however written, get one shape.
+//!
+//! Every step is an identity of modular arithmetic, or one that holds
+//! under the range facts given (those of the input widths, which always
+//! hold, and those of the path when built `for_path`): the normal form
+//! equals the expression bit for bit on every input the facts allow.
+//! `tests/int_normal.rs` checks each rule with the solver and by random
+//! evaluation.
+
+use crate::expr::{mask, to_signed, BinOp, CmpOp, Expr, ExprId, ExprPool, Width};
+use crate::ranges::{decided_comparison, path_facts, Interval, Range, RangeAnalysis};
+use rustc_hash::FxHashMap;
+use std::rc::Rc;
+
+/// Terms a linear form (or factors a product) may hold; a longer one is
+/// kept as a term of its own (sound, only less canonical), so the cost of
+/// a serial sum stays bounded.
+const MAX_TERMS: usize = 1024;
+
+/// Deepest recursion of pushing an extension or a truncation down (past
+/// it the operation is kept as a node: still exact).
+const PUSH_DEPTH: u32 = 48;
+
+/// A linear form `sum(coefficient * term) + constant` modulo 2^width;
+/// terms sorted by id, coefficients nonzero.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Linear {
+    width: Width,
+    terms: Vec<(ExprId, u128)>,
+    constant: u128,
+}
+
+impl Linear {
+    fn constant(width: Width, c: u128) -> Linear {
+        Linear { width, terms: Vec::new(), constant: c & mask(width) }
+    }
+
+    fn atom(width: Width, e: ExprId) -> Linear {
+        Linear { width, terms: vec![(e, 1)], constant: 0 }
+    }
+
+    fn as_constant(&self) -> Option<u128> {
+        self.terms.is_empty().then_some(self.constant)
+    }
+
+    /// The single term of coefficient 1 this form is, if it is one.
+    fn as_atom(&self) -> Option<ExprId> {
+        match self.terms[..] {
+            [(t, 1)] if self.constant == 0 => Some(t),
+            _ => None,
+        }
+    }
+
+    /// `self + k * other`.
+    fn plus_scaled(&self, other: &Linear, k: u128) -> Linear {
+        let m = mask(self.width);
+        let mut terms: Vec<(ExprId, u128)> = Vec::with_capacity(self.terms.len() + other.terms.len());
+        let (mut i, mut j) = (0, 0);
+        while i < self.terms.len() || j < other.terms.len() {
+            let take_left = j >= other.terms.len() || (i < self.terms.len() && self.terms[i].0 < other.terms[j].0);
+            let take_right = i >= self.terms.len() || (j < other.terms.len() && other.terms[j].0 < self.terms[i].0);
+            let (t, c) = if take_left {
+                i += 1;
+                self.terms[i - 1]
+            } else if take_right {
+                j += 1;
+                (other.terms[j - 1].0, other.terms[j - 1].1.wrapping_mul(k) & m)
+            } else {
+                let c = self.terms[i].1.wrapping_add(other.terms[j].1.wrapping_mul(k)) & m;
+                let t = self.terms[i].0;
+                i += 1;
+                j += 1;
+                (t, c)
+            };
+            if c != 0 {
+                terms.push((t, c));
+            }
+        }
+        Linear { width: self.width, terms, constant: self.constant.wrapping_add(other.constant.wrapping_mul(k)) & m }
+    }
+
+    fn scaled(&self, k: u128) -> Linear {
+        Linear::constant(self.width, 0).plus_scaled(self, k)
+    }
+}
+
+/// Rewrites integer expressions into the normal form; keeps its memo
+/// across calls, so both sides of a check share the work and meet in the
+/// same nodes.
+pub struct IntNormalizer {
+    ranges: RangeAnalysis,
+    normal: FxHashMap<ExprId, Rc<Linear>>,
+    /// The linear form of every sum built, so a built sum met again as an
+    /// operand flattens into its user.
+    linear_of: FxHashMap<ExprId, Rc<Linear>>,
+    built: FxHashMap<Rc<Linear>, ExprId>,
+    /// The factors of every product built.
+    factors_of: FxHashMap<ExprId, Rc<Vec<ExprId>>>,
+    extended: FxHashMap<(ExprId, Width, bool), Rc<Linear>>,
+    truncated: FxHashMap<(ExprId, Width), Rc<Linear>>,
+}
+
+impl Default for IntNormalizer {
+    fn default() -> Self {
+        Self::with_ranges(RangeAnalysis::new())
+    }
+}
+
+impl IntNormalizer {
+    /// A normalizer using the facts of the input widths only: its normal
+    /// forms equal their expressions on every input.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A normalizer that also uses the range facts of `path`: its normal
+    /// forms equal their expressions on every input that takes the path.
+    pub fn for_path(pool: &ExprPool, path: &[ExprId]) -> Self {
+        Self::with_ranges(RangeAnalysis::with_facts(path_facts(pool, path)))
+    }
+
+    fn with_ranges(ranges: RangeAnalysis) -> Self {
+        IntNormalizer {
+            ranges,
+            normal: FxHashMap::default(),
+            linear_of: FxHashMap::default(),
+            built: FxHashMap::default(),
+            factors_of: FxHashMap::default(),
+            extended: FxHashMap::default(),
+            truncated: FxHashMap::default(),
+        }
+    }
+
+    /// The range of `e` as this normalizer knows it.
+    pub fn range(&mut self, pool: &ExprPool, e: ExprId) -> Range {
+        self.ranges.range(pool, e)
+    }
+
+    /// The normal form of `root`. Iterative over the nodes of `root`, so
+    /// depth is bounded by memory only.
+    pub fn normalize(&mut self, pool: &mut ExprPool, root: ExprId) -> ExprId {
+        let mut stack = vec![(root, false)];
+        while let Some((id, expanded)) = stack.pop() {
+            if self.normal.contains_key(&id) {
+                continue;
+            }
+            if !expanded {
+                stack.push((id, true));
+                stack.extend(pool.children(id).into_iter().filter(|c| !self.normal.contains_key(c)).map(|c| (c, false)));
+                continue;
+            }
+            let n = self.normal_of(pool, id);
+            self.normal.insert(id, n);
+        }
+        let n = self.normal[&root].clone();
+        self.build(pool, &n)
+    }
+
+    fn lin(&self, pool: &ExprPool, id: ExprId) -> Rc<Linear> {
+        match self.normal.get(&id) {
+            Some(l) => l.clone(),
+            None => self.lin_of_expr(pool, id),
+        }
+    }
+
+    /// The linear form of a node already in normal form.
+    fn lin_of_expr(&self, pool: &ExprPool, e: ExprId) -> Rc<Linear> {
+        let w = pool.width(e);
+        if let Some(c) = pool.as_const(e) {
+            return Rc::new(Linear::constant(w, c));
+        }
+        match self.linear_of.get(&e) {
+            Some(l) => l.clone(),
+            None => Rc::new(Linear::atom(w, e)),
+        }
+    }
+
+    fn normal_of(&mut self, pool: &mut ExprPool, id: ExprId) -> Rc<Linear> {
+        let w = pool.width(id);
+        let node = pool.get(id).into_owned();
+        let linear = w >= 2 && w <= 128;
+        match node {
+            Expr::Const { value, .. } => Rc::new(Linear::constant(w, value)),
+            Expr::Bin(BinOp::Add, a, b) if linear => self.sum(pool, a, b, 1),
+            Expr::Bin(BinOp::Sub, a, b) if linear => self.sum(pool, a, b, mask(w)),
+            Expr::Bin(BinOp::Mul, a, b) if linear => {
+                let (la, lb) = (self.lin(pool, a), self.lin(pool, b));
+                self.product(pool, &la, &lb)
+            }
+            Expr::Bin(BinOp::And, a, b) if linear => {
+                let low_mask = pool.as_const(b).filter(|m| m & m.wrapping_add(1) == 0 && *m != 0);
+                match low_mask {
+                    Some(m) => {
+                        // x & (2^j - 1) is the zero extension of x's low j bits.
+                        let j = 128 - m.leading_zeros();
+                        let la = self.lin(pool, a);
+                        let low = self.trunc(pool, &la, j, 0);
+                        self.extend(pool, &low, w, false, 0)
+                    }
+                    None => self.rebuilt(pool, id),
+                }
+            }
+            Expr::Not(a) if linear => {
+                let la = self.lin(pool, a);
+                Rc::new(Linear::constant(w, mask(w)).plus_scaled(&la, mask(w)))
+            }
+            Expr::ZExt(a, _) => {
+                let la = self.lin(pool, a);
+                self.extend(pool, &la, w, false, 0)
+            }
+            Expr::SExt(a, _) => {
+                let la = self.lin(pool, a);
+                self.extend(pool, &la, w, true, 0)
+            }
+            Expr::Extract { value, offset: 0, width } => {
+                let lv = self.lin(pool, value);
+                self.trunc(pool, &lv, width, 0)
+            }
+            Expr::Extract { value, offset, width } => {
+                let lv = self.lin(pool, value);
+                self.high_bits(pool, &lv, offset, width)
+            }
+            Expr::Cmp(op, a, b) => {
+                let (la, lb) = (self.lin(pool, a), self.lin(pool, b));
+                self.compare(pool, op, &la, &lb)
+            }
+            Expr::Ite(c, t, e) => {
+                let lc = self.lin(pool, c);
+                let c = self.build(pool, &lc);
+                let (lt, le) = (self.lin(pool, t), self.lin(pool, e));
+                self.select(pool, c, &lt, &le)
+            }
+            Expr::Concat(h, l) if linear && pool.as_const(l) == Some(0) => {
+                let lh = self.lin(pool, h);
+                let shift = pool.width(l);
+                self.shifted_left(pool, &lh, shift)
+            }
+            _ => self.rebuilt(pool, id),
+        }
+    }
+
+    /// `id` with its children in normal form.
+    fn rebuilt(&mut self, pool: &mut ExprPool, id: ExprId) -> Rc<Linear> {
+        let kids: Vec<ExprId> = pool
+            .children(id)
+            .into_iter()
+            .map(|k| {
+                let l = self.lin(pool, k);
+                self.build(pool, &l)
+            })
+            .collect();
+        let e = pool.rebuild(id, &kids);
+        self.lin_of_expr(pool, e)
+    }
+
+    fn sum(&mut self, pool: &mut ExprPool, a: ExprId, b: ExprId, k: u128) -> Rc<Linear> {
+        let (la, lb) = (self.lin(pool, a), self.lin(pool, b));
+        let (la, lb) = (self.bounded(pool, la), self.bounded(pool, lb));
+        Rc::new(la.plus_scaled(&lb, k))
+    }
+
+    /// A form short enough to be merged into another; a longer one
+    /// becomes a term of its own.
+    fn bounded(&mut self, pool: &mut ExprPool, l: Rc<Linear>) -> Rc<Linear> {
+        if l.terms.len() < MAX_TERMS {
+            return l;
+        }
+        let e = self.build(pool, &l);
+        Rc::new(Linear::atom(l.width, e))
+    }
+
+    /// `a * b`: a constant scales the other side; otherwise the factors
+    /// (each side's constant factor pulled out) are merged and sorted.
+    fn product(&mut self, pool: &mut ExprPool, a: &Linear, b: &Linear) -> Rc<Linear> {
+        if let Some(c) = a.as_constant() {
+            return Rc::new(b.scaled(c));
+        }
+        if let Some(c) = b.as_constant() {
+            return Rc::new(a.scaled(c));
+        }
+        let (ca, fa) = self.factors(pool, a);
+        let (cb, fb) = self.factors(pool, b);
+        let mut factors: Vec<ExprId> = fa.iter().chain(fb.iter()).copied().collect();
+        factors.sort();
+        let e = self.build_product(pool, factors);
+        Rc::new(Linear::atom(a.width, e).scaled(ca.wrapping_mul(cb)))
+    }
+
+    /// A form as `coefficient * factors`.
+    fn factors(&mut self, pool: &mut ExprPool, l: &Linear) -> (u128, Rc<Vec<ExprId>>) {
+        let (c, e) = match l.terms[..] {
+            [(t, c)] if l.constant == 0 => (c, t),
+            _ => (1, self.build(pool, &Rc::new(l.clone()))),
+        };
+        match self.factors_of.get(&e) {
+            Some(f) if f.len() < MAX_TERMS => (c, f.clone()),
+            _ => (c, Rc::new(vec![e])),
+        }
+    }
+
+    fn build_product(&mut self, pool: &mut ExprPool, factors: Vec<ExprId>) -> ExprId {
+        let e = factors.iter().copied().reduce(|acc, f| pool.mul(acc, f)).expect("a product has factors");
+        if factors.len() > 1 {
+            self.factors_of.entry(e).or_insert_with(|| Rc::new(factors));
+        }
+        e
+    }
+
+    /// The expression of a linear form: its terms in order, then the
+    /// constant.
+    fn build(&mut self, pool: &mut ExprPool, l: &Rc<Linear>) -> ExprId {
+        if let Some(c) = l.as_constant() {
+            return pool.constant(l.width, c);
+        }
+        if let Some(t) = l.as_atom() {
+            return t;
+        }
+        if let Some(e) = self.built.get(l) {
+            return *e;
+        }
+        let w = l.width;
+        let minus_one = mask(w);
+        let mut acc: Option<ExprId> = None;
+        for &(t, c) in &l.terms {
+            acc = Some(match (acc, c) {
+                (None, 1) => t,
+                (None, c) if c == minus_one => {
+                    let zero = pool.constant(w, 0);
+                    pool.sub(zero, t)
+                }
+                (Some(a), c) if c == minus_one => pool.sub(a, t),
+                (a, c) => {
+                    let k = pool.constant(w, c);
+                    let term = pool.mul(t, k);
+                    match a {
+                        Some(a) => pool.add(a, term),
+                        None => term,
+                    }
+                }
+            });
+        }
+        let mut e = acc.expect("a form with terms");
+        if l.constant != 0 {
+            let k = pool.constant(w, l.constant);
+            e = pool.add(e, k);
+        }
+        self.built.insert(l.clone(), e);
+        self.linear_of.entry(e).or_insert_with(|| l.clone());
+        e
+    }
+
+    /// The exact integer interval of a form's value, read with each term's
+    /// tightest reading (signed coefficients and constant), and which
+    /// reading each term used. None when a bound overflows.
+    fn exact(&mut self, pool: &ExprPool, l: &Linear) -> Option<(Interval, Vec<bool>)> {
+        if l.width > crate::ranges::TRACKED_WIDTH {
+            return None;
+        }
+        let mut total = Interval::point(to_signed(l.constant, l.width));
+        let mut readings = Vec::with_capacity(l.terms.len());
+        for &(t, c) in &l.terms {
+            let (i, signed) = self.ranges.range(pool, t).tightest();
+            total = total.add(i.scale(to_signed(c, l.width))?)?;
+            readings.push(signed);
+        }
+        Some((total, readings))
+    }
+
+    /// The range of a form: its exact interval for a sum (a long built
+    /// chain would be ranged through every partial sum), the analysis's
+    /// for a term.
+    fn range_of(&mut self, pool: &mut ExprPool, l: &Rc<Linear>) -> Range {
+        if let Some(t) = l.as_atom() {
+            return self.ranges.range(pool, t);
+        }
+        let e = self.build(pool, l);
+        let mut r = self.ranges.range(pool, e);
+        if let Some((exact, _)) = self.exact(pool, l) {
+            r.narrow_by_exact(exact);
+        }
+        r
+    }
+
+    /// `ext_w(l)`: pushed into the terms when the form cannot wrap in its
+    /// own width.
+    fn extend(&mut self, pool: &mut ExprPool, l: &Linear, w: Width, signed: bool, depth: u32) -> Rc<Linear> {
+        let v = l.width;
+        if w == v {
+            return Rc::new(l.clone());
+        }
+        if let Some(c) = l.as_constant() {
+            let c = if signed { to_signed(c, v) as u128 } else { c };
+            return Rc::new(Linear::constant(w, c));
+        }
+        if let Some(t) = l.as_atom() {
+            return self.extend_atom(pool, t, w, signed, depth);
+        }
+        if depth < PUSH_DEPTH {
+            if let Some((exact, readings)) = self.exact(pool, l) {
+                let fits_signed = exact.within(Interval::signed_full(v));
+                let fits_unsigned = exact.within(Interval::unsigned_full(v));
+                // A value that is never negative extends the same both ways.
+                let pushed = if signed { fits_signed } else { fits_unsigned || (fits_signed && exact.lo >= 0) };
+                if pushed {
+                    let mut out = Linear::constant(w, to_signed(l.constant, v) as u128);
+                    for (&(t, c), reading) in l.terms.iter().zip(readings) {
+                        let et = self.extend_atom(pool, t, w, reading, depth + 1);
+                        out = out.plus_scaled(&et, to_signed(c, v) as u128);
+                    }
+                    return Rc::new(out);
+                }
+            }
+        }
+        let e = self.build(pool, &Rc::new(l.clone()));
+        let x = if signed && self.ranges.range(pool, e).non_negative() {
+            pool.zext(e, w)
+        } else if signed {
+            pool.sext(e, w)
+        } else {
+            pool.zext(e, w)
+        };
+        Rc::new(Linear::atom(w, x))
+    }
+
+    fn extend_atom(&mut self, pool: &mut ExprPool, t: ExprId, w: Width, signed: bool, depth: u32) -> Rc<Linear> {
+        let v = pool.width(t);
+        if w == v {
+            return self.lin_of_expr(pool, t);
+        }
+        // A sign extension of a value that is never negative is its zero
+        // extension: one shape for both.
+        let signed = signed && !self.ranges.range(pool, t).non_negative();
+        if let Some(r) = self.extended.get(&(t, w, signed)) {
+            return r.clone();
+        }
+        let r = self.extend_atom_uncached(pool, t, w, signed, depth);
+        self.extended.insert((t, w, signed), r.clone());
+        r
+    }
+
+    fn extend_atom_uncached(&mut self, pool: &mut ExprPool, t: ExprId, w: Width, signed: bool, depth: u32) -> Rc<Linear> {
+        let plain = |pool: &mut ExprPool| {
+            let x = if signed { pool.sext(t, w) } else { pool.zext(t, w) };
+            Rc::new(Linear::atom(w, x))
+        };
+        if depth >= PUSH_DEPTH {
+            return plain(pool);
+        }
+        let d = depth + 1;
+        match pool.get(t).into_owned() {
+            Expr::ZExt(y, _) => {
+                let ly = self.lin_of_expr(pool, y);
+                self.extend(pool, &ly, w, false, d)
+            }
+            Expr::SExt(y, _) if signed => {
+                let ly = self.lin_of_expr(pool, y);
+                self.extend(pool, &ly, w, true, d)
+            }
+            Expr::Ite(c, a, b) => {
+                let (la, lb) = (self.lin_of_expr(pool, a), self.lin_of_expr(pool, b));
+                let (ea, eb) = (self.extend(pool, &la, w, signed, d), self.extend(pool, &lb, w, signed, d));
+                self.select(pool, c, &ea, &eb)
+            }
+            Expr::Bin(BinOp::Mul, ..) => {
+                let Some(factors) = self.factors_of.get(&t).cloned() else { return plain(pool) };
+                let v = pool.width(t);
+                let target = if signed { Interval::signed_full(v) } else { Interval::unsigned_full(v) };
+                let mut exact = Some(Interval::point(1));
+                let mut readings = Vec::with_capacity(factors.len());
+                for &f in factors.iter() {
+                    let (i, s) = self.ranges.range(pool, f).tightest();
+                    exact = exact.and_then(|e| e.mul(i));
+                    readings.push(s);
+                }
+                match exact {
+                    Some(e) if e.within(target) => {
+                        let mut acc: Option<Rc<Linear>> = None;
+                        for (&f, s) in factors.iter().zip(readings) {
+                            let ef = self.extend_atom(pool, f, w, s, d);
+                            acc = Some(match acc {
+                                None => ef,
+                                Some(a) => self.product(pool, &a, &ef),
+                            });
+                        }
+                        acc.expect("a product has factors")
+                    }
+                    _ => plain(pool),
+                }
+            }
+            _ => plain(pool),
+        }
+    }
+
+    /// The low `k` bits of `l`: always pushed into the terms.
+    fn trunc(&mut self, pool: &mut ExprPool, l: &Linear, k: Width, depth: u32) -> Rc<Linear> {
+        if k >= l.width {
+            return Rc::new(l.clone());
+        }
+        let mut out = Linear::constant(k, l.constant);
+        for &(t, c) in &l.terms {
+            let tt = self.trunc_atom(pool, t, k, depth);
+            out = out.plus_scaled(&tt, c & mask(k));
+        }
+        Rc::new(out)
+    }
+
+    fn trunc_atom(&mut self, pool: &mut ExprPool, t: ExprId, k: Width, depth: u32) -> Rc<Linear> {
+        if let Some(r) = self.truncated.get(&(t, k)) {
+            return r.clone();
+        }
+        let r = self.trunc_atom_uncached(pool, t, k, depth);
+        self.truncated.insert((t, k), r.clone());
+        r
+    }
+
+    fn trunc_atom_uncached(&mut self, pool: &mut ExprPool, t: ExprId, k: Width, depth: u32) -> Rc<Linear> {
+        let plain = |this: &Self, pool: &mut ExprPool| {
+            let x = pool.extract(t, 0, k);
+            this.lin_of_expr(pool, x)
+        };
+        if depth >= PUSH_DEPTH {
+            return plain(self, pool);
+        }
+        let d = depth + 1;
+        match pool.get(t).into_owned() {
+            Expr::ZExt(y, _) | Expr::SExt(y, _) => {
+                let signed = matches!(*pool.get(t), Expr::SExt(..));
+                let ly = self.lin_of_expr(pool, y);
+                if pool.width(y) >= k {
+                    self.trunc(pool, &ly, k, d)
+                } else {
+                    self.extend(pool, &ly, k, signed, d)
+                }
+            }
+            Expr::Bin(BinOp::Mul, ..) if self.factors_of.contains_key(&t) => {
+                let factors = self.factors_of[&t].clone();
+                let mut acc: Option<Rc<Linear>> = None;
+                for &f in factors.iter() {
+                    let lf = self.lin_of_expr(pool, f);
+                    let tf = self.trunc(pool, &lf, k, d);
+                    acc = Some(match acc {
+                        None => tf,
+                        Some(a) => self.product(pool, &a, &tf),
+                    });
+                }
+                acc.expect("a product has factors")
+            }
+            Expr::Ite(c, a, b) => {
+                let (la, lb) = (self.lin_of_expr(pool, a), self.lin_of_expr(pool, b));
+                let (ta, tb) = (self.trunc(pool, &la, k, d), self.trunc(pool, &lb, k, d));
+                self.select(pool, c, &ta, &tb)
+            }
+            Expr::Bin(op @ (BinOp::And | BinOp::Or | BinOp::Xor), a, b) => {
+                let (la, lb) = (self.lin_of_expr(pool, a), self.lin_of_expr(pool, b));
+                let (ta, tb) = (self.trunc(pool, &la, k, d), self.trunc(pool, &lb, k, d));
+                let (ea, eb) = (self.build(pool, &ta), self.build(pool, &tb));
+                let x = pool.bin(op, ea, eb);
+                self.lin_of_expr(pool, x)
+            }
+            Expr::Concat(h, l) => {
+                let wl = pool.width(l);
+                if k <= wl {
+                    let ll = self.lin_of_expr(pool, l);
+                    self.trunc(pool, &ll, k, d)
+                } else {
+                    let lh = self.lin_of_expr(pool, h);
+                    let th = self.trunc(pool, &lh, k - wl, d);
+                    let eh = self.build(pool, &th);
+                    let x = pool.concat(eh, l);
+                    self.lin_of_expr(pool, x)
+                }
+            }
+            _ => plain(self, pool),
+        }
+    }
+
+    /// Bits `offset .. offset + k` (offset > 0) of `l`: when its range
+    /// fits fewer bits than its width, only those bits are read, extended.
+    fn high_bits(&mut self, pool: &mut ExprPool, l: &Rc<Linear>, offset: Width, k: Width) -> Rc<Linear> {
+        let w = l.width;
+        let e = self.build(pool, l);
+        let r = self.range_of(pool, l);
+        let (m, signed) = match r.unsigned.unsigned_bits() {
+            Some(m) if Range::tracked(w) && r.non_negative() => (m, false),
+            _ if Range::tracked(w) => (r.signed.signed_bits(), true),
+            _ => (w, false),
+        };
+        if m >= w {
+            let x = pool.extract(e, offset, k);
+            return self.lin_of_expr(pool, x);
+        }
+        if offset >= m {
+            // Only copies of the sign (or zeros) up there.
+            if !signed {
+                return Rc::new(Linear::constant(k, 0));
+            }
+            let low = self.trunc(pool, l, m, 0);
+            let lm = self.build(pool, &low);
+            let sign = pool.extract(lm, m - 1, 1);
+            let s = self.lin_of_expr(pool, sign);
+            return self.extend(pool, &s, k, true, 0);
+        }
+        let low = self.trunc(pool, l, m, 0);
+        let lm = self.build(pool, &low);
+        let taken = k.min(m - offset);
+        let x = pool.extract(lm, offset, taken);
+        let lx = self.lin_of_expr(pool, x);
+        self.extend(pool, &lx, k, signed, 0)
+    }
+
+    /// `l << shift` within `l`'s width plus `shift` (a concatenation with
+    /// zero bits): any value with the same low bits as `l`, scaled.
+    fn shifted_left(&mut self, pool: &mut ExprPool, l: &Linear, shift: Width) -> Rc<Linear> {
+        let w = l.width + shift;
+        let mut lifted = Linear::constant(w, l.constant);
+        for &(t, c) in &l.terms {
+            let lt = self.lift(pool, t, w);
+            lifted = lifted.plus_scaled(&lt, c);
+        }
+        Rc::new(lifted.scaled(1u128 << shift))
+    }
+
+    /// A `w`-bit value whose low bits are `t`: the value `t` was cut from,
+    /// or `t` extended.
+    fn lift(&mut self, pool: &mut ExprPool, t: ExprId, w: Width) -> Rc<Linear> {
+        match pool.get(t).into_owned() {
+            Expr::Extract { value, offset: 0, .. } if pool.width(value) == w => self.lin_of_expr(pool, value),
+            Expr::SExt(y, _) => {
+                let ly = self.lin_of_expr(pool, y);
+                self.extend(pool, &ly, w, true, 0)
+            }
+            _ => self.extend_atom(pool, t, w, false, 0),
+        }
+    }
+
+    /// A comparison: folded when the ranges decide it, unsigned when
+    /// neither operand can be negative, on the fewest bits that hold both.
+    fn compare(&mut self, pool: &mut ExprPool, op: CmpOp, a: &Rc<Linear>, b: &Rc<Linear>) -> Rc<Linear> {
+        let (ea, eb) = (self.build(pool, a), self.build(pool, b));
+        let w = pool.width(ea);
+        if !Range::tracked(w) {
+            let c = pool.cmp(op, ea, eb);
+            return self.lin_of_expr(pool, c);
+        }
+        let (ra, rb) = (self.range_of(pool, a), self.range_of(pool, b));
+        if let Some(v) = decided_comparison(op, ra, rb) {
+            return Rc::new(Linear::constant(1, v as u128));
+        }
+        let both_non_negative = ra.non_negative() && rb.non_negative();
+        let op = match op {
+            CmpOp::Slt if both_non_negative => CmpOp::Ult,
+            CmpOp::Sle if both_non_negative => CmpOp::Ule,
+            op => op,
+        };
+        let unsigned_bits = ra.unsigned.unsigned_bits().zip(rb.unsigned.unsigned_bits()).map(|(x, y)| x.max(y));
+        let signed_bits = ra.signed.signed_bits().max(rb.signed.signed_bits());
+        let m = match op {
+            CmpOp::Ult | CmpOp::Ule => unsigned_bits,
+            CmpOp::Slt | CmpOp::Sle => Some(signed_bits),
+            CmpOp::Eq => unsigned_bits.or(Some(signed_bits)),
+        };
+        let (ea, eb) = match m {
+            Some(m) if m < w => {
+                let (ta, tb) = (self.trunc(pool, a, m, 0), self.trunc(pool, b, m, 0));
+                (self.build(pool, &ta), self.build(pool, &tb))
+            }
+            _ => (ea, eb),
+        };
+        let c = pool.cmp(op, ea, eb);
+        self.lin_of_expr(pool, c)
+    }
+
+    /// `c ? t : e`, with `abs`, `min` and `max` in one shape each.
+    fn select(&mut self, pool: &mut ExprPool, c: ExprId, t: &Rc<Linear>, e: &Rc<Linear>) -> Rc<Linear> {
+        if let Some(v) = pool.as_const(c) {
+            return if v != 0 { t.clone() } else { e.clone() };
+        }
+        let (et, ee) = (self.build(pool, t), self.build(pool, e));
+        if et == ee {
+            return t.clone();
+        }
+        if let Expr::Cmp(op, p, q) = *pool.get(c) {
+            if let Some(r) = self.min_max_abs(pool, op, p, q, t, e) {
+                return r;
+            }
+        }
+        let x = pool.ite(c, et, ee);
+        self.lin_of_expr(pool, x)
+    }
+
+    fn min_max_abs(&mut self, pool: &mut ExprPool, op: CmpOp, p: ExprId, q: ExprId, t: &Rc<Linear>, e: &Rc<Linear>) -> Option<Rc<Linear>> {
+        let signed = match op {
+            CmpOp::Slt | CmpOp::Sle => true,
+            CmpOp::Ult | CmpOp::Ule => false,
+            CmpOp::Eq => return None,
+        };
+        let strict = if signed { CmpOp::Slt } else { CmpOp::Ult };
+        let (et, ee) = (self.build(pool, t), self.build(pool, e));
+        // min: p < q ? p : q (or <=); max: p < q ? q : p.
+        let pick_less = self.same_at(pool, et, p, signed) && self.same_at(pool, ee, q, signed);
+        let pick_more = self.same_at(pool, et, q, signed) && self.same_at(pool, ee, p, signed);
+        if pick_less || pick_more {
+            let (lo, hi) = if et < ee { (t.clone(), e.clone()) } else { (e.clone(), t.clone()) };
+            let cond = self.compare(pool, strict, &lo, &hi);
+            let cond = self.build(pool, &cond);
+            let (first, second) = if pick_less { (lo, hi) } else { (hi, lo) };
+            let (ef, es) = (self.build(pool, &first), self.build(pool, &second));
+            let x = pool.ite(cond, ef, es);
+            return Some(self.lin_of_expr(pool, x));
+        }
+        if !signed {
+            return None;
+        }
+        // abs: x < 0 ? -x : x (or <= 0), and 0 < x ? x : -x (or 0 <= x).
+        let neg_of = |l: &Linear| l.scaled(mask(l.width));
+        let (p_zero, q_zero) = (pool.as_const(p) == Some(0), pool.as_const(q) == Some(0));
+        let x = if q_zero && self.same_at(pool, ee, p, true) && neg_of(e) == **t {
+            e.clone()
+        } else if p_zero && self.same_at(pool, et, q, true) && neg_of(t) == **e {
+            t.clone()
+        } else {
+            return None;
+        };
+        let w = x.width;
+        let zero = Rc::new(Linear::constant(w, 0));
+        let cond = self.compare(pool, CmpOp::Slt, &x, &zero);
+        let cond = self.build(pool, &cond);
+        if let Some(v) = pool.as_const(cond) {
+            return Some(if v != 0 { Rc::new(neg_of(&x)) } else { x });
+        }
+        let minus = Rc::new(neg_of(&x));
+        let (en, ex) = (self.build(pool, &minus), self.build(pool, &x));
+        let r = pool.ite(cond, en, ex);
+        Some(self.lin_of_expr(pool, r))
+    }
+
+    /// Whether `x` is `p`, or `p` is `x` cut to fewer bits that hold all
+    /// of `x` (read signed or not), so comparing `p` compares `x`.
+    fn same_at(&mut self, pool: &mut ExprPool, x: ExprId, p: ExprId, signed: bool) -> bool {
+        if x == p {
+            return true;
+        }
+        let (wx, wp) = (pool.width(x), pool.width(p));
+        if wp >= wx || !Range::tracked(wx) {
+            return false;
+        }
+        let lx = self.lin_of_expr(pool, x);
+        let r = self.range_of(pool, &lx);
+        let fits = if signed { r.signed.signed_bits() <= wp } else { r.unsigned.unsigned_bits().is_some_and(|m| m <= wp) };
+        if !fits {
+            return false;
+        }
+        let tx = self.trunc(pool, &lx, wp, 0);
+        self.build(pool, &tx) == p
+    }
+}

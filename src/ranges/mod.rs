@@ -1,0 +1,18 @@
+//! Range knowledge: interval facts about integer expressions, from the
+//! widths of their inputs (a byte is below 256) and from the path
+//! condition (`symcross_assume(x >= -2048 & x < 2048)`), so that the
+//! integer normal form (`canon::IntNormalizer`) can tell when a 16-bit sum
+//! cannot overflow, a saturation never clamps, or a sign extension is a
+//! zero extension.
+//!
+//! Files: `interval.rs` (the two readings of a value, and interval
+//! arithmetic), `analysis.rs` (ranges from structure and facts),
+//! `facts.rs` (facts read from a path).
+
+mod analysis;
+mod facts;
+mod interval;
+
+pub use analysis::{decided_comparison, RangeAnalysis};
+pub use facts::path_facts;
+pub use interval::{Interval, Range, TRACKED_WIDTH};
