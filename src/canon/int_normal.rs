@@ -138,7 +138,7 @@ impl IntNormalizer {
 
     /// A normalizer that also uses the range facts of `path`: its normal
     /// forms equal their expressions on every input that takes the path.
-    pub fn for_path(pool: &ExprPool, path: &[ExprId]) -> Self {
+    pub fn for_path(pool: &mut ExprPool, path: &[ExprId]) -> Self {
         Self::with_ranges(RangeAnalysis::with_facts(path_facts(pool, path)))
     }
 
@@ -173,10 +173,28 @@ impl IntNormalizer {
                 continue;
             }
             let n = self.normal_of(pool, id);
+            let n = self.at_minimal_width(pool, n);
             self.normal.insert(id, n);
         }
         let n = self.normal[&root].clone();
         self.build(pool, &n)
+    }
+
+    /// A word or bit field (a concatenation, an extract) whose range fits
+    /// fewer bits, as the extension of those bits: an input word bounded
+    /// to 12 bits is the same term whether it was read as a word or cut.
+    fn at_minimal_width(&mut self, pool: &mut ExprPool, n: Rc<Linear>) -> Rc<Linear> {
+        let Some(t) = n.as_atom() else { return n };
+        if !matches!(*pool.get(t), Expr::Concat(..) | Expr::Extract { .. }) {
+            return n;
+        }
+        match self.minimal(pool, t) {
+            Some((m, signed)) => {
+                let low = self.trunc_atom(pool, t, m, 0);
+                self.extend(pool, &low, n.width, signed, 0)
+            }
+            None => n,
+        }
     }
 
     fn lin(&self, pool: &ExprPool, id: ExprId) -> Rc<Linear> {
@@ -510,8 +528,32 @@ impl IntNormalizer {
                     _ => plain(pool),
                 }
             }
-            _ => plain(pool),
+            _ => match self.minimal(pool, t) {
+                Some((m, fits_signed)) if fits_signed == signed || !fits_signed => {
+                    let low = self.trunc_atom(pool, t, m, d);
+                    self.extend(pool, &low, w, fits_signed, d)
+                }
+                _ => plain(pool),
+            },
         }
+    }
+
+    /// The fewest bits that hold every value of `t`, and whether they are
+    /// read signed, when fewer than its width: `t` is then the extension of
+    /// its low bits, and is written so wherever it is extended or cut, so
+    /// that a value cut to 12 bits in one side and to 15 in the other
+    /// meets.
+    fn minimal(&mut self, pool: &ExprPool, t: ExprId) -> Option<(Width, bool)> {
+        let w = pool.width(t);
+        if !Range::tracked(w) || w <= 1 {
+            return None;
+        }
+        let r = self.ranges.range(pool, t);
+        let (m, signed) = match r.unsigned.unsigned_bits() {
+            Some(m) if r.non_negative() => (m, false),
+            _ => (r.signed.signed_bits(), true),
+        };
+        (m < w).then_some((m, signed))
     }
 
     /// The low `k` bits of `l`: always pushed into the terms.
@@ -545,6 +587,10 @@ impl IntNormalizer {
             return plain(self, pool);
         }
         let d = depth + 1;
+        if let Some((m, signed)) = self.minimal(pool, t).filter(|(m, _)| *m < k) {
+            let low = self.trunc_atom(pool, t, m, d);
+            return self.extend(pool, &low, k, signed, d);
+        }
         match pool.get(t).into_owned() {
             Expr::ZExt(y, _) | Expr::SExt(y, _) => {
                 let signed = matches!(*pool.get(t), Expr::SExt(..));

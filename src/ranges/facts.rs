@@ -1,6 +1,6 @@
 //! Range facts read from a path condition: every constraint of the form
 //! `x < c`, `x <= c`, `c < x`, `x == c` (signed or unsigned, negated or
-//! not, joined by `and`), and the range check `x + c <u k` that compilers
+//! not, joined by `and`, compared with 0 as C does with `&`), and the range check `x + c <u k` that compilers
 //! make of `lo <= x && x < hi`, bounds `x`. Extensions are looked through:
 //! a bound on `sext32(x)` that fits `x` bounds `x` too.
 
@@ -11,18 +11,45 @@ use rustc_hash::FxHashMap;
 /// Constraints of a path looked at, at most (each is cheap to read).
 const MAX_CONSTRAINTS: usize = 100_000;
 
-/// The facts `path` (a conjunction, each constraint true) gives.
-pub fn path_facts(pool: &ExprPool, path: &[ExprId]) -> FxHashMap<ExprId, Range> {
+/// The facts `path` (a conjunction, each constraint true) gives, and
+/// those of the values shifted right: a bound on a 16-bit input word bounds
+/// `word >> 1`, which the builders write as a concatenation of its bytes'
+/// bits (the shapes are built in `pool`).
+pub fn path_facts(pool: &mut ExprPool, path: &[ExprId]) -> FxHashMap<ExprId, Range> {
+    let mut facts = direct_facts(pool, path);
+    let mut bounded: Vec<(ExprId, Range)> = facts.iter().map(|(e, r)| (*e, *r)).collect();
+    bounded.sort_by_key(|(e, _)| *e);
+    for (e, r) in bounded {
+        let w = r.width;
+        for offset in 1..w {
+            let shifted = pool.extract(e, offset, w - offset);
+            let signed = Interval::new(r.signed.lo >> offset, r.signed.hi >> offset);
+            let unsigned = Interval::new(r.unsigned.lo >> offset, r.unsigned.hi >> offset);
+            record(pool, &mut facts, shifted, true, signed);
+            record(pool, &mut facts, shifted, false, unsigned);
+        }
+    }
+    facts
+}
+
+/// The facts the constraints of `path` state directly.
+fn direct_facts(pool: &ExprPool, path: &[ExprId]) -> FxHashMap<ExprId, Range> {
     let mut facts: FxHashMap<ExprId, Range> = FxHashMap::default();
+    // Each item: whether `e` is nonzero (for a 1-bit value: true).
     let mut stack: Vec<(ExprId, bool)> = path.iter().take(MAX_CONSTRAINTS).map(|c| (*c, true)).collect();
-    while let Some((c, holds)) = stack.pop() {
-        match pool.get(c).into_owned() {
-            Expr::Not(x) => stack.push((x, !holds)),
-            // A conjunction that holds: both hold.
-            Expr::Bin(BinOp::And, x, y) if holds && pool.width(c) == 1 => stack.extend([(x, true), (y, true)]),
-            // A disjunction that fails: both fail.
-            Expr::Bin(BinOp::Or, x, y) if !holds && pool.width(c) == 1 => stack.extend([(x, false), (y, false)]),
-            Expr::Cmp(op, a, b) => comparison(pool, &mut facts, op, a, b, holds),
+    while let Some((e, nonzero)) = stack.pop() {
+        match pool.get(e).into_owned() {
+            Expr::Not(x) if pool.width(e) == 1 => stack.push((x, !nonzero)),
+            // x & y nonzero: both are; x | y zero: both are.
+            Expr::Bin(BinOp::And, x, y) if nonzero => stack.extend([(x, true), (y, true)]),
+            Expr::Bin(BinOp::Or, x, y) if !nonzero => stack.extend([(x, false), (y, false)]),
+            // An extension is nonzero when its operand is (C's `cond != 0`).
+            Expr::ZExt(x, _) | Expr::SExt(x, _) => stack.push((x, nonzero)),
+            Expr::Cmp(CmpOp::Eq, x, zero) if pool.as_const(zero) == Some(0) => {
+                stack.push((x, !nonzero));
+                comparison(pool, &mut facts, CmpOp::Eq, x, zero, nonzero);
+            }
+            Expr::Cmp(op, a, b) => comparison(pool, &mut facts, op, a, b, nonzero),
             _ => {}
         }
     }
@@ -138,10 +165,14 @@ mod tests {
         let ge = p.not(below);
         let le = p.cmp(CmpOp::Sle, x32, hi);
         let both = p.and(ge, le);
-        let facts = path_facts(&p, &[both]);
+        let facts = path_facts(&mut p, &[both]);
         let mut r = RangeAnalysis::with_facts(facts);
         assert_eq!(r.range(&p, x).signed, Interval::new(-2048, 2047));
         assert_eq!(r.range(&p, x32).signed, Interval::new(-2048, 2047));
+        // x >> 1, as the builders write it.
+        let one = p.constant(16, 1);
+        let half = p.bin(BinOp::AShr, x, one);
+        assert_eq!(r.range(&p, half).signed, Interval::new(-1024, 1023));
     }
 
     #[test]
@@ -153,7 +184,7 @@ mod tests {
         let s = p.add(x, c);
         let k = p.constant(32, 4096);
         let lt = p.cmp(CmpOp::Ult, s, k);
-        let mut r = RangeAnalysis::with_facts(path_facts(&p, &[lt]));
+        let mut r = RangeAnalysis::with_facts(path_facts(&mut p, &[lt]));
         assert_eq!(r.range(&p, x).signed, Interval::new(-2048, 2047));
     }
 }
