@@ -505,6 +505,9 @@ impl IntNormalizer {
             Expr::Bin(BinOp::Mul, ..) => {
                 let Some(factors) = self.factors_of.get(&t).cloned() else { return plain(pool) };
                 let v = pool.width(t);
+                if !Range::tracked(v) {
+                    return plain(pool);
+                }
                 let target = if signed { Interval::signed_full(v) } else { Interval::unsigned_full(v) };
                 let mut exact = Some(Interval::point(1));
                 let mut readings = Vec::with_capacity(factors.len());

@@ -226,12 +226,6 @@ impl Decider {
             // every input of this path, and often the same node.
             let mut normalizer = crate::canon::IntNormalizer::for_path(pool, path);
             let (ia, ib) = (normalizer.normalize(pool, a), normalizer.normalize(pool, b));
-            if std::env::var_os("INTNORM_DEBUG").is_some() {
-                let (d, l, r) = crate::expr::print_pair(pool, ia, ib);
-                eprintln!("path {} facts {}", path.len(), crate::ranges::path_facts(pool, path).len());
-                for c in path.iter().take(3) { eprintln!("PATH: {}", crate::expr::print_expr(pool, *c)); }
-                eprintln!("{d}\nLEFT: {l}\nRIGHT: {r}\n");
-            }
             if ia == ib {
                 tracing::trace!("ladder: equal in integer normal form");
                 return CheckOutcome::Proved(DecidedBy::Canonical);

@@ -73,6 +73,11 @@ impl RangeAnalysis {
     fn structural(&mut self, pool: &ExprPool, e: ExprId, d: u32) -> Range {
         let w = pool.width(e);
         let mut r = Range::full(w);
+        // Nothing is tracked of a value wider than 64 bits: what is read
+        // from it is not bounded either.
+        if pool.children(e).iter().any(|c| !Range::tracked(pool.width(*c))) {
+            return r;
+        }
         match pool.get(e).into_owned() {
             Expr::Input { .. } => r.narrow_unsigned(Interval::new(0, 255)),
             Expr::Cmp(..) | Expr::FCmp(..) => r.narrow_unsigned(Interval::new(0, 1)),
