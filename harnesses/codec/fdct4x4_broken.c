@@ -1,4 +1,4 @@
-// expect: mismatch
+// expect: findings mismatch
 /* Forward 4x4 integer transform of a residual block (source minus
  * prediction, both bytes), int16 out, in the style of a video codec's core
  * transform: rows then columns of butterflies with a doubled odd part. The

@@ -1,4 +1,4 @@
-// expect: mismatch
+// expect: findings mismatch
 /* Inverse 4x4 integer transform of 12-bit coefficients added to a byte
  * prediction, in the style of a video codec's reconstruction: rows then
  * columns of butterflies with a halved odd part, rounding by (x + 32) >> 6,

@@ -1,4 +1,4 @@
-// expect: mismatch
+// expect: findings mismatch
 /* Sum of squared errors of a 4x4 block of bytes, as an image codec's
  * distortion metric computes it: the SSE2 version widens the rows to
  * 16 bits, subtracts with signed saturation (which never saturates on

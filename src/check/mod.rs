@@ -205,7 +205,11 @@ impl Decider {
         // once, where the e-graph would spend its whole budget on sides that
         // are not equal.
         if pool.mentions_fp(a) || pool.mentions_fp(b) {
-            if let Some(w) = sampling::find_difference(pool, path, a, b, self.assumptions, self.sample_trials, self.seed) {
+            let sampled = match self.sweeper.find_difference(pool, path, a, b) {
+                Some(w) => Some(w),
+                None => sampling::find_difference(pool, path, a, b, self.assumptions, self.sample_trials, self.seed),
+            };
+            if let Some(w) = sampled {
                 return CheckOutcome::Refuted(w, DecidedBy::Sampling);
             }
         }
@@ -232,7 +236,11 @@ impl Decider {
             }
             // A real difference usually shows on the first concrete inputs,
             // where the solver may need its whole budget to find one.
-            if let Some(w) = sampling::find_difference(pool, path, a, b, self.assumptions, self.sample_trials, self.seed) {
+            let sampled = match self.sweeper.find_difference(pool, path, a, b) {
+                Some(w) => Some(w),
+                None => sampling::find_difference(pool, path, a, b, self.assumptions, self.sample_trials, self.seed),
+            };
+            if let Some(w) = sampled {
                 return CheckOutcome::Refuted(w, DecidedBy::Sampling);
             }
             let normal_eq = pool.eq(ia, ib);

@@ -107,6 +107,27 @@ impl Sweeper {
         (swept(a), swept(b))
     }
 
+    /// Inputs among the sweep's samples (edge patterns first) on which
+    /// `a` and `b` differ and every constraint of `path` holds: a witness
+    /// found without the solver. The edge patterns (one input all 0x80,
+    /// the next all 0x7f, ...) are what overflows a narrow accumulator.
+    pub fn find_difference(&mut self, pool: &ExprPool, path: &[ExprId], a: ExprId, b: ExprId) -> Option<Assignment> {
+        let mut leaves = FxHashSet::default();
+        for r in path.iter().chain([&a, &b]) {
+            pool.leaves_of(*r, &mut leaves);
+        }
+        self.assign(&leaves);
+        for (asg, memo) in self.samples.iter_mut() {
+            let mut roots = vec![a, b];
+            roots.extend_from_slice(path);
+            evaluate_into(pool, &roots, asg, memo);
+            if memo[&a] != memo[&b] && path.iter().all(|c| memo[c] != 0) {
+                return Some(asg.clone());
+            }
+        }
+        None
+    }
+
     fn sweep_node(&mut self, pool: &mut ExprPool, backend: &mut dyn Backend, node: ExprId) -> ExprId {
         let kids = pool.children(node);
         if kids.is_empty() {

@@ -1,0 +1,123 @@
+//! Codec-class routines of harnesses/codec/ (transforms, distortion
+//! metrics, fixed-point filters, each SSE2/SSE4.1 code against the C
+//! reference a codec library would write): equal ones are proved, broken
+//! ones are refuted with a witness that reproduces on the CPU. The equal
+//! transforms and metrics are decided by the integer normal form without
+//! a solver query (the solver alone times out on them).
+//!
+//! Every limit here is a count (the solver's work units inside the
+//! ladder); `--max-time` is only a backstop far above what a run takes.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+fn harness(name: &str) -> PathBuf {
+    common::repo().join("harnesses/codec").join(name)
+}
+
+fn cflags(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).expect("read harness");
+    text.lines().find_map(|l| l.trim().strip_prefix("// cflags:").map(|s| s.trim().to_string()))
+}
+
+/// Checks `name` (its `// expect:` line decides the verdict) and returns
+/// the JSON report.
+fn check(name: &str, report: &Path) -> serde_json::Value {
+    let path = harness(name);
+    let p = path.to_str().expect("utf-8 path");
+    let rp = report.to_str().expect("utf-8 path");
+    let flags = cflags(&path);
+    let mut args = vec!["check", p, "--json", rp, "--max-time", "300"];
+    if let Some(f) = flags.as_deref() {
+        args.extend(["--cflags", f]);
+    }
+    let mut run = common::symcross(&args);
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(rp).expect("report written")).expect("JSON report");
+    run.json = Some(json.clone());
+    if let Err(e) = common::verify(&path, &run) {
+        panic!("{e}");
+    }
+    json
+}
+
+/// Proved by the normal form: every check canonical, no solver query.
+fn proved_by_normal_form(name: &str) {
+    let report = tempfile::NamedTempFile::new().unwrap();
+    let json = check(name, report.path());
+    let decided = &json["stats"]["decided"];
+    assert!(decided["canonical"].as_u64().unwrap_or(0) > 0, "{name}: {json:#}");
+    assert_eq!(decided["bit_precise"], 0, "{name}: {json:#}");
+    assert_eq!(json["stats"]["queries"], 0, "{name}: {json:#}");
+}
+
+/// Refuted with a confirmed witness, which replays on the CPU.
+fn refuted_and_reproduced(name: &str) {
+    let path = harness(name);
+    let report = tempfile::NamedTempFile::new().unwrap();
+    let json = check(name, report.path());
+    let finding = json["findings"].as_array().and_then(|f| f.iter().find(|x| x["kind"] == "mismatch")).cloned().expect("a mismatch");
+    assert_eq!(finding["status"], "confirmed", "{name}: {json:#}");
+    assert!(finding["witness"].is_object(), "{name}: {json:#}");
+    let (p, rp) = (path.to_str().unwrap(), report.path().to_str().unwrap());
+    let mut args = vec!["replay", p, rp];
+    let flags = cflags(&path);
+    if let Some(f) = flags.as_deref() {
+        args.extend(["--cflags", f]);
+    }
+    let replay = common::symcross(&args);
+    assert_eq!(replay.code, 1, "{name}: the witness did not reproduce:\n{}\n{}", replay.stdout, replay.stderr);
+}
+
+#[test]
+fn sum_of_squared_errors_is_proved() {
+    proved_by_normal_form("sse4x4.c");
+}
+
+#[test]
+fn sum_of_squared_errors_broken_is_refuted() {
+    refuted_and_reproduced("sse4x4_broken.c");
+}
+
+#[test]
+fn forward_transform_is_proved() {
+    proved_by_normal_form("fdct4x4.c");
+}
+
+#[test]
+fn forward_transform_broken_is_refuted() {
+    refuted_and_reproduced("fdct4x4_broken.c");
+}
+
+/// Needs the path's 12-bit bounds: without them the 16-bit lanes could
+/// overflow where the int reference does not.
+#[test]
+fn inverse_transform_of_12_bit_coefficients_is_proved() {
+    proved_by_normal_form("idct4x4.c");
+}
+
+#[test]
+fn inverse_transform_broken_is_refuted() {
+    refuted_and_reproduced("idct4x4_broken.c");
+}
+
+#[test]
+fn bounded_fir_is_proved() {
+    let report = tempfile::NamedTempFile::new().unwrap();
+    check("fir_bounded.c", report.path());
+}
+
+/// The same filter on any 16-bit input overflows its 32-bit lanes.
+#[test]
+fn unbounded_fir_differs() {
+    refuted_and_reproduced("fir_any.c");
+}
+
+#[test]
+fn every_harness_is_tested() {
+    let this = std::fs::read_to_string(common::repo().join("tests/codec_harnesses.rs")).unwrap();
+    for e in std::fs::read_dir(common::repo().join("harnesses/codec")).unwrap() {
+        let name = e.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(this.contains(&format!("\"{name}\"")), "harnesses/codec/{name} is not tested here");
+    }
+}
