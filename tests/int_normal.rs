@@ -147,8 +147,7 @@ fn random_expr(p: &mut ExprPool, rng: &mut rand::rngs::StdRng, ins: &Inputs, w: 
             // High bits of a wider value (an arithmetic shift of a sum).
             let a = sub(p, rng, 2 * w);
             let off = rng.gen_range(1..w);
-            let e = p.extract(a, off, w);
-            e
+            p.extract(a, off, w)
         }
         13 => {
             let a = sub(p, rng, w);
@@ -236,7 +235,7 @@ fn assignment(v: [u8; 8]) -> Assignment {
 /// Words bounded by the path are drawn inside their bounds often enough.
 fn bounded_assignment(rng: &mut rand::rngs::StdRng, trial: usize) -> [u8; 8] {
     let mut v = edge_or_random(rng, trial);
-    if trial % 2 == 0 {
+    if trial.is_multiple_of(2) {
         for k in [4, 6] {
             let x: i16 = rng.gen_range(-40..40) * [1, 8, 64][rng.gen_range(0..3)];
             v[k..k + 2].copy_from_slice(&x.to_le_bytes());
@@ -264,7 +263,15 @@ fn random_expressions_keep_their_values() {
             }
             checked_on_path += 1;
             let (x, y) = (evaluate(&p, e, &asg), evaluate(&p, ne, &asg));
-            assert_eq!(x, y, "case {case}: {}\nnormal form: {}\npath: {:?}\ninputs {:?}", print_expr(&p, e), print_expr(&p, ne), path.iter().map(|c| print_expr(&p, *c)).collect::<Vec<_>>(), asg.arrays);
+            assert_eq!(
+                x,
+                y,
+                "case {case}: {}\nnormal form: {}\npath: {:?}\ninputs {:?}",
+                print_expr(&p, e),
+                print_expr(&p, ne),
+                path.iter().map(|c| print_expr(&p, *c)).collect::<Vec<_>>(),
+                asg.arrays
+            );
         }
     }
     assert!(checked_on_path > 100_000, "too few inputs on the paths: {checked_on_path}");

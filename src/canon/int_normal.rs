@@ -219,7 +219,7 @@ impl IntNormalizer {
     fn normal_of(&mut self, pool: &mut ExprPool, id: ExprId) -> Rc<Linear> {
         let w = pool.width(id);
         let node = pool.get(id).into_owned();
-        let linear = w >= 2 && w <= 128;
+        let linear = (2..=128).contains(&w);
         match node {
             Expr::Const { value, .. } => Rc::new(Linear::constant(w, value)),
             Expr::Bin(BinOp::Add, a, b) if linear => self.sum(pool, a, b, 1),
@@ -401,7 +401,7 @@ impl IntNormalizer {
         let mut readings = Vec::with_capacity(l.terms.len());
         for &(t, c) in &l.terms {
             let (i, signed) = self.ranges.range(pool, t).tightest();
-            total = total.add(i.scale(to_signed(c, l.width))?)?;
+            total = total.plus(i.scale(to_signed(c, l.width))?)?;
             readings.push(signed);
         }
         Some((total, readings))
@@ -513,7 +513,7 @@ impl IntNormalizer {
                 let mut readings = Vec::with_capacity(factors.len());
                 for &f in factors.iter() {
                     let (i, s) = self.ranges.range(pool, f).tightest();
-                    exact = exact.and_then(|e| e.mul(i));
+                    exact = exact.and_then(|e| e.times(i));
                     readings.push(s);
                 }
                 match exact {

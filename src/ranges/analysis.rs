@@ -143,9 +143,9 @@ fn binary(r: &mut Range, op: BinOp, a: Range, b: Range) {
             for x in readings(a) {
                 for y in readings(b) {
                     let exact = match op {
-                        BinOp::Add => x.add(y),
-                        BinOp::Sub => y.scale(-1).and_then(|ny| x.add(ny)),
-                        _ => x.mul(y),
+                        BinOp::Add => x.plus(y),
+                        BinOp::Sub => y.scale(-1).and_then(|ny| x.plus(ny)),
+                        _ => x.times(y),
                     };
                     if let Some(exact) = exact {
                         r.narrow_by_exact(exact);

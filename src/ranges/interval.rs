@@ -65,7 +65,7 @@ impl Interval {
     }
 
     /// `{x + y}` (None on overflow).
-    pub fn add(self, other: Interval) -> Option<Interval> {
+    pub fn plus(self, other: Interval) -> Option<Interval> {
         Some(Interval { lo: self.lo.checked_add(other.lo)?, hi: self.hi.checked_add(other.hi)? })
     }
 
@@ -76,7 +76,7 @@ impl Interval {
     }
 
     /// `{x * y}` (None on overflow).
-    pub fn mul(self, other: Interval) -> Option<Interval> {
+    pub fn times(self, other: Interval) -> Option<Interval> {
         let corners = [
             self.lo.checked_mul(other.lo)?,
             self.lo.checked_mul(other.hi)?,
