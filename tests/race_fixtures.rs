@@ -161,6 +161,8 @@ fixtures!(
     image_write_past_unknown_width,
     image_int_coords_normalised_sampler,
     image_linear_filter_undefined,
+    fp_loop_shared_store_race,
+    fp_loop_own_store_ok,
 );
 
 #[test]
@@ -468,5 +470,22 @@ fn exploding_enumeration_switches_to_pair_mode() {
         let kinds: Vec<&str> =
             json["warnings"].as_array().map(|w| w.iter().filter_map(|w| w["kind"].as_str()).collect()).unwrap_or_default();
         assert_eq!(kinds.contains(&"mode-switch"), switched, "{kinds:?}");
+    }
+}
+
+/// A loop summarised at a floating-point test stands only for trips whose
+/// shared store was logged: the race on the one slot is found in both
+/// modes, and the twin storing to each work-item's own slot is clean.
+#[test]
+fn fp_loop_summary_logs_its_store_in_both_modes() {
+    for mode in ["enumerate", "pair"] {
+        let json = run_in_mode("fp_loop_shared_store_race", mode);
+        let findings = json["findings"].as_array().cloned().unwrap_or_default();
+        assert!(
+            findings.iter().any(|f| f["kind"] == "race" && f["message"].as_str().unwrap_or("").contains("write-write race on global buffer `last` element 0")),
+            "{mode}: {json}"
+        );
+        let json = run_in_mode("fp_loop_own_store_ok", mode);
+        assert_eq!(json["verdict"], "equivalent", "{mode}: {json}");
     }
 }

@@ -16,7 +16,9 @@
 //! detector. An invariant store (`A[0] = 42`, `A[get_global_id(0)] = 0.0`
 //! in a loop with a symbolic trip count) writes the same value to the same
 //! address on every trip, in a block every trip passes through: the
-//! unrolled trips already recorded the one access all further trips make.
+//! unrolled trips already recorded the one access all further trips make,
+//! so such a loop is summarised only after one trip past a symbolic test
+//! (at its first floating-point test, none has run).
 //! The loop must also have one way out, its test: the summary leaves only
 //! there, so a `break` or `return` inside would be missed.
 
@@ -129,6 +131,15 @@ impl<'m> Executor<'m> {
                 b == stay.0 as usize || b == header.0 as usize || unavoidable(&succ, &body, stay.0 as usize, header.0 as usize, b)
             };
             if !shared_stores.iter().all(|&(b, ptr, value)| is_invariant(ptr) && is_invariant(value) && every_trip(b)) {
+                return false;
+            }
+            // The summary adds no access: it stands for trips whose one
+            // store an unrolled trip already logged. At a loop's first
+            // floating-point test no trip may have run (or only trips whose
+            // test was decided, which this count of the open unrollings does
+            // not see): the path then runs one trip first, logging the
+            // store, and is summarised at the next test.
+            if self.unrolled(state, header) == 0 {
                 return false;
             }
         }
