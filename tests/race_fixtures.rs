@@ -163,6 +163,22 @@ fixtures!(
     image_linear_filter_undefined,
     fp_loop_shared_store_race,
     fp_loop_own_store_ok,
+    struct_copy_same_slot_race,
+    struct_copy_own_slot_ok,
+    struct_copy_out_of_local_race,
+    struct_copy_out_of_local_ok,
+    memset_shared_row_race,
+    memset_own_row_ok,
+    race_query_budget,
+    cmpxchg_never_succeeds_ok,
+    cmpxchg_succeeds_race,
+    cmpxchg_failed_vs_plain_write_race,
+    compare_exchange_fails_ok,
+    compare_exchange_succeeds_race,
+    misaligned_int_load,
+    aligned_int_load_ok,
+    misaligned_symbolic_store,
+    packed_struct_ok,
 );
 
 #[test]
@@ -488,4 +504,46 @@ fn fp_loop_summary_logs_its_store_in_both_modes() {
         let json = run_in_mode("fp_loop_own_store_ok", mode);
         assert_eq!(json["verdict"], "equivalent", "{mode}: {json}");
     }
+}
+
+/// A struct assignment is a block copy at -O0: its bytes are accesses, and
+/// copies of different values race for real (not benign), as the scalar
+/// stores of -O1 do.
+#[test]
+fn struct_copies_race_at_o0_as_at_o1() {
+    let path = common::repo().join("tests/fixtures/race/struct_copy_same_slot_race.cl");
+    for flags in ["-O0", "-O1"] {
+        let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--cflags", flags, "--json", "-"]);
+        let json = run.json.expect("JSON report");
+        let findings = json["findings"].as_array().cloned().unwrap_or_default();
+        assert!(
+            findings.iter().any(|f| f["kind"] == "race" && f["message"].as_str().unwrap_or("").contains("race on global buffer `slot`")),
+            "{flags}: {json}"
+        );
+    }
+    let messages = fixture_messages("struct_copy_same_slot_race");
+    assert!(messages.iter().all(|m| !m.contains("benign")), "{messages:?}");
+}
+
+/// A race check that runs out of solver queries leaves pairs undecided:
+/// the report names the limit, a warning says how many and how to raise
+/// it, and the verdict is inconclusive, never race-free. The budget is
+/// counted in queries.
+#[test]
+fn race_query_budget_is_a_named_limit() {
+    let path = common::repo().join("tests/fixtures/race/race_query_budget.cl");
+    let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "8", "--num-groups", "1", "--max-race-queries", "10", "--json", "-"]);
+    let json = run.json.expect("JSON report");
+    assert_eq!(json["verdict"], "inconclusive", "{}", run.stdout);
+    assert_eq!(json["limit"], "race-queries", "{}", run.stdout);
+    let warnings = json["warnings"].to_string();
+    assert!(warnings.contains("asked 10 solver queries") && warnings.contains("--max-race-queries 10"), "{warnings}");
+    assert_eq!(run.code, 3, "{}", run.stdout);
+}
+
+/// Misaligned accesses name their size, buffer and byte offset.
+#[test]
+fn misaligned_accesses_are_described() {
+    let messages = fixture_messages("misaligned_int_load");
+    assert!(messages.iter().any(|m| m == "misaligned 4-byte load at byte offset 1 of buffer `bytes`: the address must be a multiple of 4"), "{messages:?}");
 }

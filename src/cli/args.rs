@@ -265,6 +265,11 @@ pub struct RaceArgs {
     /// path ends (it may never terminate) and the verdict is inconclusive (limit `work-item-steps`).
     #[arg(long, value_name = "N", default_value_t = 20_000_000)]
     pub max_item_steps: u64,
+    /// Solver queries one race check (at a barrier or the end of a group) may ask about pairs of
+    /// accesses; past it the pairs left are undecided and the verdict is inconclusive (limit
+    /// `race-queries`).
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub max_race_queries: u64,
     /// Order in which paths are explored (default: random-path, shallow paths first).
     #[arg(long, value_enum)]
     pub searcher: Option<SearcherKind>,

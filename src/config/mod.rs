@@ -127,6 +127,12 @@ pub struct Config {
     /// the write stores the very value the read returned is not reported
     /// (`symcross race --allow-benign-read-write`; default off).
     pub benign_read_write: bool,
+    /// Solver queries one race check (at a barrier, or the end of a group
+    /// or kernel) may ask about candidate pairs of accesses (default
+    /// 2,000; `symcross race --max-race-queries`). Past it the pairs left
+    /// are not decided and the run is inconclusive with the limit
+    /// `race-queries`.
+    pub max_race_queries: u64,
 }
 
 impl Config {
@@ -173,6 +179,7 @@ impl Default for Config {
             loop_bound: None,
             max_item_steps: None,
             benign_read_write: false,
+            max_race_queries: 2000,
         }
     }
 }

@@ -104,8 +104,16 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
         self.observe_lanes(state, func, inst, ty, access, len, write, value);
     }
 
-    fn atomic_access(&mut self, state: &mut State, access: &Access, len: u64, loc: Loc) {
-        self.observe_access(state, access, len, AccessKind::Atomic, None, loc);
+    fn bulk_access(&mut self, state: &mut State, access: &Access, len: u64, write: bool, value: Option<Vec<ExprId>>, loc: Loc) {
+        self.observe_access(state, access, len, AccessKind::plain(write), value, loc);
+    }
+
+    fn natural_alignment_required(&self, state: &State) -> bool {
+        state.gpu.is_some()
+    }
+
+    fn atomic_access(&mut self, state: &mut State, access: &Access, len: u64, written_when: Option<ExprId>, loc: Loc) {
+        self.observe_atomic(state, access, len, written_when, loc);
     }
 
     fn before_shared_access(&mut self, state: &mut State, object: ObjectId, range: Option<std::ops::Range<usize>>) {

@@ -39,6 +39,9 @@ pub enum FindingKind {
     /// `wait_group_events` on an event no asynchronous copy of the
     /// work-item returned, or one already waited for (and so released).
     InvalidEvent,
+    /// An OpenCL load or store whose address is not a multiple of its
+    /// type's alignment.
+    Misaligned,
     /// Something symcross does not model (an intrinsic, a call), so the path stopped here.
     Unsupported,
 }
@@ -58,6 +61,7 @@ impl FindingKind {
             FindingKind::WriteToReadOnly => "write-to-read-only",
             FindingKind::ReadFromWriteOnly => "read-from-write-only",
             FindingKind::InvalidEvent => "invalid-event",
+            FindingKind::Misaligned => "misaligned",
             FindingKind::Unsupported => "unsupported",
         }
     }

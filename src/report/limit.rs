@@ -31,6 +31,9 @@ pub enum Limit {
     /// `--max-instructions`: the instructions executed on all paths
     /// together (a budget that does not depend on the machine).
     Instructions,
+    /// A race check asked `Config::max_race_queries` solver queries about
+    /// candidate pairs of accesses; the pairs left were not decided.
+    RaceQueries,
 }
 
 impl Limit {
@@ -45,6 +48,7 @@ impl Limit {
             Limit::ItemSteps => "work-item-steps",
             Limit::OpenPaths => "open-paths",
             Limit::Instructions => "instructions",
+            Limit::RaceQueries => "race-queries",
         }
     }
 }
@@ -59,7 +63,7 @@ impl std::fmt::Display for Limit {
 mod tests {
     use super::Limit;
 
-    const ALL: [Limit; 8] = [
+    const ALL: [Limit; 9] = [
         Limit::Time,
         Limit::Paths,
         Limit::Memory,
@@ -68,6 +72,7 @@ mod tests {
         Limit::ItemSteps,
         Limit::OpenPaths,
         Limit::Instructions,
+        Limit::RaceQueries,
     ];
 
     /// The JSON spelling is `name()`, which the text report and older

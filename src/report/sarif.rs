@@ -23,7 +23,7 @@ pub const SCHEMA: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata0
 /// The key of our entry in `partialFingerprints`.
 pub const FINGERPRINT_KEY: &str = "symcrossFinding/v1";
 
-const KINDS: [FindingKind; 12] = [
+const KINDS: [FindingKind; 13] = [
     FindingKind::Mismatch,
     FindingKind::Race,
     FindingKind::BarrierDivergence,
@@ -35,6 +35,7 @@ const KINDS: [FindingKind; 12] = [
     FindingKind::WriteToReadOnly,
     FindingKind::ReadFromWriteOnly,
     FindingKind::InvalidEvent,
+    FindingKind::Misaligned,
     FindingKind::Unsupported,
 ];
 
@@ -115,6 +116,7 @@ fn rule(kind: FindingKind) -> Value {
         FindingKind::InvalidEvent => {
             ("Wait for an invalid event", "wait_group_events can wait for an event no asynchronous copy returned, or one already released.")
         }
+        FindingKind::Misaligned => ("Misaligned access", "An OpenCL load or store's address is not a multiple of its type's alignment."),
         FindingKind::Unsupported => {
             ("Construct not modelled", "symcross cannot model this construct; paths reaching it were not checked further.")
         }

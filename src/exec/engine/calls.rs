@@ -17,6 +17,11 @@ use crate::ir::{Callee, Function, Inst, Loc, Operand};
 use crate::memory::ObjectKind;
 use crate::report::FindingKind;
 
+/// Copies and fills up to this many bytes pass the bytes they write to the
+/// models (a race of two equal struct copies is benign); larger ones pass
+/// none, sparing a byte list per copy.
+const MAX_VALUE_BYTES: u64 = 256;
+
 /// Arguments of a built-in call, already evaluated.
 pub struct CallCtx<'a> {
     pub name: &'a str,
@@ -490,6 +495,12 @@ impl<'m> Executor<'m> {
             return Ok(());
         }
         let from = self.resolve(state, src, n, loc, false)?;
+        // The copy reads and writes memory as loads and stores do: in a
+        // kernel, its bytes are accesses for the race detector, and
+        // never-written shared bytes get their contents first.
+        let from_range = self.cx.pool.as_const(from.offset).map(|o| o as usize..(o as u64 + n) as usize);
+        self.before_shared_access(state, from.object, from_range);
+        self.bulk_access(state, &from, n, false, None, loc);
         let mut resolved_to = None;
         if let Some(from_off) = self.plain_offset(state, &from) {
             let o = state.memory.object(from.object);
@@ -502,6 +513,8 @@ impl<'m> Executor<'m> {
                     let o = state.memory.object_mut(to.object);
                     o.bytes.copy_from(&mut self.cx.pool, to_off, &source, from_off, n);
                     forget_shadow(o, to_off, n);
+                    let written = self.copied_bytes(state, &to, n);
+                    self.bulk_access(state, &to, n, true, written, loc);
                     return Ok(());
                 }
                 resolved_to = Some(to);
@@ -514,8 +527,23 @@ impl<'m> Executor<'m> {
             Some(to) => to,
             None => self.resolve(state, dst, n, loc, true)?,
         };
+        let written = (n <= MAX_VALUE_BYTES).then(|| bytes.iter().flatten().copied().collect());
+        self.bulk_access(state, &to, n, true, written, loc);
         self.write_bytes_shadowed(state, &to, &bytes, shadow.as_ref().map(|(m, o)| (&m[..], *o)));
         Ok(())
+    }
+
+    /// The bytes a copy just wrote at `to` (a plain offset), for telling a
+    /// benign race of equal copies; None for large copies, or outside a
+    /// kernel, where no one compares them.
+    fn copied_bytes(&mut self, state: &State, to: &crate::memory::Access, n: u64) -> Option<Vec<ExprId>> {
+        if n > MAX_VALUE_BYTES || state.gpu.is_none() {
+            return None;
+        }
+        let off = self.cx.pool.as_const(to.offset)? as u64;
+        let mut out = Vec::new();
+        state.memory.object(to.object).bytes.read(&mut self.cx.pool, off, n, &mut out);
+        Some(out)
     }
 
     /// Writes `byte` (8 bits) to `n` bytes from `dst` (memset, calloc's
@@ -525,6 +553,8 @@ impl<'m> Executor<'m> {
             return Ok(());
         }
         let to = self.resolve(state, dst, n, loc, true)?;
+        let written = (n <= MAX_VALUE_BYTES).then(|| vec![byte; n as usize]);
+        self.bulk_access(state, &to, n, true, written, loc);
         if let Some(off) = self.plain_offset(state, &to) {
             // Whole pages share one page holding `byte`.
             self.admit_host_memory(crate::memory::object_bytes::page_table_bytes(n))?;

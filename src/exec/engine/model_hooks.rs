@@ -86,8 +86,20 @@ pub(in crate::exec) trait ModelHooks<'m> {
         value: Option<Vec<ExprId>>,
     );
 
-    /// An atomic read-modify-write of `len` bytes at `access`.
-    fn atomic_access(&mut self, state: &mut State, access: &Access, len: u64, loc: Loc);
+    /// A read (`write` false) or write of `len` bytes at `access` by a
+    /// block copy or fill (`llvm.memcpy`, `memmove`, `memset`: a struct
+    /// assignment at -O0); `value` is the bytes written when known. The
+    /// models observe it as they observe plain loads and stores.
+    fn bulk_access(&mut self, state: &mut State, access: &Access, len: u64, write: bool, value: Option<Vec<ExprId>>, loc: Loc);
+
+    /// Whether loads and stores must be naturally aligned on this path
+    /// (OpenCL device code), so that a misaligned one is a finding.
+    fn natural_alignment_required(&self, state: &State) -> bool;
+
+    /// An atomic read-modify-write of `len` bytes at `access`, which
+    /// writes only when `written_when` holds (a compare-and-exchange; None:
+    /// always).
+    fn atomic_access(&mut self, state: &mut State, access: &Access, len: u64, written_when: Option<ExprId>, loc: Loc);
 
     /// Bytes `[offset, offset + len)` of `object` are about to be read or
     /// written (`range` None: some bytes at a symbolic offset): the models

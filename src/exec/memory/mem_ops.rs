@@ -75,6 +75,9 @@ impl<'m> Executor<'m> {
         let addr = self.operand1(state, func, ptr);
         let len = inst.ty.store_size();
         let access = self.resolve(state, addr, len, inst.loc, false)?;
+        if let crate::ir::InstKind::Load { align, .. } = inst.kind {
+            self.check_alignment(state, addr, &access, len, align, false, inst.loc);
+        }
         let bytes = self.read_bytes(state, &access, len, inst.loc);
         // The value read matters only to the read-write tolerance.
         let seen = (self.cx.config.benign_read_write && state.gpu.is_some()).then(|| bytes.to_vec());
@@ -96,6 +99,9 @@ impl<'m> Executor<'m> {
         let shadow = shadow.map(|s| (value_to_bytes(&mut self.cx.pool, &t, &s.mask), s.origin));
         match self.resolve(state, addr, bytes.len() as u64, inst.loc, true) {
             Ok(access) => {
+                if let crate::ir::InstKind::Store { align, .. } = inst.kind {
+                    self.check_alignment(state, addr, &access, bytes.len() as u64, align, true, inst.loc);
+                }
                 let written: Option<Vec<ExprId>> = bytes.iter().copied().collect();
                 self.plain_access(state, func, inst, &t, &access, bytes.len() as u64, true, written);
                 self.write_bytes_shadowed(state, &access, &bytes, shadow.as_ref().map(|(m, o)| (&m[..], *o)));
@@ -153,7 +159,7 @@ impl<'m> Executor<'m> {
             }
         };
         let out = value_to_bytes(&mut self.cx.pool, &inst.ty, &[new]);
-        self.atomic_access(state, &access, len, inst.loc);
+        self.atomic_access(state, &access, len, None, inst.loc);
         self.write_bytes(state, &access, &out);
         Ok(scalar(old))
     }
@@ -177,7 +183,7 @@ impl<'m> Executor<'m> {
         let ok = self.cx.pool.eq(old, e);
         let stored = self.cx.pool.ite(ok, n, old);
         let out = value_to_bytes(&mut self.cx.pool, &t, &[stored]);
-        self.atomic_access(state, &access, t.store_size(), inst.loc);
+        self.atomic_access(state, &access, t.store_size(), Some(ok), inst.loc);
         self.write_bytes(state, &access, &out);
         Ok(smallvec::smallvec![old, ok])
     }

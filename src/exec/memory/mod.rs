@@ -2,12 +2,14 @@
 //!
 //! - `mem_ops.rs`: alloca, load, store, GEP, atomics and the pointer
 //!   resolution they share;
+//! - `alignment.rs`: accesses whose address is not naturally aligned;
 //! - `pointer_select.rs`: an address that selects between objects;
 //! - `read_only.rs`: writes into `const` objects;
 //! - `symbolic_size.rs`: allocations and copies of a symbolic size;
 //! - `shadow.rs`, `shadow_mem.rs`: the uninitialised-bits analysis, in
 //!   registers and in memory.
 
+pub(in crate::exec) mod alignment;
 pub mod mem_ops;
 pub(in crate::exec) mod pointer_select;
 pub(in crate::exec) mod read_only;

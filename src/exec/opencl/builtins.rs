@@ -12,7 +12,6 @@ use crate::exec::opencl::workitems::Waits;
 use crate::expr::value::{scalar, Value};
 use crate::expr::{BinOp, CmpOp, ExprId};
 use crate::ir::{demangle, Type};
-use crate::race::AccessKind;
 
 type Outcome = Option<Result<Option<Value>, Step>>;
 
@@ -43,6 +42,11 @@ enum Builtin {
     WaitGroupEvents,
     MemFence,
     Atomic(Atomic),
+    /// OpenCL 2.0's atomic_compare_exchange_strong/weak(_explicit)
+    /// (compare_exchange.rs).
+    CompareExchange {
+        weak: bool,
+    },
     /// An `atomic_*` symcross does not model: an `unsupported` finding
     /// naming it.
     UnknownAtomic,
@@ -111,6 +115,15 @@ const ATOMIC_ROWS: &[(&str, Atomic, usize)] = &[
 fn builtin_row(plain: &str) -> Option<(Builtin, Option<Arity>)> {
     if let Some((_, b, a)) = WORK_ITEM_ROWS.iter().find(|(n, _, _)| *n == plain) {
         return Some((*b, Some(*a)));
+    }
+    if let Some(form) = plain.strip_prefix("atomic_compare_exchange_") {
+        let weak = match form.strip_suffix("_explicit").unwrap_or(form) {
+            "strong" => false,
+            "weak" => true,
+            _ => return Some((Builtin::UnknownAtomic, None)),
+        };
+        // The _explicit forms add two memory orders and a scope.
+        return Some((Builtin::CompareExchange { weak }, Some(Arity::Between(3, 6))));
     }
     if let Some(op) = plain.strip_prefix("atomic_").or_else(|| plain.strip_prefix("atom_")) {
         return Some(match ATOMIC_ROWS.iter().find(|(n, _, _)| *n == op) {
@@ -197,6 +210,7 @@ impl<'m> Executor<'m> {
             }
             Builtin::MemFence => Some(Ok(None)),
             Builtin::Atomic(op) => Some(self.atomic_builtin(state, c, op, params)),
+            Builtin::CompareExchange { weak } => Some(self.compare_exchange(state, c, weak)),
             Builtin::UnknownAtomic => Some(Err(self.unsupported(state, c.inst.loc, format!("OpenCL built-in {name}")))),
             Builtin::Approximate => {
                 let w = c.inst.ty.scalar_bits();
@@ -333,6 +347,8 @@ impl<'m> Executor<'m> {
         let arg = |k: usize| c.args[k][0];
         let p = &mut self.cx.pool;
         let one = p.constant(w, 1);
+        // A compare-and-exchange writes only when its compare succeeds.
+        let mut written_when = None;
         let new = match op {
             Atomic::Inc => p.add(old, one),
             Atomic::Dec => p.sub(old, one),
@@ -352,11 +368,12 @@ impl<'m> Executor<'m> {
             }
             Atomic::CmpXchg => {
                 let eq = p.eq(old, arg(1));
+                written_when = Some(eq);
                 p.ite(eq, arg(2), old)
             }
         };
         let out = crate::memory::layout::value_to_bytes(&mut self.cx.pool, &t, &[new]);
-        self.observe_access(state, &access, len, AccessKind::Atomic, None, loc);
+        self.observe_atomic(state, &access, len, written_when, loc);
         self.write_bytes(state, &access, &out);
         Ok(Some(scalar(old)))
     }

@@ -4,6 +4,7 @@
 
 use crate::check::Feasibility;
 use crate::exec::engine::executor::Executor;
+use crate::exec::engine::model_hooks::ModelHooks;
 use crate::exec::engine::state::State;
 use crate::expr::ExprId;
 use crate::ir::Loc;
@@ -11,10 +12,6 @@ use crate::ir::{GLOBAL_SPACE, LOCAL_SPACE};
 use crate::memory::Access;
 use crate::race::{AccessKind, AccessRecord, Candidate, RaceSink};
 use crate::report::{FindingKind, Related};
-
-/// At most this many solver questions per race check, so that a kernel
-/// with many symbolic accesses still finishes.
-const MAX_RACE_QUERIES: usize = 2000;
 
 impl<'m> Executor<'m> {
     /// Records an access for the race detector when a kernel is running.
@@ -27,9 +24,10 @@ impl<'m> Executor<'m> {
         value: Option<Vec<ExprId>>,
         loc: Loc,
     ) {
-        let write = kind != AccessKind::Read;
-        let atomic = kind == AccessKind::Atomic;
-        if state.gpu.is_some() {
+        let (write, atomic) = (kind.writes(), kind.atomic());
+        // A compare-and-exchange's read is checked with its write (or, when
+        // it can never write, by observe_atomic).
+        if state.gpu.is_some() && kind != AccessKind::AtomicRead {
             self.check_host_readable(state, access, len, kind, loc);
         }
         let Some(gpu) = state.gpu.as_mut() else { return };
@@ -68,15 +66,73 @@ impl<'m> Executor<'m> {
         gpu.log.record(record);
     }
 
+    /// Records an atomic operation: a read-modify-write, or, when it writes
+    /// only under `written_when` (a compare-and-exchange whose compare
+    /// succeeds), its read and a write that happens only then. A failed
+    /// compare writes nothing, so it races with no plain read.
+    pub(in crate::exec) fn observe_atomic(&mut self, state: &mut State, access: &Access, len: u64, written_when: Option<ExprId>, loc: Loc) {
+        let Some(guard) = written_when else {
+            self.observe_access(state, access, len, AccessKind::Atomic, None, loc);
+            return;
+        };
+        self.observe_access(state, access, len, AccessKind::AtomicRead, None, loc);
+        if self.cx.pool.as_const(guard) == Some(0) {
+            if state.gpu.is_some() {
+                self.check_host_readable(state, access, len, AccessKind::Atomic, loc);
+            }
+            return;
+        }
+        let before = state.gpu.as_ref().map(|g| g.log.record_count());
+        self.observe_access(state, access, len, AccessKind::Atomic, None, loc);
+        if let Some(gpu) = state.gpu.as_mut() {
+            if Some(gpu.log.record_count()) != before && self.cx.pool.as_const(guard).is_none() {
+                gpu.log.guard_last(guard);
+            }
+        }
+    }
+
+    /// Records a plain write of `value` that happens only when `guard`
+    /// holds.
+    pub(in crate::exec) fn observe_guarded_write(
+        &mut self,
+        state: &mut State,
+        access: &Access,
+        len: u64,
+        value: Vec<ExprId>,
+        guard: ExprId,
+        loc: Loc,
+    ) {
+        let before = state.gpu.as_ref().map(|g| g.log.record_count());
+        self.observe_access(state, access, len, AccessKind::Write, Some(value), loc);
+        if let Some(gpu) = state.gpu.as_mut() {
+            if Some(gpu.log.record_count()) != before && self.cx.pool.as_const(guard).is_none() {
+                gpu.log.guard_last(guard);
+            }
+        }
+    }
+
     /// Asks about every candidate conflict and reports the feasible ones.
     pub(in crate::exec) fn check_races(&mut self, state: &mut State, final_check: bool) {
         let Some(mut gpu) = state.gpu.take() else { return };
         let mut log = std::mem::take(&mut gpu.log);
         let read_write = self.cx.config.benign_read_write;
-        let mut sink = RaceQueries { exec: self, state, gpu: &gpu, queries: 0 };
+        let mut sink = RaceQueries { exec: self, state, gpu: &gpu, queries: 0, undecided: 0 };
         log.check(&mut sink, final_check, crate::race::Tolerance { write_write: gpu.allow_benign, read_write });
+        let (asked, undecided) = (sink.queries, sink.undecided);
         gpu.log = log;
         state.gpu = Some(gpu);
+        if undecided > 0 {
+            // The pairs past the budget were never asked about: no
+            // race-free verdict may rest on them.
+            let max = self.cx.config.max_race_queries;
+            let who = self.running_unit(state).map(|w| format!(" (at {w})")).unwrap_or_default();
+            self.cut_path(
+                crate::exec::engine::executor::LimitHit::RaceQueries,
+                format!(
+                    "a race check{who} asked {asked} solver queries about pairs of accesses and left {undecided} pairs undecided (--max-race-queries {max})"
+                ),
+            );
+        }
     }
 
     /// A limit stopped the run inside a kernel: the accesses made so far
@@ -88,15 +144,16 @@ impl<'m> Executor<'m> {
         }
     }
 
-    /// Decides one candidate conflict; true when it was reported.
+    /// Decides one candidate conflict, within the run's budget of queries
+    /// per check.
     fn decide_race(
         &mut self,
         state: &mut State,
         gpu: &crate::exec::opencl::workitems::Gpu,
         log: &crate::race::AccessLog,
         c: Candidate,
-        queries: &mut usize,
-    ) -> bool {
+        queries: &mut u64,
+    ) -> Decision {
         let (mut a, mut b) = (&log.records[c.a], &log.records[c.b]);
         // Report from the earlier source line, so that the same race found
         // on several paths (or in both orders) is reported once.
@@ -127,10 +184,13 @@ impl<'m> Executor<'m> {
                 // is an integer question, while the values may be floats
                 // (`p[i] + 1.0f`) that only the slower floating-point
                 // solver decides, and may time out on.
-                if self.cx.pool.as_const(c.condition).is_none() && *queries < MAX_RACE_QUERIES {
+                if self.cx.pool.as_const(c.condition).is_none() {
+                    if *queries >= self.cx.config.max_race_queries {
+                        return Decision::Undecided;
+                    }
                     *queries += 1;
                     if matches!(self.cx.decider.feasible(&self.cx.pool, &state.path, c.condition), Feasibility::Unsat) {
-                        return false;
+                        return Decision::NoRace;
                     }
                 }
                 self.cx.pool.and(c.condition, d)
@@ -140,8 +200,8 @@ impl<'m> Executor<'m> {
         let witness = if self.cx.pool.as_const(condition) == Some(1) && !state.unconfirmed_path {
             self.current_model(state).map(Some)
         } else {
-            if *queries >= MAX_RACE_QUERIES {
-                return false;
+            if *queries >= self.cx.config.max_race_queries {
+                return Decision::Undecided;
             }
             *queries += 1;
             match self.cx.decider.feasible(&self.cx.pool, &state.path, condition) {
@@ -150,7 +210,7 @@ impl<'m> Executor<'m> {
                 Feasibility::Unknown(_) => Some(None),
             }
         };
-        let Some(witness) = witness else { return false };
+        let Some(witness) = witness else { return Decision::NoRace };
         let benign = match c.differ {
             _ if tolerated || values_havocked => false,
             None => false,
@@ -168,7 +228,7 @@ impl<'m> Executor<'m> {
         let doubt =
             self.doubt_of_shared_finding(state, havocked, gpu.ndrange.groups, &[a.group_ids, b.group_ids], witness.as_ref(), condition);
         self.report_race(state, a, b, benign, witness, doubt);
-        true
+        Decision::Race
     }
 
     fn report_race(
@@ -236,7 +296,19 @@ struct RaceQueries<'a, 'm> {
     exec: &'a mut Executor<'m>,
     state: &'a mut State,
     gpu: &'a crate::exec::opencl::workitems::Gpu,
-    queries: usize,
+    queries: u64,
+    /// Candidates left undecided once the queries ran out.
+    undecided: u64,
+}
+
+/// What deciding one candidate conflict gave.
+enum Decision {
+    /// Reported as a race.
+    Race,
+    /// The accesses never conflict on this path.
+    NoRace,
+    /// Not decided: the check's solver queries ran out.
+    Undecided,
 }
 
 impl RaceSink for RaceQueries<'_, '_> {
@@ -245,6 +317,13 @@ impl RaceSink for RaceQueries<'_, '_> {
     }
 
     fn offer(&mut self, log: &crate::race::AccessLog, candidate: Candidate) -> bool {
-        self.exec.decide_race(self.state, self.gpu, log, candidate, &mut self.queries)
+        match self.exec.decide_race(self.state, self.gpu, log, candidate, &mut self.queries) {
+            Decision::Race => true,
+            Decision::NoRace => false,
+            Decision::Undecided => {
+                self.undecided += 1;
+                false
+            }
+        }
     }
 }
