@@ -179,6 +179,10 @@ fixtures!(
     aligned_int_load_ok,
     misaligned_symbolic_store,
     packed_struct_ok,
+    local_never_written_branch,
+    local_written_branch_ok,
+    uninit_private_to_global,
+    init_private_to_global_ok,
 );
 
 #[test]
@@ -546,4 +550,31 @@ fn race_query_budget_is_a_named_limit() {
 fn misaligned_accesses_are_described() {
     let messages = fixture_messages("misaligned_int_load");
     assert!(messages.iter().any(|m| m == "misaligned 4-byte load at byte offset 1 of buffer `bytes`: the address must be a multiple of 4"), "{messages:?}");
+}
+
+/// `__local` memory no work-item wrote is indeterminate by default: a
+/// branch on it is an uninitialised read naming the variable; under
+/// `--local-memory arbitrary` (GPUVerify's assumption) it is arbitrary but
+/// defined, and the kernel is clean.
+#[test]
+fn local_memory_modes() {
+    let messages = fixture_messages("local_never_written_branch");
+    assert!(messages.iter().any(|m| m.contains("depends on uninitialised bits of local `gate.limit`")), "{messages:?}");
+    let path = common::repo().join("tests/fixtures/race/local_never_written_branch.cl");
+    let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--local-memory", "arbitrary", "--json", "-"]);
+    let json = run.json.expect("JSON report");
+    assert_eq!(json["verdict"], "equivalent", "{}", run.stdout);
+    let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--local-memory", "zero"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+}
+
+/// Indeterminate bytes stored into a `__global` buffer are a finding naming
+/// the buffer and the byte.
+#[test]
+fn uninitialised_store_to_global_is_named() {
+    let messages = fixture_messages("uninit_private_to_global");
+    assert!(
+        messages.iter().any(|m| m.contains("the value stored into buffer `out` at byte offset 12 depends on uninitialised bits of stack `table`")),
+        "{messages:?}"
+    );
 }

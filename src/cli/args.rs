@@ -209,6 +209,10 @@ pub struct CheckArgs {
     /// there is a confirmed witness, usually in microseconds.
     #[arg(long, value_name = "N", default_value_t = 128, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
     pub sample_trials: u32,
+    /// In kernels the program launches: what `__local` memory no work-item wrote holds,
+    /// indeterminate bytes (default) or arbitrary defined values (GPUVerify's assumption).
+    #[arg(long, value_enum, default_value_t = LocalMemory::Uninitialized)]
+    pub local_memory: LocalMemory,
     /// How the harness is compiled.
     #[command(flatten)]
     pub compile: CompileArgs,
@@ -270,6 +274,11 @@ pub struct RaceArgs {
     /// `race-queries`).
     #[arg(long, value_name = "N", default_value_t = 2000)]
     pub max_race_queries: u64,
+    /// What `__local` memory no work-item wrote holds: indeterminate bytes, whose use (a branch, an
+    /// address) is an `uninitialized-read` (default), or arbitrary defined values (GPUVerify's
+    /// assumption).
+    #[arg(long, value_enum, default_value_t = LocalMemory::Uninitialized)]
+    pub local_memory: LocalMemory,
     /// Order in which paths are explored (default: random-path, shallow paths first).
     #[arg(long, value_enum)]
     pub searcher: Option<SearcherKind>,
@@ -295,6 +304,15 @@ pub struct RaceArgs {
 }
 
 /// `--mode` of `race`, read straight into the mode the report records.
+/// `--local-memory`: what never-written `__local` memory holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LocalMemory {
+    /// Indeterminate bytes: using them is an `uninitialized-read`.
+    Uninitialized,
+    /// Arbitrary but defined values (GPUVerify's assumption).
+    Arbitrary,
+}
+
 fn race_mode(text: &str) -> Result<crate::report::RaceMode, String> {
     match text {
         "enumerate" => Ok(crate::report::RaceMode::Enumerate),

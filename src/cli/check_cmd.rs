@@ -95,6 +95,7 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     config.fp_solver_budget = a.fp_solver_budget;
     config.merge = !a.no_merge;
     config.fold_threshold = a.fold_threshold;
+    config.local_memory_arbitrary = a.local_memory == crate::cli::args::LocalMemory::Arbitrary;
     config.egraph = !a.no_egraph;
     config.egraph_node_limit = a.egraph_nodes as usize;
     config.egraph_iter_limit = a.egraph_iterations as usize;

@@ -133,6 +133,11 @@ pub struct Config {
     /// are not decided and the run is inconclusive with the limit
     /// `race-queries`.
     pub max_race_queries: u64,
+    /// `__local` memory no work-item of the group wrote holds arbitrary
+    /// but defined values (GPUVerify's assumption; `--local-memory
+    /// arbitrary`) instead of indeterminate ones, whose use is an
+    /// `uninitialized-read` (default).
+    pub local_memory_arbitrary: bool,
 }
 
 impl Config {
@@ -180,6 +185,7 @@ impl Default for Config {
             max_item_steps: None,
             benign_read_write: false,
             max_race_queries: 2000,
+            local_memory_arbitrary: false,
         }
     }
 }

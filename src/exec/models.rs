@@ -108,6 +108,10 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
         self.observe_access(state, access, len, AccessKind::plain(write), value, loc);
     }
 
+    fn indeterminate_store_is_use(&self, state: &State, object: ObjectId) -> bool {
+        state.gpu.is_some() && state.memory.object(object).addr_space == crate::ir::GLOBAL_SPACE
+    }
+
     fn natural_alignment_required(&self, state: &State) -> bool {
         state.gpu.is_some()
     }

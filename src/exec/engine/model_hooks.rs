@@ -92,6 +92,11 @@ pub(in crate::exec) trait ModelHooks<'m> {
     /// models observe it as they observe plain loads and stores.
     fn bulk_access(&mut self, state: &mut State, access: &Access, len: u64, write: bool, value: Option<Vec<ExprId>>, loc: Loc);
 
+    /// Whether storing indeterminate bits into `object` is a use of them
+    /// (an `uninitialized-read`): a kernel's store into a `__global`
+    /// buffer, whose contents the host reads back.
+    fn indeterminate_store_is_use(&self, state: &State, object: ObjectId) -> bool;
+
     /// Whether loads and stores must be naturally aligned on this path
     /// (OpenCL device code), so that a misaligned one is a finding.
     fn natural_alignment_required(&self, state: &State) -> bool;

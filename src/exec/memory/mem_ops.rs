@@ -95,10 +95,19 @@ impl<'m> Executor<'m> {
         let v = self.operand(state, func, value);
         let addr = self.operand1(state, func, ptr);
         let bytes = value_to_bytes(&mut self.cx.pool, &t, &v);
-        let shadow = if !self.shadow_active(state) { None } else { self.operand_shadow(state, func, value, inst.loc) };
-        let shadow = shadow.map(|s| (value_to_bytes(&mut self.cx.pool, &t, &s.mask), s.origin));
+        let value_shadow = if !self.shadow_active(state) { None } else { self.operand_shadow(state, func, value, inst.loc) };
+        let shadow = value_shadow.as_ref().map(|s| (value_to_bytes(&mut self.cx.pool, &t, &s.mask), s.origin));
         match self.resolve(state, addr, bytes.len() as u64, inst.loc, true) {
             Ok(access) => {
+                if let Some(s) = value_shadow.filter(|_| self.indeterminate_store_is_use(state, access.object)) {
+                    let o = state.memory.object(access.object);
+                    let at = match self.cx.pool.as_const(access.offset) {
+                        Some(off) => format!(" at byte offset {}", off as u64),
+                        None => String::new(),
+                    };
+                    let what = format!("the value stored into {} `{}`{at}", o.describe(), o.name);
+                    self.uninit_use(state, &s, inst.loc, &what);
+                }
                 if let crate::ir::InstKind::Store { align, .. } = inst.kind {
                     self.check_alignment(state, addr, &access, bytes.len() as u64, align, true, inst.loc);
                 }

@@ -64,6 +64,9 @@ impl<'m> Executor<'m> {
             let fresh: Vec<Option<ExprId>> = (0..n).map(|_| Some(self.cx.pool.fresh(8))).collect();
             let o = state.memory.object_mut(id);
             o.bytes.write(&mut self.cx.pool, 0, &fresh);
+            // Other work-items may have written any byte: none is known
+            // to be indeterminate any more.
+            o.poison.clear();
         }
     }
 

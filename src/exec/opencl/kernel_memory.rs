@@ -220,7 +220,10 @@ impl<'m> Executor<'m> {
     }
 
     /// Gives the never-written bytes of a `__local` object in `range` (all
-    /// of it when `None`) fresh values, so that they read as arbitrary.
+    /// of it when `None`) fresh values, so that they read as arbitrary;
+    /// unless `--local-memory arbitrary`, their bits are also indeterminate
+    /// (origin: the object), so that a use of them is an
+    /// `uninitialized-read` as for a stack variable never written.
     pub(in crate::exec) fn fill_unwritten_local(&mut self, state: &mut State, object: ObjectId, range: Option<std::ops::Range<usize>>) {
         if state.gpu.is_none() {
             return;
@@ -242,10 +245,23 @@ impl<'m> Executor<'m> {
             return;
         }
         let unwritten = o.bytes.unwritten(off, len);
+        let indeterminate = (!self.cx.config.local_memory_arbitrary).then(|| {
+            let o = state.memory.object(object);
+            (self.object_origin(o), self.cx.pool.constant(8, 0xff))
+        });
         let o = state.memory.object_mut(object);
         for i in unwritten {
             let fresh = self.cx.pool.fresh(8);
             o.bytes.set(&mut self.cx.pool, i, fresh);
+            match indeterminate {
+                Some((origin, all)) => {
+                    o.poison.insert(i, (all, origin));
+                }
+                // A byte left indeterminate by the last group's store.
+                None => {
+                    o.poison.remove(&i);
+                }
+            }
         }
     }
 }

@@ -116,9 +116,11 @@ impl<'m> Executor<'m> {
         let Some(mut gpu) = state.gpu.take() else { return };
         let mut log = std::mem::take(&mut gpu.log);
         let read_write = self.cx.config.benign_read_write;
-        let mut sink = RaceQueries { exec: self, state, gpu: &gpu, queries: 0, undecided: 0 };
+        let mut budget = QueryBudget::default();
+        let mut sink = RaceQueries { exec: self, state, gpu: &gpu, budget: &mut budget, undecided: 0 };
         log.check(&mut sink, final_check, crate::race::Tolerance { write_write: gpu.allow_benign, read_write });
-        let (asked, undecided) = (sink.queries, sink.undecided);
+        let undecided = sink.undecided;
+        let asked = budget.asked;
         gpu.log = log;
         state.gpu = Some(gpu);
         if undecided > 0 {
@@ -152,7 +154,7 @@ impl<'m> Executor<'m> {
         gpu: &crate::exec::opencl::workitems::Gpu,
         log: &crate::race::AccessLog,
         c: Candidate,
-        queries: &mut u64,
+        budget: &mut QueryBudget,
     ) -> Decision {
         let (mut a, mut b) = (&log.records[c.a], &log.records[c.b]);
         // Report from the earlier source line, so that the same race found
@@ -185,11 +187,15 @@ impl<'m> Executor<'m> {
                 // (`p[i] + 1.0f`) that only the slower floating-point
                 // solver decides, and may time out on.
                 if self.cx.pool.as_const(c.condition).is_none() {
-                    if *queries >= self.cx.config.max_race_queries {
+                    if budget.never.contains(&c.condition) {
+                        return Decision::NoRace;
+                    }
+                    if budget.asked >= self.cx.config.max_race_queries {
                         return Decision::Undecided;
                     }
-                    *queries += 1;
+                    budget.asked += 1;
                     if matches!(self.cx.decider.feasible(&self.cx.pool, &state.path, c.condition), Feasibility::Unsat) {
+                        budget.never.insert(c.condition);
                         return Decision::NoRace;
                     }
                 }
@@ -200,13 +206,19 @@ impl<'m> Executor<'m> {
         let witness = if self.cx.pool.as_const(condition) == Some(1) && !state.unconfirmed_path {
             self.current_model(state).map(Some)
         } else {
-            if *queries >= self.cx.config.max_race_queries {
+            if budget.never.contains(&condition) {
+                return Decision::NoRace;
+            }
+            if budget.asked >= self.cx.config.max_race_queries {
                 return Decision::Undecided;
             }
-            *queries += 1;
+            budget.asked += 1;
             match self.cx.decider.feasible(&self.cx.pool, &state.path, condition) {
                 Feasibility::Sat(m) => Some(Some(m)),
-                Feasibility::Unsat => None,
+                Feasibility::Unsat => {
+                    budget.never.insert(condition);
+                    None
+                }
                 Feasibility::Unknown(_) => Some(None),
             }
         };
@@ -296,9 +308,19 @@ struct RaceQueries<'a, 'm> {
     exec: &'a mut Executor<'m>,
     state: &'a mut State,
     gpu: &'a crate::exec::opencl::workitems::Gpu,
-    queries: u64,
+    budget: &'a mut QueryBudget,
     /// Candidates left undecided once the queries ran out.
     undecided: u64,
+}
+
+/// The solver queries of one race check: how many were asked, and the
+/// conditions found infeasible on the path. Conditions are hash-consed, so
+/// the many pairs of a loop's accesses that meet under one condition (two
+/// work-items' ids equal) cost one query, not one each.
+#[derive(Default)]
+struct QueryBudget {
+    asked: u64,
+    never: rustc_hash::FxHashSet<ExprId>,
 }
 
 /// What deciding one candidate conflict gave.
@@ -317,7 +339,7 @@ impl RaceSink for RaceQueries<'_, '_> {
     }
 
     fn offer(&mut self, log: &crate::race::AccessLog, candidate: Candidate) -> bool {
-        match self.exec.decide_race(self.state, self.gpu, log, candidate, &mut self.queries) {
+        match self.exec.decide_race(self.state, self.gpu, log, candidate, self.budget) {
             Decision::Race => true,
             Decision::NoRace => false,
             Decision::Undecided => {
