@@ -137,6 +137,29 @@ fn struct_field_gep_folds_to_byte_offset() {
 }
 
 #[test]
+fn gep_into_an_array_keeps_its_length() {
+    let m = load_ll(
+        "define i8 @f(ptr %b, i64 %i, i64 %j) {\n\
+         \x20 %e = getelementptr inbounds [2 x i8], ptr %b, i64 0, i64 %i\n\
+         \x20 %v = load i8, ptr %e\n\
+         \x20 %end = getelementptr inbounds [5 x i32], ptr %b, i64 0, i64 %j\n\
+         \x20 %flex = getelementptr inbounds [0 x i32], ptr %end, i64 0, i64 %j\n\
+         \x20 ret i8 %v\n}\n",
+    );
+    let geps: Vec<&InstKind> = insts(func(&m, "f")).map(|i| &i.kind).filter(|k| matches!(k, InstKind::Gep { .. })).collect();
+    let bounds = |k: &InstKind| match k {
+        InstKind::Gep { bounds, .. } => bounds.clone(),
+        _ => unreachable!(),
+    };
+    // Loaded through: the element must exist.
+    assert_eq!(bounds(geps[0]), vec![ArrayBound { term: 0, len: 2, dereferenced: true }]);
+    // Used as an address only: one past the end is allowed.
+    assert_eq!(bounds(geps[1]), vec![ArrayBound { term: 0, len: 5, dereferenced: false }]);
+    // A flexible array member has no length to check.
+    assert_eq!(bounds(geps[2]), vec![]);
+}
+
+#[test]
 fn gep_with_mixed_indices_folds_constants_and_keeps_variables() {
     let m = load_ll(
         "%S = type { i8, double, [4 x i32] }\n\
@@ -147,8 +170,11 @@ fn gep_with_mixed_indices_folds_constants_and_keeps_variables() {
     );
     let f = func(&m, "f");
     let geps: Vec<&InstKind> = insts(f).map(|i| &i.kind).collect();
-    assert_eq!(geps[0], &InstKind::Gep { base: Operand::Reg(RegId(0)), offset: 32 + 16 + 12, terms: vec![] });
-    assert_eq!(geps[1], &InstKind::Gep { base: Operand::Reg(RegId(0)), offset: 16 - 4, terms: vec![(Operand::Reg(RegId(1)), 32)] });
+    assert_eq!(geps[0], &InstKind::Gep { base: Operand::Reg(RegId(0)), offset: 32 + 16 + 12, terms: vec![], bounds: vec![] });
+    assert_eq!(
+        geps[1],
+        &InstKind::Gep { base: Operand::Reg(RegId(0)), offset: 16 - 4, terms: vec![(Operand::Reg(RegId(1)), 32)], bounds: vec![] }
+    );
     assert_eq!(f.reg_names[2], "a");
 }
 
@@ -503,7 +529,10 @@ fn constant_expressions_fold_to_global_addresses() {
     assert_eq!(m.global(m.global_index["p"]).relocs, vec![(0, Reloc::Global { global: arr, offset: 20 })]);
     assert_eq!(m.global(m.global_index["q"]).relocs, vec![(0, Reloc::Global { global: arr, offset: 3 })]);
     let gep = insts(func(&m, "f")).next().unwrap();
-    assert_eq!(gep.kind, InstKind::Gep { base: Operand::Const(Const::GlobalAddr { global: arr, offset: 8 }), offset: 4, terms: vec![] });
+    assert_eq!(
+        gep.kind,
+        InstKind::Gep { base: Operand::Const(Const::GlobalAddr { global: arr, offset: 8 }), offset: 4, terms: vec![], bounds: vec![] }
+    );
     match &insts(func(&m, "g")).next().unwrap().kind {
         InstKind::Call { callee: Callee::External(n), args } => {
             assert_eq!(n, "f_undeclared_in_c");

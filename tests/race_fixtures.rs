@@ -183,6 +183,10 @@ fixtures!(
     local_written_branch_ok,
     uninit_private_to_global,
     init_private_to_global_ok,
+    array_member_past_end,
+    array_member_within_ok,
+    array_pointer_arithmetic_ok,
+    private_array_into_next,
 );
 
 #[test]
@@ -502,7 +506,8 @@ fn fp_loop_summary_logs_its_store_in_both_modes() {
         let json = run_in_mode("fp_loop_shared_store_race", mode);
         let findings = json["findings"].as_array().cloned().unwrap_or_default();
         assert!(
-            findings.iter().any(|f| f["kind"] == "race" && f["message"].as_str().unwrap_or("").contains("write-write race on global buffer `last` element 0")),
+            findings.iter().any(|f| f["kind"] == "race"
+                && f["message"].as_str().unwrap_or("").contains("write-write race on global buffer `last` element 0")),
             "{mode}: {json}"
         );
         let json = run_in_mode("fp_loop_own_store_ok", mode);
@@ -517,7 +522,8 @@ fn fp_loop_summary_logs_its_store_in_both_modes() {
 fn struct_copies_race_at_o0_as_at_o1() {
     let path = common::repo().join("tests/fixtures/race/struct_copy_same_slot_race.cl");
     for flags in ["-O0", "-O1"] {
-        let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--cflags", flags, "--json", "-"]);
+        let run =
+            common::symcross(&["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--cflags", flags, "--json", "-"]);
         let json = run.json.expect("JSON report");
         let findings = json["findings"].as_array().cloned().unwrap_or_default();
         assert!(
@@ -536,7 +542,18 @@ fn struct_copies_race_at_o0_as_at_o1() {
 #[test]
 fn race_query_budget_is_a_named_limit() {
     let path = common::repo().join("tests/fixtures/race/race_query_budget.cl");
-    let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "8", "--num-groups", "1", "--max-race-queries", "10", "--json", "-"]);
+    let run = common::symcross(&[
+        "race",
+        path.to_str().unwrap(),
+        "--local-size",
+        "8",
+        "--num-groups",
+        "1",
+        "--max-race-queries",
+        "10",
+        "--json",
+        "-",
+    ]);
     let json = run.json.expect("JSON report");
     assert_eq!(json["verdict"], "inconclusive", "{}", run.stdout);
     assert_eq!(json["limit"], "race-queries", "{}", run.stdout);
@@ -549,7 +566,10 @@ fn race_query_budget_is_a_named_limit() {
 #[test]
 fn misaligned_accesses_are_described() {
     let messages = fixture_messages("misaligned_int_load");
-    assert!(messages.iter().any(|m| m == "misaligned 4-byte load at byte offset 1 of buffer `bytes`: the address must be a multiple of 4"), "{messages:?}");
+    assert!(
+        messages.iter().any(|m| m == "misaligned 4-byte load at byte offset 1 of buffer `bytes`: the address must be a multiple of 4"),
+        "{messages:?}"
+    );
 }
 
 /// `__local` memory no work-item wrote is indeterminate by default: a
@@ -561,7 +581,18 @@ fn local_memory_modes() {
     let messages = fixture_messages("local_never_written_branch");
     assert!(messages.iter().any(|m| m.contains("depends on uninitialised bits of local `gate.limit`")), "{messages:?}");
     let path = common::repo().join("tests/fixtures/race/local_never_written_branch.cl");
-    let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--local-memory", "arbitrary", "--json", "-"]);
+    let run = common::symcross(&[
+        "race",
+        path.to_str().unwrap(),
+        "--local-size",
+        "4",
+        "--num-groups",
+        "1",
+        "--local-memory",
+        "arbitrary",
+        "--json",
+        "-",
+    ]);
     let json = run.json.expect("JSON report");
     assert_eq!(json["verdict"], "equivalent", "{}", run.stdout);
     let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--local-memory", "zero"]);
@@ -574,7 +605,22 @@ fn local_memory_modes() {
 fn uninitialised_store_to_global_is_named() {
     let messages = fixture_messages("uninit_private_to_global");
     assert!(
-        messages.iter().any(|m| m.contains("the value stored into buffer `out` at byte offset 12 depends on uninitialised bits of stack `table`")),
+        messages
+            .iter()
+            .any(|m| m.contains("the value stored into buffer `out` at byte offset 12 depends on uninitialised bits of stack `table`")),
         "{messages:?}"
     );
+}
+
+/// An index past an array member's length is named with the array and
+/// its length, even where the address stays inside the struct.
+#[test]
+fn subobject_bounds_name_the_array() {
+    let messages = fixture_messages("array_member_past_end");
+    assert!(
+        messages.iter().any(|m| m.starts_with("an access at index 3 of array `vals` of 3 elements: outside the array")),
+        "{messages:?}"
+    );
+    let messages = fixture_messages("private_array_into_next");
+    assert!(messages.iter().any(|m| m.starts_with("an access at index 4 of array `first` of 4 elements")), "{messages:?}");
 }

@@ -112,7 +112,7 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
         state.gpu.is_some() && state.memory.object(object).addr_space == crate::ir::GLOBAL_SPACE
     }
 
-    fn natural_alignment_required(&self, state: &State) -> bool {
+    fn device_code_rules(&self, state: &State) -> bool {
         state.gpu.is_some()
     }
 

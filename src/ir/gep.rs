@@ -12,6 +12,10 @@ use llvm_sys::LLVMValueKind;
 pub struct FoldedGep {
     pub offset: i64,
     pub terms: Vec<(Value, i64)>,
+    /// The terms that index into an array type, each with the array's
+    /// declared length (arrays of 0 or 1 elements, the trailing arrays of
+    /// variable-size structs, are left out).
+    pub bounds: Vec<(usize, u64)>,
 }
 
 /// A constant integer index sign-extended to 64 bits, if `v` is one.
@@ -41,7 +45,7 @@ fn add_scaled(acc: &mut FoldedGep, index: Value, scale: i64) -> Result<(), Strin
 
 /// Folds `indices` of a GEP whose source element type is `src`.
 pub fn fold(layout: &Layout, src: Ty, indices: &[Value]) -> Result<FoldedGep, String> {
-    let mut acc = FoldedGep { offset: 0, terms: Vec::new() };
+    let mut acc = FoldedGep { offset: 0, terms: Vec::new(), bounds: Vec::new() };
     let Some((first, rest)) = indices.split_first() else {
         return Ok(acc);
     };
@@ -61,8 +65,13 @@ pub fn fold(layout: &Layout, src: Ty, indices: &[Value]) -> Result<FoldedGep, St
                 cur = field_ty;
             }
             K::LLVMArrayTypeKind | K::LLVMVectorTypeKind => {
+                let len = (llvm::type_kind(cur) == K::LLVMArrayTypeKind).then(|| llvm::array_len(cur));
                 cur = llvm::element_type(cur);
+                let term = acc.terms.len();
                 add_scaled(&mut acc, index, layout.alloc_size(cur) as i64)?;
+                if let Some(len) = len.filter(|&n| n >= 2 && acc.terms.len() > term) {
+                    acc.bounds.push((term, len));
+                }
             }
             _ => return Err(format!("GEP index into non-aggregate type {}", llvm::print_type(cur))),
         }

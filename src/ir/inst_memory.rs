@@ -49,7 +49,9 @@ pub fn gep(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {
     for (index, scale) in folded.terms {
         terms.push((fcx.operand(index)?, scale));
     }
-    Ok(InstKind::Gep { base: fcx.operand_at(inst, 0)?, offset: folded.offset, terms })
+    let dereferenced = llvm::only_dereferenced(inst);
+    let bounds = folded.bounds.into_iter().map(|(term, len)| crate::ir::ArrayBound { term, len, dereferenced }).collect();
+    Ok(InstKind::Gep { base: fcx.operand_at(inst, 0)?, offset: folded.offset, terms, bounds })
 }
 
 pub fn atomic_rmw(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {

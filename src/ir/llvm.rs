@@ -208,6 +208,30 @@ pub fn is_volatile(v: Value) -> bool {
 pub fn allocated_type(alloca: Value) -> Ty {
     unsafe { LLVMGetAllocatedType(alloca) }
 }
+/// Whether `v` has uses and each of them loads or stores through it (as
+/// the address, not the value stored).
+pub fn only_dereferenced(v: Value) -> bool {
+    let mut u = unsafe { LLVMGetFirstUse(v) };
+    if u.is_null() {
+        return false;
+    }
+    while !u.is_null() {
+        let user = unsafe { LLVMGetUser(u) };
+        if unsafe { LLVMIsAInstruction(user) }.is_null() {
+            return false;
+        }
+        let through = match opcode(user) {
+            LLVMOpcode::LLVMLoad => true,
+            LLVMOpcode::LLVMStore => operand(user, 1) == v && operand(user, 0) != v,
+            _ => false,
+        };
+        if !through {
+            return false;
+        }
+        u = unsafe { LLVMGetNextUse(u) };
+    }
+    true
+}
 pub fn gep_source_type(gep: Value) -> Ty {
     unsafe { LLVMGetGEPSourceElementType(gep) }
 }

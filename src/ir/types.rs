@@ -397,6 +397,9 @@ pub enum InstKind {
         offset: i64,
         /// Variable indices, each with its byte scale.
         terms: Vec<(Operand, i64)>,
+        /// The terms that index into an array of a declared length (a
+        /// struct's array member, a local array): C's sub-object bounds.
+        bounds: Vec<ArrayBound>,
     },
     /// A call; the result is the callee's return value.
     Call {
@@ -676,4 +679,19 @@ impl Module {
             f(&mut g.loc);
         }
     }
+}
+
+/// A GEP index into an array type (`getelementptr [2 x i8], ptr %b, i64 0,
+/// i64 %i`): C (and OpenCL C) makes an index past the array's length
+/// undefined even when the address stays inside the enclosing object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArrayBound {
+    /// Which of the GEP's terms is the index.
+    pub term: usize,
+    /// The array's declared number of elements.
+    pub len: u64,
+    /// Every use of the GEP's result loads or stores through it: the
+    /// element must exist (index below `len`); otherwise the address one
+    /// past the end is allowed too.
+    pub dereferenced: bool,
 }

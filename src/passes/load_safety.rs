@@ -135,7 +135,7 @@ impl LoadCtx<'_> {
         let (Some(ka), Some(kb)) = (self.defs.kind(self.func, *ra), self.defs.kind(self.func, *rb)) else { return false };
         let same = |x: &Operand, y: &Operand| self.same_value(x, y, depth + 1);
         match (ka, kb) {
-            (InstKind::Gep { base: b1, offset: o1, terms: t1 }, InstKind::Gep { base: b2, offset: o2, terms: t2 }) => {
+            (InstKind::Gep { base: b1, offset: o1, terms: t1, .. }, InstKind::Gep { base: b2, offset: o2, terms: t2, .. }) => {
                 o1 == o2 && same(b1, b2) && t1.len() == t2.len() && t1.iter().zip(t2).all(|((x, s1), (y, s2))| s1 == s2 && same(x, y))
             }
             (InstKind::Cast { op: o1, value: v1 }, InstKind::Cast { op: o2, value: v2 }) => o1 == o2 && same(v1, v2),
@@ -160,7 +160,7 @@ impl LoadCtx<'_> {
                 InstKind::Cast { op: crate::ir::CastOp::BitCast | crate::ir::CastOp::AddrSpaceCast, value } => {
                     self.object_offset(value, depth + 1)
                 }
-                InstKind::Gep { base, offset, terms } => {
+                InstKind::Gep { base, offset, terms, .. } => {
                     let (obj, start) = self.object_offset(base, depth + 1)?;
                     let mut total = start.checked_add(*offset)?;
                     for (index, scale) in terms {

@@ -97,9 +97,10 @@ pub(in crate::exec) trait ModelHooks<'m> {
     /// buffer, whose contents the host reads back.
     fn indeterminate_store_is_use(&self, state: &State, object: ObjectId) -> bool;
 
-    /// Whether loads and stores must be naturally aligned on this path
-    /// (OpenCL device code), so that a misaligned one is a finding.
-    fn natural_alignment_required(&self, state: &State) -> bool;
+    /// Whether OpenCL C's rules for device code hold on this path: loads
+    /// and stores naturally aligned, array indices within their arrays
+    /// (a breach of either is a finding).
+    fn device_code_rules(&self, state: &State) -> bool;
 
     /// An atomic read-modify-write of `len` bytes at `access`, which
     /// writes only when `written_when` holds (a compare-and-exchange; None:

@@ -17,8 +17,18 @@ impl<'m> Executor<'m> {
     /// Reports an access of `len` bytes at `access` (address `addr`) that
     /// may not be a multiple of `align`. Decided from the offset's known
     /// low bits when they settle it, else by the solver.
-    pub(in crate::exec) fn check_alignment(&mut self, state: &mut State, addr: ExprId, access: &Access, len: u64, align: u64, write: bool, loc: Loc) {
-        if align <= 1 || !align.is_power_of_two() || !self.natural_alignment_required(state) {
+    #[allow(clippy::too_many_arguments)]
+    pub(in crate::exec) fn check_alignment(
+        &mut self,
+        state: &mut State,
+        addr: ExprId,
+        access: &Access,
+        len: u64,
+        align: u64,
+        write: bool,
+        loc: Loc,
+    ) {
+        if align <= 1 || !align.is_power_of_two() || !self.device_code_rules(state) {
             return;
         }
         let base = state.memory.object(access.object).base;

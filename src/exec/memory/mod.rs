@@ -5,6 +5,7 @@
 //! - `alignment.rs`: accesses whose address is not naturally aligned;
 //! - `pointer_select.rs`: an address that selects between objects;
 //! - `read_only.rs`: writes into `const` objects;
+//! - `subobject_bounds.rs`: indices past an array's declared length;
 //! - `symbolic_size.rs`: allocations and copies of a symbolic size;
 //! - `shadow.rs`, `shadow_mem.rs`: the uninitialised-bits analysis, in
 //!   registers and in memory.
@@ -15,4 +16,5 @@ pub(in crate::exec) mod pointer_select;
 pub(in crate::exec) mod read_only;
 pub(in crate::exec) mod shadow;
 pub(in crate::exec) mod shadow_mem;
+pub(in crate::exec) mod subobject_bounds;
 pub(in crate::exec) mod symbolic_size;

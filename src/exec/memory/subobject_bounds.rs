@@ -1,0 +1,72 @@
+//! Sub-object bounds: C, and OpenCL C with it (C99 6.5.6), makes indexing
+//! an array past its declared length undefined even when the address stays
+//! inside the enclosing object (`s.b[2]` with `char b[2]` lands in the
+//! struct's padding; `g[5]` of `int g[5]` in the next variable), so
+//! whole-object bounds do not see it. A GEP that indexes into an array
+//! type (ir::ArrayBound) is checked where the models ask for it (OpenCL
+//! device code): an index below the length when the address is only
+//! loaded or stored through, at most the length (one past the end) when
+//! it is also used otherwise. Pointer arithmetic on a decayed pointer
+//! (`p = s.b; p[3]`) has no array type and is not checked, nor are
+//! trailing arrays of 0 or 1 elements (variable-size structs).
+
+use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::engine::model_hooks::ModelHooks;
+use crate::exec::engine::state::State;
+use crate::expr::{CmpOp, ExprId};
+use crate::ir::{ArrayBound, Function, Loc, Operand};
+use crate::report::FindingKind;
+
+impl<'m> Executor<'m> {
+    /// Checks the array indices `index` (each term's value, 64 bits) of a
+    /// GEP against `bounds`: a path where one is outside its array is an
+    /// `out-of-bounds` finding and ends; the rest goes on.
+    pub(in crate::exec) fn check_array_bounds(
+        &mut self,
+        state: &mut State,
+        func: &Function,
+        base: &Operand,
+        index: &[ExprId],
+        bounds: &[ArrayBound],
+        loc: Loc,
+    ) -> Result<(), Step> {
+        if bounds.is_empty() || !self.device_code_rules(state) {
+            return Ok(());
+        }
+        for b in bounds {
+            let Some(&i) = index.get(b.term) else { continue };
+            let last = if b.dereferenced { b.len - 1 } else { b.len };
+            let limit = self.cx.pool.constant(64, last as u128);
+            let inside = self.cx.pool.cmp(CmpOp::Ule, i, limit);
+            if self.cx.pool.as_const(inside) == Some(1) {
+                continue;
+            }
+            let (within, outside) =
+                if self.cx.pool.as_const(inside) == Some(0) { (None, Some(state.clone())) } else { self.branch(state, inside) };
+            if let Some(mut out) = outside {
+                let model = self.current_model(&mut out);
+                let at = match (self.cx.pool.as_const(i), model.as_ref()) {
+                    (Some(v), _) => v as u64 as i64,
+                    (None, Some(m)) => crate::expr::evaluate(&self.cx.pool, i, m) as u64 as i64,
+                    (None, None) => -1,
+                };
+                let name = match base {
+                    Operand::Reg(r) => func.reg_names.get(r.0 as usize).filter(|n| !n.is_empty()).map(|n| format!("array `{n}`")),
+                    Operand::Const(_) => None,
+                }
+                .unwrap_or_else(|| "an array".into());
+                let what = if b.dereferenced { "an access at" } else { "an address of" };
+                let msg = format!(
+                    "{what} index {at} of {name} of {} elements: outside the array (undefined in OpenCL C even inside the enclosing object)",
+                    b.len
+                );
+                self.report(&out, FindingKind::OutOfBounds, loc, msg, model.as_ref(), None);
+            }
+            match within {
+                Some(s) => *state = s,
+                None => return Err(Step::Terminated),
+            }
+        }
+        Ok(())
+    }
+}
