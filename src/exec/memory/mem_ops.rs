@@ -64,16 +64,17 @@ impl<'m> Executor<'m> {
         let mut addr = self.operand1(state, func, base);
         let off = self.cx.pool.constant(64, offset as u64 as u128);
         addr = self.cx.pool.add(addr, off);
-        let mut index = smallvec::SmallVec::<[ExprId; 4]>::new();
+        let start = addr;
+        let mut index = smallvec::SmallVec::<[(ExprId, i64); 4]>::new();
         for (idx, scale) in terms {
             let i = self.operand1(state, func, idx);
             let i = if self.cx.pool.width(i) < 64 { self.cx.pool.sext(i, 64) } else { self.cx.pool.trunc(i, 64) };
-            index.push(i);
+            index.push((i, *scale));
             let s = self.cx.pool.constant(64, *scale as u64 as u128);
             let term = self.cx.pool.mul(i, s);
             addr = self.cx.pool.add(addr, term);
         }
-        self.check_array_bounds(state, func, base, &index, bounds, loc)?;
+        self.check_array_bounds(state, func, base, start, &index, bounds, loc)?;
         Ok(scalar(addr))
     }
 

@@ -26,7 +26,8 @@ impl<'m> Executor<'m> {
         state: &mut State,
         func: &Function,
         base: &Operand,
-        index: &[ExprId],
+        start: ExprId,
+        index: &[(ExprId, i64)],
         bounds: &[ArrayBound],
         loc: Loc,
     ) -> Result<(), Step> {
@@ -34,7 +35,17 @@ impl<'m> Executor<'m> {
             return Ok(());
         }
         for b in bounds {
-            let Some(&i) = index.get(b.term) else { continue };
+            let Some(&(i, scale)) = index.get(b.term) else { continue };
+            // An array that is the whole object (a variable indexed
+            // directly): the message names the object, as the object's own
+            // bounds check does (the index may land in the next variable,
+            // where that check sees nothing).
+            let whole = self.cx.pool.as_const(start).and_then(|a| state.memory.object_near(a as u64)).and_then(|obj| {
+                let o = state.memory.object(obj);
+                let spans =
+                    self.cx.pool.as_const(start) == Some(o.base as u128) && (b.len as i64).checked_mul(scale) == Some(o.size as i64);
+                spans.then(|| format!("{} object `{}` of {} bytes", o.describe(), o.name, o.size))
+            });
             let last = if b.dereferenced { b.len - 1 } else { b.len };
             let limit = self.cx.pool.constant(64, last as u128);
             let inside = self.cx.pool.cmp(CmpOp::Ule, i, limit);
@@ -56,10 +67,13 @@ impl<'m> Executor<'m> {
                 }
                 .unwrap_or_else(|| "an array".into());
                 let what = if b.dereferenced { "an access at" } else { "an address of" };
-                let msg = format!(
-                    "{what} index {at} of {name} of {} elements: outside the array (undefined in OpenCL C even inside the enclosing object)",
-                    b.len
-                );
+                let msg = match &whole {
+                    Some(object) => format!("{what} index {at} of an array of {} elements, outside {object}", b.len),
+                    None => format!(
+                        "{what} index {at} of {name} of {} elements: outside the array (undefined in OpenCL C even inside the enclosing object)",
+                        b.len
+                    ),
+                };
                 self.report(&out, FindingKind::OutOfBounds, loc, msg, model.as_ref(), None);
             }
             match within {
