@@ -21,6 +21,7 @@ impl<'m> Executor<'m> {
     /// Checks the array indices `index` (each term's value, 64 bits) of a
     /// GEP against `bounds`: a path where one is outside its array is an
     /// `out-of-bounds` finding and ends; the rest goes on.
+    #[allow(clippy::too_many_arguments)]
     pub(in crate::exec) fn check_array_bounds(
         &mut self,
         state: &mut State,
