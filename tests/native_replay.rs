@@ -149,3 +149,17 @@ fn the_fmin_port_differs_on_a_witness_qemu_reproduces() {
     assert_eq!(f["native"]["outcome"], "reproduced", "{f:#}");
     assert_eq!(f["native"]["on"], "qemu-aarch64", "{f:#}");
 }
+
+/// An assertion whose failing path the solver cannot decide within its
+/// work budget: unconfirmed, labelled with the step that stopped and why.
+#[test]
+fn an_undecided_assertion_says_why() {
+    let (code, json, out) = check("undecided_assert.c", &["--fp-solver-budget", "1000"]);
+    assert_eq!(code, 3, "{out}");
+    let f = &json["findings"][0];
+    assert_eq!(f["status"], "unconfirmed", "{f:#}");
+    assert_eq!(f["decided_by"], "solver-unknown", "{f:#}");
+    let m = f["message"].as_str().unwrap();
+    assert!(m.contains("could not decide whether the path to it is feasible (the solver's work budget"), "{m}");
+    assert!(out.contains("decided by: no solver answer (not confirmed)"), "{out}");
+}

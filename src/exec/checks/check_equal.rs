@@ -35,7 +35,7 @@ struct Failure {
 /// ran out (the answer may differ on a faster machine), `solver-unknown`
 /// for any other reason (a work budget, an unsupported construct, a model
 /// that cannot be trusted, a solver failure, ...).
-fn undecided_by(kind: UnknownKind) -> DecidedBy {
+pub(in crate::exec) fn undecided_by(kind: UnknownKind) -> DecidedBy {
     if kind.is_out_of_time() {
         DecidedBy::Timeout
     } else {

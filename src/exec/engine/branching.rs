@@ -30,6 +30,7 @@ impl<'m> Executor<'m> {
         let mut sides: [Option<(Option<Assignment>, bool)>; 2] = [None, None];
         // The ladder step that showed each side feasible (none: the model).
         let mut steps: [Option<DecidedBy>; 2] = [None, None];
+        let mut unknowns: [Option<crate::solver::Unknown>; 2] = [None, None];
         for (i, (c, truth)) in [(cond, true), (not_cond, false)].into_iter().enumerate() {
             if witnessed == Some(truth) {
                 sides[i] = Some((state.model.clone(), false));
@@ -44,7 +45,10 @@ impl<'m> Executor<'m> {
             match self.cx.decider.decide_branch(&mut self.cx.pool, &state.path, c) {
                 Feasibility::Sat(m) => sides[i] = Some((Some(m), false)),
                 Feasibility::Unsat => {}
-                Feasibility::Unknown(_) => sides[i] = Some((None, true)),
+                Feasibility::Unknown(why) => {
+                    sides[i] = Some((None, true));
+                    unknowns[i] = Some(why);
+                }
             }
             steps[i] = self.cx.decider.last_branch_step;
         }
@@ -63,8 +67,11 @@ impl<'m> Executor<'m> {
         if implied && (t.is_some() || f.is_some()) {
             state.implied.insert(&state.path, cond, t.is_some());
         }
-        let make = |s: &State, c: ExprId, (model, unknown): (Option<Assignment>, bool), step: Option<DecidedBy>| {
+        let make = |s: &State, c: ExprId, (model, unknown): (Option<Assignment>, bool), step: Option<DecidedBy>, why: Option<_>| {
             let mut n = s.clone();
+            if n.path_unknown.is_none() {
+                n.path_unknown = why;
+            }
             if !implied {
                 n.path.push(c);
             }
@@ -74,8 +81,9 @@ impl<'m> Executor<'m> {
             n.branch_step = step;
             n
         };
-        let ts = t.map(|side| make(state, cond, side, steps[0]));
-        let fs = f.map(|side| make(state, not_cond, side, steps[1]));
+        let [unknown_t, unknown_f] = unknowns;
+        let ts = t.map(|side| make(state, cond, side, steps[0], unknown_t));
+        let fs = f.map(|side| make(state, not_cond, side, steps[1], unknown_f));
         (ts, fs)
     }
 
@@ -118,9 +126,10 @@ impl<'m> Executor<'m> {
                 self.log.stats.pruned += 1;
                 false
             }
-            Feasibility::Unknown(_) => {
+            Feasibility::Unknown(why) => {
                 state.model = None;
                 state.unconfirmed_path = true;
+                state.path_unknown.get_or_insert(why);
                 state.path.push(cond);
                 true
             }

@@ -306,10 +306,11 @@ impl<'m> Executor<'m> {
 
     fn builtin_assert_fail(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let text = self.read_c_string(state, c.args[0][0], c.inst.loc).unwrap_or_default();
-        let msg = format!("assertion `{text}` can fail");
+        let mut msg = format!("assertion `{text}` can fail");
         let model = state.model.clone();
         let decided = if state.unconfirmed_path { None } else { Some(state.branch_step.unwrap_or(crate::report::DecidedBy::BitPrecise)) };
         self.log.check_stats.record(decided.as_slice());
+        let decided = decided.or_else(|| Some(undecided_path(state, &mut msg)));
         self.report(state, FindingKind::Mismatch, c.inst.loc, msg, model.as_ref().filter(|_| !state.unconfirmed_path), decided);
         Err(Step::Terminated)
     }
@@ -327,7 +328,9 @@ impl<'m> Executor<'m> {
             let witness = bad.model.clone().filter(|_| !bad.unconfirmed_path);
             let decided = witness.as_ref().map(|_| bad.branch_step.unwrap_or(crate::report::DecidedBy::BitPrecise));
             self.log.check_stats.record(decided.as_slice());
-            self.report(&bad, FindingKind::Mismatch, c.inst.loc, "klee_assert can fail".into(), witness.as_ref(), decided);
+            let mut msg = "klee_assert can fail".to_string();
+            let decided = if bad.unconfirmed_path { Some(undecided_path(&bad, &mut msg)) } else { decided };
+            self.report(&bad, FindingKind::Mismatch, c.inst.loc, msg, witness.as_ref(), decided);
         }
         match good {
             Some(g) => {
@@ -603,4 +606,20 @@ fn forget_shadow(o: &mut crate::memory::MemoryObject, off: u64, len: u64) {
     let mut tail = o.poison.split_off(&off);
     let mut rest = tail.split_off(&off.saturating_add(len));
     o.poison.append(&mut rest);
+}
+
+/// For a failure on a path the solver left undecided: the step name of
+/// that answer (`timeout` when time ran out, else `solver-unknown`), with
+/// its reason and limit appended to `message`.
+fn undecided_path(state: &State, message: &mut String) -> crate::report::DecidedBy {
+    match &state.path_unknown {
+        Some(why) => {
+            message.push_str(&format!("; not confirmed: the solver could not decide whether the path to it is feasible ({why})"));
+            crate::exec::checks::check_equal::undecided_by(why.kind)
+        }
+        None => {
+            message.push_str("; not confirmed: the path to it was not shown feasible (a merged or undecided branch)");
+            crate::report::DecidedBy::SolverUnknown
+        }
+    }
 }

@@ -54,6 +54,7 @@ impl<'m> Executor<'m> {
             inexact_unsized: None,
             forced_exit: None,
             branch_step: None,
+            path_unknown: None,
         };
         self.next_state_id = 1;
         state

@@ -86,6 +86,9 @@ pub struct State {
     /// The ladder step that decided the last branch into this side (a
     /// failure reached through it was found, or shown possible, by it).
     pub branch_step: Option<crate::report::DecidedBy>,
+    /// Why the solver left a branch of this path undecided (the first such
+    /// answer), for the findings on it (`unconfirmed_path`).
+    pub path_unknown: Option<crate::solver::Unknown>,
 }
 
 /// Bytes of unsized buffers given arbitrary values where their contents
