@@ -35,3 +35,25 @@ fn a_size_with_too_many_values_is_reported() {
     assert_ne!(json["verdict"], "equivalent", "{json:#}");
     assert_ne!(run.code, 0, "{json:#}");
 }
+
+#[test]
+fn a_variable_length_array_is_one_path_per_length_with_no_false_bound() {
+    common::check_fixture("tests/fixtures/sizes/vla_pulse_search.c", &[]);
+    let path = common::repo().join("tests/fixtures/sizes/vla_pulse_search.c");
+    let run = common::symcross(&["check", path.to_str().unwrap(), "--json", "-"]);
+    let json = run.json.unwrap_or_else(|| panic!("{}\n{}", run.stdout, run.stderr));
+    assert_eq!(json["verdict"], "equivalent", "{json:#}");
+    // One path per length 1..8.
+    assert_eq!(json["stats"]["paths"], 8, "{json:#}");
+}
+
+#[test]
+fn a_read_past_a_variable_length_array_is_a_confirmed_out_of_bounds() {
+    common::check_fixture("tests/fixtures/sizes/vla_read_past_end.c", &[]);
+    let path = common::repo().join("tests/fixtures/sizes/vla_read_past_end.c");
+    let run = common::symcross(&["check", path.to_str().unwrap(), "--json", "-"]);
+    let json = run.json.unwrap_or_else(|| panic!("{}\n{}", run.stdout, run.stderr));
+    let f = json["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "out-of-bounds").expect("an out-of-bounds finding");
+    assert_eq!(f["status"], "confirmed", "{json:#}");
+    assert!(f["message"].as_str().unwrap().contains("outside stack object"), "{json:#}");
+}

@@ -34,8 +34,11 @@ impl<'m> Executor<'m> {
         element: Option<crate::expr::ElementType>,
     ) -> Exec {
         let c = self.operand1(state, func, count);
-        let Some(n) = self.cx.pool.as_const(c) else {
-            return Err(self.unsupported(state, inst.loc, "alloca with a symbolic size".into()));
+        // A variable-length array of symbolic length: one path per length
+        // (symbolic_size.rs), each with an object of exactly that size.
+        let n = match self.cx.pool.as_const(c) {
+            Some(n) => n,
+            None => u128::from(self.concrete_size(state, c, inst.loc, "the length of a variable-length array")?),
         };
         let name = inst.dest.map(|d| func.reg_names[d.0 as usize].clone()).unwrap_or_default();
         // A size past 64 bits cannot be allocated: the memory limit.

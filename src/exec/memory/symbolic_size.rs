@@ -1,5 +1,6 @@
 //! Sizes that depend on the input (`memcpy(d, s, n)` with a symbolic `n`,
-//! `malloc(n)`, a check's element count). The executor needs a concrete
+//! `malloc(n)`, a variable-length array `float buf[n]`, a check's element
+//! count). The executor needs a concrete
 //! size, so it takes the model's value on this path and forks the rest of
 //! the path (`size != value`) to run the call again with the next value:
 //! every feasible size is explored, one path each. A size with more than
