@@ -22,6 +22,8 @@ fixtures!(
     branchy_abs_proved,
     division_by_zero,
     stack_overflow_index,
+    masked_load_tail_in_bounds,
+    masked_store_past_end,
     stack_index_in_bounds,
     heap_use_after_free,
     heap_double_free,

@@ -39,6 +39,14 @@ fn status_of(p: &mut ExprPool, row: &Row) -> Result<String, String> {
             }
             Ok("supported".into())
         }
+        // A masked load or store: one enabled bit per data lane.
+        Lowered::Masked(m) => {
+            let lanes = if row.ret == Type::Void { m.values.len() } else { row.ret.lanes() as usize };
+            if m.enabled.len() != lanes || m.enabled.iter().any(|&e| p.width(e) != 1) {
+                return Err(format!("{}: {} mask lanes for {lanes} data lanes", row.name, m.enabled.len()));
+            }
+            Ok("supported".into())
+        }
         Lowered::Unsupported(msg) => {
             let why = msg.strip_prefix(&format!("{}: ", row.name)).unwrap_or(&msg).to_string();
             Ok(format!("refused: {why}"))

@@ -74,6 +74,8 @@ harnesses! {
     maddubs_epi16_broken => "maddubs_epi16_broken.c",
     saturating_packs => "saturating_packs.c",
     saturating_packs_broken => "saturating_packs_broken.c",
+    xcorr_maskload => "xcorr_maskload.c",
+    xcorr_maskload_broken => "xcorr_maskload_broken.c",
 }
 
 fn harness_files() -> Vec<String> {

@@ -11,6 +11,7 @@ mod float_ops;
 mod horizontal;
 pub(crate) mod lanes;
 mod mask;
+mod masked;
 mod multiply;
 mod pack;
 pub mod rows;
@@ -20,6 +21,7 @@ mod shuffle;
 use crate::expr::value::Value;
 use crate::expr::ExprPool;
 use crate::ir::Type;
+pub use masked::MaskedAccess;
 use rows::Op;
 
 /// Result of lowering one `llvm.x86.*` call.
@@ -27,6 +29,8 @@ use rows::Op;
 pub enum Lowered {
     /// The result lanes (empty for intrinsics without a result, such as fences).
     Value(Value),
+    /// A masked load or store: the accesses the executor makes.
+    Masked(MaskedAccess),
     /// A known intrinsic symcross refuses, with the reason.
     Unsupported(String),
     /// Not an `llvm.x86.*` name.
@@ -46,6 +50,12 @@ pub fn lower_x86(pool: &mut ExprPool, name: &str, args: &[Value], ret: &Type) ->
     };
     if let Err(why) = lanes::check_args(pool, &op, args) {
         return Lowered::Unsupported(format!("{name}: {why}"));
+    }
+    if matches!(op, Op::MaskLoad | Op::MaskStore { .. }) {
+        return match masked::describe(pool, op, args, ret) {
+            Ok(m) => Lowered::Masked(m),
+            Err(why) => Lowered::Unsupported(format!("{name}: {why}")),
+        };
     }
     let out = dispatch(pool, op, args, ret);
     match out {
@@ -69,6 +79,7 @@ fn dispatch(p: &mut ExprPool, op: Op, a: &[Value], ret: &Type) -> Lowering {
         Op::Pshufb | Op::Blendv | Op::PermilVar { .. } | Op::Perm8 | Op::InsertPs => shuffle::lower(p, op, a),
         Op::HAdd { .. } | Op::Phminpos => horizontal::lower(p, op, a),
         Op::Movmsk | Op::Test { .. } | Op::Crc32 => mask::lower(p, op, a),
+        Op::MaskLoad | Op::MaskStore { .. } => Err("a masked access is the executor's".into()),
         Op::Refused(why) => Err(why.to_string()),
     }
 }

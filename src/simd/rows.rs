@@ -147,6 +147,18 @@ pub enum Op {
     },
     /// CRC32 (SSE4.2): the CRC-32C of the accumulator and the data operand.
     Crc32,
+    /// VMASKMOVPS/PD, VPMASKMOVD/Q loads: each lane read from memory where
+    /// its mask lane's sign bit is set, zero elsewhere; a masked-off lane
+    /// is not accessed (it cannot fault). Operands: pointer, mask.
+    MaskLoad,
+    /// The masked stores (VMASKMOVPS/PD, VPMASKMOVD/Q, MASKMOVDQU): each
+    /// lane written where its mask lane's sign bit is set; the others are
+    /// not accessed. `value_first`: MASKMOVDQU's operand order (value,
+    /// mask, pointer) instead of (pointer, mask, value).
+    MaskStore {
+        /// The operands come as (value, mask, pointer).
+        value_first: bool,
+    },
     /// Not modelled: lowering reports the reason as unsupported.
     Refused(&'static str),
 }
@@ -352,7 +364,7 @@ const ROWS: &[(&str, Op)] = &[
     ("sse.ldmxcsr", Op::Refused(MXCSR)),
     ("sse.stmxcsr", Op::Refused(MXCSR)),
     ("sse2.clflush", Op::Refused(MEMORY)),
-    ("sse2.maskmov.dqu", Op::Refused(MEMORY)),
+    ("sse2.maskmov.dqu", Op::MaskStore { value_first: true }),
     ("sse3.ldu.dq", Op::Refused(MEMORY)),
     ("avx.ldu.dq.256", Op::Refused(MEMORY)),
     ("sse3.monitor", Op::Refused(MEMORY)),
@@ -436,8 +448,14 @@ pub fn lookup(rest: &str) -> Option<Op> {
     if rest.starts_with("sse42.pcmpestr") || rest.starts_with("sse42.pcmpistr") {
         return Some(Op::Refused(STRINGS));
     }
-    if rest.starts_with("avx2.gather.") || rest.contains(".maskload.") || rest.contains(".maskstore.") {
+    if rest.starts_with("avx2.gather.") {
         return Some(Op::Refused(MEMORY));
+    }
+    if rest.starts_with("avx.maskload.") || rest.starts_with("avx2.maskload.") {
+        return Some(Op::MaskLoad);
+    }
+    if rest.starts_with("avx.maskstore.") || rest.starts_with("avx2.maskstore.") {
+        return Some(Op::MaskStore { value_first: false });
     }
     family(rest)
 }

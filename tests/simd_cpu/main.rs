@@ -49,6 +49,10 @@ fn exact_bits(name: &str) -> bool {
     [".min.", ".max.", "blendv", "vpermilvar", "permps", "insertps", ".cmp."].iter().any(|s| name.contains(s))
 }
 
+fn is_masked_access(name: &str) -> bool {
+    name.contains(".maskload.") || name.contains(".maskstore.") || name.ends_with(".maskmov.dqu")
+}
+
 fn is_approx(name: &str) -> bool {
     name.contains(".rcp.") || name.contains(".rsqrt.")
 }
@@ -129,6 +133,12 @@ fn every_supported_intrinsic_matches_the_cpu() {
     let mut checked = 0;
     for row in rows.iter().filter(|r| r.status == "supported") {
         let mine: Vec<&Case> = cases.iter().filter(|c| c.name == row.name).collect();
+        // Masked loads and stores access memory: the program
+        // tests/fixtures/differential/x86_masked_access.c runs them against
+        // this CPU (tests/differential.rs).
+        if is_masked_access(&row.name) {
+            continue;
+        }
         if mine.is_empty() {
             if !row.ret.eq(&Type::Void) {
                 failures.push(format!("{}: no CPU case", row.name));

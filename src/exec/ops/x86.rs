@@ -13,6 +13,7 @@ impl<'m> Executor<'m> {
             // Intrinsics without a result (fences, vzeroupper) give no lanes.
             Lowered::Value(v) if v.is_empty() => Some(Ok(None)),
             Lowered::Value(v) => Some(Ok(Some(v))),
+            Lowered::Masked(m) => Some(self.masked_access(state, c, m)),
             Lowered::Unsupported(msg) => Some(Err(self.unsupported(state, c.inst.loc, msg))),
             Lowered::NotX86 => None,
         }
