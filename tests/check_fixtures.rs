@@ -23,7 +23,6 @@ fixtures!(
     division_by_zero,
     stack_overflow_index,
     masked_load_tail_in_bounds,
-    masked_store_past_end,
     stack_index_in_bounds,
     heap_use_after_free,
     heap_double_free,
@@ -131,6 +130,14 @@ fn write_to_read_only_names_the_object_at_the_write() {
             assert_eq!(f["witness"][input], hex, "{name}: {f:#?}");
         }
     }
+}
+
+/// A masked store with an enabled lane past the end of its buffer. The
+/// sanitizer of the native replay does not see what the masked-store
+/// instruction writes, so the finding stands on the model alone.
+#[test]
+fn a_masked_store_past_the_end_is_found() {
+    common::check_fixture("tests/fixtures/masked/masked_store_past_end.c", &["--no-replay"]);
 }
 
 #[test]
