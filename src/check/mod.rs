@@ -205,7 +205,12 @@ impl Decider {
         // once, where the e-graph would spend its whole budget on sides that
         // are not equal.
         if pool.mentions_fp(a) || pool.mentions_fp(b) {
-            let sampled = match self.sweeper.find_difference(pool, path, a, b) {
+            // A sample only refutes when its values are ones the CPU can
+            // produce: not through an approximate operation's fresh value.
+            let mut roots = vec![a, b];
+            roots.extend_from_slice(path);
+            let swept = self.sweeper.find_difference(pool, path, a, b).filter(|w| self.unconfirmed_because(pool, &roots, w).is_none());
+            let sampled = match swept {
                 Some(w) => Some(w),
                 None => sampling::find_difference(pool, path, a, b, self.assumptions, self.sample_trials, self.seed),
             };
@@ -236,7 +241,12 @@ impl Decider {
             }
             // A real difference usually shows on the first concrete inputs,
             // where the solver may need its whole budget to find one.
-            let sampled = match self.sweeper.find_difference(pool, path, a, b) {
+            // A sample only refutes when its values are ones the CPU can
+            // produce: not through an approximate operation's fresh value.
+            let mut roots = vec![a, b];
+            roots.extend_from_slice(path);
+            let swept = self.sweeper.find_difference(pool, path, a, b).filter(|w| self.unconfirmed_because(pool, &roots, w).is_none());
+            let sampled = match swept {
                 Some(w) => Some(w),
                 None => sampling::find_difference(pool, path, a, b, self.assumptions, self.sample_trials, self.seed),
             };
