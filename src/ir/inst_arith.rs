@@ -27,7 +27,8 @@ pub fn int_binop(fcx: &mut FnCx, inst: Value, op: Op) -> Result<InstKind, String
         Op::LLVMAShr => BinOp::AShr,
         other => return Err(format!("not an integer operation: {other:?}")),
     };
-    Ok(InstKind::Int { op, lhs: fcx.operand_at(inst, 0)?, rhs: fcx.operand_at(inst, 1)? })
+    let nsw = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) && llvm::has_no_signed_wrap(inst);
+    Ok(InstKind::Int { op, lhs: fcx.operand_at(inst, 0)?, rhs: fcx.operand_at(inst, 1)?, nsw })
 }
 
 pub fn float_binop(fcx: &mut FnCx, inst: Value, op: Op) -> Result<InstKind, String> {

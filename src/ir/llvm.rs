@@ -99,6 +99,12 @@ pub fn allows_contraction(inst: Value) -> bool {
     // SAFETY: the flags are read only after LLVM says the value has them.
     unsafe { LLVMCanValueUseFastMathFlags(inst) != 0 && LLVMGetFastMathFlags(inst) & llvm_sys::LLVMFastMathAllowContract != 0 }
 }
+/// Whether an integer `add`, `sub` or `mul` carries `nsw` (signed
+/// overflow gives poison).
+pub fn has_no_signed_wrap(inst: Value) -> bool {
+    // SAFETY: asked of opcodes that have the flag only.
+    unsafe { llvm_sys::core::LLVMGetNSW(inst) != 0 }
+}
 /// Whether `v` is an instruction (not a constant or argument).
 pub fn is_instruction(v: Value) -> bool {
     !unsafe { LLVMIsAInstruction(v) }.is_null()

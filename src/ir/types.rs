@@ -297,6 +297,9 @@ pub enum InstKind {
         lhs: Operand,
         /// Right operand.
         rhs: Operand,
+        /// `nsw`: signed overflow makes the result poison (C's signed
+        /// `+ - *`).
+        nsw: bool,
     },
     /// FP arithmetic. `approximate` is set for `!fpmath` ulp metadata.
     /// `contract`: an fadd/fsub the back end may fuse with a multiply

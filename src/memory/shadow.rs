@@ -27,6 +27,10 @@ pub struct Origin {
     pub loc: Option<Loc>,
     /// What `loc` is: "allocated here", "appears here".
     pub note: &'static str,
+    /// For the poison of an undefined operation (a shift by the width or
+    /// more, signed overflow): which one. A use of these bits is then an
+    /// `undefined-behaviour` finding at `loc`, not an uninitialised read.
+    pub undefined: Option<crate::report::UndefinedOperation>,
 }
 
 /// The shadow of a register value: one mask per lane (same widths as the
@@ -48,6 +52,10 @@ pub struct ShadowCx {
     undef_in: Vec<bool>,
     /// The shadow of the bytes of the last `read_bytes` (None: all defined).
     pub last_read: Option<(crate::memory::Bytes, OriginId)>,
+    /// The lanes the instruction being executed makes poison by an
+    /// undefined operation (exec/ops/undefined.rs), one mask per lane, and
+    /// their origin; merged into the result's shadow once it is written.
+    pub poison: Option<(Value, OriginId)>,
 }
 
 impl ShadowCx {
@@ -65,7 +73,12 @@ impl ShadowCx {
 
     /// The description of an origin, for messages.
     pub fn origin(&self, id: OriginId) -> Origin {
-        self.origins.get(id.0 as usize).cloned().unwrap_or(Origin { what: "memory never written".into(), loc: None, note: "" })
+        self.origins.get(id.0 as usize).cloned().unwrap_or(Origin {
+            what: "memory never written".into(),
+            loc: None,
+            note: "",
+            undefined: None,
+        })
     }
 
     /// Hands the origins to the executor of a nested run (a kernel started
@@ -77,12 +90,28 @@ impl ShadowCx {
 
     /// The id of the origin `what` at `loc`, made on first use.
     pub fn intern(&mut self, what: String, loc: Option<Loc>, note: &'static str) -> OriginId {
+        self.intern_origin(what, loc, note, None)
+    }
+
+    /// The id of the poison of undefined operation `op` at `loc`
+    /// (described by `what`), made on first use.
+    pub fn intern_undefined(&mut self, what: String, loc: Loc, op: crate::report::UndefinedOperation) -> OriginId {
+        self.intern_origin(what, Some(loc), "happens here", Some(op))
+    }
+
+    fn intern_origin(
+        &mut self,
+        what: String,
+        loc: Option<Loc>,
+        note: &'static str,
+        undefined: Option<crate::report::UndefinedOperation>,
+    ) -> OriginId {
         let key = (what, loc);
         if let Some(id) = self.by_text.get(&key) {
             return *id;
         }
         let id = OriginId(self.origins.len() as u32);
-        self.origins.push(Origin { what: key.0.clone(), loc, note });
+        self.origins.push(Origin { what: key.0.clone(), loc, note, undefined });
         self.by_text.insert(key, id);
         id
     }

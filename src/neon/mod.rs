@@ -11,6 +11,7 @@
 //! and tests/neon_coverage.rs keeps the list and the rows in agreement.
 
 mod convert;
+pub use convert::saturating_to_int;
 mod estimate;
 mod fp;
 mod int_arith;

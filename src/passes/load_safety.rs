@@ -139,7 +139,7 @@ impl LoadCtx<'_> {
                 o1 == o2 && same(b1, b2) && t1.len() == t2.len() && t1.iter().zip(t2).all(|((x, s1), (y, s2))| s1 == s2 && same(x, y))
             }
             (InstKind::Cast { op: o1, value: v1 }, InstKind::Cast { op: o2, value: v2 }) => o1 == o2 && same(v1, v2),
-            (InstKind::Int { op: o1, lhs: l1, rhs: r1 }, InstKind::Int { op: o2, lhs: l2, rhs: r2 }) => {
+            (InstKind::Int { op: o1, lhs: l1, rhs: r1, .. }, InstKind::Int { op: o2, lhs: l2, rhs: r2, .. }) => {
                 o1 == o2 && same(l1, l2) && same(r1, r2)
             }
             _ => false,

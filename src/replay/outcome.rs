@@ -50,8 +50,15 @@ const ASAN_KINDS: &[(&str, FindingKind)] = &[
 ];
 
 /// UBSan `runtime error:` messages that are findings of symcross.
-const UBSAN_KINDS: &[(&str, FindingKind)] =
-    &[("division by zero", FindingKind::DivisionByZero), ("out of bounds for type", FindingKind::OutOfBounds)];
+const UBSAN_KINDS: &[(&str, FindingKind)] = &[
+    ("division by zero", FindingKind::DivisionByZero),
+    ("out of bounds for type", FindingKind::OutOfBounds),
+    ("shift exponent", FindingKind::UndefinedBehaviour),
+    ("signed integer overflow", FindingKind::UndefinedBehaviour),
+    ("negation of", FindingKind::UndefinedBehaviour),
+    ("cannot be represented in type", FindingKind::UndefinedBehaviour),
+    ("is outside the range of representable values", FindingKind::UndefinedBehaviour),
+];
 
 const SIGABRT: i32 = 6;
 const SIGFPE: i32 = 8;

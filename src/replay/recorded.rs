@@ -111,7 +111,9 @@ pub fn skip_reason(f: &Finding, dir: Option<&Path>) -> Option<&'static str> {
         K::Race | K::BarrierDivergence => Some("races and barrier divergence need the work-item scheduler; a native run cannot show them"),
         K::UninitializedRead => Some("an uninitialised read needs MemorySanitizer, which cannot be combined with AddressSanitizer"),
         _ if f.witness.is_none() => Some("no witness"),
-        K::OutOfBounds | K::UseAfterFree | K::DoubleFree | K::DivisionByZero | K::WriteToReadOnly if in_kernel(f, dir) => {
+        K::OutOfBounds | K::UseAfterFree | K::DoubleFree | K::DivisionByZero | K::UndefinedBehaviour | K::WriteToReadOnly
+            if in_kernel(f, dir) =>
+        {
             Some("a memory error in an OpenCL kernel: the kernel runs on the OpenCL implementation (pocl), which the sanitizers do not instrument")
         }
         K::Mismatch | K::OutOfBounds | K::UseAfterFree | K::DoubleFree | K::DivisionByZero | K::WriteToReadOnly => None,

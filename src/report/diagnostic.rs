@@ -99,6 +99,7 @@ mod tests {
             decided_by: None,
             related: Vec::new(),
             native: None,
+            undefined_behaviour: None,
         }
     }
 

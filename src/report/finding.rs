@@ -28,6 +28,10 @@ pub enum FindingKind {
     UninitializedRead,
     /// Integer division or remainder by zero.
     DivisionByZero,
+    /// An operation C leaves undefined (a shift by the width or more,
+    /// signed overflow, an out-of-range float-to-integer conversion): which
+    /// one is `Finding::undefined_behaviour`.
+    UndefinedBehaviour,
     /// A write (store, memset/memcpy destination, atomic, make_symbolic)
     /// into an object that is really constant: an LLVM `constant` global (a
     /// C `const` global or string literal, in read-only memory natively; an
@@ -58,11 +62,41 @@ impl FindingKind {
             FindingKind::DoubleFree => "double-free",
             FindingKind::UninitializedRead => "uninitialized-read",
             FindingKind::DivisionByZero => "division-by-zero",
+            FindingKind::UndefinedBehaviour => "undefined-behaviour",
             FindingKind::WriteToReadOnly => "write-to-read-only",
             FindingKind::ReadFromWriteOnly => "read-from-write-only",
             FindingKind::InvalidEvent => "invalid-event",
             FindingKind::Misaligned => "misaligned",
             FindingKind::Unsupported => "unsupported",
+        }
+    }
+}
+
+/// Which undefined operation an `undefined-behaviour` finding is;
+/// serialised in kebab-case (`shift-out-of-range`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UndefinedOperation {
+    /// `<<` or `>>` by the width of the value or more (IR `shl`, `lshr`,
+    /// `ashr`).
+    ShiftOutOfRange,
+    /// Signed `+`, `-` or `*` whose result does not fit (IR `nsw`).
+    SignedOverflow,
+    /// Signed division or remainder of the minimum by -1.
+    DivisionOverflow,
+    /// A float-to-integer conversion of NaN or of a value outside the
+    /// integer's range.
+    FloatCastOverflow,
+}
+
+impl UndefinedOperation {
+    /// The kebab-case name, as in the JSON report.
+    pub fn name(self) -> &'static str {
+        match self {
+            UndefinedOperation::ShiftOutOfRange => "shift-out-of-range",
+            UndefinedOperation::SignedOverflow => "signed-overflow",
+            UndefinedOperation::DivisionOverflow => "division-overflow",
+            UndefinedOperation::FloatCastOverflow => "float-cast-overflow",
         }
     }
 }
@@ -202,6 +236,9 @@ pub struct Finding {
     /// What running the witness natively showed (`check` only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub native: Option<NativeRun>,
+    /// For `undefined-behaviour`: which operation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undefined_behaviour: Option<UndefinedOperation>,
 }
 
 impl Finding {

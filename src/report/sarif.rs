@@ -32,6 +32,7 @@ const KINDS: [FindingKind; 13] = [
     FindingKind::DoubleFree,
     FindingKind::UninitializedRead,
     FindingKind::DivisionByZero,
+    FindingKind::UndefinedBehaviour,
     FindingKind::WriteToReadOnly,
     FindingKind::ReadFromWriteOnly,
     FindingKind::InvalidEvent,
@@ -109,6 +110,10 @@ fn rule(kind: FindingKind) -> Value {
         FindingKind::DoubleFree => ("Double free", "Memory is freed twice."),
         FindingKind::UninitializedRead => ("Uninitialised read", "A value is read before anything was written to it."),
         FindingKind::DivisionByZero => ("Division by zero", "An integer division or remainder can divide by zero."),
+        FindingKind::UndefinedBehaviour => (
+            "Undefined behaviour",
+            "An operation C leaves undefined (a shift by the width or more, signed overflow, an out-of-range float-to-integer conversion) decides the result.",
+        ),
         FindingKind::WriteToReadOnly => ("Write to read-only memory", "A store, copy or atomic can write into a constant object."),
         FindingKind::ReadFromWriteOnly => {
             ("Read from write-only memory", "A kernel can read a buffer the host created write-only (CL_MEM_WRITE_ONLY).")

@@ -39,7 +39,7 @@ pub enum Expectation {
 impl Expectation {
     /// The expectation an `expect = "..."` value names: a verdict or a finding kind; `None` for anything else.
     pub fn parse(s: &str) -> Option<Expectation> {
-        const KINDS: [&str; 12] = [
+        const KINDS: [&str; 13] = [
             "mismatch",
             "race",
             "barrier-divergence",
@@ -48,6 +48,7 @@ impl Expectation {
             "double-free",
             "uninitialized-read",
             "division-by-zero",
+            "undefined-behaviour",
             "write-to-read-only",
             "read-from-write-only",
             "invalid-event",

@@ -241,7 +241,9 @@ impl<'m> Executor<'m> {
             let b = self.read_bytes(state, &access, 1, loc)[0];
             if let Some((mask, origin)) = self.shadow.last_read.take() {
                 let s = crate::memory::shadow::Shadow { mask: mask.into_iter().collect(), origin };
-                self.uninit_use(state, &s, loc, "a string read by a library function");
+                if !self.uninit_use(state, &s, loc, "a string read by a library function") {
+                    return Err(Step::Terminated);
+                }
             }
             let b = self.concrete_arg(state, b)? as u8;
             if b == 0 {

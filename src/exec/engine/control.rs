@@ -18,12 +18,16 @@ impl<'m> Executor<'m> {
             Terminator::CondBr { cond, then, otherwise } => {
                 let here = state.frame().func;
                 self.note_branch(state, here, *then, *otherwise);
-                self.check_operand_use(state, func, cond, loc, "a branch condition");
+                if !self.check_operand_use(state, func, cond, loc, "a branch condition") {
+                    return Step::Terminated;
+                }
                 let c = self.operand1(state, func, cond);
                 self.cond_branch(state, func, c, *then, *otherwise, loc)
             }
             Terminator::Switch { value, default, cases } => {
-                self.check_operand_use(state, func, value, loc, "the value of a switch");
+                if !self.check_operand_use(state, func, value, loc, "the value of a switch") {
+                    return Step::Terminated;
+                }
                 self.exec_switch(state, func, value, *default, cases)
             }
             Terminator::Ret(v) => {
@@ -35,7 +39,9 @@ impl<'m> Executor<'m> {
                 if let Some(s) = &shadow {
                     if state.stack.len() == 1 && state.gpu.is_none() {
                         let what = format!("the value returned by `{}` (the exit status)", func.name);
-                        self.uninit_use(state, s, loc, &what);
+                        if !self.uninit_use(state, s, loc, &what) {
+                            return Step::Terminated;
+                        }
                     }
                 }
                 self.exec_return(state, value, shadow)

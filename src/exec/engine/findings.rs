@@ -85,6 +85,7 @@ impl<'m> Executor<'m> {
             decided_by,
             related,
             native: None,
+            undefined_behaviour: None,
         });
         self.log.findings.last_mut()
     }

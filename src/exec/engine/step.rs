@@ -43,11 +43,11 @@ impl<'m> Executor<'m> {
         // Indeterminate bits (shadow.rs): uses are checked before, the
         // result's shadow computed after.
         let shadowed = self.shadow_active(state);
-        if shadowed {
-            self.check_inst_uses(state, func, inst);
+        if shadowed && !self.check_inst_uses(state, func, inst) {
+            return Step::Terminated;
         }
         let result = match &inst.kind {
-            InstKind::Int { op, lhs, rhs } => self.exec_int(state, func, inst, *op, lhs, rhs),
+            InstKind::Int { op, lhs, rhs, nsw } => self.exec_int(state, func, inst, *op, lhs, rhs, *nsw),
             InstKind::Float { op, lhs, rhs, approximate, contract } => {
                 self.exec_float(state, func, inst, *op, lhs, rhs, *approximate, *contract)
             }
@@ -83,10 +83,18 @@ impl<'m> Executor<'m> {
                     if shadowed {
                         self.shadow_result(state, func, inst, d);
                     }
+                    // The lanes an undefined operation made poison
+                    // (exec/ops/undefined.rs).
+                    if self.shadow.poison.is_some() {
+                        self.merge_poison(state, d);
+                    }
                 }
                 Step::Continue
             }
-            Err(step) => step,
+            Err(step) => {
+                self.shadow.poison = None;
+                step
+            }
         }
     }
 

@@ -288,9 +288,11 @@ impl<'m> Executor<'m> {
         acc
     }
 
-    /// The operands of `inst` whose indeterminate bits are a use.
+    /// The operands of `inst` whose indeterminate bits are a use. Returns
+    /// false when the path cannot go on (an undefined operation's poison
+    /// decides the use on every input left).
     #[inline(never)]
-    pub(in crate::exec) fn check_inst_uses(&mut self, state: &mut State, func: &Function, inst: &crate::ir::Inst) {
+    pub(in crate::exec) fn check_inst_uses(&mut self, state: &mut State, func: &Function, inst: &crate::ir::Inst) -> bool {
         let (op, what) = match &inst.kind {
             InstKind::Load { ptr, .. } => (ptr, "the address of a load"),
             InstKind::Store { ptr, .. } => (ptr, "the address of a store"),
@@ -299,17 +301,29 @@ impl<'m> Executor<'m> {
             InstKind::Alloca { count, .. } => (count, "the size of a stack allocation"),
             InstKind::Call { callee: crate::ir::Callee::Indirect(f), .. } => (f, "a called function pointer"),
             InstKind::Select { cond, folded: true, .. } => (cond, "a branch condition"),
-            _ => return,
+            _ => return true,
         };
-        if let Some(s) = self.operand_shadow(state, func, op, inst.loc) {
-            self.uninit_use(state, &s, inst.loc, what);
+        match self.operand_shadow(state, func, op, inst.loc) {
+            Some(s) => self.uninit_use(state, &s, inst.loc, what),
+            None => true,
         }
     }
 
     /// A use of possibly indeterminate bits: an `uninitialized-read` finding
-    /// when some bit of `s` can be set on this path.
+    /// when some bit of `s` can be set on this path, or an
+    /// `undefined-behaviour` one when they are the poison of an undefined
+    /// operation (exec/ops/undefined.rs). Returns false when the path
+    /// cannot go on.
     #[inline(never)]
-    pub(in crate::exec) fn uninit_use(&mut self, state: &mut State, s: &Shadow, loc: Loc, what: &str) {
+    pub(in crate::exec) fn uninit_use(&mut self, state: &mut State, s: &Shadow, loc: Loc, what: &str) -> bool {
+        if self.shadow.origin(s.origin).undefined.is_some() {
+            return self.undefined_use(state, s, loc, what);
+        }
+        self.uninitialized_use(state, s, loc, what);
+        true
+    }
+
+    fn uninitialized_use(&mut self, state: &mut State, s: &Shadow, loc: Loc, what: &str) {
         let mut any = self.cx.pool.constant(1, 0);
         for l in &s.mask {
             let b = any_bit(&mut self.cx.pool, *l);
@@ -387,7 +401,9 @@ impl<'m> Executor<'m> {
                 } else {
                     format!("argument {} of `{name}`", k + 1)
                 };
-                self.uninit_use(state, s, loc, &what);
+                // A path that cannot go on was made unsatisfiable
+                // (undefined.rs): the call finds and proves nothing on it.
+                let _ = self.uninit_use(state, s, loc, &what);
             }
         }
         None
@@ -438,14 +454,16 @@ impl<'m> Executor<'m> {
         Some(Shadow { mask, origin })
     }
 
-    /// Conditions of branches and switches, and the exit status.
+    /// Conditions of branches and switches, and the exit status. Returns
+    /// false when the path cannot go on.
     #[inline(never)]
-    pub(in crate::exec) fn check_operand_use(&mut self, state: &mut State, func: &Function, op: &Operand, loc: Loc, what: &str) {
+    pub(in crate::exec) fn check_operand_use(&mut self, state: &mut State, func: &Function, op: &Operand, loc: Loc, what: &str) -> bool {
         if !self.shadow_active(state) {
-            return;
+            return true;
         }
-        if let Some(s) = self.operand_shadow(state, func, op, loc) {
-            self.uninit_use(state, &s, loc, what);
+        match self.operand_shadow(state, func, op, loc) {
+            Some(s) => self.uninit_use(state, &s, loc, what),
+            None => true,
         }
     }
 }

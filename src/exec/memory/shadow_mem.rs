@@ -86,7 +86,9 @@ impl<'m> Executor<'m> {
         self.read_bytes(state, &access, len, loc);
         if let Some((masks, origin)) = self.shadow.last_read.take() {
             let s = crate::memory::shadow::Shadow { mask: masks.into_iter().collect(), origin };
-            self.uninit_use(state, &s, loc, what);
+            if !self.uninit_use(state, &s, loc, what) {
+                return Err(crate::exec::engine::executor::Step::Terminated);
+            }
         }
         Ok(())
     }

@@ -1,12 +1,13 @@
 //! Casts. Bit casts re-slice the lanes of a value without ever building an
 //! expression wider than one lane: each destination lane is the
-//! concatenation of the pieces of source lanes it covers.
+//! concatenation of the pieces of source lanes it covers. A float-to-integer
+//! conversion of NaN or of an out-of-range value is undefined (undefined.rs).
 
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::State;
 use crate::exec::ops::int_ops::Exec;
 use crate::expr::value::{map1, relane, resize, Value};
-use crate::expr::IntRounding;
+use crate::expr::{FpFormat, IntRounding};
 use crate::ir::{CastOp, Function, Inst, Operand};
 
 impl<'m> Executor<'m> {
@@ -30,7 +31,28 @@ impl<'m> Executor<'m> {
             CastOp::FpToSi | CastOp::FpToUi => {
                 let from = self.float_format(state, inst, &src_t)?;
                 let signed = op == CastOp::FpToSi;
-                v.iter().map(|x| self.cx.pool.fp_to_int(signed, IntRounding::TowardZero, from, *x, to_bits)).collect()
+                // NaN and out-of-range values are undefined (undefined.rs);
+                // the value assumed for them is the target's: AArch64's
+                // FCVTZS/FCVTZU saturate and give 0 for NaN, x86 gives the
+                // "integer indefinite" (only the sign bit set).
+                let aarch64 = crate::frontend::target::is_aarch64(&self.cx.module.triple);
+                let p = &mut self.cx.pool;
+                let r: Value = if aarch64 {
+                    v.iter()
+                        .map(|x| match from {
+                            // Every half is a double.
+                            FpFormat::Half => {
+                                let d = p.fp_convert(FpFormat::Half, FpFormat::Double, *x);
+                                crate::neon::saturating_to_int(p, FpFormat::Double, signed, d, to_bits)
+                            }
+                            f => crate::neon::saturating_to_int(p, f, signed, *x, to_bits),
+                        })
+                        .collect()
+                } else {
+                    v.iter().map(|x| p.fp_to_int(signed, IntRounding::TowardZero, from, *x, to_bits)).collect()
+                };
+                self.cast_poison(inst, signed, from, &v, &r);
+                r
             }
             CastOp::SiToFp | CastOp::UiToFp => {
                 let to = self.float_format(state, inst, &inst.ty)?;

@@ -1,6 +1,8 @@
 //! Integer arithmetic and comparisons, elementwise on vectors. Division by
 //! a value that can be zero is a `division-by-zero` finding; the path then
-//! continues with the divisor non-zero.
+//! continues with the divisor non-zero. Operations C leaves undefined
+//! (overflowing signed division, shifts by the width or more, `nsw`
+//! overflow) are undefined.rs's.
 
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
@@ -12,6 +14,7 @@ use crate::report::FindingKind;
 pub type Exec = Result<Value, Step>;
 
 impl<'m> Executor<'m> {
+    #[allow(clippy::too_many_arguments)]
     pub(in crate::exec) fn exec_int(
         &mut self,
         state: &mut State,
@@ -20,6 +23,7 @@ impl<'m> Executor<'m> {
         op: BinOp,
         lhs: &Operand,
         rhs: &Operand,
+        nsw: bool,
     ) -> Exec {
         let a = self.operand(state, func, lhs);
         let b = self.operand(state, func, rhs);
@@ -28,7 +32,14 @@ impl<'m> Executor<'m> {
                 self.check_divisor(state, inst, *d)?;
             }
         }
-        Ok(self.map2(&a, &b, |p, x, y| p.bin(op, x, y)))
+        if matches!(op, BinOp::SDiv | BinOp::SRem) {
+            for (x, d) in a.iter().zip(b.iter()) {
+                self.check_division_overflow(state, inst, *x, *d)?;
+            }
+        }
+        let r = self.map2(&a, &b, |p, x, y| p.bin(op, x, y));
+        self.int_poison(inst, op, nsw, &a, &b, &r);
+        Ok(r)
     }
 
     /// Reports a divisor that can be zero, then assumes it is not.

@@ -207,6 +207,10 @@ enum Llvm {
         signed: bool,
         op: Overflowing,
     },
+    /// fptosi.sat/fptoui.sat: toward zero, saturating, NaN gives 0.
+    FpToIntSat {
+        signed: bool,
+    },
     Reduce(Reduce),
 }
 
@@ -292,6 +296,8 @@ const LLVM_ROWS: &[(&str, Llvm, usize)] = &[
     ("usub.with.overflow", Llvm::WithOverflow { signed: false, op: Overflowing::Sub }, 2),
     ("smul.with.overflow", Llvm::WithOverflow { signed: true, op: Overflowing::Mul }, 2),
     ("umul.with.overflow", Llvm::WithOverflow { signed: false, op: Overflowing::Mul }, 2),
+    ("fptosi.sat", Llvm::FpToIntSat { signed: true }, 1),
+    ("fptoui.sat", Llvm::FpToIntSat { signed: false }, 1),
     ("vector.reduce.fadd", Llvm::Reduce(Reduce::FAdd), 2),
     ("vector.reduce.fmul", Llvm::Reduce(Reduce::FMul), 2),
     ("vector.reduce.add", Llvm::Reduce(Reduce::Add), 1),
@@ -541,6 +547,16 @@ impl<'m> Executor<'m> {
                 Llvm::Bswap => byte_swap(p, lane(0, i)),
                 Llvm::BitReverse => bit_reverse(p, lane(0, i)),
                 Llvm::Funnel { left } => funnel_shift(p, left, lane(0, i), lane(1, i), lane(2, i)),
+                Llvm::FpToIntSat { signed } => {
+                    let x = lane(0, i);
+                    let w = c.inst.ty.scalar_bits();
+                    let (f, x) = match FpFormat::from_width(p.width(x))? {
+                        // Every half is a double.
+                        FpFormat::Half => (FpFormat::Double, p.fp_convert(FpFormat::Half, FpFormat::Double, x)),
+                        f => (f, x),
+                    };
+                    crate::neon::saturating_to_int(p, f, signed, x, w)
+                }
                 Llvm::WithOverflow { signed, op } => {
                     let (r, o) = with_overflow(p, signed, op, lane(0, i), lane(1, i));
                     return Some(smallvec::smallvec![r, o]);

@@ -1,0 +1,366 @@
+//! Undefined behaviour as findings (README, "Undefined behaviour").
+//!
+//! Signed division or remainder of the minimum by -1 is undefined where it
+//! runs, in LLVM as in C: it is reported there, and the path goes on with
+//! the operands that do not overflow (as division by zero does, int_ops.rs).
+//!
+//! A shift by the width or more, signed overflow of an `nsw` `+ - *` (C's
+//! signed arithmetic) and a float-to-integer conversion of NaN or of an
+//! out-of-range value give *poison* in LLVM: an optimiser may compute them
+//! ahead of the test that guards them, and so does symcross's own
+//! if-conversion, and throw the result away. So the lanes they make poison
+//! are marked in the shadow of the uninitialised-bits analysis
+//! (exec/memory/shadow.rs), with an origin naming the operation, and they
+//! travel as indeterminate bits do. Where they decide something (a branch,
+//! an address, a divisor, a check, a library call's argument, the exit
+//! status) the use is an `undefined-behaviour` finding placed at the
+//! operation, whose witness makes the operation undefined and its result
+//! reach that use: UBSan reports the same input at the same line. The path
+//! then goes on only with inputs for which it does not: nothing is proved
+//! through an undefined value.
+//!
+//! Most operations are settled without a query: constants fold, and
+//! operands known to need fewer bits than the width (a sum of widened
+//! bytes) cannot overflow.
+
+use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::engine::state::State;
+use crate::expr::value::Value;
+use crate::expr::{BinOp, CmpOp, Expr, ExprId, ExprPool, FpFormat, Outcomes};
+use crate::ir::{Inst, Loc};
+use crate::memory::shadow::Shadow;
+use crate::report::{FindingKind, Related, UndefinedOperation};
+
+impl<'m> Executor<'m> {
+    /// Marks the lanes of an integer operation's result that are poison:
+    /// a shift amount of the width or more, or a signed overflow where the
+    /// IR says `nsw`.
+    pub(in crate::exec) fn int_poison(&mut self, inst: &Inst, op: BinOp, nsw: bool, a: &Value, b: &Value, r: &Value) {
+        let p = &mut self.cx.pool;
+        let (kind, what) = match op {
+            BinOp::Shl | BinOp::LShr | BinOp::AShr => {
+                let w = r.first().map_or(0, |l| p.width(*l));
+                let shown = match op {
+                    BinOp::Shl => "<<",
+                    _ => ">>",
+                };
+                (UndefinedOperation::ShiftOutOfRange, format!("a shift (`{shown}`) of a {w}-bit value by {w} or more"))
+            }
+            BinOp::Add | BinOp::Sub | BinOp::Mul if nsw => {
+                let w = r.first().map_or(0, |l| p.width(*l));
+                let shown = match op {
+                    BinOp::Add => "+",
+                    BinOp::Sub => "-",
+                    _ => "*",
+                };
+                (UndefinedOperation::SignedOverflow, format!("signed overflow of a {w}-bit `{shown}`"))
+            }
+            _ => return,
+        };
+        let conds: Vec<ExprId> = (0..r.len())
+            .map(|i| match kind {
+                UndefinedOperation::ShiftOutOfRange => shift_out_of_range(p, b[i]),
+                _ => signed_overflow(p, op, a[i], b[i], r[i]),
+            })
+            .collect();
+        self.record_poison(inst.loc, kind, what, &conds, r);
+    }
+
+    /// Marks the lanes of a float-to-integer conversion that are poison:
+    /// NaN, or a value whose integer part the result cannot hold.
+    pub(in crate::exec) fn cast_poison(&mut self, inst: &Inst, signed: bool, from: FpFormat, v: &Value, r: &Value) {
+        let p = &mut self.cx.pool;
+        let w = r.first().map_or(0, |l| p.width(*l));
+        let conds: Vec<ExprId> = v.iter().map(|x| float_cast_out_of_range(p, from, signed, *x, w)).collect();
+        let what = format!(
+            "a conversion of NaN or of an out-of-range {} to a {w}-bit {} integer",
+            from.name(),
+            if signed { "signed" } else { "unsigned" }
+        );
+        self.record_poison(inst.loc, UndefinedOperation::FloatCastOverflow, what, &conds, r);
+    }
+
+    /// Leaves in `self.shadow.poison` the lanes of `r` that `conds` make
+    /// poison, for the step to merge into the result's shadow.
+    fn record_poison(&mut self, loc: Loc, kind: UndefinedOperation, what: String, conds: &[ExprId], r: &Value) {
+        let p = &mut self.cx.pool;
+        if conds.iter().all(|c| p.as_const(*c) == Some(0)) {
+            return;
+        }
+        let mask: Value = conds.iter().zip(r.iter()).map(|(c, l)| p.sext(*c, p.width(*l))).collect();
+        let origin = self.shadow.intern_undefined(what, loc, kind);
+        self.shadow.poison = Some((mask, origin));
+    }
+
+    /// The result of the instruction just run was written to `dest`: its
+    /// poison lanes, if it made some, join the register's shadow.
+    pub(in crate::exec) fn merge_poison(&mut self, state: &mut State, dest: crate::ir::RegId) {
+        let Some((mask, origin)) = self.shadow.poison.take() else { return };
+        let s = match state.frame().shadows.get(&dest) {
+            Some(old) if old.mask.len() == mask.len() => {
+                let p = &mut self.cx.pool;
+                let merged = old.mask.iter().zip(mask.iter()).map(|(a, b)| p.or(*a, *b)).collect();
+                Shadow { mask: merged, origin: old.origin }
+            }
+            _ => Shadow { mask, origin },
+        };
+        self.set_shadow(state, dest, Some(s));
+    }
+
+    /// Signed division or remainder of the minimum by -1: reported where
+    /// it runs; the path goes on with operands that do not overflow.
+    pub(in crate::exec) fn check_division_overflow(&mut self, state: &mut State, inst: &Inst, a: ExprId, d: ExprId) -> Result<(), Step> {
+        let p = &mut self.cx.pool;
+        let w = p.width(d);
+        let minus_one = p.constant(w, crate::expr::mask(w));
+        let min = p.constant(w, 1u128 << (w - 1));
+        let by_minus_one = p.eq(d, minus_one);
+        let of_min = p.eq(a, min);
+        let overflow = p.and(by_minus_one, of_min);
+        if p.as_const(overflow) == Some(0) {
+            return Ok(());
+        }
+        let (bad, good) = self.branch(state, overflow);
+        if let Some(b) = bad {
+            let msg = format!("undefined behaviour: signed division of the minimum {w}-bit value by -1 (the quotient does not fit)");
+            let model = b.model.clone();
+            if let Some(f) = self.report(&b, FindingKind::UndefinedBehaviour, inst.loc, msg, model.as_ref(), None) {
+                f.undefined_behaviour = Some(UndefinedOperation::DivisionOverflow);
+            }
+        }
+        match good {
+            Some(s) => {
+                *state = s;
+                Ok(())
+            }
+            None => Err(Step::Terminated),
+        }
+    }
+
+    /// Poison of the undefined operation `s.origin` names reaches `what`
+    /// at `use_loc`: an `undefined-behaviour` finding at the operation
+    /// when some bit of `s` can be set on this path, and the path goes on
+    /// only where none is. Returns false when no input lets it go on.
+    pub(in crate::exec) fn undefined_use(&mut self, state: &mut State, s: &Shadow, use_loc: Loc, what: &str) -> bool {
+        let origin = self.shadow.origin(s.origin);
+        let (Some(kind), Some(op_loc)) = (origin.undefined, origin.loc) else { return true };
+        let mut any = self.cx.pool.constant(1, 0);
+        for l in &s.mask {
+            let b = crate::memory::shadow::any_bit(&mut self.cx.pool, *l);
+            any = self.cx.pool.or(any, b);
+        }
+        if self.cx.pool.as_const(any) == Some(0) {
+            return true;
+        }
+        let (bad, good) = self.branch(state, any);
+        if let Some(b) = bad {
+            let msg = format!("undefined behaviour: {}", origin.what);
+            let model = b.model.clone();
+            let use_location = self.cx.location(use_loc);
+            if let Some(f) = self.report(&b, FindingKind::UndefinedBehaviour, op_loc, msg, model.as_ref(), None) {
+                f.undefined_behaviour = Some(kind);
+                f.related.insert(0, Related { message: format!("the undefined result decides {what} here"), location: use_location });
+            }
+        }
+        match good {
+            Some(g) => {
+                *state = g;
+                true
+            }
+            None => {
+                // No input avoids it: the path ends. Callers that cannot
+                // stop it at once see an unsatisfiable path, so nothing
+                // after this is found or proved on it.
+                let f = self.cx.pool.bool_const(false);
+                state.path.push(f);
+                state.model = None;
+                false
+            }
+        }
+    }
+}
+
+/// A shift amount of the value's width or more.
+fn shift_out_of_range(p: &mut ExprPool, amount: ExprId) -> ExprId {
+    let w = p.width(amount);
+    let width = p.constant(w, w as u128);
+    p.cmp(CmpOp::Ule, width, amount)
+}
+
+/// Whether the signed `a op b` (whose wrapped result is `r`) overflows;
+/// false without a query when the operands are narrow enough.
+fn signed_overflow(p: &mut ExprPool, op: BinOp, a: ExprId, b: ExprId, r: ExprId) -> ExprId {
+    let w = p.width(a);
+    let (sa, sb) = (signed_bits(p, a, 0), signed_bits(p, b, 0));
+    let fits = match op {
+        BinOp::Add | BinOp::Sub => sa.max(sb) < w,
+        _ => sa + sb <= w,
+    };
+    if fits {
+        return p.bool_const(false);
+    }
+    let zero = p.constant(w, 0);
+    match op {
+        // The sum's sign differs from both operands' signs.
+        BinOp::Add => {
+            let x = p.xor(a, r);
+            let y = p.xor(b, r);
+            let both = p.and(x, y);
+            p.cmp(CmpOp::Slt, both, zero)
+        }
+        // The operands' signs differ and the result's differs from a's.
+        BinOp::Sub => {
+            let x = p.xor(a, b);
+            let y = p.xor(a, r);
+            let both = p.and(x, y);
+            p.cmp(CmpOp::Slt, both, zero)
+        }
+        _ => {
+            let wide = 2 * w;
+            if wide > 128 {
+                // Too wide to widen: compare the product divided back.
+                let nonzero = p.cmp(CmpOp::Eq, a, zero);
+                let nonzero = p.not(nonzero);
+                let q = p.bin(BinOp::SDiv, r, a);
+                let back = p.eq(q, b);
+                let wrong = p.not(back);
+                return p.and(nonzero, wrong);
+            }
+            let (x, y) = (p.sext(a, wide), p.sext(b, wide));
+            let exact = p.mul(x, y);
+            let wrapped = p.sext(r, wide);
+            let same = p.eq(exact, wrapped);
+            p.not(same)
+        }
+    }
+}
+
+/// How many bits `e` needs as a signed number, from its structure alone
+/// (at most its width): a sign-extended byte needs 8, a zero-extended one 9.
+/// Looks `MAX_DEPTH` nodes deep at most (merged paths nest selects).
+fn signed_bits(p: &ExprPool, e: ExprId, depth: u32) -> u32 {
+    const MAX_DEPTH: u32 = 6;
+    let w = p.width(e);
+    if depth > MAX_DEPTH {
+        return w;
+    }
+    let bits = match &*p.get(e) {
+        Expr::Const { value, width } => {
+            let v = crate::expr::to_signed(*value, *width);
+            let magnitude = if v < 0 { !v } else { v };
+            129 - magnitude.leading_zeros().min(128)
+        }
+        Expr::SExt(x, _) => signed_bits(p, *x, depth + 1),
+        Expr::ZExt(x, _) => p.width(*x) + 1,
+        Expr::Bin(BinOp::And, x, y) => {
+            let known = |z: ExprId| p.as_const(z).filter(|m| m >> (w - 1) & 1 == 0).map(|m| 129 - m.leading_zeros().min(128));
+            match (known(*x), known(*y)) {
+                (Some(k), _) | (_, Some(k)) => k,
+                _ => w,
+            }
+        }
+        Expr::Bin(BinOp::LShr, _, k) => match p.as_const(*k) {
+            Some(k) if k > 0 && k < w as u128 => w - k as u32 + 1,
+            _ => w,
+        },
+        Expr::Ite(_, x, y) => signed_bits(p, *x, depth + 1).max(signed_bits(p, *y, depth + 1)),
+        _ => w,
+    };
+    bits.clamp(1, w)
+}
+
+/// A float `x` of format `f` whose conversion to a `w`-bit integer is
+/// undefined: NaN, or an integer part outside the integer's range.
+fn float_cast_out_of_range(p: &mut ExprPool, f: FpFormat, signed: bool, x: ExprId, w: u32) -> ExprId {
+    // Every half is a double: test halves as doubles.
+    let (f, x) = match f {
+        FpFormat::Half => (FpFormat::Double, p.fp_convert(FpFormat::Half, FpFormat::Double, x)),
+        f => (f, x),
+    };
+    let (lo, hi) = if signed { (-(2f64.powi(w as i32 - 1)), 2f64.powi(w as i32 - 1)) } else { (0.0, 2f64.powi(w as i32)) };
+    let hi_c = float_of(p, f, hi);
+    let above = p.fcmp(Outcomes(Outcomes::GT | Outcomes::EQ), f, x, hi_c);
+    // Below: at or under lo - 1 when that is a float of the format; else no
+    // float lies strictly between lo - 1 and lo, and below lo is the test.
+    let below_one = lo - 1.0;
+    let exact = match f {
+        FpFormat::Single => (below_one as f32) as f64 == below_one,
+        _ => below_one > -(2f64.powi(53)),
+    };
+    let below = if exact {
+        let c = float_of(p, f, below_one);
+        p.fcmp(Outcomes(Outcomes::LT | Outcomes::EQ), f, x, c)
+    } else {
+        let c = float_of(p, f, lo);
+        p.fcmp(Outcomes(Outcomes::LT), f, x, c)
+    };
+    let nan = p.is_nan(f, x);
+    let out = p.or(above, below);
+    p.or(out, nan)
+}
+
+/// The float `v` in format `f` (single or double).
+fn float_of(p: &mut ExprPool, f: FpFormat, v: f64) -> ExprId {
+    let bits = match f {
+        FpFormat::Single => (v as f32).to_bits() as u128,
+        _ => v.to_bits() as u128,
+    };
+    p.constant(f.width(), bits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn narrow_operands_cannot_overflow() {
+        let mut p = ExprPool::new();
+        let arr = p.new_array("x", 4);
+        let a = p.input_word(arr, 0, 8);
+        let b = p.input_word(arr, 1, 8);
+        let (wa, wb) = (p.sext(a, 32), p.zext(b, 32));
+        let sum = p.add(wa, wb);
+        assert_eq!(p.as_const(signed_overflow(&mut p, BinOp::Add, wa, wb, sum)), Some(0));
+        let product = p.mul(wa, wb);
+        assert_eq!(p.as_const(signed_overflow(&mut p, BinOp::Mul, wa, wb, product)), Some(0));
+        let full = p.input_word(arr, 0, 32);
+        let sum = p.add(full, wb);
+        assert_eq!(p.as_const(signed_overflow(&mut p, BinOp::Add, full, wb, sum)), None, "a full-width operand can overflow");
+    }
+
+    #[test]
+    fn constant_operations_fold() {
+        let mut p = ExprPool::new();
+        let max = p.constant(32, 0x7fff_ffff);
+        let one = p.constant(32, 1);
+        let sum = p.add(max, one);
+        assert_eq!(p.as_const(signed_overflow(&mut p, BinOp::Add, max, one, sum)), Some(1));
+        let zero = p.constant(32, 0);
+        let diff = p.sub(zero, max);
+        assert_eq!(p.as_const(signed_overflow(&mut p, BinOp::Sub, zero, max, diff)), Some(0));
+        let thirty_two = p.constant(32, 32);
+        assert_eq!(p.as_const(shift_out_of_range(&mut p, thirty_two)), Some(1));
+        let thirty_one = p.constant(32, 31);
+        assert_eq!(p.as_const(shift_out_of_range(&mut p, thirty_one)), Some(0));
+    }
+
+    #[test]
+    fn float_casts_out_of_range_fold() {
+        let mut p = ExprPool::new();
+        let cases: [(f32, bool, u32, bool); 8] = [
+            (2147483520.0, true, 32, false),
+            (2147483648.0, true, 32, true),
+            (-2147483648.0, true, 32, false),
+            (-2147483904.0, true, 32, true),
+            (f32::NAN, true, 32, true),
+            (-0.9, false, 32, false),
+            (-1.0, false, 32, true),
+            (4294967040.0, false, 32, false),
+        ];
+        for (x, signed, w, undefined) in cases {
+            let c = p.constant(32, x.to_bits() as u128);
+            let cond = float_cast_out_of_range(&mut p, FpFormat::Single, signed, c, w);
+            assert_eq!(p.as_const(cond), Some(undefined as u128), "{x} to {w} bits, signed {signed}");
+        }
+    }
+}
