@@ -141,7 +141,7 @@ impl<'m> Executor<'m> {
             Ok(v) => {
                 if let (Some(d), Some(v)) = (inst.dest, v) {
                     if let Some(origin) = origin {
-                        let s = self.intrinsic_result_shadow(name, &shadows, &ctx.args, &v, origin);
+                        let s = self.intrinsic_result_shadow(name, &shadows, &ctx.args, &inst.ty, &v, origin);
                         self.set_shadow(state, d, s);
                     } else if !state.frame().shadows.is_empty() {
                         self.set_shadow(state, d, None);

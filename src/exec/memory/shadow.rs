@@ -410,21 +410,27 @@ impl<'m> Executor<'m> {
     }
 
     /// The shadow of the result of a computing intrinsic: lane by lane when
-    /// every argument has the result's lanes (elementwise `llvm.*`), else
-    /// every lane indeterminate when any argument bit is. Intrinsics that
-    /// return their first argument (the `PassThrough` rows of the `llvm.*`
-    /// table, exec/ops/intrinsics.rs) return its shadow.
+    /// every argument has the result's lanes (elementwise `llvm.*`); for
+    /// `llvm.x86.*`, each lane from the argument lanes its model reads
+    /// (exec/ops/x86.rs); else every lane indeterminate when any argument
+    /// bit is. Intrinsics that return their first argument (the
+    /// `PassThrough` rows of the `llvm.*` table, exec/ops/intrinsics.rs)
+    /// return its shadow.
     #[inline(never)]
     pub(in crate::exec) fn intrinsic_result_shadow(
         &mut self,
         name: &str,
         shadows: &[Option<Shadow>],
         args: &[Value],
+        ret: &crate::ir::Type,
         result: &Value,
         origin: OriginId,
     ) -> Option<Shadow> {
         if crate::exec::ops::intrinsics::returns_first_argument(name) {
             return shadows.first().cloned().flatten();
+        }
+        if let Some(mask) = self.x86_result_mask(name, shadows, args, ret, result) {
+            return Some(Shadow { mask, origin });
         }
         let rest = name.strip_prefix("llvm.").unwrap_or(name);
         let p = &mut self.cx.pool;

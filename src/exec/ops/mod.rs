@@ -8,6 +8,7 @@ pub(in crate::exec) mod int_ops;
 pub mod intrinsics;
 pub(in crate::exec) mod masked_access;
 pub(in crate::exec) mod neon;
+pub(in crate::exec) mod operand_ranges;
 pub(in crate::exec) mod undefined;
 pub(in crate::exec) mod vector_ops;
 pub(in crate::exec) mod x86;

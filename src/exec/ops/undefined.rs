@@ -25,8 +25,9 @@
 
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
+use crate::exec::ops::operand_ranges::{float_range, signed_bits, unsigned_max};
 use crate::expr::value::Value;
-use crate::expr::{BinOp, CmpOp, Expr, ExprId, ExprPool, FpFormat, Outcomes};
+use crate::expr::{BinOp, CmpOp, ExprId, ExprPool, FpFormat, Outcomes};
 use crate::ir::{Inst, Loc};
 use crate::memory::shadow::Shadow;
 use crate::report::{FindingKind, Related, UndefinedOperation};
@@ -180,9 +181,13 @@ impl<'m> Executor<'m> {
     }
 }
 
-/// A shift amount of the value's width or more.
+/// A shift amount of the value's width or more; false without a query
+/// when the amount is known to be smaller (`n & 31`).
 fn shift_out_of_range(p: &mut ExprPool, amount: ExprId) -> ExprId {
     let w = p.width(amount);
+    if unsigned_max(p, amount) < w as u128 {
+        return p.bool_const(false);
+    }
     let width = p.constant(w, w as u128);
     p.cmp(CmpOp::Ule, width, amount)
 }
@@ -191,7 +196,7 @@ fn shift_out_of_range(p: &mut ExprPool, amount: ExprId) -> ExprId {
 /// false without a query when the operands are narrow enough.
 fn signed_overflow(p: &mut ExprPool, op: BinOp, a: ExprId, b: ExprId, r: ExprId) -> ExprId {
     let w = p.width(a);
-    let (sa, sb) = (signed_bits(p, a, 0), signed_bits(p, b, 0));
+    let (sa, sb) = (signed_bits(p, a), signed_bits(p, b));
     let fits = match op {
         BinOp::Add | BinOp::Sub => sa.max(sb) < w,
         _ => sa + sb <= w,
@@ -235,40 +240,6 @@ fn signed_overflow(p: &mut ExprPool, op: BinOp, a: ExprId, b: ExprId, r: ExprId)
     }
 }
 
-/// How many bits `e` needs as a signed number, from its structure alone
-/// (at most its width): a sign-extended byte needs 8, a zero-extended one 9.
-/// Looks `MAX_DEPTH` nodes deep at most (merged paths nest selects).
-fn signed_bits(p: &ExprPool, e: ExprId, depth: u32) -> u32 {
-    const MAX_DEPTH: u32 = 6;
-    let w = p.width(e);
-    if depth > MAX_DEPTH {
-        return w;
-    }
-    let bits = match &*p.get(e) {
-        Expr::Const { value, width } => {
-            let v = crate::expr::to_signed(*value, *width);
-            let magnitude = if v < 0 { !v } else { v };
-            129 - magnitude.leading_zeros().min(128)
-        }
-        Expr::SExt(x, _) => signed_bits(p, *x, depth + 1),
-        Expr::ZExt(x, _) => p.width(*x) + 1,
-        Expr::Bin(BinOp::And, x, y) => {
-            let known = |z: ExprId| p.as_const(z).filter(|m| m >> (w - 1) & 1 == 0).map(|m| 129 - m.leading_zeros().min(128));
-            match (known(*x), known(*y)) {
-                (Some(k), _) | (_, Some(k)) => k,
-                _ => w,
-            }
-        }
-        Expr::Bin(BinOp::LShr, _, k) => match p.as_const(*k) {
-            Some(k) if k > 0 && k < w as u128 => w - k as u32 + 1,
-            _ => w,
-        },
-        Expr::Ite(_, x, y) => signed_bits(p, *x, depth + 1).max(signed_bits(p, *y, depth + 1)),
-        _ => w,
-    };
-    bits.clamp(1, w)
-}
-
 /// A float `x` of format `f` whose conversion to a `w`-bit integer is
 /// undefined: NaN, or an integer part outside the integer's range.
 fn float_cast_out_of_range(p: &mut ExprPool, f: FpFormat, signed: bool, x: ExprId, w: u32) -> ExprId {
@@ -278,6 +249,12 @@ fn float_cast_out_of_range(p: &mut ExprPool, f: FpFormat, signed: bool, x: ExprI
         f => (f, x),
     };
     let (lo, hi) = if signed { (-(2f64.powi(w as i32 - 1)), 2f64.powi(w as i32 - 1)) } else { (0.0, 2f64.powi(w as i32)) };
+    // Known in range (a clamped value): no query. Integer parts from lo
+    // to hi - 1 fit, so do values above lo - 1 and below hi.
+    let known = float_range(p, f, x);
+    if !known.nan && known.lo > lo - 1.0 && known.hi < hi {
+        return p.bool_const(false);
+    }
     let hi_c = float_of(p, f, hi);
     let above = p.fcmp(Outcomes(Outcomes::GT | Outcomes::EQ), f, x, hi_c);
     // Below: at or under lo - 1 when that is a float of the format; else no
