@@ -47,6 +47,8 @@ fixtures!(
     allow_runtime_check,
     get_rounding,
     canonicalize,
+    fptosi_sat,
+    fptoui_sat,
     clear_cache,
     pcmarker,
     objc_arc_annotation,

@@ -1,0 +1,246 @@
+//! Undefined behaviour is a finding (README, "Undefined behaviour"): a
+//! shift by the width or more, signed overflow of `+ - *`, INT_MIN / -1
+//! and a float-to-integer conversion out of range are
+//! `undefined-behaviour` findings whose witness UndefinedBehaviorSanitizer
+//! reproduces (through `symcross replay`), and nothing is proved through
+//! them. Each fixture in tests/fixtures/undefined/ has a fixed twin that is
+//! equivalent. At -O2 clang leaves poison in vector lanes an x86
+//! instruction never reads: the result lanes stay defined.
+
+mod common;
+
+use std::path::PathBuf;
+
+fn fixture(name: &str) -> PathBuf {
+    common::repo().join("tests/fixtures/undefined").join(name)
+}
+
+/// The `// cflags:` line of a fixture, if any.
+fn cflags(path: &std::path::Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).expect("read fixture");
+    text.lines().find_map(|l| l.trim().strip_prefix("// cflags:").map(|s| s.trim().to_string()))
+}
+
+/// `symcross check` of a fixture with its own flags plus `extra` (which,
+/// when it has `--cflags`, replaces them), JSON on stdout.
+fn check(name: &str, extra: &[&str]) -> common::Run {
+    let path = fixture(name);
+    let p = path.to_str().expect("utf-8 path").to_string();
+    let flags = cflags(&path);
+    let mut args: Vec<&str> = vec!["check", &p, "--json", "-"];
+    if !extra.contains(&"--cflags") {
+        if let Some(f) = flags.as_deref() {
+            args.extend(["--cflags", f]);
+        }
+    }
+    args.extend_from_slice(extra);
+    common::symcross(&args)
+}
+
+/// Checks a fixture against its `// expect:` line.
+fn known_answer(name: &str, extra: &[&str]) {
+    let run = check(name, extra);
+    if let Err(e) = common::verify(&fixture(name), &run) {
+        panic!("{e}");
+    }
+}
+
+macro_rules! known_answers {
+    ($($test:ident => $file:expr),* $(,)?) => {
+        $(
+            #[test]
+            fn $test() {
+                known_answer($file, &[]);
+            }
+        )*
+    };
+}
+
+known_answers!(
+    shift_by_the_width_is_undefined => "shift_sllv_bound.c",
+    shift_guarded_below_the_width_is_equivalent => "shift_sllv_bound_fixed.c",
+    signed_overflow_is_undefined => "signed_overflow.c",
+    unsigned_wrap_is_equivalent => "signed_overflow_fixed.c",
+    division_of_min_by_minus_one_is_undefined => "division_overflow.c",
+    division_without_minus_one_is_equivalent => "division_overflow_fixed.c",
+    float_cast_out_of_range_is_undefined => "float_cast.c",
+    float_cast_in_range_is_equivalent => "float_cast_fixed.c",
+    psllw_reads_only_the_low_count_quadword => "psllw_count_o2.c",
+    cvttsd2si_reads_only_lane_zero => "cvttsd2si_o2.c",
+);
+
+/// The finding of a run, which must be the only one and of kind
+/// `undefined-behaviour`.
+fn undefined_finding(run: &common::Run) -> serde_json::Value {
+    let json = run.json.as_ref().unwrap_or_else(|| panic!("no JSON report:\n{}\n{}", run.stdout, run.stderr));
+    let findings = json["findings"].as_array().expect("findings");
+    assert_eq!(findings.len(), 1, "one finding: {findings:#?}");
+    let f = findings[0].clone();
+    assert_eq!(f["kind"], "undefined-behaviour", "{f:#}");
+    f
+}
+
+/// Lanes (32-bit, little-endian) of a witness input given as hex bytes.
+fn words(hex: &str) -> Vec<u32> {
+    let bytes: Vec<u8> = (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex")).collect();
+    bytes.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+#[test]
+fn the_shift_finding_names_the_operation_its_use_and_a_count_of_32() {
+    let f = undefined_finding(&check("shift_sllv_bound.c", &[]));
+    assert_eq!(f["status"], "confirmed");
+    assert_eq!(f["undefined_behaviour"], "shift-out-of-range");
+    assert_eq!(f["location"]["line"], 15, "at the shift: {f:#}");
+    assert!(f["message"].as_str().unwrap().contains("by 32 or more"), "{f:#}");
+    assert!(f["related"][0]["message"].as_str().unwrap().contains("`sllv`"), "the use is named: {f:#}");
+    // Only a count of exactly 32 gets past the guard `> 32`.
+    let cnt = words(f["witness"]["cnt"].as_str().expect("cnt in the witness"));
+    assert!(cnt.contains(&32), "a lane of the count is 32: {cnt:?}");
+}
+
+#[test]
+fn at_o2_the_speculated_shift_is_undefined_only_where_the_guard_lets_it_through() {
+    let f = undefined_finding(&check("shift_sllv_bound.c", &["--cflags", "-mavx2 -O2"]));
+    assert_eq!(f["undefined_behaviour"], "shift-out-of-range");
+    let run = check("shift_sllv_bound_fixed.c", &["--cflags", "-mavx2 -O2"]);
+    assert_eq!(run.json.as_ref().map(|j| j["verdict"].clone()), Some("equivalent".into()), "{}\n{}", run.stdout, run.stderr);
+}
+
+#[test]
+fn each_kind_of_undefined_operation_is_named() {
+    for (name, kind) in [
+        ("signed_overflow.c", "signed-overflow"),
+        ("division_overflow.c", "division-overflow"),
+        ("float_cast.c", "float-cast-overflow"),
+    ] {
+        let f = undefined_finding(&check(name, &[]));
+        assert_eq!(f["undefined_behaviour"], kind, "{name}: {f:#}");
+        assert_eq!(f["status"], "confirmed", "{name}: {f:#}");
+    }
+}
+
+#[test]
+fn signed_overflow_at_o2_is_found_in_the_vectorised_loop() {
+    let f = undefined_finding(&check("signed_overflow.c", &["--cflags", "-O2"]));
+    assert_eq!(f["undefined_behaviour"], "signed-overflow");
+    let run = check("signed_overflow_fixed.c", &["--cflags", "-O2"]);
+    assert_eq!(run.json.as_ref().map(|j| j["verdict"].clone()), Some("equivalent".into()), "{}\n{}", run.stdout, run.stderr);
+}
+
+/// Every undefined-behaviour witness, replayed on the CPU with
+/// UndefinedBehaviorSanitizer, shows the same undefined operation.
+#[test]
+fn undefined_behaviour_witnesses_replay_under_ubsan() {
+    for name in ["shift_sllv_bound.c", "signed_overflow.c", "division_overflow.c", "float_cast.c"] {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let report = dir.path().join("report.json");
+        let path = fixture(name);
+        let p = path.to_str().unwrap().to_string();
+        let r = report.to_str().unwrap().to_string();
+        let flags = cflags(&path);
+        let mut args: Vec<&str> = vec!["check", &p, "--json", &r];
+        if let Some(f) = flags.as_deref() {
+            args.extend(["--cflags", f]);
+        }
+        let run = common::symcross(&args);
+        assert_eq!(run.code, 1, "{name}: {}\n{}", run.stdout, run.stderr);
+        let replay = common::symcross(&["replay", &r]);
+        assert_eq!(replay.code, 1, "{name}: replay reproduces: {}\n{}", replay.stdout, replay.stderr);
+        assert!(
+            replay.stdout.contains("reproduced on the CPU: undefined-behaviour") && replay.stdout.contains("UndefinedBehaviorSanitizer"),
+            "{name}: {}",
+            replay.stdout
+        );
+    }
+}
+
+#[test]
+fn sarif_has_a_rule_for_undefined_behaviour() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let sarif = dir.path().join("r.sarif");
+    let path = fixture("signed_overflow.c");
+    let run = common::symcross(&["check", path.to_str().unwrap(), "--sarif", sarif.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    let log: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&sarif).expect("sarif written")).expect("JSON");
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    assert!(results.iter().any(|r| r["ruleId"] == "undefined-behaviour"), "{results:#?}");
+    let rules = log["runs"][0]["tool"]["driver"]["rules"].as_array().expect("rules");
+    assert!(rules.iter().any(|r| r["id"] == "undefined-behaviour"), "{rules:#?}");
+}
+
+/// A poison value that never decides anything is no finding: the guarded
+/// shift's result is thrown away by the select when the count is too big.
+#[test]
+fn a_discarded_poison_is_no_finding() {
+    let run = check("shift_sllv_bound_fixed.c", &[]);
+    let json = run.json.as_ref().expect("JSON");
+    assert_eq!(json["verdict"], "equivalent", "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(json["findings"].as_array().map(Vec::len), Some(0));
+}
+
+fn aarch64_tools_present() -> bool {
+    let qemu = std::process::Command::new("qemu-aarch64").arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
+    let present = qemu && std::path::Path::new("/usr/aarch64-linux-gnu/lib").is_dir();
+    if !present {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "qemu-aarch64 or the AArch64 C library is missing (scripts/setup.sh installs them)");
+        eprintln!("skipped: qemu-aarch64 or the AArch64 C library is missing");
+    }
+    present
+}
+
+#[test]
+fn an_aarch64_float_cast_out_of_range_is_undefined() {
+    let f = undefined_finding(&check("float_cast_aarch64.c", &["--target", "aarch64"]));
+    assert_eq!(f["undefined_behaviour"], "float-cast-overflow", "{f:#}");
+}
+
+/// The value symcross gives a C cast whose input is NaN or out of range,
+/// under `--target aarch64`, is what FCVTZS gives under qemu (0 for NaN,
+/// saturation), not x86's INT32_MIN.
+#[test]
+fn aarch64_cast_values_match_qemu() {
+    if !aarch64_tools_present() {
+        return;
+    }
+    use symcross::expr::{ExprPool, FpFormat, IntRounding};
+    let inputs: [f32; 7] = [f32::NAN, 3e9, -3e9, 2147483648.0, -2147483904.0, f32::INFINITY, -1.5];
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let src = dir.path().join("casts.c");
+    let exe = dir.path().join("casts");
+    let list: Vec<String> = inputs.iter().map(|x| format!("0x{:08x}u", x.to_bits())).collect();
+    std::fs::write(
+        &src,
+        format!(
+            "#include <stdio.h>\n#include <stdint.h>\n#include <string.h>\n\
+             int main(void) {{ static volatile uint32_t in[] = {{{}}};\n\
+             for (unsigned i = 0; i < sizeof in / sizeof in[0]; i++) {{ uint32_t b = in[i]; float x; memcpy(&x, &b, 4);\n\
+             printf(\"%u %u\\n\", (unsigned)(int32_t)x, (unsigned)(uint32_t)x); }} return 0; }}\n",
+            list.join(", ")
+        ),
+    )
+    .unwrap();
+    let built = std::process::Command::new("clang-19")
+        .args(["--target=aarch64-linux-gnu", "-O0", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .output()
+        .expect("run clang-19");
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let out = std::process::Command::new("qemu-aarch64").args(["-L", "/usr/aarch64-linux-gnu"]).arg(&exe).output().expect("run qemu");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut p = ExprPool::new();
+    let mut differs_from_x86 = false;
+    for (x, line) in inputs.iter().zip(text.lines()) {
+        let cpu: Vec<u128> = line.split(' ').map(|v| v.parse().expect("number")).collect();
+        let c = p.constant(32, x.to_bits() as u128);
+        for (signed, want) in [(true, cpu[0]), (false, cpu[1])] {
+            let model = symcross::neon::saturating_to_int(&mut p, FpFormat::Single, signed, c, 32);
+            assert_eq!(p.as_const(model), Some(want), "({}) {x} under qemu", if signed { "int32_t" } else { "uint32_t" });
+            let x86 = p.fp_to_int(signed, IntRounding::TowardZero, FpFormat::Single, c, 32);
+            differs_from_x86 |= p.as_const(x86) != Some(want);
+        }
+    }
+    assert_eq!(text.lines().count(), inputs.len(), "{text}");
+    assert!(differs_from_x86, "the inputs tell AArch64 from x86");
+}
