@@ -71,6 +71,11 @@ impl ShadowCx {
         ShadowCx { undef_in, ..Default::default() }
     }
 
+    /// Whether an origin is the poison of an undefined operation.
+    pub fn is_undefined(&self, id: OriginId) -> bool {
+        self.origins.get(id.0 as usize).is_some_and(|o| o.undefined.is_some())
+    }
+
     /// The description of an origin, for messages.
     pub fn origin(&self, id: OriginId) -> Origin {
         self.origins.get(id.0 as usize).cloned().unwrap_or(Origin {

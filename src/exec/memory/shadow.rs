@@ -116,7 +116,12 @@ impl<'m> Executor<'m> {
         self.shadow.last_read = None;
         let ops = inst.kind.operands();
         let shadows: Vec<Option<Shadow>> = ops.iter().map(|o| self.operand_shadow(state, func, o, inst.loc)).collect();
-        let origin = shadows.iter().flatten().next()?.origin;
+        // One origin names the result's indeterminate bits: uninitialised
+        // ones before the poison of an undefined operation, so that bits
+        // mixed from both are never blamed on an operation that did not
+        // happen (the finding is then an uninitialised read).
+        let first = shadows.iter().flatten().next()?.origin;
+        let origin = shadows.iter().flatten().map(|s| s.origin).find(|o| !self.shadow.is_undefined(*o)).unwrap_or(first);
         let values: Vec<Value> = ops.iter().map(|o| self.operand(state, func, o)).collect();
         // The mask of each operand: zeros when it has none (and all ones,
         // to stay on the safe side, should a mask not match its value).
@@ -316,7 +321,7 @@ impl<'m> Executor<'m> {
     /// cannot go on.
     #[inline(never)]
     pub(in crate::exec) fn uninit_use(&mut self, state: &mut State, s: &Shadow, loc: Loc, what: &str) -> bool {
-        if self.shadow.origin(s.origin).undefined.is_some() {
+        if self.shadow.is_undefined(s.origin) {
             return self.undefined_use(state, s, loc, what);
         }
         self.uninitialized_use(state, s, loc, what);
