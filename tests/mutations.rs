@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// One mutation: the harness, the text replaced (which must occur in it)
-/// and its replacement; the first occurrence only is replaced.
+/// and its replacement; every occurrence is replaced (comments may name
+/// the intrinsic first).
 struct Mutation {
     harness: &'static str,
     from: &'static str,
@@ -87,7 +88,7 @@ fn verdict(source: &Path, flags: &[String]) -> (String, common::Run) {
 fn mutant(m: &Mutation, dir: &Path) -> (PathBuf, Vec<String>) {
     let text = std::fs::read_to_string(common::repo().join(m.harness)).expect("read harness");
     assert!(text.contains(m.from), "{}: the mutation point `{}` is gone; update the table", m.harness, m.from);
-    let mutated = text.replacen(m.from, m.to, 1);
+    let mutated = text.replace(m.from, m.to);
     let name = Path::new(m.harness).file_name().unwrap();
     let path = dir.join(name);
     std::fs::write(&path, mutated).expect("write mutant");

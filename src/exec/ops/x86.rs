@@ -74,14 +74,25 @@ impl<'m> Executor<'m> {
         if lanes.len() != result.len() {
             return None;
         }
+        // Any indeterminate argument bit, for lanes whose model says
+        // nothing of what they read.
+        let mut all = p.constant(1, 0);
+        for bad in stand_ins.values() {
+            all = p.or(all, *bad);
+        }
         let mut mask = Value::with_capacity(lanes.len());
         for (lane, out) in lanes.iter().zip(result.iter()) {
             let mut read = FxHashSet::default();
             p.leaves_of(*lane, &mut read);
             let mut any = p.constant(1, 0);
             for leaf in &read {
-                if let Some(bad) = stand_ins.get(leaf) {
-                    any = p.or(any, *bad);
+                match stand_ins.get(leaf) {
+                    Some(bad) => any = p.or(any, *bad),
+                    // A fresh value of the model's own (RCPPS's
+                    // approximation) hides what the lane reads: every
+                    // argument bit counts.
+                    None if matches!(leaf, Leaf::Fresh { .. }) => any = p.or(any, all),
+                    None => {}
                 }
             }
             let w = p.width(*out);
