@@ -102,10 +102,17 @@ fn no_mutant_that_the_cpu_tells_apart_is_equivalent() {
         let dir = tempfile::tempdir().expect("temporary directory");
         let (path, flags) = mutant(m, dir.path());
         let (differs, native) = native_differs(dir.path(), &path, &flags);
-        assert!(differs, "{} with `{}` -> `{}`: the native run finds no difference, so the mutant proves nothing:\n{native}", m.harness, m.from, m.to);
+        assert!(
+            differs,
+            "{} with `{}` -> `{}`: the native run finds no difference, so the mutant proves nothing:\n{native}",
+            m.harness, m.from, m.to
+        );
         let (v, run) = verdict(&path, &flags);
         if v == "equivalent" {
-            failures.push(format!("{} with `{}` -> `{}`: symcross says equivalent, the CPU differs:\n{native}\n{}", m.harness, m.from, m.to, run.stdout));
+            failures.push(format!(
+                "{} with `{}` -> `{}`: symcross says equivalent, the CPU differs:\n{native}\n{}",
+                m.harness, m.from, m.to, run.stdout
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -109,11 +109,9 @@ fn at_o2_the_speculated_shift_is_undefined_only_where_the_guard_lets_it_through(
 
 #[test]
 fn each_kind_of_undefined_operation_is_named() {
-    for (name, kind) in [
-        ("signed_overflow.c", "signed-overflow"),
-        ("division_overflow.c", "division-overflow"),
-        ("float_cast.c", "float-cast-overflow"),
-    ] {
+    for (name, kind) in
+        [("signed_overflow.c", "signed-overflow"), ("division_overflow.c", "division-overflow"), ("float_cast.c", "float-cast-overflow")]
+    {
         let f = undefined_finding(&check(name, &[]));
         assert_eq!(f["undefined_behaviour"], kind, "{name}: {f:#}");
         assert_eq!(f["status"], "confirmed", "{name}: {f:#}");
@@ -183,7 +181,10 @@ fn aarch64_tools_present() -> bool {
     let qemu = std::process::Command::new("qemu-aarch64").arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
     let present = qemu && std::path::Path::new("/usr/aarch64-linux-gnu/lib").is_dir();
     if !present {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "qemu-aarch64 or the AArch64 C library is missing (scripts/setup.sh installs them)");
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "qemu-aarch64 or the AArch64 C library is missing (scripts/setup.sh installs them)"
+        );
         eprintln!("skipped: qemu-aarch64 or the AArch64 C library is missing");
     }
     present

@@ -297,12 +297,15 @@ mod tests {
         let b = p.input_word(arr, 1, 8);
         let (wa, wb) = (p.sext(a, 32), p.zext(b, 32));
         let sum = p.add(wa, wb);
-        assert_eq!(p.as_const(signed_overflow(&mut p, BinOp::Add, wa, wb, sum)), Some(0));
+        let c = signed_overflow(&mut p, BinOp::Add, wa, wb, sum);
+        assert_eq!(p.as_const(c), Some(0));
         let product = p.mul(wa, wb);
-        assert_eq!(p.as_const(signed_overflow(&mut p, BinOp::Mul, wa, wb, product)), Some(0));
+        let c = signed_overflow(&mut p, BinOp::Mul, wa, wb, product);
+        assert_eq!(p.as_const(c), Some(0));
         let full = p.input_word(arr, 0, 32);
         let sum = p.add(full, wb);
-        assert_eq!(p.as_const(signed_overflow(&mut p, BinOp::Add, full, wb, sum)), None, "a full-width operand can overflow");
+        let c = signed_overflow(&mut p, BinOp::Add, full, wb, sum);
+        assert_eq!(p.as_const(c), None, "a full-width operand can overflow");
     }
 
     #[test]
@@ -311,14 +314,18 @@ mod tests {
         let max = p.constant(32, 0x7fff_ffff);
         let one = p.constant(32, 1);
         let sum = p.add(max, one);
-        assert_eq!(p.as_const(signed_overflow(&mut p, BinOp::Add, max, one, sum)), Some(1));
+        let c = signed_overflow(&mut p, BinOp::Add, max, one, sum);
+        assert_eq!(p.as_const(c), Some(1));
         let zero = p.constant(32, 0);
         let diff = p.sub(zero, max);
-        assert_eq!(p.as_const(signed_overflow(&mut p, BinOp::Sub, zero, max, diff)), Some(0));
+        let c = signed_overflow(&mut p, BinOp::Sub, zero, max, diff);
+        assert_eq!(p.as_const(c), Some(0));
         let thirty_two = p.constant(32, 32);
-        assert_eq!(p.as_const(shift_out_of_range(&mut p, thirty_two)), Some(1));
+        let c = shift_out_of_range(&mut p, thirty_two);
+        assert_eq!(p.as_const(c), Some(1));
         let thirty_one = p.constant(32, 31);
-        assert_eq!(p.as_const(shift_out_of_range(&mut p, thirty_one)), Some(0));
+        let c = shift_out_of_range(&mut p, thirty_one);
+        assert_eq!(p.as_const(c), Some(0));
     }
 
     #[test]
