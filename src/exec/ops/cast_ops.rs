@@ -51,7 +51,9 @@ impl<'m> Executor<'m> {
                 } else {
                     v.iter().map(|x| p.fp_to_int(signed, IntRounding::TowardZero, from, *x, to_bits)).collect()
                 };
-                self.cast_poison(inst, signed, from, &v, &r);
+                if state.gpu.is_none() {
+                    self.cast_poison(inst, signed, from, &v, &r);
+                }
                 r
             }
             CastOp::SiToFp | CastOp::UiToFp => {

@@ -32,13 +32,19 @@ impl<'m> Executor<'m> {
                 self.check_divisor(state, inst, *d)?;
             }
         }
-        if matches!(op, BinOp::SDiv | BinOp::SRem) {
+        // Undefined operations are host code's findings; inside an OpenCL
+        // kernel they keep the results they had (README, "Undefined
+        // behaviour").
+        let host = state.gpu.is_none();
+        if host && matches!(op, BinOp::SDiv | BinOp::SRem) {
             for (x, d) in a.iter().zip(b.iter()) {
                 self.check_division_overflow(state, inst, *x, *d)?;
             }
         }
         let r = self.map2(&a, &b, |p, x, y| p.bin(op, x, y));
-        self.int_poison(inst, op, nsw, &a, &b, &r);
+        if host {
+            self.int_poison(inst, op, nsw, &a, &b, &r);
+        }
         Ok(r)
     }
 

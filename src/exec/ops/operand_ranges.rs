@@ -4,36 +4,37 @@
 //! overflow, a shift by `n & 31` is never out of range, and a float
 //! clamped to [0, 255] converts to an integer in range. Each answer is a
 //! sound over-approximation; an expression it does not know gives the
-//! widest answer. Shared subterms are walked at most `MAX_DEPTH` deep,
-//! so the cost is bounded whatever the expression.
+//! widest answer. Each question visits at most `NODE_BUDGET` nodes (a
+//! chain of 16 sums is 32), so the cost is bounded whatever the expression.
 
 use crate::expr::{BinOp, Expr, ExprId, ExprPool, FUnOp, FpFormat, Outcomes};
 
-const MAX_DEPTH: u32 = 8;
+const NODE_BUDGET: u32 = 128;
 
 /// How many bits `e` needs as a signed number (at most its width): a
 /// sign-extended byte needs 8, a zero-extended one 9.
 pub(in crate::exec) fn signed_bits(p: &ExprPool, e: ExprId) -> u32 {
-    signed_bits_at(p, e, 0)
+    signed_bits_at(p, e, &mut { NODE_BUDGET })
 }
 
-fn signed_bits_at(p: &ExprPool, e: ExprId, depth: u32) -> u32 {
+fn signed_bits_at(p: &ExprPool, e: ExprId, budget: &mut u32) -> u32 {
     let w = p.width(e);
-    if depth > MAX_DEPTH {
+    if *budget == 0 {
         return w;
     }
+    *budget -= 1;
     let bits = match &*p.get(e) {
         Expr::Const { value, width } => {
             let v = crate::expr::to_signed(*value, *width);
             let magnitude = if v < 0 { !v } else { v };
             129 - magnitude.leading_zeros().min(128)
         }
-        Expr::SExt(x, _) => signed_bits_at(p, *x, depth + 1),
-        Expr::Ite(_, x, y) => signed_bits_at(p, *x, depth + 1).max(signed_bits_at(p, *y, depth + 1)),
+        Expr::SExt(x, _) => signed_bits_at(p, *x, budget),
+        Expr::Ite(_, x, y) => signed_bits_at(p, *x, budget).max(signed_bits_at(p, *y, budget)),
         // Exact (no wrap) when the bound fits the width; else the width.
-        Expr::Bin(BinOp::Add | BinOp::Sub, x, y) => signed_bits_at(p, *x, depth + 1).max(signed_bits_at(p, *y, depth + 1)) + 1,
-        Expr::Bin(BinOp::Mul, x, y) => signed_bits_at(p, *x, depth + 1) + signed_bits_at(p, *y, depth + 1),
-        _ => match unsigned_max_at(p, e, depth) {
+        Expr::Bin(BinOp::Add | BinOp::Sub, x, y) => signed_bits_at(p, *x, budget).max(signed_bits_at(p, *y, budget)) + 1,
+        Expr::Bin(BinOp::Mul, x, y) => signed_bits_at(p, *x, budget) + signed_bits_at(p, *y, budget),
+        _ => match unsigned_max_at(p, e, budget) {
             // A value below 2^k needs k + 1 signed bits.
             m if m >> (w - 1) & 1 == 0 => 129 - m.leading_zeros().min(128),
             _ => w,
@@ -44,28 +45,29 @@ fn signed_bits_at(p: &ExprPool, e: ExprId, depth: u32) -> u32 {
 
 /// The largest value `e` can have as an unsigned number.
 pub(in crate::exec) fn unsigned_max(p: &ExprPool, e: ExprId) -> u128 {
-    unsigned_max_at(p, e, 0)
+    unsigned_max_at(p, e, &mut { NODE_BUDGET })
 }
 
-fn unsigned_max_at(p: &ExprPool, e: ExprId, depth: u32) -> u128 {
+fn unsigned_max_at(p: &ExprPool, e: ExprId, budget: &mut u32) -> u128 {
     let w = p.width(e);
     let all = crate::expr::mask(w);
-    if depth > MAX_DEPTH {
+    if *budget == 0 {
         return all;
     }
+    *budget -= 1;
     match &*p.get(e) {
         Expr::Const { value, .. } => *value,
-        Expr::ZExt(x, _) => unsigned_max_at(p, *x, depth + 1),
-        Expr::Bin(BinOp::And, x, y) => unsigned_max_at(p, *x, depth + 1).min(unsigned_max_at(p, *y, depth + 1)),
+        Expr::ZExt(x, _) => unsigned_max_at(p, *x, budget),
+        Expr::Bin(BinOp::And, x, y) => unsigned_max_at(p, *x, budget).min(unsigned_max_at(p, *y, budget)),
         Expr::Bin(BinOp::LShr, x, k) => match p.as_const(*k) {
-            Some(k) if k < w as u128 => unsigned_max_at(p, *x, depth + 1) >> k,
+            Some(k) if k < w as u128 => unsigned_max_at(p, *x, budget) >> k,
             _ => all,
         },
         Expr::Bin(BinOp::URem, _, m) => match p.as_const(*m) {
             Some(m) if m > 0 => m - 1,
             _ => all,
         },
-        Expr::Ite(_, x, y) => unsigned_max_at(p, *x, depth + 1).max(unsigned_max_at(p, *y, depth + 1)),
+        Expr::Ite(_, x, y) => unsigned_max_at(p, *x, budget).max(unsigned_max_at(p, *y, budget)),
         _ => all,
     }
 }
@@ -113,13 +115,14 @@ impl FloatRange {
 
 /// The range of the float `e` of format `f`.
 pub(in crate::exec) fn float_range(p: &ExprPool, f: FpFormat, e: ExprId) -> FloatRange {
-    float_range_at(p, f, e, 0)
+    float_range_at(p, f, e, &mut { NODE_BUDGET })
 }
 
-fn float_range_at(p: &ExprPool, f: FpFormat, e: ExprId, depth: u32) -> FloatRange {
-    if depth > MAX_DEPTH {
+fn float_range_at(p: &ExprPool, f: FpFormat, e: ExprId, budget: &mut u32) -> FloatRange {
+    if *budget == 0 {
         return FloatRange::ANY;
     }
+    *budget -= 1;
     match &*p.get(e) {
         Expr::Const { value, .. } => match float_value(f, *value) {
             Some(v) if v.is_nan() => FloatRange { lo: f64::INFINITY, hi: f64::NEG_INFINITY, nan: true },
@@ -127,8 +130,8 @@ fn float_range_at(p: &ExprPool, f: FpFormat, e: ExprId, depth: u32) -> FloatRang
             None => FloatRange::ANY,
         },
         Expr::Ite(c, t, o) => {
-            let rt = float_range_at(p, f, *t, depth + 1);
-            let ro = float_range_at(p, f, *o, depth + 1);
+            let rt = float_range_at(p, f, *t, budget);
+            let ro = float_range_at(p, f, *o, budget);
             match comparison(p, f, *c) {
                 Some((x, outcomes, k)) => {
                     let rt = if x == *t { rt.under(outcomes, k) } else { rt };
@@ -140,11 +143,11 @@ fn float_range_at(p: &ExprPool, f: FpFormat, e: ExprId, depth: u32) -> FloatRang
         }
         // Rounding to an integer moves a value by less than one.
         Expr::FUn(FUnOp::RoundEven | FUnOp::RoundAway | FUnOp::Floor | FUnOp::Ceil | FUnOp::Trunc, g, x) if *g == f => {
-            let r = float_range_at(p, f, *x, depth + 1);
+            let r = float_range_at(p, f, *x, budget);
             FloatRange { lo: r.lo.floor(), hi: r.hi.ceil(), nan: r.nan }
         }
         // Widening is exact.
-        Expr::FpConvert { from, to, value } if *to == f && from.width() < to.width() => float_range_at(p, *from, *value, depth + 1),
+        Expr::FpConvert { from, to, value } if *to == f && from.width() < to.width() => float_range_at(p, *from, *value, budget),
         Expr::IntToFp { signed, value, .. } => {
             let w = p.width(*value) as i32;
             let (lo, hi) = if *signed { (-(2f64.powi(w - 1)), 2f64.powi(w - 1)) } else { (0.0, 2f64.powi(w)) };
@@ -216,6 +219,17 @@ mod tests {
         let byte = p.input_word(arr, 0, 8);
         let (s, z) = (p.sext(byte, 32), p.zext(byte, 32));
         assert_eq!((signed_bits(&p, s), signed_bits(&p, z), signed_bits(&p, x)), (8, 9, 32));
+        // A chain of 16 sign-extended bytes summed one by one: one more
+        // bit per sum, 23 in all (a bound, not the least).
+        let bytes = p.new_array("b", 16);
+        let first = p.input_word(bytes, 0, 8);
+        let mut chain = p.sext(first, 32);
+        for k in 1..16 {
+            let b = p.input_word(bytes, k, 8);
+            let b = p.sext(b, 32);
+            chain = p.add(chain, b);
+        }
+        assert_eq!(signed_bits(&p, chain), 23);
         // u8 * s8 + u8 * s8 needs 18 bits; x + 1 may need all 32.
         let product = p.mul(z, s);
         let sum = p.add(product, product);
