@@ -116,7 +116,7 @@ pub fn skip_reason(f: &Finding, dir: Option<&Path>) -> Option<&'static str> {
         {
             Some("a memory error in an OpenCL kernel: the kernel runs on the OpenCL implementation (pocl), which the sanitizers do not instrument")
         }
-        K::Mismatch | K::OutOfBounds | K::UseAfterFree | K::DoubleFree | K::DivisionByZero | K::WriteToReadOnly => None,
+        K::Mismatch | K::OutOfBounds | K::UseAfterFree | K::DoubleFree | K::DivisionByZero | K::UndefinedBehaviour | K::WriteToReadOnly => None,
         // Misuses of the OpenCL API and any other kind: nothing in a native
         // run reports them.
         _ => Some("a native run has no detector for this kind of finding"),
