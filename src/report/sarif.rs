@@ -23,7 +23,7 @@ pub const SCHEMA: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata0
 /// The key of our entry in `partialFingerprints`.
 pub const FINGERPRINT_KEY: &str = "symcrossFinding/v1";
 
-const KINDS: [FindingKind; 13] = [
+const KINDS: [FindingKind; 14] = [
     FindingKind::Mismatch,
     FindingKind::Race,
     FindingKind::BarrierDivergence,
