@@ -63,15 +63,17 @@ fn float_to_u16_offset_trick_differs() {
 
 #[test]
 fn reciprocal_approximation_never_equals_division() {
-    // RCPPS's result is modelled as a fresh value: the mismatch is real in
-    // the model but its witness value is not one the CPU need produce, so
-    // it stays unconfirmed and the run is inconclusive, naming the estimate.
-    for assume in [None, Some("all")] {
-        let (v, status, json) = verdict("reciprocal.c", assume);
-        assert_eq!((v.as_str(), status.as_str()), ("inconclusive", "unconfirmed"), "{json:#}");
-        let message = json["findings"][0]["message"].as_str().unwrap_or("");
-        assert!(message.contains("approximate operation"), "{json:#}");
-    }
+    // RCPPS is exact where the CPU is (a subnormal gives an infinity): there
+    // 1/x is finite and the estimate is not, a mismatch this CPU reproduces.
+    let (v, status, json) = verdict("reciprocal.c", None);
+    assert_eq!((v.as_str(), status.as_str()), ("findings", "confirmed"), "{json:#}");
+    let x = json["findings"][0]["witness_values"]["x"]["elements"][0].as_str().unwrap_or("");
+    let bits = u32::from_str_radix(x.rsplit("0x").next().unwrap_or("").trim_end_matches(')'), 16).expect("witness bits");
+    assert!(f32::from_bits(bits).is_subnormal() || f32::from_bits(bits) == 0.0, "{json:#}");
+    // Under `finite` that input is excluded (its estimate is an infinity),
+    // and elsewhere the estimate is a fresh value: never confirmed.
+    let (v, status, json) = verdict("reciprocal.c", Some("all"));
+    assert_eq!((v.as_str(), status.as_str()), ("inconclusive", "unconfirmed"), "{json:#}");
 }
 
 #[test]

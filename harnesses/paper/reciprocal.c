@@ -1,7 +1,8 @@
 /* RCPPS is an approximation (12 bits): symcross models its result as a
- * fresh value, so it is never proved equal to an exact division, under any
- * assumption; the mismatch stays unconfirmed (the CPU's estimate is not
- * modelled bit for bit), which makes the run inconclusive. */
+ * fresh value, exact only where the CPU is (zeros and subnormals give
+ * infinities), so it is never proved equal to an exact division. A
+ * subnormal input is a reproduced mismatch; under --assume all that input
+ * is excluded and the rest of the difference stays unconfirmed. */
 #include <xmmintrin.h>
 #include "symcross.h"
 

@@ -122,6 +122,20 @@ fn approximate_under(pool: &ExprPool, roots: &[ExprId], witness: Option<&Assignm
 /// restriction excludes, described.
 fn violated_restriction(pool: &ExprPool, a: Assumptions, values: &FxHashMap<ExprId, u128>) -> Option<String> {
     for (&id, &value) in values {
+        // An approximation's exact special cases (RCPPS of a subnormal is
+        // an infinity) are built from bit operations, not float ones: the
+        // value is still the result of a floating-point operation.
+        if approximation_result(pool, id) {
+            let format = match pool.width(id) {
+                16 => Some(FpFormat::Half),
+                32 => Some(FpFormat::Single),
+                64 => Some(FpFormat::Double),
+                _ => None,
+            };
+            if let Some(why) = format.and_then(|f| excluded(a, f, value)) {
+                return Some(why);
+            }
+        }
         let (format, operands): (FpFormat, smallvec::SmallVec<[ExprId; 3]>) = match &*pool.get(id) {
             Expr::FBin(_, f, x, y) | Expr::FCmp(_, f, x, y) => (*f, smallvec::smallvec![*x, *y]),
             Expr::FUn(_, f, x) => (*f, smallvec::smallvec![*x]),
@@ -154,6 +168,19 @@ fn violated_restriction(pool: &ExprPool, a: Assumptions, values: &FxHashMap<Expr
         }
     }
     None
+}
+
+/// Whether `id` is the result of an approximate operation: a choice one of
+/// whose arms (directly or through further choices) is its fresh estimate.
+fn approximation_result(pool: &ExprPool, id: ExprId) -> bool {
+    fn estimate_arm(pool: &ExprPool, e: ExprId, depth: u32) -> bool {
+        match &*pool.get(e) {
+            Expr::Fresh { id, .. } => pool.is_approximation(*id),
+            Expr::Ite(_, t, f) if depth < 8 => estimate_arm(pool, *t, depth + 1) || estimate_arm(pool, *f, depth + 1),
+            _ => false,
+        }
+    }
+    matches!(&*pool.get(id), Expr::Ite(..)) && estimate_arm(pool, id, 0)
 }
 
 /// Why a restricting assumption excludes the value `bits` of format `f`.
