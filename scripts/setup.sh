@@ -33,4 +33,9 @@ done
 # A failed install fails set-up: the tests that read reports with them
 # would otherwise fail later with a less clear message.
 python3 -m pip install --quiet -r "$(dirname "$0")/../tests/requirements.txt"
+# Bitwuzla, the bit-vector solver that takes the queries Z3 cannot decide
+# within its budget (src/solver/portfolio.rs): its PyPI package, run
+# through python3. A failed install fails set-up.
+python3 -m pip install --quiet "bitwuzla==0.10.0"
+python3 -c "import bitwuzla" || { echo "symcross: the bitwuzla Python package does not load" >&2; exit 1; }
 cargo build --release

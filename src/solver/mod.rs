@@ -7,7 +7,8 @@
 //! process), and the other layers are decorators over it, each usable and
 //! testable alone: `independence.rs` (slicing into independent parts),
 //! `cache.rs` (result cache and counterexample reuse), `dispatch.rs`
-//! (BV-only queries to Z3, FP queries to the FP backend), `dump.rs`
+//! (BV-only queries to Z3, FP queries to the FP backend), `portfolio.rs`
+//! (BV queries Z3 cannot decide within a budget go to Bitwuzla), `dump.rs`
 //! (`--dump-queries`: each backend's queries written as SMT-LIB). `stack.rs` builds
 //! the default chain. "Unknown" (including timeouts) is an ordinary result.
 
@@ -16,6 +17,7 @@ mod dispatch;
 mod dump;
 mod independence;
 mod model_check;
+mod portfolio;
 mod process;
 mod smtlib;
 mod smtlib_fp;
@@ -28,6 +30,7 @@ pub use dispatch::Dispatcher;
 pub use dump::{DumpingSolver, QueryDump};
 pub use independence::IndependenceSolver;
 pub use model_check::{complete_assignment, model_satisfies};
+pub use portfolio::{Portfolio, FIRST_BUDGET};
 pub use process::{SmtProcessConfig, SmtProcessSolver, SmtSolverKind};
 pub use smtlib::{print_query, SmtScript};
 pub use stack::{default_solver, solver_stack};

@@ -26,6 +26,8 @@ pub enum SmtSolverKind {
     Cvc5,
     /// Z3, as a separate process.
     Z3,
+    /// Bitwuzla, through its Python bindings (`bitwuzla_shim.py`).
+    Bitwuzla,
 }
 
 /// How to run the solver process.
@@ -58,6 +60,10 @@ impl SmtProcessConfig {
     pub fn z3() -> Self {
         Self::of(SmtSolverKind::Z3, "z3")
     }
+    /// Bitwuzla, run by python3 from PATH, with the default limits.
+    pub fn bitwuzla() -> Self {
+        Self::of(SmtSolverKind::Bitwuzla, "python3")
+    }
     fn of(kind: SmtSolverKind, program: &str) -> Self {
         SmtProcessConfig {
             kind,
@@ -82,6 +88,9 @@ impl SmtProcessConfig {
                 }
                 a
             }
+            // Bitwuzla's work budget is not offered: the portfolio gives it
+            // only queries without one (portfolio.rs).
+            SmtSolverKind::Bitwuzla => vec!["-c".into(), BITWUZLA_SHIM.into(), ms.to_string()],
             SmtSolverKind::Z3 => {
                 let mut a: Vec<String> = vec!["-in".into(), "-smt2".into(), format!("-t:{ms}"), format!("-T:{}", ms.div_ceil(1000) + 1)];
                 if let Some(units) = self.resource_limit {
@@ -92,6 +101,9 @@ impl SmtProcessConfig {
         }
     }
 }
+
+/// The program python3 runs for Bitwuzla: SMT-LIB on standard input.
+const BITWUZLA_SHIM: &str = include_str!("bitwuzla_shim.py");
 
 impl Default for SmtProcessConfig {
     fn default() -> Self {
