@@ -51,6 +51,25 @@ pub enum FindingKind {
 }
 
 impl FindingKind {
+    /// Every kind, in the order SARIF lists its rules. A new kind goes here,
+    /// which is what makes it a rule and a manifest `expect` value.
+    pub const ALL: [FindingKind; 14] = [
+        FindingKind::Mismatch,
+        FindingKind::Race,
+        FindingKind::BarrierDivergence,
+        FindingKind::OutOfBounds,
+        FindingKind::UseAfterFree,
+        FindingKind::DoubleFree,
+        FindingKind::UninitializedRead,
+        FindingKind::DivisionByZero,
+        FindingKind::UndefinedBehaviour,
+        FindingKind::WriteToReadOnly,
+        FindingKind::ReadFromWriteOnly,
+        FindingKind::InvalidEvent,
+        FindingKind::Misaligned,
+        FindingKind::Unsupported,
+    ];
+
     /// The kebab-case name, as in the JSON report.
     pub fn name(self) -> &'static str {
         match self {

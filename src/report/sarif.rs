@@ -23,23 +23,6 @@ pub const SCHEMA: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata0
 /// The key of our entry in `partialFingerprints`.
 pub const FINGERPRINT_KEY: &str = "symcrossFinding/v1";
 
-const KINDS: [FindingKind; 14] = [
-    FindingKind::Mismatch,
-    FindingKind::Race,
-    FindingKind::BarrierDivergence,
-    FindingKind::OutOfBounds,
-    FindingKind::UseAfterFree,
-    FindingKind::DoubleFree,
-    FindingKind::UninitializedRead,
-    FindingKind::DivisionByZero,
-    FindingKind::UndefinedBehaviour,
-    FindingKind::WriteToReadOnly,
-    FindingKind::ReadFromWriteOnly,
-    FindingKind::InvalidEvent,
-    FindingKind::Misaligned,
-    FindingKind::Unsupported,
-];
-
 /// The SARIF log of one or more reports (one per input of a suite) as
 /// pretty-printed JSON.
 pub fn render(reports: &[&Report]) -> String {
@@ -83,7 +66,7 @@ pub fn log(reports: &[&Report]) -> Value {
                 "name": "symcross",
                 "version": version,
                 "semanticVersion": version,
-                "rules": KINDS.iter().map(|k| rule(*k)).collect::<Vec<_>>(),
+                "rules": FindingKind::ALL.iter().map(|k| rule(*k)).collect::<Vec<_>>(),
             } },
             "originalUriBaseIds": base,
             "invocations": [{
@@ -169,7 +152,7 @@ fn result(report: &Report, f: &Finding) -> Value {
     if !report.assumptions.is_empty() {
         props.insert("assumptions".into(), json!(report.assumptions));
     }
-    let kind_index = KINDS.iter().position(|k| *k == f.kind).unwrap_or(0);
+    let kind_index = FindingKind::ALL.iter().position(|k| *k == f.kind).unwrap_or(0);
     let mut out = json!({
         "ruleId": f.kind.name(),
         "ruleIndex": kind_index,

@@ -4,6 +4,7 @@
 //! (linked together) or globs (one entry per matching file). Every error
 //! names the manifest and the line.
 
+use crate::report::FindingKind;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
@@ -39,27 +40,12 @@ pub enum Expectation {
 impl Expectation {
     /// The expectation an `expect = "..."` value names: a verdict or a finding kind; `None` for anything else.
     pub fn parse(s: &str) -> Option<Expectation> {
-        const KINDS: [&str; 13] = [
-            "mismatch",
-            "race",
-            "barrier-divergence",
-            "out-of-bounds",
-            "use-after-free",
-            "double-free",
-            "uninitialized-read",
-            "division-by-zero",
-            "undefined-behaviour",
-            "write-to-read-only",
-            "read-from-write-only",
-            "invalid-event",
-            "unsupported",
-        ];
         match s {
             "equivalent" => Some(Expectation::Equivalent),
             "no-findings" => Some(Expectation::NoFindings),
             "findings" => Some(Expectation::Findings),
             "inconclusive" => Some(Expectation::Inconclusive),
-            k if KINDS.contains(&k) => Some(Expectation::Kind(k.to_string())),
+            k if FindingKind::ALL.iter().any(|kind| kind.name() == k) => Some(Expectation::Kind(k.to_string())),
             _ => None,
         }
     }
@@ -440,6 +426,15 @@ fn options(e: &RawEntry, command: &str) -> Result<Vec<String>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_finding_kind_can_be_expected() {
+        for kind in FindingKind::ALL {
+            assert_eq!(Expectation::parse(kind.name()), Some(Expectation::Kind(kind.name().to_string())), "{kind:?}");
+        }
+        assert_eq!(Expectation::parse("no-findings"), Some(Expectation::NoFindings));
+        assert_eq!(Expectation::parse("misaligned-ish"), None);
+    }
 
     fn parse_err(text: &str) -> String {
         parse(text, "m.toml", Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap_err().to_string()
