@@ -131,7 +131,7 @@ fn json_report_has_the_documented_fields() {
     let f = &j["findings"][0];
     assert_eq!(f["kind"], "mismatch");
     assert_eq!(f["status"], "confirmed");
-    assert_eq!(f["location"]["line"], 7);
+    assert_eq!(f["location"]["line"], 9);
     assert!(f["witness"]["x"].as_str().unwrap().len() == 8, "{f:#}");
 }
 

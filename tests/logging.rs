@@ -55,9 +55,9 @@ fn debug_shows_checks_queries_and_merges_in_a_span() {
 #[test]
 fn trace_shows_forks_with_their_place_and_path_ends() {
     let err = check_stderr(&["--log", "trace"]);
-    // `if (in[i] < 0)` is line 12 of the fixture, in `main`.
+    // `if (in[i] < 0)` is line 13 of the fixture, in `main`.
     assert_has(&err, "fork function=main");
-    assert_has(&err, "line=12");
+    assert_has(&err, "line=13");
     assert_has(&err, "condition_nodes=");
     assert_has(&err, "path ended: returned");
     assert_has(&err, "solver backend call backend=\"z3 bit-vector\"");

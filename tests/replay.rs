@@ -123,7 +123,7 @@ fn every_confirmed_finding_is_replayed() {
     let run = replay(&[report.to_str().unwrap()]);
     assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("out-of-bounds at read_and_mismatch.c:15"), "{}", run.stdout);
-    assert!(run.stdout.contains("mismatch at read_and_mismatch.c:19"), "{}", run.stdout);
+    assert!(run.stdout.contains("mismatch at read_and_mismatch.c:21"), "{}", run.stdout);
     assert!(run.stdout.contains("2 of 2 finding(s) reproduced"), "{}", run.stdout);
     // The old form, harness first, still works.
     let run = replay(&[f.to_str().unwrap(), report.to_str().unwrap()]);

@@ -130,10 +130,24 @@ pub fn plan(
             p.cflags = r.cflags.clone();
         }
     }
+    if p.target.is_none() {
+        // IR compiled for AArch64 and checked without --target was checked
+        // with AArch64's semantics (its triple says so): replay it there.
+        p.target = p.inputs.iter().find_map(|i| textual_ir_triple(i)).filter(|t| crate::frontend::target::is_aarch64(t));
+    }
     if let Some(t) = p.target.as_deref() {
         crate::frontend::target::normalize(t).map_err(ReplayError::Target)?;
     }
     Ok(p)
+}
+
+/// The target triple a textual IR input names (`target triple = "..."`).
+fn textual_ir_triple(input: &Path) -> Option<String> {
+    if !input.extension().is_some_and(|e| e.eq_ignore_ascii_case("ll")) {
+        return None;
+    }
+    let text = std::fs::read_to_string(input).ok()?;
+    text.lines().find_map(|l| l.strip_prefix("target triple = \"")?.strip_suffix('"').map(str::to_string))
 }
 
 /// A native build of the harness; the directory is removed on drop.
