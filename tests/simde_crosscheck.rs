@@ -150,6 +150,9 @@ fn crosscheck(row: &Row, dir: &Path) -> Outcome {
     let confirmed_mismatch = findings.iter().any(|f| f["kind"] == "mismatch" && f["status"] == "confirmed");
     let got = match verdict.as_str() {
         "findings" if confirmed_mismatch && findings.len() == 1 => "mismatch".to_string(),
+        // A row whose SIMDe code has undefined behaviour on some inputs
+        // expects findings of more than one kind.
+        "findings" if row.expect == "findings" => "findings".to_string(),
         "findings" => format!("findings: {}", summary.join("; ")),
         v => v.to_string(),
     };
@@ -237,7 +240,12 @@ fn the_table_is_large_and_explains_every_expected_difference() {
     names.dedup();
     assert_eq!(names.len(), rows.len(), "an intrinsic is listed twice");
     for r in &rows {
-        assert!(["equivalent", "mismatch", "inconclusive"].contains(&r.expect.as_str()), "{}: unknown verdict {}", r.name, r.expect);
+        assert!(
+            ["equivalent", "mismatch", "findings", "inconclusive"].contains(&r.expect.as_str()),
+            "{}: unknown verdict {}",
+            r.name,
+            r.expect
+        );
         assert_eq!(
             r.expect == "equivalent" && !r.nan_exact,
             r.why == "-",
