@@ -181,11 +181,10 @@ fn aarch64_tools_present() -> bool {
     let qemu = std::process::Command::new("qemu-aarch64").arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
     let present = qemu && std::path::Path::new("/usr/aarch64-linux-gnu/lib").is_dir();
     if !present {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "qemu-aarch64 or the AArch64 C library is missing (scripts/setup.sh installs them)"
+        common::skip_or_fail_under_ci(
+            "aarch64_cast_values_match_qemu",
+            "qemu-aarch64 or the AArch64 C library is missing (scripts/setup.sh installs them)",
         );
-        eprintln!("skipped: qemu-aarch64 or the AArch64 C library is missing");
     }
     present
 }
