@@ -5,16 +5,7 @@
 mod common;
 
 fn race_fixture(name: &str) {
-    let path = common::repo().join("tests/fixtures/race").join(format!("{name}.cl"));
-    let text = std::fs::read_to_string(&path).expect("read fixture");
-    let args_line = text.lines().find_map(|l| l.strip_prefix("// args:")).expect("fixture has an `// args:` line");
-    let p = path.to_str().expect("utf-8 path");
-    let mut args = vec!["race", p, "--json", "-"];
-    args.extend(args_line.split_whitespace());
-    let run = common::symcross(&args);
-    if let Err(e) = common::verify(&path, &run) {
-        panic!("{e}");
-    }
+    common::verify_race_fixture(&common::repo().join("tests/fixtures/race").join(format!("{name}.cl")));
 }
 
 macro_rules! fixtures {

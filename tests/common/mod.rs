@@ -92,6 +92,20 @@ pub fn check_fixture(rel: &str, extra: &[&str]) {
 }
 
 pub mod edge_values;
+/// Runs `symcross race` on a kernel fixture with the arguments of its
+/// `// args:` line and checks the answer against its `// expect:` line.
+pub fn verify_race_fixture(path: &Path) {
+    let text = std::fs::read_to_string(path).expect("read fixture");
+    let args_line = text.lines().find_map(|l| l.strip_prefix("// args:")).expect("fixture has an `// args:` line");
+    let p = path.to_str().expect("utf-8 path");
+    let mut args = vec!["race", p, "--json", "-"];
+    args.extend(args_line.split_whitespace());
+    let run = symcross(&args);
+    if let Err(e) = verify(path, &run) {
+        panic!("{e}");
+    }
+}
+
 /// Called by a test that cannot run because a tool, a package or a CPU
 /// feature is missing. Under CI (`CI` set to `true` or `1`) set-up has
 /// installed everything, so a missing piece is a broken install and the
