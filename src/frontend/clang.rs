@@ -57,6 +57,10 @@ pub fn clang_args(lang: Language, role: Role, src: &Path, out: &Path, opts: &Com
     }
     args.extend(opts.defines.iter().map(|d| format!("-D{d}")));
     args.extend(opts.cflags.iter().cloned());
+    if let Some(scratch) = &opts.scratch {
+        // Files in it are named relative to it in debug info.
+        args.push(format!("-fdebug-prefix-map={}/=", scratch.display()));
+    }
     args.push(src.display().to_string());
     args.push("-o".into());
     args.push(out.display().to_string());
@@ -73,12 +77,33 @@ pub fn compile(
     opts: &CompileOptions,
     runtime: Option<&Path>,
 ) -> Result<PathBuf, FrontendError> {
-    let args = clang_args(lang, role, src, out, opts, runtime);
+    run(clang, src, role, clang_args(lang, role, src, out, opts, runtime))?;
+    Ok(out.to_path_buf())
+}
+
+/// As `compile`, also writing the list of files the compile read (the
+/// source and every header, Make syntax) to `depfile`.
+pub fn compile_listing_headers(
+    clang: &Path,
+    lang: Language,
+    src: &Path,
+    out: &Path,
+    depfile: &Path,
+    opts: &CompileOptions,
+    runtime: Option<&Path>,
+) -> Result<PathBuf, FrontendError> {
+    let mut args = clang_args(lang, Role::User, src, out, opts, runtime);
+    args.extend(["-MD".to_string(), "-MF".to_string(), depfile.display().to_string()]);
+    run(clang, src, Role::User, args)?;
+    Ok(out.to_path_buf())
+}
+
+fn run(clang: &Path, src: &Path, role: Role, args: Vec<String>) -> Result<(), FrontendError> {
     let started = std::time::Instant::now();
     let output = Command::new(clang).args(&args).output().map_err(|source| FrontendError::Spawn { tool: clang.to_path_buf(), source })?;
     tracing::debug!(file = %src.display(), ?role, seconds = started.elapsed().as_secs_f64(), "clang {}", args.join(" "));
     if !output.status.success() {
         return Err(FrontendError::Compile { file: src.to_path_buf(), stderr: String::from_utf8_lossy(&output.stderr).into_owned() });
     }
-    Ok(out.to_path_buf())
+    Ok(())
 }

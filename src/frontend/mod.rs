@@ -9,6 +9,7 @@ mod error;
 mod flags;
 mod tools;
 
+mod build_cache;
 mod duplicates;
 mod link;
 mod runtime_cache;
@@ -36,6 +37,11 @@ pub struct CompileOptions {
     /// The target triple C and C++ inputs are compiled for (`None`: the
     /// host), as `target::normalize` spells it.
     pub target: Option<String>,
+    /// A directory of inputs written for this run only (the OpenCL sources
+    /// and headers of a host program): its name, which changes from run to
+    /// run, is kept out of debug info and out of the build cache's key, so
+    /// the same program built again is found in the cache.
+    pub scratch: Option<PathBuf>,
 }
 
 /// The linked bitcode; the file is deleted when this value is dropped.
@@ -139,6 +145,14 @@ pub fn compile_with_tools(inputs: &[PathBuf], opts: &CompileOptions, tools: &Too
     let dir = crate::process::tempdirs::create("").map_err(FrontendError::TempDir)?;
     let runtime = runtime_dir();
     let sources: Vec<(PathBuf, InputKind)> = inputs.iter().cloned().zip(kinds).collect();
+    let path = dir.path().join("module.bc");
+    let cache = build_cache::modules_dir().map(|d| (key(&sources, opts, tools, runtime.as_deref()), d));
+    if let Some((key, d)) = &cache {
+        if build_cache::lookup(d, key, &path) {
+            tracing::info!(entry = %d.join(key).display(), "stage: the compiled module comes from the build cache (no clang, llvm-link or opt)");
+            return Ok(CompiledModule { _dir: dir, path });
+        }
+    }
     // Kernels run alone need no host runtime but get the device built-ins;
     // host programs (and opaque bitcode, which may be either) get the host
     // runtime. Only the runtime functions the inputs use are linked in.
@@ -192,9 +206,33 @@ pub fn compile_with_tools(inputs: &[PathBuf], opts: &CompileOptions, tools: &Too
         link::link_only_needed(&tools.llvm_link, &linked, &rt, &with_rt)?;
         std::fs::rename(&with_rt, &linked).map_err(FrontendError::TempDir)?;
     }
-    let path = dir.path().join("module.bc");
     link::mem2reg(&tools.opt, &linked, &path)?;
+    if let Some((key, d)) = &cache {
+        let depfiles: Vec<PathBuf> = objects.iter().filter(|o| o.starts_with(dir.path())).map(|o| o.with_extension("d")).collect();
+        build_cache::store(d, key, &path, &depfiles, opts.scratch.as_deref());
+    }
     Ok(CompiledModule { _dir: dir, path })
+}
+
+/// The build cache's key of `sources` compiled with `opts`: each input's
+/// text and clang arguments, and whether the host runtime and the device
+/// built-ins are linked in (the runtime model's files are part of every
+/// key).
+fn key(sources: &[(PathBuf, InputKind)], opts: &CompileOptions, tools: &Tools, runtime: Option<&Path>) -> String {
+    let mut k = build_cache::KeyBuilder::new(tools, runtime, opts.scratch.as_deref());
+    for (src, kind) in sources {
+        let args = match kind {
+            InputKind::Bitcode => vec!["bitcode".to_string()],
+            // The output path is not part of the key (it is always fresh).
+            InputKind::Source(lang) => clang::clang_args(*lang, Role::User, src, Path::new("out.bc"), opts, runtime),
+        };
+        k.input(src, &args, opts.scratch.as_deref());
+    }
+    // The runtime libraries are compiled with the user's flags filtered
+    // (runtime_cache.rs): those are in the arguments above already, but the
+    // `--opencl` choice and the target decide which libraries apply.
+    k.choice(&format!("opencl={} target={:?}", opts.opencl, opts.target));
+    k.finish()
 }
 
 /// A link error made readable: two inputs that define the same symbol are
@@ -224,7 +262,9 @@ fn compile_all(
             InputKind::Source(lang) => {
                 let stem = src.file_stem().and_then(|s| s.to_str()).unwrap_or("input");
                 let out = dir.join(format!("{i}-{stem}.bc"));
-                objects.push(clang::compile(&tools.clang, *lang, Role::User, src, &out, opts, runtime)?);
+                // The headers read are listed for the build cache.
+                let depfile = out.with_extension("d");
+                objects.push(clang::compile_listing_headers(&tools.clang, *lang, src, &out, &depfile, opts, runtime)?);
             }
         }
     }

@@ -52,13 +52,13 @@ impl Digest {
         self.0.write(bytes);
         self.1.write(bytes);
     }
-    fn add_file(&mut self, path: &Path) {
+    pub(super) fn add_file(&mut self, path: &Path) {
         self.add(path.as_os_str().as_encoded_bytes());
         self.add(&std::fs::read(path).unwrap_or_default());
     }
     /// A tool is identified by its path, size and modification time (an
     /// upgrade of clang changes them).
-    fn add_tool(&mut self, path: &Path) {
+    pub(super) fn add_tool(&mut self, path: &Path) {
         self.add(path.as_os_str().as_encoded_bytes());
         if let Ok(m) = std::fs::metadata(path) {
             self.add(&m.len().to_le_bytes());
@@ -109,7 +109,14 @@ pub fn runtime_library(
     // like (flags.rs); only OpenCL semantics flags, such as
     // -cl-fp32-correctly-rounded-divide-sqrt, apply. The target does.
     let cflags = opts.cflags.iter().filter(|f| super::flags::reaches_runtime(f)).cloned().collect();
-    let opts = &CompileOptions { include_dirs: Vec::new(), defines: Vec::new(), cflags, opencl: opts.opencl, target: opts.target.clone() };
+    let opts = &CompileOptions {
+        include_dirs: Vec::new(),
+        defines: Vec::new(),
+        cflags,
+        opencl: opts.opencl,
+        target: opts.target.clone(),
+        scratch: None,
+    };
     let cached = cache_dir().map(|d| d.join(format!("{name}-{}.bc", key(files, lang, opts, tools, runtime))));
     if let Some(c) = cached.as_ref().filter(|c| c.is_file()) {
         return Ok(c.clone());

@@ -247,6 +247,7 @@ impl<'m> Executor<'m> {
             paths.push(path);
         }
         let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        let opts = &CompileOptions { scratch: Some(dir.path().to_path_buf()), ..opts.clone() };
         let build = crate::frontend::compile_inputs(&paths, opts).map_err(|e| match e {
             FrontendError::Compile { stderr, .. } => shown.iter().fold(stderr, |log, s| log.replace(s, label)),
             other => other.to_string(),

@@ -1,0 +1,231 @@
+//! The user's inputs compiled once, not on every run: the finished module
+//! (compiled, linked with the runtime model, mem2reg'd) is kept in the
+//! cache directory of the runtime model (`modules/`), under a key made of
+//! everything that goes into it: symcross's version, the tools, the
+//! working directory (relative paths and debug info depend on it), every
+//! input's path, kind and text, every clang argument, and the runtime
+//! model's files. Headers are found by clang, so each entry also records
+//! the headers the compile read (clang's dependency list) with a digest of
+//! their text: an entry is used only while every one of them is unchanged.
+//! A warm run therefore starts no clang, llvm-link or opt at all.
+//!
+//! `SYMCROSS_BUILD_CACHE=off` (or an empty `SYMCROSS_CACHE_DIR`, which
+//! turns every cache off) compiles every time; a cache that cannot be
+//! written also just means compiling every time.
+
+use super::runtime_cache::{cache_dir, files_under, Digest};
+use super::Tools;
+use std::path::{Path, PathBuf};
+
+/// The folder of cached modules, if this cache is on.
+pub fn modules_dir() -> Option<PathBuf> {
+    let off = std::env::var("SYMCROSS_BUILD_CACHE").is_ok_and(|v| matches!(v.to_ascii_lowercase().as_str(), "off" | "0" | "no" | "false"));
+    if off {
+        return None;
+    }
+    cache_dir().map(|d| d.join("modules"))
+}
+
+/// The parts of a key, fed in by the front end as it classifies the inputs.
+pub struct KeyBuilder(Digest);
+
+impl KeyBuilder {
+    /// A key for `tools` in the current directory, with the runtime model
+    /// under `runtime` (and the Khronos headers its host side includes),
+    /// and the text of every file in `scratch` (CompileOptions::scratch)
+    /// by its name there.
+    pub fn new(tools: &Tools, runtime: Option<&Path>, scratch: Option<&Path>) -> Self {
+        let mut d = Digest::new();
+        d.add(env!("CARGO_PKG_VERSION").as_bytes());
+        for tool in [&tools.clang, &tools.llvm_link, &tools.opt] {
+            d.add_tool(tool);
+        }
+        let cwd = std::env::current_dir().unwrap_or_default();
+        d.add(cwd.as_os_str().as_encoded_bytes());
+        let mut roots: Vec<PathBuf> = runtime.map(Path::to_path_buf).into_iter().collect();
+        roots.push(PathBuf::from("/usr/include/CL"));
+        for root in roots {
+            d.add(root.as_os_str().as_encoded_bytes());
+            for f in files_under(&root) {
+                d.add_file(&f);
+            }
+        }
+        if let Some(scratch) = scratch {
+            for f in files_under(scratch) {
+                d.add(f.strip_prefix(scratch).unwrap_or(&f).as_os_str().as_encoded_bytes());
+                d.add(&std::fs::read(&f).unwrap_or_default());
+            }
+        }
+        KeyBuilder(d)
+    }
+
+    /// Adds one input: its path as given, its text, and the clang
+    /// arguments it is compiled with (none for bitcode); the name of
+    /// `scratch` is left out of both.
+    pub fn input(&mut self, path: &Path, args: &[String], scratch: Option<&Path>) {
+        let unnamed = |s: &str| match scratch.and_then(Path::to_str) {
+            Some(dir) if !dir.is_empty() => s.replace(dir, "<scratch>"),
+            _ => s.to_string(),
+        };
+        self.0.add(unnamed(&path.display().to_string()).as_bytes());
+        self.0.add(&std::fs::read(path).unwrap_or_default());
+        self.0.add(&args.len().to_le_bytes());
+        for a in args {
+            self.0.add(unnamed(a).as_bytes());
+        }
+    }
+
+    /// Adds any other choice that changes the module.
+    pub fn choice(&mut self, what: &str) {
+        self.0.add(what.as_bytes());
+    }
+
+    /// The finished key.
+    pub fn finish(&self) -> String {
+        self.0.hex()
+    }
+}
+
+/// Where the module and its header list of `key` live under `dir`.
+fn entry(dir: &Path, key: &str) -> (PathBuf, PathBuf) {
+    (dir.join(format!("{key}.bc")), dir.join(format!("{key}.headers")))
+}
+
+/// The digest of one file's text, or `None` when it cannot be read.
+fn file_digest(path: &Path) -> Option<String> {
+    let text = std::fs::read(path).ok()?;
+    let mut d = Digest::new();
+    d.add(&text);
+    Some(d.hex())
+}
+
+/// The cached module of `key`, copied to `out`, when there is one and every
+/// header it was built from still has the text it had.
+pub fn lookup(dir: &Path, key: &str, out: &Path) -> bool {
+    let (module, headers) = entry(dir, key);
+    let Ok(list) = std::fs::read_to_string(&headers) else { return false };
+    for line in list.lines() {
+        let Some((digest, path)) = line.split_once('\t') else { return false };
+        if file_digest(Path::new(path)).as_deref() != Some(digest) {
+            tracing::debug!(header = path, "build cache: a header changed, compiling again");
+            return false;
+        }
+    }
+    // The module may have been pruned since the list was read: a miss.
+    std::fs::copy(&module, out).is_ok()
+}
+
+/// Stores `module` under `key` with the headers named by clang's
+/// dependency files `depfiles` (but those in `scratch`, whose text is in
+/// the key). The module goes in first and the header list last, each
+/// atomically, so a reader that finds a list finds the whole module.
+/// Failures only cost a compile later.
+pub fn store(dir: &Path, key: &str, module: &Path, depfiles: &[PathBuf], scratch: Option<&Path>) {
+    let mut headers: Vec<PathBuf> = Vec::new();
+    for d in depfiles {
+        let Ok(text) = std::fs::read_to_string(d) else { return };
+        headers.extend(parse_depfile(&text).into_iter().filter(|h| !scratch.is_some_and(|s| h.starts_with(s))));
+    }
+    headers.sort();
+    headers.dedup();
+    let mut list = String::new();
+    for h in &headers {
+        let Some(digest) = file_digest(h) else { return };
+        let Some(path) = h.to_str().filter(|p| !p.contains(['\t', '\n'])) else { return };
+        list.push_str(&format!("{digest}\t{path}\n"));
+    }
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let (module_path, headers_path) = entry(dir, key);
+    let put = |target: &Path, write: &dyn Fn(&Path) -> std::io::Result<()>| -> bool {
+        let Ok(tmp) = tempfile::NamedTempFile::new_in(dir) else { return false };
+        write(tmp.path()).is_ok() && tmp.persist(target).is_ok()
+    };
+    if put(&module_path, &|p| std::fs::copy(module, p).map(|_| ())) && put(&headers_path, &|p| std::fs::write(p, &list)) {
+        prune(dir, &module_path);
+    }
+}
+
+/// The files a Make-style dependency file lists after its target (the
+/// sources and every header read), with `\ ` as an escaped space.
+fn parse_depfile(text: &str) -> Vec<PathBuf> {
+    let joined = text.replace("\\\n", " ");
+    let Some(colon) = joined.find(": ") else { return Vec::new() };
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut chars = joined[colon + 2..].chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&' ') => {
+                word.push(' ');
+                chars.next();
+            }
+            c if c.is_whitespace() => {
+                if !word.is_empty() {
+                    out.push(PathBuf::from(std::mem::take(&mut word)));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        out.push(PathBuf::from(word));
+    }
+    out
+}
+
+/// Modules kept: enough for the harnesses and kernels a user alternates
+/// between, without growing forever.
+const KEEP: usize = 128;
+
+/// Deletes the oldest entries beyond KEEP (never `newest`).
+fn prune(dir: &Path, newest: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut modules: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "bc"))
+        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
+        .collect();
+    if modules.len() <= KEEP {
+        return;
+    }
+    modules.sort_by_key(|m| std::cmp::Reverse(m.0));
+    for (_, old) in modules.into_iter().skip(KEEP).filter(|(_, p)| p != newest) {
+        // The list first: an entry without its list is never read.
+        let _ = std::fs::remove_file(old.with_extension("headers"));
+        let _ = std::fs::remove_file(old);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dependency_file_lists_every_prerequisite() {
+        let text = "/tmp/x/0-k.bc: k.cl /usr/lib/clang/19/include/opencl-c-base.h \\\n  inc/my\\ header.h \\\n  inc/b.h\n";
+        let files = parse_depfile(text);
+        assert_eq!(files, ["k.cl", "/usr/lib/clang/19/include/opencl-c-base.h", "inc/my header.h", "inc/b.h"].map(PathBuf::from).to_vec());
+    }
+
+    #[test]
+    fn an_entry_is_used_only_while_its_headers_are_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let header = dir.path().join("h.h");
+        std::fs::write(&header, "#define N 1\n").unwrap();
+        let dep = dir.path().join("x.d");
+        std::fs::write(&dep, format!("x.bc: x.c {}\n", header.display())).unwrap();
+        let module = dir.path().join("m.bc");
+        std::fs::write(&module, b"BC").unwrap();
+        let cache = dir.path().join("cache");
+        store(&cache, "k1", &module, &[dep], None);
+        let out = dir.path().join("out.bc");
+        assert!(lookup(&cache, "k1", &out));
+        assert_eq!(std::fs::read(&out).unwrap(), b"BC");
+        assert!(!lookup(&cache, "k2", &out), "another key is another entry");
+        std::fs::write(&header, "#define N 2\n").unwrap();
+        assert!(!lookup(&cache, "k1", &out), "a changed header invalidates the entry");
+    }
+}
