@@ -149,3 +149,102 @@ fn progress_reports_a_running_solver_query() {
     let quiet = common::symcross_in(&common::repo(), &[("SYMCROSS_PROGRESS_TICK_MS", "0")], &["check", &f, "--cflags", "-ffp-contract=on"]);
     assert!(!quiet.stderr.contains("waiting on the solver"), "{}", quiet.stderr);
 }
+
+/// One `check` of `given` from `dir`: (text report, JSON report, SARIF log).
+fn check_from(dir: &std::path::Path, given: &str) -> (String, serde_json::Value, serde_json::Value) {
+    let out = tempfile::tempdir().unwrap();
+    let (json, sarif) = (out.path().join("r.json"), out.path().join("r.sarif"));
+    let run = common::symcross_in(dir, &[], &["check", given, "--json", json.to_str().unwrap(), "--sarif", sarif.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{given} from {}: {}\n{}", dir.display(), run.stdout, run.stderr);
+    let read = |p: &std::path::Path| serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+    (run.stdout, read(&json), read(&sarif))
+}
+
+#[test]
+fn paths_stay_as_given_with_the_checkout_and_the_working_directory_side_by_side() {
+    // scratch/checkout -> the repository, scratch/wd the working directory,
+    // scratch/wd/sub/zlimit_broken.c a different file of the same name.
+    let scratch = tempfile::tempdir().unwrap();
+    let checkout = scratch.path().join("checkout");
+    std::os::unix::fs::symlink(common::repo(), &checkout).unwrap();
+    let wd = scratch.path().join("wd");
+    std::fs::create_dir_all(wd.join("sub")).unwrap();
+    std::fs::copy(zlimit_broken(), wd.join("zlimit_broken.c")).unwrap();
+    let decoy: String = (1..=60).map(|i| format!("decoy line {i}\n")).collect();
+    std::fs::write(wd.join("sub/zlimit_broken.c"), decoy).unwrap();
+    let through_checkout = checkout.join("harnesses/zlimit_broken.c").display().to_string();
+    let copy = wd.join("zlimit_broken.c").display().to_string();
+    let cases = [
+        (wd.clone(), through_checkout.clone()),
+        (wd.clone(), "../checkout/harnesses/zlimit_broken.c".to_string()),
+        (wd.join("sub"), copy.clone()),
+        (wd.join("sub"), "../zlimit_broken.c".to_string()),
+        (wd.join("sub"), "./../zlimit_broken.c".to_string()),
+    ];
+    for (dir, given) in &cases {
+        let (text, json, sarif) = check_from(dir, given);
+        assert!(text.starts_with(&format!("{given}:38:3: error: mismatch (confirmed)")), "{given}: {text}");
+        assert!(text.contains(" 38 |   symcross_check_equal(dstv, dsts"), "{given}: the source line of the file compiled: {text}");
+        assert!(!text.contains("decoy"), "{given}: a line of another file of that name: {text}");
+        assert_eq!(json["input"], given.as_str());
+        assert_eq!(json["findings"][0]["location"]["file"], given.as_str());
+        let uri =
+            sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str().unwrap().to_string();
+        if given.starts_with('/') {
+            assert_eq!(uri, format!("file://{given}"));
+        } else {
+            assert_eq!(uri, *given);
+        }
+    }
+}
+
+#[test]
+fn paths_stay_as_given_from_a_directory_inside_the_checkout() {
+    let inside = tempfile::tempdir_in(common::repo().join("target")).unwrap();
+    let (text, json, _) = check_from(inside.path(), "../../harnesses/zlimit_broken.c");
+    assert!(text.starts_with("../../harnesses/zlimit_broken.c:38:3: error:"), "{text}");
+    assert!(text.contains(" 38 |   symcross_check_equal"), "{text}");
+    assert_eq!(json["findings"][0]["location"]["file"], "../../harnesses/zlimit_broken.c");
+}
+
+#[test]
+fn an_intrinsic_without_its_target_feature_gets_the_flag_to_add() {
+    let dir = tempfile::tempdir().unwrap();
+    for (intrinsic, feature, flag) in [
+        ("__m256i f(__m256i a, __m256i b) { return _mm256_add_epi32(a, b); }", "avx2", "-mavx2"),
+        ("__m256 f(__m256 a, __m256 b, __m256 c) { return _mm256_fmadd_ps(a, b, c); }", "fma", "-mfma"),
+    ] {
+        let src = dir.path().join(format!("{feature}.c"));
+        std::fs::write(&src, format!("#include <immintrin.h>\n{intrinsic}\nint main(void) {{ return 0; }}\n")).unwrap();
+        let run = common::symcross(&["check", src.to_str().unwrap()]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(run.stderr.contains(&format!("requires target feature '{feature}'")), "clang's own error stays: {}", run.stderr);
+        assert!(run.stderr.contains(&format!("compile with --cflags \"{flag}\"")), "{}", run.stderr);
+        let fixed = common::symcross(&["check", src.to_str().unwrap(), "--cflags", flag]);
+        assert_ne!(fixed.code, 2, "{}", fixed.stderr);
+    }
+    let plain = dir.path().join("plain.c");
+    std::fs::write(&plain, "int main(void) { return undeclared; }\n").unwrap();
+    let run = common::symcross(&["check", plain.to_str().unwrap()]);
+    assert_eq!(run.code, 2);
+    assert!(!run.stderr.contains("hint:"), "no hint for an error that is not a missing feature: {}", run.stderr);
+}
+
+#[test]
+fn race_help_states_its_default_searcher_once() {
+    let run = common::symcross(&["race", "--help"]);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("[default: random-path]"), "{}", run.stdout);
+    assert!(!run.stdout.contains("Depth-first (default)"), "no other value claims to be the default: {}", run.stdout);
+    let check = common::symcross(&["check", "--help"]);
+    assert!(check.stdout.contains("[default: dfs]"), "{}", check.stdout);
+}
+
+#[test]
+fn a_run_stopped_at_its_finding_does_not_say_zero_paths() {
+    let k = common::repo().join("tests/fixtures/race/fixed_scalar_race.cl");
+    let run = common::symcross(&["race", k.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--arg", "k=3"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(!run.stdout.contains(" 0 paths"), "{}", run.stdout);
+    assert!(run.stdout.contains("1 path (stopped at its finding)"), "{}", run.stdout);
+}

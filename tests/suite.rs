@@ -144,7 +144,7 @@ fn one_bad_entry_does_not_stop_the_others() {
     let dir = project(SMALL);
     let cache = tempfile::tempdir().unwrap();
     let junit = dir.path().join("r.xml");
-    let r = suite(dir.path(), cache.path(), &["suite", "-j", "2", "--json", "-", "--junit", "r.xml"], &[]);
+    let r = suite(dir.path(), cache.path(), &["suite", "-j", "2", "--json", "-", "--junit", "r.xml", "--sarif", "r.sarif"], &[]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     let got = outcomes(&r.report);
     let names: Vec<(&str, &str)> = got.iter().map(|(n, o, _)| (n.as_str(), o.as_str())).collect();
@@ -166,11 +166,40 @@ fn one_bad_entry_does_not_stop_the_others() {
         assert_eq!((seen["tests"].as_u64(), seen["failures"].as_u64(), seen["errors"].as_u64()), (Some(5), Some(1), Some(1)));
         assert_eq!(seen["cases"][4]["classname"], "symcross.race");
     }
-    // The summary table is printed when --json does not take stdout.
+    // Suite SARIF levels come from the expectations, each result naming its entry.
+    let log: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.sarif")).unwrap()).unwrap();
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    let of = |entry: &str| results.iter().filter(|r| r["properties"]["entry"] == entry).collect::<Vec<_>>();
+    assert!(results.iter().all(|r| r["properties"]["entry"].is_string()), "every result names its entry: {log:#}");
+    let expected = of("zlimit_broken.c");
+    assert!(!expected.is_empty() && expected.iter().all(|r| r["level"] == "note" && r["ruleId"] == "mismatch"), "{expected:#?}");
+    assert!(expected[0]["message"]["text"].as_str().unwrap().contains("expected by suite entry `zlimit_broken.c`"), "{expected:#?}");
+    let wrong = of("wrongly expected equivalent");
+    assert!(wrong.iter().any(|r| r["ruleId"] == "mismatch" && r["level"] == "error"), "{wrong:#?}");
+    assert!(wrong.iter().any(|r| r["ruleId"] == "unmet-expectation" && r["level"] == "error"), "{wrong:#?}");
+    let broken = of("cannot compile");
+    assert_eq!(broken.len(), 1, "{broken:#?}");
+    assert_eq!((broken[0]["ruleId"].as_str(), broken[0]["level"].as_str()), (Some("unmet-expectation"), Some("error")));
+    assert!(of("shift.cl").iter().all(|r| r["level"] == "note"), "{:#?}", of("shift.cl"));
+    consume("sarif", &dir.path().join("r.sarif"));
+    // The summary table is printed when --json does not take stdout, and
+    // below it each failing entry's first finding, compiler style, with
+    // its source line and witness.
     let table = suite(dir.path(), cache.path(), &["suite", "-q"], &[]);
     assert!(table.stdout.contains("FAIL   wrongly expected equivalent"), "{}", table.stdout);
     assert!(table.stdout.contains("failed: 3 of 5 entries met their expectation"), "{}", table.stdout);
+    let failure = table.stdout.split("wrongly expected equivalent: expected equivalent, got findings mismatch\n").nth(1).unwrap_or("");
+    assert!(failure.starts_with("zlimit_broken.c:38:3: error: mismatch (confirmed): dst:"), "{}", table.stdout);
+    assert!(failure.contains(" 38 |   symcross_check_equal(dstv, dsts, sizeof(float), N, \"dst\");"), "{}", table.stdout);
+    assert!(failure.contains("witness src: float[64]"), "{}", table.stdout);
     assert!(table.stderr.is_empty(), "-q prints no progress: {}", table.stderr);
+    // From another directory the paths lead to the files.
+    let parent = dir.path().parent().unwrap();
+    let sub = dir.path().file_name().unwrap().to_str().unwrap();
+    let manifest = format!("{sub}/symcross.toml");
+    let outside = suite(parent, cache.path(), &["suite", "-q", &manifest], &[]);
+    assert!(outside.stdout.contains(&format!("{sub}/zlimit_broken.c:38:3: error: mismatch")), "{}", outside.stdout);
+    assert!(outside.stdout.contains(" 38 |   symcross_check_equal"), "{}", outside.stdout);
 }
 
 #[test]
@@ -216,6 +245,23 @@ fn shards_merge_into_the_unsharded_result() {
     let twice = suite(dir.path(), cache.path(), &["merge", "a.json", "a.json"], &[]);
     assert_eq!(twice.code, 2);
     assert!(twice.stderr.contains("shards overlap"), "{}", twice.stderr);
+    // A lost shard does not pass: the merge is refused, as `check` merge refuses one.
+    let lost = suite(dir.path(), cache.path(), &["merge", "a.json", "--json", "-"], &[]);
+    assert_eq!(lost.code, 2, "{}", lost.stdout);
+    assert!(lost.stderr.contains("shard(s) 2/2 missing"), "{}", lost.stderr);
+    // A shard of another manifest is foreign, even under the same file name.
+    let other = project(&SMALL.replace("max-time = 120", "max-time = 119"));
+    let c = suite(other.path(), cache.path(), &["suite", "--shard", "2/2", "--json", "c.json"], &[]);
+    assert_eq!(c.code, 1, "{}", c.stderr);
+    let c_json = other.path().join("c.json");
+    let foreign = suite(dir.path(), cache.path(), &["merge", "a.json", c_json.to_str().unwrap()], &[]);
+    assert_eq!(foreign.code, 2, "{}", foreign.stdout);
+    assert!(foreign.stderr.contains("a report of another suite"), "{}", foreign.stderr);
+    // A whole (unsharded) run is no shard.
+    std::fs::write(dir.path().join("whole.json"), whole.report.to_string()).unwrap();
+    let unsharded = suite(dir.path(), cache.path(), &["merge", "whole.json"], &[]);
+    assert_eq!(unsharded.code, 2);
+    assert!(unsharded.stderr.contains("not a `suite --shard` report"), "{}", unsharded.stderr);
 }
 
 #[test]

@@ -279,9 +279,9 @@ pub struct RaceArgs {
     /// assumption).
     #[arg(long, value_enum, default_value_t = LocalMemory::Uninitialized)]
     pub local_memory: LocalMemory,
-    /// Order in which paths are explored (default: random-path, shallow paths first).
-    #[arg(long, value_enum)]
-    pub searcher: Option<SearcherKind>,
+    /// Order in which paths are explored (random-path explores shallow paths first).
+    #[arg(long, value_enum, default_value_t = SearcherKind::RandomPath)]
+    pub searcher: SearcherKind,
     /// Seed of the random-path searcher; a run is reproducible for a seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,

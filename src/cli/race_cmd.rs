@@ -44,7 +44,7 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
     // Shallow paths first (seeded, so runs are reproducible): a loop
     // bounded by a symbolic value must not keep one work-item unrolling
     // while the short trip counts, where races show, wait (depth-first).
-    config.searcher = a.searcher.unwrap_or(crate::config::SearcherKind::RandomPath);
+    config.searcher = a.searcher;
     config.seed = a.seed;
     if a.loop_bound == 0 || a.max_item_steps == 0 {
         return Err(Error::Usage("--loop-bound and --max-item-steps must be positive".into()));

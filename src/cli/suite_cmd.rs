@@ -30,7 +30,7 @@ pub fn suite(a: SuiteArgs) -> Result<i32, Error> {
         &crate::suite::run::RunOptions { jobs, use_cache: !a.no_cache, progress: !a.quiet },
     );
     let shard_text = shard.map(|((k, n), _)| format!("{k}/{n}"));
-    let report = SuiteReport::new(path.display().to_string(), shard_text, results, start.elapsed().as_secs_f64());
+    let report = SuiteReport::new(path.display().to_string(), shard_text, results, start.elapsed().as_secs_f64()).of_manifest(&manifest);
     finish(&report, &a.json, &a.ci)
 }
 
@@ -71,44 +71,39 @@ fn merge_path_shards(a: &MergeArgs, texts: Vec<(String, String)>) -> Result<i32,
 }
 
 fn merge_suite_shards(a: &MergeArgs, texts: Vec<(String, String)>) -> Result<i32, Error> {
-    let mut entries = Vec::new();
-    let mut manifest = None;
-    let mut seconds: f64 = 0.0;
+    let mut reports = Vec::new();
     for (p, text) in &texts {
         let r: SuiteReport = serde_json::from_str(text).map_err(|e| Error::NotAReport {
             file: p.clone(),
             expected: "symcross suite --json",
             why: e.to_string(),
         })?;
-        match &manifest {
-            None => manifest = Some(r.manifest.clone()),
-            Some(m) if *m != r.manifest => {
-                return Err(Error::Merge(format!("{p}: a report of manifest {}, the others are of {m}", r.manifest)));
-            }
-            _ => {}
-        }
-        seconds = seconds.max(r.summary.seconds);
-        for e in r.entries {
-            if let Some(prev) = entries.iter().find(|x: &&crate::suite::outcome::EntryResult| x.index == e.index) {
-                return Err(Error::Merge(format!("{p}: entry `{}` is also in another report (shards overlap)", prev.name)));
-            }
-            entries.push(e);
-        }
+        reports.push((p.clone(), r));
     }
-    let report = SuiteReport::new(manifest.unwrap_or_default(), None, entries, seconds);
+    let report = crate::suite::merge::merge(reports).map_err(Error::Merge)?;
     finish(&report, &a.json, &a.ci)
 }
 
 /// Prints the table and writes the reports asked for.
 fn finish(report: &SuiteReport, json: &Option<String>, ci: &super::CiReportArgs) -> Result<i32, Error> {
-    if !crate::cli::stdout_taken(json, ci) {
-        print!("{}", report.table());
-        for e in report.entries.iter().filter(|e| e.outcome != "met") {
-            println!("\n{}: {}", e.name, e.summary);
-            if let Some(err) = &e.error {
-                println!("{err}");
-            }
+    // Each failing entry with its first finding as a compiler diagnostic
+    // (file:line:col, source line, witness): the CI log says what failed
+    // without the JSON report. On stderr when stdout carries the JSON.
+    let mut failures = String::new();
+    let root = std::path::Path::new(&report.manifest).parent().map(|p| p.display().to_string()).unwrap_or_default();
+    for e in report.entries.iter().filter(|e| e.outcome != "met") {
+        failures.push_str(&format!("\n{}: {}\n", e.name, e.summary));
+        if let Some(err) = &e.error {
+            failures.push_str(&format!("{err}\n"));
         }
+        if let Some(first) = crate::suite::outcome::first_finding_text(&root, e) {
+            failures.push_str(&first);
+        }
+    }
+    if !crate::cli::stdout_taken(json, ci) {
+        print!("{}{failures}", report.table());
+    } else {
+        eprint!("{failures}");
     }
     crate::cli::write_json(json, &report.to_json())?;
     crate::cli::write_json(&ci.sarif, &report.sarif())?;

@@ -16,7 +16,7 @@ pub use crate::assumptions::Assumptions;
 /// lines are the command line's help for each value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SearcherKind {
-    /// Depth-first (default): finishes paths early.
+    /// Depth-first: finishes paths early.
     Dfs,
     /// Breadth-first.
     Bfs,

@@ -103,7 +103,9 @@ fn run(clang: &Path, src: &Path, role: Role, args: Vec<String>) -> Result<(), Fr
     let output = Command::new(clang).args(&args).output().map_err(|source| FrontendError::Spawn { tool: clang.to_path_buf(), source })?;
     tracing::debug!(file = %src.display(), ?role, seconds = started.elapsed().as_secs_f64(), "clang {}", args.join(" "));
     if !output.status.success() {
-        return Err(FrontendError::Compile { file: src.to_path_buf(), stderr: String::from_utf8_lossy(&output.stderr).into_owned() });
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        let hint = super::feature_hint::missing_feature_hint(&stderr);
+        return Err(FrontendError::Compile { file: src.to_path_buf(), stderr, hint });
     }
     Ok(())
 }

@@ -30,13 +30,17 @@ pub enum FrontendError {
     /// The scratch directory for intermediate files could not be made.
     #[error("cannot create a temporary directory: {0}")]
     TempDir(std::io::Error),
-    /// clang rejected a source file; `stderr` is clang's output, unchanged.
-    #[error("compilation of {file} failed:\n{stderr}")]
+    /// clang rejected a source file; `stderr` is clang's output, unchanged,
+    /// and `hint` the flags a missing target feature needs (or nothing).
+    #[error("compilation of {file} failed:\n{stderr}{hint}")]
     Compile {
         /// The source file.
         file: PathBuf,
         /// clang's diagnostics.
         stderr: String,
+        /// `hint: ...` naming the `--cflags` of the target features clang
+        /// said are required, or empty.
+        hint: String,
     },
     /// llvm-link failed to join the compiled inputs.
     #[error("linking failed (llvm-link):\n{stderr}")]

@@ -6,6 +6,7 @@
 
 mod clang;
 mod error;
+mod feature_hint;
 mod flags;
 mod tools;
 

@@ -1,8 +1,12 @@
 //! Source locations from LLVM debug info. File names are interned into
 //! `Module::files` (index 0 is `"<unknown>"`) so that a `Loc` stays three
-//! integers. The file name is kept as clang recorded it (the path given on
-//! the command line, relative to the compile directory), which is what a
-//! user recognises in a report.
+//! integers. Debug info names a file by a directory and a name relative to
+//! it, and clang shortens the name against a common ancestor of the input
+//! and its working directory (`/p/checkout/x.c` compiled from `/p/wd`
+//! becomes `checkout/x.c` in directory `/p`): the name alone is no path.
+//! A file is kept as the path the pair gives, relative to the working
+//! directory when it lies under it, so that reading it from here reads
+//! the file the debug info names (the driver then names inputs as given).
 
 use super::llvm::Value;
 use super::types::Loc;
@@ -12,11 +16,52 @@ use std::collections::HashMap;
 pub struct FileTable {
     pub files: Vec<String>,
     index: HashMap<String, u32>,
+    /// (directory, name) as debug info gives them, to the interned path.
+    pairs: HashMap<(String, String), u32>,
+    /// The working directory, as the OS and as the shell name it (clang
+    /// records `$PWD` when it is the same directory).
+    cwd: Vec<std::path::PathBuf>,
 }
 
 impl FileTable {
     pub fn new() -> FileTable {
-        FileTable { files: vec!["<unknown>".to_string()], index: HashMap::new() }
+        let mut cwd: Vec<std::path::PathBuf> = std::env::current_dir().into_iter().collect();
+        if let Some(pwd) = std::env::var_os("PWD").map(std::path::PathBuf::from) {
+            // $PWD is only the working directory when it leads there (a
+            // parent that changed directory may have left it stale).
+            let same =
+                std::fs::canonicalize(&pwd).ok().is_some_and(|p| cwd.iter().any(|c| std::fs::canonicalize(c).ok() == Some(p.clone())));
+            if pwd.is_absolute() && same && !cwd.contains(&pwd) {
+                cwd.push(pwd);
+            }
+        }
+        FileTable { files: vec!["<unknown>".to_string()], index: HashMap::new(), pairs: HashMap::new(), cwd }
+    }
+
+    /// The path debug info's (directory, name) pair gives, relative to the
+    /// working directory when under it, else absolute. A relative pair
+    /// (no directory) stays as recorded.
+    fn path_of(&self, dir: &str, name: &str) -> String {
+        let name_path = std::path::Path::new(name);
+        if name_path.is_absolute() || dir.is_empty() {
+            return self.relative_to_cwd(name_path).unwrap_or_else(|| name.to_string());
+        }
+        let dir_path = std::path::Path::new(dir);
+        if self.cwd.iter().any(|c| c == dir_path) {
+            return name.to_string();
+        }
+        let full = dir_path.join(name_path);
+        if !full.is_absolute() {
+            return full.strip_prefix(".").unwrap_or(&full).display().to_string();
+        }
+        self.relative_to_cwd(&full).unwrap_or_else(|| full.display().to_string())
+    }
+
+    fn relative_to_cwd(&self, path: &std::path::Path) -> Option<String> {
+        if !path.is_absolute() {
+            return None;
+        }
+        self.cwd.iter().find_map(|c| path.strip_prefix(c).ok()).filter(|r| !r.as_os_str().is_empty()).map(|r| r.display().to_string())
     }
 
     fn intern(&mut self, name: String) -> u32 {
@@ -40,7 +85,22 @@ impl FileTable {
             return 0;
         }
         let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len as usize) };
-        self.intern(String::from_utf8_lossy(bytes).into_owned())
+        let name = String::from_utf8_lossy(bytes).into_owned();
+        let mut dir_len = 0u32;
+        // SAFETY: as above; the directory of the same location.
+        let d = unsafe { LLVMGetDebugLocDirectory(v, &mut dir_len) };
+        let dir = if d.is_null() || dir_len == 0 {
+            String::new()
+        } else {
+            String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(d as *const u8, dir_len as usize) }).into_owned()
+        };
+        if let Some(&i) = self.pairs.get(&(dir.clone(), name.clone())) {
+            return i;
+        }
+        let path = self.path_of(&dir, &name);
+        let i = self.intern(path);
+        self.pairs.insert((dir, name), i);
+        i
     }
 
     /// Location of an instruction (file, line, column).

@@ -9,6 +9,10 @@
 //! The other access of a race, the free of a use-after-free and the call
 //! stack (`related` in the JSON report) are `relatedLocations`; the witness,
 //! the status and the expressions of a mismatch are in `properties`.
+//! In a suite's log every result names its manifest entry
+//! (`properties.entry`); a finding the entry expected is a `note`, and an
+//! entry whose expectation was not met is an `error` of rule
+//! `unmet-expectation`.
 //! `partialFingerprints` holds a hash of kind, file, line and the message
 //! with its numbers blanked, so that a finding keeps its identity across
 //! runs whose witnesses differ.
@@ -31,12 +35,90 @@ pub fn render(reports: &[&Report]) -> String {
 
 /// The SARIF log as a JSON value.
 pub fn log(reports: &[&Report]) -> Value {
-    let version = reports.first().map(|r| r.version).unwrap_or(env!("CARGO_PKG_VERSION"));
     let mut results = Vec::new();
     for r in reports {
         for f in &r.findings {
             results.push(result(r, f));
         }
+    }
+    run_log(reports, results, false)
+}
+
+/// The rule of a suite entry whose expectation was not met.
+pub const UNMET_RULE: &str = "unmet-expectation";
+
+/// One entry of a suite, as its SARIF results need it.
+pub struct SuiteEntry<'a> {
+    /// The entry's name in the manifest.
+    pub name: &'a str,
+    /// The manifest's path, as given.
+    pub manifest: &'a str,
+    /// What the entry expected, in a few words.
+    pub expect: String,
+    /// `met`, `unmet` or `error`.
+    pub outcome: &'a str,
+    /// What happened, in one line.
+    pub summary: &'a str,
+    /// The entry's report, when the run gave one.
+    pub report: Option<&'a Report>,
+    /// Per finding of the report: whether the entry expected it and met
+    /// its expectation with it.
+    pub expected: Vec<bool>,
+}
+
+/// The SARIF log of a suite: one result per finding, each naming its entry
+/// (`properties.entry`); a finding the entry expected is a `note` (code
+/// scanning then tells it from a regression); every entry whose
+/// expectation was not met is also a result of rule `unmet-expectation`,
+/// level `error`, at its first input (or the manifest).
+pub fn render_suite(entries: &[SuiteEntry]) -> String {
+    let mut results = Vec::new();
+    for e in entries {
+        if let Some(r) = e.report {
+            for (i, f) in r.findings.iter().enumerate() {
+                let mut out = result(r, f);
+                let wanted = e.expected.get(i).copied().unwrap_or(false);
+                if wanted {
+                    out["level"] = json!("note");
+                    out["message"]["text"] = json!(format!("{} (expected by suite entry `{}`)", f.message, e.name));
+                }
+                out["properties"]["entry"] = json!(e.name);
+                out["properties"]["expected"] = json!(wanted);
+                out["properties"]["expect"] = json!(e.expect);
+                out["properties"]["outcome"] = json!(e.outcome);
+                results.push(out);
+            }
+        }
+        if e.outcome != "met" {
+            let file =
+                e.report.map(|r| r.input.split(' ').next().unwrap_or(&r.input).to_string()).unwrap_or_else(|| e.manifest.to_string());
+            results.push(json!({
+                "ruleId": UNMET_RULE,
+                "ruleIndex": FindingKind::ALL.len(),
+                "level": "error",
+                "message": { "text": format!("suite entry `{}`: {}", e.name, e.summary) },
+                "locations": [location(&Location { file, line: 0, column: 0 })],
+                "properties": { "entry": e.name, "expect": e.expect, "outcome": e.outcome },
+            }));
+        }
+    }
+    let reports: Vec<&Report> = entries.iter().filter_map(|e| e.report).collect();
+    serde_json::to_string_pretty(&run_log(&reports, results, true)).unwrap_or_default()
+}
+
+/// The log around `results`; a suite's log has the `unmet-expectation`
+/// rule after the finding kinds.
+fn run_log(reports: &[&Report], results: Vec<Value>, suite: bool) -> Value {
+    let version = reports.first().map(|r| r.version).unwrap_or(env!("CARGO_PKG_VERSION"));
+    let mut rules: Vec<Value> = FindingKind::ALL.iter().map(|k| rule(*k)).collect();
+    if suite {
+        rules.push(json!({
+            "id": UNMET_RULE,
+            "name": UNMET_RULE,
+            "shortDescription": { "text": "A suite entry did not meet its expectation" },
+            "fullDescription": { "text": "The manifest expected another outcome of this entry (a verdict or a finding kind) than the run gave." },
+            "defaultConfiguration": { "level": "error" },
+        }));
     }
     let notifications: Vec<Value> = reports
         .iter()
@@ -66,7 +148,7 @@ pub fn log(reports: &[&Report]) -> Value {
                 "name": "symcross",
                 "version": version,
                 "semanticVersion": version,
-                "rules": FindingKind::ALL.iter().map(|k| rule(*k)).collect::<Vec<_>>(),
+                "rules": rules,
             } },
             "originalUriBaseIds": base,
             "invocations": [{

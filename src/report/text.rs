@@ -51,7 +51,7 @@ pub fn render_styled(report: &Report, style: &TextStyle) -> String {
         );
     }
     let d = &s.decided;
-    let _ = write!(out, "  {} paths, {} instructions, {} solver queries, {:.2} s", s.paths, s.instructions, s.queries, s.seconds);
+    let _ = write!(out, "  {}, {} instructions, {} solver queries, {:.2} s", paths_phrase(report), s.instructions, s.queries, s.seconds);
     // A kernel checked alone has no checks to decide (races are not
     // checks): a row of zeros there would read as "nothing decided".
     if report.mode.is_none() {
@@ -63,6 +63,19 @@ pub fn render_styled(report: &Report, style: &TextStyle) -> String {
     }
     out.push('\n');
     out
+}
+
+/// How many paths were explored. `paths` counts those that reached their
+/// end; a run stopped at its first confirmed finding stopped the path
+/// that made it, which is still a path explored: never "0 paths" beside a
+/// finding.
+fn paths_phrase(report: &Report) -> String {
+    let finished = report.stats.paths;
+    let stopped_on_finding = report.findings.iter().any(|f| f.status.is_confirmed()) && report.verdict == Verdict::Findings;
+    match finished {
+        0 if stopped_on_finding => "1 path (stopped at its finding)".to_string(),
+        n => format!("{n} paths"),
+    }
 }
 
 /// The one-line verdict: what was found, or what was proved and how far
@@ -128,6 +141,26 @@ fn verdict_line(report: &Report) -> String {
         line.push_str(" [unverified rules]");
     }
     line
+}
+
+/// One finding as the text report shows it (diagnostic, source line,
+/// witness, notes), its relative paths taken as relative to `dir` (the
+/// directory the run was made in, as a path from here): how a suite shows
+/// the first finding of a failing entry in its log.
+pub fn render_finding_from(f: &Finding, dir: &str) -> String {
+    let mut f = f.clone();
+    let rebase = |file: &mut String| {
+        if !file.starts_with('/') && !dir.is_empty() && dir != "." && !file.starts_with('<') {
+            *file = format!("{}/{file}", dir.trim_end_matches('/'));
+        }
+    };
+    rebase(&mut f.location.file);
+    for r in f.related.iter_mut() {
+        rebase(&mut r.location.file);
+    }
+    let mut out = String::new();
+    render_finding(&mut out, &f, &mut SourceCache::default(), &TextStyle::default());
+    out
 }
 
 fn render_finding(out: &mut String, f: &Finding, sources: &mut SourceCache, style: &TextStyle) {

@@ -5,6 +5,7 @@
 
 pub mod cache;
 pub mod manifest;
+pub mod merge;
 pub mod outcome;
 pub mod run;
 pub mod shard;

@@ -2,8 +2,8 @@
 //! expectation, and the suite report (JSON, SARIF, JUnit) built from them.
 //! `symcross merge` reads suite reports back and joins them.
 
-use super::manifest::Expectation;
-use crate::report::{junit, sarif, FindingKind, Report, Verdict};
+use super::manifest::{Expectation, Manifest};
+use crate::report::{junit, sarif, Finding, FindingKind, Report, Verdict};
 use serde::{Deserialize, Serialize};
 
 /// What became of one suite entry; serialised in the suite report.
@@ -79,6 +79,14 @@ pub struct SuiteReport {
     /// `K/N` when this is one shard of the suite.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub shard: Option<String>,
+    /// Entries in the whole manifest (every shard's), so that `merge` can
+    /// tell when a shard's entries are missing.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub manifest_entries: Option<usize>,
+    /// The identity of the manifest's entries (`digest`), so that `merge`
+    /// refuses a shard of another manifest or of another version of it.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub manifest_digest: Option<String>,
     /// Counts over the entries.
     pub summary: Summary,
     /// One result per entry, in manifest order.
@@ -116,7 +124,24 @@ impl SuiteReport {
             seconds,
         };
         let verdict = if summary.met == summary.total { "passed" } else { "failed" }.to_string();
-        SuiteReport { tool: "symcross".into(), version: env!("CARGO_PKG_VERSION").into(), manifest, verdict, shard, summary, entries }
+        SuiteReport {
+            tool: "symcross".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            manifest,
+            verdict,
+            shard,
+            manifest_entries: None,
+            manifest_digest: None,
+            summary,
+            entries,
+        }
+    }
+
+    /// Records which manifest's entries this report is of (`digest`).
+    pub fn of_manifest(mut self, manifest: &Manifest) -> SuiteReport {
+        self.manifest_entries = Some(manifest.entries.len());
+        self.manifest_digest = Some(digest(manifest));
+        self
     }
 
     /// 0 when every entry met its expectation, else 1.
@@ -133,10 +158,28 @@ impl SuiteReport {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
-    /// All findings of all entries, as one SARIF run.
+    /// All findings of all entries, as one SARIF run: each result names
+    /// its entry; a finding the entry expected (and got) is a `note`, an
+    /// entry whose expectation was not met is an `error` of its own.
     pub fn sarif(&self) -> String {
-        let reports: Vec<&Report> = self.entries.iter().filter_map(|e| e.report.as_ref()).collect();
-        sarif::render(&reports)
+        let entries: Vec<sarif::SuiteEntry> = self
+            .entries
+            .iter()
+            .map(|e| sarif::SuiteEntry {
+                name: &e.name,
+                manifest: &self.manifest,
+                expect: e.expect.describe(),
+                outcome: &e.outcome,
+                summary: &e.summary,
+                report: e.report.as_ref(),
+                expected: e
+                    .report
+                    .as_ref()
+                    .map(|r| r.findings.iter().map(|f| e.outcome == "met" && expected(&e.expect, f)).collect())
+                    .unwrap_or_default(),
+            })
+            .collect();
+        sarif::render_suite(&entries)
     }
 
     /// One test case per entry: passed when it met its expectation.
@@ -166,6 +209,38 @@ impl SuiteReport {
         ));
         out
     }
+}
+
+/// The identity of a manifest's entries: FNV-1a (fixed by its definition,
+/// so every machine computes the same) of each entry's name, command,
+/// files, options and expectation, in order.
+pub fn digest(manifest: &Manifest) -> String {
+    let mut text = String::new();
+    for e in &manifest.entries {
+        text.push_str(&format!("{}\u{0}{}\u{0}{:?}\u{0}{:?}\u{0}{:?}\u{1}", e.name, e.command, e.files, e.options, e.expect));
+    }
+    format!("{:016x}", sarif::fnv1a(text.as_bytes()))
+}
+
+/// Whether finding `f` is what an entry expecting `expect` was meant to
+/// find (the entry met its expectation because of findings like it).
+pub fn expected(expect: &Expectation, f: &Finding) -> bool {
+    match expect {
+        Expectation::Kind(k) => f.status.is_confirmed() && f.kind.name() == k,
+        Expectation::Findings => f.status.is_confirmed(),
+        Expectation::Inconclusive => !f.status.is_confirmed() || f.kind == FindingKind::Unsupported,
+        Expectation::Equivalent | Expectation::NoFindings => false,
+    }
+}
+
+/// The first finding of an entry that did not meet its expectation, as a
+/// compiler diagnostic with its source line and witness, for the log of a
+/// CI run. Paths the entry's run printed relative to the manifest's
+/// directory are shown relative to where the suite runs.
+pub fn first_finding_text(manifest_root: &str, e: &EntryResult) -> Option<String> {
+    let report = e.report.as_ref()?;
+    let f = report.findings.iter().find(|f| f.status.is_confirmed() && f.kind != FindingKind::Unsupported).or(report.findings.first())?;
+    Some(crate::report::text::render_finding_from(f, manifest_root))
 }
 
 fn case(e: &EntryResult) -> junit::Case {
