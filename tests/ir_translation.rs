@@ -277,8 +277,9 @@ fn clang_errors_are_carried_verbatim() {
     let path = dir.path().join("bad.c");
     std::fs::write(&path, "int f(void) { return 1 +; }\n").unwrap();
     match compile_inputs(std::slice::from_ref(&path), &CompileOptions::default()) {
-        Err(FrontendError::Compile { file, stderr }) => {
+        Err(FrontendError::Compile { file, stderr, hint }) => {
             assert_eq!(file, path);
+            assert_eq!(hint, "", "no target feature is missing");
             assert!(stderr.contains("bad.c:1:"), "{stderr}");
             assert!(stderr.contains("error: expected expression"), "{stderr}");
         }
