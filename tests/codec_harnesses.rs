@@ -116,6 +116,28 @@ fn unbounded_fir_differs() {
     refuted_and_reproduced("fir_any.c");
 }
 
+/// |x| written as PMAXSW(x, 0 - x) on 16-bit lanes meets the C `abs` of
+/// the int reference in the normal form.
+#[test]
+fn hadamard_distortion_is_proved() {
+    proved_by_normal_form("hadamard4x4.c");
+}
+
+#[test]
+fn hadamard_distortion_broken_is_refuted() {
+    refuted_and_reproduced("hadamard4x4_broken.c");
+}
+
+#[test]
+fn alpha_premultiply_is_proved() {
+    proved_by_normal_form("alpha_multiply.c");
+}
+
+#[test]
+fn alpha_premultiply_broken_is_refuted() {
+    refuted_and_reproduced("alpha_multiply_broken.c");
+}
+
 #[test]
 fn every_harness_is_tested() {
     let this = std::fs::read_to_string(common::repo().join("tests/codec_harnesses.rs")).unwrap();

@@ -101,11 +101,23 @@ fn random_expr(p: &mut ExprPool, rng: &mut rand::rngs::StdRng, ins: &Inputs, w: 
             p.trunc(c, w)
         }
         8 => {
-            // abs, four ways.
+            // abs, six ways, and -abs as min(x, -x).
             let a = sub(p, rng, w);
             let zero = p.constant(w, 0);
             let neg = p.sub(zero, a);
-            match rng.gen_range(0..4) {
+            match rng.gen_range(0..7) {
+                4 => {
+                    let c = p.cmp(CmpOp::Slt, a, neg);
+                    p.ite(c, neg, a)
+                }
+                5 => {
+                    let c = p.cmp(CmpOp::Sle, neg, a);
+                    p.ite(c, a, neg)
+                }
+                6 => {
+                    let c = p.cmp(CmpOp::Slt, a, neg);
+                    p.ite(c, a, neg)
+                }
                 0 => {
                     let c = p.cmp(CmpOp::Slt, a, zero);
                     p.ite(c, neg, a)
@@ -431,6 +443,28 @@ fn each_rule_is_proved_and_its_spellings_meet() {
         let gt = p.cmp(CmpOp::Slt, zero, d);
         let r = p.ite(gt, d, neg);
         pairs.push(("abs", l, r, vec![]));
+        // PMAXSW(x, 0 - x) on 16-bit differences of bytes, widened, is the
+        // 32-bit abs of the difference.
+        let d16 = p.zext(a, 16);
+        let e16 = p.zext(b, 16);
+        let d16 = p.sub(d16, e16);
+        let zero16 = p.constant(16, 0);
+        let neg16 = p.sub(zero16, d16);
+        let lt16 = p.cmp(CmpOp::Slt, d16, neg16);
+        let max16 = p.ite(lt16, neg16, d16);
+        let wide = p.sext(max16, 32);
+        pairs.push(("abs as max(x, -x), widened", wide, l, vec![]));
+        // On full words, the minimum included: max(x, -x) is abs(x) and
+        // min(x, -x) is -abs(x).
+        let negw = p.sub(zero16, w0);
+        let lt = p.cmp(CmpOp::Slt, w0, negw);
+        let max = p.ite(lt, negw, w0);
+        let below = p.cmp(CmpOp::Slt, w0, zero16);
+        let abs = p.ite(below, negw, w0);
+        pairs.push(("abs as max(x, -x)", max, abs, vec![]));
+        let min = p.ite(lt, w0, negw);
+        let minus_abs = p.sub(zero16, abs);
+        pairs.push(("-abs as min(x, -x)", min, minus_abs, vec![]));
         let (sw0, sw1) = (p.sext(w0, 32), p.sext(w1, 32));
         let le = p.cmp(CmpOp::Sle, sw0, sw1);
         let l = p.ite(le, sw0, sw1);

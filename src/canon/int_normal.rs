@@ -771,6 +771,14 @@ impl IntNormalizer {
         // min: p < q ? p : q (or <=); max: p < q ? q : p.
         let pick_less = self.same_at(pool, et, p, signed) && self.same_at(pool, ee, q, signed);
         let pick_more = self.same_at(pool, et, q, signed) && self.same_at(pool, ee, p, signed);
+        let neg_of = |l: &Linear| l.scaled(mask(l.width));
+        // max(x, -x) is abs(x) and min(x, -x) is -abs(x), bit for bit even
+        // at the minimum (where x = -x = abs(x)): SIMD code takes |x| as
+        // PMAXSW(x, 0 - x).
+        if signed && (pick_less || pick_more) && neg_of(t) == **e {
+            let abs = self.abs(pool, t);
+            return Some(if pick_more { abs } else { Rc::new(neg_of(&abs)) });
+        }
         if pick_less || pick_more {
             let (lo, hi) = if et < ee { (t.clone(), e.clone()) } else { (e.clone(), t.clone()) };
             let cond = self.compare(pool, strict, &lo, &hi);
@@ -784,26 +792,34 @@ impl IntNormalizer {
             return None;
         }
         // abs: x < 0 ? -x : x (or <= 0), and 0 < x ? x : -x (or 0 <= x).
-        let neg_of = |l: &Linear| l.scaled(mask(l.width));
         let (p_zero, q_zero) = (pool.as_const(p) == Some(0), pool.as_const(q) == Some(0));
-        let x = if q_zero && self.same_at(pool, ee, p, true) && neg_of(e) == **t {
-            e.clone()
+        if q_zero && self.same_at(pool, ee, p, true) && neg_of(e) == **t {
+            Some(self.abs(pool, e))
         } else if p_zero && self.same_at(pool, et, q, true) && neg_of(t) == **e {
-            t.clone()
+            Some(self.abs(pool, t))
         } else {
-            return None;
-        };
+            None
+        }
+    }
+
+    /// `abs(x)` in its one shape: `x < 0 ? -x : x` over whichever of `x`
+    /// and `-x` builds to the smaller node (abs(-x) = abs(x) bit for bit,
+    /// the minimum included), so every way of writing it meets.
+    fn abs(&mut self, pool: &mut ExprPool, x: &Rc<Linear>) -> Rc<Linear> {
+        let neg_of = |l: &Linear| l.scaled(mask(l.width));
+        let minus_x = Rc::new(neg_of(x));
+        let x = if self.build(pool, &minus_x) < self.build(pool, x) { minus_x } else { x.clone() };
         let w = x.width;
         let zero = Rc::new(Linear::constant(w, 0));
         let cond = self.compare(pool, CmpOp::Slt, &x, &zero);
         let cond = self.build(pool, &cond);
         if let Some(v) = pool.as_const(cond) {
-            return Some(if v != 0 { Rc::new(neg_of(&x)) } else { x });
+            return if v != 0 { Rc::new(neg_of(&x)) } else { x };
         }
         let minus = Rc::new(neg_of(&x));
         let (en, ex) = (self.build(pool, &minus), self.build(pool, &x));
         let r = pool.ite(cond, en, ex);
-        Some(self.lin_of_expr(pool, r))
+        self.lin_of_expr(pool, r)
     }
 
     /// Whether `x` is `p`, or `p` is `x` cut to fewer bits that hold all

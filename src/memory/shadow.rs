@@ -56,6 +56,11 @@ pub struct ShadowCx {
     /// undefined operation (exec/ops/undefined.rs), one mask per lane, and
     /// their origin; merged into the result's shadow once it is written.
     pub poison: Option<(Value, OriginId)>,
+    /// Ranges of the operands of undefined-operation tests, read from the
+    /// structure of their expressions (no path facts, so one memo serves
+    /// every path): a sum of weighted absolute differences of bytes that
+    /// cannot overflow needs no query.
+    pub operand_ranges: crate::ranges::RangeAnalysis,
 }
 
 impl ShadowCx {

@@ -30,6 +30,7 @@ use crate::expr::value::Value;
 use crate::expr::{BinOp, CmpOp, ExprId, ExprPool, FpFormat, Outcomes};
 use crate::ir::{Inst, Loc};
 use crate::memory::shadow::Shadow;
+use crate::ranges::{Interval, Range, RangeAnalysis};
 use crate::report::{FindingKind, Related, UndefinedOperation};
 
 impl<'m> Executor<'m> {
@@ -37,7 +38,7 @@ impl<'m> Executor<'m> {
     /// a shift amount of the width or more, or a signed overflow where the
     /// IR says `nsw`.
     pub(in crate::exec) fn int_poison(&mut self, inst: &Inst, op: BinOp, nsw: bool, a: &Value, b: &Value, r: &Value) {
-        let p = &mut self.cx.pool;
+        let (p, ranges) = (&mut self.cx.pool, &mut self.shadow.operand_ranges);
         let (kind, what) = match op {
             BinOp::Shl | BinOp::LShr | BinOp::AShr => {
                 let w = r.first().map_or(0, |l| p.width(*l));
@@ -61,7 +62,7 @@ impl<'m> Executor<'m> {
         let conds: Vec<ExprId> = (0..r.len())
             .map(|i| match kind {
                 UndefinedOperation::ShiftOutOfRange => shift_out_of_range(p, b[i]),
-                _ => signed_overflow(p, op, a[i], b[i], r[i]),
+                _ => signed_overflow(p, ranges, op, a[i], b[i], r[i]),
             })
             .collect();
         self.record_poison(inst.loc, kind, what, &conds, r);
@@ -194,14 +195,14 @@ fn shift_out_of_range(p: &mut ExprPool, amount: ExprId) -> ExprId {
 
 /// Whether the signed `a op b` (whose wrapped result is `r`) overflows;
 /// false without a query when the operands are narrow enough.
-fn signed_overflow(p: &mut ExprPool, op: BinOp, a: ExprId, b: ExprId, r: ExprId) -> ExprId {
+fn signed_overflow(p: &mut ExprPool, ranges: &mut RangeAnalysis, op: BinOp, a: ExprId, b: ExprId, r: ExprId) -> ExprId {
     let w = p.width(a);
     let (sa, sb) = (signed_bits(p, a), signed_bits(p, b));
     let fits = match op {
         BinOp::Add | BinOp::Sub => sa.max(sb) < w,
         _ => sa + sb <= w,
     };
-    if fits {
+    if fits || exact_result_fits(p, ranges, op, a, b) {
         return p.bool_const(false);
     }
     let zero = p.constant(w, 0);
@@ -238,6 +239,25 @@ fn signed_overflow(p: &mut ExprPool, op: BinOp, a: ExprId, b: ExprId, r: ExprId)
             p.not(same)
         }
     }
+}
+
+/// Whether the exact signed result of `a op b` lies in the signed range of
+/// the width on every input, by the interval ranges of the operands: a
+/// weighted sum of absolute values or a difference of two such sums, which
+/// the bit counts above overestimate. (Interval arithmetic on the signed
+/// readings over-approximates the exact result, so "within" is sound.)
+fn exact_result_fits(p: &ExprPool, ranges: &mut RangeAnalysis, op: BinOp, a: ExprId, b: ExprId) -> bool {
+    let w = p.width(a);
+    if !Range::tracked(w) {
+        return false;
+    }
+    let (x, y) = (ranges.range(p, a).signed, ranges.range(p, b).signed);
+    let exact = match op {
+        BinOp::Add => x.plus(y),
+        BinOp::Sub => y.scale(-1).and_then(|ny| x.plus(ny)),
+        _ => x.times(y),
+    };
+    exact.is_some_and(|e| e.within(Interval::signed_full(w)))
 }
 
 /// A float `x` of format `f` whose conversion to a `w`-bit integer is
@@ -297,15 +317,45 @@ mod tests {
         let b = p.input_word(arr, 1, 8);
         let (wa, wb) = (p.sext(a, 32), p.zext(b, 32));
         let sum = p.add(wa, wb);
-        let c = signed_overflow(&mut p, BinOp::Add, wa, wb, sum);
+        let c = signed_overflow(&mut p, &mut RangeAnalysis::new(), BinOp::Add, wa, wb, sum);
         assert_eq!(p.as_const(c), Some(0));
         let product = p.mul(wa, wb);
-        let c = signed_overflow(&mut p, BinOp::Mul, wa, wb, product);
+        let c = signed_overflow(&mut p, &mut RangeAnalysis::new(), BinOp::Mul, wa, wb, product);
         assert_eq!(p.as_const(c), Some(0));
         let full = p.input_word(arr, 0, 32);
         let sum = p.add(full, wb);
-        let c = signed_overflow(&mut p, BinOp::Add, full, wb, sum);
+        let c = signed_overflow(&mut p, &mut RangeAnalysis::new(), BinOp::Add, full, wb, sum);
         assert_eq!(p.as_const(c), None, "a full-width operand can overflow");
+    }
+
+    /// A long weighted sum of absolute differences of bytes: the bit
+    /// counts say 36 bits, the intervals say it fits 32, so no query.
+    #[test]
+    fn weighted_absolute_sums_cannot_overflow() {
+        let mut p = ExprPool::new();
+        let arr = p.new_array("x", 32);
+        let (zero, weight) = (p.constant(32, 0), p.constant(32, 1000));
+        let mut sum = zero;
+        let mut ranges = RangeAnalysis::new();
+        for i in 0..16 {
+            let a = p.input_word(arr, i, 8);
+            let b = p.input_word(arr, 16 + i, 8);
+            let (a, b) = (p.zext(a, 32), p.zext(b, 32));
+            let d = p.sub(a, b);
+            let negative = p.cmp(CmpOp::Slt, d, zero);
+            let minus_d = p.sub(zero, d);
+            let magnitude = p.ite(negative, minus_d, d);
+            let term = p.mul(weight, magnitude);
+            assert_eq!(p.as_const(signed_overflow(&mut p, &mut ranges, BinOp::Mul, weight, magnitude, term)), Some(0));
+            let next = p.add(sum, term);
+            let c = signed_overflow(&mut p, &mut ranges, BinOp::Add, sum, term, next);
+            assert_eq!(p.as_const(c), Some(0), "term {i}");
+            sum = next;
+        }
+        // 2^31 / 1000 / 255 terms would not fit: the range is no blanket yes.
+        let big = p.constant(32, 0x7fff_ffff);
+        let over = p.add(sum, big);
+        assert_eq!(p.as_const(signed_overflow(&mut p, &mut ranges, BinOp::Add, sum, big, over)), None);
     }
 
     #[test]
@@ -314,11 +364,11 @@ mod tests {
         let max = p.constant(32, 0x7fff_ffff);
         let one = p.constant(32, 1);
         let sum = p.add(max, one);
-        let c = signed_overflow(&mut p, BinOp::Add, max, one, sum);
+        let c = signed_overflow(&mut p, &mut RangeAnalysis::new(), BinOp::Add, max, one, sum);
         assert_eq!(p.as_const(c), Some(1));
         let zero = p.constant(32, 0);
         let diff = p.sub(zero, max);
-        let c = signed_overflow(&mut p, BinOp::Sub, zero, max, diff);
+        let c = signed_overflow(&mut p, &mut RangeAnalysis::new(), BinOp::Sub, zero, max, diff);
         assert_eq!(p.as_const(c), Some(0));
         let thirty_two = p.constant(32, 32);
         let c = shift_out_of_range(&mut p, thirty_two);
