@@ -346,7 +346,8 @@ mod tests {
             let minus_d = p.sub(zero, d);
             let magnitude = p.ite(negative, minus_d, d);
             let term = p.mul(weight, magnitude);
-            assert_eq!(p.as_const(signed_overflow(&mut p, &mut ranges, BinOp::Mul, weight, magnitude, term)), Some(0));
+            let c = signed_overflow(&mut p, &mut ranges, BinOp::Mul, weight, magnitude, term);
+            assert_eq!(p.as_const(c), Some(0));
             let next = p.add(sum, term);
             let c = signed_overflow(&mut p, &mut ranges, BinOp::Add, sum, term, next);
             assert_eq!(p.as_const(c), Some(0), "term {i}");
@@ -355,7 +356,8 @@ mod tests {
         // 2^31 / 1000 / 255 terms would not fit: the range is no blanket yes.
         let big = p.constant(32, 0x7fff_ffff);
         let over = p.add(sum, big);
-        assert_eq!(p.as_const(signed_overflow(&mut p, &mut ranges, BinOp::Add, sum, big, over)), None);
+        let c = signed_overflow(&mut p, &mut ranges, BinOp::Add, sum, big, over);
+        assert_eq!(p.as_const(c), None);
     }
 
     #[test]
