@@ -301,6 +301,34 @@ pub struct RaceArgs {
     /// SARIF and JUnit reports.
     #[command(flatten)]
     pub ci: CiReportArgs,
+    /// GPU performance diagnostics.
+    #[command(flatten)]
+    pub perf: PerfArgs,
+}
+
+/// `race --perf`: bank conflicts, uncoalesced accesses and warp divergence
+/// (README, "Performance diagnostics").
+#[derive(Args, Debug, Clone)]
+pub struct PerfArgs {
+    /// Also report bank conflicts of __local accesses, uncoalesced global accesses and warp divergence, as warnings
+    /// that leave the verdict and exit status alone.
+    #[arg(long)]
+    pub perf: bool,
+    /// Work-items per warp: 32 (NVIDIA), 64 (AMD wavefronts).
+    #[arg(long, value_name = "N", default_value_t = 32, alias = "wavefront-size")]
+    pub warp_size: u32,
+    /// Banks of __local memory.
+    #[arg(long, value_name = "N", default_value_t = 32)]
+    pub banks: u32,
+    /// Bytes of one bank word.
+    #[arg(long, value_name = "BYTES", default_value_t = 4)]
+    pub bank_width: u32,
+    /// Bytes of one global memory transaction (segment).
+    #[arg(long, value_name = "BYTES", default_value_t = 32)]
+    pub segment: u32,
+    /// Solver queries one barrier interval may spend searching input-dependent worst cases.
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub perf_queries: u64,
 }
 
 /// `--mode` of `race`, read straight into the mode the report records.

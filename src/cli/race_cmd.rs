@@ -54,6 +54,7 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
     config.max_race_queries = a.max_race_queries;
     config.local_memory_arbitrary = a.local_memory == crate::cli::args::LocalMemory::Arbitrary;
     config.benign_read_write = a.allow_benign_read_write;
+    config.perf = perf_config(&a.perf)?;
     if a.mode.is_none() && mode == RaceMode::Enumerate {
         config.max_open_paths = Some(ENUMERATION_OPEN_PATHS);
     }
@@ -111,4 +112,25 @@ fn parse_fixed_args(args: &[String]) -> Result<HashMap<String, String>, Error> {
         out.insert(k.trim().to_string(), v.trim().to_string());
     }
     Ok(out)
+}
+
+/// The modelled GPU of `--perf`, or None without it. Widths must be
+/// positive powers of two, as every GPU's are (warps and wavefronts of 32
+/// or 64, 16 or 32 banks, 32-byte segments).
+fn perf_config(a: &crate::cli::args::PerfArgs) -> Result<Option<crate::config::PerfConfig>, Error> {
+    if !a.perf {
+        return Ok(None);
+    }
+    for (flag, v) in [("--warp-size", a.warp_size), ("--banks", a.banks), ("--bank-width", a.bank_width), ("--segment", a.segment)] {
+        if v == 0 || !v.is_power_of_two() || v > 4096 {
+            return Err(Error::Usage(format!("{flag} must be a power of two from 1 to 4096, not {v}")));
+        }
+    }
+    Ok(Some(crate::config::PerfConfig {
+        warp_size: a.warp_size,
+        banks: a.banks,
+        bank_width: a.bank_width,
+        segment: a.segment,
+        max_queries: a.perf_queries,
+    }))
 }

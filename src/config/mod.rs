@@ -3,9 +3,11 @@
 
 mod ndrange;
 mod path_shard;
+mod perf;
 
 pub use ndrange::NdRange;
 pub use path_shard::{PathShard, Route};
+pub use perf::{PerfConfig, CACHE_LINE};
 use std::time::Duration;
 
 /// The floating-point assumptions of `--assume`: the one set type every
@@ -138,6 +140,10 @@ pub struct Config {
     /// arbitrary`) instead of indeterminate ones, whose use is an
     /// `uninitialized-read` (default).
     pub local_memory_arbitrary: bool,
+    /// Measure bank conflicts, uncoalesced accesses and warp divergence of
+    /// kernels (`symcross race --perf`; default off): warnings of their
+    /// own kinds that leave the verdict alone.
+    pub perf: Option<PerfConfig>,
 }
 
 impl Config {
@@ -186,6 +192,7 @@ impl Default for Config {
             benign_read_write: false,
             max_race_queries: 2000,
             local_memory_arbitrary: false,
+            perf: None,
         }
     }
 }

@@ -109,6 +109,9 @@ pub fn run_kernel(loaded: &Loaded, run: &KernelRun, config: &Config) -> Result<K
     for note in outcome.undefined_values {
         report.warnings.push(crate::report::Warning { kind: "undefined-value", message: note });
     }
+    for note in outcome.perf_incomplete {
+        report.warnings.push(crate::report::Warning { kind: "perf-incomplete", message: note });
+    }
     report.mode = Some(crate::report::RaceModeRecord {
         mode: run.mode,
         work_items: nd.total(),

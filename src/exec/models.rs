@@ -33,6 +33,9 @@ pub(in crate::exec) struct ModelData {
     /// The image arguments of a kernel run alone, by address
     /// (opencl/images.rs).
     pub images: FxHashMap<u64, crate::exec::opencl::images::ImageShape>,
+    /// `race --perf`: per kind and source location, the worst measure
+    /// reported and its finding's index (opencl/perf_checks.rs).
+    pub perf_worst: FxHashMap<(crate::report::FindingKind, Loc), (u64, usize)>,
 }
 
 impl<'m> ModelHooks<'m> for Executor<'m> {
@@ -49,6 +52,10 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
             return Some(r);
         }
         self.call_undefined_in_kernel(state, ctx)
+    }
+
+    fn branch_condition(&mut self, state: &mut State, cond: ExprId, loc: Loc) {
+        self.note_branch_for_perf(state, cond, loc);
     }
 
     fn bottom_frame_returned(&mut self, state: &mut State, loc: Loc) -> Step {

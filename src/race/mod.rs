@@ -23,6 +23,7 @@ mod access_kind;
 pub mod group_symmetry;
 mod log_merge;
 pub mod offset_difference;
+pub mod perf;
 
 use crate::expr::{CmpOp, ExprId, ExprPool};
 use crate::ir::{Loc, LOCAL_SPACE};
@@ -131,6 +132,9 @@ pub struct AccessLog {
     /// first fresh value that may stand for havocked bytes
     /// (exec/opencl/havoc.rs). A race that depends on one is unconfirmed.
     pub havoc_fresh_from: Option<u32>,
+    /// Branches and measuring progress of the performance diagnostics
+    /// (`race --perf`, perf/).
+    pub perf: perf::PerfLog,
 }
 
 /// A pair of accesses that conflict when `condition` holds.

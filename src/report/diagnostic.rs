@@ -17,6 +17,7 @@ use std::fmt::Write;
 pub fn severity(f: &Finding) -> &'static str {
     match (f.kind, f.status) {
         (FindingKind::Unsupported, _) | (_, Status::Unconfirmed) => "warning",
+        (k, _) if k.is_performance() => "warning",
         (_, Status::Confirmed | Status::ConfirmedByModel) => "error",
     }
 }

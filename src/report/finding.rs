@@ -48,12 +48,22 @@ pub enum FindingKind {
     Misaligned,
     /// Something symcross does not model (an intrinsic, a call), so the path stopped here.
     Unsupported,
+    /// Performance (`race --perf`): work-items of one warp access distinct
+    /// words of one `__local` memory bank at once, which the bank serves
+    /// one after the other.
+    BankConflict,
+    /// Performance (`race --perf`): a warp's global access needs more
+    /// memory transactions than the bytes it touches would.
+    UncoalescedAccess,
+    /// Performance (`race --perf`): work-items of one warp can take
+    /// different directions at a branch, so the warp runs both sides.
+    WarpDivergence,
 }
 
 impl FindingKind {
     /// Every kind, in the order SARIF lists its rules. A new kind goes here,
     /// which is what makes it a rule and a manifest `expect` value.
-    pub const ALL: [FindingKind; 14] = [
+    pub const ALL: [FindingKind; 17] = [
         FindingKind::Mismatch,
         FindingKind::Race,
         FindingKind::BarrierDivergence,
@@ -68,6 +78,9 @@ impl FindingKind {
         FindingKind::InvalidEvent,
         FindingKind::Misaligned,
         FindingKind::Unsupported,
+        FindingKind::BankConflict,
+        FindingKind::UncoalescedAccess,
+        FindingKind::WarpDivergence,
     ];
 
     /// The kebab-case name, as in the JSON report.
@@ -87,7 +100,17 @@ impl FindingKind {
             FindingKind::InvalidEvent => "invalid-event",
             FindingKind::Misaligned => "misaligned",
             FindingKind::Unsupported => "unsupported",
+            FindingKind::BankConflict => "bank-conflict",
+            FindingKind::UncoalescedAccess => "uncoalesced-access",
+            FindingKind::WarpDivergence => "warp-divergence",
         }
+    }
+
+    /// A performance diagnostic (`race --perf`): always a warning, never
+    /// part of the verdict or the exit status, and no reason to stop at
+    /// the first finding.
+    pub fn is_performance(self) -> bool {
+        matches!(self, FindingKind::BankConflict | FindingKind::UncoalescedAccess | FindingKind::WarpDivergence)
     }
 }
 

@@ -323,7 +323,7 @@ impl Report {
         coverage: Option<Coverage>,
     ) -> Report {
         let mut warnings = coverage.as_ref().map(|c| vacuity(c, stats.paths)).unwrap_or_default();
-        let decisive = findings.iter().any(|f| f.status.is_confirmed() && f.kind != FindingKind::Unsupported);
+        let decisive = findings.iter().any(|f| f.status.is_confirmed() && f.kind != FindingKind::Unsupported && !f.kind.is_performance());
         let unsupported = findings.iter().filter(|f| f.kind == FindingKind::Unsupported).count();
         if unsupported > 0 || limit.is_some() {
             // Paths cut short by a construct or a limit reach fewer checks;
@@ -331,7 +331,13 @@ impl Report {
             warnings.retain(|w| !CHECK_COUNTS.contains(&w.kind));
         }
         let vacuous = warnings.iter().any(|w| VACUOUS.contains(&w.kind));
-        let unconfirmed = findings.iter().filter(|f| f.status == Status::Unconfirmed && f.kind != FindingKind::Unsupported).count();
+        let unconfirmed = findings
+            .iter()
+            .filter(|f| f.status == Status::Unconfirmed && f.kind != FindingKind::Unsupported && !f.kind.is_performance())
+            .count();
+        // Performance diagnostics (`race --perf`) are warnings beside the
+        // verdict: they neither decide nor weaken it.
+        let correctness = findings.iter().filter(|f| !f.kind.is_performance()).count();
         if unsupported > 0 {
             warnings.push(Warning {
                 kind: "unsupported",
@@ -351,7 +357,7 @@ impl Report {
         }
         let verdict = if decisive {
             Verdict::Findings
-        } else if limit.is_some() || !findings.is_empty() || vacuous {
+        } else if limit.is_some() || correctness > 0 || vacuous {
             Verdict::Inconclusive
         } else if warnings.iter().any(|w| w.kind == "no-checks") {
             Verdict::NoFindings
@@ -434,7 +440,8 @@ impl Report {
     /// it does): `findings` needs a confirmed finding; without one,
     /// findings make the run inconclusive, with the `unconfirmed` warning.
     pub fn settle_verdict(&mut self) {
-        let decisive = self.findings.iter().any(|f| f.status.is_confirmed() && f.kind != FindingKind::Unsupported);
+        let decisive =
+            self.findings.iter().any(|f| f.status.is_confirmed() && f.kind != FindingKind::Unsupported && !f.kind.is_performance());
         if decisive {
             self.verdict = Verdict::Findings;
             self.warnings.retain(|w| w.kind != "unconfirmed");
@@ -444,7 +451,11 @@ impl Report {
             return;
         }
         self.verdict = Verdict::Inconclusive;
-        let unconfirmed = self.findings.iter().filter(|f| f.status == Status::Unconfirmed && f.kind != FindingKind::Unsupported).count();
+        let unconfirmed = self
+            .findings
+            .iter()
+            .filter(|f| f.status == Status::Unconfirmed && f.kind != FindingKind::Unsupported && !f.kind.is_performance())
+            .count();
         if unconfirmed > 0 && !self.warnings.iter().any(|w| w.kind == "unconfirmed") {
             self.warnings.push(Warning {
                 kind: "unconfirmed",

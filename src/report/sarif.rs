@@ -190,8 +190,17 @@ fn rule(kind: FindingKind) -> Value {
         FindingKind::Unsupported => {
             ("Construct not modelled", "symcross cannot model this construct; paths reaching it were not checked further.")
         }
+        FindingKind::BankConflict => {
+            ("Local memory bank conflict", "Work-items of one warp access distinct words of one __local memory bank at once (race --perf).")
+        }
+        FindingKind::UncoalescedAccess => {
+            ("Uncoalesced global access", "A warp's global access needs more memory transactions than the bytes it touches (race --perf).")
+        }
+        FindingKind::WarpDivergence => {
+            ("Warp divergence", "Work-items of one warp can take different directions at a branch (race --perf).")
+        }
     };
-    let level = if kind == FindingKind::Unsupported { "warning" } else { "error" };
+    let level = if kind == FindingKind::Unsupported || kind.is_performance() { "warning" } else { "error" };
     json!({
         "id": kind.name(),
         "name": kind.name(),
@@ -204,6 +213,7 @@ fn rule(kind: FindingKind) -> Value {
 fn result(report: &Report, f: &Finding) -> Value {
     let level = match (f.status, f.kind) {
         (_, FindingKind::Unsupported) => "warning",
+        (_, k) if k.is_performance() => "warning",
         (Status::Confirmed | Status::ConfirmedByModel, _) => "error",
         (Status::Unconfirmed, _) => "warning",
     };

@@ -22,6 +22,7 @@ impl<'m> Executor<'m> {
                     return Step::Terminated;
                 }
                 let c = self.operand1(state, func, cond);
+                self.branch_condition(state, c, loc);
                 self.cond_branch(state, func, c, *then, *otherwise, loc)
             }
             Terminator::Switch { value, default, cases } => {

@@ -229,7 +229,7 @@ impl<'m> Executor<'m> {
                 }
                 if self.cx.config.stop_at_first_finding && self.log.findings.len() != findings_seen {
                     findings_seen = self.log.findings.len();
-                    if self.log.findings.iter().any(|f| f.status == Status::Confirmed) {
+                    if self.log.findings.iter().any(|f| f.status == Status::Confirmed && !f.kind.is_performance()) {
                         self.log.stopped_at_finding = true;
                         break 'paths;
                     }

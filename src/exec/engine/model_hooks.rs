@@ -34,6 +34,11 @@ pub(in crate::exec) trait ModelHooks<'m> {
     /// model claims it either (the call is then unsupported).
     fn call_model(&mut self, state: &mut State, ctx: &CallCtx) -> Option<Result<Option<Value>, Step>>;
 
+    /// The running code branches on `cond` at `loc` (a conditional branch,
+    /// before it is taken): the models may keep it (warp divergence, for
+    /// `race --perf`).
+    fn branch_condition(&mut self, state: &mut State, cond: ExprId, loc: Loc);
+
     /// The path's bottom frame returned at `loc` (`state.stack` is empty):
     /// the path ends, or the device goes on with another work-item.
     fn bottom_frame_returned(&mut self, state: &mut State, loc: Loc) -> Step;

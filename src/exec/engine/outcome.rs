@@ -27,6 +27,8 @@ pub struct RunOutcome {
     /// Operations whose result OpenCL leaves undefined, taken as
     /// arbitrary, one line each.
     pub undefined_values: Vec<String>,
+    /// What `race --perf` left unmeasured, one line each.
+    pub perf_incomplete: Vec<String>,
     /// Pair mode: the work-groups (flat indices) of each finding left
     /// unconfirmed by the havoc at barriers, for re-checking them.
     pub havoc_doubts: Vec<Vec<u64>>,
@@ -63,6 +65,7 @@ impl Executor<'_> {
             path_cuts: self.log.take_notes(NoteKind::PathCut),
             nonterminating: self.log.take_notes(NoteKind::Nonterminating),
             undefined_values: self.log.take_notes(NoteKind::UndefinedValue),
+            perf_incomplete: self.log.take_notes(NoteKind::PerfIncomplete),
             havoc_doubts: std::mem::take(&mut self.log.havoc_doubts),
             stopped_at_first_finding: self.log.stopped_at_finding,
             coverage: self.log.coverage.clone(),

@@ -65,6 +65,9 @@ pub enum NoteKind {
     /// An operation whose result OpenCL leaves undefined was taken as
     /// arbitrary (opencl/images.rs).
     UndefinedValue,
+    /// `race --perf` could not measure everything (pair mode, a worst
+    /// case not searched to the end): opencl/perf_checks.rs.
+    PerfIncomplete,
 }
 
 impl NoteKind {
@@ -75,6 +78,7 @@ impl NoteKind {
         match self {
             NoteKind::PathCut | NoteKind::Nonterminating => 4,
             NoteKind::UndefinedValue => usize::MAX,
+            NoteKind::PerfIncomplete => 8,
         }
     }
 }

@@ -18,6 +18,7 @@ pub(in crate::exec) mod launch;
 pub(in crate::exec) mod loop_summary;
 pub mod ndrange_setup;
 pub mod nontermination;
+pub(in crate::exec) mod perf_checks;
 pub(in crate::exec) mod races;
 pub(in crate::exec) mod source_map;
 pub(in crate::exec) mod work_item_ids;

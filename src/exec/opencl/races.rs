@@ -123,6 +123,9 @@ impl<'m> Executor<'m> {
         let asked = budget.asked;
         gpu.log = log;
         state.gpu = Some(gpu);
+        if !final_check {
+            self.check_perf(state);
+        }
         if undecided > 0 {
             // The pairs past the budget were never asked about: no
             // race-free verdict may rest on them.
