@@ -264,3 +264,15 @@ fn a_warp_size_that_is_not_a_power_of_two_is_refused() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("--warp-size must be a power of two from 1 to 4096, not 48"), "{}", run.stderr);
 }
+
+#[test]
+fn branches_past_the_interval_limit_are_named_not_dropped_silently() {
+    let (run, json) = run("long_loop", &[]);
+    assert_eq!(json["verdict"], "equivalent", "{}", run.stdout);
+    let warnings = json["warnings"].as_array().expect("warnings");
+    assert!(
+        warnings.iter().any(|w| w["kind"] == "perf-incomplete"
+            && w["message"] == "--perf: a barrier interval ran more than 262144 branches (work-items looping long between barriers); the 57888 past them were not measured for warp divergence"),
+        "{warnings:?}"
+    );
+}

@@ -37,7 +37,7 @@ impl<'m> Executor<'m> {
         }
         let item = gpu.current;
         let group_ids = gpu.items[item].group;
-        gpu.log.perf.branches.push(BranchRecord { group_key: gpu.group, item, group_ids, loc, cond });
+        gpu.log.perf.branch(BranchRecord { group_key: gpu.group, item, group_ids, loc, cond });
     }
 
     /// Measures the warp instructions of the interval that just ended.
@@ -77,6 +77,17 @@ impl<'m> Executor<'m> {
         }
         for b in &window.branches {
             self.measure_divergence(state, b, &cfg, &mut budget);
+        }
+        if window.dropped_branches > 0 {
+            self.log.note(
+                NoteKind::PerfIncomplete,
+                format!(
+                    "--perf: a barrier interval ran more than {} branches (work-items looping long between barriers); the {} past \
+                     them were not measured for warp divergence",
+                    crate::race::perf::MAX_BRANCH_RECORDS,
+                    window.dropped_branches
+                ),
+            );
         }
         for loc in budget.short {
             let line = self.cx.location(loc);

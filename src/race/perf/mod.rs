@@ -47,6 +47,27 @@ pub struct PerfLog {
     pub branches: Vec<BranchRecord>,
     /// Access records with a smaller sequence number were measured.
     measured: u64,
+    /// Branches not kept since the last measure, past
+    /// `MAX_BRANCH_RECORDS`.
+    pub dropped: u64,
+}
+
+/// Branches one barrier interval keeps for the divergence measure: each
+/// costs a record, copied when the path forks, and a kernel looping long
+/// between barriers would otherwise hold millions. Past it the branches
+/// are not measured, and the report says so.
+pub const MAX_BRANCH_RECORDS: usize = 1 << 18;
+
+impl PerfLog {
+    /// Keeps a branch for the divergence measure, unless the interval
+    /// already holds `MAX_BRANCH_RECORDS`.
+    pub fn branch(&mut self, r: BranchRecord) {
+        if self.branches.len() < MAX_BRANCH_RECORDS {
+            self.branches.push(r);
+        } else {
+            self.dropped += 1;
+        }
+    }
 }
 
 /// One work-item's part of a warp instruction.
@@ -105,6 +126,8 @@ pub struct PerfWindow {
     pub accesses: Vec<WarpAccess>,
     /// Warp instructions of branches.
     pub branches: Vec<WarpBranch>,
+    /// Branches past `MAX_BRANCH_RECORDS`, not measured.
+    pub dropped_branches: u64,
 }
 
 impl AccessLog {
@@ -118,7 +141,8 @@ impl AccessLog {
         let start = self.records.len() - self.records.iter().rev().take_while(|r| r.seq >= from).count();
         let accesses = warp_accesses(&self.records[start..], warp_size);
         let branches = warp_branches(&std::mem::take(&mut self.perf.branches), warp_size);
-        PerfWindow { accesses, branches }
+        let dropped_branches = std::mem::take(&mut self.perf.dropped);
+        PerfWindow { accesses, branches, dropped_branches }
     }
 }
 
