@@ -227,18 +227,20 @@ pub struct CheckArgs {
 /// Arguments of `symcross race`.
 #[derive(Args, Debug)]
 pub struct RaceArgs {
-    /// The OpenCL C source of the kernel.
+    /// The OpenCL C (or CUDA `.cu`) source of the kernel.
     #[arg(value_name = "KERNEL.cl")]
     pub file: PathBuf,
     /// Name of the kernel function (default: the only kernel in the file).
     #[arg(long)]
     pub kernel: Option<String>,
     /// Work-group size, 1 to 3 dimensions (64 or 16,16; GPUVerify's
-    /// `--local_size=[16,16]` is accepted too).
-    #[arg(long, value_name = "X[,Y,Z]", required = true, alias = "local_size")]
+    /// `--local_size=[16,16]` is accepted too). For a CUDA kernel, the block size: `--block 32,8` or
+    /// `--blockDim=[32,8]`.
+    #[arg(long, value_name = "X[,Y,Z]", required = true, aliases = ["local_size", "block", "blockDim"])]
     pub local_size: String,
-    /// Number of work-groups per dimension (also `--num_groups=[X,Y]`).
-    #[arg(long, value_name = "X[,Y,Z]", conflicts_with = "global_size", alias = "num_groups")]
+    /// Number of work-groups per dimension (also `--num_groups=[X,Y]`); for a CUDA kernel, the grid:
+    /// `--grid 64,64` or `--gridDim=[64,64]`.
+    #[arg(long, value_name = "X[,Y,Z]", conflicts_with = "global_size", aliases = ["num_groups", "grid", "gridDim"])]
     pub num_groups: Option<String>,
     /// Total number of work-items per dimension (also `--global_size=[X,Y]`): a multiple of the local
     /// size, or any number for a kernel compiled for OpenCL C 2.0 or later (--cflags -cl-std=CL2.0),

@@ -52,12 +52,15 @@ pub struct KernelReport {
 fn find_kernel<'a>(module: &'a Module, name: Option<&str>, file: &str) -> Result<(crate::ir::FuncId, &'a Function), DriverError> {
     let kernels: Vec<_> = module.functions.iter().enumerate().filter(|(_, f)| f.is_kernel && !f.is_declaration()).collect();
     // The kernels' names, for the errors only.
-    let names = || kernels.iter().map(|(_, f)| f.name.clone()).collect();
+    let names = || kernels.iter().map(|(_, f)| crate::ir::demangle(&f.name).map_or(f.name.clone(), |(p, _)| p.to_string())).collect();
     if kernels.is_empty() {
         return Err(DriverError::NoKernel(file.to_string()));
     }
+    // A CUDA kernel's name is C++-mangled (`_Z3addPfi`): it is also found
+    // by its plain name.
+    let plain = |f: &Function| crate::ir::demangle(&f.name).map(|(p, _)| p.to_string()).unwrap_or_else(|| f.name.clone());
     let pick = match name {
-        Some(n) => kernels.iter().find(|(_, f)| f.name == n),
+        Some(n) => kernels.iter().find(|(_, f)| f.name == n).or_else(|| kernels.iter().find(|(_, f)| plain(f) == n)),
         None if kernels.len() == 1 => kernels.first(),
         None => {
             return Err(DriverError::KernelNotNamed { input: file.to_string(), kernels: names() });

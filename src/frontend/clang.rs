@@ -16,6 +16,9 @@ pub enum Language {
     Cxx,
     /// OpenCL C (`.cl`, or `.c` under `--opencl`).
     OpenCl,
+    /// CUDA device code (`.cu`), compiled for nvptx64 without the CUDA
+    /// toolkit: cl-runtime-model/cuda/symcross_cuda.h stands for its headers.
+    Cuda,
 }
 
 /// Whose code a compilation is for: it decides the defaults.
@@ -29,6 +32,24 @@ pub enum Role {
 
 const C_FLAGS: &[&str] = &[];
 const OPENCL_FLAGS: &[&str] = &["-x", "cl", "-cl-std=CL1.2", "-target", "spir64", "-Xclang", "-finclude-default-header"];
+/// Device code only, for an nvptx64 GPU clang 19 knows without a CUDA
+/// installation (sm_70: independent thread scheduling, the `_sync` warp
+/// functions, PTX 7.0 for them); no toolkit headers or libdevice.
+const CUDA_FLAGS: &[&str] = &[
+    "-x",
+    "cuda",
+    "--cuda-device-only",
+    "--cuda-gpu-arch=sm_70",
+    "-nocudainc",
+    "-nocudalib",
+    "-Xclang",
+    "-target-feature",
+    "-Xclang",
+    "+ptx70",
+];
+/// The header every `.cu` file is compiled with (in the runtime model's
+/// `cuda/` folder, which is also on the include path for `cuda_runtime.h`).
+pub const CUDA_HEADER: &str = "symcross_cuda.h";
 
 /// The clang command line (without the program) for one source file.
 pub fn clang_args(lang: Language, role: Role, src: &Path, out: &Path, opts: &CompileOptions, runtime: Option<&Path>) -> Vec<String> {
@@ -39,6 +60,15 @@ pub fn clang_args(lang: Language, role: Role, src: &Path, out: &Path, opts: &Com
     let mut args: Vec<String> = defaults.iter().chain(super::flags::FIXED).map(|s| s.to_string()).collect();
     match lang {
         Language::OpenCl => args.extend(OPENCL_FLAGS.iter().map(|s| s.to_string())),
+        Language::Cuda => {
+            args.extend(CUDA_FLAGS.iter().map(|s| s.to_string()));
+            if let Some(rt) = runtime {
+                args.push("-I".into());
+                args.push(rt.join("cuda").display().to_string());
+                args.push("-include".into());
+                args.push(CUDA_HEADER.into());
+            }
+        }
         Language::C | Language::Cxx => {
             args.extend(C_FLAGS.iter().map(|s| s.to_string()));
             // OpenCL C always goes to spir64; host code to the chosen target.

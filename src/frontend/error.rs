@@ -14,7 +14,7 @@ pub enum FrontendError {
     #[error("input file {0}: {1}")]
     UnreadableInput(PathBuf, String),
     /// An input whose extension names no language symcross reads.
-    #[error("{0}: unknown input kind (expected .c, .cc, .cpp, .cxx, .cl, .bc or .ll)")]
+    #[error("{0}: unknown input kind (expected .c, .cc, .cpp, .cxx, .cl, .cu, .bc or .ll)")]
     UnknownInputKind(PathBuf),
     /// The command line named no input.
     #[error("no input files")]

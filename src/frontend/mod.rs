@@ -73,6 +73,7 @@ fn classify(path: &Path, opts: &CompileOptions) -> Result<InputKind, FrontendErr
         "c" => InputKind::Source(Language::C),
         "cc" | "cpp" | "cxx" => InputKind::Source(Language::Cxx),
         "cl" => InputKind::Source(Language::OpenCl),
+        "cu" => InputKind::Source(Language::Cuda),
         "bc" | "ll" => InputKind::Bitcode,
         _ => return Err(FrontendError::UnknownInputKind(path.to_path_buf())),
     })
@@ -157,7 +158,9 @@ pub fn compile_with_tools(inputs: &[PathBuf], opts: &CompileOptions, tools: &Too
     // Kernels run alone need no host runtime but get the device built-ins;
     // host programs (and opaque bitcode, which may be either) get the host
     // runtime. Only the runtime functions the inputs use are linked in.
-    let has_host_code = sources.iter().any(|(_, k)| *k != InputKind::Source(Language::OpenCl));
+    // CUDA device code is a kernel alone too; its built-ins are the header
+    // compiled with it (the OpenCL ones are for spir64, not nvptx64).
+    let has_host_code = sources.iter().any(|(_, k)| !matches!(k, InputKind::Source(Language::OpenCl | Language::Cuda)));
     let has_device_code = sources.iter().any(|(_, k)| *k == InputKind::Source(Language::OpenCl));
     let mut libraries = Vec::new();
     if has_host_code {

@@ -25,6 +25,8 @@ pub struct ModuleCx {
     /// Kind id of `!kernel_arg_base_type` (OpenCL kernels: each
     /// parameter's type as written, typedefs resolved).
     pub kernel_arg_type_kind: u32,
+    /// CUDA `__global__` functions (`!nvvm.annotations` "kernel").
+    pub cuda_kernels: std::collections::HashSet<Value>,
     pub llcx: llvm_sys::prelude::LLVMContextRef,
 }
 
@@ -48,6 +50,7 @@ impl ModuleCx {
             fpmath_kind: llvm::md_kind(llcx, "fpmath"),
             kernel_md_kind: llvm::md_kind(llcx, "kernel_arg_addr_space"),
             kernel_arg_type_kind: llvm::md_kind(llcx, "kernel_arg_base_type"),
+            cuda_kernels: llvm::nvvm_annotated(module, "kernel").into_iter().collect(),
             llcx,
         }
     }

@@ -99,7 +99,9 @@ pub fn translate_function(cx: &mut ModuleCx, f: Value) -> Function {
         reg_types: Vec::new(),
         reg_names: Vec::new(),
         loc: cx.files.global_loc(f),
-        is_kernel: llvm::call_conv(f) == SPIR_KERNEL_CC || llvm::global_has_metadata(f, cx.kernel_md_kind),
+        is_kernel: llvm::call_conv(f) == SPIR_KERNEL_CC
+            || llvm::global_has_metadata(f, cx.kernel_md_kind)
+            || cx.cuda_kernels.contains(&f),
     };
     let cl_types = llvm::metadata_strings(cx.llcx, f, cx.kernel_arg_type_kind).unwrap_or_default();
     let mut fcx = FnCx { cx, regs: HashMap::new(), blocks: HashMap::new() };
@@ -108,7 +110,14 @@ pub fn translate_function(cx: &mut ModuleCx, f: Value) -> Function {
         let byval = llvm::byval_type(f, i as u32).map(|t| (fcx.cx.layout.alloc_size(t), fcx.cx.layout.abi_align(t)));
         let image_dims = super::types_from_llvm::image_dims(&llvm::print_type(llvm::type_of(p)));
         let cl_type = cl_types.get(i).filter(|t| !t.is_empty()).cloned();
-        func.params.push(Param { reg, ty: func.reg_types[reg.0 as usize].clone(), name: llvm::name(p), byval, image_dims, cl_type });
+        let mut ty = func.reg_types[reg.0 as usize].clone();
+        // A CUDA kernel's pointer arguments come from the host
+        // (cudaMalloc): they point to global memory, though clang types
+        // them generic.
+        if func.is_kernel && fcx.cx.layout.is_cuda() && byval.is_none() && ty == (Type::Ptr { addr_space: 0 }) {
+            ty = Type::Ptr { addr_space: super::GLOBAL_SPACE };
+        }
+        func.params.push(Param { reg, ty, name: llvm::name(p), byval, image_dims, cl_type });
     }
     if llvm::is_declaration(f) {
         return func;

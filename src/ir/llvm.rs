@@ -156,6 +156,37 @@ pub fn metadata_strings(ctx: LLVMContextRef, g: Value, kind: u32) -> Option<Vec<
     }
 }
 
+/// The functions a CUDA module's `!nvvm.annotations` mark with `tag`
+/// (`!{ptr @f, !"kernel", i32 1}`: `f` is a `__global__` function).
+pub fn nvvm_annotated(m: LLVMModuleRef, tag: &str) -> Vec<Value> {
+    let name = c"nvvm.annotations";
+    // SAFETY: the named metadata and its nodes belong to the live module;
+    // each operand is checked for null and for being a string before use.
+    unsafe {
+        let count = LLVMGetNamedMetadataNumOperands(m, name.as_ptr()) as usize;
+        if count == 0 {
+            return Vec::new();
+        }
+        let mut nodes: Vec<Value> = vec![std::ptr::null_mut(); count];
+        LLVMGetNamedMetadataOperands(m, name.as_ptr(), nodes.as_mut_ptr());
+        let mut out = Vec::new();
+        for node in nodes.into_iter().filter(|n| !n.is_null()) {
+            let n = LLVMGetMDNodeNumOperands(node) as usize;
+            if n < 2 {
+                continue;
+            }
+            let mut ops: Vec<Value> = vec![std::ptr::null_mut(); n];
+            LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
+            let mut len = 0u32;
+            let s = if ops[1].is_null() { std::ptr::null() } else { LLVMGetMDString(ops[1], &mut len) };
+            if copy_str(s, len as usize) == tag && !ops[0].is_null() && !LLVMIsAFunction(ops[0]).is_null() {
+                out.push(ops[0]);
+            }
+        }
+        out
+    }
+}
+
 /// Follows an LLVM intrusive list from `first` using `next`.
 pub fn chain<T>(first: *mut T, next: unsafe extern "C" fn(*mut T) -> *mut T) -> impl Iterator<Item = *mut T> {
     std::iter::successors(if first.is_null() { None } else { Some(first) }, move |&cur| {

@@ -104,7 +104,7 @@ fn translate_global(cx: &mut ModuleCx, g: Value, diagnostics: &mut Vec<String>) 
         init: None,
         relocs: Vec::new(),
         constant: llvm::is_global_constant(g),
-        addr_space: llvm::pointer_addr_space(llvm::type_of(g)),
+        addr_space: cx.layout.addr_space(llvm::type_of(g)),
         loc: cx.files.global_loc(g),
         element: super::element_of::element_of(ty),
     };

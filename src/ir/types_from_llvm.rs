@@ -14,13 +14,39 @@ use std::collections::HashMap;
 pub struct Layout {
     td: LLVMTargetDataRef,
     cache: HashMap<Ty, Type>,
+    /// CUDA device code: address spaces are renumbered (`from_nvptx`).
+    cuda: bool,
 }
 
 impl Layout {
     pub fn new(module: llvm_sys::prelude::LLVMModuleRef) -> Layout {
         // SAFETY: the data layout is owned by the module, which outlives us.
         let td = unsafe { LLVMGetModuleDataLayout(module) };
-        Layout { td, cache: HashMap::new() }
+        // SAFETY: as above; the triple string is copied out at once.
+        let triple = unsafe {
+            let p = llvm_sys::core::LLVMGetTarget(module);
+            if p.is_null() {
+                String::new()
+            } else {
+                std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
+            }
+        };
+        Layout { td, cache: HashMap::new(), cuda: super::address_space::is_cuda_triple(&triple) }
+    }
+
+    /// Whether the module is CUDA device code (nvptx64).
+    pub fn is_cuda(&self) -> bool {
+        self.cuda
+    }
+
+    /// The address space of pointer type `t`, in OpenCL numbering.
+    pub fn addr_space(&self, t: Ty) -> u32 {
+        let n = llvm::pointer_addr_space(t);
+        if self.cuda {
+            super::address_space::from_nvptx(n)
+        } else {
+            n
+        }
     }
 
     /// Whether a type has a size LLVM can ask about (not opaque, not a label).
@@ -99,7 +125,7 @@ impl Layout {
                 w @ 1..=128 => Type::Int(w),
                 w => Type::Unsupported(format!("i{w} (integers wider than 128 bits)")),
             },
-            K::LLVMPointerTypeKind => Type::Ptr { addr_space: llvm::pointer_addr_space(t) },
+            K::LLVMPointerTypeKind => Type::Ptr { addr_space: self.addr_space(t) },
             K::LLVMTargetExtTypeKind if Self::is_event(t) => Type::Ptr { addr_space: 0 },
             K::LLVMTargetExtTypeKind => {
                 let printed = llvm::print_type(t);

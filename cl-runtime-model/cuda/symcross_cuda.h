@@ -1,0 +1,173 @@
+/* symcross's stand-in for the CUDA toolkit's device headers: every .cu
+ * file is compiled with it (clang -include), for nvptx64 without the
+ * toolkit. The built-in variables and synchronisation map onto the OpenCL
+ * work-item built-ins symcross models (a thread is a work-item, a block a
+ * work-group), atomics onto LLVM's atomic instructions. What is not here
+ * is not modelled: a call to it fails to compile or is reported as
+ * unsupported, never given a guessed meaning. */
+#ifndef SYMCROSS_CUDA_H
+#define SYMCROSS_CUDA_H
+
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ __restrict
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __SYMCROSS_DI static __device__ __forceinline__
+
+typedef __SIZE_TYPE__ size_t;
+
+/* ---- vector types (the few kernels commonly use) ---- */
+#define __SYMCROSS_VEC2(T, N, A) \
+    struct __attribute__((aligned(A))) N##2 { T x, y; }; \
+    __SYMCROSS_DI __host__ N##2 make_##N##2(T x, T y) { N##2 v = {x, y}; return v; }
+#define __SYMCROSS_VEC3(T, N) \
+    struct N##3 { T x, y, z; }; \
+    __SYMCROSS_DI __host__ N##3 make_##N##3(T x, T y, T z) { N##3 v = {x, y, z}; return v; }
+#define __SYMCROSS_VEC4(T, N, A) \
+    struct __attribute__((aligned(A))) N##4 { T x, y, z, w; }; \
+    __SYMCROSS_DI __host__ N##4 make_##N##4(T x, T y, T z, T w) { N##4 v = {x, y, z, w}; return v; }
+#define __SYMCROSS_VECS(T, N, S) __SYMCROSS_VEC2(T, N, 2 * S) __SYMCROSS_VEC3(T, N) __SYMCROSS_VEC4(T, N, 4 * S)
+__SYMCROSS_VECS(int, int, 4)
+__SYMCROSS_VECS(float, float, 4)
+__SYMCROSS_VECS(double, double, 8)
+__SYMCROSS_VEC2(unsigned int, uint, 8)
+__SYMCROSS_VEC4(unsigned int, uint, 16)
+__SYMCROSS_VEC4(unsigned char, uchar, 4)
+struct uint3 { unsigned int x, y, z; };
+__SYMCROSS_DI __host__ uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) { uint3 v = {x, y, z}; return v; }
+
+struct dim3 {
+    unsigned int x, y, z;
+    __host__ __device__ constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+    __host__ __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+    __host__ __device__ constexpr operator uint3() const { return uint3{x, y, z}; }
+};
+
+/* ---- ids: the OpenCL work-item built-ins, by their mangled names ---- */
+__device__ size_t __symcross_local_id(unsigned int) __asm__("_Z12get_local_idj");
+__device__ size_t __symcross_group_id(unsigned int) __asm__("_Z12get_group_idj");
+__device__ size_t __symcross_local_size(unsigned int) __asm__("_Z14get_local_sizej");
+__device__ size_t __symcross_num_groups(unsigned int) __asm__("_Z14get_num_groupsj");
+
+/* threadIdx.x reads get_local_id(0) when it is used, as the toolkit's
+ * properties read the special registers. */
+#define __SYMCROSS_BUILTIN_VAR(TYPE, NAME, FN) \
+    struct TYPE { \
+        __declspec(property(get = __get_x)) unsigned int x; \
+        __declspec(property(get = __get_y)) unsigned int y; \
+        __declspec(property(get = __get_z)) unsigned int z; \
+        static __device__ __forceinline__ unsigned int __get_x() { return (unsigned int)FN(0); } \
+        static __device__ __forceinline__ unsigned int __get_y() { return (unsigned int)FN(1); } \
+        static __device__ __forceinline__ unsigned int __get_z() { return (unsigned int)FN(2); } \
+        __device__ __forceinline__ operator uint3() const { return uint3{__get_x(), __get_y(), __get_z()}; } \
+        __device__ __forceinline__ operator dim3() const { return dim3(__get_x(), __get_y(), __get_z()); } \
+    }; \
+    static __device__ const TYPE NAME{};
+__SYMCROSS_BUILTIN_VAR(__symcross_threadIdx_t, threadIdx, __symcross_local_id)
+__SYMCROSS_BUILTIN_VAR(__symcross_blockIdx_t, blockIdx, __symcross_group_id)
+__SYMCROSS_BUILTIN_VAR(__symcross_blockDim_t, blockDim, __symcross_local_size)
+__SYMCROSS_BUILTIN_VAR(__symcross_gridDim_t, gridDim, __symcross_num_groups)
+#define warpSize 32
+
+/* ---- synchronisation ---- */
+/* __syncthreads orders shared and global memory among the block's
+ * threads: an OpenCL barrier with both fences (CLK_LOCAL_MEM_FENCE |
+ * CLK_GLOBAL_MEM_FENCE). clang's own __syncthreads built-in is replaced. */
+__device__ void __symcross_barrier(unsigned int flags) __asm__("_Z7barrierj");
+#define __syncthreads() __symcross_barrier(3u)
+/* A fence orders one thread's accesses; it makes no access of another
+ * thread visible at a known point, so for races it orders nothing (as
+ * OpenCL's mem_fence). */
+__device__ void __symcross_mem_fence(unsigned int flags) __asm__("_Z9mem_fencej");
+__SYMCROSS_DI void __threadfence_block(void) { __symcross_mem_fence(3u); }
+__SYMCROSS_DI void __threadfence(void) { __symcross_mem_fence(3u); }
+__SYMCROSS_DI void __threadfence_system(void) { __symcross_mem_fence(3u); }
+
+/* __syncthreads_count/and/or: a barrier whose result counts the block's
+ * true predicates, written with three barriers and a shared counter. */
+template <typename T> __SYMCROSS_DI T __symcross_atomic_add(T *p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
+__SYMCROSS_DI int __syncthreads_count(int predicate) {
+    __shared__ int __symcross_votes;
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
+        __symcross_votes = 0;
+    __syncthreads();
+    if (predicate)
+        __symcross_atomic_add(&__symcross_votes, 1);
+    __syncthreads();
+    int n = __symcross_votes;
+    __syncthreads();
+    return n;
+}
+__SYMCROSS_DI int __syncthreads_or(int predicate) { return __syncthreads_count(predicate) != 0; }
+__SYMCROSS_DI int __syncthreads_and(int predicate) {
+    return __syncthreads_count(predicate) == (int)(blockDim.x * blockDim.y * blockDim.z);
+}
+
+/* Warp-level synchronisation, shuffles and votes (the executor's
+ * llvm.nvvm.* rows). */
+#define __syncwarp(...) __nvvm_bar_warp_sync(__SYMCROSS_MASK(__VA_ARGS__))
+#define __SYMCROSS_MASK(...) (0xffffffffu __VA_OPT__(& (__VA_ARGS__)))
+
+/* ---- atomics: LLVM atomic instructions (relaxed, as CUDA's are) ---- */
+#define __SYMCROSS_RMW(NAME, BUILTIN, T) \
+    __SYMCROSS_DI T NAME(T *address, T val) { return BUILTIN(address, val, __ATOMIC_RELAXED); }
+#define __SYMCROSS_RMW_INTS(NAME, BUILTIN) \
+    __SYMCROSS_RMW(NAME, BUILTIN, int) \
+    __SYMCROSS_RMW(NAME, BUILTIN, unsigned int) \
+    __SYMCROSS_RMW(NAME, BUILTIN, unsigned long long int)
+__SYMCROSS_RMW_INTS(atomicAdd, __atomic_fetch_add)
+__SYMCROSS_RMW(atomicAdd, __atomic_fetch_add, float)
+__SYMCROSS_RMW(atomicAdd, __atomic_fetch_add, double)
+__SYMCROSS_RMW_INTS(atomicSub, __atomic_fetch_sub)
+__SYMCROSS_RMW_INTS(atomicAnd, __atomic_fetch_and)
+__SYMCROSS_RMW_INTS(atomicOr, __atomic_fetch_or)
+__SYMCROSS_RMW_INTS(atomicXor, __atomic_fetch_xor)
+__SYMCROSS_RMW_INTS(atomicMin, __atomic_fetch_min)
+__SYMCROSS_RMW(atomicMin, __atomic_fetch_min, long long int)
+__SYMCROSS_RMW_INTS(atomicMax, __atomic_fetch_max)
+__SYMCROSS_RMW(atomicMax, __atomic_fetch_max, long long int)
+__SYMCROSS_RMW_INTS(atomicExch, __atomic_exchange_n)
+__SYMCROSS_DI float atomicExch(float *address, float val) {
+    unsigned int old = __atomic_exchange_n((unsigned int *)address, __builtin_bit_cast(unsigned int, val), __ATOMIC_RELAXED);
+    return __builtin_bit_cast(float, old);
+}
+template <typename T> __SYMCROSS_DI T __symcross_cas(T *address, T compare, T val) {
+    __atomic_compare_exchange_n(address, &compare, val, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    return compare;
+}
+__SYMCROSS_DI int atomicCAS(int *a, int c, int v) { return __symcross_cas(a, c, v); }
+__SYMCROSS_DI unsigned int atomicCAS(unsigned int *a, unsigned int c, unsigned int v) { return __symcross_cas(a, c, v); }
+__SYMCROSS_DI unsigned long long int atomicCAS(unsigned long long int *a, unsigned long long int c, unsigned long long int v) {
+    return __symcross_cas(a, c, v);
+}
+__SYMCROSS_DI unsigned short int atomicCAS(unsigned short int *a, unsigned short int c, unsigned short int v) {
+    return __symcross_cas(a, c, v);
+}
+/* atomicInc/atomicDec wrap at `val`: ((old >= val) ? 0 : old + 1) and
+ * ((old == 0) || (old > val)) ? val : old - 1, as a compare-and-swap
+ * loop (a thread runs alone between synchronisation points here, so the
+ * first exchange succeeds). */
+__SYMCROSS_DI unsigned int atomicInc(unsigned int *address, unsigned int val) {
+    unsigned int old = __atomic_fetch_or(address, 0u, __ATOMIC_RELAXED), assumed;
+    do {
+        assumed = old;
+        old = __symcross_cas(address, assumed, assumed >= val ? 0u : assumed + 1u);
+    } while (old != assumed);
+    return old;
+}
+__SYMCROSS_DI unsigned int atomicDec(unsigned int *address, unsigned int val) {
+    unsigned int old = __atomic_fetch_or(address, 0u, __ATOMIC_RELAXED), assumed;
+    do {
+        assumed = old;
+        old = __symcross_cas(address, assumed, (assumed == 0u || assumed > val) ? val : assumed - 1u);
+    } while (old != assumed);
+    return old;
+}
+
+#endif
