@@ -170,4 +170,6 @@ __SYMCROSS_DI unsigned int atomicDec(unsigned int *address, unsigned int val) {
     return old;
 }
 
+#include "symcross_cuda_math.h"
+
 #endif

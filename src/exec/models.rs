@@ -86,7 +86,7 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
     }
 
     fn running_unit(&self, state: &State) -> Option<String> {
-        self.running_item(state).map(|w| format!("work-item {w}"))
+        self.running_item(state).map(|w| format!("{} {w}", self.item_noun()))
     }
 
     fn inexact_unsized_note(name: &str) -> String {

@@ -99,9 +99,7 @@ pub fn translate_function(cx: &mut ModuleCx, f: Value) -> Function {
         reg_types: Vec::new(),
         reg_names: Vec::new(),
         loc: cx.files.global_loc(f),
-        is_kernel: llvm::call_conv(f) == SPIR_KERNEL_CC
-            || llvm::global_has_metadata(f, cx.kernel_md_kind)
-            || cx.cuda_kernels.contains(&f),
+        is_kernel: llvm::call_conv(f) == SPIR_KERNEL_CC || llvm::global_has_metadata(f, cx.kernel_md_kind) || cx.cuda_kernels.contains(&f),
     };
     let cl_types = llvm::metadata_strings(cx.llcx, f, cx.kernel_arg_type_kind).unwrap_or_default();
     let mut fcx = FnCx { cx, regs: HashMap::new(), blocks: HashMap::new() };

@@ -25,6 +25,6 @@ pub use address_space::{from_nvptx, is_cuda_triple, CONSTANT_SPACE, GLOBAL_SPACE
 pub use error::IrError;
 pub use function::{is_no_effect_intrinsic, NO_EFFECT_INTRINSICS};
 pub use inst_arith::outcomes_of_llvm_predicate;
-pub use mangled_names::demangle;
+pub use mangled_names::{demangle, local_static_name};
 pub use translate::load_module;
 pub use types::*;

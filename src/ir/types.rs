@@ -651,6 +651,11 @@ pub struct Module {
 }
 
 impl Module {
+    /// Whether this is CUDA device code (an nvptx64 module): messages
+    /// name threads and blocks, not work-items and groups.
+    pub fn is_cuda(&self) -> bool {
+        super::address_space::is_cuda_triple(&self.triple)
+    }
     /// The function with this id.
     pub fn function(&self, id: FuncId) -> &Function {
         &self.functions[id.0 as usize]

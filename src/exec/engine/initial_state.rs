@@ -21,7 +21,10 @@ impl<'m> Executor<'m> {
         }
         let mut ids = Vec::new();
         for g in &self.cx.module.globals {
-            let id = memory.allocate(&mut self.cx.pool, g.size, g.align, ObjectKind::Global, g.name.clone());
+            // A function-local static (a CUDA kernel's `__shared__` array)
+            // is named as its source declares it.
+            let name = crate::ir::local_static_name(&g.name).map_or_else(|| g.name.clone(), str::to_string);
+            let id = memory.allocate(&mut self.cx.pool, g.size, g.align, ObjectKind::Global, name);
             memory.object_mut(id).addr_space = g.addr_space;
             memory.object_mut(id).element = g.element;
             self.global_addr.push(memory.object(id).base);

@@ -46,9 +46,10 @@ impl<'m> Executor<'m> {
             .and_then(|f| self.cx.module.function(f.func).blocks.get(f.block.0 as usize))
             .map(|b| self.cx.location(b.term_loc).line)
             .unwrap_or(0);
+        let noun = self.item_noun();
         self.cut_path(
             LimitHit::ItemSteps,
-            format!("work-item {who} ran {budget} instructions (near line {line}) without reaching a barrier or the end of the kernel: it may never terminate (--max-item-steps {budget})"),
+            format!("{noun} {who} ran {budget} instructions (near line {line}) without reaching a barrier or the end of the kernel: it may never terminate (--max-item-steps {budget})"),
         );
         true
     }

@@ -256,7 +256,11 @@ impl<'m> Executor<'m> {
         doubt: Option<String>,
     ) {
         let o = state.memory.object(a.object);
-        let space = if a.space == LOCAL_SPACE { "local" } else { "global" };
+        let space = match (a.space == LOCAL_SPACE, self.cx.module.is_cuda()) {
+            (true, true) => "shared",
+            (true, false) => "local",
+            (false, _) => "global",
+        };
         let kind = match (a.write, b.write) {
             (true, true) => "write-write",
             _ => "read-write",
@@ -280,7 +284,7 @@ impl<'m> Executor<'m> {
             } else {
                 "read"
             };
-            let by = if r.async_event.is_some() { "the asynchronous copy (not yet waited for) of work-item" } else { "work-item" };
+            let by = if r.async_event.is_some() { "the asynchronous copy (not yet waited for) of work-item" } else { this.item_noun() };
             format!("{rw} by {by} {}", this.item_label(&item, witness.as_ref()))
         };
         let first = describe(a, self);

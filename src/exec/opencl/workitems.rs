@@ -437,7 +437,8 @@ impl<'m> Executor<'m> {
                     self.cx.location(loc).line
                 )
             } else {
-                format!("barrier divergence: work-item {ida} {a_desc} while work-item {idb} {b_desc}")
+                let who = self.item_noun();
+                format!("barrier divergence: {who} {ida} {a_desc} while {who} {idb} {b_desc}")
             };
             // Pair mode: which barrier each work-item reached may hang on
             // memory havocked at an earlier barrier (havoc.rs).
@@ -473,8 +474,8 @@ impl<'m> Executor<'m> {
         }
     }
 
-    /// `(lx,ly,lz) in group (gx,gy,gz)`, with values from `model` when the
-    /// ids are symbolic.
+    /// `(lx,ly,lz) of group (gx,gy,gz)` (`of block` in CUDA code), with
+    /// values from `model` when the ids are symbolic.
     pub(in crate::exec) fn item_label(&self, item: &WorkItem, model: Option<&crate::expr::Assignment>) -> String {
         let val = |e: ExprId| match (self.cx.pool.as_const(e), model) {
             (Some(v), _) => v.to_string(),
@@ -483,7 +484,17 @@ impl<'m> Executor<'m> {
         };
         let l: Vec<String> = item.local.iter().map(|e| val(*e)).collect();
         let g: Vec<String> = item.group.iter().map(|e| val(*e)).collect();
-        format!("({}) of group ({})", l.join(","), g.join(","))
+        let group = if self.cx.module.is_cuda() { "block" } else { "group" };
+        format!("({}) of {group} ({})", l.join(","), g.join(","))
+    }
+
+    /// What a work-item is called in messages: a `thread` in CUDA code.
+    pub(in crate::exec) fn item_noun(&self) -> &'static str {
+        if self.cx.module.is_cuda() {
+            "thread"
+        } else {
+            "work-item"
+        }
     }
 
     fn release_barrier(&mut self, state: &mut State) -> Step {

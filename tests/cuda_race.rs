@@ -1,0 +1,126 @@
+//! CUDA kernels under `symcross race`: each fixture in tests/fixtures/cuda/
+//! gives its command line (`// args:`) and expected verdict (`// expect:`)
+//! in its first lines, a racy kernel and its race-free twin for each class
+//! of the OpenCL fixtures. The tests below them check what the reports
+//! say: threads and blocks named as CUDA names them, shared memory, the
+//! kernel found by its plain name.
+
+mod common;
+
+fn fixture_path(name: &str) -> std::path::PathBuf {
+    common::repo().join("tests/fixtures/cuda").join(format!("{name}.cu"))
+}
+
+macro_rules! fixtures {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                common::verify_race_fixture(&fixture_path(stringify!($name)));
+            }
+        )*
+        const LISTED: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+fixtures!(
+    neighbour_no_sync,
+    neighbour_synced_ok,
+    inter_block_race,
+    inter_block_ok,
+    transpose_tile_no_sync,
+    transpose_tile_ok,
+    reduction_missing_sync,
+    reduction_ok,
+    barrier_divergence,
+    barrier_uniform_ok,
+    symbolic_index_race,
+    histogram_plain_increment,
+    histogram_atomic_ok,
+    atomics_vs_plain,
+    out_of_bounds,
+    shared_uninitialised,
+    pair_mode_race,
+    pair_mode_ok,
+);
+
+#[test]
+fn every_fixture_is_listed() {
+    for entry in std::fs::read_dir(common::repo().join("tests/fixtures/cuda")).expect("fixture dir") {
+        let path = entry.expect("entry").path();
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_string();
+        if path.extension().is_some_and(|e| e == "cu") {
+            assert!(LISTED.contains(&stem.as_str()) || HOST_FIXTURES.contains(&stem.as_str()), "fixture {stem} is not listed");
+        }
+    }
+}
+
+/// Host programs (`check host.cu`), listed by tests/cuda_host.rs.
+const HOST_FIXTURES: &[&str] = &[];
+
+/// The JSON report of `symcross race` on a fixture, with `extra` arguments
+/// after those of its `// args:` line.
+fn report(name: &str, extra: &[&str]) -> serde_json::Value {
+    let path = fixture_path(name);
+    let text = std::fs::read_to_string(&path).expect("read fixture");
+    let args_line = text.lines().find_map(|l| l.strip_prefix("// args:")).expect("args line");
+    let mut args = vec!["race", path.to_str().unwrap(), "--json", "-"];
+    args.extend(args_line.split_whitespace());
+    args.extend_from_slice(extra);
+    let run = common::symcross(&args);
+    run.json.unwrap_or_else(|| panic!("{name}: no JSON report: {}", run.stderr))
+}
+
+#[test]
+fn races_name_threads_blocks_and_shared_memory_as_cuda_does() {
+    let json = report("transpose_tile_no_sync", &[]);
+    let msg = json["findings"][0]["message"].as_str().unwrap_or("");
+    assert!(msg.contains("race on shared buffer `tile`"), "{msg}");
+    assert!(msg.contains("write by thread (1,0,0) of block (0,0,0) and read by thread (0,1,0) of block (0,0,0)"), "{msg}");
+}
+
+#[test]
+fn barrier_divergence_names_the_threads() {
+    let json = report("barrier_divergence", &[]);
+    let msg = json["findings"][0]["message"].as_str().unwrap_or("");
+    assert!(
+        msg.contains("thread (0,0,0) of block (0,0,0) waits at the barrier at line 8 while thread (16,0,0) of block (0,0,0) finished"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn inter_block_race_is_between_two_blocks() {
+    let json = report("inter_block_race", &[]);
+    let msg = json["findings"][0]["message"].as_str().unwrap_or("");
+    assert!(msg.contains("race on global buffer `data`"), "{msg}");
+    assert!(msg.contains("thread (0,0,0) of block (1,0,0)") && msg.contains("thread (7,0,0) of block (0,0,0)"), "{msg}");
+}
+
+#[test]
+fn a_kernel_is_found_by_its_plain_name_and_sizes_take_every_spelling() {
+    let path = fixture_path("neighbour_synced_ok");
+    let p = path.to_str().unwrap();
+    for sizes in [["--block", "16", "--grid", "2"], ["--blockDim=[16]", "--gridDim=2", "", ""], ["--local-size", "16", "--num-groups", "2"]]
+    {
+        let mut args = vec!["race", p, "--json", "-", "--kernel", "smooth"];
+        args.extend(sizes.iter().filter(|s| !s.is_empty()));
+        let run = common::symcross(&args);
+        let json = run.json.unwrap_or_else(|| panic!("no JSON report: {}", run.stderr));
+        assert_eq!(json["verdict"], "equivalent", "{sizes:?}: {json}");
+        assert_eq!(json["mode"], "enumerate (32 work-items)", "{sizes:?}: {json}");
+    }
+    let run = common::symcross(&["race", p, "--kernel", "smoothe", "--block", "16", "--grid", "2"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("smooth"), "the kernels are listed by their plain names: {}", run.stderr);
+}
+
+#[test]
+fn a_cuda_compile_error_names_file_and_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = dir.path().join("broken.cu");
+    std::fs::write(&src, "__global__ void k(int *a) {\n  a[threadIdx.x] = undeclared;\n}\n").unwrap();
+    let run = common::symcross(&["race", src.to_str().unwrap(), "--block", "4", "--grid", "1"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("broken.cu:2:") && run.stderr.contains("undeclared"), "{}", run.stderr);
+}
