@@ -418,6 +418,11 @@ pub struct BenchArgs {
     /// ladder, reductions, witnesses, merging, race, opencl.
     #[arg(long, value_name = "LIST")]
     pub only: Option<String>,
+    /// Also run the tools a user would pick instead on the same work, where
+    /// installed (lli -force-interpreter, Oclgrind), and print the ratios;
+    /// alone (without --only) it runs only that table.
+    #[arg(long)]
+    pub peers: bool,
 }
 
 /// Reports for CI systems, beside `--json` (see README "Suites and CI").

@@ -1,7 +1,9 @@
 //! `symcross bench`: runs the sections `--only` names (all by default) in
 //! their fixed order and writes their Markdown to `--markdown`, or prints
-//! it after the figures. The measuring is sections.rs.
+//! it after the figures. The measuring is sections.rs; `--peers` adds the
+//! table of peers.rs.
 
+mod peers;
 mod sections;
 
 use super::args::BenchArgs;
@@ -13,6 +15,7 @@ use sections::SECTIONS;
 pub fn bench(a: BenchArgs) -> Result<i32, Error> {
     let wanted: Vec<String> = match &a.only {
         Some(list) => list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+        None if a.peers => Vec::new(),
         None => SECTIONS.iter().map(|s| s.to_string()).collect(),
     };
     if let Some(bad) = wanted.iter().find(|w| !SECTIONS.contains(&w.as_str())) {
@@ -21,6 +24,9 @@ pub fn bench(a: BenchArgs) -> Result<i32, Error> {
     let mut md = String::new();
     for name in SECTIONS.iter().filter(|s| wanted.iter().any(|w| w == *s)) {
         md.push_str(&sections::section(name)?);
+    }
+    if a.peers {
+        md.push_str(&peers::peers_section()?);
     }
     if let Some(path) = a.markdown {
         std::fs::write(&path, &md).map_err(|e| Error::Io(path.clone(), e))?;
