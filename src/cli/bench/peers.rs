@@ -51,9 +51,9 @@ fn root() -> PathBuf {
 /// `name` on PATH, else in LLVM 19's bin directory.
 fn program(names: &[&str]) -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
-    names.iter().find_map(|n| {
-        std::env::split_paths(&path).chain([PathBuf::from("/usr/lib/llvm-19/bin")]).map(|d| d.join(n)).find(|p| p.is_file())
-    })
+    names
+        .iter()
+        .find_map(|n| std::env::split_paths(&path).chain([PathBuf::from("/usr/lib/llvm-19/bin")]).map(|d| d.join(n)).find(|p| p.is_file()))
 }
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
