@@ -42,6 +42,9 @@ impl KeyBuilder {
         }
         let cwd = std::env::current_dir().unwrap_or_default();
         d.add(cwd.as_os_str().as_encoded_bytes());
+        // Clang records $PWD as the compile directory when it names the
+        // same directory by another path (a symbolic link).
+        d.add(std::env::var_os("PWD").unwrap_or_default().as_encoded_bytes());
         let mut roots: Vec<PathBuf> = runtime.map(Path::to_path_buf).into_iter().collect();
         roots.push(PathBuf::from("/usr/include/CL"));
         for root in roots {
