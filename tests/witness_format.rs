@@ -68,7 +68,8 @@ fn an_int_witness_prints_as_integers() {
     assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
     let json = run.json.expect("report");
     let v = &json["findings"][0]["witness_values"]["v"];
-    assert_eq!(v["type"], "i32[3]", "{v}");
+    // Debug info names the C type (the LLVM type alone said `i32`).
+    assert_eq!(v["type"], "int[3]", "{v}");
     // Some element is at least 2^30 in magnitude, else doubling fits.
     let big = v["elements"].as_array().unwrap().iter().any(|e| {
         let s = e.as_str().unwrap();
@@ -91,4 +92,57 @@ fn neighbouring_floats_print_apart_in_the_report_and_on_the_cpu() {
     let replay = common::symcross(&["replay", report.to_str().unwrap()]);
     assert_eq!(replay.code, 1, "{}\n{}", replay.stdout, replay.stderr);
     assert!(replay.stdout.contains("59.9999924 as float") && replay.stdout.contains("59.9999962 as float"), "{}", replay.stdout);
+}
+
+#[test]
+fn a_witness_prints_by_the_c_types_debug_info_gives() {
+    let f = fixture("tests/fixtures/witness/debug_types.c");
+    let run = common::symcross(&["check", &f]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let out = &run.stdout;
+    assert!(out.contains("  witness a: uint8_t[4]\n    a[0] = 0\n    a[1] = 200\n    a[2..3] = 0\n"), "uint8_t, unsigned: {out}");
+    assert!(out.contains("  witness p: struct pixel\n    p.r = 0\n    p.g = 7\n    p.v = -3\n"), "fields by name, int16_t signed: {out}");
+    assert!(out.contains("    tile[1][0] = 2.5f (0x40200000)\n"), "two indices: {out}");
+    assert!(out.contains("    tile[0][0]..tile[0][2] = 0.0f (0x00000000)\n"), "{out}");
+    let json = common::symcross(&["check", &f, "--json", "-"]).json.expect("report");
+    let values = &json["findings"][0]["witness_values"];
+    assert_eq!(values["a"]["type"], "uint8_t[4]");
+    assert_eq!(values["a"]["elements"][1], "200");
+    assert!(values["a"].get("labels").is_none(), "a plain array keeps its plain form: {values}");
+    assert_eq!(values["p"]["labels"], serde_json::json!([".r", ".g", ".v"]));
+    assert_eq!(values["p"]["elements"][2], "-3");
+    assert_eq!(values["tile"]["labels"][3], "[1][0]");
+    // The raw bytes stay beside.
+    assert_eq!(json["findings"][0]["witness"]["p"], "0007fdff");
+}
+
+#[test]
+fn race_witnesses_are_decoded_not_hex() {
+    let k = fixture("tests/fixtures/witness/scalar_args.cl");
+    let run = common::symcross(&["race", &k, "--local-size", "4", "--num-groups", "2"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.contains("  witness height: int = 77\n"), "{}", run.stdout);
+    assert!(run.stdout.contains("  witness shift: uchar = 200\n"), "{}", run.stdout);
+    let pair = common::symcross(&["race", &k, "--local-size", "4", "--num-groups", "2", "--mode", "pair", "--json", "-"]);
+    assert_eq!(pair.code, 1, "{}", pair.stderr);
+    let values = &pair.json.expect("report")["findings"][0]["witness_values"];
+    for w in ["work_item_1", "work_item_2"] {
+        assert_eq!(values[w]["type"], "work-item", "{values}");
+        assert_eq!(values[w]["labels"], serde_json::json!([".local_id", ".group_id"]), "{values}");
+        let local = values[w]["elements"][0].as_str().unwrap();
+        assert!(local.starts_with('(') && local.ends_with(",0,0)"), "{values}");
+    }
+    assert_eq!(values["height"]["elements"][0], "77");
+    let text = common::symcross(&["race", &k, "--local-size", "4", "--num-groups", "2", "--mode", "pair"]);
+    assert!(text.stdout.contains("    work_item_1.local_id = ("), "{}", text.stdout);
+    assert!(!text.stdout.contains("work_item_1 = "), "no raw hex: {}", text.stdout);
+}
+
+#[test]
+fn a_race_in_a_two_dimensional_array_names_both_indices() {
+    let k = fixture("tests/fixtures/witness/tile_race.cl");
+    let run = common::symcross(&["race", &k, "--local-size", "4,4", "--num-groups", "1,1"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.contains("race on local buffer `corner.tile` at tile[15][0] (byte offset 1020)"), "{}", run.stdout);
+    assert!(!run.stdout.contains("element 255"), "{}", run.stdout);
 }

@@ -5,6 +5,7 @@ mod address_space;
 mod constants;
 mod context;
 mod debug_loc;
+pub mod debug_types;
 mod element_of;
 mod error;
 mod function;

@@ -64,6 +64,22 @@ fn check_layout(path: &Path, m: LLVMModuleRef) -> Result<(), IrError> {
     Err(IrError::UnsupportedLayout { path: path.to_path_buf(), layout, triple, why: why.to_string() })
 }
 
+/// The C types of the module's variables, from its debug metadata
+/// (`debug_types.rs` reads the printed form).
+fn read_debug_types(m: LLVMModuleRef) -> super::debug_types::DebugTypes {
+    // SAFETY: the module is alive; the string it prints is ours to free.
+    let text = unsafe {
+        let p = llvm_sys::core::LLVMPrintModuleToString(m);
+        if p.is_null() {
+            return Default::default();
+        }
+        let text = std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned();
+        llvm_sys::core::LLVMDisposeMessage(p);
+        text
+    };
+    super::debug_types::DebugTypes::parse(&text)
+}
+
 fn translate_module(m: LLVMModuleRef) -> Module {
     let mut cx = ModuleCx::new(m);
     let mut out = Module::default();
@@ -78,6 +94,7 @@ fn translate_module(m: LLVMModuleRef) -> Module {
         out.functions.push(func);
     }
     out.files = cx.files.files;
+    out.debug_types = read_debug_types(m);
     // SAFETY: the module is alive; the string it owns is copied here.
     out.triple = unsafe {
         let p = llvm_sys::core::LLVMGetTarget(m);

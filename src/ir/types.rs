@@ -648,6 +648,9 @@ pub struct Module {
     /// The module's target triple (empty when it names none): which CPU's
     /// rules apply where the IR leaves them open (NaN bits, --nan exact).
     pub triple: String,
+    /// The C types of the program's variables, from debug info: how a
+    /// witness prints.
+    pub debug_types: super::debug_types::DebugTypes,
 }
 
 impl Module {

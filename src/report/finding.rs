@@ -364,9 +364,14 @@ pub struct ElementDifference {
 /// ...; `elements` holds each element as text (`1.5f (0x3fc00000)`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct DecodedInput {
-    /// The C type, e.g. `float[64]`.
+    /// The C type, e.g. `float[64]`, `uint8_t`, `struct pixel` (from debug
+    /// info when it names the input's variable, else the LLVM type).
     #[serde(rename = "type")]
     pub type_name: String,
     /// Each element as text.
     pub elements: Vec<String>,
+    /// Where each element sits in the input, when it is not simply the
+    /// i-th of a one-dimensional array: `[15][0]`, `.rgb[2]`, `.local_id`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub labels: Option<Vec<String>>,
 }

@@ -2,6 +2,7 @@
 
 mod colour;
 mod diagnostic;
+pub mod dwarf_witness;
 mod finding;
 mod json;
 pub mod junit;

@@ -259,6 +259,9 @@ const MAX_WITNESS_RUNS: usize = 16;
 /// A decoded witness input: `witness x: i32 = 5`, or an array element by
 /// element with runs of equal elements joined (`src[1..63] = 0.0f`).
 fn witness_lines(out: &mut String, name: &str, d: &DecodedInput) {
+    if let Some(labels) = d.labels.as_ref().filter(|l| l.len() == d.elements.len()) {
+        return labelled_witness_lines(out, name, d, labels);
+    }
     if d.elements.len() == 1 {
         let _ = writeln!(out, "  witness {name}: {} = {}", d.type_name, d.elements[0]);
         return;
@@ -274,6 +277,28 @@ fn witness_lines(out: &mut String, name: &str, d: &DecodedInput) {
     for &(start, end) in runs.iter().take(MAX_WITNESS_RUNS) {
         let index = if start == end { format!("{start}") } else { format!("{start}..{end}") };
         let _ = writeln!(out, "    {name}[{index}] = {}", d.elements[start]);
+    }
+    if runs.len() > MAX_WITNESS_RUNS {
+        let _ = writeln!(out, "    ... (the JSON report has every element)");
+    }
+}
+
+/// A witness input decoded by its debug-info type: each scalar where it
+/// sits (`tile[15][0]`, `p.r`), runs of equal neighbours joined
+/// (`tile[0][0]..tile[14][16] = 0.0f`).
+fn labelled_witness_lines(out: &mut String, name: &str, d: &DecodedInput, labels: &[String]) {
+    let _ = writeln!(out, "  witness {name}: {}", d.type_name);
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for (i, e) in d.elements.iter().enumerate() {
+        match runs.last_mut() {
+            Some((_, end)) if d.elements[*end] == *e => *end = i,
+            _ => runs.push((i, i)),
+        }
+    }
+    for &(start, end) in runs.iter().take(MAX_WITNESS_RUNS) {
+        let place =
+            if start == end { format!("{name}{}", labels[start]) } else { format!("{name}{}..{name}{}", labels[start], labels[end]) };
+        let _ = writeln!(out, "    {place} = {}", d.elements[start]);
     }
     if runs.len() > MAX_WITNESS_RUNS {
         let _ = writeln!(out, "    ... (the JSON report has every element)");

@@ -25,6 +25,8 @@ pub struct RunContext<'m> {
 /// Witness inputs with more elements than this are not decoded (the hex
 /// bytes stay in the report).
 const MAX_DECODED_ELEMENTS: usize = 4096;
+/// Inputs larger than this are not decoded by their debug-info type.
+const MAX_DECODED_BYTES: usize = 1 << 16;
 
 impl RunContext<'_> {
     /// The source location `loc` as a report names it: file, line, column.
@@ -47,8 +49,16 @@ impl RunContext<'_> {
     pub fn witness_values(&self, model: &Assignment) -> BTreeMap<String, crate::report::DecodedInput> {
         let mut out = BTreeMap::new();
         for (i, a) in self.pool.arrays().iter().enumerate() {
-            let Some(t) = a.element else { continue };
             let bytes = model.arrays.get(&(i as u32));
+            // The variable's C type from debug info, when it names it.
+            if a.size as usize <= MAX_DECODED_BYTES {
+                let raw: Vec<u8> = (0..a.size as usize).map(|k| bytes.and_then(|b| b.get(k)).copied().unwrap_or(0)).collect();
+                if let Some(d) = crate::report::dwarf_witness::decode_input(&self.module.debug_types, &a.name, &raw, a.element) {
+                    out.insert(a.name.clone(), d);
+                    continue;
+                }
+            }
+            let Some(t) = a.element else { continue };
             let n = (a.size / t.size()) as usize;
             // Huge inputs stay hex only: a million decoded strings help no one.
             if n > MAX_DECODED_ELEMENTS {
@@ -63,7 +73,7 @@ impl RunContext<'_> {
                 })
                 .collect();
             let type_name = if n == 1 { t.name() } else { format!("{}[{n}]", t.name()) };
-            out.insert(a.name.clone(), crate::report::DecodedInput { type_name, elements });
+            out.insert(a.name.clone(), crate::report::DecodedInput { type_name, elements, labels: None });
         }
         out
     }

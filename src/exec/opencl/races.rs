@@ -270,7 +270,12 @@ impl<'m> Executor<'m> {
             None => witness.as_ref().map(|m| crate::expr::evaluate(&self.cx.pool, r.offset, m) as u64 as i64),
         };
         let element = match offset_of(a) {
-            Some(off) => format!(" element {} (byte offset {off})", off / a.len.max(1) as i64),
+            // A multi-dimensional array or a struct is named as the source
+            // declares it (`tile[15][0]`), by debug info.
+            Some(off) => match crate::report::dwarf_witness::element_label(&self.cx.module.debug_types, &o.name, o.size, off as u64) {
+                Some(at) => format!(" at {at} (byte offset {off})"),
+                None => format!(" element {} (byte offset {off})", off / a.len.max(1) as i64),
+            },
             None => String::new(),
         };
         let describe = |r: &AccessRecord, this: &Executor| {
