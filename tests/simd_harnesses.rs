@@ -76,6 +76,8 @@ harnesses! {
     saturating_packs_broken => "saturating_packs_broken.c",
     xcorr_maskload => "xcorr_maskload.c",
     xcorr_maskload_broken => "xcorr_maskload_broken.c",
+    alpha_blend => "alpha_blend.c",
+    alpha_blend_broken => "alpha_blend_broken.c",
 }
 
 fn harness_files() -> Vec<String> {

@@ -7,8 +7,11 @@
 
 mod branch_ladder;
 pub mod confirm;
+mod lane_symmetry;
 mod sampling;
 mod sweep;
+
+pub use lane_symmetry::LaneSymmetry;
 
 use crate::assumptions::{Assumption, Assumptions};
 use crate::expr::{Assignment, Expr, ExprId, ExprPool};
@@ -361,6 +364,7 @@ fn ladder_step(o: &CheckOutcome) -> &'static str {
             DecidedBy::BitPrecise => "solver",
             DecidedBy::Timeout => "timeout",
             DecidedBy::SolverUnknown => "solver-unknown",
+            DecidedBy::LaneSymmetry => "lane-symmetry",
         },
         CheckOutcome::Suspected(..) => "solver",
         CheckOutcome::Unknown(_) => "none",

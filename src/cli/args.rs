@@ -187,6 +187,11 @@ pub struct CheckArgs {
     /// bit-precise solver (to measure what they save).
     #[arg(long)]
     pub no_egraph: bool,
+    /// Decide every element of a comparison on its own, instead of reusing
+    /// a proved lane's proof for lanes that compute the same formula on
+    /// their own inputs (to measure what lane symmetry saves).
+    #[arg(long)]
+    pub no_lane_symmetry: bool,
     /// Explore only the K-th of N disjoint parts of the path tree (K from 1), for a harness too big
     /// for one machine: run all N (on N machines), then `symcross merge` their --json reports for the
     /// whole harness's verdict, findings and path count. Given explicitly only: a job scheduler's

@@ -97,6 +97,7 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     config.fold_threshold = a.fold_threshold;
     config.local_memory_arbitrary = a.local_memory == crate::cli::args::LocalMemory::Arbitrary;
     config.egraph = !a.no_egraph;
+    config.lane_symmetry = !a.no_lane_symmetry;
     config.egraph_node_limit = a.egraph_nodes as usize;
     config.egraph_iter_limit = a.egraph_iterations as usize;
     config.sample_trials = a.sample_trials;

@@ -93,6 +93,10 @@ pub struct Config {
     /// Use step 2 of the ladder (e-graph and implied queries); off only to
     /// measure what it saves.
     pub egraph: bool,
+    /// Reuse a proved lane's proof for the other lanes of a comparison
+    /// when a checked renaming of inputs maps one onto the other (default
+    /// on; off only to measure what it saves).
+    pub lane_symmetry: bool,
     /// E-nodes one e-graph run may grow before it gives up (default 10 000).
     /// Budgets are counts, never times, so a verdict cannot depend on the
     /// machine's load.
@@ -181,6 +185,7 @@ impl Default for Config {
             fold_threshold: 1000,
             progress: false,
             egraph: true,
+            lane_symmetry: true,
             egraph_node_limit: 10_000,
             egraph_iter_limit: 20,
             sample_trials: 128,

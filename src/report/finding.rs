@@ -246,6 +246,10 @@ pub enum DecidedBy {
     /// budget, an unsupported construct, a model that cannot be trusted, a
     /// solver failure); the finding's message says which.
     SolverUnknown,
+    /// Proved by reusing an earlier lane's proof under a checked renaming
+    /// of input leaves (check/lane_symmetry.rs): the lanes compute the same
+    /// formula on their own inputs.
+    LaneSymmetry,
 }
 
 /// One reported problem.

@@ -73,6 +73,10 @@ pub struct DecidedCounts {
     pub sampling: u64,
     /// Checks decided by the bit-precise solver.
     pub bit_precise: u64,
+    /// Checks proved by reusing an earlier lane's proof under a checked
+    /// renaming (absent from reports written before it was counted).
+    #[serde(default)]
+    pub lane_symmetry: u64,
 }
 
 impl DecidedCounts {
@@ -87,6 +91,7 @@ impl DecidedCounts {
                 DecidedBy::ImpliedQuery => self.implied_query += 1,
                 DecidedBy::Sampling => self.sampling += 1,
                 DecidedBy::BitPrecise => self.bit_precise += 1,
+                DecidedBy::LaneSymmetry => self.lane_symmetry += 1,
                 DecidedBy::Timeout | DecidedBy::SolverUnknown => {}
             }
         }
@@ -113,6 +118,7 @@ impl std::ops::AddAssign<&DecidedCounts> for DecidedCounts {
         self.implied_query += o.implied_query;
         self.sampling += o.sampling;
         self.bit_precise += o.bit_precise;
+        self.lane_symmetry += o.lane_symmetry;
     }
 }
 

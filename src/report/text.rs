@@ -60,6 +60,9 @@ pub fn render_styled(report: &Report, style: &TextStyle) -> String {
             "; checks decided: {} structural, {} canonical, {} implied-query, {} sampled, {} bit-precise",
             d.structural, d.canonical, d.implied_query, d.sampling, d.bit_precise
         );
+        if d.lane_symmetry > 0 {
+            let _ = write!(out, ", {} by lane symmetry", d.lane_symmetry);
+        }
     }
     out.push('\n');
     out
@@ -175,6 +178,7 @@ fn render_finding(out: &mut String, f: &Finding, sources: &mut SourceCache, styl
             DecidedBy::BitPrecise => "bit-precise solver",
             DecidedBy::Timeout => "solver timeout (not confirmed)",
             DecidedBy::SolverUnknown => "no solver answer (not confirmed)",
+            DecidedBy::LaneSymmetry => "lane symmetry (lane 0 proof reused)",
         };
         let _ = writeln!(out, "  decided by: {step}");
     }

@@ -66,6 +66,9 @@ impl<'m> Executor<'m> {
         // The buffers' declared element type decides, with the sides, how
         // NaNs compare (expr::element_equality).
         let declared = self.buffer_element(state, c.args[0][0], elem).or_else(|| self.buffer_element(state, c.args[1][0], elem));
+        // Proved elements, whose proofs later elements of the same formula
+        // reuse by a checked renaming of their inputs.
+        let mut lanes = crate::check::LaneSymmetry::default();
         for i in 0..count * elem.div_ceil(chunk) {
             let off = self.cx.pool.constant(64, (i * chunk) as u128);
             let pa = self.cx.pool.add(c.args[0][0], off);
@@ -73,7 +76,15 @@ impl<'m> Executor<'m> {
             let a = self.load_value(state, pa, &t, loc)?[0];
             let b = self.load_value(state, pb, &t, loc)?[0];
             let index = i * chunk / elem;
-            let outcome = self.check_element(state, a, b, declared.filter(|_| chunk == elem));
+            let outcome = if self.cx.config.lane_symmetry && lanes.proved_by_renaming(&self.cx.pool, &state.path, a, b) {
+                CheckOutcome::Proved(DecidedBy::LaneSymmetry)
+            } else {
+                let outcome = self.check_element(state, a, b, declared.filter(|_| chunk == elem));
+                if matches!(outcome, CheckOutcome::Proved(_)) {
+                    lanes.learn(a, b, &state.path);
+                }
+                outcome
+            };
             tracing::debug!(check = %what, element = index, outcome = outcome_name(&outcome), "check_equal");
             match outcome {
                 CheckOutcome::Proved(by) => decided.push(by),
