@@ -275,10 +275,9 @@ fn same_operation(a: &Expr, b: &Expr) -> bool {
         (FUn(o, f, _), FUn(p, g, _)) => o == p && f == g,
         (Fma(f, ..), Fma(g, ..)) => f == g,
         (FCmp(o, f, ..), FCmp(p, g, ..)) => o == p && f == g,
-        (
-            FpToInt { signed: s, rounding: r, from: f, width: w, .. },
-            FpToInt { signed: t, rounding: q, from: g, width: v, .. },
-        ) => s == t && r == q && f == g && w == v,
+        (FpToInt { signed: s, rounding: r, from: f, width: w, .. }, FpToInt { signed: t, rounding: q, from: g, width: v, .. }) => {
+            s == t && r == q && f == g && w == v
+        }
         (IntToFp { signed: s, to: f, .. }, IntToFp { signed: t, to: g, .. }) => s == t && f == g,
         (FpConvert { from: f, to: t, .. }, FpConvert { from: g, to: u, .. }) => f == g && t == u,
         (Apply(x), Apply(y)) => x.function == y.function && x.width == y.width && x.args.len() == y.args.len(),
