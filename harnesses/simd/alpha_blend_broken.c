@@ -1,4 +1,4 @@
-// expect: mismatch
+// expect: findings mismatch
 /* The broken twin of alpha_blend.c: pixel 5 of the scalar reference
  * rounds with +128 instead of +127, so every other pixel is the same
  * formula and pixel 5 alone differs (for a=0, x=0, y=1: 1 against 0).
