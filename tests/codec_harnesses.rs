@@ -138,6 +138,28 @@ fn alpha_premultiply_broken_is_refuted() {
     refuted_and_reproduced("alpha_multiply_broken.c");
 }
 
+/// Signed-byte products shifted right by 5, in 16-bit lanes against int.
+#[test]
+fn colour_transform_inverse_is_proved() {
+    proved_by_normal_form("colour_inverse.c");
+}
+
+#[test]
+fn colour_transform_inverse_broken_is_refuted() {
+    refuted_and_reproduced("colour_inverse_broken.c");
+}
+
+/// 64 squares and cross products per statistic, PSADBW and PMADDWD.
+#[test]
+fn ssim_window_statistics_are_proved() {
+    proved_by_normal_form("ssim_stats.c");
+}
+
+#[test]
+fn ssim_window_statistics_broken_are_refuted() {
+    refuted_and_reproduced("ssim_stats_broken.c");
+}
+
 #[test]
 fn every_harness_is_tested() {
     let this = std::fs::read_to_string(common::repo().join("tests/codec_harnesses.rs")).unwrap();

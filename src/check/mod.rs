@@ -242,6 +242,10 @@ impl Decider {
                 tracing::trace!("ladder: equal in integer normal form");
                 return CheckOutcome::Proved(DecidedBy::Canonical);
             }
+            if tracing::enabled!(tracing::Level::TRACE) {
+                let show = |e| crate::expr::print_expr(pool, e);
+                tracing::trace!(left = %show(ia), right = %show(ib), "ladder: integer normal forms differ");
+            }
             // A real difference usually shows on the first concrete inputs,
             // where the solver may need its whole budget to find one.
             // A sample only refutes when its values are ones the CPU can
