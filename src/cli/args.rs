@@ -227,6 +227,10 @@ pub struct CheckArgs {
     /// SARIF and JUnit reports.
     #[command(flatten)]
     pub ci: CiReportArgs,
+    /// Write a self-contained HTML report to FILE (source with the findings inline, witness table,
+    /// both sides' expressions, a picture of a race's NDRange): one file, no server, no network.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
 }
 
 /// Arguments of `symcross race`.
@@ -308,6 +312,10 @@ pub struct RaceArgs {
     /// SARIF and JUnit reports.
     #[command(flatten)]
     pub ci: CiReportArgs,
+    /// Write a self-contained HTML report to FILE (source with the findings inline, witness table,
+    /// both sides' expressions, a picture of a race's NDRange): one file, no server, no network.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
     /// GPU performance diagnostics.
     #[command(flatten)]
     pub perf: PerfArgs,
@@ -466,6 +474,10 @@ pub struct SuiteArgs {
     /// SARIF and JUnit reports of the whole suite.
     #[command(flatten)]
     pub ci: CiReportArgs,
+    /// Write an HTML report into DIR: index.html with every entry's outcome, linking one
+    /// self-contained page per entry (as `check --html` writes it).
+    #[arg(long, value_name = "DIR")]
+    pub html: Option<PathBuf>,
 }
 
 /// Arguments of `symcross merge`.

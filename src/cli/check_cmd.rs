@@ -76,7 +76,7 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     let _run = tracing::info_span!("check", harness = %input_name(&a.files)).entered();
     let mut config = Config::default();
     apply_limits(&mut config, &a.limits)?;
-    super::ensure_writable(&[&a.limits.json, &a.ci.sarif, &a.ci.junit])?;
+    super::ensure_writable(&[&a.limits.json, &a.ci.sarif, &a.ci.junit, &a.html])?;
     if let Some(list) = &a.assume {
         config.assumptions = Assumptions::parse(list).map_err(Error::Usage)?;
     }
@@ -128,6 +128,7 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     }
     super::write_json(&a.limits.json, &report.to_json())?;
     super::write_ci_reports(&a.ci, &report, "symcross.check")?;
+    super::html_out::write_report(&a.html, &report)?;
     if let Some(dir) = &a.output_dir {
         crate::report::write_ktests(dir, &report).map_err(|e| Error::Io(dir.clone(), e))?;
     }

@@ -4,6 +4,7 @@
 mod args;
 pub mod bench;
 pub mod check_cmd;
+mod html_out;
 pub mod race_cmd;
 mod race_ndrange;
 pub mod replay_cmd;

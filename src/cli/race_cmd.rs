@@ -39,7 +39,7 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
     };
     let mut config = Config::default();
     crate::cli::check_cmd::apply_limits(&mut config, &a.limits)?;
-    crate::cli::ensure_writable(&[&a.limits.json, &a.ci.sarif, &a.ci.junit])?;
+    crate::cli::ensure_writable(&[&a.limits.json, &a.ci.sarif, &a.ci.junit, &a.html])?;
     config.stop_at_first_finding = !a.all_findings;
     // Shallow paths first (seeded, so runs are reproducible): a loop
     // bounded by a symbolic value must not keep one work-item unrolling
@@ -94,6 +94,7 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
     }
     crate::cli::write_json(&a.limits.json, &report.to_json())?;
     crate::cli::write_ci_reports(&a.ci, &report, "symcross.race")?;
+    super::html_out::write_report(&a.html, &report)?;
     Ok(report.verdict.exit_code())
 }
 

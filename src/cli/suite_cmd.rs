@@ -11,6 +11,9 @@ use std::time::Instant;
 pub fn suite(a: SuiteArgs) -> Result<i32, Error> {
     let path = a.manifest.clone().unwrap_or_else(|| "symcross.toml".into());
     let manifest = crate::suite::manifest::load(&path)?;
+    if let Some(dir) = &a.html {
+        super::html_out::prepare_dir(dir)?;
+    }
     let shard = match &a.shard {
         Some(s) => Some((crate::suite::shard::parse(s).map_err(Error::Usage)?, "--shard")),
         None => crate::suite::shard::from_env(|k| std::env::var(k).ok()).map_err(Error::Usage)?,
@@ -31,6 +34,9 @@ pub fn suite(a: SuiteArgs) -> Result<i32, Error> {
     );
     let shard_text = shard.map(|((k, n), _)| format!("{k}/{n}"));
     let report = SuiteReport::new(path.display().to_string(), shard_text, results, start.elapsed().as_secs_f64()).of_manifest(&manifest);
+    if let Some(dir) = &a.html {
+        super::html_out::write_suite(dir, &report, &manifest.root)?;
+    }
     finish(&report, &a.json, &a.ci)
 }
 

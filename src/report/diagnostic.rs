@@ -101,6 +101,7 @@ mod tests {
             related: Vec::new(),
             native: None,
             undefined_behaviour: None,
+            race: None,
         }
     }
 

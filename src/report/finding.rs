@@ -285,6 +285,10 @@ pub struct Finding {
     /// For `undefined-behaviour`: which operation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undefined_behaviour: Option<UndefinedOperation>,
+    /// For `race`: the NDRange and both accesses as values (work-items,
+    /// groups, bytes), for pictures of the race.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub race: Option<super::RaceSite>,
 }
 
 impl Finding {

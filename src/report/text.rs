@@ -83,7 +83,7 @@ fn paths_phrase(report: &Report) -> String {
 
 /// The one-line verdict: what was found, or what was proved and how far
 /// that claim goes.
-fn verdict_line(report: &Report) -> String {
+pub fn verdict_line(report: &Report) -> String {
     let has = |kind: &str| report.warnings.iter().any(|w| w.kind == kind);
     let mut line = match report.verdict {
         // A kernel is not "equivalent" to anything: say what was shown, as

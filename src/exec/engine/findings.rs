@@ -86,6 +86,7 @@ impl<'m> Executor<'m> {
             related,
             native: None,
             undefined_behaviour: None,
+            race: None,
         });
         self.log.findings.last_mut()
     }

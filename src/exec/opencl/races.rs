@@ -242,13 +242,15 @@ impl<'m> Executor<'m> {
         let havocked = (may_tolerate && values_havocked) || self.depends_on_havoc(state, log.havoc_fresh_from, condition);
         let doubt =
             self.doubt_of_shared_finding(state, havocked, gpu.ndrange.groups, &[a.group_ids, b.group_ids], witness.as_ref(), condition);
-        self.report_race(state, a, b, benign, witness, doubt);
+        self.report_race(state, &gpu.ndrange, a, b, benign, witness, doubt);
         Decision::Race
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn report_race(
         &mut self,
         state: &State,
+        ndrange: &crate::config::NdRange,
         a: &AccessRecord,
         b: &AccessRecord,
         benign: bool,
@@ -297,10 +299,12 @@ impl<'m> Executor<'m> {
         let benign_note = if benign { " (benign: both write the same value; --allow-benign-races hides it)" } else { "" };
         let msg = format!("{kind} race on {space} buffer `{}`{element}: {first} and {second}{benign_note}", o.name);
         let related = Related { message: second, location: self.cx.location(b.loc) };
+        let site = self.race_site(ndrange, a, b, o.name.clone(), space, witness.as_ref());
         let mut s = state.clone();
         s.stack.clear();
         if let Some(f) = self.report(&s, FindingKind::Race, a.loc, msg, witness.as_ref(), None) {
             f.related = vec![related];
+            f.race = Some(site);
             if witness.is_none() {
                 f.status = crate::report::Status::Unconfirmed;
             }
@@ -310,6 +314,47 @@ impl<'m> Executor<'m> {
             if let Some(why) = doubt {
                 f.doubt(&why);
             }
+        }
+    }
+}
+
+impl Executor<'_> {
+    /// The race's NDRange `nd` and both accesses as values: ids and offsets
+    /// read from the witness when symbolic (pair mode), absent without one.
+    fn race_site(
+        &self,
+        nd: &crate::config::NdRange,
+        a: &AccessRecord,
+        b: &AccessRecord,
+        buffer: String,
+        space: &str,
+        witness: Option<&crate::expr::Assignment>,
+    ) -> crate::report::RaceSite {
+        let value = |e: ExprId| match (self.cx.pool.as_const(e), witness) {
+            (Some(v), _) => Some(v),
+            (None, Some(m)) => Some(crate::expr::evaluate(&self.cx.pool, e, m)),
+            (None, None) => None,
+        };
+        let ids = |ids: &[ExprId; 3]| -> Option<[u64; 3]> { Some([value(ids[0])? as u64, value(ids[1])? as u64, value(ids[2])? as u64]) };
+        let access = |r: &AccessRecord| crate::report::RaceAccess {
+            access: match (r.write, r.atomic) {
+                (true, true) => "atomic write",
+                (true, false) => "write",
+                _ => "read",
+            }
+            .to_string(),
+            local_id: ids(&r.local_ids),
+            group_id: ids(&r.group_ids),
+            byte_offset: value(r.offset).map(|v| v as u64 as i64),
+            bytes: r.len,
+        };
+        crate::report::RaceSite {
+            dims: nd.dims,
+            local_size: nd.local,
+            num_groups: nd.groups,
+            buffer,
+            space: space.to_string(),
+            accesses: [access(a), access(b)],
         }
     }
 }
