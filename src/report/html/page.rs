@@ -22,6 +22,7 @@ h3 { font-size: 1.05em; margin: 0.2em 0 0.4em; }
 code, pre, .mono { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; }
 pre { white-space: pre-wrap; word-break: break-all; margin: 0.2em 0; }
 table { border-collapse: collapse; }
+caption { text-align: left; font-weight: 600; padding: 0.4em 0 0.2em; }
 th, td { text-align: left; vertical-align: top; padding: 2px 10px 2px 0; }
 .facts th { color: #555; font-weight: normal; white-space: nowrap; }
 .verdict { display: inline-block; padding: 4px 10px; border-radius: 4px; font-weight: 600; }

@@ -10,7 +10,7 @@ use std::fmt::Write;
 /// Colours of the first access, the second, and a cell or element both share.
 const COLOUR: [&str; 3] = ["#e8590c", "#1c7ed6", "#9c36b5"];
 /// A one-dimensional group's work-items wrap after this many cells.
-const WRAP: u64 = 32;
+const WRAP: u64 = 64;
 /// Every group is drawn up to this many groups and cells; beyond, only
 /// the racing groups are.
 const MAX_GROUPS_DRAWN: u64 = 64;
@@ -24,6 +24,7 @@ const GAP: u64 = 14;
 const LABEL: u64 = 16;
 const MARGIN: u64 = 10;
 const TARGET_WIDTH: u64 = 1000;
+const TARGET_HEIGHT: u64 = 420;
 
 /// A group's block: its id and where its top-left cell is drawn.
 struct Block {
@@ -63,7 +64,7 @@ pub(super) fn render(out: &mut String, site: &RaceSite) {
     }
     let across = placed.iter().map(|p| p.1 + 1).max().unwrap_or(1);
     let down = placed.iter().map(|p| p.2 + 1).max().unwrap_or(1);
-    let s = (TARGET_WIDTH / (across * cols).max(1)).clamp(3, 20);
+    let s = (TARGET_WIDTH / (across * cols).max(1)).min(TARGET_HEIGHT / (down * rows).max(1)).clamp(3, 20);
     let (block_w, block_h) = (cols * s, rows * s);
     let blocks: Vec<Block> = placed
         .iter()
