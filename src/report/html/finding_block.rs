@@ -89,5 +89,6 @@ fn decided_by_words(by: DecidedBy) -> &'static str {
         DecidedBy::BitPrecise => "bit-precise solver",
         DecidedBy::Timeout => "solver timeout (not confirmed)",
         DecidedBy::SolverUnknown => "no solver answer (not confirmed)",
+        DecidedBy::LaneSymmetry => "lane symmetry (lane 0 proof reused)",
     }
 }
