@@ -91,8 +91,9 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
 
     fn inexact_unsized_note(name: &str) -> String {
         format!(
-            "; not confirmed: the path read or wrote the unsized buffer `{name}` at an offset that may equal more than {} offsets \
-             already read or written there, too many to relate, so its contents were taken as arbitrary",
+            "; not confirmed: the path read or wrote the buffer `{name}` at an offset where its contents were taken as arbitrary \
+             (an unsized buffer at an offset that may equal more than {} offsets already read or written there, too many to relate; \
+             or a large buffer of arbitrary contents read at a symbolic offset, whose value there is not tied to the bytes read at numbers)",
             crate::exec::opencl::kernel_memory::MAX_ALIASES
         )
     }

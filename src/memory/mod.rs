@@ -12,13 +12,15 @@
 //! and their pages are shared between forked states and copied on first
 //! write. `layout.rs` turns typed values into bytes and back;
 //! `offset_residue.rs` tells what an offset expression is modulo a power
-//! of two; `shadow.rs` holds the data of the uninitialised-bits analysis
+//! of two; `store_log.rs` keeps the writes at symbolic offsets until a
+//! read resolves them; `shadow.rs` holds the data of the uninitialised-bits analysis
 //! (shadows, origins, which bytes are defined).
 
 pub mod layout;
 pub mod object_bytes;
 pub mod offset_residue;
 pub mod shadow;
+pub mod store_log;
 
 pub use shadow::OriginId;
 

@@ -11,8 +11,14 @@
 //! when read), one expression per byte otherwise. A bitmap per page says
 //! which bytes were written (exec/memory/shadow_mem.rs). Pages past the end of the page
 //! table were never written, so allocating costs nothing until written.
+//!
+//! Writes at symbolic offsets are not spread over the pages: they wait in
+//! a store log (store_log.rs) that reads resolve, so that an object written
+//! at a few symbolic places costs those places, not its size. The pages
+//! hold what the bytes were before the log's writes.
 
 use crate::expr::{ExprId, ExprPool};
+use crate::memory::store_log::StoreLog;
 use std::rc::Rc;
 
 /// Bytes per page: the unit of sharing and copy-on-write.
@@ -127,12 +133,26 @@ pub struct ObjectBytes {
     zero: ExprId,
     /// Page i holds bytes `i * PAGE..`; `None` or past the end: blank.
     pages: Vec<Option<Rc<Page>>>,
+    /// Writes made after the pages' contents, resolved when read.
+    log: StoreLog,
+    /// Bytes of arbitrary contents (input pages) read at symbolic offsets,
+    /// each given a value of its own (`read_arbitrary`): they stand for
+    /// what the pages held there, below the store log.
+    initial: StoreLog,
+    /// Which bytes writes at numbers covered since the last write at a
+    /// symbolic offset went into the log (one bit each), and how many:
+    /// once all are, the log hides nothing the pages would not and is
+    /// folded into them (a table cleared in a loop after updates at
+    /// symbolic slots starts afresh).
+    covered: Option<(Box<[u64]>, u64)>,
 }
 
 impl PartialEq for ObjectBytes {
     fn eq(&self, other: &Self) -> bool {
         let n = self.pages.len().max(other.pages.len());
         self.size == other.size
+            && self.log.same(&other.log)
+            && self.initial.same(&other.initial)
             && (0..n).all(|i| same_page(self.zero, self.pages.get(i).and_then(|p| p.as_ref()), other.pages.get(i).and_then(|p| p.as_ref())))
     }
 }
@@ -149,7 +169,127 @@ fn same_page(zero: ExprId, a: Option<&Rc<Page>>, b: Option<&Rc<Page>>) -> bool {
 impl ObjectBytes {
     /// `size` bytes, all zero and never written; costs nothing until written.
     pub fn new(size: u64, zero: ExprId) -> Self {
-        ObjectBytes { size, zero, pages: Vec::new() }
+        ObjectBytes { size, zero, pages: Vec::new(), log: StoreLog::default(), initial: StoreLog::default(), covered: None }
+    }
+
+    /// How many writes at symbolic offsets wait in the store log.
+    pub fn pending_writes(&self) -> usize {
+        self.log.len()
+    }
+
+    /// Records `bytes` (None: left alone) written at the symbolic `offset`
+    /// (64 bits, the caller checked that it is in bounds). The written
+    /// bits are the caller's (it writes only into objects whose bytes are
+    /// all written or that do not track writes).
+    pub fn write_symbolic(&mut self, offset: ExprId, bytes: &[Option<ExprId>]) {
+        self.log.push(offset, bytes.into());
+        self.covered = None;
+    }
+
+    /// Counts `off..off + len` (the `Some` bytes of a write at a number
+    /// that went into the log) as covered; when every byte is, folds the
+    /// log into the pages: resolving a byte then stops at the newest write
+    /// at a number, so this costs the object's size, once.
+    fn cover(&mut self, pool: &mut ExprPool, off: u64, bytes: &[Option<ExprId>]) {
+        let size = self.size;
+        let (bits, count) = self.covered.get_or_insert_with(|| (vec![0u64; size.div_ceil(64) as usize].into_boxed_slice(), 0));
+        for (k, b) in bytes.iter().enumerate() {
+            let p = off + k as u64;
+            if b.is_some() && p < size && bits[(p / 64) as usize] >> (p % 64) & 1 == 0 {
+                bits[(p / 64) as usize] |= 1 << (p % 64);
+                *count += 1;
+            }
+        }
+        if *count >= size {
+            self.flatten(pool);
+        }
+    }
+
+    /// Bytes `k..k + len` of an access at the symbolic `offset`, given what
+    /// the pages hold there (`base`, one expression per byte).
+    pub fn resolve_symbolic(&self, pool: &mut ExprPool, offset: ExprId, base: &[ExprId]) -> Vec<ExprId> {
+        // `base` came from the pages and the arbitrary bytes below the log.
+        if self.log.is_empty() {
+            return base.to_vec();
+        }
+        base.iter().enumerate().map(|(k, b)| self.log.byte_at_symbolic(pool, offset, k as u64, *b)).collect()
+    }
+
+    /// The pages' bytes, before the store log's writes (for a read at a
+    /// symbolic offset, which then goes through `resolve_symbolic`).
+    pub fn base_to_vec(&self, pool: &mut ExprPool) -> Vec<ExprId> {
+        let mut v = Vec::with_capacity(self.size as usize);
+        self.read_pages(pool, 0, self.size, &mut v);
+        if !self.initial.is_empty() {
+            for (k, b) in v.iter_mut().enumerate() {
+                *b = self.initial.byte_at(pool, k as u64, *b);
+            }
+        }
+        v
+    }
+
+    /// The one value every byte of the pages holds, before the store log's
+    /// writes.
+    pub fn base_uniform(&self, pool: &mut ExprPool) -> Option<ExprId> {
+        if !self.initial.is_empty() {
+            return None;
+        }
+        self.pages_uniform(pool, 0, self.size)
+    }
+
+    /// Whether every page holds bytes of input arrays (arbitrary contents,
+    /// as a sized buffer the host did not fill).
+    pub fn base_is_arbitrary(&self) -> bool {
+        let n = self.size.div_ceil(PAGE_BYTES) as usize;
+        n > 0 && self.pages.len() >= n && self.pages[..n].iter().all(|p| matches!(p.as_deref(), Some(Page { data: Data::Input { .. }, .. })))
+    }
+
+    /// Bytes of an access at the symbolic `offset` into arbitrary contents
+    /// (`base_is_arbitrary`), before the store log's writes, without
+    /// listing the object: each byte is a fresh value, equal to the value
+    /// read before at an offset it may equal. The fresh values are returned
+    /// too: they are not tied to the input bytes read at numbers, an
+    /// over-approximation the caller records.
+    pub fn read_arbitrary(&mut self, pool: &mut ExprPool, offset: ExprId, len: u64) -> (Vec<ExprId>, Vec<ExprId>) {
+        let fresh: Vec<ExprId> = (0..len).map(|_| pool.fresh(8)).collect();
+        let values: Vec<ExprId> = fresh.iter().enumerate().map(|(k, f)| self.initial.byte_at_symbolic(pool, offset, k as u64, *f)).collect();
+        self.initial.push(offset, values.iter().map(|v| Some(*v)).collect());
+        (values, fresh)
+    }
+
+    /// Folds the store log into the pages (every byte resolved), keeping
+    /// which bytes were written. Costs the object's size times the log's
+    /// length: only path merging of objects whose logs differ does it.
+    fn flatten(&mut self, pool: &mut ExprPool) {
+        if self.log.is_empty() && self.initial.is_empty() {
+            return;
+        }
+        let n = self.size.div_ceil(PAGE_BYTES) as usize;
+        for i in 0..n {
+            let base = i as u64 * PAGE_BYTES;
+            let len = self.page_len(i);
+            let mut v: Vec<ExprId> = Vec::with_capacity(len);
+            self.read(pool, base, len as u64, &mut v);
+            let p = self.page_mut(i);
+            p.data = Data::Exprs(v.into_boxed_slice());
+        }
+        self.log.clear();
+        self.initial.clear();
+        self.covered = None;
+    }
+
+    /// Marks `off..off + len` written without changing the pages' bytes
+    /// (their values went into the store log).
+    fn mark_range_written(&mut self, off: u64, bytes: &[Option<ExprId>]) {
+        Self::for_pages(off, bytes.len() as u64, |i, from, to, at| {
+            let len = self.page_len(i);
+            let p = self.page_mut(i);
+            for k in from..to {
+                if bytes[at + k - from].is_some() {
+                    p.mark_written(k, k + 1, len);
+                }
+            }
+        });
     }
 
     /// The object's size in bytes.
@@ -190,15 +330,46 @@ impl ObjectBytes {
 
     /// Byte `k`.
     pub fn get(&self, pool: &mut ExprPool, k: u64) -> ExprId {
-        match self.page((k / PAGE_BYTES) as usize) {
+        let base = match self.page((k / PAGE_BYTES) as usize) {
             Some(p) => p.byte(pool, (k % PAGE_BYTES) as usize),
             None => self.zero,
+        };
+        let base = if self.initial.is_empty() { base } else { self.initial.byte_at(pool, k, base) };
+        if self.log.is_empty() {
+            return base;
         }
+        self.log.byte_at(pool, k, base)
     }
 
     /// Appends bytes `off..off + len` to `out`.
     #[inline]
     pub fn read(&self, pool: &mut ExprPool, off: u64, len: u64, out: &mut impl Extend<ExprId>) {
+        if self.pending_may_touch(pool, off, len) {
+            let mut base: Vec<ExprId> = Vec::with_capacity(len as usize);
+            self.read_pages(pool, off, len, &mut base);
+            out.extend(base.into_iter().enumerate().map(|(k, b)| {
+                let b = if self.initial.is_empty() { b } else { self.initial.byte_at(pool, off + k as u64, b) };
+                if self.log.is_empty() {
+                    b
+                } else {
+                    self.log.byte_at(pool, off + k as u64, b)
+                }
+            }));
+            return;
+        }
+        self.read_pages(pool, off, len, out)
+    }
+
+    /// Whether the store log or the arbitrary bytes read at symbolic
+    /// offsets may be at a byte of `off..off + len`.
+    fn pending_may_touch(&self, pool: &mut ExprPool, off: u64, len: u64) -> bool {
+        (!self.log.is_empty() && self.log.may_touch(pool, off, len)) || (!self.initial.is_empty() && self.initial.may_touch(pool, off, len))
+    }
+
+    /// Appends the pages' bytes `off..off + len` to `out` (the store log
+    /// left out).
+    #[inline]
+    fn read_pages(&self, pool: &mut ExprPool, off: u64, len: u64, out: &mut impl Extend<ExprId>) {
         let from = (off % PAGE_BYTES) as usize;
         if from + len as usize <= PAGE {
             // Within one page (every scalar access but a few): no page walk.
@@ -230,6 +401,16 @@ impl ObjectBytes {
     /// The one value every byte of `off..off + len` holds, if there is one,
     /// found by page without looking at bytes of uniform pages.
     pub fn uniform(&self, pool: &mut ExprPool, off: u64, len: u64) -> Option<ExprId> {
+        if !self.initial.is_empty() {
+            return None;
+        }
+        let v = self.pages_uniform(pool, off, len)?;
+        // Writes in the log hold that value too, or the bytes are not one value.
+        self.log.written_values().all(|b| b == v).then_some(v)
+    }
+
+    /// `uniform` of the pages alone.
+    fn pages_uniform(&self, pool: &mut ExprPool, off: u64, len: u64) -> Option<ExprId> {
         let mut value: Option<ExprId> = None;
         let mut same = true;
         Self::for_pages(off, len, |i, from, to, _| {
@@ -301,6 +482,21 @@ impl ObjectBytes {
     /// written.
     #[inline]
     pub fn write(&mut self, pool: &mut ExprPool, off: u64, bytes: &[Option<ExprId>]) {
+        if !self.log.is_empty() || !self.initial.is_empty() {
+            if off == 0 && bytes.len() as u64 >= self.size && bytes.iter().all(|b| b.is_some()) {
+                // Every byte rewritten: the log's writes are hidden.
+                self.log.clear();
+                self.initial.clear();
+                self.covered = None;
+            } else if self.pending_may_touch(pool, off, bytes.len() as u64) {
+                // After a write that may be here: it joins the log, in order.
+                let at = pool.constant(64, off as u128);
+                self.log.push(at, bytes.into());
+                self.mark_range_written(off, bytes);
+                self.cover(pool, off, bytes);
+                return;
+            }
+        }
         let from = (off % PAGE_BYTES) as usize;
         if from + bytes.len() <= PAGE {
             // Within one page (every scalar access but a few): no page walk.
@@ -357,6 +553,10 @@ impl ObjectBytes {
 
     /// Sets `off..off + len` to `byte` (memset): whole pages share one page.
     pub fn fill(&mut self, pool: &mut ExprPool, off: u64, len: u64, byte: ExprId) {
+        if self.log_hides_or_takes(pool, off, len) {
+            self.write(pool, off, &vec![Some(byte); len as usize]);
+            return;
+        }
         let shared = Rc::new(Page { data: Data::Uniform(byte), written: Written::All });
         Self::for_pages(off, len, |i, from, to, _| {
             if from == 0 && to == self.page_len(i) {
@@ -374,6 +574,11 @@ impl ObjectBytes {
     /// Makes `off..off + len` bytes `first..` of input `array`, built when
     /// read (make_symbolic).
     pub fn fill_input(&mut self, pool: &mut ExprPool, off: u64, len: u64, array: u32, first: u32) {
+        if self.log_hides_or_takes(pool, off, len) {
+            let bytes: Vec<Option<ExprId>> = (0..len as u32).map(|k| Some(pool.input_byte(array, first + k))).collect();
+            self.write(pool, off, &bytes);
+            return;
+        }
         Self::for_pages(off, len, |i, from, to, at| {
             let start = first + at as u32;
             if from == 0 && to == self.page_len(i) {
@@ -388,12 +593,31 @@ impl ObjectBytes {
         });
     }
 
+    /// Before a write of `off..off + len` that fills whole pages: clears
+    /// the log when the write covers the object (it hides every write
+    /// there); true when the write must go into the log instead (a write
+    /// in it may be there), byte by byte.
+    fn log_hides_or_takes(&mut self, pool: &mut ExprPool, off: u64, len: u64) -> bool {
+        if self.log.is_empty() && self.initial.is_empty() {
+            return false;
+        }
+        if off == 0 && len >= self.size {
+            self.log.clear();
+            self.initial.clear();
+            self.covered = None;
+            return false;
+        }
+        self.pending_may_touch(pool, off, len)
+    }
+
     /// Copies `len` bytes of `src` at `src_off` to `off` (written), sharing
     /// whole pages when both ranges start at the same place in a page.
     /// The source range must be written (copies of unwritten bytes carry
     /// their shadow, see `Executor::copy_bytes`).
     pub fn copy_from(&mut self, pool: &mut ExprPool, off: u64, src: &ObjectBytes, src_off: u64, len: u64) {
-        let aligned = off % PAGE_BYTES == src_off % PAGE_BYTES;
+        // Pages are shared only when no store log is involved: the log's
+        // writes must be read through (source) and kept in order (here).
+        let aligned = off % PAGE_BYTES == src_off % PAGE_BYTES && src.log.is_empty() && self.log.is_empty() && src.initial.is_empty() && self.initial.is_empty();
         Self::for_pages(off, len, |i, from, to, at| {
             let s = src_off + at as u64;
             let si = (s / PAGE_BYTES) as usize;
@@ -427,7 +651,7 @@ impl ObjectBytes {
                 pages.extend_from_slice(&self.pages[first..end]);
             }
         }
-        ObjectBytes { size: self.size, zero: self.zero, pages }
+        ObjectBytes { size: self.size, zero: self.zero, pages, log: self.log.clone(), initial: self.initial.clone(), covered: self.covered.clone() }
     }
 
     /// Marks every byte written, or none.
@@ -462,6 +686,21 @@ impl ObjectBytes {
         other: &ObjectBytes,
         mut f: impl FnMut(&mut ExprPool, ExprId, ExprId, bool, bool) -> ExprId,
     ) {
+        // The same log on both sides stays above the merged pages;
+        // different ones are folded into the pages first.
+        let flat;
+        let other = if self.log.same(&other.log) && self.initial.same(&other.initial) {
+            other
+        } else {
+            self.flatten(pool);
+            let mut o = other.clone();
+            o.flatten(pool);
+            flat = o;
+            &flat
+        };
+        // The pages merge under the shared log, which is set aside meanwhile
+        // (else the merged bytes would be taken for writes after it).
+        let (log, initial) = (std::mem::take(&mut self.log), std::mem::take(&mut self.initial));
         let n = self.size.div_ceil(PAGE_BYTES) as usize;
         for i in 0..n {
             let (a, b) = (self.pages.get(i).cloned().flatten(), other.pages.get(i).cloned().flatten());
@@ -471,8 +710,8 @@ impl ObjectBytes {
             let len = self.page_len(i);
             let base = i as u64 * PAGE_BYTES;
             let (mut xs, mut ys) = (Vec::with_capacity(len), Vec::with_capacity(len));
-            self.read(pool, base, len as u64, &mut xs);
-            other.read(pool, base, len as u64, &mut ys);
+            self.read_pages(pool, base, len as u64, &mut xs);
+            other.read_pages(pool, base, len as u64, &mut ys);
             let written_a: Vec<bool> = (0..len).map(|k| a.as_ref().is_some_and(|p| p.is_written(k))).collect();
             let written_b: Vec<bool> = (0..len).map(|k| b.as_ref().is_some_and(|p| p.is_written(k))).collect();
             let merged: Vec<Option<ExprId>> = (0..len)
@@ -491,6 +730,8 @@ impl ObjectBytes {
                 }
             }
         }
+        self.log = log;
+        self.initial = initial;
     }
 }
 

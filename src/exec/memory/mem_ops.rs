@@ -21,6 +21,11 @@ use crate::report::FindingKind;
 /// checking whether the offset has a single possible value.
 const SYMBOLIC_OFFSET_PROBE: u64 = 64;
 
+/// Objects of arbitrary contents larger than this are read at a symbolic
+/// offset as fresh bytes (store_log.rs, `read_arbitrary`) rather than as a
+/// select over every byte.
+const ARBITRARY_READ_BYTES: u64 = 16 << 10;
+
 impl<'m> Executor<'m> {
     #[allow(clippy::too_many_arguments)]
     pub(in crate::exec) fn exec_alloca(
@@ -351,9 +356,13 @@ impl<'m> Executor<'m> {
         if let Some(b) = o.bytes.uniform(&mut self.cx.pool, 0, o.size).filter(|_| defined) {
             return smallvec::smallvec![b; len as usize];
         }
+        if defined && o.size > SYMBOLIC_OFFSET_PROBE {
+            return self.read_through_log(state, access, len);
+        }
         let positions = self.position_count(access.offset, o.size, len);
         if self.admit_symbolic_access(o.size, positions, len, !defined).is_err() {
             // The memory limit: the run stops after this step.
+            self.note_symbolic_access_limit(state, access.object, "read");
             let zero = self.cx.pool.constant(8, 0);
             return smallvec::smallvec![zero; len as usize];
         }
@@ -365,6 +374,62 @@ impl<'m> Executor<'m> {
             self.shadow.last_read = Some((m, origin));
         }
         out
+    }
+
+    /// The bytes at a symbolic offset of an object whose bytes are all
+    /// defined: the writes of its store log that may be there over what it
+    /// held before them (one value, fresh bytes for arbitrary contents, or
+    /// a select over its bytes).
+    fn read_through_log(&mut self, state: &mut State, access: &Access, len: u64) -> Bytes {
+        let o = state.memory.object(access.object);
+        let (size, pending) = (o.size, o.bytes.pending_writes() as u64);
+        let zero = self.cx.pool.constant(8, 0);
+        if self.admit_expressions(pending.saturating_mul(len).saturating_mul(2)).is_err() {
+            self.note_symbolic_access_limit(state, access.object, "read");
+            return smallvec::smallvec![zero; len as usize];
+        }
+        let base: Vec<ExprId> = if let Some(b) = o.bytes.base_uniform(&mut self.cx.pool) {
+            vec![b; len as usize]
+        } else if size > ARBITRARY_READ_BYTES && o.bytes.base_is_arbitrary() {
+            let name = o.name.clone();
+            let o = state.memory.object_mut(access.object);
+            let (values, fresh) = o.bytes.read_arbitrary(&mut self.cx.pool, access.offset, len);
+            // Not tied to the input bytes read at numbers: findings resting
+            // on them are not confirmed.
+            crate::exec::engine::state::InexactBytes::add(&mut state.inexact_unsized, &name, fresh);
+            values
+        } else {
+            let positions = self.position_count(access.offset, size, len);
+            if self.admit_symbolic_access(size, positions, len, false).is_err() {
+                self.note_symbolic_access_limit(state, access.object, "read");
+                return smallvec::smallvec![zero; len as usize];
+            }
+            let all = state.memory.object(access.object).bytes.base_to_vec(&mut self.cx.pool);
+            self.select_at(access.offset, &all, len).to_vec()
+        };
+        let o = state.memory.object(access.object);
+        o.bytes.resolve_symbolic(&mut self.cx.pool, access.offset, &base).into_iter().collect()
+    }
+
+    /// Says, when the memory limit stops an access at a symbolic offset,
+    /// which object it would have listed and how to avoid it.
+    fn note_symbolic_access_limit(&mut self, state: &State, object: ObjectId, what: &str) {
+        let o = state.memory.object(object);
+        let way_out = if o.kind == ObjectKind::Buffer {
+            format!(
+                "give its contents a form that needs no listing (--arg {n}=BYTES:fill:V or --arg {n}=BYTES:range:A:B) or leave the buffer unsized",
+                n = o.name
+            )
+        } else {
+            "write it at numbers, or make it smaller".to_string()
+        };
+        let note = format!(
+            "memory limit: a {what} at a symbolic offset into {} `{}` ({} bytes) needed a select over its bytes; {way_out}",
+            o.describe(),
+            o.name,
+            o.size
+        );
+        self.log.note(crate::exec::engine::run_log::NoteKind::PathCut, note);
     }
 
     /// Bytes `offset..offset + len` of `all`, for a symbolic offset.
@@ -467,9 +532,20 @@ impl<'m> Executor<'m> {
         }
         let o = state.memory.object(access.object);
         let defined = crate::memory::shadow::range_is_defined(o, 0, o.size);
+        if defined && shadow.is_none() && o.size > SYMBOLIC_OFFSET_PROBE {
+            // Every byte defined before and after: the write waits in the
+            // object's store log, read through when read.
+            if self.admit_expressions(2 * bytes.len() as u64).is_err() {
+                return;
+            }
+            self.before_shared_access(state, access.object, None);
+            state.memory.object_mut(access.object).bytes.write_symbolic(access.offset, bytes);
+            return;
+        }
         let positions = self.position_count(access.offset, o.size, bytes.len() as u64);
         if self.admit_symbolic_access(o.size, positions, bytes.len() as u64, !defined || shadow.is_some()).is_err() {
             // The memory limit: the run stops after this step.
+            self.note_symbolic_access_limit(state, access.object, "write");
             return;
         }
         self.before_shared_access(state, access.object, None);
@@ -529,6 +605,9 @@ impl<'m> Executor<'m> {
         }
         let m = self.current_model(state)?;
         let v = evaluate(&self.cx.pool, access.offset, &m);
+        if self.has_second_value(state, access.offset, m, v) {
+            return None;
+        }
         let c = self.cx.pool.constant(64, v);
         let other = self.cx.pool.eq(access.offset, c);
         let other = self.cx.pool.not(other);
@@ -536,6 +615,55 @@ impl<'m> Executor<'m> {
             crate::check::Feasibility::Unsat => Some(v as u64),
             _ => None,
         }
+    }
+
+    /// Whether `offset` can take a value other than `v` on this path, shown
+    /// without the solver: the model with one of the offset's inputs
+    /// changed still satisfies the path and gives another offset. (An
+    /// index read from data the path says nothing about: asking the solver
+    /// at every such access cost most of a histogram's run.) False means
+    /// not shown, not single-valued.
+    fn has_second_value(&self, state: &State, offset: ExprId, mut m: crate::expr::Assignment, v: u128) -> bool {
+        use crate::expr::Leaf;
+        let mut leaves = rustc_hash::FxHashSet::default();
+        self.cx.pool.leaves_of(offset, &mut leaves);
+        let mut leaves: Vec<Leaf> = leaves.into_iter().collect();
+        leaves.sort_unstable();
+        for leaf in leaves.into_iter().take(4) {
+            for flip in [1u8, 0x80] {
+                let old = match leaf {
+                    Leaf::Input { array, index } => {
+                        let bytes = m.arrays.entry(array).or_default();
+                        if bytes.len() <= index as usize {
+                            bytes.resize(index as usize + 1, 0);
+                        }
+                        let old = bytes[index as usize];
+                        bytes[index as usize] = old ^ flip;
+                        old as u128
+                    }
+                    Leaf::Fresh { id, width } => {
+                        let old = m.fresh.get(&id).copied().unwrap_or(0);
+                        let mask = if width >= 128 { u128::MAX } else { (1u128 << width) - 1 };
+                        m.fresh.insert(id, (old ^ flip as u128) & mask);
+                        old
+                    }
+                };
+                let moved = evaluate(&self.cx.pool, offset, &m) != v;
+                if moved {
+                    let values = crate::expr::evaluate_all(&self.cx.pool, &state.path, &m);
+                    if state.path.iter().all(|c| values[c] != 0) {
+                        return true;
+                    }
+                }
+                match leaf {
+                    Leaf::Input { array, index } => m.arrays.get_mut(&array).expect("set above")[index as usize] = old as u8,
+                    Leaf::Fresh { id, .. } => {
+                        m.fresh.insert(id, old);
+                    }
+                }
+            }
+        }
+        false
     }
 
     /// Reads `len` bytes at a concrete or symbolic address as a value of `t`.

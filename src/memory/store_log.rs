@@ -1,0 +1,320 @@
+//! The writes into one object at offsets that are not numbers, kept as a
+//! list (newest first) and resolved when a byte is read, instead of
+//! rewriting every byte of the object as a select on the offset. A write
+//! costs one entry; a read walks the entries back to the newest one that
+//! must be at its position, and selects only over those that may be
+//! (decided by constant folding and the offsets' known low bits,
+//! offset_residue.rs). Writes at numbers that an entry may overlap are
+//! entries too, so that the order of writes is kept.
+//!
+//! The list is shared between forked states (each entry is
+//! reference-counted, appending makes a new head), as the pages are.
+
+use crate::expr::{BinOp, Expr, ExprId, ExprPool};
+use std::rc::Rc;
+
+/// Depth to which the low bits of an offset are looked for.
+const RESIDUE_DEPTH: u32 = 12;
+
+/// One write: `bytes` (None: left alone) at byte `offset` (64 bits).
+#[derive(Debug)]
+struct Update {
+    offset: ExprId,
+    bytes: Box<[Option<ExprId>]>,
+    older: Option<Rc<Update>>,
+}
+
+impl Drop for Update {
+    /// Unlinks the older entries one by one: dropping a long list
+    /// recursively would overflow the stack.
+    fn drop(&mut self) {
+        let mut next = self.older.take();
+        while let Some(rc) = next {
+            match Rc::try_unwrap(rc) {
+                Ok(mut u) => next = u.older.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
+/// Whether two byte positions are the same.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Alias {
+    /// Never.
+    No,
+    /// Always.
+    Must,
+    /// When this 1-bit condition holds.
+    May(ExprId),
+}
+
+/// The writes of one object not folded into its pages, newest first.
+#[derive(Clone, Default, Debug)]
+pub struct StoreLog {
+    newest: Option<Rc<Update>>,
+    len: usize,
+}
+
+impl StoreLog {
+    /// Whether no write is pending.
+    pub fn is_empty(&self) -> bool {
+        self.newest.is_none()
+    }
+
+    /// How many writes are pending.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether both hold the very same entries (shared, not compared).
+    pub fn same(&self, other: &StoreLog) -> bool {
+        match (&self.newest, &other.newest) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
+    /// Forgets every entry (a write covering the whole object hides them).
+    pub fn clear(&mut self) {
+        self.newest = None;
+        self.len = 0;
+    }
+
+    /// Appends a write of `bytes` at `offset`. A write at the very offset
+    /// of the newest entry, covering every byte it wrote, replaces it (a
+    /// loop updating one slot keeps one entry).
+    pub fn push(&mut self, offset: ExprId, bytes: Box<[Option<ExprId>]>) {
+        if let Some(top) = &self.newest {
+            let covers = top.offset == offset
+                && bytes.len() >= top.bytes.len()
+                && top.bytes.iter().enumerate().all(|(k, b)| b.is_none() || bytes[k].is_some());
+            if covers {
+                let older = top.older.clone();
+                self.newest = Some(Rc::new(Update { offset, bytes, older }));
+                return;
+            }
+        }
+        let older = self.newest.take();
+        self.newest = Some(Rc::new(Update { offset, bytes, older }));
+        self.len += 1;
+    }
+
+    fn entries(&self) -> impl Iterator<Item = &Update> {
+        std::iter::successors(self.newest.as_deref(), |u| u.older.as_deref())
+    }
+
+    /// Whether some entry may write a byte of `off..off + len`.
+    pub fn may_touch(&self, pool: &mut ExprPool, off: u64, len: u64) -> bool {
+        self.entries().any(|u| {
+            let n = u.bytes.len() as u64;
+            if let Some(at) = pool.as_const(u.offset) {
+                let at = at as u64;
+                return at < off + len && off < at.saturating_add(n);
+            }
+            let (m, r) = crate::memory::offset_residue::residue(pool, u.offset, RESIDUE_DEPTH);
+            // Entry byte j lands on position p when offset = p - j; the
+            // offset's low bits rule most pairs out.
+            (0..n).any(|j| u.bytes[j as usize].is_some() && lands_in(off, len, j, m, r))
+        })
+    }
+
+    /// Byte `p` (a number), whose value before every entry is `base`.
+    pub fn byte_at(&self, pool: &mut ExprPool, p: u64, base: ExprId) -> ExprId {
+        let mut hits: Vec<(ExprId, ExprId)> = Vec::new();
+        let mut value = base;
+        'walk: for u in self.entries() {
+            if let Some(at) = pool.as_const(u.offset) {
+                let at = at as u64;
+                if p >= at && p - at < u.bytes.len() as u64 {
+                    if let Some(b) = u.bytes[(p - at) as usize] {
+                        value = b;
+                        break 'walk;
+                    }
+                }
+                continue;
+            }
+            let (m, r) = crate::memory::offset_residue::residue(pool, u.offset, RESIDUE_DEPTH);
+            // Newer bytes of one entry first does not matter: one offset
+            // puts at most one of its bytes at `p`.
+            for (j, b) in u.bytes.iter().enumerate() {
+                let Some(b) = b else { continue };
+                let j = j as u64;
+                if p < j || (p - j) % m != r % m {
+                    continue;
+                }
+                let at = pool.constant(64, (p - j) as u128);
+                let c = pool.eq(u.offset, at);
+                match pool.as_const(c) {
+                    Some(0) => {}
+                    Some(_) => {
+                        value = *b;
+                        break 'walk;
+                    }
+                    None => hits.push((c, *b)),
+                }
+            }
+        }
+        for (c, b) in hits.into_iter().rev() {
+            value = pool.ite(c, b, value);
+        }
+        value
+    }
+
+    /// Byte `k` of an access at the symbolic `offset`, whose value before
+    /// every entry is `base`.
+    pub fn byte_at_symbolic(&self, pool: &mut ExprPool, offset: ExprId, k: u64, base: ExprId) -> ExprId {
+        let mut hits: Vec<(ExprId, ExprId)> = Vec::new();
+        let mut value = base;
+        'walk: for u in self.entries() {
+            for (j, b) in u.bytes.iter().enumerate() {
+                let Some(b) = b else { continue };
+                match same_position(pool, offset, k, u.offset, j as u64) {
+                    Alias::No => {}
+                    Alias::Must => {
+                        value = *b;
+                        break 'walk;
+                    }
+                    Alias::May(c) => hits.push((c, *b)),
+                }
+            }
+        }
+        for (c, b) in hits.into_iter().rev() {
+            value = pool.ite(c, b, value);
+        }
+        value
+    }
+
+    /// The bytes every entry writes, for a caller asking whether they all
+    /// hold one value.
+    pub fn written_values(&self) -> impl Iterator<Item = ExprId> + '_ {
+        self.entries().flat_map(|u| u.bytes.iter().flatten().copied())
+    }
+}
+
+/// Whether byte `j` of a write at an offset `≡ r (mod m)` can land in
+/// `off..off + len`: some position `p` there with `p - j ≡ r (mod m)`.
+fn lands_in(off: u64, len: u64, j: u64, m: u64, r: u64) -> bool {
+    let lo = off.max(j);
+    let end = off.saturating_add(len);
+    if lo >= end {
+        return false;
+    }
+    let want = (r % m + j % m) % m;
+    let first = lo + (want + m - lo % m) % m;
+    first < end
+}
+
+/// `e` as a symbolic part plus a number (`x + c`); the part is None for a
+/// number.
+fn split(pool: &ExprPool, e: ExprId) -> (Option<ExprId>, u64) {
+    if let Some(c) = pool.as_const(e) {
+        return (None, c as u64);
+    }
+    if let Expr::Bin(BinOp::Add, a, b) = *pool.get(e) {
+        if let Some(c) = pool.as_const(b) {
+            return (Some(a), c as u64);
+        }
+        if let Some(c) = pool.as_const(a) {
+            return (Some(b), c as u64);
+        }
+    }
+    (Some(e), 0)
+}
+
+/// Whether byte `i` of an access at `a` and byte `j` of one at `b` (64-bit
+/// offsets) are the same byte of the object.
+pub fn same_position(pool: &mut ExprPool, a: ExprId, i: u64, b: ExprId, j: u64) -> Alias {
+    let ((xa, ca), (xb, cb)) = (split(pool, a), split(pool, b));
+    if xa == xb {
+        return if ca.wrapping_add(i) == cb.wrapping_add(j) { Alias::Must } else { Alias::No };
+    }
+    let (ma, ra) = crate::memory::offset_residue::residue(pool, a, RESIDUE_DEPTH);
+    let (mb, rb) = crate::memory::offset_residue::residue(pool, b, RESIDUE_DEPTH);
+    let m = ma.min(mb);
+    if ra.wrapping_add(i) % m != rb.wrapping_add(j) % m {
+        return Alias::No;
+    }
+    let lhs = if i == j {
+        a
+    } else {
+        let d = pool.constant(64, i.wrapping_sub(j) as u128);
+        pool.add(a, d)
+    };
+    let c = pool.eq(lhs, b);
+    match pool.as_const(c) {
+        Some(0) => Alias::No,
+        Some(_) => Alias::Must,
+        None => Alias::May(c),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn word(pool: &mut ExprPool, v: u8) -> Box<[Option<ExprId>]> {
+        (0..4).map(|k| Some(pool.constant(8, (v + k) as u128))).collect()
+    }
+
+    #[test]
+    fn a_read_at_a_number_selects_only_over_writes_that_may_be_there() {
+        let mut pool = ExprPool::new();
+        let i = pool.fresh(64);
+        let four = pool.constant(64, 4);
+        let slot = pool.mul(i, four);
+        let mut log = StoreLog::default();
+        let w = word(&mut pool, 10);
+        log.push(slot, w);
+        let zero = pool.constant(8, 0);
+        // Byte 8 is byte 0 of the word when i = 2; byte 9 byte 1.
+        let b8 = log.byte_at(&mut pool, 8, zero);
+        let two = pool.constant(64, 8);
+        let hit = pool.eq(slot, two);
+        let ten = pool.constant(8, 10);
+        assert_eq!(b8, pool.ite(hit, ten, zero));
+        // A write at number 8 after it hides it at bytes 8..12 only.
+        let w = word(&mut pool, 50);
+        log.push(pool.constant(64, 8), w);
+        assert_eq!(log.byte_at(&mut pool, 9, zero), pool.constant(8, 51));
+        assert!(log.may_touch(&mut pool, 13, 1));
+        let mut numbers = StoreLog::default();
+        let w = word(&mut pool, 1);
+        numbers.push(pool.constant(64, 8), w);
+        assert!(!numbers.may_touch(&mut pool, 12, 100) && numbers.may_touch(&mut pool, 11, 1));
+        // Words at multiples of 4 never put their byte 0 at an odd position.
+        let mut slots = StoreLog::default();
+        let first_bytes: Box<[Option<ExprId>]> = vec![Some(ten), None].into_boxed_slice();
+        slots.push(slot, first_bytes);
+        assert!(!slots.may_touch(&mut pool, 5, 3) && slots.may_touch(&mut pool, 5, 4));
+    }
+
+    #[test]
+    fn offsets_a_known_distance_apart_need_no_comparison() {
+        let mut pool = ExprPool::new();
+        let x = pool.fresh(64);
+        let four = pool.constant(64, 4);
+        let x4 = pool.add(x, four);
+        assert_eq!(same_position(&mut pool, x, 4, x4, 0), Alias::Must);
+        assert_eq!(same_position(&mut pool, x, 0, x4, 0), Alias::No);
+        let y = pool.fresh(64);
+        let (y4, x4m) = (pool.mul(y, four), pool.mul(x, four));
+        assert_eq!(same_position(&mut pool, y4, 1, x4m, 0), Alias::No);
+        assert!(matches!(same_position(&mut pool, y4, 1, x4m, 1), Alias::May(_)));
+    }
+
+    #[test]
+    fn a_long_list_drops_without_recursion() {
+        let mut pool = ExprPool::new();
+        let mut log = StoreLog::default();
+        let b = pool.constant(8, 1);
+        for k in 0..200_000u64 {
+            let x = pool.fresh(64);
+            let _ = k;
+            log.push(x, vec![Some(b)].into_boxed_slice());
+        }
+        assert_eq!(log.len(), 200_000);
+        drop(log);
+    }
+}
