@@ -93,12 +93,10 @@ fn a_64_mib_symbolic_buffer_completes_under_max_memory_500() {
 }
 
 #[test]
-fn a_symbolic_offset_into_a_64_mib_symbolic_buffer_is_the_memory_limit() {
-    let name = "symbolic_64mib_symbolic_read.c";
-    let run = check(name);
-    let (json, code, peak, stderr) = &run;
-    assert_eq!((*code, json["limit"].as_str()), (3, Some("memory")), "{name}: {json}\n{stderr}");
-    assert!(*peak < 700, "{name}: peak {peak} MB");
+fn a_symbolic_offset_into_a_64_mib_symbolic_buffer_reads_without_listing_it() {
+    // The read takes fresh bytes, the same at the same offset
+    // (store_log.rs): a select over the 64 MiB was the memory limit.
+    assert_equivalent("symbolic_64mib_symbolic_read.c", &check("symbolic_64mib_symbolic_read.c"), 150);
 }
 
 #[test]

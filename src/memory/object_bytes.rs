@@ -212,7 +212,7 @@ impl ObjectBytes {
         if self.log.is_empty() {
             return base.to_vec();
         }
-        base.iter().enumerate().map(|(k, b)| self.log.byte_at_symbolic(pool, offset, k as u64, *b)).collect()
+        self.log.read_at_symbolic(pool, offset, base)
     }
 
     /// The pages' bytes, before the store log's writes (for a read at a
@@ -241,7 +241,9 @@ impl ObjectBytes {
     /// as a sized buffer the host did not fill).
     pub fn base_is_arbitrary(&self) -> bool {
         let n = self.size.div_ceil(PAGE_BYTES) as usize;
-        n > 0 && self.pages.len() >= n && self.pages[..n].iter().all(|p| matches!(p.as_deref(), Some(Page { data: Data::Input { .. }, .. })))
+        n > 0
+            && self.pages.len() >= n
+            && self.pages[..n].iter().all(|p| matches!(p.as_deref(), Some(Page { data: Data::Input { .. }, .. })))
     }
 
     /// Bytes of an access at the symbolic `offset` into arbitrary contents
@@ -252,7 +254,8 @@ impl ObjectBytes {
     /// over-approximation the caller records.
     pub fn read_arbitrary(&mut self, pool: &mut ExprPool, offset: ExprId, len: u64) -> (Vec<ExprId>, Vec<ExprId>) {
         let fresh: Vec<ExprId> = (0..len).map(|_| pool.fresh(8)).collect();
-        let values: Vec<ExprId> = fresh.iter().enumerate().map(|(k, f)| self.initial.byte_at_symbolic(pool, offset, k as u64, *f)).collect();
+        let values: Vec<ExprId> =
+            fresh.iter().enumerate().map(|(k, f)| self.initial.byte_at_symbolic(pool, offset, k as u64, *f)).collect();
         self.initial.push(offset, values.iter().map(|v| Some(*v)).collect());
         (values, fresh)
     }
@@ -347,14 +350,13 @@ impl ObjectBytes {
         if self.pending_may_touch(pool, off, len) {
             let mut base: Vec<ExprId> = Vec::with_capacity(len as usize);
             self.read_pages(pool, off, len, &mut base);
-            out.extend(base.into_iter().enumerate().map(|(k, b)| {
-                let b = if self.initial.is_empty() { b } else { self.initial.byte_at(pool, off + k as u64, b) };
-                if self.log.is_empty() {
-                    b
-                } else {
-                    self.log.byte_at(pool, off + k as u64, b)
-                }
-            }));
+            if !self.initial.is_empty() {
+                base = self.initial.read_at(pool, off, &base);
+            }
+            if !self.log.is_empty() {
+                base = self.log.read_at(pool, off, &base);
+            }
+            out.extend(base);
             return;
         }
         self.read_pages(pool, off, len, out)
@@ -617,7 +619,11 @@ impl ObjectBytes {
     pub fn copy_from(&mut self, pool: &mut ExprPool, off: u64, src: &ObjectBytes, src_off: u64, len: u64) {
         // Pages are shared only when no store log is involved: the log's
         // writes must be read through (source) and kept in order (here).
-        let aligned = off % PAGE_BYTES == src_off % PAGE_BYTES && src.log.is_empty() && self.log.is_empty() && src.initial.is_empty() && self.initial.is_empty();
+        let aligned = off % PAGE_BYTES == src_off % PAGE_BYTES
+            && src.log.is_empty()
+            && self.log.is_empty()
+            && src.initial.is_empty()
+            && self.initial.is_empty();
         Self::for_pages(off, len, |i, from, to, at| {
             let s = src_off + at as u64;
             let si = (s / PAGE_BYTES) as usize;
@@ -651,7 +657,14 @@ impl ObjectBytes {
                 pages.extend_from_slice(&self.pages[first..end]);
             }
         }
-        ObjectBytes { size: self.size, zero: self.zero, pages, log: self.log.clone(), initial: self.initial.clone(), covered: self.covered.clone() }
+        ObjectBytes {
+            size: self.size,
+            zero: self.zero,
+            pages,
+            log: self.log.clone(),
+            initial: self.initial.clone(),
+            covered: self.covered.clone(),
+        }
     }
 
     /// Marks every byte written, or none.

@@ -186,6 +186,133 @@ impl StoreLog {
         value
     }
 
+    /// A read of `len` bytes (at most 16) resolved a word at a time: each
+    /// entry that may be there must write exactly those bytes, lined up
+    /// (the same offset puts its byte k at the read's byte k, and no other
+    /// of its bytes can land in the read), as updates of one array slot
+    /// do. The select is then over whole words, not over each byte (whose
+    /// selects a later join of the bytes would rebuild). None when an
+    /// entry overlaps otherwise: the caller goes byte by byte.
+    /// `diagonal(pool, entry offset)` is the condition that the entry is
+    /// lined up with the read; `can_meet(pool, entry offset, k, j)` whether
+    /// entry byte j may land on read byte k.
+    fn read_words(
+        &self,
+        pool: &mut ExprPool,
+        base: &[ExprId],
+        mut diagonal: impl FnMut(&mut ExprPool, ExprId) -> Alias,
+        mut can_meet: impl FnMut(&mut ExprPool, ExprId, u64, u64) -> bool,
+    ) -> Option<Vec<ExprId>> {
+        let len = base.len();
+        if !(2..=16).contains(&len) {
+            return None;
+        }
+        let mut hits: Vec<(ExprId, &[Option<ExprId>])> = Vec::new();
+        let mut top: Option<&[Option<ExprId>]> = None;
+        for u in self.entries() {
+            let lined_up = u.bytes.len() == len && u.bytes.iter().all(|b| b.is_some());
+            for k in 0..len as u64 {
+                for j in 0..u.bytes.len() as u64 {
+                    if (k != j || !lined_up) && u.bytes[j as usize].is_some() && can_meet(pool, u.offset, k, j) {
+                        return None;
+                    }
+                }
+            }
+            if !lined_up {
+                continue;
+            }
+            match diagonal(pool, u.offset) {
+                Alias::No => {}
+                Alias::Must => {
+                    top = Some(&u.bytes);
+                    break;
+                }
+                Alias::May(c) => hits.push((c, &u.bytes)),
+            }
+        }
+        let join = |pool: &mut ExprPool, bytes: &mut dyn Iterator<Item = ExprId>| -> ExprId {
+            let mut word: Option<ExprId> = None;
+            for b in bytes {
+                // Little-endian: later bytes are higher.
+                word = Some(match word {
+                    None => b,
+                    Some(w) => pool.concat(b, w),
+                });
+            }
+            word.expect("two bytes or more")
+        };
+        let mut word = match top {
+            Some(bytes) => join(pool, &mut bytes.iter().flatten().copied()),
+            None => join(pool, &mut base.iter().copied()),
+        };
+        for (c, bytes) in hits.into_iter().rev() {
+            let w = join(pool, &mut bytes.iter().flatten().copied());
+            word = pool.ite(c, w, word);
+        }
+        Some((0..len as u32).map(|k| pool.extract(word, 8 * k, 8)).collect())
+    }
+
+    /// Bytes `p..p + base.len()` (numbers), whose values before every
+    /// entry are `base`.
+    pub fn read_at(&self, pool: &mut ExprPool, p: u64, base: &[ExprId]) -> Vec<ExprId> {
+        let mut residues: Option<(ExprId, (u64, u64))> = None;
+        let words = self.read_words(
+            pool,
+            base,
+            |pool, offset| {
+                let at = pool.constant(64, p as u128);
+                let c = pool.eq(offset, at);
+                match pool.as_const(c) {
+                    Some(0) => Alias::No,
+                    Some(_) => Alias::Must,
+                    None => Alias::May(c),
+                }
+            },
+            |pool, offset, k, j| match pool.as_const(offset) {
+                Some(at) => (at as u64).wrapping_add(j) == p.wrapping_add(k),
+                None => {
+                    // One entry asks for every pair of bytes: its low bits once.
+                    let (m, r) = match residues {
+                        Some((o, mr)) if o == offset => mr,
+                        _ => {
+                            let mr = crate::memory::offset_residue::residue(pool, offset, RESIDUE_DEPTH);
+                            residues = Some((offset, mr));
+                            mr
+                        }
+                    };
+                    p + k >= j && (p + k - j) % m == r % m
+                }
+            },
+        );
+        words.unwrap_or_else(|| base.iter().enumerate().map(|(k, b)| self.byte_at(pool, p + k as u64, *b)).collect())
+    }
+
+    /// Bytes of an access at the symbolic `offset`, whose values before
+    /// every entry are `base`.
+    pub fn read_at_symbolic(&self, pool: &mut ExprPool, offset: ExprId, base: &[ExprId]) -> Vec<ExprId> {
+        let mut met: Vec<((ExprId, u64), bool)> = Vec::new();
+        let words = self.read_words(
+            pool,
+            base,
+            |pool, at| same_position(pool, offset, 0, at, 0),
+            |pool, at, k, j| {
+                // One entry asks for every pair of bytes: the answer depends
+                // on k - j only.
+                let d = k.wrapping_sub(j);
+                if met.first().is_some_and(|((o, _), _)| *o != at) {
+                    met.clear();
+                }
+                if let Some(&(_, v)) = met.iter().find(|(key, _)| *key == (at, d)) {
+                    return v;
+                }
+                let v = same_position_possible(pool, offset, k, at, j);
+                met.push(((at, d), v));
+                v
+            },
+        );
+        words.unwrap_or_else(|| base.iter().enumerate().map(|(k, b)| self.byte_at_symbolic(pool, offset, k as u64, *b)).collect())
+    }
+
     /// The bytes every entry writes, for a caller asking whether they all
     /// hold one value.
     pub fn written_values(&self) -> impl Iterator<Item = ExprId> + '_ {
@@ -221,6 +348,19 @@ fn split(pool: &ExprPool, e: ExprId) -> (Option<ExprId>, u64) {
         }
     }
     (Some(e), 0)
+}
+
+/// Whether byte `i` of an access at `a` and byte `j` of one at `b` may be
+/// the same byte, without building the condition.
+fn same_position_possible(pool: &ExprPool, a: ExprId, i: u64, b: ExprId, j: u64) -> bool {
+    let ((xa, ca), (xb, cb)) = (split(pool, a), split(pool, b));
+    if xa == xb {
+        return ca.wrapping_add(i) == cb.wrapping_add(j);
+    }
+    let (ma, ra) = crate::memory::offset_residue::residue(pool, a, RESIDUE_DEPTH);
+    let (mb, rb) = crate::memory::offset_residue::residue(pool, b, RESIDUE_DEPTH);
+    let m = ma.min(mb);
+    ra.wrapping_add(i) % m == rb.wrapping_add(j) % m
 }
 
 /// Whether byte `i` of an access at `a` and byte `j` of one at `b` (64-bit

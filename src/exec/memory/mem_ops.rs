@@ -21,6 +21,10 @@ use crate::report::FindingKind;
 /// checking whether the offset has a single possible value.
 const SYMBOLIC_OFFSET_PROBE: u64 = 64;
 
+/// Paths longer than this (constraints) ask the solver whether an offset
+/// is single-valued without first trying other values of its inputs.
+const SECOND_VALUE_PATH_LIMIT: usize = 4096;
+
 /// Objects of arbitrary contents larger than this are read at a symbolic
 /// offset as fresh bytes (store_log.rs, `read_arbitrary`) rather than as a
 /// select over every byte.
@@ -625,6 +629,10 @@ impl<'m> Executor<'m> {
     /// not shown, not single-valued.
     fn has_second_value(&self, state: &State, offset: ExprId, mut m: crate::expr::Assignment, v: u128) -> bool {
         use crate::expr::Leaf;
+        // Evaluating a long path a few times costs more than the query.
+        if state.path.len() > SECOND_VALUE_PATH_LIMIT {
+            return false;
+        }
         let mut leaves = rustc_hash::FxHashSet::default();
         self.cx.pool.leaves_of(offset, &mut leaves);
         let mut leaves: Vec<Leaf> = leaves.into_iter().collect();
