@@ -95,6 +95,8 @@ fn the_memory_limit_names_the_buffer_it_would_list_and_a_way_out() {
         &fixture("lookup_in_listed_table.cl"),
         "--local-size",
         "64",
+        "--num-groups",
+        "1",
         "--arg",
         "table=4194304:values:1",
         "--max-memory",
