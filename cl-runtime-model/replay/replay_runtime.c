@@ -268,3 +268,86 @@ void symcross_check_equal(const void *a, const void *b, size_t elem_size, size_t
   if (differing) log_event("differ %s %zu %s", values_site, differing, what ? what : "values");
   fflush(stdout);
 }
+
+/* symcross_check_close natively: the rule of symcross.h, computed as the
+ * symbolic check computes it (ulps over the IEEE order, the relative and
+ * absolute forms in double arithmetic as written). The layout of the
+ * tolerance is symcross.h's. */
+typedef struct {
+  int kind;
+  int reserved;
+  double bound;
+  const void *magnitude;
+} symcross_tolerance;
+
+static double element_as_double(const unsigned char *p, size_t elem_size) {
+  if (elem_size == 4) {
+    float f;
+    memcpy(&f, p, 4);
+    return (double)f;
+  }
+  double d;
+  memcpy(&d, p, 8);
+  return d;
+}
+
+/* The IEEE bits of an element, as an integer in IEEE order (-0 and +0 both 0). */
+static long long element_ordinal(const unsigned char *p, size_t elem_size) {
+  unsigned long long v = 0;
+  memcpy(&v, p, elem_size);
+  unsigned long long sign = v >> (elem_size * 8 - 1);
+  long long magnitude = (long long)(v & ((1ull << (elem_size * 8 - 1)) - 1));
+  return sign ? -magnitude : magnitude;
+}
+
+/* Whether got is further from want than tol allows (element i). */
+static int exceeds_tolerance(const unsigned char *got, const unsigned char *want, size_t elem_size, symcross_tolerance tol, size_t i) {
+  double g = element_as_double(got, elem_size), w = element_as_double(want, elem_size);
+  int nan_g = g != g, nan_w = w != w;
+  if (nan_g || nan_w) return nan_g != nan_w;
+  if ((__builtin_isinf(g) || __builtin_isinf(w)) && memcmp(got, want, elem_size) != 0) return 1;
+  switch (tol.kind) {
+  case 1: {
+    long long d = element_ordinal(got, elem_size) - element_ordinal(want, elem_size);
+    unsigned long long distance = d < 0 ? 0ull - (unsigned long long)d : (unsigned long long)d;
+    /* 2^64 ulps never fit a double bound's integer; a bound that large is never exceeded. */
+    return tol.bound < 18446744073709551616.0 && distance > (unsigned long long)tol.bound;
+  }
+  case 2: {
+    volatile double err = __builtin_fabs(g - w);
+    volatile double limit = tol.bound * __builtin_fabs(w);
+    return err > limit;
+  }
+  case 3: {
+    volatile double err = __builtin_fabs(g - w);
+    return err > tol.bound;
+  }
+  case 4: {
+    double m = element_as_double((const unsigned char *)tol.magnitude + i * elem_size, elem_size);
+    volatile double err = __builtin_fabs(g - w);
+    volatile double limit = tol.bound * __builtin_fabs(m);
+    return err > limit;
+  }
+  default:
+    return 1;
+  }
+}
+
+void symcross_check_close(const void *got, const void *want, size_t elem_size, size_t count, symcross_tolerance tol, const char *what) {
+  const unsigned char *x = got, *y = want;
+  char site[1100];
+  call_site(__builtin_return_address(0), site, sizeof site);
+  size_t exceeding = 0;
+  for (size_t i = 0; i < count; i++) {
+    if (!exceeds_tolerance(x + i * elem_size, y + i * elem_size, elem_size, tol, i)) continue;
+    exceeding++;
+    mismatches++;
+    printf("%s: element %zu exceeds the tolerance: got ", what ? what : "values", i);
+    print_element(x + i * elem_size, elem_size);
+    printf(", want ");
+    print_element(y + i * elem_size, elem_size);
+    printf("\n");
+  }
+  if (exceeding) log_event("differ %s %zu %s", site, exceeding, what ? what : "values");
+  fflush(stdout);
+}

@@ -6,10 +6,13 @@
 //! the semantics the user chose (`confirm.rs`).
 
 mod branch_ladder;
+pub mod close_encoding;
 pub mod confirm;
 mod lane_symmetry;
 mod sampling;
 mod sweep;
+mod tolerance;
+pub mod worst_input;
 
 pub use lane_symmetry::LaneSymmetry;
 
@@ -17,6 +20,7 @@ use crate::assumptions::{Assumption, Assumptions};
 use crate::expr::{Assignment, Expr, ExprId, ExprPool};
 use crate::report::DecidedBy;
 use crate::solver::Unknown;
+pub use tolerance::{CloseAnswer, CloseVerdict};
 
 /// Answer of a satisfiability question.
 #[derive(Clone, Debug)]

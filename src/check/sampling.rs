@@ -19,15 +19,15 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A floating-point operand read straight from input bytes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-struct FloatSlot {
-    array: u32,
-    offset: u32,
-    format: FpFormat,
+pub(super) struct FloatSlot {
+    pub(super) array: u32,
+    pub(super) offset: u32,
+    pub(super) format: FpFormat,
 }
 
 impl FloatSlot {
     /// Stores `value` (little-endian) in the slot's input bytes.
-    fn write(&self, w: &mut Assignment, value: u128) {
+    pub(super) fn write(&self, w: &mut Assignment, value: u128) {
         let target = w.arrays.get_mut(&self.array).expect("a slot's bytes are inputs");
         for k in 0..(self.format.width() / 8) as usize {
             if let Some(byte) = target.get_mut(self.offset as usize + k) {
@@ -117,7 +117,7 @@ pub fn find_difference(
 }
 
 /// Values given to every floating-point operand at once in the first trials.
-const UNIFORM_EDGES: [fn(FpFormat) -> u128; 6] = [
+pub(super) const UNIFORM_EDGES: [fn(FpFormat) -> u128; 6] = [
     |f| 1u128 << (f.width() - 1),                                                                              // -0
     |f| ((1u128 << f.exponent_bits()) - 1) << (f.significand_bits() - 1),                                      // +inf
     |f| (1u128 << (f.width() - 1)) | (((1u128 << f.exponent_bits()) - 1) << (f.significand_bits() - 1)),       // -inf
@@ -127,7 +127,7 @@ const UNIFORM_EDGES: [fn(FpFormat) -> u128; 6] = [
 ];
 
 /// The input words that floating-point operations of `roots` read directly.
-fn float_slots(pool: &ExprPool, roots: &[ExprId]) -> Vec<FloatSlot> {
+pub(super) fn float_slots(pool: &ExprPool, roots: &[ExprId]) -> Vec<FloatSlot> {
     let mut seen = FxHashSet::default();
     let mut stack = roots.to_vec();
     let mut slots = Vec::new();
@@ -210,7 +210,7 @@ fn allowed_telling_value(f: FpFormat, a: Assumptions, rng: &mut SplitMix) -> u12
 }
 
 /// An edge value of the format (about a third of the time) or a random one.
-fn telling_value(f: FpFormat, rng: &mut SplitMix) -> u128 {
+pub(super) fn telling_value(f: FpFormat, rng: &mut SplitMix) -> u128 {
     let (e, s) = (f.exponent_bits(), f.significand_bits() - 1);
     let sign = (rng.next_u64() % 2) as u128;
     let max_exp = (1u128 << e) - 1;

@@ -147,6 +147,14 @@ pub struct CheckArgs {
     /// canonical) or `exact` (NaNs produced and propagated bit for bit as x86 SSE/AVX does, compared bit for bit).
     #[arg(long, value_name = "equal|exact", default_value = "equal")]
     pub nan: String,
+    /// Apply a tolerance to every symcross_check_equal of float or double elements: `ulp:K`, `rel:X`
+    /// (|got - want| <= X |want|) or `abs:X`; each element is then proved within the bound or shown to exceed it.
+    #[arg(long, value_name = "TOL")]
+    pub tolerance: Option<String>,
+    /// Write the error plot of the run's tolerance checks (error in ulps, log scale, against the input;
+    /// the worst input marked) to FILE as SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
     /// Also load the rewrite rules in DIR (files ending in .rules). Each rule the run can use is first
     /// proved sound with the bit-precise solver (remembered in the cache directory); an unsound one is refused.
     #[arg(long, value_name = "DIR")]

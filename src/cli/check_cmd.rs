@@ -84,6 +84,7 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     // Refused before compiling; the target's rule is chosen once the
     // module, and so its triple, is loaded.
     crate::expr::NanModel::from_flag(&a.nan).ok_or_else(|| Error::Usage(format!("--nan {}: expected `equal` or `exact`", a.nan)))?;
+    config.tolerance = a.tolerance.as_deref().map(crate::config::Tolerance::parse).transpose().map_err(Error::Usage)?;
     config.rule_dirs = a.rules.clone();
     config.trust_rules = a.trust_rules;
     config.searcher = a.searcher;
@@ -129,6 +130,9 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     super::write_json(&a.limits.json, &report.to_json())?;
     super::write_ci_reports(&a.ci, &report, "symcross.check")?;
     super::html_out::write_report(&a.html, &report)?;
+    if let Some(path) = &a.plot {
+        std::fs::write(path, crate::report::error_plot::render(&report.tolerance)).map_err(|e| Error::Io(path.clone(), e))?;
+    }
     if let Some(dir) = &a.output_dir {
         crate::report::write_ktests(dir, &report).map_err(|e| Error::Io(dir.clone(), e))?;
     }

@@ -4,11 +4,13 @@
 mod ndrange;
 mod path_shard;
 mod perf;
+mod tolerance;
 
 pub use ndrange::NdRange;
 pub use path_shard::{PathShard, Route};
 pub use perf::{PerfConfig, CACHE_LINE};
 use std::time::Duration;
+pub use tolerance::{Tolerance, ToleranceKind};
 
 /// The floating-point assumptions of `--assume`: the one set type every
 /// layer shares (src/assumptions.rs).
@@ -67,6 +69,9 @@ pub struct Config {
     pub assumptions: Assumptions,
     /// What NaNs operations produce and how checks compare them (`--nan`).
     pub nan: crate::expr::NanModel,
+    /// A tolerance applied to every `symcross_check_equal` of float or
+    /// double elements (`--tolerance`; none by default: bit-exact).
+    pub tolerance: Option<Tolerance>,
     /// Solver process for bit-precise floating point (default cvc5).
     pub fp_solver: FpSolverKind,
     /// Work budget of one FP solver query in the solver's own units
@@ -176,6 +181,7 @@ impl Default for Config {
             seed: 0,
             assumptions: Assumptions::default(),
             nan: crate::expr::NanModel::Canonical,
+            tolerance: None,
             fp_solver: FpSolverKind::Cvc5,
             fp_solver_budget: None,
             dump_queries: None,

@@ -62,6 +62,7 @@ pub fn check_module(loaded: &Loaded, input_name: &str, entry: &str, config: &Con
         );
     }
     report.symbolic_inputs = outcome.symbolic_inputs;
+    report.tolerance = outcome.tolerance;
     report.stats.merged += loaded.folded;
     if let Some(shard) = config.shard {
         report.mark_shard(crate::report::ShardRecord { index: shard.index + 1, count: shard.count }, outcome.shard_uncertain);

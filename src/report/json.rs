@@ -213,6 +213,11 @@ pub struct Report {
     /// showed, counted (each finding's `native` says what it showed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub native_replay: Option<NativeReplaySummary>,
+    /// The result of every element of every tolerance check
+    /// (`symcross_check_close`, `--tolerance`): verdict for the bound,
+    /// worst input found, samples of the error plot.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tolerance: Vec<crate::report::ToleranceResult>,
 }
 
 /// The native replay of a `check` run's findings, counted.
@@ -388,6 +393,7 @@ impl Report {
             build: None,
             shard: None,
             native_replay: None,
+            tolerance: Vec::new(),
         }
     }
 

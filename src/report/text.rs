@@ -29,6 +29,9 @@ pub fn render_styled(report: &Report, style: &TextStyle) -> String {
     if let Some(mode) = &report.mode {
         let _ = writeln!(out, "  mode: {mode}");
     }
+    for t in &report.tolerance {
+        let _ = writeln!(out, "  tolerance: {}:{}: {}", t.location.file, t.location.line, t.summary());
+    }
     for s in &report.semantics {
         let _ = writeln!(out, "  semantics: {s}");
     }

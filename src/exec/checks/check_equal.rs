@@ -66,6 +66,18 @@ impl<'m> Executor<'m> {
         // The buffers' declared element type decides, with the sides, how
         // NaNs compare (expr::element_equality).
         let declared = self.buffer_element(state, c.args[0][0], elem).or_else(|| self.buffer_element(state, c.args[1][0], elem));
+        if let Some(tolerance) = self.cx.config.tolerance {
+            if let Some(format) = self.float_elements(state, c.args[0][0], elem, declared, loc) {
+                let buffers = crate::exec::checks::check_close::CloseBuffers {
+                    got: c.args[0][0],
+                    want: c.args[1][0],
+                    magnitude: None,
+                    format,
+                    count,
+                };
+                return self.check_close_elements(state, loc, &what, buffers, tolerance);
+            }
+        }
         // Proved elements, whose proofs later elements of the same formula
         // reuse by a checked renaming of their inputs.
         let mut lanes = crate::check::LaneSymmetry::default();
@@ -181,6 +193,31 @@ impl<'m> Executor<'m> {
             }
             None => outcome,
         }
+    }
+
+    /// The float format of a check's elements, when they are float or
+    /// double: by the buffers' declared type, else by what the first
+    /// element computes (`--tolerance` applies to float elements only).
+    fn float_elements(
+        &mut self,
+        state: &mut State,
+        left: ExprId,
+        elem: u64,
+        declared: Option<ElementType>,
+        loc: crate::ir::Loc,
+    ) -> Option<crate::expr::FpFormat> {
+        let format = match elem {
+            4 => crate::expr::FpFormat::Single,
+            8 => crate::expr::FpFormat::Double,
+            _ => return None,
+        };
+        match declared {
+            Some(ElementType::Float(f)) => return (f == format).then_some(format),
+            Some(_) => return None,
+            None => {}
+        }
+        let first = self.load_value(state, left, &Type::Int(format.width()), loc).ok()?[0];
+        (fp_result_format(&self.cx.pool, first) == Some(format)).then_some(format)
     }
 
     fn mismatch_exprs(

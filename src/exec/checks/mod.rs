@@ -1,6 +1,7 @@
 //! The crosscheck built-ins: `symcross_check_equal` and `memcmp`, and the
 //! NaN rules under which their elements are compared.
 
+pub mod check_close;
 pub(in crate::exec) mod check_differences;
 pub mod check_equal;
 pub(in crate::exec) mod compare;

@@ -44,6 +44,7 @@ impl<'m> Executor<'m> {
             "symcross_make_symbolic" | "make_symbolic" | "klee_make_symbolic" => (Self::builtin_make_symbolic, Between(2, 3)),
             "symcross_assume" | "klee_assume" => (Self::builtin_assume, Exact(1)),
             "symcross_check_equal" => (Self::builtin_check_equal, Between(4, 5)),
+            "symcross_check_close" => (Self::builtin_check_close, Exact(6)),
             "__assert_fail" | "__assert_rtn" => (Self::builtin_assert_fail, Exact(4)),
             "klee_assert" => (Self::builtin_klee_assert, Exact(1)),
             "klee_prefer_cex" => (Self::builtin_ignore, Exact(2)),

@@ -44,6 +44,8 @@ pub struct RunOutcome {
     /// With `Config::shard`: the split rested on an `unknown` solver
     /// answer, so the shards may disagree on it (shard.rs).
     pub shard_uncertain: bool,
+    /// The result of each element of each tolerance check reached.
+    pub tolerance: Vec<crate::report::ToleranceResult>,
 }
 
 impl Executor<'_> {
@@ -72,6 +74,7 @@ impl Executor<'_> {
             output: std::mem::take(&mut self.log.output),
             symbolic_inputs: self.cx.pool.arrays().iter().map(|a| SymbolicInput { name: a.name.clone(), bytes: a.size }).collect(),
             shard_uncertain: self.log.shard_uncertain,
+            tolerance: std::mem::take(&mut self.log.tolerance),
         }
     }
 

@@ -114,6 +114,8 @@ pub struct RunLog {
     /// `unknown` solver answer, so the shards may disagree on the split
     /// (shard.rs).
     pub shard_uncertain: bool,
+    /// The result of each element of each tolerance check reached.
+    pub tolerance: Vec<crate::report::ToleranceResult>,
 }
 
 impl RunLog {
@@ -132,6 +134,7 @@ impl RunLog {
             coverage,
             output: Vec::new(),
             shard_uncertain: false,
+            tolerance: Vec::new(),
         }
     }
 

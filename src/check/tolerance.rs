@@ -1,0 +1,105 @@
+//! Deciding a tolerance check: is `got` within the tolerance of `want` on
+//! every input of the path? Samples first (they also start the search for
+//! the worst input), then the bit-precise solver on the question of
+//! `close_encoding.rs`, then the solver-guided search for the largest
+//! error (`worst_input.rs`), whatever the verdict.
+
+use super::close_encoding::{exceeds, CloseQuestion};
+use super::worst_input::{measure, sample, Measured, Sampled};
+use super::{Decider, Feasibility};
+use crate::expr::{Assignment, ExprId, ExprPool};
+use crate::report::{DecidedBy, ErrorSample};
+use crate::solver::Unknown;
+
+/// Concrete inputs tried per element before the solver.
+const CLOSE_SAMPLES: u32 = 384;
+
+/// The verdict of one element for the tolerance's bound.
+#[derive(Clone, Debug)]
+pub enum CloseVerdict {
+    /// Within the bound on every input of the path; the step that proved it.
+    Within(DecidedBy),
+    /// The input puts the values beyond the bound; the step that found it.
+    Exceeds(Assignment, DecidedBy),
+    /// The solver's input exceeds the bound in IEEE arithmetic, but runs
+    /// through a choice the model leaves open; the string says why.
+    Suspected(Assignment, String),
+    /// Not decided.
+    Unknown(Unknown),
+}
+
+/// The answer for one element: the verdict, and the worst input found.
+pub struct CloseAnswer {
+    /// The verdict for the bound.
+    pub verdict: CloseVerdict,
+    /// The input with the largest error found.
+    pub worst: Option<Measured>,
+    /// An upper bound of the error proved by the solver.
+    pub proved_max: Option<f64>,
+    /// The inputs tried, for the plot.
+    pub samples: Vec<ErrorSample>,
+    /// Why the search for the worst input stopped short.
+    pub search_note: Option<String>,
+}
+
+impl Decider {
+    /// Decides one element of a tolerance check on `path`.
+    pub fn decide_close(&mut self, pool: &mut ExprPool, path: &[ExprId], q: &CloseQuestion) -> CloseAnswer {
+        let bound = q.tolerance.bound;
+        // An input that satisfies the path seeds the samples near it (a
+        // harness that assumes a range is sampled inside the range).
+        let mut seeds = Vec::new();
+        if !path.is_empty() {
+            let yes = pool.bool_const(true);
+            if let Feasibility::Sat(m) = self.backend.check(pool, path, yes) {
+                seeds.push(m);
+            }
+        }
+        let mut found: Sampled = sample(pool, path, q, self.assumptions, CLOSE_SAMPLES, self.seed, &seeds);
+        let same = pool.eq(q.got, q.want);
+        let identical = q.got == q.want || pool.as_const(same) == Some(1);
+        let verdict = if identical {
+            CloseVerdict::Within(DecidedBy::Structural)
+        } else if let Some(m) = &found.exceeding {
+            CloseVerdict::Exceeds(m.witness.clone(), DecidedBy::Sampling)
+        } else {
+            let goal = exceeds(pool, q, bound);
+            match pool.as_const(goal) {
+                Some(0) => CloseVerdict::Within(DecidedBy::Structural),
+                _ => match self.backend.check(pool, path, goal) {
+                    Feasibility::Unsat => CloseVerdict::Within(DecidedBy::BitPrecise),
+                    Feasibility::Sat(m) => match measure(pool, path, q, self.assumptions, &m) {
+                        Some(measured) => {
+                            super::worst_input::record(&mut found, measured, q);
+                            CloseVerdict::Exceeds(m, DecidedBy::BitPrecise)
+                        }
+                        None => {
+                            let mut roots = q.roots().to_vec();
+                            roots.extend_from_slice(path);
+                            let why = self
+                                .unconfirmed_because(pool, &roots, &m)
+                                .unwrap_or_else(|| "the values do not exceed the bound when evaluated on the solver's input".into());
+                            CloseVerdict::Suspected(m, why)
+                        }
+                    },
+                    Feasibility::Unknown(why) => CloseVerdict::Unknown(why),
+                },
+            }
+        };
+        let (proved_max, search_note) = match &verdict {
+            CloseVerdict::Within(DecidedBy::Structural) => (Some(0.0), None),
+            CloseVerdict::Within(_) => {
+                let r = self.raise_worst(pool, path, q, &mut found, Some(bound));
+                (r.proved_max, r.note)
+            }
+            CloseVerdict::Exceeds(..) => {
+                let r = self.raise_worst(pool, path, q, &mut found, None);
+                (r.proved_max, r.note)
+            }
+            CloseVerdict::Suspected(..) | CloseVerdict::Unknown(_) => {
+                (None, Some("the solver did not decide the bound, so no larger error was searched for".to_string()))
+            }
+        };
+        CloseAnswer { verdict, worst: found.worst, proved_max, samples: found.samples, search_note }
+    }
+}

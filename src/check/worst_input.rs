@@ -1,0 +1,325 @@
+//! The worst input of a tolerance check: the input where the two values
+//! are furthest apart. Found in three steps, the first two on concrete
+//! inputs: edge values and seeded random values of every float input the
+//! values read (as `sampling.rs` draws them); then inputs near the ones
+//! that satisfy the path (same sign and exponent, random significand), so
+//! a harness that assumes a range is sampled inside it; then the solver,
+//! asked for an error above the largest found, the bound raised until the
+//! answer is unsat (`raise`). Every sample is kept for the error plot.
+//!
+//! Budgets are counts (samples, queries, solver work units), never time.
+
+use super::close_encoding::{distance, exceeds, to_f64, CloseQuestion, Distance};
+use super::sampling::{float_slots, telling_value, FloatSlot, UNIFORM_EDGES};
+use super::{Decider, Feasibility};
+use crate::assumptions::Assumptions;
+use crate::config::ToleranceKind;
+use crate::expr::{evaluate_all, Assignment, ExprId, ExprPool, FpFormat, Leaf};
+use crate::report::ErrorSample;
+use crate::splitmix::SplitMix;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Queries the solver-guided step asks at most, per element.
+pub const MAX_RAISE_QUERIES: u32 = 10;
+
+/// Solver work units of one query of the solver-guided step.
+const RAISE_UNITS: u32 = 4_000_000;
+
+/// Samples kept for the plot, per element.
+const MAX_PLOTTED: usize = 400;
+
+/// An input and the distance of the values there.
+#[derive(Clone, Debug)]
+pub struct Measured {
+    /// The input.
+    pub witness: Assignment,
+    /// The values' bits there.
+    pub got: u128,
+    /// The reference's bits there.
+    pub want: u128,
+    /// The magnitude's bits there (the reference for `rel`).
+    pub reference: u128,
+    /// How far apart they are.
+    pub distance: Distance,
+    /// The plotted input's value.
+    pub input: Option<f64>,
+}
+
+/// What sampling found.
+#[derive(Default)]
+pub struct Sampled {
+    /// The inputs tried that satisfy the path, for the plot.
+    pub samples: Vec<ErrorSample>,
+    /// The input with the largest error.
+    pub worst: Option<Measured>,
+    /// An input on which the values exceed the bound, when one was tried.
+    pub exceeding: Option<Measured>,
+}
+
+/// The float input the plot puts on its horizontal axis: the first one
+/// the values read.
+pub fn plotted_slot(pool: &ExprPool, q: &CloseQuestion) -> Option<(String, FpFormat, u32, u32)> {
+    let slots = float_slots(pool, &[q.got, q.want]);
+    let s = slots.first()?;
+    let name = pool.arrays().get(s.array as usize).map(|a| a.name.clone()).unwrap_or_default();
+    let label = if s.offset == 0 { name } else { format!("{name}+{}", s.offset) };
+    Some((label, s.format, s.array, s.offset))
+}
+
+fn slot_value(w: &Assignment, array: u32, offset: u32, f: FpFormat) -> Option<f64> {
+    let bytes = w.arrays.get(&array)?;
+    let n = (f.width() / 8) as usize;
+    let b = bytes.get(offset as usize..offset as usize + n)?;
+    let bits = b.iter().rev().fold(0u128, |acc, x| (acc << 8) | *x as u128);
+    Some(to_f64(f, bits))
+}
+
+/// Evaluates the question under `w`: `None` when the path does not hold
+/// there, or the values run through an approximation the CPU would not
+/// compute as evaluated (`confirm.rs`).
+pub fn measure(pool: &ExprPool, path: &[ExprId], q: &CloseQuestion, assumptions: Assumptions, w: &Assignment) -> Option<Measured> {
+    let mut roots = q.roots().to_vec();
+    roots.extend_from_slice(path);
+    let values = evaluate_all(pool, &roots, w);
+    if path.iter().any(|c| values[c] == 0) {
+        return None;
+    }
+    if super::confirm::unconfirmed_because(pool, assumptions, &roots, w).is_some() {
+        return None;
+    }
+    let (got, want, reference) = (values[&q.got], values[&q.want], values[&q.reference]);
+    let input = plotted_slot(pool, q).and_then(|(_, f, a, o)| slot_value(w, a, o, f));
+    Some(Measured { witness: w.clone(), got, want, reference, distance: distance(q, got, want, reference), input })
+}
+
+/// Tries `trials` concrete inputs (and `seeds`, inputs known to satisfy
+/// the path, with their neighbours). Deterministic for a seed.
+pub fn sample(
+    pool: &ExprPool,
+    path: &[ExprId],
+    q: &CloseQuestion,
+    assumptions: Assumptions,
+    trials: u32,
+    seed: u64,
+    seeds: &[Assignment],
+) -> Sampled {
+    let mut roots = q.roots().to_vec();
+    roots.extend_from_slice(path);
+    let mut leaves = FxHashSet::default();
+    for r in &roots {
+        pool.leaves_of(*r, &mut leaves);
+    }
+    let mut leaves: Vec<Leaf> = leaves.into_iter().collect();
+    leaves.sort();
+    let mut sizes: FxHashMap<u32, usize> = FxHashMap::default();
+    for leaf in &leaves {
+        if let Leaf::Input { array, index } = *leaf {
+            let s = sizes.entry(array).or_insert(0);
+            *s = (*s).max(index as usize + 1);
+        }
+    }
+    let slots = float_slots(pool, &[q.got, q.want, q.reference]);
+    let mut rng = SplitMix(seed ^ ((q.got.index() as u64) << 32) ^ q.want.index() as u64);
+    let mut out = Sampled::default();
+    let mut satisfying: Vec<Assignment> = seeds.to_vec();
+    let blank = || {
+        let mut w = Assignment::default();
+        for (array, size) in &sizes {
+            w.arrays.insert(*array, vec![0; *size]);
+        }
+        w
+    };
+    for trial in 0..trials {
+        let w = if trial % 2 == 1 && !satisfying.is_empty() {
+            // Near an input that satisfies the path.
+            let base = &satisfying[(rng.next_u64() % satisfying.len() as u64) as usize];
+            let mut w = base.clone();
+            for (array, size) in &sizes {
+                w.arrays.entry(*array).or_insert_with(|| vec![0; *size]).resize((*size).max(1), 0);
+            }
+            for s in &slots {
+                let old = read_slot(&w, s);
+                s.write(&mut w, neighbour(s.format, old, &mut rng));
+            }
+            w
+        } else {
+            let mut w = blank();
+            let edge = UNIFORM_EDGES.get((trial as usize / 2).wrapping_sub(1)).filter(|_| trial > 0);
+            if let Some(edge) = edge {
+                for s in &slots {
+                    s.write(&mut w, edge(s.format));
+                }
+            } else if trial > 0 {
+                for leaf in &leaves {
+                    if let Leaf::Input { array, index } = *leaf {
+                        w.arrays.get_mut(&array).expect("sized above")[index as usize] = rng.next_u64() as u8;
+                    }
+                }
+                for s in &slots {
+                    s.write(&mut w, telling_value(s.format, &mut rng));
+                }
+            }
+            w
+        };
+        let Some(m) = measure(pool, path, q, assumptions, &w) else { continue };
+        if satisfying.len() < 64 {
+            satisfying.push(w);
+        }
+        record(&mut out, m, q);
+    }
+    out
+}
+
+/// Adds a measured input to what sampling found.
+pub fn record(out: &mut Sampled, m: Measured, q: &CloseQuestion) {
+    if let (Some(x), Some(u)) = (m.input, m.distance.ulps) {
+        if out.samples.len() < MAX_PLOTTED && x.is_finite() {
+            out.samples.push(ErrorSample { input: x, ulps: u as f64 });
+        }
+    }
+    if out.exceeding.is_none() && super::close_encoding::exceeds_concrete(q, m.got, m.want, m.reference, q.tolerance.bound) {
+        out.exceeding = Some(m.clone());
+    }
+    if out.worst.as_ref().is_none_or(|w| m.distance.measure > w.distance.measure) {
+        out.worst = Some(m);
+    }
+}
+
+fn read_slot(w: &Assignment, s: &FloatSlot) -> u128 {
+    let n = (s.format.width() / 8) as usize;
+    w.arrays
+        .get(&s.array)
+        .and_then(|b| b.get(s.offset as usize..s.offset as usize + n))
+        .map(|b| b.iter().rev().fold(0u128, |acc, x| (acc << 8) | *x as u128))
+        .unwrap_or(0)
+}
+
+/// A value of the same sign and (mostly) the same exponent as `old`, with
+/// a random significand.
+fn neighbour(f: FpFormat, old: u128, rng: &mut SplitMix) -> u128 {
+    let frac_bits = f.significand_bits() - 1;
+    let frac_mask = (1u128 << frac_bits) - 1;
+    let mut top = old >> frac_bits;
+    let exp_mask = (1u128 << f.exponent_bits()) - 1;
+    let exp = top & exp_mask;
+    if rng.next_u64().is_multiple_of(4) && exp > 2 && exp < exp_mask - 2 {
+        let step = (rng.next_u64() % 3) as u128;
+        top = if rng.next_u64().is_multiple_of(2) { top + step } else { top - step };
+    }
+    let frac = (rng.next_u64() as u128 | ((rng.next_u64() as u128) << 64)) & frac_mask;
+    (top << frac_bits) | frac
+}
+
+/// What the solver-guided step found.
+pub struct Raised {
+    /// An upper bound of the error proved by an unsat answer.
+    pub proved_max: Option<f64>,
+    /// Why the search stopped before the largest error and the proved
+    /// bound met, when it did.
+    pub note: Option<String>,
+}
+
+impl Decider {
+    /// Raises the largest error found by asking the solver for a larger
+    /// one: above the largest found, doubling while it answers sat, then
+    /// halving the gap to the proved bound (`known_max`, or the first
+    /// unsat answer) until they meet or the queries run out.
+    pub fn raise_worst(
+        &mut self,
+        pool: &mut ExprPool,
+        path: &[ExprId],
+        q: &CloseQuestion,
+        found: &mut Sampled,
+        known_max: Option<f64>,
+    ) -> Raised {
+        let ulps = q.tolerance.kind == ToleranceKind::Ulp;
+        let ceiling = if ulps { (1u128 << q.format.width()) as f64 } else { f64::INFINITY };
+        let mut hi = known_max;
+        let mut note = None;
+        for _ in 0..MAX_RAISE_QUERIES {
+            if self.backend.stop_requested() {
+                note = Some("the search for a larger error was interrupted".to_string());
+                break;
+            }
+            let lo = found.worst.as_ref().map(|w| w.distance.measure).unwrap_or(0.0);
+            if !lo.is_finite() {
+                break;
+            }
+            let target = match hi {
+                Some(h) if met(lo, h, ulps) => break,
+                Some(h) => between(lo, h, ulps),
+                None if lo == 0.0 => 0.0,
+                None => lo * 2.0,
+            };
+            if target >= ceiling {
+                break;
+            }
+            let goal = exceeds(pool, q, target);
+            match self.backend.check_budgeted(pool, path, goal, RAISE_UNITS) {
+                Feasibility::Unsat => hi = Some(target),
+                Feasibility::Sat(m) => match measure(pool, path, q, self.assumptions, &m) {
+                    Some(got) if got.distance.measure > lo => record(found, got, q),
+                    _ => {
+                        note = Some(format!(
+                            "the solver's input with an error above {target:e} does not show it when evaluated (it runs through an approximation), so the search stopped there"
+                        ));
+                        break;
+                    }
+                },
+                Feasibility::Unknown(why) => {
+                    note = Some(format!("the solver did not decide whether an error above {target:e} is possible ({})", why.detail));
+                    break;
+                }
+            }
+        }
+        let lo = found.worst.as_ref().map(|w| w.distance.measure).unwrap_or(0.0);
+        if note.is_none() && hi.is_none_or(|h| !met(lo, h, ulps)) && lo.is_finite() {
+            note = Some(format!("the search for a larger error stopped after {MAX_RAISE_QUERIES} solver queries"));
+        }
+        Raised { proved_max: hi, note }
+    }
+}
+
+/// Whether the largest error found and the proved bound are close enough
+/// to stop: equal in ulps, within a thousandth otherwise.
+fn met(lo: f64, hi: f64, ulps: bool) -> bool {
+    if ulps {
+        hi <= lo
+    } else {
+        hi <= lo * (1.0 + 1e-3) || hi == 0.0
+    }
+}
+
+/// A bound between the largest error found and the proved bound.
+fn between(lo: f64, hi: f64, ulps: bool) -> f64 {
+    if ulps {
+        ((lo + hi) / 2.0).floor()
+    } else if lo > 0.0 {
+        (lo * hi).sqrt()
+    } else {
+        hi / 1024.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bisection_meets() {
+        assert!(met(3.0, 3.0, true));
+        assert!(!met(2.0, 3.0, true));
+        assert_eq!(between(2.0, 9.0, true), 5.0);
+        assert!(met(1.0, 1.0005, false));
+        assert_eq!(between(0.0, 1024.0, false), 1.0);
+    }
+
+    #[test]
+    fn neighbours_keep_sign_and_magnitude() {
+        let mut rng = SplitMix(7);
+        for _ in 0..100 {
+            let v = f32::from_bits(neighbour(FpFormat::Single, 1.5f32.to_bits() as u128, &mut rng) as u32);
+            assert!(v > 0.0 && (0.12..16.0).contains(&v), "{v}");
+        }
+    }
+}
