@@ -252,6 +252,22 @@ pub enum DecidedBy {
     LaneSymmetry,
 }
 
+impl DecidedBy {
+    /// The step in words, as the text and HTML reports print it.
+    pub fn words(self) -> &'static str {
+        match self {
+            DecidedBy::Structural => "structural identity",
+            DecidedBy::Canonical => "e-graph canonicalisation",
+            DecidedBy::ImpliedQuery => "implied integer query",
+            DecidedBy::Sampling => "evaluation on sampled inputs",
+            DecidedBy::BitPrecise => "bit-precise solver",
+            DecidedBy::Timeout => "solver timeout (not confirmed)",
+            DecidedBy::SolverUnknown => "no solver answer (not confirmed)",
+            DecidedBy::LaneSymmetry => "lane symmetry (lane 0 proof reused)",
+        }
+    }
+}
+
 /// One reported problem.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Finding {

@@ -4,7 +4,7 @@
 
 use super::colour::TextStyle;
 use super::diagnostic::{self, SourceCache};
-use super::finding::{DecidedBy, DecodedInput, Finding, FindingKind, NativeOutcome, Status};
+use super::finding::{DecodedInput, Finding, FindingKind, NativeOutcome, Status};
 use super::json::{Report, Verdict};
 use std::fmt::Write;
 
@@ -173,16 +173,7 @@ fn render_finding(out: &mut String, f: &Finding, sources: &mut SourceCache, styl
     diagnostic::heading(out, f, style);
     diagnostic::excerpt(out, &f.location, sources, style);
     if let Some(by) = f.decided_by {
-        let step = match by {
-            DecidedBy::Structural => "structural identity",
-            DecidedBy::Canonical => "e-graph canonicalisation",
-            DecidedBy::ImpliedQuery => "implied integer query",
-            DecidedBy::Sampling => "evaluation on sampled inputs",
-            DecidedBy::BitPrecise => "bit-precise solver",
-            DecidedBy::Timeout => "solver timeout (not confirmed)",
-            DecidedBy::SolverUnknown => "no solver answer (not confirmed)",
-            DecidedBy::LaneSymmetry => "lane symmetry (lane 0 proof reused)",
-        };
+        let step = by.words();
         let _ = writeln!(out, "  decided by: {step}");
     }
     if let Some(n) = &f.native {

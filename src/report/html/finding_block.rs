@@ -6,7 +6,7 @@
 use super::escape::escape;
 use super::source_listing::anchor;
 use super::{expressions, race_grid, tolerance_plot, witness_table};
-use crate::report::{DecidedBy, Finding, FindingKind, Location, NativeOutcome, Status};
+use crate::report::{Finding, FindingKind, Location, NativeOutcome, Status};
 use std::fmt::Write;
 
 /// Appends finding number `n` (`id="finding-n"`, which the source listing links to).
@@ -23,7 +23,7 @@ pub(super) fn render(out: &mut String, n: usize, f: &Finding) {
     let _ = writeln!(out, "<p class=\"message\">{}</p>", escape(&f.message));
     let mut facts: Vec<(&str, String)> = Vec::new();
     if let Some(by) = f.decided_by {
-        facts.push(("decided by", escape(decided_by_words(by))));
+        facts.push(("decided by", escape(by.words())));
     }
     if let Some(n) = &f.native {
         let on = n.on.as_deref().unwrap_or("natively");
@@ -77,18 +77,4 @@ fn location_link(loc: &Location) -> String {
         return format!("<code>{}</code>", escape(&text));
     }
     format!("<a href=\"#{}\"><code>{}</code></a>", anchor(&loc.file, loc.line), escape(&text))
-}
-
-/// The ladder step, in the words of the text report.
-fn decided_by_words(by: DecidedBy) -> &'static str {
-    match by {
-        DecidedBy::Structural => "structural identity",
-        DecidedBy::Canonical => "e-graph canonicalisation",
-        DecidedBy::ImpliedQuery => "implied integer query",
-        DecidedBy::Sampling => "evaluation on sampled inputs",
-        DecidedBy::BitPrecise => "bit-precise solver",
-        DecidedBy::Timeout => "solver timeout (not confirmed)",
-        DecidedBy::SolverUnknown => "no solver answer (not confirmed)",
-        DecidedBy::LaneSymmetry => "lane symmetry (lane 0 proof reused)",
-    }
 }
