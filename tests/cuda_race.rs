@@ -42,6 +42,9 @@ fixtures!(
     shared_uninitialised,
     pair_mode_race,
     pair_mode_ok,
+    warp_synchronous_no_syncwarp,
+    warp_synchronous_syncwarp,
+    warp_shuffle_reduction,
 );
 
 #[test]
@@ -77,6 +80,26 @@ fn races_name_threads_blocks_and_shared_memory_as_cuda_does() {
     let msg = json["findings"][0]["message"].as_str().unwrap_or("");
     assert!(msg.contains("race on shared buffer `tile`"), "{msg}");
     assert!(msg.contains("write by thread (1,0,0) of block (0,0,0) and read by thread (0,1,0) of block (0,0,0)"), "{msg}");
+}
+
+#[test]
+fn a_race_inside_one_warp_says_it_needs_threads_out_of_lockstep() {
+    let json = report("warp_synchronous_no_syncwarp", &[]);
+    let msg = json["findings"][0]["message"].as_str().unwrap_or("");
+    assert!(msg.contains("thread (1,0,0) of block (0,0,0) and read by thread (0,0,0) of block (0,0,0)"), "{msg}");
+    assert!(msg.contains("in one warp: this pair races only when the threads of a warp do not run in lockstep"), "{msg}");
+    // Threads of two blocks race whatever the warps do.
+    let json = report("inter_block_race", &[]);
+    let msg = json["findings"][0]["message"].as_str().unwrap_or("");
+    assert!(!msg.contains("lockstep"), "{msg}");
+}
+
+#[test]
+fn unmodelled_warp_functions_are_named() {
+    let json = report("warp_shuffle_reduction", &[]);
+    let f = json["findings"].as_array().and_then(|f| f.iter().find(|f| f["kind"] == "unsupported")).cloned().unwrap_or_default();
+    let msg = f["message"].as_str().unwrap_or("");
+    assert!(msg.contains("__shfl_down_sync") && msg.contains("not modelled"), "{json}");
 }
 
 #[test]

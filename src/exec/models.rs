@@ -51,6 +51,9 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
         if let Some(r) = self.call_opencl(state, ctx) {
             return Some(r);
         }
+        if let Some(r) = self.call_cuda_intrinsic(state, ctx) {
+            return Some(r);
+        }
         self.call_undefined_in_kernel(state, ctx)
     }
 

@@ -5,6 +5,7 @@ pub mod buffer_inputs;
 pub mod builtins;
 pub(in crate::exec) mod byval;
 pub(in crate::exec) mod compare_exchange;
+pub(in crate::exec) mod cuda_warps;
 pub(in crate::exec) mod device_state;
 pub(in crate::exec) mod events;
 pub mod group_calls;

@@ -242,7 +242,9 @@ impl<'m> Executor<'m> {
         let havocked = (may_tolerate && values_havocked) || self.depends_on_havoc(state, log.havoc_fresh_from, condition);
         let doubt =
             self.doubt_of_shared_finding(state, havocked, gpu.ndrange.groups, &[a.group_ids, b.group_ids], witness.as_ref(), condition);
-        self.report_race(state, &gpu.ndrange, a, b, benign, witness, doubt);
+        let warp_note = self.warp_lockstep_note(a, b, gpu.ndrange.local, witness.as_ref());
+        let benign_note = if benign { " (benign: both write the same value; --allow-benign-races hides it)" } else { "" };
+        self.report_race(state, &gpu.ndrange, a, b, &format!("{benign_note}{warp_note}"), witness, doubt);
         Decision::Race
     }
 
@@ -253,7 +255,7 @@ impl<'m> Executor<'m> {
         ndrange: &crate::config::NdRange,
         a: &AccessRecord,
         b: &AccessRecord,
-        benign: bool,
+        note: &str,
         witness: Option<crate::expr::Assignment>,
         doubt: Option<String>,
     ) {
@@ -296,8 +298,7 @@ impl<'m> Executor<'m> {
         };
         let first = describe(a, self);
         let second = describe(b, self);
-        let benign_note = if benign { " (benign: both write the same value; --allow-benign-races hides it)" } else { "" };
-        let msg = format!("{kind} race on {space} buffer `{}`{element}: {first} and {second}{benign_note}", o.name);
+        let msg = format!("{kind} race on {space} buffer `{}`{element}: {first} and {second}{note}", o.name);
         let related = Related { message: second, location: self.cx.location(b.loc) };
         let site = self.race_site(ndrange, a, b, o.name.clone(), space, witness.as_ref());
         let mut s = state.clone();

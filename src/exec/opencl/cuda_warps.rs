@@ -1,0 +1,101 @@
+//! Warps of a CUDA block: 32 threads by linear thread index. Code written
+//! for warp-synchronous execution (the last steps of a reduction on
+//! `volatile` shared memory, without `__syncwarp`) assumes that the
+//! threads of a warp run in lockstep; since independent thread scheduling
+//! (sm_70) they need not, and such code races. A race between two threads
+//! of one warp is reported with a note saying so: that pair races only
+//! when the warp's threads do not run in lockstep. A write-write race of
+//! one instruction is a race in lockstep too (which lane's store lands is
+//! not defined), so it gets no note.
+
+use crate::exec::engine::executor::Executor;
+use crate::expr::{Assignment, ExprId};
+use crate::race::AccessRecord;
+
+/// Threads per warp on every NVIDIA GPU so far.
+pub const WARP_SIZE: u64 = 32;
+
+/// The note of a race between two threads of one warp.
+pub const LOCKSTEP_NOTE: &str = "; the two threads are in one warp: this pair races only when the threads of a warp do not run in \
+                                 lockstep, as they need not since independent thread scheduling (sm_70); __syncwarp() between \
+                                 the accesses orders them";
+
+impl<'m> Executor<'m> {
+    /// The note for a race between `a` and `b` when they are threads of
+    /// one warp of one block of a CUDA kernel (with the witness's values
+    /// for symbolic ids), else "".
+    pub(in crate::exec) fn warp_lockstep_note(
+        &self,
+        a: &AccessRecord,
+        b: &AccessRecord,
+        block: [u64; 3],
+        model: Option<&Assignment>,
+    ) -> &'static str {
+        if !self.cx.module.is_cuda() || (a.write && b.write && a.loc == b.loc) {
+            return "";
+        }
+        let value = |e: ExprId| match (self.cx.pool.as_const(e), model) {
+            (Some(v), _) => Some(v as u64),
+            (None, Some(m)) => Some(crate::expr::evaluate(&self.cx.pool, e, m) as u64),
+            (None, None) => None,
+        };
+        let ids = |r: &AccessRecord| -> Option<([u64; 3], [u64; 3])> {
+            let l = [value(r.local_ids[0])?, value(r.local_ids[1])?, value(r.local_ids[2])?];
+            let g = [value(r.group_ids[0])?, value(r.group_ids[1])?, value(r.group_ids[2])?];
+            Some((l, g))
+        };
+        let (Some((la, ga)), Some((lb, gb))) = (ids(a), ids(b)) else { return "" };
+        let linear = |l: [u64; 3]| l[0] + block[0] * (l[1] + block[1] * l[2]);
+        if ga == gb && linear(la) / WARP_SIZE == linear(lb) / WARP_SIZE {
+            LOCKSTEP_NOTE
+        } else {
+            ""
+        }
+    }
+}
+
+/// The CUDA function behind an NVVM warp intrinsic symcross does not model
+/// (clang lowers `__shfl_sync` to `llvm.nvvm.shfl.sync.idx.*`, ...): named
+/// in the `unsupported` finding that makes the result inconclusive.
+pub fn unmodelled_warp_function(intrinsic: &str) -> Option<&'static str> {
+    let rest = intrinsic.strip_prefix("llvm.nvvm.")?;
+    Some(match rest {
+        r if r.starts_with("shfl.sync.idx") => "__shfl_sync",
+        r if r.starts_with("shfl.sync.up") => "__shfl_up_sync",
+        r if r.starts_with("shfl.sync.down") => "__shfl_down_sync",
+        r if r.starts_with("shfl.sync.bfly") => "__shfl_xor_sync",
+        r if r.starts_with("vote.ballot") => "__ballot_sync",
+        r if r.starts_with("vote.all") => "__all_sync",
+        r if r.starts_with("vote.any") => "__any_sync",
+        r if r.starts_with("bar.warp.sync") => "__syncwarp",
+        r if r.starts_with("activemask") => "__activemask",
+        _ => "a CUDA device intrinsic",
+    })
+}
+
+impl<'m> Executor<'m> {
+    /// A call of an NVVM intrinsic: an `unsupported` finding naming the
+    /// CUDA function (warp-level synchronisation, shuffles and votes need
+    /// the threads of a warp to meet, which the work-item scheduler does
+    /// not model); None for any other call.
+    pub(in crate::exec) fn call_cuda_intrinsic(
+        &mut self,
+        state: &mut crate::exec::engine::state::State,
+        c: &crate::exec::engine::calls::CallCtx,
+    ) -> Option<Result<Option<crate::expr::value::Value>, crate::exec::engine::executor::Step>> {
+        let function = unmodelled_warp_function(c.name)?;
+        let msg = format!("{function} ({}): warp-level synchronisation, shuffles and votes are not modelled", c.name);
+        Some(Err(self.unsupported(state, c.inst.loc, msg)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn warp_intrinsics_are_named_by_their_cuda_functions() {
+        assert_eq!(super::unmodelled_warp_function("llvm.nvvm.shfl.sync.bfly.i32"), Some("__shfl_xor_sync"));
+        assert_eq!(super::unmodelled_warp_function("llvm.nvvm.vote.ballot.sync"), Some("__ballot_sync"));
+        assert_eq!(super::unmodelled_warp_function("llvm.nvvm.bar.warp.sync"), Some("__syncwarp"));
+        assert_eq!(super::unmodelled_warp_function("llvm.sqrt.f32"), None);
+    }
+}
