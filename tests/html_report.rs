@@ -114,6 +114,31 @@ fn a_check_page_shows_the_mismatch_its_witness_and_expressions_and_runs_no_marku
     assert_rendered(&pixels, &[([0xff, 0xe3, 0xe3], "findings verdict")]);
 }
 
+/// A tolerance check's page holds its bound, verdict and worst input, and
+/// the error plot inline.
+#[test]
+fn a_tolerance_page_shows_the_bound_and_the_error_plot() {
+    if !chromium_present("html_report::tolerance") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("tolerance.html");
+    let json = dir.path().join("tolerance.json");
+    let harness = common::repo().join("harnesses/tolerance/scaled_by_powers_of_two.c");
+    let r = common::symcross(&["check", harness.to_str().unwrap(), "--html", page.to_str().unwrap(), "--json", json.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let result = &report["tolerance"][0];
+    let (dom, console) = load(&page);
+    assert!(console.is_empty(), "the page logged to the console: {console:#?}");
+    assert!(dom.contains("<h2 id=\"tolerance\">Tolerance checks (1)</h2>"), "no tolerance section");
+    assert!(dom.contains(&as_dom_text(result["what"].as_str().unwrap())));
+    assert!(dom.contains(&format!("<td class=\"mono\">{}</td>", result["tolerance"].as_str().unwrap())));
+    assert!(dom.contains("<div class=\"plot\"><svg"), "no error plot");
+    let samples = result["samples"].as_array().map_or(0, |s| s.len());
+    assert!(samples > 0, "no samples to plot: {report:#}");
+}
+
 #[test]
 fn a_race_page_draws_the_ndrange_with_both_work_items_and_the_element() {
     if !chromium_present("html_report::race") {

@@ -5,7 +5,7 @@
 
 use super::escape::escape;
 use super::source_listing::anchor;
-use super::{expressions, race_grid, tolerance_plot, witness_table};
+use super::{expressions, race_grid, witness_table};
 use crate::report::{Finding, FindingKind, Location, NativeOutcome, Status};
 use std::fmt::Write;
 
@@ -58,9 +58,6 @@ pub(super) fn render(out: &mut String, n: usize, f: &Finding) {
     }
     if let Some(site) = &f.race {
         race_grid::render(out, site);
-    }
-    if let Some(svg) = tolerance_plot::for_finding(f) {
-        let _ = writeln!(out, "<div class=\"plot\">{svg}</div>");
     }
     witness_table::render(out, f);
     out.push_str("</article>\n");

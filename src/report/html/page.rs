@@ -5,6 +5,7 @@
 use super::escape::escape;
 use super::finding_block;
 use super::source_listing;
+use super::tolerance_plot;
 use crate::report::{Report, Verdict};
 use std::fmt::Write;
 use std::path::Path;
@@ -86,6 +87,7 @@ pub fn report_page(report: &Report, source_base: Option<&Path>, index: Option<&s
     for (i, f) in report.findings.iter().enumerate() {
         finding_block::render(&mut body, i + 1, f);
     }
+    tolerance_plot::render(&mut body, report);
     source_listing::render(&mut body, &report.findings, source_base);
     document(&format!("symcross {command}: {} ({})", report.input, verdict_word(report.verdict)), &body)
 }

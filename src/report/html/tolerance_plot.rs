@@ -1,11 +1,40 @@
-//! Where a tolerance check's error plot joins the page: the SVG of the
-//! error over the inputs, drawn by the report's plot renderer, embedded
-//! in the finding's block. No finding carries a plot yet, so none is
-//! drawn; this is the one place that changes when one does.
+//! The tolerance checks of a run on its page: one row per check (the
+//! bound, its verdict, the worst input found with its error) and the
+//! error plot the report's renderer draws (report/error_plot.rs), inline.
 
-use crate::report::Finding;
+use super::escape::escape;
+use crate::report::{Report, ToleranceResult};
+use std::fmt::Write;
 
-/// The inline SVG of the finding's error plot, if it has one.
-pub(super) fn for_finding(_finding: &Finding) -> Option<String> {
-    None
+/// Appends the section, when the run reached a tolerance check.
+pub(super) fn render(out: &mut String, report: &Report) {
+    if report.tolerance.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "<h2 id=\"tolerance\">Tolerance checks ({})</h2>", report.tolerance.len());
+    out.push_str("<table class=\"witness\">\n<tr><th>check</th><th>element</th><th>bound</th><th>verdict</th><th>decided by</th><th>worst error found</th></tr>\n");
+    for r in &report.tolerance {
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td class=\"mono\">{}</td><td>{}</td><td>{}</td><td class=\"mono\">{}</td></tr>",
+            escape(&r.what),
+            r.element,
+            escape(&r.tolerance),
+            escape(r.verdict.describe()),
+            escape(r.decided_by.words()),
+            escape(&worst_words(r))
+        );
+    }
+    out.push_str("</table>\n");
+    let _ = writeln!(out, "<div class=\"plot\">{}</div>", crate::report::error_plot::render(&report.tolerance));
+}
+
+fn worst_words(r: &ToleranceResult) -> String {
+    match &r.worst {
+        None => "none found".to_string(),
+        Some(w) => {
+            let ulps = w.ulps.map_or("-".to_string(), |u| u.to_string());
+            format!("{ulps} ulp, relative {:.3e}: got {}, want {}", w.relative, w.got, w.want)
+        }
+    }
 }
