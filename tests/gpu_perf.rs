@@ -10,7 +10,9 @@ use serde_json::Value;
 
 /// Runs a fixture with its `// args:` line and `extra`, JSON on stdout.
 fn run(name: &str, extra: &[&str]) -> (common::Run, Value) {
-    let path = common::repo().join("tests/fixtures/perf").join(format!("{name}.cl"));
+    let dir = common::repo().join("tests/fixtures/perf");
+    let cl = dir.join(format!("{name}.cl"));
+    let path = if cl.exists() { cl } else { dir.join(format!("{name}.cu")) };
     let text = std::fs::read_to_string(&path).expect("read fixture");
     let line = text.lines().find_map(|l| l.strip_prefix("// args:")).expect("an `// args:` line");
     let p = path.to_str().expect("utf-8 path");
@@ -275,4 +277,37 @@ fn branches_past_the_interval_limit_are_named_not_dropped_silently() {
             && w["message"] == "--perf: a barrier interval ran more than 262144 branches (work-items looping long between barriers); the 57888 past them were not measured for warp divergence"),
         "{warnings:?}"
     );
+}
+
+#[test]
+fn cuda_an_unpadded_shared_tile_is_a_32_way_conflict_named_as_cuda_names_it() {
+    let (run, json) = run("transpose_unpadded_cuda", &[]);
+    assert_eq!(
+        of_kind(&json, "bank-conflict"),
+        vec![(
+            13,
+            "32-way bank conflict: threads 0, 1, 2, 3 and 28 more of warp 0 of block (0,0,0) hit bank 0 at 32 different words of shared \
+             buffer `tile` (read; 32 banks of 4 bytes, warp size 32)"
+                .to_string()
+        )]
+    );
+    assert_eq!(of_kind(&json, "uncoalesced-access"), vec![]);
+    assert_clean(&run, &json);
+}
+
+#[test]
+fn cuda_a_padded_shared_tile_has_no_conflict() {
+    let (run, json) = run("transpose_padded_cuda", &[]);
+    assert_no_perf_findings(&json);
+    assert_clean(&run, &json);
+}
+
+#[test]
+fn cuda_interleaved_reduction_splits_every_warp() {
+    let (run, json) = run("reduce_interleaved_cuda", &[]);
+    let found = of_kind(&json, "warp-divergence");
+    let lines: Vec<u64> = found.iter().map(|c| c.0).collect();
+    assert_eq!(lines, vec![10, 14], "{found:?}");
+    assert!(found[0].1.starts_with("warp divergence: threads 0 and 1 of warp 0 of block (0,0,0) take different directions"), "{found:?}");
+    assert_clean(&run, &json);
 }

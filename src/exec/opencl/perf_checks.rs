@@ -127,7 +127,7 @@ impl<'m> Executor<'m> {
         let name = state.memory.object(a.object).name.clone();
         let rw = if a.write { "write" } else { "read" };
         let message = format!(
-            "{}-way bank conflict: threads {} of warp {} of group ({}) hit bank {} at {} different words of local buffer `{name}` ({rw}; \
+            "{}-way bank conflict: threads {} of warp {} of {} hit bank {} at {} different words of {} buffer `{name}` ({rw}; \
              {} banks of {} bytes, warp size {})",
             c.degree,
             thread_list(&c.threads),
@@ -135,6 +135,7 @@ impl<'m> Executor<'m> {
             self.group_label(&a.group_ids),
             c.bank,
             c.degree,
+            if self.cx.module.is_cuda() { "shared" } else { "local" },
             cfg.banks,
             cfg.bank_width,
             cfg.warp_size
@@ -167,7 +168,7 @@ impl<'m> Executor<'m> {
         let rw = if a.write { "write to" } else { "read of" };
         let apart = match t.apart {
             Some((x, y, d)) => {
-                format!("; threads {x} and {y} of warp {} of group ({}) access bytes {d} apart", a.warp, self.group_label(&a.group_ids))
+                format!("; threads {x} and {y} of warp {} of {} access bytes {d} apart", a.warp, self.group_label(&a.group_ids))
             }
             None => String::new(),
         };
@@ -221,7 +222,7 @@ impl<'m> Executor<'m> {
         };
         let Some((taken, not_taken)) = pair else { return };
         let message = format!(
-            "warp divergence: threads {taken} and {not_taken} of warp {} of group ({}) take different directions at this branch (thread \
+            "warp divergence: threads {taken} and {not_taken} of warp {} of {} take different directions at this branch (thread \
              {taken} takes it, thread {not_taken} does not), so the warp runs both sides (warp size {})",
             b.warp,
             self.group_label(&b.group_ids),
@@ -323,10 +324,12 @@ impl<'m> Executor<'m> {
         }
     }
 
-    /// `x,y,z` of a group whose ids are constants (enumerate mode).
+    /// `group (x,y,z)` of a group whose ids are constants (enumerate
+    /// mode); `block (x,y,z)` in CUDA code.
     fn group_label(&self, ids: &[ExprId; 3]) -> String {
         let v: Vec<String> = ids.iter().map(|&e| self.cx.pool.as_const(e).map_or("?".into(), |v| v.to_string())).collect();
-        v.join(",")
+        let noun = if self.cx.module.is_cuda() { "block" } else { "group" };
+        format!("{noun} ({})", v.join(","))
     }
 }
 
