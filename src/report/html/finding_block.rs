@@ -11,7 +11,8 @@ use std::fmt::Write;
 
 /// Appends finding number `n` (`id="finding-n"`, which the source listing links to).
 pub(super) fn render(out: &mut String, n: usize, f: &Finding) {
-    let severity = if f.kind == FindingKind::Unsupported || f.status == Status::Unconfirmed { "warning" } else { "error" };
+    let severity =
+        if f.kind == FindingKind::Unsupported || f.kind.is_performance() || f.status == Status::Unconfirmed { "warning" } else { "error" };
     let _ = writeln!(out, "<article class=\"finding {severity}\" id=\"finding-{n}\">");
     let _ = writeln!(
         out,

@@ -49,7 +49,11 @@ pub(super) fn render(out: &mut String, findings: &[Finding], base: Option<&Path>
         files[at].1.entry(loc.line).or_default().push(bubble);
     };
     for (i, f) in findings.iter().enumerate() {
-        let class = if f.kind == FindingKind::Unsupported || f.status == Status::Unconfirmed { "warning" } else { "error" };
+        let class = if f.kind == FindingKind::Unsupported || f.kind.is_performance() || f.status == Status::Unconfirmed {
+            "warning"
+        } else {
+            "error"
+        };
         let text = format!("{} ({}): {}", f.kind.name(), f.status.words(), f.message);
         mark(&f.location, Bubble { finding: i + 1, class, text, column: f.location.column });
         for r in &f.related {
