@@ -218,8 +218,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let header = dir.path().join("h.h");
         std::fs::write(&header, "#define N 1\n").unwrap();
+        let source = dir.path().join("x.c");
+        std::fs::write(&source, "#include \"h.h\"\n").unwrap();
         let dep = dir.path().join("x.d");
-        std::fs::write(&dep, format!("x.bc: x.c {}\n", header.display())).unwrap();
+        std::fs::write(&dep, format!("x.bc: {} {}\n", source.display(), header.display())).unwrap();
         let module = dir.path().join("m.bc");
         std::fs::write(&module, b"BC").unwrap();
         let cache = dir.path().join("cache");
@@ -230,5 +232,11 @@ mod tests {
         assert!(!lookup(&cache, "k2", &out), "another key is another entry");
         std::fs::write(&header, "#define N 2\n").unwrap();
         assert!(!lookup(&cache, "k1", &out), "a changed header invalidates the entry");
+        // A prerequisite that cannot be read leaves no entry: it could not
+        // be checked later.
+        let missing = dir.path().join("y.d");
+        std::fs::write(&missing, "y.bc: no-such-file.c\n").unwrap();
+        store(&cache, "k3", &module, &[missing], None);
+        assert!(!lookup(&cache, "k3", &out));
     }
 }
