@@ -266,6 +266,10 @@ fn c_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn every_confirmed_finding_of_the_bundled_harnesses_replays() {
     let mut files = Vec::new();
     c_files(&common::repo().join("harnesses"), &mut files);
+    // The tolerance harnesses replay in tests/tolerance.rs; here their
+    // worst-input search would run each undecided query to this test's
+    // long query limit.
+    files.retain(|h| !h.starts_with(common::repo().join("harnesses/tolerance")));
     files.sort();
     let mut replayed = 0;
     let mut failures = Vec::new();
