@@ -105,6 +105,11 @@ impl Linear {
     fn scaled(&self, k: u128) -> Linear {
         Linear::constant(self.width, 0).plus_scaled(self, k)
     }
+
+    /// `-self`.
+    fn negated(&self) -> Linear {
+        self.scaled(mask(self.width))
+    }
 }
 
 /// Rewrites integer expressions into the normal form; keeps its memo
@@ -771,13 +776,12 @@ impl IntNormalizer {
         // min: p < q ? p : q (or <=); max: p < q ? q : p.
         let pick_less = self.same_at(pool, et, p, signed) && self.same_at(pool, ee, q, signed);
         let pick_more = self.same_at(pool, et, q, signed) && self.same_at(pool, ee, p, signed);
-        let neg_of = |l: &Linear| l.scaled(mask(l.width));
         // max(x, -x) is abs(x) and min(x, -x) is -abs(x), bit for bit even
         // at the minimum (where x = -x = abs(x)): SIMD code takes |x| as
         // PMAXSW(x, 0 - x).
-        if signed && (pick_less || pick_more) && neg_of(t) == **e {
+        if signed && (pick_less || pick_more) && t.negated() == **e {
             let abs = self.abs(pool, t);
-            return Some(if pick_more { abs } else { Rc::new(neg_of(&abs)) });
+            return Some(if pick_more { abs } else { Rc::new(abs.negated()) });
         }
         if pick_less || pick_more {
             let (lo, hi) = if et < ee { (t.clone(), e.clone()) } else { (e.clone(), t.clone()) };
@@ -793,9 +797,9 @@ impl IntNormalizer {
         }
         // abs: x < 0 ? -x : x (or <= 0), and 0 < x ? x : -x (or 0 <= x).
         let (p_zero, q_zero) = (pool.as_const(p) == Some(0), pool.as_const(q) == Some(0));
-        if q_zero && self.same_at(pool, ee, p, true) && neg_of(e) == **t {
+        if q_zero && self.same_at(pool, ee, p, true) && e.negated() == **t {
             Some(self.abs(pool, e))
-        } else if p_zero && self.same_at(pool, et, q, true) && neg_of(t) == **e {
+        } else if p_zero && self.same_at(pool, et, q, true) && t.negated() == **e {
             Some(self.abs(pool, t))
         } else {
             None
@@ -806,17 +810,14 @@ impl IntNormalizer {
     /// and `-x` builds to the smaller node (abs(-x) = abs(x) bit for bit,
     /// the minimum included), so every way of writing it meets.
     fn abs(&mut self, pool: &mut ExprPool, x: &Rc<Linear>) -> Rc<Linear> {
-        let neg_of = |l: &Linear| l.scaled(mask(l.width));
-        let minus_x = Rc::new(neg_of(x));
-        let x = if self.build(pool, &minus_x) < self.build(pool, x) { minus_x } else { x.clone() };
-        let w = x.width;
-        let zero = Rc::new(Linear::constant(w, 0));
+        let minus_x = Rc::new(x.negated());
+        let (x, minus) = if self.build(pool, &minus_x) < self.build(pool, x) { (minus_x, x.clone()) } else { (x.clone(), minus_x) };
+        let zero = Rc::new(Linear::constant(x.width, 0));
         let cond = self.compare(pool, CmpOp::Slt, &x, &zero);
         let cond = self.build(pool, &cond);
         if let Some(v) = pool.as_const(cond) {
-            return if v != 0 { Rc::new(neg_of(&x)) } else { x };
+            return if v != 0 { minus } else { x };
         }
-        let minus = Rc::new(neg_of(&x));
         let (en, ex) = (self.build(pool, &minus), self.build(pool, &x));
         let r = pool.ite(cond, en, ex);
         self.lin_of_expr(pool, r)
