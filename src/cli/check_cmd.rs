@@ -80,7 +80,8 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     if let Some(list) = &a.assume {
         config.assumptions = Assumptions::parse(list).map_err(Error::Usage)?;
     }
-    let opts = compile_options(&a.compile)?;
+    // A `.cu` file checked is a host program with its kernels.
+    let opts = CompileOptions { cuda_host: true, ..compile_options(&a.compile)? };
     // Refused before compiling; the target's rule is chosen once the
     // module, and so its triple, is loaded.
     crate::expr::NanModel::from_flag(&a.nan).ok_or_else(|| Error::Usage(format!("--nan {}: expected `equal` or `exact`", a.nan)))?;
@@ -169,7 +170,7 @@ fn build_record(a: &CheckArgs, opts: &CompileOptions, assumptions: &[String]) ->
 /// Runs a program on concrete (all-zero) inputs and prints its output.
 pub fn run(a: RunArgs) -> Result<i32, Error> {
     let _run = tracing::info_span!("run", program = %input_name(&a.files)).entered();
-    let opts = compile_options(&a.compile)?;
+    let opts = CompileOptions { cuda_host: true, ..compile_options(&a.compile)? };
     let mut loaded = crate::driver::load(&a.files, &opts)?;
     let config = Config { native_libm: true, ..Config::default() };
     loaded.prepare(&config);

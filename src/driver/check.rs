@@ -19,6 +19,9 @@ pub fn check_module(loaded: &Loaded, input_name: &str, entry: &str, config: &Con
         return Err(DriverError::EntryNotDefined { input: input_name.to_string(), entry: entry.to_string() });
     }
     let mut exec = Executor::new(module, config.clone(), super::decider(config)?);
+    if let Some(device) = &loaded.cuda_device {
+        exec.install_cuda_device(device.clone());
+    }
     let state = exec.entry_state(f);
     tracing::info!(entry, "stage: symbolic execution");
     let outcome = exec.run(state);

@@ -17,6 +17,10 @@ pub struct Loaded {
     /// Branches the if-conversion pass folded (`prepare`): the runs'
     /// reports count them as merged paths.
     pub(super) folded: u64,
+    /// The device side of the `.cu` inputs of a host program
+    /// (`CompileOptions::cuda_host`): where its `<<<...>>>` launches find
+    /// their kernels.
+    pub(super) cuda_device: Option<Module>,
     _build: crate::frontend::CompiledModule,
 }
 
@@ -44,7 +48,23 @@ pub fn load(inputs: &[PathBuf], opts: &CompileOptions) -> Result<Loaded, DriverE
     );
     let mut module = module;
     name_files_as_given(&mut module, inputs);
-    Ok(Loaded { module, folded: 0, _build: build })
+    let cuda_device = if opts.cuda_host { load_cuda_device(inputs, opts)? } else { None };
+    Ok(Loaded { module, folded: 0, cuda_device, _build: build })
+}
+
+/// The device side of the `.cu` inputs, compiled on their own (the host
+/// side has only the kernels' launch stubs); None without `.cu` inputs.
+fn load_cuda_device(inputs: &[PathBuf], opts: &CompileOptions) -> Result<Option<Module>, DriverError> {
+    let cu: Vec<PathBuf> = inputs.iter().filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("cu"))).cloned().collect();
+    if cu.is_empty() {
+        return Ok(None);
+    }
+    let started = std::time::Instant::now();
+    let build = compile_inputs(&cu, &CompileOptions { cuda_host: false, ..opts.clone() })?;
+    let mut module = crate::ir::load_module(build.path())?;
+    name_files_as_given(&mut module, &cu);
+    tracing::info!(inputs = cu.len(), seconds = started.elapsed().as_secs_f64(), "stage: compiled the CUDA device side");
+    Ok(Some(module))
 }
 
 /// Debug info names a file relative to the directory clang ran in, which

@@ -36,6 +36,9 @@ pub(in crate::exec) struct ModelData {
     /// `race --perf`: per kind and source location, the worst measure
     /// reported and its finding's index (opencl/perf_checks.rs).
     pub perf_worst: FxHashMap<(crate::report::FindingKind, Loc), (u64, usize)>,
+    /// The device side of a CUDA program checked with its host code
+    /// (opencl/cuda_runtime.rs).
+    pub cuda: Option<crate::exec::opencl::cuda_runtime::CudaDevice>,
 }
 
 impl<'m> ModelHooks<'m> for Executor<'m> {
@@ -112,10 +115,12 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
         write: bool,
         value: Option<Vec<ExprId>>,
     ) {
+        self.check_host_touches_device(state, access, write, inst.loc);
         self.observe_lanes(state, func, inst, ty, access, len, write, value);
     }
 
     fn bulk_access(&mut self, state: &mut State, access: &Access, len: u64, write: bool, value: Option<Vec<ExprId>>, loc: Loc) {
+        self.check_host_touches_device(state, access, write, loc);
         self.observe_access(state, access, len, AccessKind::plain(write), value, loc);
     }
 

@@ -19,6 +19,10 @@ pub enum Language {
     /// CUDA device code (`.cu`), compiled for nvptx64 without the CUDA
     /// toolkit: cl-runtime-model/cuda/symcross_cuda.h stands for its headers.
     Cuda,
+    /// The host side of a `.cu` file (`check`): the same file compiled for
+    /// the host, kernels as launch stubs, `<<<...>>>` as calls into the
+    /// modelled runtime (cl-runtime-model/cuda/symcross_cuda_runtime.h).
+    CudaHost,
 }
 
 /// Whose code a compilation is for: it decides the defaults.
@@ -46,10 +50,24 @@ const CUDA_FLAGS: &[&str] = &[
     "-target-feature",
     "-Xclang",
     "+ptx70",
+    "-Xclang",
+    SDK_VERSION,
 ];
+/// The host side: kernels become stubs that call `cudaLaunchKernel`.
+const CUDA_HOST_FLAGS: &[&str] =
+    &["-x", "cuda", "--cuda-host-only", "--cuda-gpu-arch=sm_70", "-nocudainc", "-nocudalib", "-Xclang", SDK_VERSION];
+/// Without a toolkit clang assumes an old CUDA and lowers `<<<...>>>` to
+/// `cudaConfigureCall`; a toolkit version from 9.2 on makes it the
+/// `__cudaPushCallConfiguration` / `cudaLaunchKernel` pair the modelled
+/// runtime implements (on both sides: the device compile parses the host
+/// code too).
+const SDK_VERSION: &str = "-target-sdk-version=12.0";
 /// The header every `.cu` file is compiled with (in the runtime model's
 /// `cuda/` folder, which is also on the include path for `cuda_runtime.h`).
 pub const CUDA_HEADER: &str = "symcross_cuda.h";
+/// The runtime API header every `.cu` file is compiled with too, on both
+/// sides (the device compile parses the host code).
+pub const CUDA_RUNTIME_HEADER: &str = "symcross_cuda_runtime.h";
 
 /// The clang command line (without the program) for one source file.
 pub fn clang_args(lang: Language, role: Role, src: &Path, out: &Path, opts: &CompileOptions, runtime: Option<&Path>) -> Vec<String> {
@@ -60,13 +78,21 @@ pub fn clang_args(lang: Language, role: Role, src: &Path, out: &Path, opts: &Com
     let mut args: Vec<String> = defaults.iter().chain(super::flags::FIXED).map(|s| s.to_string()).collect();
     match lang {
         Language::OpenCl => args.extend(OPENCL_FLAGS.iter().map(|s| s.to_string())),
-        Language::Cuda => {
-            args.extend(CUDA_FLAGS.iter().map(|s| s.to_string()));
+        Language::Cuda | Language::CudaHost => {
+            let flags = if lang == Language::Cuda { CUDA_FLAGS } else { CUDA_HOST_FLAGS };
+            args.extend(flags.iter().map(|s| s.to_string()));
+            if lang == Language::CudaHost {
+                if let Some(t) = &opts.target {
+                    args.push(format!("--target={t}"));
+                }
+            }
             if let Some(rt) = runtime {
                 args.push("-I".into());
                 args.push(rt.join("cuda").display().to_string());
-                args.push("-include".into());
-                args.push(CUDA_HEADER.into());
+                for header in [CUDA_HEADER, CUDA_RUNTIME_HEADER] {
+                    args.push("-include".into());
+                    args.push(header.into());
+                }
             }
         }
         Language::C | Language::Cxx => {

@@ -35,6 +35,9 @@ pub struct CompileOptions {
     pub cflags: Vec<String>,
     /// Compile `.c` inputs as OpenCL C (`.cl` inputs always are).
     pub opencl: bool,
+    /// Compile `.cu` inputs for the host (`check`: the harness with its
+    /// `<<<...>>>` launches) rather than as device code (`race`).
+    pub cuda_host: bool,
     /// The target triple C and C++ inputs are compiled for (`None`: the
     /// host), as `target::normalize` spells it.
     pub target: Option<String>,
@@ -73,6 +76,7 @@ fn classify(path: &Path, opts: &CompileOptions) -> Result<InputKind, FrontendErr
         "c" => InputKind::Source(Language::C),
         "cc" | "cpp" | "cxx" => InputKind::Source(Language::Cxx),
         "cl" => InputKind::Source(Language::OpenCl),
+        "cu" if opts.cuda_host => InputKind::Source(Language::CudaHost),
         "cu" => InputKind::Source(Language::Cuda),
         "bc" | "ll" => InputKind::Bitcode,
         _ => return Err(FrontendError::UnknownInputKind(path.to_path_buf())),
@@ -235,7 +239,7 @@ fn key(sources: &[(PathBuf, InputKind)], opts: &CompileOptions, tools: &Tools, r
     // The runtime libraries are compiled with the user's flags filtered
     // (runtime_cache.rs): those are in the arguments above already, but the
     // `--opencl` choice and the target decide which libraries apply.
-    k.choice(&format!("opencl={} target={:?}", opts.opencl, opts.target));
+    k.choice(&format!("opencl={} target={:?} cuda_host={}", opts.opencl, opts.target, opts.cuda_host));
     k.finish()
 }
 

@@ -114,6 +114,7 @@ pub fn runtime_library(
         defines: Vec::new(),
         cflags,
         opencl: opts.opencl,
+        cuda_host: false,
         target: opts.target.clone(),
         scratch: None,
     };

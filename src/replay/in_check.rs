@@ -33,8 +33,11 @@ pub fn confirm_natively(report: &mut Report, enabled: bool) {
     let mut summary = NativeReplaySummary::default();
     let dir = report.build.as_ref().and_then(|b| b.run_directory()).map(|d| d.to_path_buf());
     let mut to_run = Vec::new();
+    let cuda = report.build.as_ref().is_some_and(|b| b.inputs.iter().any(|i| i.to_ascii_lowercase().ends_with(".cu")));
     for i in candidates {
-        let why = if enabled {
+        let why = if enabled && cuda {
+            Some(CUDA_NOT_REPLAYED.into())
+        } else if enabled {
             recorded::skip_reason(&report.findings[i], dir.as_deref()).map(str::to_string)
         } else {
             Some("--no-replay".into())
@@ -45,7 +48,7 @@ pub fn confirm_natively(report: &mut Report, enabled: bool) {
         }
     }
     summary.on = if enabled { "this CPU".into() } else { "not replayed (--no-replay)".into() };
-    let approximate: Vec<usize> = if enabled { approximate } else { Vec::new() };
+    let approximate: Vec<usize> = if enabled && !cuda { approximate } else { Vec::new() };
     if !to_run.is_empty() || !approximate.is_empty() {
         match build(report) {
             Ok((program, nan)) => {
@@ -76,6 +79,10 @@ pub fn confirm_natively(report: &mut Report, enabled: bool) {
     report.native_replay = Some(summary);
     report.settle_verdict();
 }
+
+/// Why a finding of a CUDA program is confirmed by the model only: its
+/// kernels need an NVIDIA GPU and the CUDA toolkit, which symcross does not use.
+const CUDA_NOT_REPLAYED: &str = "a CUDA program needs an NVIDIA GPU and the CUDA toolkit to run natively; symcross uses neither";
 
 /// The native build of what the report checked, with its `--nan`; why
 /// there is none otherwise.

@@ -46,18 +46,21 @@ impl Backend for LentAway {
 }
 
 /// A kernel argument as the host passed it.
-enum KernelArg {
+pub(super) enum KernelArg {
     Bytes(Vec<ExprId>),
     Local(u64),
 }
 
-/// Everything `__symcross_cl_run` asks for.
-struct Launch {
-    module: Rc<Module>,
-    host_files_at: u32,
-    kernel: FuncId,
-    ndrange: NdRange,
-    args: Vec<KernelArg>,
+/// Everything `__symcross_cl_run` (or a CUDA launch) asks for.
+pub(super) struct Launch {
+    pub module: Rc<Module>,
+    pub host_files_at: u32,
+    pub kernel: FuncId,
+    pub ndrange: NdRange,
+    pub args: Vec<KernelArg>,
+    /// CUDA: the bytes of dynamic shared memory, which every `extern
+    /// __shared__` array of the device code starts at.
+    pub dynamic_shared: Option<u64>,
 }
 
 impl<'m> Executor<'m> {
@@ -112,10 +115,10 @@ impl<'m> Executor<'m> {
         if ndrange.checked_total().is_none() {
             return Err(self.unsupported(state, loc, "NDRange of more than 2^64 work-items".into()));
         }
-        Ok(Launch { module, host_files_at, kernel, ndrange, args })
+        Ok(Launch { module, host_files_at, kernel, ndrange, args, dynamic_shared: None })
     }
 
-    fn run_ndrange(&mut self, state: &mut State, launch: Launch, loc: Loc) -> Result<Option<Value>, Step> {
+    pub(super) fn run_ndrange(&mut self, state: &mut State, launch: Launch, loc: Loc) -> Result<Option<Value>, Step> {
         let module = launch.module.clone();
         let mut config = self.cx.config.clone();
         // The host's paths are what shards split; a kernel's run under one
@@ -194,6 +197,9 @@ impl<'m> Executor<'m> {
                 _ => return None,
             };
             args.push(v);
+        }
+        if let Some(bytes) = launch.dynamic_shared {
+            self.place_dynamic_shared(&mut state.memory, bytes)?;
         }
         let nd = launch.ndrange;
         let mode = if nd.total() <= HOST_LAUNCH_ENUMERATE_UP_TO { RaceMode::Enumerate } else { RaceMode::Pair };

@@ -5,6 +5,7 @@ pub mod buffer_inputs;
 pub mod builtins;
 pub(in crate::exec) mod byval;
 pub(in crate::exec) mod compare_exchange;
+pub(in crate::exec) mod cuda_runtime;
 pub(in crate::exec) mod cuda_warps;
 pub(in crate::exec) mod device_state;
 pub(in crate::exec) mod events;
@@ -44,6 +45,9 @@ impl<'m> Executor<'m> {
             "__symcross_cl_alloc" => (Self::cl_alloc, Exact(1)),
             "__symcross_cl_free" => (Self::cl_free, Exact(1)),
             "__symcross_unsupported" => (Self::cl_unsupported, Exact(1)),
+            "__symcross_cuda_alloc" => (Self::cuda_alloc, Exact(1)),
+            "__symcross_cuda_free" => (Self::cuda_free, Exact(1)),
+            "__symcross_cuda_launch" => (Self::cuda_launch, Exact(9)),
             _ => return None,
         })
     }

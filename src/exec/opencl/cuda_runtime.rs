@@ -1,0 +1,203 @@
+//! The engine primitives behind the modelled CUDA runtime
+//! (cl-runtime-model/host/cuda_runtime.c, declared in
+//! cl-runtime-model/cuda/symcross_cuda_runtime.h): device memory, and a
+//! `<<<grid, block, shared>>>` launch run like an OpenCL NDRange
+//! (launch.rs) on the device side of the same `.cu` file, compiled
+//! separately and installed before the run (`install_cuda_device`).
+//! Also the check that host code does not dereference device memory.
+
+use crate::exec::engine::calls::CallCtx;
+use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::engine::state::State;
+use crate::exec::opencl::launch::{KernelArg, Launch};
+use crate::exec::opencl::workitems::NdRange;
+use crate::expr::value::{scalar, Value};
+use crate::ir::{FuncId, Loc, Module};
+use crate::memory::{Access, Memory, ObjectKind};
+use crate::report::FindingKind;
+use std::rc::Rc;
+
+/// The device side of the `.cu` program being checked.
+pub struct CudaDevice {
+    pub module: Rc<Module>,
+    /// Index in `module.files` where the host module's file names start
+    /// (as `ClProgram::host_files_at`).
+    pub host_files_at: u32,
+}
+
+/// How clang names a kernel's host stub: the kernel's name with this in
+/// front of its identifier (`_Z6vecAddPfi` -> `_Z21__device_stub__vecAddPfi`).
+const STUB_PREFIX: &str = "__device_stub__";
+
+/// The device kernel's (mangled) name for the name of its host stub.
+pub fn kernel_name_of_stub(stub: &str) -> Option<String> {
+    let at = stub.find(STUB_PREFIX)?;
+    if at == 0 {
+        // extern "C": no mangling.
+        return Some(stub[STUB_PREFIX.len()..].to_string());
+    }
+    // Itanium mangling: the identifier's length is the number before it.
+    let digits = stub[..at].bytes().rev().take_while(u8::is_ascii_digit).count();
+    let length: usize = stub[at - digits..at].parse().ok()?;
+    let rest = length.checked_sub(STUB_PREFIX.len()).filter(|&n| n > 0)?;
+    Some(format!("{}{rest}{}", &stub[..at - digits], &stub[at + STUB_PREFIX.len()..]))
+}
+
+/// Whether `name` is a function of the modelled CUDA runtime API
+/// (`cudaMemcpy`, `__cudaPopCallConfiguration`, and the header's typed
+/// `cudaMalloc<T>`, mangled `_ZL10cudaMallocIfE...`).
+pub fn is_runtime_api(name: &str) -> bool {
+    let plain = match name.strip_prefix("_Z") {
+        Some(rest) => rest.trim_start_matches('L').trim_start_matches(|c: char| c.is_ascii_digit()),
+        None => name,
+    };
+    plain.starts_with("cuda") || plain.starts_with("__cuda")
+}
+
+impl<'m> Executor<'m> {
+    /// Installs the device side of the program: launches find their
+    /// kernels in it. Its file table gets the host's after its own.
+    pub fn install_cuda_device(&mut self, mut module: Module) {
+        let host_files_at = module.files.len() as u32;
+        module.files.extend(self.cx.module.files.iter().cloned());
+        self.models.cuda = Some(CudaDevice { module: Rc::new(module), host_files_at });
+    }
+
+    /// The user's line for a call inside the CUDA runtime model: where
+    /// the outermost runtime API function on the stack was called.
+    fn cuda_call_loc(&self, state: &State, fallback: Loc) -> Loc {
+        state.stack.iter().find(|f| is_runtime_api(&self.cx.module.function(f.func).name)).map(|f| f.call_loc).unwrap_or(fallback)
+    }
+
+    /// `void *__symcross_cuda_alloc(size)`: global memory named after the
+    /// user's cudaMalloc line.
+    pub(in crate::exec) fn cuda_alloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let n = self.concrete_arg(state, c.args[0][0])?;
+        let user = self.cuda_call_loc(state, c.inst.loc);
+        let file = self.cx.module.file_name(user);
+        let name = format!("device memory allocated at {}:{}", file.rsplit('/').next().unwrap_or(file), user.line);
+        self.admit_allocation(n)?;
+        let id = state.memory.allocate(&mut self.cx.pool, n, 256, ObjectKind::Heap, name);
+        let o = state.memory.object_mut(id);
+        o.alloc_line = Some(user);
+        o.addr_space = crate::ir::GLOBAL_SPACE;
+        let base = o.base;
+        Ok(Some(scalar(self.cx.pool.constant(64, base as u128))))
+    }
+
+    /// `void __symcross_cuda_free(p)`: frees, recording the user's cudaFree line.
+    pub(in crate::exec) fn cuda_free(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let user = self.cuda_call_loc(state, c.inst.loc);
+        self.free_pointer(state, c.args[0][0], user)?;
+        Ok(None)
+    }
+
+    /// `int __symcross_cuda_launch(stub, gx, gy, gz, bx, by, bz, args,
+    /// shared)`: runs the kernel whose host stub is `stub` on the current
+    /// memory; 1 when the device side has no such kernel.
+    pub(in crate::exec) fn cuda_launch(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let loc = c.inst.loc;
+        let user = self.cuda_call_loc(state, loc);
+        let stub = self.concrete_arg(state, c.args[0][0])?;
+        let mut sizes = [0u64; 6];
+        for (k, s) in sizes.iter_mut().enumerate() {
+            *s = self.concrete_arg(state, c.args[1 + k][0])?;
+        }
+        let shared = self.concrete_arg(state, c.args[8][0])?;
+        let Some(device) = self.models.cuda.as_ref() else {
+            return Err(self.unsupported(state, user, "a kernel launch without the device side of a .cu file".into()));
+        };
+        let (module, host_files_at) = (device.module.clone(), device.host_files_at);
+        let kernel = self.function_addr.get(&stub).and_then(|f| {
+            let name = kernel_name_of_stub(&self.cx.module.function(*f).name)?;
+            module.functions.iter().position(|k| k.is_kernel && !k.is_declaration() && k.name == name)
+        });
+        let Some(kernel) = kernel else { return Ok(Some(scalar(self.cx.pool.constant(32, 1)))) };
+        let kernel = FuncId(kernel as u32);
+        let params: Vec<u64> =
+            module.function(kernel).params.iter().map(|p| p.byval.map_or_else(|| p.ty.size(), |(size, _)| size)).collect();
+        let pointers = if params.is_empty() { Vec::new() } else { self.read_words(state, c.args[7][0], params.len(), loc)? };
+        let mut args = Vec::with_capacity(params.len());
+        for (size, at) in params.into_iter().zip(pointers) {
+            let ptr = self.cx.pool.constant(64, at as u128);
+            let access = self.resolve(state, ptr, size, loc, false)?;
+            args.push(KernelArg::Bytes(self.read_bytes(state, &access, size, loc).into_vec()));
+        }
+        let [gx, gy, gz, bx, by, bz] = sizes;
+        let ndrange = NdRange::of_groups(3, [bx, by, bz], [gx, gy, gz]);
+        if ndrange.checked_total().is_none() {
+            return Err(self.unsupported(state, user, "a launch of more than 2^64 threads".into()));
+        }
+        let launch = Launch { module, host_files_at, kernel, ndrange, args, dynamic_shared: Some(shared) };
+        self.run_ndrange(state, launch, user)?;
+        Ok(Some(scalar(self.cx.pool.constant(32, 0))))
+    }
+
+    /// Points every `extern __shared__` array of the kernel module at one
+    /// block of `bytes` bytes of shared memory (they all start at the
+    /// launch's dynamic shared memory, as in CUDA); each block gets its
+    /// own, like a `__local` argument. None if the memory limit refuses it.
+    pub(super) fn place_dynamic_shared(&mut self, memory: &mut Memory, bytes: u64) -> Option<()> {
+        let module = self.cx.module;
+        let externs: Vec<usize> = (0..module.globals.len())
+            .filter(|&g| module.globals[g].addr_space == crate::ir::LOCAL_SPACE && module.globals[g].init.is_none() && module.globals[g].size == 0)
+            .collect();
+        let Some(&first) = externs.first() else { return Some(()) };
+        let name = crate::ir::local_static_name(&module.globals[first].name).unwrap_or(&module.globals[first].name).to_string();
+        let obj = self.argument_buffer(memory, bytes, crate::ir::LOCAL_SPACE, name)?;
+        let base = memory.object(obj).base;
+        for g in externs {
+            self.global_addr[g] = base;
+        }
+        Some(())
+    }
+
+    /// Host code of a CUDA program reading or writing device memory (a
+    /// `cudaMalloc` pointer dereferenced on the host, which has no access
+    /// to it): an out-of-bounds finding. The runtime's own copies, inside
+    /// its API functions, are what the host must use instead.
+    pub(in crate::exec) fn check_host_touches_device(&mut self, state: &State, access: &Access, write: bool, loc: Loc) {
+        if state.gpu.is_some() || self.models.cuda.is_none() {
+            return;
+        }
+        let o = state.memory.object(access.object);
+        if o.addr_space != crate::ir::GLOBAL_SPACE || o.kind != ObjectKind::Heap {
+            return;
+        }
+        if state.stack.iter().any(|f| is_runtime_api(&self.cx.module.function(f.func).name)) {
+            return;
+        }
+        let at = match self.cx.pool.as_const(access.offset) {
+            Some(off) => format!(" at byte offset {}", off as u64),
+            None => String::new(),
+        };
+        let message = format!(
+            "host code {} {}{at}: a pointer from cudaMalloc is not dereferenceable on the host (copy with cudaMemcpy)",
+            if write { "writes" } else { "reads" },
+            o.name
+        );
+        self.report(state, FindingKind::OutOfBounds, loc, message, None, None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stubs_name_their_kernels() {
+        assert_eq!(kernel_name_of_stub("_Z21__device_stub__vecAddPKfS0_Pfi").as_deref(), Some("_Z6vecAddPKfS0_Pfi"));
+        assert_eq!(kernel_name_of_stub("_ZN2ns21__device_stub__vecAddEPf").as_deref(), Some("_ZN2ns6vecAddEPf"));
+        assert_eq!(kernel_name_of_stub("__device_stub__plain").as_deref(), Some("plain"));
+        assert_eq!(kernel_name_of_stub("_Z6vecAddPf"), None);
+    }
+
+    #[test]
+    fn runtime_api_names() {
+        assert!(is_runtime_api("cudaMemcpy"));
+        assert!(is_runtime_api("__cudaPopCallConfiguration"));
+        assert!(is_runtime_api("_ZL10cudaMallocIfE9cudaErrorPPT_m"));
+        assert!(!is_runtime_api("main"));
+        assert!(!is_runtime_api("_Z6vecAddPf"));
+    }
+}
