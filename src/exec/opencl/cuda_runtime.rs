@@ -140,7 +140,9 @@ impl<'m> Executor<'m> {
     pub(super) fn place_dynamic_shared(&mut self, memory: &mut Memory, bytes: u64) -> Option<()> {
         let module = self.cx.module;
         let externs: Vec<usize> = (0..module.globals.len())
-            .filter(|&g| module.globals[g].addr_space == crate::ir::LOCAL_SPACE && module.globals[g].init.is_none() && module.globals[g].size == 0)
+            .filter(|&g| {
+                module.globals[g].addr_space == crate::ir::LOCAL_SPACE && module.globals[g].init.is_none() && module.globals[g].size == 0
+            })
             .collect();
         let Some(&first) = externs.first() else { return Some(()) };
         let name = crate::ir::local_static_name(&module.globals[first].name).unwrap_or(&module.globals[first].name).to_string();
