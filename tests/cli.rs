@@ -189,3 +189,16 @@ fn race_arg_refuses_a_value_for_a_struct_and_a_parameter_the_kernel_lacks() {
     assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
     assert!(run.stderr.contains("kernel `use` has no parameter `nope`"), "{}", run.stderr);
 }
+
+/// `--html -` writes the page to standard output, alone (no text report
+/// mixed into it); two reports asking for standard output are refused.
+#[test]
+fn html_report_on_standard_output() {
+    let run = common::symcross(&["check", &fixture("int_add_self_proved.c"), "--html", "-"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("<!DOCTYPE html>"), "{}", &run.stdout[..run.stdout.len().min(200)]);
+    assert!(run.stdout.trim_end().ends_with("</html>"), "page cut short or followed by text");
+    let both = common::symcross(&["check", &fixture("int_add_self_proved.c"), "--html", "-", "--json", "-"]);
+    assert_eq!(both.code, 2, "{}", both.stderr);
+    assert!(both.stderr.contains("--json - and --html - both ask for standard output"), "{}", both.stderr);
+}

@@ -603,18 +603,38 @@ fn uninitialised_store_to_global_is_named() {
     );
 }
 
+/// An access past a buffer in a kernel names the work-item that made it
+/// and the element it reached, not only the buffer.
+#[test]
+fn kernel_out_of_bounds_names_work_item_and_element() {
+    let messages = fixture_messages("sized_buffer_oob");
+    assert!(
+        messages.iter().any(|m| m
+            == "write of 4 bytes outside buffer object `out` of 200 bytes by work-item (10,0,0) of group (0,0,0), at element 53 (byte offset 212)"),
+        "{messages:?}"
+    );
+    let messages = fixture_messages("local_array_out_of_bounds");
+    assert!(
+        messages.iter().any(|m| m
+            == "an access at index 10 of an array of 10 elements by work-item (10,0,0) of group (0,0,0), outside local object `fill.A` of 40 bytes"),
+        "{messages:?}"
+    );
+}
+
 /// An index past an array member's length is named with the array and
 /// its length, even where the address stays inside the struct.
 #[test]
 fn subobject_bounds_name_the_array() {
     let messages = fixture_messages("array_member_past_end");
     assert!(
-        messages.iter().any(|m| m.starts_with("an access at index 3 of array `vals` of 3 elements: outside the array")),
+        messages.iter().any(|m| m
+            .starts_with("an access at index 3 of array `vals` of 3 elements by work-item (3,0,0) of group (0,0,0): outside the array")),
         "{messages:?}"
     );
     let messages = fixture_messages("private_array_into_next");
     assert!(
-        messages.iter().any(|m| m == "an access at index 4 of an array of 4 elements, outside stack object `first` of 16 bytes"),
+        messages.iter().any(|m| m.starts_with("an access at index 4 of an array of 4 elements by work-item ")
+            && m.ends_with(", outside stack object `first` of 16 bytes")),
         "{messages:?}"
     );
 }

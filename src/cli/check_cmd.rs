@@ -77,6 +77,7 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     let mut config = Config::default();
     apply_limits(&mut config, &a.limits)?;
     super::ensure_writable(&[&a.limits.json, &a.ci.sarif, &a.ci.junit, &a.html])?;
+    super::one_report_on_stdout(&[("--json", &a.limits.json), ("--sarif", &a.ci.sarif), ("--junit", &a.ci.junit), ("--html", &a.html)])?;
     if let Some(list) = &a.assume {
         config.assumptions = Assumptions::parse(list).map_err(Error::Usage)?;
     }
@@ -125,7 +126,7 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     // Confirmed means reproduced: each confirmed finding's witness runs
     // natively on the same build before it is reported.
     crate::replay::confirm_natively(&mut report, !a.no_replay);
-    if !super::stdout_taken(&a.limits.json, &a.ci) {
+    if !super::stdout_taken(&a.limits.json, &a.ci, &a.html) {
         print!("{}", text::render_styled(&report, style));
     }
     super::write_json(&a.limits.json, &report.to_json())?;

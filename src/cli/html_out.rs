@@ -6,10 +6,16 @@ use crate::suite::outcome::SuiteReport;
 use crate::Error;
 use std::path::Path;
 
-/// Writes the run's page where `--html` asked, if it did.
+/// Writes the run's page where `--html` asked, if it did (`-`: standard
+/// output).
 pub fn write_report(target: &Option<String>, report: &crate::report::Report) -> Result<(), Error> {
     let Some(path) = target else { return Ok(()) };
-    std::fs::write(path, html::report_page(report, None, None)).map_err(|e| Error::Io(path.into(), e))
+    let page = html::report_page(report, None, None);
+    if path == "-" {
+        print!("{page}");
+        return Ok(());
+    }
+    std::fs::write(path, page).map_err(|e| Error::Io(path.into(), e))
 }
 
 /// Creates `suite --html DIR` before the entries run, so that a directory

@@ -82,9 +82,22 @@ pub fn write_ci_reports(ci: &CiReportArgs, report: &crate::report::Report, class
     write_json(&ci.junit, &junit::render("symcross", &[junit::case_of(report, classname)]))
 }
 
-/// Whether any report goes to standard output (the text report then does not).
-pub fn stdout_taken(json: &Option<String>, ci: &CiReportArgs) -> bool {
-    [json, &ci.sarif, &ci.junit].iter().any(|t| t.as_deref() == Some("-"))
+/// Whether any report goes to standard output (the text report then does
+/// not); `html` is `--html` of `check` and `race`.
+pub fn stdout_taken(json: &Option<String>, ci: &CiReportArgs, html: &Option<String>) -> bool {
+    [json, &ci.sarif, &ci.junit, html].iter().any(|t| t.as_deref() == Some("-"))
+}
+
+/// Refuses two reports on standard output (`--json - --sarif -`): their
+/// texts would run together and neither could be read back.
+pub fn one_report_on_stdout(outputs: &[(&str, &Option<String>)]) -> Result<(), crate::Error> {
+    let on_stdout: Vec<&str> = outputs.iter().filter(|(_, t)| t.as_deref() == Some("-")).map(|(flag, _)| *flag).collect();
+    match on_stdout.as_slice() {
+        [first, second, ..] => {
+            Err(crate::Error::Usage(format!("{first} - and {second} - both ask for standard output; give one of them a file name")))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Writes a JSON report where `--json` asked for it.

@@ -40,6 +40,12 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
     let mut config = Config::default();
     crate::cli::check_cmd::apply_limits(&mut config, &a.limits)?;
     crate::cli::ensure_writable(&[&a.limits.json, &a.ci.sarif, &a.ci.junit, &a.html])?;
+    crate::cli::one_report_on_stdout(&[
+        ("--json", &a.limits.json),
+        ("--sarif", &a.ci.sarif),
+        ("--junit", &a.ci.junit),
+        ("--html", &a.html),
+    ])?;
     config.stop_at_first_finding = !a.all_findings;
     // Shallow paths first (seeded, so runs are reproducible): a loop
     // bounded by a symbolic value must not keep one work-item unrolling
@@ -89,7 +95,7 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
         });
     }
     let report = crate::driver::recheck_havoc_doubts(&loaded, &ran, &config, outcome)?;
-    if !crate::cli::stdout_taken(&a.limits.json, &a.ci) {
+    if !crate::cli::stdout_taken(&a.limits.json, &a.ci, &a.html) {
         print!("{}", text::render_styled(&report, style));
     }
     crate::cli::write_json(&a.limits.json, &report.to_json())?;

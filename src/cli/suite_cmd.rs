@@ -68,7 +68,7 @@ fn merge_path_shards(a: &MergeArgs, texts: Vec<(String, String)>) -> Result<i32,
         reports.push((name, r));
     }
     let report = crate::report::shard_merge::merge(reports).map_err(Error::Merge)?;
-    if !crate::cli::stdout_taken(&a.json, &a.ci) {
+    if !crate::cli::stdout_taken(&a.json, &a.ci, &None) {
         print!("{}", crate::report::text::render(&report));
     }
     crate::cli::write_json(&a.json, &report.to_json())?;
@@ -106,7 +106,7 @@ fn finish(report: &SuiteReport, json: &Option<String>, ci: &super::CiReportArgs)
             failures.push_str(&first);
         }
     }
-    if !crate::cli::stdout_taken(json, ci) {
+    if !crate::cli::stdout_taken(json, ci, &None) {
         print!("{}{failures}", report.table());
     } else {
         eprint!("{failures}");

@@ -68,10 +68,11 @@ impl<'m> Executor<'m> {
                 }
                 .unwrap_or_else(|| "an array".into());
                 let what = if b.dereferenced { "an access at" } else { "an address of" };
+                let who = self.running_item_phrase(&out, model.as_ref());
                 let msg = match &whole {
-                    Some(object) => format!("{what} index {at} of an array of {} elements, outside {object}", b.len),
+                    Some(object) => format!("{what} index {at} of an array of {} elements{who}, outside {object}", b.len),
                     None => format!(
-                        "{what} index {at} of {name} of {} elements: outside the array (undefined in OpenCL C even inside the enclosing object)",
+                        "{what} index {at} of {name} of {} elements{who}: outside the array (undefined in OpenCL C even inside the enclosing object)",
                         b.len
                     ),
                 };

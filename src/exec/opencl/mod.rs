@@ -1,6 +1,7 @@
 //! OpenCL: the host API, kernel launch, work-items and their scheduling,
 //! device built-ins, `__local`/`__global` memory and race detection.
 
+pub(in crate::exec) mod access_site;
 pub mod buffer_inputs;
 pub mod builtins;
 pub(in crate::exec) mod byval;
