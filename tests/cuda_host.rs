@@ -21,7 +21,18 @@ macro_rules! fixtures {
     };
 }
 
-fixtures!(vector_add, vector_add_off_by_one,);
+fixtures!(
+    vector_add,
+    vector_add_off_by_one,
+    matmul_tiled,
+    matmul_tiled_missing_sync,
+    reduction_dynamic_shared,
+    reduction_shared_too_small,
+    runtime_error_codes,
+    sum_atomic,
+    sum_race,
+    host_dereferences_device_pointer,
+);
 
 /// The report of a fixture, run with `--json -`.
 fn report(name: &str) -> serde_json::Value {
@@ -43,4 +54,49 @@ fn off_by_one_names_the_element_and_is_confirmed_by_the_model_only() {
     assert_eq!(f["status"], "confirmed-by-model", "{f}");
     assert!(f["witness"].is_array() || f["witness"].is_object(), "{f}");
     assert!(f["native"]["detail"].as_str().unwrap_or("").contains("NVIDIA GPU"), "{f}");
+}
+
+/// A race inside the launched kernel names the buffer by its cudaMalloc
+/// line and the two threads as CUDA does.
+#[test]
+fn race_in_a_launched_kernel_names_buffer_and_threads() {
+    let json = report("sum_race");
+    let f = json["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "race").expect("a race");
+    let message = f["message"].as_str().unwrap();
+    assert!(message.contains("global buffer `device memory allocated at sum_atomic.cu:28`"), "{message}");
+    assert!(message.contains("thread (0,0,0) of block (0,0,0)"), "{message}");
+}
+
+/// A missing __syncthreads in the tiled multiply races on a static
+/// `__shared__` tile, named as declared.
+#[test]
+fn missing_sync_races_on_the_shared_tile() {
+    let json = report("matmul_tiled_missing_sync");
+    let f = json["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "race").expect("a race");
+    let message = f["message"].as_str().unwrap();
+    assert!(message.contains("shared buffer `ta`") || message.contains("shared buffer `tb`"), "{message}");
+}
+
+/// Dynamic shared memory is exactly the launch's third argument: half of
+/// it is overrun by the fifth thread of the block.
+#[test]
+fn dynamic_shared_memory_has_the_launched_size() {
+    let json = report("reduction_shared_too_small");
+    let f = &json["findings"][0];
+    assert_eq!(f["kind"], "out-of-bounds");
+    let message = f["message"].as_str().unwrap();
+    assert!(message.contains("`partial` of 16 bytes"), "{message}");
+}
+
+/// Host code writing through a cudaMalloc pointer: the finding says so
+/// and points at the line.
+#[test]
+fn host_dereference_of_device_memory_is_named() {
+    let json = report("host_dereferences_device_pointer");
+    let f = &json["findings"][0];
+    assert_eq!(f["kind"], "out-of-bounds");
+    let message = f["message"].as_str().unwrap();
+    assert!(message.starts_with("host code writes device memory allocated at host_dereferences_device_pointer.cu:13"), "{message}");
+    assert!(message.contains("not dereferenceable on the host"), "{message}");
+    assert_eq!(f["location"]["line"], 15, "{f}");
 }
