@@ -9,7 +9,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 PACKAGES="clang-19 libclang-rt-19-dev llvm-19-dev libpolly-19-dev libclang-19-dev libz3-dev z3 cvc5 \
   opencl-headers ocl-icd-opencl-dev pocl-opencl-icd csmith libcsmith-dev libzstd-dev zlib1g-dev build-essential pkg-config \
   slurm-wlm munge libsimde-dev qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
-  chromium oclgrind"
+  chromium oclgrind dpkg-dev"
 missing=""
 for p in $PACKAGES; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -41,4 +41,13 @@ python3 -m pip install --quiet -r "$(dirname "$0")/../tests/requirements.txt"
 # through python3. A failed install fails set-up.
 python3 -m pip install --quiet "bitwuzla==0.10.0"
 python3 -c "import bitwuzla" || { echo "symcross: the bitwuzla Python package does not load" >&2; exit 1; }
+# suites/debian checks SIMD code of Debian source packages against their
+# C references: `apt-get source` needs a deb-src entry, added once.
+src_list=/etc/apt/sources.list.d/symcross-deb-src.sources
+if ! grep -rqs "^Types:.*deb-src\|^deb-src " /etc/apt/sources.list /etc/apt/sources.list.d/; then
+  printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+    | $SUDO tee "$src_list" >/dev/null
+  $SUDO apt-get update -qq
+fi
+"$(dirname "$0")/../suites/debian/fetch-sources.sh"
 cargo build --release

@@ -1,0 +1,18 @@
+/* The lossless colour-transform inverse (signed 8-bit multipliers) on four
+   pixels, libwebp's SSE2 path against its C reference from the Debian
+   source package. */
+#include <stdint.h>
+#include "symcross.h"
+#include "src/dsp/lossless.c"
+#include "src/dsp/lossless_sse2.c"
+
+int main(void) {
+  VP8LMultipliers m;
+  uint32_t src[4], want[4], got[4];
+  symcross_make_symbolic(&m, sizeof m, "m");
+  symcross_make_symbolic(src, sizeof src, "src");
+  VP8LTransformColorInverse_C(&m, src, 4, want);
+  TransformColorInverse_SSE2(&m, src, 4, got);
+  symcross_check_equal(want, got, sizeof want[0], 4, "TransformColorInverse");
+  return 0;
+}

@@ -1,0 +1,48 @@
+//! SIMD code of a Debian source package (libwebp's SSE2 paths) checked
+//! against the package's own C references: `suites/debian/symcross.toml`,
+//! over the sources that `suites/debian/fetch-sources.sh` fetched at set-up.
+//! The known answers: which functions are proved equal, that a reference
+//! with one weight wrong gives a mismatch the CPU reproduces, and which
+//! functions stay undecided (each such entry turns unmet when it is
+//! decided, so that its expectation is raised).
+
+mod common;
+
+use serde_json::Value;
+use std::process::Command;
+
+#[test]
+fn libwebp_sse2_paths_against_their_c_references() {
+    let dir = common::repo().join("suites/debian");
+    if !dir.join("sources/libwebp/src/dsp/enc_sse2.c").exists() {
+        common::skip_or_fail_under_ci(
+            "libwebp_sse2_paths_against_their_c_references",
+            "the libwebp source package is not fetched (suites/debian/fetch-sources.sh, run by scripts/setup.sh)",
+        );
+        return;
+    }
+    let cache = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_symcross"))
+        .current_dir(&dir)
+        .env("SYMCROSS_CACHE_DIR", cache.path())
+        .args(["suite", "-j", "2", "--json", "-"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    let entries = report["entries"].as_array().expect("entries");
+    let verdict_of = |prefix: &str| -> String {
+        let e = entries.iter().find(|e| e["name"].as_str().unwrap_or("").contains(prefix)).unwrap_or_else(|| panic!("no entry {prefix}"));
+        e["report"]["verdict"].as_str().unwrap_or("no report").to_string()
+    };
+    for proved in ["(SSE4x4)", "(Disto4x4)", "add green", "(MultARGBRow)"] {
+        assert_eq!(verdict_of(proved), "equivalent", "{proved}: {stdout}");
+    }
+    let broken = entries.iter().find(|e| e["name"].as_str().unwrap_or("").contains("one weight wrong")).unwrap();
+    let finding = &broken["report"]["findings"][0];
+    assert_eq!(finding["kind"], "mismatch", "{broken:#}");
+    assert_eq!(finding["status"], "confirmed", "{broken:#}");
+    assert_eq!(finding["native"]["outcome"], "reproduced", "{broken:#}");
+    assert_eq!(out.status.code(), Some(0), "every entry meets its expectation: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(report["summary"]["met"], report["summary"]["total"], "{stdout}");
+}
