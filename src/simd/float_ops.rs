@@ -5,7 +5,7 @@ use super::lanes::{imm, mask_of};
 use super::rows::Op;
 use super::Lowering;
 use crate::expr::value::{scalar, Value};
-use crate::expr::{ExprId, ExprPool, FBinOp, FUnOp, FpFormat, Outcomes};
+use crate::expr::{CmpOp, ExprId, ExprPool, FBinOp, FUnOp, FpFormat, Outcomes};
 
 /// CMPPS predicates 0..15 as outcome sets (16..31 repeat them with the
 /// other signalling behaviour, which does not change the value).
@@ -55,9 +55,19 @@ fn lanewise(p: &mut ExprPool, a: &[Value], scalar: bool, mut g: impl FnMut(&mut 
     out
 }
 
-/// RCPPS/RSQRTPS of one single-precision lane. The estimate itself (a
-/// relative error within 1.5 * 2^-12) is a fresh value, but the hardware is
-/// exact on the special inputs, and so is the model (measured on the CPU):
+/// RCPPS/RSQRTPS of one single-precision lane. For a normal input the
+/// result is any value Intel documents (SDM, RCPPS/RSQRTPS): relative
+/// error at most 1.5 * 2^-12, that is `r * x` (RCP) or `r * r * x` (RSQRT)
+/// within `1 +- e` (`(1 +- e)^2`), e = 3 * 2^-13; a reciprocal that would
+/// be tiny is flushed to the zero of the operand's sign: always for
+/// magnitudes from 1.00000000000110000000001b * 2^126, possibly from
+/// 1.11111111110100000000000b * 2^125. The estimate is a fresh value taken
+/// where it meets that bound (an integer test on the significands and
+/// exponents, with no division in it) and a conforming value otherwise
+/// (the rounded exact result, or the flushed zero), so every choice is one
+/// some conforming CPU may give, and every such value is a choice. An
+/// exhaustive sweep of every float on this machine's CPU falls inside.
+/// The special inputs are exact, as the hardware is (measured on the CPU):
 /// a zero or a subnormal (read as zero) gives the infinity of its sign, an
 /// infinity gives the zero of its sign (RSQRT of -inf: the default NaN), a
 /// NaN comes out quieted, and RSQRT of a negative number is the default
@@ -82,17 +92,120 @@ fn approximate(p: &mut ExprPool, rsqrt: bool, x: ExprId) -> ExprId {
         crate::expr::NanModel::Canonical => (c(p, crate::expr::canonical_nan(f)), c(p, crate::expr::canonical_nan(f))),
     };
     let signed_inf = p.or(sign, inf);
-    let mut r = estimate;
+    let one = c(p, 0x3f80_0000);
+    let mut r;
     if rsqrt {
+        let root = p.fun(FUnOp::Sqrt, f, x);
+        let rounded = p.fbin(FBinOp::Div, f, one, root);
+        let ok = rsqrt_within_bound(p, x, estimate);
+        r = p.ite(ok, estimate, rounded);
         let positive = p.eq(sign, zero);
         let negative = p.not(positive);
         r = p.ite(infinite, zero, r);
         r = p.ite(negative, default_nan, r);
     } else {
+        let rounded = p.fbin(FBinOp::Div, f, one, x);
+        let ok = rcp_within_bound(p, x, estimate);
+        // Above this magnitude the reciprocal may be tiny, and flushed.
+        let may_flush = c(p, 0x7e7f_e800);
+        let flushable = p.cmp(CmpOp::Ult, may_flush, magnitude);
+        let fallback = p.ite(flushable, sign, rounded);
+        r = p.ite(ok, estimate, fallback);
         r = p.ite(infinite, sign, r);
     }
     r = p.ite(zero_or_subnormal, signed_inf, r);
     p.ite(nan, quieted, r)
+}
+
+/// The 8-bit biased exponent and the 24-bit significand (hidden bit set)
+/// of a single-precision value, the significand widened to `width`.
+fn exponent_and_significand(p: &mut ExprPool, v: ExprId, width: u32) -> (ExprId, ExprId) {
+    let e = p.extract(v, 23, 8);
+    let fraction = p.extract(v, 0, 23);
+    let hidden = p.constant(1, 1);
+    let m = p.concat(hidden, fraction);
+    (e, p.zext(m, width))
+}
+
+/// Whether `r` is normal (neither a zero, a subnormal, an infinity nor a
+/// NaN).
+fn normal(p: &mut ExprPool, e: ExprId) -> ExprId {
+    let (lo, hi) = (p.constant(8, 0), p.constant(8, 255));
+    let (z, m) = (p.eq(e, lo), p.eq(e, hi));
+    let special = p.or(z, m);
+    p.not(special)
+}
+
+/// Whether a normal `r` of the sign of `x` has `|r * x - 1| <= 3 * 2^-13`.
+/// With significands mx, mr in [2^23, 2^24) and biased exponents ex, er,
+/// `r * x = mx * mr * 2^(ex + er - 300)`; the product is near 1 only when
+/// ex + er is 254 (then `mx * mr` is in [2^46, 2^46 + 3 * 2^33]) or 253
+/// (then within 3 * 2^34 of 2^47): exact integer bounds.
+fn rcp_within_bound(p: &mut ExprPool, x: ExprId, r: ExprId) -> ExprId {
+    let (ex, mx) = exponent_and_significand(p, x, 48);
+    let (er, mr) = exponent_and_significand(p, r, 48);
+    let (sx, sr) = (p.extract(x, 31, 1), p.extract(r, 31, 1));
+    let same_sign = p.eq(sx, sr);
+    let is_normal = normal(p, er);
+    let (ex, er) = (p.zext(ex, 10), p.zext(er, 10));
+    let s = p.add(ex, er);
+    let product = p.mul(mx, mr);
+    let k = |p: &mut ExprPool, v: u128| p.constant(48, v);
+    let at = |p: &mut ExprPool, v: u128| {
+        let c = p.constant(10, v);
+        p.eq(s, c)
+    };
+    let high = {
+        let top = k(p, (1 << 46) + (3 << 33));
+        let fits = p.cmp(CmpOp::Ule, product, top);
+        let here = at(p, 254);
+        p.and(here, fits)
+    };
+    let low = {
+        let (bottom, top) = (k(p, (1 << 47) - (3 << 34)), k(p, (1 << 47) + (3 << 34)));
+        let above = p.cmp(CmpOp::Ule, bottom, product);
+        let below = p.cmp(CmpOp::Ule, product, top);
+        let here = at(p, 253);
+        let within = p.and(above, below);
+        p.and(here, within)
+    };
+    let either = p.or(high, low);
+    let normal_same_sign = p.and(same_sign, is_normal);
+    p.and(normal_same_sign, either)
+}
+
+/// Whether a positive normal `r` has `r * r * x` within `(1 +- e)^2`,
+/// e = 3 * 2^-13, for a positive normal `x`: `r * r * x = mr^2 * mx *
+/// 2^(2 er + ex - 450)`, near 1 only when 2 er + ex is 381, 380 or 379;
+/// then `mr^2 * mx` lies within `2^k (1 +- e)^2 = 2^k +- 3 * 2^(k-12) +
+/// 9 * 2^(k-26)` for k = 69, 70, 71: exact integer bounds.
+fn rsqrt_within_bound(p: &mut ExprPool, x: ExprId, r: ExprId) -> ExprId {
+    let (ex, mx) = exponent_and_significand(p, x, 72);
+    let (er, mr) = exponent_and_significand(p, r, 72);
+    let sr = p.extract(r, 31, 1);
+    let zero_bit = p.constant(1, 0);
+    let positive = p.eq(sr, zero_bit);
+    let is_normal = normal(p, er);
+    let (ex, er) = (p.zext(ex, 11), p.zext(er, 11));
+    let twice = p.add(er, er);
+    let t = p.add(twice, ex);
+    let square = p.mul(mr, mr);
+    let q = p.mul(square, mx);
+    let mut any = p.constant(1, 0);
+    for (sum, k) in [(381u128, 69u32), (380, 70), (379, 71)] {
+        let base: u128 = 1 << k;
+        let (lo, hi) = (base - (3 << (k - 12)) + (9 << (k - 26)), base + (3 << (k - 12)) + (9 << (k - 26)));
+        let (lo, hi) = (p.constant(72, lo), p.constant(72, hi));
+        let above = p.cmp(CmpOp::Ule, lo, q);
+        let below = p.cmp(CmpOp::Ule, q, hi);
+        let s = p.constant(11, sum);
+        let here = p.eq(t, s);
+        let within = p.and(above, below);
+        let case = p.and(here, within);
+        any = p.or(any, case);
+    }
+    let positive_normal = p.and(positive, is_normal);
+    p.and(positive_normal, any)
 }
 
 /// x86 MIN/MAX: `a < b ? a : b`, so an unordered pair or two zeros give b.
@@ -131,4 +244,82 @@ fn dot_product(p: &mut ExprPool, f: FpFormat, a: &[Value]) -> Value {
         out.extend((0..per).map(|i| if m & (1 << i) != 0 { sum } else { zero }));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::{evaluate, Assignment};
+
+    /// The lane for a constant `x` with the estimate chosen as `choice`.
+    fn lane_with(rsqrt: bool, x: u32, choice: u32) -> u32 {
+        let mut p = ExprPool::new();
+        let xc = p.constant(32, x as u128);
+        let r = approximate(&mut p, rsqrt, xc);
+        let mut leaves = rustc_hash::FxHashSet::default();
+        p.leaves_of(r, &mut leaves);
+        let mut asg = Assignment::default();
+        for leaf in leaves {
+            if let crate::expr::Leaf::Fresh { id, .. } = leaf {
+                asg.fresh.insert(id, choice as u128);
+            }
+        }
+        evaluate(&p, r, &asg) as u32
+    }
+
+    /// This CPU's RCPSS / RSQRTSS, the referee of the model.
+    #[cfg(target_arch = "x86_64")]
+    fn cpu(rsqrt: bool, x: u32) -> u32 {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE is part of x86_64.
+        unsafe {
+            let v = _mm_set_ss(f32::from_bits(x));
+            _mm_cvtss_f32(if rsqrt { _mm_rsqrt_ss(v) } else { _mm_rcp_ss(v) }).to_bits()
+        }
+    }
+
+    /// Every answer of this CPU on a dense sample of normal inputs (every
+    /// 1021st significand at several exponents, both signs, and the flush
+    /// region near 2^126) is a choice of the model: picking it as the
+    /// estimate gives it back.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn this_cpus_estimates_are_admitted() {
+        for biased in [1u32, 2, 60, 126, 127, 128, 200, 252, 253, 254] {
+            for fraction in (0..1u32 << 23).step_by(1021).chain([0x7f_ffff, 0x7f_e800, 0xc01]) {
+                for sign in [0, 1u32 << 31] {
+                    let x = sign | biased << 23 | fraction;
+                    for rsqrt in [false, true] {
+                        if rsqrt && sign != 0 {
+                            continue;
+                        }
+                        let want = cpu(rsqrt, x);
+                        assert_eq!(lane_with(rsqrt, x, want), want, "x = {x:#010x}, rsqrt = {rsqrt}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// A choice outside the bound is never the result: the lane falls back
+    /// to the rounded exact value (or, where the reciprocal may be tiny,
+    /// the flushed zero).
+    #[test]
+    fn an_estimate_outside_the_bound_is_replaced() {
+        let three = 3.0f32.to_bits();
+        let third = (1.0f32 / 3.0).to_bits();
+        // 5000 units in the last place above 1/3 is 4.5e-4 off (the bound
+        // is 3.7e-4).
+        assert_eq!(lane_with(false, three, third + 5000), third);
+        assert_eq!(lane_with(false, three, 0x4000_0000), third);
+        // Within the bound: kept.
+        assert_eq!(lane_with(false, three, third + 100), third + 100);
+        // 2^126: the reciprocal 2^-126 may be flushed; a wrong choice is.
+        assert_eq!(lane_with(false, 0x7e80_0000, 0x3f80_0000), 0);
+        assert_eq!(lane_with(false, 0x7e80_0000, 0x0080_0000), 0x0080_0000);
+        // RSQRT of 4: 0.5 exactly, and 0.5 + 2^-11 is outside.
+        let half = 0.5f32.to_bits();
+        assert_eq!(lane_with(true, 4.0f32.to_bits(), half + 0x1000), half);
+        assert_eq!(lane_with(true, 4.0f32.to_bits(), half + 0x100), half + 0x100);
+    }
 }

@@ -23,7 +23,8 @@ pub enum Op {
         scalar: bool,
     },
     /// RCP/RSQRT: exact where the hardware is (zeros, infinities, NaNs,
-    /// negative square roots), else a fresh value per computed lane.
+    /// negative square roots), else any value within Intel's documented
+    /// relative error (a fresh value per computed lane, bounded).
     Approx {
         /// Only lane 0 is computed; the other lanes pass through from the first operand.
         scalar: bool,
