@@ -1,7 +1,7 @@
 // expect: no-findings
 // cflags: -mavx
 /* RCPPS, VRCPPS and RCPSS against Intel's documented bound: for every
- * normal x whose reciprocal is normal, |r * x - 1| <= 1.5 * 2^-12. The
+ * normal x whose reciprocal is never flushed, |r * x - 1| <= 1.5 * 2^-12. The
  * product r * x rounds into [1 - e, 1 + e] (both ends are floats), so the
  * check in float holds for every conforming result. -DTIGHT asks for
  * 2^-14 instead, which this CPU's RCPPS breaks.
@@ -19,8 +19,10 @@
 int main(void) {
   float x;
   symcross_make_symbolic(&x, sizeof x, "x");
-  /* Normal and below 2^126, so that the reciprocal is normal. */
-  symcross_assume(fabsf(x) >= 0x1p-126f && fabsf(x) < 0x1p126f);
+  /* Normal, and below 1.11111111110100000000000b * 2^125: from there on
+   * Intel allows the reciprocal to be flushed to zero (this CPU flushes
+   * from 2^126). */
+  symcross_assume(fabsf(x) >= 0x1p-126f && fabsf(x) <= 0x1.ffdp125f);
   float r4 = _mm_cvtss_f32(_mm_rcp_ps(_mm_set1_ps(x)));
   float r8 = _mm256_cvtss_f32(_mm256_rcp_ps(_mm256_set1_ps(x)));
   float r1 = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(x)));

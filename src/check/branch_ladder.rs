@@ -15,6 +15,7 @@
 //! (bit for bit, in the model's NaN semantics) and that confirms under the
 //! assumptions (`confirm.rs`), or, as before, with the solver's model.
 
+use super::estimate_bound::EstimateAnswer;
 use super::{sampling, CheckOutcome, Decider, Feasibility};
 use crate::assumptions::Assumption;
 use crate::expr::{Expr, ExprId, ExprPool, Outcomes};
@@ -27,6 +28,21 @@ impl Decider {
     /// which step decided.
     pub fn decide_branch(&mut self, pool: &mut ExprPool, path: &[ExprId], cond: ExprId) -> Feasibility {
         self.last_branch_step = None;
+        // A condition over RCP/RSQRT estimates: their documented bound
+        // decides what the solver cannot (estimate_bound.rs).
+        if pool.has_estimates() && pool.as_const(cond).is_none() {
+            match super::estimate_bound::decide(pool, path, cond, self.assumptions, self.seed) {
+                EstimateAnswer::Never => {
+                    self.last_branch_step = Some(DecidedBy::EstimateBound);
+                    return Feasibility::Unsat;
+                }
+                EstimateAnswer::Witness(w) => {
+                    self.last_branch_step = Some(DecidedBy::Sampling);
+                    return Feasibility::Sat(w);
+                }
+                EstimateAnswer::Open => {}
+            }
+        }
         if self.canon.is_none() || pool.as_const(cond).is_some() || !pool.mentions_fp(cond) {
             let answer = self.feasible(pool, path, cond);
             if pool.as_const(cond).is_none() {

@@ -8,6 +8,7 @@
 mod branch_ladder;
 pub mod close_encoding;
 pub mod confirm;
+mod estimate_bound;
 mod lane_symmetry;
 mod sampling;
 mod sweep;
@@ -373,6 +374,7 @@ fn ladder_step(o: &CheckOutcome) -> &'static str {
             DecidedBy::Timeout => "timeout",
             DecidedBy::SolverUnknown => "solver-unknown",
             DecidedBy::LaneSymmetry => "lane-symmetry",
+            DecidedBy::EstimateBound => "estimate-bound",
         },
         CheckOutcome::Suspected(..) => "solver",
         CheckOutcome::Unknown(_) => "none",

@@ -159,7 +159,7 @@ pub(super) fn float_slots(pool: &ExprPool, roots: &[ExprId]) -> Vec<FloatSlot> {
 
 /// `(array, offset)` when `e` is `n` consecutive input bytes, little-endian
 /// (also when it is a lane extracted from a wider load).
-fn input_word(pool: &ExprPool, e: ExprId, n: u32) -> Option<(u32, u32)> {
+pub(super) fn input_word(pool: &ExprPool, e: ExprId, n: u32) -> Option<(u32, u32)> {
     if pool.width(e) != 8 * n {
         return None;
     }

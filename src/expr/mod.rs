@@ -13,6 +13,7 @@
 mod build;
 pub mod element_equality;
 mod element_type;
+mod estimate;
 mod eval;
 mod fold;
 mod leaf;
@@ -21,6 +22,7 @@ mod print;
 pub mod value;
 
 pub use element_type::ElementType;
+pub use estimate::{Estimate, EstimateKind};
 pub use eval::{evaluate, evaluate_all, evaluate_into, Assignment};
 pub use fold::{canonical_nan, fp_is_nan};
 pub use leaf::Leaf;
@@ -435,6 +437,9 @@ pub struct ExprPool {
     /// operation (RCPPS, OpenCL native_*, a relaxed division): a witness
     /// that rests on one shows the model's choice, not the CPU's.
     approximations: rustc_hash::FxHashSet<u32>,
+    /// Nodes that are x86 reciprocal estimates, with what they estimate
+    /// (estimate.rs).
+    estimates: FxHashMap<ExprId, Estimate>,
     /// Constants too wide to be carried inline, by (width, value), looked
     /// up without hashing a whole `Expr`.
     consts: FxHashMap<(Width, u128), ExprId>,

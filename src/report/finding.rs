@@ -250,6 +250,11 @@ pub enum DecidedBy {
     /// of input leaves (check/lane_symmetry.rs): the lanes compute the same
     /// formula on their own inputs.
     LaneSymmetry,
+    /// Proved by the estimate-bound analysis (check/estimate_bound.rs):
+    /// each RCPPS/RSQRTPS result is the exact value times 1 + d, |d| at
+    /// most Intel's documented 1.5 * 2^-12, and every rounding after it
+    /// is bounded; sound for every conforming CPU, not bit-precise.
+    EstimateBound,
 }
 
 impl DecidedBy {
@@ -264,6 +269,7 @@ impl DecidedBy {
             DecidedBy::Timeout => "solver timeout (not confirmed)",
             DecidedBy::SolverUnknown => "no solver answer (not confirmed)",
             DecidedBy::LaneSymmetry => "lane symmetry (lane 0 proof reused)",
+            DecidedBy::EstimateBound => "estimate bound (Intel's documented RCP/RSQRT error, rounding bounds)",
         }
     }
 }

@@ -77,6 +77,10 @@ pub struct DecidedCounts {
     /// renaming (absent from reports written before it was counted).
     #[serde(default)]
     pub lane_symmetry: u64,
+    /// Conditions over RCP/RSQRT estimates proved by the estimate-bound
+    /// analysis (absent from reports written before it was counted).
+    #[serde(default)]
+    pub estimate_bound: u64,
 }
 
 impl DecidedCounts {
@@ -92,6 +96,7 @@ impl DecidedCounts {
                 DecidedBy::Sampling => self.sampling += 1,
                 DecidedBy::BitPrecise => self.bit_precise += 1,
                 DecidedBy::LaneSymmetry => self.lane_symmetry += 1,
+                DecidedBy::EstimateBound => self.estimate_bound += 1,
                 DecidedBy::Timeout | DecidedBy::SolverUnknown => {}
             }
         }
@@ -119,6 +124,7 @@ impl std::ops::AddAssign<&DecidedCounts> for DecidedCounts {
         self.sampling += o.sampling;
         self.bit_precise += o.bit_precise;
         self.lane_symmetry += o.lane_symmetry;
+        self.estimate_bound += o.estimate_bound;
     }
 }
 

@@ -66,6 +66,9 @@ pub fn render_styled(report: &Report, style: &TextStyle) -> String {
         if d.lane_symmetry > 0 {
             let _ = write!(out, ", {} by lane symmetry", d.lane_symmetry);
         }
+        if d.estimate_bound > 0 {
+            let _ = write!(out, ", {} by estimate bound", d.estimate_bound);
+        }
     }
     out.push('\n');
     out

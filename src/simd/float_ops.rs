@@ -5,7 +5,7 @@ use super::lanes::{imm, mask_of};
 use super::rows::Op;
 use super::Lowering;
 use crate::expr::value::{scalar, Value};
-use crate::expr::{CmpOp, ExprId, ExprPool, FBinOp, FUnOp, FpFormat, Outcomes};
+use crate::expr::{CmpOp, Estimate, EstimateKind, ExprId, ExprPool, FBinOp, FUnOp, FpFormat, Outcomes};
 
 /// CMPPS predicates 0..15 as outcome sets (16..31 repeat them with the
 /// other signalling behaviour, which does not change the value).
@@ -114,7 +114,18 @@ fn approximate(p: &mut ExprPool, rsqrt: bool, x: ExprId) -> ExprId {
         r = p.ite(infinite, sign, r);
     }
     r = p.ite(zero_or_subnormal, signed_inf, r);
-    p.ite(nan, quieted, r)
+    let lane = p.ite(nan, quieted, r);
+    // The record lets an analysis use the documented bound directly
+    // (expr/estimate.rs); a lane that folded needs none.
+    let fresh = match *p.get(estimate) {
+        crate::expr::Expr::Fresh { id, .. } => Some(id),
+        _ => None,
+    };
+    if let (None, Some(fresh)) = (p.as_const(lane), fresh) {
+        let kind = if rsqrt { EstimateKind::ReciprocalSqrt } else { EstimateKind::Reciprocal };
+        p.note_estimate(lane, Estimate { kind, input: x, fresh });
+    }
+    lane
 }
 
 /// The 8-bit biased exponent and the 24-bit significand (hidden bit set)

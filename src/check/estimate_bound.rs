@@ -1,0 +1,953 @@
+//! Conditions over x86 reciprocal estimates (RCPPS, RSQRTPS and their
+//! scalar and AVX forms), decided with what Intel documents about them
+//! instead of the bit-precise solver, which cannot decide a bound over the
+//! estimate's encoding (a product of significands against a rounded
+//! floating-point product).
+//!
+//! Proof. Every floating-point value below the condition is written as
+//! `M * t`: `M` a product of powers (in halves) of the magnitudes of the
+//! path's float inputs, and of their signs, and `t` a real interval. An
+//! input `x` is `|x| * [1, 1]` (with its sign when the path leaves it
+//! open); RCP of `x` is `x^-1 * [1 - e, 1 + e]` and RSQRT `|x|^-1/2 * [1 -
+//! e, 1 + e]`, e = 1.5 * 2^-12, exactly where the documented bound holds
+//! (a normal operand whose result is neither tiny nor flushed, which the
+//! path's bounds on the inputs must show); products and quotients multiply
+//! the `M` and the intervals, sums need one `M`. A rounding of a value
+//! whose `M` is 1 rounds the interval's ends (rounding is monotone, so the
+//! result lies between them: `fl(r * x)` of an in-bound estimate stays in
+//! `[1 - e, 1 + e]`, whose ends are floats); any other rounding widens `t`
+//! by `u |t| + eta / M`, the unit roundoff and half the smallest subnormal.
+//! A comparison is decided when the intervals of its operands (of the same
+//! `M`, or as plain value ranges) do not overlap the wrong way. The
+//! interval ends are doubles rounded outwards (error-free transformations
+//! say which way), so every step is sound for every input of the path and
+//! every conforming CPU.
+//!
+//! Refutation. When the proof fails, inputs drawn in the path's ranges
+//! are tried with this CPU's estimate first (a witness that replay
+//! reproduces), then with the smallest and the largest estimate the bound
+//! admits (a witness only some conforming CPU gives: unconfirmed). The
+//! budgets are counts of trials.
+
+use super::confirm::unconfirmed_under_assumptions;
+use super::sampling::input_word;
+use crate::assumptions::{Assumption, Assumptions};
+use crate::expr::{evaluate, evaluate_all, Assignment, BinOp, CmpOp, Estimate, EstimateKind, Expr, ExprId, ExprPool, FBinOp, FUnOp, FpFormat, Outcomes};
+use crate::splitmix::SplitMix;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::BTreeMap;
+
+/// Inputs tried per estimate choice when looking for a witness.
+const WITNESS_TRIALS: u32 = 96;
+
+/// Nodes looked at below one condition; a larger condition is left to the
+/// solver.
+const NODE_BUDGET: usize = 20_000;
+
+/// What the analysis says about a condition on a path.
+pub enum EstimateAnswer {
+    /// The condition is false on every input of the path.
+    Never,
+    /// An input of the path (with a choice of each estimate) on which the
+    /// condition holds.
+    Witness(Assignment),
+    /// Not decided (no estimate below the condition, or a construct the
+    /// analysis does not bound).
+    Open,
+}
+
+/// Decides whether `cond` can hold on `path` when it reads an estimate.
+pub fn decide(pool: &ExprPool, path: &[ExprId], cond: ExprId, assumptions: Assumptions, seed: u64) -> EstimateAnswer {
+    if !pool.has_estimates() {
+        return EstimateAnswer::Open;
+    }
+    let Some(estimates) = estimates_below(pool, cond) else {
+        return EstimateAnswer::Open;
+    };
+    if estimates.is_empty() {
+        return EstimateAnswer::Open;
+    }
+    let ranges = input_ranges(pool, path);
+    // Under associativity a sum stands for every grouping; the bounds here
+    // hold for the one built.
+    if !assumptions.has(Assumption::Associativity) {
+        let mut a = Analysis { pool, ranges: &ranges, forms: FxHashMap::default() };
+        if a.truth(cond) == Some(Tri::False) {
+            return EstimateAnswer::Never;
+        }
+    }
+    match witness(pool, path, cond, &ranges, &estimates, assumptions, seed) {
+        Some(w) => EstimateAnswer::Witness(w),
+        None => EstimateAnswer::Open,
+    }
+}
+
+/// The estimates `cond` reads (`None` past the node budget).
+fn estimates_below(pool: &ExprPool, cond: ExprId) -> Option<Vec<(ExprId, Estimate)>> {
+    let mut seen = FxHashSet::default();
+    let mut stack = vec![cond];
+    let mut out = Vec::new();
+    while let Some(e) = stack.pop() {
+        if !seen.insert(e) {
+            continue;
+        }
+        if seen.len() > NODE_BUDGET {
+            return None;
+        }
+        if let Some(est) = pool.estimate_of(e) {
+            out.push((e, est));
+            stack.push(est.input);
+            continue;
+        }
+        stack.extend(pool.children(e));
+    }
+    out.sort_by_key(|e| e.1.fresh);
+    Some(out)
+}
+
+// ---------------------------------------------------------------------------
+// Input ranges from the path.
+
+/// What the path says about one float input: its value and magnitude lie
+/// in closed intervals, and whether an ordered comparison excludes NaN.
+#[derive(Copy, Clone, Debug)]
+struct InputRange {
+    format: FpFormat,
+    lo: f64,
+    hi: f64,
+    abs_lo: f64,
+    abs_hi: f64,
+    ordered: bool,
+}
+
+impl InputRange {
+    fn new(format: FpFormat) -> Self {
+        InputRange { format, lo: f64::NEG_INFINITY, hi: f64::INFINITY, abs_lo: 0.0, abs_hi: f64::INFINITY, ordered: false }
+    }
+
+    /// The magnitude interval both constraints allow.
+    fn magnitude(&self) -> (f64, f64) {
+        let (lo, hi) = if self.lo >= 0.0 {
+            (self.lo, self.hi)
+        } else if self.hi <= 0.0 {
+            (-self.hi, -self.lo)
+        } else {
+            (0.0, self.hi.max(-self.lo))
+        };
+        (lo.max(self.abs_lo), hi.min(self.abs_hi))
+    }
+
+    /// The sign when the path fixes it: `Some(1.0)` or `Some(-1.0)`.
+    fn sign(&self) -> Option<f64> {
+        let (m, _) = self.magnitude();
+        if self.lo > 0.0 || (self.lo >= 0.0 && m > 0.0) {
+            Some(1.0)
+        } else if self.hi < 0.0 || (self.hi <= 0.0 && m > 0.0) {
+            Some(-1.0)
+        } else {
+            None
+        }
+    }
+
+    /// Whether every value allowed is a normal finite float of the format.
+    fn normal(&self) -> bool {
+        let (lo, hi) = self.magnitude();
+        self.ordered && lo >= min_normal(self.format) && hi <= max_finite(self.format)
+    }
+}
+
+/// Reads the ranges of float inputs from the path's conjuncts.
+fn input_ranges(pool: &ExprPool, path: &[ExprId]) -> FxHashMap<ExprId, InputRange> {
+    let mut out = FxHashMap::default();
+    for &c in path {
+        facts(pool, c, true, &mut out, 0);
+    }
+    out
+}
+
+/// The one-bit value `e` is, when it is a zero-extended boolean.
+fn boolean(pool: &ExprPool, e: ExprId) -> Option<ExprId> {
+    if pool.width(e) == 1 {
+        return Some(e);
+    }
+    match *pool.get(e) {
+        Expr::ZExt(b, _) if pool.width(b) == 1 => Some(b),
+        _ => None,
+    }
+}
+
+/// Adds what `e` being `holds` implies for float inputs (conjunctions
+/// only: a disjunction's parts are not facts).
+fn facts(pool: &ExprPool, e: ExprId, holds: bool, out: &mut FxHashMap<ExprId, InputRange>, depth: u32) {
+    if depth > 64 {
+        return;
+    }
+    let node = pool.get(e).into_owned();
+    let one = |x: ExprId| pool.as_const(x) == Some(1);
+    let zero = |x: ExprId| pool.as_const(x) == Some(0);
+    match node {
+        Expr::Not(a) => facts(pool, a, !holds, out, depth + 1),
+        Expr::ZExt(a, _) if pool.width(a) == 1 => facts(pool, a, holds, out, depth + 1),
+        Expr::Bin(BinOp::And, a, b) if pool.width(e) == 1 && holds => {
+            facts(pool, a, true, out, depth + 1);
+            facts(pool, b, true, out, depth + 1);
+        }
+        Expr::Bin(BinOp::Or, a, b) if pool.width(e) == 1 && !holds => {
+            facts(pool, a, false, out, depth + 1);
+            facts(pool, b, false, out, depth + 1);
+        }
+        Expr::Ite(c, t, f) if pool.width(e) == 1 => {
+            if holds && zero(f) {
+                facts(pool, c, true, out, depth + 1);
+                facts(pool, t, true, out, depth + 1);
+            } else if !holds && one(t) {
+                facts(pool, c, false, out, depth + 1);
+                facts(pool, f, false, out, depth + 1);
+            }
+        }
+        Expr::Cmp(CmpOp::Eq, a, b) => {
+            let (v, k) = match (pool.as_const(a), pool.as_const(b)) {
+                (None, Some(k)) => (a, k),
+                (Some(k), None) => (b, k),
+                _ => return,
+            };
+            if let Some(bit) = boolean(pool, v) {
+                match (k, holds) {
+                    (0, h) => facts(pool, bit, !h, out, depth + 1),
+                    (1, h) => facts(pool, bit, h, out, depth + 1),
+                    _ => {}
+                }
+            }
+        }
+        Expr::FCmp(outcomes, f, a, b) => {
+            let allowed = if holds { outcomes } else { outcomes.complement() };
+            let (v, c, allowed) = match (pool.as_const(a), pool.as_const(b)) {
+                (None, Some(c)) => (a, c, allowed),
+                (Some(c), None) => (b, c, allowed.swapped()),
+                _ => return,
+            };
+            let c = to_f64(f, c);
+            if c.is_nan() {
+                return;
+            }
+            let (target, magnitude) = match *pool.get(v) {
+                Expr::Bin(BinOp::And, x, m) if pool.as_const(m) == Some(abs_mask(f)) => (x, true),
+                Expr::Bin(BinOp::And, m, x) if pool.as_const(m) == Some(abs_mask(f)) => (x, true),
+                _ => (v, false),
+            };
+            let r = out.entry(target).or_insert_with(|| InputRange::new(f));
+            if r.format != f {
+                return;
+            }
+            if !allowed.has(Outcomes::UNO) {
+                r.ordered = true;
+            }
+            let (below, equal, above) = (allowed.has(Outcomes::LT), allowed.has(Outcomes::EQ), allowed.has(Outcomes::GT));
+            let (lo, hi) = if magnitude { (&mut r.abs_lo, &mut r.abs_hi) } else { (&mut r.lo, &mut r.hi) };
+            match (below, equal, above) {
+                (true, _, false) => *hi = hi.min(c),
+                (false, _, true) => *lo = lo.max(c),
+                (false, true, false) => {
+                    *lo = lo.max(c);
+                    *hi = hi.min(c);
+                }
+                _ => {}
+            }
+        }
+        _ => {}
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Formats.
+
+fn abs_mask(f: FpFormat) -> u128 {
+    (1u128 << (f.width() - 1)) - 1
+}
+
+fn sign_mask(f: FpFormat) -> u128 {
+    1u128 << (f.width() - 1)
+}
+
+fn to_f64(f: FpFormat, bits: u128) -> f64 {
+    match f {
+        FpFormat::Single => f32::from_bits(bits as u32) as f64,
+        FpFormat::Double => f64::from_bits(bits as u64),
+        FpFormat::Half => f64::NAN,
+    }
+}
+
+fn min_normal(f: FpFormat) -> f64 {
+    match f {
+        FpFormat::Single => f32::MIN_POSITIVE as f64,
+        FpFormat::Double => f64::MIN_POSITIVE,
+        FpFormat::Half => f64::INFINITY,
+    }
+}
+
+fn max_finite(f: FpFormat) -> f64 {
+    match f {
+        FpFormat::Single => f32::MAX as f64,
+        FpFormat::Double => f64::MAX,
+        FpFormat::Half => 0.0,
+    }
+}
+
+/// The unit roundoff: a rounding to nearest of a normal result is off by
+/// at most this much, relatively.
+fn unit_roundoff(f: FpFormat) -> f64 {
+    match f {
+        FpFormat::Single => 2f64.powi(-24),
+        FpFormat::Double => 2f64.powi(-53),
+        FpFormat::Half => f64::INFINITY,
+    }
+}
+
+/// At least half the smallest subnormal: the absolute error of a rounding
+/// to nearest in the subnormal range.
+fn subnormal_error(f: FpFormat) -> f64 {
+    match f {
+        FpFormat::Single => 2f64.powi(-150),
+        // 2^-1075 is not a double; the smallest subnormal bounds it.
+        FpFormat::Double => f64::from_bits(1),
+        FpFormat::Half => f64::INFINITY,
+    }
+}
+
+/// `v` rounded to nearest (even) in `f`; monotone in `v`.
+fn round_to(f: FpFormat, v: f64) -> f64 {
+    match f {
+        FpFormat::Single => v as f32 as f64,
+        _ => v,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Intervals of reals with double ends, rounded outwards.
+
+#[derive(Copy, Clone, Debug, PartialEq)]
+struct Iv {
+    lo: f64,
+    hi: f64,
+}
+
+/// Below 2^-900 the error terms below may themselves underflow; results
+/// there are widened by an ulp whatever the error term says.
+const TINY: f64 = 1e-270;
+
+fn widen(v: f64, err: f64) -> (f64, f64) {
+    if !v.is_finite() {
+        return (f64::NEG_INFINITY.min(v), f64::INFINITY.max(v));
+    }
+    if v.abs() < TINY {
+        (v.next_down(), v.next_up())
+    } else if err > 0.0 {
+        (v, v.next_up())
+    } else if err < 0.0 {
+        (v.next_down(), v)
+    } else {
+        (v, v)
+    }
+}
+
+fn add_dir(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    let err = (a - (s - bb)) + (b - bb);
+    if s.abs() < TINY && s != 0.0 {
+        return (s.next_down(), s.next_up());
+    }
+    widen(s, if s.is_finite() { err } else { 0.0 })
+}
+
+fn mul_dir(a: f64, b: f64) -> (f64, f64) {
+    let p = a * b;
+    if a == 0.0 || b == 0.0 {
+        return (0.0, 0.0);
+    }
+    widen(p, a.mul_add(b, -p))
+}
+
+fn div_dir(a: f64, b: f64) -> (f64, f64) {
+    let q = a / b;
+    if a == 0.0 {
+        return (0.0, 0.0);
+    }
+    // a - q b, exact: its sign times b's says which side the quotient is.
+    let r = (-q).mul_add(b, a);
+    widen(q, if b > 0.0 { r } else { -r })
+}
+
+fn sqrt_dir(a: f64) -> (f64, f64) {
+    let s = a.sqrt();
+    if a == 0.0 {
+        return (0.0, 0.0);
+    }
+    widen(s, (-s).mul_add(s, a))
+}
+
+impl Iv {
+    fn point(v: f64) -> Iv {
+        Iv { lo: v, hi: v }
+    }
+    fn finite(self) -> bool {
+        self.lo.is_finite() && self.hi.is_finite() && self.lo <= self.hi
+    }
+    fn add(self, o: Iv) -> Iv {
+        Iv { lo: add_dir(self.lo, o.lo).0, hi: add_dir(self.hi, o.hi).1 }
+    }
+    fn neg(self) -> Iv {
+        Iv { lo: -self.hi, hi: -self.lo }
+    }
+    fn mul(self, o: Iv) -> Iv {
+        let c = [mul_dir(self.lo, o.lo), mul_dir(self.lo, o.hi), mul_dir(self.hi, o.lo), mul_dir(self.hi, o.hi)];
+        Iv { lo: c.iter().map(|p| p.0).fold(f64::INFINITY, f64::min), hi: c.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max) }
+    }
+    fn div(self, o: Iv) -> Option<Iv> {
+        if o.lo <= 0.0 && o.hi >= 0.0 {
+            return None;
+        }
+        let c = [div_dir(self.lo, o.lo), div_dir(self.lo, o.hi), div_dir(self.hi, o.lo), div_dir(self.hi, o.hi)];
+        Some(Iv { lo: c.iter().map(|p| p.0).fold(f64::INFINITY, f64::min), hi: c.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max) })
+    }
+    fn abs(self) -> Iv {
+        if self.lo >= 0.0 {
+            self
+        } else if self.hi <= 0.0 {
+            self.neg()
+        } else {
+            Iv { lo: 0.0, hi: self.hi.max(-self.lo) }
+        }
+    }
+    fn sqrt(self) -> Option<Iv> {
+        (self.lo >= 0.0).then(|| Iv { lo: sqrt_dir(self.lo).0, hi: sqrt_dir(self.hi).1 })
+    }
+    /// The smallest magnitude in the interval.
+    fn least_magnitude(self) -> f64 {
+        if self.lo > 0.0 {
+            self.lo
+        } else if self.hi < 0.0 {
+            -self.hi
+        } else {
+            0.0
+        }
+    }
+    fn greatest_magnitude(self) -> f64 {
+        self.hi.abs().max(self.lo.abs())
+    }
+}
+
+/// `v` to the power `halves / 2`, as an outward interval, for `v` in
+/// `[lo, hi]`, `lo > 0`.
+fn power(lo: f64, hi: f64, halves: i32) -> Option<Iv> {
+    let base = Iv { lo, hi };
+    let mut r = Iv::point(1.0);
+    for _ in 0..halves.unsigned_abs() / 2 {
+        r = r.mul(base);
+    }
+    if halves % 2 != 0 {
+        r = r.mul(base.sqrt()?);
+    }
+    if halves < 0 {
+        r = Iv::point(1.0).div(r)?;
+    }
+    Some(r)
+}
+
+// ---------------------------------------------------------------------------
+// Values as M * t.
+
+/// An exponent (in halves) of an input's magnitude, and whether its sign
+/// is a factor.
+type Factor = (i32, bool);
+
+#[derive(Clone, Debug, PartialEq)]
+struct Form {
+    /// Inputs with a non-trivial factor, by node.
+    m: BTreeMap<ExprId, Factor>,
+    t: Iv,
+}
+
+impl Form {
+    fn constant(t: Iv) -> Form {
+        Form { m: BTreeMap::new(), t }
+    }
+    /// Whether `M` is a constant magnitude (powers zero; a sign may remain).
+    fn magnitude_one(&self) -> bool {
+        self.m.values().all(|&(h, _)| h == 0)
+    }
+    fn signs_free(&self) -> bool {
+        self.m.values().all(|&(_, s)| !s)
+    }
+}
+
+fn combine(a: &BTreeMap<ExprId, Factor>, b: &BTreeMap<ExprId, Factor>, sign: i32) -> BTreeMap<ExprId, Factor> {
+    let mut m = a.clone();
+    for (&k, &(h, s)) in b {
+        let e = m.entry(k).or_insert((0, false));
+        e.0 += sign * h;
+        e.1 ^= s;
+    }
+    m.retain(|_, f| *f != (0, false));
+    m
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Tri {
+    True,
+    False,
+    Either,
+}
+
+impl Tri {
+    fn not(self) -> Tri {
+        match self {
+            Tri::True => Tri::False,
+            Tri::False => Tri::True,
+            Tri::Either => Tri::Either,
+        }
+    }
+    fn of(b: bool) -> Tri {
+        if b {
+            Tri::True
+        } else {
+            Tri::False
+        }
+    }
+}
+
+struct Analysis<'a> {
+    pool: &'a ExprPool,
+    ranges: &'a FxHashMap<ExprId, InputRange>,
+    forms: FxHashMap<(ExprId, FpFormat), Option<Form>>,
+}
+
+impl Analysis<'_> {
+    /// The truth of a one-bit (or zero-extended one-bit) condition.
+    fn truth(&mut self, e: ExprId) -> Option<Tri> {
+        let pool = self.pool;
+        if let Some(k) = pool.as_const(e) {
+            return (pool.width(e) == 1).then_some(Tri::of(k != 0));
+        }
+        let node = pool.get(e).into_owned();
+        match node {
+            Expr::ZExt(a, _) if pool.width(a) == 1 => self.truth(a),
+            Expr::Not(a) if pool.width(a) == 1 => Some(self.truth(a)?.not()),
+            Expr::Bin(op @ (BinOp::And | BinOp::Or), a, b) if pool.width(e) == 1 => {
+                let (x, y) = (self.truth(a)?, self.truth(b)?);
+                let absorbing = if op == BinOp::And { Tri::False } else { Tri::True };
+                Some(if x == absorbing || y == absorbing {
+                    absorbing
+                } else if x == y {
+                    x
+                } else {
+                    Tri::Either
+                })
+            }
+            Expr::Ite(c, t, f) if pool.width(e) == 1 => match self.truth(c)? {
+                Tri::True => self.truth(t),
+                Tri::False => self.truth(f),
+                Tri::Either => {
+                    let (x, y) = (self.truth(t)?, self.truth(f)?);
+                    Some(if x == y { x } else { Tri::Either })
+                }
+            },
+            Expr::Cmp(CmpOp::Eq, a, b) => {
+                let (v, k) = match (pool.as_const(a), pool.as_const(b)) {
+                    (None, Some(k)) => (a, k),
+                    (Some(k), None) => (b, k),
+                    _ => return None,
+                };
+                let bit = boolean(pool, v)?;
+                let t = self.truth(bit)?;
+                match k {
+                    0 => Some(t.not()),
+                    1 => Some(t),
+                    _ => Some(Tri::False),
+                }
+            }
+            Expr::FCmp(outcomes, f, a, b) => {
+                let (x, y) = (self.form(a, f)?, self.form(b, f)?);
+                let possible = self.outcomes(&x, &y)?;
+                Some(if (possible & !outcomes.0) == 0 {
+                    Tri::True
+                } else if (possible & outcomes.0) == 0 {
+                    Tri::False
+                } else {
+                    Tri::Either
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The relations `a ? b` can have (bits of `Outcomes`; never unordered,
+    /// both being finite).
+    fn outcomes(&self, a: &Form, b: &Form) -> Option<u8> {
+        let (x, y) = if a.m == b.m && a.signs_free() {
+            (a.t, b.t)
+        } else {
+            (self.values(a)?, self.values(b)?)
+        };
+        let mut out = 0;
+        if x.lo < y.hi {
+            out |= Outcomes::LT;
+        }
+        if x.hi > y.lo {
+            out |= Outcomes::GT;
+        }
+        if x.lo <= y.hi && y.lo <= x.hi {
+            out |= Outcomes::EQ;
+        }
+        Some(out)
+    }
+
+    /// The range of `M` (positive) of a form.
+    fn magnitude_range(&self, m: &BTreeMap<ExprId, Factor>) -> Option<Iv> {
+        let mut r = Iv::point(1.0);
+        for (k, &(h, _)) in m {
+            if h == 0 {
+                continue;
+            }
+            let (lo, hi) = self.ranges.get(k)?.magnitude();
+            r = r.mul(power(lo, hi, h)?);
+        }
+        (r.finite() && r.lo > 0.0).then_some(r)
+    }
+
+    /// The values a form takes, as one interval.
+    fn values(&self, a: &Form) -> Option<Iv> {
+        let m = self.magnitude_range(&a.m)?;
+        let v = if a.signs_free() {
+            m.mul(a.t)
+        } else {
+            let big = m.mul(Iv::point(a.t.greatest_magnitude())).hi;
+            Iv { lo: -big, hi: big }
+        };
+        v.finite().then_some(v)
+    }
+
+    /// The form of `e` read as a float of format `f`.
+    fn form(&mut self, e: ExprId, f: FpFormat) -> Option<Form> {
+        if let Some(done) = self.forms.get(&(e, f)) {
+            return done.clone();
+        }
+        if self.forms.len() > NODE_BUDGET {
+            return None;
+        }
+        let r = self.form_of(e, f).filter(|x| x.t.finite());
+        self.forms.insert((e, f), r.clone());
+        r
+    }
+
+    fn form_of(&mut self, e: ExprId, f: FpFormat) -> Option<Form> {
+        let pool = self.pool;
+        if pool.width(e) != f.width() || f == FpFormat::Half {
+            return None;
+        }
+        if let Some(k) = pool.as_const(e) {
+            let v = to_f64(f, k);
+            return v.is_finite().then(|| Form::constant(Iv::point(v)));
+        }
+        if let Some(est) = pool.estimate_of(e) {
+            return (f == FpFormat::Single).then(|| self.estimate(est)).flatten();
+        }
+        if let Some(r) = self.ranges.get(&e) {
+            if r.format != f || !r.normal() {
+                return None;
+            }
+            return Some(match r.sign() {
+                Some(s) => Form { m: BTreeMap::from([(e, (2, false))]), t: Iv::point(s) },
+                None => Form { m: BTreeMap::from([(e, (2, true))]), t: Iv::point(1.0) },
+            });
+        }
+        let node = pool.get(e).into_owned();
+        match node {
+            Expr::Bin(BinOp::And, a, m) | Expr::Bin(BinOp::And, m, a) if pool.as_const(m) == Some(abs_mask(f)) => {
+                let x = self.form(a, f)?;
+                let m = x.m.into_iter().map(|(k, (h, _))| (k, (h, false))).filter(|&(_, fac)| fac != (0, false)).collect();
+                Some(Form { m, t: x.t.abs() })
+            }
+            Expr::Bin(BinOp::Xor, a, m) | Expr::Bin(BinOp::Xor, m, a) if pool.as_const(m) == Some(sign_mask(f)) => {
+                let x = self.form(a, f)?;
+                Some(Form { m: x.m, t: x.t.neg() })
+            }
+            Expr::FpConvert { from, to, value } if to == f => {
+                let x = self.form(value, from)?;
+                if from.width() <= to.width() {
+                    Some(x)
+                } else {
+                    self.round(to, x)
+                }
+            }
+            Expr::FBin(op, g, a, b) if g == f => {
+                let (x, y) = (self.form(a, f)?, self.form(b, f)?);
+                let exact = match op {
+                    FBinOp::Mul => Form { m: combine(&x.m, &y.m, 1), t: x.t.mul(y.t) },
+                    FBinOp::Div => Form { m: combine(&x.m, &y.m, -1), t: x.t.div(y.t)? },
+                    FBinOp::Add | FBinOp::Sub if x.m == y.m => {
+                        let t = if op == FBinOp::Add { y.t } else { y.t.neg() };
+                        Form { m: x.m, t: x.t.add(t) }
+                    }
+                    _ => return None,
+                };
+                self.round(f, exact)
+            }
+            Expr::Fma(g, a, b, c) if g == f => {
+                let (x, y, z) = (self.form(a, f)?, self.form(b, f)?, self.form(c, f)?);
+                let m = combine(&x.m, &y.m, 1);
+                if m != z.m {
+                    return None;
+                }
+                let t = x.t.mul(y.t).add(z.t);
+                self.round(f, Form { m, t })
+            }
+            Expr::FUn(FUnOp::Sqrt, g, a) if g == f => {
+                let x = self.form(a, f)?;
+                if !x.signs_free() || x.m.values().any(|&(h, _)| h % 2 != 0) {
+                    return None;
+                }
+                let m = x.m.iter().map(|(&k, &(h, _))| (k, (h / 2, false))).collect();
+                let t = x.t.sqrt()?;
+                self.round(f, Form { m, t })
+            }
+            _ => None,
+        }
+    }
+
+    /// An estimate of an operand: the exact value times `[1 - e, 1 + e]`,
+    /// where the operand's range shows the documented bound applies.
+    fn estimate(&mut self, est: Estimate) -> Option<Form> {
+        let x = self.form(est.input, FpFormat::Single)?;
+        let magnitudes = self.magnitude_range(&x.m)?.mul(x.t.abs());
+        let (lo, hi) = (magnitudes.lo, magnitudes.hi);
+        let e = EstimateKind::RELATIVE_ERROR;
+        let band = Iv { lo: 1.0 - e, hi: 1.0 + e };
+        match est.kind {
+            EstimateKind::Reciprocal => {
+                // Normal, and below the magnitudes whose reciprocal may be
+                // flushed (simd/float_ops.rs): there the result, the choice
+                // or the rounded reciprocal, is within the bound.
+                let no_flush = f32::from_bits(0x7e7f_e800) as f64;
+                if lo < min_normal(FpFormat::Single) || hi > no_flush {
+                    return None;
+                }
+                Some(Form { m: combine(&BTreeMap::new(), &x.m, -1), t: band.div(x.t)? })
+            }
+            EstimateKind::ReciprocalSqrt => {
+                let positive = x.signs_free() && x.t.lo > 0.0;
+                if lo < min_normal(FpFormat::Single) || hi > max_finite(FpFormat::Single) || !positive {
+                    return None;
+                }
+                if x.m.values().any(|&(h, _)| h % 2 != 0) {
+                    return None;
+                }
+                let m = x.m.iter().map(|(&k, &(h, _))| (k, (-h / 2, false))).collect();
+                Some(Form { m, t: band.div(x.t.sqrt()?)? })
+            }
+        }
+    }
+
+    /// The rounding of an exact value to `f`.
+    fn round(&self, f: FpFormat, x: Form) -> Option<Form> {
+        if x.magnitude_one() {
+            // Rounding to nearest is monotone and odd: the ends bound it.
+            let t = Iv { lo: round_to(f, x.t.lo), hi: round_to(f, x.t.hi) };
+            let limit = max_finite(f);
+            return (t.lo.abs() <= limit && t.hi.abs() <= limit).then_some(Form { m: x.m, t });
+        }
+        let m = self.magnitude_range(&x.m)?;
+        let u = unit_roundoff(f);
+        let largest = m.mul(Iv::point(x.t.greatest_magnitude())).hi;
+        if !(mul_dir(largest, 1.0 + u).1 < max_finite(f)) {
+            return None;
+        }
+        let eta = div_dir(subnormal_error(f), m.lo).1;
+        let spread = |v: f64| mul_dir(v.abs(), u).1;
+        let lo = add_dir(add_dir(x.t.lo, -spread(x.t.lo)).0, -eta).0;
+        let hi = add_dir(add_dir(x.t.hi, spread(x.t.hi)).1, eta).1;
+        Some(Form { m: x.m, t: Iv { lo, hi } })
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Witnesses.
+
+/// Inputs in the path's ranges on which `cond` holds, with each estimate
+/// chosen as this CPU would first, then at the ends the bound admits.
+fn witness(
+    pool: &ExprPool,
+    path: &[ExprId],
+    cond: ExprId,
+    ranges: &FxHashMap<ExprId, InputRange>,
+    estimates: &[(ExprId, Estimate)],
+    assumptions: Assumptions,
+    seed: u64,
+) -> Option<Assignment> {
+    let mut inputs: Vec<(ExprId, (u32, u32), InputRange)> = Vec::new();
+    for (&node, r) in ranges {
+        if let Some(slot) = input_word(pool, node, r.format.width() / 8) {
+            inputs.push((node, slot, *r));
+        }
+    }
+    inputs.sort_by_key(|i| i.1);
+    let mut leaves = FxHashSet::default();
+    let mut roots = vec![cond];
+    roots.extend_from_slice(path);
+    for r in &roots {
+        pool.leaves_of(*r, &mut leaves);
+    }
+    let mut sizes: FxHashMap<u32, usize> = FxHashMap::default();
+    for leaf in &leaves {
+        if let crate::expr::Leaf::Input { array, index } = *leaf {
+            let s = sizes.entry(array).or_insert(0);
+            *s = (*s).max(index as usize + 1);
+        }
+    }
+    for choice in [Choice::ThisCpu, Choice::Largest, Choice::Smallest, Choice::Fallback] {
+        if choice == Choice::ThisCpu && !cfg!(target_arch = "x86_64") {
+            continue;
+        }
+        let mut rng = SplitMix(seed ^ 0x5eed_e571_u64 ^ cond.index() as u64);
+        for trial in 0..WITNESS_TRIALS {
+            let mut w = Assignment::default();
+            for (array, size) in &sizes {
+                w.arrays.insert(*array, vec![0; *size]);
+            }
+            for (_, (array, offset), r) in &inputs {
+                let v = draw(r, trial, &mut rng);
+                let bytes = w.arrays.get_mut(array)?;
+                for k in 0..(r.format.width() / 8) as usize {
+                    if let Some(b) = bytes.get_mut(*offset as usize + k) {
+                        *b = (v >> (8 * k)) as u8;
+                    }
+                }
+            }
+            for (lane, est) in estimates {
+                let x = evaluate(pool, est.input, &w) as u32;
+                // No choice leaves the fresh value 0, never admitted: the
+                // lane takes its fallback.
+                let r = choose(pool, *lane, est, x, choice, &mut w).unwrap_or(0);
+                w.fresh.insert(est.fresh, r as u128);
+            }
+            let values = evaluate_all(pool, &roots, &w);
+            if values[&cond] == 0 || path.iter().any(|c| values[c] == 0) {
+                continue;
+            }
+            if unconfirmed_under_assumptions(pool, assumptions, &roots, &w).is_none() {
+                return Some(w);
+            }
+        }
+    }
+    None
+}
+
+/// A value in the range: its ends and their inner neighbours first, then
+/// drawn evenly among the floats between the ends (so every binade gets
+/// its share).
+fn draw(r: &InputRange, trial: u32, rng: &mut SplitMix) -> u128 {
+    let f = r.format;
+    let lo = r.lo.max(-max_finite(f));
+    let hi = r.hi.min(max_finite(f));
+    let ord = |v: f64| -> i128 {
+        let bits = match f {
+            FpFormat::Single => (v as f32).to_bits() as u128,
+            _ => v.to_bits() as u128,
+        };
+        let magnitude = (bits & abs_mask(f)) as i128;
+        if bits & sign_mask(f) != 0 {
+            -magnitude
+        } else {
+            magnitude
+        }
+    };
+    let (a, b) = (ord(lo), ord(hi));
+    if b < a {
+        return 0;
+    }
+    let span = (b - a) as u128 + 1;
+    let o = match trial {
+        0 => a,
+        1 => b,
+        2 => (a + 1).min(b),
+        3 => (b - 1).max(a),
+        _ => a + ((rng.next_u64() as u128 * 0x1_0000_0001) % span) as i128,
+    };
+    let magnitude = o.unsigned_abs();
+    if o < 0 {
+        magnitude | sign_mask(f)
+    } else {
+        magnitude
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Choice {
+    ThisCpu,
+    Largest,
+    Smallest,
+    /// The rounded exact value, or where the reciprocal may be tiny, the
+    /// flushed zero.
+    Fallback,
+}
+
+/// The estimate of `x` to try: this CPU's, or the largest or smallest in
+/// magnitude that the model admits (the lane then takes it). `None`
+/// leaves the lane to its fallback.
+fn choose(pool: &ExprPool, lane: ExprId, est: &Estimate, x: u32, choice: Choice, w: &mut Assignment) -> Option<u32> {
+    let admitted = |r: u32, w: &mut Assignment| {
+        w.fresh.insert(est.fresh, r as u128);
+        evaluate(pool, lane, w) as u32 == r
+    };
+    let rsqrt = est.kind == EstimateKind::ReciprocalSqrt;
+    match choice {
+        Choice::ThisCpu => return this_cpu(rsqrt, x),
+        Choice::Fallback => return None,
+        _ => {}
+    }
+    let xv = f32::from_bits(x) as f64;
+    let exact = if rsqrt { 1.0 / xv.sqrt() } else { 1.0 / xv };
+    if !exact.is_finite() || exact == 0.0 {
+        return None;
+    }
+    let e = EstimateKind::RELATIVE_ERROR;
+    let target = if choice == Choice::Largest { exact.abs() * (1.0 + e) } else { exact.abs() * (1.0 - e) };
+    let sign = if exact < 0.0 { 0x8000_0000 } else { 0 };
+    let mut m = (target as f32).to_bits();
+    // Step inwards until admitted, then outwards while still admitted.
+    let inward: i64 = if choice == Choice::Largest { -1 } else { 1 };
+    for _ in 0..64 {
+        if admitted(sign | m, w) {
+            break;
+        }
+        m = (m as i64 + inward) as u32;
+    }
+    if !admitted(sign | m, w) {
+        return None;
+    }
+    for _ in 0..64 {
+        let next = (m as i64 - inward) as u32;
+        if !admitted(sign | next, w) {
+            break;
+        }
+        m = next;
+    }
+    Some(sign | m)
+}
+
+/// This CPU's RCPSS / RSQRTSS of `x`.
+#[cfg(target_arch = "x86_64")]
+fn this_cpu(rsqrt: bool, x: u32) -> Option<u32> {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE is part of x86_64.
+    let r = unsafe {
+        let v = _mm_set_ss(f32::from_bits(x));
+        _mm_cvtss_f32(if rsqrt { _mm_rsqrt_ss(v) } else { _mm_rcp_ss(v) })
+    };
+    Some(r.to_bits())
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn this_cpu(_rsqrt: bool, _x: u32) -> Option<u32> {
+    None
+}
