@@ -422,16 +422,6 @@ impl Iv {
     fn sqrt(self) -> Option<Iv> {
         (self.lo >= 0.0).then(|| Iv { lo: sqrt_dir(self.lo).0, hi: sqrt_dir(self.hi).1 })
     }
-    /// The smallest magnitude in the interval.
-    fn least_magnitude(self) -> f64 {
-        if self.lo > 0.0 {
-            self.lo
-        } else if self.hi < 0.0 {
-            -self.hi
-        } else {
-            0.0
-        }
-    }
     fn greatest_magnitude(self) -> f64 {
         self.hi.abs().max(self.lo.abs())
     }
@@ -842,39 +832,36 @@ fn witness(
     None
 }
 
-/// A value in the range: its ends and their inner neighbours first, then
-/// drawn evenly among the floats between the ends (so every binade gets
-/// its share).
+/// A value in the range: the ends of its magnitudes and their inner
+/// neighbours first, then drawn evenly among the floats between them (so
+/// every binade gets its share), of either sign the range allows.
 fn draw(r: &InputRange, trial: u32, rng: &mut SplitMix) -> u128 {
     let f = r.format;
-    let lo = r.lo.max(-max_finite(f));
-    let hi = r.hi.min(max_finite(f));
-    let ord = |v: f64| -> i128 {
-        let bits = match f {
+    let (lo, hi) = r.magnitude();
+    let hi = hi.min(max_finite(f));
+    let bits = |v: f64| -> u128 {
+        match f {
             FpFormat::Single => (v as f32).to_bits() as u128,
             _ => v.to_bits() as u128,
-        };
-        let magnitude = (bits & abs_mask(f)) as i128;
-        if bits & sign_mask(f) != 0 {
-            -magnitude
-        } else {
-            magnitude
         }
     };
-    let (a, b) = (ord(lo), ord(hi));
+    let (a, b) = (bits(lo), bits(hi));
     if b < a {
         return 0;
     }
-    let span = (b - a) as u128 + 1;
-    let o = match trial {
+    let magnitude = match trial {
         0 => a,
         1 => b,
         2 => (a + 1).min(b),
         3 => (b - 1).max(a),
-        _ => a + ((rng.next_u64() as u128 * 0x1_0000_0001) % span) as i128,
+        _ => a + (rng.next_u64() as u128 * 0x1_0000_0001) % (b - a + 1),
     };
-    let magnitude = o.unsigned_abs();
-    if o < 0 {
+    let negative = match r.sign() {
+        Some(s) => s < 0.0,
+        None if trial < 4 => r.hi <= 0.0,
+        None => rng.next_u64() % 2 == 1 && r.lo < 0.0,
+    };
+    if negative {
         magnitude | sign_mask(f)
     } else {
         magnitude

@@ -1,0 +1,117 @@
+//! x86's reciprocal estimates (RCPPS, RSQRTPS, their scalar and AVX
+//! forms) as any value within Intel's documented relative error: a bound
+//! that holds for every conforming CPU is proved without the bit-precise
+//! solver, a bound this CPU breaks is refuted with a witness the CPU
+//! reproduces, and a bound only some conforming CPU breaks is refuted
+//! with a witness that stays unconfirmed (the CPU does not reproduce it).
+
+mod common;
+
+/// `symcross check` of a harness under harnesses/approx with `cflags`:
+/// exit status, JSON report, and the output for messages.
+fn check(name: &str, cflags: &str) -> (i32, serde_json::Value, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("r.json");
+    let h = common::repo().join("harnesses/approx").join(name);
+    let mut args = vec!["check", h.to_str().unwrap(), "--json", report.to_str().unwrap()];
+    if !cflags.is_empty() {
+        args.extend(["--cflags", cflags]);
+    }
+    let run = common::symcross(&args);
+    let json = serde_json::from_str(&std::fs::read_to_string(&report).unwrap_or_default()).unwrap_or(serde_json::Value::Null);
+    (run.code, json, format!("{}\n{}", run.stdout, run.stderr))
+}
+
+fn findings(json: &serde_json::Value) -> &Vec<serde_json::Value> {
+    json["findings"].as_array().expect("findings")
+}
+
+/// The float a witness gives input `name` (its first element).
+fn witness_bits(f: &serde_json::Value, name: &str) -> u32 {
+    let v = f["witness_values"][name]["elements"][0].as_str().unwrap_or("");
+    u32::from_str_radix(v.rsplit("0x").next().unwrap_or("").trim_end_matches(')'), 16).expect("witness bits")
+}
+
+/// Every finding is confirmed because this CPU reproduced it.
+fn all_reproduced(json: &serde_json::Value, count: usize) {
+    let f = findings(json);
+    assert_eq!(f.len(), count, "{json:#}");
+    for f in f {
+        assert_eq!(f["status"], "confirmed", "{f:#}");
+        assert_eq!(f["native"]["outcome"], "reproduced", "{f:#}");
+    }
+}
+
+#[test]
+fn rcp_within_the_documented_bound_is_proved_without_the_solver() {
+    let (code, json, out) = check("rcp_bound.c", "-mavx");
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(json["verdict"], "equivalent", "{json:#}");
+    assert_eq!(json["stats"]["queries"], 0, "{json:#}");
+}
+
+#[test]
+fn rcp_against_a_tighter_bound_is_refuted_on_this_cpu() {
+    let (code, json, out) = check("rcp_bound.c", "-mavx -DTIGHT");
+    assert_eq!(code, 1, "{out}");
+    all_reproduced(&json, 3);
+    for f in findings(&json) {
+        let x = f32::from_bits(witness_bits(f, "x"));
+        assert!(x.abs() >= f32::MIN_POSITIVE && x.abs() <= f32::from_bits(0x7e7f_e800), "{f:#}");
+    }
+}
+
+/// From 1.11111111110100000000000b * 2^125 the SDM lets the reciprocal be
+/// flushed to zero: over that range the bound is not proved, and the
+/// flushed witness is one this CPU (which flushes from 2^126) does not give.
+#[test]
+fn rcp_where_the_reciprocal_may_be_flushed_is_not_proved() {
+    let (code, json, out) = check("rcp_bound.c", "-mavx -DFULL_RANGE");
+    assert_eq!(code, 3, "{out}");
+    assert_eq!(json["verdict"], "inconclusive", "{json:#}");
+    let f = &findings(&json)[0];
+    assert_eq!(f["status"], "unconfirmed", "{f:#}");
+    assert_eq!(f["native"]["outcome"], "not-reproduced", "{f:#}");
+    let x = witness_bits(f, "x") & 0x7fff_ffff;
+    assert!((0x7e7f_e800..0x7e80_0000).contains(&x), "{f:#}");
+}
+
+#[test]
+fn rsqrt_within_the_documented_bound_is_proved_without_the_solver() {
+    let (code, json, out) = check("rsqrt_bound.c", "");
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(json["verdict"], "equivalent", "{json:#}");
+    assert_eq!(json["stats"]["queries"], 0, "{json:#}");
+}
+
+#[test]
+fn rsqrt_against_a_tighter_bound_is_refuted_on_this_cpu() {
+    let (code, json, out) = check("rsqrt_bound.c", "-DTIGHT");
+    assert_eq!(code, 1, "{out}");
+    all_reproduced(&json, 2);
+}
+
+/// `_mm_rcp_ps` against `1.0f / x` per lane, within a relative tolerance
+/// that covers the documented error and the roundings: proved, each lane
+/// by the estimate-bound step.
+#[test]
+fn rcp_ps_within_a_tolerance_of_the_quotient_is_proved() {
+    let (code, json, out) = check("rcp_vs_division.c", "");
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(json["verdict"], "equivalent", "{json:#}");
+    assert_eq!(json["stats"]["decided"]["estimate_bound"], 4, "{json:#}");
+    assert!(out.contains("4 by estimate bound"), "{out}");
+}
+
+/// The documented bound taken literally against the rounded quotient is
+/// broken by an estimate at the bound's edge, which this CPU never gives.
+#[test]
+fn rcp_ps_within_exactly_the_documented_bound_of_the_quotient_is_not_proved() {
+    let (code, json, out) = check("rcp_vs_division.c", "-DLITERAL");
+    assert_eq!(code, 3, "{out}");
+    assert_eq!(json["verdict"], "inconclusive", "{json:#}");
+    let f = &findings(&json)[0];
+    assert_eq!(f["status"], "unconfirmed", "{f:#}");
+    assert!(f["message"].as_str().unwrap().contains("approximate operation"), "{f:#}");
+    assert_eq!(f["native"]["outcome"], "not-reproduced", "{f:#}");
+}
