@@ -32,7 +32,9 @@
 use super::confirm::unconfirmed_under_assumptions;
 use super::sampling::input_word;
 use crate::assumptions::{Assumption, Assumptions};
-use crate::expr::{evaluate, evaluate_all, Assignment, BinOp, CmpOp, Estimate, EstimateKind, Expr, ExprId, ExprPool, FBinOp, FUnOp, FpFormat, Outcomes};
+use crate::expr::{
+    evaluate, evaluate_all, Assignment, BinOp, CmpOp, Estimate, EstimateKind, Expr, ExprId, ExprPool, FBinOp, FUnOp, FpFormat, Outcomes,
+};
 use crate::splitmix::SplitMix;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
@@ -574,11 +576,7 @@ impl Analysis<'_> {
     /// The relations `a ? b` can have (bits of `Outcomes`; never unordered,
     /// both being finite).
     fn outcomes(&self, a: &Form, b: &Form) -> Option<u8> {
-        let (x, y) = if a.m == b.m && a.signs_free() {
-            (a.t, b.t)
-        } else {
-            (self.values(a)?, self.values(b)?)
-        };
+        let (x, y) = if a.m == b.m && a.signs_free() { (a.t, b.t) } else { (self.values(a)?, self.values(b)?) };
         let mut out = 0;
         if x.lo < y.hi {
             out |= Outcomes::LT;
