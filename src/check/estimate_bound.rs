@@ -747,7 +747,8 @@ impl Analysis<'_> {
         let m = self.magnitude_range(&x.m)?;
         let u = unit_roundoff(f);
         let largest = m.mul(Iv::point(x.t.greatest_magnitude())).hi;
-        if !(mul_dir(largest, 1.0 + u).1 < max_finite(f)) {
+        let top = mul_dir(largest, 1.0 + u).1;
+        if top.is_nan() || top >= max_finite(f) {
             return None;
         }
         let eta = div_dir(subnormal_error(f), m.lo).1;
@@ -935,4 +936,70 @@ fn this_cpu(rsqrt: bool, x: u32) -> Option<u32> {
 #[cfg(not(target_arch = "x86_64"))]
 fn this_cpu(_rsqrt: bool, _x: u32) -> Option<u32> {
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directed_operations_enclose_the_exact_result() {
+        assert_eq!(mul_dir(2.0, 3.0), (6.0, 6.0));
+        let (lo, hi) = mul_dir(0.1, 3.0);
+        assert!(lo < hi && hi == lo.next_up() && (lo..=hi).contains(&(0.1 * 3.0)));
+        let (lo, hi) = div_dir(1.0, 3.0);
+        assert!(lo < hi && hi == lo.next_up());
+        assert_eq!(div_dir(1.0, 4.0), (0.25, 0.25));
+        assert_eq!(add_dir(1.0, 2f64.powi(-60)), (1.0, 1f64.next_up()));
+        assert_eq!(add_dir(1.0, -(2f64.powi(-60))), (1f64.next_down(), 1.0));
+        assert_eq!(sqrt_dir(4.0), (2.0, 2.0));
+        let (lo, hi) = sqrt_dir(2.0);
+        assert!(lo < hi && lo * lo < 2.0 && hi * hi > 2.0);
+    }
+
+    /// `fabsf(x * r - 1) > bound` for `x` in [lo, hi] and `r` the
+    /// reciprocal estimate of `x` (the lane standing for itself).
+    fn rcp_condition(bound: f32, lo: f32, hi: f32, rsqrt: bool) -> EstimateAnswer {
+        let mut p = ExprPool::new();
+        let arr = p.new_array("x", 4);
+        let x = p.input_word(arr, 0, 32);
+        let f = FpFormat::Single;
+        let c = |p: &mut ExprPool, v: f32| p.constant(32, v.to_bits() as u128);
+        let (lo, hi) = (c(&mut p, lo), c(&mut p, hi));
+        let above = p.fcmp(Outcomes(Outcomes::GT | Outcomes::EQ), f, x, lo);
+        let below = p.fcmp(Outcomes(Outcomes::LT | Outcomes::EQ), f, x, hi);
+        let path = vec![above, below];
+        let r = p.approximation(32);
+        let Expr::Fresh { id, .. } = *p.get(r) else { unreachable!() };
+        let kind = if rsqrt { EstimateKind::ReciprocalSqrt } else { EstimateKind::Reciprocal };
+        p.note_estimate(r, Estimate { kind, input: x, fresh: id });
+        let one = c(&mut p, 1.0);
+        let product = if rsqrt { p.fbin(FBinOp::Mul, f, r, r) } else { r };
+        let product = p.fbin(FBinOp::Mul, f, x, product);
+        let off = p.fbin(FBinOp::Sub, f, product, one);
+        let mask = p.constant(32, 0x7fff_ffff);
+        let magnitude = p.and(off, mask);
+        let limit = c(&mut p, bound);
+        let cond = p.fcmp(Outcomes(Outcomes::GT), f, magnitude, limit);
+        decide(&p, &path, cond, Assumptions::default(), 0)
+    }
+
+    #[test]
+    fn the_documented_bound_is_proved_and_nothing_tighter() {
+        let e = 1.5 * 2f32.powi(-12);
+        assert!(matches!(rcp_condition(e, 1.0, 2.0, false), EstimateAnswer::Never));
+        assert!(matches!(rcp_condition(e, -1e30, -1e-30, false), EstimateAnswer::Never));
+        assert!(matches!(rcp_condition(e, 1e-30, f32::from_bits(0x7e7f_e800), false), EstimateAnswer::Never));
+        assert!(!matches!(rcp_condition(1.4 * 2f32.powi(-12), 1.0, 2.0, false), EstimateAnswer::Never));
+        // Where the reciprocal may be flushed, or the input be subnormal,
+        // the bound does not apply.
+        assert!(!matches!(rcp_condition(e, 1.0, 2f32.powi(126), false), EstimateAnswer::Never));
+        assert!(!matches!(rcp_condition(e, 0.0, 2.0, false), EstimateAnswer::Never));
+        // RSQRT: r * r * x rounds twice in float, so (1 + e)^2 - 1 plus
+        // two roundings' worth holds, (1 + e)^2 - 1 alone is not proved.
+        let squared = (2.0 * 1.5 + 1.5 * 1.5 * 2f32.powi(-12)) * 2f32.powi(-12);
+        assert!(matches!(rcp_condition(squared * (1.0 + 2f32.powi(-10)), 1.0, 1e30, true), EstimateAnswer::Never));
+        assert!(!matches!(rcp_condition(squared * 0.99, 1.0, 1e30, true), EstimateAnswer::Never));
+        assert!(!matches!(rcp_condition(1.0, -2.0, -1.0, true), EstimateAnswer::Never));
+    }
 }
