@@ -18,6 +18,7 @@ mod eval;
 mod fold;
 mod leaf;
 pub mod nan_rules;
+mod node_index;
 mod print;
 pub mod value;
 
@@ -430,7 +431,7 @@ pub struct InputArray {
 pub struct ExprPool {
     nodes: Vec<Expr>,
     widths: Vec<Width>,
-    index: FxHashMap<Expr, ExprId>,
+    index: node_index::NodeIndex,
     arrays: Vec<InputArray>,
     next_fresh: u32,
     /// The fresh values that stand for the result of an approximate
@@ -582,14 +583,13 @@ impl ExprPool {
         if let Expr::Const { width, value } = e {
             return self.constant(width, value);
         }
-        if let Some(&id) = self.index.get(&e) {
-            return id;
+        if let node_index::Lookup::Found(n) = self.index.find_or_claim(&self.nodes, &e) {
+            return ExprId::pooled(n);
         }
         let w = self.compute_width(&e);
         let id = ExprId::pooled(self.nodes.len());
-        self.nodes.push(e.clone());
+        self.nodes.push(e);
         self.widths.push(w);
-        self.index.insert(e, id);
         id
     }
 

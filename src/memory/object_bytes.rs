@@ -181,8 +181,8 @@ impl ObjectBytes {
     /// (64 bits, the caller checked that it is in bounds). The written
     /// bits are the caller's (it writes only into objects whose bytes are
     /// all written or that do not track writes).
-    pub fn write_symbolic(&mut self, offset: ExprId, bytes: &[Option<ExprId>]) {
-        self.log.push(offset, bytes.into());
+    pub fn write_symbolic(&mut self, pool: &ExprPool, offset: ExprId, bytes: &[Option<ExprId>]) {
+        self.log.push(pool, offset, bytes.into());
         self.covered = None;
     }
 
@@ -256,7 +256,7 @@ impl ObjectBytes {
         let fresh: Vec<ExprId> = (0..len).map(|_| pool.fresh(8)).collect();
         let values: Vec<ExprId> =
             fresh.iter().enumerate().map(|(k, f)| self.initial.byte_at_symbolic(pool, offset, k as u64, *f)).collect();
-        self.initial.push(offset, values.iter().map(|v| Some(*v)).collect());
+        self.initial.push(pool, offset, values.iter().map(|v| Some(*v)).collect());
         (values, fresh)
     }
 
@@ -493,7 +493,7 @@ impl ObjectBytes {
             } else if self.pending_may_touch(pool, off, bytes.len() as u64) {
                 // After a write that may be here: it joins the log, in order.
                 let at = pool.constant(64, off as u128);
-                self.log.push(at, bytes.into());
+                self.log.push(pool, at, bytes.into());
                 self.mark_range_written(off, bytes);
                 self.cover(pool, off, bytes);
                 return;

@@ -20,6 +20,9 @@ const RESIDUE_DEPTH: u32 = 12;
 #[derive(Debug)]
 struct Update {
     offset: ExprId,
+    /// The offset's known low bits, `(m, r)`: worked out once, at the
+    /// write, not again by every read that walks past it.
+    residue: (u64, u64),
     bytes: Box<[Option<ExprId>]>,
     older: Option<Rc<Update>>,
 }
@@ -85,19 +88,20 @@ impl StoreLog {
     /// Appends a write of `bytes` at `offset`. A write at the very offset
     /// of the newest entry, covering every byte it wrote, replaces it (a
     /// loop updating one slot keeps one entry).
-    pub fn push(&mut self, offset: ExprId, bytes: Box<[Option<ExprId>]>) {
+    pub fn push(&mut self, pool: &ExprPool, offset: ExprId, bytes: Box<[Option<ExprId>]>) {
+        let residue = crate::memory::offset_residue::residue(pool, offset, RESIDUE_DEPTH);
         if let Some(top) = &self.newest {
             let covers = top.offset == offset
                 && bytes.len() >= top.bytes.len()
                 && top.bytes.iter().enumerate().all(|(k, b)| b.is_none() || bytes[k].is_some());
             if covers {
                 let older = top.older.clone();
-                self.newest = Some(Rc::new(Update { offset, bytes, older }));
+                self.newest = Some(Rc::new(Update { offset, residue, bytes, older }));
                 return;
             }
         }
         let older = self.newest.take();
-        self.newest = Some(Rc::new(Update { offset, bytes, older }));
+        self.newest = Some(Rc::new(Update { offset, residue, bytes, older }));
         self.len += 1;
     }
 
@@ -113,7 +117,7 @@ impl StoreLog {
                 let at = at as u64;
                 return at < off + len && off < at.saturating_add(n);
             }
-            let (m, r) = crate::memory::offset_residue::residue(pool, u.offset, RESIDUE_DEPTH);
+            let (m, r) = u.residue;
             // Entry byte j lands on position p when offset = p - j; the
             // offset's low bits rule most pairs out.
             (0..n).any(|j| u.bytes[j as usize].is_some() && lands_in(off, len, j, m, r))
@@ -135,7 +139,7 @@ impl StoreLog {
                 }
                 continue;
             }
-            let (m, r) = crate::memory::offset_residue::residue(pool, u.offset, RESIDUE_DEPTH);
+            let (m, r) = u.residue;
             // Newer bytes of one entry first does not matter: one offset
             // puts at most one of its bytes at `p`.
             for (j, b) in u.bytes.iter().enumerate() {
@@ -165,12 +169,13 @@ impl StoreLog {
     /// Byte `k` of an access at the symbolic `offset`, whose value before
     /// every entry is `base`.
     pub fn byte_at_symbolic(&self, pool: &mut ExprPool, offset: ExprId, k: u64, base: ExprId) -> ExprId {
+        let offset_residue = crate::memory::offset_residue::residue(pool, offset, RESIDUE_DEPTH);
         let mut hits: Vec<(ExprId, ExprId)> = Vec::new();
         let mut value = base;
         'walk: for u in self.entries() {
             for (j, b) in u.bytes.iter().enumerate() {
                 let Some(b) = b else { continue };
-                match same_position(pool, offset, k, u.offset, j as u64) {
+                match same_position_known(pool, (offset, offset_residue), k, (u.offset, u.residue), j as u64) {
                     Alias::No => {}
                     Alias::Must => {
                         value = *b;
@@ -193,15 +198,15 @@ impl StoreLog {
     /// do. The select is then over whole words, not over each byte (whose
     /// selects a later join of the bytes would rebuild). None when an
     /// entry overlaps otherwise: the caller goes byte by byte.
-    /// `diagonal(pool, entry offset)` is the condition that the entry is
-    /// lined up with the read; `can_meet(pool, entry offset, k, j)` whether
-    /// entry byte j may land on read byte k.
+    /// `diagonal(pool, entry offset and residue)` is the condition that the
+    /// entry is lined up with the read; `can_meet(pool, entry offset and
+    /// residue, k, j)` whether entry byte j may land on read byte k.
     fn read_words(
         &self,
         pool: &mut ExprPool,
         base: &[ExprId],
-        mut diagonal: impl FnMut(&mut ExprPool, ExprId) -> Alias,
-        mut can_meet: impl FnMut(&mut ExprPool, ExprId, u64, u64) -> bool,
+        mut diagonal: impl FnMut(&mut ExprPool, (ExprId, (u64, u64))) -> Alias,
+        mut can_meet: impl FnMut(&mut ExprPool, (ExprId, (u64, u64)), u64, u64) -> bool,
     ) -> Option<Vec<ExprId>> {
         let len = base.len();
         if !(2..=16).contains(&len) {
@@ -213,7 +218,7 @@ impl StoreLog {
             let lined_up = u.bytes.len() == len && u.bytes.iter().all(|b| b.is_some());
             for k in 0..len as u64 {
                 for j in 0..u.bytes.len() as u64 {
-                    if (k != j || !lined_up) && u.bytes[j as usize].is_some() && can_meet(pool, u.offset, k, j) {
+                    if (k != j || !lined_up) && u.bytes[j as usize].is_some() && can_meet(pool, (u.offset, u.residue), k, j) {
                         return None;
                     }
                 }
@@ -221,7 +226,7 @@ impl StoreLog {
             if !lined_up {
                 continue;
             }
-            match diagonal(pool, u.offset) {
+            match diagonal(pool, (u.offset, u.residue)) {
                 Alias::No => {}
                 Alias::Must => {
                     top = Some(&u.bytes);
@@ -255,11 +260,10 @@ impl StoreLog {
     /// Bytes `p..p + base.len()` (numbers), whose values before every
     /// entry are `base`.
     pub fn read_at(&self, pool: &mut ExprPool, p: u64, base: &[ExprId]) -> Vec<ExprId> {
-        let mut residues: Option<(ExprId, (u64, u64))> = None;
         let words = self.read_words(
             pool,
             base,
-            |pool, offset| {
+            |pool, (offset, _)| {
                 let at = pool.constant(64, p as u128);
                 let c = pool.eq(offset, at);
                 match pool.as_const(c) {
@@ -268,20 +272,9 @@ impl StoreLog {
                     None => Alias::May(c),
                 }
             },
-            |pool, offset, k, j| match pool.as_const(offset) {
+            |pool, (offset, (m, r)), k, j| match pool.as_const(offset) {
                 Some(at) => (at as u64).wrapping_add(j) == p.wrapping_add(k),
-                None => {
-                    // One entry asks for every pair of bytes: its low bits once.
-                    let (m, r) = match residues {
-                        Some((o, mr)) if o == offset => mr,
-                        _ => {
-                            let mr = crate::memory::offset_residue::residue(pool, offset, RESIDUE_DEPTH);
-                            residues = Some((offset, mr));
-                            mr
-                        }
-                    };
-                    p + k >= j && (p + k - j) % m == r % m
-                }
+                None => p + k >= j && (p + k - j) % m == r % m,
             },
         );
         words.unwrap_or_else(|| base.iter().enumerate().map(|(k, b)| self.byte_at(pool, p + k as u64, *b)).collect())
@@ -290,12 +283,14 @@ impl StoreLog {
     /// Bytes of an access at the symbolic `offset`, whose values before
     /// every entry are `base`.
     pub fn read_at_symbolic(&self, pool: &mut ExprPool, offset: ExprId, base: &[ExprId]) -> Vec<ExprId> {
+        let read = (offset, crate::memory::offset_residue::residue(pool, offset, RESIDUE_DEPTH));
         let mut met: Vec<((ExprId, u64), bool)> = Vec::new();
         let words = self.read_words(
             pool,
             base,
-            |pool, at| same_position(pool, offset, 0, at, 0),
-            |pool, at, k, j| {
+            |pool, entry| same_position_known(pool, read, 0, entry, 0),
+            |pool, entry, k, j| {
+                let at = entry.0;
                 // One entry asks for every pair of bytes: the answer depends
                 // on k - j only.
                 let d = k.wrapping_sub(j);
@@ -305,7 +300,7 @@ impl StoreLog {
                 if let Some(&(_, v)) = met.iter().find(|(key, _)| *key == (at, d)) {
                     return v;
                 }
-                let v = same_position_possible(pool, offset, k, at, j);
+                let v = same_position_possible(pool, read, k, entry, j);
                 met.push(((at, d), v));
                 v
             },
@@ -352,13 +347,17 @@ fn split(pool: &ExprPool, e: ExprId) -> (Option<ExprId>, u64) {
 
 /// Whether byte `i` of an access at `a` and byte `j` of one at `b` may be
 /// the same byte, without building the condition.
-fn same_position_possible(pool: &ExprPool, a: ExprId, i: u64, b: ExprId, j: u64) -> bool {
+fn same_position_possible(
+    pool: &ExprPool,
+    (a, (ma, ra)): (ExprId, (u64, u64)),
+    i: u64,
+    (b, (mb, rb)): (ExprId, (u64, u64)),
+    j: u64,
+) -> bool {
     let ((xa, ca), (xb, cb)) = (split(pool, a), split(pool, b));
     if xa == xb {
         return ca.wrapping_add(i) == cb.wrapping_add(j);
     }
-    let (ma, ra) = crate::memory::offset_residue::residue(pool, a, RESIDUE_DEPTH);
-    let (mb, rb) = crate::memory::offset_residue::residue(pool, b, RESIDUE_DEPTH);
     let m = ma.min(mb);
     ra.wrapping_add(i) % m == rb.wrapping_add(j) % m
 }
@@ -366,12 +365,23 @@ fn same_position_possible(pool: &ExprPool, a: ExprId, i: u64, b: ExprId, j: u64)
 /// Whether byte `i` of an access at `a` and byte `j` of one at `b` (64-bit
 /// offsets) are the same byte of the object.
 pub fn same_position(pool: &mut ExprPool, a: ExprId, i: u64, b: ExprId, j: u64) -> Alias {
+    let ra = crate::memory::offset_residue::residue(pool, a, RESIDUE_DEPTH);
+    let rb = crate::memory::offset_residue::residue(pool, b, RESIDUE_DEPTH);
+    same_position_known(pool, (a, ra), i, (b, rb), j)
+}
+
+/// `same_position` for offsets whose known low bits (`(m, r)`) are given.
+fn same_position_known(
+    pool: &mut ExprPool,
+    (a, (ma, ra)): (ExprId, (u64, u64)),
+    i: u64,
+    (b, (mb, rb)): (ExprId, (u64, u64)),
+    j: u64,
+) -> Alias {
     let ((xa, ca), (xb, cb)) = (split(pool, a), split(pool, b));
     if xa == xb {
         return if ca.wrapping_add(i) == cb.wrapping_add(j) { Alias::Must } else { Alias::No };
     }
-    let (ma, ra) = crate::memory::offset_residue::residue(pool, a, RESIDUE_DEPTH);
-    let (mb, rb) = crate::memory::offset_residue::residue(pool, b, RESIDUE_DEPTH);
     let m = ma.min(mb);
     if ra.wrapping_add(i) % m != rb.wrapping_add(j) % m {
         return Alias::No;
@@ -406,7 +416,7 @@ mod tests {
         let slot = pool.mul(i, four);
         let mut log = StoreLog::default();
         let w = word(&mut pool, 10);
-        log.push(slot, w);
+        log.push(&pool, slot, w);
         let zero = pool.constant(8, 0);
         // Byte 8 is byte 0 of the word when i = 2; byte 9 byte 1.
         let b8 = log.byte_at(&mut pool, 8, zero);
@@ -416,17 +426,18 @@ mod tests {
         assert_eq!(b8, pool.ite(hit, ten, zero));
         // A write at number 8 after it hides it at bytes 8..12 only.
         let w = word(&mut pool, 50);
-        log.push(pool.constant(64, 8), w);
+        let eight = pool.constant(64, 8);
+        log.push(&pool, eight, w);
         assert_eq!(log.byte_at(&mut pool, 9, zero), pool.constant(8, 51));
         assert!(log.may_touch(&mut pool, 13, 1));
         let mut numbers = StoreLog::default();
         let w = word(&mut pool, 1);
-        numbers.push(pool.constant(64, 8), w);
+        numbers.push(&pool, eight, w);
         assert!(!numbers.may_touch(&mut pool, 12, 100) && numbers.may_touch(&mut pool, 11, 1));
         // Words at multiples of 4 never put their byte 0 at an odd position.
         let mut slots = StoreLog::default();
         let first_bytes: Box<[Option<ExprId>]> = vec![Some(ten), None].into_boxed_slice();
-        slots.push(slot, first_bytes);
+        slots.push(&pool, slot, first_bytes);
         assert!(!slots.may_touch(&mut pool, 5, 3) && slots.may_touch(&mut pool, 5, 4));
     }
 
@@ -452,7 +463,7 @@ mod tests {
         for k in 0..200_000u64 {
             let x = pool.fresh(64);
             let _ = k;
-            log.push(x, vec![Some(b)].into_boxed_slice());
+            log.push(&pool, x, vec![Some(b)].into_boxed_slice());
         }
         assert_eq!(log.len(), 200_000);
         drop(log);

@@ -26,8 +26,10 @@ pub const RESOURCE_LIMIT_REASON: &str = "the solver's work budget for this query
 
 /// Bit-vector queries decided by Z3 in this process.
 pub struct Z3Solver {
-    /// Boxed: the interrupt watcher holds a handle to it, so it must not move.
-    ctx: Box<Context>,
+    /// Boxed: the interrupt watcher holds a handle to it, so it must not
+    /// move. Made at the first query: a run that asks none (an enumerated
+    /// kernel) does not carry a context's tens of megabytes.
+    ctx: Option<Box<Context>>,
     stats: SolverStats,
     watcher: Option<InterruptWatcher>,
     /// The run's `--max-memory` ceiling (none by default).
@@ -49,23 +51,26 @@ impl Z3Solver {
 
     /// `new`, with queries stopped at `ceiling` (which they then trip).
     pub fn with_ceiling(ceiling: MemoryCeiling) -> Self {
-        let mut cfg = Config::new();
-        cfg.set_model_generation(true);
-        Z3Solver { ctx: Box::new(Context::new(&cfg)), stats: SolverStats::default(), watcher: None, ceiling }
+        Z3Solver { ctx: None, stats: SolverStats::default(), watcher: None, ceiling }
     }
 }
 
 impl Solver for Z3Solver {
     fn check(&mut self, pool: &ExprPool, query: &Query) -> SolverResult {
         let start = Instant::now();
+        let ctx = self.ctx.get_or_insert_with(|| {
+            let mut cfg = Config::new();
+            cfg.set_model_generation(true);
+            Box::new(Context::new(&cfg))
+        });
         let ceiling = &self.ceiling;
         let watcher = self.watcher.get_or_insert_with(|| InterruptWatcher::start(ceiling.clone()));
         // SAFETY: the handle points into the boxed context, which neither
         // moves nor is dropped while the watcher may use it: it is armed
         // only during this call, and `Drop` stops the watcher first.
-        let handle: ContextHandle<'static> = unsafe { std::mem::transmute(self.ctx.handle()) };
+        let handle: ContextHandle<'static> = unsafe { std::mem::transmute(ctx.handle()) };
         watcher.arm(Some(handle));
-        let r = solve(&self.ctx, pool, query, &self.ceiling);
+        let r = solve(ctx, pool, query, &self.ceiling);
         watcher.arm(None);
         self.stats.z3_queries += 1;
         self.stats.solver_time += start.elapsed();

@@ -547,7 +547,7 @@ impl<'m> Executor<'m> {
                 return;
             }
             self.before_shared_access(state, access.object, None);
-            state.memory.object_mut(access.object).bytes.write_symbolic(access.offset, bytes);
+            state.memory.object_mut(access.object).bytes.write_symbolic(&self.cx.pool, access.offset, bytes);
             return;
         }
         let positions = self.position_count(access.offset, o.size, bytes.len() as u64);
