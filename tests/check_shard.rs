@@ -23,6 +23,9 @@ struct Outcome {
     paths: u64,
     /// (kind, status, file, line, column) of each finding.
     findings: BTreeSet<(String, String, String, u64, u64)>,
+    /// Native replay: where, and (reproduced, not reproduced, confirmed by
+    /// the model only), each finding counted once.
+    native: (String, [u64; 3]),
 }
 
 fn outcome(code: i32, report: &Value) -> Outcome {
@@ -36,7 +39,17 @@ fn outcome(code: i32, report: &Value) -> Outcome {
             (s(&f["kind"]), s(&f["status"]), s(&l["file"]), l["line"].as_u64().unwrap_or(0), l["column"].as_u64().unwrap_or(0))
         })
         .collect();
-    Outcome { code, verdict: report["verdict"].as_str().unwrap().to_string(), paths: report["stats"]["paths"].as_u64().unwrap(), findings }
+    let n = &report["native_replay"];
+    let count = |k: &str| n[k].as_u64().unwrap_or(0);
+    let native =
+        (n["on"].as_str().unwrap_or("").to_string(), [count("reproduced"), count("not_reproduced"), count("confirmed_by_model")]);
+    Outcome {
+        code,
+        verdict: report["verdict"].as_str().unwrap().to_string(),
+        paths: report["stats"]["paths"].as_u64().unwrap(),
+        findings,
+        native,
+    }
 }
 
 fn check(harness: &[&str], extra: &[&str]) -> (i32, Value) {

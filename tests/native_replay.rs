@@ -163,3 +163,21 @@ fn an_undecided_assertion_says_why() {
     assert!(m.contains("could not decide whether the path to it is feasible (the solver's work budget"), "{m}");
     assert!(out.contains("decided by: no solver answer (not confirmed)"), "{out}");
 }
+
+#[test]
+fn every_witness_of_a_run_is_replayed_by_one_batch() {
+    // Aborts and an AddressSanitizer stop among the runs: each witness runs
+    // in a child of its own, so every finding is judged on its own run.
+    let (code, json, out) = check("mixed_findings.c", &[]);
+    assert_eq!(code, 1, "{out}");
+    let findings = json["findings"].as_array().unwrap();
+    let seen: Vec<(&str, u64)> = findings.iter().map(|f| (f["kind"].as_str().unwrap(), f["location"]["line"].as_u64().unwrap())).collect();
+    assert_eq!(seen, [("mismatch", 15), ("out-of-bounds", 17), ("mismatch", 20), ("mismatch", 23)], "{out}");
+    for f in findings {
+        assert_eq!(f["status"], "confirmed", "{f:#}");
+        assert_eq!(f["native"]["outcome"], "reproduced", "{f:#}");
+    }
+    assert!(findings[1]["native"]["detail"].as_str().unwrap().contains("AddressSanitizer: heap-buffer-overflow"), "{out}");
+    assert!(findings[2]["native"]["detail"].as_str().unwrap().contains("left = 0x0000003c, right = 0x0000003d"), "{out}");
+    assert_eq!(json["native_replay"]["reproduced"], 4, "{json:#}");
+}

@@ -25,12 +25,28 @@
  *
  * A witness input whose size differs from the make_symbolic call that asks
  * for it stops the run at once (exit status 86): the witness does not fit
- * this harness, and running on with a part of it would prove nothing. */
+ * this harness, and running on with a part of it would prove nothing.
+ *
+ * Batch mode, so that every witness of a run is replayed by one process of
+ * the build (one start of the sanitizer runtime or of qemu, not one per
+ * witness):
+ *   SYMCROSS_BATCH_DIR   a directory holding, for run I, witness-I.txt
+ *   SYMCROSS_BATCH       a file in it with one line per run: `I NAN`
+ *   SYMCROSS_RUN_LIMIT   seconds after which a run is stopped (SIGALRM)
+ * Before main, the process forks once per line; the child takes the
+ * witness, log (events-I.log), standard output and error (stdout-I.txt,
+ * stderr-I.txt) of its run and goes on into main, while the parent waits
+ * for it and writes `exit CODE` or `signal NUMBER` into status-I.txt. Each
+ * witness runs in a process of its own, so a crash, abort or global state
+ * left by one cannot reach the next. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #if defined(__has_feature)
@@ -49,6 +65,67 @@ void __sanitizer_symbolize_pc(void *pc, const char *fmt, char *out_buf, size_t o
 #define SYMCROSS_EXIT_WITNESS_MISFIT 86
 
 static int mismatches;
+
+/* Points standard output or error (fd) at DIR/NAME-INDEX.txt. */
+static void redirect(int fd, const char *dir, const char *name, long index) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s-%ld.txt", dir, name, index);
+  int o = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (o < 0) _exit(88);
+  dup2(o, fd);
+  close(o);
+}
+
+/* Batch mode (see the top of this file). Runs before the harness's own
+   constructors, so that each child runs them afresh as a process of its
+   own would. */
+__attribute__((constructor(101))) static void symcross_replay_batch(void) {
+  const char *dir = getenv("SYMCROSS_BATCH_DIR");
+  const char *list = getenv("SYMCROSS_BATCH");
+  if (!dir || !*dir || !list || !*list) return;
+  const char *limit_text = getenv("SYMCROSS_RUN_LIMIT");
+  unsigned limit = limit_text ? (unsigned)strtoul(limit_text, NULL, 10) : 0;
+  FILE *runs = fopen(list, "r");
+  if (!runs) {
+    fprintf(stderr, "symcross replay: cannot read the batch file %s\n", list);
+    _exit(87);
+  }
+  long index;
+  char nan[16];
+  while (fscanf(runs, "%ld %15s", &index, nan) == 2) {
+    char path[4096];
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+      fclose(runs);
+      snprintf(path, sizeof path, "%s/witness-%ld.txt", dir, index);
+      setenv("SYMCROSS_WITNESS", path, 1);
+      snprintf(path, sizeof path, "%s/events-%ld.log", dir, index);
+      setenv("SYMCROSS_REPLAY_LOG", path, 1);
+      setenv("SYMCROSS_NAN", nan, 1);
+      unsetenv("SYMCROSS_BATCH");
+      unsetenv("SYMCROSS_BATCH_DIR");
+      redirect(1, dir, "stdout", index);
+      redirect(2, dir, "stderr", index);
+      if (limit) alarm(limit);
+      return; /* on into main, with this witness */
+    }
+    int status = 0;
+    int waited = pid > 0 && waitpid(pid, &status, 0) == pid;
+    snprintf(path, sizeof path, "%s/status-%ld.txt", dir, index);
+    FILE *out = fopen(path, "w");
+    if (!out) continue;
+    if (!waited)
+      fprintf(out, "failed %s\n", pid < 0 ? "fork" : "wait");
+    else if (WIFEXITED(status))
+      fprintf(out, "exit %d\n", WEXITSTATUS(status));
+    else if (WIFSIGNALED(status))
+      fprintf(out, "signal %d\n", WTERMSIG(status));
+    fclose(out);
+  }
+  fclose(runs);
+  _exit(0);
+}
 
 static int hexval(int c) {
   if (c >= '0' && c <= '9') return c - '0';

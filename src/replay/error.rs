@@ -37,6 +37,15 @@ pub enum ReplayError {
         /// Why.
         source: std::io::Error,
     },
+    /// The replay binary's batch ended before it recorded how a run ended
+    /// (it was stopped, or could not fork).
+    #[error("the replay binary ended before run {index} finished{detail}")]
+    BatchEnded {
+        /// The run (finding number).
+        index: usize,
+        /// What the batch process printed, if anything (`: ...`).
+        detail: String,
+    },
     /// Waiting for the replay binary failed.
     #[error("waiting for the replay binary: {0}")]
     Wait(std::io::Error),

@@ -10,11 +10,12 @@
 //! - no native run possible (`--no-replay`, a kind a native run cannot
 //!   show, a build or emulator that fails): `confirmed-by-model`, with why.
 
-use super::native::{self, NativeProgram};
+use super::native::{self, NativeProgram, RunResult, WitnessRun};
+use super::ReplayError;
 use super::outcome::{self, Verdict};
 use super::recorded::{self, NumberedFinding};
 use crate::frontend::CompileOptions;
-use crate::report::{Finding, FindingKind, NativeOutcome, NativeReplaySummary, NativeRun, Report, Status};
+use crate::report::{Finding, FindingKind, NativeOutcome, NOT_REPRODUCED_CLAUSE, NativeReplaySummary, NativeRun, Report, Status};
 use std::time::Instant;
 
 /// Runs every confirmed finding's witness natively and sets its status by
@@ -53,11 +54,35 @@ pub fn confirm_natively(report: &mut Report, enabled: bool) {
         match build(report) {
             Ok((program, nan)) => {
                 summary.on = program.runs_on().into();
-                for i in to_run {
-                    replay_one(report, i, &program, &nan, &mut summary);
-                }
-                for i in approximate {
-                    replay_approximate(report, i, &program, &nan, &mut summary);
+                // Every witness in one batch: one process of the build.
+                let order: Vec<usize> = to_run.iter().chain(&approximate).copied().collect();
+                let witnesses: Vec<(Vec<(String, String)>, bool)> = order
+                    .iter()
+                    .map(|&i| {
+                        let numbered = NumberedFinding { index: i, finding: &report.findings[i] };
+                        (numbered.witness(), numbered.nans_equal(&nan))
+                    })
+                    .collect();
+                let runs: Vec<WitnessRun<'_>> = order
+                    .iter()
+                    .zip(&witnesses)
+                    .map(|(&index, (witness, nans_equal))| WitnessRun { index, witness, nans_equal: *nans_equal })
+                    .collect();
+                let results = match program.run_all(&runs) {
+                    Ok(results) => results,
+                    Err(e) => {
+                        let why = e.to_string();
+                        order.iter().map(|&index| Err(ReplayError::BatchEnded { index, detail: format!(": {why}") })).collect()
+                    }
+                };
+                let mut results = results.into_iter();
+                for (&i, (witness, nans_equal)) in order.iter().zip(&witnesses) {
+                    let run = results.next().unwrap_or(Err(ReplayError::BatchEnded { index: i, detail: String::new() }));
+                    if to_run.contains(&i) {
+                        replay_one(report, i, run, witness, *nans_equal, program.runs_on(), &mut summary);
+                    } else {
+                        replay_approximate(report, i, run, witness, *nans_equal, program.runs_on(), &mut summary);
+                    }
                 }
             }
             Err(why) => {
@@ -111,14 +136,18 @@ fn rests_on_approximation(f: &Finding) -> bool {
 /// Replays a finding that rests on an approximate result: reproduced, it
 /// is confirmed (the CPU computed the real estimate); otherwise it stays
 /// unconfirmed, with what the CPU showed.
-fn replay_approximate(report: &mut Report, i: usize, program: &NativeProgram, nan: &str, summary: &mut NativeReplaySummary) {
-    let on = program.runs_on();
-    let numbered = NumberedFinding { index: i, finding: &report.findings[i] };
-    let witness = numbered.witness();
-    let nans_equal = numbered.nans_equal(nan);
-    let Ok(run) = program.run(i, &witness, nans_equal) else { return };
+fn replay_approximate(
+    report: &mut Report,
+    i: usize,
+    run: Result<RunResult, ReplayError>,
+    witness: &[(String, String)],
+    nans_equal: bool,
+    on: &str,
+    summary: &mut NativeReplaySummary,
+) {
+    let Ok(run) = run else { return };
     let f = &mut report.findings[i];
-    match outcome::judge(f, &run, &witness, nans_equal) {
+    match outcome::judge(f, &run, witness, nans_equal) {
         Verdict::Reproduced(o) => {
             summary.reproduced += 1;
             if let Some(clause) = approximation_clause(f) {
@@ -157,17 +186,21 @@ fn model_values(f: &Finding) -> Option<String> {
     Some(format!("{at}left = {l}, right = {r}"))
 }
 
-fn replay_one(report: &mut Report, i: usize, program: &NativeProgram, nan: &str, summary: &mut NativeReplaySummary) {
-    let on = program.runs_on();
-    let numbered = NumberedFinding { index: i, finding: &report.findings[i] };
-    let witness = numbered.witness();
-    let nans_equal = numbered.nans_equal(nan);
-    let run = match program.run(i, &witness, nans_equal) {
+fn replay_one(
+    report: &mut Report,
+    i: usize,
+    run: Result<RunResult, ReplayError>,
+    witness: &[(String, String)],
+    nans_equal: bool,
+    on: &str,
+    summary: &mut NativeReplaySummary,
+) {
+    let run = match run {
         Ok(run) => run,
         Err(e) => return model_only(&mut report.findings[i], format!("the native run could not be made: {e}"), summary),
     };
     let f = &mut report.findings[i];
-    match outcome::judge(f, &run, &witness, nans_equal) {
+    match outcome::judge(f, &run, witness, nans_equal) {
         Verdict::Reproduced(o) => {
             summary.reproduced += 1;
             f.native = Some(NativeRun {
@@ -189,7 +222,7 @@ fn replay_one(report: &mut Report, i: usize, program: &NativeProgram, nan: &str,
             summary.not_reproduced += 1;
             let cpu = cpu.or_else(|| (f.kind == FindingKind::Mismatch).then(|| "every check held".to_string()));
             f.status = Status::Unconfirmed;
-            f.message.push_str(&format!("; not confirmed: the model and the CPU disagree on this input ({on}: {why})"));
+            f.message.push_str(&format!("{NOT_REPRODUCED_CLAUSE} ({on}: {why})"));
             f.native =
                 Some(NativeRun { outcome: NativeOutcome::NotReproduced, on: Some(on.into()), detail: why, model: model_values(f), cpu });
         }

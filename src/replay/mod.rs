@@ -98,15 +98,22 @@ pub fn replay_report(
     let on = if emulated { "under qemu-aarch64" } else { "on the CPU" };
     let _ = writeln!(out, "replaying {} finding(s) of {name}: built {} {how}", to_run.len(), plan.describe());
     let (mut reproduced, mut failed, mut refused) = (0, Vec::new(), 0);
-    for f in to_run {
-        let witness = f.witness();
-        let nans_equal = f.nans_equal(&plan.nan);
-        let run = program.run(f.index, &witness, nans_equal)?;
+    // Every witness in one batch: one process of the build.
+    let witnesses: Vec<(Vec<(String, String)>, bool)> = to_run.iter().map(|f| (f.witness(), f.nans_equal(&plan.nan))).collect();
+    let batch: Vec<native::WitnessRun<'_>> = to_run
+        .iter()
+        .zip(&witnesses)
+        .map(|(f, (witness, nans_equal))| native::WitnessRun { index: f.index, witness, nans_equal: *nans_equal })
+        .collect();
+    let runs = program.run_all(&batch)?;
+    for ((f, (witness, nans_equal)), run) in to_run.iter().zip(&witnesses).zip(runs) {
+        let (witness, nans_equal) = (witness.as_slice(), *nans_equal);
+        let run = run?;
         let _ = writeln!(out, "finding {}: {} at {}: {}", f.index, f.finding.kind.name(), f.location(), f.finding.message);
         for line in run.stdout.lines().filter(|l| !l.starts_with("symcross replay: ")) {
             let _ = writeln!(out, "  {line}");
         }
-        match outcome::judge(f.finding, &run, &witness, nans_equal) {
+        match outcome::judge(f.finding, &run, witness, nans_equal) {
             Verdict::Reproduced(o) => {
                 reproduced += 1;
                 let _ = writeln!(out, "  reproduced {on}: {}", outcome::describe(&o));

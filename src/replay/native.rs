@@ -228,6 +228,17 @@ pub fn build(plan: &BuildPlan) -> Result<NativeProgram, ReplayError> {
     Ok(NativeProgram { dir, exe, emulator })
 }
 
+/// The signal the replay runtime stops a run with after `RUN_LIMIT`.
+const SIGALRM: i32 = 14;
+
+/// One witness to run: the finding's number (names its files), its inputs
+/// (name, hex bytes), and whether the runtime compares with all NaNs equal.
+pub struct WitnessRun<'a> {
+    pub index: usize,
+    pub witness: &'a [(String, String)],
+    pub nans_equal: bool,
+}
+
 /// What one native run did.
 #[derive(Clone, Debug, Default)]
 pub struct RunResult {
@@ -266,18 +277,28 @@ impl NativeProgram {
         }
     }
 
-    /// Runs the program with `witness` (input name, hex bytes). The
-    /// runtime compares with all NaNs equal when `nans_equal` (as the check
-    /// compared the finding's element), else bit for bit.
-    pub fn run(&self, index: usize, witness: &[(String, String)], nans_equal: bool) -> Result<RunResult, ReplayError> {
-        let wfile = self.dir.path().join(format!("witness-{index}.txt"));
-        let log = self.dir.path().join(format!("events-{index}.log"));
-        let out = self.dir.path().join(format!("stdout-{index}.txt"));
-        let err = self.dir.path().join(format!("stderr-{index}.txt"));
-        let lines: String = witness.iter().map(|(k, v)| format!("{k} {}\n", if v.is_empty() { "-" } else { v })).collect();
-        std::fs::write(&wfile, lines).map_err(|source| ReplayError::Write { path: wfile.clone(), source })?;
-        let _ = std::fs::remove_file(&log);
-        let create = |p: &Path| std::fs::File::create(p).map_err(|source| ReplayError::Write { path: p.to_path_buf(), source });
+    /// Runs every witness (input name, hex bytes; the runtime compares
+    /// with all NaNs equal when `nans_equal`, as the check compared the
+    /// finding's element, else bit for bit) with one process of the build: the replay
+    /// runtime forks a child per witness before `main` (its batch mode),
+    /// so the sanitizer runtime or the emulator starts once, and each
+    /// witness still runs in a process of its own. One result per run, in
+    /// order.
+    pub fn run_all(&self, runs: &[WitnessRun<'_>]) -> Result<Vec<Result<RunResult, ReplayError>>, ReplayError> {
+        let dir = self.dir.path();
+        let file = |name: &str, index: usize, ext: &str| dir.join(format!("{name}-{index}.{ext}"));
+        let mut list = String::new();
+        for r in runs {
+            let wfile = file("witness", r.index, "txt");
+            let lines: String = r.witness.iter().map(|(k, v)| format!("{k} {}\n", if v.is_empty() { "-" } else { v })).collect();
+            std::fs::write(&wfile, lines).map_err(|source| ReplayError::Write { path: wfile.clone(), source })?;
+            for stale in [file("events", r.index, "log"), file("status", r.index, "txt")] {
+                let _ = std::fs::remove_file(stale);
+            }
+            list.push_str(&format!("{} {}\n", r.index, if r.nans_equal { "equal" } else { "exact" }));
+        }
+        let batch = dir.join("batch.txt");
+        std::fs::write(&batch, list).map_err(|source| ReplayError::Write { path: batch.clone(), source })?;
         let mut cmd = match &self.emulator {
             Some(e) => {
                 let mut c = Command::new(&e.program);
@@ -286,40 +307,57 @@ impl NativeProgram {
             }
             None => Command::new(&self.exe),
         };
-        cmd.env("SYMCROSS_WITNESS", &wfile)
-            .env("SYMCROSS_REPLAY_LOG", &log)
-            .env("SYMCROSS_NAN", if nans_equal { "equal" } else { "exact" })
+        let parent_err = dir.join("batch-stderr.txt");
+        let create = |p: &Path| std::fs::File::create(p).map_err(|source| ReplayError::Write { path: p.to_path_buf(), source });
+        cmd.env("SYMCROSS_BATCH_DIR", dir)
+            .env("SYMCROSS_BATCH", &batch)
+            .env("SYMCROSS_RUN_LIMIT", RUN_LIMIT.as_secs().to_string())
             .env("ASAN_OPTIONS", "detect_leaks=0:halt_on_error=1:abort_on_error=0:symbolize=1:allocator_may_return_null=1")
             .env("UBSAN_OPTIONS", "print_stacktrace=1:symbolize=1")
             .stdin(Stdio::null())
-            .stdout(create(&out)?)
-            .stderr(create(&err)?);
+            .stdout(Stdio::null())
+            .stderr(create(&parent_err)?);
         if let Some(s) = symbolizer() {
             cmd.env("ASAN_SYMBOLIZER_PATH", &s).env("UBSAN_SYMBOLIZER_PATH", s);
         }
         let mut child = cmd.spawn().map_err(|source| ReplayError::CannotRun { what: "the replay binary", source })?;
+        // Each run stops itself after RUN_LIMIT (an alarm in the child);
+        // the whole batch is a safety net past all of them.
+        let whole = RUN_LIMIT * (runs.len() as u32 + 1);
         let start = Instant::now();
-        let mut stopped = false;
-        let status = loop {
-            if let Some(s) = child.try_wait().map_err(ReplayError::Wait)? {
-                break s;
+        loop {
+            if child.try_wait().map_err(ReplayError::Wait)?.is_some() {
+                break;
             }
-            if start.elapsed() > RUN_LIMIT {
+            if start.elapsed() > whole {
                 let _ = child.kill();
-                stopped = true;
-                break child.wait().map_err(ReplayError::Wait)?;
+                child.wait().map_err(ReplayError::Wait)?;
+                break;
             }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        use std::os::unix::process::ExitStatusExt;
+            std::thread::sleep(Duration::from_millis(2));
+        }
         let read = |p: &Path| std::fs::read(p).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
-        Ok(RunResult {
-            code: status.code(),
-            signal: status.signal(),
-            stdout: read(&out),
-            stderr: read(&err),
-            events: read(&log).lines().map(str::to_string).collect(),
-            stopped,
-        })
+        let batch_said = read(&parent_err);
+        let batch_said = batch_said.trim();
+        let detail = if batch_said.is_empty() { String::new() } else { format!(": {}", batch_said.lines().take(3).collect::<Vec<_>>().join(" ")) };
+        Ok(runs
+            .iter()
+            .map(|r| {
+                let status = read(&file("status", r.index, "txt"));
+                let (code, signal) = match status.split_whitespace().collect::<Vec<_>>()[..] {
+                    ["exit", c] => (c.parse().ok(), None),
+                    ["signal", s] => (None, s.parse().ok()),
+                    _ => return Err(ReplayError::BatchEnded { index: r.index, detail: detail.clone() }),
+                };
+                Ok(RunResult {
+                    code,
+                    signal,
+                    stdout: read(&file("stdout", r.index, "txt")),
+                    stderr: read(&file("stderr", r.index, "txt")),
+                    events: read(&file("events", r.index, "log")).lines().map(str::to_string).collect(),
+                    stopped: signal == Some(SIGALRM),
+                })
+            })
+            .collect())
     }
 }

@@ -191,6 +191,10 @@ pub enum NativeOutcome {
     NotRun,
 }
 
+/// The clause a finding's message gets when its native run did not show
+/// it (the finding is then unconfirmed).
+pub const NOT_REPRODUCED_CLAUSE: &str = "; not confirmed: the model and the CPU disagree on this input";
+
 /// The native run of one finding's witness.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct NativeRun {

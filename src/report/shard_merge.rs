@@ -9,10 +9,12 @@
 //!   makes the whole inconclusive;
 //! - work figures (instructions, queries, checks decided, merges) add up
 //!   too, but count the part above the split, which every shard explores,
-//!   once per shard; `seconds` is the slowest shard's.
+//!   once per shard; `seconds` is the slowest shard's;
+//! - the native replay counts are those of the merged findings (a finding
+//!   two shards reported, and replayed, counts once).
 
-use super::finding::{Finding, FindingKind};
-use super::json::{Coverage, Report, RunStats, SymbolicInput, SPLIT_UNCERTAIN};
+use super::finding::{Finding, FindingKind, NativeOutcome, Status, NOT_REPRODUCED_CLAUSE};
+use super::json::{Coverage, NativeReplaySummary, Report, RunStats, SymbolicInput, SPLIT_UNCERTAIN};
 
 /// Merges the reports of all N shards of one harness (each named by the
 /// file it came from, for errors). Refuses reports of different runs, a
@@ -81,6 +83,7 @@ fn combine(reports: Vec<Report>) -> Report {
     merged.mark_unverified_rules(unverified);
     merged.build = build;
     merged.symbolic_inputs = inputs;
+    merged.native_replay = merge_native_replay(&reports, &merged.findings);
     if uncertain {
         merged.mark_split_uncertain();
     }
@@ -90,6 +93,33 @@ fn combine(reports: Vec<Report>) -> Report {
 /// The key under which the executor reports a finding once per run.
 fn same_finding(a: &Finding, b: &Finding) -> bool {
     a.kind == b.kind && a.location == b.location && (a.kind != FindingKind::Unsupported || a.message == b.message)
+}
+
+/// The shards' native replay, counted again over the merged findings by
+/// the rule each shard counted its own: reproduced, not reproduced (the
+/// model and the CPU disagree), confirmed by the model only. Where the
+/// witnesses ran is each shard's place, once; the time is the slowest
+/// shard's, as for `seconds`.
+fn merge_native_replay(reports: &[Report], findings: &[Finding]) -> Option<NativeReplaySummary> {
+    let shards: Vec<&NativeReplaySummary> = reports.iter().filter_map(|r| r.native_replay.as_ref()).collect();
+    if shards.is_empty() {
+        return None;
+    }
+    let mut places: Vec<&str> = Vec::new();
+    for s in &shards {
+        if !places.contains(&s.on.as_str()) {
+            places.push(&s.on);
+        }
+    }
+    let outcome = |f: &Finding, o: NativeOutcome| f.native.as_ref().is_some_and(|n| n.outcome == o);
+    let count = |keep: &dyn Fn(&Finding) -> bool| findings.iter().filter(|f| keep(f)).count() as u64;
+    Some(NativeReplaySummary {
+        on: places.join(", "),
+        reproduced: count(&|f| outcome(f, NativeOutcome::Reproduced)),
+        not_reproduced: count(&|f| outcome(f, NativeOutcome::NotReproduced) && f.message.contains(NOT_REPRODUCED_CLAUSE)),
+        confirmed_by_model: count(&|f| f.status == Status::ConfirmedByModel),
+        seconds: shards.iter().map(|s| s.seconds).fold(0.0, f64::max),
+    })
 }
 
 fn sum_stats(reports: &[Report]) -> RunStats {
