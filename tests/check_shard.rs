@@ -41,8 +41,7 @@ fn outcome(code: i32, report: &Value) -> Outcome {
         .collect();
     let n = &report["native_replay"];
     let count = |k: &str| n[k].as_u64().unwrap_or(0);
-    let native =
-        (n["on"].as_str().unwrap_or("").to_string(), [count("reproduced"), count("not_reproduced"), count("confirmed_by_model")]);
+    let native = (n["on"].as_str().unwrap_or("").to_string(), [count("reproduced"), count("not_reproduced"), count("confirmed_by_model")]);
     Outcome {
         code,
         verdict: report["verdict"].as_str().unwrap().to_string(),

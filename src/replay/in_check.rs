@@ -11,11 +11,11 @@
 //!   show, a build or emulator that fails): `confirmed-by-model`, with why.
 
 use super::native::{self, NativeProgram, RunResult, WitnessRun};
-use super::ReplayError;
 use super::outcome::{self, Verdict};
 use super::recorded::{self, NumberedFinding};
+use super::ReplayError;
 use crate::frontend::CompileOptions;
-use crate::report::{Finding, FindingKind, NativeOutcome, NOT_REPRODUCED_CLAUSE, NativeReplaySummary, NativeRun, Report, Status};
+use crate::report::{Finding, FindingKind, NativeOutcome, NativeReplaySummary, NativeRun, Report, Status, NOT_REPRODUCED_CLAUSE};
 use std::time::Instant;
 
 /// Runs every confirmed finding's witness natively and sets its status by

@@ -339,7 +339,8 @@ impl NativeProgram {
         let read = |p: &Path| std::fs::read(p).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
         let batch_said = read(&parent_err);
         let batch_said = batch_said.trim();
-        let detail = if batch_said.is_empty() { String::new() } else { format!(": {}", batch_said.lines().take(3).collect::<Vec<_>>().join(" ")) };
+        let detail =
+            if batch_said.is_empty() { String::new() } else { format!(": {}", batch_said.lines().take(3).collect::<Vec<_>>().join(" ")) };
         Ok(runs
             .iter()
             .map(|r| {
