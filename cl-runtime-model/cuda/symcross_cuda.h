@@ -110,41 +110,72 @@ __SYMCROSS_DI int __syncthreads_and(int predicate) {
 }
 
 /* Warp-level synchronisation, shuffles and votes: clang's NVVM built-ins,
- * which symcross does not model yet (an `unsupported` finding names the
- * function; the result is inconclusive). */
+ * which symcross models as meetings of the threads of a warp with their
+ * mask semantics (README, CUDA kernels). The wrappers are real calls (not
+ * inlined) so that a finding names the user's call site. */
+#define __SYMCROSS_WARP static __device__ __attribute__((noinline))
 #define __syncwarp(...) __nvvm_bar_warp_sync(__SYMCROSS_MASK(__VA_ARGS__))
 #define __SYMCROSS_MASK(...) (0xffffffffu __VA_OPT__(& (__VA_ARGS__)))
 #define __SYMCROSS_CLAMP(width) (((32 - (width)) << 8) | 0x1f)
-__SYMCROSS_DI int __shfl_sync(unsigned int mask, int v, int lane, int width = 32) {
+__SYMCROSS_WARP int __shfl_sync(unsigned int mask, int v, int lane, int width = 32) {
     return __nvvm_shfl_sync_idx_i32(mask, v, lane, __SYMCROSS_CLAMP(width));
 }
-__SYMCROSS_DI unsigned int __shfl_sync(unsigned int mask, unsigned int v, int lane, int width = 32) {
+__SYMCROSS_WARP unsigned int __shfl_sync(unsigned int mask, unsigned int v, int lane, int width = 32) {
     return (unsigned int)__nvvm_shfl_sync_idx_i32(mask, (int)v, lane, __SYMCROSS_CLAMP(width));
 }
-__SYMCROSS_DI float __shfl_sync(unsigned int mask, float v, int lane, int width = 32) {
+__SYMCROSS_WARP float __shfl_sync(unsigned int mask, float v, int lane, int width = 32) {
     return __nvvm_shfl_sync_idx_f32(mask, v, lane, __SYMCROSS_CLAMP(width));
 }
-__SYMCROSS_DI int __shfl_up_sync(unsigned int mask, int v, unsigned int delta, int width = 32) {
+__SYMCROSS_WARP int __shfl_up_sync(unsigned int mask, int v, unsigned int delta, int width = 32) {
     return __nvvm_shfl_sync_up_i32(mask, v, (int)delta, (32 - width) << 8);
 }
-__SYMCROSS_DI float __shfl_up_sync(unsigned int mask, float v, unsigned int delta, int width = 32) {
+__SYMCROSS_WARP float __shfl_up_sync(unsigned int mask, float v, unsigned int delta, int width = 32) {
     return __nvvm_shfl_sync_up_f32(mask, v, (int)delta, (32 - width) << 8);
 }
-__SYMCROSS_DI int __shfl_down_sync(unsigned int mask, int v, unsigned int delta, int width = 32) {
+__SYMCROSS_WARP int __shfl_down_sync(unsigned int mask, int v, unsigned int delta, int width = 32) {
     return __nvvm_shfl_sync_down_i32(mask, v, (int)delta, __SYMCROSS_CLAMP(width));
 }
-__SYMCROSS_DI float __shfl_down_sync(unsigned int mask, float v, unsigned int delta, int width = 32) {
+__SYMCROSS_WARP float __shfl_down_sync(unsigned int mask, float v, unsigned int delta, int width = 32) {
     return __nvvm_shfl_sync_down_f32(mask, v, (int)delta, __SYMCROSS_CLAMP(width));
 }
-__SYMCROSS_DI int __shfl_xor_sync(unsigned int mask, int v, int lane_mask, int width = 32) {
+__SYMCROSS_WARP int __shfl_xor_sync(unsigned int mask, int v, int lane_mask, int width = 32) {
     return __nvvm_shfl_sync_bfly_i32(mask, v, lane_mask, __SYMCROSS_CLAMP(width));
 }
-__SYMCROSS_DI float __shfl_xor_sync(unsigned int mask, float v, int lane_mask, int width = 32) {
+__SYMCROSS_WARP float __shfl_xor_sync(unsigned int mask, float v, int lane_mask, int width = 32) {
     return __nvvm_shfl_sync_bfly_f32(mask, v, lane_mask, __SYMCROSS_CLAMP(width));
 }
-__SYMCROSS_DI unsigned int __ballot_sync(unsigned int mask, int predicate) { return __nvvm_vote_ballot_sync(mask, predicate != 0); }
-__SYMCROSS_DI int __all_sync(unsigned int mask, int predicate) { return __nvvm_vote_all_sync(mask, predicate != 0); }
-__SYMCROSS_DI int __any_sync(unsigned int mask, int predicate) { return __nvvm_vote_any_sync(mask, predicate != 0); }
+__SYMCROSS_WARP unsigned int __shfl_up_sync(unsigned int mask, unsigned int v, unsigned int delta, int width = 32) {
+    return (unsigned int)__nvvm_shfl_sync_up_i32(mask, (int)v, (int)delta, (32 - width) << 8);
+}
+__SYMCROSS_WARP unsigned int __shfl_down_sync(unsigned int mask, unsigned int v, unsigned int delta, int width = 32) {
+    return (unsigned int)__nvvm_shfl_sync_down_i32(mask, (int)v, (int)delta, __SYMCROSS_CLAMP(width));
+}
+__SYMCROSS_WARP unsigned int __shfl_xor_sync(unsigned int mask, unsigned int v, int lane_mask, int width = 32) {
+    return (unsigned int)__nvvm_shfl_sync_bfly_i32(mask, (int)v, lane_mask, __SYMCROSS_CLAMP(width));
+}
+/* 64-bit shuffles: the two halves shuffled one after the other. */
+#define __SYMCROSS_SHFL64(NAME, T, B)                                            \
+    __SYMCROSS_WARP T NAME(unsigned int mask, T v, B b, int width = 32) {         \
+        unsigned long long bits;                                                 \
+        __builtin_memcpy(&bits, &v, 8);                                          \
+        unsigned int lo = NAME(mask, (unsigned int)bits, b, width);              \
+        unsigned int hi = NAME(mask, (unsigned int)(bits >> 32), b, width);      \
+        bits = ((unsigned long long)hi << 32) | lo;                              \
+        T r;                                                                     \
+        __builtin_memcpy(&r, &bits, 8);                                          \
+        return r;                                                                \
+    }
+#define __SYMCROSS_SHFL64_ALL(T)                                                 \
+    __SYMCROSS_SHFL64(__shfl_sync, T, int)                                       \
+    __SYMCROSS_SHFL64(__shfl_up_sync, T, unsigned int)                           \
+    __SYMCROSS_SHFL64(__shfl_down_sync, T, unsigned int)                         \
+    __SYMCROSS_SHFL64(__shfl_xor_sync, T, int)
+__SYMCROSS_SHFL64_ALL(long long)
+__SYMCROSS_SHFL64_ALL(unsigned long long)
+__SYMCROSS_SHFL64_ALL(double)
+__SYMCROSS_WARP unsigned int __ballot_sync(unsigned int mask, int predicate) { return __nvvm_vote_ballot_sync(mask, predicate != 0); }
+__SYMCROSS_WARP int __all_sync(unsigned int mask, int predicate) { return __nvvm_vote_all_sync(mask, predicate != 0); }
+__SYMCROSS_WARP int __any_sync(unsigned int mask, int predicate) { return __nvvm_vote_any_sync(mask, predicate != 0); }
 __SYMCROSS_DI unsigned int __activemask(void) { return __nvvm_activemask(); }
 
 /* ---- atomics: LLVM atomic instructions (relaxed, as CUDA's are) ---- */

@@ -20,7 +20,9 @@ impl AccessLog {
             && self.checked == other.checked
             && self.horizon == other.horizon
             && self.waited == other.waited
-            && self.havoc_fresh_from == other.havoc_fresh_from;
+            && self.havoc_fresh_from == other.havoc_fresh_from
+            && self.warp_syncs == other.warp_syncs
+            && self.warp_meetings == other.warp_meetings;
         // Both logs were last checked before the branch: the records since
         // it are all in their tails.
         let base = self.records.len();

@@ -24,6 +24,7 @@ pub mod group_symmetry;
 mod log_merge;
 pub mod offset_difference;
 pub mod perf;
+mod warp_order;
 
 use crate::expr::{CmpOp, ExprId, ExprPool};
 use crate::ir::{Loc, LOCAL_SPACE};
@@ -135,6 +136,11 @@ pub struct AccessLog {
     /// Branches and measuring progress of the performance diagnostics
     /// (`race --perf`, perf/).
     pub perf: perf::PerfLog,
+    /// The `__syncwarp` meetings of the running block, in schedule order
+    /// (warp_order.rs).
+    warp_syncs: Vec<warp_order::WarpSync>,
+    /// Warp meetings (`__syncwarp`, shuffles, votes) of the running block.
+    warp_meetings: u32,
 }
 
 /// A pair of accesses that conflict when `condition` holds.
@@ -340,6 +346,17 @@ impl AccessLog {
         self.fences.len() as u32
     }
 
+    /// Barriers and warp meetings released in the running group: it
+    /// changes whenever a work-item waits for others.
+    pub fn meetings_released(&self) -> u32 {
+        self.fences.len() as u32 + self.warp_meetings
+    }
+
+    /// A warp meeting (`__syncwarp`, a shuffle, a vote) was released.
+    pub fn warp_meeting(&mut self) {
+        self.warp_meetings += 1;
+    }
+
     /// How many records the log holds (the prefix shared by states forked
     /// from this one).
     pub fn record_count(&self) -> usize {
@@ -368,6 +385,8 @@ impl AccessLog {
         self.waited.clear();
         self.unwaited.clear();
         self.first_live = [None; 2];
+        self.warp_syncs.clear();
+        self.warp_meetings = 0;
     }
 
     /// A barrier was released with these flags per work-item. `pair`: the
@@ -529,7 +548,7 @@ impl AccessLog {
     fn conflict_condition(&self, pool: &mut ExprPool, a: &AccessRecord, b: &AccessRecord, final_check: bool) -> Option<ExprId> {
         let ordering = match (a.group_key, b.group_key) {
             (Some(_), Some(_)) => {
-                if !final_check && self.ordered(a, b) {
+                if !final_check && (self.ordered(a, b) || self.warp_ordered(a, b)) {
                     return None;
                 }
                 pool.bool_const(true)

@@ -58,12 +58,16 @@ pub enum FindingKind {
     /// Performance (`race --perf`): work-items of one warp can take
     /// different directions at a branch, so the warp runs both sides.
     WarpDivergence,
+    /// A CUDA warp-level function (`__syncwarp`, `__shfl*_sync`, a vote)
+    /// called by a thread its mask leaves out, or whose mask names a
+    /// thread that does not make the same call: undefined behaviour.
+    InvalidWarpMask,
 }
 
 impl FindingKind {
     /// Every kind, in the order SARIF lists its rules. A new kind goes here,
     /// which is what makes it a rule and a manifest `expect` value.
-    pub const ALL: [FindingKind; 17] = [
+    pub const ALL: [FindingKind; 18] = [
         FindingKind::Mismatch,
         FindingKind::Race,
         FindingKind::BarrierDivergence,
@@ -81,6 +85,7 @@ impl FindingKind {
         FindingKind::BankConflict,
         FindingKind::UncoalescedAccess,
         FindingKind::WarpDivergence,
+        FindingKind::InvalidWarpMask,
     ];
 
     /// The kebab-case name, as in the JSON report.
@@ -103,6 +108,7 @@ impl FindingKind {
             FindingKind::BankConflict => "bank-conflict",
             FindingKind::UncoalescedAccess => "uncoalesced-access",
             FindingKind::WarpDivergence => "warp-divergence",
+            FindingKind::InvalidWarpMask => "invalid-warp-mask",
         }
     }
 

@@ -199,6 +199,10 @@ fn rule(kind: FindingKind) -> Value {
         FindingKind::WarpDivergence => {
             ("Warp divergence", "Work-items of one warp can take different directions at a branch (race --perf).")
         }
+        FindingKind::InvalidWarpMask => (
+            "Invalid warp mask",
+            "A CUDA warp-level function is called by a thread its mask leaves out, or its mask names a thread that does not make the same call.",
+        ),
     };
     let level = if kind == FindingKind::Unsupported || kind.is_performance() { "warning" } else { "error" };
     json!({

@@ -54,10 +54,9 @@ impl<'m> Executor<'m> {
     }
 }
 
-/// The CUDA function behind an NVVM warp intrinsic symcross does not model
-/// (clang lowers `__shfl_sync` to `llvm.nvvm.shfl.sync.idx.*`, ...): named
-/// in the `unsupported` finding that makes the result inconclusive.
-pub fn unmodelled_warp_function(intrinsic: &str) -> Option<&'static str> {
+/// The CUDA function behind an NVVM intrinsic (clang lowers `__shfl_sync`
+/// to `llvm.nvvm.shfl.sync.idx.*`, ...), for reports.
+pub fn cuda_function_of(intrinsic: &str) -> Option<&'static str> {
     let rest = intrinsic.strip_prefix("llvm.nvvm.")?;
     Some(match rest {
         r if r.starts_with("shfl.sync.idx") => "__shfl_sync",
@@ -73,19 +72,48 @@ pub fn unmodelled_warp_function(intrinsic: &str) -> Option<&'static str> {
     })
 }
 
+/// The warp meeting an NVVM intrinsic stands for, when symcross models it.
+pub fn warp_op(intrinsic: &str) -> Option<crate::exec::opencl::warp_meeting::WarpOp> {
+    use crate::exec::opencl::warp_meeting::{ShuffleMode, WarpOp};
+    let rest = intrinsic.strip_prefix("llvm.nvvm.")?;
+    // The `p` forms (`shfl.sync.idx.i32p`) also return whether the source
+    // lane was valid, which the header never asks for.
+    let shuffle = |mode| (rest.ends_with(".i32") || rest.ends_with(".f32")).then_some(WarpOp::Shuffle(mode));
+    match rest {
+        "bar.warp.sync" => Some(WarpOp::Sync),
+        "vote.ballot.sync" => Some(WarpOp::Ballot),
+        "vote.all.sync" => Some(WarpOp::All),
+        "vote.any.sync" => Some(WarpOp::Any),
+        r if r.starts_with("shfl.sync.idx.") => shuffle(ShuffleMode::Idx),
+        r if r.starts_with("shfl.sync.up.") => shuffle(ShuffleMode::Up),
+        r if r.starts_with("shfl.sync.down.") => shuffle(ShuffleMode::Down),
+        r if r.starts_with("shfl.sync.bfly.") => shuffle(ShuffleMode::Xor),
+        _ => None,
+    }
+}
+
 impl<'m> Executor<'m> {
-    /// A call of an NVVM intrinsic: an `unsupported` finding naming the
-    /// CUDA function (warp-level synchronisation, shuffles and votes need
-    /// the threads of a warp to meet, which the work-item scheduler does
-    /// not model); None for any other call.
+    /// A call of an NVVM intrinsic: a warp meeting (warp_meeting.rs),
+    /// `__activemask`, or an `unsupported` finding naming the CUDA
+    /// function; None for any other call.
     pub(in crate::exec) fn call_cuda_intrinsic(
         &mut self,
         state: &mut crate::exec::engine::state::State,
         c: &crate::exec::engine::calls::CallCtx,
     ) -> Option<Result<Option<crate::expr::value::Value>, crate::exec::engine::executor::Step>> {
-        let function = unmodelled_warp_function(c.name)?;
-        let msg = format!("{function} ({}): warp-level synchronisation, shuffles and votes are not modelled", c.name);
-        Some(Err(self.unsupported(state, c.inst.loc, msg)))
+        let function = cuda_function_of(c.name)?;
+        if state.gpu.is_none() {
+            let msg = format!("{function} ({}) outside a kernel run", c.name);
+            return Some(Err(self.unsupported(state, c.inst.loc, msg)));
+        }
+        if c.name == "llvm.nvvm.activemask" {
+            return Some(Ok(Some(self.active_mask(state))));
+        }
+        let Some(op) = warp_op(c.name) else {
+            let msg = format!("{function} ({}) is not modelled", c.name);
+            return Some(Err(self.unsupported(state, c.inst.loc, msg)));
+        };
+        Some(Err(self.arrive_at_warp_meeting(state, c, op, function)))
     }
 }
 
@@ -93,9 +121,18 @@ impl<'m> Executor<'m> {
 mod tests {
     #[test]
     fn warp_intrinsics_are_named_by_their_cuda_functions() {
-        assert_eq!(super::unmodelled_warp_function("llvm.nvvm.shfl.sync.bfly.i32"), Some("__shfl_xor_sync"));
-        assert_eq!(super::unmodelled_warp_function("llvm.nvvm.vote.ballot.sync"), Some("__ballot_sync"));
-        assert_eq!(super::unmodelled_warp_function("llvm.nvvm.bar.warp.sync"), Some("__syncwarp"));
-        assert_eq!(super::unmodelled_warp_function("llvm.sqrt.f32"), None);
+        assert_eq!(super::cuda_function_of("llvm.nvvm.shfl.sync.bfly.i32"), Some("__shfl_xor_sync"));
+        assert_eq!(super::cuda_function_of("llvm.nvvm.vote.ballot.sync"), Some("__ballot_sync"));
+        assert_eq!(super::cuda_function_of("llvm.nvvm.bar.warp.sync"), Some("__syncwarp"));
+        assert_eq!(super::cuda_function_of("llvm.sqrt.f32"), None);
+    }
+
+    #[test]
+    fn modelled_warp_intrinsics_are_decoded() {
+        use crate::exec::opencl::warp_meeting::{ShuffleMode, WarpOp};
+        assert_eq!(super::warp_op("llvm.nvvm.shfl.sync.down.f32"), Some(WarpOp::Shuffle(ShuffleMode::Down)));
+        assert_eq!(super::warp_op("llvm.nvvm.shfl.sync.idx.i32p"), None, "the predicate form is not modelled");
+        assert_eq!(super::warp_op("llvm.nvvm.vote.any.sync"), Some(WarpOp::Any));
+        assert_eq!(super::warp_op("llvm.nvvm.vote.uni.sync"), None);
     }
 }

@@ -11,7 +11,7 @@ use crate::ir::{BlockId, FuncId};
 
 impl DeviceState for Gpu {
     fn epoch(&self) -> KernelEpoch {
-        (self.current, self.group, self.log.barriers_released())
+        (self.current, self.group, self.log.meetings_released())
     }
 
     fn record_count(&self) -> usize {

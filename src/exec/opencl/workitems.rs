@@ -79,6 +79,9 @@ pub enum ItemStatus {
         /// The events of a `wait_group_events`.
         waits: Waits,
     },
+    /// Waiting for the lanes of its warp at a CUDA warp-level call
+    /// (warp_meeting.rs).
+    AtWarp(Box<crate::exec::opencl::warp_meeting::WarpCall>),
     /// Returned from the kernel.
     Done {
         /// The return's source location.
@@ -357,6 +360,8 @@ impl<'m> Executor<'m> {
         let gpu = device_mut(&mut state.gpu);
         let cur = gpu.current;
         std::mem::swap(&mut state.stack, &mut gpu.items[cur].stack);
+        self.release_warp_meeting(state, cur);
+        let gpu = device_mut(&mut state.gpu);
         let n = gpu.items.len();
         if let Some(next) = (1..=n).map(|k| (cur + k) % n).find(|i| gpu.items[*i].status == ItemStatus::Running) {
             gpu.current = next;
@@ -366,7 +371,7 @@ impl<'m> Executor<'m> {
             return Step::Continue;
         }
         let all_done = gpu.items.iter().all(|i| i.status.is_final());
-        if !self.barrier_agreement(state) || !self.group_calls_agree(state) {
+        if self.stuck_warp_meeting(state) || !self.barrier_agreement(state) || !self.group_calls_agree(state) {
             return Step::Terminated;
         }
         let unknown_count = gpu_items_waiting(state).find_map(|(loc, w)| (*w == Waits::UnknownCount).then_some(loc));
@@ -423,6 +428,7 @@ impl<'m> Executor<'m> {
                 ItemStatus::Done { .. } => "finished the kernel".to_string(),
                 ItemStatus::Spinning { loc } => format!("never terminates (it loops for ever at line {})", this.cx.location(*loc).line),
                 ItemStatus::Running => "is running".to_string(),
+                ItemStatus::AtWarp(call) => format!("waits at {} at line {}", call.function, this.cx.location(call.loc).line),
             };
             let (a_desc, b_desc) = (describe(&first.status, self), describe(&other.status, self));
             let ida = self.item_label(first, witness.as_ref());

@@ -1,0 +1,414 @@
+//! Warp-level meetings of CUDA threads: `__syncwarp(mask)`, the shuffles
+//! (`__shfl_sync`, `_up`, `_down`, `_xor`) and the votes (`__ballot_sync`,
+//! `__all_sync`, `__any_sync`). A warp is 32 threads of one block by linear
+//! thread index. A thread that calls one waits (like at a barrier, but
+//! only for its warp); once every thread named in the mask is waiting at
+//! the same function with the same mask, or has exited, the meeting is
+//! released and the values are exchanged. As the CUDA programming guide
+//! and the PTX ISA (`shfl.sync`, `vote.sync`, `bar.warp.sync`) say: a
+//! calling thread must be named in the mask, and every non-exited thread
+//! named in it must make the same call with the same mask; otherwise the
+//! behaviour is undefined, reported as an `invalid-warp-mask` finding.
+//! Different call sites may meet (sm_70 and later). Only `__syncwarp`
+//! orders memory, and only between the lanes that met
+//! (race/warp_order.rs); shuffles and votes order nothing.
+
+use crate::exec::engine::calls::CallCtx;
+use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::engine::state::State;
+use crate::exec::opencl::cuda_warps::WARP_SIZE;
+use crate::exec::opencl::workitems::{device, device_mut, ItemStatus, RaceMode};
+use crate::expr::value::Value;
+use crate::expr::ExprId;
+use crate::ir::{Loc, RegId};
+use crate::report::FindingKind;
+
+/// Which lane a shuffle reads (PTX `shfl.sync` modes).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ShuffleMode {
+    /// `__shfl_sync`: a lane given by index.
+    Idx,
+    /// `__shfl_up_sync`: the lane `delta` below.
+    Up,
+    /// `__shfl_down_sync`: the lane `delta` above.
+    Down,
+    /// `__shfl_xor_sync`: the lane whose index differs by the bits given.
+    Xor,
+}
+
+/// A warp-level function that makes the lanes of its mask meet.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum WarpOp {
+    /// `__syncwarp`.
+    Sync,
+    /// A shuffle.
+    Shuffle(ShuffleMode),
+    /// `__ballot_sync`.
+    Ballot,
+    /// `__all_sync`.
+    All,
+    /// `__any_sync`.
+    Any,
+}
+
+/// One thread's call of a warp-level function, while it waits for its
+/// warp.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WarpCall {
+    /// What it does.
+    pub op: WarpOp,
+    /// The CUDA function's name, for reports.
+    pub function: &'static str,
+    /// The lanes that take part.
+    pub mask: u32,
+    /// The value shuffled, or the vote's predicate (one bit).
+    pub value: Option<ExprId>,
+    /// A shuffle's source lane, delta or lane mask (PTX operand `b`).
+    pub source: Option<ExprId>,
+    /// A shuffle's clamp and segment mask (PTX operand `c`), from `width`.
+    pub clamp: u32,
+    /// The register that receives the result.
+    pub dest: Option<RegId>,
+    /// The call's source location.
+    pub loc: Loc,
+}
+
+impl WarpCall {
+    /// Whether two calls can meet: the same operation (and shuffle mode)
+    /// with the same mask.
+    fn meets(&self, other: &WarpCall) -> bool {
+        self.op == other.op && self.mask == other.mask
+    }
+}
+
+/// The lane a shuffle of `mode` by `lane` reads, with operands `b` and
+/// `c`, as the PTX ISA defines `shfl.sync`: out of the lane's segment
+/// (`width`) or past the clamp, a lane reads its own value.
+pub fn shuffle_source(mode: ShuffleMode, lane: u32, b: u32, c: u32) -> u32 {
+    let b = b & 31;
+    let segment = (c >> 8) & 31;
+    let clamp = c & 31;
+    let max_lane = (lane & segment) | (clamp & !segment);
+    let min_lane = lane & segment;
+    let (j, valid) = match mode {
+        ShuffleMode::Up => {
+            let j = lane as i32 - b as i32;
+            (j, j >= max_lane as i32)
+        }
+        ShuffleMode::Down => {
+            let j = (lane + b) as i32;
+            (j, j <= max_lane as i32)
+        }
+        ShuffleMode::Xor => {
+            let j = (lane ^ b) as i32;
+            (j, j <= max_lane as i32)
+        }
+        ShuffleMode::Idx => {
+            let j = (min_lane | (b & !segment)) as i32;
+            (j, j <= max_lane as i32)
+        }
+    };
+    if valid {
+        j as u32
+    } else {
+        lane
+    }
+}
+
+impl<'m> Executor<'m> {
+    /// The running thread calls a warp-level function: it checks the mask
+    /// names the thread, then waits for its warp.
+    pub(in crate::exec) fn arrive_at_warp_meeting(&mut self, state: &mut State, c: &CallCtx, op: WarpOp, function: &'static str) -> Step {
+        let loc = self.user_call_site(state, c.inst.loc);
+        let arg = |k: usize| c.args.get(k).and_then(|v| v.first().copied());
+        let operands = match op {
+            WarpOp::Sync => 1,
+            WarpOp::Shuffle(_) => 4,
+            _ => 2,
+        };
+        if c.args.len() < operands || (0..operands).any(|k| arg(k).is_none()) {
+            return self.unsupported(state, loc, format!("{function} ({}) with {} arguments", c.name, c.args.len()));
+        }
+        let gpu = device(&state.gpu);
+        if gpu.mode == RaceMode::Pair {
+            let msg = format!(
+                "{function}: pair mode runs two threads with symbolic ids, not whole warps, so the threads of a warp cannot meet; a grid \
+                 small enough to enumerate (--max-work-items) is checked thread by thread"
+            );
+            return self.unsupported(state, loc, msg);
+        }
+        let Some(mask) = self.forced_word(state, arg(0).expect("checked above")) else {
+            return self.unsupported(state, loc, format!("{function} with a mask that depends on the input"));
+        };
+        let clamp = match op {
+            WarpOp::Shuffle(_) => match self.forced_word(state, arg(3).expect("checked above")) {
+                Some(v) => v,
+                None => return self.unsupported(state, loc, format!("{function} with a width that depends on the input")),
+            },
+            _ => 0,
+        };
+        let cur = device(&state.gpu).current;
+        let lane = cur as u64 % WARP_SIZE;
+        if mask & (1 << lane) == 0 {
+            let item = device(&state.gpu).items[cur].clone();
+            let who = format!("{} {}", self.item_noun(), self.item_label(&item, None));
+            let msg = format!(
+                "invalid warp mask: {who} calls {function} at line {} with mask {mask:#010x}, which leaves out its own lane {lane} (a \
+                 calling thread must be named in the mask; undefined behaviour)",
+                self.cx.location(loc).line
+            );
+            let witness = self.current_model(state);
+            self.report(state, FindingKind::InvalidWarpMask, loc, msg, witness.as_ref(), None);
+            return Step::Terminated;
+        }
+        let (value, source) = match op {
+            WarpOp::Sync => (None, None),
+            WarpOp::Shuffle(_) => (arg(1), arg(2)),
+            _ => (arg(1), None),
+        };
+        let call = WarpCall { op, function, mask, value, source, clamp, dest: c.inst.dest, loc };
+        device_mut(&mut state.gpu).items[cur].status = ItemStatus::AtWarp(Box::new(call));
+        self.switch_work_item(state)
+    }
+
+    /// Where the user called the warp function: the header's wrapper
+    /// (`__shfl_down_sync` calling its NVVM built-in) is called from there.
+    fn user_call_site(&self, state: &State, loc: Loc) -> Loc {
+        let in_header = self.cx.module.file_name(loc).ends_with("symcross_cuda.h");
+        match state.stack.last() {
+            Some(frame) if in_header && state.stack.len() > 1 => frame.call_loc,
+            _ => loc,
+        }
+    }
+
+    /// The only value `e` (32 bits) can take on the path, if there is one.
+    fn forced_word(&mut self, state: &mut State, e: ExprId) -> Option<u32> {
+        if let Some(v) = self.cx.pool.as_const(e) {
+            return Some(v as u32);
+        }
+        let model = self.current_model(state)?;
+        let v = crate::expr::evaluate(&self.cx.pool, e, &model);
+        let width = self.cx.pool.width(e);
+        let k = self.cx.pool.constant(width, v);
+        let same = self.cx.pool.eq(e, k);
+        let other = self.cx.pool.not(same);
+        match self.cx.decider.feasible(&self.cx.pool, &state.path, other) {
+            crate::check::Feasibility::Unsat => Some(v as u32),
+            _ => None,
+        }
+    }
+
+    /// `__activemask()`: the lanes running this instruction together with
+    /// the caller. Threads of a warp need not run in lockstep, so any set
+    /// of the warp's threads that includes the caller is possible: an
+    /// arbitrary value with the caller's bit set and no bit of a lane the
+    /// block does not have.
+    pub(in crate::exec) fn active_mask(&mut self, state: &State) -> Value {
+        let gpu = device(&state.gpu);
+        let (cur, n) = (gpu.current as u64, gpu.items.len() as u64);
+        let first = cur - cur % WARP_SIZE;
+        let lanes = (n - first).min(WARP_SIZE);
+        let existing = if lanes == 32 { u32::MAX } else { (1u32 << lanes) - 1 };
+        let any = self.cx.pool.fresh(32);
+        let within = self.cx.pool.constant(32, existing as u128);
+        let own = self.cx.pool.constant(32, 1u128 << (cur % WARP_SIZE));
+        let some = self.cx.pool.and(any, within);
+        smallvec::smallvec![self.cx.pool.or(some, own)]
+    }
+
+    /// After thread `cur` stopped (at a warp-level call, or for good):
+    /// releases the meeting of its warp that now has every lane it names.
+    pub(in crate::exec) fn release_warp_meeting(&mut self, state: &mut State, cur: usize) {
+        let gpu = device(&state.gpu);
+        if !matches!(gpu.items[cur].status, ItemStatus::AtWarp(_) | ItemStatus::Done { .. }) {
+            return;
+        }
+        let first = cur - cur % WARP_SIZE as usize;
+        let end = (first + WARP_SIZE as usize).min(gpu.items.len());
+        let ready = (first..end).find_map(|i| match &gpu.items[i].status {
+            ItemStatus::AtWarp(call) => {
+                let named = (first..end).filter(|j| call.mask & (1 << (j - first)) != 0);
+                let all_there = named.clone().all(|j| match &gpu.items[j].status {
+                    ItemStatus::AtWarp(other) => other.meets(call),
+                    ItemStatus::Done { .. } => true,
+                    _ => false,
+                });
+                all_there
+                    .then(|| (call.clone(), named.filter(|&j| matches!(gpu.items[j].status, ItemStatus::AtWarp(_))).collect::<Vec<_>>()))
+            }
+            _ => None,
+        });
+        let Some((call, met)) = ready else { return };
+        self.exchange(state, first, &call, &met);
+    }
+
+    /// Releases the lanes `met` of the warp starting at thread `first`,
+    /// each with its result.
+    fn exchange(&mut self, state: &mut State, first: usize, call: &WarpCall, met: &[usize]) {
+        let gpu = device(&state.gpu);
+        let calls: Vec<WarpCall> = met
+            .iter()
+            .map(|&i| match &gpu.items[i].status {
+                ItemStatus::AtWarp(c) => (**c).clone(),
+                _ => unreachable!("every lane that met waits at a warp call"),
+            })
+            .collect();
+        let lanes: u32 = met.iter().fold(0, |m, &i| m | 1 << (i - first));
+        let lane_call = |lane: u32| met.iter().position(|&i| i - first == lane as usize).map(|k| &calls[k]);
+        let mut results: Vec<Option<ExprId>> = Vec::with_capacity(met.len());
+        match call.op {
+            WarpOp::Sync => results.resize(met.len(), None),
+            WarpOp::Ballot | WarpOp::All | WarpOp::Any => {
+                let result = match call.op {
+                    WarpOp::Ballot => {
+                        let mut bits = self.cx.pool.constant(32, 0);
+                        for (&i, c) in met.iter().zip(&calls) {
+                            let bit = self.cx.pool.constant(32, 1u128 << (i - first));
+                            let zero = self.cx.pool.constant(32, 0);
+                            let pred = c.value.expect("a vote has a predicate");
+                            let this = self.cx.pool.ite(pred, bit, zero);
+                            bits = self.cx.pool.or(bits, this);
+                        }
+                        bits
+                    }
+                    op => {
+                        let all = op == WarpOp::All;
+                        let mut acc = self.cx.pool.bool_const(all);
+                        for c in &calls {
+                            let pred = c.value.expect("a vote has a predicate");
+                            acc = if all { self.cx.pool.and(acc, pred) } else { self.cx.pool.or(acc, pred) };
+                        }
+                        acc
+                    }
+                };
+                results.resize(met.len(), Some(result));
+            }
+            WarpOp::Shuffle(mode) => {
+                for (&i, c) in met.iter().zip(&calls) {
+                    let lane = (i - first) as u32;
+                    let own = c.value.expect("a shuffle has a value");
+                    let width = self.cx.pool.width(own);
+                    // A lane that is not taking part (exited, or not in
+                    // the mask) gives an undefined value: any value.
+                    let read = |this: &mut Executor<'m>, j: u32| match lane_call(j) {
+                        Some(src) => src.value.expect("a shuffle has a value"),
+                        None => this.cx.pool.fresh(width),
+                    };
+                    let b = c.source.expect("a shuffle has a source lane");
+                    let value = match self.cx.pool.as_const(b) {
+                        Some(b) => read(self, shuffle_source(mode, lane, b as u32, c.clamp)),
+                        None => {
+                            // A source lane that depends on the input: one
+                            // case per value of its five low bits.
+                            let bw = self.cx.pool.width(b);
+                            let low = self.cx.pool.constant(bw, 31);
+                            let b5 = self.cx.pool.and(b, low);
+                            let mut value = read(self, shuffle_source(mode, lane, 31, c.clamp));
+                            for k in (0..31).rev() {
+                                let this = read(self, shuffle_source(mode, lane, k, c.clamp));
+                                let kk = self.cx.pool.constant(bw, k as u128);
+                                let is_k = self.cx.pool.eq(b5, kk);
+                                value = self.cx.pool.ite(is_k, this, value);
+                            }
+                            value
+                        }
+                    };
+                    results.push(Some(value));
+                }
+            }
+        }
+        let gpu = device_mut(&mut state.gpu);
+        if call.op == WarpOp::Sync {
+            gpu.log.warp_sync(first, lanes);
+        }
+        gpu.log.warp_meeting();
+        for ((&i, c), result) in met.iter().zip(&calls).zip(results) {
+            let item = &mut gpu.items[i];
+            if let (Some(dest), Some(v), Some(frame)) = (c.dest, result, item.stack.last_mut()) {
+                frame.regs[dest.0 as usize] = Some(smallvec::smallvec![v]);
+                if !frame.shadows.is_empty() {
+                    frame.shadows.remove(&dest);
+                }
+            }
+            item.status = ItemStatus::Running;
+        }
+        tracing::trace!(state = state.id, first, lanes, function = call.function, "warp meeting released");
+    }
+
+    /// No thread of the block can run and some wait at a warp-level call:
+    /// a lane their mask names will never make the same call. Reports it
+    /// as `invalid-warp-mask`; true when there was one.
+    pub(in crate::exec) fn stuck_warp_meeting(&mut self, state: &mut State) -> bool {
+        let gpu = device(&state.gpu);
+        let Some(i) = gpu.items.iter().position(|w| matches!(w.status, ItemStatus::AtWarp(_))) else { return false };
+        let items = gpu.items.clone();
+        let ItemStatus::AtWarp(call) = &items[i].status else { return false };
+        let first = i - i % WARP_SIZE as usize;
+        let end = (first + WARP_SIZE as usize).min(items.len());
+        let line = |this: &Executor, loc: Loc| this.cx.location(loc).line;
+        let absent = (first..end).filter(|j| call.mask & (1 << (j - first)) != 0).find(|&j| match &items[j].status {
+            ItemStatus::AtWarp(other) => !other.meets(call),
+            ItemStatus::Done { .. } => false,
+            _ => true,
+        });
+        let witness = self.current_model(state);
+        let who = |this: &Executor, k: usize| format!("{} {}", this.item_noun(), this.item_label(&items[k], witness.as_ref()));
+        let caller = who(self, i);
+        let what = match absent.map(|j| (j, &items[j].status)) {
+            Some((j, ItemStatus::AtWarp(other))) => format!(
+                "{} (lane {}) waits at {} at line {} with mask {:#010x}",
+                who(self, j),
+                j - first,
+                other.function,
+                line(self, other.loc),
+                other.mask
+            ),
+            Some((j, ItemStatus::AtBarrier { loc, .. })) => {
+                format!("{} (lane {}) waits at the barrier at line {}", who(self, j), j - first, line(self, *loc))
+            }
+            Some((j, ItemStatus::Spinning { loc })) => {
+                format!("{} (lane {}) never terminates (it loops for ever at line {})", who(self, j), j - first, line(self, *loc))
+            }
+            Some((j, _)) => format!("{} (lane {}) does not reach it", who(self, j), j - first),
+            None => "a lane it names does not reach it".to_string(),
+        };
+        let msg = format!(
+            "invalid warp mask: {caller} calls {} at line {} with mask {:#010x}, but {what} (every thread named in the mask that has not \
+             exited must call {} with the same mask; undefined behaviour)",
+            call.function,
+            line(self, call.loc),
+            call.mask,
+            call.function
+        );
+        let loc = call.loc;
+        let mut s = state.clone();
+        s.stack.clear();
+        self.report(&s, FindingKind::InvalidWarpMask, loc, msg, witness.as_ref(), None);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{shuffle_source, ShuffleMode::*};
+
+    /// PTX operand `c` for a width, as the header builds it.
+    fn clamp(width: u32) -> u32 {
+        ((32 - width) << 8) | 0x1f
+    }
+
+    #[test]
+    fn shuffles_read_the_lanes_the_guide_names() {
+        assert_eq!(shuffle_source(Idx, 7, 3, clamp(32)), 3);
+        assert_eq!(shuffle_source(Idx, 7, 35, clamp(32)), 3, "srcLane is taken modulo the width");
+        assert_eq!(shuffle_source(Idx, 20, 3, clamp(16)), 19, "lane 3 of the second segment of 16");
+        assert_eq!(shuffle_source(Down, 30, 4, clamp(32)), 30, "past the last lane: its own value");
+        assert_eq!(shuffle_source(Down, 10, 4, clamp(32)), 14);
+        assert_eq!(shuffle_source(Down, 14, 4, clamp(16)), 14, "past its segment: its own value");
+        assert_eq!(shuffle_source(Up, 2, 4, (32 - 32) << 8), 2, "below lane 0: its own value");
+        assert_eq!(shuffle_source(Up, 17, 2, (32 - 16) << 8), 17, "below its segment: its own value");
+        assert_eq!(shuffle_source(Up, 19, 2, (32 - 16) << 8), 17);
+        assert_eq!(shuffle_source(Xor, 3, 1, clamp(32)), 2);
+        assert_eq!(shuffle_source(Xor, 3, 16, clamp(16)), 3, "outside its segment: its own value");
+    }
+}

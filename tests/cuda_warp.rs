@@ -1,0 +1,104 @@
+//! CUDA warp-level functions under `symcross race`: `__syncwarp`, the
+//! shuffles and the votes as meetings of the threads of a warp with their
+//! mask semantics. Each fixture in tests/fixtures/cuda_warp/ gives its
+//! command line (`// args:`) and expected verdict (`// expect:`): known
+//! answers of the shuffles and votes (`klee_assert` in the kernel) with a
+//! wrong twin each, masks that leave out a caller or name a lane that
+//! never calls, `__syncwarp` ordering one warp's lanes but not two warps,
+//! and pair mode, which cannot model a meeting. The tests below them check
+//! what the reports say.
+
+mod common;
+
+fn fixture_path(name: &str) -> std::path::PathBuf {
+    common::repo().join("tests/fixtures/cuda_warp").join(format!("{name}.cu"))
+}
+
+macro_rules! fixtures {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                common::verify_race_fixture(&fixture_path(stringify!($name)));
+            }
+        )*
+        const LISTED: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+fixtures!(
+    vote_known_answers,
+    vote_wrong_answer,
+    shuffle_known_answers,
+    shuffle_wrong_answer,
+    shuffle_wrong_mask,
+    shuffle_lane_missing,
+    shuffle_exited_lanes_ok,
+    syncwarp_misplaced,
+    syncwarp_across_warps,
+    syncwarp_within_warp_ok,
+    shuffle_pair_mode,
+);
+
+#[test]
+fn every_fixture_is_listed() {
+    for entry in std::fs::read_dir(common::repo().join("tests/fixtures/cuda_warp")).expect("fixture dir") {
+        let path = entry.expect("entry").path();
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_string();
+        if path.extension().is_some_and(|e| e == "cu") {
+            assert!(LISTED.contains(&stem.as_str()), "fixture {stem} is not listed");
+        }
+    }
+}
+
+/// The message of the first finding of `kind` in `symcross race` on a
+/// fixture, run with the arguments of its `// args:` line.
+fn message(name: &str, kind: &str) -> String {
+    let path = fixture_path(name);
+    let text = std::fs::read_to_string(&path).expect("read fixture");
+    let args_line = text.lines().find_map(|l| l.strip_prefix("// args:")).expect("args line");
+    let mut args = vec!["race", path.to_str().unwrap(), "--json", "-"];
+    args.extend(args_line.split_whitespace());
+    let run = common::symcross(&args);
+    let json = run.json.unwrap_or_else(|| panic!("{name}: no JSON report: {}", run.stderr));
+    let f = json["findings"].as_array().and_then(|f| f.iter().find(|f| f["kind"] == kind)).cloned();
+    let f = f.unwrap_or_else(|| panic!("{name}: no {kind} finding: {json}"));
+    assert_eq!(f["location"]["file"].as_str().map(|p| p.ends_with(&format!("{name}.cu"))), Some(true), "{name}: at the user's call: {f}");
+    f["message"].as_str().unwrap_or("").to_string()
+}
+
+#[test]
+fn a_caller_left_out_of_its_mask_is_named_with_its_lane() {
+    let msg = message("shuffle_wrong_mask", "invalid-warp-mask");
+    assert!(
+        msg.contains(
+            "thread (16,0,0) of block (0,0,0) calls __shfl_down_sync at line 9 with mask 0x0000ffff, which leaves out its own lane 16"
+        ),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_lane_of_the_mask_that_never_calls_is_named_with_where_it_waits() {
+    let msg = message("shuffle_lane_missing", "invalid-warp-mask");
+    assert!(msg.contains("calls __shfl_sync at line 9 with mask 0xffffffff"), "{msg}");
+    assert!(msg.contains("thread (16,0,0) of block (0,0,0) (lane 16) waits at the barrier at line 10"), "{msg}");
+}
+
+#[test]
+fn syncwarp_does_not_order_two_warps() {
+    let msg = message("syncwarp_across_warps", "race");
+    assert!(msg.contains("write by thread (0,0,0) of block (0,0,0) and read by thread (32,0,0) of block (0,0,0)"), "{msg}");
+    assert!(!msg.contains("lockstep"), "threads of two warps race in lockstep too: {msg}");
+}
+
+#[test]
+fn pair_mode_says_why_a_warp_cannot_meet() {
+    let msg = message("shuffle_pair_mode", "unsupported");
+    assert!(msg.contains("__shfl_down_sync: pair mode runs two threads"), "{msg}");
+}
+
+#[test]
+fn the_new_kind_is_a_sarif_rule() {
+    assert!(symcross::report::FindingKind::ALL.iter().any(|k| k.name() == "invalid-warp-mask"));
+}
