@@ -45,6 +45,7 @@ fixtures!(
     warp_synchronous_no_syncwarp,
     warp_synchronous_syncwarp,
     warp_shuffle_reduction,
+    constant_memory_write,
 );
 
 #[test]

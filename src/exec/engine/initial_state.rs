@@ -64,9 +64,13 @@ impl<'m> Executor<'m> {
     }
 
     pub(in crate::exec) fn init_global(&mut self, memory: &mut Memory, g: &crate::ir::Global, id: ObjectId) {
+        // CUDA `__constant__` memory is read-only to device code, though
+        // clang cannot mark the global constant (the host may set it).
+        let read_only = g.constant || (self.cx.module.is_cuda() && g.addr_space == crate::ir::CONSTANT_SPACE);
         let Some(init) = &g.init else {
             // External without initializer: contents unknown but defined.
             memory.object_mut(id).bytes.set_all_written(true);
+            memory.object_mut(id).read_only = read_only;
             return;
         };
         let o = memory.object_mut(id);
@@ -80,7 +84,7 @@ impl<'m> Executor<'m> {
             }
         }
         o.bytes.set_all_written(true);
-        o.read_only = g.constant;
+        o.read_only = read_only;
         for (offset, reloc) in &g.relocs {
             let addr = match reloc {
                 Reloc::Global { global, offset } => self.global_addr[global.0 as usize].wrapping_add(*offset as u64),
