@@ -46,6 +46,7 @@ fixtures!(
     warp_synchronous_syncwarp,
     warp_shuffle_reduction,
     constant_memory_write,
+    align_and_fast_math_ok,
 );
 
 #[test]

@@ -67,7 +67,11 @@ __SYMCROSS_INEXACT2(atan2)
 __SYMCROSS_INEXACT2(hypot)
 /* The fast intrinsics (-use_fast_math), single precision only. */
 static __device__ __forceinline__ float __expf(float x) { return __symcross_fresh1(x); }
+static __device__ __forceinline__ float __exp10f(float x) { return __symcross_fresh1(x); }
 static __device__ __forceinline__ float __logf(float x) { return __symcross_fresh1(x); }
+static __device__ __forceinline__ float __log2f(float x) { return __symcross_fresh1(x); }
+static __device__ __forceinline__ float __log10f(float x) { return __symcross_fresh1(x); }
+static __device__ __forceinline__ float __tanf(float x) { return __symcross_fresh1(x); }
 static __device__ __forceinline__ float __sinf(float x) { return __symcross_fresh1(x); }
 static __device__ __forceinline__ float __cosf(float x) { return __symcross_fresh1(x); }
 static __device__ __forceinline__ float __powf(float x, float y) { return __symcross_fresh2(x, y); }
