@@ -160,6 +160,18 @@ fn ssim_window_statistics_broken_are_refuted() {
     refuted_and_reproduced("ssim_stats_broken.c");
 }
 
+/// |x - y| of bytes as two saturating differences ORed, against abs() of
+/// ints, summed over four channels and compared with 0.
+#[test]
+fn select_predictor_is_proved() {
+    proved_by_normal_form("predictor_select.c");
+}
+
+#[test]
+fn select_predictor_broken_is_refuted() {
+    refuted_and_reproduced("predictor_select_broken.c");
+}
+
 #[test]
 fn every_harness_is_tested() {
     let this = std::fs::read_to_string(common::repo().join("tests/codec_harnesses.rs")).unwrap();

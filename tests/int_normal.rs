@@ -506,6 +506,24 @@ fn each_rule_is_proved_and_its_spellings_meet() {
         let r = p.bin(BinOp::AShr, x, one);
         pairs.push(("a bounded word halved", l, r, path));
     }
+    // |x - y| of two bytes as SIMD code writes it, the OR of two
+    // saturating differences (PSUBUSB both ways, POR), is abs of the 9-bit
+    // difference cut to 8 bits: either order of the OR, and of x and y,
+    // meets, widened to 16 bits as the lanes are.
+    {
+        let sat = |p: &mut ExprPool, x: ExprId, y: ExprId| {
+            let lt = p.cmp(CmpOp::Ult, x, y);
+            let zero = p.constant(8, 0);
+            let d = p.sub(x, y);
+            p.ite(lt, zero, d)
+        };
+        let (xy, yx) = (sat(&mut p, a, b), sat(&mut p, b, a));
+        let l = p.bin(BinOp::Or, xy, yx);
+        let l = p.zext(l, 16);
+        let r = p.bin(BinOp::Or, yx, xy);
+        let r = p.zext(r, 16);
+        pairs.push(("absolute difference of bytes", l, r, vec![]));
+    }
     for (name, l, r, path) in pairs {
         let mut n = IntNormalizer::for_path(&mut p, &path);
         let (nl, nr) = (n.normalize(&mut p, l), n.normalize(&mut p, r));

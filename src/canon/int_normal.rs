@@ -246,6 +246,10 @@ impl IntNormalizer {
                     None => self.rebuilt(pool, id),
                 }
             }
+            Expr::Bin(BinOp::Or, a, b) if linear => match self.absolute_difference(pool, a, b) {
+                Some(l) => l,
+                None => self.rebuilt(pool, id),
+            },
             Expr::Not(a) if linear => {
                 let la = self.lin(pool, a);
                 Rc::new(Linear::constant(w, mask(w)).plus_scaled(&la, mask(w)))
@@ -823,6 +827,42 @@ impl IntNormalizer {
         self.lin_of_expr(pool, r)
     }
 
+    /// `|x - y|` of two unsigned `w`-bit values written as the OR of two
+    /// saturating differences, `(x <u y ? 0 : x - y) | (y <u x ? 0 : y - x)`
+    /// (one of them is always 0; SIMD code computes a sum of absolute
+    /// differences so): the low `w` bits of `abs` of the `w+1`-bit
+    /// difference, the shape a scalar `abs(x - y)` takes.
+    fn absolute_difference(&mut self, pool: &mut ExprPool, a: ExprId, b: ExprId) -> Option<Rc<Linear>> {
+        let saturating = |pool: &ExprPool, e: ExprId| -> Option<(ExprId, ExprId)> {
+            let Expr::Ite(c, zero, diff) = *pool.get(e) else { return None };
+            let (Expr::Cmp(CmpOp::Ult, x, y), Expr::Bin(BinOp::Sub, dx, dy)) = (&*pool.get(c), &*pool.get(diff)) else { return None };
+            (pool.as_const(zero) == Some(0) && (*x, *y) == (*dx, *dy)).then_some((*x, *y))
+        };
+        let (x, y) = saturating(pool, a)?;
+        if saturating(pool, b)? != (y, x) {
+            return None;
+        }
+        let w = pool.width(x);
+        if w + 1 > 128 {
+            return None;
+        }
+        let (lx, ly) = (self.lin(pool, x), self.lin(pool, y));
+        let (ex, ey) = (self.extend(pool, &lx, w + 1, false, 0), self.extend(pool, &ly, w + 1, false, 0));
+        let difference = Rc::new(ex.plus_scaled(&ey, mask(w + 1)));
+        let magnitude = self.abs(pool, &difference);
+        // The range of |x - y| is not the join of its branches' (each is
+        // taken only where it is non-negative): say it, so that the cut to
+        // w bits is seen to lose nothing.
+        if let Some(node) = magnitude.as_atom() {
+            if let Some(r) = abs_range(self.range_of(pool, &difference).signed, w + 1) {
+                if !self.ranges.facts().contains_key(&node) {
+                    self.ranges.add_fact(node, Range::from_exact(w + 1, r));
+                }
+            }
+        }
+        Some(self.trunc(pool, &magnitude, w, 0))
+    }
+
     /// Whether `x` is `p`, or `p` is `x` cut to fewer bits that hold all
     /// of `x` (read signed or not), so comparing `p` compares `x`.
     fn same_at(&mut self, pool: &mut ExprPool, x: ExprId, p: ExprId, signed: bool) -> bool {
@@ -842,4 +882,20 @@ impl IntNormalizer {
         let tx = self.trunc(pool, &lx, wp, 0);
         self.build(pool, &tx) == p
     }
+}
+
+/// The values `|x|` takes for `x` in `x_range` (signed, `w` bits): None when
+/// the range holds the minimum, whose absolute value wraps to itself.
+fn abs_range(x_range: Interval, w: Width) -> Option<Interval> {
+    if x_range.lo <= -(1i128 << (w - 1)) {
+        return None;
+    }
+    let lo = if x_range.lo >= 0 {
+        x_range.lo
+    } else if x_range.hi <= 0 {
+        -x_range.hi
+    } else {
+        0
+    };
+    Some(Interval::new(lo, x_range.hi.max(-x_range.lo)))
 }
