@@ -115,3 +115,32 @@ fn rcp_ps_within_exactly_the_documented_bound_of_the_quotient_is_not_proved() {
     assert!(f["message"].as_str().unwrap().contains("approximate operation"), "{f:#}");
     assert_eq!(f["native"]["outcome"], "not-reproduced", "{f:#}");
 }
+
+/// The same question as a tolerance check (`symcross_check_close` with
+/// `SYMCROSS_REL`): every element within the bound, proved by the
+/// estimate-bound step.
+#[test]
+fn rcp_ps_as_a_tolerance_check_is_proved_within_the_bound() {
+    let (code, json, out) = check("rcp_close.c", "");
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(json["verdict"], "equivalent", "{json:#}");
+    let results = json["tolerance"].as_array().expect("tolerance results");
+    assert_eq!(results.len(), 4, "{json:#}");
+    for r in results {
+        assert_eq!(r["verdict"], "within-bound", "{r:#}");
+        assert_eq!(r["decided_by"], "estimate-bound", "{r:#}");
+    }
+}
+
+/// With exactly the documented bound the tolerance check is not proved:
+/// an estimate at the edge exceeds it, which this CPU does not reproduce.
+#[test]
+fn rcp_ps_as_a_tolerance_check_of_exactly_the_documented_bound_is_not_proved() {
+    let (code, json, out) = check("rcp_close.c", "-DLITERAL");
+    assert_eq!(code, 3, "{out}");
+    assert_eq!(json["verdict"], "inconclusive", "{json:#}");
+    let f = &findings(&json)[0];
+    assert_eq!(f["status"], "unconfirmed", "{f:#}");
+    assert_eq!(f["native"]["outcome"], "not-reproduced", "{f:#}");
+    assert!(json["tolerance"].as_array().unwrap().iter().all(|r| r["verdict"] != "within-bound"), "{json:#}");
+}

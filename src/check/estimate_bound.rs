@@ -526,16 +526,23 @@ impl Analysis<'_> {
             Expr::ZExt(a, _) if pool.width(a) == 1 => self.truth(a),
             Expr::Not(a) if pool.width(a) == 1 => Some(self.truth(a)?.not()),
             Expr::Bin(op @ (BinOp::And | BinOp::Or), a, b) if pool.width(e) == 1 => {
-                let (x, y) = (self.truth(a)?, self.truth(b)?);
+                // One absorbing side decides, whatever the other is.
                 let absorbing = if op == BinOp::And { Tri::False } else { Tri::True };
-                Some(if x == absorbing || y == absorbing {
-                    absorbing
-                } else if x == y {
-                    x
-                } else {
-                    Tri::Either
-                })
+                let x = self.truth(a);
+                if x == Some(absorbing) {
+                    return x;
+                }
+                let y = self.truth(b);
+                if y == Some(absorbing) {
+                    return y;
+                }
+                let (x, y) = (x?, y?);
+                Some(if x == y { x } else { Tri::Either })
             }
+            Expr::Bin(BinOp::Xor, a, b) if pool.width(e) == 1 => match (self.truth(a)?, self.truth(b)?) {
+                (Tri::Either, _) | (_, Tri::Either) => Some(Tri::Either),
+                (x, y) => Some(Tri::of(x != y)),
+            },
             Expr::Ite(c, t, f) if pool.width(e) == 1 => match self.truth(c)? {
                 Tri::True => self.truth(t),
                 Tri::False => self.truth(f),
@@ -550,6 +557,13 @@ impl Analysis<'_> {
                     (Some(k), None) => (b, k),
                     _ => return None,
                 };
+                // A finite value never has the bits of an infinity or a NaN.
+                if let Some(f) = FpFormat::from_width(pool.width(v)).filter(|&f| f != FpFormat::Half) {
+                    let infinity = abs_mask(f) & !((1u128 << (f.significand_bits() - 1)) - 1);
+                    if k & abs_mask(f) >= infinity {
+                        return self.form(v, f).map(|_| Tri::False);
+                    }
+                }
                 let bit = boolean(pool, v)?;
                 let t = self.truth(bit)?;
                 match k {

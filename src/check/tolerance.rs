@@ -5,6 +5,7 @@
 //! error (`worst_input.rs`), whatever the verdict.
 
 use super::close_encoding::{exceeds, CloseQuestion};
+use super::estimate_bound::EstimateAnswer;
 use super::worst_input::{measure, sample, Measured, Sampled};
 use super::{Decider, Feasibility};
 use crate::expr::{Assignment, ExprId, ExprPool};
@@ -64,14 +65,24 @@ impl Decider {
             CloseVerdict::Exceeds(m.witness.clone(), DecidedBy::Sampling)
         } else {
             let goal = exceeds(pool, q, bound);
+            // Values over RCP/RSQRT estimates: their documented bound
+            // decides first (estimate_bound.rs).
+            let (answer, step) = match pool.as_const(goal) {
+                Some(0) => (Feasibility::Unsat, DecidedBy::Structural),
+                _ => match super::estimate_bound::decide(pool, path, goal, self.assumptions, self.seed) {
+                    EstimateAnswer::Never => (Feasibility::Unsat, DecidedBy::EstimateBound),
+                    EstimateAnswer::Witness(m) => (Feasibility::Sat(m), DecidedBy::Sampling),
+                    EstimateAnswer::Open => (self.backend.check(pool, path, goal), DecidedBy::BitPrecise),
+                },
+            };
             match pool.as_const(goal) {
                 Some(0) => CloseVerdict::Within(DecidedBy::Structural),
-                _ => match self.backend.check(pool, path, goal) {
-                    Feasibility::Unsat => CloseVerdict::Within(DecidedBy::BitPrecise),
+                _ => match answer {
+                    Feasibility::Unsat => CloseVerdict::Within(step),
                     Feasibility::Sat(m) => match measure(pool, path, q, self.assumptions, &m) {
                         Some(measured) => {
                             super::worst_input::record(&mut found, measured, q);
-                            CloseVerdict::Exceeds(m, DecidedBy::BitPrecise)
+                            CloseVerdict::Exceeds(m, step)
                         }
                         None => {
                             let mut roots = q.roots().to_vec();
@@ -88,6 +99,16 @@ impl Decider {
         };
         let (proved_max, search_note) = match &verdict {
             CloseVerdict::Within(DecidedBy::Structural) => (Some(0.0), None),
+            // The raising queries would ask the solver what the analysis
+            // answered; the error found is the samples' (with the rounded
+            // exact value as the estimate), the bound is the proof's.
+            CloseVerdict::Within(DecidedBy::EstimateBound) => (
+                None,
+                Some(
+                    "the estimate-bound analysis proved the bound for every conforming estimate; the largest error found is from sampling"
+                        .to_string(),
+                ),
+            ),
             CloseVerdict::Within(_) => {
                 let r = self.raise_worst(pool, path, q, &mut found, Some(bound));
                 (r.proved_max, r.note)
