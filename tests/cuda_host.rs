@@ -100,3 +100,34 @@ fn host_dereference_of_device_memory_is_named() {
     assert!(message.contains("not dereferenceable on the host"), "{message}");
     assert_eq!(f["location"]["line"], 15, "{f}");
 }
+
+/// `symcross race` on a `.cu` file words size errors as CUDA does: blocks
+/// and grids, not work-groups (exit 2).
+#[test]
+fn race_size_errors_speak_cuda() {
+    let path = common::repo().join("tests/fixtures/cuda_host/vector_add.cu");
+    let p = path.to_str().unwrap();
+    let cases: [(&[&str], &str); 3] = [
+        (&["--block", "4"], "give the number of blocks: --grid X[,Y,Z]"),
+        (&["--grid", "4"], "give the block size: --block X[,Y,Z]"),
+        (&["--block", "4", "--global-size", "10"], "--global-size 10 is not a multiple of --block 4 in dimension 0"),
+    ];
+    for (sizes, want) in cases {
+        let mut args = vec!["race", p];
+        args.extend_from_slice(sizes);
+        let run = common::symcross(&args);
+        assert_eq!(run.code, 2, "{sizes:?}: {}", run.stderr);
+        assert!(run.stderr.contains(want), "{sizes:?}: {}", run.stderr);
+        assert!(!run.stderr.contains("--local-size") && !run.stderr.contains("--num-groups"), "{sizes:?}: {}", run.stderr);
+    }
+}
+
+/// The host side of the same file, run as a kernel alone by `race`: the
+/// device compile reads the host code too, and the kernel is race-free.
+#[test]
+fn race_reads_a_host_program_cu_as_its_kernels() {
+    let path = common::repo().join("tests/fixtures/cuda_host/matmul_tiled.cu");
+    let run = common::symcross(&["race", path.to_str().unwrap(), "--block", "2,2", "--grid", "2,2", "--arg", "n=4", "--json", "-"]);
+    let json = run.json.unwrap_or_else(|| panic!("no report: {}", run.stderr));
+    assert_eq!(json["verdict"], "equivalent", "{}", run.stdout);
+}

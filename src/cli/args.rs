@@ -253,8 +253,8 @@ pub struct RaceArgs {
     /// Work-group size, 1 to 3 dimensions (64 or 16,16; GPUVerify's
     /// `--local_size=[16,16]` is accepted too). For a CUDA kernel, the block size: `--block 32,8` or
     /// `--blockDim=[32,8]`.
-    #[arg(long, value_name = "X[,Y,Z]", required = true, aliases = ["local_size", "block", "blockDim"])]
-    pub local_size: String,
+    #[arg(long, value_name = "X[,Y,Z]", aliases = ["local_size", "block", "blockDim"])]
+    pub local_size: Option<String>,
     /// Number of work-groups per dimension (also `--num_groups=[X,Y]`); for a CUDA kernel, the grid:
     /// `--grid 64,64` or `--gridDim=[64,64]`.
     #[arg(long, value_name = "X[,Y,Z]", conflicts_with = "global_size", aliases = ["num_groups", "grid", "gridDim"])]
