@@ -32,8 +32,7 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
     let opts = crate::cli::check_cmd::compile_options(&a.compile)?;
     let uniform_only = super::race_ndrange::uniform_groups_required(&opts.cflags);
     let words = super::race_ndrange::SizeWords::for_input(&a.file);
-    let nd =
-        super::race_ndrange::ndrange(a.local_size.as_deref(), a.num_groups.as_deref(), a.global_size.as_deref(), uniform_only, &words)?;
+    let nd = super::race_ndrange::ndrange(a.local_size.as_deref(), a.num_groups.as_deref(), a.global_size.as_deref(), uniform_only, words)?;
     let mode = match a.mode {
         Some(m) => m,
         None if nd.total() <= RACE_ENUMERATE_BY_DEFAULT_UP_TO => RaceMode::Enumerate,
