@@ -34,6 +34,10 @@ pub struct Cli {
     /// Colour the text report: `auto` (default) colours it on a terminal unless NO_COLOR is set.
     #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
     pub color: ColorArg,
+    /// Run every instruction on the general symbolic engine, without the fast tier that runs
+    /// stretches of concrete code on a pre-decoded form (same results, slower; for comparing the two).
+    #[arg(long, global = true)]
+    pub no_fast_concrete: bool,
 }
 
 /// When the text report is coloured (`--color`).

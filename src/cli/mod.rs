@@ -31,6 +31,7 @@ pub fn main() -> i32 {
         return EXIT_USAGE;
     }
     let style = cli.color.style();
+    crate::config::fast_concrete::set_enabled(!cli.no_fast_concrete);
     // Temporary directories of runs that were killed.
     crate::process::tempdirs::clean_stale(&crate::process::tempdirs::root());
     if matches!(cli.command, Command::Check(_) | Command::Race(_) | Command::Run(_)) {

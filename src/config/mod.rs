@@ -1,6 +1,7 @@
 //! One configuration value for a run, built by the CLI. Every field has a
 //! documented default (`Config::default()`).
 
+pub mod fast_concrete;
 mod ndrange;
 mod path_shard;
 mod perf;

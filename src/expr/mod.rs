@@ -89,6 +89,32 @@ impl ExprId {
         (self.0 >> INLINE_VALUE_BITS == (INLINE >> INLINE_VALUE_BITS) | 7).then_some(self.0 as u8)
     }
 
+    /// The handle `ExprPool::constant` gives for `value` (already masked
+    /// to `width`, at most 64 bits) when it is carried inline; None when
+    /// the constant lives in the pool. Concrete interpretation builds its
+    /// results with it (exec/engine/fast_concrete/).
+    #[inline]
+    pub fn word_const(width: Width, value: u64) -> Option<ExprId> {
+        debug_assert!(width > 0 && width <= 64);
+        ExprId::inline(width, value as u128)
+    }
+
+    /// The value of a constant handle of `width` (at most 64) bits carried
+    /// inline; None for anything else (another width, a pooled node).
+    #[inline]
+    pub fn as_word_const(self, width: Width) -> Option<u64> {
+        if self.0 >> INLINE_VALUE_BITS != (INLINE >> INLINE_VALUE_BITS) | (width as u64 - 1) {
+            return None;
+        }
+        let low = self.0 & ((1 << INLINE_VALUE_BITS) - 1);
+        if width <= INLINE_VALUE_BITS {
+            return Some(low);
+        }
+        // Wider values are kept as 56 bits sign-extended.
+        let extended = ((low << (64 - INLINE_VALUE_BITS)) as i64 >> (64 - INLINE_VALUE_BITS)) as u64;
+        Some(extended & (u64::MAX >> (64 - width)))
+    }
+
     #[inline]
     fn is_inline(self) -> bool {
         self.0 & INLINE != 0

@@ -72,6 +72,9 @@ pub struct Executor<'m> {
     /// The ladder step that ruled out one side of the last symbolic branch
     /// (branching.rs): when that side was a failure, a check was proved.
     pub(in crate::exec) ruled_out_by: Option<crate::report::DecidedBy>,
+    /// The pre-decoded functions of the fast tier for concrete code
+    /// (fast_concrete/).
+    pub(in crate::exec) fast: crate::exec::engine::fast_concrete::FastCode,
 }
 
 impl<'m> Executor<'m> {
@@ -98,6 +101,7 @@ impl<'m> Executor<'m> {
             failure_blocks: crate::exec::engine::coverage::failure_blocks(module),
             shadow: crate::memory::shadow::ShadowCx::new(module),
             ruled_out_by: None,
+            fast: crate::exec::engine::fast_concrete::FastCode::new(),
         }
     }
 
@@ -195,7 +199,21 @@ impl<'m> Executor<'m> {
                     }
                 }
                 let found_before = self.log.findings.len();
-                let step = self.step(&mut state);
+                // A stretch of concrete instructions runs in this one turn
+                // (fast_concrete/), each counted here as a turn of its own,
+                // so the checks above come at the same instructions: it
+                // ends before the next one.
+                let until_clock = match until_check % CLOCK_EVERY {
+                    0 => CLOCK_EVERY,
+                    r => r,
+                };
+                let stretch = self.concrete_stretch(&mut state, until_clock);
+                let step = if stretch > 0 {
+                    until_check -= stretch - 1;
+                    Step::Continue
+                } else {
+                    self.step(&mut state)
+                };
                 if self.log.limit_hit.is_some() {
                     // The step hit a limit itself (an allocation past the
                     // memory limit). What it went on to find rests on

@@ -16,6 +16,7 @@ pub(in crate::exec) mod control;
 pub(in crate::exec) mod coverage;
 pub mod device;
 pub mod executor;
+pub(in crate::exec) mod fast_concrete;
 pub(in crate::exec) mod findings;
 pub(in crate::exec) mod implied;
 pub(in crate::exec) mod initial_state;

@@ -1,0 +1,805 @@
+//! Running a stretch of instructions on the pre-decoded form (decode.rs).
+//! Each instruction either runs exactly as the general step would run it
+//! (the same pool calls, or arithmetic that gives the very handles those
+//! calls give; the same frame and memory writes; one step counted) or ends
+//! the stretch before it changes anything, leaving it to the general step.
+//! Arithmetic that can be undefined (division, shifts, `nsw`) and
+//! conversions run only on constants, where the general step's tests are
+//! settled without a query and without a finding; moves of values (phis,
+//! selects, stores, calls, returns) carry any expression.
+
+use super::decode::{carried_inline, CastKind, Edge, FastFunc, Op, Src, Term};
+use crate::exec::engine::executor::Executor;
+use crate::exec::engine::state::{Frame, State};
+use crate::exec::ops::int_ops::icmp;
+use crate::exec::ops::operand_ranges::signed_bits;
+use crate::expr::value::{relane, resize, scalar, Value};
+use crate::expr::{BinOp, ExprId, ExprPool};
+use crate::ir::{BlockId, Function, ICmpPred, RegId};
+use crate::memory::{Memory, ObjectId, ObjectKind};
+use std::rc::Rc;
+
+/// Why a run in one frame stopped.
+enum Exit {
+    /// The next instruction is the general step's.
+    Stop,
+    /// The instruction at the frame's `pc` is a call the tier makes.
+    Call,
+    /// The block's terminator is a return of this operand.
+    Return(Option<Src>),
+}
+
+/// A value read for a move: one lane, or a whole value.
+enum Moved {
+    Lane(ExprId),
+    Wide(Value),
+}
+
+/// The value of `src` in `frame`; None for a register not yet assigned
+/// (the general step reads it as `undef`).
+#[inline]
+fn value(frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<Value> {
+    match src {
+        Src::Reg(r) => match &frame.regs[r as usize] {
+            Some(v) if v.len() == 1 => Some(scalar(v[0])),
+            Some(v) => Some(Value::from_slice(v)),
+            None => None,
+        },
+        Src::Imm(e) => Some(scalar(e)),
+        Src::Num { width, value } => Some(scalar(pool.constant(width, value as u128))),
+    }
+}
+
+/// `value`, without copying a one-lane value into a new `Value`.
+#[inline]
+fn moved(frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<Moved> {
+    match src {
+        Src::Reg(r) => match &frame.regs[r as usize] {
+            Some(v) if v.len() == 1 => Some(Moved::Lane(v[0])),
+            Some(v) => Some(Moved::Wide(Value::from_slice(v))),
+            None => None,
+        },
+        Src::Imm(e) => Some(Moved::Lane(e)),
+        Src::Num { width, value } => Some(Moved::Lane(pool.constant(width, value as u128))),
+    }
+}
+
+/// The first lane of `src`.
+#[inline]
+fn lane(frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<ExprId> {
+    match src {
+        Src::Reg(r) => frame.regs[r as usize].as_ref().map(|v| v[0]),
+        Src::Imm(e) => Some(e),
+        Src::Num { width, value } => Some(pool.constant(width, value as u128)),
+    }
+}
+
+/// The handle and the number of a constant one-lane operand.
+#[inline]
+fn number(frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<(ExprId, u128)> {
+    let e = lane(frame, pool, src)?;
+    Some((e, pool.as_const(e)?))
+}
+
+/// A one-lane operand of `w` (at most 64) bits that is a constant
+/// carried inline, as a number; None for anything else.
+#[inline(always)]
+fn word(frame: &Frame, src: Src, w: u32) -> Option<u64> {
+    if w > 64 {
+        return None;
+    }
+    match src {
+        Src::Reg(r) => frame.regs[r as usize].as_ref()?.first()?.as_word_const(w),
+        Src::Imm(e) => e.as_word_const(w),
+        Src::Num { .. } => None,
+    }
+}
+
+/// The handle of the constant `v` of `w` (at most 64) bits, as
+/// `ExprPool::constant` gives it.
+#[inline(always)]
+fn make(pool: &mut ExprPool, w: u32, v: u64) -> ExprId {
+    match ExprId::word_const(w, v) {
+        Some(e) => e,
+        None => pool.constant(w, v as u128),
+    }
+}
+
+/// All ones in the low `w` bits (1 to 64).
+#[inline(always)]
+fn ones(w: u32) -> u64 {
+    u64::MAX >> (64 - w)
+}
+
+/// `v` (of `w` bits) sign-extended.
+#[inline(always)]
+fn signed(v: u64, w: u32) -> i64 {
+    ((v << (64 - w)) as i64) >> (64 - w)
+}
+
+/// `op` on the `w`-bit numbers `a` and `b`, as fold.rs folds it, for an
+/// operation `defined` allows (no division by zero or overflowing signed
+/// division, no shift by the width or more).
+#[inline(always)]
+fn arith(op: BinOp, w: u32, a: u64, b: u64) -> u64 {
+    let r = match op {
+        BinOp::Add => a.wrapping_add(b),
+        BinOp::Sub => a.wrapping_sub(b),
+        BinOp::Mul => a.wrapping_mul(b),
+        BinOp::UDiv => a / b,
+        BinOp::URem => a % b,
+        BinOp::SDiv => signed(a, w).wrapping_div(signed(b, w)) as u64,
+        BinOp::SRem => signed(a, w).wrapping_rem(signed(b, w)) as u64,
+        BinOp::And => a & b,
+        BinOp::Or => a | b,
+        BinOp::Xor => a ^ b,
+        BinOp::Shl => a << b,
+        BinOp::LShr => a >> b,
+        BinOp::AShr => (signed(a, w) >> b) as u64,
+    };
+    r & ones(w)
+}
+
+/// An integer comparison of the `w`-bit numbers `a` and `b`.
+#[inline(always)]
+fn compare(pred: ICmpPred, w: u32, a: u64, b: u64) -> bool {
+    match pred {
+        ICmpPred::Eq => a == b,
+        ICmpPred::Ne => a != b,
+        ICmpPred::Ult => a < b,
+        ICmpPred::Ule => a <= b,
+        ICmpPred::Ugt => a > b,
+        ICmpPred::Uge => a >= b,
+        ICmpPred::Slt => signed(a, w) < signed(b, w),
+        ICmpPred::Sle => signed(a, w) <= signed(b, w),
+        ICmpPred::Sgt => signed(a, w) > signed(b, w),
+        ICmpPred::Sge => signed(a, w) >= signed(b, w),
+    }
+}
+
+/// The width a one-lane cast gives.
+#[inline(always)]
+fn cast_width(kind: CastKind) -> u32 {
+    match kind {
+        CastKind::Trunc(w) | CastKind::ZExt(w) | CastKind::SExt(w) | CastKind::Resize(w) | CastKind::BitCast(w) => w,
+        CastKind::FpConvert(_, to) | CastKind::IntToFp(_, to) => to.width(),
+    }
+}
+
+/// The value of `src` when every lane is a constant.
+#[inline]
+fn constant(frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<Value> {
+    match src {
+        Src::Reg(r) => {
+            let v = frame.regs[r as usize].as_ref()?;
+            v.iter().all(|l| pool.is_const(*l)).then(|| Value::from_slice(v))
+        }
+        Src::Imm(e) => Some(scalar(e)),
+        Src::Num { width, value } => Some(scalar(pool.constant(width, value as u128))),
+    }
+}
+
+/// Writes a one-lane result, in place when the register holds one lane.
+#[inline]
+fn put(frame: &mut Frame, dst: u32, e: ExprId) {
+    match &mut frame.regs[dst as usize] {
+        Some(v) if v.len() == 1 => v[0] = e,
+        slot => *slot = Some(scalar(e)),
+    }
+}
+
+#[inline]
+fn put_moved(frame: &mut Frame, dst: u32, m: Moved) {
+    match m {
+        Moved::Lane(e) => put(frame, dst, e),
+        Moved::Wide(v) => frame.regs[dst as usize] = Some(v),
+    }
+}
+
+/// `f` lane by lane, as the general step's `map2`.
+fn map2(pool: &mut ExprPool, a: &Value, b: &Value, mut f: impl FnMut(&mut ExprPool, ExprId, ExprId) -> ExprId) -> Value {
+    a.iter().zip(b.iter()).map(|(x, y)| f(pool, *x, *y)).collect()
+}
+
+/// How many bits the constant `v` of `w` bits needs as a signed number,
+/// as operand_ranges.rs counts them.
+#[inline]
+fn signed_bits_of(v: u128, w: u32) -> u32 {
+    let s = crate::expr::to_signed(v, w);
+    let magnitude = if s < 0 { !s } else { s };
+    (129 - magnitude.leading_zeros().min(128)).clamp(1, w)
+}
+
+/// Whether integer `op` on the constants `x` and `y` (`w` bits) is
+/// defined, so that the general step would neither report nor mark
+/// anything: no division by zero or of the minimum by -1, no shift by the
+/// width or more, no signed overflow of an `nsw` operation as the general
+/// step rules it out (from the operands' signed bits; anything else is
+/// left to it).
+#[inline]
+fn defined(pool: &mut ExprPool, op: BinOp, nsw: bool, w: u32, x: u128, y: u128) -> bool {
+    match op {
+        BinOp::UDiv | BinOp::URem => y != 0,
+        BinOp::SDiv | BinOp::SRem => {
+            let min = 1u128 << (w - 1);
+            // The general step builds the minimum to compare with; a wide
+            // one is a pool entry, made here in the same order.
+            if y != 0 {
+                pool.constant(w, min);
+            }
+            y != 0 && !(y == crate::expr::mask(w) && x == min)
+        }
+        BinOp::Shl | BinOp::LShr | BinOp::AShr => y < w as u128,
+        BinOp::Add | BinOp::Sub if nsw => signed_bits_of(x, w).max(signed_bits_of(y, w)) < w,
+        BinOp::Mul if nsw => signed_bits_of(x, w) + signed_bits_of(y, w) <= w,
+        _ => true,
+    }
+}
+
+/// `defined` for numbers of `w` (at most 64) bits.
+#[inline(always)]
+fn defined_word(pool: &mut ExprPool, op: BinOp, nsw: bool, w: u32, x: u64, y: u64) -> bool {
+    // Signed bits as operand_ranges.rs counts them.
+    let bits = |v: u64| {
+        let s = signed(v, w);
+        let magnitude = if s < 0 { !s } else { s };
+        (65 - magnitude.leading_zeros()).clamp(1, w)
+    };
+    match op {
+        BinOp::Add | BinOp::Sub if nsw => bits(x).max(bits(y)) < w,
+        BinOp::Mul if nsw => bits(x) + bits(y) <= w,
+        BinOp::UDiv | BinOp::URem => y != 0,
+        BinOp::SDiv | BinOp::SRem => defined(pool, op, nsw, w, x as u128, y as u128),
+        BinOp::Shl | BinOp::LShr | BinOp::AShr => y < w as u64,
+        _ => true,
+    }
+}
+
+/// `defined` lane by lane, divisors first (the general step's order).
+fn lanes_defined(pool: &mut ExprPool, op: BinOp, nsw: bool, a: &Value, b: &Value) -> bool {
+    if matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem) && b.iter().any(|d| pool.as_const(*d) == Some(0)) {
+        return false;
+    }
+    a.iter().zip(b.iter()).all(|(x, y)| {
+        let (Some(xv), Some(yv)) = (pool.as_const(*x), pool.as_const(*y)) else { return false };
+        let w = pool.width(*x);
+        if nsw && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
+            // Through the general step's own count, for expressions too.
+            let (sa, sb) = (signed_bits(pool, *x), signed_bits(pool, *y));
+            return match op {
+                BinOp::Mul => sa + sb <= w,
+                _ => sa.max(sb) < w,
+            };
+        }
+        defined(pool, op, nsw, w, xv, yv)
+    })
+}
+
+/// The object and offset of a `len`-byte access at `addr` when it stays
+/// inside a live object whose bytes there are all defined (for a write:
+/// not read-only, and no indeterminate bytes to clear): the general step
+/// then resolves it to the same place with no finding and no shadow.
+#[inline]
+fn plain_access(memory: &Memory, addr: u64, len: u64, write: bool) -> Option<(ObjectId, u64)> {
+    let obj = memory.object_near(addr)?;
+    let o = memory.object(obj);
+    if o.freed || o.kind == ObjectKind::Function || o.address_only || o.size < len || !o.poison.is_empty() {
+        return None;
+    }
+    let off = addr.wrapping_sub(o.base);
+    if off > o.size - len {
+        return None;
+    }
+    if write {
+        return (!o.read_only).then_some((obj, off));
+    }
+    crate::memory::shadow::range_is_defined(o, off, len).then_some((obj, off))
+}
+
+/// A GEP on constants computed as one sum, when the general step's
+/// sequence of pool calls would give the same handle with no pool entry
+/// made on the way (every partial result carried inline).
+#[inline]
+fn gep_numbers(frame: &Frame, pool: &mut ExprPool, base: ExprId, offset: i64, terms: &[(Src, i64, u32)]) -> Option<ExprId> {
+    let inline = |v: u64| carried_inline(64, v as u128);
+    if pool.width(base) != 64 || !inline(offset as u64) {
+        return None;
+    }
+    let mut addr = base.as_word_const(64)?.wrapping_add(offset as u64);
+    if !inline(addr) {
+        return None;
+    }
+    for (t, scale, w) in terms {
+        let i64v = match *w {
+            w @ 1..=63 => signed(word(frame, *t, w)?, w) as u64,
+            64 => word(frame, *t, 64)?,
+            _ => return None,
+        };
+        let term = i64v.wrapping_mul(*scale as u64);
+        addr = addr.wrapping_add(term);
+        if !(inline(i64v) && inline(*scale as u64) && inline(term) && inline(addr)) {
+            return None;
+        }
+    }
+    Some(pool.constant(64, addr as u128))
+}
+
+/// Moves `frame` along `edge`, its phi moves all read before any is
+/// written (the general step's `jump`). False, with nothing changed, when
+/// an operand is one the tier does not build or a register not yet
+/// assigned.
+#[inline]
+fn take(frame: &mut Frame, pool: &mut ExprPool, edge: &Edge) -> bool {
+    match &edge.moves[..] {
+        [] => {}
+        [(d, s)] => {
+            let Some(m) = s.and_then(|s| moved(frame, pool, s)) else { return false };
+            put_moved(frame, *d, m);
+        }
+        moves if moves.len() <= 8 && moves.iter().all(|(_, s)| matches!(s, Some(Src::Imm(_))) || one_lane(frame, *s)) => {
+            // One lane each (the usual loop counters and sums): read into a
+            // small array, then written.
+            let mut read = [(0u32, None::<ExprId>); 8];
+            for (k, (d, s)) in moves.iter().enumerate() {
+                read[k] = (*d, s.and_then(|s| lane(frame, pool, s)));
+            }
+            for (d, e) in &read[..moves.len()] {
+                if let Some(e) = e {
+                    put(frame, *d, *e);
+                }
+            }
+        }
+        moves => {
+            let mut read: smallvec::SmallVec<[(u32, Moved); 6]> = smallvec::SmallVec::new();
+            for (d, s) in moves {
+                let Some(m) = s.and_then(|s| moved(frame, pool, s)) else { return false };
+                read.push((*d, m));
+            }
+            for (d, m) in read {
+                put_moved(frame, d, m);
+            }
+        }
+    }
+    frame.prev_block = Some(frame.block);
+    frame.block = BlockId(edge.target);
+    frame.pc = 0;
+    true
+}
+
+/// Runs the leading phi nodes of the block just entered (assigned by the
+/// edge taken; each is a step that does nothing) as far as `max` allows.
+#[inline(always)]
+fn skip_phis(frame: &mut Frame, code: &FastFunc, block: u32, n: &mut u32, max: u32) {
+    let lead = code.blocks[block as usize].lead;
+    if lead > 0 && *n + lead <= max {
+        frame.pc = lead as usize;
+        *n += lead;
+    }
+}
+
+/// Whether `src` is a register holding one lane.
+#[inline(always)]
+fn one_lane(frame: &Frame, src: Option<Src>) -> bool {
+    match src {
+        Some(Src::Reg(r)) => frame.regs[r as usize].as_ref().is_some_and(|v| v.len() == 1),
+        _ => false,
+    }
+}
+
+/// `take` for a switch's target, whose moves come from the phi table.
+fn jump(frame: &mut Frame, pool: &mut ExprPool, code: &FastFunc, target: u32) -> bool {
+    let from = frame.block.0;
+    let mut read: smallvec::SmallVec<[(u32, Moved); 6]> = smallvec::SmallVec::new();
+    for phi in code.blocks[target as usize].phis.iter() {
+        if let Some((_, src)) = phi.incoming.iter().find(|(b, _)| *b == from) {
+            let Some(m) = src.and_then(|s| moved(frame, pool, s)) else { return false };
+            read.push((phi.dst, m));
+        }
+    }
+    for (d, m) in read {
+        put_moved(frame, d, m);
+    }
+    frame.prev_block = Some(frame.block);
+    frame.block = BlockId(target);
+    frame.pc = 0;
+    true
+}
+
+impl<'m> Executor<'m> {
+    /// Runs up to `max` instructions of `state` on the fast tier and
+    /// returns how many ran (each counted as a step, as the general step
+    /// counts it); 0 when the next instruction needs the general step.
+    pub(in crate::exec) fn concrete_stretch(&mut self, state: &mut State, max: u32) -> u32 {
+        if !self.fast.enabled
+            || state.gpu.is_some()
+            || !state.merge.is_empty()
+            || state.forced_exit.is_some()
+            || self.shadow.poison.is_some()
+            || self.cx.config.shard.is_some()
+        {
+            return 0;
+        }
+        let module = self.cx.module;
+        let mut done = 0;
+        while done < max {
+            let fid = state.frame().func;
+            let func = module.function(fid);
+            let code = self.fast_code(fid);
+            let went_on = match self.run_frame(state, &code, func, max, &mut done) {
+                Exit::Stop => false,
+                Exit::Call => self.fast_call(state, &code, func),
+                Exit::Return(v) => self.fast_return(state, v),
+            };
+            if !went_on {
+                break;
+            }
+            done += 1;
+        }
+        state.steps += done as u64;
+        self.log.stats.instructions += done as u64;
+        done
+    }
+
+    /// Runs the running frame's instructions while they are the tier's,
+    /// counting them in `done` (up to `max`), until a call or a return
+    /// that changes frames or an instruction left to the general step.
+    fn run_frame(&mut self, state: &mut State, code: &FastFunc, func: &'m Function, max: u32, done: &mut u32) -> Exit {
+        let State { stack, memory, .. } = state;
+        let frame = stack.last_mut().expect("state with an empty stack");
+        if frame.shadow_on {
+            return Exit::Stop;
+        }
+        let pool = &mut self.cx.pool;
+        let mut n = *done;
+        let exit = loop {
+            if n >= max {
+                break Exit::Stop;
+            }
+            let b = frame.block.0 as usize;
+            let block = &code.blocks[b];
+            let pc = frame.pc;
+            let Some(op) = block.ops.get(pc) else {
+                match &block.term {
+                    Term::Slow => break Exit::Stop,
+                    Term::Br(edge) => {
+                        if !take(frame, pool, edge) {
+                            break Exit::Stop;
+                        }
+                        n += 1;
+                        skip_phis(frame, code, edge.target, &mut n, max);
+                        continue;
+                    }
+                    Term::CondBr { c, then, otherwise } => {
+                        let Some(v) = word(frame, *c, 1) else { break Exit::Stop };
+                        let edge = if v != 0 { then } else { otherwise };
+                        if !take(frame, pool, edge) {
+                            break Exit::Stop;
+                        }
+                        n += 1;
+                        skip_phis(frame, code, edge.target, &mut n, max);
+                        continue;
+                    }
+                    Term::Switch { v, default, cases } => {
+                        let Some((_, x)) = number(frame, pool, *v) else { break Exit::Stop };
+                        let target = cases.iter().find(|(c, _)| *c == x).map(|(_, b)| *b).unwrap_or(*default);
+                        if !jump(frame, pool, code, target) {
+                            break Exit::Stop;
+                        }
+                    }
+                    Term::Ret(v) => break Exit::Return(*v),
+                }
+                n += 1;
+                continue;
+            };
+            match op {
+                Op::Slow => break Exit::Stop,
+                Op::Call { .. } => break Exit::Call,
+                Op::Nop => {}
+                Op::Int1 { op, nsw, w, dst, a, b } => {
+                    if let (Some(x), Some(y)) = (word(frame, *a, *w), word(frame, *b, *w)) {
+                        if !defined_word(pool, *op, *nsw, *w, x, y) {
+                            break Exit::Stop;
+                        }
+                        let r = make(pool, *w, arith(*op, *w, x, y));
+                        put(frame, *dst, r);
+                        frame.pc += 1;
+                        n += 1;
+                        continue;
+                    }
+                    let (Some((x, xv)), Some((y, yv))) = (number(frame, pool, *a), number(frame, pool, *b)) else { break Exit::Stop };
+                    let w = pool.width(x);
+                    if !defined(pool, *op, *nsw, w, xv, yv) {
+                        break Exit::Stop;
+                    }
+                    let r = pool.bin(*op, x, y);
+                    put(frame, *dst, r);
+                }
+                Op::ICmp1 { pred, w, dst, a, b } => {
+                    if let (Some(x), Some(y)) = (word(frame, *a, *w), word(frame, *b, *w)) {
+                        let r = make(pool, 1, compare(*pred, *w, x, y) as u64);
+                        put(frame, *dst, r);
+                        frame.pc += 1;
+                        n += 1;
+                        continue;
+                    }
+                    let (Some((x, _)), Some((y, _))) = (number(frame, pool, *a), number(frame, pool, *b)) else { break Exit::Stop };
+                    let r = icmp(pool, *pred, x, y);
+                    put(frame, *dst, r);
+                }
+                Op::Cast1 { kind, from, dst, a } => {
+                    let to = cast_width(*kind);
+                    if let Some(v) = word(frame, *a, *from).filter(|_| to <= 64) {
+                        let r = match *kind {
+                            CastKind::SExt(_) => signed(v, *from) as u64 & ones(to),
+                            // zext, and truncation to the low bits (resize either way).
+                            _ => v & ones(to),
+                        };
+                        let r = make(pool, to, r);
+                        put(frame, *dst, r);
+                        frame.pc += 1;
+                        n += 1;
+                        continue;
+                    }
+                    let Some((x, _)) = number(frame, pool, *a) else { break Exit::Stop };
+                    let r = match *kind {
+                        CastKind::Trunc(w) => pool.trunc(x, w),
+                        CastKind::ZExt(w) => pool.zext(x, w),
+                        CastKind::SExt(w) => pool.sext(x, w),
+                        CastKind::Resize(w) => resize(pool, x, w),
+                        _ => break Exit::Stop,
+                    };
+                    put(frame, *dst, r);
+                }
+                Op::Gep { dst, base, offset, terms } => {
+                    let Some(base) = lane(frame, pool, *base) else { break Exit::Stop };
+                    let r = match gep_numbers(frame, pool, base, *offset, terms) {
+                        Some(r) => r,
+                        None => {
+                            let mut index = smallvec::SmallVec::<[ExprId; 4]>::new();
+                            for (t, _, _) in terms.iter() {
+                                let Some(i) = lane(frame, pool, *t) else { break };
+                                index.push(i);
+                            }
+                            if index.len() != terms.len() {
+                                break Exit::Stop;
+                            }
+                            // The general step's sequence of pool calls (exec_gep).
+                            let off = pool.constant(64, *offset as u64 as u128);
+                            let mut addr = pool.add(base, off);
+                            for (i, (_, scale, _)) in index.into_iter().zip(terms.iter()) {
+                                let i = if pool.width(i) < 64 { pool.sext(i, 64) } else { pool.trunc(i, 64) };
+                                let s = pool.constant(64, *scale as u64 as u128);
+                                let term = pool.mul(i, s);
+                                addr = pool.add(addr, term);
+                            }
+                            addr
+                        }
+                    };
+                    put(frame, *dst, r);
+                }
+                Op::Load1 { dst, ptr, width, len } => {
+                    let Some(addr) = word(frame, *ptr, 64).or_else(|| number(frame, pool, *ptr).map(|(_, a)| a as u64)) else {
+                        break Exit::Stop;
+                    };
+                    let Some((obj, off)) = plain_access(memory, addr as u64, *len as u64, false) else { break Exit::Stop };
+                    let mut bytes = crate::memory::Bytes::new();
+                    memory.object(obj).bytes.read(pool, off, *len as u64, &mut bytes);
+                    self.shadow.last_read = None;
+                    // Concrete bytes make the number directly, as layout.rs does.
+                    let mut v: u128 = 0;
+                    let mut concrete = true;
+                    for byte in bytes.iter().rev() {
+                        match byte.as_byte_const() {
+                            Some(x) => v = (v << 8) | x as u128,
+                            None => {
+                                concrete = false;
+                                break;
+                            }
+                        }
+                    }
+                    let r = if concrete {
+                        pool.constant(*width, v)
+                    } else {
+                        crate::memory::layout::bytes_to_value(pool, &func.blocks[b].insts[pc].ty, &bytes)[0]
+                    };
+                    put(frame, *dst, r);
+                }
+                Op::Store1 { ptr, val, ty, len } => {
+                    let Some(addr) = word(frame, *ptr, 64).or_else(|| number(frame, pool, *ptr).map(|(_, a)| a as u64)) else {
+                        break Exit::Stop;
+                    };
+                    let Some(x) = lane(frame, pool, *val) else { break Exit::Stop };
+                    let Some((obj, off)) = plain_access(memory, addr as u64, *len as u64, true) else { break Exit::Stop };
+                    let t = &code.types[*ty as usize];
+                    let w = t.scalar_bits();
+                    match x.as_word_const(w).filter(|_| w <= 64 && w.div_ceil(8) == *len) {
+                        // A number's bytes, little-endian, as layout.rs lays them out.
+                        Some(v) => {
+                            let bytes: smallvec::SmallVec<[Option<ExprId>; 8]> =
+                                (0..*len).map(|k| Some(ExprId::byte_const((v >> (8 * k)) as u8))).collect();
+                            memory.object_mut(obj).bytes.write(pool, off, &bytes);
+                        }
+                        None => {
+                            let bytes = crate::memory::layout::value_to_bytes(pool, t, std::slice::from_ref(&x));
+                            memory.object_mut(obj).bytes.write(pool, off, &bytes);
+                        }
+                    }
+                }
+                Op::Load { dst, ptr } => {
+                    let Some((_, addr)) = number(frame, pool, *ptr) else { break Exit::Stop };
+                    let ty = &func.blocks[b].insts[pc].ty;
+                    let len = ty.store_size();
+                    let Some((obj, off)) = plain_access(memory, addr as u64, len, false) else { break Exit::Stop };
+                    let mut bytes = crate::memory::Bytes::new();
+                    memory.object(obj).bytes.read(pool, off, len, &mut bytes);
+                    self.shadow.last_read = None;
+                    frame.regs[*dst as usize] = Some(crate::memory::layout::bytes_to_value(pool, ty, &bytes));
+                }
+                Op::Store { ptr, val, ty } => {
+                    let Some((_, addr)) = number(frame, pool, *ptr) else { break Exit::Stop };
+                    let Some(v) = value(frame, pool, *val) else { break Exit::Stop };
+                    let t = &code.types[*ty as usize];
+                    let Some((obj, off)) = plain_access(memory, addr as u64, t.store_size(), true) else { break Exit::Stop };
+                    let bytes = crate::memory::layout::value_to_bytes(pool, t, &v);
+                    memory.object_mut(obj).bytes.write(pool, off, &bytes);
+                }
+                Op::Int { op, nsw, dst, a, b } => {
+                    let (Some(x), Some(y)) = (constant(frame, pool, *a), constant(frame, pool, *b)) else { break Exit::Stop };
+                    if !lanes_defined(pool, *op, *nsw, &x, &y) {
+                        break Exit::Stop;
+                    }
+                    frame.regs[*dst as usize] = Some(map2(pool, &x, &y, |p, x, y| p.bin(*op, x, y)));
+                }
+                Op::ICmp { pred, dst, a, b } => {
+                    let (Some(x), Some(y)) = (constant(frame, pool, *a), constant(frame, pool, *b)) else { break Exit::Stop };
+                    frame.regs[*dst as usize] = Some(map2(pool, &x, &y, |p, x, y| icmp(p, *pred, x, y)));
+                }
+                Op::Float { op, f, dst, a, b } => {
+                    let (Some(x), Some(y)) = (constant(frame, pool, *a), constant(frame, pool, *b)) else { break Exit::Stop };
+                    frame.regs[*dst as usize] = Some(map2(pool, &x, &y, |p, x, y| p.fbin(*op, *f, x, y)));
+                }
+                Op::FCmp { set, f, dst, a, b } => {
+                    let (Some(x), Some(y)) = (constant(frame, pool, *a), constant(frame, pool, *b)) else { break Exit::Stop };
+                    frame.regs[*dst as usize] = Some(map2(pool, &x, &y, |p, x, y| p.fcmp(*set, *f, x, y)));
+                }
+                Op::FNeg { f, dst, a } => {
+                    let Some(x) = constant(frame, pool, *a) else { break Exit::Stop };
+                    frame.regs[*dst as usize] = Some(x.iter().map(|l| pool.fneg(*f, *l)).collect());
+                }
+                Op::Cast { kind: CastKind::BitCast(to), dst, a } => {
+                    let Some(x) = value(frame, pool, *a) else { break Exit::Stop };
+                    frame.regs[*dst as usize] = Some(relane(pool, &x, *to));
+                }
+                Op::Cast { kind, dst, a } => {
+                    let Some(x) = constant(frame, pool, *a) else { break Exit::Stop };
+                    let r = x
+                        .iter()
+                        .map(|l| match *kind {
+                            CastKind::Trunc(w) => pool.trunc(*l, w),
+                            CastKind::ZExt(w) => pool.zext(*l, w),
+                            CastKind::SExt(w) => pool.sext(*l, w),
+                            CastKind::Resize(w) => resize(pool, *l, w),
+                            CastKind::FpConvert(from, to) => pool.fp_convert(from, to, *l),
+                            CastKind::IntToFp(signed, to) => pool.int_to_fp(signed, to, *l),
+                            CastKind::BitCast(_) => unreachable!("bit casts are matched above"),
+                        })
+                        .collect();
+                    frame.regs[*dst as usize] = Some(r);
+                }
+                Op::Copy { dst, a } => {
+                    let Some(m) = moved(frame, pool, *a) else { break Exit::Stop };
+                    put_moved(frame, *dst, m);
+                }
+                Op::Select { dst, c, t, e } => {
+                    let (Some(c), Some(t), Some(e)) = (moved(frame, pool, *c), moved(frame, pool, *t), moved(frame, pool, *e)) else {
+                        break Exit::Stop;
+                    };
+                    match (c, t, e) {
+                        (Moved::Lane(c), Moved::Lane(t), Moved::Lane(e)) => {
+                            let r = pool.ite(c, t, e);
+                            put(frame, *dst, r);
+                        }
+                        (c, t, e) => {
+                            let wide = |m: Moved| match m {
+                                Moved::Lane(x) => scalar(x),
+                                Moved::Wide(v) => v,
+                            };
+                            let (c, t, e) = (wide(c), wide(t), wide(e));
+                            if c.len() != 1 && c.len() < t.len().min(e.len()) {
+                                break Exit::Stop;
+                            }
+                            // A scalar condition selects whole vectors.
+                            let r = t
+                                .iter()
+                                .zip(e.iter())
+                                .enumerate()
+                                .map(|(i, (x, y))| pool.ite(if c.len() == 1 { c[0] } else { c[i] }, *x, *y))
+                                .collect();
+                            frame.regs[*dst as usize] = Some(r);
+                        }
+                    }
+                }
+            }
+            frame.pc += 1;
+            n += 1;
+        };
+        *done = n;
+        exit
+    }
+
+    /// The call at the running frame's `pc`: its frame pushed as the
+    /// general step's `call_function` pushes it (the callee has neither
+    /// variadic nor by-value parameters, decode.rs). False, with nothing
+    /// changed, when an argument is a register not yet assigned or the
+    /// stack is at the general step's depth limit.
+    fn fast_call(&mut self, state: &mut State, code: &Rc<FastFunc>, func: &'m Function) -> bool {
+        let caller = state.frame();
+        let (b, pc) = (caller.block.0 as usize, caller.pc);
+        let Op::Call { callee, dst, args } = &code.blocks[b].ops[pc] else { return false };
+        if state.stack.len() >= 10_000 {
+            return false;
+        }
+        let target = self.cx.module.function(*callee);
+        let mut regs = self.fast.spare_regs.pop().unwrap_or_default();
+        regs.clear();
+        regs.resize(target.num_regs as usize, None);
+        for (p, a) in target.params.iter().zip(args.iter()) {
+            match value(caller, &mut self.cx.pool, *a) {
+                Some(v) => regs[p.reg.0 as usize] = Some(v),
+                None => {
+                    self.fast.spare_regs.push(regs);
+                    return false;
+                }
+            }
+        }
+        let call_loc = func.blocks[b].insts[pc].loc;
+        state.frame_mut().pc += 1;
+        state.stack.push(Frame {
+            func: *callee,
+            block: BlockId(0),
+            prev_block: None,
+            pc: 0,
+            regs,
+            allocas: Vec::new(),
+            ret_dest: dst.map(RegId),
+            call_loc,
+            varargs: None,
+            shadows: Default::default(),
+            shadow_on: self.shadow.mentions_undef(*callee),
+        });
+        true
+    }
+
+    /// A return into a caller (not the path's last frame, which the
+    /// general step ends), as exec_return does it.
+    fn fast_return(&mut self, state: &mut State, v: Option<Src>) -> bool {
+        let n = state.stack.len();
+        // The caller's registers with indeterminate bits get the result's
+        // shadow: the general step's.
+        if n < 2 || !state.stack[n - 2].shadows.is_empty() {
+            return false;
+        }
+        let value = match v {
+            Some(src) => match moved(state.frame(), &mut self.cx.pool, src) {
+                Some(x) => Some(x),
+                None => return false,
+            },
+            None => None,
+        };
+        let frame = state.stack.pop().expect("checked above");
+        for obj in &frame.allocas {
+            let o = state.memory.object_mut(*obj);
+            o.freed = true;
+            o.free_line = Some(frame.call_loc);
+        }
+        if let (Some(dest), Some(v)) = (frame.ret_dest, value) {
+            put_moved(state.frame_mut(), dest.0, v);
+        }
+        let mut regs = frame.regs;
+        if self.fast.spare_regs.len() < 64 {
+            regs.clear();
+            self.fast.spare_regs.push(regs);
+        }
+        true
+    }
+}
