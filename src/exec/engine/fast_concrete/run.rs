@@ -581,7 +581,7 @@ impl<'m> Executor<'m> {
                     let Some(addr) = word(frame, *ptr, 64).or_else(|| number(frame, pool, *ptr).map(|(_, a)| a as u64)) else {
                         break Exit::Stop;
                     };
-                    let Some((obj, off)) = plain_access(memory, addr as u64, *len as u64, false) else { break Exit::Stop };
+                    let Some((obj, off)) = plain_access(memory, addr, *len as u64, false) else { break Exit::Stop };
                     let mut bytes = crate::memory::Bytes::new();
                     memory.object(obj).bytes.read(pool, off, *len as u64, &mut bytes);
                     self.shadow.last_read = None;
@@ -609,7 +609,7 @@ impl<'m> Executor<'m> {
                         break Exit::Stop;
                     };
                     let Some(x) = lane(frame, pool, *val) else { break Exit::Stop };
-                    let Some((obj, off)) = plain_access(memory, addr as u64, *len as u64, true) else { break Exit::Stop };
+                    let Some((obj, off)) = plain_access(memory, addr, *len as u64, true) else { break Exit::Stop };
                     let t = &code.types[*ty as usize];
                     let w = t.scalar_bits();
                     match x.as_word_const(w).filter(|_| w <= 64 && w.div_ceil(8) == *len) {
