@@ -71,3 +71,120 @@ fn a_malformed_tolerance_is_a_usage_error() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("whole number of ulps"), "{}", run.stderr);
 }
+
+/// Runs a harness of harnesses/tolerance and returns its JSON report.
+fn report_of(name: &str, extra: &[&str]) -> serde_json::Value {
+    let h = harness(name);
+    let mut args = vec!["check", h.as_str(), "--json", "-"];
+    args.extend_from_slice(extra);
+    let run = symcross(&args);
+    run.json.clone().unwrap_or_else(|| panic!("no report for {name}: {}", run.stderr))
+}
+
+/// A within-bound harness: proved by `step`, with the worst error in ulps
+/// when exhaustive evaluation found it exactly.
+fn assert_proved(json: &serde_json::Value, step: &str) {
+    assert_eq!(json["verdict"], "equivalent", "{json}");
+    for t in json["tolerance"].as_array().unwrap() {
+        assert_eq!(t["verdict"], "within-bound", "{t}");
+        assert_eq!(t["decided_by"], step, "{t}");
+        assert!(t["proof"].as_str().is_some(), "the proof says which bound it used: {t}");
+    }
+}
+
+/// An exceeding harness: a confirmed mismatch the CPU reproduces, and the
+/// tolerance result says exceeds.
+fn assert_exceeds(json: &serde_json::Value) -> &serde_json::Value {
+    assert_eq!(json["verdict"], "findings", "{json}");
+    let f = &json["findings"][0];
+    assert_eq!(f["kind"], "mismatch");
+    assert_eq!(f["status"], "confirmed", "{f}");
+    assert_eq!(f["native"]["outcome"], "reproduced", "{f}");
+    let t = &json["tolerance"][0];
+    assert_eq!(t["verdict"], "exceeds", "{t}");
+    t
+}
+
+#[test]
+fn a_newton_reciprocal_is_proved_within_two_ulps_by_evaluating_every_input() {
+    let json = report_of("reciprocal_newton.c", &[]);
+    assert_proved(&json, "exhaustive");
+    let t = &json["tolerance"][0];
+    // Every float of [1, 2) evaluated: the worst error is exact.
+    assert!(t["proof"].as_str().unwrap().contains("every one of the 8388608 values of x"), "{t}");
+    assert_eq!(t["worst"]["ulps"], 2);
+    assert_eq!(t["proved_max"], 2.0);
+    let x = t["worst"]["input"].as_f64().unwrap();
+    assert!((1.0..2.0).contains(&x), "{x}");
+}
+
+#[test]
+fn a_newton_reciprocal_exceeds_one_ulp_at_its_worst_input() {
+    let t = assert_exceeds(&report_of("reciprocal_newton_one_ulp_broken.c", &[])).clone();
+    assert_eq!(t["decided_by"], "exhaustive", "{t}");
+    assert_eq!(t["worst"]["ulps"], 2, "the true worst error, not the first excess: {t}");
+}
+
+#[test]
+fn a_newton_reciprocal_square_root_is_proved_within_its_worst_error_and_not_below() {
+    let json = report_of("rsqrt_newton.c", &[]);
+    assert_proved(&json, "exhaustive");
+    let worst = json["tolerance"][0]["worst"]["ulps"].as_u64().unwrap();
+    assert!(json["tolerance"][0]["proof"].as_str().unwrap().contains("16777216 values"), "{json}");
+    let t = assert_exceeds(&report_of("rsqrt_newton_one_ulp_broken.c", &[])).clone();
+    assert_eq!(t["worst"]["ulps"].as_u64().unwrap(), worst, "{t}");
+    assert!(worst == 2, "rsqrt_newton.c's bound is its worst error: {worst}");
+}
+
+#[test]
+fn a_float_log_series_is_proved_against_a_double_reference() {
+    let json = report_of("log_polynomial.c", &[]);
+    assert_proved(&json, "exhaustive");
+    assert_eq!(json["tolerance"][0]["worst"]["ulps"], 3, "{json}");
+    let t = assert_exceeds(&report_of("log_polynomial_two_ulps_broken.c", &[])).clone();
+    assert_eq!(t["worst"]["ulps"], 3, "{t}");
+}
+
+#[test]
+fn fused_and_unfused_multiply_add_are_proved_within_half_and_one_ulp_by_error_analysis() {
+    let json = report_of("fused_and_unfused_vs_exact.c", &[]);
+    assert_proved(&json, "error-analysis");
+    let list = json["tolerance"].as_array().unwrap();
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[0]["tolerance"], "rel:5.960464477539063e-8");
+    assert!(list[0]["proved_max"].as_f64().unwrap() <= 0x1p - 24f64, "{}", list[0]);
+    assert!(list[1]["proved_max"].as_f64().unwrap() <= 0x1p - 23f64, "{}", list[1]);
+    let t = assert_exceeds(&report_of("fused_vs_exact_unfused_broken.c", &[])).clone();
+    assert!(t["worst"]["relative"].as_f64().unwrap() > 0x1p - 24f64, "{t}");
+}
+
+#[test]
+fn a_serial_and_a_four_lane_sum_are_proved_close_relative_to_the_magnitudes() {
+    let json = report_of("sum16_serial_vs_lanes.c", &[]);
+    assert_proved(&json, "error-analysis");
+    assert!(json["tolerance"][0]["proved_max"].as_f64().unwrap() <= 0x1p - 19f64, "{json}");
+    assert_exceeds(&report_of("sum16_serial_vs_lanes_broken.c", &[]));
+}
+
+/// `symcross replay` of a `--tolerance` finding compares within the
+/// tolerance: a report whose tolerance is raised to the witness's own
+/// error (1 ulp) no longer reproduces, where a bit-for-bit comparison would.
+#[test]
+fn the_native_replay_of_check_equal_compares_within_the_tolerance() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.json");
+    let json = report_of("equal_under_tolerance_flag.c", &["--tolerance", "ulp:0"]);
+    assert_eq!(json["findings"][0]["native"]["outcome"], "reproduced", "{json}");
+    assert_eq!(json["tolerance"][0]["worst"]["ulps"], 1, "{json}");
+    let replay = |v: &serde_json::Value| {
+        std::fs::write(&path, serde_json::to_string(v).unwrap()).unwrap();
+        symcross(&["replay", path.to_str().unwrap()])
+    };
+    let run = replay(&json);
+    assert!(run.stdout.contains("1 of 1 finding(s) reproduced"), "{}", run.stdout);
+    // The witness's values are 1 ulp apart, within ulp:1.
+    let mut within = json.clone();
+    within["tolerance"][0]["tolerance"] = "ulp:1".into();
+    let run = replay(&within);
+    assert!(run.stdout.contains("0 of 1 finding(s) reproduced"), "{}\n{}", run.stdout, run.stderr);
+}

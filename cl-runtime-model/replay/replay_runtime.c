@@ -31,7 +31,9 @@
  * the build (one start of the sanitizer runtime or of qemu, not one per
  * witness):
  *   SYMCROSS_BATCH_DIR   a directory holding, for run I, witness-I.txt
- *   SYMCROSS_BATCH       a file in it with one line per run: `I NAN`
+ *   SYMCROSS_BATCH       a file in it with one line per run: `I NAN TOL`
+ *                        (TOL: the --tolerance a check_equal finding
+ *                        exceeded, or `-`; see tolerance_decides)
  *   SYMCROSS_RUN_LIMIT   seconds after which a run is stopped (SIGALRM)
  * Before main, the process forks once per line; the child takes the
  * witness, log (events-I.log), standard output and error (stdout-I.txt,
@@ -91,8 +93,8 @@ __attribute__((constructor(101))) static void symcross_replay_batch(void) {
     _exit(87);
   }
   long index;
-  char nan[16];
-  while (fscanf(runs, "%ld %15s", &index, nan) == 2) {
+  char nan[16], tolerance[64];
+  while (fscanf(runs, "%ld %15s %63s", &index, nan, tolerance) == 3) {
     char path[4096];
     fflush(NULL);
     pid_t pid = fork();
@@ -103,6 +105,7 @@ __attribute__((constructor(101))) static void symcross_replay_batch(void) {
       snprintf(path, sizeof path, "%s/events-%ld.log", dir, index);
       setenv("SYMCROSS_REPLAY_LOG", path, 1);
       setenv("SYMCROSS_NAN", nan, 1);
+      if (strcmp(tolerance, "-") != 0) setenv("SYMCROSS_TOLERANCE", tolerance, 1);
       unsetenv("SYMCROSS_BATCH");
       unsetenv("SYMCROSS_BATCH_DIR");
       redirect(1, dir, "stdout", index);
@@ -324,6 +327,8 @@ static void log_values(const char *site, const unsigned char *x, const unsigned 
   fclose(f);
 }
 
+static int tolerance_decides(const unsigned char *x, const unsigned char *y, size_t elem_size, size_t i, int *exceeds);
+
 void symcross_check_equal(const void *a, const void *b, size_t elem_size, size_t count, const char *what) {
   const unsigned char *x = a, *y = b;
   char values_site[1100];
@@ -332,8 +337,13 @@ void symcross_check_equal(const void *a, const void *b, size_t elem_size, size_t
   size_t differing = 0;
   int nan_blind = nans_equal();
   for (size_t i = 0; i < count; i++) {
-    if (memcmp(x + i * elem_size, y + i * elem_size, elem_size) == 0) continue;
-    if (nan_blind && is_nan_bits(x + i * elem_size, elem_size) && is_nan_bits(y + i * elem_size, elem_size)) continue;
+    int exceeds;
+    if (tolerance_decides(x + i * elem_size, y + i * elem_size, elem_size, i, &exceeds)) {
+      if (!exceeds) continue;
+    } else {
+      if (memcmp(x + i * elem_size, y + i * elem_size, elem_size) == 0) continue;
+      if (nan_blind && is_nan_bits(x + i * elem_size, elem_size) && is_nan_bits(y + i * elem_size, elem_size)) continue;
+    }
     differing++;
     mismatches++;
     printf("%s: element %zu differs: left ", what ? what : "values", i);
@@ -408,6 +418,25 @@ static int exceeds_tolerance(const unsigned char *got, const unsigned char *want
   default:
     return 1;
   }
+}
+
+/* A symcross_check_equal finding of floats under --tolerance is replayed
+ * with that tolerance (SYMCROSS_TOLERANCE, as the command line writes it:
+ * ulp:K, rel:X or abs:X), so "reproduced" means the CPU's values exceed
+ * it too, not merely differ. Returns whether the tolerance decides. */
+static int tolerance_decides(const unsigned char *x, const unsigned char *y, size_t elem_size, size_t i, int *exceeds) {
+  const char *t = getenv("SYMCROSS_TOLERANCE");
+  if (!t || !*t || (elem_size != 4 && elem_size != 8)) return 0;
+  symcross_tolerance tol = {0, 0, 0.0, 0};
+  if (strncmp(t, "ulp:", 4) == 0) tol.kind = 1;
+  else if (strncmp(t, "rel:", 4) == 0) tol.kind = 2;
+  else if (strncmp(t, "abs:", 4) == 0) tol.kind = 3;
+  else return 0;
+  char *end;
+  tol.bound = strtod(t + 4, &end);
+  if (end == t + 4 || *end) return 0;
+  *exceeds = exceeds_tolerance(x, y, elem_size, tol, i);
+  return 1;
 }
 
 void symcross_check_close(const void *got, const void *want, size_t elem_size, size_t count, symcross_tolerance tol, const char *what) {

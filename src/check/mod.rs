@@ -8,6 +8,7 @@
 mod branch_ladder;
 pub mod close_encoding;
 pub mod confirm;
+pub mod error_analysis;
 mod estimate_bound;
 mod lane_symmetry;
 mod sampling;
@@ -375,6 +376,8 @@ fn ladder_step(o: &CheckOutcome) -> &'static str {
             DecidedBy::SolverUnknown => "solver-unknown",
             DecidedBy::LaneSymmetry => "lane-symmetry",
             DecidedBy::EstimateBound => "estimate-bound",
+            DecidedBy::Exhaustive => "exhaustive",
+            DecidedBy::ErrorAnalysis => "error-analysis",
         },
         CheckOutcome::Suspected(..) => "solver",
         CheckOutcome::Unknown(_) => "none",

@@ -1,10 +1,13 @@
 //! Deciding a tolerance check: is `got` within the tolerance of `want` on
 //! every input of the path? Samples first (they also start the search for
-//! the worst input), then the bit-precise solver on the question of
-//! `close_encoding.rs`, then the solver-guided search for the largest
-//! error (`worst_input.rs`), whatever the verdict.
+//! the worst input), then the steps without the solver (exhaustive
+//! evaluation of one input, rounding-error bounds: `error_analysis/`),
+//! then the bit-precise solver on the question of `close_encoding.rs`,
+//! then the solver-guided search for the largest error (`worst_input.rs`),
+//! whatever the verdict.
 
 use super::close_encoding::{exceeds, CloseQuestion};
+use super::error_analysis::{analyse, Analysed};
 use super::estimate_bound::EstimateAnswer;
 use super::worst_input::{measure, sample, Measured, Sampled};
 use super::{Decider, Feasibility};
@@ -41,6 +44,9 @@ pub struct CloseAnswer {
     pub samples: Vec<ErrorSample>,
     /// Why the search for the worst input stopped short.
     pub search_note: Option<String>,
+    /// How a step without the solver decided (what it evaluated, the bound
+    /// it used), or why none applied when the solver did not decide.
+    pub proof: Option<String>,
 }
 
 impl Decider {
@@ -59,46 +65,49 @@ impl Decider {
         let mut found: Sampled = sample(pool, path, q, self.assumptions, CLOSE_SAMPLES, self.seed, &seeds);
         let same = pool.eq(q.got, q.want);
         let identical = q.got == q.want || pool.as_const(same) == Some(1);
+        let mut proof = None;
+        let mut analysed_max = None;
         let verdict = if identical {
             CloseVerdict::Within(DecidedBy::Structural)
-        } else if let Some(m) = &found.exceeding {
-            CloseVerdict::Exceeds(m.witness.clone(), DecidedBy::Sampling)
+        } else if found.exceeding.is_some() {
+            // Exhaustive evaluation, where it applies, still finds the true
+            // worst input; the sampled excess decides otherwise.
+            match analyse(pool, path, q, self.assumptions, &mut found, true) {
+                Analysed::Exceeds { witness, by, proof: p } => {
+                    proof = Some(p);
+                    CloseVerdict::Exceeds(witness, by)
+                }
+                _ => {
+                    let m = found.exceeding.as_ref().expect("checked above");
+                    CloseVerdict::Exceeds(m.witness.clone(), DecidedBy::Sampling)
+                }
+            }
         } else {
-            let goal = exceeds(pool, q, bound);
-            // Values over RCP/RSQRT estimates: their documented bound
-            // decides first (estimate_bound.rs).
-            let (answer, step) = match pool.as_const(goal) {
-                Some(0) => (Feasibility::Unsat, DecidedBy::Structural),
-                _ => match super::estimate_bound::decide(pool, path, goal, self.assumptions, self.seed) {
-                    EstimateAnswer::Never => (Feasibility::Unsat, DecidedBy::EstimateBound),
-                    EstimateAnswer::Witness(m) => (Feasibility::Sat(m), DecidedBy::Sampling),
-                    EstimateAnswer::Open => (self.backend.check(pool, path, goal), DecidedBy::BitPrecise),
-                },
-            };
-            match pool.as_const(goal) {
-                Some(0) => CloseVerdict::Within(DecidedBy::Structural),
-                _ => match answer {
-                    Feasibility::Unsat => CloseVerdict::Within(step),
-                    Feasibility::Sat(m) => match measure(pool, path, q, self.assumptions, &m) {
-                        Some(measured) => {
-                            super::worst_input::record(&mut found, measured, q);
-                            CloseVerdict::Exceeds(m, step)
-                        }
-                        None => {
-                            let mut roots = q.roots().to_vec();
-                            roots.extend_from_slice(path);
-                            let why = self
-                                .unconfirmed_because(pool, &roots, &m)
-                                .unwrap_or_else(|| "the values do not exceed the bound when evaluated on the solver's input".into());
-                            CloseVerdict::Suspected(m, why)
-                        }
-                    },
-                    Feasibility::Unknown(why) => CloseVerdict::Unknown(why),
-                },
+            match analyse(pool, path, q, self.assumptions, &mut found, false) {
+                Analysed::Within { by, proof: p, max } => {
+                    proof = Some(p);
+                    analysed_max = Some(max);
+                    CloseVerdict::Within(by)
+                }
+                Analysed::Exceeds { witness, by, proof: p } => {
+                    proof = Some(p);
+                    CloseVerdict::Exceeds(witness, by)
+                }
+                Analysed::Open(why) => {
+                    let verdict = self.decide_close_by_solver(pool, path, q, &mut found);
+                    if matches!(verdict, CloseVerdict::Unknown(_) | CloseVerdict::Suspected(..)) && !why.is_empty() {
+                        proof = Some(format!("not decided without the solver: {}", why.join("; ")));
+                    }
+                    verdict
+                }
             }
         };
         let (proved_max, search_note) = match &verdict {
             CloseVerdict::Within(DecidedBy::Structural) => (Some(0.0), None),
+            // Exhaustive evaluation measured every input: its largest error
+            // is the exact maximum, nothing is left to search.
+            CloseVerdict::Within(DecidedBy::Exhaustive) => (analysed_max, None),
+            CloseVerdict::Exceeds(_, DecidedBy::Exhaustive) => (found.worst.as_ref().map(|w| w.distance.measure), None),
             // The raising queries would ask the solver what the analysis
             // answered; the error found is the samples' (with the rounded
             // exact value as the estimate), the bound is the proof's.
@@ -109,6 +118,9 @@ impl Decider {
                         .to_string(),
                 ),
             ),
+            CloseVerdict::Within(DecidedBy::ErrorAnalysis) => {
+                (analysed_max, Some("the largest error found is from sampling; error analysis bounds it from above".to_string()))
+            }
             CloseVerdict::Within(_) => {
                 let r = self.raise_worst(pool, path, q, &mut found, Some(bound));
                 (r.proved_max, r.note)
@@ -121,6 +133,42 @@ impl Decider {
                 (None, Some("the solver did not decide the bound, so no larger error was searched for".to_string()))
             }
         };
-        CloseAnswer { verdict, worst: found.worst, proved_max, samples: found.samples, search_note }
+        CloseAnswer { verdict, worst: found.worst, proved_max, samples: found.samples, search_note, proof }
+    }
+
+    /// The bit-precise query "can the values exceed the bound?".
+    fn decide_close_by_solver(&mut self, pool: &mut ExprPool, path: &[ExprId], q: &CloseQuestion, found: &mut Sampled) -> CloseVerdict {
+        let goal = exceeds(pool, q, q.tolerance.bound);
+        // Values over RCP/RSQRT estimates: their documented bound decides
+        // first (estimate_bound.rs).
+        let (answer, step) = match pool.as_const(goal) {
+            Some(0) => (Feasibility::Unsat, DecidedBy::Structural),
+            _ => match super::estimate_bound::decide(pool, path, goal, self.assumptions, self.seed) {
+                EstimateAnswer::Never => (Feasibility::Unsat, DecidedBy::EstimateBound),
+                EstimateAnswer::Witness(m) => (Feasibility::Sat(m), DecidedBy::Sampling),
+                EstimateAnswer::Open => (self.backend.check(pool, path, goal), DecidedBy::BitPrecise),
+            },
+        };
+        match pool.as_const(goal) {
+            Some(0) => CloseVerdict::Within(DecidedBy::Structural),
+            _ => match answer {
+                Feasibility::Unsat => CloseVerdict::Within(step),
+                Feasibility::Sat(m) => match measure(pool, path, q, self.assumptions, &m) {
+                    Some(measured) => {
+                        super::worst_input::record(found, measured, q);
+                        CloseVerdict::Exceeds(m, step)
+                    }
+                    None => {
+                        let mut roots = q.roots().to_vec();
+                        roots.extend_from_slice(path);
+                        let why = self
+                            .unconfirmed_because(pool, &roots, &m)
+                            .unwrap_or_else(|| "the values do not exceed the bound when evaluated on the solver's input".into());
+                        CloseVerdict::Suspected(m, why)
+                    }
+                },
+                Feasibility::Unknown(why) => CloseVerdict::Unknown(why),
+            },
+        }
     }
 }

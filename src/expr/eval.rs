@@ -46,49 +46,55 @@ pub fn evaluate_into(pool: &ExprPool, roots: &[ExprId], asg: &Assignment, memo: 
             }
             continue;
         }
-        let v = |e: &ExprId| memo[e];
-        let w = pool.width(id);
-        let r = match &*pool.get(id) {
-            Expr::Const { value, .. } => *value,
-            Expr::Input { array, index } => asg.arrays.get(array).and_then(|b| b.get(*index as usize)).copied().unwrap_or(0) as u128,
-            Expr::Fresh { id: f, .. } => asg.fresh.get(f).copied().unwrap_or(0),
-            Expr::Bin(op, a, b) => fold_bin(*op, w, v(a), v(b)),
-            Expr::Not(a) => !v(a) & mask(w),
-            Expr::Cmp(op, a, b) => fold_cmp(*op, pool.width(*a), v(a), v(b)) as u128,
-            Expr::Ite(c, t, e) => {
-                if v(c) != 0 {
-                    v(t)
-                } else {
-                    v(e)
-                }
-            }
-            Expr::Concat(h, l) => (v(h) << pool.width(*l)) | v(l),
-            Expr::Extract { value, offset, width } => (v(value) >> offset) & mask(*width),
-            Expr::ZExt(a, _) => v(a),
-            Expr::SExt(a, _) => to_signed(v(a), pool.width(*a)) as u128 & mask(w),
-            Expr::FBin(op, f, a, b) => fold_fbin_in(pool.nan_model(), *op, *f, v(a), v(b)),
-            Expr::FUn(op, f, a) => fold_fun_in(pool.nan_model(), *op, *f, v(a)),
-            Expr::Fma(f, a, b, c) => {
-                let (x, y, z) = (v(a), v(b), v(c));
-                let r = fold_fma(*f, x, y, z).unwrap_or_else(|| half_fma(x, y, z));
-                fma_nan_in(pool.nan_model(), *f, x, y, z, r)
-            }
-            Expr::FCmp(set, f, a, b) => fold_fcmp(*set, *f, v(a), v(b)) as u128,
-            Expr::FpToInt { signed, rounding, from, value, width } => fold_fp_to_int(*signed, *rounding, *from, *width, v(value)),
-            Expr::IntToFp { signed, to, value } => fold_int_to_fp(*signed, *to, pool.width(*value), v(value)),
-            Expr::FpConvert { from, to, value } => fold_fp_convert_in(pool.nan_model(), *from, *to, v(value)),
-            // Uninterpreted: any fixed function will do for showing values;
-            // witnesses never depend on it being a particular one.
-            Expr::Apply(app) => {
-                let args = &app.args;
-                let mut h: u128 = 0x9e37_79b9_7f4a_7c15;
-                for a in args {
-                    h = h.wrapping_mul(0x1000_0000_01b3).wrapping_add(v(a));
-                }
-                h & mask(w)
-            }
-        };
+        let r = evaluate_node(pool, id, asg, |e: &ExprId| memo[e]);
         memo.insert(id, r);
+    }
+}
+
+/// The value of node `id` from the values of its operands (`v`), inputs
+/// read from `asg`: one step of [`evaluate_into`], for evaluators that keep
+/// the operands' values their own way (exhaustive evaluation of one input).
+pub fn evaluate_node(pool: &ExprPool, id: ExprId, asg: &Assignment, v: impl Fn(&ExprId) -> u128) -> u128 {
+    let w = pool.width(id);
+    match &*pool.get(id) {
+        Expr::Const { value, .. } => *value,
+        Expr::Input { array, index } => asg.arrays.get(array).and_then(|b| b.get(*index as usize)).copied().unwrap_or(0) as u128,
+        Expr::Fresh { id: f, .. } => asg.fresh.get(f).copied().unwrap_or(0),
+        Expr::Bin(op, a, b) => fold_bin(*op, w, v(a), v(b)),
+        Expr::Not(a) => !v(a) & mask(w),
+        Expr::Cmp(op, a, b) => fold_cmp(*op, pool.width(*a), v(a), v(b)) as u128,
+        Expr::Ite(c, t, e) => {
+            if v(c) != 0 {
+                v(t)
+            } else {
+                v(e)
+            }
+        }
+        Expr::Concat(h, l) => (v(h) << pool.width(*l)) | v(l),
+        Expr::Extract { value, offset, width } => (v(value) >> offset) & mask(*width),
+        Expr::ZExt(a, _) => v(a),
+        Expr::SExt(a, _) => to_signed(v(a), pool.width(*a)) as u128 & mask(w),
+        Expr::FBin(op, f, a, b) => fold_fbin_in(pool.nan_model(), *op, *f, v(a), v(b)),
+        Expr::FUn(op, f, a) => fold_fun_in(pool.nan_model(), *op, *f, v(a)),
+        Expr::Fma(f, a, b, c) => {
+            let (x, y, z) = (v(a), v(b), v(c));
+            let r = fold_fma(*f, x, y, z).unwrap_or_else(|| half_fma(x, y, z));
+            fma_nan_in(pool.nan_model(), *f, x, y, z, r)
+        }
+        Expr::FCmp(set, f, a, b) => fold_fcmp(*set, *f, v(a), v(b)) as u128,
+        Expr::FpToInt { signed, rounding, from, value, width } => fold_fp_to_int(*signed, *rounding, *from, *width, v(value)),
+        Expr::IntToFp { signed, to, value } => fold_int_to_fp(*signed, *to, pool.width(*value), v(value)),
+        Expr::FpConvert { from, to, value } => fold_fp_convert_in(pool.nan_model(), *from, *to, v(value)),
+        // Uninterpreted: any fixed function will do for showing values;
+        // witnesses never depend on it being a particular one.
+        Expr::Apply(app) => {
+            let args = &app.args;
+            let mut h: u128 = 0x9e37_79b9_7f4a_7c15;
+            for a in args {
+                h = h.wrapping_mul(0x1000_0000_01b3).wrapping_add(v(a));
+            }
+            h & mask(w)
+        }
     }
 }
 

@@ -24,7 +24,7 @@ pub mod value;
 
 pub use element_type::ElementType;
 pub use estimate::{Estimate, EstimateKind};
-pub use eval::{evaluate, evaluate_all, evaluate_into, Assignment};
+pub use eval::{evaluate, evaluate_all, evaluate_into, evaluate_node, Assignment};
 pub use fold::{canonical_nan, fp_is_nan};
 pub use leaf::Leaf;
 pub use nan_rules::NanModel;
@@ -115,8 +115,10 @@ impl ExprId {
         Some(extended & (u64::MAX >> (64 - width)))
     }
 
+    /// Whether the handle carries a constant inline (it has no place in
+    /// the pool's node table, so `index` means nothing for it).
     #[inline]
-    fn is_inline(self) -> bool {
+    pub fn is_inline(self) -> bool {
         self.0 & INLINE != 0
     }
 

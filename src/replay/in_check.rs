@@ -63,10 +63,17 @@ pub fn confirm_natively(report: &mut Report, enabled: bool) {
                         (numbered.witness(), numbered.nans_equal(&nan))
                     })
                     .collect();
+                let tolerances: Vec<Option<String>> = order.iter().map(|&i| exceeded_tolerance(report, &report.findings[i])).collect();
                 let runs: Vec<WitnessRun<'_>> = order
                     .iter()
                     .zip(&witnesses)
-                    .map(|(&index, (witness, nans_equal))| WitnessRun { index, witness, nans_equal: *nans_equal })
+                    .zip(&tolerances)
+                    .map(|((&index, (witness, nans_equal)), tolerance)| WitnessRun {
+                        index,
+                        witness,
+                        nans_equal: *nans_equal,
+                        tolerance: tolerance.as_deref(),
+                    })
                     .collect();
                 let results = match program.run_all(&runs) {
                     Ok(results) => results,
@@ -227,4 +234,17 @@ fn replay_one(
                 Some(NativeRun { outcome: NativeOutcome::NotReproduced, on: Some(on.into()), detail: why, model: model_values(f), cpu });
         }
     }
+}
+
+/// The tolerance a mismatch finding of a tolerance check exceeded (the
+/// check's result at the finding's location), for the native run.
+pub(super) fn exceeded_tolerance(report: &Report, f: &Finding) -> Option<String> {
+    if f.kind != FindingKind::Mismatch {
+        return None;
+    }
+    report
+        .tolerance
+        .iter()
+        .find(|t| t.location == f.location && t.verdict == crate::report::ToleranceVerdict::Exceeds)
+        .map(|t| t.tolerance.clone())
 }

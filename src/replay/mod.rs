@@ -100,10 +100,17 @@ pub fn replay_report(
     let (mut reproduced, mut failed, mut refused) = (0, Vec::new(), 0);
     // Every witness in one batch: one process of the build.
     let witnesses: Vec<(Vec<(String, String)>, bool)> = to_run.iter().map(|f| (f.witness(), f.nans_equal(&plan.nan))).collect();
+    let tolerances: Vec<Option<String>> = to_run.iter().map(|f| in_check::exceeded_tolerance(report, f.finding)).collect();
     let batch: Vec<native::WitnessRun<'_>> = to_run
         .iter()
         .zip(&witnesses)
-        .map(|(f, (witness, nans_equal))| native::WitnessRun { index: f.index, witness, nans_equal: *nans_equal })
+        .zip(&tolerances)
+        .map(|((f, (witness, nans_equal)), tolerance)| native::WitnessRun {
+            index: f.index,
+            witness,
+            nans_equal: *nans_equal,
+            tolerance: tolerance.as_deref(),
+        })
         .collect();
     let runs = program.run_all(&batch)?;
     for ((f, (witness, nans_equal)), run) in to_run.iter().zip(&witnesses).zip(runs) {

@@ -237,6 +237,11 @@ pub struct WitnessRun<'a> {
     pub index: usize,
     pub witness: &'a [(String, String)],
     pub nans_equal: bool,
+    /// The `--tolerance` a `symcross_check_equal` finding exceeded
+    /// (`ulp:2`, `rel:1e-6`): the runtime's check_equal then compares float
+    /// elements within it, so the finding reproduces only if the CPU's
+    /// values exceed it too.
+    pub tolerance: Option<&'a str>,
 }
 
 /// What one native run did.
@@ -295,7 +300,8 @@ impl NativeProgram {
             for stale in [file("events", r.index, "log"), file("status", r.index, "txt")] {
                 let _ = std::fs::remove_file(stale);
             }
-            list.push_str(&format!("{} {}\n", r.index, if r.nans_equal { "equal" } else { "exact" }));
+            let nan = if r.nans_equal { "equal" } else { "exact" };
+            list.push_str(&format!("{} {nan} {}\n", r.index, r.tolerance.unwrap_or("-")));
         }
         let batch = dir.join("batch.txt");
         std::fs::write(&batch, list).map_err(|source| ReplayError::Write { path: batch.clone(), source })?;

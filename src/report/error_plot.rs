@@ -172,6 +172,7 @@ mod tests {
                 ErrorSample { input: 1.75, ulps: 1.0 },
             ],
             search_note: None,
+            proof: None,
         }
     }
 

@@ -265,6 +265,14 @@ pub enum DecidedBy {
     /// most Intel's documented 1.5 * 2^-12, and every rounding after it
     /// is bounded; sound for every conforming CPU, not bit-precise.
     EstimateBound,
+    /// A tolerance check evaluated on every input its one float input may
+    /// take (check/error_analysis/enumerate.rs): a complete proof or a
+    /// refutation by exact evaluation.
+    Exhaustive,
+    /// A tolerance check's bound proved by bounding the rounding errors of
+    /// both sides over boxes of the inputs
+    /// (check/error_analysis/rounding_bounds.rs): sound, not bit-precise.
+    ErrorAnalysis,
 }
 
 impl DecidedBy {
@@ -280,6 +288,8 @@ impl DecidedBy {
             DecidedBy::SolverUnknown => "no solver answer (not confirmed)",
             DecidedBy::LaneSymmetry => "lane symmetry (lane 0 proof reused)",
             DecidedBy::EstimateBound => "estimate bound (Intel's documented RCP/RSQRT error, rounding bounds)",
+            DecidedBy::Exhaustive => "exhaustive evaluation of every input",
+            DecidedBy::ErrorAnalysis => "error analysis (rounding-error bounds on input boxes)",
         }
     }
 }

@@ -81,6 +81,10 @@ pub struct DecidedCounts {
     /// analysis (absent from reports written before it was counted).
     #[serde(default)]
     pub estimate_bound: u64,
+    /// Tolerance checks decided by exhaustive evaluation or error analysis
+    /// (absent from reports written before they were counted).
+    #[serde(default)]
+    pub error_analysis: u64,
 }
 
 impl DecidedCounts {
@@ -97,6 +101,7 @@ impl DecidedCounts {
                 DecidedBy::BitPrecise => self.bit_precise += 1,
                 DecidedBy::LaneSymmetry => self.lane_symmetry += 1,
                 DecidedBy::EstimateBound => self.estimate_bound += 1,
+                DecidedBy::Exhaustive | DecidedBy::ErrorAnalysis => self.error_analysis += 1,
                 DecidedBy::Timeout | DecidedBy::SolverUnknown => {}
             }
         }
@@ -125,6 +130,7 @@ impl std::ops::AddAssign<&DecidedCounts> for DecidedCounts {
         self.bit_precise += o.bit_precise;
         self.lane_symmetry += o.lane_symmetry;
         self.estimate_bound += o.estimate_bound;
+        self.error_analysis += o.error_analysis;
     }
 }
 

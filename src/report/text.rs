@@ -63,6 +63,9 @@ pub fn render_styled(report: &Report, style: &TextStyle) -> String {
             "; checks decided: {} structural, {} canonical, {} implied-query, {} sampled, {} bit-precise",
             d.structural, d.canonical, d.implied_query, d.sampling, d.bit_precise
         );
+        if d.error_analysis > 0 {
+            let _ = write!(out, ", {} by error analysis", d.error_analysis);
+        }
         if d.lane_symmetry > 0 {
             let _ = write!(out, ", {} by lane symmetry", d.lane_symmetry);
         }

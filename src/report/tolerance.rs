@@ -93,6 +93,10 @@ pub struct ToleranceResult {
     /// Why the search for the worst input stopped short, when it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search_note: Option<String>,
+    /// How exhaustive evaluation or error analysis decided the bound (what
+    /// was evaluated, which error bound was used), or why neither applied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<String>,
 }
 
 impl ToleranceResult {
@@ -112,6 +116,9 @@ impl ToleranceResult {
         }
         if let Some(n) = &self.search_note {
             s.push_str(&format!("; {n}"));
+        }
+        if let Some(p) = &self.proof {
+            s.push_str(&format!("; {p}"));
         }
         s
     }

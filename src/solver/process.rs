@@ -174,9 +174,20 @@ impl SmtProcessSolver {
     fn solve(&self, pool: &ExprPool, query: &Query) -> SolverResult {
         let script = print_query(pool, query);
         let limit = query.timeout.unwrap_or(self.config.default_timeout);
+        // A query's own work budget (the worst-input search's raise
+        // queries) applies on top of the configured one: the smaller wins.
+        let mut budgeted;
+        let config = match query.resource_limit {
+            Some(units) if self.config.kind != SmtSolverKind::Bitwuzla => {
+                budgeted = self.config.clone();
+                budgeted.resource_limit = Some(self.config.resource_limit.map_or(units, |c| c.min(units)));
+                &budgeted
+            }
+            _ => &self.config,
+        };
         tracing::trace!(program = %self.config.program.display(), script_bytes = script.text.len(), "smt process: starting");
         let started = Instant::now();
-        let output = match run(&self.config, &script, limit) {
+        let output = match run(config, &script, limit) {
             Ok(o) => o,
             Err(e) => return SolverResult::Unknown(e.into_unknown(limit)),
         };
@@ -192,7 +203,7 @@ impl SmtProcessSolver {
                 // cvc5 answers a plain `unknown` when --tlimit-per expires.
                 if output.contains("timeout") || started.elapsed() + Duration::from_millis(50) >= limit {
                     SolverResult::Unknown(Unknown::timeout(limit))
-                } else if self.config.resource_limit.is_some() {
+                } else if config.resource_limit.is_some() {
                     // Both solvers answer a plain `unknown` when the work
                     // budget runs out.
                     SolverResult::Unknown(Unknown::new(UnknownKind::ResourceLimit, super::z3_backend::RESOURCE_LIMIT_REASON))

@@ -147,6 +147,7 @@ impl<'m> Executor<'m> {
                 plotted_input: plotted,
                 samples: answer.samples,
                 search_note: answer.search_note,
+                proof: answer.proof.clone(),
             });
             if failure.is_some() {
                 continue;
@@ -155,7 +156,7 @@ impl<'m> Executor<'m> {
             match answer.verdict {
                 CloseVerdict::Within(_) => {}
                 CloseVerdict::Exceeds(m, by) => {
-                    let values = crate::expr::evaluate_all(&self.cx.pool, &[got, want], &m);
+                    let values = crate::expr::evaluate_all(&self.cx.pool, &[got, want, reference], &m);
                     let at = crate::check::close_encoding::distance(&q, values[&got], values[&want], values[&reference]);
                     let msg = format!(
                         "{head}exceeds {tolerance}: got {}, want {} ({}); largest error found {largest}",

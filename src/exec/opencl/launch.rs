@@ -222,6 +222,8 @@ impl<'m> Executor<'m> {
         self.log.stats.forks += nested.log.stats.forks;
         self.log.stats.pruned += nested.log.stats.pruned;
         self.log.check_stats += &nested.log.check_stats;
+        // A kernel's tolerance checks belong to the host's report too.
+        self.log.tolerance.append(&mut nested.log.tolerance);
         self.log.output.append(&mut nested.log.output);
         if self.log.limit_hit.is_none() {
             self.log.limit_hit = nested.log.limit_hit;

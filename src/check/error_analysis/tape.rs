@@ -1,0 +1,136 @@
+//! A DAG laid out for evaluating many times over one float input: the
+//! nodes below the roots in an order where operands come first, each
+//! evaluated by `expr::evaluate_node` (the expression evaluator's own step,
+//! so the values are the model's, bit for bit), operands' values kept in a
+//! flat table instead of a map.
+
+use super::input_range::FloatInput;
+use crate::expr::{evaluate_node, Assignment, Expr, ExprId, ExprPool, FpFormat};
+
+/// The nodes below some roots, ready to evaluate for one input's values.
+pub struct Tape<'p> {
+    pool: &'p ExprPool,
+    /// Pooled nodes, operands before users.
+    order: Vec<ExprId>,
+    /// Position in `order` of each pooled node, by pool index.
+    position: Vec<u32>,
+    /// For each position: which byte of the input it is, if an input byte.
+    input_byte: Vec<Option<u32>>,
+    values: Vec<u128>,
+}
+
+/// No inputs: the tape reads its input bytes itself.
+static NO_INPUTS: std::sync::LazyLock<Assignment> = std::sync::LazyLock::new(Assignment::default);
+
+impl<'p> Tape<'p> {
+    /// Lays out the nodes below `roots`, which must read no input but
+    /// `input` and have exact IEEE meaning: no unconstrained value (an
+    /// approximation), no uninterpreted function (libm), no half-precision
+    /// fused multiply-add (evaluated through double here, not exactly).
+    pub fn new(pool: &'p ExprPool, roots: &[ExprId], input: FloatInput) -> Result<Tape<'p>, String> {
+        let mut order = Vec::new();
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack: Vec<(ExprId, bool)> = roots.iter().map(|r| (*r, false)).collect();
+        while let Some((id, expanded)) = stack.pop() {
+            if id.is_inline() || (!expanded && seen.contains(&id)) {
+                continue;
+            }
+            if expanded {
+                order.push(id);
+                continue;
+            }
+            seen.insert(id);
+            stack.push((id, true));
+            for c in pool.children(id) {
+                stack.push((c, false));
+            }
+        }
+        let bytes = input.format.width() / 8;
+        let mut input_byte = Vec::with_capacity(order.len());
+        for id in &order {
+            let byte = match &*pool.get(*id) {
+                Expr::Input { array, index } if *array == input.array && (input.offset..input.offset + bytes).contains(index) => {
+                    Some(index - input.offset)
+                }
+                Expr::Input { .. } => return Err("the values read more than one float input".into()),
+                Expr::Fresh { .. } => return Err("the values read an unconstrained value (an approximation)".into()),
+                Expr::Apply(app) => return Err(format!("the values call `{}`, which the model leaves uninterpreted", app.function)),
+                Expr::Fma(FpFormat::Half, ..) => return Err("a half-precision fused multiply-add is not evaluated exactly".into()),
+                _ => None,
+            };
+            input_byte.push(byte);
+        }
+        let size = order.iter().map(|e| e.index() + 1).max().unwrap_or(0);
+        let mut position = vec![u32::MAX; size];
+        for (k, id) in order.iter().enumerate() {
+            position[id.index()] = k as u32;
+        }
+        let values = vec![0; order.len()];
+        Ok(Tape { pool, order, position, input_byte, values })
+    }
+
+    /// Evaluates every node with the input's bits `x`.
+    pub fn run(&mut self, x: u128) {
+        for k in 0..self.order.len() {
+            let v = match self.input_byte[k] {
+                Some(byte) => (x >> (8 * byte)) & 0xff,
+                None => {
+                    let (values, position, pool) = (&self.values, &self.position, self.pool);
+                    evaluate_node(pool, self.order[k], &NO_INPUTS, |e: &ExprId| {
+                        if e.is_inline() {
+                            pool.as_const(*e).expect("an inline handle is a constant")
+                        } else {
+                            values[position[e.index()] as usize]
+                        }
+                    })
+                }
+            };
+            self.values[k] = v;
+        }
+    }
+
+    /// The value of `id` after the last `run` (`id` below the roots).
+    pub fn value(&self, id: ExprId) -> u128 {
+        if id.is_inline() {
+            return self.pool.as_const(id).expect("an inline handle is a constant");
+        }
+        self.values[self.position[id.index()] as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::{evaluate, FBinOp};
+
+    #[test]
+    fn the_tape_agrees_with_the_evaluator() {
+        let mut pool = ExprPool::new();
+        let arr = pool.new_array("x", 4);
+        let x = pool.input_word(arr, 0, 32);
+        let f = FpFormat::Single;
+        let one = pool.constant(32, 1.0f32.to_bits() as u128);
+        let r = pool.fbin(FBinOp::Div, f, one, x);
+        let xr = pool.fbin(FBinOp::Mul, f, x, r);
+        let e = pool.fbin(FBinOp::Sub, f, xr, one);
+        let input = FloatInput { array: arr, offset: 0, format: f };
+        let mut tape = Tape::new(&pool, &[e], input).unwrap();
+        for v in [1.0f32, 3.0, 0.1, -7.5, 0.0, f32::INFINITY, f32::NAN, 1e-40] {
+            tape.run(v.to_bits() as u128);
+            let mut a = Assignment::default();
+            a.arrays.insert(arr, v.to_bits().to_le_bytes().to_vec());
+            assert_eq!(tape.value(e), evaluate(&pool, e, &a), "at {v}");
+        }
+    }
+
+    #[test]
+    fn a_second_input_is_refused() {
+        let mut pool = ExprPool::new();
+        let arr = pool.new_array("v", 8);
+        let a = pool.input_word(arr, 0, 32);
+        let b = pool.input_word(arr, 4, 32);
+        let s = pool.fbin(FBinOp::Add, FpFormat::Single, a, b);
+        let input = FloatInput { array: arr, offset: 0, format: FpFormat::Single };
+        assert!(Tape::new(&pool, &[s], input).unwrap_err().contains("more than one"));
+    }
+}
