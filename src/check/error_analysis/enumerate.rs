@@ -61,7 +61,7 @@ pub fn enumerate(pool: &ExprPool, path: &[ExprId], q: &CloseQuestion, input: Flo
         out.satisfying += 1;
         let (got, want, reference) = (tape.value(q.got), tape.value(q.want), tape.value(q.reference));
         let d = distance(q, got, want, reference);
-        if k as u128 % stride == 0 {
+        if (k as u128).is_multiple_of(stride) {
             if let Some(u) = d.ulps {
                 out.plotted.push((to_f64(f, x), u as f64));
             }

@@ -155,7 +155,7 @@ fn down(x: f64) -> f64 {
 /// largest finite magnitude.
 fn format_constants(f: FpFormat) -> (f64, f64, f64, f64) {
     let p = f.significand_bits() as i32;
-    let emin = 2 - (1 << (f.exponent_bits() - 1)) as i32;
+    let emin = 2 - (1i32 << (f.exponent_bits() - 1));
     let u = 2f64.powi(-p);
     let eta = 2f64.powi(emin - p);
     let normal = 2f64.powi(emin);
@@ -342,7 +342,7 @@ impl Analyser<'_> {
 
     fn div(&mut self, a: Bound, b: Bound) -> Option<Bound> {
         let bmin = down(down(b.min_abs() * down(1.0 - b.rho)) - b.alpha);
-        if !(bmin > 0.0) || b.rho >= 1.0 {
+        if bmin.is_nan() || bmin <= 0.0 || b.rho >= 1.0 {
             return self.fail_on_box("a divisor may be zero on an input box");
         }
         let shadow = match b.shadow.as_constant() {
@@ -382,7 +382,7 @@ impl Analyser<'_> {
     fn round(&mut self, v: Bound, f: FpFormat, exact_when_tiny: bool) -> Option<Bound> {
         let (u, eta, normal, max) = format_constants(f);
         let largest = up(v.max_abs() + v.max_error());
-        if !(largest < max) {
+        if largest.is_nan() || largest >= max {
             return self.fail_on_box(format!("a {} result may overflow on an input box", f.name()));
         }
         let smallest = down(down(v.min_abs() * down(1.0 - v.rho)) - v.alpha);
@@ -530,7 +530,7 @@ fn bound_on_box(a: &mut Analyser, q: &CloseQuestion) -> Result<Option<f64>, Stri
             // Both values have the sign of R and magnitude at least m; no
             // two floats of magnitude >= m are closer than the spacing at m.
             let m = down(down(rmin * down(1.0 - g.rho.max(w.rho))) - g.alpha.max(w.alpha));
-            if !(m > 0.0) {
+            if m.is_nan() || m <= 0.0 {
                 return Ok(None);
             }
             let (_, eta, normal, _) = format_constants(f);
