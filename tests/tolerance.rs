@@ -189,3 +189,14 @@ fn the_native_replay_of_check_equal_compares_within_the_tolerance() {
     let run = replay(&within);
     assert!(run.stdout.contains("NOT REPRODUCED: the native run showed nothing"), "{}\n{}", run.stdout, run.stderr);
 }
+
+/// An RCPPS estimate is any value within Intel's bound in the model: the
+/// rounding-error bounds take it as (1/x)(1 + d) and prove it close to the
+/// division for every conforming CPU.
+#[test]
+fn a_reciprocal_estimate_is_proved_within_intels_bound_of_the_division() {
+    let json = report_of("rcp_estimate_vs_division.c", &[]);
+    assert_proved(&json, "error-analysis");
+    let max = json["tolerance"][0]["proved_max"].as_f64().unwrap();
+    assert!(max <= 1.5039 * 2f64.powi(-12) && max >= 1.5 * 2f64.powi(-12), "{json}");
+}

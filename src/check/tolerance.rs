@@ -119,7 +119,7 @@ impl Decider {
                 ),
             ),
             CloseVerdict::Within(DecidedBy::ErrorAnalysis) => {
-                (analysed_max, Some("the largest error found is from sampling; error analysis bounds it from above".to_string()))
+                (analysed_max, Some("error analysis bounds the error from above; the largest error found, if any, is from sampling".to_string()))
             }
             CloseVerdict::Within(_) => {
                 let r = self.raise_worst(pool, path, q, &mut found, Some(bound));

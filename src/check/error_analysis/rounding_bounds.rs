@@ -24,7 +24,7 @@ use super::input_range::{input_range, FloatInput};
 use crate::check::close_encoding::{to_f64, CloseQuestion};
 use crate::check::sampling::{float_slots, input_word};
 use crate::config::ToleranceKind;
-use crate::expr::{BinOp, Expr, ExprId, ExprPool, FBinOp, FUnOp, FpFormat};
+use crate::expr::{BinOp, Estimate, EstimateKind, Expr, ExprId, ExprPool, FBinOp, FUnOp, FpFormat};
 use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
@@ -226,6 +226,9 @@ impl Analyser<'_> {
             }
             return Some(Bound { shadow: Shadow::constant(v), lo: v, hi: v, rho: 0.0, alpha: 0.0 });
         }
+        if let Some(est) = pool.estimate_of(e).filter(|_| f == FpFormat::Single) {
+            return self.estimate(est);
+        }
         if let Some((array, offset)) = input_word(pool, e, f.width() / 8) {
             let input = FloatInput { array, offset, format: f };
             let Some(&(lo, hi)) = self.boxes.get(&input) else { return self.fail("a float input has no range") };
@@ -283,6 +286,40 @@ impl Analyser<'_> {
                 self.fail(format!("the values go through {what}, which the rounding-error bounds do not cover"))
             }
         }
+    }
+
+    /// An RCPPS/RSQRTPS lane: Intel documents it as the exact value times
+    /// `1 + d`, `|d| <= 1.5 * 2^-12`, with no further rounding, for a
+    /// normal operand whose result is normal (|x| <= 0x1.ffd0p125 for the
+    /// reciprocal, x positive for the root). Its shadow is the exact
+    /// function's, so it compares with a division or a root.
+    fn estimate(&mut self, est: Estimate) -> Option<Bound> {
+        let f = FpFormat::Single;
+        let x = self.value(est.input, f)?;
+        let (_, _, normal, _) = format_constants(f);
+        let low = down(down(x.min_abs() * down(1.0 - x.rho)) - x.alpha);
+        let high = up(x.max_abs() + x.max_error());
+        let one = Bound { shadow: Shadow::constant(1.0), lo: 1.0, hi: 1.0, rho: 0.0, alpha: 0.0 };
+        let exact = match est.kind {
+            EstimateKind::Reciprocal => {
+                let limit = 1.999267578125 * 2f64.powi(125);
+                if low.is_nan() || low < normal || high > limit {
+                    return self
+                        .fail_on_box("an RCP estimate's operand may lie outside the range of Intel's bound (normal, |x| <= 0x1.ffd0p125)");
+                }
+                self.div(one, x)?
+            }
+            EstimateKind::ReciprocalSqrt => {
+                if x.lo <= 0.0 || low.is_nan() || low < normal {
+                    return self.fail_on_box("an RSQRT estimate's operand may lie outside the range of Intel's bound (positive normal)");
+                }
+                let root = self.sqrt(x)?;
+                self.div(one, root)?
+            }
+        };
+        let e = EstimateKind::RELATIVE_ERROR;
+        let rho = up(up(up(1.0 + exact.rho) * (1.0 + e)) - 1.0);
+        Some(Bound { rho, alpha: up(exact.alpha * (1.0 + e)), ..exact })
     }
 
     fn abs(&mut self, b: Bound) -> Bound {
