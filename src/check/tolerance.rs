@@ -118,9 +118,10 @@ impl Decider {
                         .to_string(),
                 ),
             ),
-            CloseVerdict::Within(DecidedBy::ErrorAnalysis) => {
-                (analysed_max, Some("error analysis bounds the error from above; the largest error found, if any, is from sampling".to_string()))
-            }
+            CloseVerdict::Within(DecidedBy::ErrorAnalysis) => (
+                analysed_max,
+                Some("error analysis bounds the error from above; the largest error found, if any, is from sampling".to_string()),
+            ),
             CloseVerdict::Within(_) => {
                 let r = self.raise_worst(pool, path, q, &mut found, Some(bound));
                 (r.proved_max, r.note)
