@@ -12,7 +12,9 @@
 //! work-items; across groups, nothing orders global accesses, and local
 //! memory is not shared.
 //!
-//! Cost: records are bucketed by object and byte and by kind (plain read,
+//! Cost: objects no record writes are passed over; the others' records at
+//! constant offsets are swept in offset order (shared_bytes.rs), and only
+//! the bytes two of them share are bucketed by kind (plain read,
 //! plain write, atomic), so pairs that can never race (read-read,
 //! atomic-atomic, the same work-item) are never formed; a check at a
 //! barrier looks only at records not yet checked against the records since
@@ -22,6 +24,7 @@
 mod access_kind;
 pub mod group_symmetry;
 mod log_merge;
+mod shared_bytes;
 pub mod offset_difference;
 pub mod perf;
 mod warp_order;
@@ -31,6 +34,7 @@ use crate::ir::{Loc, LOCAL_SPACE};
 use crate::memory::ObjectId;
 pub use access_kind::AccessKind;
 use rustc_hash::{FxHashMap, FxHashSet};
+use shared_bytes::{shared_bytes, Span};
 
 /// The fence flag of an address space (CLK_LOCAL_MEM_FENCE = 1,
 /// CLK_GLOBAL_MEM_FENCE = 2) and its index in per-space arrays.
@@ -463,46 +467,57 @@ impl AccessLog {
             }
             self.group_first + self.records[self.group_first..].partition_point(|r| r.seq < oldest)
         };
-        let mut by_byte: FxHashMap<(ObjectId, i64), Vec<usize>> = FxHashMap::default();
-        let mut by_object: FxHashMap<ObjectId, Vec<usize>> = FxHashMap::default();
+        let keep = |r: &AccessRecord| if final_check { r.space != LOCAL_SPACE } else { !self.behind_horizon(r, pair_mode) };
+        // An object no record writes has no conflicting pair (two reads, or
+        // atomic reads, never race): its records are passed over.
+        let mut written: FxHashSet<ObjectId> = FxHashSet::default();
+        for r in self.records[first..].iter().filter(|r| r.write && keep(r)) {
+            written.insert(r.object);
+        }
+        let mut spans: FxHashMap<ObjectId, Vec<Span>> = FxHashMap::default();
         let mut symbolic: Vec<usize> = Vec::new();
         for (i, r) in self.records.iter().enumerate().skip(first) {
-            if final_check {
-                if r.space == LOCAL_SPACE {
-                    continue;
-                }
-            } else if self.behind_horizon(r, pair_mode) {
+            if !written.contains(&r.object) || !keep(r) {
                 continue;
             }
-            by_object.entry(r.object).or_default().push(i);
             match sink.pool().as_const(r.offset) {
                 Some(off) => {
-                    let off = off as u64 as i64;
-                    for k in 0..r.len as i64 {
-                        by_byte.entry((r.object, off + k)).or_default().push(i);
-                    }
+                    let start = off as u64 as i64;
+                    spans.entry(r.object).or_default().push(Span { start, end: start + r.len as i64, index: i });
                 }
                 None => symbolic.push(i),
             }
         }
-        let mut pairing = Pairing { final_check, tolerance, settled: Default::default() };
-        let mut keys: Vec<&(ObjectId, i64)> = by_byte.keys().collect();
-        keys.sort_unstable();
-        for key in keys {
-            let list = &by_byte[key];
-            let plain_write = list.iter().any(|&i| self.records[i].write && !self.records[i].atomic);
-            let atomic_and_read = list.iter().any(|&i| self.records[i].atomic) && list.iter().any(|&i| !self.records[i].write);
-            if list.len() < 2 || !(plain_write || atomic_and_read) {
-                continue;
-            }
-            let sites = sites(&self.records, list);
-            for x in 0..sites.len() {
-                for y in x..sites.len() {
-                    pairing.site_pairs(self, sink, &sites[x], &sites[y], x == y, key.1);
+        // A record at a symbolic offset may meet any record of its object.
+        let mut by_object: FxHashMap<ObjectId, Vec<usize>> = symbolic.iter().map(|&i| (self.records[i].object, Vec::new())).collect();
+        if !by_object.is_empty() {
+            for (i, r) in self.records.iter().enumerate().skip(first) {
+                if let Some(list) = by_object.get_mut(&r.object) {
+                    if keep(r) {
+                        list.push(i);
+                    }
                 }
             }
         }
-        // A record at a symbolic offset may meet any record of its object.
+        let mut pairing = Pairing { final_check, tolerance, settled: Default::default() };
+        let mut objects: Vec<ObjectId> = spans.keys().copied().collect();
+        objects.sort_unstable();
+        for object in objects {
+            let mut list = spans.remove(&object).unwrap_or_default();
+            shared_bytes(&mut list, |byte, list| {
+                let plain_write = list.iter().any(|&i| self.records[i].write && !self.records[i].atomic);
+                let atomic_and_read = list.iter().any(|&i| self.records[i].atomic) && list.iter().any(|&i| !self.records[i].write);
+                if !(plain_write || atomic_and_read) {
+                    return;
+                }
+                let sites = sites(&self.records, list);
+                for x in 0..sites.len() {
+                    for y in x..sites.len() {
+                        pairing.site_pairs(self, sink, &sites[x], &sites[y], x == y, byte);
+                    }
+                }
+            });
+        }
         for &s in &symbolic {
             let object = self.records[s].object;
             for &j in &by_object[&object] {
