@@ -6,7 +6,7 @@
 //! the log can differ: no barrier is released inside a merge region (a
 //! state that passes a barrier never meets its join).
 
-use super::AccessLog;
+use super::{AccessLog, WorkItemIds};
 use crate::expr::{ExprId, ExprPool};
 
 impl AccessLog {
@@ -41,12 +41,15 @@ impl AccessLog {
         let renumber = |seq: u64, next: u64| if seq >= their_first_seq { next + (seq - their_first_seq) } else { seq };
         let next = self.next_seq;
         for r in &mut self.tail[prefix - base..] {
-            r.guard = Some(guarded(pool, r.guard, guard));
+            r.set_guard(guarded(pool, r.guard(), guard));
         }
         for r in theirs {
             let mut r = r.clone();
             r.seq = renumber(r.seq, next);
-            r.guard = Some(guarded(pool, r.guard, other_guard));
+            r.set_guard(guarded(pool, r.guard(), other_guard));
+            // Ids `other` met first on its side are not in `self`'s tables.
+            let ids = WorkItemIds { local: other.local_ids(&r), group_key: other.group_key(&r), group: other.group_ids(&r) };
+            (r.local_at, r.group_at) = self.places_of(&ids);
             self.tail.push(r);
         }
         self.next_seq = next + theirs.len() as u64;

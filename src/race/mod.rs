@@ -23,6 +23,7 @@
 
 mod access_kind;
 pub mod group_symmetry;
+mod id_tables;
 mod log_merge;
 mod shared_bytes;
 pub mod offset_difference;
@@ -33,6 +34,8 @@ use crate::expr::{CmpOp, ExprId, ExprPool};
 use crate::ir::{Loc, LOCAL_SPACE};
 use crate::memory::ObjectId;
 pub use access_kind::AccessKind;
+use id_tables::IdTables;
+pub use id_tables::WorkItemIds;
 use rustc_hash::{FxHashMap, FxHashSet};
 use shared_bytes::{shared_bytes, Span};
 
@@ -46,17 +49,14 @@ fn fence_of(space: u32) -> (u32, usize) {
     }
 }
 
-/// One access of a work-item to global or local memory.
+/// One access of a work-item to global or local memory, as the executor
+/// reports it (`AccessLog::record` keeps it as an `AccessRecord`).
 #[derive(Clone, Debug)]
-pub struct AccessRecord {
+pub struct ReportedAccess {
     /// Index of the work-item in the current group (enumerate) or pair.
     pub item: usize,
-    /// Flat group index when ids are concrete (enumerate mode).
-    pub group_key: Option<u64>,
-    /// The work-item's local id in each dimension.
-    pub local_ids: [ExprId; 3],
-    /// The work-item's group id in each dimension.
-    pub group_ids: [ExprId; 3],
+    /// The work-item's ids.
+    pub ids: WorkItemIds,
     /// The memory object accessed.
     pub object: ObjectId,
     /// Its address space (`GLOBAL_SPACE` or `LOCAL_SPACE`).
@@ -73,17 +73,74 @@ pub struct AccessRecord {
     pub value: Option<Vec<ExprId>>,
     /// Where in the kernel source the access is.
     pub loc: Loc,
-    /// An asynchronous copy's access: the copy's event. It is ordered only
-    /// before accesses after a wait_group_events naming the event.
+    /// An asynchronous copy's access: the copy's event.
     pub async_event: Option<u64>,
+}
+
+/// One access of a work-item to global or local memory, as the log keeps
+/// it. An NDRange of a million work-items logs millions of these, so it is
+/// kept small (88 bytes): the work-item's ids are places in the log's id
+/// tables (`AccessLog::local_ids`, `group_ids`, `group_key`), and what few
+/// records have (an asynchronous copy's event, a guard) is kept out of line.
+#[derive(Clone, Debug)]
+pub struct AccessRecord {
+    /// Index of the work-item in the current group (enumerate) or pair.
+    pub item: u32,
+    /// Place of the work-item's local ids in the log's id tables.
+    local_at: u32,
+    /// Place of the work-item's group (key and ids) in the id tables.
+    group_at: u32,
+    /// The memory object accessed.
+    pub object: ObjectId,
+    /// Its address space (`GLOBAL_SPACE` or `LOCAL_SPACE`).
+    pub space: u32,
+    /// Offset of the first byte from the object's base.
+    pub offset: ExprId,
+    /// Number of bytes accessed.
+    pub len: u64,
+    /// A store (rather than a load).
+    pub write: bool,
+    /// An atomic operation.
+    pub atomic: bool,
+    /// The bytes written, for telling benign write-write races.
+    pub value: Option<Box<[ExprId]>>,
+    /// Where in the kernel source the access is.
+    pub loc: Loc,
     /// Barriers the group (or pair) had passed when the access happened.
     pub interval: u32,
     /// Sequence number; records after `AccessLog::checked` are new.
     pub seq: u64,
+    /// The event and guard, when the record has either.
+    rare: Option<Box<Rare>>,
+}
+
+/// What few records carry.
+#[derive(Clone, Debug, Default)]
+struct Rare {
+    /// An asynchronous copy's access: the copy's event. It is ordered only
+    /// before accesses after a wait_group_events naming the event.
+    async_event: Option<u64>,
     /// The access happens only when this holds (`None`: always). Set when
     /// the paths of a branch are merged (log_merge.rs): each side's
     /// accesses keep the condition of their side.
-    pub guard: Option<ExprId>,
+    guard: Option<ExprId>,
+}
+
+impl AccessRecord {
+    /// An asynchronous copy's access: the copy's event. It is ordered only
+    /// before accesses after a wait_group_events naming the event.
+    pub fn async_event(&self) -> Option<u64> {
+        self.rare.as_ref().and_then(|r| r.async_event)
+    }
+
+    /// The access happens only when this holds (`None`: always).
+    pub fn guard(&self) -> Option<ExprId> {
+        self.rare.as_ref().and_then(|r| r.guard)
+    }
+
+    fn set_guard(&mut self, guard: ExprId) {
+        self.rare.get_or_insert_with(Default::default).guard = Some(guard);
+    }
 }
 
 /// The flags of one released barrier.
@@ -104,6 +161,12 @@ pub struct AccessLog {
     /// Shared between forked states until one of them records an access:
     /// a branch whose other side is infeasible copies nothing.
     pub records: std::rc::Rc<Vec<AccessRecord>>,
+    /// The ids of the work-items the records name, shared between forked
+    /// states as `records` is.
+    ids: std::rc::Rc<IdTables>,
+    /// The ids last recorded and their places: a work-item's accesses come
+    /// one after another, so most records find their places here.
+    last_ids: Option<(WorkItemIds, (u32, u32))>,
     /// Records made since the last check, owned by this state: a fork
     /// copies only these (a work-item branching on its own data forks once
     /// per work-item, and copying every record of the run each time made
@@ -201,11 +264,11 @@ type ItemKey = (Option<u64>, usize);
 
 /// Groups `list` into sites, and each site's records by work-item. Lists
 /// are short (a few accesses per byte), so lookups are linear.
-fn sites(records: &[AccessRecord], list: &[usize]) -> Vec<Site> {
+fn sites(log: &AccessLog, list: &[usize]) -> Vec<Site> {
     let mut out: Vec<(SiteKey, Site)> = Vec::new();
     for &i in list {
-        let r = &records[i];
-        let key = (r.loc, r.write, r.atomic, r.async_event.is_some());
+        let r = &log.records[i];
+        let key = (r.loc, r.write, r.atomic, r.async_event().is_some());
         let s = match out.iter().position(|(k, _)| *k == key) {
             Some(s) => s,
             None => {
@@ -214,7 +277,7 @@ fn sites(records: &[AccessRecord], list: &[usize]) -> Vec<Site> {
             }
         };
         let site = &mut out[s].1;
-        let item = (r.group_key, r.item);
+        let item = (log.group_key(r), r.item as usize);
         // Records come in sequence order, so one work-item's are mostly
         // adjacent. A work-item listed twice only costs pairs that the
         // same-work-item test drops.
@@ -254,7 +317,7 @@ impl Pairing {
         }
         // Different copies, or a copy and a work-item's own access, are
         // concurrent even when the same work-item made both.
-        let copy_and_item = ra.async_event != rb.async_event;
+        let copy_and_item = ra.async_event() != rb.async_event();
         for (x, (ka, ia)) in a.items.iter().enumerate() {
             let others = if same { &b.items[x + 1..] } else { &b.items[..] };
             for (kb, ib) in others {
@@ -317,10 +380,25 @@ impl Pairing {
 
 impl AccessLog {
     /// Adds an access made by a work-item, stamping its barrier interval.
-    pub fn record(&mut self, mut r: AccessRecord) {
-        r.seq = self.next_seq;
-        r.interval = self.fences.len() as u32;
-        if let Some(e) = r.async_event {
+    pub fn record(&mut self, access: ReportedAccess) {
+        let (local_at, group_at) = self.places_of(&access.ids);
+        let r = AccessRecord {
+            item: access.item as u32,
+            local_at,
+            group_at,
+            object: access.object,
+            space: access.space,
+            offset: access.offset,
+            len: access.len,
+            write: access.write,
+            atomic: access.atomic,
+            value: access.value.map(Vec::into_boxed_slice),
+            loc: access.loc,
+            interval: self.fences.len() as u32,
+            seq: self.next_seq,
+            rare: access.async_event.map(|e| Box::new(Rare { async_event: Some(e), guard: None })),
+        };
+        if let Some(e) = r.async_event() {
             self.unwaited.entry(e).or_insert(r.seq);
         }
         let s = fence_of(r.space).1;
@@ -333,8 +411,40 @@ impl AccessLog {
     /// holds (an image read outside the image touches no memory).
     pub fn guard_last(&mut self, guard: ExprId) {
         if let Some(r) = self.tail.last_mut() {
-            r.guard = Some(guard);
+            r.set_guard(guard);
         }
+    }
+
+    /// The places of a work-item's ids in the id tables, storing them
+    /// when new.
+    fn places_of(&mut self, ids: &WorkItemIds) -> (u32, u32) {
+        if let Some((last, places)) = &self.last_ids {
+            if last == ids {
+                return *places;
+            }
+        }
+        let places = match self.ids.find(ids) {
+            Some(p) => p,
+            None => std::rc::Rc::make_mut(&mut self.ids).insert(ids),
+        };
+        self.last_ids = Some((*ids, places));
+        places
+    }
+
+    /// The local ids of the work-item that made `r`.
+    pub fn local_ids(&self, r: &AccessRecord) -> [ExprId; 3] {
+        self.ids.local(r.local_at)
+    }
+
+    /// The group ids of the work-item that made `r`.
+    pub fn group_ids(&self, r: &AccessRecord) -> [ExprId; 3] {
+        self.ids.group(r.group_at).1
+    }
+
+    /// The flat index of the group of the work-item that made `r`, when
+    /// ids are concrete (enumerate mode).
+    pub fn group_key(&self, r: &AccessRecord) -> Option<u64> {
+        self.ids.group(r.group_at).0
     }
 
     /// Moves the records made since the last check into `records`.
@@ -428,7 +538,7 @@ impl AccessLog {
         let hi_fence = hi.min(self.fences.len());
         // A copy not waited for is not ordered by barriers.
         let first = if a.seq < b.seq { a } else { b };
-        if let Some(e) = first.async_event {
+        if let Some(e) = first.async_event() {
             return self.fences[lo..hi_fence].iter().any(|f| f.waits.contains(&e));
         }
         let (bit, s) = fence_of(a.space);
@@ -438,7 +548,7 @@ impl AccessLog {
             return true;
         }
         self.fences[lo..hi_fence].iter().any(|f| match &f.per_item {
-            Some(v) => v.get(a.item).is_some_and(|x| x & bit != 0) && v.get(b.item).is_some_and(|x| x & bit != 0),
+            Some(v) => v.get(a.item as usize).is_some_and(|x| x & bit != 0) && v.get(b.item as usize).is_some_and(|x| x & bit != 0),
             None => f.all & bit != 0,
         })
     }
@@ -452,7 +562,7 @@ impl AccessLog {
     /// (equal bytes) are not offered.
     pub fn check(&mut self, sink: &mut dyn RaceSink, final_check: bool, tolerance: Tolerance) {
         self.commit();
-        let pair_mode = self.records.get(self.group_first).is_some_and(|r| r.group_key.is_none());
+        let pair_mode = self.records.get(self.group_first).is_some_and(|r| self.group_key(r).is_none());
         if final_check && pair_mode {
             return;
         }
@@ -510,7 +620,7 @@ impl AccessLog {
                 if !(plain_write || atomic_and_read) {
                     return;
                 }
-                let sites = sites(&self.records, list);
+                let sites = sites(self, list);
                 for x in 0..sites.len() {
                     for y in x..sites.len() {
                         pairing.site_pairs(self, sink, &sites[x], &sites[y], x == y, byte);
@@ -537,7 +647,7 @@ impl AccessLog {
     /// Whether a record is ordered before every access still to come in
     /// its group, so that checks within the group can skip it.
     fn behind_horizon(&self, r: &AccessRecord, pair_mode: bool) -> bool {
-        if let Some(e) = r.async_event {
+        if let Some(e) = r.async_event() {
             return self.waited.get(&e).is_some_and(|&w| r.seq < w);
         }
         r.seq < self.horizon[fence_of(r.space).1] && !(pair_mode && r.space != LOCAL_SPACE)
@@ -552,8 +662,8 @@ impl AccessLog {
         // A copy races even with the work-item that issued it, and two
         // copies (different events) with each other: neither waits for
         // the other.
-        let other_item = a.item != b.item || a.async_event != b.async_event;
-        match (a.group_key, b.group_key) {
+        let other_item = a.item != b.item || a.async_event() != b.async_event();
+        match (self.group_key(a), self.group_key(b)) {
             (Some(ga), Some(gb)) if final_check => ga != gb && a.space != LOCAL_SPACE,
             (Some(ga), Some(gb)) => ga == gb && other_item && (a.seq >= self.checked || b.seq >= self.checked),
             _ => other_item && (a.seq >= self.checked || b.seq >= self.checked),
@@ -561,7 +671,7 @@ impl AccessLog {
     }
 
     fn conflict_condition(&self, pool: &mut ExprPool, a: &AccessRecord, b: &AccessRecord, final_check: bool) -> Option<ExprId> {
-        let ordering = match (a.group_key, b.group_key) {
+        let ordering = match (self.group_key(a), self.group_key(b)) {
             (Some(_), Some(_)) => {
                 if !final_check && (self.ordered(a, b) || self.warp_ordered(a, b)) {
                     return None;
@@ -570,7 +680,7 @@ impl AccessLog {
             }
             _ => {
                 // Pair mode: the groups are symbolic.
-                let same = same_group(pool, &a.group_ids, &b.group_ids);
+                let same = same_group(pool, &self.group_ids(a), &self.group_ids(b));
                 match (a.space == LOCAL_SPACE, self.ordered(a, b)) {
                     (true, false) => same,
                     (true, true) => return None,
@@ -586,7 +696,7 @@ impl AccessLog {
         }
         let overlap = overlap(pool, a.offset, a.len, b.offset, b.len);
         let mut cond = pool.and(ordering, overlap);
-        for g in [a.guard, b.guard].into_iter().flatten() {
+        for g in [a.guard(), b.guard()].into_iter().flatten() {
             cond = pool.and(cond, g);
         }
         (pool.as_const(cond) != Some(0)).then_some(cond)
@@ -643,4 +753,15 @@ pub fn overlap(pool: &mut ExprPool, x: ExprId, lx: u64, y: ExprId, ly: u64) -> E
     let a = pool.cmp(CmpOp::Slt, x, y_end);
     let b = pool.cmp(CmpOp::Slt, y, x_end);
     pool.and(a, b)
+}
+
+#[cfg(test)]
+mod tests {
+    /// An enumerated NDRange logs a few records per work-item and keeps
+    /// its global ones to the end of the kernel: at a million work-items
+    /// each byte of a record is megabytes of the run's peak.
+    #[test]
+    fn a_record_stays_small() {
+        assert!(std::mem::size_of::<super::AccessRecord>() <= 88, "{}", std::mem::size_of::<super::AccessRecord>());
+    }
 }

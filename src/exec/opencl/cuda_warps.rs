@@ -10,7 +10,7 @@
 
 use crate::exec::engine::executor::Executor;
 use crate::expr::{Assignment, ExprId};
-use crate::race::AccessRecord;
+use crate::race::{AccessLog, AccessRecord};
 
 /// Threads per warp on every NVIDIA GPU so far.
 pub const WARP_SIZE: u64 = 32;
@@ -26,6 +26,7 @@ impl<'m> Executor<'m> {
     /// for symbolic ids), else "".
     pub(in crate::exec) fn warp_lockstep_note(
         &self,
+        log: &AccessLog,
         a: &AccessRecord,
         b: &AccessRecord,
         block: [u64; 3],
@@ -40,8 +41,9 @@ impl<'m> Executor<'m> {
             (None, None) => None,
         };
         let ids = |r: &AccessRecord| -> Option<([u64; 3], [u64; 3])> {
-            let l = [value(r.local_ids[0])?, value(r.local_ids[1])?, value(r.local_ids[2])?];
-            let g = [value(r.group_ids[0])?, value(r.group_ids[1])?, value(r.group_ids[2])?];
+            let (local, group) = (log.local_ids(r), log.group_ids(r));
+            let l = [value(local[0])?, value(local[1])?, value(local[2])?];
+            let g = [value(group[0])?, value(group[1])?, value(group[2])?];
             Some((l, g))
         };
         let (Some((la, ga)), Some((lb, gb))) = (ids(a), ids(b)) else { return "" };

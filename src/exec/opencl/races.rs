@@ -10,7 +10,7 @@ use crate::expr::ExprId;
 use crate::ir::Loc;
 use crate::ir::{GLOBAL_SPACE, LOCAL_SPACE};
 use crate::memory::Access;
-use crate::race::{AccessKind, AccessRecord, Candidate, RaceSink};
+use crate::race::{AccessKind, AccessLog, AccessRecord, Candidate, RaceSink, ReportedAccess, WorkItemIds};
 use crate::report::{FindingKind, Related};
 
 impl<'m> Executor<'m> {
@@ -45,11 +45,9 @@ impl<'m> Executor<'m> {
             None => (None, loc),
         };
         let group_key = (gpu.mode == crate::exec::opencl::workitems::RaceMode::Enumerate).then_some(gpu.group);
-        let record = AccessRecord {
+        let record = ReportedAccess {
             item: cur,
-            group_key,
-            local_ids: item.local,
-            group_ids: item.group,
+            ids: WorkItemIds { local: item.local, group_key, group: item.group },
             object: access.object,
             space,
             offset: access.offset,
@@ -59,9 +57,6 @@ impl<'m> Executor<'m> {
             value,
             loc,
             async_event,
-            interval: 0,
-            seq: 0,
-            guard: None,
         };
         gpu.log.record(record);
     }
@@ -241,10 +236,10 @@ impl<'m> Executor<'m> {
         // equal may be benign after all: never confirmed.
         let havocked = (may_tolerate && values_havocked) || self.depends_on_havoc(state, log.havoc_fresh_from, condition);
         let doubt =
-            self.doubt_of_shared_finding(state, havocked, gpu.ndrange.groups, &[a.group_ids, b.group_ids], witness.as_ref(), condition);
-        let warp_note = self.warp_lockstep_note(a, b, gpu.ndrange.local, witness.as_ref());
+            self.doubt_of_shared_finding(state, havocked, gpu.ndrange.groups, &[log.group_ids(a), log.group_ids(b)], witness.as_ref(), condition);
+        let warp_note = self.warp_lockstep_note(log, a, b, gpu.ndrange.local, witness.as_ref());
         let benign_note = if benign { " (benign: both write the same value; --allow-benign-races hides it)" } else { "" };
-        self.report_race(state, &gpu.ndrange, a, b, &format!("{benign_note}{warp_note}"), witness, doubt);
+        self.report_race(state, &gpu.ndrange, log, a, b, &format!("{benign_note}{warp_note}"), witness, doubt);
         Decision::Race
     }
 
@@ -253,6 +248,7 @@ impl<'m> Executor<'m> {
         &mut self,
         state: &State,
         ndrange: &crate::config::NdRange,
+        log: &AccessLog,
         a: &AccessRecord,
         b: &AccessRecord,
         note: &str,
@@ -283,7 +279,7 @@ impl<'m> Executor<'m> {
             None => String::new(),
         };
         let describe = |r: &AccessRecord, this: &Executor| {
-            let item = crate::exec::opencl::workitems::WorkItem::new(Vec::new(), r.local_ids, r.group_ids);
+            let item = crate::exec::opencl::workitems::WorkItem::new(Vec::new(), log.local_ids(r), log.group_ids(r));
             let rw = if r.write {
                 if r.atomic {
                     "atomic write"
@@ -293,14 +289,14 @@ impl<'m> Executor<'m> {
             } else {
                 "read"
             };
-            let by = if r.async_event.is_some() { "the asynchronous copy (not yet waited for) of work-item" } else { this.item_noun() };
+            let by = if r.async_event().is_some() { "the asynchronous copy (not yet waited for) of work-item" } else { this.item_noun() };
             format!("{rw} by {by} {}", this.item_label(&item, witness.as_ref()))
         };
         let first = describe(a, self);
         let second = describe(b, self);
         let msg = format!("{kind} race on {space} buffer `{}`{element}: {first} and {second}{note}", o.name);
         let related = Related { message: second, location: self.cx.location(b.loc) };
-        let site = self.race_site(ndrange, a, b, o.name.clone(), space, witness.as_ref());
+        let site = self.race_site(ndrange, log, a, b, o.name.clone(), space, witness.as_ref());
         let mut s = state.clone();
         s.stack.clear();
         if let Some(f) = self.report(&s, FindingKind::Race, a.loc, msg, witness.as_ref(), None) {
@@ -322,9 +318,11 @@ impl<'m> Executor<'m> {
 impl Executor<'_> {
     /// The race's NDRange `nd` and both accesses as values: ids and offsets
     /// read from the witness when symbolic (pair mode), absent without one.
+    #[allow(clippy::too_many_arguments)]
     fn race_site(
         &self,
         nd: &crate::config::NdRange,
+        log: &AccessLog,
         a: &AccessRecord,
         b: &AccessRecord,
         buffer: String,
@@ -344,8 +342,8 @@ impl Executor<'_> {
                 _ => "read",
             }
             .to_string(),
-            local_id: ids(&r.local_ids),
-            group_id: ids(&r.group_ids),
+            local_id: ids(&log.local_ids(r)),
+            group_id: ids(&log.group_ids(r)),
             byte_offset: value(r.offset).map(|v| v as u64 as i64),
             bytes: r.len,
         };

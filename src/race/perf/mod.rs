@@ -16,7 +16,7 @@ pub mod bank;
 pub mod coalescing;
 pub mod divergence;
 
-use super::{AccessLog, AccessRecord};
+use super::AccessLog;
 use crate::expr::ExprId;
 use crate::ir::Loc;
 use crate::memory::ObjectId;
@@ -139,7 +139,7 @@ impl AccessLog {
         let from = self.perf.measured;
         self.perf.measured = self.next_seq;
         let start = self.records.len() - self.records.iter().rev().take_while(|r| r.seq >= from).count();
-        let accesses = warp_accesses(&self.records[start..], warp_size);
+        let accesses = warp_accesses(self, start, warp_size);
         let branches = warp_branches(&std::mem::take(&mut self.perf.branches), warp_size);
         let dropped_branches = std::mem::take(&mut self.perf.dropped);
         PerfWindow { accesses, branches, dropped_branches }
@@ -150,21 +150,21 @@ impl AccessLog {
 /// access by each work-item of a warp is taken as one instruction of the
 /// warp: work-items of a warp run in lockstep while they agree on the
 /// path. Asynchronous copies are the group's, not a warp's: left out.
-pub fn warp_accesses(records: &[AccessRecord], warp_size: u32) -> Vec<WarpAccess> {
+pub fn warp_accesses(log: &AccessLog, start: usize, warp_size: u32) -> Vec<WarpAccess> {
     type Key = (u64, u32, Loc, bool, ObjectId, u32);
     let mut seen: FxHashMap<(u64, usize, Loc, bool, ObjectId), u32> = FxHashMap::default();
     let mut index: FxHashMap<Key, usize> = FxHashMap::default();
     let mut out: Vec<WarpAccess> = Vec::new();
-    for r in records {
-        let Some(group_key) = r.group_key else { continue };
-        if r.async_event.is_some() {
+    for r in &log.records[start..] {
+        let Some(group_key) = log.group_key(r) else { continue };
+        if r.async_event().is_some() {
             continue;
         }
-        let n = seen.entry((group_key, r.item, r.loc, r.write, r.object)).or_insert(0);
+        let n = seen.entry((group_key, r.item as usize, r.loc, r.write, r.object)).or_insert(0);
         let occurrence = *n;
         *n += 1;
-        let warp = (r.item / warp_size.max(1) as usize) as u32;
-        let lane = Lane { thread: r.item as u32, value: r.offset, guard: r.guard };
+        let warp = r.item / warp_size.max(1);
+        let lane = Lane { thread: r.item, value: r.offset, guard: r.guard() };
         let key = (group_key, warp, r.loc, r.write, r.object, occurrence);
         match index.get(&key) {
             Some(&i) => out[i].lanes.push(lane),
@@ -177,7 +177,7 @@ pub fn warp_accesses(records: &[AccessRecord], warp_size: u32) -> Vec<WarpAccess
                     write: r.write,
                     len: r.len,
                     group_key,
-                    group_ids: r.group_ids,
+                    group_ids: log.group_ids(r),
                     warp,
                     lanes: vec![lane],
                 });

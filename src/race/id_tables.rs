@@ -1,0 +1,61 @@
+//! The ids of the work-items whose accesses the log holds, each kept once:
+//! a record names its work-item's local ids and its group by their places
+//! here (8 bytes) instead of carrying six 64-bit ids and a group key (72
+//! bytes). Local ids repeat in every group (the same constants) and a
+//! group's ids are shared by its work-items, so the tables hold one group
+//! size's local ids and one entry per group, however many work-items ran.
+
+use crate::expr::ExprId;
+use rustc_hash::FxHashMap;
+
+/// A work-item's local ids, and its group as the flat index (enumerate
+/// mode) and the ids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WorkItemIds {
+    /// Local id per dimension.
+    pub local: [ExprId; 3],
+    /// Flat group index when ids are concrete (enumerate mode).
+    pub group_key: Option<u64>,
+    /// Group id per dimension.
+    pub group: [ExprId; 3],
+}
+
+/// Local ids and groups, each stored once, by place.
+#[derive(Clone, Default)]
+pub(super) struct IdTables {
+    locals: Vec<[ExprId; 3]>,
+    local_at: FxHashMap<[ExprId; 3], u32>,
+    groups: Vec<(Option<u64>, [ExprId; 3])>,
+    group_at: FxHashMap<(Option<u64>, [ExprId; 3]), u32>,
+}
+
+impl IdTables {
+    /// The places of `ids`, when both its local ids and its group are
+    /// stored.
+    pub fn find(&self, ids: &WorkItemIds) -> Option<(u32, u32)> {
+        Some((*self.local_at.get(&ids.local)?, *self.group_at.get(&(ids.group_key, ids.group))?))
+    }
+
+    /// The places of `ids`, storing what is not stored yet.
+    pub fn insert(&mut self, ids: &WorkItemIds) -> (u32, u32) {
+        let local = *self.local_at.entry(ids.local).or_insert_with(|| {
+            self.locals.push(ids.local);
+            (self.locals.len() - 1) as u32
+        });
+        let group = *self.group_at.entry((ids.group_key, ids.group)).or_insert_with(|| {
+            self.groups.push((ids.group_key, ids.group));
+            (self.groups.len() - 1) as u32
+        });
+        (local, group)
+    }
+
+    /// The local ids stored at `at`.
+    pub fn local(&self, at: u32) -> [ExprId; 3] {
+        self.locals[at as usize]
+    }
+
+    /// The group (key and ids) stored at `at`.
+    pub fn group(&self, at: u32) -> (Option<u64>, [ExprId; 3]) {
+        self.groups[at as usize]
+    }
+}
