@@ -25,9 +25,9 @@ mod access_kind;
 pub mod group_symmetry;
 mod id_tables;
 mod log_merge;
-mod shared_bytes;
 pub mod offset_difference;
 pub mod perf;
+mod shared_bytes;
 mod warp_order;
 
 use crate::expr::{CmpOp, ExprId, ExprPool};

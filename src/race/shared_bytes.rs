@@ -128,8 +128,7 @@ mod tests {
             x
         };
         for round in 0..50 {
-            let spans: Vec<Span> =
-                (0..(10 + round)).map(|i| span((next() % 64) as i64 - 8, (next() % 9) as i64, i as usize)).collect();
+            let spans: Vec<Span> = (0..(10 + round)).map(|i| span((next() % 64) as i64 - 8, (next() % 9) as i64, i as usize)).collect();
             assert_eq!(swept(&spans), by_byte(&spans), "round {round}");
         }
     }

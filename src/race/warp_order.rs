@@ -37,13 +37,16 @@ impl AccessLog {
     /// Whether a `__syncwarp` that both threads took part in lies between
     /// the two accesses (of the running block).
     pub(super) fn warp_ordered(&self, a: &AccessRecord, b: &AccessRecord) -> bool {
-        if self.warp_syncs.is_empty() || a.async_event.is_some() || b.async_event.is_some() {
+        if self.warp_syncs.is_empty() || a.async_event().is_some() || b.async_event().is_some() {
             return false;
         }
         let (first, second) = if a.seq < b.seq { (a, b) } else { (b, a) };
         // Meetings are in schedule order: those after the first access.
         let from = self.warp_syncs.partition_point(|s| s.at <= first.seq);
-        self.warp_syncs[from..].iter().take_while(|s| s.at <= second.seq).any(|s| s.includes(first.item) && s.includes(second.item))
+        self.warp_syncs[from..]
+            .iter()
+            .take_while(|s| s.at <= second.seq)
+            .any(|s| s.includes(first.item as usize) && s.includes(second.item as usize))
     }
 }
 

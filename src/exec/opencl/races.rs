@@ -235,8 +235,14 @@ impl<'m> Executor<'m> {
         // A race reported only because havocked values could not be told
         // equal may be benign after all: never confirmed.
         let havocked = (may_tolerate && values_havocked) || self.depends_on_havoc(state, log.havoc_fresh_from, condition);
-        let doubt =
-            self.doubt_of_shared_finding(state, havocked, gpu.ndrange.groups, &[log.group_ids(a), log.group_ids(b)], witness.as_ref(), condition);
+        let doubt = self.doubt_of_shared_finding(
+            state,
+            havocked,
+            gpu.ndrange.groups,
+            &[log.group_ids(a), log.group_ids(b)],
+            witness.as_ref(),
+            condition,
+        );
         let warp_note = self.warp_lockstep_note(log, a, b, gpu.ndrange.local, witness.as_ref());
         let benign_note = if benign { " (benign: both write the same value; --allow-benign-races hides it)" } else { "" };
         self.report_race(state, &gpu.ndrange, log, a, b, &format!("{benign_note}{warp_note}"), witness, doubt);
