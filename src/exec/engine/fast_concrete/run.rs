@@ -286,6 +286,12 @@ fn plain_access(memory: &Memory, addr: u64, len: u64, write: bool) -> Option<(Ob
     if o.freed || o.kind == ObjectKind::Function || o.address_only || o.size < len || !o.poison.is_empty() {
         return None;
     }
+    // Device memory (an OpenCL buffer, a cudaMalloc block) is the models'
+    // to watch: a host access to it may be a finding (host code
+    // dereferencing a CUDA device pointer), so the general step makes it.
+    if o.addr_space != crate::ir::PRIVATE_SPACE {
+        return None;
+    }
     let off = addr.wrapping_sub(o.base);
     if off > o.size - len {
         return None;
