@@ -10,43 +10,13 @@
 
 mod common;
 
-use std::io::Read;
-use std::process::{Command, Stdio};
-
 fn fixture(name: &str) -> String {
     common::repo().join("tests/fixtures/memory").join(name).to_str().unwrap().to_string()
 }
 
-/// Runs `symcross ARGS --json -`; returns the report, the exit code and the
-/// peak resident set of the run in MB.
-// The child is reaped by `wait4` below (for its resource usage), which
-// clippy does not recognise as a wait.
-#[allow(clippy::zombie_processes)]
-fn run_measured(args: &[&str]) -> (serde_json::Value, i32, u64, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_symcross"))
-        .args(args)
-        .args(["--json", "-"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run symcross");
-    let mut stdout = String::new();
-    child.stdout.take().unwrap().read_to_string(&mut stdout).expect("read stdout");
-    let mut stderr = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut stderr).expect("read stderr");
-    // Reaped here rather than by `Child::wait`, to get its resource usage.
-    let mut status = 0;
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
-    assert_eq!(pid, child.id() as libc::pid_t, "wait4");
-    let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
-    let json = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("no JSON report ({e}): exit {code}\n{stdout}\n{stderr}"));
-    (json, code, usage.ru_maxrss as u64 / 1024, stderr)
-}
-
 fn check(name: &str) -> (serde_json::Value, i32, u64, String) {
     let f = fixture(name);
-    run_measured(&["check", &f, "--max-memory", "500"])
+    common::run_measured(&["check", &f, "--max-memory", "500"])
 }
 
 fn assert_equivalent(name: &str, run: &(serde_json::Value, i32, u64, String), max_mb: u64) {
@@ -102,10 +72,10 @@ fn a_symbolic_offset_into_a_64_mib_symbolic_buffer_reads_without_listing_it() {
 #[test]
 fn a_1_gib_local_array_is_checked_for_races_or_is_the_memory_limit() {
     let f = fixture("local_array_1gib.cl");
-    let enumerate = run_measured(&["race", &f, "--local-size", "2", "--num-groups", "1", "--max-memory", "500"]);
+    let enumerate = common::run_measured(&["race", &f, "--local-size", "2", "--num-groups", "1", "--max-memory", "500"]);
     assert_equivalent("local_array_1gib.cl (enumerate)", &enumerate, 500);
     // Two symbolic work-items: their accesses select over the whole array.
-    let pair = run_measured(&["race", &f, "--local-size", "2", "--num-groups", "1", "--mode", "pair", "--max-memory", "500"]);
+    let pair = common::run_measured(&["race", &f, "--local-size", "2", "--num-groups", "1", "--mode", "pair", "--max-memory", "500"]);
     assert_limit_or_equivalent("local_array_1gib.cl (pair)", &pair, 700);
 }
 
@@ -129,6 +99,6 @@ fn an_enumerated_ndrange_of_65536_work_items_costs_its_accesses_not_a_map_per_by
     // 184-byte records) peaked at 205 MB; the sweep and 88-byte records
     // take about 105 MB, most of it the process itself.
     let f = common::repo().join("bench/vector_add_host.c");
-    let run = run_measured(&["check", f.to_str().unwrap(), "-D", "N=65536"]);
+    let run = common::run_measured(&["check", f.to_str().unwrap(), "-D", "N=65536"]);
     assert_equivalent("bench/vector_add_host.c -D N=65536", &run, 150);
 }

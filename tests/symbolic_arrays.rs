@@ -6,36 +6,8 @@
 
 mod common;
 
-use std::io::Read;
-use std::process::{Command, Stdio};
-
 fn fixture(name: &str) -> String {
     common::repo().join("tests/fixtures/symbolic_arrays").join(name).to_str().unwrap().to_string()
-}
-
-/// Runs `symcross ARGS --json -`: the report, the exit code and the peak
-/// resident set in MB (clang included).
-// The child is reaped by `wait4` (for its resource usage).
-#[allow(clippy::zombie_processes)]
-fn run_measured(args: &[&str]) -> (serde_json::Value, i32, u64, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_symcross"))
-        .args(args)
-        .args(["--json", "-"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run symcross");
-    let mut stdout = String::new();
-    child.stdout.take().unwrap().read_to_string(&mut stdout).expect("read stdout");
-    let mut stderr = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut stderr).expect("read stderr");
-    let mut status = 0;
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
-    assert_eq!(pid, child.id() as libc::pid_t, "wait4");
-    let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
-    let json = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("no JSON report ({e}): exit {code}\n{stdout}\n{stderr}"));
-    (json, code, usage.ru_maxrss as u64 / 1024, stderr)
 }
 
 #[test]
@@ -68,7 +40,7 @@ fn a_byte_written_at_a_symbolic_position_shows_in_the_word_holding_it() {
 #[test]
 fn sixty_four_symbolic_writes_into_64_mib_stay_under_150_mb() {
     // Each rewrite of the 64 MiB as selects stopped at the memory limit.
-    let (json, code, peak, stderr) = run_measured(&["check", &fixture("many_symbolic_writes_64mib.c"), "--max-memory", "500"]);
+    let (json, code, peak, stderr) = common::run_measured(&["check", &fixture("many_symbolic_writes_64mib.c"), "--max-memory", "500"]);
     eprintln!("many_symbolic_writes_64mib.c: peak {peak} MB");
     assert_eq!((code, json["verdict"].as_str()), (0, Some("equivalent")), "{json}\n{stderr}");
     assert!(peak < 150, "peak {peak} MB");
@@ -82,7 +54,7 @@ fn a_transpose_with_4_mib_buffers_is_race_free_under_200_mb() {
     let text = std::fs::read_to_string(&f).unwrap();
     let line = text.lines().find_map(|l| l.strip_prefix("// args:")).unwrap().to_string();
     args.extend(line.split_whitespace());
-    let (json, code, peak, stderr) = run_measured(&args);
+    let (json, code, peak, stderr) = common::run_measured(&args);
     eprintln!("transpose_sized.cl: peak {peak} MB");
     assert_eq!((code, json["verdict"].as_str()), (0, Some("equivalent")), "{json}\n{stderr}");
     assert!(peak < 200, "peak {peak} MB");
@@ -90,7 +62,7 @@ fn a_transpose_with_4_mib_buffers_is_race_free_under_200_mb() {
 
 #[test]
 fn the_memory_limit_names_the_buffer_it_would_list_and_a_way_out() {
-    let (json, code, peak, stderr) = run_measured(&[
+    let (json, code, peak, stderr) = common::run_measured(&[
         "race",
         &fixture("lookup_in_listed_table.cl"),
         "--local-size",
@@ -126,7 +98,7 @@ fn a_histogram_of_16_groups_of_64_is_race_free_in_about_200_mb_and_asks_no_query
     // 199 MB now (of which about 80 MB are the process before any work).
     let args = race_args(&fixture("histogram_groups.cl"));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (json, code, peak, stderr) = run_measured(&args);
+    let (json, code, peak, stderr) = common::run_measured(&args);
     eprintln!("histogram_groups.cl: peak {peak} MB");
     assert_eq!((code, json["verdict"].as_str()), (0, Some("equivalent")), "{json}\n{stderr}");
     assert_eq!(json["findings"].as_array().map(Vec::len), Some(0), "{json}");
@@ -141,7 +113,7 @@ fn a_histogram_of_16_groups_of_64_is_race_free_in_about_200_mb_and_asks_no_query
 fn the_same_histogram_without_its_first_barrier_races_on_a_counter_it_clears() {
     let args = race_args(&fixture("histogram_groups_unsynchronised_clear.cl"));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (json, code, _, stderr) = run_measured(&args);
+    let (json, code, _, stderr) = common::run_measured(&args);
     assert_eq!((code, json["verdict"].as_str()), (1, Some("findings")), "{json}\n{stderr}");
     let finding = &json["findings"][0];
     assert_eq!((finding["kind"].as_str(), finding["status"].as_str()), (Some("race"), Some("confirmed")), "{json}");

@@ -143,3 +143,32 @@ pub fn assert_table_matches_clang(interpreter: &str, script: &str, listed: std::
     assert!(missing.is_empty() && stale.is_empty(), "not in coverage.tsv: {missing:#?}\nno longer emitted: {stale:#?}");
     assert!(found.len() > at_least, "suspiciously few intrinsics: {}", found.len());
 }
+
+/// Runs `symcross ARGS --json -`; returns the report, the exit code and the
+/// peak resident set of the run in MB.
+// The child is reaped by `wait4` below (for its resource usage), which
+// clippy does not recognise as a wait.
+#[allow(clippy::zombie_processes)]
+pub fn run_measured(args: &[&str]) -> (serde_json::Value, i32, u64, String) {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_symcross"))
+        .args(args)
+        .args(["--json", "-"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run symcross");
+    let mut stdout = String::new();
+    child.stdout.take().unwrap().read_to_string(&mut stdout).expect("read stdout");
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).expect("read stderr");
+    // Reaped here rather than by `Child::wait`, to get its resource usage.
+    let mut status = 0;
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t, "wait4");
+    let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
+    let json = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("no JSON report ({e}): exit {code}\n{stdout}\n{stderr}"));
+    (json, code, usage.ru_maxrss as u64 / 1024, stderr)
+}
