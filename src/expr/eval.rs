@@ -19,6 +19,12 @@ pub fn evaluate(pool: &ExprPool, root: ExprId, asg: &Assignment) -> u128 {
     evaluate_all(pool, &[root], asg)[&root]
 }
 
+/// The value of `e`: its constant, else its value under `model`, else
+/// None (what a finding's message shows of a symbolic id or offset).
+pub fn value_in(pool: &ExprPool, e: ExprId, model: Option<&Assignment>) -> Option<u128> {
+    pool.as_const(e).or_else(|| model.map(|m| evaluate(pool, e, m)))
+}
+
 /// The value of every node below `roots` (the roots included), for callers
 /// that need the intermediate values too: witness confirmation looks at
 /// every floating-point operation a witness exercises.

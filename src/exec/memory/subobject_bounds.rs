@@ -57,11 +57,7 @@ impl<'m> Executor<'m> {
                 if self.cx.pool.as_const(inside) == Some(0) { (None, Some(state.clone())) } else { self.branch(state, inside) };
             if let Some(mut out) = outside {
                 let model = self.current_model(&mut out);
-                let at = match (self.cx.pool.as_const(i), model.as_ref()) {
-                    (Some(v), _) => v as u64 as i64,
-                    (None, Some(m)) => crate::expr::evaluate(&self.cx.pool, i, m) as u64 as i64,
-                    (None, None) => -1,
-                };
+                let at = crate::expr::value_in(&self.cx.pool, i, model.as_ref()).map_or(-1, |v| v as u64 as i64);
                 let name = match base {
                     Operand::Reg(r) => func.reg_names.get(r.0 as usize).filter(|n| !n.is_empty()).map(|n| format!("array `{n}`")),
                     Operand::Const(_) => None,

@@ -34,11 +34,8 @@ impl<'m> Executor<'m> {
         if who.is_empty() {
             return who;
         }
-        let offset = match (self.cx.pool.as_const(offset), model) {
-            (Some(v), _) => v as u64 as i64,
-            (None, Some(m)) => crate::expr::evaluate(&self.cx.pool, offset, m) as u64 as i64,
-            (None, None) => return who,
-        };
+        let Some(offset) = crate::expr::value_in(&self.cx.pool, offset, model) else { return who };
+        let offset = offset as u64 as i64;
         let o = state.memory.object(object);
         // Inside the declared type (a struct member's array overrun) the
         // source's own indexing names it; past the object, the element

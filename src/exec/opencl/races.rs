@@ -271,10 +271,7 @@ impl<'m> Executor<'m> {
             (true, true) => "write-write",
             _ => "read-write",
         };
-        let offset_of = |r: &AccessRecord| match self.cx.pool.as_const(r.offset) {
-            Some(v) => Some(v as u64 as i64),
-            None => witness.as_ref().map(|m| crate::expr::evaluate(&self.cx.pool, r.offset, m) as u64 as i64),
-        };
+        let offset_of = |r: &AccessRecord| crate::expr::value_in(&self.cx.pool, r.offset, witness.as_ref()).map(|v| v as u64 as i64);
         let element = match offset_of(a) {
             // A multi-dimensional array or a struct is named as the source
             // declares it (`tile[15][0]`), by debug info.

@@ -483,11 +483,7 @@ impl<'m> Executor<'m> {
     /// `(lx,ly,lz) of group (gx,gy,gz)` (`of block` in CUDA code), with
     /// values from `model` when the ids are symbolic.
     pub(in crate::exec) fn item_label(&self, item: &WorkItem, model: Option<&crate::expr::Assignment>) -> String {
-        let val = |e: ExprId| match (self.cx.pool.as_const(e), model) {
-            (Some(v), _) => v.to_string(),
-            (None, Some(m)) => crate::expr::evaluate(&self.cx.pool, e, m).to_string(),
-            (None, None) => "?".to_string(),
-        };
+        let val = |e: ExprId| crate::expr::value_in(&self.cx.pool, e, model).map_or_else(|| "?".to_string(), |v| v.to_string());
         let l: Vec<String> = item.local.iter().map(|e| val(*e)).collect();
         let g: Vec<String> = item.group.iter().map(|e| val(*e)).collect();
         let group = if self.cx.module.is_cuda() { "block" } else { "group" };
