@@ -126,3 +126,15 @@ fn the_same_histogram_without_its_first_barrier_races_on_a_counter_it_clears() {
     assert_eq!(finding["race"]["num_groups"][0], 16, "{json}");
     assert_eq!(json["stats"]["queries"], 1, "{json}");
 }
+
+#[test]
+fn check_names_the_buffer_a_symbolic_read_would_list_at_the_memory_limit() {
+    let (json, code, peak, stderr) = run_measured(&["check", &fixture("symbolic_read_of_listed_buffer.c"), "--max-memory", "200"]);
+    assert_eq!((code, json["limit"].as_str()), (3, Some("memory")), "{json}\n{stderr}");
+    assert!(peak < 400, "peak {peak} MB");
+    let warnings = json["warnings"].as_array().unwrap();
+    let note = warnings.iter().find(|w| w["kind"] == "path-cut").unwrap_or_else(|| panic!("a path-cut warning: {json}"));
+    let message = note["message"].as_str().unwrap();
+    assert!(message.starts_with("memory limit: a read at a symbolic offset into"), "{message}");
+    assert!(message.contains("(16777216 bytes)") && message.contains("write it at numbers, or make it smaller"), "{message}");
+}

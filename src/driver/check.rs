@@ -64,6 +64,11 @@ pub fn check_module(loaded: &Loaded, input_name: &str, entry: &str, config: &Con
                 .to_string(),
         );
     }
+    // Paths cut by a limit (a loop bound, the memory a symbolic access
+    // would need): say where, as `race` does.
+    for note in outcome.path_cuts {
+        report.warnings.push(crate::report::Warning { kind: "path-cut", message: note });
+    }
     report.symbolic_inputs = outcome.symbolic_inputs;
     report.tolerance = outcome.tolerance;
     report.stats.merged += loaded.folded;

@@ -458,7 +458,10 @@ pub struct InputArray {
 #[derive(Default)]
 pub struct ExprPool {
     nodes: Vec<Expr>,
-    widths: Vec<Width>,
+    /// Each node's width; `u16::MAX` sends the reader to `wide_widths`
+    /// (two bytes a node rather than four: pools hold millions).
+    widths: Vec<u16>,
+    wide_widths: FxHashMap<u32, Width>,
     index: node_index::NodeIndex,
     arrays: Vec<InputArray>,
     next_fresh: u32,
@@ -517,7 +520,10 @@ impl ExprPool {
         if id.is_inline() {
             return id.inline_width();
         }
-        self.widths[id.index()]
+        match self.widths[id.index()] {
+            u16::MAX => self.wide_widths[&(id.index() as u32)],
+            w => w as Width,
+        }
     }
 
     /// Number of pooled (non-inline) nodes.
@@ -601,7 +607,7 @@ impl ExprPool {
     pub(crate) fn push_node(&mut self, e: Expr, width: Width) -> ExprId {
         let id = ExprId::pooled(self.nodes.len());
         self.nodes.push(e);
-        self.widths.push(width);
+        self.push_width(width);
         id
     }
 
@@ -617,8 +623,19 @@ impl ExprPool {
         let w = self.compute_width(&e);
         let id = ExprId::pooled(self.nodes.len());
         self.nodes.push(e);
-        self.widths.push(w);
+        self.push_width(w);
         id
+    }
+
+    /// Records the width of the node just pushed.
+    fn push_width(&mut self, w: Width) {
+        match u16::try_from(w) {
+            Ok(narrow) if narrow != u16::MAX => self.widths.push(narrow),
+            _ => {
+                self.wide_widths.insert((self.widths.len()) as u32, w);
+                self.widths.push(u16::MAX);
+            }
+        }
     }
 
     fn compute_width(&self, e: &Expr) -> Width {
@@ -716,11 +733,20 @@ pub fn to_signed(v: u128, width: Width) -> i128 {
 mod tests {
     use super::*;
 
-    /// The pool stores every node twice (its table and its index): a node
-    /// must stay 32 bytes, so rare large variants are boxed.
+    /// The pool holds millions of nodes: a node must stay 32 bytes, so
+    /// rare large variants are boxed.
     #[test]
     fn nodes_are_32_bytes() {
         assert_eq!(std::mem::size_of::<Expr>(), 32);
+    }
+
+    /// Widths are kept in two bytes; wider nodes are looked up aside.
+    #[test]
+    fn widths_past_two_bytes_are_kept() {
+        let mut p = ExprPool::new();
+        let (wide, edge, narrow) = (p.fresh(70_000), p.fresh(65_535), p.fresh(65_534));
+        let both = p.concat(wide, narrow);
+        assert_eq!((p.width(wide), p.width(edge), p.width(narrow), p.width(both)), (70_000, 65_535, 65_534, 135_534));
     }
 
     /// Values at the edges of the inline encoding, for several widths.
