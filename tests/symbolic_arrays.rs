@@ -129,7 +129,7 @@ fn the_same_histogram_without_its_first_barrier_races_on_a_counter_it_clears() {
 
 #[test]
 fn check_names_the_buffer_a_symbolic_read_would_list_at_the_memory_limit() {
-    let (json, code, peak, stderr) = run_measured(&["check", &fixture("symbolic_read_of_listed_buffer.c"), "--max-memory", "200"]);
+    let (json, code, peak, stderr) = common::run_measured(&["check", &fixture("symbolic_read_of_listed_buffer.c"), "--max-memory", "200"]);
     assert_eq!((code, json["limit"].as_str()), (3, Some("memory")), "{json}\n{stderr}");
     assert!(peak < 400, "peak {peak} MB");
     let warnings = json["warnings"].as_array().unwrap();
