@@ -138,3 +138,63 @@ fn check_names_the_buffer_a_symbolic_read_would_list_at_the_memory_limit() {
     assert!(message.starts_with("memory limit: a read at a symbolic offset into"), "{message}");
     assert!(message.contains("(16777216 bytes)") && message.contains("write it at numbers, or make it smaller"), "{message}");
 }
+
+#[test]
+fn a_race_on_a_line_already_reported_asks_nothing_about_its_huge_values() {
+    // The groups' plain `counts[s] += table[s]` is a read-write race and a
+    // write-write race on one line; the first is reported and the second
+    // would be dropped. Its benign question over the summed counters used
+    // to take one unknown query of 15 s or more and 470 MB.
+    let args = race_args(&fixture("histogram_groups_plain_add.cl"));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (json, code, peak, stderr) = common::run_measured(&args);
+    eprintln!("histogram_groups_plain_add.cl: peak {peak} MB");
+    assert_eq!((code, json["verdict"].as_str()), (1, Some("findings")), "{json}\n{stderr}");
+    let findings = json["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{json}");
+    assert_eq!((findings[0]["kind"].as_str(), findings[0]["status"].as_str()), (Some("race"), Some("confirmed")), "{json}");
+    assert!(findings[0]["message"].as_str().unwrap().starts_with("read-write race on global buffer `counts` element 0"), "{json}");
+    assert_eq!(json["stats"]["queries"], 0, "{json}");
+    assert!(peak < 260, "peak {peak} MB");
+}
+
+#[test]
+fn whether_huge_racing_values_are_equal_is_left_undecided_and_said_so() {
+    // Two groups store their counters summed over 256 increments each:
+    // the benign question is past its budget of nodes, so it is not asked,
+    // and the race (confirmed by itself) says the question is undecided.
+    let args = race_args(&fixture("histogram_groups_plain_store.cl"));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (json, code, peak, stderr) = common::run_measured(&args);
+    eprintln!("histogram_groups_plain_store.cl: peak {peak} MB");
+    assert_eq!((code, json["verdict"].as_str()), (1, Some("findings")), "{json}\n{stderr}");
+    let finding = &json["findings"][0];
+    assert_eq!((finding["kind"].as_str(), finding["status"].as_str()), (Some("race"), Some("confirmed")), "{json}");
+    let message = finding["message"].as_str().unwrap();
+    assert!(message.starts_with("write-write race on global buffer `counts` element 0"), "{message}");
+    assert!(
+        message.ends_with(
+            "(whether both write the same value is undecided: past the budget of that question, 20000 expression nodes and 2000000 solver work units)"
+        ),
+        "{message}"
+    );
+    assert_eq!(json["stats"]["queries"], 0, "{json}");
+    assert!(peak < 260, "peak {peak} MB");
+}
+
+#[test]
+fn a_small_write_write_race_of_equal_values_is_still_called_benign_and_its_twin_is_not() {
+    let run = |name: &str| {
+        let args = race_args(&fixture(name));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (json, code, _, stderr) = common::run_measured(&args);
+        assert_eq!((code, json["verdict"].as_str()), (1, Some("findings")), "{json}\n{stderr}");
+        assert_eq!(json["findings"][0]["status"], "confirmed", "{json}");
+        json["findings"][0]["message"].as_str().unwrap().to_string()
+    };
+    let same = run("pair_writes_same_value_per_slot.cl");
+    assert!(same.starts_with("write-write race on global buffer `p`"), "{same}");
+    assert!(same.ends_with("(benign: both write the same value; --allow-benign-races hides it)"), "{same}");
+    let own = run("pair_writes_own_id_per_slot.cl");
+    assert!(own.starts_with("write-write race on global buffer `p`") && !own.contains("benign") && !own.contains("undecided"), "{own}");
+}

@@ -143,6 +143,12 @@ impl RunLog {
         self.seen.insert(key)
     }
 
+    /// Whether a finding with this key was reported already (a second
+    /// one would be dropped).
+    pub fn was_reported(&self, key: &FindingKey) -> bool {
+        self.seen.contains(key)
+    }
+
     /// Keeps `text` as a note of `kind`, unless the same note is kept
     /// already or the kind has as many as a report keeps.
     pub fn note(&mut self, kind: NoteKind, text: String) {

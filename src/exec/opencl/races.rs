@@ -161,6 +161,13 @@ impl<'m> Executor<'m> {
         if key.0 != a.loc {
             std::mem::swap(&mut a, &mut b);
         }
+        // A race is reported once per source line: when one is already
+        // reported at `a`'s, this pair's report would be dropped, so it is
+        // not asked about (its values may be huge expressions whose
+        // queries cost more than the whole run).
+        if self.log.was_reported(&crate::exec::engine::run_log::FindingKey::of(FindingKind::Race, a.loc, "")) {
+            return Decision::Race;
+        }
         // Benign write-write races store equal values: with
         // --allow-benign-races only a pair that can store different values
         // is a race.
@@ -221,14 +228,25 @@ impl<'m> Executor<'m> {
             }
         };
         let Some(witness) = witness else { return Decision::NoRace };
+        // Whether both writes store the same value is a note on a race
+        // already found, so its query gets a work budget: the values may be
+        // huge expressions (counters summed over a whole group).
         let benign = match c.differ {
-            _ if tolerated || values_havocked => false,
-            None => false,
+            _ if tolerated || values_havocked => Some(false),
+            None => Some(false),
             Some(d) => match self.cx.pool.as_const(d) {
-                Some(v) => v == 0,
+                Some(v) => Some(v == 0),
                 None => {
                     let both = self.cx.pool.and(c.condition, d);
-                    matches!(self.cx.decider.feasible(&self.cx.pool, &state.path, both), Feasibility::Unsat)
+                    if crate::check::dag_size(&self.cx.pool, &[both], BENIGN_QUERY_NODES + 1) > BENIGN_QUERY_NODES {
+                        None
+                    } else {
+                        match self.cx.decider.backend.check_budgeted(&self.cx.pool, &state.path, both, BENIGN_QUERY_BUDGET) {
+                            Feasibility::Unsat => Some(true),
+                            Feasibility::Sat(_) => Some(false),
+                            Feasibility::Unknown(_) => None,
+                        }
+                    }
                 }
             },
         };
@@ -244,7 +262,14 @@ impl<'m> Executor<'m> {
             condition,
         );
         let warp_note = self.warp_lockstep_note(log, a, b, gpu.ndrange.local, witness.as_ref());
-        let benign_note = if benign { " (benign: both write the same value; --allow-benign-races hides it)" } else { "" };
+        let benign_note = match benign {
+            Some(true) => " (benign: both write the same value; --allow-benign-races hides it)".to_string(),
+            Some(false) => String::new(),
+            None => format!(
+                " (whether both write the same value is undecided: past the budget of that question, {BENIGN_QUERY_NODES} expression nodes and \
+                 {BENIGN_QUERY_BUDGET} solver work units)"
+            ),
+        };
         self.report_race(state, &gpu.ndrange, log, a, b, &format!("{benign_note}{warp_note}"), witness, doubt);
         Decision::Race
     }
@@ -360,6 +385,14 @@ impl Executor<'_> {
         }
     }
 }
+
+/// Solver work units (Z3 `rlimit`) for deciding whether a write-write
+/// race is benign: a count, so the same run always gives the same note.
+const BENIGN_QUERY_BUDGET: u32 = 2_000_000;
+
+/// Values larger than this many expression nodes are not asked about
+/// (encoding them alone costs seconds and hundreds of MB).
+const BENIGN_QUERY_NODES: usize = 20_000;
 
 /// The executor as the race detector's sink: each candidate is decided
 /// (solver) and reported as it is found.
