@@ -154,6 +154,8 @@ fixtures!(
     image_linear_filter_undefined,
     fp_loop_shared_store_race,
     fp_loop_own_store_ok,
+    fp_loop_before_and_after_summary,
+    fp_loop_summarised_write_read,
     struct_copy_same_slot_race,
     struct_copy_own_slot_ok,
     struct_copy_out_of_local_race,
@@ -498,12 +500,60 @@ fn fp_loop_summary_logs_its_store_in_both_modes() {
         let findings = json["findings"].as_array().cloned().unwrap_or_default();
         assert!(
             findings.iter().any(|f| f["kind"] == "race"
+                && f["status"] == "confirmed"
                 && f["message"].as_str().unwrap_or("").contains("write-write race on global buffer `last` element 0")),
             "{mode}: {json}"
         );
         let json = run_in_mode("fp_loop_own_store_ok", mode);
         assert_eq!(json["verdict"], "equivalent", "{mode}: {json}");
     }
+}
+
+/// Abstraction is weighed per work-item and value: on one path through
+/// summarised loops, the race between stores made before each work-item's
+/// summary is confirmed, and the race between stores that a summarised
+/// value guards is not, in both modes.
+#[test]
+fn a_race_apart_from_the_summaries_is_confirmed() {
+    for mode in ["enumerate", "pair"] {
+        let path = common::repo().join("tests/fixtures/race/fp_loop_before_and_after_summary.cl");
+        let args = ["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--all-findings", "--mode", mode, "--json", "-"];
+        let json = common::symcross(&args).json.unwrap_or_else(|| panic!("{mode}: no JSON report"));
+        let findings = json["findings"].as_array().cloned().unwrap_or_default();
+        let status_of = |buffer: &str| {
+            findings
+                .iter()
+                .find(|f| f["message"].as_str().unwrap_or("").contains(&format!("race on global buffer `{buffer}`")))
+                .map(|f| (f["status"].as_str().unwrap_or("").to_string(), f["message"].as_str().unwrap_or("").to_string()))
+        };
+        let first = status_of("first").unwrap_or_else(|| panic!("{mode}: no race on `first`: {json}"));
+        assert_eq!(first.0, "confirmed", "{mode}: {}", first.1);
+        let after = status_of("after").unwrap_or_else(|| panic!("{mode}: no race on `after`: {json}"));
+        assert_eq!(after.0, "unconfirmed", "{mode}: {}", after.1);
+        assert!(after.1.contains("loop summarised"), "{mode}: {}", after.1);
+        assert_eq!(json["verdict"], "findings", "{mode}: {json}");
+    }
+}
+
+/// What a summarised work-item writes after its summary may be what no
+/// device writes: a race between work-items that read it (and the write's
+/// own race) stays unconfirmed, though the stored values name no
+/// summarised value.
+#[test]
+fn a_race_behind_a_summarised_write_stays_unconfirmed() {
+    let path = common::repo().join("tests/fixtures/race/fp_loop_summarised_write_read.cl");
+    let args = ["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--arg", "flag=4:fill:0", "--all-findings", "--json", "-"];
+    let json = common::symcross(&args).json.expect("no JSON report");
+    let findings = json["findings"].as_array().cloned().unwrap_or_default();
+    for buffer in ["flag", "out"] {
+        let f = findings
+            .iter()
+            .find(|f| f["message"].as_str().unwrap_or("").contains(&format!("race on global buffer `{buffer}`")))
+            .unwrap_or_else(|| panic!("no race on `{buffer}`: {json}"));
+        assert_eq!(f["status"], "unconfirmed", "{buffer}: {f}");
+        assert!(f["message"].as_str().unwrap_or("").contains("loop summarised"), "{buffer}: {f}");
+    }
+    assert_eq!(json["verdict"], "inconclusive", "{json}");
 }
 
 /// A struct assignment is a block copy at -O0: its bytes are accesses, and

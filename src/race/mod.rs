@@ -471,6 +471,12 @@ impl AccessLog {
         self.warp_meetings += 1;
     }
 
+    /// The sequence number the next record gets: records made so far
+    /// have smaller ones.
+    pub fn next_seq(&self) -> u64 {
+        self.next_seq
+    }
+
     /// How many records the log holds (the prefix shared by states forked
     /// from this one).
     pub fn record_count(&self) -> usize {

@@ -19,7 +19,16 @@ impl DeviceState for Gpu {
     }
 
     fn merge_records_from(&mut self, other: &Self, since: usize, guard: ExprId, other_guard: ExprId, pool: &mut ExprPool) -> bool {
-        self.log.merge_from(&other.log, since, guard, other_guard, pool)
+        // The merge renumbers `other`'s own records to follow `self`'s
+        // (race/log_merge.rs); its summaries move with them.
+        let (next, theirs) = (self.log.next_seq(), other.log.record_count().saturating_sub(since) as u64);
+        let their_first_seq = other.log.next_seq().saturating_sub(theirs);
+        if !self.log.merge_from(&other.log, since, guard, other_guard, pool) {
+            return false;
+        }
+        // Either side's summaries may stand behind the merged path's races.
+        self.summaries.union(&other.summaries, |seq| if seq >= their_first_seq { next + (seq - their_first_seq) } else { seq });
+        true
     }
 
     /// The other work-items cannot have moved: a merge region ends before

@@ -6,7 +6,9 @@
 //! over-approximates every trip count at once (as GPUVerify's loop
 //! invariants do in their weakest form), so a kernel with no race under it
 //! has no race at all; a finding on such a path rests on values the loop
-//! may never produce, so it is never confirmed (`State::abstracted`).
+//! may never produce, so it is not confirmed (`State::abstracted`), except
+//! a race in a kernel whose accesses do not rest on the summary
+//! (summary_marks.rs).
 //!
 //! Only loops whose every instruction is arithmetic, a phi node, a load or
 //! store of a variable of the function's own stack (an `alloca` register),
@@ -161,9 +163,20 @@ impl<'m> Executor<'m> {
         }
         objects.sort_unstable();
         objects.dedup();
+        // The fresh values made below are numbered consecutively, from
+        // the first to the last (summary_marks.rs tells them apart).
+        let mut numbers: Option<(u32, u32)> = None;
+        let mut made = |pool: &crate::expr::ExprPool, e: crate::expr::ExprId| {
+            if let Some(n) = crate::exec::opencl::summary_marks::fresh_number(pool, e) {
+                numbers = Some(numbers.map_or((n, n), |(lo, hi)| (lo.min(n), hi.max(n))));
+            }
+        };
         for obj in objects {
             let n = state.memory.object(obj).bytes.size();
             let fresh: Vec<_> = (0..n).map(|_| Some(self.cx.pool.fresh(8))).collect();
+            for e in fresh.iter().flatten() {
+                made(&self.cx.pool, *e);
+            }
             let o = state.memory.object_mut(obj);
             // Every byte written with an arbitrary value.
             o.bytes.write(&mut self.cx.pool, 0, &fresh);
@@ -172,7 +185,11 @@ impl<'m> Executor<'m> {
         let frame = state.frame_mut();
         for r in defined {
             let widths = crate::exec::engine::step::leaf_widths(&func.reg_types[r.0 as usize]);
-            frame.regs[r.0 as usize] = Some(widths.into_iter().map(|w| self.cx.pool.fresh(w)).collect());
+            let values: Vec<_> = widths.into_iter().map(|w| self.cx.pool.fresh(w)).collect();
+            for e in &values {
+                made(&self.cx.pool, *e);
+            }
+            frame.regs[r.0 as usize] = Some(values.into_iter().collect());
             frame.shadows.remove(&r);
         }
         // The header's phi nodes hold the loop-carried values, havocked
@@ -181,6 +198,15 @@ impl<'m> Executor<'m> {
         frame.pc = func.blocks[header.0 as usize].insts.iter().take_while(|i| matches!(i.kind, InstKind::Phi { .. })).count();
         let forced = ForcedExit { func: frame.func, header, depth: state.stack.len(), exit };
         state.forced_exit = Some(forced);
+        if let Some(gpu) = state.gpu.as_mut() {
+            let place = crate::exec::opencl::summary_marks::SummaryPlace {
+                item: gpu.current as u32,
+                group_key: (gpu.mode == crate::exec::opencl::workitems::RaceMode::Enumerate).then_some(gpu.group),
+                interval: gpu.log.barriers_released(),
+                seq: gpu.log.next_seq(),
+            };
+            gpu.summaries.note(&place, numbers.unwrap_or((u32::MAX, 0)), state.abstracted);
+        }
         state.abstracted = true;
         true
     }

@@ -24,6 +24,7 @@ pub mod nontermination;
 pub(in crate::exec) mod perf_checks;
 pub(in crate::exec) mod races;
 pub(in crate::exec) mod source_map;
+pub(in crate::exec) mod summary_marks;
 pub mod warp_meeting;
 pub(in crate::exec) mod work_item_ids;
 pub mod workitems;

@@ -208,6 +208,7 @@ impl<'m> Executor<'m> {
             local_objects,
             item_started: 0,
             only_groups: setup.only_groups,
+            summaries: Default::default(),
         }));
     }
 }

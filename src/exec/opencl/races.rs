@@ -270,7 +270,10 @@ impl<'m> Executor<'m> {
                  {BENIGN_QUERY_BUDGET} solver work units)"
             ),
         };
-        self.report_race(state, &gpu.ndrange, log, a, b, &format!("{benign_note}{warp_note}"), witness, doubt);
+        // A path through a summarised loop confirms no finding, but this
+        // race may stand apart from the summaries' made-up values.
+        let apart_from_summaries = state.abstracted && !gpu.summaries.race_may_rest_on_summary(&self.cx.pool, log, a, b);
+        self.report_race(state, &gpu.ndrange, log, a, b, &format!("{benign_note}{warp_note}"), witness, doubt, apart_from_summaries);
         Decision::Race
     }
 
@@ -285,6 +288,7 @@ impl<'m> Executor<'m> {
         note: &str,
         witness: Option<crate::expr::Assignment>,
         doubt: Option<String>,
+        apart_from_summaries: bool,
     ) {
         let o = state.memory.object(a.object);
         let space = match (a.space == LOCAL_SPACE, self.cx.module.is_cuda()) {
@@ -327,6 +331,9 @@ impl<'m> Executor<'m> {
         let site = self.race_site(ndrange, log, a, b, o.name.clone(), space, witness.as_ref());
         let mut s = state.clone();
         s.stack.clear();
+        if apart_from_summaries {
+            s.abstracted = false;
+        }
         if let Some(f) = self.report(&s, FindingKind::Race, a.loc, msg, witness.as_ref(), None) {
             f.related = vec![related];
             f.race = Some(site);

@@ -190,6 +190,8 @@ pub struct Gpu {
     /// Enumerate mode: the flat indices of the only groups run, in that
     /// order (`NdRangeSetup::only_groups`); `None`: every group.
     pub only_groups: Option<Vec<u64>>,
+    /// The loops summarised on the path, by work-item (summary_marks.rs).
+    pub summaries: crate::exec::opencl::summary_marks::SummaryMarks,
 }
 
 impl<'m> Executor<'m> {
