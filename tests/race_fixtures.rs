@@ -176,6 +176,8 @@ fixtures!(
     local_written_branch_ok,
     uninit_private_to_global,
     init_private_to_global_ok,
+    local_struct_half_written_copied_out,
+    local_struct_padding_copied_out_ok,
     array_member_past_end,
     array_member_within_ok,
     array_pointer_arithmetic_ok,
@@ -649,6 +651,17 @@ fn uninitialised_store_to_global_is_named() {
         messages
             .iter()
             .any(|m| m.contains("the value stored into buffer `out` at byte offset 12 depends on uninitialised bits of stack `table`")),
+        "{messages:?}"
+    );
+}
+
+/// A struct copied from `__local` memory into a `__global` buffer as one
+/// block: its never-written member is a finding naming the destination.
+#[test]
+fn uninitialised_member_copied_to_global_is_named() {
+    let messages = fixture_messages("local_struct_half_written_copied_out");
+    assert!(
+        messages.iter().any(|m| m.contains("the data copied into buffer `out` at byte offset 0 depends on uninitialised bits of local `copy_out.s`")),
         "{messages:?}"
     );
 }

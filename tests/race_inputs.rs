@@ -59,6 +59,8 @@ fixtures!(
     nonuniform_group_base_ok_pair,
     nonuniform_linear_ids_ok,
     nonuniform_linear_ids_ok_pair,
+    vector_arg_stride_ok,
+    vector_arg_stride_race,
 );
 
 #[test]
@@ -180,6 +182,8 @@ fn bad_buffer_specs_name_the_argument_and_the_problem() {
         ("float_range_ok", "x=32:fill:one", "`one` is not a float value"),
         ("float_range_ok", "x=32:range:0:0.1", "the bounds must be float values"),
         ("scatter_fill_race", "nosuch=4", "kernel `scatter` has no parameter `nosuch`"),
+        ("vector_arg_stride_ok", "shape=1,2,3", "vectors their components as A,B,...: one for each, or one for all"),
+        ("vector_arg_stride_ok", "gain=1,2,x,4", "not a value of type float4"),
     ];
     for (fixture, arg, want) in cases {
         let run = race(fixture, &["--local-size", "4", "--num-groups", "1", "--arg", arg]);

@@ -32,10 +32,21 @@ pub(super) fn standalone_arg(p: &Param, given: Option<&String>) -> Result<Standa
             match given {
                 Some(v) => {
                     let width = widths.first().copied().unwrap_or(32);
-                    let type_name = p.cl_type.clone().unwrap_or_else(|| format!("{t:?}"));
+                    let type_name = p.cl_type.as_deref().map_or_else(|| format!("{t:?}"), opencl_type_name);
                     let why = || {
-                        bad_value(&p.name, v, format!("not a value of type {type_name} (integer and float scalars can be given values)"))
+                        bad_value(
+                            &p.name,
+                            v,
+                            format!(
+                                "not a value of type {type_name} (integer and float scalars can be given values, and vectors \
+                                 their components as A,B,...: one for each, or one for all)"
+                            ),
+                        )
                     };
+                    if let Type::Vector { elem, len } = t {
+                        let lanes = vector_lanes(v, elem, *len).ok_or_else(why)?;
+                        return Ok(StandaloneArg::FixedLanes { width, lanes });
+                    }
                     let bits = parse_scalar(v, t).ok_or_else(why)?;
                     Ok(StandaloneArg::Fixed { width, bits })
                 }
@@ -70,6 +81,26 @@ fn image_size(name: &str, v: &str, dims: u8) -> Result<[u64; 3], DriverError> {
     Ok(size)
 }
 
+/// A type as OpenCL C spells it: clang's metadata names a vector type
+/// `float __attribute__((ext_vector_type(4)))`, which is a `float4`.
+fn opencl_type_name(metadata: &str) -> String {
+    match metadata.strip_suffix(")))").and_then(|t| t.split_once(" __attribute__((ext_vector_type(")) {
+        Some((elem, n)) => format!("{elem}{n}"),
+        None => metadata.to_string(),
+    }
+}
+
+/// The components of a vector value `A,B,...` of `len` elements: one
+/// value for each, or one for all, as OpenCL C's `(float4)(v)`.
+fn vector_lanes(v: &str, elem: &Type, len: u32) -> Option<Vec<u128>> {
+    let parts: Vec<u128> = v.split(',').map(|x| parse_scalar(x.trim(), elem)).collect::<Option<_>>()?;
+    match parts.len() {
+        1 => Some(vec![parts[0]; len as usize]),
+        n if n == len as usize => Some(parts),
+        _ => None,
+    }
+}
+
 fn parse_scalar(v: &str, t: &Type) -> Option<u128> {
     match t {
         Type::Float(crate::expr::FpFormat::Single) => v.parse::<f32>().ok().map(|x| x.to_bits() as u128),
@@ -101,6 +132,27 @@ mod tests {
         );
         assert_eq!(standalone_arg(&p, None).unwrap(), StandaloneArg::Unsized { space: 1, access: rw });
         assert!(standalone_arg(&p, Some(&"-1".to_string())).is_err());
+    }
+
+    #[test]
+    fn vector_types_are_named_as_opencl_c_spells_them() {
+        assert_eq!(opencl_type_name("float __attribute__((ext_vector_type(4)))"), "float4");
+        assert_eq!(opencl_type_name("uchar"), "uchar");
+    }
+
+    #[test]
+    fn vector_given_its_components_is_fixed_lane_by_lane() {
+        let p = param("k", Type::Vector { elem: Box::new(Type::Float(crate::expr::FpFormat::Single)), len: 4 });
+        let bits = |x: f32| x.to_bits() as u128;
+        assert!(standalone_arg(&p, Some(&"1,2.5,-3,0x1".to_string())).is_err(), "a float component is a decimal number");
+        assert_eq!(
+            standalone_arg(&p, Some(&"1,2.5,-3,4".to_string())).unwrap(),
+            StandaloneArg::FixedLanes { width: 32, lanes: vec![bits(1.0), bits(2.5), bits(-3.0), bits(4.0)] }
+        );
+        assert_eq!(standalone_arg(&p, Some(&"0.5".to_string())).unwrap(), StandaloneArg::FixedLanes { width: 32, lanes: vec![bits(0.5); 4] });
+        assert!(standalone_arg(&p, Some(&"1,2,3".to_string())).is_err(), "three components for four lanes");
+        let c = param("c", Type::Vector { elem: Box::new(Type::Int(8)), len: 3 });
+        assert_eq!(standalone_arg(&c, Some(&"-1,2,0x7f".to_string())).unwrap(), StandaloneArg::FixedLanes { width: 8, lanes: vec![0xff, 2, 0x7f] });
     }
 
     #[test]

@@ -128,6 +128,18 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
         state.gpu.is_some() && state.memory.object(object).addr_space == crate::ir::GLOBAL_SPACE
     }
 
+    fn indeterminate_copy(
+        &mut self,
+        state: &mut State,
+        from: &Access,
+        to: &Access,
+        masks: &[Option<ExprId>],
+        origin: crate::memory::OriginId,
+        loc: Loc,
+    ) {
+        self.copied_indeterminate_bytes(state, from, to, masks, origin, loc);
+    }
+
     fn device_code_rules(&self, state: &State) -> bool {
         state.gpu.is_some()
     }

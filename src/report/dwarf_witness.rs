@@ -89,6 +89,40 @@ pub fn element_label(types: &DebugTypes, object: &str, size: u64, offset: u64) -
     }
 }
 
+/// Whether byte `offset` of the object `object` (of `size` bytes) lies in
+/// a member of its variable's debug-info type (true) or in a struct's
+/// padding (false); None when the type is unknown or ambiguous.
+pub fn holds_member(types: &DebugTypes, object: &str, size: u64, offset: u64) -> Option<bool> {
+    let name = object.rsplit('.').next().unwrap_or(object);
+    let mut fitting: Vec<CType> = types.of(name).filter_map(|t| fit(t, size)).collect();
+    fitting.sort_by_key(|t| t.c_name());
+    fitting.dedup_by(|a, b| a.c_name() == b.c_name());
+    let [ty] = fitting.as_slice() else { return None };
+    let (mut t, mut off) = (ty.clone(), offset);
+    loop {
+        t = match t {
+            CType::Typedef { base, .. } => *base,
+            CType::Array { element, dims } => {
+                let each = element.size().max(1);
+                if off / each >= dims.iter().product::<u64>() {
+                    return None;
+                }
+                off %= each;
+                *element
+            }
+            CType::Record { members, .. } => {
+                let Some((_, at, ty)) = members.into_iter().rev().find(|(_, at, ty)| u64::from(*at) <= off && off < u64::from(*at) + ty.size())
+                else {
+                    return Some(false);
+                };
+                off -= u64::from(at);
+                ty
+            }
+            CType::Basic { .. } | CType::Pointer { .. } => return Some(true),
+        };
+    }
+}
+
 /// The type an input of `size` bytes has when it is a variable of type
 /// `t`: `t` itself when the sizes match; for a pointer (a kernel's buffer
 /// parameter), an array of what it points to.
@@ -250,6 +284,17 @@ mod tests {
         assert_eq!(d.type_name, "uint8_t[2]");
         assert_eq!(d.elements, ["255", "7"]);
         assert!(d.labels.is_none());
+    }
+
+    #[test]
+    fn struct_padding_holds_no_member() {
+        let float = CType::Basic { name: "float".into(), bytes: 4, encoding: Encoding::Float };
+        let pixel = CType::Record { name: "struct pixel".into(), bytes: 8, members: vec![("r".into(), 0, u8_type()), ("f".into(), 4, float)] };
+        let t = types(vec![("px", CType::Array { element: Box::new(pixel), dims: vec![2] }), ("k", u8_type())]);
+        let at = |off| holds_member(&t, "kernel.px", 16, off);
+        assert_eq!([at(0), at(1), at(3), at(4), at(9), at(12)], [Some(true), Some(false), Some(false), Some(true), Some(false), Some(true)]);
+        assert_eq!(holds_member(&t, "k", 1, 0), Some(true));
+        assert_eq!(holds_member(&t, "unknown", 4, 0), None);
     }
 
     #[test]

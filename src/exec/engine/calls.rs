@@ -533,6 +533,9 @@ impl<'m> Executor<'m> {
             Some(to) => to,
             None => self.resolve(state, dst, n, loc, true)?,
         };
+        if let Some((masks, origin)) = shadow.as_ref().filter(|_| self.indeterminate_store_is_use(state, to.object)) {
+            self.indeterminate_copy(state, &from, &to, masks, *origin, loc);
+        }
         let written = (n <= MAX_VALUE_BYTES).then(|| bytes.iter().flatten().copied().collect());
         self.bulk_access(state, &to, n, true, written, loc);
         self.write_bytes_shadowed(state, &to, &bytes, shadow.as_ref().map(|(m, o)| (&m[..], *o)));

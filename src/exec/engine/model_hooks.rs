@@ -13,7 +13,7 @@ use crate::expr::value::Value;
 use crate::expr::ExprId;
 use crate::ir::{BlockId, Function, Inst, Loc, Type};
 use crate::memory::Access;
-use crate::memory::{Bytes, MemoryObject, ObjectId};
+use crate::memory::{Bytes, MemoryObject, ObjectId, OriginId};
 
 /// The bytes of an address-only object remembered by offset (its `known`
 /// and `known_symbolic` maps).
@@ -101,6 +101,11 @@ pub(in crate::exec) trait ModelHooks<'m> {
     /// (an `uninitialized-read`): a kernel's store into a `__global`
     /// buffer, whose contents the host reads back.
     fn indeterminate_store_is_use(&self, state: &State, object: ObjectId) -> bool;
+
+    /// A block copy from `from` to `to` (whose store is a use, see
+    /// `indeterminate_store_is_use`) carries bytes with the indeterminate
+    /// bits `masks` (one per byte): report those that are not padding.
+    fn indeterminate_copy(&mut self, state: &mut State, from: &Access, to: &Access, masks: &[Option<ExprId>], origin: OriginId, loc: Loc);
 
     /// Whether OpenCL C's rules for device code hold on this path: loads
     /// and stores naturally aligned, array indices within their arrays

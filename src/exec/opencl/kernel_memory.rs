@@ -266,6 +266,49 @@ impl<'m> Executor<'m> {
     }
 }
 
+impl<'m> Executor<'m> {
+    /// A block copy (`llvm.memcpy`, a struct assignment at -O0) from
+    /// `from` into a `__global` buffer carried bytes with the
+    /// indeterminate bits `masks`: those that hold a member of the
+    /// source's type (by debug info) are an `uninitialized-read`, as a
+    /// store of them is. Padding is not (a struct assignment copies it
+    /// whatever it holds), nor are bytes whose place in a type is unknown:
+    /// a source of no known type, or at a symbolic offset.
+    pub(in crate::exec) fn copied_indeterminate_bytes(
+        &mut self,
+        state: &mut State,
+        from: &Access,
+        to: &Access,
+        masks: &[Option<ExprId>],
+        origin: crate::memory::OriginId,
+        loc: crate::ir::Loc,
+    ) {
+        let Some(from_off) = self.cx.pool.as_const(from.offset) else { return };
+        let o = state.memory.object(from.object);
+        let (name, size) = (o.name.clone(), o.size);
+        let zero = self.cx.pool.constant(8, 0);
+        let types = &self.cx.module.debug_types;
+        let kept: crate::expr::value::Value = masks
+            .iter()
+            .enumerate()
+            .map(|(k, m)| match m {
+                Some(m) if crate::report::dwarf_witness::holds_member(types, &name, size, from_off as u64 + k as u64) == Some(true) => *m,
+                _ => zero,
+            })
+            .collect();
+        if kept.iter().all(|m| self.cx.pool.as_const(*m) == Some(0)) {
+            return;
+        }
+        let d = state.memory.object(to.object);
+        let at = match self.cx.pool.as_const(to.offset) {
+            Some(off) => format!(" at byte offset {}", off as u64),
+            None => String::new(),
+        };
+        let what = format!("the data copied into {} `{}`{at}", d.describe(), d.name);
+        self.uninit_use(state, &crate::memory::shadow::Shadow { mask: kept, origin }, loc, &what);
+    }
+}
+
 /// Whether two offsets are the same byte.
 enum Same {
     No,

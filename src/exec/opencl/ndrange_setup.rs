@@ -78,6 +78,14 @@ pub enum StandaloneArg {
         /// The value, in the low `width` bits.
         bits: u128,
     },
+    /// A vector fixed by `--arg NAME=A,B,...`: each component's `bits`
+    /// at width `width`.
+    FixedLanes {
+        /// A component's width in bits.
+        width: u32,
+        /// The components, first to last.
+        lanes: Vec<u128>,
+    },
     /// A symbolic scalar made of leaves of these widths.
     Symbolic {
         /// The leaves' widths in bits, in order; each leaf takes whole
@@ -154,6 +162,7 @@ impl<'m> Executor<'m> {
                 Ok(smallvec::smallvec![self.cx.pool.constant(64, base as u128)])
             }
             StandaloneArg::Fixed { width, bits } => Ok(smallvec::smallvec![self.cx.pool.constant(*width, *bits)]),
+            StandaloneArg::FixedLanes { width, lanes } => Ok(lanes.iter().map(|bits| self.cx.pool.constant(*width, *bits)).collect()),
             StandaloneArg::Symbolic { widths } => {
                 let total: u32 = widths.iter().map(|w| w.div_ceil(8)).sum();
                 let array = self.cx.pool.new_array(name, total);
