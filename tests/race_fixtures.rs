@@ -519,7 +519,8 @@ fn fp_loop_summary_logs_its_store_in_both_modes() {
 fn a_race_apart_from_the_summaries_is_confirmed() {
     for mode in ["enumerate", "pair"] {
         let path = common::repo().join("tests/fixtures/race/fp_loop_before_and_after_summary.cl");
-        let args = ["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--all-findings", "--mode", mode, "--json", "-"];
+        let args =
+            ["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--all-findings", "--mode", mode, "--json", "-"];
         let json = common::symcross(&args).json.unwrap_or_else(|| panic!("{mode}: no JSON report"));
         let findings = json["findings"].as_array().cloned().unwrap_or_default();
         let status_of = |buffer: &str| {
@@ -544,7 +545,19 @@ fn a_race_apart_from_the_summaries_is_confirmed() {
 #[test]
 fn a_race_behind_a_summarised_write_stays_unconfirmed() {
     let path = common::repo().join("tests/fixtures/race/fp_loop_summarised_write_read.cl");
-    let args = ["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--arg", "flag=4:fill:0", "--all-findings", "--json", "-"];
+    let args = [
+        "race",
+        path.to_str().unwrap(),
+        "--local-size",
+        "4",
+        "--num-groups",
+        "1",
+        "--arg",
+        "flag=4:fill:0",
+        "--all-findings",
+        "--json",
+        "-",
+    ];
     let json = common::symcross(&args).json.expect("no JSON report");
     let findings = json["findings"].as_array().cloned().unwrap_or_default();
     for buffer in ["flag", "out"] {
@@ -661,7 +674,9 @@ fn uninitialised_store_to_global_is_named() {
 fn uninitialised_member_copied_to_global_is_named() {
     let messages = fixture_messages("local_struct_half_written_copied_out");
     assert!(
-        messages.iter().any(|m| m.contains("the data copied into buffer `out` at byte offset 0 depends on uninitialised bits of local `copy_out.s`")),
+        messages
+            .iter()
+            .any(|m| m.contains("the data copied into buffer `out` at byte offset 0 depends on uninitialised bits of local `copy_out.s`")),
         "{messages:?}"
     );
 }

@@ -149,10 +149,16 @@ mod tests {
             standalone_arg(&p, Some(&"1,2.5,-3,4".to_string())).unwrap(),
             StandaloneArg::FixedLanes { width: 32, lanes: vec![bits(1.0), bits(2.5), bits(-3.0), bits(4.0)] }
         );
-        assert_eq!(standalone_arg(&p, Some(&"0.5".to_string())).unwrap(), StandaloneArg::FixedLanes { width: 32, lanes: vec![bits(0.5); 4] });
+        assert_eq!(
+            standalone_arg(&p, Some(&"0.5".to_string())).unwrap(),
+            StandaloneArg::FixedLanes { width: 32, lanes: vec![bits(0.5); 4] }
+        );
         assert!(standalone_arg(&p, Some(&"1,2,3".to_string())).is_err(), "three components for four lanes");
         let c = param("c", Type::Vector { elem: Box::new(Type::Int(8)), len: 3 });
-        assert_eq!(standalone_arg(&c, Some(&"-1,2,0x7f".to_string())).unwrap(), StandaloneArg::FixedLanes { width: 8, lanes: vec![0xff, 2, 0x7f] });
+        assert_eq!(
+            standalone_arg(&c, Some(&"-1,2,0x7f".to_string())).unwrap(),
+            StandaloneArg::FixedLanes { width: 8, lanes: vec![0xff, 2, 0x7f] }
+        );
     }
 
     #[test]

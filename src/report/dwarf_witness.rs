@@ -111,7 +111,8 @@ pub fn holds_member(types: &DebugTypes, object: &str, size: u64, offset: u64) ->
                 *element
             }
             CType::Record { members, .. } => {
-                let Some((_, at, ty)) = members.into_iter().rev().find(|(_, at, ty)| u64::from(*at) <= off && off < u64::from(*at) + ty.size())
+                let Some((_, at, ty)) =
+                    members.into_iter().rev().find(|(_, at, ty)| u64::from(*at) <= off && off < u64::from(*at) + ty.size())
                 else {
                     return Some(false);
                 };
@@ -289,10 +290,14 @@ mod tests {
     #[test]
     fn struct_padding_holds_no_member() {
         let float = CType::Basic { name: "float".into(), bytes: 4, encoding: Encoding::Float };
-        let pixel = CType::Record { name: "struct pixel".into(), bytes: 8, members: vec![("r".into(), 0, u8_type()), ("f".into(), 4, float)] };
+        let pixel =
+            CType::Record { name: "struct pixel".into(), bytes: 8, members: vec![("r".into(), 0, u8_type()), ("f".into(), 4, float)] };
         let t = types(vec![("px", CType::Array { element: Box::new(pixel), dims: vec![2] }), ("k", u8_type())]);
         let at = |off| holds_member(&t, "kernel.px", 16, off);
-        assert_eq!([at(0), at(1), at(3), at(4), at(9), at(12)], [Some(true), Some(false), Some(false), Some(true), Some(false), Some(true)]);
+        assert_eq!(
+            [at(0), at(1), at(3), at(4), at(9), at(12)],
+            [Some(true), Some(false), Some(false), Some(true), Some(false), Some(true)]
+        );
         assert_eq!(holds_member(&t, "k", 1, 0), Some(true));
         assert_eq!(holds_member(&t, "unknown", 4, 0), None);
     }

@@ -113,7 +113,8 @@ impl SummaryMarks {
                 }
             }
         }
-        let summarised = |e: ExprId| fresh_number(pool, e).is_some_and(|n| self.summaries.iter().any(|s| (s.fresh.0..=s.fresh.1).contains(&n)));
+        let summarised =
+            |e: ExprId| fresh_number(pool, e).is_some_and(|n| self.summaries.iter().any(|s| (s.fresh.0..=s.fresh.1).contains(&n)));
         let mentions = |roots: &mut dyn Iterator<Item = ExprId>| pool.any_below(roots, |e, _| summarised(e));
         let after_own_summary =
             |w: &AccessRecord| self.summaries.iter().any(|s| s.item == w.item && s.group_key == log.group_key(w) && w.seq >= s.seq);
