@@ -57,6 +57,9 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
         if let Some(r) = self.call_cuda_intrinsic(state, ctx) {
             return Some(r);
         }
+        if let Some(r) = self.call_declared_device_function(state, ctx) {
+            return Some(r);
+        }
         self.call_undefined_in_kernel(state, ctx)
     }
 

@@ -142,7 +142,11 @@ fn const_expr(cx: &mut ModuleCx, v: Value, depth: u32) -> Result<Const, String> 
         }
         Op::LLVMIntToPtr => match constant_at_depth(cx, op0, depth)? {
             Const::Int { value: 0, .. } => Ok(Const::Null),
-            _ => Err("a constant integer-to-pointer conversion of a non-zero integer is not modelled".to_string()),
+            // A pointer is its 64-bit address; inttoptr zero-extends (the
+            // integer's bits are kept zero-extended) or truncates. Such an
+            // address lies in no object, so using it is a finding.
+            Const::Int { value, .. } => Ok(Const::Int { width: 64, value: value & u128::from(u64::MAX) }),
+            _ => Err("a constant integer-to-pointer conversion of this operand is not modelled".to_string()),
         },
         op => Err(format!("a constant `{}` expression is not modelled", llvm::opcode_name(op))),
     }

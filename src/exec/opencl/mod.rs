@@ -6,6 +6,8 @@ pub mod buffer_inputs;
 pub mod builtins;
 pub(in crate::exec) mod byval;
 pub(in crate::exec) mod compare_exchange;
+pub(in crate::exec) mod cuda_constant_memory;
+pub(in crate::exec) mod cuda_declared_functions;
 pub(in crate::exec) mod cuda_runtime;
 pub(in crate::exec) mod cuda_warps;
 pub(in crate::exec) mod device_state;

@@ -110,6 +110,7 @@ impl<'m> Executor<'m> {
     /// installed and its first work-items started.
     pub fn standalone_kernel_state(&mut self, setup: NdRangeSetup, args: &[StandaloneArg]) -> Result<State, BufferOverLimit> {
         let mut state = self.memory_state();
+        self.constant_memory_set_by_host(&mut state);
         let params = self.cx.module.function(setup.kernel).params.clone();
         let mut values = Vec::new();
         let mut local_objects = Vec::new();

@@ -1,0 +1,123 @@
+//! A `__device__` function that the `.cu` file declares but does not
+//! define (its body is in another translation unit). symcross cannot run
+//! it; it models a call only when the model is an over-approximation of
+//! everything the file's own code can observe:
+//!
+//! - no argument is a pointer the callee could write through (a `byval`
+//!   aggregate is the callee's own copy and does not count), and
+//! - the file defines no writable global another translation unit could
+//!   name (a `__device__` variable), so the callee reaches none of the
+//!   file's memory.
+//!
+//! Such a call returns an arbitrary value, chosen afresh at each call by
+//! each thread, and touches no memory of the file. Any other declared-only
+//! function stays `unsupported`, saying why: havocking what it could reach
+//! would also have to count its unseen accesses as racing, which the race
+//! log cannot record for memory whose addresses are not known.
+
+use crate::exec::engine::calls::CallCtx;
+use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::engine::state::State;
+use crate::expr::value::Value;
+use crate::ir::{demangle, local_static_name, Callee, Function, InstKind, Type};
+
+/// Why a declared-only function cannot be modelled as "arbitrary result,
+/// no effect on the file's memory", if it cannot.
+pub(in crate::exec) fn reason_not_pure(module: &crate::ir::Module, callee: &Function) -> Option<String> {
+    if callee.varargs {
+        return Some("it takes variable arguments, which may be pointers it writes through".into());
+    }
+    if let Some(p) = callee.params.iter().find(|p| p.byval.is_none() && holds_pointer(&p.ty)) {
+        let name = if p.name.is_empty() { String::from("a pointer argument") } else { format!("its pointer argument `{}`", p.name) };
+        return Some(format!("{name} lets it write memory symcross cannot see"));
+    }
+    // A kernel's own `__shared__` arrays are function-local statics,
+    // which no other file can name.
+    let nameable = |g: &&crate::ir::Global| {
+        !g.constant && !g.name.starts_with('.') && !g.name.starts_with("__symcross") && local_static_name(&g.name).is_none()
+    };
+    if let Some(g) = module.globals.iter().find(nameable) {
+        return Some(format!("it could write the file's global `{}` from its own file", g.name));
+    }
+    None
+}
+
+fn holds_pointer(t: &Type) -> bool {
+    match t {
+        Type::Ptr { .. } => true,
+        Type::Vector { elem, .. } | Type::Array { elem, .. } => holds_pointer(elem),
+        Type::Struct { fields, .. } => fields.iter().any(holds_pointer),
+        _ => false,
+    }
+}
+
+/// The source name of a mangled `__device__` function (`_Z6nondetv` →
+/// `nondet`), or the symbol itself.
+fn source_name(symbol: &str) -> &str {
+    demangle(symbol).map(|(base, _)| base).unwrap_or(symbol)
+}
+
+impl<'m> Executor<'m> {
+    /// A call in CUDA device code to a user's `__device__` function with
+    /// no body: an arbitrary result when that is sound (module doc),
+    /// otherwise an `unsupported` finding naming the function and why.
+    /// None for calls this does not judge (not CUDA, not a user's C++
+    /// function, a reserved or LLVM name).
+    pub(in crate::exec) fn call_declared_device_function(&mut self, state: &State, c: &CallCtx) -> Option<Result<Option<Value>, Step>> {
+        if !self.cx.module.is_cuda() || !c.name.starts_with("_Z") || source_name(c.name).starts_with("__") {
+            return None;
+        }
+        let InstKind::Call { callee: Callee::External(name), .. } = &c.inst.kind else { return None };
+        let module = self.cx.module;
+        let callee = module.functions.iter().find(|f| &f.name == name && f.is_declaration())?;
+        if let Some(why) = reason_not_pure(module, callee) {
+            let what = format!(
+                "call to `{}`, a __device__ function declared without a body in this file: {why}",
+                source_name(c.name)
+            );
+            return Some(Err(self.unsupported(state, c.inst.loc, what)));
+        }
+        let widths = crate::exec::engine::step::leaf_widths(&c.inst.ty);
+        if widths.is_empty() {
+            return Some(Ok(None));
+        }
+        Some(Ok(Some(widths.into_iter().map(|w| self.cx.pool.fresh(w)).collect())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Param, RegId};
+
+    fn declared(params: Vec<(Type, Option<(u64, u64)>)>) -> Function {
+        Function {
+            name: "_Z3barv".into(),
+            params: params
+                .into_iter()
+                .enumerate()
+                .map(|(k, (ty, byval))| Param { reg: RegId(k as u32), ty, name: String::new(), byval, image_dims: None, cl_type: None })
+                .collect(),
+            ret: Type::Int(32),
+            varargs: false,
+            blocks: Vec::new(),
+            num_regs: 0,
+            reg_types: Vec::new(),
+            reg_names: Vec::new(),
+            loc: Default::default(),
+            is_kernel: false,
+        }
+    }
+
+    #[test]
+    fn only_functions_that_cannot_reach_the_files_memory_are_pure() {
+        let module = crate::ir::Module::default();
+        assert_eq!(reason_not_pure(&module, &declared(vec![(Type::Int(32), None)])), None);
+        // A byval aggregate is the callee's own copy.
+        assert_eq!(reason_not_pure(&module, &declared(vec![(Type::Ptr { addr_space: 0 }, Some((4, 4)))])), None);
+        assert!(reason_not_pure(&module, &declared(vec![(Type::Ptr { addr_space: 1 }, None)])).is_some());
+        let with_pointer_field = Type::Struct { fields: vec![Type::Int(32), Type::Ptr { addr_space: 0 }], offsets: vec![0, 8], size: 16 };
+        assert!(reason_not_pure(&module, &declared(vec![(with_pointer_field, None)])).is_some());
+        assert_eq!(source_name("_Z6nondetv"), "nondet");
+    }
+}
