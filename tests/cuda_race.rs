@@ -47,7 +47,57 @@ fixtures!(
     warp_shuffle_reduction,
     constant_memory_write,
     align_and_fast_math_ok,
+    declared_function_ok,
+    declared_function_race,
+    declared_function_pointer_argument,
+    constant_memory_set_by_host,
+    constant_memory_any_contents_ok,
+    call_through_integer,
+    call_through_function_pointer_ok,
+    cooperative_groups_block_sync_ok,
+    cooperative_groups_divergent_sync,
+    cooperative_groups_grid_sync,
+    mul24_known_answers,
+    mul24_wrong_answer,
 );
+
+/// The message of the first finding of `kind` in a fixture's report.
+fn finding_message(name: &str, kind: &str) -> (String, String) {
+    let report = report(name, &[]);
+    let f = report["findings"]
+        .as_array()
+        .and_then(|fs| fs.iter().find(|f| f["kind"] == kind))
+        .unwrap_or_else(|| panic!("{name}: no {kind} finding: {report}"));
+    (f["message"].as_str().unwrap_or("").to_string(), f["status"].as_str().unwrap_or("").to_string())
+}
+
+#[test]
+fn a_declared_function_given_a_pointer_is_named_with_the_reason() {
+    let (message, _) = finding_message("declared_function_pointer_argument", "unsupported");
+    assert!(message.contains("call to `update`, a __device__ function declared without a body"), "{message}");
+    assert!(message.contains("pointer argument"), "{message}");
+}
+
+#[test]
+fn a_race_through_a_declared_functions_result_is_not_confirmed() {
+    let (message, status) = finding_message("declared_function_race", "race");
+    assert_eq!(status, "unconfirmed", "{message}");
+    assert!(message.contains("depends on the result of `choose`"), "{message}");
+}
+
+#[test]
+fn a_call_through_an_integer_is_an_invalid_call() {
+    let (message, status) = finding_message("call_through_integer", "out-of-bounds");
+    assert_eq!(status, "confirmed");
+    assert!(message.contains("call through invalid function pointer 0x5"), "{message}");
+}
+
+#[test]
+fn constant_memory_contents_are_the_hosts_choice_in_the_witness() {
+    let report = report("constant_memory_set_by_host", &[]);
+    let witness = &report["findings"][0]["witness"];
+    assert!(witness.get("table").is_some(), "the witness gives the table's contents: {report}");
+}
 
 #[test]
 fn every_fixture_is_listed() {

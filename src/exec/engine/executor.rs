@@ -49,6 +49,10 @@ pub struct Executor<'m> {
     pub(in crate::exec) global_addr: Vec<u64>,
     pub(in crate::exec) function_addr: FxHashMap<u64, FuncId>,
     pub(in crate::exec) function_base: Vec<u64>,
+    /// Fresh values standing for the result of a function declared without
+    /// a body (by fresh number, with the function's source name): a
+    /// finding that depends on one is not confirmed.
+    pub(in crate::exec) declared_results: FxHashMap<u32, String>,
     pub(in crate::exec) next_state_id: u32,
     pub(in crate::exec) started: Instant,
     /// States created outside the normal forking (an access re-run against
@@ -89,6 +93,7 @@ impl<'m> Executor<'m> {
             global_addr: Vec::new(),
             function_addr: FxHashMap::default(),
             function_base: Vec::new(),
+            declared_results: FxHashMap::default(),
             next_state_id: 0,
             started: Instant::now(),
             pending: Vec::new(),

@@ -52,6 +52,10 @@ impl<'m> Executor<'m> {
             status = Status::Unconfirmed;
             message.push_str(&format!("; not confirmed: {why}"));
         }
+        if let Some(why) = self.declared_result_doubt(state.path.iter().copied()).filter(|_| kind != FindingKind::Unsupported) {
+            status = Status::Unconfirmed;
+            message.push_str(&why);
+        }
         // Races and barrier divergence weigh the device's over-approximation
         // against their own condition (they hold it apart from the path).
         let judged_by_device = !matches!(kind, FindingKind::Unsupported | FindingKind::Race | FindingKind::BarrierDivergence);

@@ -19,6 +19,7 @@ use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
 use crate::expr::value::Value;
+use crate::expr::{Expr, ExprId};
 use crate::ir::{demangle, local_static_name, Callee, Function, InstKind, Type};
 
 /// Why a declared-only function cannot be modelled as "arbitrary result,
@@ -81,7 +82,38 @@ impl<'m> Executor<'m> {
         if widths.is_empty() {
             return Some(Ok(None));
         }
-        Some(Ok(Some(widths.into_iter().map(|w| self.cx.pool.fresh(w)).collect())))
+        let mut out = Value::new();
+        for w in widths {
+            let v = self.cx.pool.fresh(w);
+            if let Expr::Fresh { id, .. } = *self.cx.pool.get(v) {
+                self.declared_results.insert(id, source_name(c.name).to_string());
+            }
+            out.push(v);
+        }
+        Some(Ok(Some(out)))
+    }
+
+    /// Why a finding whose path or condition (`roots`) depends on the
+    /// arbitrary result of a declared-only function is not confirmed: the
+    /// function's real body may never return the value the witness needs.
+    pub(in crate::exec) fn declared_result_doubt(&self, roots: impl Iterator<Item = ExprId>) -> Option<String> {
+        if self.declared_results.is_empty() {
+            return None;
+        }
+        let mut name = None;
+        self.cx.pool.any_below(roots, |_, e| match e {
+            Expr::Fresh { id, .. } => {
+                name = self.declared_results.get(id).cloned();
+                name.is_some()
+            }
+            _ => false,
+        });
+        name.map(|f| {
+            format!(
+                "; not confirmed: it depends on the result of `{f}`, a function declared without a body, which symcross lets return any \
+                 value; its real body may never return the value the witness needs"
+            )
+        })
     }
 }
 

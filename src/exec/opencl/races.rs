@@ -261,6 +261,14 @@ impl<'m> Executor<'m> {
             witness.as_ref(),
             condition,
         );
+        // A race on the path of a declared function's result is judged by
+        // `report`; one whose condition alone reads it, here.
+        let doubt = doubt.or_else(|| {
+            self.declared_result_doubt(state.path.iter().copied())
+                .is_none()
+                .then(|| self.declared_result_doubt(std::iter::once(condition)))
+                .flatten()
+        });
         let warp_note = self.warp_lockstep_note(log, a, b, gpu.ndrange.local, witness.as_ref());
         let benign_note = match benign {
             Some(true) => " (benign: both write the same value; --allow-benign-races hides it)".to_string(),
