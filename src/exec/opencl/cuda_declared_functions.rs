@@ -72,10 +72,7 @@ impl<'m> Executor<'m> {
         let module = self.cx.module;
         let callee = module.functions.iter().find(|f| &f.name == name && f.is_declaration())?;
         if let Some(why) = reason_not_pure(module, callee) {
-            let what = format!(
-                "call to `{}`, a __device__ function declared without a body in this file: {why}",
-                source_name(c.name)
-            );
+            let what = format!("call to `{}`, a __device__ function declared without a body in this file: {why}", source_name(c.name));
             return Some(Err(self.unsupported(state, c.inst.loc, what)));
         }
         let widths = crate::exec::engine::step::leaf_widths(&c.inst.ty);
