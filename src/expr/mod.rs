@@ -28,7 +28,7 @@ pub use eval::{evaluate, evaluate_all, evaluate_into, evaluate_node, value_in, A
 pub use fold::{canonical_nan, fp_is_nan};
 pub use leaf::Leaf;
 pub use nan_rules::NanModel;
-pub use print::{print_expr, print_pair};
+pub use print::{print_expr, print_operands, print_pair};
 
 use rustc_hash::FxHashMap;
 use std::sync::Arc;

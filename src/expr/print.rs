@@ -40,6 +40,16 @@ pub fn print_pair(pool: &ExprPool, a: ExprId, b: ExprId) -> (String, String, Str
     (p.defs.join("\n"), left, right)
 }
 
+/// Prints two expressions with shared subterms named across both, no
+/// subterm marked (the operands of a comparison). Returns (definitions,
+/// left, right).
+pub fn print_operands(pool: &ExprPool, a: ExprId, b: ExprId) -> (String, String, String) {
+    let mut p = Printer::new(pool, &[a, b], None);
+    let left = p.render(a, None);
+    let right = p.render(b, None);
+    (p.defs.join("\n"), left, right)
+}
+
 fn print_with(pool: &ExprPool, roots: &[ExprId], mark: Option<ExprId>) -> Vec<String> {
     let mut p = Printer::new(pool, roots, mark);
     let rendered: Vec<String> = roots.iter().map(|r| p.render(*r, None)).collect();

@@ -97,6 +97,9 @@ pub fn clang_args(lang: Language, role: Role, src: &Path, out: &Path, opts: &Com
         }
         Language::C | Language::Cxx => {
             args.extend(C_FLAGS.iter().map(|s| s.to_string()));
+            if role == Role::User {
+                args.extend(super::flags::C_RULE_CHECKS.iter().map(|s| s.to_string()));
+            }
             // OpenCL C always goes to spir64; host code to the chosen target.
             if let Some(t) = &opts.target {
                 args.push(format!("--target={t}"));

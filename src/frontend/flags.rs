@@ -17,6 +17,14 @@ pub const USER_DEFAULTS: &[&str] = &["-O0", "-ffp-contract=off"];
 /// for readable messages, bitcode out.
 pub const FIXED: &[&str] = &["-Xclang", "-disable-O0-optnone", "-g", "-fno-discard-value-names", "-emit-llvm", "-c"];
 
+/// C's rule for `<<` on signed values (no negative value, no set bit
+/// shifted into or past the sign bit) leaves no trace in the IR: clang's
+/// own test of it, as a trap symcross reports (README, "Undefined
+/// behaviour"), is compiled into the user's C and C++ code. It adds a test
+/// before each signed `<<` and changes nothing else; `--cflags
+/// -fno-sanitize=shift-base` (given later) turns it off.
+pub const C_RULE_CHECKS: &[&str] = &["-fsanitize=shift-base", "-fsanitize-trap=shift-base"];
+
 /// The runtime model's own flags (in place of `USER_DEFAULTS`).
 pub const RUNTIME: &[&str] = &["-O0", "-ffp-contract=off"];
 

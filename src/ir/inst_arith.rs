@@ -5,7 +5,7 @@
 
 use super::function::FnCx;
 use super::llvm::{self, Value};
-use super::types::{CastOp, ICmpPred, InstKind};
+use super::types::{CastOp, ICmpPred, InstKind, PoisonFlags};
 use crate::expr::{BinOp, FBinOp, Outcomes};
 use llvm_sys::LLVMIntPredicate as IP;
 use llvm_sys::LLVMOpcode as Op;
@@ -27,8 +27,14 @@ pub fn int_binop(fcx: &mut FnCx, inst: Value, op: Op) -> Result<InstKind, String
         Op::LLVMAShr => BinOp::AShr,
         other => return Err(format!("not an integer operation: {other:?}")),
     };
-    let nsw = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) && llvm::has_no_signed_wrap(inst);
-    Ok(InstKind::Int { op, lhs: fcx.operand_at(inst, 0)?, rhs: fcx.operand_at(inst, 1)?, nsw })
+    let wraps = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl);
+    let divides = matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::LShr | BinOp::AShr);
+    let flags = PoisonFlags {
+        nsw: wraps && llvm::has_no_signed_wrap(inst),
+        nuw: wraps && llvm::has_no_unsigned_wrap(inst),
+        exact: divides && llvm::is_exact(inst),
+    };
+    Ok(InstKind::Int { op, lhs: fcx.operand_at(inst, 0)?, rhs: fcx.operand_at(inst, 1)?, flags })
 }
 
 pub fn float_binop(fcx: &mut FnCx, inst: Value, op: Op) -> Result<InstKind, String> {

@@ -99,11 +99,23 @@ pub fn allows_contraction(inst: Value) -> bool {
     // SAFETY: the flags are read only after LLVM says the value has them.
     unsafe { LLVMCanValueUseFastMathFlags(inst) != 0 && LLVMGetFastMathFlags(inst) & llvm_sys::LLVMFastMathAllowContract != 0 }
 }
-/// Whether an integer `add`, `sub` or `mul` carries `nsw` (signed
+/// Whether an integer `add`, `sub`, `mul` or `shl` carries `nsw` (signed
 /// overflow gives poison).
 pub fn has_no_signed_wrap(inst: Value) -> bool {
     // SAFETY: asked of opcodes that have the flag only.
     unsafe { llvm_sys::core::LLVMGetNSW(inst) != 0 }
+}
+/// Whether an integer `add`, `sub`, `mul` or `shl` carries `nuw`
+/// (unsigned wrap gives poison).
+pub fn has_no_unsigned_wrap(inst: Value) -> bool {
+    // SAFETY: asked of opcodes that have the flag only.
+    unsafe { llvm_sys::core::LLVMGetNUW(inst) != 0 }
+}
+/// Whether a `udiv`, `sdiv`, `lshr` or `ashr` carries `exact` (a
+/// remainder or a set bit shifted out gives poison).
+pub fn is_exact(inst: Value) -> bool {
+    // SAFETY: asked of opcodes that have the flag only.
+    unsafe { llvm_sys::core::LLVMGetExact(inst) != 0 }
 }
 /// Whether `v` is an instruction (not a constant or argument).
 pub fn is_instruction(v: Value) -> bool {

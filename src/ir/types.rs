@@ -285,6 +285,21 @@ pub enum AtomicOp {
     FSub,
 }
 
+/// The flags of an integer operation that promise something of its
+/// operands; where the promise fails the result is poison.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct PoisonFlags {
+    /// `nsw` on `add`, `sub`, `mul`, `shl`: no signed overflow (C's signed
+    /// `+ - *`; `shl nsw` where the optimiser knows C's `<<` rule).
+    pub nsw: bool,
+    /// `nuw` on `add`, `sub`, `mul`, `shl`: no unsigned wrap (written by
+    /// the optimiser from facts C's rules give it).
+    pub nuw: bool,
+    /// `exact` on `udiv`, `sdiv`, `lshr`, `ashr`: no remainder, no set bit
+    /// shifted out (`sdiv exact` is C's pointer difference).
+    pub exact: bool,
+}
+
 /// What an instruction does, with its operands.
 #[derive(Clone, Debug, PartialEq)]
 pub enum InstKind {
@@ -297,9 +312,8 @@ pub enum InstKind {
         lhs: Operand,
         /// Right operand.
         rhs: Operand,
-        /// `nsw`: signed overflow makes the result poison (C's signed
-        /// `+ - *`).
-        nsw: bool,
+        /// The flags that make the result poison when they do not hold.
+        flags: PoisonFlags,
     },
     /// FP arithmetic. `approximate` is set for `!fpmath` ulp metadata.
     /// `contract`: an fadd/fsub the back end may fuse with a multiply

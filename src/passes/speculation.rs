@@ -163,7 +163,7 @@ mod tests {
 
     #[test]
     fn division_needs_a_safe_constant_divisor() {
-        let div = |op, rhs| InstKind::Int { op, lhs: int(7), rhs, nsw: false };
+        let div = |op, rhs| InstKind::Int { op, lhs: int(7), rhs, flags: Default::default() };
         let t = Type::Int(32);
         assert!(is_speculatable(&div(BinOp::UDiv, int(3)), &t));
         assert!(!is_speculatable(&div(BinOp::UDiv, int(0)), &t));

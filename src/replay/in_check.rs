@@ -221,7 +221,7 @@ fn replay_one(
         Verdict::Refused(why) => model_only(f, format!("the witness does not fit the native build: {why}"), summary),
         Verdict::NotReproduced(..) if on == "qemu-aarch64" && is_memory_error(f.kind) => model_only(
             f,
-            "AArch64 builds run under qemu-aarch64 without sanitizers, where a memory error shows only if it faults, and this one did not"
+            "AArch64 builds run under qemu-aarch64 without sanitizers, where a memory error shows only if it faults (heap blocks end on a guard page; stack and global objects have none), and this one did not"
                 .into(),
             summary,
         ),

@@ -175,6 +175,10 @@ pub fn aarch64_emulator() -> Emulator {
 /// runtimes for clang), no -march=native; the cross C library's headers.
 const AARCH64_FLAGS: &[&str] = &["-O0", "-g", "-ffp-contract=off", "-fno-omit-frame-pointer"];
 
+/// The harness's heap functions, linked to the guard-page allocator of
+/// the replay runtime where no sanitizer exists.
+const GUARD_PAGE_LINKING: &[&str] = &["-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free"];
+
 fn is_cxx(p: &Path) -> bool {
     matches!(p.extension().and_then(|e| e.to_str()), Some("cc" | "cpp" | "cxx" | "C"))
 }
@@ -214,7 +218,13 @@ pub fn build(plan: &BuildPlan) -> Result<NativeProgram, ReplayError> {
     }
     cmd.args(&plan.cflags);
     cmd.args(&plan.inputs);
-    cmd.arg("-x").arg("c").arg(runtime.join("replay/replay_runtime.c")).arg("-x").arg("none");
+    cmd.arg("-x").arg("c").arg(runtime.join("replay/replay_runtime.c"));
+    if emulator.is_some() {
+        // No sanitizer there: heap blocks end on a guard page instead, so
+        // that running past one faults (guard_pages.c).
+        cmd.arg(runtime.join("replay/guard_pages.c")).args(GUARD_PAGE_LINKING);
+    }
+    cmd.arg("-x").arg("none");
     cmd.arg("-lm").arg("-o").arg(&exe);
     let mut built = cmd.output().map_err(|source| ReplayError::CannotRun { what: "clang", source })?;
     // An OpenCL host program runs against the real OpenCL implementation

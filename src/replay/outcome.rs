@@ -56,6 +56,7 @@ const UBSAN_KINDS: &[(&str, FindingKind)] = &[
     ("shift exponent", FindingKind::UndefinedBehaviour),
     ("signed integer overflow", FindingKind::UndefinedBehaviour),
     ("negation of", FindingKind::UndefinedBehaviour),
+    ("left shift of negative value", FindingKind::UndefinedBehaviour),
     ("cannot be represented in type", FindingKind::UndefinedBehaviour),
     ("is outside the range of representable values", FindingKind::UndefinedBehaviour),
 ];
@@ -154,10 +155,13 @@ pub fn observe(run: &RunResult) -> Vec<Observed> {
         }
         Some(SIGFPE) if !sanitizer_spoke => seen.push(Observed { kind: FindingKind::DivisionByZero, site: None, detail: "SIGFPE".into() }),
         Some(SIGSEGV) if !sanitizer_spoke => {
-            // Without a sanitizer the fault does not say whether it was a
-            // write: either kind of memory error shows this way.
-            seen.push(Observed { kind: FindingKind::OutOfBounds, site: None, detail: "SIGSEGV".into() });
-            seen.push(Observed { kind: FindingKind::WriteToReadOnly, site: None, detail: "SIGSEGV".into() });
+            // Without a sanitizer the fault does not say which memory error
+            // it was: a write to read-only memory, or (with the guard pages
+            // of replay/guard_pages.c) a run past a heap block, a use or a
+            // second free of a freed one.
+            for kind in [FindingKind::OutOfBounds, FindingKind::WriteToReadOnly, FindingKind::UseAfterFree, FindingKind::DoubleFree] {
+                seen.push(Observed { kind, site: None, detail: "SIGSEGV".into() });
+            }
         }
         _ => {}
     }

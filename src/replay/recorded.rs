@@ -109,6 +109,14 @@ pub fn skip_reason(f: &Finding, dir: Option<&Path>) -> Option<&'static str> {
     }
     match f.kind {
         K::Race | K::BarrierDivergence => Some("races and barrier divergence need the work-item scheduler; a native run cannot show them"),
+        K::UndefinedBehaviour
+            if matches!(
+                f.undefined_behaviour,
+                Some(crate::report::UndefinedOperation::UnsignedWrap | crate::report::UndefinedOperation::InexactDivision)
+            ) =>
+        {
+            Some("a broken `nuw` or `exact` promise of the compiled code: UndefinedBehaviorSanitizer has no test of it")
+        }
         K::UninitializedRead => Some("an uninitialised read needs MemorySanitizer, which cannot be combined with AddressSanitizer"),
         _ if f.witness.is_none() => Some("no witness"),
         K::OutOfBounds | K::UseAfterFree | K::DoubleFree | K::DivisionByZero | K::UndefinedBehaviour | K::WriteToReadOnly

@@ -135,6 +135,16 @@ pub enum UndefinedOperation {
     /// A float-to-integer conversion of NaN or of a value outside the
     /// integer's range.
     FloatCastOverflow,
+    /// C's `<<` of a negative value, or of one whose set bits reach or
+    /// pass the sign bit (IR `shl nsw`, or clang's test of the rule).
+    LeftShiftOverflow,
+    /// An `add`, `sub`, `mul` or `shl` the compiler marked `nuw` (from C's
+    /// rules) wraps around.
+    UnsignedWrap,
+    /// A division or right shift the compiler marked `exact` leaves a
+    /// remainder (C's pointer difference of pointers into different
+    /// objects, or misaligned ones).
+    InexactDivision,
 }
 
 impl UndefinedOperation {
@@ -145,6 +155,9 @@ impl UndefinedOperation {
             UndefinedOperation::SignedOverflow => "signed-overflow",
             UndefinedOperation::DivisionOverflow => "division-overflow",
             UndefinedOperation::FloatCastOverflow => "float-cast-overflow",
+            UndefinedOperation::LeftShiftOverflow => "left-shift-overflow",
+            UndefinedOperation::UnsignedWrap => "unsigned-wrap",
+            UndefinedOperation::InexactDivision => "inexact-division",
         }
     }
 }
@@ -388,6 +401,10 @@ pub struct MismatchExprs {
     /// of them (at most 64), when the buffers could be read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub differing: Option<DifferingElements>,
+    /// For a failing assertion: the comparison that fails, in words
+    /// (`left > right`), `left` and `right` being its operands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
 }
 
 /// The elements of a `symcross_check_equal` that differ under the witness.

@@ -214,7 +214,14 @@ fn render_finding(out: &mut String, f: &Finding, sources: &mut SourceCache, styl
         }
         let _ = writeln!(out, "  left:  {}", elide(&e.left));
         let _ = writeln!(out, "  right: {}", elide(&e.right));
-        let _ = writeln!(out, "  (the first differing subterms are marked ⟪ ⟫)");
+        match &e.condition {
+            Some(c) => {
+                let _ = writeln!(out, "  (the assertion fails where {c})");
+            }
+            None => {
+                let _ = writeln!(out, "  (the first differing subterms are marked ⟪ ⟫)");
+            }
+        }
         if let (Some(l), Some(r)) = (&e.left_value, &e.right_value) {
             let ty = e.element_type.as_deref().map(|t| format!(" ({t})")).unwrap_or_default();
             let _ = writeln!(out, "  under the witness{ty}: left = {l}, right = {r}");

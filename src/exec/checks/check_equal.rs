@@ -270,6 +270,7 @@ impl<'m> Executor<'m> {
             element: None,
             nans_equal: None,
             differing,
+            condition: None,
         }
     }
 }

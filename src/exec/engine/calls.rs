@@ -314,8 +314,31 @@ impl<'m> Executor<'m> {
         let decided = if state.unconfirmed_path { None } else { Some(state.branch_step.unwrap_or(crate::report::DecidedBy::BitPrecise)) };
         self.log.check_stats.record(decided.as_slice());
         let decided = decided.or_else(|| Some(undecided_path(state, &mut msg)));
-        self.report(state, FindingKind::Mismatch, c.inst.loc, msg, model.as_ref().filter(|_| !state.unconfirmed_path), decided);
+        let witness = model.as_ref().filter(|_| !state.unconfirmed_path);
+        let compared = self.branch_into_block(state).and_then(|failing| self.condition_values(failing, witness));
+        if let Some(f) = self.report(state, FindingKind::Mismatch, c.inst.loc, msg, witness, decided) {
+            f.expressions = compared;
+        }
         Err(Step::Terminated)
+    }
+
+    /// The condition under which the last branch took the path into the
+    /// block it is in (the failing side of `assert`'s test), if a
+    /// two-way branch did.
+    fn branch_into_block(&mut self, state: &State) -> Option<ExprId> {
+        let frame = state.frame();
+        let func = self.cx.module.function(frame.func);
+        let (here, from) = (frame.block, frame.prev_block?);
+        let crate::ir::Terminator::CondBr { cond, then, otherwise } = &func.blocks[from.0 as usize].term else { return None };
+        if then == otherwise {
+            return None;
+        }
+        let taken = *self.operand(state, func, cond).first()?;
+        if *then == here {
+            Some(taken)
+        } else {
+            Some(self.cx.pool.not(taken))
+        }
     }
 
     /// `klee_assert(cond)`: a check that `cond` is non-zero on every input
@@ -333,7 +356,10 @@ impl<'m> Executor<'m> {
             self.log.check_stats.record(decided.as_slice());
             let mut msg = "klee_assert can fail".to_string();
             let decided = if bad.unconfirmed_path { Some(undecided_path(&bad, &mut msg)) } else { decided };
-            self.report(&bad, FindingKind::Mismatch, c.inst.loc, msg, witness.as_ref(), decided);
+            let compared = self.condition_values(fails, witness.as_ref());
+            if let Some(f) = self.report(&bad, FindingKind::Mismatch, c.inst.loc, msg, witness.as_ref(), decided) {
+                f.expressions = compared;
+            }
         }
         match good {
             Some(g) => {

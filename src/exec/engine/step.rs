@@ -47,7 +47,7 @@ impl<'m> Executor<'m> {
             return Step::Terminated;
         }
         let result = match &inst.kind {
-            InstKind::Int { op, lhs, rhs, nsw } => self.exec_int(state, func, inst, *op, lhs, rhs, *nsw),
+            InstKind::Int { op, lhs, rhs, flags } => self.exec_int(state, func, inst, *op, lhs, rhs, *flags),
             InstKind::Float { op, lhs, rhs, approximate, contract } => {
                 self.exec_float(state, func, inst, *op, lhs, rhs, *approximate, *contract)
             }

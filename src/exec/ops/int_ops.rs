@@ -8,7 +8,7 @@ use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
 use crate::expr::value::Value;
 use crate::expr::{BinOp, CmpOp, ExprId};
-use crate::ir::{Function, ICmpPred, Inst, Operand};
+use crate::ir::{Function, ICmpPred, Inst, Operand, PoisonFlags};
 use crate::report::FindingKind;
 
 pub type Exec = Result<Value, Step>;
@@ -23,7 +23,7 @@ impl<'m> Executor<'m> {
         op: BinOp,
         lhs: &Operand,
         rhs: &Operand,
-        nsw: bool,
+        flags: PoisonFlags,
     ) -> Exec {
         let a = self.operand(state, func, lhs);
         let b = self.operand(state, func, rhs);
@@ -43,7 +43,7 @@ impl<'m> Executor<'m> {
         }
         let r = self.map2(&a, &b, |p, x, y| p.bin(op, x, y));
         if host {
-            self.int_poison(inst, op, nsw, &a, &b, &r);
+            self.int_poison(inst, op, flags, &a, &b, &r);
         }
         Ok(r)
     }

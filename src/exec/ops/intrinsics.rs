@@ -175,6 +175,9 @@ enum Llvm {
     IsConstant,
     Powi,
     Trap,
+    /// clang's trap for a failed UndefinedBehaviorSanitizer test; its
+    /// argument says which test.
+    UbsanTrap,
     VaStart,
     VaCopy,
     IsFpClass,
@@ -248,7 +251,7 @@ const LLVM_ROWS: &[(&str, Llvm, usize)] = &[
     ("is.constant", Llvm::IsConstant, 1),
     ("powi", Llvm::Powi, 2),
     ("trap", Llvm::Trap, 0),
-    ("ubsantrap", Llvm::Trap, 1),
+    ("ubsantrap", Llvm::UbsanTrap, 1),
     ("debugtrap", Llvm::Trap, 0),
     ("va_start", Llvm::VaStart, 1),
     ("va_copy", Llvm::VaCopy, 2),
@@ -479,6 +482,11 @@ impl<'m> Executor<'m> {
             }
             Llvm::Trap => {
                 self.report(state, FindingKind::Mismatch, loc, "llvm.trap reached".into(), None, None);
+                return Some(Err(Step::Terminated));
+            }
+            Llvm::UbsanTrap => {
+                let check = self.cx.pool.as_const(c.args[0][0]);
+                self.sanitizer_trap(state, loc, check);
                 return Some(Err(Step::Terminated));
             }
             Llvm::VaStart => return Some(self.va_start(state, c.args[0][0], loc).map(|_| None)),

@@ -19,6 +19,11 @@
 //! then goes on only with inputs for which it does not: nothing is proved
 //! through an undefined value.
 //!
+//! The flags the compiler writes on integer operations (`shl nsw`, `nuw`,
+//! `exact`) are promises of the same kind: where one is broken the result
+//! is poison, and the path that breaks it broke one of C's rules first
+//! (`shl nsw` is C's rule for `<<` of signed values itself).
+//!
 //! Most operations are settled without a query: constants fold, and
 //! operands known to need fewer bits than the width (a sum of widened
 //! bytes) cannot overflow.
@@ -28,44 +33,45 @@ use crate::exec::engine::state::State;
 use crate::exec::ops::operand_ranges::{float_range, signed_bits, unsigned_max};
 use crate::expr::value::Value;
 use crate::expr::{BinOp, CmpOp, ExprId, ExprPool, FpFormat, Outcomes};
-use crate::ir::{Inst, Loc};
+use crate::ir::{Inst, Loc, PoisonFlags};
 use crate::memory::shadow::Shadow;
 use crate::ranges::{Interval, Range, RangeAnalysis};
 use crate::report::{FindingKind, Related, UndefinedOperation};
 
 impl<'m> Executor<'m> {
     /// Marks the lanes of an integer operation's result that are poison:
-    /// a shift amount of the width or more, or a signed overflow where the
-    /// IR says `nsw`.
-    pub(in crate::exec) fn int_poison(&mut self, inst: &Inst, op: BinOp, nsw: bool, a: &Value, b: &Value, r: &Value) {
+    /// a shift amount of the width or more, a signed overflow where the IR
+    /// says `nsw`, or a broken `nuw` or `exact` promise.
+    pub(in crate::exec) fn int_poison(&mut self, inst: &Inst, op: BinOp, flags: PoisonFlags, a: &Value, b: &Value, r: &Value) {
         let (p, ranges) = (&mut self.cx.pool, &mut self.shadow.operand_ranges);
+        let w = r.first().map_or(0, |l| p.width(*l));
         let (kind, what) = match op {
             BinOp::Shl | BinOp::LShr | BinOp::AShr => {
-                let w = r.first().map_or(0, |l| p.width(*l));
                 let shown = match op {
                     BinOp::Shl => "<<",
                     _ => ">>",
                 };
                 (UndefinedOperation::ShiftOutOfRange, format!("a shift (`{shown}`) of a {w}-bit value by {w} or more"))
             }
-            BinOp::Add | BinOp::Sub | BinOp::Mul if nsw => {
-                let w = r.first().map_or(0, |l| p.width(*l));
-                let shown = match op {
-                    BinOp::Add => "+",
-                    BinOp::Sub => "-",
-                    _ => "*",
-                };
-                (UndefinedOperation::SignedOverflow, format!("signed overflow of a {w}-bit `{shown}`"))
+            BinOp::Add | BinOp::Sub | BinOp::Mul if flags.nsw => {
+                (UndefinedOperation::SignedOverflow, format!("signed overflow of a {w}-bit `{}`", shown(op)))
             }
-            _ => return,
+            _ => (UndefinedOperation::SignedOverflow, String::new()),
         };
-        let conds: Vec<ExprId> = (0..r.len())
-            .map(|i| match kind {
-                UndefinedOperation::ShiftOutOfRange => shift_out_of_range(p, b[i]),
-                _ => signed_overflow(p, ranges, op, a[i], b[i], r[i]),
-            })
-            .collect();
-        self.record_poison(inst.loc, kind, what, &conds, r);
+        if !what.is_empty() {
+            let conds: Vec<ExprId> = (0..r.len())
+                .map(|i| match kind {
+                    UndefinedOperation::ShiftOutOfRange => shift_out_of_range(p, b[i]),
+                    _ => signed_overflow(p, ranges, op, a[i], b[i], r[i]),
+                })
+                .collect();
+            self.record_poison(inst.loc, kind, what, &conds, r);
+        }
+        if let Some((kind, what)) = promise(op, flags, w) {
+            let p = &mut self.cx.pool;
+            let conds: Vec<ExprId> = (0..r.len()).map(|i| promise_broken(p, op, flags, a[i], b[i], r[i])).collect();
+            self.record_poison(inst.loc, kind, what, &conds, r);
+        }
     }
 
     /// Marks the lanes of a float-to-integer conversion that are poison:
@@ -83,13 +89,20 @@ impl<'m> Executor<'m> {
     }
 
     /// Leaves in `self.shadow.poison` the lanes of `r` that `conds` make
-    /// poison, for the step to merge into the result's shadow.
+    /// poison, for the step to merge into the result's shadow. A second
+    /// reason for the same result joins the first's lanes under the first's
+    /// name (both are the same operation's).
     fn record_poison(&mut self, loc: Loc, kind: UndefinedOperation, what: String, conds: &[ExprId], r: &Value) {
         let p = &mut self.cx.pool;
         if conds.iter().all(|c| p.as_const(*c) == Some(0)) {
             return;
         }
         let mask: Value = conds.iter().zip(r.iter()).map(|(c, l)| p.sext(*c, p.width(*l))).collect();
+        if let Some((old, origin)) = self.shadow.poison.take() {
+            let joined = old.iter().zip(mask.iter()).map(|(x, y)| p.or(*x, *y)).collect();
+            self.shadow.poison = Some((joined, origin));
+            return;
+        }
         let origin = self.shadow.intern_undefined(what, loc, kind);
         self.shadow.poison = Some((mask, origin));
     }
@@ -136,6 +149,32 @@ impl<'m> Executor<'m> {
                 Ok(())
             }
             None => Err(Step::Terminated),
+        }
+    }
+
+    /// clang's test of one of C's rules failed on this path (the user's
+    /// code is compiled with the test of `<<` on signed values, README
+    /// "Undefined behaviour"): an `undefined-behaviour` finding where it
+    /// failed, as UndefinedBehaviorSanitizer reports it there. `check` is
+    /// the test's number (clang's list of sanitizer handlers).
+    pub(in crate::exec) fn sanitizer_trap(&mut self, state: &State, loc: Loc, check: Option<u128>) {
+        let (kind, what) = match check {
+            Some(0 | 12 | 13 | 21) => (UndefinedOperation::SignedOverflow, "signed overflow"),
+            Some(3) => (UndefinedOperation::DivisionOverflow, "signed division of the minimum value by -1"),
+            Some(5) => (UndefinedOperation::FloatCastOverflow, "a conversion of NaN or of an out-of-range float to an integer"),
+            Some(20) => (
+                UndefinedOperation::LeftShiftOverflow,
+                "a left shift (`<<`) of a signed value that is negative or whose set bits reach the sign bit",
+            ),
+            _ => {
+                let msg = "an UndefinedBehaviorSanitizer test failed (llvm.ubsantrap)".to_string();
+                self.report(state, FindingKind::UndefinedBehaviour, loc, msg, None, None);
+                return;
+            }
+        };
+        let msg = format!("undefined behaviour: {what}");
+        if let Some(f) = self.report(state, FindingKind::UndefinedBehaviour, loc, msg, None, None) {
+            f.undefined_behaviour = Some(kind);
         }
     }
 
@@ -191,6 +230,162 @@ fn shift_out_of_range(p: &mut ExprPool, amount: ExprId) -> ExprId {
     }
     let width = p.constant(w, w as u128);
     p.cmp(CmpOp::Ule, width, amount)
+}
+
+/// The C spelling of an arithmetic operation, for messages.
+fn shown(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Add => "+",
+        BinOp::Sub => "-",
+        BinOp::Mul => "*",
+        BinOp::Shl => "<<",
+        BinOp::LShr | BinOp::AShr => ">>",
+        _ => "/",
+    }
+}
+
+/// The promise a flag of `op` makes beyond what `int_poison` tests
+/// already (`nsw` of `+ - *`, shift counts): its kind and words, or None.
+fn promise(op: BinOp, flags: PoisonFlags, w: u32) -> Option<(UndefinedOperation, String)> {
+    let verb = shown(op);
+    match op {
+        BinOp::Shl if flags.nsw => Some((
+            UndefinedOperation::LeftShiftOverflow,
+            format!("a left shift (`<<`) of a {w}-bit signed value that is negative or whose set bits reach the sign bit"),
+        )),
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl if flags.nuw => Some((
+            UndefinedOperation::UnsignedWrap,
+            format!("a {w}-bit `{verb}` the compiler marked `nuw` (it cannot wrap by C's rules) wraps around"),
+        )),
+        BinOp::UDiv | BinOp::SDiv | BinOp::LShr | BinOp::AShr if flags.exact => Some((
+            UndefinedOperation::InexactDivision,
+            format!("a {w}-bit `{verb}` the compiler marked `exact` (a pointer difference, or a division it knows leaves no remainder) leaves a remainder"),
+        )),
+        _ => None,
+    }
+}
+
+/// Whether the flags of `op` promise something `int_poison` must test.
+fn has_promise(op: BinOp, flags: PoisonFlags) -> bool {
+    match op {
+        BinOp::Shl => flags.nsw || flags.nuw,
+        BinOp::Add | BinOp::Sub | BinOp::Mul => flags.nuw,
+        BinOp::UDiv | BinOp::SDiv | BinOp::LShr | BinOp::AShr => flags.exact,
+        _ => false,
+    }
+}
+
+/// Whether the constants `x op y` (`w` bits) keep every promise of
+/// `flags` that `promise` names (`nsw` of `+ - *` is tested apart). A
+/// shift by the width or more is out of range instead, and a division
+/// by zero a finding of its own: both count as kept here.
+pub(crate) fn flags_kept(op: BinOp, flags: PoisonFlags, w: u32, x: u128, y: u128) -> bool {
+    if !has_promise(op, flags) {
+        return true;
+    }
+    let m = crate::expr::mask(w);
+    let signed = |v: u128| crate::expr::to_signed(v, w);
+    match op {
+        BinOp::Shl if y >= w as u128 => true,
+        BinOp::Shl => {
+            let r = (x << y) & m;
+            let nuw_ok = !flags.nuw || r >> y == x;
+            let nsw_ok = !flags.nsw || signed(r) >> y == signed(x);
+            nuw_ok && nsw_ok
+        }
+        BinOp::Add => x + y <= m,
+        BinOp::Sub => x >= y,
+        BinOp::Mul => x.checked_mul(y).is_some_and(|v| v <= m),
+        BinOp::LShr | BinOp::AShr if y >= w as u128 => true,
+        BinOp::LShr | BinOp::AShr => x & ((1u128 << y) - 1) == 0,
+        BinOp::UDiv => y == 0 || x % y == 0,
+        BinOp::SDiv => y == 0 || signed(x).checked_rem(signed(y)).is_none_or(|v| v == 0),
+        _ => true,
+    }
+}
+
+/// Whether `a op b` (wrapped result `r`) breaks the promise of `flags`
+/// (`promise`); settled without a query for constants, and for `nuw`
+/// sums and products whose operands' largest values cannot wrap.
+fn promise_broken(p: &mut ExprPool, op: BinOp, flags: PoisonFlags, a: ExprId, b: ExprId, r: ExprId) -> ExprId {
+    let w = p.width(a);
+    if let (Some(x), Some(y)) = (p.as_const(a), p.as_const(b)) {
+        return p.bool_const(!flags_kept(op, flags, w, x, y));
+    }
+    let m = crate::expr::mask(w);
+    let in_range = |p: &mut ExprPool| {
+        let width = p.constant(w, w as u128);
+        p.cmp(CmpOp::Ult, b, width)
+    };
+    match op {
+        BinOp::Add | BinOp::Mul => {
+            let (ma, mb) = (unsigned_max(p, a), unsigned_max(p, b));
+            let fits = match op {
+                BinOp::Add => ma.checked_add(mb).is_some_and(|v| v <= m),
+                _ => ma.checked_mul(mb).is_some_and(|v| v <= m),
+            };
+            if fits {
+                return p.bool_const(false);
+            }
+            if op == BinOp::Add {
+                return p.cmp(CmpOp::Ult, r, a);
+            }
+            if 2 * w > 128 {
+                let zero = p.constant(w, 0);
+                let is_zero = p.eq(a, zero);
+                let q = p.bin(BinOp::UDiv, r, a);
+                let back = p.eq(q, b);
+                let fine = p.or(is_zero, back);
+                return p.not(fine);
+            }
+            let (x, y) = (p.zext(a, 2 * w), p.zext(b, 2 * w));
+            let exact = p.mul(x, y);
+            let wrapped = p.zext(r, 2 * w);
+            let same = p.eq(exact, wrapped);
+            p.not(same)
+        }
+        BinOp::Sub => p.cmp(CmpOp::Ult, a, b),
+        BinOp::Shl => {
+            // The largest value shifted by the largest count keeps every
+            // bit (and the sign bit clear): no promise can break.
+            let (ma, mb) = (unsigned_max(p, a), unsigned_max(p, b));
+            let top = if flags.nsw { m >> 1 } else { m };
+            if mb < w as u128 && ma.checked_shl(mb as u32).is_some_and(|v| v <= top && v >> mb == ma) {
+                return p.bool_const(false);
+            }
+            let mut broken = p.bool_const(false);
+            if flags.nuw {
+                let back = p.bin(BinOp::LShr, r, b);
+                let same = p.eq(back, a);
+                let lost = p.not(same);
+                broken = p.or(broken, lost);
+            }
+            if flags.nsw {
+                let back = p.bin(BinOp::AShr, r, b);
+                let same = p.eq(back, a);
+                let lost = p.not(same);
+                broken = p.or(broken, lost);
+            }
+            let counted = in_range(p);
+            p.and(counted, broken)
+        }
+        BinOp::LShr | BinOp::AShr => {
+            let back = p.bin(BinOp::Shl, r, b);
+            let same = p.eq(back, a);
+            let lost = p.not(same);
+            let counted = in_range(p);
+            p.and(counted, lost)
+        }
+        _ => {
+            // udiv/sdiv exact: a remainder, where the divisor is not zero
+            // (a zero divisor is a finding of its own).
+            let rem = if op == BinOp::UDiv { BinOp::URem } else { BinOp::SRem };
+            let zero = p.constant(w, 0);
+            let left = p.bin(rem, a, b);
+            let is_zero = p.eq(left, zero);
+            p.not(is_zero)
+        }
+    }
 }
 
 /// Whether the signed `a op b` (whose wrapped result is `r`) overflows;

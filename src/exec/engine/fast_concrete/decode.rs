@@ -8,7 +8,7 @@
 
 use crate::exec::engine::executor::Executor;
 use crate::expr::{BinOp, ExprId, FBinOp, FpFormat, Outcomes};
-use crate::ir::{BlockId, CastOp, Const, FuncId, Function, ICmpPred, Inst, InstKind, Operand, Terminator, Type};
+use crate::ir::{BlockId, CastOp, Const, FuncId, Function, ICmpPred, Inst, InstKind, Operand, PoisonFlags, Terminator, Type};
 use std::rc::Rc;
 
 /// An operand as the tier reads it.
@@ -47,7 +47,7 @@ pub(super) enum Op {
     Nop,
     Int {
         op: BinOp,
-        nsw: bool,
+        flags: PoisonFlags,
         dst: u32,
         a: Src,
         b: Src,
@@ -55,7 +55,7 @@ pub(super) enum Op {
     /// `Int` on one lane of `w` bits.
     Int1 {
         op: BinOp,
-        nsw: bool,
+        flags: PoisonFlags,
         w: u32,
         dst: u32,
         a: Src,
@@ -338,10 +338,10 @@ impl<'m> Executor<'m> {
         let dst = inst.dest.map(|d| d.0);
         Some(match &inst.kind {
             InstKind::Phi { .. } | InstKind::Fence => Op::Nop,
-            InstKind::Int { op, lhs, rhs, nsw } if is_scalar(&inst.ty) => {
-                Op::Int1 { op: *op, nsw: *nsw, w: inst.ty.scalar_bits(), dst: dst?, a: self.src(lhs)?, b: self.src(rhs)? }
+            InstKind::Int { op, lhs, rhs, flags } if is_scalar(&inst.ty) => {
+                Op::Int1 { op: *op, flags: *flags, w: inst.ty.scalar_bits(), dst: dst?, a: self.src(lhs)?, b: self.src(rhs)? }
             }
-            InstKind::Int { op, lhs, rhs, nsw } => Op::Int { op: *op, nsw: *nsw, dst: dst?, a: self.src(lhs)?, b: self.src(rhs)? },
+            InstKind::Int { op, lhs, rhs, flags } => Op::Int { op: *op, flags: *flags, dst: dst?, a: self.src(lhs)?, b: self.src(rhs)? },
             InstKind::ICmp { pred, lhs, rhs } if is_scalar(&inst.ty) => {
                 Op::ICmp1 { pred: *pred, w: operand_width(func, lhs)?, dst: dst?, a: self.src(lhs)?, b: self.src(rhs)? }
             }

@@ -3,7 +3,7 @@
 //! (the same pool calls, or arithmetic that gives the very handles those
 //! calls give; the same frame and memory writes; one step counted) or ends
 //! the stretch before it changes anything, leaving it to the general step.
-//! Arithmetic that can be undefined (division, shifts, `nsw`) and
+//! Arithmetic that can be undefined (division, shifts, `nsw`, `nuw`, `exact`) and
 //! conversions run only on constants, where the general step's tests are
 //! settled without a query and without a finding; moves of values (phis,
 //! selects, stores, calls, returns) carry any expression.
@@ -15,7 +15,7 @@ use crate::exec::ops::int_ops::icmp;
 use crate::exec::ops::operand_ranges::signed_bits;
 use crate::expr::value::{relane, resize, scalar, Value};
 use crate::expr::{BinOp, ExprId, ExprPool};
-use crate::ir::{BlockId, Function, ICmpPred, RegId};
+use crate::ir::{BlockId, Function, ICmpPred, PoisonFlags, RegId};
 use crate::memory::{Memory, ObjectId, ObjectKind};
 use std::rc::Rc;
 
@@ -215,9 +215,12 @@ fn signed_bits_of(v: u128, w: u32) -> u32 {
 /// anything: no division by zero or of the minimum by -1, no shift by the
 /// width or more, no signed overflow of an `nsw` operation as the general
 /// step rules it out (from the operands' signed bits; anything else is
-/// left to it).
+/// left to it), and every `nuw` or `exact` promise kept.
 #[inline]
-fn defined(pool: &mut ExprPool, op: BinOp, nsw: bool, w: u32, x: u128, y: u128) -> bool {
+fn defined(pool: &mut ExprPool, op: BinOp, flags: PoisonFlags, w: u32, x: u128, y: u128) -> bool {
+    if !crate::exec::ops::undefined::flags_kept(op, flags, w, x, y) {
+        return false;
+    }
     match op {
         BinOp::UDiv | BinOp::URem => y != 0,
         BinOp::SDiv | BinOp::SRem => {
@@ -230,40 +233,46 @@ fn defined(pool: &mut ExprPool, op: BinOp, nsw: bool, w: u32, x: u128, y: u128) 
             y != 0 && !(y == crate::expr::mask(w) && x == min)
         }
         BinOp::Shl | BinOp::LShr | BinOp::AShr => y < w as u128,
-        BinOp::Add | BinOp::Sub if nsw => signed_bits_of(x, w).max(signed_bits_of(y, w)) < w,
-        BinOp::Mul if nsw => signed_bits_of(x, w) + signed_bits_of(y, w) <= w,
+        BinOp::Add | BinOp::Sub if flags.nsw => signed_bits_of(x, w).max(signed_bits_of(y, w)) < w,
+        BinOp::Mul if flags.nsw => signed_bits_of(x, w) + signed_bits_of(y, w) <= w,
         _ => true,
     }
 }
 
 /// `defined` for numbers of `w` (at most 64) bits.
 #[inline(always)]
-fn defined_word(pool: &mut ExprPool, op: BinOp, nsw: bool, w: u32, x: u64, y: u64) -> bool {
+fn defined_word(pool: &mut ExprPool, op: BinOp, flags: PoisonFlags, w: u32, x: u64, y: u64) -> bool {
     // Signed bits as operand_ranges.rs counts them.
     let bits = |v: u64| {
         let s = signed(v, w);
         let magnitude = if s < 0 { !s } else { s };
         (65 - magnitude.leading_zeros()).clamp(1, w)
     };
+    if (flags.nuw || flags.exact || (flags.nsw && op == BinOp::Shl)) && !crate::exec::ops::undefined::flags_kept(op, flags, w, x as u128, y as u128) {
+        return false;
+    }
     match op {
-        BinOp::Add | BinOp::Sub if nsw => bits(x).max(bits(y)) < w,
-        BinOp::Mul if nsw => bits(x) + bits(y) <= w,
+        BinOp::Add | BinOp::Sub if flags.nsw => bits(x).max(bits(y)) < w,
+        BinOp::Mul if flags.nsw => bits(x) + bits(y) <= w,
         BinOp::UDiv | BinOp::URem => y != 0,
-        BinOp::SDiv | BinOp::SRem => defined(pool, op, nsw, w, x as u128, y as u128),
+        BinOp::SDiv | BinOp::SRem => defined(pool, op, flags, w, x as u128, y as u128),
         BinOp::Shl | BinOp::LShr | BinOp::AShr => y < w as u64,
         _ => true,
     }
 }
 
 /// `defined` lane by lane, divisors first (the general step's order).
-fn lanes_defined(pool: &mut ExprPool, op: BinOp, nsw: bool, a: &Value, b: &Value) -> bool {
+fn lanes_defined(pool: &mut ExprPool, op: BinOp, flags: PoisonFlags, a: &Value, b: &Value) -> bool {
     if matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem) && b.iter().any(|d| pool.as_const(*d) == Some(0)) {
         return false;
     }
     a.iter().zip(b.iter()).all(|(x, y)| {
         let (Some(xv), Some(yv)) = (pool.as_const(*x), pool.as_const(*y)) else { return false };
         let w = pool.width(*x);
-        if nsw && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
+        if !crate::exec::ops::undefined::flags_kept(op, flags, w, xv, yv) {
+            return false;
+        }
+        if flags.nsw && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
             // Through the general step's own count, for expressions too.
             let (sa, sb) = (signed_bits(pool, *x), signed_bits(pool, *y));
             return match op {
@@ -271,7 +280,7 @@ fn lanes_defined(pool: &mut ExprPool, op: BinOp, nsw: bool, a: &Value, b: &Value
                 _ => sa.max(sb) < w,
             };
         }
-        defined(pool, op, nsw, w, xv, yv)
+        defined(pool, op, flags, w, xv, yv)
     })
 }
 
@@ -501,9 +510,9 @@ impl<'m> Executor<'m> {
                 Op::Slow => break Exit::Stop,
                 Op::Call { .. } => break Exit::Call,
                 Op::Nop => {}
-                Op::Int1 { op, nsw, w, dst, a, b } => {
+                Op::Int1 { op, flags, w, dst, a, b } => {
                     if let (Some(x), Some(y)) = (word(frame, *a, *w), word(frame, *b, *w)) {
-                        if !defined_word(pool, *op, *nsw, *w, x, y) {
+                        if !defined_word(pool, *op, *flags, *w, x, y) {
                             break Exit::Stop;
                         }
                         let r = make(pool, *w, arith(*op, *w, x, y));
@@ -514,7 +523,7 @@ impl<'m> Executor<'m> {
                     }
                     let (Some((x, xv)), Some((y, yv))) = (number(frame, pool, *a), number(frame, pool, *b)) else { break Exit::Stop };
                     let w = pool.width(x);
-                    if !defined(pool, *op, *nsw, w, xv, yv) {
+                    if !defined(pool, *op, *flags, w, xv, yv) {
                         break Exit::Stop;
                     }
                     let r = pool.bin(*op, x, y);
@@ -649,9 +658,9 @@ impl<'m> Executor<'m> {
                     let bytes = crate::memory::layout::value_to_bytes(pool, t, &v);
                     memory.object_mut(obj).bytes.write(pool, off, &bytes);
                 }
-                Op::Int { op, nsw, dst, a, b } => {
+                Op::Int { op, flags, dst, a, b } => {
                     let (Some(x), Some(y)) = (constant(frame, pool, *a), constant(frame, pool, *b)) else { break Exit::Stop };
-                    if !lanes_defined(pool, *op, *nsw, &x, &y) {
+                    if !lanes_defined(pool, *op, *flags, &x, &y) {
                         break Exit::Stop;
                     }
                     frame.regs[*dst as usize] = Some(map2(pool, &x, &y, |p, x, y| p.bin(*op, x, y)));
