@@ -181,3 +181,77 @@ fn every_witness_of_a_run_is_replayed_by_one_batch() {
     assert!(findings[2]["native"]["detail"].as_str().unwrap().contains("left = 0x0000003c, right = 0x0000003d"), "{out}");
     assert_eq!(json["native_replay"]["reproduced"], 4, "{json:#}");
 }
+
+/// Every witness of a run is replayed by one process: each run's parent
+/// is one and the same process, and it runs the harness's own build (with
+/// a process per witness, the parent would be symcross itself).
+#[test]
+fn the_batch_replay_starts_one_process_per_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("parents.txt");
+    let f = fixture("one_process.c");
+    let run = common::symcross_in(
+        dir.path(),
+        &[("SYMCROSS_TEST_PARENT_LOG", log.to_str().unwrap())],
+        &["check", f.to_str().unwrap(), "--json", "-"],
+    );
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    let json = run.json.as_ref().expect("JSON report");
+    assert_eq!(json["native_replay"]["reproduced"], 3, "{json:#}");
+    let text = std::fs::read_to_string(&log).expect("each run logs its parent");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "one line per witness: {text}");
+    assert!(lines.iter().all(|l| l.ends_with(" same")), "the parent runs the harness's build: {text}");
+    assert!(lines.iter().all(|l| *l == lines[0]), "one parent for every run: {text}");
+}
+
+/// A failing assertion shows what its comparison compared, under the
+/// witness: both operands and the comparison that fails.
+#[test]
+fn a_failing_assertion_shows_its_compared_values() {
+    let (code, json, out) = check("assert_values.c", &[]);
+    assert_eq!(code, 1, "{out}");
+    let e = &json["findings"][0]["expressions"];
+    assert_eq!(e["condition"], "left > right, or either is NaN", "{e:#}");
+    assert_eq!(e["element_type"], "float", "{e:#}");
+    let (l, r) = (e["left_value"].as_str().unwrap(), e["right_value"].as_str().unwrap());
+    assert!(r.starts_with("1.5f"), "{e:#}");
+    let left: f32 = l.split('f').next().unwrap().parse().unwrap();
+    assert!(left > 1.5, "the witness breaks the bound: {e:#}");
+    assert!(out.contains("(the assertion fails where left > right, or either is NaN)"), "{out}");
+}
+
+/// An unconfirmed assertion (its path runs through an estimate) shows the
+/// model's values of its comparison, in the report and beside the CPU's.
+#[test]
+fn an_unconfirmed_assertion_shows_the_model_values_of_its_comparison() {
+    let (code, json, out) = check("rcp_relative_error.c", &[]);
+    assert_eq!(code, 3, "{out}");
+    let f = &json["findings"][0];
+    assert_eq!(f["status"], "unconfirmed", "{f:#}");
+    assert!(f["expressions"]["left_value"].is_string() && f["expressions"]["right_value"].is_string(), "{f:#}");
+    assert!(f["native"]["model"].as_str().is_some_and(|m| m.starts_with("left = ")), "{f:#}");
+}
+
+/// Under --target aarch64 no sanitizer exists, but the replay build puts
+/// heap blocks on guard pages: a read past a block, and a read of a freed
+/// one, fault under qemu-aarch64 and are reproduced; the fixed twin has
+/// no finding.
+#[test]
+fn aarch64_heap_errors_are_reproduced_on_guard_pages() {
+    if !have_qemu() {
+        return;
+    }
+    for (name, kind) in [("aarch64_heap_overflow.c", "out-of-bounds"), ("aarch64_use_after_free.c", "use-after-free")] {
+        let (code, json, out) = check(name, &["--target", "aarch64"]);
+        assert_eq!(code, 1, "{name}: {out}");
+        let f = &json["findings"][0];
+        assert_eq!(f["kind"], kind, "{name}: {f:#}");
+        assert_eq!(f["status"], "confirmed", "{name}: {f:#}");
+        assert_eq!(f["native"]["outcome"], "reproduced", "{name}: {f:#}");
+        assert_eq!(json["native_replay"]["on"], "qemu-aarch64", "{name}: {json:#}");
+    }
+    let (code, json, out) = check("aarch64_heap_overflow.c", &["--target", "aarch64", "-D", "LIMIT=6"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(json["findings"].as_array().map(Vec::len), Some(0), "{out}");
+}

@@ -67,6 +67,9 @@ known_answers!(
     float_cast_in_range_is_equivalent => "float_cast_fixed.c",
     psllw_reads_only_the_low_count_quadword => "psllw_count_o2.c",
     cvttsd2si_reads_only_lane_zero => "cvttsd2si_o2.c",
+    left_shift_of_a_negative_int_is_undefined => "left_shift_negative.c",
+    left_shift_of_the_same_bits_as_unsigned_is_equivalent => "left_shift_negative_fixed.c",
+    kept_nuw_nsw_and_exact_promises_are_equivalent => "promises_kept.ll",
 );
 
 /// The finding of a run, which must be the only one and of kind
@@ -165,6 +168,54 @@ fn sarif_has_a_rule_for_undefined_behaviour() {
     assert!(results.iter().any(|r| r["ruleId"] == "undefined-behaviour"), "{results:#?}");
     let rules = log["runs"][0]["tool"]["driver"]["rules"].as_array().expect("rules");
     assert!(rules.iter().any(|r| r["id"] == "undefined-behaviour"), "{rules:#?}");
+}
+
+/// C's `<<` of a negative `int` (or one whose bits reach the sign bit)
+/// is undefined although the IR's `shl` has no flag for it: the finding
+/// is at the shift, and UndefinedBehaviorSanitizer reproduces it.
+#[test]
+fn a_left_shift_of_a_negative_value_is_found_at_the_shift_and_reproduced() {
+    let f = undefined_finding(&check("left_shift_negative.c", &[]));
+    assert_eq!(f["undefined_behaviour"], "left-shift-overflow", "{f:#}");
+    assert_eq!(f["location"]["line"], 13, "at the shift: {f:#}");
+    assert_eq!(f["status"], "confirmed", "{f:#}");
+    assert_eq!(f["native"]["outcome"], "reproduced", "{f:#}");
+    assert!(f["native"]["detail"].as_str().unwrap().contains("left shift of"), "{f:#}");
+    // Some lane of the witness has one of its top five bits set.
+    let x = words(f["witness"]["x"].as_str().expect("x in the witness"));
+    assert!(x.iter().any(|v| v >> 27 != 0), "{x:?}");
+}
+
+/// Each promise the compiler writes on an integer operation (`add nuw`,
+/// `shl nsw`, `lshr exact`, `udiv exact`), when an input breaks it, is a
+/// finding of its own kind at its own line: the result is poison there.
+#[test]
+fn every_broken_promise_of_the_ir_is_undefined() {
+    let run = check("promises_broken.ll", &["--no-replay"]);
+    let json = run.json.as_ref().unwrap_or_else(|| panic!("no JSON report:\n{}\n{}", run.stdout, run.stderr));
+    assert_eq!(json["verdict"], "findings", "{}", run.stdout);
+    let seen: Vec<(u64, &str)> = json["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| (f["location"]["line"].as_u64().unwrap(), f["undefined_behaviour"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(
+        seen,
+        [(36, "unsigned-wrap"), (39, "left-shift-overflow"), (42, "inexact-division"), (45, "inexact-division")],
+        "{}",
+        run.stdout
+    );
+}
+
+/// Poison stored to memory and loaded back keeps its origin: the finding
+/// names the shift that made it, with the branch that used it as a note.
+#[test]
+fn poison_through_memory_names_the_operation_that_made_it() {
+    let f = undefined_finding(&check("poison_through_memory.c", &[]));
+    assert_eq!(f["undefined_behaviour"], "shift-out-of-range", "{f:#}");
+    assert_eq!(f["location"]["line"], 8, "at the shift: {f:#}");
+    assert_eq!(f["related"][0]["location"]["line"], 16, "the use: {f:#}");
 }
 
 /// A poison value that never decides anything is no finding: the guarded

@@ -4,7 +4,7 @@
 pub mod check_close;
 pub(in crate::exec) mod check_differences;
 pub mod check_equal;
-pub(in crate::exec) mod condition_values;
 pub(in crate::exec) mod compare;
+pub(in crate::exec) mod condition_values;
 pub mod nan_bits_read;
 pub(in crate::exec) mod nan_equality;

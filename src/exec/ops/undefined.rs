@@ -298,7 +298,7 @@ pub(crate) fn flags_kept(op: BinOp, flags: PoisonFlags, w: u32, x: u128, y: u128
         BinOp::Mul => x.checked_mul(y).is_some_and(|v| v <= m),
         BinOp::LShr | BinOp::AShr if y >= w as u128 => true,
         BinOp::LShr | BinOp::AShr => x & ((1u128 << y) - 1) == 0,
-        BinOp::UDiv => y == 0 || x % y == 0,
+        BinOp::UDiv => y == 0 || x.is_multiple_of(y),
         BinOp::SDiv => y == 0 || signed(x).checked_rem(signed(y)).is_none_or(|v| v == 0),
         _ => true,
     }

@@ -248,7 +248,9 @@ fn defined_word(pool: &mut ExprPool, op: BinOp, flags: PoisonFlags, w: u32, x: u
         let magnitude = if s < 0 { !s } else { s };
         (65 - magnitude.leading_zeros()).clamp(1, w)
     };
-    if (flags.nuw || flags.exact || (flags.nsw && op == BinOp::Shl)) && !crate::exec::ops::undefined::flags_kept(op, flags, w, x as u128, y as u128) {
+    if (flags.nuw || flags.exact || (flags.nsw && op == BinOp::Shl))
+        && !crate::exec::ops::undefined::flags_kept(op, flags, w, x as u128, y as u128)
+    {
         return false;
     }
     match op {
