@@ -4,7 +4,8 @@
 //! work-items), logs nothing to the console (no script error; the page has
 //! no script, and a control page shows that errors would be seen), and its
 //! DOM holds the finding, the witness values of the JSON report, the folded
-//! expressions and the race's NDRange grid. Markup in a harness comment is
+//! expressions and the NDRange grid of a race, an out-of-bounds access
+//! and a barrier divergence. Markup in a harness comment is
 //! shown as text, never run.
 
 mod common;
@@ -179,13 +180,109 @@ fn a_race_page_draws_the_ndrange_with_both_work_items_and_the_element() {
     assert!(console.is_empty(), "the page logged to the console: {console:#?}");
     assert!(dom.contains("<svg") && dom.contains("class=\"race-grid\""), "no NDRange picture");
     assert_eq!(dom.matches("class=\"group\"").count(), 4, "2×2 groups");
-    assert_eq!(dom.matches("class=\"work-item racing access-first\"").count(), 1);
-    assert_eq!(dom.matches("class=\"work-item racing access-second\"").count(), 1);
-    assert_eq!(dom.matches("class=\"element racing\"").count(), 1, "both touch one element");
+    assert_eq!(dom.matches("class=\"work-item involved access-first\"").count(), 1);
+    assert_eq!(dom.matches("class=\"work-item involved access-second\"").count(), 1);
+    assert_eq!(dom.matches("class=\"element touched\"").count(), 1, "both touch one element");
     assert!(dom.contains(">[1]</text>"));
     assert!(dom.contains("first: write by work-item (1,0,0) of group (0,0,0), bytes 4..7"));
     assert!(dom.contains("second: read by work-item (0,1,0) of group (0,0,0), bytes 4..7"));
     assert!(dom.contains("NDRange: 2×2 work-groups of 4×4 work-items"));
+
+    let (_, _, pixels) = screenshot(&page, dir.path());
+    assert_rendered(&pixels, &[([0xe8, 0x59, 0x0c], "first work-item"), ([0x1c, 0x7e, 0xd6], "second work-item")]);
+}
+
+#[test]
+fn an_out_of_bounds_page_draws_the_work_item_and_the_end_of_the_buffer() {
+    if !chromium_present("html_report::out_of_bounds") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("oob.html");
+    let json = dir.path().join("oob.json");
+    let kernel = format!("{FIXTURES}/off_by_one_store.cl");
+    let r = common::symcross(&[
+        "race",
+        &kernel,
+        "--global-size",
+        "64",
+        "--local-size",
+        "16",
+        "--arg",
+        "n=63",
+        "--arg",
+        "out=252",
+        "--arg",
+        "in=256",
+        "--html",
+        page.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let f = &report["findings"][0];
+    assert_eq!(f["kind"], "out-of-bounds", "{}", r.stdout);
+    let expected: Value = serde_json::json!({
+        "dims": 1, "local_size": [16, 1, 1], "num_groups": [4, 1, 1], "buffer": "out", "space": "global", "buffer_bytes": 252,
+        "accesses": [ {"access": "write", "local_id": [15, 0, 0], "group_id": [3, 0, 0], "byte_offset": 252, "bytes": 4} ]
+    });
+    assert_eq!(f["kernel_site"], expected);
+
+    let (dom, console) = load(&page);
+    assert!(console.is_empty(), "the page logged to the console: {console:#?}");
+    assert!(dom.contains("class=\"out-of-bounds-grid\""), "no NDRange picture");
+    assert_eq!(dom.matches("class=\"group\"").count(), 4);
+    assert_eq!(dom.matches("class=\"work-item involved access-first\"").count(), 1);
+    assert_eq!(dom.matches("class=\"element touched outside\"").count(), 1, "element 63 is past the end");
+    assert!(dom.contains("class=\"buffer-end\"") && dom.contains("end of `out` (byte 252)"));
+    assert!(dom.contains("write by work-item (15,0,0) of group (3,0,0), bytes 252..255 (the buffer holds bytes 0..251)"));
+
+    let (_, _, pixels) = screenshot(&page, dir.path());
+    assert_rendered(&pixels, &[([0xe8, 0x59, 0x0c], "the work-item"), ([0xd6, 0x33, 0x6c], "the buffer's end")]);
+}
+
+#[test]
+fn a_divergence_page_draws_both_work_items_and_where_they_stopped() {
+    if !chromium_present("html_report::divergence") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("divergence.html");
+    let json = dir.path().join("divergence.json");
+    let kernel = format!("{FIXTURES}/barrier_in_branch.cl");
+    let r = common::symcross(&[
+        "race",
+        &kernel,
+        "--global-size",
+        "16",
+        "--local-size",
+        "8",
+        "--html",
+        page.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let f = &report["findings"][0];
+    assert_eq!(f["kind"], "barrier-divergence", "{}", r.stdout);
+    let expected: Value = serde_json::json!({
+        "dims": 1, "local_size": [8, 1, 1], "num_groups": [2, 1, 1],
+        "accesses": [
+            {"access": "waits at the barrier at line 8", "local_id": [0, 0, 0], "group_id": [0, 0, 0]},
+            {"access": "finished the kernel", "local_id": [4, 0, 0], "group_id": [0, 0, 0]}
+        ]
+    });
+    assert_eq!(f["kernel_site"], expected);
+
+    let (dom, console) = load(&page);
+    assert!(console.is_empty(), "the page logged to the console: {console:#?}");
+    assert!(dom.contains("class=\"divergence-grid\""), "no NDRange picture");
+    assert_eq!(dom.matches("class=\"work-item involved").count(), 2);
+    assert!(dom.contains("work-item (0,0,0) of group (0,0,0) waits at the barrier at line 8"));
+    assert!(dom.contains("work-item (4,0,0) of group (0,0,0) finished the kernel"));
+    assert!(!dom.contains("class=\"element"), "a divergence touches no buffer");
 
     let (_, _, pixels) = screenshot(&page, dir.path());
     assert_rendered(&pixels, &[([0xe8, 0x59, 0x0c], "first work-item"), ([0x1c, 0x7e, 0xd6], "second work-item")]);

@@ -102,6 +102,7 @@ mod tests {
             native: None,
             undefined_behaviour: None,
             race: None,
+            kernel_site: None,
         }
     }
 

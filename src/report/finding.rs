@@ -343,7 +343,11 @@ pub struct Finding {
     /// For `race`: the NDRange and both accesses as values (work-items,
     /// groups, bytes), for pictures of the race.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub race: Option<super::RaceSite>,
+    pub race: Option<super::NdrangeSite>,
+    /// For an out-of-bounds access in a kernel and a barrier divergence:
+    /// the NDRange and the work-items involved, for pictures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel_site: Option<super::NdrangeSite>,
 }
 
 impl Finding {

@@ -91,6 +91,7 @@ impl<'m> Executor<'m> {
             native: None,
             undefined_behaviour: None,
             race: None,
+            kernel_site: None,
         });
         self.log.findings.last_mut()
     }

@@ -326,9 +326,12 @@ impl<'m> Executor<'m> {
         let base = self.cx.pool.constant(64, o.base as u128);
         let offset = self.cx.pool.sub(addr, base);
         let site = self.kernel_access_site(out, obj, offset, len, model.as_ref());
+        let picture = self.out_of_bounds_site(out, obj, offset, len, what, model.as_ref());
         let o = out.memory.object(obj);
         let msg = format!("{what} of {len} bytes outside {} object `{}` of {} bytes{site}", o.describe(), o.name, o.size);
-        self.report(out, FindingKind::OutOfBounds, loc, msg, model.as_ref(), None);
+        if let Some(f) = self.report(out, FindingKind::OutOfBounds, loc, msg, model.as_ref(), None) {
+            f.kernel_site = picture;
+        }
     }
 
     /// The state's model, asking the solver for one if the path has none.

@@ -102,7 +102,16 @@ impl<'m> Executor<'m> {
                      {idb} but not by the other (every work-item of a group must make the same call)"
                 )
             };
-            self.report_divergence(state, loc, msg, witness.as_ref(), condition, &[first.group, other.group]);
+            // Where each stopped, for the report's picture.
+            let calls = |item: &crate::exec::opencl::workitems::WorkItem| {
+                if item.group_calls.iter().any(|c| c.loc == loc) {
+                    format!("calls {name} at line {line}")
+                } else {
+                    format!("does not call {name} at line {line}")
+                }
+            };
+            let stops = [(first, calls(first)), (other, calls(other))];
+            self.report_divergence(state, loc, msg, witness.as_ref(), condition, stops);
             return false;
         }
         true

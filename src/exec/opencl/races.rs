@@ -371,32 +371,30 @@ impl Executor<'_> {
         buffer: String,
         space: &str,
         witness: Option<&crate::expr::Assignment>,
-    ) -> crate::report::RaceSite {
-        let value = |e: ExprId| match (self.cx.pool.as_const(e), witness) {
-            (Some(v), _) => Some(v),
-            (None, Some(m)) => Some(crate::expr::evaluate(&self.cx.pool, e, m)),
-            (None, None) => None,
-        };
-        let ids = |ids: &[ExprId; 3]| -> Option<[u64; 3]> { Some([value(ids[0])? as u64, value(ids[1])? as u64, value(ids[2])? as u64]) };
-        let access = |r: &AccessRecord| crate::report::RaceAccess {
-            access: match (r.write, r.atomic) {
+    ) -> crate::report::NdrangeSite {
+        let access = |r: &AccessRecord| {
+            let (local_id, group_id) = self.id_values(&log.local_ids(r), &log.group_ids(r), witness);
+            let access = match (r.write, r.atomic) {
                 (true, true) => "atomic write",
                 (true, false) => "write",
                 _ => "read",
+            };
+            crate::report::SiteAccess {
+                access: access.to_string(),
+                local_id,
+                group_id,
+                byte_offset: crate::expr::value_in(&self.cx.pool, r.offset, witness).map(|v| v as u64 as i64),
+                bytes: r.len,
             }
-            .to_string(),
-            local_id: ids(&log.local_ids(r)),
-            group_id: ids(&log.group_ids(r)),
-            byte_offset: value(r.offset).map(|v| v as u64 as i64),
-            bytes: r.len,
         };
-        crate::report::RaceSite {
+        crate::report::NdrangeSite {
             dims: nd.dims,
             local_size: nd.local,
             num_groups: nd.groups,
             buffer,
             space: space.to_string(),
-            accesses: [access(a), access(b)],
+            buffer_bytes: None,
+            accesses: vec![access(a), access(b)],
         }
     }
 }

@@ -451,7 +451,7 @@ impl<'m> Executor<'m> {
             // Pair mode: which barrier each work-item reached may hang on
             // memory havocked at an earlier barrier (havoc.rs).
             let always = self.cx.pool.bool_const(true);
-            self.report_divergence(state, loc, msg, witness.as_ref(), always, &[first.group, other.group]);
+            self.report_divergence(state, loc, msg, witness.as_ref(), always, [(first, a_desc), (other, b_desc)]);
             return false;
         }
         true
@@ -467,15 +467,18 @@ impl<'m> Executor<'m> {
         msg: String,
         witness: Option<&crate::expr::Assignment>,
         condition: ExprId,
-        groups: &[[ExprId; 3]],
+        items: [(&WorkItem, String); 2],
     ) {
+        let groups = [items[0].0.group, items[1].0.group];
+        let site = self.divergence_site(state, items, witness);
         let mut s = state.clone();
         s.stack.clear();
         let gpu = device(&state.gpu);
         let (havoc_fresh_from, sizes) = (gpu.log.havoc_fresh_from, gpu.ndrange.groups);
         let havocked = self.depends_on_havoc(state, havoc_fresh_from, condition);
-        let doubt = self.doubt_of_shared_finding(state, havocked, sizes, groups, witness, condition);
+        let doubt = self.doubt_of_shared_finding(state, havocked, sizes, &groups, witness, condition);
         if let Some(f) = self.report(&s, FindingKind::BarrierDivergence, loc, msg, witness, None) {
+            f.kernel_site = site;
             if let Some(why) = doubt {
                 f.doubt(&why);
             }

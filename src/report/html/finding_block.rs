@@ -1,11 +1,13 @@
 //! One finding as a block of the page: its heading and message, how it
 //! was decided, what the native run showed, the two sides folded, the
-//! witness table, and the pictures (a race's NDRange grid, a tolerance
+//! witness table, and the pictures (the NDRange grid of a race, an
+//! out-of-bounds access in a kernel or a barrier divergence; a tolerance
 //! check's error plot).
 
 use super::escape::escape;
+use super::ndrange_grid::{self, Picture};
 use super::source_listing::anchor;
-use super::{expressions, race_grid, witness_table};
+use super::{expressions, witness_table};
 use crate::report::{Finding, FindingKind, Location, NativeOutcome, Status};
 use std::fmt::Write;
 
@@ -58,7 +60,11 @@ pub(super) fn render(out: &mut String, n: usize, f: &Finding) {
         expressions::render(out, e);
     }
     if let Some(site) = &f.race {
-        race_grid::render(out, site);
+        ndrange_grid::render(out, site, Picture::Race);
+    }
+    if let Some(site) = &f.kernel_site {
+        let picture = if f.kind == FindingKind::BarrierDivergence { Picture::Divergence } else { Picture::OutOfBounds };
+        ndrange_grid::render(out, site, picture);
     }
     witness_table::render(out, f);
     out.push_str("</article>\n");

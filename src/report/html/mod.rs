@@ -9,8 +9,8 @@
 mod escape;
 mod expressions;
 mod finding_block;
+mod ndrange_grid;
 mod page;
-mod race_grid;
 mod source_listing;
 mod suite_index;
 mod tolerance_plot;
