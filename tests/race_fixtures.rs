@@ -503,7 +503,7 @@ fn fp_loop_summary_logs_its_store_in_both_modes() {
         assert!(
             findings.iter().any(|f| f["kind"] == "race"
                 && f["status"] == "confirmed"
-                && f["message"].as_str().unwrap_or("").contains("write-write race on global buffer `last` element 0")),
+                && f["message"].as_str().unwrap_or("").contains("write-write race on global buffer `last` at element 0")),
             "{mode}: {json}"
         );
         let json = run_in_mode("fp_loop_own_store_ok", mode);

@@ -39,18 +39,18 @@ impl<'m> Executor<'m> {
         }
         let Some(offset) = crate::expr::value_in(&self.cx.pool, offset, model) else { return who };
         let offset = offset as u64 as i64;
-        let o = state.memory.object(object);
-        // Inside the declared type (a struct member's array overrun) the
-        // source's own indexing names it; past the object, the element
-        // count in units of the access.
-        let at = match u64::try_from(offset)
+        let at = self.element_at(state.memory.object(object), offset, len);
+        format!("{who}, at {at} (byte offset {offset})")
+    }
+
+    /// The element of `object` at byte `offset`, as the source names it:
+    /// inside the declared type by debug info (`tile[15][0]`, a struct
+    /// member's array), else `element k` in units of the `unit`-byte access.
+    pub(in crate::exec) fn element_at(&self, object: &crate::memory::MemoryObject, offset: i64, unit: u64) -> String {
+        u64::try_from(offset)
             .ok()
-            .and_then(|off| crate::report::dwarf_witness::element_label(&self.cx.module.debug_types, &o.name, o.size, off))
-        {
-            Some(at) => format!("at {at}"),
-            None => format!("at element {}", offset.div_euclid(len.max(1) as i64)),
-        };
-        format!("{who}, {at} (byte offset {offset})")
+            .and_then(|off| crate::report::dwarf_witness::element_label(&self.cx.module.debug_types, &object.name, object.size, off))
+            .unwrap_or_else(|| format!("element {}", offset.div_euclid(unit.max(1) as i64)))
     }
 
     /// The NDRange and the running work-item's access of `len` bytes at

@@ -310,12 +310,7 @@ impl<'m> Executor<'m> {
         };
         let offset_of = |r: &AccessRecord| crate::expr::value_in(&self.cx.pool, r.offset, witness.as_ref()).map(|v| v as u64 as i64);
         let element = match offset_of(a) {
-            // A multi-dimensional array or a struct is named as the source
-            // declares it (`tile[15][0]`), by debug info.
-            Some(off) => match crate::report::dwarf_witness::element_label(&self.cx.module.debug_types, &o.name, o.size, off as u64) {
-                Some(at) => format!(" at {at} (byte offset {off})"),
-                None => format!(" element {} (byte offset {off})", off / a.len.max(1) as i64),
-            },
+            Some(off) => format!(" at {} (byte offset {off})", self.element_at(o, off, a.len)),
             None => String::new(),
         };
         let describe = |r: &AccessRecord, this: &Executor| {
