@@ -153,7 +153,7 @@ fn a_race_on_a_line_already_reported_asks_nothing_about_its_huge_values() {
     let findings = json["findings"].as_array().unwrap();
     assert_eq!(findings.len(), 1, "{json}");
     assert_eq!((findings[0]["kind"].as_str(), findings[0]["status"].as_str()), (Some("race"), Some("confirmed")), "{json}");
-    assert!(findings[0]["message"].as_str().unwrap().starts_with("read-write race on global buffer `counts` element 0"), "{json}");
+    assert!(findings[0]["message"].as_str().unwrap().starts_with("read-write race on global buffer `counts` at element 0"), "{json}");
     assert_eq!(json["stats"]["queries"], 0, "{json}");
     assert!(peak < 260, "peak {peak} MB");
 }
@@ -171,7 +171,7 @@ fn whether_huge_racing_values_are_equal_is_left_undecided_and_said_so() {
     let finding = &json["findings"][0];
     assert_eq!((finding["kind"].as_str(), finding["status"].as_str()), (Some("race"), Some("confirmed")), "{json}");
     let message = finding["message"].as_str().unwrap();
-    assert!(message.starts_with("write-write race on global buffer `counts` element 0"), "{message}");
+    assert!(message.starts_with("write-write race on global buffer `counts` at element 0"), "{message}");
     assert!(
         message.ends_with(
             "(whether both write the same value is undecided: past the budget of that question, 20000 expression nodes and 2000000 solver work units)"
