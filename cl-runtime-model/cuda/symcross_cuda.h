@@ -74,7 +74,8 @@ __SYMCROSS_BUILTIN_VAR(__symcross_threadIdx_t, threadIdx, __symcross_local_id)
 __SYMCROSS_BUILTIN_VAR(__symcross_blockIdx_t, blockIdx, __symcross_group_id)
 __SYMCROSS_BUILTIN_VAR(__symcross_blockDim_t, blockDim, __symcross_local_size)
 __SYMCROSS_BUILTIN_VAR(__symcross_gridDim_t, gridDim, __symcross_num_groups)
-#define warpSize 32
+/* A constant, not a macro: `prop.warpSize` (cudaDeviceProp) must compile. */
+static constexpr int warpSize = 32;
 
 /* ---- synchronisation ---- */
 /* __syncthreads orders shared and global memory among the block's

@@ -29,10 +29,14 @@ typedef enum cudaError {
   cudaErrorMemoryAllocation = 2,
   cudaErrorInitializationError = 3,
   cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidSymbol = 13,
   cudaErrorInvalidDevicePointer = 17,
   cudaErrorInvalidMemcpyDirection = 21,
   cudaErrorInvalidDeviceFunction = 98,
   cudaErrorInvalidDevice = 101,
+  cudaErrorInvalidResourceHandle = 400,
+  cudaErrorNotReady = 600,
+  cudaErrorIllegalAddress = 700,
   cudaErrorLaunchFailure = 719
 } cudaError_t;
 
@@ -45,6 +49,66 @@ enum cudaMemcpyKind {
 };
 
 typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+
+/* The two default streams' handles (0 is the legacy one too). */
+#define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamPerThread ((cudaStream_t)0x2)
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+#define cudaEventDefault 0x00
+#define cudaEventBlockingSync 0x01
+#define cudaEventDisableTiming 0x02
+#define cudaMemAttachGlobal 0x01
+#define cudaMemAttachHost 0x02
+#define cudaHostAllocDefault 0x00
+
+enum cudaFuncAttribute {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9
+};
+
+/* The modelled device's properties (cudaGetDeviceProperties): the limits
+ * of compute capability 7.0, with a Tesla V100's sizes. The fields are
+ * the toolkit's names; a field not listed here does not compile. */
+struct cudaDeviceProp {
+  char name[256];
+  size_t totalGlobalMem;
+  size_t sharedMemPerBlock;
+  int regsPerBlock;
+  int warpSize;
+  size_t memPitch;
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  int clockRate;
+  size_t totalConstMem;
+  int major;
+  int minor;
+  size_t textureAlignment;
+  int deviceOverlap;
+  int multiProcessorCount;
+  int kernelExecTimeoutEnabled;
+  int integrated;
+  int canMapHostMemory;
+  int computeMode;
+  int concurrentKernels;
+  int ECCEnabled;
+  int pciBusID;
+  int pciDeviceID;
+  int asyncEngineCount;
+  int unifiedAddressing;
+  int memoryClockRate;
+  int memoryBusWidth;
+  int l2CacheSize;
+  int maxThreadsPerMultiProcessor;
+  size_t sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor;
+  int managedMemory;
+  int concurrentManagedAccess;
+  size_t sharedMemPerBlockOptin;
+  int maxBlocksPerMultiProcessor;
+};
 
 cudaError_t cudaMalloc(void **dev_ptr, size_t size);
 cudaError_t cudaFree(void *dev_ptr);
@@ -59,6 +123,49 @@ const char *cudaGetErrorName(cudaError_t error);
 cudaError_t cudaGetDeviceCount(int *count);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDevice(int *device);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
+
+/* Managed (host and device) and pinned host memory. */
+cudaError_t cudaMallocManaged(void **dev_ptr, size_t size, unsigned flags __SYMCROSS_DEFAULT(cudaMemAttachGlobal));
+cudaError_t cudaMallocHost(void **ptr, size_t size);
+cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned flags);
+cudaError_t cudaFreeHost(void *ptr);
+
+/* __device__ and __constant__ variables, reached from the host by their
+ * host-side name (C++: the variable itself; C: its address). */
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset __SYMCROSS_DEFAULT(0),
+                               enum cudaMemcpyKind kind __SYMCROSS_DEFAULT(cudaMemcpyHostToDevice));
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset __SYMCROSS_DEFAULT(0),
+                                 enum cudaMemcpyKind kind __SYMCROSS_DEFAULT(cudaMemcpyDeviceToHost));
+cudaError_t cudaGetSymbolAddress(void **dev_ptr, const void *symbol);
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol);
+
+/* Streams and events: every operation runs in program order when issued
+ * (see cuda_runtime.c for what that leaves unchecked). */
+cudaError_t cudaStreamCreate(cudaStream_t *stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags __SYMCROSS_DEFAULT(0));
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                            cudaStream_t stream __SYMCROSS_DEFAULT(0));
+cudaError_t cudaMemsetAsync(void *dev_ptr, int value, size_t count, cudaStream_t stream __SYMCROSS_DEFAULT(0));
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
+                                    enum cudaMemcpyKind kind, cudaStream_t stream __SYMCROSS_DEFAULT(0));
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind, cudaStream_t stream __SYMCROSS_DEFAULT(0));
+cudaError_t cudaEventCreate(cudaEvent_t *event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flags);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream __SYMCROSS_DEFAULT(0));
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+
+/* Kernel attributes: dynamic shared memory above 48 KiB needs
+ * cudaFuncAttributeMaxDynamicSharedMemorySize (up to 96 KiB on sm_70). */
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
 
 /* What clang's `kernel<<<grid, block, shared, stream>>>(args)` becomes
  * (CUDA 9.2 and later): the configuration is pushed, and the kernel's
@@ -80,16 +187,69 @@ void __symcross_cuda_free(void *p);
  * it ran, 1 when the device code has no kernel of that name. */
 int __symcross_cuda_launch(const void *stub, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                            void **args, size_t shared);
+/* Memory both host and kernels may touch, named after the user's line:
+ * managed memory, or pinned host memory when `pinned`. */
+void *__symcross_cuda_alloc_shared(size_t size, int pinned);
+/* The device address of the __device__/__constant__ variable whose host
+ * shadow is at `symbol` (null if it is none), and its size. */
+void *__symcross_cuda_symbol(const void *symbol);
+size_t __symcross_cuda_symbol_size(const void *symbol);
+/* The host's copy into a device variable (__constant__ included). */
+void __symcross_cuda_copy_to_symbol(void *dst, const void *src, size_t n);
+/* Something the model does not check: an `unsupported` finding (the
+ * verdict is then no proof); the path goes on. */
+void __symcross_cuda_limit(const char *what);
 /* An `unsupported` finding naming what is not modelled; ends the path. */
+void __symcross_cuda_unsupported(const char *what);
 void __symcross_unsupported(const char *what);
 
 #ifdef __cplusplus
 }
 
-/* The toolkit's typed overload: cudaMalloc(&float_ptr, n). */
+/* The toolkit's typed overloads: cudaMalloc(&float_ptr, n), symbols by
+ * the variable itself, kernels by the function itself. */
 template <class T> static inline cudaError_t cudaMalloc(T **dev_ptr, size_t size) {
   return cudaMalloc((void **)dev_ptr, size);
 }
+template <class T> static inline cudaError_t cudaMallocManaged(T **dev_ptr, size_t size, unsigned flags = cudaMemAttachGlobal) {
+  return cudaMallocManaged((void **)dev_ptr, size, flags);
+}
+template <class T> static inline cudaError_t cudaMallocHost(T **ptr, size_t size) {
+  return cudaMallocHost((void **)ptr, size);
+}
+template <class T> static inline cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned flags) {
+  return cudaHostAlloc((void **)ptr, size, flags);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count, size_t offset = 0,
+                                             enum cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  return cudaMemcpyToSymbol((const void *)&symbol, src, count, offset, kind);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count, size_t offset = 0,
+                                               enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+  return cudaMemcpyFromSymbol(dst, (const void *)&symbol, count, offset, kind);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbolAsync(const T &symbol, const void *src, size_t count, size_t offset = 0,
+                                                  enum cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t stream = 0) {
+  return cudaMemcpyToSymbolAsync((const void *)&symbol, src, count, offset, kind, stream);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count, size_t offset = 0,
+                                                    enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t stream = 0) {
+  return cudaMemcpyFromSymbolAsync(dst, (const void *)&symbol, count, offset, kind, stream);
+}
+template <class T, class S> static inline cudaError_t cudaGetSymbolAddress(T **dev_ptr, const S &symbol) {
+  return cudaGetSymbolAddress((void **)dev_ptr, (const void *)&symbol);
+}
+template <class T> static inline cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol) {
+  return cudaGetSymbolSize(size, (const void *)&symbol);
+}
+template <class T> static inline cudaError_t cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value) {
+  return cudaFuncSetAttribute((const void *)entry, attr, value);
+}
+static inline cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned flags) { return cudaEventCreateWithFlags(event, flags); }
 #endif
 
 #endif

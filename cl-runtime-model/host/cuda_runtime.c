@@ -1,12 +1,24 @@
 /* The modelled CUDA runtime (host API of cl-runtime-model/cuda/
  * symcross_cuda_runtime.h): device memory, copies, launches and the
- * sticky last error, as the toolkit's runtime returns them. One device
- * (0); a launch runs the kernel to its end before returning, so
+ * last error, as the toolkit's runtime returns them. One device (0); a
+ * launch runs the kernel to its end before returning, so
  * cudaDeviceSynchronize has nothing left to wait for. Device memory is
  * global memory allocated by the engine; the allocations are listed here
  * so that a copy past one, or a free of something that is not one, gets
- * the runtime's error code instead of touching memory. */
+ * the runtime's error code instead of touching memory.
+ *
+ * A kernel that faults (an access outside its memory) fails the launch
+ * as a GPU's illegal address does: cudaErrorIllegalAddress, sticky, so
+ * that every runtime call after it returns it and does nothing.
+ *
+ * Streams and events: every operation runs when it is issued, in program
+ * order. That is one of the orders a GPU may run them in; work of two
+ * streams that may overlap (neither waits for the other) is not checked
+ * against each other, so it is reported as not checked (an `unsupported`
+ * finding: the verdict is no proof) and the run goes on in program
+ * order. */
 #include "cuda/symcross_cuda_runtime.h"
+#include "symcross.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,20 +26,27 @@
  * modelled; beyond this cudaMalloc fails as an exhausted device does). */
 #define SYMCUDA_MAX_ALLOCATION (256ul << 20)
 
+/* What an allocation is: which free releases it, where copies may go. */
+enum symcuda_kind { SYMCUDA_DEVICE, SYMCUDA_MANAGED, SYMCUDA_PINNED, SYMCUDA_SYMBOL };
+
 struct symcuda_allocation {
   unsigned char *base;
   size_t size;
+  enum symcuda_kind kind;
   struct symcuda_allocation *next;
 };
 
 static struct symcuda_allocation *allocations;
 static cudaError_t last_error = cudaSuccess;
+/* Set by a faulting kernel: every call returns it from then on. */
+static cudaError_t sticky_error = cudaSuccess;
 
 /* The call configuration pushed by `<<<...>>>`, popped by the stub. */
 #define SYMCUDA_MAX_PUSHED 8
 static struct {
   dim3 grid, block;
   size_t shared;
+  void *stream;
 } pushed[SYMCUDA_MAX_PUSHED];
 static unsigned num_pushed;
 
@@ -35,6 +54,13 @@ static cudaError_t fail(cudaError_t e) {
   last_error = e;
   return e;
 }
+
+/* Every runtime call after a kernel fault returns the fault. */
+#define SYMCUDA_UNLESS_FAULTED()                                                                                         \
+  do {                                                                                                                 \
+    if (sticky_error != cudaSuccess)                                                                                   \
+      return fail(sticky_error);                                                                                       \
+  } while (0)
 
 /* The allocation holding [p, p + n), or NULL. */
 static struct symcuda_allocation *device_range(const void *p, size_t n) {
@@ -50,34 +76,57 @@ static struct symcuda_allocation *device_range(const void *p, size_t n) {
 /* Whether p points into some allocation at all (in or past its end). */
 static int is_device_pointer(const void *p) { return device_range(p, 0) != NULL; }
 
-cudaError_t cudaMalloc(void **dev_ptr, size_t size) {
-  if (!dev_ptr)
+static void remember(void *base, size_t size, enum symcuda_kind kind) {
+  struct symcuda_allocation *m = malloc(sizeof *m);
+  m->base = base;
+  m->size = size;
+  m->kind = kind;
+  m->next = allocations;
+  allocations = m;
+}
+
+static cudaError_t allocate(void **ptr, size_t size, enum symcuda_kind kind) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!ptr)
     return fail(cudaErrorInvalidValue);
   if (size > SYMCUDA_MAX_ALLOCATION)
     return fail(cudaErrorMemoryAllocation);
   if (size == 0) {
-    *dev_ptr = NULL;
+    *ptr = NULL;
     return cudaSuccess;
   }
-  struct symcuda_allocation *m = malloc(sizeof *m);
-  m->base = __symcross_cuda_alloc(size);
-  m->size = size;
-  m->next = allocations;
-  allocations = m;
-  *dev_ptr = m->base;
+  void *base = kind == SYMCUDA_DEVICE ? __symcross_cuda_alloc(size) : __symcross_cuda_alloc_shared(size, kind == SYMCUDA_PINNED);
+  remember(base, size, kind);
+  *ptr = base;
   return cudaSuccess;
 }
 
-cudaError_t cudaFree(void *dev_ptr) {
-  if (!dev_ptr)
+cudaError_t cudaMalloc(void **dev_ptr, size_t size) { return allocate(dev_ptr, size, SYMCUDA_DEVICE); }
+
+cudaError_t cudaMallocManaged(void **dev_ptr, size_t size, unsigned flags) {
+  if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
+    return fail(cudaErrorInvalidValue);
+  return allocate(dev_ptr, size, SYMCUDA_MANAGED);
+}
+
+cudaError_t cudaMallocHost(void **ptr, size_t size) { return allocate(ptr, size, SYMCUDA_PINNED); }
+
+cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned flags) {
+  (void)flags;
+  return allocate(ptr, size, SYMCUDA_PINNED);
+}
+
+/* Only the pointer the matching allocation returned frees; anything else
+ * (freed already, host memory, an interior pointer, the other kind of
+ * memory) is cudaErrorInvalidValue, as the runtime returns since CUDA
+ * 10.1 (cudaErrorInvalidDevicePointer is deprecated). */
+static cudaError_t release(void *ptr, int pinned) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!ptr)
     return cudaSuccess;
-  /* Only the pointer cudaMalloc returned frees; anything else (freed
-   * already, host memory, an interior pointer) is cudaErrorInvalidValue,
-   * as the runtime returns since CUDA 10.1 (cudaErrorInvalidDevicePointer
-   * is deprecated). */
   for (struct symcuda_allocation **at = &allocations; *at; at = &(*at)->next) {
     struct symcuda_allocation *m = *at;
-    if (m->base == dev_ptr) {
+    if (m->base == ptr && m->kind != SYMCUDA_SYMBOL && (m->kind == SYMCUDA_PINNED) == pinned) {
       *at = m->next;
       __symcross_cuda_free(m->base);
       free(m);
@@ -87,7 +136,16 @@ cudaError_t cudaFree(void *dev_ptr) {
   return fail(cudaErrorInvalidValue);
 }
 
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
+cudaError_t cudaFree(void *dev_ptr) { return release(dev_ptr, 0); }
+
+cudaError_t cudaFreeHost(void *ptr) { return release(ptr, 1); }
+
+static void issue(cudaStream_t stream, const char *what);
+static void host_waits_for_stream(unsigned s);
+static int valid_stream(cudaStream_t stream);
+
+/* A copy as the runtime checks it, whichever stream it is on. */
+static cudaError_t copy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
   int dst_device, src_device;
   if (count == 0)
     return cudaSuccess;
@@ -111,7 +169,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpy
   return cudaSuccess;
 }
 
-cudaError_t cudaMemset(void *dev_ptr, int value, size_t count) {
+static cudaError_t set(void *dev_ptr, int value, size_t count) {
   if (count == 0)
     return cudaSuccess;
   if (!device_range(dev_ptr, count))
@@ -120,18 +178,53 @@ cudaError_t cudaMemset(void *dev_ptr, int value, size_t count) {
   return cudaSuccess;
 }
 
-cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+/* On the legacy default stream, and the host waits for it to finish. */
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
+  SYMCUDA_UNLESS_FAULTED();
+  issue(0, "a copy");
+  cudaError_t e = copy(dst, src, count, kind);
+  host_waits_for_stream(0);
+  return e;
+}
 
+/* On the legacy default stream (asynchronous to the host). */
+cudaError_t cudaMemset(void *dev_ptr, int value, size_t count) {
+  SYMCUDA_UNLESS_FAULTED();
+  issue(0, "a memset");
+  return set(dev_ptr, value, count);
+}
+
+static void synchronize_all(void);
+
+cudaError_t cudaDeviceSynchronize(void) {
+  SYMCUDA_UNLESS_FAULTED();
+  synchronize_all();
+  return cudaSuccess;
+}
+
+/* After a fault the context cannot be used again (the toolkit: the
+ * process must end), so a reset returns the fault too. */
 cudaError_t cudaDeviceReset(void) {
-  while (allocations)
-    cudaFree(allocations->base);
+  SYMCUDA_UNLESS_FAULTED();
+  for (struct symcuda_allocation **at = &allocations; *at;) {
+    struct symcuda_allocation *m = *at;
+    if (m->kind == SYMCUDA_SYMBOL) {
+      at = &m->next;
+      continue;
+    }
+    *at = m->next;
+    __symcross_cuda_free(m->base);
+    free(m);
+  }
+  synchronize_all();
   last_error = cudaSuccess;
   return cudaSuccess;
 }
 
+/* A sticky error is returned and not cleared. */
 cudaError_t cudaGetLastError(void) {
   cudaError_t e = last_error;
-  last_error = cudaSuccess;
+  last_error = sticky_error;
   return e;
 }
 
@@ -157,6 +250,14 @@ const char *cudaGetErrorName(cudaError_t error) {
     return "cudaErrorInvalidDeviceFunction";
   case cudaErrorInvalidDevice:
     return "cudaErrorInvalidDevice";
+  case cudaErrorInvalidSymbol:
+    return "cudaErrorInvalidSymbol";
+  case cudaErrorInvalidResourceHandle:
+    return "cudaErrorInvalidResourceHandle";
+  case cudaErrorNotReady:
+    return "cudaErrorNotReady";
+  case cudaErrorIllegalAddress:
+    return "cudaErrorIllegalAddress";
   case cudaErrorLaunchFailure:
     return "cudaErrorLaunchFailure";
   }
@@ -183,6 +284,14 @@ const char *cudaGetErrorString(cudaError_t error) {
     return "invalid device function";
   case cudaErrorInvalidDevice:
     return "invalid device ordinal";
+  case cudaErrorInvalidSymbol:
+    return "invalid device symbol";
+  case cudaErrorInvalidResourceHandle:
+    return "invalid resource handle";
+  case cudaErrorNotReady:
+    return "device not ready";
+  case cudaErrorIllegalAddress:
+    return "an illegal memory access was encountered";
   case cudaErrorLaunchFailure:
     return "unspecified launch failure";
   }
@@ -196,7 +305,10 @@ cudaError_t cudaGetDeviceCount(int *count) {
   return cudaSuccess;
 }
 
-cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice); }
+cudaError_t cudaSetDevice(int device) {
+  SYMCUDA_UNLESS_FAULTED();
+  return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice);
+}
 
 cudaError_t cudaGetDevice(int *device) {
   if (!device)
@@ -206,7 +318,6 @@ cudaError_t cudaGetDevice(int *device) {
 }
 
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, void *stream) {
-  (void)stream;
   if (num_pushed == SYMCUDA_MAX_PUSHED) {
     __symcross_unsupported("kernel launches nested more than 8 deep in launch arguments");
     return 1;
@@ -214,18 +325,27 @@ unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, void 
   pushed[num_pushed].grid = grid;
   pushed[num_pushed].block = block;
   pushed[num_pushed].shared = shared;
+  pushed[num_pushed].stream = stream;
   num_pushed++;
   return 0;
 }
 
+/* `stream` points at the stub's cudaStream_t. */
 cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared, void *stream) {
-  (void)stream;
-  if (num_pushed == 0)
+  if (num_pushed == 0) {
+    /* A stub called without `<<<...>>>`: a launch of no threads, which
+     * cudaLaunchKernel refuses. */
+    grid->x = grid->y = grid->z = 0;
+    block->x = block->y = block->z = 0;
+    *shared = 0;
+    *(void **)stream = NULL;
     return cudaErrorInvalidConfiguration;
+  }
   num_pushed--;
   *grid = pushed[num_pushed].grid;
   *block = pushed[num_pushed].block;
   *shared = pushed[num_pushed].shared;
+  *(void **)stream = pushed[num_pushed].stream;
   return cudaSuccess;
 }
 
@@ -234,19 +354,463 @@ cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared, 
 #define SYMCUDA_MAX_THREADS_PER_BLOCK 1024u
 #define SYMCUDA_MAX_SHARED_PER_BLOCK (48u << 10)
 
+/* Dynamic shared memory a kernel opted in to (cudaFuncSetAttribute). */
+#define SYMCUDA_MAX_SHARED_OPTIN (96u << 10)
+#define SYMCUDA_MAX_ATTRIBUTES 32
+static struct {
+  const void *func;
+  int max_dynamic_shared;
+} attributes[SYMCUDA_MAX_ATTRIBUTES];
+static unsigned num_attributes;
+
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!func)
+    return fail(cudaErrorInvalidDeviceFunction);
+  if (attr == cudaFuncAttributePreferredSharedMemoryCarveout)
+    return value >= -1 && value <= 100 ? cudaSuccess : fail(cudaErrorInvalidValue);
+  if (attr != cudaFuncAttributeMaxDynamicSharedMemorySize)
+    return fail(cudaErrorInvalidValue);
+  if (value < 0 || (unsigned)value > SYMCUDA_MAX_SHARED_OPTIN)
+    return fail(cudaErrorInvalidValue);
+  for (unsigned i = 0; i < num_attributes; i++)
+    if (attributes[i].func == func) {
+      attributes[i].max_dynamic_shared = value;
+      return cudaSuccess;
+    }
+  if (num_attributes == SYMCUDA_MAX_ATTRIBUTES) {
+    __symcross_cuda_unsupported("cudaFuncSetAttribute on more than 32 kernels");
+    return cudaErrorInvalidValue;
+  }
+  attributes[num_attributes].func = func;
+  attributes[num_attributes].max_dynamic_shared = value;
+  num_attributes++;
+  return cudaSuccess;
+}
+
+/* The dynamic shared memory a launch of `func` may have. */
+static size_t max_dynamic_shared(const void *func) {
+  for (unsigned i = 0; i < num_attributes; i++)
+    if (attributes[i].func == func && (size_t)attributes[i].max_dynamic_shared > SYMCUDA_MAX_SHARED_PER_BLOCK)
+      return attributes[i].max_dynamic_shared;
+  return SYMCUDA_MAX_SHARED_PER_BLOCK;
+}
+
 cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared, cudaStream_t stream) {
-  (void)stream;
+  SYMCUDA_UNLESS_FAULTED();
+  if (!valid_stream(stream))
+    return fail(cudaErrorInvalidResourceHandle);
   if (block.x == 0 || block.y == 0 || block.z == 0 || grid.x == 0 || grid.y == 0 || grid.z == 0)
     return fail(cudaErrorInvalidConfiguration);
-  if (block.x > 1024 || block.y > 1024 || block.z > 64 || grid.y > 65535 || grid.z > 65535)
+  if (block.x > 1024 || block.y > 1024 || block.z > 64 || grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
     return fail(cudaErrorInvalidConfiguration);
   if ((unsigned long)block.x * block.y * block.z > SYMCUDA_MAX_THREADS_PER_BLOCK)
     return fail(cudaErrorInvalidConfiguration);
   /* More dynamic shared memory than a block may have without opting in
-   * (cudaFuncSetAttribute, not modelled) fails the launch. */
-  if (shared > SYMCUDA_MAX_SHARED_PER_BLOCK)
+   * (cudaFuncSetAttribute) fails the launch. */
+  if (shared > max_dynamic_shared(func))
     return fail(cudaErrorInvalidValue);
-  if (__symcross_cuda_launch(func, grid.x, grid.y, grid.z, block.x, block.y, block.z, args, shared) != 0)
+  issue(stream, "a kernel launch");
+  switch (__symcross_cuda_launch(func, grid.x, grid.y, grid.z, block.x, block.y, block.z, args, shared)) {
+  case 0:
+    return cudaSuccess;
+  case 2:
+    /* The kernel faulted: the launch itself was accepted, and the fault
+     * is what every later call returns (it has already happened here,
+     * the kernel having run to its end). */
+    sticky_error = cudaErrorIllegalAddress;
+    last_error = sticky_error;
+    return cudaSuccess;
+  default:
     return fail(cudaErrorInvalidDeviceFunction);
+  }
+}
+
+/* ---- Device properties ---- */
+
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!prop)
+    return fail(cudaErrorInvalidValue);
+  if (device != 0)
+    return fail(cudaErrorInvalidDevice);
+  memset(prop, 0, sizeof *prop);
+  strcpy(prop->name, "symcross model of an sm_70 GPU (Tesla V100 limits)");
+  prop->totalGlobalMem = 16ul << 30;
+  prop->sharedMemPerBlock = SYMCUDA_MAX_SHARED_PER_BLOCK;
+  prop->regsPerBlock = 65536;
+  prop->warpSize = 32;
+  prop->memPitch = 2147483647;
+  prop->maxThreadsPerBlock = SYMCUDA_MAX_THREADS_PER_BLOCK;
+  prop->maxThreadsDim[0] = 1024;
+  prop->maxThreadsDim[1] = 1024;
+  prop->maxThreadsDim[2] = 64;
+  prop->maxGridSize[0] = 2147483647;
+  prop->maxGridSize[1] = 65535;
+  prop->maxGridSize[2] = 65535;
+  prop->clockRate = 1530000;
+  prop->totalConstMem = 65536;
+  prop->major = 7;
+  prop->minor = 0;
+  prop->textureAlignment = 512;
+  prop->deviceOverlap = 1;
+  prop->multiProcessorCount = 80;
+  prop->canMapHostMemory = 1;
+  prop->concurrentKernels = 1;
+  prop->ECCEnabled = 1;
+  prop->asyncEngineCount = 6;
+  prop->unifiedAddressing = 1;
+  prop->memoryClockRate = 877000;
+  prop->memoryBusWidth = 4096;
+  prop->l2CacheSize = 6 << 20;
+  prop->maxThreadsPerMultiProcessor = 2048;
+  prop->sharedMemPerMultiprocessor = 96 << 10;
+  prop->regsPerMultiprocessor = 65536;
+  prop->managedMemory = 1;
+  prop->concurrentManagedAccess = 1;
+  prop->sharedMemPerBlockOptin = SYMCUDA_MAX_SHARED_OPTIN;
+  prop->maxBlocksPerMultiProcessor = 32;
+  return cudaSuccess;
+}
+
+/* ---- Symbols ---- */
+
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) {
+  SYMCUDA_UNLESS_FAULTED();
+  size_t n = __symcross_cuda_symbol_size(symbol);
+  if (!n)
+    return fail(cudaErrorInvalidSymbol);
+  if (!size)
+    return fail(cudaErrorInvalidValue);
+  *size = n;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetSymbolAddress(void **dev_ptr, const void *symbol) {
+  SYMCUDA_UNLESS_FAULTED();
+  unsigned char *at = __symcross_cuda_symbol(symbol);
+  if (!at)
+    return fail(cudaErrorInvalidSymbol);
+  if (!dev_ptr)
+    return fail(cudaErrorInvalidValue);
+  /* Listed once, so that cudaMemcpy to and from it is a device copy. */
+  if (!device_range(at, 0))
+    remember(at, __symcross_cuda_symbol_size(symbol), SYMCUDA_SYMBOL);
+  *dev_ptr = at;
+  return cudaSuccess;
+}
+
+/* The range [offset, offset + count) of the variable at `symbol`, or
+ * NULL with the error set. */
+static unsigned char *symbol_range(const void *symbol, size_t count, size_t offset) {
+  unsigned char *at = __symcross_cuda_symbol(symbol);
+  if (!at) {
+    fail(cudaErrorInvalidSymbol);
+    return NULL;
+  }
+  size_t size = __symcross_cuda_symbol_size(symbol);
+  if (offset > size || count > size - offset) {
+    fail(cudaErrorInvalidValue);
+    return NULL;
+  }
+  return at + offset;
+}
+
+static cudaError_t copy_to_symbol(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind) {
+  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+    return fail(cudaErrorInvalidMemcpyDirection);
+  unsigned char *at = symbol_range(symbol, count, offset);
+  if (!at)
+    return last_error;
+  if (kind == cudaMemcpyDeviceToDevice && !device_range(src, count))
+    return fail(cudaErrorInvalidValue);
+  if (count)
+    __symcross_cuda_copy_to_symbol(at, src, count);
+  return cudaSuccess;
+}
+
+static cudaError_t copy_from_symbol(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind) {
+  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+    return fail(cudaErrorInvalidMemcpyDirection);
+  unsigned char *at = symbol_range(symbol, count, offset);
+  if (!at)
+    return last_error;
+  if (kind == cudaMemcpyDeviceToDevice && !device_range(dst, count))
+    return fail(cudaErrorInvalidValue);
+  if (count)
+    memcpy(dst, at, count);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind) {
+  SYMCUDA_UNLESS_FAULTED();
+  issue(0, "a copy to a symbol");
+  cudaError_t e = copy_to_symbol(symbol, src, count, offset, kind);
+  host_waits_for_stream(0);
+  return e;
+}
+
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind) {
+  SYMCUDA_UNLESS_FAULTED();
+  issue(0, "a copy from a symbol");
+  cudaError_t e = copy_from_symbol(dst, symbol, count, offset, kind);
+  host_waits_for_stream(0);
+  return e;
+}
+
+/* ---- Streams and events ----
+ * Each stream (0: the legacy default stream) counts the operations issued
+ * to it; `after[s][t]` is how many of stream t's operations stream s is
+ * ordered after (it waited for them). An operation issued to s while
+ * another stream t has operations s is not ordered after may run at the
+ * same time as them on a GPU: that is what the model does not check. The
+ * legacy default stream and the blocking streams wait for each other. */
+#define SYMCUDA_MAX_STREAMS 16
+/* The per-thread default stream's slot: a stream of its own that, like a
+ * blocking stream, waits for the legacy one and is waited for by it. */
+#define SYMCUDA_PER_THREAD (SYMCUDA_MAX_STREAMS + 1)
+#define SYMCUDA_SLOTS (SYMCUDA_MAX_STREAMS + 2)
+
+struct CUstream_st {
+  unsigned index;
+};
+
+struct CUevent_st {
+  int live;
+  unsigned flags;
+  int recorded;
+  unsigned stream;
+  unsigned long count;
+};
+
+static struct CUstream_st stream_handles[SYMCUDA_SLOTS];
+static int stream_live[SYMCUDA_SLOTS] = {[0] = 1, [SYMCUDA_PER_THREAD] = 1};
+static int stream_blocking[SYMCUDA_SLOTS] = {[0] = 1, [SYMCUDA_PER_THREAD] = 1};
+static unsigned long issued[SYMCUDA_SLOTS];
+static unsigned long after[SYMCUDA_SLOTS][SYMCUDA_SLOTS];
+
+/* The slot of a stream handle: 0 for the legacy default stream. */
+static unsigned stream_index(cudaStream_t stream) {
+  if (stream == 0 || stream == cudaStreamLegacy)
+    return 0;
+  if (stream == cudaStreamPerThread)
+    return SYMCUDA_PER_THREAD;
+  return stream->index;
+}
+
+static int valid_stream(cudaStream_t stream) {
+  if (stream == 0 || stream == cudaStreamLegacy || stream == cudaStreamPerThread)
+    return 1;
+  for (unsigned i = 1; i <= SYMCUDA_MAX_STREAMS; i++)
+    if (stream == &stream_handles[i])
+      return stream_live[i];
+  return 0;
+}
+
+/* Whether the operations of s and t are ordered by the default stream's
+ * rule (one is the legacy default stream, the other blocks on it). */
+static int ordered_by_default(unsigned s, unsigned t) {
+  return (s == 0 && stream_blocking[t]) || (t == 0 && stream_blocking[s]);
+}
+
+static void issue(cudaStream_t stream, const char *what) {
+  unsigned s = stream_index(stream);
+  for (unsigned t = 0; t < SYMCUDA_SLOTS; t++) {
+    if (t == s || issued[t] == after[s][t])
+      continue;
+    if (ordered_by_default(s, t)) {
+      after[s][t] = issued[t];
+      continue;
+    }
+    /* Reported once per run: the report says which call first did it. */
+    static int reported;
+    if (!reported) {
+      reported = 1;
+      (void)what;
+      __symcross_cuda_limit("work of two CUDA streams may run at the same time here (neither waits for the other: no "
+                            "cudaStreamSynchronize, cudaEventSynchronize, cudaStreamWaitEvent or cudaDeviceSynchronize "
+                            "between them); symcross runs stream operations one after the other in program order and does "
+                            "not check races between streams");
+    }
+    after[s][t] = issued[t];
+  }
+  issued[s]++;
+  after[s][s] = issued[s];
+}
+
+/* The host waited for stream t's operations so far: everything issued
+ * from now on is ordered after them. */
+static void host_waited_for(unsigned t, unsigned long count) {
+  for (unsigned s = 0; s < SYMCUDA_SLOTS; s++)
+    if (after[s][t] < count)
+      after[s][t] = count;
+}
+
+static void synchronize_all(void) {
+  for (unsigned t = 0; t < SYMCUDA_SLOTS; t++)
+    host_waited_for(t, issued[t]);
+}
+
+/* The host waited for everything issued to stream s so far (and so, for
+ * the legacy default stream, for what it waited for in the others). */
+static void host_waits_for_stream(unsigned s) {
+  host_waited_for(s, issued[s]);
+  for (unsigned t = 0; t < SYMCUDA_SLOTS; t++)
+    if (t != s && after[s][t])
+      host_waited_for(t, after[s][t]);
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!stream || (flags & ~(unsigned)cudaStreamNonBlocking))
+    return fail(cudaErrorInvalidValue);
+  for (unsigned i = 1; i <= SYMCUDA_MAX_STREAMS; i++)
+    if (!stream_live[i] && issued[i] == 0) {
+      stream_live[i] = 1;
+      stream_blocking[i] = !(flags & cudaStreamNonBlocking);
+      stream_handles[i].index = i;
+      *stream = &stream_handles[i];
+      return cudaSuccess;
+    }
+  __symcross_cuda_unsupported("more than 16 CUDA streams created");
+  return cudaErrorMemoryAllocation;
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t *stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
+
+/* A destroyed stream's handle stays invalid (it is not reused), so that a
+ * later use of it is cudaErrorInvalidResourceHandle. */
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (stream_index(stream) == 0 || !valid_stream(stream))
+    return fail(cudaErrorInvalidResourceHandle);
+  stream_live[stream_index(stream)] = 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!valid_stream(stream))
+    return fail(cudaErrorInvalidResourceHandle);
+  host_waits_for_stream(stream_index(stream));
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t stream) {
+  SYMCUDA_UNLESS_FAULTED();
+  return valid_stream(stream) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!valid_stream(stream))
+    return fail(cudaErrorInvalidResourceHandle);
+  issue(stream, "an asynchronous copy");
+  return copy(dst, src, count, kind);
+}
+
+cudaError_t cudaMemsetAsync(void *dev_ptr, int value, size_t count, cudaStream_t stream) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!valid_stream(stream))
+    return fail(cudaErrorInvalidResourceHandle);
+  issue(stream, "an asynchronous memset");
+  return set(dev_ptr, value, count);
+}
+
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind,
+                                    cudaStream_t stream) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!valid_stream(stream))
+    return fail(cudaErrorInvalidResourceHandle);
+  issue(stream, "an asynchronous copy to a symbol");
+  return copy_to_symbol(symbol, src, count, offset, kind);
+}
+
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind,
+                                      cudaStream_t stream) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!valid_stream(stream))
+    return fail(cudaErrorInvalidResourceHandle);
+  issue(stream, "an asynchronous copy from a symbol");
+  return copy_from_symbol(dst, symbol, count, offset, kind);
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flags) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!event || (flags & ~(unsigned)(cudaEventBlockingSync | cudaEventDisableTiming)))
+    return fail(cudaErrorInvalidValue);
+  /* Never freed: a destroyed event's handle stays invalid. */
+  struct CUevent_st *e = malloc(sizeof *e);
+  e->live = 1;
+  e->flags = flags;
+  e->recorded = 0;
+  e->stream = 0;
+  e->count = 0;
+  *event = e;
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t *event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
+
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!event || !event->live)
+    return fail(cudaErrorInvalidResourceHandle);
+  event->live = 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!event || !event->live || !valid_stream(stream))
+    return fail(cudaErrorInvalidResourceHandle);
+  event->recorded = 1;
+  event->stream = stream_index(stream);
+  event->count = issued[event->stream];
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!event || !event->live)
+    return fail(cudaErrorInvalidResourceHandle);
+  if (event->recorded)
+    host_waited_for(event->stream, event->count);
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!event || !event->live)
+    return fail(cudaErrorInvalidResourceHandle);
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!event || !event->live || !valid_stream(stream))
+    return fail(cudaErrorInvalidResourceHandle);
+  if (flags)
+    return fail(cudaErrorInvalidValue);
+  unsigned s = stream_index(stream);
+  if (event->recorded && after[s][event->stream] < event->count)
+    after[s][event->stream] = event->count;
+  return cudaSuccess;
+}
+
+/* The time between two events is not modelled: any whole number of
+ * microseconds up to 2^32 (a fresh input), so no answer rests on it. */
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!ms)
+    return fail(cudaErrorInvalidValue);
+  if (!start || !end || !start->live || !end->live || (start->flags & cudaEventDisableTiming) ||
+      (end->flags & cudaEventDisableTiming))
+    return fail(cudaErrorInvalidResourceHandle);
+  if (!start->recorded || !end->recorded)
+    return fail(cudaErrorInvalidResourceHandle);
+  unsigned microseconds;
+  symcross_make_symbolic(&microseconds, sizeof microseconds, "cudaEventElapsedTime");
+  *ms = microseconds * 1e-3f;
   return cudaSuccess;
 }

@@ -22,7 +22,8 @@ pub fn check_module(loaded: &Loaded, input_name: &str, entry: &str, config: &Con
     if let Some(device) = &loaded.cuda_device {
         exec.install_cuda_device(device.clone());
     }
-    let state = exec.entry_state(f);
+    let mut state = exec.entry_state(f);
+    exec.lay_out_cuda_device(&mut state);
     tracing::info!(entry, "stage: symbolic execution");
     let outcome = exec.run(state);
     tracing::info!(

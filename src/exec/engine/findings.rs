@@ -25,6 +25,8 @@ impl<'m> Executor<'m> {
         witness: Option<&Assignment>,
         decided_by: Option<DecidedBy>,
     ) -> Option<&mut Finding> {
+        // Before the de-duplication: every faulting path counts.
+        self.keep_faulted_path(state, kind);
         if !self.log.first_of(FindingKey::of(kind, loc, &message)) {
             return None;
         }

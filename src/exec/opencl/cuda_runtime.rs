@@ -4,7 +4,11 @@
 //! `<<<grid, block, shared>>>` launch run like an OpenCL NDRange
 //! (launch.rs) on the device side of the same `.cu` file, compiled
 //! separately and installed before the run (`install_cuda_device`).
-//! Also the check that host code does not dereference device memory.
+//! Also the check that host code does not dereference device memory,
+//! the device's globals (`__device__`, `__constant__`) laid out once for
+//! the whole program and reached from the host by symbol, managed and
+//! pinned memory, and the kernel paths that fault, from which the host
+//! goes on with the launch failed.
 
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
@@ -23,11 +27,36 @@ pub struct CudaDevice {
     /// Index in `module.files` where the host module's file names start
     /// (as `ClProgram::host_files_at`).
     pub host_files_at: u32,
+    /// Where the device module's globals and functions are in the host
+    /// program's memory (laid out when the run starts); None before.
+    pub layout: Option<DeviceLayout>,
 }
+
+/// The addresses of a module's globals and functions in memory.
+#[derive(Clone, Debug)]
+pub struct DeviceLayout {
+    pub global_addr: Vec<u64>,
+    pub function_base: Vec<u64>,
+}
+
+/// How the objects of memory that both the host and the device may touch
+/// are named: `cudaMallocManaged` and `cudaMallocHost` memory.
+const HOST_VISIBLE: [&str; 2] = ["managed memory", "pinned host memory"];
+
+/// The faulted kernel paths of one launch kept for the host to go on
+/// from (launch.rs); the others end at their finding, which is reported
+/// all the same, so only the host's error handling after them is not
+/// followed again.
+const MAX_FAULTED_PATHS: usize = 8;
 
 /// How clang names a kernel's host stub: the kernel's name with this in
 /// front of its identifier (`_Z6vecAddPfi` -> `_Z21__device_stub__vecAddPfi`).
 const STUB_PREFIX: &str = "__device_stub__";
+
+/// What `__symcross_cuda_launch` returns when the device side has no
+/// kernel for the stub (it returns launch.rs's `KERNEL_RAN` or
+/// `KERNEL_FAULTED` otherwise).
+const NO_SUCH_KERNEL: u32 = 1;
 
 /// The device kernel's (mangled) name for the name of its host stub.
 pub fn kernel_name_of_stub(stub: &str) -> Option<String> {
@@ -60,7 +89,133 @@ impl<'m> Executor<'m> {
     pub fn install_cuda_device(&mut self, mut module: Module) {
         let host_files_at = module.files.len() as u32;
         module.files.extend(self.cx.module.files.iter().cloned());
-        self.models.cuda = Some(CudaDevice { module: Rc::new(module), host_files_at });
+        self.models.cuda = Some(CudaDevice { module: Rc::new(module), host_files_at, layout: None });
+    }
+
+    /// Lays the device module's globals out in the host program's first
+    /// state, once: a `__device__` variable keeps its value from one
+    /// launch to the next, and the host reaches it by symbol
+    /// (`cudaMemcpyToSymbol`). `__shared__` arrays among them start afresh
+    /// in every block of every launch all the same (ndrange_setup.rs).
+    pub fn lay_out_cuda_device(&mut self, state: &mut State) {
+        let Some(device) = self.models.cuda.as_ref() else { return };
+        let module = device.module.clone();
+        let mut nested = Executor::new(module.as_ref(), self.cx.config.clone(), self.lent_decider());
+        self.trade_engine(&mut nested);
+        nested.lay_out_module(&mut state.memory);
+        self.trade_engine(&mut nested);
+        let layout = DeviceLayout { global_addr: nested.global_addr.clone(), function_base: nested.function_base.clone() };
+        drop(nested);
+        if let Some(device) = self.models.cuda.as_mut() {
+            device.layout = Some(layout);
+        }
+    }
+
+    /// A nested kernel executor takes the program's device layout instead
+    /// of laying the module out again.
+    pub(super) fn adopt_layout(&mut self, layout: &DeviceLayout) {
+        self.global_addr = layout.global_addr.clone();
+        self.function_base = layout.function_base.clone();
+        self.function_addr = layout.function_base.iter().enumerate().map(|(i, b)| (*b, FuncId(i as u32))).collect();
+    }
+
+    /// A finding of `kind` on `state`: a CUDA kernel's memory fault (an
+    /// access outside every object or past one, a use after free) ends
+    /// the kernel path here, and the host goes on from it with the launch
+    /// failed, as a GPU's illegal address does (kept while `faulted` is
+    /// set, by a CUDA launch).
+    pub(in crate::exec) fn keep_faulted_path(&mut self, state: &State, kind: FindingKind) {
+        if !matches!(kind, FindingKind::OutOfBounds | FindingKind::UseAfterFree) || state.gpu.is_none() {
+            return;
+        }
+        if let Some(kept) = self.faulted.as_mut().filter(|k| k.len() < MAX_FAULTED_PATHS) {
+            kept.push(state.clone());
+        }
+    }
+
+    /// The host global at `addr` (a `__device__` or `__constant__`
+    /// variable's host shadow, as `&symbol` gives it): the device global
+    /// of the same name, as its index in the device module.
+    fn device_symbol(&self, addr: u64) -> Option<usize> {
+        let device = self.models.cuda.as_ref()?;
+        let host = self.global_addr.iter().position(|&a| a == addr)?;
+        let name = &self.cx.module.globals[host].name;
+        device.module.globals.iter().position(|g| {
+            &g.name == name && matches!(g.addr_space, crate::ir::GLOBAL_SPACE | crate::ir::CONSTANT_SPACE) && g.size > 0
+        })
+    }
+
+    /// `void *__symcross_cuda_symbol(const void *symbol)`: the device
+    /// address of the `__device__`/`__constant__` variable whose host
+    /// shadow is at `symbol`, or null when it is no such variable.
+    pub(in crate::exec) fn cuda_symbol(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let addr = self.concrete_arg(state, c.args[0][0])?;
+        let at = self
+            .device_symbol(addr)
+            .and_then(|g| self.models.cuda.as_ref()?.layout.as_ref()?.global_addr.get(g).copied())
+            .unwrap_or(0);
+        Ok(Some(scalar(self.cx.pool.constant(64, at as u128))))
+    }
+
+    /// `size_t __symcross_cuda_symbol_size(const void *symbol)`: its size in
+    /// bytes (0 when it is no device variable).
+    pub(in crate::exec) fn cuda_symbol_size(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let addr = self.concrete_arg(state, c.args[0][0])?;
+        let size = match (self.device_symbol(addr), self.models.cuda.as_ref()) {
+            (Some(g), Some(d)) => d.module.globals[g].size,
+            _ => 0,
+        };
+        Ok(Some(scalar(self.cx.pool.constant(64, size as u128))))
+    }
+
+    /// `void __symcross_cuda_copy_to_symbol(void *dst, const void *src,
+    /// size_t n)`: the host's write into a device variable. `__constant__`
+    /// memory is read-only to kernels only: this copy writes it.
+    pub(in crate::exec) fn cuda_copy_to_symbol(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let loc = self.cuda_call_loc(state, c.inst.loc);
+        let n = self.concrete_size(state, c.args[2][0], loc, "the size of a cudaMemcpyToSymbol")?;
+        let dst = self.concrete_arg(state, c.args[0][0])?;
+        let constant = state.memory.object_near(dst).filter(|&o| {
+            let o = state.memory.object(o);
+            o.addr_space == crate::ir::CONSTANT_SPACE && o.read_only
+        });
+        if let Some(o) = constant {
+            state.memory.object_mut(o).read_only = false;
+        }
+        let copied = self.copy_bytes(state, c.args[0][0], c.args[1][0], n, loc);
+        if let Some(o) = constant {
+            state.memory.object_mut(o).read_only = true;
+        }
+        copied.map(|_| None)
+    }
+
+    /// `void *__symcross_cuda_alloc_shared(size, pinned)`: memory both the
+    /// host and kernels may touch (`cudaMallocManaged`, or with `pinned`
+    /// `cudaMallocHost`), named after the user's line.
+    pub(in crate::exec) fn cuda_alloc_shared(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let pinned = self.concrete_arg(state, c.args[1][0])? != 0;
+        let what = HOST_VISIBLE[pinned as usize];
+        self.cuda_allocate(state, c, what)
+    }
+
+    /// `void __symcross_cuda_limit(const char *what)`: something the model
+    /// does not check (work of two streams that may overlap): an
+    /// `unsupported` finding, so the verdict cannot be a proof; the path
+    /// goes on in program order, so what it finds later is still found.
+    pub(in crate::exec) fn cuda_limit(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let what = self.read_c_string(state, c.args[0][0], c.inst.loc)?;
+        let user = self.cuda_call_loc(state, c.inst.loc);
+        self.report(state, FindingKind::Unsupported, user, format!("not checked: {what}"), None, None);
+        Ok(None)
+    }
+
+    /// `void __symcross_cuda_unsupported(const char *what)`: a CUDA
+    /// runtime use the model does not follow; ends the path.
+    pub(in crate::exec) fn cuda_unsupported(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let what = self.read_c_string(state, c.args[0][0], c.inst.loc)?;
+        let user = self.cuda_call_loc(state, c.inst.loc);
+        self.report(state, FindingKind::Unsupported, user, format!("CUDA runtime use not modelled: {what}"), None, None);
+        Err(Step::Terminated)
     }
 
     /// The user's line for a call inside the CUDA runtime model: where
@@ -69,13 +224,25 @@ impl<'m> Executor<'m> {
         state.stack.iter().find(|f| is_runtime_api(&self.cx.module.function(f.func).name)).map(|f| f.call_loc).unwrap_or(fallback)
     }
 
+    /// The `<<<...>>>` line of the launch being run: where the user called
+    /// the kernel's host stub (`fallback` when no stub is on the stack, a
+    /// direct `cudaLaunchKernel`).
+    fn launch_site(&self, state: &State, fallback: Loc) -> Loc {
+        state.stack.iter().find(|f| self.cx.module.function(f.func).name.contains(STUB_PREFIX)).map_or(fallback, |f| f.call_loc)
+    }
+
     /// `void *__symcross_cuda_alloc(size)`: global memory named after the
     /// user's cudaMalloc line.
     pub(in crate::exec) fn cuda_alloc(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        self.cuda_allocate(state, c, "device memory")
+    }
+
+    /// Global memory of `c.args[0]` bytes named `what` and the user's line.
+    fn cuda_allocate(&mut self, state: &mut State, c: &CallCtx, what: &str) -> Result<Option<Value>, Step> {
         let n = self.concrete_arg(state, c.args[0][0])?;
         let user = self.cuda_call_loc(state, c.inst.loc);
         let file = self.cx.module.file_name(user);
-        let name = format!("device memory allocated at {}:{}", file.rsplit('/').next().unwrap_or(file), user.line);
+        let name = format!("{what} allocated at {}:{}", file.rsplit('/').next().unwrap_or(file), user.line);
         self.admit_allocation(n)?;
         let id = state.memory.allocate(&mut self.cx.pool, n, 256, ObjectKind::Heap, name);
         let o = state.memory.object_mut(id);
@@ -112,7 +279,7 @@ impl<'m> Executor<'m> {
             let name = kernel_name_of_stub(&self.cx.module.function(*f).name)?;
             module.functions.iter().position(|k| k.is_kernel && !k.is_declaration() && k.name == name)
         });
-        let Some(kernel) = kernel else { return Ok(Some(scalar(self.cx.pool.constant(32, 1)))) };
+        let Some(kernel) = kernel else { return Ok(Some(scalar(self.cx.pool.constant(32, NO_SUCH_KERNEL as u128)))) };
         let kernel = FuncId(kernel as u32);
         let params: Vec<u64> =
             module.function(kernel).params.iter().map(|p| p.byval.map_or_else(|| p.ty.size(), |(size, _)| size)).collect();
@@ -129,8 +296,8 @@ impl<'m> Executor<'m> {
             return Err(self.unsupported(state, user, "a launch of more than 2^64 threads".into()));
         }
         let launch = Launch { module, host_files_at, kernel, ndrange, args, dynamic_shared: Some(shared) };
-        self.run_ndrange(state, launch, user)?;
-        Ok(Some(scalar(self.cx.pool.constant(32, 0))))
+        let code = self.run_launch(state, launch, self.launch_site(state, user), c.inst.dest)?;
+        Ok(Some(scalar(self.cx.pool.constant(32, code as u128))))
     }
 
     /// Points every `extern __shared__` array of the kernel module at one
@@ -163,7 +330,7 @@ impl<'m> Executor<'m> {
             return;
         }
         let o = state.memory.object(access.object);
-        if o.addr_space != crate::ir::GLOBAL_SPACE || o.kind != ObjectKind::Heap {
+        if o.addr_space != crate::ir::GLOBAL_SPACE || o.kind != ObjectKind::Heap || HOST_VISIBLE.iter().any(|p| o.name.starts_with(p)) {
             return;
         }
         if state.stack.iter().any(|f| is_runtime_api(&self.cx.module.function(f.func).name)) {

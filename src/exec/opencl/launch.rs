@@ -11,11 +11,12 @@ use crate::check::{Backend, Decider, Feasibility};
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
+use crate::exec::opencl::cuda_runtime::DeviceLayout;
 use crate::exec::opencl::ndrange_setup::NdRangeSetup;
 use crate::exec::opencl::workitems::{NdRange, RaceMode};
 use crate::expr::value::Value;
 use crate::expr::{ExprId, ExprPool};
-use crate::ir::{FuncId, Loc, Module, Type};
+use crate::ir::{FuncId, Loc, Module, RegId, Type};
 use crate::memory::{Memory, ObjectId};
 use std::rc::Rc;
 
@@ -34,7 +35,7 @@ pub const HOST_LAUNCH_ENUMERATE_UP_TO: u64 = 1 << 20;
 /// it, and the host does not run meanwhile (it is borrowed by
 /// `run_ndrange`), so no check reaches it. Were one to, it answers
 /// `unknown` rather than an answer about expressions it has never seen.
-struct LentAway;
+pub(super) struct LentAway;
 
 impl Backend for LentAway {
     fn check(&mut self, _pool: &ExprPool, _path: &[ExprId], _goal: ExprId) -> Feasibility {
@@ -63,11 +64,24 @@ pub(super) struct Launch {
     pub dynamic_shared: Option<u64>,
 }
 
+impl Launch {
+    /// A `<<<...>>>` launch of a CUDA program (which always has a dynamic
+    /// shared memory size, 0 by default), not an OpenCL NDRange.
+    pub fn is_cuda(&self) -> bool {
+        self.dynamic_shared.is_some()
+    }
+}
+
 impl<'m> Executor<'m> {
     /// `void __symcross_cl_run(program, kernel, dims, offset, global, local, num_args, args)`.
     pub(in crate::exec) fn cl_run(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let launch = self.read_launch(state, c)?;
         self.run_ndrange(state, launch, c.inst.loc)
+    }
+
+    /// The decider a nested executor starts with (`LentAway`).
+    pub(super) fn lent_decider(&self) -> Decider {
+        Decider::new(Box::new(LentAway), None)
     }
 
     pub(in crate::exec) fn read_words(&mut self, state: &mut State, ptr: ExprId, n: usize, loc: Loc) -> Result<Vec<u64>, Step> {
@@ -119,6 +133,15 @@ impl<'m> Executor<'m> {
     }
 
     pub(super) fn run_ndrange(&mut self, state: &mut State, launch: Launch, loc: Loc) -> Result<Option<Value>, Step> {
+        self.run_launch(state, launch, loc, None).map(|_| None)
+    }
+
+    /// Runs the launch's kernel on `state`'s memory and continues the host
+    /// from each kernel path that finished, with `KERNEL_RAN` in `dest`
+    /// (the register the launch primitive's result goes to) and, for a
+    /// CUDA launch, also from each path that faulted, with `KERNEL_FAULTED`
+    /// there: returns the code of the path `state` continues with.
+    pub(super) fn run_launch(&mut self, state: &mut State, launch: Launch, loc: Loc, dest: Option<RegId>) -> Result<u32, Step> {
         let module = launch.module.clone();
         let mut config = self.cx.config.clone();
         // The host's paths are what shards split; a kernel's run under one
@@ -130,30 +153,33 @@ impl<'m> Executor<'m> {
         let mut nested = Executor::new(module.as_ref(), config, Decider::new(Box::new(LentAway), None));
         self.trade_engine(&mut nested);
         nested.finished = Some(Vec::new());
+        if launch.is_cuda() {
+            nested.faulted = Some(Vec::new());
+        }
         let mut kstate = state.clone();
         kstate.stack.clear();
         let shifted = shift_host_lines(&mut kstate.memory, launch.host_files_at as i64, None);
-        let mode = nested.prepare_kernel(&mut kstate, &launch);
+        let layout = self.models.cuda.as_ref().filter(|_| launch.is_cuda()).and_then(|d| d.layout.clone());
+        let mode = nested.prepare_kernel(&mut kstate, &launch, layout.as_ref());
         if mode.is_some() {
             nested.start_kernel(&mut kstate);
             nested.explore(kstate);
         }
         self.trade_engine(&mut nested);
         let finished = nested.finished.take().unwrap_or_default();
-        self.absorb(&mut nested);
+        let faulted = nested.faulted.take().unwrap_or_default();
+        self.absorb(&mut nested, launch.is_cuda().then_some(loc));
         let pair = mode == Some(RaceMode::Pair);
         drop(nested);
         if mode.is_none() {
             return Err(self.unsupported(state, loc, "kernel argument whose size does not match its parameter".into()));
         }
         if pair {
-            let msg = format!(
-                "NDRange of {} work-items is above the enumeration limit ({HOST_LAUNCH_ENUMERATE_UP_TO}): checked with two symbolic work-items for races and memory errors; the host program is not followed past it",
-                launch.ndrange.total()
-            );
-            return Err(self.unsupported(state, loc, msg));
+            return Err(self.unsupported(state, loc, above_enumeration_limit(&launch)));
         }
-        self.continue_host(state, finished, &shifted, launch.host_files_at as i64)
+        let results: Vec<(State, u32)> =
+            finished.into_iter().map(|k| (k, KERNEL_RAN)).chain(faulted.into_iter().take(MAX_FAULTED_CONTINUATIONS).map(|k| (k, KERNEL_FAULTED))).collect();
+        self.continue_host(state, results, &shifted, launch.host_files_at as i64, dest)
     }
 
     /// Swaps the expression pool, the decider and the shadow origins with
@@ -164,7 +190,7 @@ impl<'m> Executor<'m> {
     /// its pool (every instruction's semantics reach it as `self.cx.pool`);
     /// between the two swaps the host holds the nested executor's fresh,
     /// unused pool and its `LentAway` decider, and is not run.
-    fn trade_engine(&mut self, nested: &mut Executor) {
+    pub(super) fn trade_engine(&mut self, nested: &mut Executor) {
         std::mem::swap(&mut self.cx.pool, &mut nested.cx.pool);
         std::mem::swap(&mut self.cx.decider, &mut nested.cx.decider);
         self.shadow.swap_origins(&mut nested.shadow);
@@ -172,8 +198,12 @@ impl<'m> Executor<'m> {
 
     /// Lays the kernel module out in the state's memory and sets up the
     /// NDRange; None if an argument cannot be passed.
-    fn prepare_kernel(&mut self, state: &mut State, launch: &Launch) -> Option<RaceMode> {
-        self.lay_out_module(&mut state.memory);
+    fn prepare_kernel(&mut self, state: &mut State, launch: &Launch, layout: Option<&DeviceLayout>) -> Option<RaceMode> {
+        match layout {
+            // A CUDA program's device globals live as long as the program.
+            Some(l) => self.adopt_layout(l),
+            None => self.lay_out_module(&mut state.memory),
+        }
         let kf = self.cx.module.function(launch.kernel);
         let mut args = Vec::new();
         let mut local_objects = Vec::new();
@@ -211,8 +241,16 @@ impl<'m> Executor<'m> {
     }
 
     /// Takes the nested run's findings (each once), counters and output.
-    fn absorb(&mut self, nested: &mut Executor) {
-        for f in std::mem::take(&mut nested.log.findings) {
+    /// A CUDA launch's performance warnings name the `<<<...>>>` line
+    /// (`launch`) as related: the kernel's lines alone do not say which
+    /// launch, with which sizes, they were measured under.
+    fn absorb(&mut self, nested: &mut Executor, launch: Option<Loc>) {
+        for mut f in std::mem::take(&mut nested.log.findings) {
+            if let Some(at) = launch.filter(|_| f.kind.is_performance()) {
+                let site = self.cx.location(at);
+                f.message.push_str(&format!(" (kernel launched at line {})", site.line));
+                f.related.push(crate::report::Related { message: "kernel launched here".into(), location: site });
+            }
             let dup = self.log.findings.iter().any(|g| g.kind == f.kind && g.location == f.location && g.message == f.message);
             if !dup {
                 self.log.findings.push(f);
@@ -230,34 +268,75 @@ impl<'m> Executor<'m> {
         }
     }
 
-    /// The host continues once per finished kernel path: `state` with the
-    /// first, copies of it (handed to the searcher) with the others.
+    /// The host continues once per kernel path that came back (with the
+    /// launch's result code in `dest`): `state` with the first, copies of
+    /// it (handed to the searcher) with the others.
     fn continue_host(
         &mut self,
         state: &mut State,
-        finished: Vec<State>,
+        results: Vec<(State, u32)>,
         shifted: &[ObjectId],
         files_at: i64,
-    ) -> Result<Option<Value>, Step> {
+        dest: Option<RegId>,
+    ) -> Result<u32, Step> {
         // How many kernel paths come back rests on the kernel run's models
         // too (shard.rs).
         self.freeze_route(state);
-        let mut results = finished.into_iter().map(|mut k| {
+        let mut results = results.into_iter().map(|(mut k, code)| {
             shift_host_lines(&mut k.memory, -files_at, Some(shifted));
-            k
+            (k, code)
         });
-        let Some(first) = results.next() else {
+        let Some((first, first_code)) = results.next() else {
             // Every kernel path ended with a finding (or a limit).
             return Err(Step::Terminated);
         };
-        for k in results {
+        for (k, code) in results {
             let mut s = state.clone();
             adopt(&mut s, k);
             s.id = self.fork_id();
+            if let Some(d) = dest {
+                if !s.frame().shadows.is_empty() {
+                    self.set_shadow(&mut s, d, None);
+                }
+                let v = smallvec::smallvec![self.cx.pool.constant(32, code as u128)];
+                self.set_reg(&mut s, d, v);
+            }
             self.pending.push(s);
         }
         adopt(state, first);
-        Ok(None)
+        Ok(first_code)
+    }
+}
+
+/// What a launch primitive returns for a kernel path that ran to its end.
+pub(super) const KERNEL_RAN: u32 = 0;
+/// ... and for one that ended at a memory fault (CUDA: the launch failed).
+pub(super) const KERNEL_FAULTED: u32 = 2;
+/// The faulted kernel paths of one launch the host goes on from: each is
+/// one input region where the launch fails; past this many the others end
+/// at their finding (which is reported all the same), so the host's
+/// error handling is followed for a few of them and the run stays small.
+const MAX_FAULTED_CONTINUATIONS: usize = 8;
+
+/// The message of a launch above `HOST_LAUNCH_ENUMERATE_UP_TO`, in the
+/// words of the launch's language.
+fn above_enumeration_limit(launch: &Launch) -> String {
+    let nd = launch.ndrange;
+    if launch.is_cuda() {
+        let dim = |v: [u64; 3]| format!("({},{},{})", v[0], v[1], v[2]);
+        format!(
+            "launch of {} threads (a grid of {} blocks of {} threads) is above the enumeration limit ({HOST_LAUNCH_ENUMERATE_UP_TO} threads): \
+             checked with two symbolic threads for races and memory errors; the host program is not followed past it",
+            nd.total(),
+            dim(nd.groups),
+            dim(nd.local)
+        )
+    } else {
+        format!(
+            "NDRange of {} work-items is above the enumeration limit ({HOST_LAUNCH_ENUMERATE_UP_TO}): checked with two symbolic \
+             work-items for races and memory errors; the host program is not followed past it",
+            nd.total()
+        )
     }
 }
 

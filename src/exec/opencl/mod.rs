@@ -53,6 +53,12 @@ impl<'m> Executor<'m> {
             "__symcross_cuda_alloc" => (Self::cuda_alloc, Exact(1)),
             "__symcross_cuda_free" => (Self::cuda_free, Exact(1)),
             "__symcross_cuda_launch" => (Self::cuda_launch, Exact(9)),
+            "__symcross_cuda_symbol" => (Self::cuda_symbol, Exact(1)),
+            "__symcross_cuda_symbol_size" => (Self::cuda_symbol_size, Exact(1)),
+            "__symcross_cuda_copy_to_symbol" => (Self::cuda_copy_to_symbol, Exact(3)),
+            "__symcross_cuda_alloc_shared" => (Self::cuda_alloc_shared, Exact(2)),
+            "__symcross_cuda_limit" => (Self::cuda_limit, Exact(1)),
+            "__symcross_cuda_unsupported" => (Self::cuda_unsupported, Exact(1)),
             _ => return None,
         })
     }
