@@ -32,12 +32,32 @@ fixtures!(
     sum_atomic,
     sum_race,
     host_dereferences_device_pointer,
+    launch_codes,
+    launch_codes_kernel_fault,
+    constant_symbols,
+    constant_symbols_offset,
+    managed_saxpy,
+    managed_saxpy_short,
+    streams_vector_add,
+    streams_ordered_by_event,
+    streams_overlap,
+    streams_unordered_without_wait,
+    device_limits,
+    big_launch,
+    transpose_perf,
 );
 
 /// The report of a fixture, run with `--json -`.
 fn report(name: &str) -> serde_json::Value {
+    report_with(name, &[])
+}
+
+/// The report of a fixture, run with `--json -` and `extra` arguments.
+fn report_with(name: &str, extra: &[&str]) -> serde_json::Value {
     let path = common::repo().join(format!("tests/fixtures/cuda_host/{name}.cu"));
-    let run = common::symcross(&["check", path.to_str().unwrap(), "--json", "-"]);
+    let mut args = vec!["check", path.to_str().unwrap(), "--json", "-"];
+    args.extend_from_slice(extra);
+    let run = common::symcross(&args);
     assert!(!run.stderr.contains("panicked"), "{name}: {}", run.stderr);
     run.json.unwrap_or_else(|| panic!("{name}: no report: {}", run.stderr))
 }
@@ -130,4 +150,73 @@ fn race_reads_a_host_program_cu_as_its_kernels() {
     let run = common::symcross(&["race", path.to_str().unwrap(), "--block", "2,2", "--grid", "2,2", "--arg", "n=4", "--json", "-"]);
     let json = run.json.unwrap_or_else(|| panic!("no report: {}", run.stderr));
     assert_eq!(json["verdict"], "equivalent", "{}", run.stdout);
+}
+
+/// The kinds of a report's findings, in order.
+fn kinds(json: &serde_json::Value) -> Vec<String> {
+    json["findings"].as_array().unwrap().iter().map(|f| f["kind"].as_str().unwrap().to_string()).collect()
+}
+
+/// A kernel writing past its buffer fails the launch: besides the
+/// finding, the host goes on and sees cudaErrorIllegalAddress from every
+/// later call (its 8 checks of the codes run and hold: no mismatch).
+#[test]
+fn kernel_fault_fails_the_launch_and_the_host_goes_on() {
+    let json = report("launch_codes_kernel_fault");
+    assert_eq!(kinds(&json), ["out-of-bounds"], "{json}");
+    assert_eq!(json["coverage"]["checks"], 8, "the host's checks after the failed launch: {json}");
+    let message = json["findings"][0]["message"].as_str().unwrap();
+    assert!(message.contains("thread (7,0,0) of block (0,0,0)"), "{message}");
+}
+
+/// Work of two streams that nothing orders is not checked against each
+/// other: an `unsupported` finding says so, and the answer is no proof;
+/// the rest of the program is still checked (its checks all ran).
+#[test]
+fn overlapping_streams_are_named_as_not_checked() {
+    let json = report("streams_overlap");
+    assert_eq!(json["verdict"], "inconclusive", "{json}");
+    let f = json["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "unsupported").expect("unsupported");
+    let message = f["message"].as_str().unwrap();
+    assert!(message.contains("work of two CUDA streams may run at the same time"), "{message}");
+    assert_eq!(f["location"]["line"], 32, "the second stream's first copy: {f}");
+    assert_eq!(json["coverage"]["checks"], 16, "{json}");
+}
+
+/// Without its cudaStreamWaitEvent the second stream's launch is what
+/// may overlap the first stream's work: the finding is at its
+/// `<<<...>>>` line.
+#[test]
+fn unordered_launch_is_named_at_its_launch_line() {
+    let json = report("streams_unordered_without_wait");
+    let f = json["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "unsupported").expect("unsupported");
+    assert_eq!(f["location"]["line"], 34, "{f}");
+    assert!(f["location"]["file"].as_str().unwrap().ends_with("streams_ordered_by_event.cu"), "{f}");
+}
+
+/// A launch above the enumeration limit is reported in CUDA's words:
+/// threads, a grid of blocks.
+#[test]
+fn big_launch_speaks_cuda() {
+    let json = report("big_launch");
+    let f = json["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "unsupported").expect("unsupported");
+    let message = f["message"].as_str().unwrap();
+    assert!(message.starts_with("launch of 2097152 threads (a grid of (8192,1,1) blocks of (256,1,1) threads)"), "{message}");
+    assert!(!message.contains("work-item") && !message.contains("NDRange"), "{message}");
+    assert_eq!(f["location"]["line"], 20, "{f}");
+}
+
+/// `check --perf`: the launched kernels' performance warnings come with
+/// the line of their launch, and leave the verdict a proof.
+#[test]
+fn perf_warnings_of_launched_kernels_name_the_launch() {
+    let json = report_with("transpose_perf", &["--perf"]);
+    assert_eq!(json["verdict"], "equivalent", "{json}");
+    let findings = json["findings"].as_array().unwrap();
+    let f = findings.iter().find(|f| f["kind"] == "uncoalesced-access").expect("the naive store is uncoalesced");
+    assert_eq!(f["location"]["line"], 14, "{f}");
+    let message = f["message"].as_str().unwrap();
+    assert!(message.ends_with("(kernel launched at line 39)"), "{message}");
+    assert!(f["related"].as_array().unwrap().iter().any(|r| r["location"]["line"] == 39), "{f}");
+    assert!(!findings.iter().any(|f| f["kind"] == "bank-conflict"), "the padded tile has no bank conflict: {json}");
 }

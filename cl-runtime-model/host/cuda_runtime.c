@@ -589,17 +589,19 @@ static int stream_blocking[SYMCUDA_SLOTS] = {[0] = 1, [SYMCUDA_PER_THREAD] = 1};
 static unsigned long issued[SYMCUDA_SLOTS];
 static unsigned long after[SYMCUDA_SLOTS][SYMCUDA_SLOTS];
 
-/* The slot of a stream handle: 0 for the legacy default stream. */
+/* The slot of a stream handle: 0 for the legacy default stream. The
+ * default streams' handles are small integers (compared as such). */
 static unsigned stream_index(cudaStream_t stream) {
-  if (stream == 0 || stream == cudaStreamLegacy)
+  unsigned long handle = (unsigned long)stream;
+  if (handle == 0 || handle == 1)
     return 0;
-  if (stream == cudaStreamPerThread)
+  if (handle == 2)
     return SYMCUDA_PER_THREAD;
   return stream->index;
 }
 
 static int valid_stream(cudaStream_t stream) {
-  if (stream == 0 || stream == cudaStreamLegacy || stream == cudaStreamPerThread)
+  if ((unsigned long)stream <= 2)
     return 1;
   for (unsigned i = 1; i <= SYMCUDA_MAX_STREAMS; i++)
     if (stream == &stream_handles[i])

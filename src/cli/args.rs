@@ -243,6 +243,10 @@ pub struct CheckArgs {
     /// both sides' expressions, a picture of a race's NDRange): one file, no server, no network.
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
+    /// GPU performance diagnostics of the kernels the program launches (CUDA `<<<...>>>`,
+    /// clEnqueueNDRangeKernel), each warning naming its launch.
+    #[command(flatten)]
+    pub perf: PerfArgs,
 }
 
 /// Arguments of `symcross race`.

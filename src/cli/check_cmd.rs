@@ -91,6 +91,7 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     config.trust_rules = a.trust_rules;
     config.searcher = a.searcher;
     config.seed = a.seed;
+    config.perf = super::race_cmd::perf_config(&a.perf)?;
     config.fp_solver = a.fp_solver;
     if a.fp_solver_budget == Some(0) {
         return Err(Error::Usage("--fp-solver-budget must be at least 1".into()));

@@ -125,7 +125,7 @@ fn parse_fixed_args(args: &[String]) -> Result<HashMap<String, String>, Error> {
 /// The modelled GPU of `--perf`, or None without it. Widths must be
 /// positive powers of two, as every GPU's are (warps and wavefronts of 32
 /// or 64, 16 or 32 banks, 32-byte segments).
-fn perf_config(a: &crate::cli::args::PerfArgs) -> Result<Option<crate::config::PerfConfig>, Error> {
+pub(super) fn perf_config(a: &crate::cli::args::PerfArgs) -> Result<Option<crate::config::PerfConfig>, Error> {
     if !a.perf {
         return Ok(None);
     }

@@ -219,16 +219,12 @@ impl<'m> Executor<'m> {
     }
 
     /// The user's line for a call inside the CUDA runtime model: where
-    /// the outermost runtime API function on the stack was called.
+    /// the outermost runtime API function on the stack was called, or the
+    /// kernel's host stub (the `<<<...>>>` line, not the stub's own call
+    /// of cudaLaunchKernel).
     fn cuda_call_loc(&self, state: &State, fallback: Loc) -> Loc {
-        state.stack.iter().find(|f| is_runtime_api(&self.cx.module.function(f.func).name)).map(|f| f.call_loc).unwrap_or(fallback)
-    }
-
-    /// The `<<<...>>>` line of the launch being run: where the user called
-    /// the kernel's host stub (`fallback` when no stub is on the stack, a
-    /// direct `cudaLaunchKernel`).
-    fn launch_site(&self, state: &State, fallback: Loc) -> Loc {
-        state.stack.iter().find(|f| self.cx.module.function(f.func).name.contains(STUB_PREFIX)).map_or(fallback, |f| f.call_loc)
+        let user_facing = |name: &str| is_runtime_api(name) || name.contains(STUB_PREFIX);
+        state.stack.iter().find(|f| user_facing(&self.cx.module.function(f.func).name)).map(|f| f.call_loc).unwrap_or(fallback)
     }
 
     /// `void *__symcross_cuda_alloc(size)`: global memory named after the
@@ -296,7 +292,7 @@ impl<'m> Executor<'m> {
             return Err(self.unsupported(state, user, "a launch of more than 2^64 threads".into()));
         }
         let launch = Launch { module, host_files_at, kernel, ndrange, args, dynamic_shared: Some(shared) };
-        let code = self.run_launch(state, launch, self.launch_site(state, user), c.inst.dest)?;
+        let code = self.run_launch(state, launch, user, c.inst.dest)?;
         Ok(Some(scalar(self.cx.pool.constant(32, code as u128))))
     }
 

@@ -168,7 +168,8 @@ impl<'m> Executor<'m> {
         self.trade_engine(&mut nested);
         let finished = nested.finished.take().unwrap_or_default();
         let faulted = nested.faulted.take().unwrap_or_default();
-        self.absorb(&mut nested, launch.is_cuda().then_some(loc));
+        let site = if launch.is_cuda() { loc } else { self.api_call_loc(state, loc) };
+        self.absorb(&mut nested, site);
         let pair = mode == Some(RaceMode::Pair);
         drop(nested);
         if mode.is_none() {
@@ -241,12 +242,13 @@ impl<'m> Executor<'m> {
     }
 
     /// Takes the nested run's findings (each once), counters and output.
-    /// A CUDA launch's performance warnings name the `<<<...>>>` line
-    /// (`launch`) as related: the kernel's lines alone do not say which
+    /// Performance warnings name the line of the `launch` (`<<<...>>>`,
+    /// clEnqueueNDRangeKernel): the kernel's lines alone do not say which
     /// launch, with which sizes, they were measured under.
-    fn absorb(&mut self, nested: &mut Executor, launch: Option<Loc>) {
+    fn absorb(&mut self, nested: &mut Executor, launch: Loc) {
         for mut f in std::mem::take(&mut nested.log.findings) {
-            if let Some(at) = launch.filter(|_| f.kind.is_performance()) {
+            if f.kind.is_performance() {
+                let at = launch;
                 let site = self.cx.location(at);
                 f.message.push_str(&format!(" (kernel launched at line {})", site.line));
                 f.related.push(crate::report::Related { message: "kernel launched here".into(), location: site });
