@@ -166,6 +166,11 @@ cudaError_t cudaEventDestroy(cudaEvent_t event);
 /* Kernel attributes: dynamic shared memory above 48 KiB needs
  * cudaFuncAttributeMaxDynamicSharedMemorySize (up to 96 KiB on sm_70). */
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
+/* Resident blocks per multiprocessor of the modelled device, from the
+ * block size and the dynamic shared memory alone (registers and static
+ * shared memory are not known to the model, so this is an upper bound). */
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *num_blocks, const void *func, int block_size,
+                                                          size_t dynamic_shared);
 
 /* What clang's `kernel<<<grid, block, shared, stream>>>(args)` becomes
  * (CUDA 9.2 and later): the configuration is pushed, and the kernel's
@@ -248,6 +253,11 @@ template <class T> static inline cudaError_t cudaGetSymbolSize(size_t *size, con
 }
 template <class T> static inline cudaError_t cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value) {
   return cudaFuncSetAttribute((const void *)entry, attr, value);
+}
+template <class T>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *num_blocks, T *func, int block_size,
+                                                                        size_t dynamic_shared) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(num_blocks, (const void *)func, block_size, dynamic_shared);
 }
 static inline cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned flags) { return cudaEventCreateWithFlags(event, flags); }
 #endif

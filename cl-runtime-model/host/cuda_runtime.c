@@ -473,6 +473,29 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
   return cudaSuccess;
 }
 
+/* Blocks of `block_size` threads and `dynamic_shared` bytes that fit on
+ * one multiprocessor of the modelled device: at most 32 blocks, 2048
+ * threads (whole warps) and 96 KiB of shared memory. Registers and static
+ * shared memory are not known here: an upper bound. */
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *num_blocks, const void *func, int block_size,
+                                                          size_t dynamic_shared) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!num_blocks || !func || block_size <= 0 || (unsigned)block_size > SYMCUDA_MAX_THREADS_PER_BLOCK)
+    return fail(cudaErrorInvalidValue);
+  if (dynamic_shared > max_dynamic_shared(func)) {
+    *num_blocks = 0;
+    return cudaSuccess;
+  }
+  unsigned warps = ((unsigned)block_size + 31) / 32;
+  unsigned blocks = 2048 / 32 / warps;
+  if (blocks > 32)
+    blocks = 32;
+  if (dynamic_shared && (96u << 10) / dynamic_shared < blocks)
+    blocks = (96u << 10) / dynamic_shared;
+  *num_blocks = (int)blocks;
+  return cudaSuccess;
+}
+
 /* ---- Symbols ---- */
 
 cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) {
@@ -588,6 +611,19 @@ static int stream_live[SYMCUDA_SLOTS] = {[0] = 1, [SYMCUDA_PER_THREAD] = 1};
 static int stream_blocking[SYMCUDA_SLOTS] = {[0] = 1, [SYMCUDA_PER_THREAD] = 1};
 static unsigned long issued[SYMCUDA_SLOTS];
 static unsigned long after[SYMCUDA_SLOTS][SYMCUDA_SLOTS];
+/* How many of each stream's operations the host waited for. */
+static unsigned long host_after[SYMCUDA_SLOTS];
+/* Non-zero while some stream has work the host has not waited for: the
+ * engine reads it when host code touches managed or pinned memory
+ * (src/exec/opencl/cuda_runtime.rs), which it may not do then. */
+int __symcross_cuda_device_busy;
+
+static void update_busy(void) {
+  __symcross_cuda_device_busy = 0;
+  for (unsigned t = 0; t < SYMCUDA_SLOTS; t++)
+    if (issued[t] > host_after[t])
+      __symcross_cuda_device_busy = 1;
+}
 
 /* The slot of a stream handle: 0 for the legacy default stream. The
  * default streams' handles are small integers (compared as such). */
@@ -638,6 +674,7 @@ static void issue(cudaStream_t stream, const char *what) {
   }
   issued[s]++;
   after[s][s] = issued[s];
+  update_busy();
 }
 
 /* The host waited for stream t's operations so far: everything issued
@@ -646,6 +683,9 @@ static void host_waited_for(unsigned t, unsigned long count) {
   for (unsigned s = 0; s < SYMCUDA_SLOTS; s++)
     if (after[s][t] < count)
       after[s][t] = count;
+  if (host_after[t] < count)
+    host_after[t] = count;
+  update_busy();
 }
 
 static void synchronize_all(void) {

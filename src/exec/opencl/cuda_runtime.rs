@@ -140,9 +140,11 @@ impl<'m> Executor<'m> {
         let device = self.models.cuda.as_ref()?;
         let host = self.global_addr.iter().position(|&a| a == addr)?;
         let name = &self.cx.module.globals[host].name;
-        device.module.globals.iter().position(|g| {
-            &g.name == name && matches!(g.addr_space, crate::ir::GLOBAL_SPACE | crate::ir::CONSTANT_SPACE) && g.size > 0
-        })
+        device
+            .module
+            .globals
+            .iter()
+            .position(|g| &g.name == name && matches!(g.addr_space, crate::ir::GLOBAL_SPACE | crate::ir::CONSTANT_SPACE) && g.size > 0)
     }
 
     /// `void *__symcross_cuda_symbol(const void *symbol)`: the device
@@ -150,10 +152,8 @@ impl<'m> Executor<'m> {
     /// shadow is at `symbol`, or null when it is no such variable.
     pub(in crate::exec) fn cuda_symbol(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let addr = self.concrete_arg(state, c.args[0][0])?;
-        let at = self
-            .device_symbol(addr)
-            .and_then(|g| self.models.cuda.as_ref()?.layout.as_ref()?.global_addr.get(g).copied())
-            .unwrap_or(0);
+        let at =
+            self.device_symbol(addr).and_then(|g| self.models.cuda.as_ref()?.layout.as_ref()?.global_addr.get(g).copied()).unwrap_or(0);
         Ok(Some(scalar(self.cx.pool.constant(64, at as u128))))
     }
 
@@ -320,30 +320,57 @@ impl<'m> Executor<'m> {
     /// Host code of a CUDA program reading or writing device memory (a
     /// `cudaMalloc` pointer dereferenced on the host, which has no access
     /// to it): an out-of-bounds finding. The runtime's own copies, inside
-    /// its API functions, are what the host must use instead.
+    /// its API functions, are what the host must use instead. Managed and
+    /// pinned memory the host may touch, but not while a launch or an
+    /// asynchronous copy it has not waited for may still run: the model
+    /// ran that work to its end already, so what the host sees is one
+    /// outcome of a race it does not check, named as not checked.
     pub(in crate::exec) fn check_host_touches_device(&mut self, state: &State, access: &Access, write: bool, loc: Loc) {
         if state.gpu.is_some() || self.models.cuda.is_none() {
             return;
         }
         let o = state.memory.object(access.object);
-        if o.addr_space != crate::ir::GLOBAL_SPACE || o.kind != ObjectKind::Heap || HOST_VISIBLE.iter().any(|p| o.name.starts_with(p)) {
+        if o.addr_space != crate::ir::GLOBAL_SPACE || o.kind != ObjectKind::Heap {
             return;
         }
         if state.stack.iter().any(|f| is_runtime_api(&self.cx.module.function(f.func).name)) {
+            return;
+        }
+        let verb = if write { "writes" } else { "reads" };
+        if HOST_VISIBLE.iter().any(|p| o.name.starts_with(p)) {
+            if self.device_busy(state) {
+                let message = format!(
+                    "not checked: host code {verb} {} while device work it has not waited for may still run (a launch or an \
+                     asynchronous copy, with no cudaDeviceSynchronize, cudaStreamSynchronize or cudaEventSynchronize since); \
+                     symcross ran that work to its end first and does not check the race",
+                    o.name
+                );
+                self.report(state, FindingKind::Unsupported, loc, message, None, None);
+            }
             return;
         }
         let at = match self.cx.pool.as_const(access.offset) {
             Some(off) => format!(" at byte offset {}", off as u64),
             None => String::new(),
         };
-        let message = format!(
-            "host code {} {}{at}: a pointer from cudaMalloc is not dereferenceable on the host (copy with cudaMemcpy)",
-            if write { "writes" } else { "reads" },
-            o.name
-        );
+        let message =
+            format!("host code {verb} {}{at}: a pointer from cudaMalloc is not dereferenceable on the host (copy with cudaMemcpy)", o.name);
         self.report(state, FindingKind::OutOfBounds, loc, message, None, None);
     }
+
+    /// Whether the runtime model says device work the host has not waited
+    /// for may still run (its flag `BUSY_FLAG`, non-zero).
+    fn device_busy(&mut self, state: &State) -> bool {
+        let Some(g) = self.cx.module.globals.iter().position(|g| g.name == BUSY_FLAG) else { return false };
+        let Some(obj) = self.global_addr.get(g).and_then(|&a| state.memory.object_near(a)) else { return false };
+        let mut bytes = crate::memory::Bytes::new();
+        state.memory.object(obj).bytes.read(&mut self.cx.pool, 0, 1, &mut bytes);
+        bytes.first().is_some_and(|&b| self.cx.pool.as_const(b) != Some(0))
+    }
 }
+
+/// The runtime model's flag (cuda_runtime.c): device work not waited for.
+const BUSY_FLAG: &str = "__symcross_cuda_device_busy";
 
 #[cfg(test)]
 mod tests {
