@@ -30,11 +30,10 @@
 //! budgets are counts of trials.
 
 use super::confirm::unconfirmed_under_assumptions;
+use super::error_terms::Poly;
 use super::sampling::input_word;
 use crate::assumptions::{Assumption, Assumptions};
-use crate::expr::{
-    evaluate, evaluate_all, Assignment, BinOp, CmpOp, Estimate, EstimateKind, Expr, ExprId, ExprPool, FBinOp, FUnOp, FpFormat, Outcomes,
-};
+use crate::expr::{evaluate, evaluate_all, Assignment, BinOp, CmpOp, Estimate, Expr, ExprId, ExprPool, FBinOp, FUnOp, FpFormat, Outcomes};
 use crate::splitmix::SplitMix;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
@@ -73,7 +72,7 @@ pub fn decide(pool: &ExprPool, path: &[ExprId], cond: ExprId, assumptions: Assum
     // Under associativity a sum stands for every grouping; the bounds here
     // hold for the one built.
     if !assumptions.has(Assumption::Associativity) {
-        let mut a = Analysis { pool, ranges: &ranges, forms: FxHashMap::default() };
+        let mut a = Analysis { pool, ranges: &ranges, forms: FxHashMap::default(), variables: 0 };
         if a.truth(cond) == Some(Tri::False) {
             return EstimateAnswer::Never;
         }
@@ -328,9 +327,9 @@ fn round_to(f: FpFormat, v: f64) -> f64 {
 // Intervals of reals with double ends, rounded outwards.
 
 #[derive(Copy, Clone, Debug, PartialEq)]
-struct Iv {
-    lo: f64,
-    hi: f64,
+pub(super) struct Iv {
+    pub(super) lo: f64,
+    pub(super) hi: f64,
 }
 
 /// Below 2^-900 the error terms below may themselves underflow; results
@@ -389,30 +388,30 @@ fn sqrt_dir(a: f64) -> (f64, f64) {
 }
 
 impl Iv {
-    fn point(v: f64) -> Iv {
+    pub(super) fn point(v: f64) -> Iv {
         Iv { lo: v, hi: v }
     }
-    fn finite(self) -> bool {
+    pub(super) fn finite(self) -> bool {
         self.lo.is_finite() && self.hi.is_finite() && self.lo <= self.hi
     }
-    fn add(self, o: Iv) -> Iv {
+    pub(super) fn add(self, o: Iv) -> Iv {
         Iv { lo: add_dir(self.lo, o.lo).0, hi: add_dir(self.hi, o.hi).1 }
     }
-    fn neg(self) -> Iv {
+    pub(super) fn neg(self) -> Iv {
         Iv { lo: -self.hi, hi: -self.lo }
     }
-    fn mul(self, o: Iv) -> Iv {
+    pub(super) fn mul(self, o: Iv) -> Iv {
         let c = [mul_dir(self.lo, o.lo), mul_dir(self.lo, o.hi), mul_dir(self.hi, o.lo), mul_dir(self.hi, o.hi)];
         Iv { lo: c.iter().map(|p| p.0).fold(f64::INFINITY, f64::min), hi: c.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max) }
     }
-    fn div(self, o: Iv) -> Option<Iv> {
+    pub(super) fn div(self, o: Iv) -> Option<Iv> {
         if o.lo <= 0.0 && o.hi >= 0.0 {
             return None;
         }
         let c = [div_dir(self.lo, o.lo), div_dir(self.lo, o.hi), div_dir(self.hi, o.lo), div_dir(self.hi, o.hi)];
         Some(Iv { lo: c.iter().map(|p| p.0).fold(f64::INFINITY, f64::min), hi: c.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max) })
     }
-    fn abs(self) -> Iv {
+    pub(super) fn abs(self) -> Iv {
         if self.lo >= 0.0 {
             self
         } else if self.hi <= 0.0 {
@@ -421,10 +420,10 @@ impl Iv {
             Iv { lo: 0.0, hi: self.hi.max(-self.lo) }
         }
     }
-    fn sqrt(self) -> Option<Iv> {
+    pub(super) fn sqrt(self) -> Option<Iv> {
         (self.lo >= 0.0).then(|| Iv { lo: sqrt_dir(self.lo).0, hi: sqrt_dir(self.hi).1 })
     }
-    fn greatest_magnitude(self) -> f64 {
+    pub(super) fn greatest_magnitude(self) -> f64 {
         self.hi.abs().max(self.lo.abs())
     }
 }
@@ -457,12 +456,14 @@ type Factor = (i32, bool);
 struct Form {
     /// Inputs with a non-trivial factor, by node.
     m: BTreeMap<ExprId, Factor>,
-    t: Iv,
+    /// The relative part, a polynomial in the estimates' error variables
+    /// (error_terms.rs), so that errors that cancel do cancel.
+    t: Poly,
 }
 
 impl Form {
     fn constant(t: Iv) -> Form {
-        Form { m: BTreeMap::new(), t }
+        Form { m: BTreeMap::new(), t: Poly::constant(t) }
     }
     /// Whether `M` is a constant magnitude (powers zero; a sign may remain).
     fn magnitude_one(&self) -> bool {
@@ -512,6 +513,8 @@ struct Analysis<'a> {
     pool: &'a ExprPool,
     ranges: &'a FxHashMap<ExprId, InputRange>,
     forms: FxHashMap<(ExprId, FpFormat), Option<Form>>,
+    /// Error variables handed out (one per estimate node).
+    variables: u32,
 }
 
 impl Analysis<'_> {
@@ -590,15 +593,22 @@ impl Analysis<'_> {
     /// The relations `a ? b` can have (bits of `Outcomes`; never unordered,
     /// both being finite).
     fn outcomes(&self, a: &Form, b: &Form) -> Option<u8> {
-        let (x, y) = if a.m == b.m && a.signs_free() { (a.t, b.t) } else { (self.values(a)?, self.values(b)?) };
+        // With one M, the sign of `a - b` is that of the difference of the
+        // relative parts, whose shared error terms cancel.
+        let d = if a.m == b.m && a.signs_free() {
+            a.t.sub(&b.t).range()
+        } else {
+            let (x, y) = (self.values(a)?, self.values(b)?);
+            x.add(y.neg())
+        };
         let mut out = 0;
-        if x.lo < y.hi {
+        if d.lo < 0.0 {
             out |= Outcomes::LT;
         }
-        if x.hi > y.lo {
+        if d.hi > 0.0 {
             out |= Outcomes::GT;
         }
-        if x.lo <= y.hi && y.lo <= x.hi {
+        if d.lo <= 0.0 && 0.0 <= d.hi {
             out |= Outcomes::EQ;
         }
         Some(out)
@@ -621,7 +631,7 @@ impl Analysis<'_> {
     fn values(&self, a: &Form) -> Option<Iv> {
         let m = self.magnitude_range(&a.m)?;
         let v = if a.signs_free() {
-            m.mul(a.t)
+            m.mul(a.t.range())
         } else {
             let big = m.mul(Iv::point(a.t.greatest_magnitude())).hi;
             Iv { lo: -big, hi: big }
@@ -659,8 +669,8 @@ impl Analysis<'_> {
                 return None;
             }
             return Some(match r.sign() {
-                Some(s) => Form { m: BTreeMap::from([(e, (2, false))]), t: Iv::point(s) },
-                None => Form { m: BTreeMap::from([(e, (2, true))]), t: Iv::point(1.0) },
+                Some(s) => Form { m: BTreeMap::from([(e, (2, false))]), t: Poly::constant(Iv::point(s)) },
+                None => Form { m: BTreeMap::from([(e, (2, true))]), t: Poly::constant(Iv::point(1.0)) },
             });
         }
         let node = pool.get(e).into_owned();
@@ -685,11 +695,11 @@ impl Analysis<'_> {
             Expr::FBin(op, g, a, b) if g == f => {
                 let (x, y) = (self.form(a, f)?, self.form(b, f)?);
                 let exact = match op {
-                    FBinOp::Mul => Form { m: combine(&x.m, &y.m, 1), t: x.t.mul(y.t) },
-                    FBinOp::Div => Form { m: combine(&x.m, &y.m, -1), t: x.t.div(y.t)? },
+                    FBinOp::Mul => Form { m: combine(&x.m, &y.m, 1), t: x.t.mul(&y.t) },
+                    FBinOp::Div => Form { m: combine(&x.m, &y.m, -1), t: x.t.div(&y.t)? },
                     FBinOp::Add | FBinOp::Sub if x.m == y.m => {
                         let t = if op == FBinOp::Add { y.t } else { y.t.neg() };
-                        Form { m: x.m, t: x.t.add(t) }
+                        Form { m: x.m, t: x.t.add(&t) }
                     }
                     _ => return None,
                 };
@@ -701,7 +711,7 @@ impl Analysis<'_> {
                 if m != z.m {
                     return None;
                 }
-                let t = x.t.mul(y.t).add(z.t);
+                let t = x.t.mul(&y.t).add(&z.t);
                 self.round(f, Form { m, t })
             }
             Expr::FUn(FUnOp::Sqrt, g, a) if g == f => {
@@ -713,6 +723,13 @@ impl Analysis<'_> {
                 let t = x.t.sqrt()?;
                 self.round(f, Form { m, t })
             }
+            // A select whose condition the ranges decide (the special
+            // cases of FRECPS/FRSQRTS: NaN, infinity times zero).
+            Expr::Ite(c, yes, no) if pool.width(c) == 1 => match self.truth(c)? {
+                Tri::True => self.form(yes, f),
+                Tri::False => self.form(no, f),
+                Tri::Either => None,
+            },
             _ => None,
         }
     }
@@ -721,12 +738,13 @@ impl Analysis<'_> {
     /// where the operand's range shows the documented bound applies.
     fn estimate(&mut self, est: Estimate) -> Option<Form> {
         let x = self.form(est.input, FpFormat::Single)?;
-        let magnitudes = self.magnitude_range(&x.m)?.mul(x.t.abs());
+        let magnitudes = self.magnitude_range(&x.m)?.mul(x.t.range().abs());
         let (lo, hi) = (magnitudes.lo, magnitudes.hi);
-        let e = EstimateKind::RELATIVE_ERROR;
-        let band = Iv { lo: 1.0 - e, hi: 1.0 + e };
-        match est.kind {
-            EstimateKind::Reciprocal => {
+        let e = est.kind.relative_error();
+        let band = Poly::band(self.variables, e);
+        self.variables += 1;
+        match est.kind.is_root() {
+            false => {
                 // Normal, and below the magnitudes whose reciprocal may be
                 // flushed (simd/float_ops.rs): there the result, the choice
                 // or the rounded reciprocal, is within the bound.
@@ -734,10 +752,10 @@ impl Analysis<'_> {
                 if lo < min_normal(FpFormat::Single) || hi > no_flush {
                     return None;
                 }
-                Some(Form { m: combine(&BTreeMap::new(), &x.m, -1), t: band.div(x.t)? })
+                Some(Form { m: combine(&BTreeMap::new(), &x.m, -1), t: band.div(&x.t)? })
             }
-            EstimateKind::ReciprocalSqrt => {
-                let positive = x.signs_free() && x.t.lo > 0.0;
+            true => {
+                let positive = x.signs_free() && x.t.range().lo > 0.0;
                 if lo < min_normal(FpFormat::Single) || hi > max_finite(FpFormat::Single) || !positive {
                     return None;
                 }
@@ -745,31 +763,38 @@ impl Analysis<'_> {
                     return None;
                 }
                 let m = x.m.iter().map(|(&k, &(h, _))| (k, (-h / 2, false))).collect();
-                Some(Form { m, t: band.div(x.t.sqrt()?)? })
+                Some(Form { m, t: band.div(&x.t.sqrt()?)? })
             }
         }
     }
 
     /// The rounding of an exact value to `f`.
     fn round(&self, f: FpFormat, x: Form) -> Option<Form> {
-        if x.magnitude_one() {
+        let interval = x.t.as_interval();
+        if let (true, Some(t)) = (x.magnitude_one(), interval) {
             // Rounding to nearest is monotone and odd: the ends bound it.
-            let t = Iv { lo: round_to(f, x.t.lo), hi: round_to(f, x.t.hi) };
+            let t = Iv { lo: round_to(f, t.lo), hi: round_to(f, t.hi) };
             let limit = max_finite(f);
-            return (t.lo.abs() <= limit && t.hi.abs() <= limit).then_some(Form { m: x.m, t });
+            return (t.lo.abs() <= limit && t.hi.abs() <= limit).then_some(Form { m: x.m, t: Poly::constant(t) });
         }
         let m = self.magnitude_range(&x.m)?;
         let u = unit_roundoff(f);
-        let largest = m.mul(Iv::point(x.t.greatest_magnitude())).hi;
+        let greatest = x.t.greatest_magnitude();
+        let largest = m.mul(Iv::point(greatest)).hi;
         let top = mul_dir(largest, 1.0 + u).1;
         if top.is_nan() || top >= max_finite(f) {
             return None;
         }
         let eta = div_dir(subnormal_error(f), m.lo).1;
         let spread = |v: f64| mul_dir(v.abs(), u).1;
-        let lo = add_dir(add_dir(x.t.lo, -spread(x.t.lo)).0, -eta).0;
-        let hi = add_dir(add_dir(x.t.hi, spread(x.t.hi)).1, eta).1;
-        Some(Form { m: x.m, t: Iv { lo, hi } })
+        let Some(t) = interval else {
+            // With error terms: |fl(v) - v| <= u |v| + eta, as a term of
+            // the constant coefficient.
+            return Some(Form { m: x.m, t: x.t.widened(add_dir(spread(greatest), eta).1) });
+        };
+        let lo = add_dir(add_dir(t.lo, -spread(t.lo)).0, -eta).0;
+        let hi = add_dir(add_dir(t.hi, spread(t.hi)).1, eta).1;
+        Some(Form { m: x.m, t: Poly::constant(Iv { lo, hi }) })
     }
 }
 
@@ -827,11 +852,13 @@ fn witness(
                 }
             }
             for (lane, est) in estimates {
+                // An AArch64 estimate is the model's own table.
+                let Some(fresh) = est.fresh else { continue };
                 let x = evaluate(pool, est.input, &w) as u32;
                 // No choice leaves the fresh value 0, never admitted: the
                 // lane takes its fallback.
                 let r = choose(pool, *lane, est, x, choice, &mut w).unwrap_or(0);
-                w.fresh.insert(est.fresh, r as u128);
+                w.fresh.insert(fresh, r as u128);
             }
             let values = evaluate_all(pool, &roots, &w);
             if values[&cond] == 0 || path.iter().any(|c| values[c] == 0) {
@@ -895,11 +922,12 @@ enum Choice {
 /// magnitude that the model admits (the lane then takes it). `None`
 /// leaves the lane to its fallback.
 fn choose(pool: &ExprPool, lane: ExprId, est: &Estimate, x: u32, choice: Choice, w: &mut Assignment) -> Option<u32> {
+    let fresh = est.fresh?;
     let admitted = |r: u32, w: &mut Assignment| {
-        w.fresh.insert(est.fresh, r as u128);
+        w.fresh.insert(fresh, r as u128);
         evaluate(pool, lane, w) as u32 == r
     };
-    let rsqrt = est.kind == EstimateKind::ReciprocalSqrt;
+    let rsqrt = est.kind.is_root();
     match choice {
         Choice::ThisCpu => return this_cpu(rsqrt, x),
         Choice::Fallback => return None,
@@ -910,7 +938,7 @@ fn choose(pool: &ExprPool, lane: ExprId, est: &Estimate, x: u32, choice: Choice,
     if !exact.is_finite() || exact == 0.0 {
         return None;
     }
-    let e = EstimateKind::RELATIVE_ERROR;
+    let e = est.kind.relative_error();
     let target = if choice == Choice::Largest { exact.abs() * (1.0 + e) } else { exact.abs() * (1.0 - e) };
     let sign = if exact < 0.0 { 0x8000_0000 } else { 0 };
     let mut m = (target as f32).to_bits();
@@ -955,6 +983,7 @@ fn this_cpu(_rsqrt: bool, _x: u32) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::expr::EstimateKind;
 
     #[test]
     fn directed_operations_enclose_the_exact_result() {
@@ -986,7 +1015,7 @@ mod tests {
         let r = p.approximation(32);
         let Expr::Fresh { id, .. } = *p.get(r) else { unreachable!() };
         let kind = if rsqrt { EstimateKind::ReciprocalSqrt } else { EstimateKind::Reciprocal };
-        p.note_estimate(r, Estimate { kind, input: x, fresh: id });
+        p.note_estimate(r, Estimate { kind, input: x, fresh: Some(id) });
         let one = c(&mut p, 1.0);
         let product = if rsqrt { p.fbin(FBinOp::Mul, f, r, r) } else { r };
         let product = p.fbin(FBinOp::Mul, f, x, product);

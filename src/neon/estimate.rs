@@ -9,7 +9,7 @@ use super::nan::{default_nan, quieted};
 use super::rows::Op;
 use super::Lowering;
 use crate::expr::value::Value;
-use crate::expr::{mask, BinOp, CmpOp, ExprId, ExprPool, FpFormat};
+use crate::expr::{mask, BinOp, CmpOp, Estimate, EstimateKind, ExprId, ExprPool, FpFormat};
 use crate::simd::lanes::select_lane;
 
 /// RecipEstimate: `a` in 256..511 is a fixed-point value in [0.5, 1);
@@ -44,14 +44,30 @@ pub fn lower(p: &mut ExprPool, op: Op, a: &[Value]) -> Lowering {
     for &x in a[0].iter() {
         let w = p.width(x);
         out.push(match op {
-            Op::FRecpE => frecpe(p, float_of(w)?, x),
-            Op::FRsqrtE => frsqrte(p, float_of(w)?, x),
+            Op::FRecpE => noted(p, EstimateKind::ArmReciprocal, x, |p| Ok(frecpe(p, float_of(w)?, x)))?,
+            Op::FRsqrtE => noted(p, EstimateKind::ArmReciprocalSqrt, x, |p| Ok(frsqrte(p, float_of(w)?, x)))?,
             Op::URecpE | Op::URsqrtE if w == 32 => unsigned_estimate(p, op == Op::URsqrtE, x),
             Op::URecpE | Op::URsqrtE => return Err(format!("{w}-bit lanes (URECPE/URSQRTE take 32-bit lanes)")),
             _ => return Err("not an estimate row".into()),
         });
     }
     Ok(out)
+}
+
+/// A float estimate, recorded (single precision) with its operand so that
+/// an analysis can use the table's bound on the relative error instead of
+/// the table itself (expr/estimate.rs).
+fn noted(
+    p: &mut ExprPool,
+    kind: EstimateKind,
+    x: ExprId,
+    lane: impl FnOnce(&mut ExprPool) -> Result<ExprId, String>,
+) -> Result<ExprId, String> {
+    let r = lane(p)?;
+    if p.width(x) == 32 && p.as_const(r).is_none() {
+        p.note_estimate(r, Estimate { kind, input: x, fresh: None });
+    }
+    Ok(r)
 }
 
 fn float_of(w: u32) -> Result<FpFormat, String> {

@@ -123,7 +123,7 @@ fn approximate(p: &mut ExprPool, rsqrt: bool, x: ExprId) -> ExprId {
     };
     if let (None, Some(fresh)) = (p.as_const(lane), fresh) {
         let kind = if rsqrt { EstimateKind::ReciprocalSqrt } else { EstimateKind::Reciprocal };
-        p.note_estimate(lane, Estimate { kind, input: x, fresh });
+        p.note_estimate(lane, Estimate { kind, input: x, fresh: Some(fresh) });
     }
     lane
 }

@@ -24,7 +24,7 @@ use super::input_range::{input_range, FloatInput};
 use crate::check::close_encoding::{to_f64, CloseQuestion};
 use crate::check::sampling::{float_slots, input_word};
 use crate::config::ToleranceKind;
-use crate::expr::{BinOp, Estimate, EstimateKind, Expr, ExprId, ExprPool, FBinOp, FUnOp, FpFormat};
+use crate::expr::{BinOp, Estimate, Expr, ExprId, ExprPool, FBinOp, FUnOp, FpFormat};
 use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
@@ -289,7 +289,8 @@ impl Analyser<'_> {
     }
 
     /// An RCPPS/RSQRTPS lane: Intel documents it as the exact value times
-    /// `1 + d`, `|d| <= 1.5 * 2^-12`, with no further rounding, for a
+    /// `1 + d`, `|d| <= 1.5 * 2^-12` (FRECPE/FRSQRTE: their table's bound,
+    /// expr/estimate.rs), with no further rounding, for a
     /// normal operand whose result is normal (|x| <= 0x1.ffd0p125 for the
     /// reciprocal, x positive for the root). Its shadow is the exact
     /// function's, so it compares with a division or a root.
@@ -300,8 +301,8 @@ impl Analyser<'_> {
         let low = down(down(x.min_abs() * down(1.0 - x.rho)) - x.alpha);
         let high = up(x.max_abs() + x.max_error());
         let one = Bound { shadow: Shadow::constant(1.0), lo: 1.0, hi: 1.0, rho: 0.0, alpha: 0.0 };
-        let exact = match est.kind {
-            EstimateKind::Reciprocal => {
+        let exact = match est.kind.is_root() {
+            false => {
                 let limit = 1.999267578125 * 2f64.powi(125);
                 if low.is_nan() || low < normal || high > limit {
                     return self
@@ -309,7 +310,7 @@ impl Analyser<'_> {
                 }
                 self.div(one, x)?
             }
-            EstimateKind::ReciprocalSqrt => {
+            true => {
                 if x.lo <= 0.0 || low.is_nan() || low < normal {
                     return self.fail_on_box("an RSQRT estimate's operand may lie outside the range of Intel's bound (positive normal)");
                 }
@@ -317,7 +318,7 @@ impl Analyser<'_> {
                 self.div(one, root)?
             }
         };
-        let e = EstimateKind::RELATIVE_ERROR;
+        let e = est.kind.relative_error();
         let rho = up(up(up(1.0 + exact.rho) * (1.0 + e)) - 1.0);
         Some(Bound { rho, alpha: up(exact.alpha * (1.0 + e)), ..exact })
     }
