@@ -144,3 +144,48 @@ fn rcp_ps_as_a_tolerance_check_of_exactly_the_documented_bound_is_not_proved() {
     assert_eq!(f["native"]["outcome"], "not-reproduced", "{f:#}");
     assert!(json["tolerance"].as_array().unwrap().iter().all(|r| r["verdict"] != "within-bound"), "{json:#}");
 }
+
+/// FRECPE and FRSQRTE as the NEON lowering computes them stay within the
+/// relative error recorded for them (expr/estimate.rs), which proofs use
+/// in place of the tables: checked at both ends of every table interval
+/// (the estimate is constant on one, the error monotone), in several
+/// binades and of both signs (FRECPE), and it is not loose.
+#[test]
+fn the_arm_estimate_tables_stay_within_their_recorded_bounds() {
+    use symcross::expr::{evaluate, Assignment, EstimateKind, Expr, ExprPool, FpFormat};
+    use symcross::ir::Type;
+    use symcross::neon::{lower_neon, Lowered};
+    for (name, bound, root) in [
+        ("llvm.aarch64.neon.frecpe.f32", EstimateKind::ARM_RECIPROCAL_ERROR, false),
+        ("llvm.aarch64.neon.frsqrte.f32", EstimateKind::ARM_RECIPROCAL_SQRT_ERROR, true),
+    ] {
+        let mut p = ExprPool::new();
+        let x = p.fresh(32);
+        let Expr::Fresh { id, .. } = *p.get(x) else { unreachable!() };
+        let arg: symcross::expr::value::Value = smallvec::smallvec![x];
+        let Lowered::Value(r) = lower_neon(&mut p, name, &[arg], &Type::Float(FpFormat::Single)) else { panic!("{name} lowers") };
+        let mut worst = 0f64;
+        // Exponent fields: the smallest normal, around 1, and the largest
+        // the analysis admits (|x| < 2^126 for the reciprocal).
+        for exponent in [1u32, 2, 100, 127, 128, 251, 252] {
+            for bucket in 0..256u32 {
+                for low in [0u32, 0x7fff] {
+                    for sign in [0u32, 0x8000_0000] {
+                        if root && sign != 0 {
+                            continue;
+                        }
+                        let bits = sign | exponent << 23 | bucket << 15 | low;
+                        let mut w = Assignment::default();
+                        w.fresh.insert(id, bits as u128);
+                        let e = f32::from_bits(evaluate(&p, r[0], &w) as u32) as f64;
+                        let v = f32::from_bits(bits) as f64;
+                        let err = if root { (e * v.sqrt() - 1.0).abs() } else { (e * v - 1.0).abs() };
+                        worst = worst.max(err);
+                    }
+                }
+            }
+        }
+        assert!(worst <= bound, "{name}: {worst} above {bound}");
+        assert!(worst >= 0.97 * bound, "{name}: {worst} far below {bound}");
+    }
+}

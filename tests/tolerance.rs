@@ -200,3 +200,62 @@ fn a_reciprocal_estimate_is_proved_within_intels_bound_of_the_division() {
     let max = json["tolerance"][0]["proved_max"].as_f64().unwrap();
     assert!(max <= 1.5039 * 2f64.powi(-12) && max >= 1.5 * 2f64.powi(-12), "{json}");
 }
+
+/// A Newton step over RCPPS: the estimate's error e (Intel's 1.5 * 2^-12)
+/// kept as a variable, `x0 (2 - x x0)` is `(1/x)(1 - e^2)` plus roundings,
+/// so 2^-21 relative is proved; as an interval it would come out near 2e.
+#[test]
+fn a_newton_step_over_the_rcp_estimate_is_proved_within_the_square_of_its_bound() {
+    let json = report_of("rcp_estimate_newton.c", &[]);
+    assert_proved(&json, "estimate-bound");
+    assert_eq!(json["tolerance"].as_array().unwrap().len(), 4);
+    assert!(json["tolerance"][0]["proof"].as_str().unwrap().contains("Newton step squares e"), "{json}");
+    assert_eq!(json["stats"]["decided"]["estimate_bound"], 4, "{json}");
+}
+
+/// Half an ulp is below the step's real error: this CPU's estimates break
+/// it, the native replay (within the tolerance) reproduces it, and the
+/// tolerance result says the excess runs through an approximation.
+#[test]
+fn a_newton_step_over_the_rcp_estimate_exceeds_half_an_ulp_on_this_cpu() {
+    let json = report_of("rcp_estimate_newton_tight_broken.c", &[]);
+    assert_eq!(json["verdict"], "findings", "{json}");
+    let f = &json["findings"][0];
+    assert_eq!(f["kind"], "mismatch");
+    assert_eq!(f["native"]["outcome"], "reproduced", "{f}");
+    assert_eq!(f["status"], "confirmed", "{f}");
+    let t = &json["tolerance"][0];
+    assert_eq!(t["verdict"], "may-exceed", "{t}");
+    assert_eq!(t["decided_by"], "sampling", "{t}");
+}
+
+/// Two Newton steps held to Intel's bound for the estimate alone, as a
+/// plain assertion per lane: proved, with no solver query.
+#[test]
+fn two_newton_steps_meet_intels_bound_as_an_assertion() {
+    let json = report_of("rcp_estimate_newton_assert.c", &[]);
+    assert_eq!(json["verdict"], "equivalent", "{json}");
+    assert_eq!(json["stats"]["decided"]["estimate_bound"], 4, "{json}");
+}
+
+/// The NEON port of _mm_rcp_ps (FRECPE and one FRECPS step) against
+/// Intel's 1.5 * 2^-12: FRECPE's table error (below 0x1.8p-9) squared by
+/// the step is far inside it. Without the step, FRECPE alone exceeds it,
+/// and qemu-aarch64 reproduces the excess.
+#[test]
+fn the_neon_port_of_rcp_ps_is_proved_against_intels_bound_and_the_bare_estimate_exceeds_it() {
+    let json = report_of("neon_rcp_port.c", &["--target", "aarch64"]);
+    assert_proved(&json, "estimate-bound");
+    let json = report_of("neon_rcp_port_estimate_only_broken.c", &["--target", "aarch64"]);
+    assert_eq!(json["verdict"], "findings", "{json}");
+    let f = &json["findings"][0];
+    assert_eq!(f["kind"], "mismatch");
+    assert_eq!(f["status"], "confirmed", "{f}");
+    let qemu = std::process::Command::new("qemu-aarch64").arg("--version").output().is_ok_and(|o| o.status.success());
+    if qemu {
+        assert_eq!(f["native"]["outcome"], "reproduced", "{f}");
+    } else {
+        common::skip_or_fail_under_ci("tolerance", "qemu-aarch64 is missing: the NEON witness was not replayed");
+    }
+    assert_eq!(json["tolerance"][0]["verdict"], "exceeds", "{json}");
+}

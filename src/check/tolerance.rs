@@ -9,11 +9,14 @@
 use super::close_encoding::{exceeds, CloseQuestion};
 use super::error_analysis::{analyse, Analysed};
 use super::estimate_bound::EstimateAnswer;
-use super::worst_input::{measure, sample, Measured, Sampled};
+use super::worst_input::{climb, measure, sample, Measured, Sampled, CLIMB_EVALUATIONS};
 use super::{Decider, Feasibility};
 use crate::expr::{Assignment, ExprId, ExprPool};
 use crate::report::{DecidedBy, ErrorSample};
 use crate::solver::Unknown;
+
+/// What an estimate-bound proof used, in words.
+const ESTIMATE_BOUND_PROOF: &str = "estimate bound: each RCP/RSQRT estimate is the exact value times (1 + e v), |v| <= 1, e its documented bound (Intel: 1.5*2^-12; FRECPE/FRSQRTE: their table's), v kept as a variable so that errors cancel as they do (a Newton step squares e); each rounding adds u|value| + half the smallest subnormal; intervals in double rounded outwards";
 
 /// Concrete inputs tried per element before the solver.
 const CLOSE_SAMPLES: u32 = 384;
@@ -27,7 +30,7 @@ pub enum CloseVerdict {
     Exceeds(Assignment, DecidedBy),
     /// The solver's input exceeds the bound in IEEE arithmetic, but runs
     /// through a choice the model leaves open; the string says why.
-    Suspected(Assignment, String),
+    Suspected(Assignment, String, DecidedBy),
     /// Not decided.
     Unknown(Unknown),
 }
@@ -67,7 +70,7 @@ impl Decider {
         let identical = q.got == q.want || pool.as_const(same) == Some(1);
         let mut proof = None;
         let mut analysed_max = None;
-        let verdict = if identical {
+        let mut verdict = if identical {
             CloseVerdict::Within(DecidedBy::Structural)
         } else if found.exceeding.is_some() {
             // Exhaustive evaluation, where it applies, still finds the true
@@ -102,6 +105,16 @@ impl Decider {
                 }
             }
         };
+        // Undecided: a local search from the worst sampled input may still
+        // find an excess (then it decides), else it gives the largest
+        // error found.
+        let mut searched = None;
+        if matches!(verdict, CloseVerdict::Unknown(_)) {
+            searched = Some(self.search_locally(pool, path, q, &mut found));
+            if let Some(m) = &found.exceeding {
+                verdict = CloseVerdict::Exceeds(m.witness.clone(), DecidedBy::Sampling);
+            }
+        }
         let (proved_max, search_note) = match &verdict {
             CloseVerdict::Within(DecidedBy::Structural) => (Some(0.0), None),
             // Exhaustive evaluation measured every input: its largest error
@@ -111,17 +124,23 @@ impl Decider {
             // The raising queries would ask the solver what the analysis
             // answered; the error found is the samples' (with the rounded
             // exact value as the estimate), the bound is the proof's.
-            CloseVerdict::Within(DecidedBy::EstimateBound) => (
-                None,
-                Some(
-                    "the estimate-bound analysis proved the bound for every conforming estimate; the largest error found is from sampling"
-                        .to_string(),
-                ),
-            ),
-            CloseVerdict::Within(DecidedBy::ErrorAnalysis) => (
-                analysed_max,
-                Some("error analysis bounds the error from above; the largest error found, if any, is from sampling".to_string()),
-            ),
+            CloseVerdict::Within(DecidedBy::EstimateBound) => {
+                proof = Some(ESTIMATE_BOUND_PROOF.to_string());
+                (
+                    None,
+                    Some(
+                        "the estimate-bound analysis proved the bound for every conforming estimate; the largest error found is from sampling (with the model's choice of each estimate)"
+                            .to_string(),
+                    ),
+                )
+            }
+            CloseVerdict::Within(DecidedBy::ErrorAnalysis) => {
+                // The bound is proved; the solver would time out on what
+                // the analysis answered, so a local search from the worst
+                // sampled input looks for larger errors below it.
+                let how = self.search_locally(pool, path, q, &mut found);
+                (analysed_max, Some(format!("error analysis bounds the error from above; {how}")))
+            }
             CloseVerdict::Within(_) => {
                 let r = self.raise_worst(pool, path, q, &mut found, Some(bound));
                 (r.proved_max, r.note)
@@ -130,11 +149,27 @@ impl Decider {
                 let r = self.raise_worst(pool, path, q, &mut found, None);
                 (r.proved_max, r.note)
             }
-            CloseVerdict::Suspected(..) | CloseVerdict::Unknown(_) => {
-                (None, Some("the solver did not decide the bound, so no larger error was searched for".to_string()))
+            CloseVerdict::Suspected(..) => (None, Some("the solver did not decide the bound, so no larger error was searched for".to_string())),
+            CloseVerdict::Unknown(_) => {
+                let how = searched.unwrap_or_default();
+                (None, Some(format!("the solver did not decide the bound, so it searched no larger error; {how}")))
             }
         };
         CloseAnswer { verdict, worst: found.worst, proved_max, samples: found.samples, search_note, proof }
+    }
+
+    /// The local search for a larger error (`climb`), and what it did in
+    /// words.
+    fn search_locally(&mut self, pool: &ExprPool, path: &[ExprId], q: &CloseQuestion, found: &mut Sampled) -> String {
+        if found.worst.is_none() {
+            return "no input satisfying the path was found to search from".to_string();
+        }
+        let improved = climb(pool, path, q, self.assumptions, found, CLIMB_EVALUATIONS, self.seed);
+        if improved == 0 {
+            format!("the largest error found is from sampling; a local search ({CLIMB_EVALUATIONS} evaluations around it) found none larger")
+        } else {
+            format!("the largest error found is from a local search ({CLIMB_EVALUATIONS} evaluations around the worst sampled input, {improved} moves made the error larger)")
+        }
     }
 
     /// The bit-precise query "can the values exceed the bound?".
@@ -165,7 +200,7 @@ impl Decider {
                         let why = self
                             .unconfirmed_because(pool, &roots, &m)
                             .unwrap_or_else(|| "the values do not exceed the bound when evaluated on the solver's input".into());
-                        CloseVerdict::Suspected(m, why)
+                        CloseVerdict::Suspected(m, why, step)
                     }
                 },
                 Feasibility::Unknown(why) => CloseVerdict::Unknown(why),

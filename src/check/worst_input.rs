@@ -27,6 +27,9 @@ pub const MAX_RAISE_QUERIES: u32 = 10;
 /// `MAX_RAISE_QUERIES` times this per element whatever the query timeout.
 pub const RAISE_UNITS: u32 = 250_000;
 
+/// Inputs the local search evaluates per element (`climb`).
+pub const CLIMB_EVALUATIONS: u32 = 2000;
+
 /// Samples kept for the plot, per element.
 const MAX_PLOTTED: usize = 400;
 
@@ -210,6 +213,57 @@ fn neighbour(f: FpFormat, old: u128, rng: &mut SplitMix) -> u128 {
     }
     let frac = (rng.next_u64() as u128 | ((rng.next_u64() as u128) << 64)) & frac_mask;
     (top << frac_bits) | frac
+}
+
+/// Local search for a larger error, from the worst input found: moves one
+/// float input by one or a few ulps, or anywhere in its binade, and keeps
+/// a move that makes the error larger (errors of roundings cluster: the
+/// neighbours of a bad input are often worse). Spends `evaluations`
+/// evaluations; returns how many moves made the error larger.
+pub fn climb(
+    pool: &ExprPool,
+    path: &[ExprId],
+    q: &CloseQuestion,
+    assumptions: Assumptions,
+    found: &mut Sampled,
+    evaluations: u32,
+    seed: u64,
+) -> u32 {
+    let slots = float_slots(pool, &[q.got, q.want, q.reference]);
+    let Some(mut best) = found.worst.clone() else { return 0 };
+    if slots.is_empty() || !best.distance.measure.is_finite() {
+        return 0;
+    }
+    let mut rng = SplitMix(seed ^ 0xc1_1b ^ ((q.got.index() as u64) << 20));
+    let mut improved = 0;
+    for _ in 0..evaluations {
+        let mut w = best.witness.clone();
+        let s = &slots[(rng.next_u64() % slots.len() as u64) as usize];
+        let old = read_slot(&w, s);
+        let sign = 1u128 << (s.format.width() - 1);
+        let magnitude = old & (sign - 1);
+        let reach = match rng.next_u64() % 4 {
+            0 => 1,
+            1 => 16,
+            2 => 4096,
+            _ => 0,
+        };
+        let new = if reach == 0 {
+            neighbour(s.format, old, &mut rng)
+        } else {
+            let step = 1 + (rng.next_u64() % reach) as u128;
+            let moved = if rng.next_u64().is_multiple_of(2) { magnitude.saturating_add(step) } else { magnitude.saturating_sub(step) };
+            (old & sign) | (moved & (sign - 1))
+        };
+        s.write(&mut w, new);
+        let Some(m) = measure(pool, path, q, assumptions, &w) else { continue };
+        if m.distance.measure > best.distance.measure {
+            improved += 1;
+            best = m.clone();
+        }
+        record(found, m, q);
+    }
+    improved
 }
 
 /// What the solver-guided step found.

@@ -15,7 +15,7 @@ use super::outcome::{self, Verdict};
 use super::recorded::{self, NumberedFinding};
 use super::ReplayError;
 use crate::frontend::CompileOptions;
-use crate::report::{Finding, FindingKind, NativeOutcome, NativeReplaySummary, NativeRun, Report, Status, NOT_REPRODUCED_CLAUSE};
+use crate::report::{Finding, FindingKind, NativeOutcome, NativeReplaySummary, NativeRun, Report, Status, ToleranceVerdict, NOT_REPRODUCED_CLAUSE};
 use std::time::Instant;
 
 /// Runs every confirmed finding's witness natively and sets its status by
@@ -236,8 +236,9 @@ fn replay_one(
     }
 }
 
-/// The tolerance a mismatch finding of a tolerance check exceeded (the
-/// check's result at the finding's location), for the native run.
+/// The tolerance a mismatch finding of a tolerance check exceeded or may
+/// exceed (the check's result at the finding's location), for the native
+/// run.
 pub(super) fn exceeded_tolerance(report: &Report, f: &Finding) -> Option<String> {
     if f.kind != FindingKind::Mismatch {
         return None;
@@ -245,6 +246,6 @@ pub(super) fn exceeded_tolerance(report: &Report, f: &Finding) -> Option<String>
     report
         .tolerance
         .iter()
-        .find(|t| t.location == f.location && t.verdict == crate::report::ToleranceVerdict::Exceeds)
+        .find(|t| t.location == f.location && matches!(t.verdict, ToleranceVerdict::Exceeds | ToleranceVerdict::MayExceed))
         .map(|t| t.tolerance.clone())
 }

@@ -18,6 +18,10 @@ pub enum ToleranceVerdict {
     Exceeds,
     /// Within the bound on every input tried, but not proved.
     WithinBoundOnInputsTried,
+    /// An input exceeds the bound through a choice the model leaves open
+    /// (an approximate operation's result): an unconfirmed `mismatch`
+    /// finding, which the native replay (under the tolerance) decides.
+    MayExceed,
 }
 
 impl ToleranceVerdict {
@@ -27,6 +31,7 @@ impl ToleranceVerdict {
             ToleranceVerdict::WithinBound => "within bound (proved)",
             ToleranceVerdict::Exceeds => "exceeds",
             ToleranceVerdict::WithinBoundOnInputsTried => "within bound on every input tried (not proved)",
+            ToleranceVerdict::MayExceed => "may exceed (on an input whose values run through an approximation; the native replay decides)",
         }
     }
 }

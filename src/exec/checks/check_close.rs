@@ -126,7 +126,7 @@ impl<'m> Executor<'m> {
             let (verdict, by) = match &answer.verdict {
                 CloseVerdict::Within(by) => (ToleranceVerdict::WithinBound, *by),
                 CloseVerdict::Exceeds(_, by) => (ToleranceVerdict::Exceeds, *by),
-                CloseVerdict::Suspected(..) => (ToleranceVerdict::WithinBoundOnInputsTried, DecidedBy::BitPrecise),
+                CloseVerdict::Suspected(_, _, by) => (ToleranceVerdict::MayExceed, *by),
                 CloseVerdict::Unknown(why) => {
                     (ToleranceVerdict::WithinBoundOnInputsTried, crate::exec::checks::check_equal::undecided_by(why.kind))
                 }
@@ -168,9 +168,9 @@ impl<'m> Executor<'m> {
                     // One confirmed excess decides the check.
                     break;
                 }
-                CloseVerdict::Suspected(m, why) => {
+                CloseVerdict::Suspected(m, why, by) => {
                     let msg = format!("{head}may exceed {tolerance}; not confirmed: {why}; largest error found {largest}");
-                    failure = Some((msg, Some(m), DecidedBy::BitPrecise, false));
+                    failure = Some((msg, Some(m), by, false));
                 }
                 CloseVerdict::Unknown(why) => {
                     let msg = format!(
