@@ -149,7 +149,9 @@ impl Decider {
                 let r = self.raise_worst(pool, path, q, &mut found, None);
                 (r.proved_max, r.note)
             }
-            CloseVerdict::Suspected(..) => (None, Some("the solver did not decide the bound, so no larger error was searched for".to_string())),
+            CloseVerdict::Suspected(..) => {
+                (None, Some("the solver did not decide the bound, so no larger error was searched for".to_string()))
+            }
             CloseVerdict::Unknown(_) => {
                 let how = searched.unwrap_or_default();
                 (None, Some(format!("the solver did not decide the bound, so it searched no larger error; {how}")))
@@ -166,7 +168,9 @@ impl Decider {
         }
         let improved = climb(pool, path, q, self.assumptions, found, CLIMB_EVALUATIONS, self.seed);
         if improved == 0 {
-            format!("the largest error found is from sampling; a local search ({CLIMB_EVALUATIONS} evaluations around it) found none larger")
+            format!(
+                "the largest error found is from sampling; a local search ({CLIMB_EVALUATIONS} evaluations around it) found none larger"
+            )
         } else {
             format!("the largest error found is from a local search ({CLIMB_EVALUATIONS} evaluations around the worst sampled input, {improved} moves made the error larger)")
         }

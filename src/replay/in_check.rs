@@ -15,7 +15,9 @@ use super::outcome::{self, Verdict};
 use super::recorded::{self, NumberedFinding};
 use super::ReplayError;
 use crate::frontend::CompileOptions;
-use crate::report::{Finding, FindingKind, NativeOutcome, NativeReplaySummary, NativeRun, Report, Status, ToleranceVerdict, NOT_REPRODUCED_CLAUSE};
+use crate::report::{
+    Finding, FindingKind, NativeOutcome, NativeReplaySummary, NativeRun, Report, Status, ToleranceVerdict, NOT_REPRODUCED_CLAUSE,
+};
 use std::time::Instant;
 
 /// Runs every confirmed finding's witness natively and sets its status by
