@@ -72,10 +72,6 @@ impl Poly {
         self.terms.values().all(|c| c.finite())
     }
 
-    pub(super) fn greatest_magnitude(&self) -> f64 {
-        self.range().greatest_magnitude()
-    }
-
     fn add_term(&mut self, m: Monomial, c: Iv) {
         let (m, c) = if m.len() > MAX_DEGREE { (Vec::new(), c.mul(monomial_range(&m))) } else { (m, c) };
         let sum = match self.terms.get(&m) {

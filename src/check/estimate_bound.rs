@@ -459,11 +459,22 @@ struct Form {
     /// The relative part, a polynomial in the estimates' error variables
     /// (error_terms.rs), so that errors that cancel do cancel.
     t: Poly,
+    /// An interval holding `t`'s value too, computed by interval
+    /// arithmetic alongside: where no error term cancels it can be the
+    /// tighter (a rounding with `M` = 1 rounds its ends exactly).
+    hull: Iv,
 }
 
 impl Form {
     fn constant(t: Iv) -> Form {
-        Form { m: BTreeMap::new(), t: Poly::constant(t) }
+        Form { m: BTreeMap::new(), t: Poly::constant(t), hull: t }
+    }
+    fn new(m: BTreeMap<ExprId, Factor>, t: Poly, hull: Iv) -> Form {
+        Form { m, t, hull }
+    }
+    /// The values `t` takes: both enclosures at once.
+    fn span(&self) -> Iv {
+        meet(self.t.range(), self.hull)
     }
     /// Whether `M` is a constant magnitude (powers zero; a sign may remain).
     fn magnitude_one(&self) -> bool {
@@ -471,6 +482,16 @@ impl Form {
     }
     fn signs_free(&self) -> bool {
         self.m.values().all(|&(_, s)| !s)
+    }
+}
+
+/// The intersection of two intervals holding the same value.
+fn meet(a: Iv, b: Iv) -> Iv {
+    let (lo, hi) = (a.lo.max(b.lo), a.hi.min(b.hi));
+    if lo <= hi {
+        Iv { lo, hi }
+    } else {
+        a
     }
 }
 
@@ -596,7 +617,7 @@ impl Analysis<'_> {
         // With one M, the sign of `a - b` is that of the difference of the
         // relative parts, whose shared error terms cancel.
         let d = if a.m == b.m && a.signs_free() {
-            a.t.sub(&b.t).range()
+            meet(a.t.sub(&b.t).range(), a.hull.add(b.hull.neg()))
         } else {
             let (x, y) = (self.values(a)?, self.values(b)?);
             x.add(y.neg())
@@ -631,9 +652,9 @@ impl Analysis<'_> {
     fn values(&self, a: &Form) -> Option<Iv> {
         let m = self.magnitude_range(&a.m)?;
         let v = if a.signs_free() {
-            m.mul(a.t.range())
+            m.mul(a.span())
         } else {
-            let big = m.mul(Iv::point(a.t.greatest_magnitude())).hi;
+            let big = m.mul(Iv::point(a.span().greatest_magnitude())).hi;
             Iv { lo: -big, hi: big }
         };
         v.finite().then_some(v)
@@ -647,7 +668,7 @@ impl Analysis<'_> {
         if self.forms.len() > NODE_BUDGET {
             return None;
         }
-        let r = self.form_of(e, f).filter(|x| x.t.finite());
+        let r = self.form_of(e, f).filter(|x| x.t.finite() && x.hull.finite());
         self.forms.insert((e, f), r.clone());
         r
     }
@@ -669,8 +690,8 @@ impl Analysis<'_> {
                 return None;
             }
             return Some(match r.sign() {
-                Some(s) => Form { m: BTreeMap::from([(e, (2, false))]), t: Poly::constant(Iv::point(s)) },
-                None => Form { m: BTreeMap::from([(e, (2, true))]), t: Poly::constant(Iv::point(1.0)) },
+                Some(s) => Form::new(BTreeMap::from([(e, (2, false))]), Poly::constant(Iv::point(s)), Iv::point(s)),
+                None => Form::new(BTreeMap::from([(e, (2, true))]), Poly::constant(Iv::point(1.0)), Iv::point(1.0)),
             });
         }
         let node = pool.get(e).into_owned();
@@ -678,11 +699,11 @@ impl Analysis<'_> {
             Expr::Bin(BinOp::And, a, m) | Expr::Bin(BinOp::And, m, a) if pool.as_const(m) == Some(abs_mask(f)) => {
                 let x = self.form(a, f)?;
                 let m = x.m.into_iter().map(|(k, (h, _))| (k, (h, false))).filter(|&(_, fac)| fac != (0, false)).collect();
-                Some(Form { m, t: x.t.abs() })
+                Some(Form::new(m, x.t.abs(), x.hull.abs()))
             }
             Expr::Bin(BinOp::Xor, a, m) | Expr::Bin(BinOp::Xor, m, a) if pool.as_const(m) == Some(sign_mask(f)) => {
                 let x = self.form(a, f)?;
-                Some(Form { m: x.m, t: x.t.neg() })
+                Some(Form::new(x.m, x.t.neg(), x.hull.neg()))
             }
             Expr::FpConvert { from, to, value } if to == f => {
                 let x = self.form(value, from)?;
@@ -695,11 +716,11 @@ impl Analysis<'_> {
             Expr::FBin(op, g, a, b) if g == f => {
                 let (x, y) = (self.form(a, f)?, self.form(b, f)?);
                 let exact = match op {
-                    FBinOp::Mul => Form { m: combine(&x.m, &y.m, 1), t: x.t.mul(&y.t) },
-                    FBinOp::Div => Form { m: combine(&x.m, &y.m, -1), t: x.t.div(&y.t)? },
+                    FBinOp::Mul => Form::new(combine(&x.m, &y.m, 1), x.t.mul(&y.t), x.hull.mul(y.hull)),
+                    FBinOp::Div => Form::new(combine(&x.m, &y.m, -1), x.t.div(&y.t)?, x.hull.div(y.hull)?),
                     FBinOp::Add | FBinOp::Sub if x.m == y.m => {
-                        let t = if op == FBinOp::Add { y.t } else { y.t.neg() };
-                        Form { m: x.m, t: x.t.add(&t) }
+                        let (t, h) = if op == FBinOp::Add { (y.t, y.hull) } else { (y.t.neg(), y.hull.neg()) };
+                        Form::new(x.m, x.t.add(&t), x.hull.add(h))
                     }
                     _ => return None,
                 };
@@ -712,7 +733,8 @@ impl Analysis<'_> {
                     return None;
                 }
                 let t = x.t.mul(&y.t).add(&z.t);
-                self.round(f, Form { m, t })
+                let hull = x.hull.mul(y.hull).add(z.hull);
+                self.round(f, Form::new(m, t, hull))
             }
             Expr::FUn(FUnOp::Sqrt, g, a) if g == f => {
                 let x = self.form(a, f)?;
@@ -721,7 +743,8 @@ impl Analysis<'_> {
                 }
                 let m = x.m.iter().map(|(&k, &(h, _))| (k, (h / 2, false))).collect();
                 let t = x.t.sqrt()?;
-                self.round(f, Form { m, t })
+                let hull = x.hull.sqrt()?;
+                self.round(f, Form::new(m, t, hull))
             }
             // A select whose condition the ranges decide (the special
             // cases of FRECPS/FRSQRTS: NaN, infinity times zero).
@@ -738,10 +761,11 @@ impl Analysis<'_> {
     /// where the operand's range shows the documented bound applies.
     fn estimate(&mut self, est: Estimate) -> Option<Form> {
         let x = self.form(est.input, FpFormat::Single)?;
-        let magnitudes = self.magnitude_range(&x.m)?.mul(x.t.range().abs());
+        let magnitudes = self.magnitude_range(&x.m)?.mul(x.span().abs());
         let (lo, hi) = (magnitudes.lo, magnitudes.hi);
         let e = est.kind.relative_error();
         let band = Poly::band(self.variables, e);
+        let band_hull = Iv { lo: 1.0 - e, hi: 1.0 + e };
         self.variables += 1;
         match est.kind.is_root() {
             false => {
@@ -752,10 +776,10 @@ impl Analysis<'_> {
                 if lo < min_normal(FpFormat::Single) || hi > no_flush {
                     return None;
                 }
-                Some(Form { m: combine(&BTreeMap::new(), &x.m, -1), t: band.div(&x.t)? })
+                Some(Form::new(combine(&BTreeMap::new(), &x.m, -1), band.div(&x.t)?, band_hull.div(x.hull)?))
             }
             true => {
-                let positive = x.signs_free() && x.t.range().lo > 0.0;
+                let positive = x.signs_free() && x.span().lo > 0.0;
                 if lo < min_normal(FpFormat::Single) || hi > max_finite(FpFormat::Single) || !positive {
                     return None;
                 }
@@ -763,38 +787,47 @@ impl Analysis<'_> {
                     return None;
                 }
                 let m = x.m.iter().map(|(&k, &(h, _))| (k, (-h / 2, false))).collect();
-                Some(Form { m, t: band.div(&x.t.sqrt()?)? })
+                Some(Form::new(m, band.div(&x.t.sqrt()?)?, band_hull.div(x.hull.sqrt()?)?))
             }
         }
     }
 
     /// The rounding of an exact value to `f`.
     fn round(&self, f: FpFormat, x: Form) -> Option<Form> {
-        let interval = x.t.as_interval();
-        if let (true, Some(t)) = (x.magnitude_one(), interval) {
-            // Rounding to nearest is monotone and odd: the ends bound it.
-            let t = Iv { lo: round_to(f, t.lo), hi: round_to(f, t.hi) };
-            let limit = max_finite(f);
-            return (t.lo.abs() <= limit && t.hi.abs() <= limit).then_some(Form { m: x.m, t: Poly::constant(t) });
+        let limit = max_finite(f);
+        let span = x.span();
+        if x.magnitude_one() {
+            // Rounding to nearest is monotone and odd: the ends of what
+            // the value may be bound it.
+            let hull = Iv { lo: round_to(f, span.lo), hi: round_to(f, span.hi) };
+            if !(hull.lo.abs() <= limit && hull.hi.abs() <= limit) {
+                return None;
+            }
+            let t = match x.t.as_interval() {
+                Some(_) => Poly::constant(hull),
+                // With error terms: |fl(v) - v| <= u |v| + eta.
+                None => x.t.widened(add_dir(mul_dir(span.greatest_magnitude(), unit_roundoff(f)).1, subnormal_error(f)).1),
+            };
+            return Some(Form::new(x.m, t, hull));
         }
         let m = self.magnitude_range(&x.m)?;
         let u = unit_roundoff(f);
-        let greatest = x.t.greatest_magnitude();
+        let greatest = span.greatest_magnitude();
         let largest = m.mul(Iv::point(greatest)).hi;
         let top = mul_dir(largest, 1.0 + u).1;
-        if top.is_nan() || top >= max_finite(f) {
+        if top.is_nan() || top >= limit {
             return None;
         }
         let eta = div_dir(subnormal_error(f), m.lo).1;
         let spread = |v: f64| mul_dir(v.abs(), u).1;
-        let Some(t) = interval else {
-            // With error terms: |fl(v) - v| <= u |v| + eta, as a term of
-            // the constant coefficient.
-            return Some(Form { m: x.m, t: x.t.widened(add_dir(spread(greatest), eta).1) });
+        let lo = add_dir(add_dir(span.lo, -spread(span.lo)).0, -eta).0;
+        let hi = add_dir(add_dir(span.hi, spread(span.hi)).1, eta).1;
+        let hull = Iv { lo, hi };
+        let t = match x.t.as_interval() {
+            Some(_) => Poly::constant(hull),
+            None => x.t.widened(add_dir(spread(greatest), eta).1),
         };
-        let lo = add_dir(add_dir(t.lo, -spread(t.lo)).0, -eta).0;
-        let hi = add_dir(add_dir(t.hi, spread(t.hi)).1, eta).1;
-        Some(Form { m: x.m, t: Poly::constant(Iv { lo, hi }) })
+        Some(Form::new(x.m, t, hull))
     }
 }
 
