@@ -72,9 +72,13 @@ pub fn decide(pool: &ExprPool, path: &[ExprId], cond: ExprId, assumptions: Assum
     // Under associativity a sum stands for every grouping; the bounds here
     // hold for the one built.
     if !assumptions.has(Assumption::Associativity) {
-        let mut a = Analysis { pool, ranges: &ranges, forms: FxHashMap::default(), variables: 0 };
-        if a.truth(cond) == Some(Tri::False) {
-            return EstimateAnswer::Never;
+        // With error variables first, then with plain intervals (each
+        // estimate's band as an interval), which some conditions need.
+        for intervals_only in [false, true] {
+            let mut a = Analysis { pool, ranges: &ranges, forms: FxHashMap::default(), variables: 0, intervals_only };
+            if a.truth(cond) == Some(Tri::False) {
+                return EstimateAnswer::Never;
+            }
         }
     }
     match witness(pool, path, cond, &ranges, &estimates, assumptions, seed) {
@@ -536,6 +540,8 @@ struct Analysis<'a> {
     forms: FxHashMap<(ExprId, FpFormat), Option<Form>>,
     /// Error variables handed out (one per estimate node).
     variables: u32,
+    /// Estimates as intervals, without error variables.
+    intervals_only: bool,
 }
 
 impl Analysis<'_> {
@@ -764,8 +770,8 @@ impl Analysis<'_> {
         let magnitudes = self.magnitude_range(&x.m)?.mul(x.span().abs());
         let (lo, hi) = (magnitudes.lo, magnitudes.hi);
         let e = est.kind.relative_error();
-        let band = Poly::band(self.variables, e);
         let band_hull = Iv { lo: 1.0 - e, hi: 1.0 + e };
+        let band = if self.intervals_only { Poly::constant(band_hull) } else { Poly::band(self.variables, e) };
         self.variables += 1;
         match est.kind.is_root() {
             false => {
