@@ -489,6 +489,22 @@ impl Form {
     }
 }
 
+/// The relations `x ? y` can have for values in the two intervals (bits
+/// of `Outcomes`), the ends compared exactly.
+fn relations(x: Iv, y: Iv) -> u8 {
+    let mut out = 0;
+    if x.lo < y.hi {
+        out |= Outcomes::LT;
+    }
+    if x.hi > y.lo {
+        out |= Outcomes::GT;
+    }
+    if x.lo <= y.hi && y.lo <= x.hi {
+        out |= Outcomes::EQ;
+    }
+    out
+}
+
 /// The intersection of two intervals holding the same value.
 fn meet(a: Iv, b: Iv) -> Iv {
     let (lo, hi) = (a.lo.max(b.lo), a.hi.min(b.hi));
@@ -620,25 +636,18 @@ impl Analysis<'_> {
     /// The relations `a ? b` can have (bits of `Outcomes`; never unordered,
     /// both being finite).
     fn outcomes(&self, a: &Form, b: &Form) -> Option<u8> {
-        // With one M, the sign of `a - b` is that of the difference of the
-        // relative parts, whose shared error terms cancel.
-        let d = if a.m == b.m && a.signs_free() {
-            meet(a.t.sub(&b.t).range(), a.hull.add(b.hull.neg()))
+        // Each enclosure admits a set of relations; the true one is in
+        // both, so only relations both admit remain.
+        if a.m == b.m && a.signs_free() {
+            // With one M, compare the relative parts: their intervals end
+            // to end (exact comparisons of the ends), and the difference
+            // of their polynomials, whose shared error terms cancel.
+            let by_ends = relations(a.hull, b.hull);
+            let t = a.t.sub(&b.t).range();
+            Some(by_ends & relations(t, Iv::point(0.0)))
         } else {
-            let (x, y) = (self.values(a)?, self.values(b)?);
-            x.add(y.neg())
-        };
-        let mut out = 0;
-        if d.lo < 0.0 {
-            out |= Outcomes::LT;
+            Some(relations(self.values(a)?, self.values(b)?))
         }
-        if d.hi > 0.0 {
-            out |= Outcomes::GT;
-        }
-        if d.lo <= 0.0 && 0.0 <= d.hi {
-            out |= Outcomes::EQ;
-        }
-        Some(out)
     }
 
     /// The range of `M` (positive) of a form.
