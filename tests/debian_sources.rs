@@ -2,7 +2,8 @@
 //! against the package's own C references: `suites/debian/symcross.toml`,
 //! over the sources that `suites/debian/fetch-sources.sh` fetched at set-up.
 //! The known answers: which functions are proved equal, that a reference
-//! with one weight wrong gives a mismatch the CPU reproduces, and which
+//! with a weight, a multiplier or a neighbour wrong gives a mismatch the
+//! CPU reproduces, and which
 //! functions stay undecided (each such entry turns unmet when it is
 //! decided, so that its expectation is raised).
 
@@ -35,14 +36,16 @@ fn libwebp_sse2_paths_against_their_c_references() {
         let e = entries.iter().find(|e| e["name"].as_str().unwrap_or("").contains(prefix)).unwrap_or_else(|| panic!("no entry {prefix}"));
         e["report"]["verdict"].as_str().unwrap_or("no report").to_string()
     };
-    for proved in ["(SSE4x4)", "(Disto4x4)", "add green", "(MultARGBRow)"] {
+    for proved in ["(SSE4x4)", "(Disto4x4)", "add green", "(MultARGBRow)", "(Predictor11)", "(TransformColorInverse)"] {
         assert_eq!(verdict_of(proved), "equivalent", "{proved}: {stdout}");
     }
-    let broken = entries.iter().find(|e| e["name"].as_str().unwrap_or("").contains("one weight wrong")).unwrap();
-    let finding = &broken["report"]["findings"][0];
-    assert_eq!(finding["kind"], "mismatch", "{broken:#}");
-    assert_eq!(finding["status"], "confirmed", "{broken:#}");
-    assert_eq!(finding["native"]["outcome"], "reproduced", "{broken:#}");
+    for twin in ["one weight wrong", "neighbours swapped", "multipliers swapped"] {
+        let broken = entries.iter().find(|e| e["name"].as_str().unwrap_or("").contains(twin)).unwrap();
+        let finding = &broken["report"]["findings"][0];
+        assert_eq!(finding["kind"], "mismatch", "{broken:#}");
+        assert_eq!(finding["status"], "confirmed", "{broken:#}");
+        assert_eq!(finding["native"]["outcome"], "reproduced", "{broken:#}");
+    }
     assert_eq!(out.status.code(), Some(0), "every entry meets its expectation: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(report["summary"]["met"], report["summary"]["total"], "{stdout}");
 }

@@ -162,8 +162,12 @@ fn random_expr(p: &mut ExprPool, rng: &mut rand::rngs::StdRng, ins: &Inputs, w: 
             p.extract(a, off, w)
         }
         13 => {
+            // A mask of low bits, or of one run of bits above them (a
+            // lane's high byte).
             let a = sub(p, rng, w);
-            let m = p.constant(w, mask(rng.gen_range(1..w)));
+            let low = mask(rng.gen_range(1..w));
+            let m = if rng.gen_bool(0.5) { low } else { (low << rng.gen_range(1..w)) & mask(w) };
+            let m = p.constant(w, m);
             p.and(a, m)
         }
         _ => {
@@ -523,6 +527,65 @@ fn each_rule_is_proved_and_its_spellings_meet() {
         let r = p.bin(BinOp::Or, yx, xy);
         let r = p.zext(r, 16);
         pairs.push(("absolute difference of bytes", l, r, vec![]));
+    }
+    // A 32-bit abs of a byte difference is taken on 9 bits and widened,
+    // and so meets the PSUBUSB/POR absolute difference widened to a lane
+    // and then to 32 bits (the two sides of a "select" predictor).
+    {
+        let (x, y) = (p.zext(a, 32), p.zext(b, 32));
+        let d = p.sub(x, y);
+        let zero = p.constant(32, 0);
+        let neg = p.sub(zero, d);
+        let lt = p.cmp(CmpOp::Slt, d, zero);
+        let l = p.ite(lt, neg, d);
+        let sat = |p: &mut ExprPool, x: ExprId, y: ExprId| {
+            let lt = p.cmp(CmpOp::Ult, x, y);
+            let zero = p.constant(8, 0);
+            let d = p.sub(x, y);
+            p.ite(lt, zero, d)
+        };
+        let (ab, ba) = (sat(&mut p, a, b), sat(&mut p, b, a));
+        let r = p.bin(BinOp::Or, ab, ba);
+        let r = p.zext(r, 16);
+        let r = p.sext(r, 32);
+        pairs.push(("abs on the fewest bits", l, r, vec![]));
+    }
+    // A mask keeping a lane's high byte is that byte shifted into place.
+    {
+        let m = p.constant(16, 0xff00);
+        let l = p.and(w0, m);
+        let eight = p.constant(16, 8);
+        let r = p.bin(BinOp::LShr, w0, eight);
+        let r = p.bin(BinOp::Shl, r, eight);
+        pairs.push(("mask of a high byte", l, r, vec![]));
+    }
+    // `(int16_t)(x << 8)` widened is 256 * sext(x).
+    {
+        let z = p.zext(a, 16);
+        let eight = p.constant(16, 8);
+        let l = p.bin(BinOp::Shl, z, eight);
+        let l = p.sext(l, 32);
+        let sa = p.sext(a, 32);
+        let k = p.constant(32, 256);
+        let r = p.mul(sa, k);
+        pairs.push(("extension of a shifted byte", l, r, vec![]));
+    }
+    // The high half of a 16-bit product of `x << 8` and `y << 3`
+    // (PMULHW) is bits 5.. of the plain product of x and y, as
+    // `(x * y) >> 5` reads them.
+    {
+        let (sa, sb) = (p.sext(a, 16), p.sext(b, 16));
+        let (eight, three) = (p.constant(16, 8), p.constant(16, 3));
+        let (xa, yb) = (p.bin(BinOp::Shl, sa, eight), p.bin(BinOp::Shl, sb, three));
+        let (xa, yb) = (p.sext(xa, 32), p.sext(yb, 32));
+        let prod = p.mul(xa, yb);
+        let l = p.extract(prod, 16, 16);
+        let (sa, sb) = (p.sext(a, 32), p.sext(b, 32));
+        let prod = p.mul(sa, sb);
+        let five = p.constant(32, 5);
+        let r = p.bin(BinOp::AShr, prod, five);
+        let r = p.trunc(r, 16);
+        pairs.push(("high half of a product of shifted values", l, r, vec![]));
     }
     for (name, l, r, path) in pairs {
         let mut n = IntNormalizer::for_path(&mut p, &path);

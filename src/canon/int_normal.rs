@@ -110,6 +110,20 @@ impl Linear {
     fn negated(&self) -> Linear {
         self.scaled(mask(self.width))
     }
+
+    /// The largest `s` (below the width) with every coefficient and the
+    /// constant a multiple of 2^s: the form is then 2^s times another.
+    fn power_of_two_factor(&self) -> Width {
+        let zeros =
+            self.terms.iter().map(|&(_, c)| c).chain((self.constant != 0).then_some(self.constant)).map(|c| c.trailing_zeros()).min();
+        zeros.unwrap_or(0).min(self.width - 1)
+    }
+
+    /// The form `r` with `self = 2^s * r` (modulo 2^width), when every
+    /// coefficient and the constant are multiples of 2^s.
+    fn divided_by_power_of_two(&self, s: Width) -> Linear {
+        Linear { width: self.width, terms: self.terms.iter().map(|&(t, c)| (t, c >> s)).collect(), constant: self.constant >> s }
+    }
 }
 
 /// Rewrites integer expressions into the normal form; keeps its memo
@@ -235,15 +249,24 @@ impl IntNormalizer {
             }
             Expr::Bin(BinOp::And, a, b) if linear => {
                 let low_mask = pool.as_const(b).filter(|m| m & m.wrapping_add(1) == 0 && *m != 0);
-                match low_mask {
-                    Some(m) => {
+                match (low_mask, pool.as_const(b).and_then(bit_run)) {
+                    (Some(m), _) => {
                         // x & (2^j - 1) is the zero extension of x's low j bits.
                         let j = 128 - m.leading_zeros();
                         let la = self.lin(pool, a);
                         let low = self.trunc(pool, &la, j, 0);
                         self.extend(pool, &low, w, false, 0)
                     }
-                    None => self.rebuilt(pool, id),
+                    (None, Some((j, n))) => {
+                        // x & (bits j .. j+n) is that field of x, extended
+                        // and scaled back into place: a mask keeping the
+                        // high byte of a lane is a shift of that byte.
+                        let la = self.lin(pool, a);
+                        let field = self.high_bits(pool, &la, j, n);
+                        let wide = self.extend(pool, &field, w, false, 0);
+                        Rc::new(wide.scaled(1u128 << j))
+                    }
+                    (None, None) => self.rebuilt(pool, id),
                 }
             }
             Expr::Bin(BinOp::Or, a, b) if linear => match self.absolute_difference(pool, a, b) {
@@ -460,6 +483,17 @@ impl IntNormalizer {
                     return Rc::new(out);
                 }
             }
+            // 2^s * r in v bits is r's low v - s bits followed by s zeros
+            // (a left shift), so either extension of it is 2^s times the
+            // same extension of those bits: `(int16_t)(x << 8)` widened
+            // is 256 * sext(x's low byte).
+            let s = l.power_of_two_factor();
+            if s >= 1 && w > v {
+                let reduced = l.divided_by_power_of_two(s);
+                let low = self.trunc(pool, &reduced, v - s, depth + 1);
+                let wide = self.extend(pool, &low, w, signed, depth + 1);
+                return Rc::new(wide.scaled(1u128 << s));
+            }
         }
         let e = self.build(pool, &Rc::new(l.clone()));
         let x = if signed && self.ranges.range(pool, e).non_negative() {
@@ -510,6 +544,16 @@ impl IntNormalizer {
                 let (la, lb) = (self.lin_of_expr(pool, a), self.lin_of_expr(pool, b));
                 let (ea, eb) = (self.extend(pool, &la, w, signed, d), self.extend(pool, &lb, w, signed, d));
                 self.select(pool, c, &ea, &eb)
+            }
+            // The low k bits of a value that fits them, extended, are the
+            // value itself at the new width.
+            Expr::Extract { value, offset: 0, width: k } if self.fits_unsigned(pool, value, if signed { k - 1 } else { k }) => {
+                let lv = self.lin_of_expr(pool, value);
+                if w >= pool.width(value) {
+                    self.extend(pool, &lv, w, false, d)
+                } else {
+                    self.trunc(pool, &lv, w, d)
+                }
             }
             Expr::Bin(BinOp::Mul, ..) => {
                 let Some(factors) = self.factors_of.get(&t).cloned() else { return plain(pool) };
@@ -626,6 +670,10 @@ impl IntNormalizer {
                 }
                 acc.expect("a product has factors")
             }
+            // A select whose value fits the low bits is cut whole, so that
+            // widening it again gives the select back (an abs of bytes cut
+            // to a byte and widened to a lane).
+            Expr::Ite(..) if self.fits_unsigned(pool, t, k) => plain(self, pool),
             Expr::Ite(c, a, b) => {
                 let (la, lb) = (self.lin_of_expr(pool, a), self.lin_of_expr(pool, b));
                 let (ta, tb) = (self.trunc(pool, &la, k, d), self.trunc(pool, &lb, k, d));
@@ -659,6 +707,14 @@ impl IntNormalizer {
     /// fits fewer bits than its width, only those bits are read, extended.
     fn high_bits(&mut self, pool: &mut ExprPool, l: &Rc<Linear>, offset: Width, k: Width) -> Rc<Linear> {
         let w = l.width;
+        // Bit j >= s of 2^s * r is bit j - s of r: the high half of a
+        // product of left-shifted values (PMULHW of `x << 8`) is a field
+        // of the plain product, as a scalar `(a * b) >> 5` reads it.
+        let s = l.power_of_two_factor().min(offset);
+        if s >= 1 {
+            let reduced = Rc::new(l.divided_by_power_of_two(s));
+            return if offset == s { self.trunc(pool, &reduced, k, 0) } else { self.high_bits(pool, &reduced, offset - s, k) };
+        }
         let e = self.build(pool, l);
         let r = self.range_of(pool, l);
         let (m, signed) = match r.unsigned.unsigned_bits() {
@@ -810,10 +866,40 @@ impl IntNormalizer {
         }
     }
 
+    /// Whether `e` is never negative and fits `bits` bits unsigned.
+    fn fits_unsigned(&mut self, pool: &ExprPool, e: ExprId, bits: Width) -> bool {
+        if bits == 0 || !Range::tracked(pool.width(e)) {
+            return false;
+        }
+        let r = self.ranges.range(pool, e);
+        r.non_negative() && r.unsigned.unsigned_bits().is_some_and(|b| b <= bits)
+    }
+
     /// `abs(x)` in its one shape: `x < 0 ? -x : x` over whichever of `x`
     /// and `-x` builds to the smaller node (abs(-x) = abs(x) bit for bit,
-    /// the minimum included), so every way of writing it meets.
+    /// the minimum included), so every way of writing it meets; taken on
+    /// the fewest bits that hold `x` signed and zero-extended from there
+    /// (|x| <= 2^(m-1) reads right unsigned in m bits), so that a 32-bit
+    /// abs of a byte difference and a 9-bit one meet.
     fn abs(&mut self, pool: &mut ExprPool, x: &Rc<Linear>) -> Rc<Linear> {
+        let w = x.width;
+        if Range::tracked(w) {
+            let exact = self.range_of(pool, x).signed;
+            let m = exact.signed_bits();
+            if (2..w).contains(&m) {
+                let narrow = self.trunc(pool, x, m, 0);
+                let magnitude = self.abs(pool, &narrow);
+                // The range of |x| is not the join of its branches' (each
+                // is taken only where it is non-negative): say it, so that
+                // cutting or widening it is seen to lose nothing.
+                if let (Some(node), Some(r)) = (magnitude.as_atom(), abs_range(exact, m)) {
+                    if !self.ranges.facts().contains_key(&node) {
+                        self.ranges.add_fact(node, Range::from_exact(m, r));
+                    }
+                }
+                return self.extend(pool, &magnitude, w, false, 0);
+            }
+        }
         let minus_x = Rc::new(x.negated());
         let (x, minus) = if self.build(pool, &minus_x) < self.build(pool, x) { (minus_x, x.clone()) } else { (x.clone(), minus_x) };
         let zero = Rc::new(Linear::constant(x.width, 0));
@@ -898,4 +984,15 @@ fn abs_range(x_range: Interval, w: Width) -> Option<Interval> {
         0
     };
     Some(Interval::new(lo, x_range.hi.max(-x_range.lo)))
+}
+
+/// A constant that is one run of ones, bits `j .. j + n` with `j >= 1`:
+/// `(j, n)`.
+fn bit_run(m: u128) -> Option<(Width, Width)> {
+    if m == 0 || m & 1 == 1 {
+        return None;
+    }
+    let j = m.trailing_zeros();
+    let run = m >> j;
+    (run & run.wrapping_add(1) == 0).then(|| (j, 128 - run.leading_zeros()))
 }
