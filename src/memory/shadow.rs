@@ -164,10 +164,14 @@ pub fn zeros_like(p: &mut ExprPool, v: &[ExprId]) -> Value {
     v.iter().map(|l| p.constant(p.width(*l), 0)).collect()
 }
 
-/// Whether a function has an `undef`/`poison` constant among its operands.
+/// Whether a function has an `undef`/`poison` constant among its operands,
+/// or a shuffle with an undefined mask entry (a poison lane).
 fn mentions_undef(f: &Function) -> bool {
     f.blocks.iter().any(|b| {
-        b.insts.iter().any(|inst| inst.kind.operands().iter().any(|o| has_undef(o)))
+        b.insts.iter().any(|inst| {
+            inst.kind.operands().iter().any(|o| has_undef(o))
+                || matches!(&inst.kind, crate::ir::InstKind::ShuffleVector { mask, .. } if mask.iter().any(|&m| m < 0))
+        })
             || matches!(&b.term, crate::ir::Terminator::CondBr { cond: o, .. } | crate::ir::Terminator::Switch { value: o, .. } | crate::ir::Terminator::Ret(Some(o)) if has_undef(o))
     })
 }

@@ -120,7 +120,15 @@ impl<'m> Executor<'m> {
         // ones before the poison of an undefined operation, so that bits
         // mixed from both are never blamed on an operation that did not
         // happen (the finding is then an uninitialised read).
-        let first = shadows.iter().flatten().next()?.origin;
+        let first = match shadows.iter().flatten().next() {
+            Some(s) => s.origin,
+            // A negative shuffle mask entry is a poison lane of its own,
+            // whatever the operands hold.
+            None if matches!(&inst.kind, InstKind::ShuffleVector { mask, .. } if mask.iter().any(|&m| m < 0)) => {
+                self.undef_origin(func, inst.loc)
+            }
+            None => return None,
+        };
         let origin = shadows.iter().flatten().map(|s| s.origin).find(|o| !self.shadow.is_undefined(*o)).unwrap_or(first);
         let values: Vec<Value> = ops.iter().map(|o| self.operand(state, func, o)).collect();
         // The mask of each operand: zeros when it has none (and all ones,

@@ -22,6 +22,20 @@ pub(super) enum Src {
     /// each use, as the general step does, so the pool is filled in the
     /// same order by both tiers.
     Num { width: u32, value: u64 },
+    /// A constant vector, aggregate or `undef`: `FastFunc::consts[k]`, its
+    /// lanes carried inline.
+    Lanes(u32),
+}
+
+/// A constant of several lanes (or an `undef`), as the general step's
+/// `const_value` builds it (`undef` lanes as zeros), with the lanes that
+/// are `undef`/`poison`: their bits are indeterminate, which only the
+/// lane moves (`Extract`, `Shuffle`) read past, when they pick none of them.
+#[derive(Debug)]
+pub(super) struct ConstLanes {
+    pub value: crate::expr::value::Value,
+    /// Bit `i` set: lane `i` is `undef`.
+    pub undef: u64,
 }
 
 /// A conversion the tier runs.
@@ -149,6 +163,27 @@ pub(super) enum Op {
         ty: u32,
         len: u32,
     },
+    /// A lane of a vector at a constant index.
+    Extract {
+        dst: u32,
+        v: Src,
+        k: Src,
+    },
+    /// A vector with one lane replaced, at a constant index.
+    Insert {
+        dst: u32,
+        v: Src,
+        e: Src,
+        k: Src,
+    },
+    /// Lanes of the concatenation of `a` and `b` (a negative entry is an
+    /// `undef` lane, left to the general step).
+    Shuffle {
+        dst: u32,
+        a: Src,
+        b: Src,
+        mask: Box<[i32]>,
+    },
     /// A call of a function defined in the module, with neither variadic
     /// nor by-value parameters.
     Call {
@@ -156,6 +191,54 @@ pub(super) enum Op {
         dst: Option<u32>,
         args: Box<[Src]>,
     },
+}
+
+impl Op {
+    /// Whether `f` holds for one of the operands.
+    pub fn reads(&self, mut f: impl FnMut(Src) -> bool) -> bool {
+        match self {
+            Op::Slow | Op::Nop => false,
+            Op::Int { a, b, .. }
+            | Op::Int1 { a, b, .. }
+            | Op::ICmp { a, b, .. }
+            | Op::ICmp1 { a, b, .. }
+            | Op::Float { a, b, .. }
+            | Op::FCmp { a, b, .. }
+            | Op::Shuffle { a, b, .. } => f(*a) || f(*b),
+            Op::FNeg { a, .. } | Op::Cast { a, .. } | Op::Cast1 { a, .. } | Op::Copy { a, .. } => f(*a),
+            Op::Select { c, t, e, .. } => f(*c) || f(*t) || f(*e),
+            Op::Gep { base, terms, .. } => f(*base) || terms.iter().any(|(t, _, _)| f(*t)),
+            Op::Load { ptr, .. } | Op::Load1 { ptr, .. } => f(*ptr),
+            Op::Store { ptr, val, .. } | Op::Store1 { ptr, val, .. } => f(*ptr) || f(*val),
+            Op::Extract { v, k, .. } => f(*v) || f(*k),
+            Op::Insert { v, e, k, .. } => f(*v) || f(*e) || f(*k),
+            Op::Call { args, .. } => args.iter().any(|a| f(*a)),
+        }
+    }
+
+    /// The register written (a call's, only when its callee returns).
+    pub fn dst(&self) -> Option<u32> {
+        match self {
+            Op::Slow | Op::Nop | Op::Store { .. } | Op::Store1 { .. } | Op::Call { .. } => None,
+            Op::Int { dst, .. }
+            | Op::Int1 { dst, .. }
+            | Op::ICmp { dst, .. }
+            | Op::ICmp1 { dst, .. }
+            | Op::Float { dst, .. }
+            | Op::FCmp { dst, .. }
+            | Op::FNeg { dst, .. }
+            | Op::Cast { dst, .. }
+            | Op::Cast1 { dst, .. }
+            | Op::Copy { dst, .. }
+            | Op::Select { dst, .. }
+            | Op::Gep { dst, .. }
+            | Op::Load { dst, .. }
+            | Op::Load1 { dst, .. }
+            | Op::Extract { dst, .. }
+            | Op::Insert { dst, .. }
+            | Op::Shuffle { dst, .. } => Some(*dst),
+        }
+    }
 }
 
 /// A block's terminator.
@@ -203,12 +286,16 @@ pub(super) struct FastFunc {
     pub blocks: Box<[FastBlock]>,
     /// The types of stored values (`Op::Store::ty`).
     pub types: Box<[Type]>,
+    /// The constants of several lanes (`Src::Lanes`).
+    pub consts: Box<[ConstLanes]>,
 }
 
 /// The decoded functions of a run, by `FuncId`, and whether the tier is on.
 pub(in crate::exec) struct FastCode {
     pub(super) enabled: bool,
     funcs: Vec<Option<Rc<FastFunc>>>,
+    /// The constants of several lanes of the function being decoded.
+    building: Vec<ConstLanes>,
     /// Register files of returned frames, kept for the next calls.
     pub(super) spare_regs: Vec<Vec<Option<crate::expr::value::Value>>>,
 }
@@ -216,7 +303,7 @@ pub(in crate::exec) struct FastCode {
 impl FastCode {
     /// The tier for a run, on unless `--no-fast-concrete` turned it off.
     pub(in crate::exec) fn new() -> Self {
-        FastCode { enabled: crate::config::fast_concrete::enabled(), funcs: Vec::new(), spare_regs: Vec::new() }
+        FastCode { enabled: crate::config::fast_concrete::enabled(), funcs: Vec::new(), building: Vec::new(), spare_regs: Vec::new() }
     }
 }
 
@@ -286,11 +373,13 @@ impl<'m> Executor<'m> {
             let lead = block.insts.iter().take_while(|i| matches!(i.kind, InstKind::Phi { .. })).count() as u32;
             blocks.push(FastBlock { ops, term, phis, lead });
         }
-        FastFunc { blocks: blocks.into_boxed_slice(), types: types.into_boxed_slice() }
+        let consts = std::mem::take(&mut self.fast.building).into_boxed_slice();
+        FastFunc { blocks: blocks.into_boxed_slice(), types: types.into_boxed_slice(), consts }
     }
 
     /// An operand, or None for a constant the tier does not build
-    /// (`undef`, vectors and aggregates, integers wider than 64 bits).
+    /// (integers wider than 64 bits, lanes of more than 64 bits, more than
+    /// 64 lanes).
     fn src(&mut self, op: &Operand) -> Option<Src> {
         let (width, value): (u32, u128) = match op {
             Operand::Reg(r) => return Some(Src::Reg(r.0)),
@@ -300,7 +389,8 @@ impl<'m> Executor<'m> {
                 Const::Null => (64, 0),
                 Const::GlobalAddr { global, offset } => (64, self.global_address(*global).wrapping_add(*offset as u64) as u128),
                 Const::FuncAddr(f) => (64, self.function_base[f.0 as usize] as u128),
-                Const::Undef(_) | Const::Vector(_) | Const::Aggregate(_) => return None,
+                Const::Undef(crate::ir::Type::Void) => return None,
+                Const::Undef(_) | Const::Vector(_) | Const::Aggregate(_) => return self.const_lanes(c),
             },
         };
         if width == 0 || width > 128 {
@@ -312,6 +402,39 @@ impl<'m> Executor<'m> {
             return Some(Src::Imm(self.cx.pool.constant(width, value)));
         }
         (width <= 64).then_some(Src::Num { width, value: value as u64 })
+    }
+
+    /// A constant of several lanes, or an `undef`, as `Src::Lanes`: the
+    /// general step's value (`undef` lanes as zeros) with its `undef`
+    /// lanes marked. None when a lane is not carried inline.
+    fn const_lanes(&mut self, c: &Const) -> Option<Src> {
+        let mut lanes = ConstLanes { value: crate::expr::value::Value::new(), undef: 0 };
+        self.push_lanes(c, &mut lanes)?;
+        self.fast.building.push(lanes);
+        Some(Src::Lanes((self.fast.building.len() - 1) as u32))
+    }
+
+    fn push_lanes(&mut self, c: &Const, out: &mut ConstLanes) -> Option<()> {
+        match c {
+            Const::Vector(items) | Const::Aggregate(items) => items.iter().try_for_each(|i| self.push_lanes(i, out)),
+            Const::Undef(t) => {
+                for w in crate::exec::engine::step::leaf_widths(t) {
+                    if out.value.len() >= 64 || w == 0 || w > 64 {
+                        return None;
+                    }
+                    out.undef |= 1 << out.value.len();
+                    out.value.push(ExprId::word_const(w, 0)?);
+                }
+                Some(())
+            }
+            c => match self.src(&Operand::Const(c.clone()))? {
+                Src::Imm(e) if out.value.len() < 64 => {
+                    out.value.push(e);
+                    Some(())
+                }
+                _ => None,
+            },
+        }
     }
 
     /// The type of a stored operand: a register's, or a scalar constant's.
@@ -380,6 +503,13 @@ impl<'m> Executor<'m> {
                 Op::Cast { kind, dst: dst?, a: self.src(value)? }
             }
             InstKind::Freeze(a) => Op::Copy { dst: dst?, a: self.src(a)? },
+            InstKind::ExtractElement { vector, index } => Op::Extract { dst: dst?, v: self.src(vector)?, k: self.src(index)? },
+            InstKind::InsertElement { vector, element, index } => {
+                Op::Insert { dst: dst?, v: self.src(vector)?, e: self.src(element)?, k: self.src(index)? }
+            }
+            InstKind::ShuffleVector { a, b, mask } => {
+                Op::Shuffle { dst: dst?, a: self.src(a)?, b: self.src(b)?, mask: mask.clone().into_boxed_slice() }
+            }
             InstKind::Select { cond, then, otherwise, .. } => {
                 Op::Select { dst: dst?, c: self.src(cond)?, t: self.src(then)?, e: self.src(otherwise)? }
             }

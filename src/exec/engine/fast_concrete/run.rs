@@ -8,7 +8,7 @@
 //! settled without a query and without a finding; moves of values (phis,
 //! selects, stores, calls, returns) carry any expression.
 
-use super::decode::{carried_inline, CastKind, Edge, FastFunc, Op, Src, Term};
+use super::decode::{carried_inline, CastKind, ConstLanes, Edge, FastFunc, Op, Src, Term};
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::{Frame, State};
 use crate::exec::ops::int_ops::icmp;
@@ -38,7 +38,7 @@ enum Moved {
 /// The value of `src` in `frame`; None for a register not yet assigned
 /// (the general step reads it as `undef`).
 #[inline]
-fn value(frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<Value> {
+fn value(consts: &[ConstLanes], frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<Value> {
     match src {
         Src::Reg(r) => match &frame.regs[r as usize] {
             Some(v) if v.len() == 1 => Some(scalar(v[0])),
@@ -47,12 +47,21 @@ fn value(frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<Value> {
         },
         Src::Imm(e) => Some(scalar(e)),
         Src::Num { width, value } => Some(scalar(pool.constant(width, value as u128))),
+        Src::Lanes(k) => defined_lanes(consts, k).map(Value::from_slice),
     }
+}
+
+/// The lanes of constant `k` when none is `undef`: an `undef` lane has a
+/// shadow in the general step, which the tier does not compute.
+#[inline]
+fn defined_lanes(consts: &[ConstLanes], k: u32) -> Option<&[ExprId]> {
+    let c = &consts[k as usize];
+    (c.undef == 0).then_some(&c.value[..])
 }
 
 /// `value`, without copying a one-lane value into a new `Value`.
 #[inline]
-fn moved(frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<Moved> {
+fn moved(consts: &[ConstLanes], frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<Moved> {
     match src {
         Src::Reg(r) => match &frame.regs[r as usize] {
             Some(v) if v.len() == 1 => Some(Moved::Lane(v[0])),
@@ -61,23 +70,25 @@ fn moved(frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<Moved> {
         },
         Src::Imm(e) => Some(Moved::Lane(e)),
         Src::Num { width, value } => Some(Moved::Lane(pool.constant(width, value as u128))),
+        Src::Lanes(k) => defined_lanes(consts, k).map(|v| Moved::Wide(Value::from_slice(v))),
     }
 }
 
 /// The first lane of `src`.
 #[inline]
-fn lane(frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<ExprId> {
+fn lane(consts: &[ConstLanes], frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<ExprId> {
     match src {
         Src::Reg(r) => frame.regs[r as usize].as_ref().map(|v| v[0]),
         Src::Imm(e) => Some(e),
         Src::Num { width, value } => Some(pool.constant(width, value as u128)),
+        Src::Lanes(k) => defined_lanes(consts, k).map(|v| v[0]),
     }
 }
 
 /// The handle and the number of a constant one-lane operand.
 #[inline]
-fn number(frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<(ExprId, u128)> {
-    let e = lane(frame, pool, src)?;
+fn number(consts: &[ConstLanes], frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<(ExprId, u128)> {
+    let e = lane(consts, frame, pool, src)?;
     Some((e, pool.as_const(e)?))
 }
 
@@ -91,7 +102,7 @@ fn word(frame: &Frame, src: Src, w: u32) -> Option<u64> {
     match src {
         Src::Reg(r) => frame.regs[r as usize].as_ref()?.first()?.as_word_const(w),
         Src::Imm(e) => e.as_word_const(w),
-        Src::Num { .. } => None,
+        Src::Num { .. } | Src::Lanes(_) => None,
     }
 }
 
@@ -168,7 +179,7 @@ fn cast_width(kind: CastKind) -> u32 {
 
 /// The value of `src` when every lane is a constant.
 #[inline]
-fn constant(frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<Value> {
+fn constant(consts: &[ConstLanes], frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<Value> {
     match src {
         Src::Reg(r) => {
             let v = frame.regs[r as usize].as_ref()?;
@@ -176,7 +187,26 @@ fn constant(frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<Value> {
         }
         Src::Imm(e) => Some(scalar(e)),
         Src::Num { width, value } => Some(scalar(pool.constant(width, value as u128))),
+        Src::Lanes(k) => defined_lanes(consts, k).map(Value::from_slice),
     }
+}
+
+/// The lanes of a register (holding no indeterminate bits, checked by the
+/// caller) or of a constant, with the constant's `undef` lanes (bit `i`:
+/// lane `i`).
+#[inline]
+fn lanes_of<'a>(consts: &'a [ConstLanes], frame: &'a Frame, src: Src) -> Option<(&'a [ExprId], u64)> {
+    match src {
+        Src::Reg(r) => frame.regs[r as usize].as_ref().map(|v| (&v[..], 0)),
+        Src::Lanes(k) => Some((&consts[k as usize].value[..], consts[k as usize].undef)),
+        Src::Imm(_) | Src::Num { .. } => None,
+    }
+}
+
+/// Whether `src` is a register holding indeterminate bits.
+#[inline]
+fn is_shadowed(frame: &Frame, src: Src) -> bool {
+    matches!(src, Src::Reg(r) if frame.shadows.contains_key(&RegId(r)))
 }
 
 /// Writes a one-lane result, in place when the register holds one lane.
@@ -346,11 +376,15 @@ fn gep_numbers(frame: &Frame, pool: &mut ExprPool, base: ExprId, offset: i64, te
 /// an operand is one the tier does not build or a register not yet
 /// assigned.
 #[inline]
-fn take(frame: &mut Frame, pool: &mut ExprPool, edge: &Edge) -> bool {
+fn take(consts: &[ConstLanes], frame: &mut Frame, pool: &mut ExprPool, edge: &Edge) -> bool {
+    let shadowed = !frame.shadows.is_empty();
+    if shadowed && edge.moves.iter().any(|(_, s)| s.is_some_and(|s| is_shadowed(frame, s))) {
+        return false;
+    }
     match &edge.moves[..] {
         [] => {}
         [(d, s)] => {
-            let Some(m) = s.and_then(|s| moved(frame, pool, s)) else { return false };
+            let Some(m) = s.and_then(|s| moved(consts, frame, pool, s)) else { return false };
             put_moved(frame, *d, m);
         }
         moves if moves.len() <= 8 && moves.iter().all(|(_, s)| matches!(s, Some(Src::Imm(_))) || one_lane(frame, *s)) => {
@@ -358,7 +392,7 @@ fn take(frame: &mut Frame, pool: &mut ExprPool, edge: &Edge) -> bool {
             // small array, then written.
             let mut read = [(0u32, None::<ExprId>); 8];
             for (k, (d, s)) in moves.iter().enumerate() {
-                read[k] = (*d, s.and_then(|s| lane(frame, pool, s)));
+                read[k] = (*d, s.and_then(|s| lane(consts, frame, pool, s)));
             }
             for (d, e) in &read[..moves.len()] {
                 if let Some(e) = e {
@@ -369,12 +403,18 @@ fn take(frame: &mut Frame, pool: &mut ExprPool, edge: &Edge) -> bool {
         moves => {
             let mut read: smallvec::SmallVec<[(u32, Moved); 6]> = smallvec::SmallVec::new();
             for (d, s) in moves {
-                let Some(m) = s.and_then(|s| moved(frame, pool, s)) else { return false };
+                let Some(m) = s.and_then(|s| moved(consts, frame, pool, s)) else { return false };
                 read.push((*d, m));
             }
             for (d, m) in read {
                 put_moved(frame, d, m);
             }
+        }
+    }
+    if shadowed {
+        // Each phi took a value with no indeterminate bits.
+        for (d, _) in edge.moves.iter() {
+            frame.shadows.remove(&RegId(*d));
         }
     }
     frame.prev_block = Some(frame.block);
@@ -405,15 +445,23 @@ fn one_lane(frame: &Frame, src: Option<Src>) -> bool {
 
 /// `take` for a switch's target, whose moves come from the phi table.
 fn jump(frame: &mut Frame, pool: &mut ExprPool, code: &FastFunc, target: u32) -> bool {
+    let consts = &code.consts[..];
     let from = frame.block.0;
+    let shadowed = !frame.shadows.is_empty();
     let mut read: smallvec::SmallVec<[(u32, Moved); 6]> = smallvec::SmallVec::new();
     for phi in code.blocks[target as usize].phis.iter() {
         if let Some((_, src)) = phi.incoming.iter().find(|(b, _)| *b == from) {
-            let Some(m) = src.and_then(|s| moved(frame, pool, s)) else { return false };
+            if shadowed && src.is_some_and(|s| is_shadowed(frame, s)) {
+                return false;
+            }
+            let Some(m) = src.and_then(|s| moved(consts, frame, pool, s)) else { return false };
             read.push((phi.dst, m));
         }
     }
     for (d, m) in read {
+        if shadowed {
+            frame.shadows.remove(&RegId(d));
+        }
         put_moved(frame, d, m);
     }
     frame.prev_block = Some(frame.block);
@@ -445,7 +493,7 @@ impl<'m> Executor<'m> {
             let went_on = match self.run_frame(state, &code, func, max, &mut done) {
                 Exit::Stop => false,
                 Exit::Call => self.fast_call(state, &code, func),
-                Exit::Return(v) => self.fast_return(state, v),
+                Exit::Return(v) => self.fast_return(state, &code, v),
             };
             if !went_on {
                 break;
@@ -463,10 +511,8 @@ impl<'m> Executor<'m> {
     fn run_frame(&mut self, state: &mut State, code: &FastFunc, func: &'m Function, max: u32, done: &mut u32) -> Exit {
         let State { stack, memory, .. } = state;
         let frame = stack.last_mut().expect("state with an empty stack");
-        if frame.shadow_on {
-            return Exit::Stop;
-        }
         let pool = &mut self.cx.pool;
+        let consts = &code.consts[..];
         let mut n = *done;
         let exit = loop {
             if n >= max {
@@ -479,7 +525,7 @@ impl<'m> Executor<'m> {
                 match &block.term {
                     Term::Slow => break Exit::Stop,
                     Term::Br(edge) => {
-                        if !take(frame, pool, edge) {
+                        if !take(consts, frame, pool, edge) {
                             break Exit::Stop;
                         }
                         n += 1;
@@ -488,8 +534,11 @@ impl<'m> Executor<'m> {
                     }
                     Term::CondBr { c, then, otherwise } => {
                         let Some(v) = word(frame, *c, 1) else { break Exit::Stop };
+                        if !frame.shadows.is_empty() && is_shadowed(frame, *c) {
+                            break Exit::Stop;
+                        }
                         let edge = if v != 0 { then } else { otherwise };
-                        if !take(frame, pool, edge) {
+                        if !take(consts, frame, pool, edge) {
                             break Exit::Stop;
                         }
                         n += 1;
@@ -497,7 +546,10 @@ impl<'m> Executor<'m> {
                         continue;
                     }
                     Term::Switch { v, default, cases } => {
-                        let Some((_, x)) = number(frame, pool, *v) else { break Exit::Stop };
+                        let Some((_, x)) = number(consts, frame, pool, *v) else { break Exit::Stop };
+                        if !frame.shadows.is_empty() && is_shadowed(frame, *v) {
+                            break Exit::Stop;
+                        }
                         let target = cases.iter().find(|(c, _)| *c == x).map(|(_, b)| *b).unwrap_or(*default);
                         if !jump(frame, pool, code, target) {
                             break Exit::Stop;
@@ -508,73 +560,120 @@ impl<'m> Executor<'m> {
                 n += 1;
                 continue;
             };
+            // In a frame with indeterminate registers, an instruction that
+            // reads none of them has a result with no shadow: the general
+            // step's shadow of it is dropped (shadow.rs), as below.
+            let shadowed = !frame.shadows.is_empty();
+            if shadowed && op.reads(|s| is_shadowed(frame, s)) {
+                break Exit::Stop;
+            }
             match op {
                 Op::Slow => break Exit::Stop,
                 Op::Call { .. } => break Exit::Call,
                 Op::Nop => {}
                 Op::Int1 { op, flags, w, dst, a, b } => {
-                    if let (Some(x), Some(y)) = (word(frame, *a, *w), word(frame, *b, *w)) {
+                    let r = if let (Some(x), Some(y)) = (word(frame, *a, *w), word(frame, *b, *w)) {
                         if !defined_word(pool, *op, *flags, *w, x, y) {
                             break Exit::Stop;
                         }
-                        let r = make(pool, *w, arith(*op, *w, x, y));
-                        put(frame, *dst, r);
-                        frame.pc += 1;
-                        n += 1;
-                        continue;
-                    }
-                    let (Some((x, xv)), Some((y, yv))) = (number(frame, pool, *a), number(frame, pool, *b)) else { break Exit::Stop };
-                    let w = pool.width(x);
-                    if !defined(pool, *op, *flags, w, xv, yv) {
-                        break Exit::Stop;
-                    }
-                    let r = pool.bin(*op, x, y);
+                        make(pool, *w, arith(*op, *w, x, y))
+                    } else {
+                        let (Some((x, xv)), Some((y, yv))) = (number(consts, frame, pool, *a), number(consts, frame, pool, *b)) else {
+                            break Exit::Stop;
+                        };
+                        let w = pool.width(x);
+                        if !defined(pool, *op, *flags, w, xv, yv) {
+                            break Exit::Stop;
+                        }
+                        pool.bin(*op, x, y)
+                    };
                     put(frame, *dst, r);
                 }
                 Op::ICmp1 { pred, w, dst, a, b } => {
-                    if let (Some(x), Some(y)) = (word(frame, *a, *w), word(frame, *b, *w)) {
-                        let r = make(pool, 1, compare(*pred, *w, x, y) as u64);
-                        put(frame, *dst, r);
-                        frame.pc += 1;
-                        n += 1;
-                        continue;
-                    }
-                    let (Some((x, _)), Some((y, _))) = (number(frame, pool, *a), number(frame, pool, *b)) else { break Exit::Stop };
-                    let r = icmp(pool, *pred, x, y);
+                    let r = if let (Some(x), Some(y)) = (word(frame, *a, *w), word(frame, *b, *w)) {
+                        make(pool, 1, compare(*pred, *w, x, y) as u64)
+                    } else {
+                        let (Some((x, _)), Some((y, _))) = (number(consts, frame, pool, *a), number(consts, frame, pool, *b)) else {
+                            break Exit::Stop;
+                        };
+                        icmp(pool, *pred, x, y)
+                    };
                     put(frame, *dst, r);
                 }
                 Op::Cast1 { kind, from, dst, a } => {
                     let to = cast_width(*kind);
-                    if let Some(v) = word(frame, *a, *from).filter(|_| to <= 64) {
+                    let r = if let Some(v) = word(frame, *a, *from).filter(|_| to <= 64) {
                         let r = match *kind {
                             CastKind::SExt(_) => signed(v, *from) as u64 & ones(to),
                             // zext, and truncation to the low bits (resize either way).
                             _ => v & ones(to),
                         };
-                        let r = make(pool, to, r);
-                        put(frame, *dst, r);
-                        frame.pc += 1;
-                        n += 1;
-                        continue;
-                    }
-                    let Some((x, _)) = number(frame, pool, *a) else { break Exit::Stop };
-                    let r = match *kind {
-                        CastKind::Trunc(w) => pool.trunc(x, w),
-                        CastKind::ZExt(w) => pool.zext(x, w),
-                        CastKind::SExt(w) => pool.sext(x, w),
-                        CastKind::Resize(w) => resize(pool, x, w),
-                        _ => break Exit::Stop,
+                        make(pool, to, r)
+                    } else {
+                        let Some((x, _)) = number(consts, frame, pool, *a) else { break Exit::Stop };
+                        match *kind {
+                            CastKind::Trunc(w) => pool.trunc(x, w),
+                            CastKind::ZExt(w) => pool.zext(x, w),
+                            CastKind::SExt(w) => pool.sext(x, w),
+                            CastKind::Resize(w) => resize(pool, x, w),
+                            _ => break Exit::Stop,
+                        }
                     };
                     put(frame, *dst, r);
                 }
+                Op::Extract { dst, v, k } => {
+                    let Some((_, k)) = number(consts, frame, pool, *k) else { break Exit::Stop };
+                    let Some((lanes, undef)) = lanes_of(consts, frame, *v) else { break Exit::Stop };
+                    // An index out of range gives poison in LLVM; the
+                    // general step reads lane 0 (and lane 0's shadow).
+                    let i = if (k as usize) < lanes.len() { k as usize } else { 0 };
+                    if undef >> i & 1 != 0 {
+                        break Exit::Stop;
+                    }
+                    let r = lanes[i];
+                    put(frame, *dst, r);
+                }
+                Op::Insert { dst, v, e, k } => {
+                    let (Some(mut v), Some(e), Some((_, k))) =
+                        (value(consts, frame, pool, *v), lane(consts, frame, pool, *e), number(consts, frame, pool, *k))
+                    else {
+                        break Exit::Stop;
+                    };
+                    if let Some(l) = v.get_mut(k as usize) {
+                        *l = e;
+                    }
+                    frame.regs[*dst as usize] = Some(v);
+                }
+                Op::Shuffle { dst, a, b, mask } => {
+                    let (Some((va, ua)), Some((vb, ub))) = (lanes_of(consts, frame, *a), lanes_of(consts, frame, *b)) else {
+                        break Exit::Stop;
+                    };
+                    let n = va.len();
+                    let mut r = Value::new();
+                    // Every lane picked must be defined: a negative entry
+                    // or an `undef` lane gives the result a shadow.
+                    for &m in mask.iter() {
+                        let m = m as usize;
+                        let lane = match m {
+                            m if m < n && ua >> m & 1 == 0 => va[m],
+                            m if m >= n && m - n < vb.len() && ub >> (m - n) & 1 == 0 => vb[m - n],
+                            _ => break,
+                        };
+                        r.push(lane);
+                    }
+                    if r.len() != mask.len() {
+                        break Exit::Stop;
+                    }
+                    frame.regs[*dst as usize] = Some(r);
+                }
                 Op::Gep { dst, base, offset, terms } => {
-                    let Some(base) = lane(frame, pool, *base) else { break Exit::Stop };
+                    let Some(base) = lane(consts, frame, pool, *base) else { break Exit::Stop };
                     let r = match gep_numbers(frame, pool, base, *offset, terms) {
                         Some(r) => r,
                         None => {
                             let mut index = smallvec::SmallVec::<[ExprId; 4]>::new();
                             for (t, _, _) in terms.iter() {
-                                let Some(i) = lane(frame, pool, *t) else { break };
+                                let Some(i) = lane(consts, frame, pool, *t) else { break };
                                 index.push(i);
                             }
                             if index.len() != terms.len() {
@@ -595,7 +694,7 @@ impl<'m> Executor<'m> {
                     put(frame, *dst, r);
                 }
                 Op::Load1 { dst, ptr, width, len } => {
-                    let Some(addr) = word(frame, *ptr, 64).or_else(|| number(frame, pool, *ptr).map(|(_, a)| a as u64)) else {
+                    let Some(addr) = word(frame, *ptr, 64).or_else(|| number(consts, frame, pool, *ptr).map(|(_, a)| a as u64)) else {
                         break Exit::Stop;
                     };
                     let Some((obj, off)) = plain_access(memory, addr, *len as u64, false) else { break Exit::Stop };
@@ -622,10 +721,10 @@ impl<'m> Executor<'m> {
                     put(frame, *dst, r);
                 }
                 Op::Store1 { ptr, val, ty, len } => {
-                    let Some(addr) = word(frame, *ptr, 64).or_else(|| number(frame, pool, *ptr).map(|(_, a)| a as u64)) else {
+                    let Some(addr) = word(frame, *ptr, 64).or_else(|| number(consts, frame, pool, *ptr).map(|(_, a)| a as u64)) else {
                         break Exit::Stop;
                     };
-                    let Some(x) = lane(frame, pool, *val) else { break Exit::Stop };
+                    let Some(x) = lane(consts, frame, pool, *val) else { break Exit::Stop };
                     let Some((obj, off)) = plain_access(memory, addr, *len as u64, true) else { break Exit::Stop };
                     let t = &code.types[*ty as usize];
                     let w = t.scalar_bits();
@@ -643,7 +742,7 @@ impl<'m> Executor<'m> {
                     }
                 }
                 Op::Load { dst, ptr } => {
-                    let Some((_, addr)) = number(frame, pool, *ptr) else { break Exit::Stop };
+                    let Some((_, addr)) = number(consts, frame, pool, *ptr) else { break Exit::Stop };
                     let ty = &func.blocks[b].insts[pc].ty;
                     let len = ty.store_size();
                     let Some((obj, off)) = plain_access(memory, addr as u64, len, false) else { break Exit::Stop };
@@ -653,42 +752,50 @@ impl<'m> Executor<'m> {
                     frame.regs[*dst as usize] = Some(crate::memory::layout::bytes_to_value(pool, ty, &bytes));
                 }
                 Op::Store { ptr, val, ty } => {
-                    let Some((_, addr)) = number(frame, pool, *ptr) else { break Exit::Stop };
-                    let Some(v) = value(frame, pool, *val) else { break Exit::Stop };
+                    let Some((_, addr)) = number(consts, frame, pool, *ptr) else { break Exit::Stop };
+                    let Some(v) = value(consts, frame, pool, *val) else { break Exit::Stop };
                     let t = &code.types[*ty as usize];
                     let Some((obj, off)) = plain_access(memory, addr as u64, t.store_size(), true) else { break Exit::Stop };
                     let bytes = crate::memory::layout::value_to_bytes(pool, t, &v);
                     memory.object_mut(obj).bytes.write(pool, off, &bytes);
                 }
                 Op::Int { op, flags, dst, a, b } => {
-                    let (Some(x), Some(y)) = (constant(frame, pool, *a), constant(frame, pool, *b)) else { break Exit::Stop };
+                    let (Some(x), Some(y)) = (constant(consts, frame, pool, *a), constant(consts, frame, pool, *b)) else {
+                        break Exit::Stop;
+                    };
                     if !lanes_defined(pool, *op, *flags, &x, &y) {
                         break Exit::Stop;
                     }
                     frame.regs[*dst as usize] = Some(map2(pool, &x, &y, |p, x, y| p.bin(*op, x, y)));
                 }
                 Op::ICmp { pred, dst, a, b } => {
-                    let (Some(x), Some(y)) = (constant(frame, pool, *a), constant(frame, pool, *b)) else { break Exit::Stop };
+                    let (Some(x), Some(y)) = (constant(consts, frame, pool, *a), constant(consts, frame, pool, *b)) else {
+                        break Exit::Stop;
+                    };
                     frame.regs[*dst as usize] = Some(map2(pool, &x, &y, |p, x, y| icmp(p, *pred, x, y)));
                 }
                 Op::Float { op, f, dst, a, b } => {
-                    let (Some(x), Some(y)) = (constant(frame, pool, *a), constant(frame, pool, *b)) else { break Exit::Stop };
+                    let (Some(x), Some(y)) = (constant(consts, frame, pool, *a), constant(consts, frame, pool, *b)) else {
+                        break Exit::Stop;
+                    };
                     frame.regs[*dst as usize] = Some(map2(pool, &x, &y, |p, x, y| p.fbin(*op, *f, x, y)));
                 }
                 Op::FCmp { set, f, dst, a, b } => {
-                    let (Some(x), Some(y)) = (constant(frame, pool, *a), constant(frame, pool, *b)) else { break Exit::Stop };
+                    let (Some(x), Some(y)) = (constant(consts, frame, pool, *a), constant(consts, frame, pool, *b)) else {
+                        break Exit::Stop;
+                    };
                     frame.regs[*dst as usize] = Some(map2(pool, &x, &y, |p, x, y| p.fcmp(*set, *f, x, y)));
                 }
                 Op::FNeg { f, dst, a } => {
-                    let Some(x) = constant(frame, pool, *a) else { break Exit::Stop };
+                    let Some(x) = constant(consts, frame, pool, *a) else { break Exit::Stop };
                     frame.regs[*dst as usize] = Some(x.iter().map(|l| pool.fneg(*f, *l)).collect());
                 }
                 Op::Cast { kind: CastKind::BitCast(to), dst, a } => {
-                    let Some(x) = value(frame, pool, *a) else { break Exit::Stop };
+                    let Some(x) = value(consts, frame, pool, *a) else { break Exit::Stop };
                     frame.regs[*dst as usize] = Some(relane(pool, &x, *to));
                 }
                 Op::Cast { kind, dst, a } => {
-                    let Some(x) = constant(frame, pool, *a) else { break Exit::Stop };
+                    let Some(x) = constant(consts, frame, pool, *a) else { break Exit::Stop };
                     let r = x
                         .iter()
                         .map(|l| match *kind {
@@ -704,11 +811,13 @@ impl<'m> Executor<'m> {
                     frame.regs[*dst as usize] = Some(r);
                 }
                 Op::Copy { dst, a } => {
-                    let Some(m) = moved(frame, pool, *a) else { break Exit::Stop };
+                    let Some(m) = moved(consts, frame, pool, *a) else { break Exit::Stop };
                     put_moved(frame, *dst, m);
                 }
                 Op::Select { dst, c, t, e } => {
-                    let (Some(c), Some(t), Some(e)) = (moved(frame, pool, *c), moved(frame, pool, *t), moved(frame, pool, *e)) else {
+                    let (Some(c), Some(t), Some(e)) =
+                        (moved(consts, frame, pool, *c), moved(consts, frame, pool, *t), moved(consts, frame, pool, *e))
+                    else {
                         break Exit::Stop;
                     };
                     match (c, t, e) {
@@ -737,6 +846,11 @@ impl<'m> Executor<'m> {
                     }
                 }
             }
+            if shadowed {
+                if let Some(d) = op.dst() {
+                    frame.shadows.remove(&RegId(d));
+                }
+            }
             frame.pc += 1;
             n += 1;
         };
@@ -757,11 +871,12 @@ impl<'m> Executor<'m> {
             return false;
         }
         let target = self.cx.module.function(*callee);
+        let consts = &code.consts[..];
         let mut regs = self.fast.spare_regs.pop().unwrap_or_default();
         regs.clear();
         regs.resize(target.num_regs as usize, None);
         for (p, a) in target.params.iter().zip(args.iter()) {
-            match value(caller, &mut self.cx.pool, *a) {
+            match value(consts, caller, &mut self.cx.pool, *a) {
                 Some(v) => regs[p.reg.0 as usize] = Some(v),
                 None => {
                     self.fast.spare_regs.push(regs);
@@ -789,15 +904,13 @@ impl<'m> Executor<'m> {
 
     /// A return into a caller (not the path's last frame, which the
     /// general step ends), as exec_return does it.
-    fn fast_return(&mut self, state: &mut State, v: Option<Src>) -> bool {
-        let n = state.stack.len();
-        // The caller's registers with indeterminate bits get the result's
-        // shadow: the general step's.
-        if n < 2 || !state.stack[n - 2].shadows.is_empty() {
+    fn fast_return(&mut self, state: &mut State, code: &FastFunc, v: Option<Src>) -> bool {
+        let consts = &code.consts[..];
+        if state.stack.len() < 2 || v.is_some_and(|s| is_shadowed(state.frame(), s)) {
             return false;
         }
         let value = match v {
-            Some(src) => match moved(state.frame(), &mut self.cx.pool, src) {
+            Some(src) => match moved(consts, state.frame(), &mut self.cx.pool, src) {
                 Some(x) => Some(x),
                 None => return false,
             },
@@ -810,7 +923,13 @@ impl<'m> Executor<'m> {
             o.free_line = Some(frame.call_loc);
         }
         if let (Some(dest), Some(v)) = (frame.ret_dest, value) {
-            put_moved(state.frame_mut(), dest.0, v);
+            let caller = state.frame_mut();
+            // A result with no indeterminate bits: the general step drops
+            // the shadow of its register in a caller that holds some.
+            if !caller.shadows.is_empty() {
+                caller.shadows.remove(&dest);
+            }
+            put_moved(caller, dest.0, v);
         }
         let mut regs = frame.regs;
         if self.fast.spare_regs.len() < 64 {
