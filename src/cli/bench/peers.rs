@@ -7,7 +7,9 @@
 //! `oclgrind`. Each row is the whole command (compiling included, with
 //! symcross's caches warm: one untimed run first for both tools), then
 //! RUNS paired runs, alternating the two tools so that a change in the
-//! machine's load hits both; the figures are the medians.
+//! machine's load hits both; the figures are the medians, of wall-clock
+//! time and of CPU time (user + system of the command and the processes
+//! it waited for: what a loaded machine changes least).
 
 use crate::frontend::Tools;
 use crate::Error;
@@ -38,10 +40,21 @@ struct Work {
     peer: Result<Peer, String>,
 }
 
-/// One command's answer and its wall-clock seconds.
+/// One command's answer, its wall-clock seconds and its CPU seconds.
 struct Timed {
     answer: String,
     seconds: f64,
+    cpu: f64,
+}
+
+/// CPU seconds (user + system) of the children this process has waited
+/// for so far.
+fn children_cpu() -> f64 {
+    // SAFETY: getrusage fills the struct it is given.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut u) };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    secs(u.ru_utime) + secs(u.ru_stime)
 }
 
 fn root() -> PathBuf {
@@ -69,13 +82,13 @@ fn build(cmd: &mut Command, what: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// bench/concrete_loop.c as symcross reads it: clang -O0 without optnone,
-/// then mem2reg.
-fn concrete_bitcode(dir: &Path) -> Result<PathBuf, String> {
+/// bench/NAME.c as symcross reads it: clang -O0 without optnone, then
+/// mem2reg.
+fn concrete_bitcode(dir: &Path, name: &str) -> Result<PathBuf, String> {
     let tools = Tools::locate();
-    let raw = dir.join("concrete_loop.bc");
-    let promoted = dir.join("concrete_loop.mem2reg.bc");
-    let src = root().join("bench/concrete_loop.c");
+    let raw = dir.join(format!("{name}.bc"));
+    let promoted = dir.join(format!("{name}.mem2reg.bc"));
+    let src = root().join(format!("bench/{name}.c"));
     build(
         Command::new(&tools.clang).args(["-O0", "-Xclang", "-disable-O0-optnone", "-emit-llvm", "-c"]).arg(&src).arg("-o").arg(&raw),
         "clang",
@@ -114,14 +127,16 @@ fn works(dir: &Path) -> Vec<Work> {
     let oclgrind = program(&["oclgrind"]);
     let missing = |tool: &str| Err(format!("{tool} is not installed"));
     let mut out = Vec::new();
-    out.push(Work {
-        what: "`run bench/concrete_loop.c` (9.2 M LLVM instructions) / `lli -force-interpreter` on its mem2reg bitcode".into(),
-        symcross: vec!["run".into(), root().join("bench/concrete_loop.c").display().to_string()],
-        peer: match lli {
-            Some(_) => concrete_bitcode(dir).map(Peer::Lli),
-            None => missing("lli"),
-        },
-    });
+    for (name, what) in [("concrete_loop", "9.2 M LLVM instructions"), ("concrete_sse2", "SSE2, 0.7 M LLVM instructions")] {
+        out.push(Work {
+            what: format!("`run bench/{name}.c` ({what}) / `lli -force-interpreter` on its mem2reg bitcode"),
+            symcross: vec!["run".into(), root().join(format!("bench/{name}.c")).display().to_string()],
+            peer: match lli {
+                Some(_) => concrete_bitcode(dir, name).map(Peer::Lli),
+                None => missing("lli"),
+            },
+        });
+    }
     // (kernel, function, work-groups, work-items per group, the argument
     // lines of the .sim file for a global size of G work-items)
     type SimArgs = fn(u64, u64) -> Vec<String>;
@@ -167,9 +182,9 @@ fn works(dir: &Path) -> Vec<Work> {
 
 /// Runs `cmd` once, timing it; `answer` reads the outcome.
 fn timed(cmd: &mut Command, answer: impl Fn(&std::process::Output) -> String) -> Result<Timed, Error> {
-    let started = std::time::Instant::now();
+    let (started, cpu) = (std::time::Instant::now(), children_cpu());
     let out = cmd.output().map_err(|e| Error::Usage(format!("cannot run {:?}: {e}", cmd.get_program())))?;
-    Ok(Timed { answer: answer(&out), seconds: started.elapsed().as_secs_f64() })
+    Ok(Timed { answer: answer(&out), seconds: started.elapsed().as_secs_f64(), cpu: children_cpu() - cpu })
 }
 
 fn run_symcross(args: &[String]) -> Result<Timed, Error> {
@@ -212,9 +227,11 @@ pub fn peers_section() -> Result<String, Error> {
     let dir = tempfile::tempdir().map_err(io(&std::env::temp_dir()))?;
     let mut md = format!(
         "## Peers side by side (`symcross bench --peers`)\n\n\
-         Whole commands, wall clock, median of {RUNS} paired runs after one untimed run of each \
-         (symcross's runtime and build caches warm). symcross covers every input; the peers run one.\n\n\
-         | work / peer | symcross | answer | peer | answer | peer / symcross |\n|---|---|---|---|---|---|\n"
+         Whole commands, wall clock and CPU time (user + system), medians of {RUNS} paired runs after one \
+         untimed run of each (symcross's runtime and build caches warm). symcross covers every input; the \
+         peers run one.\n\n\
+         | work / peer | symcross | answer | peer | answer | peer / symcross (wall) | symcross CPU | peer CPU | peer / symcross (CPU) |\n\
+         |---|---|---|---|---|---|---|---|---|\n"
     );
     for work in works(dir.path()) {
         let peer = match &work.peer {
@@ -222,25 +239,36 @@ pub fn peers_section() -> Result<String, Error> {
             Err(why) => {
                 let ours = run_symcross(&work.symcross)?;
                 println!("{}: symcross {:.2} s ({}); peer not run: {why}", work.what, ours.seconds, ours.answer);
-                let _ = writeln!(md, "| {} | {:.2} s | {} | not run: {why} | - | - |", work.what, ours.seconds, ours.answer);
+                let _ = writeln!(md, "| {} | {:.2} s | {} | not run: {why} | - | - | {:.2} s | - | - |", work.what, ours.seconds, ours.answer, ours.cpu);
                 continue;
             }
         };
         run_symcross(&work.symcross)?;
         run_peer(peer)?;
-        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+        let (mut ours, mut theirs, mut our_cpu, mut their_cpu) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let (mut our_answer, mut their_answer) = (String::new(), String::new());
         for _ in 0..RUNS {
             let a = run_symcross(&work.symcross)?;
             let b = run_peer(peer)?;
             ours.push(a.seconds);
             theirs.push(b.seconds);
+            our_cpu.push(a.cpu);
+            their_cpu.push(b.cpu);
             (our_answer, their_answer) = (a.answer, b.answer);
         }
         let (a, b) = (median(ours), median(theirs));
-        let ratio = b / a.max(1e-6);
-        println!("{}: symcross {a:.2} s ({our_answer}), peer {b:.2} s ({their_answer}), peer/symcross {ratio:.2}", work.what);
-        let _ = writeln!(md, "| {} | {a:.2} s | {our_answer} | {b:.2} s | {their_answer} | {ratio:.2}x |", work.what);
+        let (ca, cb) = (median(our_cpu), median(their_cpu));
+        let (ratio, cpu_ratio) = (b / a.max(1e-6), cb / ca.max(1e-6));
+        println!(
+            "{}: symcross {a:.2} s ({our_answer}), peer {b:.2} s ({their_answer}), peer/symcross {ratio:.2}; \
+             CPU: symcross {ca:.3} s, peer {cb:.3} s, peer/symcross {cpu_ratio:.2}",
+            work.what
+        );
+        let _ = writeln!(
+            md,
+            "| {} | {a:.2} s | {our_answer} | {b:.2} s | {their_answer} | {ratio:.2}x | {ca:.3} s | {cb:.3} s | {cpu_ratio:.2}x |",
+            work.what
+        );
     }
     md.push('\n');
     Ok(md)

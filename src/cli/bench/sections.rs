@@ -59,18 +59,21 @@ pub fn section(name: &str) -> Result<String, Error> {
     }
 }
 
-/// Interpretation speed on concrete inputs (bench/concrete_loop.c).
+/// Interpretation speed on concrete inputs (bench/concrete_loop.c, scalar;
+/// bench/concrete_sse2.c, SSE2 vectors).
 fn concrete_section() -> Result<String, Error> {
     let mut md = String::new();
     let _ = writeln!(md, "## Concrete interpretation\n");
-    let c = measure(&root().join("bench/concrete_loop.c"), &[], &Config::default())?;
-    let speed = c.instructions as f64 / c.seconds / 1e6;
-    println!("concrete: {} instructions in {:.3} s = {speed:.1} M instructions/s", c.instructions, c.seconds);
-    let _ = writeln!(
-        md,
-        "bench/concrete_loop.c: {} LLVM instructions in {:.3} s = **{speed:.1} M instructions/s**\n",
-        c.instructions, c.seconds
-    );
+    for name in ["concrete_loop", "concrete_sse2"] {
+        let c = measure(&root().join(format!("bench/{name}.c")), &[], &Config::default())?;
+        let speed = c.instructions as f64 / c.seconds / 1e6;
+        println!("concrete ({name}): {} instructions in {:.3} s = {speed:.1} M instructions/s", c.instructions, c.seconds);
+        let _ = writeln!(
+            md,
+            "bench/{name}.c: {} LLVM instructions in {:.3} s = **{speed:.1} M instructions/s**\n",
+            c.instructions, c.seconds
+        );
+    }
     Ok(md)
 }
 
