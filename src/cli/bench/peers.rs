@@ -239,7 +239,11 @@ pub fn peers_section() -> Result<String, Error> {
             Err(why) => {
                 let ours = run_symcross(&work.symcross)?;
                 println!("{}: symcross {:.2} s ({}); peer not run: {why}", work.what, ours.seconds, ours.answer);
-                let _ = writeln!(md, "| {} | {:.2} s | {} | not run: {why} | - | - | {:.2} s | - | - |", work.what, ours.seconds, ours.answer, ours.cpu);
+                let _ = writeln!(
+                    md,
+                    "| {} | {:.2} s | {} | not run: {why} | - | - | {:.2} s | - | - |",
+                    work.what, ours.seconds, ours.answer, ours.cpu
+                );
                 continue;
             }
         };

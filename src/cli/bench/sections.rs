@@ -68,11 +68,8 @@ fn concrete_section() -> Result<String, Error> {
         let c = measure(&root().join(format!("bench/{name}.c")), &[], &Config::default())?;
         let speed = c.instructions as f64 / c.seconds / 1e6;
         println!("concrete ({name}): {} instructions in {:.3} s = {speed:.1} M instructions/s", c.instructions, c.seconds);
-        let _ = writeln!(
-            md,
-            "bench/{name}.c: {} LLVM instructions in {:.3} s = **{speed:.1} M instructions/s**\n",
-            c.instructions, c.seconds
-        );
+        let _ =
+            writeln!(md, "bench/{name}.c: {} LLVM instructions in {:.3} s = **{speed:.1} M instructions/s**\n", c.instructions, c.seconds);
     }
     Ok(md)
 }
