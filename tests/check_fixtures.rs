@@ -4,19 +4,8 @@
 
 mod common;
 
-macro_rules! fixtures {
-    ($($name:ident),* $(,)?) => {
-        $(
-            #[test]
-            fn $name() {
-                common::check_fixture(concat!("tests/fixtures/check/", stringify!($name), ".c"), &[]);
-            }
-        )*
-        const LISTED: &[&str] = &[$(stringify!($name)),*];
-    };
-}
-
-fixtures!(
+common::fixture_tests!(
+    |name: &str| common::check_fixture(&format!("tests/fixtures/check/{name}.c"), &[]);
     int_double_shift_refuted,
     int_add_self_proved,
     branchy_abs_proved,

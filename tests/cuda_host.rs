@@ -10,18 +10,8 @@ fn fixture(name: &str) {
     common::check_fixture(&format!("tests/fixtures/cuda_host/{name}.cu"), &[]);
 }
 
-macro_rules! fixtures {
-    ($($name:ident),* $(,)?) => {
-        $(
-            #[test]
-            fn $name() {
-                fixture(stringify!($name));
-            }
-        )*
-    };
-}
-
-fixtures!(
+common::fixture_tests!(
+    fixture;
     vector_add,
     vector_add_off_by_one,
     matmul_tiled,

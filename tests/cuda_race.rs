@@ -11,19 +11,8 @@ fn fixture_path(name: &str) -> std::path::PathBuf {
     common::repo().join("tests/fixtures/cuda").join(format!("{name}.cu"))
 }
 
-macro_rules! fixtures {
-    ($($name:ident),* $(,)?) => {
-        $(
-            #[test]
-            fn $name() {
-                common::verify_race_fixture(&fixture_path(stringify!($name)));
-            }
-        )*
-        const LISTED: &[&str] = &[$(stringify!($name)),*];
-    };
-}
-
-fixtures!(
+common::fixture_tests!(
+    |name: &str| common::verify_race_fixture(&fixture_path(name));
     neighbour_no_sync,
     neighbour_synced_ok,
     inter_block_race,

@@ -14,19 +14,8 @@ fn fixture_path(name: &str) -> std::path::PathBuf {
     common::repo().join("tests/fixtures/cuda_warp").join(format!("{name}.cu"))
 }
 
-macro_rules! fixtures {
-    ($($name:ident),* $(,)?) => {
-        $(
-            #[test]
-            fn $name() {
-                common::verify_race_fixture(&fixture_path(stringify!($name)));
-            }
-        )*
-        const LISTED: &[&str] = &[$(stringify!($name)),*];
-    };
-}
-
-fixtures!(
+common::fixture_tests!(
+    |name: &str| common::verify_race_fixture(&fixture_path(name));
     vote_known_answers,
     vote_wrong_answer,
     shuffle_known_answers,

@@ -4,18 +4,8 @@
 
 mod common;
 
-macro_rules! fixtures {
-    ($($name:ident),* $(,)?) => {
-        $(
-            #[test]
-            fn $name() {
-                common::check_fixture(concat!("tests/fixtures/klee/", stringify!($name), ".c"), &[]);
-            }
-        )*
-    };
-}
-
-fixtures!(clamp_index, range_and_int, range_witness);
+common::fixture_tests!(
+    |name: &str| common::check_fixture(&format!("tests/fixtures/klee/{name}.c"), &[]);clamp_index, range_and_int, range_witness);
 
 /// A `.ktest` file as KLEE writes it (version 3, big-endian), read back.
 struct KTest {

@@ -5,19 +5,8 @@
 
 mod common;
 
-macro_rules! fixtures {
-    ($($name:ident),* $(,)?) => {
-        $(
-            #[test]
-            fn $name() {
-                common::check_fixture(concat!("tests/fixtures/intrinsics/", stringify!($name), ".ll"), &[]);
-            }
-        )*
-        const LISTED: &[&str] = &[$(stringify!($name)),*];
-    };
-}
-
-fixtures!(
+common::fixture_tests!(
+    |name: &str| common::check_fixture(&format!("tests/fixtures/intrinsics/{name}.ll"), &[]);
     noalias_scope_decl,
     assume,
     assume_too_weak,

@@ -9,18 +9,8 @@ fn fixture(name: &str, extra: &[&str]) {
     common::check_fixture(&format!("tests/fixtures/opencl/{name}.c"), extra);
 }
 
-macro_rules! fixtures {
-    ($($name:ident),* $(,)?) => {
-        $(
-            #[test]
-            fn $name() {
-                fixture(stringify!($name), &[]);
-            }
-        )*
-    };
-}
-
-fixtures!(
+common::fixture_tests!(
+    |name: &str| fixture(name, &[]);
     vector_add_float4,
     tree_reduction,
     global_size_rounded_up,

@@ -8,19 +8,8 @@ fn race_fixture(name: &str) {
     common::verify_race_fixture(&common::repo().join("tests/fixtures/race").join(format!("{name}.cl")));
 }
 
-macro_rules! fixtures {
-    ($($name:ident),* $(,)?) => {
-        $(
-            #[test]
-            fn $name() {
-                race_fixture(stringify!($name));
-            }
-        )*
-        const LISTED: &[&str] = &[$(stringify!($name)),*];
-    };
-}
-
-fixtures!(
+common::fixture_tests!(
+    race_fixture;
     neighbour_no_barrier,
     neighbour_with_barrier,
     inter_group_race,

@@ -16,19 +16,8 @@ fn race_fixture(name: &str) {
     common::verify_race_fixture(&fixture_path(name, "cl"));
 }
 
-macro_rules! fixtures {
-    ($($name:ident),* $(,)?) => {
-        $(
-            #[test]
-            fn $name() {
-                race_fixture(stringify!($name));
-            }
-        )*
-        const LISTED: &[&str] = &[$(stringify!($name)),*];
-    };
-}
-
-fixtures!(
+common::fixture_tests!(
+    race_fixture;
     read_only_written,
     read_only_read_ok,
     write_only_read,

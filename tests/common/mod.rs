@@ -5,6 +5,24 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// One `#[test]` per fixture name, each calling `run` with the name, and
+/// `LISTED`, the names, for the test that every fixture file is listed:
+/// `common::fixture_tests!(race_fixture; neighbour_race, strided_ok);`.
+macro_rules! fixture_tests {
+    ($run:expr; $($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                ($run)(stringify!($name));
+            }
+        )*
+        #[allow(dead_code)]
+        const LISTED: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use fixture_tests;
+
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
