@@ -8,6 +8,7 @@ use std::process::Command;
 /// One `#[test]` per fixture name, each calling `run` with the name, and
 /// `LISTED`, the names, for the test that every fixture file is listed:
 /// `common::fixture_tests!(race_fixture; neighbour_race, strided_ok);`.
+#[allow(unused_macros)]
 macro_rules! fixture_tests {
     ($run:expr; $($name:ident),* $(,)?) => {
         $(
