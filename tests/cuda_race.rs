@@ -32,6 +32,7 @@ common::fixture_tests!(
     pair_mode_race,
     pair_mode_ok,
     warp_synchronous_no_syncwarp,
+    warp_shared_counter,
     warp_synchronous_syncwarp,
     warp_shuffle_reduction,
     constant_memory_write,
@@ -132,6 +133,11 @@ fn a_race_inside_one_warp_says_it_needs_threads_out_of_lockstep() {
     // Threads of two blocks race whatever the warps do.
     let json = report("inter_block_race", &[]);
     let msg = json["findings"][0]["message"].as_str().unwrap_or("");
+    assert!(!msg.contains("lockstep"), "{msg}");
+    // A plain `*sum += x` of one warp loses updates in lockstep too.
+    let json = report("warp_shared_counter", &[]);
+    let msg = json["findings"][0]["message"].as_str().unwrap_or("");
+    assert!(msg.contains("race on global buffer `sum`"), "{msg}");
     assert!(!msg.contains("lockstep"), "{msg}");
 }
 

@@ -6,7 +6,10 @@
 //! of one warp is reported with a note saying so: that pair races only
 //! when the warp's threads do not run in lockstep. A write-write race of
 //! one instruction is a race in lockstep too (which lane's store lands is
-//! not defined), so it gets no note.
+//! not defined), so it gets no note; nor does a read racing with a write
+//! whose store the reading lane makes too, at the same bytes (`*sum += x`:
+//! in lockstep every lane reads, then every lane stores its own sum, and
+//! updates are lost).
 
 use crate::exec::engine::executor::Executor;
 use crate::expr::{Assignment, ExprId};
@@ -34,6 +37,20 @@ impl<'m> Executor<'m> {
     ) -> &'static str {
         if !self.cx.module.is_cuda() || (a.write && b.write && a.loc == b.loc) {
             return "";
+        }
+        if a.write != b.write {
+            let (reader, writer) = if a.write { (b, a) } else { (a, b) };
+            let reader_stores_there = log.records.iter().any(|r| {
+                r.write
+                    && r.item == reader.item
+                    && r.loc == writer.loc
+                    && r.object == writer.object
+                    && r.offset == writer.offset
+                    && r.len == writer.len
+            });
+            if reader_stores_there {
+                return "";
+            }
         }
         let value = |e: ExprId| match (self.cx.pool.as_const(e), model) {
             (Some(v), _) => Some(v as u64),
