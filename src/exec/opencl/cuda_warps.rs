@@ -12,7 +12,7 @@
 //! updates are lost).
 
 use crate::exec::engine::executor::Executor;
-use crate::expr::{Assignment, ExprId};
+use crate::expr::Assignment;
 use crate::race::{AccessLog, AccessRecord};
 
 /// Threads per warp on every NVIDIA GPU so far.
@@ -52,16 +52,9 @@ impl<'m> Executor<'m> {
                 return "";
             }
         }
-        let value = |e: ExprId| match (self.cx.pool.as_const(e), model) {
-            (Some(v), _) => Some(v as u64),
-            (None, Some(m)) => Some(crate::expr::evaluate(&self.cx.pool, e, m) as u64),
-            (None, None) => None,
-        };
         let ids = |r: &AccessRecord| -> Option<([u64; 3], [u64; 3])> {
-            let (local, group) = (log.local_ids(r), log.group_ids(r));
-            let l = [value(local[0])?, value(local[1])?, value(local[2])?];
-            let g = [value(group[0])?, value(group[1])?, value(group[2])?];
-            Some((l, g))
+            let (local, group) = self.id_values(&log.local_ids(r), &log.group_ids(r), model);
+            Some((local?, group?))
         };
         let (Some((la, ga)), Some((lb, gb))) = (ids(a), ids(b)) else { return "" };
         let linear = |l: [u64; 3]| l[0] + block[0] * (l[1] + block[1] * l[2]);
