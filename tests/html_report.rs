@@ -70,18 +70,27 @@ fn assert_rendered(pixels: &[[u8; 3]], must_hold: &[([u8; 3], &str)]) {
     }
 }
 
+/// Runs `symcross ARGS --html DIR/NAME.html --json DIR/NAME.json`, checks
+/// its exit code and returns the page's path and the JSON report.
+fn run_with_page(dir: &Path, name: &str, args: &[&str], code: i32) -> (PathBuf, Value) {
+    let page = dir.join(format!("{name}.html"));
+    let json = dir.join(format!("{name}.json"));
+    let mut all = args.to_vec();
+    all.extend(["--html", page.to_str().unwrap(), "--json", json.to_str().unwrap()]);
+    let r = common::symcross(&all);
+    assert_eq!(r.code, code, "{}{}", r.stdout, r.stderr);
+    let report = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    (page, report)
+}
+
 #[test]
 fn a_check_page_shows_the_mismatch_its_witness_and_expressions_and_runs_no_markup() {
     if !chromium_present("html_report::check") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("check.html");
-    let json = dir.path().join("check.json");
     let harness = format!("{FIXTURES}/markup_in_comment_broken.c");
-    let r = common::symcross(&["check", &harness, "--html", page.to_str().unwrap(), "--json", json.to_str().unwrap()]);
-    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let (page, report) = run_with_page(dir.path(), "check", &["check", &harness], 1);
     let finding = &report["findings"][0];
     assert_eq!(finding["kind"], "mismatch");
 
@@ -123,12 +132,8 @@ fn a_tolerance_page_shows_the_bound_and_the_error_plot() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("tolerance.html");
-    let json = dir.path().join("tolerance.json");
     let harness = common::repo().join("harnesses/tolerance/scaled_by_powers_of_two.c");
-    let r = common::symcross(&["check", harness.to_str().unwrap(), "--html", page.to_str().unwrap(), "--json", json.to_str().unwrap()]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let (page, report) = run_with_page(dir.path(), "tolerance", &["check", harness.to_str().unwrap()], 0);
     let result = &report["tolerance"][0];
     let (dom, console) = load(&page);
     assert!(console.is_empty(), "the page logged to the console: {console:#?}");
@@ -146,25 +151,9 @@ fn a_race_page_draws_the_ndrange_with_both_work_items_and_the_element() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("race.html");
-    let json = dir.path().join("race.json");
     let kernel = format!("{FIXTURES}/tile_transpose_race.cl");
-    let r = common::symcross(&[
-        "race",
-        &kernel,
-        "--local-size",
-        "4,4",
-        "--num-groups",
-        "2,2",
-        "--local-memory",
-        "arbitrary",
-        "--html",
-        page.to_str().unwrap(),
-        "--json",
-        json.to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let args = ["race", kernel.as_str(), "--local-size", "4,4", "--num-groups", "2,2", "--local-memory", "arbitrary"];
+    let (page, report) = run_with_page(dir.path(), "race", &args, 1);
     // Work-items run in order: (1,0) writes tile[0][1] first, (0,1) reads it.
     let race = &report["findings"][0]["race"];
     let expected: Value = serde_json::json!({
@@ -174,7 +163,7 @@ fn a_race_page_draws_the_ndrange_with_both_work_items_and_the_element() {
             {"access": "read", "local_id": [0, 1, 0], "group_id": [0, 0, 0], "byte_offset": 4, "bytes": 4}
         ]
     });
-    assert_eq!(race, &expected, "{}", r.stdout);
+    assert_eq!(race, &expected, "{report:#}");
 
     let (dom, console) = load(&page);
     assert!(console.is_empty(), "the page logged to the console: {console:#?}");
@@ -198,31 +187,12 @@ fn an_out_of_bounds_page_draws_the_work_item_and_the_end_of_the_buffer() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("oob.html");
-    let json = dir.path().join("oob.json");
     let kernel = format!("{FIXTURES}/off_by_one_store.cl");
-    let r = common::symcross(&[
-        "race",
-        &kernel,
-        "--global-size",
-        "64",
-        "--local-size",
-        "16",
-        "--arg",
-        "n=63",
-        "--arg",
-        "out=252",
-        "--arg",
-        "in=256",
-        "--html",
-        page.to_str().unwrap(),
-        "--json",
-        json.to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let args =
+        ["race", kernel.as_str(), "--global-size", "64", "--local-size", "16", "--arg", "n=63", "--arg", "out=252", "--arg", "in=256"];
+    let (page, report) = run_with_page(dir.path(), "oob", &args, 1);
     let f = &report["findings"][0];
-    assert_eq!(f["kind"], "out-of-bounds", "{}", r.stdout);
+    assert_eq!(f["kind"], "out-of-bounds", "{report:#}");
     let expected: Value = serde_json::json!({
         "dims": 1, "local_size": [16, 1, 1], "num_groups": [4, 1, 1], "buffer": "out", "space": "global", "buffer_bytes": 252,
         "accesses": [ {"access": "write", "local_id": [15, 0, 0], "group_id": [3, 0, 0], "byte_offset": 252, "bytes": 4} ]
@@ -248,25 +218,11 @@ fn a_divergence_page_draws_both_work_items_and_where_they_stopped() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("divergence.html");
-    let json = dir.path().join("divergence.json");
     let kernel = format!("{FIXTURES}/barrier_in_branch.cl");
-    let r = common::symcross(&[
-        "race",
-        &kernel,
-        "--global-size",
-        "16",
-        "--local-size",
-        "8",
-        "--html",
-        page.to_str().unwrap(),
-        "--json",
-        json.to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let args = ["race", kernel.as_str(), "--global-size", "16", "--local-size", "8"];
+    let (page, report) = run_with_page(dir.path(), "divergence", &args, 1);
     let f = &report["findings"][0];
-    assert_eq!(f["kind"], "barrier-divergence", "{}", r.stdout);
+    assert_eq!(f["kind"], "barrier-divergence", "{report:#}");
     let expected: Value = serde_json::json!({
         "dims": 1, "local_size": [8, 1, 1], "num_groups": [2, 1, 1],
         "accesses": [
