@@ -344,6 +344,31 @@ impl ObjectBytes {
         self.log.byte_at(pool, k, base)
     }
 
+    /// The number (little-endian) that the `len` bytes at `off` hold, when
+    /// they lie in one page of constant bytes and nothing waits in the
+    /// logs: what `read` gives as byte constants, without building them;
+    /// `written`: only when every one of them was written. None otherwise
+    /// (also for more than 8 bytes).
+    #[inline]
+    pub fn constant_number(&self, off: u64, len: u64, written: bool) -> Option<u64> {
+        if !self.log.is_empty() || !self.initial.is_empty() || len == 0 || len > 8 {
+            return None;
+        }
+        let from = (off % PAGE_BYTES) as usize;
+        let to = from + len as usize;
+        if to > PAGE {
+            return None;
+        }
+        let p = self.page((off / PAGE_BYTES) as usize)?;
+        let Data::Concrete(v) = &p.data else { return None };
+        if written && !p.all_written(from, to) {
+            return None;
+        }
+        let mut le = [0u8; 8];
+        le[..to - from].copy_from_slice(v.get(from..to)?);
+        Some(u64::from_le_bytes(le))
+    }
+
     /// Appends bytes `off..off + len` to `out`.
     #[inline]
     pub fn read(&self, pool: &mut ExprPool, off: u64, len: u64, out: &mut impl Extend<ExprId>) {

@@ -267,6 +267,9 @@ pub(super) struct Phi {
 pub(super) struct Edge {
     pub target: u32,
     pub moves: Box<[(u32, Option<Src>)]>,
+    /// Every move takes one lane: a constant of one lane or a register of
+    /// a one-lane type (integer, float, pointer), at most 8 moves.
+    pub scalar: bool,
 }
 
 /// One block.
@@ -568,8 +571,14 @@ impl<'m> Executor<'m> {
                 let (_, op) = incoming.iter().find(|(b, _)| b.0 as usize == from)?;
                 Some((dest?.0, self.src(op)))
             })
-            .collect();
-        Edge { target: target.0, moves }
+            .collect::<Box<[_]>>();
+        let scalar = moves.len() <= 8
+            && moves.iter().all(|(_, s)| match s {
+                Some(Src::Imm(_) | Src::Num { .. }) => true,
+                Some(Src::Reg(r)) => is_scalar(&func.reg_types[*r as usize]),
+                Some(Src::Lanes(_)) | None => false,
+            });
+        Edge { target: target.0, moves, scalar }
     }
 
     fn decode_term(&mut self, func: &Function, fid: FuncId, from: usize, term: &Terminator) -> Option<Term> {

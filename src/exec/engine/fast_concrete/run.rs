@@ -8,7 +8,7 @@
 //! settled without a query and without a finding; moves of values (phis,
 //! selects, stores, calls, returns) carry any expression.
 
-use super::decode::{carried_inline, CastKind, ConstLanes, Edge, FastFunc, Op, Src, Term};
+use super::decode::{CastKind, ConstLanes, Edge, FastFunc, Op, Src, Term};
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::{Frame, State};
 use crate::exec::ops::int_ops::icmp;
@@ -276,7 +276,7 @@ fn defined_word(pool: &mut ExprPool, op: BinOp, flags: PoisonFlags, w: u32, x: u
     let bits = |v: u64| {
         let s = signed(v, w);
         let magnitude = if s < 0 { !s } else { s };
-        (65 - magnitude.leading_zeros()).clamp(1, w)
+        (65 - magnitude.leading_zeros()).max(1).min(w)
     };
     if (flags.nuw || flags.exact || (flags.nsw && op == BinOp::Shl))
         && !crate::exec::ops::undefined::flags_kept(op, flags, w, x as u128, y as u128)
@@ -322,6 +322,17 @@ fn lanes_defined(pool: &mut ExprPool, op: BinOp, flags: PoisonFlags, a: &Value, 
 /// then resolves it to the same place with no finding and no shadow.
 #[inline]
 fn plain_access(memory: &Memory, addr: u64, len: u64, write: bool) -> Option<(ObjectId, u64)> {
+    let (obj, off) = plain_place(memory, addr, len, write)?;
+    if write {
+        return Some((obj, off));
+    }
+    crate::memory::shadow::range_is_defined(memory.object(obj), off, len).then_some((obj, off))
+}
+
+/// `plain_access` but for the bytes read being defined, which the caller
+/// checks.
+#[inline]
+fn plain_place(memory: &Memory, addr: u64, len: u64, write: bool) -> Option<(ObjectId, u64)> {
     let obj = memory.object_near(addr)?;
     let o = memory.object(obj);
     if o.freed || o.kind == ObjectKind::Function || o.address_only || o.size < len || !o.poison.is_empty() {
@@ -337,10 +348,7 @@ fn plain_access(memory: &Memory, addr: u64, len: u64, write: bool) -> Option<(Ob
     if off > o.size - len {
         return None;
     }
-    if write {
-        return (!o.read_only).then_some((obj, off));
-    }
-    crate::memory::shadow::range_is_defined(o, off, len).then_some((obj, off))
+    (!write || !o.read_only).then_some((obj, off))
 }
 
 /// A GEP on constants computed as one sum, when the general step's
@@ -348,10 +356,12 @@ fn plain_access(memory: &Memory, addr: u64, len: u64, write: bool) -> Option<(Ob
 /// made on the way (every partial result carried inline).
 #[inline]
 fn gep_numbers(frame: &Frame, pool: &mut ExprPool, base: ExprId, offset: i64, terms: &[(Src, i64, u32)]) -> Option<ExprId> {
-    let inline = |v: u64| carried_inline(64, v as u128);
-    if pool.width(base) != 64 || !inline(offset as u64) {
+    // `carried_inline` for 64 bits: a 56-bit value sign-extended.
+    let inline = |v: u64| ((v << 8) as i64 >> 8) as u64 == v;
+    if !inline(offset as u64) {
         return None;
     }
+    // None unless the base is a 64-bit constant carried inline.
     let mut addr = base.as_word_const(64)?.wrapping_add(offset as u64);
     if !inline(addr) {
         return None;
@@ -368,21 +378,39 @@ fn gep_numbers(frame: &Frame, pool: &mut ExprPool, base: ExprId, offset: i64, te
             return None;
         }
     }
-    Some(pool.constant(64, addr as u128))
+    Some(make(pool, 64, addr))
 }
 
 /// Moves `frame` along `edge`, its phi moves all read before any is
 /// written (the general step's `jump`). False, with nothing changed, when
 /// an operand is one the tier does not build or a register not yet
-/// assigned.
+/// assigned. `SHADOWED`: the frame holds indeterminate registers.
 #[inline]
-fn take(consts: &[ConstLanes], frame: &mut Frame, pool: &mut ExprPool, edge: &Edge) -> bool {
-    let shadowed = !frame.shadows.is_empty();
-    if shadowed && edge.moves.iter().any(|(_, s)| s.is_some_and(|s| is_shadowed(frame, s))) {
+fn take<const SHADOWED: bool>(consts: &[ConstLanes], frame: &mut Frame, pool: &mut ExprPool, edge: &Edge) -> bool {
+    if SHADOWED && edge.moves.iter().any(|(_, s)| s.is_some_and(|s| is_shadowed(frame, s))) {
         return false;
     }
     match &edge.moves[..] {
         [] => {}
+        moves if edge.scalar => {
+            // One lane each (the usual loop counters and sums, known when
+            // decoded): read into a small array, then written.
+            let mut read = [ExprId::byte_const(0); 8];
+            for (k, (_, s)) in moves.iter().enumerate() {
+                read[k] = match *s {
+                    Some(Src::Reg(r)) => match &frame.regs[r as usize] {
+                        Some(v) if v.len() == 1 => v[0],
+                        _ => return false,
+                    },
+                    Some(Src::Imm(e)) => e,
+                    Some(Src::Num { width, value }) => pool.constant(width, value as u128),
+                    Some(Src::Lanes(_)) | None => return false,
+                };
+            }
+            for (k, (d, _)) in moves.iter().enumerate() {
+                put(frame, *d, read[k]);
+            }
+        }
         [(d, s)] => {
             let Some(m) = s.and_then(|s| moved(consts, frame, pool, s)) else { return false };
             put_moved(frame, *d, m);
@@ -411,7 +439,7 @@ fn take(consts: &[ConstLanes], frame: &mut Frame, pool: &mut ExprPool, edge: &Ed
             }
         }
     }
-    if shadowed {
+    if SHADOWED {
         // Each phi took a value with no indeterminate bits.
         for (d, _) in edge.moves.iter() {
             frame.shadows.remove(&RegId(*d));
@@ -509,62 +537,84 @@ impl<'m> Executor<'m> {
     /// counting them in `done` (up to `max`), until a call or a return
     /// that changes frames or an instruction left to the general step.
     fn run_frame(&mut self, state: &mut State, code: &FastFunc, func: &'m Function, max: u32, done: &mut u32) -> Exit {
+        // A frame's indeterminate registers only go away during its run
+        // here (results of clean operands drop theirs; nothing here makes
+        // one), so a frame that holds none runs without looking for them.
+        if state.frame().shadows.is_empty() {
+            self.run_frame_in::<false>(state, code, func, max, done)
+        } else {
+            self.run_frame_in::<true>(state, code, func, max, done)
+        }
+    }
+
+    /// `run_frame`; `SHADOWED`: the frame holds indeterminate registers.
+    fn run_frame_in<const SHADOWED: bool>(
+        &mut self,
+        state: &mut State,
+        code: &FastFunc,
+        func: &'m Function,
+        max: u32,
+        done: &mut u32,
+    ) -> Exit {
         let State { stack, memory, .. } = state;
         let frame = stack.last_mut().expect("state with an empty stack");
         let pool = &mut self.cx.pool;
         let consts = &code.consts[..];
         let mut n = *done;
+        // The running block and position, held here while the run stays in
+        // the block; the frame's `pc` is written back when it stops.
+        let mut b = frame.block.0 as usize;
+        let mut block = &code.blocks[b];
+        let mut pc = frame.pc;
         let exit = loop {
             if n >= max {
                 break Exit::Stop;
             }
-            let b = frame.block.0 as usize;
-            let block = &code.blocks[b];
-            let pc = frame.pc;
             let Some(op) = block.ops.get(pc) else {
                 match &block.term {
                     Term::Slow => break Exit::Stop,
                     Term::Br(edge) => {
-                        if !take(consts, frame, pool, edge) {
+                        if !take::<SHADOWED>(consts, frame, pool, edge) {
                             break Exit::Stop;
                         }
                         n += 1;
                         skip_phis(frame, code, edge.target, &mut n, max);
-                        continue;
                     }
                     Term::CondBr { c, then, otherwise } => {
                         let Some(v) = word(frame, *c, 1) else { break Exit::Stop };
-                        if !frame.shadows.is_empty() && is_shadowed(frame, *c) {
+                        if SHADOWED && is_shadowed(frame, *c) {
                             break Exit::Stop;
                         }
                         let edge = if v != 0 { then } else { otherwise };
-                        if !take(consts, frame, pool, edge) {
+                        if !take::<SHADOWED>(consts, frame, pool, edge) {
                             break Exit::Stop;
                         }
                         n += 1;
                         skip_phis(frame, code, edge.target, &mut n, max);
-                        continue;
                     }
                     Term::Switch { v, default, cases } => {
                         let Some((_, x)) = number(consts, frame, pool, *v) else { break Exit::Stop };
-                        if !frame.shadows.is_empty() && is_shadowed(frame, *v) {
+                        if SHADOWED && is_shadowed(frame, *v) {
                             break Exit::Stop;
                         }
                         let target = cases.iter().find(|(c, _)| *c == x).map(|(_, b)| *b).unwrap_or(*default);
                         if !jump(frame, pool, code, target) {
                             break Exit::Stop;
                         }
+                        n += 1;
                     }
                     Term::Ret(v) => break Exit::Return(*v),
                 }
-                n += 1;
+                // A new block: `take` and `jump` set the frame's position.
+                b = frame.block.0 as usize;
+                block = &code.blocks[b];
+                pc = frame.pc;
                 continue;
             };
             // In a frame with indeterminate registers, an instruction that
             // reads none of them has a result with no shadow: the general
             // step's shadow of it is dropped (shadow.rs), as below.
-            let shadowed = !frame.shadows.is_empty();
-            if shadowed && op.reads(|s| is_shadowed(frame, s)) {
+            if SHADOWED && op.reads(|s| is_shadowed(frame, s)) {
                 break Exit::Stop;
             }
             match op {
@@ -697,9 +747,26 @@ impl<'m> Executor<'m> {
                     let Some(addr) = word(frame, *ptr, 64).or_else(|| number(consts, frame, pool, *ptr).map(|(_, a)| a as u64)) else {
                         break Exit::Stop;
                     };
-                    let Some((obj, off)) = plain_access(memory, addr, *len as u64, false) else { break Exit::Stop };
+                    let Some((obj, off)) = plain_place(memory, addr, *len as u64, false) else { break Exit::Stop };
+                    let o = memory.object(obj);
+                    // Written constant bytes (a table the program filled): the
+                    // number without building the bytes.
+                    if let Some(v) = o.bytes.constant_number(off, *len as u64, crate::memory::shadow::tracks_writes(o)) {
+                        self.shadow.last_read = None;
+                        let r = pool.constant(*width, v as u128);
+                        put(frame, *dst, r);
+                        if SHADOWED {
+                            frame.shadows.remove(&RegId(*dst));
+                        }
+                        pc += 1;
+                        n += 1;
+                        continue;
+                    }
+                    if !crate::memory::shadow::range_is_defined(o, off, *len as u64) {
+                        break Exit::Stop;
+                    }
                     let mut bytes = crate::memory::Bytes::new();
-                    memory.object(obj).bytes.read(pool, off, *len as u64, &mut bytes);
+                    o.bytes.read(pool, off, *len as u64, &mut bytes);
                     self.shadow.last_read = None;
                     // Concrete bytes make the number directly, as layout.rs does.
                     let mut v: u128 = 0;
@@ -846,14 +913,15 @@ impl<'m> Executor<'m> {
                     }
                 }
             }
-            if shadowed {
+            if SHADOWED {
                 if let Some(d) = op.dst() {
                     frame.shadows.remove(&RegId(d));
                 }
             }
-            frame.pc += 1;
+            pc += 1;
             n += 1;
         };
+        frame.pc = pc;
         *done = n;
         exit
     }
