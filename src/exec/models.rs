@@ -143,6 +143,10 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
         self.copied_indeterminate_bytes(state, from, to, masks, origin, loc);
     }
 
+    fn finding_item(&self, state: &State, witness: Option<&crate::expr::Assignment>) -> Option<String> {
+        self.running_item_label(state, witness)
+    }
+
     fn device_code_rules(&self, state: &State) -> bool {
         state.gpu.is_some()
     }

@@ -58,21 +58,26 @@ pub fn element_label(types: &DebugTypes, object: &str, size: u64, offset: u64) -
     }
     let mut label = name.to_string();
     let (mut t, mut off) = (ty.clone(), offset);
+    // Only the object's own outermost index may run past its end (an
+    // access past the object, `tile[16][0]`, `p[2].v[1]`); inside it, an
+    // offset past a member array belongs to no element of it.
+    let mut outermost = true;
     loop {
         t = match t {
             CType::Typedef { base, .. } => *base,
             CType::Array { element, dims } => {
                 let each = element.size();
                 let flat = off / each.max(1);
-                if flat >= dims.iter().product::<u64>() {
+                if !outermost && flat >= dims.iter().product::<u64>() {
                     return None;
                 }
                 let mut rest = flat;
                 let mut index = vec![0u64; dims.len()];
                 for (k, d) in dims.iter().enumerate().rev() {
-                    index[k] = rest % d;
+                    index[k] = if k == 0 { rest } else { rest % d };
                     rest /= d;
                 }
+                outermost = false;
                 label.extend(index.iter().map(|x| format!("[{x}]")));
                 off -= flat * each;
                 *element
@@ -81,6 +86,7 @@ pub fn element_label(types: &DebugTypes, object: &str, size: u64, offset: u64) -
                 let (field, at, ty) =
                     members.into_iter().rev().find(|(_, at, ty)| u64::from(*at) <= off && off < u64::from(*at) + ty.size())?;
                 label.push_str(&format!(".{field}"));
+                outermost = false;
                 off -= u64::from(at);
                 ty
             }
@@ -325,8 +331,28 @@ mod tests {
         let float = CType::Basic { name: "float".into(), bytes: 4, encoding: Encoding::Float };
         let t = types(vec![("tile", CType::Array { element: Box::new(float), dims: vec![16, 17] })]);
         assert_eq!(element_label(&t, "k.tile", 16 * 17 * 4, 255 * 4).as_deref(), Some("tile[15][0]"));
-        assert_eq!(element_label(&t, "tile", 16 * 17 * 4, 16 * 17 * 4), None);
         assert_eq!(element_label(&t, "tile", 8, 0), None, "a size that does not fit");
+    }
+
+    #[test]
+    fn an_offset_past_the_object_is_named_by_an_index_past_its_end() {
+        let float = CType::Basic { name: "float".into(), bytes: 4, encoding: Encoding::Float };
+        let point = CType::Record {
+            name: "struct P".into(),
+            bytes: 16,
+            members: vec![
+                ("id".into(), 0, CType::Basic { name: "int".into(), bytes: 4, encoding: Encoding::Signed }),
+                ("v".into(), 4, CType::Array { element: Box::new(float.clone()), dims: vec![3] }),
+            ],
+        };
+        let t = types(vec![
+            ("tile", CType::Array { element: Box::new(float), dims: vec![16, 17] }),
+            ("p", CType::Pointer { pointee: Some(Box::new(point)) }),
+        ]);
+        assert_eq!(element_label(&t, "tile", 16 * 17 * 4, 16 * 17 * 4).as_deref(), Some("tile[16][0]"));
+        // A buffer of two `struct P` written at p[2].v[1].
+        assert_eq!(element_label(&t, "p", 32, 40).as_deref(), Some("p[2].v[1]"));
+        assert_eq!(element_label(&t, "p", 32, 20).as_deref(), Some("p[1].v[0]"));
     }
 
     #[test]

@@ -32,6 +32,13 @@ impl<'m> Executor<'m> {
         }
         let witness = witness.or(if state.unconfirmed_path { None } else { state.model.as_ref() });
         let mut message = message;
+        // A kernel finding names the work-item that made it; races and
+        // barrier divergences name their two work-items themselves.
+        if !matches!(kind, FindingKind::Race | FindingKind::BarrierDivergence | FindingKind::Unsupported) {
+            if let Some(who) = self.finding_item(state, witness).filter(|who| !message.contains(who.as_str())) {
+                message.push_str(&format!(", by {who}"));
+            }
+        }
         let mut status = if witness.is_some() { Status::Confirmed } else { Status::Unconfirmed };
         if state.abstracted && kind != FindingKind::Unsupported {
             status = Status::Unconfirmed;

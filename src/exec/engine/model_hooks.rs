@@ -107,6 +107,11 @@ pub(in crate::exec) trait ModelHooks<'m> {
     /// bits `masks` (one per byte): report those that are not padding.
     fn indeterminate_copy(&mut self, state: &mut State, from: &Access, to: &Access, masks: &[Option<ExprId>], origin: OriginId, loc: Loc);
 
+    /// The running work-item as a finding names it (`work-item (3,0,0) of
+    /// group (1,0,0)`, `thread ... of block ...` in CUDA code), its ids
+    /// valued by `witness` when symbolic; None outside a kernel.
+    fn finding_item(&self, state: &State, witness: Option<&crate::expr::Assignment>) -> Option<String>;
+
     /// Whether OpenCL C's rules for device code hold on this path: loads
     /// and stores naturally aligned, array indices within their arrays
     /// (a breach of either is a finding).

@@ -3,6 +3,7 @@
 //! - `mem_ops.rs`: alloca, load, store, GEP, atomics and the pointer
 //!   resolution they share;
 //! - `alignment.rs`: accesses whose address is not naturally aligned;
+//! - `element_names.rs`: the element of an object a finding names;
 //! - `pointer_select.rs`: an address that selects between objects;
 //! - `read_only.rs`: writes into `const` objects;
 //! - `subobject_bounds.rs`: indices past an array's declared length;
@@ -11,6 +12,7 @@
 //!   registers and in memory.
 
 pub(in crate::exec) mod alignment;
+pub(in crate::exec) mod element_names;
 pub mod mem_ops;
 pub(in crate::exec) mod pointer_select;
 pub(in crate::exec) mod read_only;

@@ -16,9 +16,15 @@ impl<'m> Executor<'m> {
     /// CUDA code) for the running work-item, or the empty string outside a
     /// kernel.
     pub(in crate::exec) fn running_item_phrase(&self, state: &State, model: Option<&Assignment>) -> String {
-        let Some(gpu) = state.gpu.as_deref() else { return String::new() };
-        let Some(item) = gpu.items.get(gpu.current) else { return String::new() };
-        format!(" by {} {}", self.item_noun(), self.item_label(item, model))
+        self.running_item_label(state, model).map(|who| format!(" by {who}")).unwrap_or_default()
+    }
+
+    /// `work-item (l) of group (g)` (`thread (l) of block (g)` in CUDA
+    /// code) for the running work-item; None outside a kernel.
+    pub(in crate::exec) fn running_item_label(&self, state: &State, model: Option<&Assignment>) -> Option<String> {
+        let gpu = state.gpu.as_deref()?;
+        let item = gpu.items.get(gpu.current)?;
+        Some(format!("{} {}", self.item_noun(), self.item_label(item, model)))
     }
 
     /// ` by work-item (l) of group (g), at element k (byte offset b)` for an
@@ -41,16 +47,6 @@ impl<'m> Executor<'m> {
         let offset = offset as u64 as i64;
         let at = self.element_at(state.memory.object(object), offset, len);
         format!("{who}, at {at} (byte offset {offset})")
-    }
-
-    /// The element of `object` at byte `offset`, as the source names it:
-    /// inside the declared type by debug info (`tile[15][0]`, a struct
-    /// member's array), else `element k` in units of the `unit`-byte access.
-    pub(in crate::exec) fn element_at(&self, object: &crate::memory::MemoryObject, offset: i64, unit: u64) -> String {
-        u64::try_from(offset)
-            .ok()
-            .and_then(|off| crate::report::dwarf_witness::element_label(&self.cx.module.debug_types, &object.name, object.size, off))
-            .unwrap_or_else(|| format!("element {}", offset.div_euclid(unit.max(1) as i64)))
     }
 
     /// The NDRange and the running work-item's access of `len` bytes at
