@@ -176,6 +176,10 @@ fn a_race_page_draws_the_ndrange_with_both_work_items_and_the_element() {
     assert!(dom.contains("first: write by work-item (1,0,0) of group (0,0,0), bytes 4..7"));
     assert!(dom.contains("second: read by work-item (0,1,0) of group (0,0,0), bytes 4..7"));
     assert!(dom.contains("NDRange: 2×2 work-groups of 4×4 work-items"));
+    // The run stopped the path of its finding, so no path reached its end;
+    // the statistics still count the path explored, as the text does.
+    assert_eq!(report["stats"]["paths"], 0);
+    assert!(dom.contains("1 path (stopped at its finding), "), "the statistics say 0 paths beside a finding");
 
     let (_, _, pixels) = screenshot(&page, dir.path());
     assert_rendered(&pixels, &[([0xe8, 0x59, 0x0c], "first work-item"), ([0x1c, 0x7e, 0xd6], "second work-item")]);

@@ -607,12 +607,14 @@ fn race_query_budget_is_a_named_limit() {
     assert_eq!(run.code, 3, "{}", run.stdout);
 }
 
-/// Misaligned accesses name their size, buffer and byte offset.
+/// Misaligned accesses name their size, buffer, byte offset and work-item.
 #[test]
 fn misaligned_accesses_are_described() {
     let messages = fixture_messages("misaligned_int_load");
     assert!(
-        messages.iter().any(|m| m == "misaligned 4-byte load at byte offset 1 of buffer `bytes`: the address must be a multiple of 4"),
+        messages.iter().any(|m| m
+            == "misaligned 4-byte load at byte offset 1 of buffer `bytes`: the address must be a multiple of 4, by work-item (0,0,0) of \
+                group (0,0,0)"),
         "{messages:?}"
     );
 }
@@ -645,14 +647,14 @@ fn local_memory_modes() {
 }
 
 /// Indeterminate bytes stored into a `__global` buffer are a finding naming
-/// the buffer and the byte.
+/// the buffer, the element and the work-item.
 #[test]
 fn uninitialised_store_to_global_is_named() {
     let messages = fixture_messages("uninit_private_to_global");
     assert!(
-        messages
-            .iter()
-            .any(|m| m.contains("the value stored into buffer `out` at byte offset 12 depends on uninitialised bits of stack `table`")),
+        messages.iter().any(|m| m
+            == "the value stored into buffer `out` at element 3 (byte offset 12) depends on uninitialised bits of stack `table`, \
+                           by work-item (0,0,0) of group (0,0,0)"),
         "{messages:?}"
     );
 }

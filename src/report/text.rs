@@ -81,7 +81,7 @@ pub fn render_styled(report: &Report, style: &TextStyle) -> String {
 /// end; a run stopped at its first confirmed finding stopped the path
 /// that made it, which is still a path explored: never "0 paths" beside a
 /// finding.
-fn paths_phrase(report: &Report) -> String {
+pub fn paths_phrase(report: &Report) -> String {
     let finished = report.stats.paths;
     let stopped_on_finding = report.findings.iter().any(|f| f.status.is_confirmed()) && report.verdict == Verdict::Findings;
     match finished {

@@ -124,7 +124,9 @@ impl<'m> Executor<'m> {
                 if let Some(s) = value_shadow.filter(|_| self.indeterminate_store_is_use(state, access.object)) {
                     let o = state.memory.object(access.object);
                     let at = match self.cx.pool.as_const(access.offset) {
-                        Some(off) => format!(" at {} (byte offset {})", self.element_at(o, off as u64 as i64, bytes.len() as u64), off as u64),
+                        Some(off) => {
+                            format!(" at {} (byte offset {})", self.element_at(o, off as u64 as i64, bytes.len() as u64), off as u64)
+                        }
                         None => String::new(),
                     };
                     let what = format!("the value stored into {} `{}`{at}", o.describe(), o.name);

@@ -149,7 +149,13 @@ fn summary(body: &mut String, report: &Report) {
     let s = &report.stats;
     rows.push((
         "statistics",
-        escape(&format!("{} paths, {} instructions, {} solver queries, {:.2} s", s.paths, s.instructions, s.queries, s.seconds)),
+        escape(&format!(
+            "{}, {} instructions, {} solver queries, {:.2} s",
+            crate::report::text::paths_phrase(report),
+            s.instructions,
+            s.queries,
+            s.seconds
+        )),
     ));
     if report.mode.is_none() {
         let d = &s.decided;
