@@ -13,12 +13,17 @@
 //! write. `layout.rs` turns typed values into bytes and back;
 //! `offset_residue.rs` tells what an offset expression is modulo a power
 //! of two; `store_log.rs` keeps the writes at symbolic offsets until a
-//! read resolves them; `shadow.rs` holds the data of the uninitialised-bits analysis
+//! read resolves them; `recent_writes.rs` the last writes at symbolic
+//! offsets into objects not wholly defined, which reads at their offsets
+//! take directly; `ranged_input.rs` the range a buffer's elements lie in,
+//! constrained as they are read; `shadow.rs` holds the data of the uninitialised-bits analysis
 //! (shadows, origins, which bytes are defined).
 
 pub mod layout;
 pub mod object_bytes;
 pub mod offset_residue;
+pub mod ranged_input;
+pub mod recent_writes;
 pub mod shadow;
 pub mod store_log;
 
@@ -141,6 +146,12 @@ pub struct MemoryObject {
     pub forgotten: bool,
     /// What the object's bytes hold, when its type says so (reports only).
     pub element: Option<crate::expr::ElementType>,
+    /// The last writes at symbolic offsets, while nothing else changed the
+    /// object (recent_writes.rs; emptied by `Memory::object_mut`).
+    pub recent_writes: recent_writes::RecentWrites,
+    /// A buffer whose arbitrary elements the host put in a range, and the
+    /// elements the path constrains so far (ranged_input.rs).
+    pub ranged: Option<ranged_input::RangedInput>,
 }
 
 /// The objects of one state. Cloning is cheap: objects are shared until
@@ -188,6 +199,8 @@ impl Memory {
             known_symbolic: Default::default(),
             forgotten: false,
             element: None,
+            recent_writes: Default::default(),
+            ranged: None,
         }));
         self.by_base.insert(base, id);
         id
@@ -210,8 +223,22 @@ impl Memory {
     }
 
     /// The object with this id, for writing: copied first if another state shares it.
+    /// Any change may overwrite bytes the recent writes stored, so they
+    /// are forgotten.
     pub fn object_mut(&mut self, id: ObjectId) -> &mut MemoryObject {
-        Rc::make_mut(&mut self.objects[id.0 as usize])
+        let o = Rc::make_mut(&mut self.objects[id.0 as usize]);
+        if !o.recent_writes.is_empty() {
+            o.recent_writes = Default::default();
+        }
+        o
+    }
+
+    /// Sets the recent writes of object `id` to `kept` (taken before a write
+    /// at a symbolic offset, whose changes made through `object_mut` are
+    /// that write's) plus `write`.
+    pub fn record_symbolic_write(&mut self, id: ObjectId, mut kept: recent_writes::RecentWrites, write: recent_writes::RecentWrite) {
+        kept.push(write);
+        Rc::make_mut(&mut self.objects[id.0 as usize]).recent_writes = kept;
     }
 
     /// Allocates an address-only buffer (see `MemoryObject::address_only`).
@@ -240,6 +267,8 @@ impl Memory {
             known_symbolic: Default::default(),
             forgotten: false,
             element: None,
+            recent_writes: Default::default(),
+            ranged: None,
         }));
         self.by_base.insert(base - WINDOW, id);
         id

@@ -535,6 +535,8 @@ impl<'m> Executor<'m> {
         self.bulk_access(state, &from, n, false, None, loc);
         let mut resolved_to = None;
         if let Some(from_off) = self.plain_offset(state, &from) {
+            // The copied elements of a ranged buffer are read here.
+            self.constrain_read_elements(state, from.object, Some((from_off, n)));
             let o = state.memory.object(from.object);
             if crate::memory::shadow::range_is_defined(o, from_off, n) {
                 // Defined bytes at a known place: copied by page.
@@ -617,6 +619,7 @@ impl<'m> Executor<'m> {
     /// (copying indeterminate bytes is no use of them).
     fn read_bytes_raw(&mut self, state: &mut State, access: &crate::memory::Access, n: u64) -> Vec<ExprId> {
         if let Some(off) = self.cx.pool.as_const(access.offset) {
+            self.constrain_read_elements(state, access.object, Some((off as u64, n)));
             let o = state.memory.object(access.object);
             if !o.address_only {
                 self.shadow.last_read = self.range_shadow(o, off as u64, n);

@@ -31,6 +31,14 @@ impl<'m> Executor<'m> {
             return None;
         }
         let witness = witness.or(if state.unconfirmed_path { None } else { state.model.as_ref() });
+        let in_range;
+        let witness = match witness {
+            Some(w) if state.memory.objects().any(|(_, o)| o.ranged.is_some()) => {
+                in_range = ranged_elements_in_range(state, w);
+                Some(&in_range)
+            }
+            w => w,
+        };
         let mut message = message;
         // A kernel finding names the work-item that made it; races and
         // barrier divergences name their two work-items themselves.
@@ -116,4 +124,18 @@ impl<'m> Executor<'m> {
         self.report(state, FindingKind::Unsupported, loc, message, None, None);
         Step::Terminated
     }
+}
+
+/// The witness with the elements of ranged buffers that lie outside their
+/// range put in it (memory/ranged_input.rs): the path constrains each
+/// element it reads, so these were never read, and a host would not pass
+/// such values.
+fn ranged_elements_in_range(state: &State, witness: &Assignment) -> Assignment {
+    let mut w = witness.clone();
+    for (_, o) in state.memory.objects() {
+        if let Some(r) = &o.ranged {
+            r.fill_out_of_range(o.size, w.arrays.entry(r.array).or_default());
+        }
+    }
+    w
 }

@@ -244,6 +244,17 @@ impl<'m> Executor<'m> {
             }
         }
         let ids: Vec<_> = a.memory.objects().map(|(id, _)| id).collect();
+        // A ranged buffer's elements count as constrained only where both
+        // paths constrained them (memory/ranged_input.rs).
+        for &id in &ids {
+            let met = match (&a.memory.object(id).ranged, &b.memory.object(id).ranged) {
+                (Some(ra), Some(rb)) if !ra.same(rb) => Some(ra.meet(rb)),
+                _ => None,
+            };
+            if met.is_some() {
+                a.memory.object_mut(id).ranged = met;
+            }
+        }
         for id in ids {
             let (oa, ob) = (a.memory.object(id), b.memory.object(id));
             if std::ptr::eq(oa, ob)

@@ -356,6 +356,9 @@ impl<'m> Executor<'m> {
         }
         let offset = self.concrete_offset(state, access);
         self.before_shared_access(state, access.object, offset.map(|o| o as usize..(o + len) as usize));
+        if let Some(off) = offset {
+            self.constrain_read_elements(state, access.object, Some((off, len)));
+        }
         let o = state.memory.object(access.object);
         if let Some(off) = offset {
             let mut bytes = Bytes::new();
@@ -365,9 +368,17 @@ impl<'m> Executor<'m> {
             }
             return bytes;
         }
-        // A symbolic offset. Contents holding one value everywhere (a
-        // memset buffer) read as that value at any offset, whatever the
-        // object's size.
+        // A symbolic offset. At the offset of a recent write the bytes and
+        // masks are that write's (recent_writes.rs), not a select over the
+        // object.
+        if let Some(f) = o.recent_writes.read(&mut self.cx.pool, access.offset, len) {
+            if let Some(origin) = f.origin {
+                self.shadow.last_read = Some((f.masks.into_iter().collect(), origin));
+            }
+            return f.bytes.into_iter().collect();
+        }
+        // Contents holding one value everywhere (a memset buffer) read as
+        // that value at any offset, whatever the object's size.
         let defined = crate::memory::shadow::range_is_defined(o, 0, o.size);
         if let Some(b) = o.bytes.uniform(&mut self.cx.pool, 0, o.size).filter(|_| defined) {
             return smallvec::smallvec![b; len as usize];
@@ -382,6 +393,8 @@ impl<'m> Executor<'m> {
             let zero = self.cx.pool.constant(8, 0);
             return smallvec::smallvec![zero; len as usize];
         }
+        self.constrain_read_elements(state, access.object, None);
+        let o = state.memory.object(access.object);
         let shadow = self.object_shadow(o);
         let bytes = o.bytes.to_vec(&mut self.cx.pool);
         let out = self.select_at(access.offset, &bytes, len);
@@ -410,6 +423,9 @@ impl<'m> Executor<'m> {
             let name = o.name.clone();
             let o = state.memory.object_mut(access.object);
             let (values, fresh) = o.bytes.read_arbitrary(&mut self.cx.pool, access.offset, len);
+            // Within the host's range, when there is one and they are
+            // whole elements.
+            self.constrain_fresh_elements(state, access.object, access.offset, &fresh);
             // Not tied to the input bytes read at numbers: findings resting
             // on them are not confirmed.
             crate::exec::engine::state::InexactBytes::add(&mut state.inexact_unsized, &name, fresh);
@@ -420,6 +436,7 @@ impl<'m> Executor<'m> {
                 self.note_symbolic_access_limit(state, access.object, "read");
                 return smallvec::smallvec![zero; len as usize];
             }
+            self.constrain_read_elements(state, access.object, None);
             let all = state.memory.object(access.object).bytes.base_to_vec(&mut self.cx.pool);
             self.select_at(access.offset, &all, len).to_vec()
         };
@@ -562,6 +579,7 @@ impl<'m> Executor<'m> {
             return;
         }
         self.before_shared_access(state, access.object, None);
+        let kept = state.memory.object(access.object).recent_writes.clone();
         let old_shadow = self.object_shadow(state.memory.object(access.object));
         let old = state.memory.object(access.object).bytes.to_vec(&mut self.cx.pool);
         let new = self.store_at(access.offset, &old, bytes);
@@ -586,6 +604,15 @@ impl<'m> Executor<'m> {
         if let Some((masks, origin)) = masks {
             self.set_range_shadow(o, 0, &masks, Some(origin));
         }
+        let zero = self.cx.pool.constant(8, 0);
+        let write_masks = (0..bytes.len()).map(|k| shadow.and_then(|(m, _)| m[k]).unwrap_or(zero)).collect();
+        let write = crate::memory::recent_writes::RecentWrite {
+            offset: access.offset,
+            bytes: bytes.into(),
+            masks: write_masks,
+            origin: shadow.map(|(_, o)| o),
+        };
+        state.memory.record_symbolic_write(access.object, kept, write);
     }
 
     /// `old` with `bytes` written at a symbolic offset.

@@ -55,8 +55,8 @@ impl<'m> Executor<'m> {
     /// Lays `contents` into the buffer `obj` of `bytes` bytes, named
     /// `name`: fixed bytes as constants, the others, in order, the bytes of
     /// a symbolic input of that name (none when every byte is fixed; a
-    /// witness lists only them), whose elements the path then constrains
-    /// to the range (given only for buffers without fixed bytes).
+    /// witness lists only them), whose elements the path constrains to the
+    /// range (given only for buffers without fixed bytes) as they are read.
     pub(in crate::exec) fn fill_buffer(&mut self, state: &mut State, obj: ObjectId, name: &str, bytes: u64, contents: &BufferContents) {
         // The bytes no run covers, as (offset, length).
         let mut gaps = Vec::new();
@@ -78,18 +78,76 @@ impl<'m> Executor<'m> {
                 state.memory.object_mut(obj).bytes.fill_input(&mut self.cx.pool, off, len, array, first);
                 first += len as u32;
             }
+            // Each element is constrained to the range when first read
+            // (`constrain_read_elements`), not all of them here.
             if let Some(range) = contents.range.as_ref().filter(|_| contents.fixed.is_empty()) {
-                for k in 0..bytes / range.size as u64 {
-                    let element = self.cx.pool.input_word(array, (k * range.size as u64) as u32, range.size * 8);
-                    let within = self.within_intervals(element, &range.intervals);
-                    state.path.push(within);
-                }
+                let ranged = crate::memory::ranged_input::RangedInput::new(array, range.size, &range.intervals);
+                state.memory.object_mut(obj).ranged = Some(ranged);
             }
         }
         for (off, run) in &contents.fixed {
             let consts: Vec<Option<ExprId>> = run.iter().map(|&b| Some(self.cx.pool.constant(8, b as u128))).collect();
             state.memory.object_mut(obj).bytes.write(&mut self.cx.pool, *off, &consts);
         }
+    }
+
+    /// Adds to the path that the elements of a ranged buffer (`obj`) that
+    /// bytes `off..off + len` overlap (None: every element, for a read that
+    /// selects over the whole object) lie in the host's range, for those
+    /// not constrained yet. Reads call it before their bytes enter any
+    /// expression.
+    pub(in crate::exec) fn constrain_read_elements(&mut self, state: &mut State, obj: ObjectId, range: Option<(u64, u64)>) {
+        let o = state.memory.object(obj);
+        let size = o.size;
+        if !o.ranged.as_ref().is_some_and(|r| r.has_missing(size, range)) {
+            return;
+        }
+        let r = state.memory.object_mut(obj).ranged.as_mut().expect("checked above");
+        let missing = r.take_missing(size, range);
+        let (array, width, intervals) = (r.array, r.size, r.intervals.clone());
+        for k in missing {
+            let element = self.cx.pool.input_word(array, (k * u64::from(width)) as u32, width * 8);
+            let within = self.within_intervals(element, &intervals);
+            self.add_range_fact(state, within);
+        }
+    }
+
+    /// Adds to the path that the elements of a ranged buffer (`obj`) read
+    /// as fresh bytes at the symbolic `offset` (`read_arbitrary`) lie in
+    /// the host's range, when the read is of whole elements at element
+    /// boundaries (the offset's known low bits say so): the fresh bytes
+    /// then stand for elements. Otherwise they stay unconstrained, an
+    /// over-approximation already noted with the path.
+    pub(in crate::exec) fn constrain_fresh_elements(&mut self, state: &mut State, obj: ObjectId, offset: ExprId, fresh: &[ExprId]) {
+        let Some(r) = state.memory.object(obj).ranged.as_ref() else { return };
+        let (size, intervals) = (r.size as usize, r.intervals.clone());
+        let (m, residue) = crate::memory::offset_residue::residue(&self.cx.pool, offset, 12);
+        if fresh.is_empty() || fresh.len() % size != 0 || m % size as u64 != 0 || residue % size as u64 != 0 {
+            return;
+        }
+        for element in fresh.chunks(size) {
+            // Little-endian: later bytes are higher.
+            let mut word = element[0];
+            for b in &element[1..] {
+                word = self.cx.pool.concat(*b, word);
+            }
+            let within = self.within_intervals(word, &intervals);
+            self.add_range_fact(state, within);
+        }
+    }
+
+    /// Adds a fact the host's range guarantees to the path; a model that
+    /// breaks it is dropped (the next one asked for keeps it).
+    fn add_range_fact(&mut self, state: &mut State, fact: ExprId) {
+        if self.cx.pool.as_const(fact) == Some(1) {
+            return;
+        }
+        if let Some(m) = &state.model {
+            if crate::expr::evaluate(&self.cx.pool, fact, m) == 0 {
+                state.model = None;
+            }
+        }
+        state.path.push(fact);
     }
 
     /// `x` lies in one of `intervals` (unsigned, inclusive).
