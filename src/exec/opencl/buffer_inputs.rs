@@ -122,7 +122,7 @@ impl<'m> Executor<'m> {
         let Some(r) = state.memory.object(obj).ranged.as_ref() else { return };
         let (size, intervals) = (r.size as usize, r.intervals.clone());
         let (m, residue) = crate::memory::offset_residue::residue(&self.cx.pool, offset, 12);
-        if fresh.is_empty() || fresh.len() % size != 0 || m % size as u64 != 0 || residue % size as u64 != 0 {
+        if fresh.is_empty() || !fresh.len().is_multiple_of(size) || !m.is_multiple_of(size as u64) || !residue.is_multiple_of(size as u64) {
             return;
         }
         for element in fresh.chunks(size) {
