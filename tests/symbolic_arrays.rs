@@ -222,10 +222,11 @@ fn a_field_read_back_other_than_the_one_stored_is_still_uninitialised() {
     assert_eq!((code, json["verdict"].as_str()), (1, Some("findings")), "{json}\n{stderr}");
     let finding = &json["findings"][0];
     assert_eq!((finding["kind"].as_str(), finding["status"].as_str()), (Some("uninitialized-read"), Some("confirmed")), "{json}");
-    assert_eq!(
-        finding["message"].as_str(),
-        Some("the value stored into buffer `q` depends on uninitialised bits of local `stage.vs`"),
-        "{json}"
+    // Then the work-item that stored it, which the model picks.
+    let message = finding["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("the value stored into buffer `q` depends on uninitialised bits of local `stage.vs`, by work-item ("),
+        "{message}"
     );
 }
 
