@@ -192,6 +192,11 @@ fn one_bad_entry_does_not_stop_the_others() {
     assert!(failure.starts_with("zlimit_broken.c:38:3: error: mismatch (confirmed): dst:"), "{}", table.stdout);
     assert!(failure.contains(" 38 |   symcross_check_equal(dstv, dsts, sizeof(float), N, \"dst\");"), "{}", table.stdout);
     assert!(failure.contains("witness src: float[64]"), "{}", table.stdout);
+    // An entry that gave no report shows its error once, not its first
+    // line twice (in the summary and again above the rest).
+    let compile_error = table.stdout.split("cannot compile: expected").nth(1).unwrap_or("");
+    assert_eq!(compile_error.matches("exit status 2: ").count(), 1, "{}", table.stdout);
+    assert!(compile_error.contains("no-such-flag"), "{}", table.stdout);
     assert!(table.stderr.is_empty(), "-q prints no progress: {}", table.stderr);
     // From another directory the paths lead to the files.
     let parent = dir.path().parent().unwrap();

@@ -99,8 +99,9 @@ fn finish(report: &SuiteReport, json: &Option<String>, ci: &super::CiReportArgs)
     let root = std::path::Path::new(&report.manifest).parent().map(|p| p.display().to_string()).unwrap_or_default();
     for e in report.entries.iter().filter(|e| e.outcome != "met") {
         failures.push_str(&format!("\n{}: {}\n", e.name, e.summary));
-        if let Some(err) = &e.error {
-            failures.push_str(&format!("{err}\n"));
+        // The summary already quotes the error's first line.
+        if let Some(rest) = e.error.as_deref().and_then(|err| err.split_once('\n')).map(|(_, rest)| rest) {
+            failures.push_str(&format!("{rest}\n"));
         }
         if let Some(first) = crate::suite::outcome::first_finding_text(&root, e) {
             failures.push_str(&first);
