@@ -31,8 +31,13 @@ common::fixture_tests!(
     managed_read_before_sync,
     streams_vector_add,
     streams_ordered_by_event,
-    streams_overlap,
+    streams_chunks,
+    streams_chunks_overlapping,
+    streams_symbolic_offset,
+    streams_symbolic_offset_meets,
     streams_unordered_without_wait,
+    managed_host_touches_other_half,
+    managed_host_touches_same_half,
     device_limits,
     big_launch,
     transpose_perf,
@@ -160,29 +165,50 @@ fn kernel_fault_fails_the_launch_and_the_host_goes_on() {
     assert!(message.contains("thread (7,0,0) of block (0,0,0)"), "{message}");
 }
 
-/// Work of two streams that nothing orders is not checked against each
-/// other: an `unsupported` finding says so, and the answer is no proof;
-/// the rest of the program is still checked (its checks all ran).
+/// The chunks of two streams overlap by one element: the second stream's
+/// copy in writes what the first one's wrote, with nothing ordering them.
+/// The race names both operations, their lines and streams, the buffer
+/// and the bytes.
 #[test]
-fn overlapping_streams_are_named_as_not_checked() {
-    let json = report("streams_overlap");
-    assert_eq!(json["verdict"], "inconclusive", "{json}");
-    let f = json["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "unsupported").expect("unsupported");
+fn overlapping_chunks_are_a_race_between_streams() {
+    let json = report("streams_chunks_overlapping");
+    let f = json["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "race").expect("a race");
     let message = f["message"].as_str().unwrap();
-    assert!(message.contains("work of two CUDA streams may run at the same time"), "{message}");
-    assert_eq!(f["location"]["line"], 32, "the second stream's first copy: {f}");
-    assert_eq!(json["coverage"]["checks"], 16, "{json}");
+    assert!(
+        message.starts_with(
+            "race between CUDA streams: cudaMemcpyAsync at line 48 on stream 2 (created at line 41) writes bytes 32 to 35 of \
+             device memory allocated at streams_chunks.cu:36 that cudaMemcpyAsync at line 48 on stream 1 (created at line 41) writes"
+        ),
+        "{message}"
+    );
+    assert_eq!(f["location"]["line"], 48, "{f}");
+    assert_eq!(f["status"], "confirmed-by-model", "{f}");
+    let other = f["related"].as_array().unwrap().iter().find(|r| r["message"] == "cudaMemcpyAsync on stream 1 (created at line 41)");
+    assert_eq!(other.expect("the other operation")["location"]["line"], 48, "{f}");
 }
 
-/// Without its cudaStreamWaitEvent the second stream's launch is what
-/// may overlap the first stream's work: the finding is at its
-/// `<<<...>>>` line.
+/// Without its cudaStreamWaitEvent the second stream's launch reads what
+/// the first stream's copy writes: a race at the launch's `<<<...>>>`
+/// line, naming the copy.
 #[test]
-fn unordered_launch_is_named_at_its_launch_line() {
+fn unordered_launch_is_a_race_at_its_launch_line() {
     let json = report("streams_unordered_without_wait");
-    let f = json["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "unsupported").expect("unsupported");
+    let f = json["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "race").expect("a race");
     assert_eq!(f["location"]["line"], 32, "{f}");
     assert!(f["location"]["file"].as_str().unwrap().ends_with("streams_ordered_by_event.cu"), "{f}");
+    let message = f["message"].as_str().unwrap();
+    assert!(message.contains("the kernel launch at line 32 on stream 2 (created at line 23) reads bytes 0 to 31"), "{message}");
+    assert!(message.contains("that cudaMemcpyAsync at line 26 on stream 1 (created at line 22) writes"), "{message}");
+}
+
+/// Two streams writing at an index the input chooses: the solver finds
+/// the one index where they meet, and it is the witness.
+#[test]
+fn streams_meeting_at_a_symbolic_index_have_the_index_as_witness() {
+    let json = report("streams_symbolic_offset_meets");
+    let f = json["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "race").expect("a race");
+    assert_eq!(f["witness_values"]["at"]["elements"][0], "8", "{f}");
+    assert!(f["message"].as_str().unwrap().contains("writes bytes 32 to 35 of device memory"), "{f}");
 }
 
 /// A launch above the enumeration limit is reported in CUDA's words:
@@ -213,14 +239,21 @@ fn perf_warnings_of_launched_kernels_name_the_launch() {
 }
 
 /// Host code reading managed memory while the kernel it launched may
-/// still run (no cudaDeviceSynchronize): named as not checked, at the
-/// read, naming the memory by its allocation line.
+/// still run (no cudaDeviceSynchronize) reads bytes the kernel writes: a
+/// race at the read, naming the memory by its allocation line and the
+/// launch.
 #[test]
-fn host_read_of_managed_memory_before_sync_is_named() {
+fn host_read_of_managed_memory_before_sync_is_a_race() {
     let json = report("managed_read_before_sync");
-    assert_eq!(json["verdict"], "inconclusive", "{json}");
-    let f = json["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "unsupported").expect("unsupported");
+    assert_eq!(json["verdict"], "findings", "{json}");
+    let f = json["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "race").expect("a race");
     let message = f["message"].as_str().unwrap();
-    assert!(message.starts_with("not checked: host code reads managed memory allocated at managed_saxpy.cu:28 while"), "{message}");
+    assert!(
+        message.starts_with(
+            "race between host code and CUDA stream work: host code reads bytes 0 to 3 of managed memory allocated at \
+             managed_saxpy.cu:28 that the kernel launch at line 34 on the default stream writes"
+        ),
+        "{message}"
+    );
     assert_eq!(f["location"]["line"], 44, "{f}");
 }

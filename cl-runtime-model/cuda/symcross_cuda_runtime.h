@@ -206,6 +206,15 @@ void __symcross_cuda_copy_to_symbol(void *dst, const void *src, size_t n);
 void __symcross_cuda_limit(const char *what);
 /* An `unsupported` finding naming what is not modelled; ends the path. */
 void __symcross_cuda_unsupported(const char *what);
+/* A stream operation issued to stream slot `slot`, ordered after the
+ * first after[t] operations of each of the `slots` streams t: what it
+ * touches is recorded until __symcross_cuda_op_end, which compares it
+ * with the operations of other streams it is not ordered after (a race
+ * between streams). */
+void __symcross_cuda_op_begin(unsigned slot, const unsigned long *after, unsigned slots, const char *what);
+void __symcross_cuda_op_end(void);
+/* Stream slot `slot` was created here (named so in reports). */
+void __symcross_cuda_stream_created(unsigned slot);
 void __symcross_unsupported(const char *what);
 
 #ifdef __cplusplus

@@ -12,11 +12,11 @@
  * that every runtime call after it returns it and does nothing.
  *
  * Streams and events: every operation runs when it is issued, in program
- * order. That is one of the orders a GPU may run them in; work of two
- * streams that may overlap (neither waits for the other) is not checked
- * against each other, so it is reported as not checked (an `unsupported`
- * finding: the verdict is no proof) and the run goes on in program
- * order. */
+ * order. That is one of the orders a GPU may run them in; the engine
+ * records what each operation touches and compares it with the earlier
+ * operations of other streams it is not ordered after (issue/done): a
+ * conflict on some byte is a race between streams, and footprints apart
+ * make program order stand for every order. */
 #include "cuda/symcross_cuda_runtime.h"
 #include "symcross.h"
 #include <stdlib.h>
@@ -120,6 +120,8 @@ cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned flags) {
  * (freed already, host memory, an interior pointer, the other kind of
  * memory) is cudaErrorInvalidValue, as the runtime returns since CUDA
  * 10.1 (cudaErrorInvalidDevicePointer is deprecated). */
+static void synchronize_all(void);
+
 static cudaError_t release(void *ptr, int pinned) {
   SYMCUDA_UNLESS_FAULTED();
   if (!ptr)
@@ -127,6 +129,8 @@ static cudaError_t release(void *ptr, int pinned) {
   for (struct symcuda_allocation **at = &allocations; *at; at = &(*at)->next) {
     struct symcuda_allocation *m = *at;
     if (m->base == ptr && m->kind != SYMCUDA_SYMBOL && (m->kind == SYMCUDA_PINNED) == pinned) {
+      /* A free waits for the device to finish first. */
+      synchronize_all();
       *at = m->next;
       __symcross_cuda_free(m->base);
       free(m);
@@ -141,6 +145,7 @@ cudaError_t cudaFree(void *dev_ptr) { return release(dev_ptr, 0); }
 cudaError_t cudaFreeHost(void *ptr) { return release(ptr, 1); }
 
 static void issue(cudaStream_t stream, const char *what);
+static void done(void);
 static void host_waits_for_stream(unsigned s);
 static int valid_stream(cudaStream_t stream);
 
@@ -181,8 +186,9 @@ static cudaError_t set(void *dev_ptr, int value, size_t count) {
 /* On the legacy default stream, and the host waits for it to finish. */
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
   SYMCUDA_UNLESS_FAULTED();
-  issue(0, "a copy");
+  issue(0, "cudaMemcpy");
   cudaError_t e = copy(dst, src, count, kind);
+  done();
   host_waits_for_stream(0);
   return e;
 }
@@ -190,11 +196,11 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpy
 /* On the legacy default stream (asynchronous to the host). */
 cudaError_t cudaMemset(void *dev_ptr, int value, size_t count) {
   SYMCUDA_UNLESS_FAULTED();
-  issue(0, "a memset");
-  return set(dev_ptr, value, count);
+  issue(0, "cudaMemset");
+  cudaError_t e = set(dev_ptr, value, count);
+  done();
+  return e;
 }
-
-static void synchronize_all(void);
 
 cudaError_t cudaDeviceSynchronize(void) {
   SYMCUDA_UNLESS_FAULTED();
@@ -410,8 +416,10 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
    * (cudaFuncSetAttribute) fails the launch. */
   if (shared > max_dynamic_shared(func))
     return fail(cudaErrorInvalidValue);
-  issue(stream, "a kernel launch");
-  switch (__symcross_cuda_launch(func, grid.x, grid.y, grid.z, block.x, block.y, block.z, args, shared)) {
+  issue(stream, "the kernel launch");
+  int ran = __symcross_cuda_launch(func, grid.x, grid.y, grid.z, block.x, block.y, block.z, args, shared);
+  done();
+  switch (ran) {
   case 0:
     return cudaSuccess;
   case 2:
@@ -567,16 +575,18 @@ static cudaError_t copy_from_symbol(void *dst, const void *symbol, size_t count,
 
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind) {
   SYMCUDA_UNLESS_FAULTED();
-  issue(0, "a copy to a symbol");
+  issue(0, "cudaMemcpyToSymbol");
   cudaError_t e = copy_to_symbol(symbol, src, count, offset, kind);
+  done();
   host_waits_for_stream(0);
   return e;
 }
 
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind) {
   SYMCUDA_UNLESS_FAULTED();
-  issue(0, "a copy from a symbol");
+  issue(0, "cudaMemcpyFromSymbol");
   cudaError_t e = copy_from_symbol(dst, symbol, count, offset, kind);
+  done();
   host_waits_for_stream(0);
   return e;
 }
@@ -604,6 +614,8 @@ struct CUevent_st {
   int recorded;
   unsigned stream;
   unsigned long count;
+  /* What the stream was ordered after when the event was recorded. */
+  unsigned long ordered[SYMCUDA_SLOTS];
 };
 
 static struct CUstream_st stream_handles[SYMCUDA_SLOTS];
@@ -611,8 +623,12 @@ static int stream_live[SYMCUDA_SLOTS] = {[0] = 1, [SYMCUDA_PER_THREAD] = 1};
 static int stream_blocking[SYMCUDA_SLOTS] = {[0] = 1, [SYMCUDA_PER_THREAD] = 1};
 static unsigned long issued[SYMCUDA_SLOTS];
 static unsigned long after[SYMCUDA_SLOTS][SYMCUDA_SLOTS];
-/* How many of each stream's operations the host waited for. */
-static unsigned long host_after[SYMCUDA_SLOTS];
+/* How many of each stream's operations the host waited for; the engine
+ * reads it when host code touches managed or pinned memory while device
+ * work may still run, to compare the access with what that work touches
+ * (src/exec/opencl/cuda_streams.rs). */
+unsigned long __symcross_cuda_host_after[SYMCUDA_SLOTS];
+#define host_after __symcross_cuda_host_after
 /* Non-zero while some stream has work the host has not waited for: the
  * engine reads it when host code touches managed or pinned memory
  * (src/exec/opencl/cuda_runtime.rs), which it may not do then. */
@@ -651,31 +667,30 @@ static int ordered_by_default(unsigned s, unsigned t) {
   return (s == 0 && stream_blocking[t]) || (t == 0 && stream_blocking[s]);
 }
 
+/* Stream s is ordered after all of stream t's operations so far, and so
+ * after everything they are ordered after. */
+static void join(unsigned s, unsigned t) {
+  after[s][t] = issued[t];
+  for (unsigned u = 0; u < SYMCUDA_SLOTS; u++)
+    if (u != s && after[s][u] < after[t][u])
+      after[s][u] = after[t][u];
+}
+
+/* An operation issued to `stream`: the engine records what it touches
+ * until done() and compares that with the operations of other streams it
+ * is not ordered after (src/exec/opencl/cuda_streams.rs). */
 static void issue(cudaStream_t stream, const char *what) {
   unsigned s = stream_index(stream);
-  for (unsigned t = 0; t < SYMCUDA_SLOTS; t++) {
-    if (t == s || issued[t] == after[s][t])
-      continue;
-    if (ordered_by_default(s, t)) {
-      after[s][t] = issued[t];
-      continue;
-    }
-    /* Reported once per run: the report says which call first did it. */
-    static int reported;
-    if (!reported) {
-      reported = 1;
-      (void)what;
-      __symcross_cuda_limit("work of two CUDA streams may run at the same time here (neither waits for the other: no "
-                            "cudaStreamSynchronize, cudaEventSynchronize, cudaStreamWaitEvent or cudaDeviceSynchronize "
-                            "between them); symcross runs stream operations one after the other in program order and does "
-                            "not check races between streams");
-    }
-    after[s][t] = issued[t];
-  }
+  for (unsigned t = 0; t < SYMCUDA_SLOTS; t++)
+    if (t != s && issued[t] != after[s][t] && ordered_by_default(s, t))
+      join(s, t);
+  __symcross_cuda_op_begin(s, after[s], SYMCUDA_SLOTS, what);
   issued[s]++;
   after[s][s] = issued[s];
   update_busy();
 }
+
+static void done(void) { __symcross_cuda_op_end(); }
 
 /* The host waited for stream t's operations so far: everything issued
  * from now on is ordered after them. */
@@ -712,6 +727,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags) {
       stream_blocking[i] = !(flags & cudaStreamNonBlocking);
       stream_handles[i].index = i;
       *stream = &stream_handles[i];
+      __symcross_cuda_stream_created(i);
       return cudaSuccess;
     }
   __symcross_cuda_unsupported("more than 16 CUDA streams created");
@@ -747,16 +763,20 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
   SYMCUDA_UNLESS_FAULTED();
   if (!valid_stream(stream))
     return fail(cudaErrorInvalidResourceHandle);
-  issue(stream, "an asynchronous copy");
-  return copy(dst, src, count, kind);
+  issue(stream, "cudaMemcpyAsync");
+  cudaError_t e = copy(dst, src, count, kind);
+  done();
+  return e;
 }
 
 cudaError_t cudaMemsetAsync(void *dev_ptr, int value, size_t count, cudaStream_t stream) {
   SYMCUDA_UNLESS_FAULTED();
   if (!valid_stream(stream))
     return fail(cudaErrorInvalidResourceHandle);
-  issue(stream, "an asynchronous memset");
-  return set(dev_ptr, value, count);
+  issue(stream, "cudaMemsetAsync");
+  cudaError_t e = set(dev_ptr, value, count);
+  done();
+  return e;
 }
 
 cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind,
@@ -764,8 +784,10 @@ cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t 
   SYMCUDA_UNLESS_FAULTED();
   if (!valid_stream(stream))
     return fail(cudaErrorInvalidResourceHandle);
-  issue(stream, "an asynchronous copy to a symbol");
-  return copy_to_symbol(symbol, src, count, offset, kind);
+  issue(stream, "cudaMemcpyToSymbolAsync");
+  cudaError_t e = copy_to_symbol(symbol, src, count, offset, kind);
+  done();
+  return e;
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind,
@@ -773,8 +795,10 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t coun
   SYMCUDA_UNLESS_FAULTED();
   if (!valid_stream(stream))
     return fail(cudaErrorInvalidResourceHandle);
-  issue(stream, "an asynchronous copy from a symbol");
-  return copy_from_symbol(dst, symbol, count, offset, kind);
+  issue(stream, "cudaMemcpyFromSymbolAsync");
+  cudaError_t e = copy_from_symbol(dst, symbol, count, offset, kind);
+  done();
+  return e;
 }
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flags) {
@@ -808,7 +832,14 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     return fail(cudaErrorInvalidResourceHandle);
   event->recorded = 1;
   event->stream = stream_index(stream);
+  /* A record is a stream operation too: on the legacy default stream it
+   * waits for the blocking streams' work, as a launch there does. */
+  for (unsigned t = 0; t < SYMCUDA_SLOTS; t++)
+    if (t != event->stream && issued[t] != after[event->stream][t] && ordered_by_default(event->stream, t))
+      join(event->stream, t);
   event->count = issued[event->stream];
+  for (unsigned t = 0; t < SYMCUDA_SLOTS; t++)
+    event->ordered[t] = t == event->stream ? event->count : after[event->stream][t];
   return cudaSuccess;
 }
 
@@ -817,7 +848,8 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   if (!event || !event->live)
     return fail(cudaErrorInvalidResourceHandle);
   if (event->recorded)
-    host_waited_for(event->stream, event->count);
+    for (unsigned t = 0; t < SYMCUDA_SLOTS; t++)
+      host_waited_for(t, event->ordered[t]);
   return cudaSuccess;
 }
 
@@ -835,8 +867,10 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
   if (flags)
     return fail(cudaErrorInvalidValue);
   unsigned s = stream_index(stream);
-  if (event->recorded && after[s][event->stream] < event->count)
-    after[s][event->stream] = event->count;
+  if (event->recorded)
+    for (unsigned t = 0; t < SYMCUDA_SLOTS; t++)
+      if (t != s && after[s][t] < event->ordered[t])
+        after[s][t] = event->ordered[t];
   return cudaSuccess;
 }
 

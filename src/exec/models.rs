@@ -118,12 +118,12 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
         write: bool,
         value: Option<Vec<ExprId>>,
     ) {
-        self.check_host_touches_device(state, access, write, inst.loc);
+        self.check_host_touches_device(state, access, len, write, inst.loc);
         self.observe_lanes(state, func, inst, ty, access, len, write, value);
     }
 
     fn bulk_access(&mut self, state: &mut State, access: &Access, len: u64, write: bool, value: Option<Vec<ExprId>>, loc: Loc) {
-        self.check_host_touches_device(state, access, write, loc);
+        self.check_host_touches_device(state, access, len, write, loc);
         self.observe_access(state, access, len, AccessKind::plain(write), value, loc);
     }
 

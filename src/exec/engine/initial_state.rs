@@ -58,6 +58,7 @@ impl<'m> Executor<'m> {
             forced_exit: None,
             branch_step: None,
             path_unknown: None,
+            streams: None,
         };
         self.next_state_id = 1;
         state

@@ -89,6 +89,9 @@ pub struct State {
     /// Why the solver left a branch of this path undecided (the first such
     /// answer), for the findings on it (`unconfirmed_path`).
     pub path_unknown: Option<crate::solver::Unknown>,
+    /// The CUDA stream operations of this path and what each touched
+    /// (cuda_streams.rs), once the program issues one.
+    pub streams: Option<Box<crate::exec::opencl::cuda_streams::StreamWork>>,
 }
 
 /// Bytes of unsized buffers given arbitrary values where their contents

@@ -222,7 +222,7 @@ impl<'m> Executor<'m> {
     /// the outermost runtime API function on the stack was called, or the
     /// kernel's host stub (the `<<<...>>>` line, not the stub's own call
     /// of cudaLaunchKernel).
-    fn cuda_call_loc(&self, state: &State, fallback: Loc) -> Loc {
+    pub(super) fn cuda_call_loc(&self, state: &State, fallback: Loc) -> Loc {
         let user_facing = |name: &str| is_runtime_api(name) || name.contains(STUB_PREFIX);
         state.stack.iter().find(|f| user_facing(&self.cx.module.function(f.func).name)).map(|f| f.call_loc).unwrap_or(fallback)
     }
@@ -325,7 +325,7 @@ impl<'m> Executor<'m> {
     /// asynchronous copy it has not waited for may still run: the model
     /// ran that work to its end already, so what the host sees is one
     /// outcome of a race it does not check, named as not checked.
-    pub(in crate::exec) fn check_host_touches_device(&mut self, state: &State, access: &Access, write: bool, loc: Loc) {
+    pub(in crate::exec) fn check_host_touches_device(&mut self, state: &mut State, access: &Access, len: u64, write: bool, loc: Loc) {
         if state.gpu.is_some() || self.models.cuda.is_none() {
             return;
         }
@@ -338,12 +338,12 @@ impl<'m> Executor<'m> {
         }
         let verb = if write { "writes" } else { "reads" };
         if HOST_VISIBLE.iter().any(|p| o.name.starts_with(p)) {
-            if self.device_busy(state) {
+            let name = o.name.clone();
+            if self.device_busy(state) && !self.host_access_clear_of_streams(state, access, len, write, loc) {
                 let message = format!(
-                    "not checked: host code {verb} {} while device work it has not waited for may still run (a launch or an \
-                     asynchronous copy, with no cudaDeviceSynchronize, cudaStreamSynchronize or cudaEventSynchronize since); \
-                     symcross ran that work to its end first and does not check the race",
-                    o.name
+                    "not checked: host code {verb} {name} while device work it has not waited for may still run (a launch or an \
+                     asynchronous copy, with no cudaDeviceSynchronize, cudaStreamSynchronize or cudaEventSynchronize since), and \
+                     whether that work touches the same bytes was not decided"
                 );
                 self.report(state, FindingKind::Unsupported, loc, message, None, None);
             }
@@ -361,11 +361,26 @@ impl<'m> Executor<'m> {
     /// Whether the runtime model says device work the host has not waited
     /// for may still run (its flag `BUSY_FLAG`, non-zero).
     fn device_busy(&mut self, state: &State) -> bool {
-        let Some(g) = self.cx.module.globals.iter().position(|g| g.name == BUSY_FLAG) else { return false };
-        let Some(obj) = self.global_addr.get(g).and_then(|&a| state.memory.object_near(a)) else { return false };
+        self.runtime_words(state, BUSY_FLAG, 1).is_some_and(|w| w.first().is_some_and(|&b| b & 0xff != 0))
+    }
+
+    /// The little-endian words of `width` bytes of the runtime model's
+    /// global `name`, when all its bytes are numbers.
+    pub(super) fn runtime_words(&mut self, state: &State, name: &str, width: u64) -> Option<Vec<u64>> {
+        let g = self.cx.module.globals.iter().position(|g| g.name == name)?;
+        let obj = self.global_addr.get(g).and_then(|&a| state.memory.object_near(a))?;
+        let o = state.memory.object(obj);
         let mut bytes = crate::memory::Bytes::new();
-        state.memory.object(obj).bytes.read(&mut self.cx.pool, 0, 1, &mut bytes);
-        bytes.first().is_some_and(|&b| self.cx.pool.as_const(b) != Some(0))
+        o.bytes.read(&mut self.cx.pool, 0, o.size, &mut bytes);
+        let mut words = Vec::new();
+        for chunk in bytes.chunks(width as usize) {
+            let mut w = 0u64;
+            for (k, &b) in chunk.iter().enumerate() {
+                w |= (self.cx.pool.as_const(b)? as u64 & 0xff) << (8 * k);
+            }
+            words.push(w);
+        }
+        Some(words)
     }
 }
 

@@ -355,6 +355,7 @@ fn adopt(host: &mut State, kernel: State) {
     host.unconfirmed_path = kernel.unconfirmed_path;
     host.steps = kernel.steps;
     host.depth = kernel.depth;
+    host.streams = kernel.streams;
 }
 
 /// Moves the file index of the release lines of freed objects by `delta`,

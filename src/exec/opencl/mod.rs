@@ -9,6 +9,7 @@ pub(in crate::exec) mod compare_exchange;
 pub(in crate::exec) mod cuda_constant_memory;
 pub(in crate::exec) mod cuda_declared_functions;
 pub(in crate::exec) mod cuda_runtime;
+pub(in crate::exec) mod cuda_streams;
 pub(in crate::exec) mod cuda_warps;
 pub(in crate::exec) mod device_state;
 pub(in crate::exec) mod events;
@@ -59,6 +60,9 @@ impl<'m> Executor<'m> {
             "__symcross_cuda_alloc_shared" => (Self::cuda_alloc_shared, Exact(2)),
             "__symcross_cuda_limit" => (Self::cuda_limit, Exact(1)),
             "__symcross_cuda_unsupported" => (Self::cuda_unsupported, Exact(1)),
+            "__symcross_cuda_op_begin" => (Self::cuda_op_begin, Exact(4)),
+            "__symcross_cuda_op_end" => (Self::cuda_op_end, Exact(0)),
+            "__symcross_cuda_stream_created" => (Self::cuda_stream_created, Exact(1)),
             _ => return None,
         })
     }

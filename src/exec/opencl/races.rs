@@ -25,6 +25,14 @@ impl<'m> Executor<'m> {
         loc: Loc,
     ) {
         let (write, atomic) = (kind.writes(), kind.atomic());
+        if state.streams.is_some() {
+            let how = match (atomic, write) {
+                (true, _) => crate::exec::opencl::cuda_streams::Use::Atomic,
+                (false, true) => crate::exec::opencl::cuda_streams::Use::Write,
+                (false, false) => crate::exec::opencl::cuda_streams::Use::Read,
+            };
+            self.record_stream_access(state, access.object, access.offset, len, how);
+        }
         // A compare-and-exchange's read is checked with its write (or, when
         // it can never write, by observe_atomic).
         if state.gpu.is_some() && kind != AccessKind::AtomicRead {
