@@ -74,18 +74,17 @@ impl Ranges {
         self.0.insert(start, end);
     }
 
-    /// The first range of bytes both hold.
+    /// A range of bytes both hold, if any.
     fn first_common(&self, other: &Ranges) -> Option<(u64, u64)> {
         let (small, large) = if self.0.len() <= other.0.len() { (self, other) } else { (other, self) };
         for (&s, &e) in &small.0 {
-            // The last range of `large` starting before `e` is the only one
-            // that may reach into [s, e) from the left; later ones start
-            // inside it.
-            for (&ls, &le) in large.0.range(..e).rev() {
-                if le <= s {
-                    break;
+            // [s, e) meets `large` if and only if the last range of `large`
+            // starting before `e` ends after `s` (the earlier ones end
+            // before it starts).
+            if let Some((&ls, &le)) = large.0.range(..e).next_back() {
+                if le > s {
+                    return Some((s.max(ls), e.min(le)));
                 }
-                return Some((s.max(ls), e.min(le)));
             }
         }
         None
@@ -144,7 +143,13 @@ enum Overlap {
     /// The object, the first bytes in conflict (when known), the later
     /// operation's use and the earlier one's, and a witness when the
     /// bytes rest on inputs.
-    Conflict { object: ObjectId, bytes: Option<(u64, u64)>, later: Use, earlier: Use, witness: Option<Assignment> },
+    Conflict {
+        object: ObjectId,
+        bytes: Option<(u64, u64)>,
+        later: Use,
+        earlier: Use,
+        witness: Option<Assignment>,
+    },
     Undecided(String),
 }
 
@@ -301,7 +306,8 @@ impl<'m> Executor<'m> {
             }
         }
         let touches_object = |f: &Footprint, obj: ObjectId| f.exact.keys().any(|k| k.0 == obj) || f.symbolic.iter().any(|s| s.0 == obj);
-        if (a.overflowed && (!b.exact.is_empty() || !b.symbolic.is_empty())) || (b.overflowed && (!a.exact.is_empty() || !a.symbolic.is_empty()))
+        if (a.overflowed && (!b.exact.is_empty() || !b.symbolic.is_empty()))
+            || (b.overflowed && (!a.exact.is_empty() || !a.symbolic.is_empty()))
         {
             return Overlap::Undecided(format!(
                 "one of them made more than {MAX_SYMBOLIC_ACCESSES} accesses at offsets that depend on the input, too many to compare"
