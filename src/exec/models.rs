@@ -22,6 +22,10 @@ use std::rc::Rc;
 /// an OpenCL NDRange. The engine uses it through `DeviceState` only.
 pub type Device = crate::exec::opencl::workitems::Gpu;
 
+/// The CUDA stream operations of a host path and what each touched
+/// (opencl/cuda_streams.rs); the engine only carries it in `State`.
+pub type Streams = crate::exec::opencl::cuda_streams::StreamWork;
+
 /// Run-wide data of the models, one field of the executor.
 #[derive(Default)]
 pub(in crate::exec) struct ModelData {

@@ -91,7 +91,7 @@ pub struct State {
     pub path_unknown: Option<crate::solver::Unknown>,
     /// The CUDA stream operations of this path and what each touched
     /// (cuda_streams.rs), once the program issues one.
-    pub streams: Option<Box<crate::exec::opencl::cuda_streams::StreamWork>>,
+    pub streams: Option<Box<crate::exec::models::Streams>>,
 }
 
 /// Bytes of unsized buffers given arbitrary values where their contents
