@@ -171,6 +171,13 @@ common::fixture_tests!(
     array_member_within_ok,
     array_pointer_arithmetic_ok,
     private_array_into_next,
+    undefined_function_writes_global,
+    undefined_function_writes_private,
+    undefined_function_program_variable,
+    race_confirmed_on_a_later_trip,
+    race_unconfirmed_on_every_trip,
+    local_never_written_after_barrier_pair,
+    local_written_after_barrier_pair_ok,
 );
 
 #[test]
@@ -706,4 +713,37 @@ fn subobject_bounds_name_the_array() {
             && m.ends_with(", outside stack object `first` of 16 bytes")),
         "{messages:?}"
     );
+}
+
+/// An undefined function that could write the kernel's memory is named
+/// with the argument or variable that lets it; one whose result an index
+/// depends on gives an unconfirmed race, saying why.
+#[test]
+fn undefined_functions_are_modelled_only_where_they_reach_no_memory() {
+    let messages = fixture_messages("undefined_function_writes_global");
+    assert!(
+        messages.iter().any(|m| m
+            .starts_with("call to `record`, a function declared without a body in this program: its argument 2 is a `__global` pointer")),
+        "{messages:?}"
+    );
+    let messages = fixture_messages("undefined_function_writes_private");
+    assert!(messages.iter().any(|m| m.contains("call to `adjust`") && m.contains("its argument 1 is a pointer")), "{messages:?}");
+    let messages = fixture_messages("undefined_function_program_variable");
+    assert!(messages.iter().any(|m| m.contains("call to `next_slot`") && m.contains("program-scope variable `last`")), "{messages:?}");
+    let report = fixture_report("undefined_function_index_race");
+    let race = report["findings"].as_array().and_then(|fs| fs.iter().find(|f| f["kind"] == "race")).cloned().unwrap_or_default();
+    assert_eq!(race["status"], "unconfirmed", "{report}");
+    assert!(race["message"].as_str().unwrap_or("").contains("depends on the result of `pick`"), "{report}");
+}
+
+/// A confirmed race at a line that already has an unconfirmed one takes
+/// its place: one race finding at the line, confirmed, with the second
+/// trip's witness.
+#[test]
+fn a_confirmed_race_replaces_an_unconfirmed_one_at_its_line() {
+    let report = fixture_report("race_confirmed_on_a_later_trip");
+    let races: Vec<_> = report["findings"].as_array().into_iter().flatten().filter(|f| f["kind"] == "race").collect();
+    assert_eq!(races.len(), 1, "{report}");
+    assert_eq!(races[0]["status"], "confirmed", "{report}");
+    assert!(!races[0]["message"].as_str().unwrap_or("").contains("pick"), "{report}");
 }

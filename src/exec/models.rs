@@ -43,6 +43,9 @@ pub(in crate::exec) struct ModelData {
     /// The device side of a CUDA program checked with its host code
     /// (opencl/cuda_runtime.rs).
     pub cuda: Option<crate::exec::opencl::cuda_runtime::CudaDevice>,
+    /// The `__local` variables no instruction can write, found at the
+    /// first barrier of pair mode (opencl/unwritten_locals.rs).
+    pub unwritten_locals: Option<Rc<rustc_hash::FxHashSet<crate::ir::GlobalId>>>,
 }
 
 impl<'m> ModelHooks<'m> for Executor<'m> {

@@ -175,7 +175,8 @@ pub struct AccessLog {
     next_seq: u64,
     /// Records with `seq` below this were checked within their group.
     checked: u64,
-    /// Pairs of source locations already reported.
+    /// Pairs of source locations settled for the rest of the path: their
+    /// race is reported confirmed, or could not be decided.
     pub reported: FxHashSet<(Loc, Loc, bool)>,
     /// First record of the running work-group: checks within the group
     /// look only at its records, so their cost does not grow with the
@@ -242,8 +243,24 @@ pub struct Tolerance {
 pub trait RaceSink {
     /// The pool the candidate's conditions live in.
     fn pool(&mut self) -> &mut ExprPool;
-    /// Decides one candidate; true when it was reported as a race.
-    fn offer(&mut self, log: &AccessLog, candidate: Candidate) -> bool;
+    /// Decides one candidate: whether it was reported as a race, and if
+    /// so for how long its pair of source locations is settled.
+    fn offer(&mut self, log: &AccessLog, candidate: Candidate) -> Offered;
+}
+
+/// What offering a candidate to the sink gave.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Offered {
+    /// Not reported (no race, or not decided).
+    NoRace,
+    /// Reported, and nothing later on the path can change the finding
+    /// (the race at its line is confirmed, or the solver could not decide
+    /// it): its pair of locations is settled for the rest of the path.
+    SettledForPath,
+    /// Reported (or left to the race already reported at its line), but
+    /// unconfirmed: settled for this check only, so that a later check may
+    /// find the race confirmed and upgrade the finding.
+    SettledForCheck,
 }
 
 /// Whether two kinds of access may race: at least one writes, and they
@@ -296,16 +313,18 @@ fn sites(log: &AccessLog, list: &[usize]) -> Vec<Site> {
 
 type SiteKey = (Loc, bool, bool, bool);
 
-/// The state of one check: location pairs settled (reported).
+/// The state of one check: location pairs settled (reported), for the
+/// rest of the path or for this check only.
 struct Pairing {
     final_check: bool,
     tolerance: Tolerance,
     settled: FxHashSet<(Loc, Loc, bool)>,
+    settled_here: FxHashSet<(Loc, Loc, bool)>,
 }
 
 impl Pairing {
     fn is_settled(&self, log: &AccessLog, key: &(Loc, Loc, bool)) -> bool {
-        log.reported.contains(key) || self.settled.contains(key)
+        log.reported.contains(key) || self.settled.contains(key) || self.settled_here.contains(key)
     }
 
     /// Offers every racing pair of two sites of one byte, until their
@@ -370,11 +389,17 @@ impl Pairing {
         if tolerated && differ.is_some_and(|d| pool.as_const(d) == Some(0)) {
             return false;
         }
-        if sink.offer(log, Candidate { a: i, b: j, condition, differ }) {
-            self.settled.insert(key);
-            return true;
+        match sink.offer(log, Candidate { a: i, b: j, condition, differ }) {
+            Offered::NoRace => false,
+            Offered::SettledForPath => {
+                self.settled.insert(key);
+                true
+            }
+            Offered::SettledForCheck => {
+                self.settled_here.insert(key);
+                true
+            }
         }
-        false
     }
 }
 
@@ -615,7 +640,7 @@ impl AccessLog {
                 }
             }
         }
-        let mut pairing = Pairing { final_check, tolerance, settled: Default::default() };
+        let mut pairing = Pairing { final_check, tolerance, settled: Default::default(), settled_here: Default::default() };
         let mut objects: Vec<ObjectId> = spans.keys().copied().collect();
         objects.sort_unstable();
         for object in objects {

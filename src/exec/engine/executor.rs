@@ -169,7 +169,7 @@ impl<'m> Executor<'m> {
         const CHECK_EVERY: u32 = 1 << 16;
         const CLOCK_EVERY: u32 = 1 << 10;
         let mut until_check = CHECK_EVERY;
-        let mut findings_seen = 0;
+        let mut findings_seen = (0, 0);
         'paths: while let Some(mut state) = searcher.pop() {
             // Paths waiting: counted, so the stop is the same on any machine.
             let too_many_open = self.cx.config.max_open_paths.is_some_and(|m| searcher.len() as u64 > m);
@@ -256,8 +256,9 @@ impl<'m> Executor<'m> {
                     self.log.limit_hit = Some(LimitHit::Interrupted);
                     break 'paths;
                 }
-                if self.cx.config.stop_at_first_finding && self.log.findings.len() != findings_seen {
-                    findings_seen = self.log.findings.len();
+                self.log.settle_upgrade();
+                if self.cx.config.stop_at_first_finding && (self.log.findings.len(), self.log.upgrades) != findings_seen {
+                    findings_seen = (self.log.findings.len(), self.log.upgrades);
                     if self.log.findings.iter().any(|f| f.status == Status::Confirmed && !f.kind.is_performance()) {
                         self.log.stopped_at_finding = true;
                         break 'paths;

@@ -1,4 +1,5 @@
-//! Reporting a finding: de-duplicated by its key (run_log.rs), confirmed
+//! Reporting a finding: de-duplicated by its key (run_log.rs; a confirmed
+//! race takes the place of an unconfirmed one of its key), confirmed
 //! by a witness unless something on the path over-approximated (a
 //! summarised loop, an unsized buffer's forgotten bytes, an `unknown`
 //! solver answer, the device's havoc), and placed with its call stack.
@@ -27,9 +28,17 @@ impl<'m> Executor<'m> {
     ) -> Option<&mut Finding> {
         // Before the de-duplication: every faulting path counts.
         self.keep_faulted_path(state, kind);
-        if !self.log.first_of(FindingKey::of(kind, loc, &message)) {
-            return None;
-        }
+        // A finding of a key already reported is dropped, except that a
+        // confirmed race takes the place of an unconfirmed one at its line
+        // (`replacing`): a race is reported once per line, and the first
+        // path to reach it may have been one that confirms nothing.
+        self.log.settle_upgrade();
+        let key = FindingKey::of(kind, loc, &message);
+        let replacing = match self.log.first_of(key.clone()) {
+            true => None,
+            false if kind == FindingKind::Race => Some(self.log.upgradable(&key)?),
+            false => return None,
+        };
         let witness = witness.or(if state.unconfirmed_path { None } else { state.model.as_ref() });
         let in_range;
         let witness = match witness {
@@ -83,6 +92,9 @@ impl<'m> Executor<'m> {
                 message.push_str(&format!("; not confirmed: {why}"));
             }
         }
+        if replacing.is_some() && status != Status::Confirmed {
+            return None;
+        }
         tracing::debug!(kind = kind.name(), ?status, line = loc.line, "finding: {message}");
         let related = state
             .stack
@@ -95,7 +107,7 @@ impl<'m> Executor<'m> {
                 location: self.cx.location(callee.call_loc),
             })
             .collect();
-        self.log.findings.push(Finding {
+        let finding = Finding {
             kind,
             status,
             message,
@@ -109,7 +121,11 @@ impl<'m> Executor<'m> {
             undefined_behaviour: None,
             race: None,
             kernel_site: None,
-        });
+        };
+        if let Some(i) = replacing {
+            return Some(self.log.upgrade(i, finding));
+        }
+        self.log.findings.push(finding);
         self.log.findings.last_mut()
     }
 

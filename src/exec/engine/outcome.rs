@@ -52,6 +52,7 @@ impl Executor<'_> {
     /// Takes the result of the run out of the executor (the end of
     /// `run`): findings and output are moved out, not copied.
     pub(in crate::exec) fn finish(&mut self) -> RunOutcome {
+        self.log.settle_upgrade();
         let stats = RunStats {
             paths: self.log.stats.paths,
             merged: self.log.stats.merged,

@@ -6,7 +6,7 @@
 
 use crate::ir::Loc;
 use crate::report::{Coverage, DecidedCounts, Finding, FindingKind};
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
 
 /// Why exploration stopped early, if it did: the report's `Limit` (one
 /// type, so the engine cannot stop for a reason the report cannot name).
@@ -87,8 +87,16 @@ impl NoteKind {
 pub struct RunLog {
     /// Findings in the order they were reported.
     pub findings: Vec<Finding>,
-    /// The keys of the findings reported so far.
-    seen: FxHashSet<FindingKey>,
+    /// The keys of the findings reported so far, with the index of each
+    /// one's finding.
+    seen: FxHashMap<FindingKey, usize>,
+    /// An unconfirmed finding that a later one of its key, confirmed when
+    /// reported, took the place of: put back by `settle_upgrade` if the
+    /// reporter then found a doubt in the new one after all.
+    replaced: Option<(usize, Finding)>,
+    /// How many findings were upgraded in place (a change the number of
+    /// findings does not show).
+    pub upgrades: u64,
     /// Paths, merges, instructions, forks, prunes.
     pub stats: Stats,
     /// How the checks were decided, step by step.
@@ -123,7 +131,9 @@ impl RunLog {
     pub fn new(coverage: Coverage) -> Self {
         RunLog {
             findings: Vec::new(),
-            seen: FxHashSet::default(),
+            seen: FxHashMap::default(),
+            replaced: None,
+            upgrades: 0,
             stats: Stats::default(),
             check_stats: DecidedCounts::default(),
             limit_hit: None,
@@ -138,15 +148,66 @@ impl RunLog {
         }
     }
 
-    /// Whether a finding with this key is new (it is then remembered).
+    /// Whether a finding with this key is new (it is then remembered, as
+    /// the finding pushed next).
     pub fn first_of(&mut self, key: FindingKey) -> bool {
-        self.seen.insert(key)
+        let next = self.findings.len();
+        match self.seen.entry(key) {
+            std::collections::hash_map::Entry::Occupied(_) => false,
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(next);
+                true
+            }
+        }
     }
 
     /// Whether a finding with this key was reported already (a second
-    /// one would be dropped).
+    /// one would be dropped, unless it upgrades an unconfirmed one).
     pub fn was_reported(&self, key: &FindingKey) -> bool {
-        self.seen.contains(key)
+        self.seen.contains_key(key)
+    }
+
+    /// Whether the finding reported with this key is confirmed.
+    pub fn was_confirmed(&self, key: &FindingKey) -> bool {
+        self.seen.get(key).and_then(|&i| self.findings.get(i)).is_some_and(|f| f.status == crate::report::Status::Confirmed)
+    }
+
+    /// The index of the unconfirmed finding reported with this key, which
+    /// a confirmed one of the same key may replace. Unsupported findings
+    /// have no confirmed form.
+    pub fn upgradable(&self, key: &FindingKey) -> Option<usize> {
+        let FindingKey::AtLocation(kind, loc) = key else { return None };
+        let i = *self.seen.get(key)?;
+        // The index is checked against the key: a run cut by a limit drops
+        // findings after the fact.
+        self.findings.get(i).filter(|f| {
+            f.status == crate::report::Status::Unconfirmed
+                && f.kind == *kind
+                && (f.location.line, f.location.column) == (loc.line, loc.column)
+        })?;
+        Some(i)
+    }
+
+    /// Puts `finding` in the place of finding `i` (see `upgradable`),
+    /// keeping the old one until `settle_upgrade`.
+    pub fn upgrade(&mut self, i: usize, finding: Finding) -> &mut Finding {
+        self.settle_upgrade();
+        let old = std::mem::replace(&mut self.findings[i], finding);
+        self.replaced = Some((i, old));
+        self.upgrades += 1;
+        &mut self.findings[i]
+    }
+
+    /// Ends the last upgrade: the new finding stays if it is still
+    /// confirmed once its reporter is done with it, else the old one
+    /// comes back.
+    pub fn settle_upgrade(&mut self) {
+        if let Some((i, old)) = self.replaced.take() {
+            if self.findings.get(i).is_some_and(|f| f.status != crate::report::Status::Confirmed) {
+                self.findings[i] = old;
+                self.upgrades -= 1;
+            }
+        }
     }
 
     /// Keeps `text` as a note of `kind`, unless the same note is kept

@@ -275,23 +275,6 @@ impl<'m> Executor<'m> {
         Ok(Waits::Events(out))
     }
 
-    /// A function the kernel's source declares but never defines: as
-    /// GPUVerify assumes, it returns an arbitrary value and touches no
-    /// shared memory. Only plain C names qualify: an OpenCL built-in (an
-    /// overloaded, mangled `_Z...` name) or a reserved `__` name that
-    /// symcross does not model stays an `unsupported` finding.
-    pub(in crate::exec) fn call_undefined_in_kernel(&mut self, state: &State, c: &CallCtx) -> Outcome {
-        state.gpu.as_ref()?;
-        if demangle(c.name).is_some() || c.name.starts_with("__") || c.name.starts_with("llvm.") {
-            return None;
-        }
-        let widths = crate::exec::engine::step::leaf_widths(&c.inst.ty);
-        if widths.is_empty() {
-            return Some(Ok(None));
-        }
-        Some(Ok(Some(widths.into_iter().map(|w| self.cx.pool.fresh(w)).collect())))
-    }
-
     /// `shuffle(x, mask)` and `shuffle2(x, y, mask)`: lane i of the result
     /// is lane `mask[i] mod n` of x (or of x then y for shuffle2); only the
     /// low bits of each mask lane count. A symbolic mask lane selects among

@@ -52,8 +52,15 @@ impl<'m> Executor<'m> {
             o.known.clear();
             o.known_symbolic.clear();
         }
-        let ids: Vec<_> =
-            state.memory.objects().filter(|(_, o)| !o.address_only && matches!(o.addr_space, 1 | 3)).map(|(id, _)| id).collect();
+        // A `__local` variable no work-item can write keeps its bytes, and
+        // which of them were never written.
+        let unwritten = self.unwritten_local_objects(state);
+        let ids: Vec<_> = state
+            .memory
+            .objects()
+            .filter(|(id, o)| !o.address_only && matches!(o.addr_space, 1 | 3) && !unwritten.contains(id))
+            .map(|(id, _)| id)
+            .collect();
         for id in ids {
             let n = state.memory.object(id).size;
             // One fresh expression per byte: the memory limit first (the
@@ -68,6 +75,18 @@ impl<'m> Executor<'m> {
             // to be indeterminate any more.
             o.poison.clear();
         }
+    }
+
+    /// The objects of `state` that hold `__local` variables no instruction
+    /// can write (unwritten_locals.rs).
+    fn unwritten_local_objects(&mut self, state: &State) -> Vec<crate::memory::ObjectId> {
+        let module = self.cx.module;
+        let globals = self
+            .models
+            .unwritten_locals
+            .get_or_insert_with(|| std::rc::Rc::new(crate::exec::opencl::unwritten_locals::unwritten_local_globals(module)))
+            .clone();
+        globals.iter().filter_map(|g| self.global_addr.get(g.0 as usize)).filter_map(|&base| state.memory.object_near(base)).collect()
     }
 
     /// Why a race or barrier divergence between work-items of `groups`,

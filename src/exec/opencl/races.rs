@@ -5,12 +5,13 @@
 use crate::check::Feasibility;
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::model_hooks::ModelHooks;
+use crate::exec::engine::run_log::FindingKey;
 use crate::exec::engine::state::State;
 use crate::expr::ExprId;
 use crate::ir::Loc;
 use crate::ir::{GLOBAL_SPACE, LOCAL_SPACE};
 use crate::memory::Access;
-use crate::race::{AccessKind, AccessLog, AccessRecord, Candidate, RaceSink, ReportedAccess, WorkItemIds};
+use crate::race::{AccessKind, AccessLog, AccessRecord, Candidate, Offered, RaceSink, ReportedAccess, WorkItemIds};
 use crate::report::{FindingKind, Related};
 
 impl<'m> Executor<'m> {
@@ -169,12 +170,15 @@ impl<'m> Executor<'m> {
         if key.0 != a.loc {
             std::mem::swap(&mut a, &mut b);
         }
-        // A race is reported once per source line: when one is already
-        // reported at `a`'s, this pair's report would be dropped, so it is
-        // not asked about (its values may be huge expressions whose
-        // queries cost more than the whole run).
-        if self.log.was_reported(&crate::exec::engine::run_log::FindingKey::of(FindingKind::Race, a.loc, "")) {
-            return Decision::Race;
+        // A race is reported once per source line: when a confirmed one is
+        // already reported at `a`'s, this pair's report would be dropped,
+        // so it is not asked about (its values may be huge expressions
+        // whose queries cost more than the whole run). An unconfirmed one
+        // there is replaced by a confirmed one (`report`), so the pair is
+        // asked about unless it cannot be confirmed either (below).
+        let line_key = FindingKey::of(FindingKind::Race, a.loc, "");
+        if self.log.was_confirmed(&line_key) {
+            return Decision::Race(Offered::SettledForPath);
         }
         // Benign write-write races store equal values: with
         // --allow-benign-races only a pair that can store different values
@@ -193,6 +197,9 @@ impl<'m> Executor<'m> {
                 crate::exec::opencl::havoc::mentions_fresh_from(&self.cx.pool, values, from)
             });
         let tolerated = may_tolerate && !values_havocked;
+        if self.log.was_reported(&line_key) && self.race_stays_unconfirmed(state, gpu, log, a, b, c.condition, values_havocked) {
+            return Decision::Race(Offered::SettledForCheck);
+        }
         let condition = match (tolerated, c.differ) {
             (true, Some(d)) => {
                 // The accesses must meet before their values matter: that
@@ -289,8 +296,37 @@ impl<'m> Executor<'m> {
         // A path through a summarised loop confirms no finding, but this
         // race may stand apart from the summaries' made-up values.
         let apart_from_summaries = state.abstracted && !gpu.summaries.race_may_rest_on_summary(&self.cx.pool, log, a, b);
+        // Asking again at a later barrier of the path would not confirm a
+        // race the solver could not decide (its query may take seconds).
+        let undecided = witness.is_none();
         self.report_race(state, &gpu.ndrange, log, a, b, &format!("{benign_note}{warp_note}"), witness, doubt, apart_from_summaries);
-        Decision::Race
+        if undecided || self.log.was_confirmed(&line_key) {
+            Decision::Race(Offered::SettledForPath)
+        } else {
+            Decision::Race(Offered::SettledForCheck)
+        }
+    }
+
+    /// Whether a race between `a` and `b` under `condition` would surely be
+    /// unconfirmed, told before any solver query: the path rests on an
+    /// unknown answer or a declared function's result, the values or the
+    /// condition on havocked memory, or the accesses on a loop summary.
+    #[allow(clippy::too_many_arguments)]
+    fn race_stays_unconfirmed(
+        &self,
+        state: &State,
+        gpu: &crate::exec::opencl::workitems::Gpu,
+        log: &crate::race::AccessLog,
+        a: &AccessRecord,
+        b: &AccessRecord,
+        condition: ExprId,
+        values_havocked: bool,
+    ) -> bool {
+        state.unconfirmed_path
+            || values_havocked
+            || self.depends_on_havoc(state, log.havoc_fresh_from, condition)
+            || self.declared_result_doubt(state.path.iter().copied().chain([condition])).is_some()
+            || (state.abstracted && gpu.summaries.race_may_rest_on_summary(&self.cx.pool, log, a, b))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -433,8 +469,11 @@ struct QueryBudget {
 
 /// What deciding one candidate conflict gave.
 enum Decision {
-    /// Reported as a race.
-    Race,
+    /// Reported as a race (or left to the race already reported at its
+    /// line), and for how long its pair of lines is settled: for the rest
+    /// of the path once confirmed or not decidable, for this check only
+    /// otherwise, so that a later one may confirm it.
+    Race(Offered),
     /// The accesses never conflict on this path.
     NoRace,
     /// Not decided: the check's solver queries ran out.
@@ -446,13 +485,13 @@ impl RaceSink for RaceQueries<'_, '_> {
         &mut self.exec.cx.pool
     }
 
-    fn offer(&mut self, log: &crate::race::AccessLog, candidate: Candidate) -> bool {
+    fn offer(&mut self, log: &crate::race::AccessLog, candidate: Candidate) -> Offered {
         match self.exec.decide_race(self.state, self.gpu, log, candidate, self.budget) {
-            Decision::Race => true,
-            Decision::NoRace => false,
+            Decision::Race(settled) => settled,
+            Decision::NoRace => Offered::NoRace,
             Decision::Undecided => {
                 self.undecided += 1;
-                false
+                Offered::NoRace
             }
         }
     }
