@@ -164,8 +164,10 @@ mod tests {
 
     #[test]
     fn only_program_scope_variables_another_file_can_name_count() {
-        let mut module = Module::default();
-        module.globals = vec![global("scan.tile", false, LOCAL_SPACE), global("table", true, CONSTANT_SPACE), global(".str", true, 2)];
+        let mut module = Module {
+            globals: vec![global("scan.tile", false, LOCAL_SPACE), global("table", true, CONSTANT_SPACE), global(".str", true, 2)],
+            ..Module::default()
+        };
         assert_eq!(reason_not_modelled(&module, &declared(vec![])), None);
         module.globals.push(global("counter", false, GLOBAL_SPACE));
         let why = reason_not_modelled(&module, &declared(vec![]));

@@ -145,8 +145,7 @@ mod tests {
     }
 
     fn module_with(insts: Vec<Inst>) -> Module {
-        let mut m = Module::default();
-        m.globals = vec![local("k.read"), local("k.written")];
+        let mut m = Module { globals: vec![local("k.read"), local("k.written")], ..Module::default() };
         m.functions.push(Function {
             name: "k".into(),
             params: Vec::new(),
