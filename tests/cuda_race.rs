@@ -49,7 +49,32 @@ common::fixture_tests!(
     cooperative_groups_grid_sync,
     mul24_known_answers,
     mul24_wrong_answer,
+    struct_pointer_fields_ok,
+    struct_pointer_fields_race,
+    struct_pointer_field_method_ok,
+    curand_own_state_ok,
+    curand_shared_state_race,
+    curand_mtgp32_block_ok,
+    curand_mtgp32_block_too_large,
 );
+
+#[test]
+fn a_race_through_a_struct_fields_pointer_names_the_field() {
+    let (message, status) = finding_message("struct_pointer_fields_race", "race");
+    assert_eq!(status, "confirmed", "{message}");
+    assert!(message.contains("global buffer `p.dst.out`"), "{message}");
+}
+
+#[test]
+fn a_race_inside_a_curand_draw_is_reported_at_the_users_call() {
+    let report = report("curand_shared_state_race", &[]);
+    let f = &report["findings"][0];
+    assert_eq!(f["kind"], "race", "{report}");
+    let message = f["message"].as_str().unwrap_or("");
+    assert!(message.contains("race on global buffer `states`"), "{message}");
+    assert_eq!(f["location"]["line"], 8, "{report}");
+    assert!(f["location"]["file"].as_str().unwrap_or("").ends_with("curand_shared_state_race.cu"), "{report}");
+}
 
 /// The message of the first finding of `kind` in a fixture's report.
 fn finding_message(name: &str, kind: &str) -> (String, String) {

@@ -27,6 +27,9 @@ common::fixture_tests!(
     syncwarp_across_warps,
     syncwarp_within_warp_ok,
     shuffle_pair_mode,
+    match_reduce_known_answers,
+    match_reduce_wrong_answer,
+    reduce_wrong_mask,
 );
 
 #[test]

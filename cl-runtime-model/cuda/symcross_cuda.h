@@ -179,6 +179,43 @@ __SYMCROSS_WARP unsigned int __ballot_sync(unsigned int mask, int predicate) { r
 __SYMCROSS_WARP int __all_sync(unsigned int mask, int predicate) { return __nvvm_vote_all_sync(mask, predicate != 0); }
 __SYMCROSS_WARP int __any_sync(unsigned int mask, int predicate) { return __nvvm_vote_any_sync(mask, predicate != 0); }
 __SYMCROSS_DI unsigned int __activemask(void) { return __nvvm_activemask(); }
+/* Matches: values of 32 or 64 bits, compared as bits (a float by its
+ * encoding, as the hardware does). */
+#define __SYMCROSS_MATCH(T, U, N)                                                                    \
+    __SYMCROSS_WARP unsigned int __match_any_sync(unsigned int mask, T v) {                           \
+        return __nvvm_match_any_sync_i##N(mask, __builtin_bit_cast(U, v));                           \
+    }                                                                                                 \
+    __SYMCROSS_WARP unsigned int __match_all_sync(unsigned int mask, T v, int *pred) {                \
+        return __nvvm_match_all_sync_i##N##p(mask, __builtin_bit_cast(U, v), pred);                  \
+    }
+__SYMCROSS_MATCH(int, unsigned int, 32)
+__SYMCROSS_MATCH(unsigned int, unsigned int, 32)
+__SYMCROSS_MATCH(float, unsigned int, 32)
+__SYMCROSS_MATCH(long, unsigned long long, 64)
+__SYMCROSS_MATCH(unsigned long, unsigned long long, 64)
+__SYMCROSS_MATCH(long long, unsigned long long, 64)
+__SYMCROSS_MATCH(unsigned long long, unsigned long long, 64)
+__SYMCROSS_MATCH(double, unsigned long long, 64)
+/* Reductions (sm_80's redux.sync; clang offers its built-ins only from
+ * sm_80 on, so the intrinsics are named directly). */
+#define __SYMCROSS_REDUX(OP) __device__ unsigned int __symcross_redux_##OP(unsigned int v, unsigned int mask) __asm__("llvm.nvvm.redux.sync." #OP);
+__SYMCROSS_REDUX(add)
+__SYMCROSS_REDUX(min)
+__SYMCROSS_REDUX(umin)
+__SYMCROSS_REDUX(max)
+__SYMCROSS_REDUX(umax)
+__SYMCROSS_REDUX(and)
+__SYMCROSS_REDUX(or)
+__SYMCROSS_REDUX(xor)
+__SYMCROSS_WARP unsigned int __reduce_add_sync(unsigned int mask, unsigned int v) { return __symcross_redux_add(v, mask); }
+__SYMCROSS_WARP int __reduce_add_sync(unsigned int mask, int v) { return (int)__symcross_redux_add((unsigned int)v, mask); }
+__SYMCROSS_WARP unsigned int __reduce_min_sync(unsigned int mask, unsigned int v) { return __symcross_redux_umin(v, mask); }
+__SYMCROSS_WARP int __reduce_min_sync(unsigned int mask, int v) { return (int)__symcross_redux_min((unsigned int)v, mask); }
+__SYMCROSS_WARP unsigned int __reduce_max_sync(unsigned int mask, unsigned int v) { return __symcross_redux_umax(v, mask); }
+__SYMCROSS_WARP int __reduce_max_sync(unsigned int mask, int v) { return (int)__symcross_redux_max((unsigned int)v, mask); }
+__SYMCROSS_WARP unsigned int __reduce_and_sync(unsigned int mask, unsigned int v) { return __symcross_redux_and(v, mask); }
+__SYMCROSS_WARP unsigned int __reduce_or_sync(unsigned int mask, unsigned int v) { return __symcross_redux_or(v, mask); }
+__SYMCROSS_WARP unsigned int __reduce_xor_sync(unsigned int mask, unsigned int v) { return __symcross_redux_xor(v, mask); }
 
 /* ---- atomics: LLVM atomic instructions (relaxed, as CUDA's are) ---- */
 #define __SYMCROSS_RMW(NAME, BUILTIN, T) \

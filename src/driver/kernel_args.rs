@@ -16,7 +16,7 @@ pub(super) fn standalone_arg(p: &Param, given: Option<&String>) -> Result<Standa
         if given.is_some() {
             return Err(DriverError::BadArgument { given: p.name.clone(), expected: "a struct argument cannot be given a value".into() });
         }
-        return Ok(StandaloneArg::SymbolicByval { size, align });
+        return Ok(StandaloneArg::SymbolicByval { size, align, pointers: p.byval_pointers.clone() });
     }
     if let Some(dims) = p.image_dims {
         let size = given.map(|v| image_size(&p.name, v, dims)).transpose()?;
@@ -118,7 +118,7 @@ mod tests {
     use super::*;
 
     fn param(name: &str, ty: Type) -> Param {
-        Param { name: name.to_string(), ty, reg: crate::ir::RegId(0), byval: None, image_dims: None, cl_type: None }
+        Param { name: name.to_string(), ty, reg: crate::ir::RegId(0), byval: None, byval_pointers: Vec::new(), image_dims: None, cl_type: None }
     }
 
     #[test]
@@ -183,7 +183,7 @@ mod tests {
     #[test]
     fn struct_by_value_cannot_be_given_a_value() {
         let p = Param { byval: Some((12, 4)), ..param("s", Type::Ptr { addr_space: 0 }) };
-        assert_eq!(standalone_arg(&p, None).unwrap(), StandaloneArg::SymbolicByval { size: 12, align: 4 });
+        assert_eq!(standalone_arg(&p, None).unwrap(), StandaloneArg::SymbolicByval { size: 12, align: 4, pointers: Vec::new() });
         assert!(standalone_arg(&p, Some(&"1".to_string())).is_err());
     }
 }

@@ -105,17 +105,26 @@ pub fn translate_function(cx: &mut ModuleCx, f: Value) -> Function {
     let mut fcx = FnCx { cx, regs: HashMap::new(), blocks: HashMap::new() };
     for (i, p) in llvm::params(f).into_iter().enumerate() {
         let reg = new_reg(&mut fcx, &mut func, p);
-        let byval = llvm::byval_type(f, i as u32).map(|t| (fcx.cx.layout.alloc_size(t), fcx.cx.layout.abi_align(t)));
+        let byval_ty = llvm::byval_type(f, i as u32);
+        let byval = byval_ty.map(|t| (fcx.cx.layout.alloc_size(t), fcx.cx.layout.abi_align(t)));
+        let cuda_kernel = func.is_kernel && fcx.cx.layout.is_cuda();
+        let byval_pointers = match byval_ty {
+            Some(t) => fcx.cx.layout.convert(t).pointer_offsets(),
+            None => Vec::new(),
+        };
+        // The host fills a CUDA kernel's struct with cudaMalloc'd pointers.
+        let byval_pointers =
+            byval_pointers.into_iter().map(|(at, space)| (at, if cuda_kernel && space == 0 { super::GLOBAL_SPACE } else { space })).collect();
         let image_dims = super::types_from_llvm::image_dims(&llvm::print_type(llvm::type_of(p)));
         let cl_type = cl_types.get(i).filter(|t| !t.is_empty()).cloned();
         let mut ty = func.reg_types[reg.0 as usize].clone();
         // A CUDA kernel's pointer arguments come from the host
         // (cudaMalloc): they point to global memory, though clang types
         // them generic.
-        if func.is_kernel && fcx.cx.layout.is_cuda() && byval.is_none() && ty == (Type::Ptr { addr_space: 0 }) {
+        if cuda_kernel && byval.is_none() && ty == (Type::Ptr { addr_space: 0 }) {
             ty = Type::Ptr { addr_space: super::GLOBAL_SPACE };
         }
-        func.params.push(Param { reg, ty, name: llvm::name(p), byval, image_dims, cl_type });
+        func.params.push(Param { reg, ty, name: llvm::name(p), byval, byval_pointers, image_dims, cl_type });
     }
     if llvm::is_declaration(f) {
         return func;

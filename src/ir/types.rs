@@ -135,6 +135,34 @@ impl Type {
             t => t,
         }
     }
+    /// The pointers a value of this type holds, in struct fields, array
+    /// elements and vector lanes: each one's byte offset and address space.
+    pub fn pointer_offsets(&self) -> Vec<(u64, u32)> {
+        let mut out = Vec::new();
+        self.collect_pointers(0, &mut out);
+        out
+    }
+    fn collect_pointers(&self, at: u64, out: &mut Vec<(u64, u32)>) {
+        match self {
+            Type::Ptr { addr_space } => out.push((at, *addr_space)),
+            Type::Struct { fields, offsets, .. } => {
+                for (f, off) in fields.iter().zip(offsets) {
+                    f.collect_pointers(at + off, out);
+                }
+            }
+            Type::Array { elem, len } => {
+                for k in 0..*len {
+                    elem.collect_pointers(at + k * elem.size(), out);
+                }
+            }
+            Type::Vector { elem, len } if matches!(**elem, Type::Ptr { .. }) => {
+                for k in 0..*len as u64 {
+                    elem.collect_pointers(at + k * 8, out);
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// A constant operand.
@@ -564,6 +592,10 @@ pub struct Param {
     /// Size and alignment of the pointee of a `byval` pointer: the callee
     /// works on its own copy of that many bytes.
     pub byval: Option<(u64, u64)>,
+    /// The pointers a `byval` struct holds: each one's byte offset in it
+    /// and the address space it points to (a CUDA kernel's generic
+    /// pointers as global ones, as for its pointer parameters).
+    pub byval_pointers: Vec<(u64, u32)>,
     /// An OpenCL image parameter (image1d_t, image2d_t, image3d_t): its
     /// dimensions; the parameter's value is the address of its pixels.
     pub image_dims: Option<u8>,

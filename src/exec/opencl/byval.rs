@@ -37,11 +37,29 @@ impl<'m> Executor<'m> {
 
 impl<'m> Executor<'m> {
     /// A by-value kernel argument of `size` bytes with symbolic contents
-    /// (`symcross race`, where no host gives the bytes): the template each
-    /// work-item copies. Returns its address.
-    pub(in crate::exec) fn symbolic_byval_argument(&mut self, memory: &mut Memory, name: &str, size: u64, align: u64) -> u64 {
+    /// (`symcross race`, where no host gives the bytes), except for the
+    /// 8-byte pointers at the offsets `pointers` gives, which hold the
+    /// addresses given with them: the template each work-item copies.
+    /// Returns its address. (The input keeps all `size` bytes, so that a
+    /// witness decodes by the struct's type; a pointer's bytes there are
+    /// unused.)
+    pub(in crate::exec) fn symbolic_byval_argument(
+        &mut self,
+        memory: &mut Memory,
+        name: &str,
+        size: u64,
+        align: u64,
+        pointers: &[(u64, u64)],
+    ) -> u64 {
         let array = self.cx.pool.new_array(name, size as u32);
-        let bytes: Vec<crate::expr::ExprId> = (0..size as u32).map(|i| self.cx.pool.input_byte(array, i)).collect();
+        let mut bytes: Vec<crate::expr::ExprId> = (0..size as u32).map(|i| self.cx.pool.input_byte(array, i)).collect();
+        for &(at, address) in pointers {
+            for (k, byte) in address.to_le_bytes().into_iter().enumerate() {
+                if let Some(slot) = bytes.get_mut(at as usize + k) {
+                    *slot = self.cx.pool.constant(8, byte as u128);
+                }
+            }
+        }
         byval_template(memory, &mut self.cx.pool, &bytes, align, format!("argument `{name}`"))
     }
 }

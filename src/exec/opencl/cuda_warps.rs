@@ -80,13 +80,21 @@ pub fn cuda_function_of(intrinsic: &str) -> Option<&'static str> {
         r if r.starts_with("vote.any") => "__any_sync",
         r if r.starts_with("bar.warp.sync") => "__syncwarp",
         r if r.starts_with("activemask") => "__activemask",
+        r if r.starts_with("match.any.sync") => "__match_any_sync",
+        r if r.starts_with("match.all.sync") => "__match_all_sync",
+        "redux.sync.add" => "__reduce_add_sync",
+        "redux.sync.min" | "redux.sync.umin" => "__reduce_min_sync",
+        "redux.sync.max" | "redux.sync.umax" => "__reduce_max_sync",
+        "redux.sync.and" => "__reduce_and_sync",
+        "redux.sync.or" => "__reduce_or_sync",
+        "redux.sync.xor" => "__reduce_xor_sync",
         _ => "a CUDA device intrinsic",
     })
 }
 
 /// The warp meeting an NVVM intrinsic stands for, when symcross models it.
 pub fn warp_op(intrinsic: &str) -> Option<crate::exec::opencl::warp_meeting::WarpOp> {
-    use crate::exec::opencl::warp_meeting::{ShuffleMode, WarpOp};
+    use crate::exec::opencl::warp_meeting::{ReduceOp, ShuffleMode, WarpOp};
     let rest = intrinsic.strip_prefix("llvm.nvvm.")?;
     // The `p` forms (`shfl.sync.idx.i32p`) also return whether the source
     // lane was valid, which the header never asks for.
@@ -96,6 +104,17 @@ pub fn warp_op(intrinsic: &str) -> Option<crate::exec::opencl::warp_meeting::War
         "vote.ballot.sync" => Some(WarpOp::Ballot),
         "vote.all.sync" => Some(WarpOp::All),
         "vote.any.sync" => Some(WarpOp::Any),
+        "match.any.sync.i32" | "match.any.sync.i64" => Some(WarpOp::MatchAny),
+        // The `p` forms return the predicate beside the mask.
+        "match.all.sync.i32p" | "match.all.sync.i64p" => Some(WarpOp::MatchAll),
+        "redux.sync.add" => Some(WarpOp::Reduce(ReduceOp::Add)),
+        "redux.sync.min" => Some(WarpOp::Reduce(ReduceOp::Min)),
+        "redux.sync.umin" => Some(WarpOp::Reduce(ReduceOp::UMin)),
+        "redux.sync.max" => Some(WarpOp::Reduce(ReduceOp::Max)),
+        "redux.sync.umax" => Some(WarpOp::Reduce(ReduceOp::UMax)),
+        "redux.sync.and" => Some(WarpOp::Reduce(ReduceOp::And)),
+        "redux.sync.or" => Some(WarpOp::Reduce(ReduceOp::Or)),
+        "redux.sync.xor" => Some(WarpOp::Reduce(ReduceOp::Xor)),
         r if r.starts_with("shfl.sync.idx.") => shuffle(ShuffleMode::Idx),
         r if r.starts_with("shfl.sync.up.") => shuffle(ShuffleMode::Up),
         r if r.starts_with("shfl.sync.down.") => shuffle(ShuffleMode::Down),
@@ -141,10 +160,13 @@ mod tests {
 
     #[test]
     fn modelled_warp_intrinsics_are_decoded() {
-        use crate::exec::opencl::warp_meeting::{ShuffleMode, WarpOp};
+        use crate::exec::opencl::warp_meeting::{ReduceOp, ShuffleMode, WarpOp};
         assert_eq!(super::warp_op("llvm.nvvm.shfl.sync.down.f32"), Some(WarpOp::Shuffle(ShuffleMode::Down)));
         assert_eq!(super::warp_op("llvm.nvvm.shfl.sync.idx.i32p"), None, "the predicate form is not modelled");
         assert_eq!(super::warp_op("llvm.nvvm.vote.any.sync"), Some(WarpOp::Any));
         assert_eq!(super::warp_op("llvm.nvvm.vote.uni.sync"), None);
+        assert_eq!(super::warp_op("llvm.nvvm.match.all.sync.i64p"), Some(WarpOp::MatchAll));
+        assert_eq!(super::warp_op("llvm.nvvm.redux.sync.umin"), Some(WarpOp::Reduce(ReduceOp::UMin)));
+        assert_eq!(super::cuda_function_of("llvm.nvvm.redux.sync.umax"), Some("__reduce_max_sync"));
     }
 }

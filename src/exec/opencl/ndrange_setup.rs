@@ -35,12 +35,17 @@ pub struct NdRangeSetup {
 /// from `--arg` (a kernel alone has no host to give the values).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StandaloneArg {
-    /// A struct passed by value: `size` bytes of symbolic contents.
+    /// A struct passed by value: `size` bytes of symbolic contents, but
+    /// for the pointers it holds, each to an unsized buffer of its own
+    /// (as a pointer argument).
     SymbolicByval {
         /// The struct's size in bytes.
         size: u64,
         /// Its alignment in bytes.
         align: u64,
+        /// The pointers it holds: byte offset, and the address space
+        /// pointed to (numbered as for `Unsized`).
+        pointers: Vec<(u64, u32)>,
     },
     /// A pointer without a size: an address-only object, unbounded.
     Unsized {
@@ -132,8 +137,19 @@ impl<'m> Executor<'m> {
     ) -> Result<Value, BufferOverLimit> {
         let memory = &mut state.memory;
         match arg {
-            StandaloneArg::SymbolicByval { size, align } => {
-                let base = self.symbolic_byval_argument(memory, name, *size, *align);
+            StandaloneArg::SymbolicByval { size, align, pointers } => {
+                // A host passes valid pointers in a struct as it does
+                // as arguments: not null, not into each other's buffers.
+                let mut targets = Vec::new();
+                for &(at, space) in pointers {
+                    // Named as the source names the field (`p.dst.out`).
+                    let types = &self.cx.module.debug_types;
+                    let field = crate::report::dwarf_witness::element_label(types, name, *size, at).unwrap_or(format!("{name}@{at}"));
+                    let obj = memory.allocate_address_only(&mut self.cx.pool, field, space);
+                    mark_constant_read_only(memory, obj);
+                    targets.push((at, memory.object(obj).base));
+                }
+                let base = self.symbolic_byval_argument(memory, name, *size, *align, &targets);
                 Ok(smallvec::smallvec![self.cx.pool.constant(64, base as u128)])
             }
             StandaloneArg::Unsized { space, access } => {

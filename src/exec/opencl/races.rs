@@ -51,7 +51,7 @@ impl<'m> Executor<'m> {
         // user's call.
         let (async_event, loc) = match item.async_copy {
             Some((event, call)) => (Some(event), call),
-            None => (None, loc),
+            None => (None, self.user_site(&state.stack, loc)),
         };
         let group_key = (gpu.mode == crate::exec::opencl::workitems::RaceMode::Enumerate).then_some(gpu.group);
         let record = ReportedAccess {
@@ -68,6 +68,21 @@ impl<'m> Executor<'m> {
             async_event,
         };
         gpu.log.record(record);
+    }
+
+    /// Where the user's code made an access at `loc`: inside functions
+    /// of a CUDA model header (cuRAND's draws, cl-runtime-model/cuda/),
+    /// the user's call that led there.
+    fn user_site(&self, stack: &[crate::exec::engine::state::Frame], loc: Loc) -> Loc {
+        let in_header = |l: Loc| self.cx.module.file_name(l).contains("cl-runtime-model/cuda/");
+        let mut site = loc;
+        for frame in stack.iter().rev() {
+            if !in_header(self.cx.module.function(frame.func).loc) || frame.call_loc.line == 0 {
+                break;
+            }
+            site = frame.call_loc;
+        }
+        site
     }
 
     /// Records an atomic operation: a read-modify-write, or, when it writes

@@ -1,6 +1,7 @@
 //! Warp-level meetings of CUDA threads: `__syncwarp(mask)`, the shuffles
-//! (`__shfl_sync`, `_up`, `_down`, `_xor`) and the votes (`__ballot_sync`,
-//! `__all_sync`, `__any_sync`). A warp is 32 threads of one block by linear
+//! (`__shfl_sync`, `_up`, `_down`, `_xor`), the votes (`__ballot_sync`,
+//! `__all_sync`, `__any_sync`), the matches (`__match_any_sync`,
+//! `__match_all_sync`) and the reductions (`__reduce_*_sync`). A warp is 32 threads of one block by linear
 //! thread index. A thread that calls one waits (like at a barrier, but
 //! only for its warp); once every thread named in the mask is waiting at
 //! the same function with the same mask, or has exited, the meeting is
@@ -49,6 +50,34 @@ pub enum WarpOp {
     All,
     /// `__any_sync`.
     Any,
+    /// `__match_any_sync`: the lanes whose value equals the caller's.
+    MatchAny,
+    /// `__match_all_sync`: the mask when every lane's value is equal.
+    MatchAll,
+    /// A `__reduce_*_sync`.
+    Reduce(ReduceOp),
+}
+
+/// What a `__reduce_*_sync` combines the lanes' values with (PTX
+/// `redux.sync`, on 32 bits).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ReduceOp {
+    /// `__reduce_add_sync`: the sum, modulo 2^32.
+    Add,
+    /// `__reduce_min_sync` on `int`.
+    Min,
+    /// `__reduce_min_sync` on `unsigned`.
+    UMin,
+    /// `__reduce_max_sync` on `int`.
+    Max,
+    /// `__reduce_max_sync` on `unsigned`.
+    UMax,
+    /// `__reduce_and_sync`.
+    And,
+    /// `__reduce_or_sync`.
+    Or,
+    /// `__reduce_xor_sync`.
+    Xor,
 }
 
 /// One thread's call of a warp-level function, while it waits for its
@@ -61,7 +90,8 @@ pub struct WarpCall {
     pub function: &'static str,
     /// The lanes that take part.
     pub mask: u32,
-    /// The value shuffled, or the vote's predicate (one bit).
+    /// The value shuffled, matched or reduced, or the vote's predicate
+    /// (one bit).
     pub value: Option<ExprId>,
     /// A shuffle's source lane, delta or lane mask (PTX operand `b`).
     pub source: Option<ExprId>,
@@ -126,6 +156,8 @@ impl<'m> Executor<'m> {
             WarpOp::Shuffle(_) => 4,
             _ => 2,
         };
+        // `redux.sync` takes its value first, then the mask.
+        let (mask_at, value_at) = if matches!(op, WarpOp::Reduce(_)) { (1, 0) } else { (0, 1) };
         if c.args.len() < operands || (0..operands).any(|k| arg(k).is_none()) {
             return self.unsupported(state, loc, format!("{function} ({}) with {} arguments", c.name, c.args.len()));
         }
@@ -137,7 +169,7 @@ impl<'m> Executor<'m> {
             );
             return self.unsupported(state, loc, msg);
         }
-        let Some(mask) = self.forced_word(state, arg(0).expect("checked above")) else {
+        let Some(mask) = self.forced_word(state, arg(mask_at).expect("checked above")) else {
             return self.unsupported(state, loc, format!("{function} with a mask that depends on the input"));
         };
         let clamp = match op {
@@ -164,7 +196,7 @@ impl<'m> Executor<'m> {
         let (value, source) = match op {
             WarpOp::Sync => (None, None),
             WarpOp::Shuffle(_) => (arg(1), arg(2)),
-            _ => (arg(1), None),
+            _ => (arg(value_at), None),
         };
         let call = WarpCall { op, function, mask, value, source, clamp, dest: c.inst.dest, loc };
         device_mut(&mut state.gpu).items[cur].status = ItemStatus::AtWarp(Box::new(call));
@@ -256,8 +288,44 @@ impl<'m> Executor<'m> {
         let lanes: u32 = met.iter().fold(0, |m, &i| m | 1 << (i - first));
         let lane_call = |lane: u32| met.iter().position(|&i| i - first == lane as usize).map(|k| &calls[k]);
         let mut results: Vec<Option<ExprId>> = Vec::with_capacity(met.len());
+        // `__match_all_sync`'s second result (its `pred`), lane by lane.
+        let mut predicate: Option<ExprId> = None;
         match call.op {
             WarpOp::Sync => results.resize(met.len(), None),
+            WarpOp::MatchAny => {
+                let values: Vec<ExprId> = calls.iter().map(|c| c.value.expect("a match has a value")).collect();
+                for &own in &values {
+                    let mut bits = self.cx.pool.constant(32, 0);
+                    for (&j, &other) in met.iter().zip(&values) {
+                        let bit = self.cx.pool.constant(32, 1u128 << (j - first));
+                        let zero = self.cx.pool.constant(32, 0);
+                        let same = self.cx.pool.eq(own, other);
+                        let this = self.cx.pool.ite(same, bit, zero);
+                        bits = self.cx.pool.or(bits, this);
+                    }
+                    results.push(Some(bits));
+                }
+            }
+            WarpOp::MatchAll => {
+                let values: Vec<ExprId> = calls.iter().map(|c| c.value.expect("a match has a value")).collect();
+                let mut all = self.cx.pool.bool_const(true);
+                for &v in &values[1..] {
+                    let same = self.cx.pool.eq(v, values[0]);
+                    all = self.cx.pool.and(all, same);
+                }
+                let mask = self.cx.pool.constant(32, call.mask as u128);
+                let zero = self.cx.pool.constant(32, 0);
+                results.resize(met.len(), Some(self.cx.pool.ite(all, mask, zero)));
+                predicate = Some(all);
+            }
+            WarpOp::Reduce(op) => {
+                let mut acc = calls[0].value.expect("a reduction has a value");
+                for c in &calls[1..] {
+                    let v = c.value.expect("a reduction has a value");
+                    acc = self.reduce_step(op, acc, v);
+                }
+                results.resize(met.len(), Some(acc));
+            }
             WarpOp::Ballot | WarpOp::All | WarpOp::Any => {
                 let result = match call.op {
                     WarpOp::Ballot => {
@@ -325,7 +393,11 @@ impl<'m> Executor<'m> {
         for ((&i, c), result) in met.iter().zip(&calls).zip(results) {
             let item = &mut gpu.items[i];
             if let (Some(dest), Some(v), Some(frame)) = (c.dest, result, item.stack.last_mut()) {
-                frame.regs[dest.0 as usize] = Some(smallvec::smallvec![v]);
+                let value: Value = match predicate {
+                    Some(p) => smallvec::smallvec![v, p],
+                    None => smallvec::smallvec![v],
+                };
+                frame.regs[dest.0 as usize] = Some(value);
                 if !frame.shadows.is_empty() {
                     frame.shadows.remove(&dest);
                 }
@@ -333,6 +405,30 @@ impl<'m> Executor<'m> {
             item.status = ItemStatus::Running;
         }
         tracing::trace!(state = state.id, first, lanes, function = call.function, "warp meeting released");
+    }
+
+    /// One step of a `__reduce_*_sync`: `a` combined with `b`.
+    fn reduce_step(&mut self, op: ReduceOp, a: ExprId, b: ExprId) -> ExprId {
+        use crate::expr::CmpOp;
+        // The smaller of the two by `below`, or the larger.
+        let pick = |this: &mut Executor<'m>, below: CmpOp, smaller: bool| {
+            let a_below = this.cx.pool.cmp(below, a, b);
+            if smaller {
+                this.cx.pool.ite(a_below, a, b)
+            } else {
+                this.cx.pool.ite(a_below, b, a)
+            }
+        };
+        match op {
+            ReduceOp::Add => self.cx.pool.add(a, b),
+            ReduceOp::Min => pick(self, CmpOp::Slt, true),
+            ReduceOp::UMin => pick(self, CmpOp::Ult, true),
+            ReduceOp::Max => pick(self, CmpOp::Slt, false),
+            ReduceOp::UMax => pick(self, CmpOp::Ult, false),
+            ReduceOp::And => self.cx.pool.and(a, b),
+            ReduceOp::Or => self.cx.pool.or(a, b),
+            ReduceOp::Xor => self.cx.pool.xor(a, b),
+        }
     }
 
     /// No thread of the block can run and some wait at a warp-level call:
