@@ -118,7 +118,15 @@ mod tests {
     use super::*;
 
     fn param(name: &str, ty: Type) -> Param {
-        Param { name: name.to_string(), ty, reg: crate::ir::RegId(0), byval: None, byval_pointers: Vec::new(), image_dims: None, cl_type: None }
+        Param {
+            name: name.to_string(),
+            ty,
+            reg: crate::ir::RegId(0),
+            byval: None,
+            byval_pointers: Vec::new(),
+            image_dims: None,
+            cl_type: None,
+        }
     }
 
     #[test]

@@ -113,8 +113,10 @@ pub fn translate_function(cx: &mut ModuleCx, f: Value) -> Function {
             None => Vec::new(),
         };
         // The host fills a CUDA kernel's struct with cudaMalloc'd pointers.
-        let byval_pointers =
-            byval_pointers.into_iter().map(|(at, space)| (at, if cuda_kernel && space == 0 { super::GLOBAL_SPACE } else { space })).collect();
+        let byval_pointers = byval_pointers
+            .into_iter()
+            .map(|(at, space)| (at, if cuda_kernel && space == 0 { super::GLOBAL_SPACE } else { space }))
+            .collect();
         let image_dims = super::types_from_llvm::image_dims(&llvm::print_type(llvm::type_of(p)));
         let cl_type = cl_types.get(i).filter(|t| !t.is_empty()).cloned();
         let mut ty = func.reg_types[reg.0 as usize].clone();
