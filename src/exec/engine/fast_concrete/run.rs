@@ -226,6 +226,58 @@ fn put_moved(frame: &mut Frame, dst: u32, m: Moved) {
     }
 }
 
+/// `relane` of lanes that are all constants (of at most 128 bits, into
+/// lanes of at most 128): the very pool calls it makes (`constant` for
+/// each piece it extracts and each partial concatenation, in its order),
+/// without its walk through the general `extract` and `concat` and the
+/// vector of pieces each lane builds. None when a lane is not a constant.
+fn relane_numbers(pool: &mut ExprPool, lanes: &[ExprId], to_bits: u32) -> Option<Value> {
+    if to_bits == 0 || to_bits > 128 {
+        return None;
+    }
+    let mut numbers: smallvec::SmallVec<[(u32, u128); 16]> = smallvec::SmallVec::new();
+    for l in lanes {
+        numbers.push((pool.width(*l), pool.as_const(*l)?));
+    }
+    if numbers.iter().all(|(w, _)| *w == to_bits) {
+        return Some(lanes.iter().copied().collect());
+    }
+    let total: u32 = numbers.iter().map(|(w, _)| *w).sum();
+    let mut out = Value::new();
+    let mut start = 0;
+    while start + to_bits <= total {
+        let end = start + to_bits;
+        // `bit_range`: the pieces low first, each joined above the ones
+        // before it; (handle, width, value) of the bits joined so far.
+        let mut acc: Option<(ExprId, u32, u128)> = None;
+        let mut lane_lo = 0;
+        for (k, &(w, v)) in numbers.iter().enumerate() {
+            let lane_hi = lane_lo + w;
+            let (lo, hi) = (start.max(lane_lo), end.min(lane_hi));
+            if lo < hi {
+                let (off, pw) = (lo - lane_lo, hi - lo);
+                // `extract`: the lane itself when whole, else a constant.
+                let piece = if off == 0 && pw == w { (lanes[k], v) } else { (pool.constant(pw, v >> off), (v >> off) & crate::expr::mask(pw)) };
+                acc = Some(match acc {
+                    None => (piece.0, pw, piece.1),
+                    // `concat`: the constant of both.
+                    Some((_, aw, av)) => {
+                        let joined = (piece.1 << aw) | av;
+                        (pool.constant(pw + aw, joined), pw + aw, joined & crate::expr::mask(pw + aw))
+                    }
+                });
+            }
+            lane_lo = lane_hi;
+            if lane_lo >= end {
+                break;
+            }
+        }
+        out.push(acc?.0);
+        start = end;
+    }
+    Some(out)
+}
+
 /// `f` lane by lane, as the general step's `map2`.
 fn map2(pool: &mut ExprPool, a: &Value, b: &Value, mut f: impl FnMut(&mut ExprPool, ExprId, ExprId) -> ExprId) -> Value {
     a.iter().zip(b.iter()).map(|(x, y)| f(pool, *x, *y)).collect()
@@ -859,7 +911,8 @@ impl<'m> Executor<'m> {
                 }
                 Op::Cast { kind: CastKind::BitCast(to), dst, a } => {
                     let Some(x) = value(consts, frame, pool, *a) else { break Exit::Stop };
-                    frame.regs[*dst as usize] = Some(relane(pool, &x, *to));
+                    let r = relane_numbers(pool, &x, *to).unwrap_or_else(|| relane(pool, &x, *to));
+                    frame.regs[*dst as usize] = Some(r);
                 }
                 Op::Cast { kind, dst, a } => {
                     let Some(x) = constant(consts, frame, pool, *a) else { break Exit::Stop };
