@@ -257,7 +257,8 @@ fn relane_numbers(pool: &mut ExprPool, lanes: &[ExprId], to_bits: u32) -> Option
             if lo < hi {
                 let (off, pw) = (lo - lane_lo, hi - lo);
                 // `extract`: the lane itself when whole, else a constant.
-                let piece = if off == 0 && pw == w { (lanes[k], v) } else { (pool.constant(pw, v >> off), (v >> off) & crate::expr::mask(pw)) };
+                let piece =
+                    if off == 0 && pw == w { (lanes[k], v) } else { (pool.constant(pw, v >> off), (v >> off) & crate::expr::mask(pw)) };
                 acc = Some(match acc {
                     None => (piece.0, pw, piece.1),
                     // `concat`: the constant of both.
