@@ -255,3 +255,25 @@ fn aarch64_heap_errors_are_reproduced_on_guard_pages() {
     assert_eq!(code, 0, "{out}");
     assert_eq!(json["findings"].as_array().map(Vec::len), Some(0), "{out}");
 }
+
+/// Blocks from posix_memalign and aligned_alloc end on a guard page too:
+/// a read past either is reproduced under qemu, and the twin reading
+/// within them has no finding.
+#[test]
+fn aarch64_aligned_heap_blocks_end_on_guard_pages() {
+    if !have_qemu() {
+        return;
+    }
+    let (code, json, out) = check("aarch64_aligned_overflow.c", &["--target", "aarch64"]);
+    assert_eq!(code, 1, "{out}");
+    let findings = json["findings"].as_array().expect("findings");
+    let lines: Vec<u64> = findings.iter().map(|f| f["location"]["line"].as_u64().unwrap_or(0)).collect();
+    assert!(lines.contains(&27) && lines.contains(&29), "both blocks: {out}");
+    for f in findings {
+        assert_eq!(f["kind"], "out-of-bounds", "{f:#}");
+        assert_eq!(f["native"]["outcome"], "reproduced", "{f:#}");
+    }
+    let (code, json, out) = check("aarch64_aligned_overflow.c", &["--target", "aarch64", "-D", "LIMIT=16"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(json["findings"].as_array().map(Vec::len), Some(0), "{out}");
+}

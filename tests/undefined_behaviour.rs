@@ -70,6 +70,14 @@ known_answers!(
     left_shift_of_a_negative_int_is_undefined => "left_shift_negative.c",
     left_shift_of_the_same_bits_as_unsigned_is_equivalent => "left_shift_negative_fixed.c",
     kept_nuw_nsw_and_exact_promises_are_equivalent => "promises_kept.ll",
+    abs_of_int_min_is_undefined => "abs_int_min.c",
+    abs_negated_as_unsigned_is_equivalent => "abs_int_min_fixed.c",
+    clz_of_zero_is_undefined => "clz_of_zero.c",
+    clz_with_zero_handled_is_equivalent => "clz_of_zero_fixed.c",
+    broken_or_disjoint_is_undefined => "disjoint_broken.ll",
+    kept_or_disjoint_is_equivalent => "disjoint_kept.ll",
+    overflow_in_a_host_programs_kernel_is_undefined => "kernel_signed_overflow_host.c",
+    wrapping_unsigned_product_in_a_kernel_is_equivalent => "kernel_signed_overflow_host_fixed.c",
 );
 
 /// The finding of a run, which must be the only one and of kind
@@ -294,4 +302,73 @@ fn aarch64_cast_values_match_qemu() {
     }
     assert_eq!(text.lines().count(), inputs.len(), "{text}");
     assert!(differs_from_x86, "the inputs tell AArch64 from x86");
+}
+
+/// The flags of `llvm.abs` (`abs(INT_MIN)`) and `llvm.ctlz`
+/// (`__builtin_clz(0)`) make the special operand poison: each is a finding
+/// at the call, of its own kind, whose witness is that operand and which
+/// UndefinedBehaviorSanitizer reproduces on the CPU.
+#[test]
+fn abs_of_the_minimum_and_clz_of_zero_are_found_and_reproduced() {
+    for (name, kind, line, detail) in [
+        ("abs_int_min.c", "signed-overflow", 15, "negation of"),
+        ("clz_of_zero.c", "invalid-builtin-use", 12, "passing zero to"),
+    ] {
+        let f = undefined_finding(&check(name, &[]));
+        assert_eq!(f["undefined_behaviour"], kind, "{name}: {f:#}");
+        assert_eq!(f["location"]["line"], line, "{name}: at the call: {f:#}");
+        assert_eq!(f["status"], "confirmed", "{name}: {f:#}");
+        assert_eq!(f["native"]["outcome"], "reproduced", "{name}: {f:#}");
+        assert!(f["native"]["detail"].as_str().unwrap_or("").contains(detail), "{name}: {f:#}");
+        let x = words(f["witness"]["x"].as_str().expect("x in the witness"));
+        let special = if kind == "signed-overflow" { 0x8000_0000 } else { 0 };
+        assert!(x.contains(&special), "{name}: {x:?}");
+    }
+}
+
+/// A broken `or disjoint` (an optimiser's promise that no bit is set in
+/// both operands) is a `broken-promise` finding at the `or`, confirmed
+/// by the model only: UBSan has no test of it.
+#[test]
+fn a_broken_or_disjoint_is_a_broken_promise() {
+    let f = undefined_finding(&check("disjoint_broken.ll", &[]));
+    assert_eq!(f["undefined_behaviour"], "broken-promise", "{f:#}");
+    assert_eq!(f["location"]["line"], 29, "at the `or`: {f:#}");
+    assert_eq!(f["status"], "confirmed-by-model", "{f:#}");
+    let (x, y) = (words(f["witness"]["a"].as_str().expect("a")), words(f["witness"]["b"].as_str().expect("b")));
+    assert_ne!(x[0] & y[0], 0, "a bit set in both: {x:?} {y:?}");
+}
+
+/// `symcross race` of a kernel: OpenCL C leaves signed overflow undefined,
+/// so an `nsw` product whose result decides a branch is a finding at the
+/// product; the same product on 64 bits is none.
+#[test]
+fn signed_overflow_in_a_kernel_is_found_by_race() {
+    let run_race = |name: &str| {
+        let path = fixture(name);
+        common::symcross(&["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--json", "-"])
+    };
+    let run = run_race("kernel_signed_overflow.cl");
+    let f = undefined_finding(&run);
+    assert_eq!(f["undefined_behaviour"], "signed-overflow", "{f:#}");
+    assert_eq!(f["location"]["line"], 5, "at the product: {f:#}");
+    assert_eq!(f["related"][0]["location"]["line"], 6, "the branch it decides: {f:#}");
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let fixed = run_race("kernel_signed_overflow_fixed.cl");
+    let json = fixed.json.as_ref().expect("JSON");
+    assert_eq!(json["findings"].as_array().map(Vec::len), Some(0), "{}\n{}", fixed.stdout, fixed.stderr);
+    assert_eq!(fixed.code, 0, "{}", fixed.stdout);
+}
+
+/// In a host program, the overflow is found in the kernel text (where the
+/// product is stored to the buffer read back); the kernel runs on pocl,
+/// which no sanitizer instruments, so it is confirmed by the model only,
+/// and the report says why.
+#[test]
+fn overflow_in_a_host_programs_kernel_is_confirmed_by_the_model_and_says_why() {
+    let f = undefined_finding(&check("kernel_signed_overflow_host.c", &[]));
+    assert_eq!(f["undefined_behaviour"], "signed-overflow", "{f:#}");
+    assert_eq!(f["status"], "confirmed-by-model", "{f:#}");
+    let why = f["native"]["detail"].as_str().unwrap_or("");
+    assert!(why.contains("OpenCL kernel") && why.contains("pocl"), "{f:#}");
 }

@@ -1,14 +1,18 @@
 /* Heap blocks that end on a guard page, for native replay where no
  * sanitizer exists (AArch64 under qemu-aarch64): the harness's malloc,
- * calloc, realloc and free are linked to the __wrap_ functions here
- * (-Wl,--wrap=malloc and so on), so a read or write past the end of a
- * block, or of a freed block, faults at once (SIGSEGV) instead of reading
- * whatever lies beyond it.
+ * calloc, realloc, posix_memalign, aligned_alloc and free are linked to
+ * the __wrap_ functions here (-Wl,--wrap=malloc and so on), so a read or
+ * write past the end of a block, or of a freed block, faults at once
+ * (SIGSEGV) instead of reading whatever lies beyond it.
  *
  * Each block is a mapping of its own: a header, the block ending exactly
  * where the next page begins, and that page mapped PROT_NONE. The block
  * is aligned to the largest power of two (at most 16) dividing its size,
  * so it can end on the page boundary: an array of floats is 4-aligned.
+ * A block asked for with a larger alignment (posix_memalign,
+ * aligned_alloc) starts at the highest address of that alignment from
+ * which it fits: when its size is not a multiple of the alignment, up to
+ * alignment - 1 bytes lie between its end and the guard page.
  * A freed block's pages are made PROT_NONE and kept (never reused), so
  * a use after free faults too. Pointers this file did not hand out (from
  * the C library's own functions, or once too many blocks exist) go to
@@ -24,6 +28,8 @@ void *__real_malloc(size_t size);
 void *__real_calloc(size_t n, size_t size);
 void *__real_realloc(void *p, size_t size);
 void __real_free(void *p);
+int __real_posix_memalign(void **out, size_t align, size_t size);
+void *__real_aligned_alloc(size_t align, size_t size);
 
 /* Marks a header of this file's. */
 #define GUARD_MAGIC 0x5359584755415244ull
@@ -31,6 +37,7 @@ void __real_free(void *p);
    loop must not run out of mappings. */
 #define GUARD_MAX_BLOCKS 65536
 #define GUARD_MAX_SIZE ((size_t)1 << 28)
+#define GUARD_MAX_ALIGN ((size_t)1 << 16)
 
 struct guard_header {
   uint64_t magic;
@@ -72,26 +79,51 @@ static struct guard_header *header_of(void *p) {
   return NULL;
 }
 
-void *__wrap_malloc(size_t size) {
-  if (size > GUARD_MAX_SIZE || guarded_blocks >= GUARD_MAX_BLOCKS) return __real_malloc(size);
+/* A block of `size` bytes at a multiple of `align` (a power of two),
+   ending as near the guard page as that allows; NULL when this file
+   does not serve it (the caller asks the real allocator). */
+static void *guarded_alloc(size_t size, size_t align) {
+  if (size > GUARD_MAX_SIZE || align > GUARD_MAX_ALIGN || guarded_blocks >= GUARD_MAX_BLOCKS) return NULL;
   size_t page = page_size();
-  size_t body = sizeof(struct guard_header) + 16 + size;
+  size_t body = sizeof(struct guard_header) + 16 + align + size;
   size_t mapping_size = (body + page - 1) / page * page + page;
   char *m = mmap(NULL, mapping_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (m == MAP_FAILED) return __real_malloc(size);
+  if (m == MAP_FAILED) return NULL;
   char *guard = m + mapping_size - page;
   if (mprotect(guard, page, PROT_NONE) != 0) {
     munmap(m, mapping_size);
-    return __real_malloc(size);
+    return NULL;
   }
   /* The size's own alignment lets the block end on the guard page. */
   char *p = guard - size;
   if (size == 0) p -= 16;
+  p = (char *)((uintptr_t)p & ~(uintptr_t)(align - 1));
   struct guard_header h = {GUARD_MAGIC, m, mapping_size, size == 0 ? 16 : size};
   memcpy(p - sizeof h, &h, sizeof h);
   guarded_blocks++;
   remember(p);
   return p;
+}
+
+void *__wrap_malloc(size_t size) {
+  void *p = guarded_alloc(size, 1);
+  return p ? p : __real_malloc(size);
+}
+
+/* EINVAL for an alignment that is not a power of two times the size
+   of a pointer, as POSIX says. */
+int __wrap_posix_memalign(void **out, size_t align, size_t size) {
+  if (align < sizeof(void *) || (align & (align - 1)) != 0) return 22;
+  void *p = guarded_alloc(size, align);
+  if (!p) return __real_posix_memalign(out, align, size);
+  *out = p;
+  return 0;
+}
+
+void *__wrap_aligned_alloc(size_t align, size_t size) {
+  if (align == 0 || (align & (align - 1)) != 0) return __real_aligned_alloc(align, size);
+  void *p = guarded_alloc(size, align);
+  return p ? p : __real_aligned_alloc(align, size);
 }
 
 void *__wrap_calloc(size_t n, size_t size) {

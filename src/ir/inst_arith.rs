@@ -33,6 +33,7 @@ pub fn int_binop(fcx: &mut FnCx, inst: Value, op: Op) -> Result<InstKind, String
         nsw: wraps && llvm::has_no_signed_wrap(inst),
         nuw: wraps && llvm::has_no_unsigned_wrap(inst),
         exact: divides && llvm::is_exact(inst),
+        disjoint: op == BinOp::Or && llvm::is_disjoint(inst),
     };
     Ok(InstKind::Int { op, lhs: fcx.operand_at(inst, 0)?, rhs: fcx.operand_at(inst, 1)?, flags })
 }

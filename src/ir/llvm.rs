@@ -117,6 +117,12 @@ pub fn is_exact(inst: Value) -> bool {
     // SAFETY: asked of opcodes that have the flag only.
     unsafe { llvm_sys::core::LLVMGetExact(inst) != 0 }
 }
+/// Whether an `or` carries `disjoint` (a bit set in both operands gives
+/// poison).
+pub fn is_disjoint(inst: Value) -> bool {
+    // SAFETY: asked of `or` instructions only.
+    unsafe { llvm_sys::core::LLVMGetIsDisjoint(inst) != 0 }
+}
 /// Whether `v` is an instruction (not a constant or argument).
 pub fn is_instruction(v: Value) -> bool {
     !unsafe { LLVMIsAInstruction(v) }.is_null()

@@ -326,6 +326,9 @@ pub struct PoisonFlags {
     /// `exact` on `udiv`, `sdiv`, `lshr`, `ashr`: no remainder, no set bit
     /// shifted out (`sdiv exact` is C's pointer difference).
     pub exact: bool,
+    /// `disjoint` on `or`: no bit is set in both operands (written by the
+    /// optimiser where the `or` stands for a sum or a merge of fields).
+    pub disjoint: bool,
 }
 
 /// What an instruction does, with its operands.

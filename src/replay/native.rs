@@ -177,7 +177,8 @@ const AARCH64_FLAGS: &[&str] = &["-O0", "-g", "-ffp-contract=off", "-fno-omit-fr
 
 /// The harness's heap functions, linked to the guard-page allocator of
 /// the replay runtime where no sanitizer exists.
-const GUARD_PAGE_LINKING: &[&str] = &["-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free"];
+const GUARD_PAGE_LINKING: &[&str] =
+    &["-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=posix_memalign,--wrap=aligned_alloc"];
 
 fn is_cxx(p: &Path) -> bool {
     matches!(p.extension().and_then(|e| e.to_str()), Some("cc" | "cpp" | "cxx" | "C"))
@@ -209,6 +210,13 @@ pub fn build(plan: &BuildPlan) -> Result<NativeProgram, ReplayError> {
             None
         }
     };
+    // The runtime's own files take the build's flags but none of the
+    // user's -I and -D (they are for the harness): compiled once per set of
+    // flags and kept (`runtime_object`), or with the harness when that fails.
+    let mut runtime_flags: Vec<std::ffi::OsString> = cmd.get_args().map(|a| a.to_os_string()).collect();
+    runtime_flags.push("-I".into());
+    runtime_flags.push(runtime.clone().into_os_string());
+    runtime_flags.extend(plan.cflags.iter().map(Into::into));
     cmd.arg("-I").arg(&runtime);
     for i in &plan.include_dirs {
         cmd.arg("-I").arg(i);
@@ -218,13 +226,27 @@ pub fn build(plan: &BuildPlan) -> Result<NativeProgram, ReplayError> {
     }
     cmd.args(&plan.cflags);
     cmd.args(&plan.inputs);
-    cmd.arg("-x").arg("c").arg(runtime.join("replay/replay_runtime.c"));
+    let mut runtime_files = vec![runtime.join("replay/replay_runtime.c")];
     if emulator.is_some() {
         // No sanitizer there: heap blocks end on a guard page instead, so
         // that running past one faults (guard_pages.c).
-        cmd.arg(runtime.join("replay/guard_pages.c")).args(GUARD_PAGE_LINKING);
+        runtime_files.push(runtime.join("replay/guard_pages.c"));
+        cmd.args(GUARD_PAGE_LINKING);
     }
-    cmd.arg("-x").arg("none");
+    let clang = crate::frontend::Tools::locate().clang;
+    for src in &runtime_files {
+        match (!cxx).then(|| runtime_object(&clang, &runtime_flags, src)).flatten() {
+            Some(object) => cmd.arg(object),
+            None => cmd.arg("-x").arg("c").arg(src).arg("-x").arg("none"),
+        };
+    }
+    if emulator.is_none() && plan.target.as_deref().is_none_or(|t| t.starts_with("x86_64")) {
+        if let Some(dir) = shared_sanitizer_dir(&clang) {
+            // The sanitizers' shared runtime: linking it takes a fraction
+            // of the time the static archive does.
+            cmd.arg("-shared-libsan").arg(format!("-Wl,-rpath,{}", dir.display()));
+        }
+    }
     cmd.arg("-lm").arg("-o").arg(&exe);
     let mut built = cmd.output().map_err(|source| ReplayError::CannotRun { what: "clang", source })?;
     // An OpenCL host program runs against the real OpenCL implementation
@@ -236,6 +258,84 @@ pub fn build(plan: &BuildPlan) -> Result<NativeProgram, ReplayError> {
         return Err(ReplayError::BuildFailed { plan: plan.describe(), stderr: String::from_utf8_lossy(&built.stderr).into_owned() });
     }
     Ok(NativeProgram { dir, exe, emulator })
+}
+
+/// The replay runtime file `src` compiled with `flags` into an object in
+/// the cache directory (frontend's `cache_dir`), under a key of the
+/// compiler, the flags and the file's text, so that a run compiles only
+/// the harness. None when caching is off or the compile fails.
+fn runtime_object(clang: &Path, flags: &[std::ffi::OsString], src: &Path) -> Option<PathBuf> {
+    let dir = crate::frontend::cache_dir()?;
+    let mut d = crate::frontend::Digest::new();
+    d.add(env!("CARGO_PKG_VERSION").as_bytes());
+    d.add(clang.as_os_str().as_encoded_bytes());
+    if let Ok(m) = std::fs::metadata(clang) {
+        let mtime = m.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |t| t.as_nanos());
+        d.add(&m.len().to_le_bytes());
+        d.add(&mtime.to_le_bytes());
+    }
+    for f in flags {
+        d.add(f.as_encoded_bytes());
+    }
+    d.add(src.as_os_str().as_encoded_bytes());
+    d.add(&std::fs::read(src).ok()?);
+    let stem = src.file_stem()?.to_str()?;
+    let target = dir.join(format!("replay-{stem}-{}.o", d.hex()));
+    if target.is_file() {
+        return Some(target);
+    }
+    std::fs::create_dir_all(&dir).ok()?;
+    let tmp = tempfile::Builder::new().suffix(".o").tempfile_in(&dir).ok()?;
+    let built = Command::new(clang)
+        .args(flags)
+        .arg("-c")
+        .arg("-x")
+        .arg("c")
+        .arg(src)
+        .arg("-o")
+        .arg(tmp.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .ok()?;
+    if !built.success() {
+        return None;
+    }
+    tmp.persist(&target).ok()?;
+    prune_objects(&dir, &target, stem);
+    Some(target)
+}
+
+/// Runtime objects of one file kept in the cache: enough for the flag
+/// sets a user alternates between.
+const KEEP_OBJECTS: usize = 16;
+
+/// Deletes the oldest `replay-STEM-*.o` beyond KEEP_OBJECTS.
+fn prune_objects(dir: &Path, newest: &Path, stem: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let prefix = format!("replay-{stem}-");
+    let mut files: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".o")))
+        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
+        .collect();
+    files.sort_by_key(|f| std::cmp::Reverse(f.0));
+    for (_, old) in files.into_iter().skip(KEEP_OBJECTS).filter(|(_, p)| p != newest) {
+        let _ = std::fs::remove_file(old);
+    }
+}
+
+/// The directory of clang's shared sanitizer runtime for x86-64
+/// (`lib/clang/VERSION/lib/linux` beside clang's real binary), if there.
+fn shared_sanitizer_dir(clang: &Path) -> Option<PathBuf> {
+    let real = std::fs::canonicalize(clang).ok().or_else(|| {
+        let on_path = std::env::var_os("PATH")?;
+        std::env::split_paths(&on_path).map(|d| d.join(clang)).find(|p| p.is_file()).and_then(|p| std::fs::canonicalize(p).ok())
+    })?;
+    let root = real.parent()?.parent()?.join("lib/clang");
+    std::fs::read_dir(root).ok()?.flatten().map(|v| v.path().join("lib/linux")).find(|d| d.join("libclang_rt.asan-x86_64.so").is_file())
 }
 
 /// The signal the replay runtime stops a run with after `RUN_LIMIT`.

@@ -59,6 +59,7 @@ const UBSAN_KINDS: &[(&str, FindingKind)] = &[
     ("left shift of negative value", FindingKind::UndefinedBehaviour),
     ("cannot be represented in type", FindingKind::UndefinedBehaviour),
     ("is outside the range of representable values", FindingKind::UndefinedBehaviour),
+    ("passing zero to", FindingKind::UndefinedBehaviour),
 ];
 
 const SIGABRT: i32 = 6;

@@ -112,15 +112,21 @@ pub fn skip_reason(f: &Finding, dir: Option<&Path>) -> Option<&'static str> {
         K::UndefinedBehaviour
             if matches!(
                 f.undefined_behaviour,
-                Some(crate::report::UndefinedOperation::UnsignedWrap | crate::report::UndefinedOperation::InexactDivision)
+                Some(
+                    crate::report::UndefinedOperation::UnsignedWrap
+                        | crate::report::UndefinedOperation::InexactDivision
+                        | crate::report::UndefinedOperation::BrokenPromise
+                )
             ) =>
         {
-            Some("a broken `nuw` or `exact` promise of the compiled code: UndefinedBehaviorSanitizer has no test of it")
+            Some("a broken `nuw`, `exact` or `disjoint` promise of the compiled code: UndefinedBehaviorSanitizer has no test of it")
         }
         K::UninitializedRead => Some("an uninitialised read needs MemorySanitizer, which cannot be combined with AddressSanitizer"),
         _ if f.witness.is_none() => Some("no witness"),
-        K::OutOfBounds | K::UseAfterFree | K::DoubleFree | K::DivisionByZero | K::UndefinedBehaviour | K::WriteToReadOnly
-            if in_kernel(f, dir) =>
+        K::UndefinedBehaviour if in_kernel(f, dir) => Some(
+            "undefined behaviour in an OpenCL kernel: the kernel runs on the OpenCL implementation (pocl), whose compiled code UndefinedBehaviorSanitizer does not instrument (a signed overflow there just wraps)",
+        ),
+        K::OutOfBounds | K::UseAfterFree | K::DoubleFree | K::DivisionByZero | K::WriteToReadOnly if in_kernel(f, dir) =>
         {
             Some("a memory error in an OpenCL kernel: the kernel runs on the OpenCL implementation (pocl), which the sanitizers do not instrument")
         }

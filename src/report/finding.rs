@@ -145,6 +145,12 @@ pub enum UndefinedOperation {
     /// remainder (C's pointer difference of pointers into different
     /// objects, or misaligned ones).
     InexactDivision,
+    /// `__builtin_clz`/`__builtin_ctz` of zero (IR `llvm.ctlz`/`llvm.cttz`
+    /// whose flag says a zero operand is poison).
+    InvalidBuiltinUse,
+    /// Another promise the optimiser wrote from C's rules is broken (`or
+    /// disjoint`: a bit set in both operands).
+    BrokenPromise,
 }
 
 impl UndefinedOperation {
@@ -158,6 +164,8 @@ impl UndefinedOperation {
             UndefinedOperation::LeftShiftOverflow => "left-shift-overflow",
             UndefinedOperation::UnsignedWrap => "unsigned-wrap",
             UndefinedOperation::InexactDivision => "inexact-division",
+            UndefinedOperation::InvalidBuiltinUse => "invalid-builtin-use",
+            UndefinedOperation::BrokenPromise => "broken-promise",
         }
     }
 }

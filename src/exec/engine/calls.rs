@@ -148,10 +148,18 @@ impl<'m> Executor<'m> {
                         self.set_shadow(state, d, None);
                     }
                     self.set_reg(state, d, v);
+                    // Lanes an intrinsic's flag makes poison (exec/ops/undefined.rs).
+                    if self.shadow.poison.is_some() {
+                        self.merge_poison(state, d);
+                    }
                 }
+                self.shadow.poison = None;
                 Step::Continue
             }
-            Err(step) => step,
+            Err(step) => {
+                self.shadow.poison = None;
+                step
+            }
         }
     }
 

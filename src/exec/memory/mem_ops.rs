@@ -121,7 +121,12 @@ impl<'m> Executor<'m> {
         let shadow = value_shadow.as_ref().map(|s| (value_to_bytes(&mut self.cx.pool, &t, &s.mask), s.origin));
         match self.resolve(state, addr, bytes.len() as u64, inst.loc, true) {
             Ok(access) => {
-                if let Some(s) = value_shadow.filter(|_| self.indeterminate_store_is_use(state, access.object)) {
+                // The poison of an undefined operation is not: a kernel's
+                // arithmetic on arbitrary buffer contents would all be
+                // findings. It is one where it decides something, in the
+                // kernel or in the host that reads it back.
+                let undefined = value_shadow.as_ref().is_some_and(|s| self.shadow.is_undefined(s.origin));
+                if let Some(s) = value_shadow.filter(|_| !undefined && self.indeterminate_store_is_use(state, access.object)) {
                     let o = state.memory.object(access.object);
                     let at = match self.cx.pool.as_const(access.offset) {
                         Some(off) => {

@@ -32,9 +32,11 @@ impl<'m> Executor<'m> {
                 self.check_divisor(state, inst, *d)?;
             }
         }
-        // Undefined operations are host code's findings; inside an OpenCL
-        // kernel they keep the results they had (README, "Undefined
-        // behaviour").
+        // OpenCL C leaves signed overflow undefined as C does, but defines
+        // what C does not: shift counts are masked by the compiler, and
+        // division overflow gives an unspecified value. So a kernel's only
+        // undefined arithmetic is an `nsw` overflow (README, "Undefined
+        // behaviour"). CUDA kernels keep their results for now.
         let host = state.gpu.is_none();
         if host && matches!(op, BinOp::SDiv | BinOp::SRem) {
             for (x, d) in a.iter().zip(b.iter()) {
@@ -44,6 +46,9 @@ impl<'m> Executor<'m> {
         let r = self.map2(&a, &b, |p, x, y| p.bin(op, x, y));
         if host {
             self.int_poison(inst, op, flags, &a, &b, &r);
+        } else if flags.nsw && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) && !self.cx.module.is_cuda() {
+            let nsw_only = PoisonFlags { nsw: true, ..PoisonFlags::default() };
+            self.int_poison(inst, op, nsw_only, &a, &b, &r);
         }
         Ok(r)
     }

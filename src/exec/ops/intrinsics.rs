@@ -491,7 +491,23 @@ impl<'m> Executor<'m> {
             }
             Llvm::VaStart => return Some(self.va_start(state, c.args[0][0], loc).map(|_| None)),
             Llvm::VaCopy => return Some(self.copy_bytes(state, c.args[0][0], c.args[1][0], 24, loc).map(|_| None)),
-            _ => self.llvm_value_intrinsic(c, op)?,
+            _ => {
+                let r = self.llvm_value_intrinsic(c, op)?;
+                // The flag of abs/ctlz/cttz says the special operand is
+                // poison (undefined.rs); host code only, as for `nsw`'s
+                // kin: OpenCL C defines abs and clz for every value.
+                let count = match op {
+                    Llvm::Ctlz => Some("leading"),
+                    Llvm::Cttz => Some("trailing"),
+                    _ => None,
+                };
+                let flagged = matches!(op, Llvm::Abs | Llvm::Ctlz | Llvm::Cttz)
+                    && c.args.get(1).and_then(|f| f.first()).and_then(|f| self.cx.pool.as_const(*f)) == Some(1);
+                if flagged && state.gpu.is_none() {
+                    self.flagged_intrinsic_poison(loc, count, &c.args[0], &r);
+                }
+                r
+            }
         };
         Some(Ok(Some(r)))
     }

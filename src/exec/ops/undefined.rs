@@ -88,6 +88,52 @@ impl<'m> Executor<'m> {
         self.record_poison(inst.loc, UndefinedOperation::FloatCastOverflow, what, &conds, r);
     }
 
+    /// Marks the lanes of `llvm.abs` (`abs`) or `llvm.ctlz`/`llvm.cttz`
+    /// (`name` of the count) that are poison by the call's flag: the
+    /// absolute value of the minimum (C's `abs(INT_MIN)`), a count of
+    /// zeros of zero (`__builtin_clz(0)`).
+    pub(in crate::exec) fn flagged_intrinsic_poison(&mut self, loc: Loc, count: Option<&str>, x: &Value, r: &Value) {
+        let p = &mut self.cx.pool;
+        let w = x.first().map_or(0, |l| p.width(*l));
+        if w == 0 {
+            return;
+        }
+        let special = if count.is_none() { 1u128 << (w - 1) } else { 0 };
+        let c = p.constant(w, special);
+        let ranges = &mut self.shadow.operand_ranges;
+        // No query where the operand's range leaves the special value out
+        // (abs of a difference of bytes, a count of a value with a bit
+        // forced on).
+        let conds: Vec<ExprId> = x
+            .iter()
+            .map(|l| {
+                let special_signed = crate::expr::to_signed(special, w);
+                let excluded = (count.is_none() && signed_bits(p, *l) < w)
+                    || (Range::tracked(w) && {
+                        let r = ranges.range(p, *l);
+                        let (s, u) = (r.signed, r.unsigned);
+                        special_signed < s.lo || special_signed > s.hi || (special as i128) < u.lo || (special as i128) > u.hi
+                    });
+                if excluded {
+                    p.bool_const(false)
+                } else {
+                    p.eq(*l, c)
+                }
+            })
+            .collect();
+        let (kind, what) = match count {
+            None => (
+                UndefinedOperation::SignedOverflow,
+                format!("the absolute value of the minimum {w}-bit integer (`abs(INT_MIN)`: its negation does not fit)"),
+            ),
+            Some(name) => (
+                UndefinedOperation::InvalidBuiltinUse,
+                format!("a count of the {name} zeros of a {w}-bit zero (`__builtin_clz(0)`/`__builtin_ctz(0)`: C leaves it undefined)"),
+            ),
+        };
+        self.record_poison(loc, kind, what, &conds, r);
+    }
+
     /// Leaves in `self.shadow.poison` the lanes of `r` that `conds` make
     /// poison, for the step to merge into the result's shadow. A second
     /// reason for the same result joins the first's lanes under the first's
@@ -261,6 +307,10 @@ fn promise(op: BinOp, flags: PoisonFlags, w: u32) -> Option<(UndefinedOperation,
             UndefinedOperation::InexactDivision,
             format!("a {w}-bit `{verb}` the compiler marked `exact` (a pointer difference, or a division it knows leaves no remainder) leaves a remainder"),
         )),
+        BinOp::Or if flags.disjoint => Some((
+            UndefinedOperation::BrokenPromise,
+            format!("a {w}-bit `|` the compiler marked `disjoint` (it stands for a sum or a merge of separate fields) has a bit set in both operands"),
+        )),
         _ => None,
     }
 }
@@ -271,6 +321,7 @@ fn has_promise(op: BinOp, flags: PoisonFlags) -> bool {
         BinOp::Shl => flags.nsw || flags.nuw,
         BinOp::Add | BinOp::Sub | BinOp::Mul => flags.nuw,
         BinOp::UDiv | BinOp::SDiv | BinOp::LShr | BinOp::AShr => flags.exact,
+        BinOp::Or => flags.disjoint,
         _ => false,
     }
 }
@@ -300,6 +351,7 @@ pub(crate) fn flags_kept(op: BinOp, flags: PoisonFlags, w: u32, x: u128, y: u128
         BinOp::LShr | BinOp::AShr => x & ((1u128 << y) - 1) == 0,
         BinOp::UDiv => y == 0 || x.is_multiple_of(y),
         BinOp::SDiv => y == 0 || signed(x).checked_rem(signed(y)).is_none_or(|v| v == 0),
+        BinOp::Or => x & y == 0,
         _ => true,
     }
 }
@@ -345,6 +397,12 @@ fn promise_broken(p: &mut ExprPool, op: BinOp, flags: PoisonFlags, a: ExprId, b:
             p.not(same)
         }
         BinOp::Sub => p.cmp(CmpOp::Ult, a, b),
+        BinOp::Or => {
+            let common = p.and(a, b);
+            let zero = p.constant(w, 0);
+            let none = p.eq(common, zero);
+            p.not(none)
+        }
         BinOp::Shl => {
             // The largest value shifted by the largest count keeps every
             // bit (and the sign bit clear): no promise can break.

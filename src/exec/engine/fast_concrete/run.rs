@@ -331,7 +331,7 @@ fn defined_word(pool: &mut ExprPool, op: BinOp, flags: PoisonFlags, w: u32, x: u
         let magnitude = if s < 0 { !s } else { s };
         (65 - magnitude.leading_zeros()).max(1).min(w)
     };
-    if (flags.nuw || flags.exact || (flags.nsw && op == BinOp::Shl))
+    if (flags.nuw || flags.exact || flags.disjoint || (flags.nsw && op == BinOp::Shl))
         && !crate::exec::ops::undefined::flags_kept(op, flags, w, x as u128, y as u128)
     {
         return false;
