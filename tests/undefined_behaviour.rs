@@ -310,10 +310,9 @@ fn aarch64_cast_values_match_qemu() {
 /// UndefinedBehaviorSanitizer reproduces on the CPU.
 #[test]
 fn abs_of_the_minimum_and_clz_of_zero_are_found_and_reproduced() {
-    for (name, kind, line, detail) in [
-        ("abs_int_min.c", "signed-overflow", 15, "negation of"),
-        ("clz_of_zero.c", "invalid-builtin-use", 12, "passing zero to"),
-    ] {
+    for (name, kind, line, detail) in
+        [("abs_int_min.c", "signed-overflow", 15, "negation of"), ("clz_of_zero.c", "invalid-builtin-use", 12, "passing zero to")]
+    {
         let f = undefined_finding(&check(name, &[]));
         assert_eq!(f["undefined_behaviour"], kind, "{name}: {f:#}");
         assert_eq!(f["location"]["line"], line, "{name}: at the call: {f:#}");
@@ -371,4 +370,18 @@ fn overflow_in_a_host_programs_kernel_is_confirmed_by_the_model_and_says_why() {
     assert_eq!(f["status"], "confirmed-by-model", "{f:#}");
     let why = f["native"]["detail"].as_str().unwrap_or("");
     assert!(why.contains("OpenCL kernel") && why.contains("pocl"), "{f:#}");
+}
+
+/// Every work-item of 256 can overflow the same `nsw` sum, an address:
+/// the finding is reported once, and the items after it ask the solver
+/// nothing more about it (before, two queries per item on a growing path).
+#[test]
+fn a_kernels_overflow_is_asked_of_the_solver_until_found_not_per_item() {
+    let path = fixture("kernel_overflow_every_item.cl");
+    let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "256", "--num-groups", "1", "--json", "-"]);
+    let f = undefined_finding(&run);
+    assert_eq!(f["undefined_behaviour"], "signed-overflow", "{f:#}");
+    assert_eq!(f["location"]["line"], 6, "{f:#}");
+    let queries = run.json.as_ref().unwrap()["stats"]["queries"].as_u64().expect("queries");
+    assert!(queries < 40, "{queries} solver queries for one operation of 256 work-items");
 }

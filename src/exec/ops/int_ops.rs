@@ -36,7 +36,9 @@ impl<'m> Executor<'m> {
         // what C does not: shift counts are masked by the compiler, and
         // division overflow gives an unspecified value. So a kernel's only
         // undefined arithmetic is an `nsw` overflow (README, "Undefined
-        // behaviour"). CUDA kernels keep their results for now.
+        // behaviour"). CUDA kernels keep their results for now, and so
+        // do the runtime model's own builtins (their OpenCL C may lean on
+        // wrapping, as the implementation's may).
         let host = state.gpu.is_none();
         if host && matches!(op, BinOp::SDiv | BinOp::SRem) {
             for (x, d) in a.iter().zip(b.iter()) {
@@ -46,7 +48,11 @@ impl<'m> Executor<'m> {
         let r = self.map2(&a, &b, |p, x, y| p.bin(op, x, y));
         if host {
             self.int_poison(inst, op, flags, &a, &b, &r);
-        } else if flags.nsw && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) && !self.cx.module.is_cuda() {
+        } else if flags.nsw
+            && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul)
+            && !self.cx.module.is_cuda()
+            && !self.in_runtime_model(inst.loc)
+        {
             let nsw_only = PoisonFlags { nsw: true, ..PoisonFlags::default() };
             self.int_poison(inst, op, nsw_only, &a, &b, &r);
         }
