@@ -167,6 +167,34 @@ fn a_serial_and_a_four_lane_sum_are_proved_close_relative_to_the_magnitudes() {
     assert_exceeds(&report_of("sum16_serial_vs_lanes_broken.c", &[]));
 }
 
+#[test]
+fn a_fused_against_an_unfused_multiply_add_is_proved_relative_to_the_magnitude_of_its_terms() {
+    // Signs mixed: the sum cancels, so only a bound relative to
+    // |a*b| + |c| holds; the proof says it used that magnitude.
+    let json = report_of("fma_vs_unfused_rel_to.c", &[]);
+    assert_proved(&json, "error-analysis");
+    let t = &json["tolerance"][0];
+    let proof = t["proof"].as_str().unwrap();
+    assert!(proof.contains("mixed signs") && proof.contains("rel-to magnitude"), "{proof}");
+    assert!(t["proved_max"].as_f64().unwrap() <= 2f64.powi(-22), "{t}");
+    let t = assert_exceeds(&report_of("fma_vs_unfused_rel_to_tight_broken.c", &[])).clone();
+    assert!(t["worst"]["relative"].as_f64().unwrap() > 2f64.powi(-24), "{t}");
+}
+
+#[test]
+fn a_regrouped_sum_is_proved_within_two_ulps_and_exceeds_one() {
+    // Each side rounds twice; counting the last rounding once (and half
+    // an ulp of the inner sums' one binade) gives 2 ulps, the true worst.
+    let json = report_of("sum3_regrouped.c", &[]);
+    assert_proved(&json, "error-analysis");
+    let t = &json["tolerance"][0];
+    assert!(t["proof"].as_str().unwrap().contains("last rounding"), "{t}");
+    assert_eq!(t["proved_max"], 2.0, "{t}");
+    assert_eq!(t["worst"]["ulps"], 2, "{t}");
+    let t = assert_exceeds(&report_of("sum3_regrouped_one_ulp_broken.c", &[])).clone();
+    assert_eq!(t["worst"]["ulps"], 2, "{t}");
+}
+
 /// `symcross replay` of a `--tolerance` finding compares within the
 /// tolerance: a report whose tolerance is raised to the witness's own
 /// error (1 ulp) no longer reproduces, where a bit-for-bit comparison would.

@@ -32,6 +32,9 @@ pub struct InputRange {
     pub hi: i128,
     /// Whether a constraint of the path excludes NaN (an ordered comparison).
     pub nan_excluded: bool,
+    /// The least ordinal of `|x|` a constraint `fabs(x) >= c` allows (0:
+    /// none): the range minus the values closer to zero than that.
+    pub magnitude_at_least: i128,
 }
 
 impl InputRange {
@@ -59,6 +62,28 @@ impl InputRange {
     /// The range as reals: its least and greatest value.
     pub fn bounds(&self, f: FpFormat) -> (f64, f64) {
         (value_of_ordinal(f, self.lo), value_of_ordinal(f, self.hi))
+    }
+
+    /// The range as one or two intervals of reals: two when it runs across
+    /// zero and a magnitude constraint cuts the values near zero out.
+    pub fn parts(&self, f: FpFormat) -> Vec<(f64, f64)> {
+        let m = self.magnitude_at_least;
+        if m > 0 && self.lo < 0 && self.hi > 0 {
+            let mut out = Vec::new();
+            if self.lo <= -m {
+                out.push((value_of_ordinal(f, self.lo), value_of_ordinal(f, -m)));
+            }
+            if self.hi >= m {
+                out.push((value_of_ordinal(f, m), value_of_ordinal(f, self.hi)));
+            }
+            out
+        } else if m > 0 && self.lo >= 0 {
+            vec![(value_of_ordinal(f, self.lo.max(m)), value_of_ordinal(f, self.hi))]
+        } else if m > 0 && self.hi <= 0 {
+            vec![(value_of_ordinal(f, self.lo), value_of_ordinal(f, self.hi.min(-m)))]
+        } else {
+            vec![self.bounds(f)]
+        }
     }
 }
 
@@ -93,7 +118,7 @@ fn infinity_ordinal(f: FpFormat) -> i128 {
 /// The range of `input` on `path`.
 pub fn input_range(pool: &ExprPool, path: &[ExprId], input: FloatInput) -> InputRange {
     let inf = infinity_ordinal(input.format);
-    let mut range = InputRange { lo: -inf, hi: inf, nan_excluded: false };
+    let mut range = InputRange { lo: -inf, hi: inf, nan_excluded: false, magnitude_at_least: 0 };
     // Each entry: "`e` is non-zero" holds (or does not). Assumptions reach
     // the path as `zext(ite(a, b, 0)) != 0` and the like (C's `&&` and
     // the int argument of symcross_assume), so those forms are unfolded.
@@ -163,11 +188,14 @@ fn narrow(pool: &ExprPool, range: &mut InputRange, input: FloatInput, e: ExprId,
         hi = if set.has(Outcomes::EQ) { ok } else { ok - 1 };
     }
     if magnitude {
-        // |x| <= c bounds x on both sides; a lower bound of |x| is two
-        // ranges, left as the whole range (over-approximation).
+        // |x| <= c bounds x on both sides; a lower bound of |x| cuts the
+        // values near zero out, kept apart (the range stays one interval).
         if hi != i128::MAX {
             range.lo = range.lo.max(-hi);
             range.hi = range.hi.min(hi);
+        }
+        if lo != i128::MIN {
+            range.magnitude_at_least = range.magnitude_at_least.max(lo);
         }
         return;
     }
@@ -210,7 +238,7 @@ mod tests {
 
     #[test]
     fn a_range_across_zero_holds_both_zeros() {
-        let r = InputRange { lo: -1, hi: 1, nan_excluded: true };
+        let r = InputRange { lo: -1, hi: 1, nan_excluded: true, magnitude_at_least: 0 };
         let bits: Vec<u128> = r.bit_patterns(FpFormat::Single).collect();
         assert_eq!(bits, [0x8000_0001, 0x8000_0000, 0, 1]);
         assert_eq!(r.patterns(), 4);

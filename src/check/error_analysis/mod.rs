@@ -79,8 +79,9 @@ pub fn analyse(
     }
     match rounding_bounds::prove(pool, path, q) {
         Ok(p) => {
+            let refined = if p.used.is_empty() { String::new() } else { format!("; {}", p.used.join("; ")) };
             let proof = format!(
-                "rounding-error bounds (each rounding v(1+d), |d| <= u/(1+u), relative and absolute error terms) on {} box(es) of {}: no error above {:e}",
+                "rounding-error bounds (each rounding v(1+d), |d| <= u/(1+u), relative and absolute error terms{refined}) on {} box(es) of {}: no error above {:e}",
                 p.boxes, p.inputs, p.max
             );
             Analysed::Within { by: DecidedBy::ErrorAnalysis, proof, max: p.max }

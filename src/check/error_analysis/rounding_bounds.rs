@@ -31,6 +31,9 @@ use std::collections::BTreeMap;
 /// Boxes of the inputs the step may evaluate per element.
 pub const BOX_BUDGET: u32 = 4096;
 
+/// Most boxes to start from when inputs' ranges are in two parts.
+const START_BOXES: usize = 64;
+
 /// What the step proved: the largest error (in the tolerance's measure)
 /// over all boxes, and how many boxes it took.
 #[derive(Clone, Debug)]
@@ -41,7 +44,17 @@ pub struct Proved {
     pub boxes: u32,
     /// The inputs and their ranges, in words.
     pub inputs: String,
+    /// The refinements of the plain relative bound the proof used, in words.
+    pub used: Vec<&'static str>,
 }
+
+/// Refinements of the plain relative bound a proof may use, named in its
+/// text.
+const MIXED_SIGNS: &str = "a sum of mixed signs errs relative to its terms' absolute values summed";
+const ONE_BINADE: &str = "a value within one binade rounds by at most half its ulp";
+const LAST_ROUNDING: &str =
+    "ulps from the distance of the two values before their last rounding (floats between the two results lie between those values)";
+const MAGNITUDE_REFERENCE: &str = "the rel-to magnitude is the sum of the absolute values of the real result's terms";
 
 /// The real value a node computes without rounding, as a linear
 /// combination of atoms (inputs, and products, quotients or roots of
@@ -95,6 +108,14 @@ impl Shadow {
     }
 }
 
+/// Whether no term of `a` is cancelled by the same term of `k * b`: then
+/// `|a + k b|abs = |a|abs + |b|abs`.
+fn terms_add_up(a: &Shadow, b: &Shadow, k: f64) -> bool {
+    let same_sign = |x: f64, y: f64| x == 0.0 || y == 0.0 || (x > 0.0) == (y > 0.0);
+    same_sign(f64::from_bits(a.constant), k * f64::from_bits(b.constant))
+        && b.terms.iter().all(|(t, c)| a.terms.get(t).is_none_or(|d| same_sign(f64::from_bits(*d), k * f64::from_bits(*c))))
+}
+
 fn exact_add(a: f64, b: f64) -> Option<f64> {
     let s = a + b;
     (s.is_finite() && s - a == b && s - b == a).then_some(s)
@@ -106,7 +127,10 @@ fn exact_mul(a: f64, b: f64) -> Option<f64> {
 }
 
 /// One value over a box: its shadow, an interval holding the shadow's
-/// value, and the error bound `rho * |R| + alpha` of the computed value.
+/// value, and the error bound `rho * |R| + mu * |R|abs + alpha` of the
+/// computed value, where `|R|abs` is the shadow's magnitude: the sum of
+/// the absolute values of its terms (what a sum of mixed signs errs
+/// relative to), at most `mag_hi` on the box.
 #[derive(Clone, Debug)]
 struct Bound {
     shadow: Shadow,
@@ -114,6 +138,8 @@ struct Bound {
     hi: f64,
     rho: f64,
     alpha: f64,
+    mu: f64,
+    mag_hi: f64,
 }
 
 impl Bound {
@@ -129,7 +155,66 @@ impl Bound {
     }
     /// The largest error over the box.
     fn max_error(&self) -> f64 {
-        up(up(self.rho * self.max_abs()) + self.alpha)
+        add_up(add_up(mul_up(self.rho, self.max_abs()), mul_up(self.mu, self.mag_hi)), self.alpha)
+    }
+    /// The least magnitude of the computed value over the box (may be
+    /// negative: then the value may be zero or of either sign).
+    fn min_computed(&self) -> f64 {
+        let relative = mul_down(self.min_abs(), sub_down(1.0, self.rho));
+        sub_down(sub_down(relative, mul_up(self.mu, self.mag_hi)), self.alpha)
+    }
+    /// The same bound with the magnitude term made absolute, for the
+    /// operations that keep only relative and absolute terms.
+    fn without_mu(self) -> Bound {
+        if self.mu == 0.0 {
+            return self;
+        }
+        let alpha = add_up(self.alpha, mul_up(self.mu, self.mag_hi));
+        Bound { alpha, mu: 0.0, mag_hi: 0.0, ..self }
+    }
+    /// An exact value's bound.
+    fn exact(shadow: Shadow, lo: f64, hi: f64) -> Bound {
+        Bound { shadow, lo, hi, rho: 0.0, alpha: 0.0, mu: 0.0, mag_hi: 0.0 }
+    }
+}
+
+/// `a + b` rounded up: exact when double holds it, else one place up.
+fn add_up(a: f64, b: f64) -> f64 {
+    exact_add(a, b).unwrap_or_else(|| up(a + b))
+}
+
+/// `a - b` rounded down: exact when double holds it, else one place down.
+fn sub_down(a: f64, b: f64) -> f64 {
+    exact_add(a, -b).unwrap_or_else(|| down(a - b))
+}
+
+/// `a * b` rounded down (both non-negative): exact when double holds it.
+fn mul_down(a: f64, b: f64) -> f64 {
+    if a == 0.0 || b == 0.0 {
+        return 0.0;
+    }
+    exact_mul(a, b).unwrap_or_else(|| down(a * b))
+}
+
+/// `a * b` rounded up (both non-negative): exact when double holds it.
+fn mul_up(a: f64, b: f64) -> f64 {
+    if a == 0.0 || b == 0.0 {
+        return 0.0;
+    }
+    exact_mul(a, b).unwrap_or_else(|| up(a * b))
+}
+
+/// The exponent of the binade of a positive finite double: `2^e <= x <
+/// 2^(e+1)`, read from its bits (exact, unlike `log2`).
+fn binade(x: f64) -> i32 {
+    let bits = x.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    if biased == 0 {
+        // Subnormal: the leading one's place.
+        let m = bits & ((1 << 52) - 1);
+        -1074 + (63 - m.leading_zeros() as i32)
+    } else {
+        biased - 1023
     }
 }
 
@@ -170,17 +255,72 @@ fn format_constants(f: FpFormat) -> (f64, f64, f64, f64) {
 struct Analyser<'p> {
     pool: &'p ExprPool,
     atoms: FxHashMap<Atom, u32>,
+    /// An interval holding each atom's value on the box.
+    atom_ranges: Vec<(f64, f64)>,
     boxes: FxHashMap<FloatInput, (f64, f64)>,
     memo: FxHashMap<(ExprId, FpFormat), Option<Bound>>,
+    /// Refinements used on this box (`Proved::used`).
+    used: std::collections::BTreeSet<&'static str>,
     /// Why the first failure happened, and whether it is the box's (a
     /// smaller box may avoid it) rather than the method's.
     why: Option<(String, bool)>,
 }
 
 impl Analyser<'_> {
-    fn atom(&mut self, a: Atom) -> Shadow {
+    /// The shadow of atom `a`, whose value lies in `[lo, hi]` on the box.
+    fn atom(&mut self, a: Atom, lo: f64, hi: f64) -> Shadow {
         let n = self.atoms.len() as u32;
-        Shadow::atom(*self.atoms.entry(a).or_insert(n))
+        let k = *self.atoms.entry(a).or_insert(n);
+        if k == n {
+            self.atom_ranges.push((lo, hi));
+        } else {
+            // Both intervals hold the atom's value.
+            let r = &mut self.atom_ranges[k as usize];
+            *r = (r.0.max(lo), r.1.min(hi));
+        }
+        Shadow::atom(k)
+    }
+
+    /// An upper bound of `|s|abs`, the sum of the absolute values of the
+    /// shadow's terms, on the box.
+    fn magnitude(&self, s: &Shadow) -> f64 {
+        let mut m = f64::from_bits(s.constant).abs();
+        for (a, c) in &s.terms {
+            let (lo, hi) = self.atom_ranges[*a as usize];
+            m = add_up(m, mul_up(f64::from_bits(*c).abs(), lo.abs().max(hi.abs())));
+        }
+        m
+    }
+
+    /// A lower bound of `|s|abs` on the box.
+    fn magnitude_low(&self, s: &Shadow) -> f64 {
+        let mut m = f64::from_bits(s.constant).abs();
+        for (a, c) in &s.terms {
+            let (lo, hi) = self.atom_ranges[*a as usize];
+            let least = if lo <= 0.0 && hi >= 0.0 { 0.0 } else { lo.abs().min(hi.abs()) };
+            m = down(m + down(f64::from_bits(*c).abs() * least));
+        }
+        m.max(0.0)
+    }
+
+    /// Whether every term of `s` (and its constant) has one sign on the
+    /// box, so `|s| = |s|abs`.
+    fn terms_of_one_sign(&self, s: &Shadow) -> bool {
+        let c = f64::from_bits(s.constant);
+        let (mut pos, mut neg) = (c > 0.0, c < 0.0);
+        for (a, k) in &s.terms {
+            let (lo, hi) = self.atom_ranges[*a as usize];
+            let k = f64::from_bits(*k);
+            let (tlo, thi) = if k > 0.0 { (lo, hi) } else { (-hi, -lo) };
+            if tlo >= 0.0 {
+                pos = true;
+            } else if thi <= 0.0 {
+                neg = true;
+            } else {
+                return false;
+            }
+        }
+        !(pos && neg)
     }
 
     fn fail(&mut self, why: impl Into<String>) -> Option<Bound> {
@@ -224,7 +364,7 @@ impl Analyser<'_> {
             if !v.is_finite() {
                 return self.fail("a constant is not a finite number");
             }
-            return Some(Bound { shadow: Shadow::constant(v), lo: v, hi: v, rho: 0.0, alpha: 0.0 });
+            return Some(Bound::exact(Shadow::constant(v), v, v));
         }
         if let Some(est) = pool.estimate_of(e).filter(|_| f == FpFormat::Single) {
             return self.estimate(est);
@@ -232,8 +372,11 @@ impl Analyser<'_> {
         if let Some((array, offset)) = input_word(pool, e, f.width() / 8) {
             let input = FloatInput { array, offset, format: f };
             let Some(&(lo, hi)) = self.boxes.get(&input) else { return self.fail("a float input has no range") };
-            let shadow = self.atom(Atom::Input(array, offset));
-            return Some(Bound { shadow, lo, hi, rho: 0.0, alpha: 0.0 });
+            let shadow = self.atom(Atom::Input(array, offset), lo, hi);
+            return Some(Bound::exact(shadow, lo, hi));
+        }
+        if let Some((exact, exact_when_tiny)) = self.unrounded(e, f)? {
+            return self.round(exact, f, exact_when_tiny);
         }
         let sign = 1u128 << (f.width() - 1);
         match &*pool.get(e) {
@@ -243,38 +386,9 @@ impl Analyser<'_> {
             }
             Expr::Bin(BinOp::Xor, x, m) if pool.as_const(*m) == Some(sign) => {
                 let b = self.value(*x, f)?;
-                Some(Bound { shadow: b.shadow.scaled(-1.0)?, lo: -b.hi, hi: -b.lo, rho: b.rho, alpha: b.alpha })
+                Some(Bound { shadow: b.shadow.scaled(-1.0)?, lo: -b.hi, hi: -b.lo, ..b })
             }
-            Expr::FBin(op, g, a, b) if *g == f => {
-                let (a, b) = (self.value(*a, f)?, self.value(*b, f)?);
-                let exact = match op {
-                    FBinOp::Add => self.add(a, b, 1.0)?,
-                    FBinOp::Sub => self.add(a, b, -1.0)?,
-                    FBinOp::Mul => self.mul(a, b)?,
-                    FBinOp::Div => self.div(a, b)?,
-                    _ => return self.fail(format!("{op:?} is not bounded")),
-                };
-                self.round(exact, f, matches!(op, FBinOp::Add | FBinOp::Sub))
-            }
-            Expr::FUn(FUnOp::Sqrt, g, a) if *g == f => {
-                let a = self.value(*a, f)?;
-                let exact = self.sqrt(a)?;
-                self.round(exact, f, true)
-            }
-            Expr::Fma(g, a, b, c) if *g == f => {
-                let (a, b, c) = (self.value(*a, f)?, self.value(*b, f)?, self.value(*c, f)?);
-                let p = self.mul(a, b)?;
-                let s = self.add(p, c, 1.0)?;
-                self.round(s, f, false)
-            }
-            Expr::FpConvert { from, to, value } if *to == f => {
-                let v = self.value(*value, *from)?;
-                if from.significand_bits() <= to.significand_bits() && from.exponent_bits() <= to.exponent_bits() {
-                    Some(v)
-                } else {
-                    self.round(v, f, false)
-                }
-            }
+            Expr::FpConvert { from, to, value } if *to == f => self.value(*value, *from),
             other => {
                 let what = match other {
                     Expr::FUn(op, ..) => format!("{op:?}"),
@@ -288,6 +402,42 @@ impl Analyser<'_> {
         }
     }
 
+    /// When `e` is an operation rounded once to format `f`: the bound of
+    /// its exact result before that rounding, and whether the rounding is
+    /// exact in the subnormal range (a sum's is). `Some(None)`: `e` is not
+    /// such an operation; `None`: it is, and its operands are not bounded.
+    fn unrounded(&mut self, e: ExprId, f: FpFormat) -> Option<Option<(Bound, bool)>> {
+        let pool = self.pool;
+        Some(Some(match &*pool.get(e) {
+            Expr::FBin(op, g, a, b) if *g == f => {
+                let (a, b) = (self.value(*a, f)?, self.value(*b, f)?);
+                let exact = match op {
+                    FBinOp::Add => self.add(a, b, 1.0)?,
+                    FBinOp::Sub => self.add(a, b, -1.0)?,
+                    FBinOp::Mul => self.mul(a, b)?,
+                    FBinOp::Div => self.div(a, b)?,
+                    _ => return self.fail(format!("{op:?} is not bounded")).map(|_| None),
+                };
+                (exact, matches!(op, FBinOp::Add | FBinOp::Sub))
+            }
+            Expr::FUn(FUnOp::Sqrt, g, a) if *g == f => {
+                let a = self.value(*a, f)?;
+                (self.sqrt(a)?, true)
+            }
+            Expr::Fma(g, a, b, c) if *g == f => {
+                let (a, b, c) = (self.value(*a, f)?, self.value(*b, f)?, self.value(*c, f)?);
+                let p = self.mul(a, b)?;
+                (self.add(p, c, 1.0)?, false)
+            }
+            Expr::FpConvert { from, to, value }
+                if *to == f && (from.significand_bits() > to.significand_bits() || from.exponent_bits() > to.exponent_bits()) =>
+            {
+                (self.value(*value, *from)?, false)
+            }
+            _ => return Some(None),
+        }))
+    }
+
     /// An RCPPS/RSQRTPS lane: Intel documents it as the exact value times
     /// `1 + d`, `|d| <= 1.5 * 2^-12` (FRECPE/FRSQRTE: their table's bound,
     /// expr/estimate.rs), with no further rounding, for a
@@ -296,11 +446,11 @@ impl Analyser<'_> {
     /// function's, so it compares with a division or a root.
     fn estimate(&mut self, est: Estimate) -> Option<Bound> {
         let f = FpFormat::Single;
-        let x = self.value(est.input, f)?;
+        let x = self.value(est.input, f)?.without_mu();
         let (_, _, normal, _) = format_constants(f);
-        let low = down(down(x.min_abs() * down(1.0 - x.rho)) - x.alpha);
+        let low = x.min_computed();
         let high = up(x.max_abs() + x.max_error());
-        let one = Bound { shadow: Shadow::constant(1.0), lo: 1.0, hi: 1.0, rho: 0.0, alpha: 0.0 };
+        let one = Bound::exact(Shadow::constant(1.0), 1.0, 1.0);
         let exact = match est.kind.is_root() {
             false => {
                 let limit = 1.999267578125 * 2f64.powi(125);
@@ -328,35 +478,59 @@ impl Analyser<'_> {
             return b;
         }
         if b.hi <= 0.0 {
-            let shadow = b.shadow.scaled(-1.0).unwrap_or_else(|| self.atom(Atom::Abs(b.shadow.clone())));
-            return Bound { shadow, lo: -b.hi, hi: -b.lo, rho: b.rho, alpha: b.alpha };
+            if let Some(shadow) = b.shadow.scaled(-1.0) {
+                return Bound { shadow, lo: -b.hi, hi: -b.lo, ..b };
+            }
+            let b = b.without_mu();
+            let shadow = self.atom(Atom::Abs(b.shadow.clone()), -b.hi, -b.lo);
+            return Bound { shadow, lo: -b.hi, hi: -b.lo, ..b };
         }
-        let shadow = self.atom(Atom::Abs(b.shadow.clone()));
-        Bound { shadow, lo: 0.0, hi: b.max_abs(), rho: b.rho, alpha: b.alpha }
+        // |x| errs by no more than x; its shadow is a new atom, so the
+        // magnitude term (of x's terms) is made absolute.
+        let b = b.without_mu();
+        let shadow = self.atom(Atom::Abs(b.shadow.clone()), 0.0, b.max_abs());
+        Bound { shadow, lo: 0.0, hi: b.max_abs(), ..b }
     }
 
     /// `a + k*b` (k = 1 or -1) without rounding.
     fn add(&mut self, a: Bound, b: Bound, k: f64) -> Option<Bound> {
         let (blo, bhi) = if k < 0.0 { (-b.hi, -b.lo) } else { (b.lo, b.hi) };
         let shadow = a.shadow.add_scaled(&b.shadow, k)?;
-        let (lo, hi) = (down(a.lo + blo), up(a.hi + bhi));
+        let (lo, hi) = (sub_down(a.lo, -blo), add_up(a.hi, bhi));
         let one_sign = (a.lo >= 0.0 && blo >= 0.0) || (a.hi <= 0.0 && bhi <= 0.0);
-        let (rho, alpha) = if one_sign && a.alpha == 0.0 && b.alpha == 0.0 {
+        let relative = |x: &Bound| x.alpha == 0.0 && x.mu == 0.0;
+        if one_sign && relative(&a) && relative(&b) {
             // |Ra| / (|Ra| + |Rb|) lies in [tmin, tmax] on the box; the
             // error's share is linear in it, so its ends bound it.
             let (amin, amax, bmin, bmax) = (a.min_abs(), a.max_abs(), b.min_abs(), b.max_abs());
             let share = |x: f64, y: f64| if x + y == 0.0 { 0.0 } else { x / (x + y) };
             let tmax = up(share(amax, bmin)).min(1.0);
             let tmin = down(share(amin, bmax)).max(0.0);
-            let at = |t: f64| up(up(a.rho * t) + up(b.rho * up(1.0 - t)));
-            (at(tmax).max(at(tmin)), 0.0)
-        } else {
-            (0.0, up(a.max_error() + b.max_error()))
-        };
-        Some(Bound { shadow, lo, hi, rho, alpha })
+            let at = |t: f64| add_up(mul_up(a.rho, t), mul_up(b.rho, up(1.0 - t)));
+            let rho = if a.rho == 0.0 && b.rho == 0.0 { 0.0 } else { at(tmax).max(at(tmin)) };
+            return Some(Bound { rho, ..Bound::exact(shadow, lo, hi) });
+        }
+        if !one_sign && terms_add_up(&a.shadow, &b.shadow, k) {
+            // Signs mixed, but no term of one side cancels a term of the
+            // other: |Sa|abs + |Sb|abs = |S|abs, and each side's error is
+            // at most (rho + mu) times its own magnitude, so the sum's is
+            // at most the larger factor times the sum's magnitude however
+            // much the values cancel.
+            let mu = add_up(a.rho, a.mu).max(add_up(b.rho, b.mu));
+            self.used.insert(MIXED_SIGNS);
+            let mag_hi = self.magnitude(&shadow);
+            let alpha = add_up(a.alpha, b.alpha);
+            return Some(Bound { mu, mag_hi, alpha, ..Bound::exact(shadow, lo, hi) });
+        }
+        let alpha = add_up(a.max_error(), b.max_error());
+        Some(Bound { alpha, ..Bound::exact(shadow, lo, hi) })
     }
 
     fn mul(&mut self, a: Bound, b: Bound) -> Option<Bound> {
+        let (a, b) = (a.without_mu(), b.without_mu());
+        let ps = [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi];
+        let lo = down(ps.iter().cloned().fold(f64::INFINITY, f64::min));
+        let hi = up(ps.iter().cloned().fold(f64::NEG_INFINITY, f64::max));
         let shadow = match (a.shadow.as_constant(), b.shadow.as_constant()) {
             (Some(k), _) => b.shadow.scaled(k),
             (_, Some(k)) => a.shadow.scaled(k),
@@ -364,22 +538,20 @@ impl Analyser<'_> {
         };
         let shadow = shadow.unwrap_or_else(|| {
             let (x, y) = if a.shadow <= b.shadow { (a.shadow.clone(), b.shadow.clone()) } else { (b.shadow.clone(), a.shadow.clone()) };
-            self.atom(Atom::Mul(x, y))
+            self.atom(Atom::Mul(x, y), lo, hi)
         });
-        let ps = [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi];
-        let lo = down(ps.iter().cloned().fold(f64::INFINITY, f64::min));
-        let hi = up(ps.iter().cloned().fold(f64::NEG_INFINITY, f64::max));
         let (rho, alpha) = if a.alpha == 0.0 && b.alpha == 0.0 {
             (up(up(up(1.0 + a.rho) * up(1.0 + b.rho)) - 1.0), 0.0)
         } else {
             let (ea, eb) = (a.max_error(), b.max_error());
             (0.0, up(up(a.max_abs() * eb) + up(b.max_abs() * ea) + up(ea * eb)))
         };
-        Some(Bound { shadow, lo, hi, rho, alpha })
+        Some(Bound { rho, alpha, ..Bound::exact(shadow, lo, hi) })
     }
 
     fn div(&mut self, a: Bound, b: Bound) -> Option<Bound> {
-        let bmin = down(down(b.min_abs() * down(1.0 - b.rho)) - b.alpha);
+        let (a, b) = (a.without_mu(), b.without_mu());
+        let bmin = b.min_computed();
         if bmin.is_nan() || bmin <= 0.0 || b.rho >= 1.0 {
             return self.fail_on_box("a divisor may be zero on an input box");
         }
@@ -389,11 +561,11 @@ impl Analyser<'_> {
             }
             _ => None,
         };
-        let shadow = shadow.unwrap_or_else(|| self.atom(Atom::Div(a.shadow.clone(), b.shadow.clone())));
         let qs = [a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi];
         let lo = down(qs.iter().cloned().fold(f64::INFINITY, f64::min));
         let hi = up(qs.iter().cloned().fold(f64::NEG_INFINITY, f64::max));
-        let q = Bound { shadow: shadow.clone(), lo, hi, rho: 0.0, alpha: 0.0 };
+        let shadow = shadow.unwrap_or_else(|| self.atom(Atom::Div(a.shadow.clone(), b.shadow.clone()), lo, hi));
+        let q = Bound::exact(shadow, lo, hi);
         let (rho, alpha) = if a.alpha == 0.0 && b.alpha == 0.0 {
             (up(up(up(1.0 + a.rho) / down(1.0 - b.rho)) - 1.0), 0.0)
         } else {
@@ -403,31 +575,42 @@ impl Analyser<'_> {
     }
 
     fn sqrt(&mut self, a: Bound) -> Option<Bound> {
+        let a = a.without_mu();
         let amin = down(down(a.lo * down(1.0 - a.rho)) - a.alpha);
         if a.lo < 0.0 || amin < 0.0 {
             return self.fail_on_box("a square root's operand may be negative on an input box");
         }
-        let shadow = self.atom(Atom::Sqrt(a.shadow.clone()));
-        let (lo, hi) = (down(a.lo.sqrt()), up(a.hi.sqrt()));
+        let (lo, hi) = (down(a.lo.sqrt()).max(0.0), up(a.hi.sqrt()));
+        let shadow = self.atom(Atom::Sqrt(a.shadow.clone()), lo, hi);
         // sqrt(R(1+d)) = sqrt(R)(1+d') with |d'| <= |d| for |d| <= 1;
         // an absolute error e moves the root by at most sqrt(e).
         let (rho, alpha) = if a.alpha == 0.0 && a.rho <= 1.0 { (a.rho, 0.0) } else { (0.0, up(a.max_error().sqrt())) };
-        Some(Bound { shadow, lo: lo.max(0.0), hi, rho, alpha })
+        Some(Bound { rho, alpha, ..Bound::exact(shadow, lo, hi) })
     }
 
     /// One rounding to format `f` (`exact_when_tiny`: the result is exact
     /// in the subnormal range, as a sum is).
     fn round(&mut self, v: Bound, f: FpFormat, exact_when_tiny: bool) -> Option<Bound> {
         let (u, eta, normal, max) = format_constants(f);
-        let largest = up(v.max_abs() + v.max_error());
+        let largest = add_up(v.max_abs(), v.max_error());
         if largest.is_nan() || largest >= max {
             return self.fail_on_box(format!("a {} result may overflow on an input box", f.name()));
         }
-        let smallest = down(down(v.min_abs() * down(1.0 - v.rho)) - v.alpha);
+        let smallest = v.min_computed();
+        if smallest >= normal && binade(smallest) == binade(largest) {
+            // Every value rounded lies in one binade [2^E, 2^(E+1)) of
+            // normal numbers: the rounding errs by at most half its ulp,
+            // 2^(E-p), at most twice tighter than the relative bound at
+            // the top of the binade.
+            let half_ulp = 2f64.powi(binade(largest) - f.significand_bits() as i32);
+            self.used.insert(ONE_BINADE);
+            return Some(Bound { alpha: add_up(v.alpha, half_ulp), ..v });
+        }
         let tiny = !exact_when_tiny && smallest < normal;
-        let rho = up(up(v.rho * up(1.0 + u)) + u);
-        let alpha = up(up(v.alpha * up(1.0 + u)) + if tiny { eta } else { 0.0 });
-        Some(Bound { rho, alpha, ..v })
+        let rho = add_up(mul_up(v.rho, up(1.0 + u)), u);
+        let mu = mul_up(v.mu, up(1.0 + u));
+        let alpha = add_up(mul_up(v.alpha, up(1.0 + u)), if tiny { eta } else { 0.0 });
+        Some(Bound { rho, mu, alpha, ..v })
     }
 }
 
@@ -445,15 +628,37 @@ pub fn prove(pool: &ExprPool, path: &[ExprId], q: &CloseQuestion) -> Result<Prov
             return Err("an input is not bounded to finite values by the path".into());
         }
         let name = pool.arrays().get(s.array as usize).map(|a| a.name.clone()).unwrap_or_default();
-        let range = format!("in [{lo:e}, {hi:e}]");
+        let parts = r.parts(s.format);
+        let range = match parts.as_slice() {
+            [(plo, phi)] => format!("in [{plo:e}, {phi:e}]"),
+            _ => parts.iter().map(|(plo, phi)| format!("[{plo:e}, {phi:e}]")).collect::<Vec<_>>().join(" or "),
+        };
         match words.last_mut() {
             // Elements of one array over one range are named once.
             Some((n, count, r)) if *n == name && *r == range => *count += 1,
             _ => words.push((name, 1, range)),
         }
-        start.push((input, lo, hi));
+        start.push((input, lo, hi, parts));
     }
-    let mut stack = vec![start];
+    // An input whose range is two parts (a magnitude bound cut zero out)
+    // starts as one box per part, while there are few such inputs; else
+    // as the whole range (it holds both parts).
+    let mut first: Vec<Vec<(FloatInput, f64, f64)>> = vec![Vec::new()];
+    for (input, lo, hi, parts) in &start {
+        let ranges = if parts.len() > 1 && first.len() * parts.len() <= START_BOXES { parts.clone() } else { vec![(*lo, *hi)] };
+        first = first
+            .into_iter()
+            .flat_map(|b| {
+                ranges.iter().map(move |(plo, phi)| {
+                    let mut b = b.clone();
+                    b.push((*input, *plo, *phi));
+                    b
+                })
+            })
+            .collect();
+    }
+    let mut stack = first;
+    let mut used = std::collections::BTreeSet::new();
     let mut boxes = 0u32;
     let mut max = 0.0f64;
     while let Some(b) = stack.pop() {
@@ -464,12 +669,17 @@ pub fn prove(pool: &ExprPool, path: &[ExprId], q: &CloseQuestion) -> Result<Prov
         let mut a = Analyser {
             pool,
             atoms: FxHashMap::default(),
+            atom_ranges: Vec::new(),
             boxes: b.iter().map(|(i, lo, hi)| (*i, (*lo, *hi))).collect(),
             memo: FxHashMap::default(),
             why: None,
+            used: Default::default(),
         };
         match bound_on_box(&mut a, q) {
-            Ok(Some(m)) => max = max.max(m),
+            Ok(Some(m)) => {
+                max = max.max(m);
+                used.extend(a.used.iter().copied());
+            }
             Ok(None) => {
                 // Split the input with the widest range (relative to its
                 // magnitude) at its middle.
@@ -501,7 +711,7 @@ pub fn prove(pool: &ExprPool, path: &[ExprId], q: &CloseQuestion) -> Result<Prov
         .into_iter()
         .map(|(name, count, range)| if count == 1 { format!("{name} {range}") } else { format!("{count} values of {name} each {range}") })
         .collect();
-    Ok(Proved { max, boxes, inputs: words.join(", ") })
+    Ok(Proved { max, boxes, inputs: words.join(", "), used: used.into_iter().collect() })
 }
 
 /// The bits of `x` rounded to format `f`.
@@ -523,15 +733,18 @@ fn bound_on_box(a: &mut Analyser, q: &CloseQuestion) -> Result<Option<f64>, Stri
     if g.shadow != w.shadow {
         return Err("the two sides do not compute the same real function (the error analysis bounds rounding errors only)".into());
     }
-    // Both intervals hold the one real value R.
+    // Both intervals hold the one real value R, whose magnitude |R|abs
+    // (the sum of its terms' absolute values) lies in [mlo, mhi].
     let rmax = g.max_abs().min(w.max_abs());
     let rmin = g.min_abs().max(w.min_abs());
-    // |got - want| <= rho |R| + alpha; the check's double subtraction
-    // rounds once more.
-    let rho = up(g.rho + w.rho);
-    let alpha = up(g.alpha + w.alpha);
+    let (mlo, mhi) = (a.magnitude_low(&g.shadow).max(rmin), a.magnitude(&g.shadow));
+    // |got - want| <= rho |R| + mu |R|abs + alpha; the check's double
+    // subtraction rounds once more.
+    let rho = add_up(g.rho, w.rho);
+    let mu = add_up(g.mu, w.mu);
+    let alpha = add_up(g.alpha, w.alpha);
     let slack = up(1.0 + f64::EPSILON);
-    let err_at = |r: f64| up(slack * up(up(rho * r) + alpha));
+    let err_at = |r: f64| up(slack * add_up(add_up(mul_up(rho, r), mul_up(mu, mhi)), alpha));
     let bound = q.tolerance.bound;
     // b * |ref| rounded in double: at least b|ref|(1 - 2^-52) less the
     // smallest subnormal (for a product in the subnormal range).
@@ -550,14 +763,18 @@ fn bound_on_box(a: &mut Analyser, q: &CloseQuestion) -> Result<Option<f64>, Stri
                     None => return a.failed(),
                 }
             };
-            // |ref| >= (1 - rho_r)|R_ref| - alpha_r.
-            let lower = |x: f64| down(down(x * down(1.0 - r.rho)) - r.alpha);
+            // |ref| >= (1 - rho_r)|R_ref| - mu_r |R_ref|abs - alpha_r.
+            let r_mu = mul_up(r.mu, r.mag_hi);
+            let lower = |x: f64| down(down(down(x * down(1.0 - r.rho)) - r_mu) - r.alpha);
             let holds_at = |x: f64, e: f64| e <= limit(lower(x));
             if r.shadow == g.shadow || r.shadow == g.shadow.scaled(-1.0).unwrap_or_default() {
                 // The same real: both sides of the inequality are linear in |R|.
                 let ok = holds_at(rmin, err_at(rmin)) && holds_at(rmax, err_at(rmax));
                 let worst = if rmin > 0.0 { err_at(rmin) / lower(rmin) } else { f64::INFINITY };
                 Ok(ok.then_some(worst.max(err_at(rmax) / lower(rmax))))
+            } else if let Some(worst) = relative_to_magnitude(a, &g.shadow, &r, rho, mu, alpha, mlo, mhi, bound) {
+                a.used.insert(MAGNITUDE_REFERENCE);
+                Ok(worst)
             } else {
                 let e = err_at(rmax);
                 let ok = holds_at(r.min_abs(), e);
@@ -567,17 +784,103 @@ fn bound_on_box(a: &mut Analyser, q: &CloseQuestion) -> Result<Option<f64>, Stri
         ToleranceKind::Ulp => {
             // Both values have the sign of R and magnitude at least m; no
             // two floats of magnitude >= m are closer than the spacing at m.
-            let m = down(down(rmin * down(1.0 - g.rho.max(w.rho))) - g.alpha.max(w.alpha));
+            let m = g.min_computed().min(w.min_computed());
             if m.is_nan() || m <= 0.0 {
                 return Ok(None);
             }
-            let (_, eta, normal, _) = format_constants(f);
-            let p = f.significand_bits() as i32;
-            let spacing = if m < normal { 2.0 * eta } else { 2f64.powi(m.log2().floor() as i32 - (p - 1)) };
-            let ulps = (err_at(rmax) / spacing).floor();
+            let ulps = (err_at(rmax) / spacing_at(f, m)).floor();
+            let ulps = match ulps_through_last_rounding(a, q) {
+                Some(k) if k < ulps => {
+                    a.used.insert(LAST_ROUNDING);
+                    k
+                }
+                _ => ulps,
+            };
             Ok((ulps <= bound).then_some(ulps))
         }
     }
+}
+
+/// The spacing of the floats of format `f` of magnitude at least `m > 0`.
+fn spacing_at(f: FpFormat, m: f64) -> f64 {
+    let (_, eta, normal, _) = format_constants(f);
+    let p = f.significand_bits() as i32;
+    if m < normal {
+        2.0 * eta
+    } else {
+        2f64.powi(binade(m) - (p - 1))
+    }
+}
+
+/// The ulps apart of two values that are each one rounding to nearest of
+/// reals X and Y: every float strictly between round(X) and round(Y) lies
+/// strictly between X and Y (a float nearer to X than round(X) would be
+/// round(X)), so with |X - Y| <= D and s the spacing at the least
+/// magnitude of X and Y (same sign), they are at most ceil(D/s) + 1 ulps
+/// apart: the last rounding counts once, not once per side.
+fn ulps_through_last_rounding(a: &mut Analyser, q: &CloseQuestion) -> Option<f64> {
+    let f = q.format;
+    let (x, _) = a.unrounded(q.got, f)??;
+    let (y, _) = a.unrounded(q.want, f)??;
+    if x.shadow != y.shadow {
+        return None;
+    }
+    let m = x.min_computed().min(y.min_computed());
+    let same_sign = (x.lo > 0.0 && y.lo > 0.0) || (x.hi < 0.0 && y.hi < 0.0);
+    if !same_sign || m.is_nan() || m <= 0.0 {
+        return None;
+    }
+    let rmax = x.max_abs().min(y.max_abs());
+    let mhi = a.magnitude(&x.shadow);
+    let d = add_up(
+        add_up(mul_up(add_up(x.rho, y.rho), rmax), mul_up(add_up(x.mu, y.mu), mhi)),
+        add_up(x.alpha, y.alpha),
+    );
+    if d == 0.0 {
+        return Some(0.0);
+    }
+    Some((d / spacing_at(f, m)).ceil() + 1.0)
+}
+
+/// A `rel-to` reference that is the magnitude of the sides' real R (each
+/// term of R, in absolute value, summed: `|a*b| + |c|` for `a*b + c`):
+/// `|ref| >= |R|abs` when every term of the reference has one sign on the
+/// box and each of R's terms appears in it with at least its weight. Then
+/// `|got - want| <= (rho + mu)|R|abs + alpha` against `bound * |ref|`, both
+/// linear in `|R|abs`, holds on the box when it holds at both ends of
+/// `[mlo, mhi]`. `None`: the reference is not of that form; `Some(None)`:
+/// it is, and the bound does not hold on this box.
+#[allow(clippy::too_many_arguments)]
+fn relative_to_magnitude(
+    a: &Analyser,
+    shadow: &Shadow,
+    r: &Bound,
+    rho: f64,
+    mu: f64,
+    alpha: f64,
+    mlo: f64,
+    mhi: f64,
+    bound: f64,
+) -> Option<Option<f64>> {
+    if !a.terms_of_one_sign(&r.shadow) {
+        return None;
+    }
+    let weight = |s: &Shadow, t: &u32| s.terms.get(t).map(|c| f64::from_bits(*c).abs()).unwrap_or(0.0);
+    let covers = shadow.terms.keys().all(|t| weight(&r.shadow, t) >= weight(shadow, t))
+        && f64::from_bits(r.shadow.constant).abs() >= f64::from_bits(shadow.constant).abs();
+    if !covers {
+        return None;
+    }
+    // The reference's own error: |R_ref| = |R_ref|abs here, so its terms
+    // together are relative to it.
+    let shrink = down(down(1.0 - r.rho) - r.mu);
+    let factor = add_up(rho, mu);
+    let slack = up(1.0 + f64::EPSILON);
+    let err_at = |m: f64| up(slack * add_up(mul_up(factor, m), alpha));
+    let lower = |m: f64| down(down(m * shrink) - r.alpha);
+    let limit = |x: f64| down(down(down(bound * x) * down(1.0 - f64::EPSILON)) - f64::from_bits(1));
+    let ok = shrink > 0.0 && err_at(mlo) <= limit(lower(mlo)) && err_at(mhi) <= limit(lower(mhi));
+    Some(ok.then(|| (err_at(mlo) / lower(mlo)).max(err_at(mhi) / lower(mhi))))
 }
 
 impl Default for Shadow {
