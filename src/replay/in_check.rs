@@ -159,6 +159,7 @@ fn replay_approximate(
     match outcome::judge(f, &run, witness, nans_equal) {
         Verdict::Reproduced(o) => {
             summary.reproduced += 1;
+            upgrade_may_exceed(&mut report.tolerance, f, on);
             if let Some(clause) = approximation_clause(f) {
                 f.message = f.message.replacen(&clause, "", 1);
             }
@@ -212,6 +213,7 @@ fn replay_one(
     match outcome::judge(f, &run, witness, nans_equal) {
         Verdict::Reproduced(o) => {
             summary.reproduced += 1;
+            upgrade_may_exceed(&mut report.tolerance, f, on);
             f.native = Some(NativeRun {
                 outcome: NativeOutcome::Reproduced,
                 on: Some(on.into()),
@@ -234,6 +236,26 @@ fn replay_one(
             f.message.push_str(&format!("{NOT_REPRODUCED_CLAUSE} ({on}: {why})"));
             f.native =
                 Some(NativeRun { outcome: NativeOutcome::NotReproduced, on: Some(on.into()), detail: why, model: model_values(f), cpu });
+        }
+    }
+}
+
+/// A `may-exceed` tolerance result whose finding the native run reproduced
+/// exceeds: the CPU's own result (of the approximation the model left
+/// open) put the values beyond the bound, within the tolerance's measure.
+fn upgrade_may_exceed(tolerance: &mut [crate::report::ToleranceResult], f: &Finding, on: &str) {
+    if f.kind != FindingKind::Mismatch {
+        return;
+    }
+    let element = f.expressions.as_ref().and_then(|e| e.element);
+    for t in tolerance.iter_mut() {
+        if t.location == f.location && t.verdict == ToleranceVerdict::MayExceed && element.is_none_or(|k| k == t.element) {
+            t.verdict = ToleranceVerdict::Exceeds;
+            let note = format!("exceeds on {on}: the native run of the witness put the values beyond the bound");
+            t.search_note = Some(match t.search_note.take() {
+                Some(n) => format!("{note}; {n}"),
+                None => note,
+            });
         }
     }
 }
