@@ -145,6 +145,25 @@ fn a_tolerance_page_shows_the_bound_and_the_error_plot() {
     assert!(samples > 0, "no samples to plot: {report:#}");
 }
 
+/// A `may-exceed` result (an excess through an RCPPS estimate, not
+/// replayed) is named in the table and in its plot panel's title.
+#[test]
+fn a_tolerance_page_shows_a_may_exceed_verdict_in_its_table_and_plot() {
+    if !chromium_present("html_report::may_exceed") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let harness = common::repo().join("harnesses/tolerance/rcp_estimate_newton_tight_broken.c");
+    let (page, report) = run_with_page(dir.path(), "may_exceed", &["check", harness.to_str().unwrap(), "--no-replay"], 3);
+    assert_eq!(report["tolerance"][0]["verdict"], "may-exceed", "{report:#}");
+    let (dom, console) = load(&page);
+    assert!(console.is_empty(), "the page logged to the console: {console:#?}");
+    let words = "may exceed (on an input whose values run through an approximation; the native replay decides)";
+    assert!(dom.contains(&format!("<td>{words}</td>")), "no may-exceed row");
+    assert!(dom.contains("<div class=\"plot\"><svg"), "no error plot");
+    assert!(dom.contains(&format!("rel:5.960464477539063e-8): {words}</text>")), "no may-exceed panel title");
+}
+
 #[test]
 fn a_race_page_draws_the_ndrange_with_both_work_items_and_the_element() {
     if !chromium_present("html_report::race") {
