@@ -832,10 +832,7 @@ fn ulps_through_last_rounding(a: &mut Analyser, q: &CloseQuestion) -> Option<f64
     }
     let rmax = x.max_abs().min(y.max_abs());
     let mhi = a.magnitude(&x.shadow);
-    let d = add_up(
-        add_up(mul_up(add_up(x.rho, y.rho), rmax), mul_up(add_up(x.mu, y.mu), mhi)),
-        add_up(x.alpha, y.alpha),
-    );
+    let d = add_up(add_up(mul_up(add_up(x.rho, y.rho), rmax), mul_up(add_up(x.mu, y.mu), mhi)), add_up(x.alpha, y.alpha));
     if d == 0.0 {
         return Some(0.0);
     }
