@@ -118,7 +118,9 @@ fn rcp_ps_within_exactly_the_documented_bound_of_the_quotient_is_not_proved() {
 
 /// The same question as a tolerance check (`symcross_check_close` with
 /// `SYMCROSS_REL`): every element within the bound, proved by the
-/// estimate-bound step.
+/// rounding-error bounds (each estimate is the exact reciprocal within
+/// Intel's relative bound), on one box per sign of the input, which the
+/// harness's `fabsf(x) >= 0x1p-100f` keeps away from zero.
 #[test]
 fn rcp_ps_as_a_tolerance_check_is_proved_within_the_bound() {
     let (code, json, out) = check("rcp_close.c", "");
@@ -128,7 +130,9 @@ fn rcp_ps_as_a_tolerance_check_is_proved_within_the_bound() {
     assert_eq!(results.len(), 4, "{json:#}");
     for r in results {
         assert_eq!(r["verdict"], "within-bound", "{r:#}");
-        assert_eq!(r["decided_by"], "estimate-bound", "{r:#}");
+        assert_eq!(r["decided_by"], "error-analysis", "{r:#}");
+        assert!(r["proof"].as_str().unwrap().contains("on 2 box(es)"), "{r:#}");
+        assert!(r["proved_max"].as_f64().unwrap() <= 1.51 * 2f64.powi(-12), "{r:#}");
     }
 }
 
