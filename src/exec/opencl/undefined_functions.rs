@@ -120,7 +120,15 @@ mod tests {
             params: params
                 .into_iter()
                 .enumerate()
-                .map(|(k, (ty, byval))| Param { reg: RegId(k as u32), ty, name: String::new(), byval, image_dims: None, cl_type: None })
+                .map(|(k, (ty, byval))| Param {
+                    reg: RegId(k as u32),
+                    ty,
+                    name: String::new(),
+                    byval,
+                    byval_pointers: Vec::new(),
+                    image_dims: None,
+                    cl_type: None,
+                })
                 .collect(),
             ret: Type::Int(32),
             varargs: false,
