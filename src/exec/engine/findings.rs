@@ -50,8 +50,9 @@ impl<'m> Executor<'m> {
         };
         let mut message = message;
         // A kernel finding names the work-item that made it; races and
-        // barrier divergences name their two work-items themselves.
-        if !matches!(kind, FindingKind::Race | FindingKind::BarrierDivergence | FindingKind::Unsupported) {
+        // barrier divergences name their two work-items themselves, and a
+        // performance diagnostic is about a whole warp.
+        if !matches!(kind, FindingKind::Race | FindingKind::BarrierDivergence | FindingKind::Unsupported) && !kind.is_performance() {
             if let Some(who) = self.finding_item(state, witness).filter(|who| !message.contains(who.as_str())) {
                 message.push_str(&format!(", by {who}"));
             }
