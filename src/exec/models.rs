@@ -101,8 +101,8 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
         self.merge_unsized(guard, a, b)
     }
 
-    fn running_unit(&self, state: &State) -> Option<String> {
-        self.running_item(state).map(|w| format!("{} {w}", self.item_noun()))
+    fn running_unit(&self, state: &State, model: Option<&crate::expr::Assignment>) -> Option<String> {
+        self.running_item_label(state, model)
     }
 
     fn inexact_unsized_note(name: &str) -> String {
@@ -148,10 +148,6 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
         loc: Loc,
     ) {
         self.copied_indeterminate_bytes(state, from, to, masks, origin, loc);
-    }
-
-    fn finding_item(&self, state: &State, witness: Option<&crate::expr::Assignment>) -> Option<String> {
-        self.running_item_label(state, witness)
     }
 
     fn device_code_rules(&self, state: &State) -> bool {

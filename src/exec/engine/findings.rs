@@ -53,7 +53,7 @@ impl<'m> Executor<'m> {
         // barrier divergences name their two work-items themselves, and a
         // performance diagnostic is about a whole warp.
         if !matches!(kind, FindingKind::Race | FindingKind::BarrierDivergence | FindingKind::Unsupported) && !kind.is_performance() {
-            if let Some(who) = self.finding_item(state, witness).filter(|who| !message.contains(who.as_str())) {
+            if let Some(who) = self.running_unit(state, witness).filter(|who| !message.contains(who.as_str())) {
                 message.push_str(&format!(", by {who}"));
             }
         }

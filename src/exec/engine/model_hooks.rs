@@ -67,8 +67,10 @@ pub(in crate::exec) trait ModelHooks<'m> {
     fn merge_address_only(&mut self, guard: ExprId, a: &MemoryObject, b: &MemoryObject) -> (RememberedBytes, RememberedBytes, Vec<ExprId>);
 
     /// What the models call the running part of the path, for messages
-    /// (`work-item (x,y,z) of group (a,b,c)`); None outside a kernel.
-    fn running_unit(&self, state: &State) -> Option<String>;
+    /// (`work-item (x,y,z) of group (a,b,c)`, `thread ... of block ...` in
+    /// CUDA code), its ids valued by `model` when symbolic; None outside a
+    /// kernel.
+    fn running_unit(&self, state: &State, model: Option<&crate::expr::Assignment>) -> Option<String>;
 
     /// Why a finding on a path that over-approximated the unsized buffer
     /// `name` (`State::inexact_unsized`) is not confirmed.
@@ -106,11 +108,6 @@ pub(in crate::exec) trait ModelHooks<'m> {
     /// `indeterminate_store_is_use`) carries bytes with the indeterminate
     /// bits `masks` (one per byte): report those that are not padding.
     fn indeterminate_copy(&mut self, state: &mut State, from: &Access, to: &Access, masks: &[Option<ExprId>], origin: OriginId, loc: Loc);
-
-    /// The running work-item as a finding names it (`work-item (3,0,0) of
-    /// group (1,0,0)`, `thread ... of block ...` in CUDA code), its ids
-    /// valued by `witness` when symbolic; None outside a kernel.
-    fn finding_item(&self, state: &State, witness: Option<&crate::expr::Assignment>) -> Option<String>;
 
     /// Whether OpenCL C's rules for device code hold on this path: loads
     /// and stores naturally aligned, array indices within their arrays

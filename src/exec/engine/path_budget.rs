@@ -34,7 +34,7 @@ impl<'m> Executor<'m> {
     /// Ends the path at a loop test past the bound, noting the limit.
     pub(in crate::exec) fn loop_bound_cut(&mut self, state: &State, loc: Loc) {
         let bound = self.cx.config.loop_bound.unwrap_or(0);
-        let who = self.running_unit(state).map(|w| format!(" ({w})")).unwrap_or_default();
+        let who = self.running_unit(state, state.model.as_ref()).map(|w| format!(" ({w})")).unwrap_or_default();
         let line = self.cx.location(loc).line;
         self.cut_path(
             LimitHit::LoopBound,

@@ -39,24 +39,17 @@ impl<'m> Executor<'m> {
         if state.steps.saturating_sub(gpu.item_started) <= budget {
             return false;
         }
-        let who = self.running_item(state).unwrap_or_default();
+        let who = self.running_item_label(state, state.model.as_ref()).unwrap_or_default();
         let line = state
             .stack
             .last()
             .and_then(|f| self.cx.module.function(f.func).blocks.get(f.block.0 as usize))
             .map(|b| self.cx.location(b.term_loc).line)
             .unwrap_or(0);
-        let noun = self.item_noun();
         self.cut_path(
             LimitHit::ItemSteps,
-            format!("{noun} {who} ran {budget} instructions (near line {line}) without reaching a barrier or the end of the kernel: it may never terminate (--max-item-steps {budget})"),
+            format!("{who} ran {budget} instructions (near line {line}) without reaching a barrier or the end of the kernel: it may never terminate (--max-item-steps {budget})"),
         );
         true
-    }
-
-    /// `(x,y,z) of group (a,b,c)` for the running work-item of a kernel.
-    pub(in crate::exec) fn running_item(&self, state: &State) -> Option<String> {
-        let g = state.gpu.as_ref()?;
-        Some(self.item_label(g.items.get(g.current)?, state.model.as_ref()))
     }
 }

@@ -118,11 +118,10 @@ impl<'m> Executor<'m> {
         let block = &self.cx.module.function(f.func).blocks[f.block.0 as usize];
         // Phi nodes carry no line: the block's first instruction that does.
         let loc = block.insts.iter().map(|i| i.loc).find(|l| l.line != 0).unwrap_or(block.term_loc);
-        let who = self.running_item(state).unwrap_or_default();
+        let who = self.running_item_label(state, state.model.as_ref()).unwrap_or_default();
         let line = self.cx.location(loc).line;
-        let noun = self.item_noun();
         let note = format!(
-            "{noun} {who} never terminates: it came back to the loop at line {line} with the same values, memory and path \
+            "{who} never terminates: it came back to the loop at line {line} with the same values, memory and path \
              condition, so it loops there for ever; its accesses before and in the loop were checked"
         );
         tracing::debug!(state = state.id, line, "work-item never terminates: its state repeats");

@@ -149,7 +149,7 @@ impl<'m> Executor<'m> {
             // The pairs past the budget were never asked about: no
             // race-free verdict may rest on them.
             let max = self.cx.config.max_race_queries;
-            let who = self.running_unit(state).map(|w| format!(" (at {w})")).unwrap_or_default();
+            let who = self.running_unit(state, state.model.as_ref()).map(|w| format!(" (at {w})")).unwrap_or_default();
             self.cut_path(
                 crate::exec::engine::executor::LimitHit::RaceQueries,
                 format!(
