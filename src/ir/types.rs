@@ -634,6 +634,37 @@ pub struct Function {
 }
 
 impl Function {
+    /// A function declared without a body, returning `int`, with these
+    /// parameters (type, byval size and alignment): for unit tests of the
+    /// rules that model such calls.
+    #[cfg(test)]
+    pub fn declared_for_test(name: &str, params: Vec<(Type, Option<(u64, u64)>)>) -> Function {
+        Function {
+            name: name.into(),
+            params: params
+                .into_iter()
+                .enumerate()
+                .map(|(k, (ty, byval))| Param {
+                    reg: RegId(k as u32),
+                    ty,
+                    name: String::new(),
+                    byval,
+                    byval_pointers: Vec::new(),
+                    image_dims: None,
+                    cl_type: None,
+                })
+                .collect(),
+            ret: Type::Int(32),
+            varargs: false,
+            blocks: Vec::new(),
+            num_regs: 0,
+            reg_types: Vec::new(),
+            reg_names: Vec::new(),
+            loc: Default::default(),
+            is_kernel: false,
+        }
+    }
+
     /// Whether the function has no body.
     pub fn is_declaration(&self) -> bool {
         self.blocks.is_empty()

@@ -112,33 +112,10 @@ impl<'m> Executor<'m> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{Global, Param, RegId};
+    use crate::ir::Global;
 
     fn declared(params: Vec<(Type, Option<(u64, u64)>)>) -> Function {
-        Function {
-            name: "lookup".into(),
-            params: params
-                .into_iter()
-                .enumerate()
-                .map(|(k, (ty, byval))| Param {
-                    reg: RegId(k as u32),
-                    ty,
-                    name: String::new(),
-                    byval,
-                    byval_pointers: Vec::new(),
-                    image_dims: None,
-                    cl_type: None,
-                })
-                .collect(),
-            ret: Type::Int(32),
-            varargs: false,
-            blocks: Vec::new(),
-            num_regs: 0,
-            reg_types: Vec::new(),
-            reg_names: Vec::new(),
-            loc: Default::default(),
-            is_kernel: false,
-        }
+        Function::declared_for_test("lookup", params)
     }
 
     fn global(name: &str, constant: bool, addr_space: u32) -> Global {
