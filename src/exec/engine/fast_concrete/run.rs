@@ -235,6 +235,9 @@ fn relane_numbers(pool: &mut ExprPool, lanes: &[ExprId], to_bits: u32) -> Option
     if to_bits == 0 || to_bits > 128 {
         return None;
     }
+    if let Some(words) = relane_words(pool, lanes, to_bits) {
+        return words;
+    }
     let mut numbers: smallvec::SmallVec<[(u32, u128); 16]> = smallvec::SmallVec::new();
     for l in lanes {
         numbers.push((pool.width(*l), pool.as_const(*l)?));
@@ -277,6 +280,87 @@ fn relane_numbers(pool: &mut ExprPool, lanes: &[ExprId], to_bits: u32) -> Option
         start = end;
     }
     Some(out)
+}
+
+/// `relane_numbers` for the common bit casts of SIMD code: lanes of `w`
+/// bits (at most 64, all alike) into lanes of `to_bits` (at most 64), one
+/// width a multiple of the other. There every constant `relane_numbers`
+/// makes but the results is narrow enough to be carried inline (a join
+/// short of the result has at most `to_bits - w <= 56` bits; a piece of a
+/// wider lane is a result), so making only the results, in order, leaves
+/// the pool as its calls leave it. The lanes are streamed through one
+/// bit buffer instead of rescanned for each result. None when the cast is
+/// not of that shape; `Some(None)` when a lane is not a constant.
+fn relane_words(pool: &mut ExprPool, lanes: &[ExprId], to_bits: u32) -> Option<Option<Value>> {
+    let w = pool.width(*lanes.first()?);
+    let joins = to_bits.is_multiple_of(w) && to_bits - w <= 56;
+    let splits = w.is_multiple_of(to_bits);
+    if w > 64 || to_bits > 64 || !(joins || splits) {
+        return None;
+    }
+    // Every lane a constant before anything is made, as `relane_numbers`
+    // reads them all first.
+    let mut numbers: smallvec::SmallVec<[u64; 16]> = smallvec::SmallVec::new();
+    for l in lanes {
+        if pool.width(*l) != w {
+            return None;
+        }
+        match l.as_word_const(w).or_else(|| pool.as_const(*l).map(|v| v as u64)) {
+            Some(v) => numbers.push(v),
+            None => return Some(None),
+        }
+    }
+    if w == to_bits {
+        return Some(Some(lanes.iter().copied().collect()));
+    }
+    let mut out = Value::with_capacity(numbers.len() * w as usize / to_bits as usize);
+    let (mut buffer, mut held) = (0u128, 0u32);
+    for v in numbers {
+        buffer |= (v as u128) << held;
+        held += w;
+        while held >= to_bits {
+            out.push(make(pool, to_bits, (buffer as u64) & ones(to_bits)));
+            buffer >>= to_bits;
+            held -= to_bits;
+        }
+    }
+    Some(Some(out))
+}
+
+/// What an integer operation on vectors of constant lanes gives.
+enum WordLanes {
+    /// Every lane defined: the results, the handles `pool.bin` gives.
+    Defined(Value),
+    /// A lane the general step must look at (a flag broken, a shift too far).
+    Undefined,
+    /// Not lanes of constants of at most 64 bits, or a division: left to
+    /// the lane-by-lane path.
+    Other,
+}
+
+/// `Op::Int` on vectors whose lanes are all constants of one width (at
+/// most 64 bits), by the same arithmetic and definedness tests as a
+/// one-lane `Op::Int1`, without a pool call per lane. Divisions are left
+/// to the general path, which tests every divisor before any lane.
+fn word_lanes(pool: &mut ExprPool, op: BinOp, flags: PoisonFlags, a: &Value, b: &Value) -> WordLanes {
+    if matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem) || a.len() != b.len() {
+        return WordLanes::Other;
+    }
+    let Some(first) = a.first() else { return WordLanes::Other };
+    let w = pool.width(*first);
+    if w > 64 {
+        return WordLanes::Other;
+    }
+    let mut pairs: smallvec::SmallVec<[(u64, u64); 16]> = smallvec::SmallVec::new();
+    for (x, y) in a.iter().zip(b.iter()) {
+        let number = |pool: &ExprPool, e: &ExprId| e.as_word_const(w).or_else(|| pool.as_const(*e).map(|v| v as u64));
+        let (Some(x), Some(y)) = (number(pool, x), number(pool, y)) else { return WordLanes::Other };
+        pairs.push((x, y));
+    }
+    if !pairs.iter().all(|&(x, y)| defined_word(pool, op, flags, w, x, y)) {
+        return WordLanes::Undefined;
+    }
+    WordLanes::Defined(pairs.into_iter().map(|(x, y)| make(pool, w, arith(op, w, x, y))).collect())
 }
 
 /// `f` lane by lane, as the general step's `map2`.
@@ -883,10 +967,17 @@ impl<'m> Executor<'m> {
                     let (Some(x), Some(y)) = (constant(consts, frame, pool, *a), constant(consts, frame, pool, *b)) else {
                         break Exit::Stop;
                     };
-                    if !lanes_defined(pool, *op, *flags, &x, &y) {
-                        break Exit::Stop;
-                    }
-                    frame.regs[*dst as usize] = Some(map2(pool, &x, &y, |p, x, y| p.bin(*op, x, y)));
+                    let r = match word_lanes(pool, *op, *flags, &x, &y) {
+                        WordLanes::Defined(r) => r,
+                        WordLanes::Undefined => break Exit::Stop,
+                        WordLanes::Other => {
+                            if !lanes_defined(pool, *op, *flags, &x, &y) {
+                                break Exit::Stop;
+                            }
+                            map2(pool, &x, &y, |p, x, y| p.bin(*op, x, y))
+                        }
+                    };
+                    frame.regs[*dst as usize] = Some(r);
                 }
                 Op::ICmp { pred, dst, a, b } => {
                     let (Some(x), Some(y)) = (constant(consts, frame, pool, *a), constant(consts, frame, pool, *b)) else {
