@@ -40,6 +40,8 @@ common::fixture_tests!(
     declared_function_ok,
     declared_function_race,
     declared_function_pointer_argument,
+    declared_function_pointer_to_pointers,
+    declared_function_private_ok,
     constant_memory_set_by_host,
     constant_memory_any_contents_ok,
     call_through_integer,
@@ -87,10 +89,14 @@ fn finding_message(name: &str, kind: &str) -> (String, String) {
 }
 
 #[test]
-fn a_declared_function_given_a_pointer_is_named_with_the_reason() {
-    let (message, _) = finding_message("declared_function_pointer_argument", "unsupported");
-    assert!(message.contains("call to `update`, a __device__ function declared without a body"), "{message}");
-    assert!(message.contains("pointer argument"), "{message}");
+fn a_declared_function_given_a_pointer_may_touch_all_it_reaches() {
+    let (message, status) = finding_message("declared_function_pointer_argument", "race");
+    assert_eq!(status, "unconfirmed", "{message}");
+    assert!(message.contains("read or write of any byte (a call to a function without a body)"), "{message}");
+    assert!(message.contains("not confirmed: a function declared without a body is taken to read and write"), "{message}");
+    let (message, _) = finding_message("declared_function_pointer_to_pointers", "unsupported");
+    assert!(message.contains("call to `clear_row`, a __device__ function declared without a body"), "{message}");
+    assert!(message.contains("points into `rows`, whose elements may hold pointers"), "{message}");
 }
 
 #[test]

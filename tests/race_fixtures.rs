@@ -174,6 +174,10 @@ common::fixture_tests!(
     undefined_function_writes_global,
     undefined_function_writes_private,
     undefined_function_program_variable,
+    undefined_function_private_ok,
+    undefined_function_local_fill_race,
+    undefined_function_local_fill_ok,
+    undefined_function_stored_pointer,
     race_confirmed_on_a_later_trip,
     race_unconfirmed_on_every_trip,
     local_never_written_after_barrier_pair,
@@ -715,19 +719,37 @@ fn subobject_bounds_name_the_array() {
     );
 }
 
-/// An undefined function that could write the kernel's memory is named
-/// with the argument or variable that lets it; one whose result an index
-/// depends on gives an unconfirmed race, saying why.
+/// An undefined function given a pointer may read and write all of the
+/// object it points into: two work-items' calls reaching one buffer race,
+/// unconfirmed and saying why; a value it may have written makes a race
+/// unconfirmed; what it could reach through a stored pointer, or a
+/// program-scope variable it could write, leaves the call unsupported,
+/// named with the reason.
 #[test]
-fn undefined_functions_are_modelled_only_where_they_reach_no_memory() {
-    let messages = fixture_messages("undefined_function_writes_global");
+fn undefined_functions_may_touch_every_object_they_reach() {
+    let race_of = |name: &str| {
+        let report = fixture_report(name);
+        let race = report["findings"].as_array().and_then(|fs| fs.iter().find(|f| f["kind"] == "race")).cloned();
+        race.unwrap_or_else(|| panic!("{name}: no race: {report}"))
+    };
+    let race = race_of("undefined_function_writes_global");
+    assert_eq!(race["status"], "unconfirmed", "{race}");
+    let message = race["message"].as_str().unwrap_or("");
+    assert!(message.starts_with("write-write race on global buffer `out`"), "{message}");
+    assert!(message.contains("read or write of any byte (a call to a function without a body) by work-item"), "{message}");
+    assert!(message.contains("not confirmed: a function declared without a body is taken to read and write every byte"), "{message}");
+    let race = race_of("undefined_function_local_fill_race");
+    assert_eq!(race["status"], "unconfirmed", "{race}");
+    assert!(race["message"].as_str().unwrap_or("").starts_with("read-write race on local buffer `use_tile.tile`"), "{race}");
+    let race = race_of("undefined_function_writes_private");
+    assert_eq!(race["status"], "unconfirmed", "{race}");
+    assert!(race["message"].as_str().unwrap_or("").contains("depends on the result of `adjust`"), "{race}");
+    let messages = fixture_messages("undefined_function_stored_pointer");
     assert!(
-        messages.iter().any(|m| m
-            .starts_with("call to `record`, a function declared without a body in this program: its argument 2 is a `__global` pointer")),
+        messages.iter().any(|m| m.starts_with("call to `redirect`, a function declared without a body in this program: its argument 1")
+            && m.contains("which holds a pointer, is passed on")),
         "{messages:?}"
     );
-    let messages = fixture_messages("undefined_function_writes_private");
-    assert!(messages.iter().any(|m| m.contains("call to `adjust`") && m.contains("its argument 1 is a pointer")), "{messages:?}");
     let messages = fixture_messages("undefined_function_program_variable");
     assert!(messages.iter().any(|m| m.contains("call to `next_slot`") && m.contains("program-scope variable `last`")), "{messages:?}");
     let report = fixture_report("undefined_function_index_race");

@@ -46,6 +46,10 @@ pub(in crate::exec) struct ModelData {
     /// The `__local` variables no instruction can write, found at the
     /// first barrier of pair mode (opencl/unwritten_locals.rs).
     pub unwritten_locals: Option<Rc<rustc_hash::FxHashSet<crate::ir::GlobalId>>>,
+    /// Why a function without a body could follow stored pointers past
+    /// the objects its arguments point into, if it could; found at the
+    /// first such call (opencl/undefined_call_havoc.rs).
+    pub unbounded_pointer_reach: Option<Rc<Option<String>>>,
 }
 
 impl<'m> ModelHooks<'m> for Executor<'m> {

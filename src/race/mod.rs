@@ -63,7 +63,7 @@ pub struct ReportedAccess {
     pub space: u32,
     /// Offset of the first byte from the object's base.
     pub offset: ExprId,
-    /// Number of bytes accessed.
+    /// Number of bytes accessed (`WHOLE_OBJECT`: any byte of the object).
     pub len: u64,
     /// A store (rather than a load).
     pub write: bool,
@@ -126,7 +126,19 @@ struct Rare {
     guard: Option<ExprId>,
 }
 
+/// The length of an access that may touch any byte of its object, wherever
+/// it starts: a call to a function without a body, which may read and
+/// write all of every object it can reach. It meets every access of its
+/// object, so it is paired as a symbolic-offset access is, never swept
+/// byte by byte (an unsized buffer has no last byte).
+pub const WHOLE_OBJECT: u64 = u64::MAX;
+
 impl AccessRecord {
+    /// Whether the access may touch any byte of its object.
+    pub fn whole_object(&self) -> bool {
+        self.len == WHOLE_OBJECT
+    }
+
     /// An asynchronous copy's access: the copy's event. It is ordered only
     /// before accesses after a wait_group_events naming the event.
     pub fn async_event(&self) -> Option<u64> {
@@ -621,7 +633,7 @@ impl AccessLog {
             if !written.contains(&r.object) || !keep(r) {
                 continue;
             }
-            match sink.pool().as_const(r.offset) {
+            match sink.pool().as_const(r.offset).filter(|_| !r.whole_object()) {
                 Some(off) => {
                     let start = off as u64 as i64;
                     spans.entry(r.object).or_default().push(Span { start, end: start + r.len as i64, index: i });
@@ -664,7 +676,8 @@ impl AccessLog {
             for &j in &by_object[&object] {
                 // Two symbolic records meet twice: offer the pair from the
                 // earlier one only.
-                if j != s && (j > s || sink.pool().is_const(self.records[j].offset)) && kinds_conflict(&self.records[s], &self.records[j]) {
+                let swept = sink.pool().is_const(self.records[j].offset) && !self.records[j].whole_object();
+                if j != s && (j > s || swept) && kinds_conflict(&self.records[s], &self.records[j]) {
                     pairing.consider(self, sink, s, j, None);
                 }
             }
@@ -721,11 +734,15 @@ impl AccessLog {
             }
         };
         // Offsets a known distance apart (slots of an atomic counter,
-        // neighbouring elements) are decided here, not by the solver.
-        if offset_difference::never_overlap(pool, a.offset, a.len, b.offset, b.len) {
+        // neighbouring elements) are decided here, not by the solver. An
+        // access to the whole object meets every access inside it.
+        let overlap = if a.whole_object() || b.whole_object() {
+            pool.bool_const(true)
+        } else if offset_difference::never_overlap(pool, a.offset, a.len, b.offset, b.len) {
             return None;
-        }
-        let overlap = overlap(pool, a.offset, a.len, b.offset, b.len);
+        } else {
+            overlap(pool, a.offset, a.len, b.offset, b.len)
+        };
         let mut cond = pool.and(ordering, overlap);
         for g in [a.guard(), b.guard()].into_iter().flatten() {
             cond = pool.and(cond, g);

@@ -1,36 +1,28 @@
 //! A `__device__` function that the `.cu` file declares but does not
 //! define (its body is in another translation unit). symcross cannot run
-//! it; it models a call only when the model is an over-approximation of
-//! everything the file's own code can observe:
+//! it. Its result is arbitrary, chosen afresh at each call by each thread,
+//! and it may read and write every object its pointer arguments point
+//! into, as undefined_call_havoc.rs models (a `byval` aggregate is the
+//! callee's own copy).
 //!
-//! - no argument is a pointer the callee could write through (a `byval`
-//!   aggregate is the callee's own copy and does not count), and
-//! - the file defines no writable global another translation unit could
-//!   name (a `__device__` variable), so the callee reaches none of the
-//!   file's memory.
-//!
-//! Such a call returns an arbitrary value, chosen afresh at each call by
-//! each thread, and touches no memory of the file. Any other declared-only
-//! function stays `unsupported`, saying why: havocking what it could reach
-//! would also have to count its unseen accesses as racing, which the race
-//! log cannot record for memory whose addresses are not known.
+//! The call stays `unsupported`, saying why, when that does not bound what
+//! it can do: it takes variable arguments, the file defines a writable
+//! global another translation unit could name (a `__device__` variable),
+//! or it could follow a pointer stored in memory (undefined_call_havoc.rs;
+//! a buffer whose elements may be pointers, for one).
 
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
 use crate::expr::value::Value;
 use crate::expr::{Expr, ExprId};
-use crate::ir::{demangle, local_static_name, Callee, Function, InstKind, Type};
+use crate::ir::{demangle, local_static_name, Callee, Function, InstKind};
 
-/// Why a declared-only function cannot be modelled as "arbitrary result,
-/// no effect on the file's memory", if it cannot.
+/// Why a declared-only function cannot be modelled at all, if it cannot
+/// (module doc). Pointer arguments are judged at the call.
 pub(in crate::exec) fn reason_not_pure(module: &crate::ir::Module, callee: &Function) -> Option<String> {
     if callee.varargs {
         return Some("it takes variable arguments, which may be pointers it writes through".into());
-    }
-    if let Some(p) = callee.params.iter().find(|p| p.byval.is_none() && holds_pointer(&p.ty)) {
-        let name = if p.name.is_empty() { String::from("a pointer argument") } else { format!("its pointer argument `{}`", p.name) };
-        return Some(format!("{name} lets it write memory symcross cannot see"));
     }
     // A kernel's own `__shared__` arrays are function-local statics,
     // which no other file can name.
@@ -41,15 +33,6 @@ pub(in crate::exec) fn reason_not_pure(module: &crate::ir::Module, callee: &Func
         return Some(format!("it could write the file's global `{}` from its own file", g.name));
     }
     None
-}
-
-fn holds_pointer(t: &Type) -> bool {
-    match t {
-        Type::Ptr { .. } => true,
-        Type::Vector { elem, .. } | Type::Array { elem, .. } => holds_pointer(elem),
-        Type::Struct { fields, .. } => fields.iter().any(holds_pointer),
-        _ => false,
-    }
 }
 
 /// The source name of a mangled `__device__` function (`_Z6nondetv` →
@@ -64,7 +47,7 @@ impl<'m> Executor<'m> {
     /// otherwise an `unsupported` finding naming the function and why.
     /// None for calls this does not judge (not CUDA, not a user's C++
     /// function, a reserved or LLVM name).
-    pub(in crate::exec) fn call_declared_device_function(&mut self, state: &State, c: &CallCtx) -> Option<Result<Option<Value>, Step>> {
+    pub(in crate::exec) fn call_declared_device_function(&mut self, state: &mut State, c: &CallCtx) -> Option<Result<Option<Value>, Step>> {
         if !self.cx.module.is_cuda() || !c.name.starts_with("_Z") || source_name(c.name).starts_with("__") {
             return None;
         }
@@ -74,6 +57,11 @@ impl<'m> Executor<'m> {
         if let Some(why) = reason_not_pure(module, callee) {
             let what = format!("call to `{}`, a __device__ function declared without a body in this file: {why}", source_name(c.name));
             return Some(Err(self.unsupported(state, c.inst.loc, what)));
+        }
+        let function = source_name(c.name);
+        let describe = |why: &str| format!("call to `{function}`, a __device__ function declared without a body in this file: {why}");
+        if let Err(step) = self.havoc_through_pointer_arguments(state, c, callee, function, &describe) {
+            return Some(Err(step));
         }
         let widths = crate::exec::engine::step::leaf_widths(&c.inst.ty);
         if widths.is_empty() {
@@ -117,20 +105,20 @@ impl<'m> Executor<'m> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::Type;
 
     fn declared(params: Vec<(Type, Option<(u64, u64)>)>) -> Function {
         Function::declared_for_test("_Z3barv", params)
     }
 
     #[test]
-    fn only_functions_that_cannot_reach_the_files_memory_are_pure() {
+    fn pointer_arguments_are_left_to_the_call() {
         let module = crate::ir::Module::default();
         assert_eq!(reason_not_pure(&module, &declared(vec![(Type::Int(32), None)])), None);
-        // A byval aggregate is the callee's own copy.
-        assert_eq!(reason_not_pure(&module, &declared(vec![(Type::Ptr { addr_space: 0 }, Some((4, 4)))])), None);
-        assert!(reason_not_pure(&module, &declared(vec![(Type::Ptr { addr_space: 1 }, None)])).is_some());
-        let with_pointer_field = Type::Struct { fields: vec![Type::Int(32), Type::Ptr { addr_space: 0 }], offsets: vec![0, 8], size: 16 };
-        assert!(reason_not_pure(&module, &declared(vec![(with_pointer_field, None)])).is_some());
+        assert_eq!(reason_not_pure(&module, &declared(vec![(Type::Ptr { addr_space: 1 }, None)])), None);
+        let mut varargs = declared(vec![]);
+        varargs.varargs = true;
+        assert!(reason_not_pure(&module, &varargs).is_some());
         assert_eq!(source_name("_Z6nondetv"), "nondet");
     }
 }

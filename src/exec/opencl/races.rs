@@ -26,7 +26,7 @@ impl<'m> Executor<'m> {
         loc: Loc,
     ) {
         let (write, atomic) = (kind.writes(), kind.atomic());
-        if state.streams.is_some() {
+        if state.streams.is_some() && len != crate::race::WHOLE_OBJECT {
             let how = match (atomic, write) {
                 (true, _) => crate::exec::opencl::cuda_streams::Use::Atomic,
                 (false, true) => crate::exec::opencl::cuda_streams::Use::Write,
@@ -36,7 +36,9 @@ impl<'m> Executor<'m> {
         }
         // A compare-and-exchange's read is checked with its write (or, when
         // it can never write, by observe_atomic).
-        if state.gpu.is_some() && kind != AccessKind::AtomicRead {
+        // A call to a function without a body may or may not touch the
+        // object: no access of it is a finding by itself.
+        if state.gpu.is_some() && kind != AccessKind::AtomicRead && len != crate::race::WHOLE_OBJECT {
             self.check_host_readable(state, access, len, kind, loc);
         }
         let Some(gpu) = state.gpu.as_mut() else { return };
@@ -299,6 +301,7 @@ impl<'m> Executor<'m> {
                 .then(|| self.declared_result_doubt(std::iter::once(condition)))
                 .flatten()
         });
+        let doubt = doubt.or_else(|| whole_object_doubt(a, b));
         let warp_note = self.warp_lockstep_note(log, a, b, gpu.ndrange.local, witness.as_ref());
         let benign_note = match benign {
             Some(true) => " (benign: both write the same value; --allow-benign-races hides it)".to_string(),
@@ -338,6 +341,8 @@ impl<'m> Executor<'m> {
         values_havocked: bool,
     ) -> bool {
         state.unconfirmed_path
+            || a.whole_object()
+            || b.whole_object()
             || values_havocked
             || self.depends_on_havoc(state, log.havoc_fresh_from, condition)
             || self.declared_result_doubt(state.path.iter().copied().chain([condition])).is_some()
@@ -369,12 +374,17 @@ impl<'m> Executor<'m> {
         };
         let offset_of = |r: &AccessRecord| crate::expr::value_in(&self.cx.pool, r.offset, witness.as_ref()).map(|v| v as u64 as i64);
         let element = match offset_of(a) {
-            Some(off) => format!(" at {} (byte offset {off})", self.element_at(o, off, a.len)),
-            None => String::new(),
+            Some(off) if !a.whole_object() => format!(" at {} (byte offset {off})", self.element_at(o, off, a.len)),
+            _ => match offset_of(b) {
+                Some(off) if !b.whole_object() => format!(" at {} (byte offset {off})", self.element_at(o, off, b.len)),
+                _ => String::new(),
+            },
         };
         let describe = |r: &AccessRecord, this: &Executor| {
             let item = crate::exec::opencl::workitems::WorkItem::new(Vec::new(), log.local_ids(r), log.group_ids(r));
-            let rw = if r.write {
+            let rw = if r.whole_object() {
+                "read or write of any byte (a call to a function without a body)"
+            } else if r.write {
                 if r.atomic {
                     "atomic write"
                 } else {
@@ -390,7 +400,7 @@ impl<'m> Executor<'m> {
         let second = describe(b, self);
         let msg = format!("{kind} race on {space} buffer `{}`{element}: {first} and {second}{note}", o.name);
         let related = Related { message: second, location: self.cx.location(b.loc) };
-        let site = self.race_site(ndrange, log, a, b, o.name.clone(), space, witness.as_ref());
+        let site = self.race_site(ndrange, log, a, b, o.name.clone(), space, witness.as_ref(), o.size);
         let mut s = state.clone();
         s.stack.clear();
         if apart_from_summaries {
@@ -425,6 +435,7 @@ impl Executor<'_> {
         buffer: String,
         space: &str,
         witness: Option<&crate::expr::Assignment>,
+        object_bytes: u64,
     ) -> crate::report::NdrangeSite {
         let access = |r: &AccessRecord| {
             let (local_id, group_id) = self.id_values(&log.local_ids(r), &log.group_ids(r), witness);
@@ -438,7 +449,7 @@ impl Executor<'_> {
                 local_id,
                 group_id,
                 byte_offset: crate::expr::value_in(&self.cx.pool, r.offset, witness).map(|v| v as u64 as i64),
-                bytes: r.len,
+                bytes: if r.whole_object() { object_bytes } else { r.len },
             }
         };
         crate::report::NdrangeSite {
@@ -510,4 +521,14 @@ impl RaceSink for RaceQueries<'_, '_> {
             }
         }
     }
+}
+
+/// Why a race with a call to a function without a body is not confirmed:
+/// the call stands for every access its body could make.
+fn whole_object_doubt(a: &AccessRecord, b: &AccessRecord) -> Option<String> {
+    (a.whole_object() || b.whole_object()).then(|| {
+        "; not confirmed: a function declared without a body is taken to read and write every byte of every object it can reach \
+         from its pointer arguments; its real body may not touch the bytes the other access does"
+            .to_string()
+    })
 }

@@ -1,23 +1,20 @@
 //! A plain C function that an OpenCL kernel's source declares but does not
 //! define (its body is in another program or library). symcross cannot
-//! run it. As GPUVerify assumes, it returns an arbitrary value and touches
-//! no memory of the file, but only where that over-approximates what the
-//! file's own code can observe:
+//! run it. Its result is arbitrary, chosen afresh at each call, and it
+//! may read and write every object its pointer arguments point into
+//! (`__global`, `__local` or private alike: a write to a private variable
+//! can change an index just as well), as undefined_call_havoc.rs models:
+//! an access of the whole object for race detection and fresh contents
+//! after the call. A `byval` aggregate is the callee's own copy.
 //!
-//! - no argument is a pointer the callee could write through (`__global`,
-//!   `__local` or private alike: a write to a private variable can change
-//!   an index just as well), a `byval` aggregate being the callee's own
-//!   copy, and
-//! - the file defines no writable program-scope variable another file
-//!   could name (OpenCL C 2.0's `global int counter;`), so the callee
-//!   reaches none of the file's memory.
-//!
-//! Otherwise the call is `unsupported`, naming the function and the
-//! argument or variable: havocking what the callee could reach would also
-//! have to count its unseen accesses as racing, which the race log cannot
-//! record for memory whose addresses are not known. A finding that depends
-//! on the arbitrary result is not confirmed (`declared_result_doubt`): the
-//! real body may never return the value its witness needs.
+//! The call stays `unsupported`, naming the function and why, when that
+//! does not bound what it can do: it takes variable arguments, the file
+//! defines a writable program-scope variable another file could name
+//! (OpenCL C 2.0's `global int counter;`), or it could follow a pointer
+//! stored in memory (undefined_call_havoc.rs). A finding that depends on
+//! its result or on the contents it may have written is not confirmed
+//! (`declared_result_doubt`): the real body may never produce what the
+//! witness needs.
 //!
 //! Only plain C names qualify: an OpenCL built-in (an overloaded, mangled
 //! `_Z...` name) or a reserved `__` name that symcross does not model
@@ -28,23 +25,15 @@ use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::state::State;
 use crate::expr::value::Value;
 use crate::expr::Expr;
-use crate::ir::{demangle, Function, Module, Type};
-use crate::ir::{CONSTANT_SPACE, GLOBAL_SPACE, LOCAL_SPACE};
+use crate::ir::CONSTANT_SPACE;
+use crate::ir::{demangle, Function, Module};
 
-/// Why a kernel's undefined function cannot be modelled as "arbitrary
-/// result, no effect on the file's memory", if it cannot.
+/// Why a kernel's undefined function cannot be modelled at all, if it
+/// cannot: what it could write is not bounded by its arguments (module
+/// doc). Pointer arguments are judged at the call.
 pub(in crate::exec) fn reason_not_modelled(module: &Module, callee: &Function) -> Option<String> {
     if callee.varargs {
         return Some("it takes variable arguments, which may be pointers it writes through".into());
-    }
-    if let Some((k, p)) = callee.params.iter().enumerate().find(|(_, p)| p.byval.is_none() && pointer_in(&p.ty).is_some()) {
-        let space = pointer_in(&p.ty).map(space_word).unwrap_or("");
-        let name = if p.name.is_empty() { String::new() } else { format!(" (`{}`)", p.name) };
-        let whole = if matches!(p.ty, Type::Ptr { .. }) { "is" } else { "holds" };
-        return Some(format!(
-            "its argument {}{name} {whole} a {space}pointer, through which it may write memory symcross cannot see",
-            k + 1
-        ));
     }
     // clang names a kernel's `__local` variables and a function's statics
     // `function.variable`: a '.' no source identifier holds, so no other
@@ -58,34 +47,13 @@ pub(in crate::exec) fn reason_not_modelled(module: &Module, callee: &Function) -
     None
 }
 
-/// The address space of the first pointer a value of type `t` holds.
-fn pointer_in(t: &Type) -> Option<u32> {
-    match t {
-        Type::Ptr { addr_space } => Some(*addr_space),
-        Type::Vector { elem, .. } | Type::Array { elem, .. } => pointer_in(elem),
-        Type::Struct { fields, .. } => fields.iter().find_map(pointer_in),
-        _ => None,
-    }
-}
-
-/// An address space as OpenCL C spells it, with a trailing space; empty
-/// for private and generic pointers.
-fn space_word(space: u32) -> &'static str {
-    match space {
-        GLOBAL_SPACE => "`__global` ",
-        LOCAL_SPACE => "`__local` ",
-        CONSTANT_SPACE => "`__constant` ",
-        _ => "",
-    }
-}
-
 impl<'m> Executor<'m> {
     /// A call in a kernel to a function its source declares but never
     /// defines: an arbitrary result when that is sound (module doc),
     /// otherwise an `unsupported` finding naming the function and why.
     /// None for calls this does not judge (on the host, a built-in's or
     /// reserved name, a function symcross has no declaration of).
-    pub(in crate::exec) fn call_undefined_in_kernel(&mut self, state: &State, c: &CallCtx) -> Option<Result<Option<Value>, Step>> {
+    pub(in crate::exec) fn call_undefined_in_kernel(&mut self, state: &mut State, c: &CallCtx) -> Option<Result<Option<Value>, Step>> {
         state.gpu.as_ref()?;
         if demangle(c.name).is_some() || c.name.starts_with("__") || c.name.starts_with("llvm.") {
             return None;
@@ -95,6 +63,10 @@ impl<'m> Executor<'m> {
         if let Some(why) = reason_not_modelled(module, callee) {
             let what = format!("call to `{}`, a function declared without a body in this program: {why}", c.name);
             return Some(Err(self.unsupported(state, c.inst.loc, what)));
+        }
+        let describe = |why: &str| format!("call to `{}`, a function declared without a body in this program: {why}", c.name);
+        if let Err(step) = self.havoc_through_pointer_arguments(state, c, callee, c.name, &describe) {
+            return Some(Err(step));
         }
         let widths = crate::exec::engine::step::leaf_widths(&c.inst.ty);
         let mut out = Value::new();
@@ -112,7 +84,7 @@ impl<'m> Executor<'m> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::Global;
+    use crate::ir::{Global, Type, GLOBAL_SPACE, LOCAL_SPACE};
 
     fn declared(params: Vec<(Type, Option<(u64, u64)>)>) -> Function {
         Function::declared_for_test("lookup", params)
@@ -133,18 +105,14 @@ mod tests {
     }
 
     #[test]
-    fn only_functions_that_cannot_reach_the_programs_memory_are_modelled() {
+    fn pointer_arguments_are_left_to_the_call() {
         let module = Module::default();
         assert_eq!(reason_not_modelled(&module, &declared(vec![(Type::Int(32), None)])), None);
-        // A byval struct is the callee's own copy.
-        assert_eq!(reason_not_modelled(&module, &declared(vec![(Type::Ptr { addr_space: 0 }, Some((8, 4)))])), None);
-        let why = reason_not_modelled(&module, &declared(vec![(Type::Int(32), None), (Type::Ptr { addr_space: GLOBAL_SPACE }, None)]));
-        assert!(why.as_deref().is_some_and(|w| w.starts_with("its argument 2 is a `__global` pointer")), "{why:?}");
-        let private = reason_not_modelled(&module, &declared(vec![(Type::Ptr { addr_space: 0 }, None)]));
-        assert!(private.as_deref().is_some_and(|w| w.starts_with("its argument 1 is a pointer")), "{private:?}");
-        let pair = Type::Struct { fields: vec![Type::Int(32), Type::Ptr { addr_space: LOCAL_SPACE }], offsets: vec![0, 8], size: 16 };
-        let held = reason_not_modelled(&module, &declared(vec![(pair, None)]));
-        assert!(held.as_deref().is_some_and(|w| w.starts_with("its argument 1 holds a `__local` pointer")), "{held:?}");
+        let global = declared(vec![(Type::Int(32), None), (Type::Ptr { addr_space: GLOBAL_SPACE }, None)]);
+        assert_eq!(reason_not_modelled(&module, &global), None);
+        let mut varargs = declared(vec![]);
+        varargs.varargs = true;
+        assert!(reason_not_modelled(&module, &varargs).is_some_and(|w| w.contains("variable arguments")));
     }
 
     #[test]

@@ -149,7 +149,8 @@ impl AccessLog {
 /// Groups records into warp instructions. The k-th execution of a source
 /// access by each work-item of a warp is taken as one instruction of the
 /// warp: work-items of a warp run in lockstep while they agree on the
-/// path. Asynchronous copies are the group's, not a warp's: left out.
+/// path. Asynchronous copies are the group's, not a warp's: left out, as
+/// are calls to functions without a body (no instruction of the warp).
 pub fn warp_accesses(log: &AccessLog, start: usize, warp_size: u32) -> Vec<WarpAccess> {
     type Key = (u64, u32, Loc, bool, ObjectId, u32);
     let mut seen: FxHashMap<(u64, usize, Loc, bool, ObjectId), u32> = FxHashMap::default();
@@ -157,7 +158,7 @@ pub fn warp_accesses(log: &AccessLog, start: usize, warp_size: u32) -> Vec<WarpA
     let mut out: Vec<WarpAccess> = Vec::new();
     for r in &log.records[start..] {
         let Some(group_key) = log.group_key(r) else { continue };
-        if r.async_event().is_some() {
+        if r.async_event().is_some() || r.whole_object() {
             continue;
         }
         let n = seen.entry((group_key, r.item as usize, r.loc, r.write, r.object)).or_insert(0);
