@@ -41,6 +41,17 @@ common::fixture_tests!(
     device_limits,
     big_launch,
     transpose_perf,
+    kernel_fault_codes,
+    kernel_fault_codes_assert,
+    kernel_fault_codes_trap,
+    kernel_fault_codes_misaligned,
+    managed_variables,
+    managed_variables_before_sync,
+    managed_variables_wrong_scale,
+    static_shared_limit,
+    static_shared_limit_exceeded,
+    symbol_address_copies,
+    symbol_address_copies_shifted,
 );
 
 /// The report of a fixture, run with `--json -`.
@@ -256,4 +267,85 @@ fn host_read_of_managed_memory_before_sync_is_a_race() {
         "{message}"
     );
     assert_eq!(f["location"]["line"], 44, "{f}");
+}
+
+/// The findings of `kind` in a report.
+fn findings_of<'a>(json: &'a serde_json::Value, kind: &str) -> Vec<&'a serde_json::Value> {
+    json["findings"].as_array().unwrap().iter().filter(|f| f["kind"] == kind).collect()
+}
+
+/// A kernel's failing assert() is a mismatch at its line naming the
+/// assertion and the thread; the host goes on with the launch failed
+/// (cudaErrorAssert) and all its checks of the codes hold: the one
+/// mismatch is the kernel's.
+#[test]
+fn failing_device_assert_fails_the_launch_with_cuda_error_assert() {
+    let json = report("kernel_fault_codes_assert");
+    let mismatches = findings_of(&json, "mismatch");
+    assert_eq!(kinds(&json), ["mismatch"], "{json}");
+    let f = mismatches[0];
+    assert_eq!(f["location"]["line"], 22, "{f}");
+    let message = f["message"].as_str().unwrap();
+    assert!(message.starts_with("assertion `v[i] < 1000u` can fail"), "{message}");
+    assert!(message.contains("thread (0,0,0) of block (0,0,0)"), "{message}");
+    assert!(json["coverage"]["checks"].as_u64().unwrap() > 8, "the host's checks ran after the failed launch: {json}");
+}
+
+/// `__trap()` reached: a mismatch at its line, the launch fails with
+/// cudaErrorLaunchFailure and the host's checks of that hold.
+#[test]
+fn trap_fails_the_launch_with_launch_failure() {
+    let json = report("kernel_fault_codes_trap");
+    assert_eq!(kinds(&json), ["mismatch"], "{json}");
+    let f = &json["findings"][0];
+    assert_eq!(f["location"]["line"], 24, "{f}");
+    assert!(f["message"].as_str().unwrap().starts_with("__trap() can be called"), "{f}");
+}
+
+/// A misaligned load in a launched kernel fails the launch with
+/// cudaErrorMisalignedAddress for the offsets that misalign it; the
+/// aligned ones go on to the results (all the host's checks hold).
+#[test]
+fn misaligned_load_fails_the_launch_with_misaligned_address() {
+    let json = report("kernel_fault_codes_misaligned");
+    assert_eq!(kinds(&json), ["misaligned"], "{json}");
+    let f = &json["findings"][0];
+    assert_eq!(f["location"]["line"], 25, "{f}");
+    assert!(f["message"].as_str().unwrap().starts_with("misaligned 4-byte load"), "{f}");
+}
+
+/// `symcross race` on the kernel alone: the failing assert, the reachable
+/// `__trap()` and the misaligned load are each a finding of their kind.
+#[test]
+fn race_reports_device_assert_trap_and_misalignment() {
+    let path = common::repo().join("tests/fixtures/cuda_host/kernel_fault_codes.cu");
+    let run = common::symcross(&["race", path.to_str().unwrap(), "--block", "2", "--grid", "1", "--all-findings", "--json", "-"]);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    let json = run.json.unwrap_or_else(|| panic!("no report: {}", run.stderr));
+    assert_eq!(json["verdict"], "findings", "{json}");
+    let lines: Vec<(String, u64)> = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["kind"].as_str().unwrap().to_string(), f["location"]["line"].as_u64().unwrap()))
+        .collect();
+    for want in [("mismatch", 22), ("mismatch", 24), ("misaligned", 25)] {
+        assert!(lines.contains(&(want.0.to_string(), want.1)), "{want:?} in {lines:?}");
+    }
+}
+
+/// The host reading a `__managed__` variable before it waited for the
+/// kernel that adds to it: a race naming the variable and the launch.
+#[test]
+fn host_read_of_managed_variable_before_sync_is_a_race() {
+    let json = report("managed_variables_before_sync");
+    let races = findings_of(&json, "race");
+    let f = races.first().expect("a race");
+    let message = f["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("race between host code and CUDA stream work: host code reads bytes 0 to 3 of managed variable `total`"),
+        "{message}"
+    );
+    assert!(message.contains("the kernel launch at line 32"), "{message}");
+    assert_eq!(f["location"]["line"], 43, "{f}");
 }

@@ -13,7 +13,9 @@
 #define __host__ __attribute__((host))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
-#define __managed__ __attribute__((managed))
+/* clang knows `managed` for HIP only: a device variable the engine shares
+ * with the host (src/exec/opencl/cuda_managed.rs). */
+#define __managed__ __attribute__((device)) __attribute__((annotate("symcross_managed")))
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __restrict__ __restrict
@@ -315,5 +317,6 @@ static __device__ __forceinline__ void synchronize(const grid_group &g) { g.sync
 } // namespace cooperative_groups
 
 #include "symcross_cuda_math.h"
+#include "symcross_cuda_faults.h"
 
 #endif

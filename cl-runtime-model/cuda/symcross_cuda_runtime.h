@@ -37,6 +37,8 @@ typedef enum cudaError {
   cudaErrorInvalidResourceHandle = 400,
   cudaErrorNotReady = 600,
   cudaErrorIllegalAddress = 700,
+  cudaErrorAssert = 710,
+  cudaErrorMisalignedAddress = 716,
   cudaErrorLaunchFailure = 719
 } cudaError_t;
 
@@ -192,6 +194,9 @@ void __symcross_cuda_free(void *p);
  * it ran, 1 when the device code has no kernel of that name. */
 int __symcross_cuda_launch(const void *stub, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                            void **args, size_t shared);
+/* The bytes of static __shared__ memory of the kernel whose host stub is
+ * `stub` (0 when the device code has no such kernel). */
+size_t __symcross_cuda_static_shared(const void *stub);
 /* Memory both host and kernels may touch, named after the user's line:
  * managed memory, or pinned host memory when `pinned`. */
 void *__symcross_cuda_alloc_shared(size_t size, int pinned);

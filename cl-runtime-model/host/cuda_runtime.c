@@ -7,9 +7,11 @@
  * so that a copy past one, or a free of something that is not one, gets
  * the runtime's error code instead of touching memory.
  *
- * A kernel that faults (an access outside its memory) fails the launch
- * as a GPU's illegal address does: cudaErrorIllegalAddress, sticky, so
- * that every runtime call after it returns it and does nothing.
+ * A kernel that faults fails the launch as on a GPU, with a sticky error
+ * (every runtime call after it returns it and does nothing): an access
+ * outside its memory gives cudaErrorIllegalAddress, a misaligned one
+ * cudaErrorMisalignedAddress, a failed device-side assert()
+ * cudaErrorAssert, __trap() cudaErrorLaunchFailure.
  *
  * Streams and events: every operation runs when it is issued, in program
  * order. That is one of the orders a GPU may run them in; the engine
@@ -170,16 +172,31 @@ static cudaError_t copy(void *dst, const void *src, size_t count, enum cudaMemcp
     return fail(cudaErrorInvalidValue);
   if (!dst || !src)
     return fail(cudaErrorInvalidValue);
-  memcpy(dst, src, count);
+  /* Into a variable by its cudaGetSymbolAddress address: the copy writes
+   * it as cudaMemcpyToSymbol does (a __constant__ one included). */
+  if (dst_device && device_range(dst, count)->kind == SYMCUDA_SYMBOL)
+    __symcross_cuda_copy_to_symbol(dst, src, count);
+  else
+    memcpy(dst, src, count);
   return cudaSuccess;
 }
 
 static cudaError_t set(void *dev_ptr, int value, size_t count) {
   if (count == 0)
     return cudaSuccess;
-  if (!device_range(dev_ptr, count))
+  struct symcuda_allocation *m = device_range(dev_ptr, count);
+  if (!m)
     return fail(cudaErrorInvalidValue);
-  memset(dev_ptr, value, count);
+  if (m->kind == SYMCUDA_SYMBOL) {
+    /* A variable by its address, __constant__ ones included: the bytes
+     * go in as a copy to the symbol. */
+    unsigned char *bytes = malloc(count);
+    memset(bytes, value, count);
+    __symcross_cuda_copy_to_symbol(dev_ptr, bytes, count);
+    free(bytes);
+  } else {
+    memset(dev_ptr, value, count);
+  }
   return cudaSuccess;
 }
 
@@ -264,6 +281,10 @@ const char *cudaGetErrorName(cudaError_t error) {
     return "cudaErrorNotReady";
   case cudaErrorIllegalAddress:
     return "cudaErrorIllegalAddress";
+  case cudaErrorAssert:
+    return "cudaErrorAssert";
+  case cudaErrorMisalignedAddress:
+    return "cudaErrorMisalignedAddress";
   case cudaErrorLaunchFailure:
     return "cudaErrorLaunchFailure";
   }
@@ -298,6 +319,10 @@ const char *cudaGetErrorString(cudaError_t error) {
     return "device not ready";
   case cudaErrorIllegalAddress:
     return "an illegal memory access was encountered";
+  case cudaErrorAssert:
+    return "device-side assert triggered";
+  case cudaErrorMisalignedAddress:
+    return "misaligned address";
   case cudaErrorLaunchFailure:
     return "unspecified launch failure";
   }
@@ -360,7 +385,8 @@ cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared, 
 #define SYMCUDA_MAX_THREADS_PER_BLOCK 1024u
 #define SYMCUDA_MAX_SHARED_PER_BLOCK (48u << 10)
 
-/* Dynamic shared memory a kernel opted in to (cudaFuncSetAttribute). */
+/* The most shared memory, static and dynamic, a block may have when its
+ * kernel opted in to more dynamic shared memory (cudaFuncSetAttribute). */
 #define SYMCUDA_MAX_SHARED_OPTIN (96u << 10)
 #define SYMCUDA_MAX_ATTRIBUTES 32
 static struct {
@@ -377,7 +403,8 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
     return value >= -1 && value <= 100 ? cudaSuccess : fail(cudaErrorInvalidValue);
   if (attr != cudaFuncAttributeMaxDynamicSharedMemorySize)
     return fail(cudaErrorInvalidValue);
-  if (value < 0 || (unsigned)value > SYMCUDA_MAX_SHARED_OPTIN)
+  /* The kernel's static __shared__ arrays count against the same limit. */
+  if (value < 0 || (size_t)value + __symcross_cuda_static_shared(func) > SYMCUDA_MAX_SHARED_OPTIN)
     return fail(cudaErrorInvalidValue);
   for (unsigned i = 0; i < num_attributes; i++)
     if (attributes[i].func == func) {
@@ -394,12 +421,16 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
   return cudaSuccess;
 }
 
-/* The dynamic shared memory a launch of `func` may have. */
+/* The dynamic shared memory a launch of `func` may have: what
+ * cudaFuncSetAttribute set, else what its static __shared__ arrays leave
+ * of the 48 KiB a block has without opting in (the toolkit's default
+ * maxDynamicSharedSizeBytes). */
 static size_t max_dynamic_shared(const void *func) {
   for (unsigned i = 0; i < num_attributes; i++)
-    if (attributes[i].func == func && (size_t)attributes[i].max_dynamic_shared > SYMCUDA_MAX_SHARED_PER_BLOCK)
+    if (attributes[i].func == func)
       return attributes[i].max_dynamic_shared;
-  return SYMCUDA_MAX_SHARED_PER_BLOCK;
+  size_t fixed = __symcross_cuda_static_shared(func);
+  return fixed < SYMCUDA_MAX_SHARED_PER_BLOCK ? SYMCUDA_MAX_SHARED_PER_BLOCK - fixed : 0;
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared, cudaStream_t stream) {
@@ -419,19 +450,30 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
   issue(stream, "the kernel launch");
   int ran = __symcross_cuda_launch(func, grid.x, grid.y, grid.z, block.x, block.y, block.z, args, shared);
   done();
+  /* A kernel fault (codes 2 to 5 of the engine, cuda_runtime.rs's
+   * LaunchFault): the launch itself was accepted, and the fault is what
+   * every later call returns (it has already happened here, the kernel
+   * having run to its end). */
   switch (ran) {
   case 0:
     return cudaSuccess;
   case 2:
-    /* The kernel faulted: the launch itself was accepted, and the fault
-     * is what every later call returns (it has already happened here,
-     * the kernel having run to its end). */
     sticky_error = cudaErrorIllegalAddress;
-    last_error = sticky_error;
-    return cudaSuccess;
+    break;
+  case 3:
+    sticky_error = cudaErrorMisalignedAddress;
+    break;
+  case 4:
+    sticky_error = cudaErrorAssert;
+    break;
+  case 5:
+    sticky_error = cudaErrorLaunchFailure;
+    break;
   default:
     return fail(cudaErrorInvalidDeviceFunction);
   }
+  last_error = sticky_error;
+  return cudaSuccess;
 }
 
 /* ---- Device properties ---- */
@@ -483,8 +525,8 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
 
 /* Blocks of `block_size` threads and `dynamic_shared` bytes that fit on
  * one multiprocessor of the modelled device: at most 32 blocks, 2048
- * threads (whole warps) and 96 KiB of shared memory. Registers and static
- * shared memory are not known here: an upper bound. */
+ * threads (whole warps) and 96 KiB of shared memory, static and dynamic.
+ * Registers are not known here: an upper bound. */
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *num_blocks, const void *func, int block_size,
                                                           size_t dynamic_shared) {
   SYMCUDA_UNLESS_FAULTED();
@@ -498,8 +540,9 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *num_blocks, const
   unsigned blocks = 2048 / 32 / warps;
   if (blocks > 32)
     blocks = 32;
-  if (dynamic_shared && (96u << 10) / dynamic_shared < blocks)
-    blocks = (96u << 10) / dynamic_shared;
+  size_t per_block = dynamic_shared + __symcross_cuda_static_shared(func);
+  if (per_block && (96u << 10) / per_block < blocks)
+    blocks = (unsigned)((96u << 10) / per_block);
   *num_blocks = (int)blocks;
   return cudaSuccess;
 }

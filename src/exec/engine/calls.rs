@@ -315,7 +315,7 @@ impl<'m> Executor<'m> {
         }
     }
 
-    fn builtin_assert_fail(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+    pub(in crate::exec) fn builtin_assert_fail(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
         let text = self.read_c_string(state, c.args[0][0], c.inst.loc).unwrap_or_default();
         let mut msg = format!("assertion `{text}` can fail");
         let model = state.model.clone();

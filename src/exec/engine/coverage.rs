@@ -11,7 +11,8 @@ use crate::ir::{BlockId, Callee, FuncId, InstKind, Module};
 use rustc_hash::FxHashSet;
 
 /// Functions whose call is a failed check.
-const FAILURE_CALLS: [&str; 3] = ["__assert_fail", "__assert_rtn", "abort"];
+/// (`__symcross_cuda_*`: a CUDA kernel's `assert()` and `__trap()`.)
+const FAILURE_CALLS: [&str; 5] = ["__assert_fail", "__assert_rtn", "abort", "__symcross_cuda_assert_fail", "__symcross_cuda_trap"];
 /// Functions whose call is a check (failed or not).
 const CHECK_CALLS: [&str; 2] = ["symcross_check_equal", "klee_assert"];
 

@@ -69,11 +69,12 @@ pub struct Executor<'m> {
     /// When set, paths that finish normally are kept here instead of being
     /// dropped (a kernel run nested in a host program, opencl/launch.rs).
     pub(in crate::exec) finished: Option<Vec<State>>,
-    /// When set, a kernel path ended by a memory fault (an out-of-bounds
-    /// access, a use after free) is kept here as it stood at the fault: a
-    /// CUDA host program goes on from it with the launch failed
-    /// (opencl/cuda_runtime.rs).
-    pub(in crate::exec) faulted: Option<Vec<State>>,
+    /// When set, a kernel path ended by a fault (an out-of-bounds or
+    /// misaligned access, a use after free, a failed `assert`, `__trap`)
+    /// is kept here as it stood at the fault, with the code the launch
+    /// primitive returns for it: a CUDA host program goes on from it with
+    /// the launch failed (opencl/cuda_runtime.rs).
+    pub(in crate::exec) faulted: Option<Vec<(State, u32)>>,
     /// Blocks that call `__assert_fail` or `abort` (coverage.rs).
     pub(in crate::exec) failure_blocks: FxHashSet<(FuncId, crate::ir::BlockId)>,
     /// Origins and caches of the uninitialised-bits analysis (shadow.rs).

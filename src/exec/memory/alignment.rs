@@ -5,7 +5,7 @@
 //! structs) is a `misaligned` finding where the models ask for it (OpenCL
 //! device code): x86 C code reads unaligned data legitimately.
 
-use crate::exec::engine::executor::Executor;
+use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::model_hooks::ModelHooks;
 use crate::exec::engine::state::State;
 use crate::expr::ExprId;
@@ -16,7 +16,9 @@ use crate::report::FindingKind;
 impl<'m> Executor<'m> {
     /// Reports an access of `len` bytes at `access` (address `addr`) that
     /// may not be a multiple of `align`. Decided from the offset's known
-    /// low bits when they settle it, else by the solver.
+    /// low bits when they settle it, else by the solver. In a CUDA
+    /// launch's kernel the misaligned inputs end the path there (the GPU
+    /// faults): Err when no input is left.
     #[allow(clippy::too_many_arguments)]
     pub(in crate::exec) fn check_alignment(
         &mut self,
@@ -27,15 +29,16 @@ impl<'m> Executor<'m> {
         align: u64,
         write: bool,
         loc: Loc,
-    ) {
+    ) -> Result<(), Step> {
         if align <= 1 || !align.is_power_of_two() || !self.device_code_rules(state) {
-            return;
+            return Ok(());
         }
         let base = state.memory.object(access.object).base;
         let (m, r) = crate::memory::offset_residue::residue(&self.cx.pool, access.offset, 8);
+        let mut misaligned_when = None;
         let model = if m >= align {
             if (base.wrapping_add(r)) % align == 0 {
-                return;
+                return Ok(());
             }
             if self.cx.pool.is_const(addr) {
                 None
@@ -48,9 +51,10 @@ impl<'m> Executor<'m> {
             let zero = self.cx.pool.constant(64, 0);
             let aligned = self.cx.pool.eq(low, zero);
             let misaligned = self.cx.pool.not(aligned);
+            misaligned_when = Some(misaligned);
             match self.cx.decider.feasible(&self.cx.pool, &state.path, misaligned) {
                 crate::check::Feasibility::Sat(m) => Some(m),
-                _ => return,
+                _ => return Ok(()),
             }
         };
         let o = state.memory.object(access.object);
@@ -65,5 +69,6 @@ impl<'m> Executor<'m> {
             o.name
         );
         self.report(state, FindingKind::Misaligned, loc, msg, model.as_ref(), None);
+        self.misaligned_fails_launch(state, misaligned_when, model.as_ref())
     }
 }

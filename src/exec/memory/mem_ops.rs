@@ -98,7 +98,7 @@ impl<'m> Executor<'m> {
         let len = inst.ty.store_size();
         let access = self.resolve(state, addr, len, inst.loc, false)?;
         if let crate::ir::InstKind::Load { align, .. } = inst.kind {
-            self.check_alignment(state, addr, &access, len, align, false, inst.loc);
+            self.check_alignment(state, addr, &access, len, align, false, inst.loc)?;
         }
         let bytes = self.read_bytes(state, &access, len, inst.loc);
         // The value read matters only to the read-write tolerance.
@@ -138,7 +138,9 @@ impl<'m> Executor<'m> {
                     self.uninit_use(state, &s, inst.loc, &what);
                 }
                 if let crate::ir::InstKind::Store { align, .. } = inst.kind {
-                    self.check_alignment(state, addr, &access, bytes.len() as u64, align, true, inst.loc);
+                    if let Err(step) = self.check_alignment(state, addr, &access, bytes.len() as u64, align, true, inst.loc) {
+                        return step;
+                    }
                 }
                 let written: Option<Vec<ExprId>> = bytes.iter().copied().collect();
                 self.plain_access(state, func, inst, &t, &access, bytes.len() as u64, true, written);

@@ -16,6 +16,7 @@ use crate::exec::engine::state::State;
 use crate::exec::opencl::launch::{KernelArg, Launch};
 use crate::exec::opencl::workitems::NdRange;
 use crate::expr::value::{scalar, Value};
+use crate::expr::{Assignment, ExprId};
 use crate::ir::{FuncId, Loc, Module};
 use crate::memory::{Access, Memory, ObjectKind};
 use crate::report::FindingKind;
@@ -30,6 +31,8 @@ pub struct CudaDevice {
     /// Where the device module's globals and functions are in the host
     /// program's memory (laid out when the run starts); None before.
     pub layout: Option<DeviceLayout>,
+    /// The addresses of its `__managed__` variables (cuda_managed.rs).
+    pub managed: Vec<u64>,
 }
 
 /// The addresses of a module's globals and functions in memory.
@@ -54,9 +57,36 @@ const MAX_FAULTED_PATHS: usize = 8;
 const STUB_PREFIX: &str = "__device_stub__";
 
 /// What `__symcross_cuda_launch` returns when the device side has no
-/// kernel for the stub (it returns launch.rs's `KERNEL_RAN` or
-/// `KERNEL_FAULTED` otherwise).
+/// kernel for the stub (it returns launch.rs's `KERNEL_RAN` or a
+/// `LaunchFault`'s code otherwise).
 const NO_SUCH_KERNEL: u32 = 1;
+
+/// How a kernel path that fails its launch ended; the runtime model
+/// (cuda_runtime.c) turns the code into the error a GPU reports.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(in crate::exec) enum LaunchFault {
+    /// An access outside every object or past one, a use after free:
+    /// cudaErrorIllegalAddress.
+    IllegalAddress,
+    /// An access not aligned to its type: cudaErrorMisalignedAddress.
+    Misaligned,
+    /// A failed device-side `assert()`: cudaErrorAssert.
+    Assert,
+    /// `__trap()`: cudaErrorLaunchFailure.
+    Trap,
+}
+
+impl LaunchFault {
+    /// What `__symcross_cuda_launch` returns for it.
+    pub(in crate::exec) fn code(self) -> u32 {
+        match self {
+            LaunchFault::IllegalAddress => 2,
+            LaunchFault::Misaligned => 3,
+            LaunchFault::Assert => 4,
+            LaunchFault::Trap => 5,
+        }
+    }
+}
 
 /// The device kernel's (mangled) name for the name of its host stub.
 pub fn kernel_name_of_stub(stub: &str) -> Option<String> {
@@ -89,7 +119,7 @@ impl<'m> Executor<'m> {
     pub fn install_cuda_device(&mut self, mut module: Module) {
         let host_files_at = module.files.len() as u32;
         module.files.extend(self.cx.module.files.iter().cloned());
-        self.models.cuda = Some(CudaDevice { module: Rc::new(module), host_files_at, layout: None });
+        self.models.cuda = Some(CudaDevice { module: Rc::new(module), host_files_at, layout: None, managed: Vec::new() });
     }
 
     /// Lays the device module's globals out in the host program's first
@@ -106,8 +136,10 @@ impl<'m> Executor<'m> {
         self.trade_engine(&mut nested);
         let layout = DeviceLayout { global_addr: nested.global_addr.clone(), function_base: nested.function_base.clone() };
         drop(nested);
+        let managed = self.share_managed_variables(state, &module, &layout.global_addr);
         if let Some(device) = self.models.cuda.as_mut() {
             device.layout = Some(layout);
+            device.managed = managed;
         }
     }
 
@@ -125,12 +157,76 @@ impl<'m> Executor<'m> {
     /// failed, as a GPU's illegal address does (kept while `faulted` is
     /// set, by a CUDA launch).
     pub(in crate::exec) fn keep_faulted_path(&mut self, state: &State, kind: FindingKind) {
-        if !matches!(kind, FindingKind::OutOfBounds | FindingKind::UseAfterFree) || state.gpu.is_none() {
+        if matches!(kind, FindingKind::OutOfBounds | FindingKind::UseAfterFree) {
+            self.fail_launch(state, LaunchFault::IllegalAddress);
+        }
+    }
+
+    /// Keeps `state`, a kernel path of a CUDA launch that ends at `fault`,
+    /// for the host to go on from with the launch failed (nothing outside
+    /// a CUDA launch's kernel).
+    fn fail_launch(&mut self, state: &State, fault: LaunchFault) {
+        if state.gpu.is_none() {
             return;
         }
         if let Some(kept) = self.faulted.as_mut().filter(|k| k.len() < MAX_FAULTED_PATHS) {
-            kept.push(state.clone());
+            kept.push((state.clone(), fault.code()));
         }
+    }
+
+    /// A misaligned access in a kernel of a CUDA launch, `misaligned`
+    /// being the condition under which it is (None: on every input of the
+    /// path): a GPU stops the kernel there, so those inputs fail the
+    /// launch with a misaligned address, and the path goes on only with
+    /// the inputs for which the access is aligned (`model` satisfies
+    /// `misaligned`). Elsewhere (OpenCL, a kernel run alone) the path goes
+    /// on, the finding made.
+    pub(in crate::exec) fn misaligned_fails_launch(
+        &mut self,
+        state: &mut State,
+        misaligned: Option<ExprId>,
+        model: Option<&Assignment>,
+    ) -> Result<(), Step> {
+        if self.faulted.is_none() || state.gpu.is_none() {
+            return Ok(());
+        }
+        let Some(misaligned) = misaligned else {
+            self.fail_launch(state, LaunchFault::Misaligned);
+            return Err(Step::Terminated);
+        };
+        let mut faulting = state.clone();
+        faulting.path.push(misaligned);
+        faulting.model = model.cloned();
+        self.fail_launch(&faulting, LaunchFault::Misaligned);
+        let aligned = self.cx.pool.not(misaligned);
+        if self.assume(state, aligned) {
+            Ok(())
+        } else {
+            Err(Step::Terminated)
+        }
+    }
+
+    /// `__symcross_cuda_assert_fail(assertion, file, line, function)`: a
+    /// kernel's `assert()` that fails (symcross_cuda_faults.h): a
+    /// `mismatch` as on the host, and in a CUDA launch the launch fails
+    /// with cudaErrorAssert.
+    pub(in crate::exec) fn cuda_assert_fail(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        self.fail_launch(state, LaunchFault::Assert);
+        self.builtin_assert_fail(state, c)
+    }
+
+    /// `__symcross_cuda_trap()`: a kernel's `__trap()` aborts it. Reaching
+    /// it is a `mismatch`, as `abort()` is on the host, and in a CUDA
+    /// launch the launch fails with cudaErrorLaunchFailure.
+    pub(in crate::exec) fn cuda_trap(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        self.fail_launch(state, LaunchFault::Trap);
+        let model = state.model.clone();
+        let decided = state.branch_step.filter(|_| !state.unconfirmed_path);
+        self.log.check_stats.record(decided.as_slice());
+        let witness = model.as_ref().filter(|_| !state.unconfirmed_path);
+        let message = "__trap() can be called: it aborts the kernel".to_string();
+        self.report(state, FindingKind::Mismatch, c.inst.loc, message, witness, decided);
+        Err(Step::Terminated)
     }
 
     /// The host global at `addr` (a `__device__` or `__constant__`
@@ -271,12 +367,7 @@ impl<'m> Executor<'m> {
             return Err(self.unsupported(state, user, "a kernel launch without the device side of a .cu file".into()));
         };
         let (module, host_files_at) = (device.module.clone(), device.host_files_at);
-        let kernel = self.function_addr.get(&stub).and_then(|f| {
-            let name = kernel_name_of_stub(&self.cx.module.function(*f).name)?;
-            module.functions.iter().position(|k| k.is_kernel && !k.is_declaration() && k.name == name)
-        });
-        let Some(kernel) = kernel else { return Ok(Some(scalar(self.cx.pool.constant(32, NO_SUCH_KERNEL as u128)))) };
-        let kernel = FuncId(kernel as u32);
+        let Some(kernel) = self.kernel_of_stub(stub) else { return Ok(Some(scalar(self.cx.pool.constant(32, NO_SUCH_KERNEL as u128)))) };
         let params: Vec<u64> =
             module.function(kernel).params.iter().map(|p| p.byval.map_or_else(|| p.ty.size(), |(size, _)| size)).collect();
         let pointers = if params.is_empty() { Vec::new() } else { self.read_words(state, c.args[7][0], params.len(), loc)? };
@@ -294,6 +385,26 @@ impl<'m> Executor<'m> {
         let launch = Launch { module, host_files_at, kernel, ndrange, args, dynamic_shared: Some(shared) };
         let code = self.run_launch(state, launch, user, c.inst.dest)?;
         Ok(Some(scalar(self.cx.pool.constant(32, code as u128))))
+    }
+
+    /// The device kernel whose host stub is at `stub`.
+    fn kernel_of_stub(&self, stub: u64) -> Option<FuncId> {
+        let module = &self.models.cuda.as_ref()?.module;
+        let name = kernel_name_of_stub(&self.cx.module.function(*self.function_addr.get(&stub)?).name)?;
+        let k = module.functions.iter().position(|k| k.is_kernel && !k.is_declaration() && k.name == name)?;
+        Some(FuncId(k as u32))
+    }
+
+    /// `size_t __symcross_cuda_static_shared(const void *stub)`: the bytes
+    /// of static `__shared__` memory of the kernel whose host stub is
+    /// `stub` (0 when there is no such kernel).
+    pub(in crate::exec) fn cuda_static_shared(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let stub = self.concrete_arg(state, c.args[0][0])?;
+        let bytes = match (self.kernel_of_stub(stub), self.models.cuda.as_ref()) {
+            (Some(k), Some(d)) => super::cuda_static_shared::static_shared_bytes(&d.module, k),
+            _ => 0,
+        };
+        Ok(Some(scalar(self.cx.pool.constant(64, bytes as u128))))
     }
 
     /// Points every `extern __shared__` array of the kernel module at one
@@ -330,15 +441,16 @@ impl<'m> Executor<'m> {
             return;
         }
         let o = state.memory.object(access.object);
-        if o.addr_space != crate::ir::GLOBAL_SPACE || o.kind != ObjectKind::Heap {
+        let managed_variable = self.is_managed_variable(o.base);
+        if o.addr_space != crate::ir::GLOBAL_SPACE || (o.kind != ObjectKind::Heap && !managed_variable) {
             return;
         }
         if state.stack.iter().any(|f| is_runtime_api(&self.cx.module.function(f.func).name)) {
             return;
         }
         let verb = if write { "writes" } else { "reads" };
-        if HOST_VISIBLE.iter().any(|p| o.name.starts_with(p)) {
-            let name = o.name.clone();
+        if managed_variable || HOST_VISIBLE.iter().any(|p| o.name.starts_with(p)) {
+            let name = if managed_variable { format!("managed variable `{}`", o.name) } else { o.name.clone() };
             if self.device_busy(state) && !self.host_access_clear_of_streams(state, access, len, write, loc) {
                 let message = format!(
                     "not checked: host code {verb} {name} while device work it has not waited for may still run (a launch or an \

@@ -274,7 +274,7 @@ impl<'m> Executor<'m> {
                          host has not waited for it (no cudaDeviceSynchronize, cudaStreamSynchronize or cudaEventSynchronize since)",
                         later.verb(),
                         byte_range(bytes),
-                        state.memory.object(object).name,
+                        self.device_memory_name(state.memory.object(object)),
                         op.what,
                         op.loc.line,
                         earlier.verb()
@@ -412,7 +412,7 @@ impl<'m> Executor<'m> {
             later.loc.line,
             work.describe_stream(later.slot),
             uses.0.verb(),
-            o.name,
+            self.device_memory_name(o),
             earlier.what,
             earlier.loc.line,
             work.describe_stream(earlier.slot),
@@ -421,6 +421,20 @@ impl<'m> Executor<'m> {
         let site = self.cx.location(earlier.loc);
         if let Some(f) = self.report(state, FindingKind::Race, later.loc, message, witness.as_ref(), None) {
             f.related.push(Related { message: format!("{} on {}", earlier.what, work.describe_stream(earlier.slot)), location: site });
+        }
+    }
+
+    /// How a race between streams names device-visible memory: an
+    /// allocation by its line (its object's name), a variable as declared.
+    fn device_memory_name(&self, o: &crate::memory::MemoryObject) -> String {
+        if o.kind == crate::memory::ObjectKind::Heap {
+            o.name.clone()
+        } else if self.is_managed_variable(o.base) {
+            format!("managed variable `{}`", o.name)
+        } else if o.addr_space == crate::ir::CONSTANT_SPACE {
+            format!("`__constant__` variable `{}`", o.name)
+        } else {
+            format!("`__device__` variable `{}`", o.name)
         }
     }
 }

@@ -139,8 +139,8 @@ impl<'m> Executor<'m> {
     /// Runs the launch's kernel on `state`'s memory and continues the host
     /// from each kernel path that finished, with `KERNEL_RAN` in `dest`
     /// (the register the launch primitive's result goes to) and, for a
-    /// CUDA launch, also from each path that faulted, with `KERNEL_FAULTED`
-    /// there: returns the code of the path `state` continues with.
+    /// CUDA launch, also from each path that faulted, with its fault's code
+    /// (cuda_runtime.rs, `LaunchFault`) there: returns the code of the path `state` continues with.
     pub(super) fn run_launch(&mut self, state: &mut State, launch: Launch, loc: Loc, dest: Option<RegId>) -> Result<u32, Step> {
         let module = launch.module.clone();
         let mut config = self.cx.config.clone();
@@ -181,7 +181,7 @@ impl<'m> Executor<'m> {
         let results: Vec<(State, u32)> = finished
             .into_iter()
             .map(|k| (k, KERNEL_RAN))
-            .chain(faulted.into_iter().take(MAX_FAULTED_CONTINUATIONS).map(|k| (k, KERNEL_FAULTED)))
+            .chain(faulted.into_iter().take(MAX_FAULTED_CONTINUATIONS))
             .collect();
         self.continue_host(state, results, &shifted, launch.host_files_at as i64, dest)
     }
@@ -315,8 +315,6 @@ impl<'m> Executor<'m> {
 
 /// What a launch primitive returns for a kernel path that ran to its end.
 pub(super) const KERNEL_RAN: u32 = 0;
-/// ... and for one that ended at a memory fault (CUDA: the launch failed).
-pub(super) const KERNEL_FAULTED: u32 = 2;
 /// The faulted kernel paths of one launch the host goes on from: each is
 /// one input region where the launch fails; past this many the others end
 /// at their finding (which is reported all the same), so the host's

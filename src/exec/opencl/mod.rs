@@ -8,7 +8,9 @@ pub(in crate::exec) mod byval;
 pub(in crate::exec) mod compare_exchange;
 pub(in crate::exec) mod cuda_constant_memory;
 pub(in crate::exec) mod cuda_declared_functions;
+pub(in crate::exec) mod cuda_managed;
 pub(in crate::exec) mod cuda_runtime;
+pub(in crate::exec) mod cuda_static_shared;
 pub(in crate::exec) mod cuda_streams;
 pub(in crate::exec) mod cuda_warps;
 pub(in crate::exec) mod device_state;
@@ -66,6 +68,9 @@ impl<'m> Executor<'m> {
             "__symcross_cuda_op_begin" => (Self::cuda_op_begin, Exact(4)),
             "__symcross_cuda_op_end" => (Self::cuda_op_end, Exact(0)),
             "__symcross_cuda_stream_created" => (Self::cuda_stream_created, Exact(1)),
+            "__symcross_cuda_assert_fail" => (Self::cuda_assert_fail, Exact(4)),
+            "__symcross_cuda_trap" => (Self::cuda_trap, Exact(0)),
+            "__symcross_cuda_static_shared" => (Self::cuda_static_shared, Exact(1)),
             _ => return None,
         })
     }
