@@ -287,7 +287,7 @@ fn failing_device_assert_fails_the_launch_with_cuda_error_assert() {
     assert_eq!(f["location"]["line"], 22, "{f}");
     let message = f["message"].as_str().unwrap();
     assert!(message.starts_with("assertion `v[i] < 1000u` can fail"), "{message}");
-    assert!(message.contains("thread (0,0,0) of block (0,0,0)"), "{message}");
+    assert!(message.contains(", by thread (") && message.ends_with(",0,0) of block (0,0,0)"), "{message}");
     assert!(json["coverage"]["checks"].as_u64().unwrap() > 8, "the host's checks ran after the failed launch: {json}");
 }
 
