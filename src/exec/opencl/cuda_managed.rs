@@ -84,17 +84,7 @@ mod tests {
     use crate::ir::Global;
 
     fn global(name: &str, size: u64, init: Option<Vec<u8>>, relocs: Vec<(u64, Reloc)>) -> Global {
-        Global {
-            name: name.into(),
-            size,
-            align: 8,
-            init,
-            relocs,
-            constant: false,
-            addr_space: 0,
-            loc: Default::default(),
-            element: None,
-        }
+        Global { name: name.into(), size, align: 8, init, relocs, constant: false, addr_space: 0, loc: Default::default(), element: None }
     }
 
     #[test]

@@ -178,11 +178,8 @@ impl<'m> Executor<'m> {
         if pair {
             return Err(self.unsupported(state, loc, above_enumeration_limit(&launch)));
         }
-        let results: Vec<(State, u32)> = finished
-            .into_iter()
-            .map(|k| (k, KERNEL_RAN))
-            .chain(faulted.into_iter().take(MAX_FAULTED_CONTINUATIONS))
-            .collect();
+        let results: Vec<(State, u32)> =
+            finished.into_iter().map(|k| (k, KERNEL_RAN)).chain(faulted.into_iter().take(MAX_FAULTED_CONTINUATIONS)).collect();
         self.continue_host(state, results, &shifted, launch.host_files_at as i64, dest)
     }
 
