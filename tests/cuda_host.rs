@@ -52,6 +52,10 @@ common::fixture_tests!(
     static_shared_limit_exceeded,
     symbol_address_copies,
     symbol_address_copies_shifted,
+    pitched_copies,
+    pitched_copies_assumed_pitch,
+    managed_prefetch,
+    managed_prefetch_no_sync,
 );
 
 /// The report of a fixture, run with `--json -`.

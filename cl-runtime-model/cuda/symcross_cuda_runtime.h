@@ -29,6 +29,7 @@ typedef enum cudaError {
   cudaErrorMemoryAllocation = 2,
   cudaErrorInitializationError = 3,
   cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidPitchValue = 12,
   cudaErrorInvalidSymbol = 13,
   cudaErrorInvalidDevicePointer = 17,
   cudaErrorInvalidMemcpyDirection = 21,
@@ -64,6 +65,56 @@ typedef struct CUevent_st *cudaEvent_t;
 #define cudaMemAttachGlobal 0x01
 #define cudaMemAttachHost 0x02
 #define cudaHostAllocDefault 0x00
+
+/* The device attributes cudaDeviceGetAttribute answers: the fields of
+ * cudaDeviceProp below that the model sets. Another attribute does not
+ * compile. */
+enum cudaDeviceAttr {
+  cudaDevAttrMaxThreadsPerBlock = 1,
+  cudaDevAttrMaxBlockDimX = 2,
+  cudaDevAttrMaxBlockDimY = 3,
+  cudaDevAttrMaxBlockDimZ = 4,
+  cudaDevAttrMaxGridDimX = 5,
+  cudaDevAttrMaxGridDimY = 6,
+  cudaDevAttrMaxGridDimZ = 7,
+  cudaDevAttrMaxSharedMemoryPerBlock = 8,
+  cudaDevAttrTotalConstantMemory = 9,
+  cudaDevAttrWarpSize = 10,
+  cudaDevAttrMaxPitch = 11,
+  cudaDevAttrMaxRegistersPerBlock = 12,
+  cudaDevAttrClockRate = 13,
+  cudaDevAttrTextureAlignment = 14,
+  cudaDevAttrGpuOverlap = 15,
+  cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrCanMapHostMemory = 19,
+  cudaDevAttrConcurrentKernels = 31,
+  cudaDevAttrEccEnabled = 32,
+  cudaDevAttrMemoryClockRate = 36,
+  cudaDevAttrGlobalMemoryBusWidth = 37,
+  cudaDevAttrL2CacheSize = 38,
+  cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+  cudaDevAttrAsyncEngineCount = 40,
+  cudaDevAttrUnifiedAddressing = 41,
+  cudaDevAttrComputeCapabilityMajor = 75,
+  cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+  cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+  cudaDevAttrManagedMemory = 83,
+  cudaDevAttrConcurrentManagedAccess = 89,
+  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  cudaDevAttrMaxBlocksPerMultiprocessor = 106
+};
+
+/* Hints for managed memory (cudaMemAdvise); the host's own device id. */
+enum cudaMemoryAdvise {
+  cudaMemAdviseSetReadMostly = 1,
+  cudaMemAdviseUnsetReadMostly = 2,
+  cudaMemAdviseSetPreferredLocation = 3,
+  cudaMemAdviseUnsetPreferredLocation = 4,
+  cudaMemAdviseSetAccessedBy = 5,
+  cudaMemAdviseUnsetAccessedBy = 6
+};
+#define cudaCpuDeviceId ((int)-1)
 
 enum cudaFuncAttribute {
   cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
@@ -126,12 +177,22 @@ cudaError_t cudaGetDeviceCount(int *count);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDevice(int *device);
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
+
+/* Pitched memory: rows of `width` bytes, `pitch` bytes apart. */
+cudaError_t cudaMallocPitch(void **dev_ptr, size_t *pitch, size_t width, size_t height);
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                         enum cudaMemcpyKind kind);
+cudaError_t cudaMemset2D(void *dev_ptr, size_t pitch, int value, size_t width, size_t height);
 
 /* Managed (host and device) and pinned host memory. */
 cudaError_t cudaMallocManaged(void **dev_ptr, size_t size, unsigned flags __SYMCROSS_DEFAULT(cudaMemAttachGlobal));
 cudaError_t cudaMallocHost(void **ptr, size_t size);
 cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned flags);
 cudaError_t cudaFreeHost(void *ptr);
+/* Hints that move no data: the range must be managed memory. */
+cudaError_t cudaMemPrefetchAsync(const void *dev_ptr, size_t count, int dst_device, cudaStream_t stream __SYMCROSS_DEFAULT(0));
+cudaError_t cudaMemAdvise(const void *dev_ptr, size_t count, enum cudaMemoryAdvise advice, int device);
 
 /* __device__ and __constant__ variables, reached from the host by their
  * host-side name (C++: the variable itself; C: its address). */
@@ -153,6 +214,10 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                             cudaStream_t stream __SYMCROSS_DEFAULT(0));
 cudaError_t cudaMemsetAsync(void *dev_ptr, int value, size_t count, cudaStream_t stream __SYMCROSS_DEFAULT(0));
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                              enum cudaMemcpyKind kind, cudaStream_t stream __SYMCROSS_DEFAULT(0));
+cudaError_t cudaMemset2DAsync(void *dev_ptr, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t stream __SYMCROSS_DEFAULT(0));
 cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
                                     enum cudaMemcpyKind kind, cudaStream_t stream __SYMCROSS_DEFAULT(0));
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
@@ -165,12 +230,14 @@ cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 
-/* Kernel attributes: dynamic shared memory above 48 KiB needs
- * cudaFuncAttributeMaxDynamicSharedMemorySize (up to 96 KiB on sm_70). */
+/* Kernel attributes: dynamic shared memory beyond what the kernel's static
+ * __shared__ arrays leave of 48 KiB needs
+ * cudaFuncAttributeMaxDynamicSharedMemorySize (both together up to 96 KiB
+ * on sm_70). */
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
 /* Resident blocks per multiprocessor of the modelled device, from the
- * block size and the dynamic shared memory alone (registers and static
- * shared memory are not known to the model, so this is an upper bound). */
+ * block size and the shared memory, static and dynamic (registers are not
+ * known to the model, so this is an upper bound). */
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *num_blocks, const void *func, int block_size,
                                                           size_t dynamic_shared);
 
@@ -232,6 +299,9 @@ template <class T> static inline cudaError_t cudaMalloc(T **dev_ptr, size_t size
 }
 template <class T> static inline cudaError_t cudaMallocManaged(T **dev_ptr, size_t size, unsigned flags = cudaMemAttachGlobal) {
   return cudaMallocManaged((void **)dev_ptr, size, flags);
+}
+template <class T> static inline cudaError_t cudaMallocPitch(T **dev_ptr, size_t *pitch, size_t width, size_t height) {
+  return cudaMallocPitch((void **)dev_ptr, pitch, width, height);
 }
 template <class T> static inline cudaError_t cudaMallocHost(T **ptr, size_t size) {
   return cudaMallocHost((void **)ptr, size);

@@ -151,21 +151,28 @@ static void done(void);
 static void host_waits_for_stream(unsigned s);
 static int valid_stream(cudaStream_t stream);
 
+/* Which sides of a copy of `kind` are device memory; 0 for no such kind. */
+static int copy_sides(const void *dst, const void *src, enum cudaMemcpyKind kind, int *dst_device, int *src_device) {
+  if (kind == cudaMemcpyDefault) {
+    /* Unified addressing: the pointers say where they are. */
+    *dst_device = is_device_pointer(dst);
+    *src_device = is_device_pointer(src);
+  } else if (kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDeviceToDevice) {
+    *dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    *src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
 /* A copy as the runtime checks it, whichever stream it is on. */
 static cudaError_t copy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
   int dst_device, src_device;
   if (count == 0)
     return cudaSuccess;
-  if (kind == cudaMemcpyDefault) {
-    /* Unified addressing: the pointers say where they are. */
-    dst_device = is_device_pointer(dst);
-    src_device = is_device_pointer(src);
-  } else if (kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDeviceToDevice) {
-    dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
-    src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
-  } else {
+  if (!copy_sides(dst, src, kind, &dst_device, &src_device))
     return fail(cudaErrorInvalidMemcpyDirection);
-  }
   /* A device side must lie inside one allocation; a host side is host
    * memory, checked by the copy itself like any host access. */
   if ((dst_device && !device_range(dst, count)) || (src_device && !device_range(src, count)))
@@ -201,6 +208,89 @@ static cudaError_t set(void *dev_ptr, int value, size_t count) {
 }
 
 /* On the legacy default stream, and the host waits for it to finish. */
+/* ---- Pitched (2D) memory ---- */
+
+/* Where cudaMallocPitch starts each row: at multiples of the modelled
+ * device's texture alignment (prop.textureAlignment), as GPUs do, so a
+ * program that takes the pitch for the row's width is caught. */
+#define SYMCUDA_PITCH_ALIGNMENT 512u
+/* The largest pitch a 2D copy takes (prop.memPitch). */
+#define SYMCUDA_MAX_PITCH 2147483647ul
+
+cudaError_t cudaMallocPitch(void **dev_ptr, size_t *pitch, size_t width, size_t height) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!dev_ptr || !pitch)
+    return fail(cudaErrorInvalidValue);
+  size_t rounded = (width + SYMCUDA_PITCH_ALIGNMENT - 1) / SYMCUDA_PITCH_ALIGNMENT * SYMCUDA_PITCH_ALIGNMENT;
+  if (height && rounded > SYMCUDA_MAX_ALLOCATION / height)
+    return fail(cudaErrorMemoryAllocation);
+  cudaError_t e = allocate(dev_ptr, rounded * height, SYMCUDA_DEVICE);
+  if (e == cudaSuccess)
+    *pitch = rounded;
+  return e;
+}
+
+/* Whether `height` rows of `width` bytes, `pitch` apart from p, lie in one
+ * allocation (device memory) or are not checked here (host memory: the
+ * row copies check it as any host access). */
+static int rows_fit(const void *p, size_t pitch, size_t width, size_t height, int device) {
+  return !device || device_range(p, pitch * (height - 1) + width) != NULL;
+}
+
+/* A 2D copy as the runtime checks it: whole before any row is copied, so
+ * that a failing copy copies nothing. */
+static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                           enum cudaMemcpyKind kind) {
+  int dst_device, src_device;
+  if (!copy_sides(dst, src, kind, &dst_device, &src_device))
+    return fail(cudaErrorInvalidMemcpyDirection);
+  if (width > dpitch || width > spitch || dpitch > SYMCUDA_MAX_PITCH || spitch > SYMCUDA_MAX_PITCH)
+    return fail(cudaErrorInvalidPitchValue);
+  if (width == 0 || height == 0)
+    return cudaSuccess;
+  if (!dst || !src || !rows_fit(dst, dpitch, width, height, dst_device) || !rows_fit(src, spitch, width, height, src_device))
+    return fail(cudaErrorInvalidValue);
+  for (size_t row = 0; row < height; row++) {
+    cudaError_t e = copy((unsigned char *)dst + row * dpitch, (const unsigned char *)src + row * spitch, width, kind);
+    if (e != cudaSuccess)
+      return e;
+  }
+  return cudaSuccess;
+}
+
+static cudaError_t set_2d(void *dev_ptr, size_t pitch, int value, size_t width, size_t height) {
+  if (width > pitch)
+    return fail(cudaErrorInvalidValue);
+  if (width == 0 || height == 0)
+    return cudaSuccess;
+  if (!rows_fit(dev_ptr, pitch, width, height, 1))
+    return fail(cudaErrorInvalidValue);
+  for (size_t row = 0; row < height; row++) {
+    cudaError_t e = set((unsigned char *)dev_ptr + row * pitch, value, width);
+    if (e != cudaSuccess)
+      return e;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                         enum cudaMemcpyKind kind) {
+  SYMCUDA_UNLESS_FAULTED();
+  issue(0, "cudaMemcpy2D");
+  cudaError_t e = copy_2d(dst, dpitch, src, spitch, width, height, kind);
+  done();
+  host_waits_for_stream(0);
+  return e;
+}
+
+cudaError_t cudaMemset2D(void *dev_ptr, size_t pitch, int value, size_t width, size_t height) {
+  SYMCUDA_UNLESS_FAULTED();
+  issue(0, "cudaMemset2D");
+  cudaError_t e = set_2d(dev_ptr, pitch, value, width, height);
+  done();
+  return e;
+}
+
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
   SYMCUDA_UNLESS_FAULTED();
   issue(0, "cudaMemcpy");
@@ -275,6 +365,8 @@ const char *cudaGetErrorName(cudaError_t error) {
     return "cudaErrorInvalidDevice";
   case cudaErrorInvalidSymbol:
     return "cudaErrorInvalidSymbol";
+  case cudaErrorInvalidPitchValue:
+    return "cudaErrorInvalidPitchValue";
   case cudaErrorInvalidResourceHandle:
     return "cudaErrorInvalidResourceHandle";
   case cudaErrorNotReady:
@@ -313,6 +405,8 @@ const char *cudaGetErrorString(cudaError_t error) {
     return "invalid device ordinal";
   case cudaErrorInvalidSymbol:
     return "invalid device symbol";
+  case cudaErrorInvalidPitchValue:
+    return "invalid pitch argument";
   case cudaErrorInvalidResourceHandle:
     return "invalid resource handle";
   case cudaErrorNotReady:
@@ -520,6 +614,116 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
   prop->concurrentManagedAccess = 1;
   prop->sharedMemPerBlockOptin = SYMCUDA_MAX_SHARED_OPTIN;
   prop->maxBlocksPerMultiProcessor = 32;
+  return cudaSuccess;
+}
+
+/* The attributes listed in the header, read from the properties above. */
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!value)
+    return fail(cudaErrorInvalidValue);
+  struct cudaDeviceProp p;
+  cudaError_t e = cudaGetDeviceProperties(&p, device);
+  if (e != cudaSuccess)
+    return e;
+  switch (attr) {
+  case cudaDevAttrMaxThreadsPerBlock:
+    *value = p.maxThreadsPerBlock;
+    break;
+  case cudaDevAttrMaxBlockDimX:
+  case cudaDevAttrMaxBlockDimY:
+  case cudaDevAttrMaxBlockDimZ:
+    *value = p.maxThreadsDim[attr - cudaDevAttrMaxBlockDimX];
+    break;
+  case cudaDevAttrMaxGridDimX:
+  case cudaDevAttrMaxGridDimY:
+  case cudaDevAttrMaxGridDimZ:
+    *value = p.maxGridSize[attr - cudaDevAttrMaxGridDimX];
+    break;
+  case cudaDevAttrMaxSharedMemoryPerBlock:
+    *value = (int)p.sharedMemPerBlock;
+    break;
+  case cudaDevAttrTotalConstantMemory:
+    *value = (int)p.totalConstMem;
+    break;
+  case cudaDevAttrWarpSize:
+    *value = p.warpSize;
+    break;
+  case cudaDevAttrMaxPitch:
+    *value = (int)p.memPitch;
+    break;
+  case cudaDevAttrMaxRegistersPerBlock:
+    *value = p.regsPerBlock;
+    break;
+  case cudaDevAttrClockRate:
+    *value = p.clockRate;
+    break;
+  case cudaDevAttrTextureAlignment:
+    *value = (int)p.textureAlignment;
+    break;
+  case cudaDevAttrGpuOverlap:
+    *value = p.deviceOverlap;
+    break;
+  case cudaDevAttrMultiProcessorCount:
+    *value = p.multiProcessorCount;
+    break;
+  case cudaDevAttrCanMapHostMemory:
+    *value = p.canMapHostMemory;
+    break;
+  case cudaDevAttrConcurrentKernels:
+    *value = p.concurrentKernels;
+    break;
+  case cudaDevAttrEccEnabled:
+    *value = p.ECCEnabled;
+    break;
+  case cudaDevAttrMemoryClockRate:
+    *value = p.memoryClockRate;
+    break;
+  case cudaDevAttrGlobalMemoryBusWidth:
+    *value = p.memoryBusWidth;
+    break;
+  case cudaDevAttrL2CacheSize:
+    *value = p.l2CacheSize;
+    break;
+  case cudaDevAttrMaxThreadsPerMultiProcessor:
+    *value = p.maxThreadsPerMultiProcessor;
+    break;
+  case cudaDevAttrAsyncEngineCount:
+    *value = p.asyncEngineCount;
+    break;
+  case cudaDevAttrUnifiedAddressing:
+    *value = p.unifiedAddressing;
+    break;
+  case cudaDevAttrComputeCapabilityMajor:
+    *value = p.major;
+    break;
+  case cudaDevAttrComputeCapabilityMinor:
+    *value = p.minor;
+    break;
+  case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+    *value = (int)p.sharedMemPerMultiprocessor;
+    break;
+  case cudaDevAttrMaxRegistersPerMultiprocessor:
+    *value = p.regsPerMultiprocessor;
+    break;
+  case cudaDevAttrManagedMemory:
+    *value = p.managedMemory;
+    break;
+  case cudaDevAttrConcurrentManagedAccess:
+    *value = p.concurrentManagedAccess;
+    break;
+  case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+    *value = (int)p.sharedMemPerBlockOptin;
+    break;
+  case cudaDevAttrMaxBlocksPerMultiprocessor:
+    *value = p.maxBlocksPerMultiProcessor;
+    break;
+  default:
+    /* A number the header does not list (a cast): its value is not
+     * modelled, and no value is guessed. */
+    __symcross_cuda_unsupported("cudaDeviceGetAttribute of an attribute the model does not list");
+    return fail(cudaErrorInvalidValue);
+  }
   return cudaSuccess;
 }
 
@@ -810,6 +1014,61 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
   cudaError_t e = copy(dst, src, count, kind);
   done();
   return e;
+}
+
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                              enum cudaMemcpyKind kind, cudaStream_t stream) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!valid_stream(stream))
+    return fail(cudaErrorInvalidResourceHandle);
+  issue(stream, "cudaMemcpy2DAsync");
+  cudaError_t e = copy_2d(dst, dpitch, src, spitch, width, height, kind);
+  done();
+  return e;
+}
+
+cudaError_t cudaMemset2DAsync(void *dev_ptr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!valid_stream(stream))
+    return fail(cudaErrorInvalidResourceHandle);
+  issue(stream, "cudaMemset2DAsync");
+  cudaError_t e = set_2d(dev_ptr, pitch, value, width, height);
+  done();
+  return e;
+}
+
+/* Managed memory hints move no data in the model (one memory for host
+ * and device), so they order nothing: a prefetch is a stream operation
+ * that touches no byte. The range must be managed memory. */
+static int managed_range(const void *p, size_t count) {
+  struct symcuda_allocation *m = device_range(p, count);
+  return m && m->kind == SYMCUDA_MANAGED;
+}
+
+cudaError_t cudaMemPrefetchAsync(const void *dev_ptr, size_t count, int dst_device, cudaStream_t stream) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!valid_stream(stream))
+    return fail(cudaErrorInvalidResourceHandle);
+  if (dst_device != 0 && dst_device != cudaCpuDeviceId)
+    return fail(cudaErrorInvalidDevice);
+  if (!count || !managed_range(dev_ptr, count))
+    return fail(cudaErrorInvalidValue);
+  issue(stream, "cudaMemPrefetchAsync");
+  done();
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemAdvise(const void *dev_ptr, size_t count, enum cudaMemoryAdvise advice, int device) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy)
+    return fail(cudaErrorInvalidValue);
+  int needs_device = advice == cudaMemAdviseSetPreferredLocation || advice == cudaMemAdviseSetAccessedBy ||
+                     advice == cudaMemAdviseUnsetAccessedBy;
+  if (needs_device && device != 0 && device != cudaCpuDeviceId)
+    return fail(cudaErrorInvalidDevice);
+  if (!count || !managed_range(dev_ptr, count))
+    return fail(cudaErrorInvalidValue);
+  return cudaSuccess;
 }
 
 cudaError_t cudaMemsetAsync(void *dev_ptr, int value, size_t count, cudaStream_t stream) {
