@@ -56,6 +56,8 @@ common::fixture_tests!(
     pitched_copies_assumed_pitch,
     managed_prefetch,
     managed_prefetch_no_sync,
+    cooperative_launch,
+    cooperative_launch_unknown_fit,
 );
 
 /// The report of a fixture, run with `--json -`.
@@ -352,4 +354,19 @@ fn host_read_of_managed_variable_before_sync_is_a_race() {
     );
     assert!(message.contains("the kernel launch at line 32"), "{message}");
     assert_eq!(f["location"]["line"], 43, "{f}");
+}
+
+/// A cooperative launch of more blocks than one per multiprocessor but
+/// fewer than the occupancy's upper bound: whether they are all resident
+/// at once is named as not checked, at the launch's line, and the launch
+/// runs (its results are checked all the same).
+#[test]
+fn cooperative_launch_of_unknown_fit_is_named_as_not_checked() {
+    let json = report("cooperative_launch_unknown_fit");
+    assert_eq!(json["verdict"], "inconclusive", "{json}");
+    assert_eq!(kinds(&json), ["unsupported"], "{json}");
+    let f = &json["findings"][0];
+    assert!(f["message"].as_str().unwrap().starts_with("not checked: whether all blocks of a cooperative launch are resident at once"), "{f}");
+    assert_eq!(f["location"]["line"], 36, "{f}");
+    assert_eq!(json["coverage"]["checks"].as_u64(), Some(3200 + 3), "{json}");
 }

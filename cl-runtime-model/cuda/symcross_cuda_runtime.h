@@ -40,7 +40,8 @@ typedef enum cudaError {
   cudaErrorIllegalAddress = 700,
   cudaErrorAssert = 710,
   cudaErrorMisalignedAddress = 716,
-  cudaErrorLaunchFailure = 719
+  cudaErrorLaunchFailure = 719,
+  cudaErrorCooperativeLaunchTooLarge = 720
 } cudaError_t;
 
 enum cudaMemcpyKind {
@@ -249,6 +250,9 @@ unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared __SYMC
                                      void *stream __SYMCROSS_DEFAULT(0));
 cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared, void *stream);
 cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared, cudaStream_t stream);
+/* A launch whose blocks must all be resident at once (grid-wide sync). */
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared __SYMCROSS_DEFAULT(0),
+                                        cudaStream_t stream __SYMCROSS_DEFAULT(0));
 
 /* ---- Engine primitives (src/exec/opencl/cuda_runtime.rs) ---- */
 /* A block of device (global) memory named after the user's cudaMalloc
@@ -334,6 +338,11 @@ template <class T, class S> static inline cudaError_t cudaGetSymbolAddress(T **d
 }
 template <class T> static inline cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol) {
   return cudaGetSymbolSize(size, (const void *)&symbol);
+}
+template <class T>
+static inline cudaError_t cudaLaunchCooperativeKernel(T *func, dim3 grid, dim3 block, void **args, size_t shared = 0,
+                                                      cudaStream_t stream = 0) {
+  return cudaLaunchCooperativeKernel((const void *)func, grid, block, args, shared, stream);
 }
 template <class T> static inline cudaError_t cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value) {
   return cudaFuncSetAttribute((const void *)entry, attr, value);

@@ -379,6 +379,8 @@ const char *cudaGetErrorName(cudaError_t error) {
     return "cudaErrorMisalignedAddress";
   case cudaErrorLaunchFailure:
     return "cudaErrorLaunchFailure";
+  case cudaErrorCooperativeLaunchTooLarge:
+    return "cudaErrorCooperativeLaunchTooLarge";
   }
   return "cudaErrorUnknown";
 }
@@ -419,6 +421,8 @@ const char *cudaGetErrorString(cudaError_t error) {
     return "misaligned address";
   case cudaErrorLaunchFailure:
     return "unspecified launch failure";
+  case cudaErrorCooperativeLaunchTooLarge:
+    return "too many blocks in cooperative launch";
   }
   return "unknown error";
 }
@@ -570,6 +574,34 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
   return cudaSuccess;
 }
 
+/* The modelled device's multiprocessors (prop.multiProcessorCount). */
+#define SYMCUDA_MULTIPROCESSORS 80u
+
+/* A cooperative launch's blocks must all be resident on the device at
+ * once. The occupancy below is an upper bound of the resident blocks per
+ * multiprocessor (registers are not known to the model), and the model
+ * assumes, as for every launch, that one block fits: more blocks than the
+ * upper bound allows fail with cudaErrorCooperativeLaunchTooLarge and run
+ * nothing, one per multiprocessor or fewer run; in between whether they
+ * fit is not known, named as not checked (the verdict is then no proof),
+ * and the launch runs. */
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared,
+                                        cudaStream_t stream) {
+  SYMCUDA_UNLESS_FAULTED();
+  unsigned long threads = (unsigned long)block.x * block.y * block.z;
+  unsigned long blocks = (unsigned long)grid.x * grid.y * grid.z;
+  int per_multiprocessor = 0;
+  if (blocks > SYMCUDA_MULTIPROCESSORS && threads >= 1 && threads <= SYMCUDA_MAX_THREADS_PER_BLOCK && func &&
+      shared <= max_dynamic_shared(func) &&
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, func, (int)threads, shared) == cudaSuccess) {
+    if (blocks > (unsigned long)per_multiprocessor * SYMCUDA_MULTIPROCESSORS)
+      return fail(cudaErrorCooperativeLaunchTooLarge);
+    __symcross_cuda_limit("whether all blocks of a cooperative launch are resident at once (more than one per "
+                          "multiprocessor, and the registers per thread are not known to the model)");
+  }
+  return cudaLaunchKernel(func, grid, block, args, shared, stream);
+}
+
 /* ---- Device properties ---- */
 
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
@@ -598,7 +630,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
   prop->minor = 0;
   prop->textureAlignment = 512;
   prop->deviceOverlap = 1;
-  prop->multiProcessorCount = 80;
+  prop->multiProcessorCount = SYMCUDA_MULTIPROCESSORS;
   prop->canMapHostMemory = 1;
   prop->concurrentKernels = 1;
   prop->ECCEnabled = 1;
