@@ -366,7 +366,10 @@ fn cooperative_launch_of_unknown_fit_is_named_as_not_checked() {
     assert_eq!(json["verdict"], "inconclusive", "{json}");
     assert_eq!(kinds(&json), ["unsupported"], "{json}");
     let f = &json["findings"][0];
-    assert!(f["message"].as_str().unwrap().starts_with("not checked: whether all blocks of a cooperative launch are resident at once"), "{f}");
+    assert!(
+        f["message"].as_str().unwrap().starts_with("not checked: whether all blocks of a cooperative launch are resident at once"),
+        "{f}"
+    );
     assert_eq!(f["location"]["line"], 36, "{f}");
     assert_eq!(json["coverage"]["checks"].as_u64(), Some(3200 + 3), "{json}");
 }
