@@ -58,6 +58,8 @@ common::fixture_tests!(
     managed_prefetch_no_sync,
     cooperative_launch,
     cooperative_launch_unknown_fit,
+    device_queries,
+    device_queries_free_assumed,
 );
 
 /// The report of a fixture, run with `--json -`.

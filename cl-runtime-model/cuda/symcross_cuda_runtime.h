@@ -117,6 +117,14 @@ enum cudaMemoryAdvise {
 };
 #define cudaCpuDeviceId ((int)-1)
 
+/* Cache preferences (hints the model accepts and ignores). */
+enum cudaFuncCache {
+  cudaFuncCachePreferNone = 0,
+  cudaFuncCachePreferShared = 1,
+  cudaFuncCachePreferL1 = 2,
+  cudaFuncCachePreferEqual = 3
+};
+
 enum cudaFuncAttribute {
   cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
   cudaFuncAttributePreferredSharedMemoryCarveout = 9
@@ -179,6 +187,13 @@ cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDevice(int *device);
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
 cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
+cudaError_t cudaRuntimeGetVersion(int *version);
+cudaError_t cudaDriverGetVersion(int *version);
+/* Free device memory is an input (see cuda_runtime.c); the total is the
+ * modelled device's. */
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config);
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache config);
 
 /* Pitched memory: rows of `width` bytes, `pitch` bytes apart. */
 cudaError_t cudaMallocPitch(void **dev_ptr, size_t *pitch, size_t width, size_t height);
@@ -343,6 +358,9 @@ template <class T>
 static inline cudaError_t cudaLaunchCooperativeKernel(T *func, dim3 grid, dim3 block, void **args, size_t shared = 0,
                                                       cudaStream_t stream = 0) {
   return cudaLaunchCooperativeKernel((const void *)func, grid, block, args, shared, stream);
+}
+template <class T> static inline cudaError_t cudaFuncSetCacheConfig(T *func, enum cudaFuncCache config) {
+  return cudaFuncSetCacheConfig((const void *)func, config);
 }
 template <class T> static inline cudaError_t cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value) {
   return cudaFuncSetAttribute((const void *)entry, attr, value);

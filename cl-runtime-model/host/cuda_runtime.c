@@ -649,6 +649,56 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
   return cudaSuccess;
 }
 
+/* The toolkit version the host side is compiled for
+ * (-target-sdk-version=12.0), for the runtime and the driver alike. */
+#define SYMCUDA_VERSION 12000
+
+cudaError_t cudaRuntimeGetVersion(int *version) {
+  if (!version)
+    return fail(cudaErrorInvalidValue);
+  *version = SYMCUDA_VERSION;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDriverGetVersion(int *version) {
+  if (!version)
+    return fail(cudaErrorInvalidValue);
+  *version = SYMCUDA_VERSION;
+  return cudaSuccess;
+}
+
+/* How much device memory is free is not modelled (other processes, the
+ * driver's own use): any amount up to what the program's own allocations
+ * leave of the total, an input, so no answer rests on one value. */
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!free_bytes || !total_bytes)
+    return fail(cudaErrorInvalidValue);
+  size_t total = 16ul << 30, used = 0;
+  for (struct symcuda_allocation *m = allocations; m; m = m->next)
+    if (m->kind == SYMCUDA_DEVICE || m->kind == SYMCUDA_MANAGED)
+      used += m->size;
+  size_t free_now;
+  symcross_make_symbolic(&free_now, sizeof free_now, "cudaMemGetInfo");
+  symcross_assume(free_now <= (used < total ? total - used : 0));
+  *free_bytes = free_now;
+  *total_bytes = total;
+  return cudaSuccess;
+}
+
+/* Cache preferences are hints: accepted when they name a preference. */
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config) {
+  SYMCUDA_UNLESS_FAULTED();
+  return config >= cudaFuncCachePreferNone && config <= cudaFuncCachePreferEqual ? cudaSuccess : fail(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache config) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!func)
+    return fail(cudaErrorInvalidDeviceFunction);
+  return config >= cudaFuncCachePreferNone && config <= cudaFuncCachePreferEqual ? cudaSuccess : fail(cudaErrorInvalidValue);
+}
+
 /* The attributes listed in the header, read from the properties above. */
 cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device) {
   SYMCUDA_UNLESS_FAULTED();
