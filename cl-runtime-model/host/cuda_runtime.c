@@ -207,7 +207,6 @@ static cudaError_t set(void *dev_ptr, int value, size_t count) {
   return cudaSuccess;
 }
 
-/* On the legacy default stream, and the host waits for it to finish. */
 /* ---- Pitched (2D) memory ---- */
 
 /* Where cudaMallocPitch starts each row: at multiples of the modelled
@@ -291,6 +290,7 @@ cudaError_t cudaMemset2D(void *dev_ptr, size_t pitch, int value, size_t width, s
   return e;
 }
 
+/* On the legacy default stream, and the host waits for it to finish. */
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
   SYMCUDA_UNLESS_FAULTED();
   issue(0, "cudaMemcpy");
