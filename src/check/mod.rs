@@ -9,6 +9,7 @@ mod branch_ladder;
 pub mod close_encoding;
 pub mod confirm;
 pub mod error_analysis;
+pub mod libm_model;
 mod error_terms;
 mod estimate_bound;
 mod lane_symmetry;

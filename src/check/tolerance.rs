@@ -6,14 +6,15 @@
 //! then the solver-guided search for the largest error (`worst_input.rs`),
 //! whatever the verdict.
 
-use super::close_encoding::{exceeds, CloseQuestion};
+use super::close_encoding::{exceeds, exceeds_concrete, CloseQuestion};
+use super::libm_model::LIBM_RESULT;
 use super::error_analysis::{analyse, Analysed};
 use super::estimate_bound::EstimateAnswer;
 use super::worst_input::{climb, measure, sample, Measured, Sampled, CLIMB_EVALUATIONS};
 use super::{Decider, Feasibility};
 use crate::expr::{Assignment, ExprId, ExprPool};
 use crate::report::{DecidedBy, ErrorSample};
-use crate::solver::Unknown;
+use crate::solver::{Unknown, UnknownKind};
 
 /// What an estimate-bound proof used, in words.
 const ESTIMATE_BOUND_PROOF: &str = "estimate bound: each RCP/RSQRT estimate is the exact value times (1 + e v), |v| <= 1, e its documented bound (Intel: 1.5*2^-12; FRECPE/FRSQRTE: their table's), v kept as a variable so that errors cancel as they do (a Newton step squares e); each rounding adds u|value| + half the smallest subnormal; intervals in double rounded outwards";
@@ -80,10 +81,12 @@ impl Decider {
                     proof = Some(p);
                     CloseVerdict::Exceeds(witness, by)
                 }
-                _ => {
-                    let m = found.exceeding.as_ref().expect("checked above");
-                    CloseVerdict::Exceeds(m.witness.clone(), DecidedBy::Sampling)
+                Analysed::MayExceed { witness, why, proof: p, max } => {
+                    proof = Some(p);
+                    analysed_max = Some(max);
+                    CloseVerdict::Suspected(witness, why, DecidedBy::Exhaustive)
                 }
+                _ => sampled_excess(found.exceeding.as_ref().expect("checked above")),
             }
         } else {
             match analyse(pool, path, q, self.assumptions, &mut found, false) {
@@ -95,6 +98,11 @@ impl Decider {
                 Analysed::Exceeds { witness, by, proof: p } => {
                     proof = Some(p);
                     CloseVerdict::Exceeds(witness, by)
+                }
+                Analysed::MayExceed { witness, why, proof: p, max } => {
+                    proof = Some(p);
+                    analysed_max = Some(max);
+                    CloseVerdict::Suspected(witness, why, DecidedBy::Exhaustive)
                 }
                 Analysed::Open(why) => {
                     let verdict = self.decide_close_by_solver(pool, path, q, &mut found);
@@ -112,7 +120,7 @@ impl Decider {
         if matches!(verdict, CloseVerdict::Unknown(_)) {
             searched = Some(self.search_locally(pool, path, q, &mut found));
             if let Some(m) = &found.exceeding {
-                verdict = CloseVerdict::Exceeds(m.witness.clone(), DecidedBy::Sampling);
+                verdict = sampled_excess(m);
             }
         }
         let (proved_max, search_note) = match &verdict {
@@ -148,6 +156,15 @@ impl Decider {
             CloseVerdict::Exceeds(..) => {
                 let r = self.raise_worst(pool, path, q, &mut found, None);
                 (r.proved_max, r.note)
+            }
+            // Every input was evaluated with every conforming libm result:
+            // the largest error is the model's exact maximum.
+            CloseVerdict::Suspected(_, _, DecidedBy::Exhaustive) => (
+                analysed_max,
+                Some("every input evaluated; the worst input is this machine's libm's, the bound the largest error any conforming libm gives".to_string()),
+            ),
+            CloseVerdict::Suspected(_, _, DecidedBy::Sampling) if found.exceeding.as_ref().is_some_and(|m| m.through_libm) => {
+                (None, Some(format!("an input tried exceeds the bound with this machine's libm; whether every {} does was not decided", &LIBM_RESULT[2..])))
             }
             CloseVerdict::Suspected(..) => {
                 (None, Some("the solver did not decide the bound, so no larger error was searched for".to_string()))
@@ -194,6 +211,22 @@ impl Decider {
             _ => match answer {
                 Feasibility::Unsat => CloseVerdict::Within(step),
                 Feasibility::Sat(m) => match measure(pool, path, q, self.assumptions, &m) {
+                    // The solver chose the libm call's result freely; this
+                    // machine's libm does not exceed there.
+                    Some(measured)
+                        if measured.through_libm
+                            && !exceeds_concrete(q, measured.got, measured.want, measured.reference, q.tolerance.bound) =>
+                    {
+                        CloseVerdict::Unknown(Unknown::new(
+                            UnknownKind::UnusableModel,
+                            "the solver's input exceeds the bound only with a libm result of its own choice, not this machine's",
+                        ))
+                    }
+                    Some(measured) if measured.through_libm => {
+                        let verdict = sampled_excess(&measured);
+                        super::worst_input::record(found, measured, q);
+                        verdict
+                    }
                     Some(measured) => {
                         super::worst_input::record(found, measured, q);
                         CloseVerdict::Exceeds(m, step)
@@ -210,5 +243,21 @@ impl Decider {
                 Feasibility::Unknown(why) => CloseVerdict::Unknown(why),
             },
         }
+    }
+}
+
+/// The verdict of an excess found on a concrete input: `exceeds`, unless
+/// the values call a modelled libm function, whose result this machine's
+/// libm gave: then `may-exceed` (a libm within its documented bound might
+/// not exceed), which the native replay settles on this machine.
+fn sampled_excess(m: &Measured) -> CloseVerdict {
+    if m.through_libm {
+        CloseVerdict::Suspected(
+            m.witness.clone(),
+            format!("this machine's libm puts the values beyond the bound at this input, but {LIBM_RESULT} might not"),
+            DecidedBy::Sampling,
+        )
+    } else {
+        CloseVerdict::Exceeds(m.witness.clone(), DecidedBy::Sampling)
     }
 }

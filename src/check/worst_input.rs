@@ -10,6 +10,7 @@
 //! Budgets are counts (samples, queries, solver work units), never time.
 
 use super::close_encoding::{distance, exceeds, to_f64, CloseQuestion, Distance};
+use super::libm_model::{evaluate_with_host_libm, only_modelled_calls};
 use super::sampling::{float_slots, telling_value, FloatSlot, UNIFORM_EDGES};
 use super::{Decider, Feasibility};
 use crate::assumptions::Assumptions;
@@ -48,6 +49,10 @@ pub struct Measured {
     pub distance: Distance,
     /// The plotted input's value.
     pub input: Option<f64>,
+    /// The values call a modelled libm function, evaluated by this
+    /// machine's libm: an excess here is this machine's, not necessarily
+    /// every conforming libm's.
+    pub through_libm: bool,
 }
 
 /// What sampling found.
@@ -81,20 +86,28 @@ fn slot_value(w: &Assignment, array: u32, offset: u32, f: FpFormat) -> Option<f6
 
 /// Evaluates the question under `w`: `None` when the path does not hold
 /// there, or the values run through an approximation the CPU would not
-/// compute as evaluated (`confirm.rs`).
+/// compute as evaluated (`confirm.rs`). Modelled libm calls
+/// (`libm_model.rs`) are evaluated by this machine's libm, as the native
+/// replay computes them.
 pub fn measure(pool: &ExprPool, path: &[ExprId], q: &CloseQuestion, assumptions: Assumptions, w: &Assignment) -> Option<Measured> {
     let mut roots = q.roots().to_vec();
     roots.extend_from_slice(path);
-    let values = evaluate_all(pool, &roots, w);
+    let through_libm = only_modelled_calls(pool, &roots);
+    let values = if through_libm { evaluate_with_host_libm(pool, &roots, w) } else { evaluate_all(pool, &roots, w) };
     if path.iter().any(|c| values[c] == 0) {
         return None;
     }
-    if super::confirm::unconfirmed_because(pool, assumptions, &roots, w).is_some() {
+    let unconfirmed = if through_libm {
+        super::confirm::unconfirmed_under_assumptions(pool, assumptions, &roots, w)
+    } else {
+        super::confirm::unconfirmed_because(pool, assumptions, &roots, w)
+    };
+    if unconfirmed.is_some() {
         return None;
     }
     let (got, want, reference) = (values[&q.got], values[&q.want], values[&q.reference]);
     let input = plotted_slot(pool, q).and_then(|(_, f, a, o)| slot_value(w, a, o, f));
-    Some(Measured { witness: w.clone(), got, want, reference, distance: distance(q, got, want, reference), input })
+    Some(Measured { witness: w.clone(), got, want, reference, distance: distance(q, got, want, reference), input, through_libm })
 }
 
 /// Tries `trials` concrete inputs (and `seeds`, inputs known to satisfy

@@ -134,7 +134,8 @@ fn build(report: &Report) -> Result<(NativeProgram, String), String> {
 /// through an approximate result, if that is its only reason.
 fn approximation_clause(f: &Finding) -> Option<String> {
     let clauses: Vec<&str> = f.message.split("; not confirmed: ").skip(1).collect();
-    let only = clauses.len() == 1 && clauses[0].contains(crate::check::confirm::APPROXIMATE_RESULT);
+    let only = clauses.len() == 1
+        && (clauses[0].contains(crate::check::confirm::APPROXIMATE_RESULT) || clauses[0].contains(crate::check::libm_model::LIBM_RESULT));
     only.then(|| format!("; not confirmed: {}", clauses[0]))
 }
 

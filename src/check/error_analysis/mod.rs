@@ -19,6 +19,7 @@ pub mod rounding_bounds;
 mod tape;
 
 use super::close_encoding::CloseQuestion;
+use super::libm_model::LIBM_RESULT;
 use super::sampling::float_slots;
 use super::worst_input::{measure, record, Sampled};
 use crate::assumptions::Assumptions;
@@ -46,6 +47,19 @@ pub enum Analysed {
         by: DecidedBy,
         /// What it did, in words.
         proof: String,
+    },
+    /// An input exceeds the bound with some result a libm within its
+    /// documented bound may return, not with every one: this machine's
+    /// libm (the native replay's) decides.
+    MayExceed {
+        /// The input (one where this machine's libm exceeds, if any).
+        witness: Assignment,
+        /// Why the verdict is open.
+        why: String,
+        /// What the step did, in words.
+        proof: String,
+        /// The largest error with any conforming libm.
+        max: f64,
     },
     /// Not decided; why each step did not apply.
     Open(Vec<String>),
@@ -125,7 +139,14 @@ fn by_enumeration(
         record(found, m, q);
     }
     let name = pool.arrays().get(input.array as usize).map(|a| a.name.clone()).unwrap_or_default();
-    let proof = format!("every one of the {} values of {name} in {} evaluated ({} satisfy the path)", e.evaluated, e.range, e.satisfying);
+    let mut proof = format!("every one of the {} values of {name} in {} evaluated ({} satisfy the path)", e.evaluated, e.range, e.satisfying);
+    if !e.libm_calls.is_empty() {
+        proof.push_str(&format!(
+            ", with {} ({}), every combination of them, this machine's libm among them",
+            e.libm_calls.join(" and "),
+            crate::check::libm_model::SOURCE
+        ));
+    }
     if let Some(x) = e.exceeding {
         let w = witness(x);
         let m = measure(pool, path, q, assumptions, &w).ok_or("the exceeding input does not confirm when evaluated again")?;
@@ -135,6 +156,16 @@ fn by_enumeration(
         found.exceeding = Some(m);
         return Ok(Analysed::Exceeds { witness: w, by: DecidedBy::Exhaustive, proof });
     }
-    let max = e.worst.map(|(_, d)| d.measure).unwrap_or(0.0);
-    Ok(Analysed::Within { by: DecidedBy::Exhaustive, proof, max })
+    if let Some(x) = e.may_exceed {
+        let w = witness(x);
+        let host = measure(pool, path, q, assumptions, &w)
+            .is_some_and(|m| super::close_encoding::exceeds_concrete(q, m.got, m.want, m.reference, q.tolerance.bound));
+        let why = if host {
+            format!("this machine's libm puts the values beyond the bound at this input, but {LIBM_RESULT} might not")
+        } else {
+            format!("{LIBM_RESULT} may put the values beyond the bound at this input; this machine's does not")
+        };
+        return Ok(Analysed::MayExceed { witness: w, why, proof, max: e.model_max });
+    }
+    Ok(Analysed::Within { by: DecidedBy::Exhaustive, proof, max: e.model_max })
 }

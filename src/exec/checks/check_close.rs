@@ -156,7 +156,7 @@ impl<'m> Executor<'m> {
             match answer.verdict {
                 CloseVerdict::Within(_) => {}
                 CloseVerdict::Exceeds(m, by) => {
-                    let values = crate::expr::evaluate_all(&self.cx.pool, &[got, want, reference], &m);
+                    let values = crate::check::libm_model::evaluate_with_host_libm(&self.cx.pool, &[got, want, reference], &m);
                     let at = crate::check::close_encoding::distance(&q, values[&got], values[&want], values[&reference]);
                     let msg = format!(
                         "{head}exceeds {tolerance}: got {}, want {} ({}); largest error found {largest}",
