@@ -955,4 +955,106 @@ mod tests {
             CloseQuestion { format: f, got: r, want: r, reference: r, tolerance: Tolerance { kind: ToleranceKind::Absolute, bound: 1.0 } };
         assert!(prove(&pool, &[cx], &q).is_err());
     }
+
+    #[test]
+    fn outward_steps_are_exact_when_double_holds_the_result() {
+        let u = 2f64.powi(-23);
+        // Exact: no place outward (2^-23 + 2^-23 once came out above 2^-22).
+        assert_eq!(add_up(u, u), 2.0 * u);
+        assert_eq!(sub_down(1.0, u), 1.0 - u);
+        assert_eq!(mul_up(3.0, 0.5), 1.5);
+        assert_eq!(mul_down(3.0, 0.5), 1.5);
+        // Inexact: one place outward, so the real result is held.
+        let (a, b) = (1.0, 2f64.powi(-60));
+        assert!(add_up(a, b) > 1.0 && sub_down(a, b) < 1.0);
+        assert!(mul_up(0.1, 0.1) > 0.1 * 0.1 && mul_down(0.1, 0.1) < 0.1 * 0.1);
+        assert_eq!(mul_down(0.0, f64::INFINITY), 0.0);
+    }
+
+    #[test]
+    fn binades_and_spacings_are_read_from_the_bits() {
+        assert_eq!(binade(1.0), 0);
+        assert_eq!(binade(1.999_999), 0);
+        assert_eq!(binade(2.0), 1);
+        assert_eq!(binade(0.75), -1);
+        assert_eq!(binade(f64::MIN_POSITIVE), -1022);
+        assert_eq!(binade(f64::from_bits(1)), -1074);
+        assert_eq!(binade(f64::from_bits(3)), -1073);
+        let f = FpFormat::Single;
+        assert_eq!(spacing_at(f, 1.5), 2f64.powi(-23));
+        assert_eq!(spacing_at(f, 4.0), 2f64.powi(-21));
+        // Below the normal range the spacing is the smallest subnormal.
+        assert_eq!(spacing_at(f, 1e-40), 2f64.powi(-149));
+    }
+
+    #[test]
+    fn the_magnitude_term_folds_into_the_absolute_one() {
+        let b = Bound { shadow: Shadow::constant(0.0), lo: -1.0, hi: 3.0, rho: 0.0, alpha: 0.5, mu: 0.25, mag_hi: 8.0 };
+        let before = b.max_error();
+        let folded = b.without_mu();
+        assert_eq!((folded.mu, folded.alpha), (0.0, 2.5));
+        assert_eq!(folded.max_error(), before, "folding loses nothing at the magnitude's top");
+    }
+
+    fn sum3(pool: &mut ExprPool, ulps: f64) -> (CloseQuestion, Vec<ExprId>) {
+        let arr = pool.new_array("v", 12);
+        let f = FpFormat::Single;
+        let mut xs = Vec::new();
+        let mut path = Vec::new();
+        for k in 0..3 {
+            let (x, c) = ranged(pool, arr, k, 1.0, 2.0);
+            xs.push(x);
+            path.push(c);
+        }
+        let ab = pool.fbin(FBinOp::Add, f, xs[0], xs[1]);
+        let left = pool.fbin(FBinOp::Add, f, ab, xs[2]);
+        let bc = pool.fbin(FBinOp::Add, f, xs[1], xs[2]);
+        let right = pool.fbin(FBinOp::Add, f, xs[0], bc);
+        let tolerance = Tolerance { kind: ToleranceKind::Ulp, bound: ulps };
+        (CloseQuestion { format: f, got: left, want: right, reference: right, tolerance }, path)
+    }
+
+    #[test]
+    fn the_last_rounding_counts_once_so_a_regrouped_sum_is_within_two_ulps_not_one() {
+        let mut pool = ExprPool::new();
+        let (q, path) = sum3(&mut pool, 2.0);
+        let p = prove(&pool, &path, &q).unwrap();
+        assert_eq!(p.max, 2.0, "{p:?}");
+        assert!(p.used.contains(&LAST_ROUNDING), "{p:?}");
+        assert!(p.used.contains(&ONE_BINADE), "the inner sums stay in [2, 4): {p:?}");
+        let (q, path) = sum3(&mut pool, 1.0);
+        assert!(prove(&pool, &path, &q).is_err());
+    }
+
+    /// `a*b + c` unfused against fused, relative to `|a*b| + |c|` (computed
+    /// in float), with c of the other sign: the sum may cancel, its error
+    /// stays relative to the magnitude.
+    fn fused_against_unfused(pool: &mut ExprPool, bound: f64) -> (CloseQuestion, Vec<ExprId>) {
+        let arr = pool.new_array("v", 12);
+        let f = FpFormat::Single;
+        let (a, ca) = ranged(pool, arr, 0, 1.0, 2.0);
+        let (b, cb) = ranged(pool, arr, 1, 1.0, 2.0);
+        let (c, cc) = ranged(pool, arr, 2, -4.0, -1.0);
+        let ab = pool.fbin(FBinOp::Mul, f, a, b);
+        let unfused = pool.fbin(FBinOp::Add, f, ab, c);
+        let fused = pool.fma(f, a, b, c);
+        let abs_ab = pool.fabs(f, ab);
+        let abs_c = pool.fabs(f, c);
+        let magnitude = pool.fbin(FBinOp::Add, f, abs_ab, abs_c);
+        let tolerance = Tolerance { kind: ToleranceKind::RelativeTo, bound };
+        (CloseQuestion { format: f, got: unfused, want: fused, reference: magnitude, tolerance }, vec![ca, cb, cc])
+    }
+
+    #[test]
+    fn a_cancelling_sum_is_bounded_relative_to_its_terms_magnitude() {
+        let mut pool = ExprPool::new();
+        let (q, path) = fused_against_unfused(&mut pool, 2f64.powi(-22));
+        let p = prove(&pool, &path, &q).unwrap();
+        assert!(p.max <= 2f64.powi(-22), "{p:?}");
+        assert!(p.used.contains(&MIXED_SIGNS) && p.used.contains(&MAGNITUDE_REFERENCE), "{p:?}");
+        // Two roundings of up to half an ulp of the magnitude each cannot
+        // be shown within one half.
+        let (q, path) = fused_against_unfused(&mut pool, 2f64.powi(-25));
+        assert!(prove(&pool, &path, &q).is_err());
+    }
 }
