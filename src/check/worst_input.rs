@@ -23,10 +23,14 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// Queries the solver-guided step asks at most, per element.
 pub const MAX_RAISE_QUERIES: u32 = 10;
 
-/// Solver work units of one query of the solver-guided step (about a
-/// second of cvc5 on an idle machine), so the step spends at most
-/// `MAX_RAISE_QUERIES` times this per element whatever the query timeout.
-pub const RAISE_UNITS: u32 = 250_000;
+/// Solver work units of one query of the solver-guided step (a tenth of
+/// a second of cvc5 on an idle machine), so the step spends at most
+/// `MAX_RAISE_QUERIES` times this per element, on any machine at any
+/// load: the query timeout, which is wall-clock time, is not what ends a
+/// raising query (a query past its budget is one the solver would need
+/// seconds for; 250000 units let cvc5 into its bit-blasted search on a
+/// fused multiply-add, where the timeout ended it instead).
+pub const RAISE_UNITS: u32 = 100_000;
 
 /// Inputs the local search evaluates per element (`climb`).
 pub const CLIMB_EVALUATIONS: u32 = 2000;
@@ -335,6 +339,12 @@ impl Decider {
                         break;
                     }
                 },
+                Feasibility::Unknown(why) if why.kind == crate::solver::UnknownKind::ResourceLimit => {
+                    note = Some(format!(
+                        "the search for a larger error stopped at its solver budget: whether an error above {target:e} is possible was not decided within {RAISE_UNITS} solver work units"
+                    ));
+                    break;
+                }
                 Feasibility::Unknown(why) => {
                     note = Some(format!("the solver did not decide whether an error above {target:e} is possible ({})", why.detail));
                     break;
