@@ -330,3 +330,21 @@ fn the_neon_port_of_rcp_ps_is_proved_against_intels_bound_and_the_bare_estimate_
     }
     assert_eq!(json["tolerance"][0]["verdict"], "exceeds", "{json}");
 }
+
+#[test]
+fn a_kernels_tolerance_checks_are_in_the_host_programs_report() {
+    // The kernel (an OpenCL C string the host builds) checks each
+    // work-item's element; the host's report lists both results.
+    let json = report_of("kernel_scaled_back.c", &[]);
+    assert_eq!(json["verdict"], "equivalent", "{json}");
+    let list = json["tolerance"].as_array().unwrap();
+    assert_eq!(list.len(), 2, "one result per work-item: {json}");
+    for t in list {
+        assert_eq!(t["what"], "scaled back", "{t}");
+        assert_eq!(t["tolerance"], "ulp:0", "{t}");
+        assert_eq!(t["verdict"], "within-bound", "{t}");
+        assert_eq!(t["worst"]["ulps"], 0, "{t}");
+    }
+    let inputs: Vec<&str> = list.iter().map(|t| t["plotted_input"].as_str().unwrap()).collect();
+    assert_eq!(inputs, ["x", "x+4"], "each work-item reads its own element");
+}
