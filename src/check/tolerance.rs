@@ -132,14 +132,21 @@ impl Decider {
             // The raising queries would ask the solver what the analysis
             // answered; the error found is the samples' (with the rounded
             // exact value as the estimate), the bound is the proof's.
+            // The bound is proved for every conforming estimate; the worst
+            // input (with the model's choice of each estimate) is searched
+            // for by a local search, then by the solver asked for larger
+            // errors. Its unsat answers bound only the model's choice of
+            // the estimates, so they are not reported as a proved maximum.
             CloseVerdict::Within(DecidedBy::EstimateBound) => {
                 proof = Some(ESTIMATE_BOUND_PROOF.to_string());
+                let how = self.search_locally(pool, path, q, &mut found);
+                let raised = self.raise_worst(pool, path, q, &mut found, None);
+                let solver = raised.note.unwrap_or_else(|| "the solver found no larger error".to_string());
                 (
                     None,
-                    Some(
-                        "the estimate-bound analysis proved the bound for every conforming estimate; the largest error found is from sampling (with the model's choice of each estimate)"
-                            .to_string(),
-                    ),
+                    Some(format!(
+                        "the estimate-bound analysis proved the bound for every conforming estimate; errors are measured with the model's choice of each estimate: {how}; {solver}"
+                    )),
                 )
             }
             CloseVerdict::Within(DecidedBy::ErrorAnalysis) => {
