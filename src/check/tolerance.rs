@@ -7,9 +7,9 @@
 //! whatever the verdict.
 
 use super::close_encoding::{exceeds, exceeds_concrete, CloseQuestion};
-use super::libm_model::LIBM_RESULT;
 use super::error_analysis::{analyse, Analysed};
 use super::estimate_bound::EstimateAnswer;
+use super::libm_model::LIBM_RESULT;
 use super::worst_input::{climb, measure, sample, Measured, Sampled, CLIMB_EVALUATIONS};
 use super::{Decider, Feasibility};
 use crate::expr::{Assignment, ExprId, ExprPool};

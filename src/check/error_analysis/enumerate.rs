@@ -150,7 +150,9 @@ fn with_conforming_results(tape: &mut Tape, path: &[ExprId], q: &CloseQuestion) 
     let choices: Vec<Vec<u128>> = tape.calls().iter().map(|(c, arg)| conforming_results(c, *arg)).collect();
     let total = choices.iter().try_fold(1usize, |n, c| n.checked_mul(c.len()).filter(|t| *t <= LIBM_COMBINATIONS));
     let Some(total) = total else {
-        return Err(format!("the values call libm functions whose conforming results make more than {LIBM_COMBINATIONS} combinations per input"));
+        return Err(format!(
+            "the values call libm functions whose conforming results make more than {LIBM_COMBINATIONS} combinations per input"
+        ));
     };
     let (mut max, mut every, mut some, mut any) = (0.0f64, true, false, false);
     let mut pick = vec![0u128; choices.len()];

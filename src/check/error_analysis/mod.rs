@@ -139,7 +139,8 @@ fn by_enumeration(
         record(found, m, q);
     }
     let name = pool.arrays().get(input.array as usize).map(|a| a.name.clone()).unwrap_or_default();
-    let mut proof = format!("every one of the {} values of {name} in {} evaluated ({} satisfy the path)", e.evaluated, e.range, e.satisfying);
+    let mut proof =
+        format!("every one of the {} values of {name} in {} evaluated ({} satisfy the path)", e.evaluated, e.range, e.satisfying);
     if !e.libm_calls.is_empty() {
         proof.push_str(&format!(
             ", with {} ({}), every combination of them, this machine's libm among them",

@@ -115,9 +115,12 @@ impl<'p> Tape<'p> {
                 Expr::Fresh { .. } => return Err("the values read an unconstrained value (an approximation)".into()),
                 Expr::Apply(app) => return Err(format!("the values call `{}`, which the model leaves uninterpreted", app.function)),
                 Expr::Fma(FpFormat::Half, ..) => return Err("a half-precision fused multiply-add is not evaluated exactly".into()),
-                Expr::FBin(op @ (FBinOp::Add | FBinOp::Sub | FBinOp::Mul | FBinOp::Div), f @ (FpFormat::Single | FpFormat::Double), a, b) => {
-                    Step::Arithmetic(*op, *f, slot(*a), slot(*b))
-                }
+                Expr::FBin(
+                    op @ (FBinOp::Add | FBinOp::Sub | FBinOp::Mul | FBinOp::Div),
+                    f @ (FpFormat::Single | FpFormat::Double),
+                    a,
+                    b,
+                ) => Step::Arithmetic(*op, *f, slot(*a), slot(*b)),
                 Expr::FCmp(set, f @ (FpFormat::Single | FpFormat::Double), a, b) => Step::Compare(*set, *f, slot(*a), slot(*b)),
                 Expr::Ite(c, t, e) => Step::Select(slot(*c), slot(*t), slot(*e)),
                 _ => Step::Evaluator,
