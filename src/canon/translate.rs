@@ -56,6 +56,12 @@ fn node_of(pool: &ExprPool, id: ExprId, kids: &[Id], set: Option<Id>) -> CanonLa
         Expr::IntToFp { signed, to, value } => node(Op::IntToFp { signed: *signed, from: pool.width(*value), to: *to }, kids.to_vec()),
         Expr::FpConvert { from, to, .. } => node(Op::FpConvert { from: *from, to: *to }, kids.to_vec()),
         Expr::Apply(app) => node(Op::Apply { function: app.function.to_string(), width: app.width }, kids.to_vec()),
+        // A function of its operands for the one list of writes it reads
+        // through: equal operands give equal reads, nothing more is used.
+        Expr::LogRead(r) => {
+            let function = format!("logread_{:x}", std::rc::Rc::as_ptr(&r.newest) as usize);
+            node(Op::Apply { function, width: pool.width(id) }, kids.to_vec())
+        }
     }
 }
 

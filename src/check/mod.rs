@@ -411,14 +411,20 @@ const EXPLAIN_NODE_LIMIT: usize = 400;
 /// The number of distinct nodes below `roots`, counting up to `cap`.
 pub(crate) fn dag_size(pool: &ExprPool, roots: &[ExprId], cap: usize) -> usize {
     let mut seen = rustc_hash::FxHashSet::default();
+    // A lazy read counts the selects an encoding works out for it: a
+    // comparison and a select per byte read and write it may see.
+    let mut selects = 0usize;
     let mut stack = roots.to_vec();
     while let Some(e) = stack.pop() {
-        if seen.len() >= cap {
+        if seen.len() + selects >= cap {
             break;
         }
         if seen.insert(e) {
+            if let crate::expr::Expr::LogRead(r) = &*pool.get(e) {
+                selects += 2 * r.len(pool) as usize * crate::expr::log_read::updates(&r.newest).count();
+            }
             stack.extend(pool.children(e));
         }
     }
-    seen.len()
+    seen.len() + selects
 }

@@ -713,6 +713,12 @@ impl ExprPool {
             Expr::IntToFp { signed, to, .. } => self.int_to_fp(signed, to, c(0)),
             Expr::FpConvert { from, to, .. } => self.fp_convert(from, to, c(0)),
             Expr::Apply(app) => self.apply(&app.function, children.to_vec(), app.width),
+            Expr::LogRead(r) => {
+                // As selects over the writes, each operand replaced by the
+                // child at its place (`LogRead::operands`' order).
+                let map: FxHashMap<ExprId, ExprId> = r.operands().into_iter().zip(children.iter().copied()).collect();
+                crate::expr::log_read::expand_with(self, &r, |e| map.get(&e).copied().unwrap_or(e))
+            }
         }
     }
 }

@@ -101,6 +101,7 @@ pub fn evaluate_node(pool: &ExprPool, id: ExprId, asg: &Assignment, v: impl Fn(&
             }
             h & mask(w)
         }
+        Expr::LogRead(r) => super::log_read::evaluate(pool, r, v),
     }
 }
 

@@ -17,6 +17,7 @@ mod estimate;
 mod eval;
 mod fold;
 mod leaf;
+pub mod log_read;
 pub mod nan_rules;
 mod node_index;
 mod print;
@@ -27,6 +28,7 @@ pub use estimate::{Estimate, EstimateKind};
 pub use eval::{evaluate, evaluate_all, evaluate_into, evaluate_node, value_in, Assignment};
 pub use fold::{canonical_nan, fp_is_nan};
 pub use leaf::Leaf;
+pub use log_read::{LogRead, Update};
 pub use nan_rules::NanModel;
 pub use print::{print_expr, print_operands, print_pair};
 
@@ -428,6 +430,9 @@ pub enum Expr {
     /// A function whose only known property is that equal arguments give equal
     /// results (libm functions without exact IEEE semantics).
     Apply(Box<Application>),
+    /// A read through a list of writes at symbolic offsets, resolved when
+    /// evaluated or encoded (log_read.rs), boxed as `Apply` is.
+    LogRead(Box<LogRead>),
 }
 
 /// An application of an uninterpreted function (`Expr::Apply`), boxed so
@@ -655,6 +660,7 @@ impl ExprPool {
             Expr::IntToFp { to, .. } => to.width(),
             Expr::FpConvert { to, .. } => to.width(),
             Expr::Apply(ref app) => app.width,
+            Expr::LogRead(ref r) => self.width(r.base),
         }
     }
 
@@ -671,6 +677,7 @@ impl ExprPool {
             }
             Expr::Ite(c, t, e) | Expr::Fma(_, c, t, e) => smallvec![*c, *t, *e],
             Expr::Apply(app) => app.args.iter().copied().collect(),
+            Expr::LogRead(r) => r.operands(),
         }
     }
 

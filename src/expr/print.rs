@@ -269,6 +269,11 @@ impl<'a> Printer<'a> {
                 out.extend([Owned(format!("{s}to{}(", to.name())), Term(value, None), Text(")")]);
             }
             Expr::FpConvert { from, to, value } => out.extend([Owned(format!("({})", to.name())), Term(value, Some(from))]),
+            Expr::LogRead(r) => {
+                let writes = super::log_read::updates(&r.newest).count();
+                out.extend([Owned(format!("read{}(", r.len(pool) * 8)), Term(r.offset, None)]);
+                out.extend([Owned(format!(" through {writes} writes, over ")), Term(r.base, None), Text(")")]);
+            }
             Expr::Apply(app) => {
                 let (function, args) = (&app.function, &app.args);
                 out.push(Owned(format!("{function}(")));

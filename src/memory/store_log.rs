@@ -10,36 +10,18 @@
 //! The list is shared between forked states (each entry is
 //! reference-counted, appending makes a new head), as the pages are.
 
-use crate::expr::{BinOp, Expr, ExprId, ExprPool};
+use crate::expr::log_read::split;
+use crate::expr::{ExprId, ExprPool, Update};
 use std::rc::Rc;
 
 /// Depth to which the low bits of an offset are looked for.
 const RESIDUE_DEPTH: u32 = 12;
 
-/// One write: `bytes` (None: left alone) at byte `offset` (64 bits).
-#[derive(Debug)]
-struct Update {
-    offset: ExprId,
-    /// The offset's known low bits, `(m, r)`: worked out once, at the
-    /// write, not again by every read that walks past it.
-    residue: (u64, u64),
-    bytes: Box<[Option<ExprId>]>,
-    older: Option<Rc<Update>>,
-}
-
-impl Drop for Update {
-    /// Unlinks the older entries one by one: dropping a long list
-    /// recursively would overflow the stack.
-    fn drop(&mut self) {
-        let mut next = self.older.take();
-        while let Some(rc) = next {
-            match Rc::try_unwrap(rc) {
-                Ok(mut u) => next = u.older.take(),
-                Err(_) => break,
-            }
-        }
-    }
-}
+/// Lists at least this long are read through as one node (a lazy read,
+/// src/expr/log_read.rs) rather than as selects over every write that may
+/// be there: a read then costs one node however many writes it may see,
+/// and the selects are worked out only if a solver needs them.
+const LAZY_READ_WRITES: usize = 8;
 
 /// Whether two byte positions are the same.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -260,6 +242,10 @@ impl StoreLog {
     /// Bytes `p..p + base.len()` (numbers), whose values before every
     /// entry are `base`.
     pub fn read_at(&self, pool: &mut ExprPool, p: u64, base: &[ExprId]) -> Vec<ExprId> {
+        let at = pool.constant(64, p as u128);
+        if let Some(bytes) = self.lazy_read(pool, at, base) {
+            return bytes;
+        }
         let words = self.read_words(
             pool,
             base,
@@ -283,6 +269,9 @@ impl StoreLog {
     /// Bytes of an access at the symbolic `offset`, whose values before
     /// every entry are `base`.
     pub fn read_at_symbolic(&self, pool: &mut ExprPool, offset: ExprId, base: &[ExprId]) -> Vec<ExprId> {
+        if let Some(bytes) = self.lazy_read(pool, offset, base) {
+            return bytes;
+        }
         let read = (offset, crate::memory::offset_residue::residue(pool, offset, RESIDUE_DEPTH));
         let mut met: Vec<((ExprId, u64), bool)> = Vec::new();
         let words = self.read_words(
@@ -308,6 +297,31 @@ impl StoreLog {
         words.unwrap_or_else(|| base.iter().enumerate().map(|(k, b)| self.byte_at_symbolic(pool, offset, k as u64, *b)).collect())
     }
 
+    /// Bytes `offset..offset + base.len()` (at most 16) as one lazy read
+    /// of the list, when some byte may be at `LAZY_READ_WRITES` written
+    /// bytes or more. A read that fewer writes may reach (most reads at
+    /// numbers: writes surely there or surely not decide them) keeps its
+    /// selects, which fold.
+    fn lazy_read(&self, pool: &mut ExprPool, offset: ExprId, base: &[ExprId]) -> Option<Vec<ExprId>> {
+        if self.len < LAZY_READ_WRITES || !(1..=16).contains(&base.len()) {
+            return None;
+        }
+        let newest = self.newest.clone()?;
+        let mut word = base[0];
+        for b in &base[1..] {
+            // Little-endian: later bytes are higher.
+            word = pool.concat(*b, word);
+        }
+        let residue = crate::memory::offset_residue::residue(pool, offset, RESIDUE_DEPTH);
+        let read = crate::expr::LogRead { newest, offset, residue, base: word };
+        let many = (0..base.len() as u64).any(|k| crate::expr::log_read::byte_sources(pool, &read, k).0.len() >= LAZY_READ_WRITES);
+        if !many {
+            return None;
+        }
+        let read = pool.log_read(read.newest, offset, residue, word);
+        Some((0..base.len() as u32).map(|k| pool.extract(read, 8 * k, 8)).collect())
+    }
+
     /// The bytes every entry writes, for a caller asking whether they all
     /// hold one value.
     pub fn written_values(&self) -> impl Iterator<Item = ExprId> + '_ {
@@ -326,23 +340,6 @@ fn lands_in(off: u64, len: u64, j: u64, m: u64, r: u64) -> bool {
     let want = (r % m + j % m) % m;
     let first = lo + (want + m - lo % m) % m;
     first < end
-}
-
-/// `e` as a symbolic part plus a number (`x + c`); the part is None for a
-/// number.
-fn split(pool: &ExprPool, e: ExprId) -> (Option<ExprId>, u64) {
-    if let Some(c) = pool.as_const(e) {
-        return (None, c as u64);
-    }
-    if let Expr::Bin(BinOp::Add, a, b) = *pool.get(e) {
-        if let Some(c) = pool.as_const(b) {
-            return (Some(a), c as u64);
-        }
-        if let Some(c) = pool.as_const(a) {
-            return (Some(b), c as u64);
-        }
-    }
-    (Some(e), 0)
 }
 
 /// Whether byte `i` of an access at `a` and byte `j` of one at `b` may be
@@ -403,6 +400,7 @@ fn same_position_known(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::expr::Expr;
 
     fn word(pool: &mut ExprPool, v: u8) -> Box<[Option<ExprId>]> {
         (0..4).map(|k| Some(pool.constant(8, (v + k) as u128))).collect()
@@ -453,6 +451,48 @@ mod tests {
         let (y4, x4m) = (pool.mul(y, four), pool.mul(x, four));
         assert_eq!(same_position(&mut pool, y4, 1, x4m, 0), Alias::No);
         assert!(matches!(same_position(&mut pool, y4, 1, x4m, 1), Alias::May(_)));
+    }
+
+    #[test]
+    fn only_a_read_that_many_writes_may_reach_is_one_lazy_node() {
+        let mut pool = ExprPool::new();
+        let four = pool.constant(64, 4);
+        let mut log = StoreLog::default();
+        for k in 0..20 {
+            let i = pool.fresh(64);
+            let slot = pool.mul(i, four);
+            let w = word(&mut pool, k);
+            log.push(&pool, slot, w);
+        }
+        let eight = pool.constant(64, 8);
+        let w = word(&mut pool, 50);
+        log.push(&pool, eight, w);
+        let zero = pool.constant(8, 0);
+        let base = [zero; 4];
+        // The newest write is surely there: its bytes, folded.
+        let want: Vec<ExprId> = (50..54).map(|v| pool.constant(8, v)).collect();
+        assert_eq!(log.read_at(&mut pool, 8, &base), want);
+        // Elsewhere each of the 20 writes at symbolic slots may be there.
+        let lazy = |pool: &ExprPool, b: ExprId| match &*pool.get(b) {
+            Expr::Extract { value, .. } => matches!(*pool.get(*value), Expr::LogRead(_)),
+            _ => false,
+        };
+        let got = log.read_at(&mut pool, 12, &base);
+        assert!(got.iter().all(|b| lazy(&pool, *b)), "one lazy read");
+        let j = pool.fresh(64);
+        let at = pool.mul(j, four);
+        let got = log.read_at_symbolic(&mut pool, at, &base);
+        assert!(got.iter().all(|b| lazy(&pool, *b)), "one lazy read");
+        // A shorter list keeps its selects.
+        let mut short = StoreLog::default();
+        for k in 0..3 {
+            let i = pool.fresh(64);
+            let slot = pool.mul(i, four);
+            let w = word(&mut pool, k);
+            short.push(&pool, slot, w);
+        }
+        let got = short.read_at_symbolic(&mut pool, at, &base);
+        assert!(got.iter().all(|b| !lazy(&pool, *b)), "selects");
     }
 
     #[test]

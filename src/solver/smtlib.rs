@@ -222,6 +222,23 @@ impl Printer<'_> {
             }
             Expr::ZExt(a, to) => format!("((_ zero_extend {}) {})", to - self.pool.width(a), t(&a)),
             Expr::SExt(a, to) => format!("((_ sign_extend {}) {})", to - self.pool.width(a), t(&a)),
+            Expr::LogRead(r) => {
+                let (offset, base) = (t(&r.offset), t(&r.base));
+                let mut word = String::new();
+                for k in 0..r.len(self.pool) {
+                    let (candidates, otherwise) = crate::expr::log_read::byte_sources(self.pool, &r, k);
+                    let mut byte = match otherwise {
+                        Some(b) => t(&b),
+                        None => format!("((_ extract {} {}) {base})", 8 * k + 7, 8 * k),
+                    };
+                    for c in candidates.iter().rev() {
+                        byte = format!("(ite (= (bvadd {offset} (_ bv{} 64)) {}) {} {byte})", c.delta, t(&c.at), t(&c.byte));
+                    }
+                    // Little-endian: later bytes are higher.
+                    word = if k == 0 { byte } else { format!("(concat {byte} {word})") };
+                }
+                word
+            }
             Expr::Apply(app) => {
                 let (function, args, width) = (&app.function, &app.args, app.width);
                 let widths: Vec<Width> = args.iter().map(|a| self.pool.width(*a)).collect();

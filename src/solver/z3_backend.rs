@@ -332,6 +332,28 @@ impl<'a, 'ctx> Translator<'a, 'ctx> {
                 let app: Dynamic = decl.apply(&refs);
                 app.as_bv().ok_or("z3: uninterpreted application is not a bit-vector")?
             }
+            Expr::LogRead(r) => {
+                let (offset, base) = (m(&r.offset), m(&r.base));
+                let mut word: Option<BV> = None;
+                for k in 0..r.len(self.pool) {
+                    let (candidates, otherwise) = crate::expr::log_read::byte_sources(self.pool, r, k);
+                    let lo = 8 * k as u32;
+                    let mut byte = match otherwise {
+                        Some(b) => m(&b),
+                        None => base.extract(lo + 7, lo),
+                    };
+                    for c in candidates.iter().rev() {
+                        let there = offset.bvadd(&BV::from_u64(self.ctx, c.delta, 64));
+                        byte = there._eq(&m(&c.at)).ite(&m(&c.byte), &byte);
+                    }
+                    // Little-endian: later bytes are higher.
+                    word = Some(match word {
+                        None => byte,
+                        Some(w) => byte.concat(&w),
+                    });
+                }
+                word.ok_or("z3: a read of no bytes")?
+            }
             other => return Err(format!("z3 backend: floating-point node {other:?} needs the FP solver")),
         };
         Ok(bv)
