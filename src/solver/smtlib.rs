@@ -310,6 +310,25 @@ mod tests {
         assert!(t.contains("(get-value (a0_1 a0_0))") || t.contains("(get-value (a0_0 a0_1))"), "{t}");
     }
 
+    /// A lazy read prints as selects on the writes' offsets, over its base.
+    #[test]
+    fn a_lazy_read_prints_as_its_selects() {
+        use crate::expr::log_read::Update;
+        let mut p = ExprPool::new();
+        let (x, y) = (p.fresh(64), p.fresh(64));
+        let seven = p.constant(8, 7);
+        let older = std::rc::Rc::new(Update { offset: x, residue: (1, 0), bytes: vec![Some(seven)].into(), older: None });
+        let base = p.constant(8, 0);
+        let read = p.log_read(older, y, (1, 0), base);
+        let zero = p.constant(8, 0);
+        let g = p.eq(read, zero);
+        let t = print_query(&p, &Query::all(vec![g])).text;
+        // The first fresh value is f0, the second f1.
+        let (nx, ny) = ("f0", "f1");
+        let want = format!("(ite (= (bvadd {ny} (_ bv0 64)) {nx}) #b00000111 ((_ extract 7 0) #b00000000))");
+        assert!(t.contains(&want), "{t}");
+    }
+
     #[test]
     fn literals_have_exact_width() {
         assert_eq!(bv_lit(4, 5), "#b0101");

@@ -388,6 +388,40 @@ mod tests {
         Query { timeout: timeout.map(Duration::from_millis), resource_limit: budget, ..Query::default() }
     }
 
+    /// A lazy read of a list of writes at symbolic slots encodes as its
+    /// selects: the two never differ, and the read can see any write.
+    #[test]
+    fn a_lazy_read_encodes_as_its_selects() {
+        use crate::expr::log_read::{expand_with, Update};
+        use std::rc::Rc;
+        let mut p = ExprPool::new();
+        let arr = p.new_array("slots", 10);
+        let four = p.constant(64, 4);
+        let mut newest: Option<Rc<Update>> = None;
+        for k in 0..10 {
+            let b = p.input_byte(arr, k);
+            let z = p.zext(b, 64);
+            let offset = p.mul(z, four);
+            let bytes = (0..4).map(|j| Some(p.constant(8, (10 * k + j) as u128))).collect();
+            newest = Some(Rc::new(Update { offset, residue: (4, 0), bytes, older: newest }));
+        }
+        let j = p.fresh(8);
+        let zj = p.zext(j, 64);
+        let at = p.mul(zj, four);
+        let base = p.constant(32, 0xdead_beef);
+        let read = p.log_read(newest.expect("ten writes"), at, (4, 0), base);
+        let Expr::LogRead(r) = p.get(read).into_owned() else { panic!("a lazy read") };
+        let eager = expand_with(&mut p, &r, |e| e);
+        let differ = p.cmp(CmpOp::Eq, read, eager);
+        let differ = p.not(differ);
+        assert!(matches!(Z3Solver::new().check(&p, &Query::all(vec![differ])), SolverResult::Unsat));
+        // The oldest write's value, seen where no newer write is.
+        let oldest = p.constant(32, 0x0302_0100);
+        let seen = p.cmp(CmpOp::Eq, read, oldest);
+        let SolverResult::Sat(m) = Z3Solver::new().check(&p, &Query::all(vec![seen])) else { panic!("the oldest write can be seen") };
+        assert_eq!(crate::expr::evaluate(&p, read, &m), 0x0302_0100);
+    }
+
     #[test]
     fn an_unknown_is_classified_by_the_limits_not_the_message() {
         let early = Duration::from_millis(5);
