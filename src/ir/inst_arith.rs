@@ -34,6 +34,7 @@ pub fn int_binop(fcx: &mut FnCx, inst: Value, op: Op) -> Result<InstKind, String
         nuw: wraps && llvm::has_no_unsigned_wrap(inst),
         exact: divides && llvm::is_exact(inst),
         disjoint: op == BinOp::Or && llvm::is_disjoint(inst),
+        ..PoisonFlags::default()
     };
     Ok(InstKind::Int { op, lhs: fcx.operand_at(inst, 0)?, rhs: fcx.operand_at(inst, 1)?, flags })
 }
@@ -116,7 +117,18 @@ pub fn cast(fcx: &mut FnCx, inst: Value, op: Op) -> Result<InstKind, String> {
         Op::LLVMAddrSpaceCast => CastOp::AddrSpaceCast,
         other => return Err(format!("not a cast: {other:?}")),
     };
-    Ok(InstKind::Cast { op, value: fcx.operand_at(inst, 0)? })
+    // `trunc nuw`/`nsw` (no set bit, no sign change dropped) and `zext
+    // nneg`/`uitofp nneg` (a non-negative operand): promises the optimiser
+    // writes from facts it derived.
+    let truncates = op == CastOp::Trunc;
+    let widens_unsigned = matches!(op, CastOp::ZExt | CastOp::UiToFp);
+    let flags = PoisonFlags {
+        nuw: truncates && llvm::has_no_unsigned_wrap(inst),
+        nsw: truncates && llvm::has_no_signed_wrap(inst),
+        nneg: widens_unsigned && llvm::is_non_negative(inst),
+        ..PoisonFlags::default()
+    };
+    Ok(InstKind::Cast { op, value: fcx.operand_at(inst, 0)?, flags })
 }
 
 pub fn select(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {

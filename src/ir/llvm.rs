@@ -117,6 +117,12 @@ pub fn is_exact(inst: Value) -> bool {
     // SAFETY: asked of opcodes that have the flag only.
     unsafe { llvm_sys::core::LLVMGetExact(inst) != 0 }
 }
+/// Whether a `zext` or `uitofp` carries `nneg` (a negative operand gives
+/// poison).
+pub fn is_non_negative(inst: Value) -> bool {
+    // SAFETY: asked of `zext` and `uitofp` instructions only.
+    unsafe { llvm_sys::core::LLVMGetNNeg(inst) != 0 }
+}
 /// Whether an `or` carries `disjoint` (a bit set in both operands gives
 /// poison).
 pub fn is_disjoint(inst: Value) -> bool {

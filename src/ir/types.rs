@@ -318,10 +318,12 @@ pub enum AtomicOp {
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct PoisonFlags {
     /// `nsw` on `add`, `sub`, `mul`, `shl`: no signed overflow (C's signed
-    /// `+ - *`; `shl nsw` where the optimiser knows C's `<<` rule).
+    /// `+ - *`; `shl nsw` where the optimiser knows C's `<<` rule); on
+    /// `trunc`: the value fits the narrower type as a signed number.
     pub nsw: bool,
     /// `nuw` on `add`, `sub`, `mul`, `shl`: no unsigned wrap (written by
-    /// the optimiser from facts C's rules give it).
+    /// the optimiser from facts C's rules give it); on `trunc`: no set bit
+    /// is dropped.
     pub nuw: bool,
     /// `exact` on `udiv`, `sdiv`, `lshr`, `ashr`: no remainder, no set bit
     /// shifted out (`sdiv exact` is C's pointer difference).
@@ -329,6 +331,9 @@ pub struct PoisonFlags {
     /// `disjoint` on `or`: no bit is set in both operands (written by the
     /// optimiser where the `or` stands for a sum or a merge of fields).
     pub disjoint: bool,
+    /// `nneg` on `zext` and `uitofp`: the operand is not negative (the
+    /// optimiser may then read it as signed).
+    pub nneg: bool,
 }
 
 /// What an instruction does, with its operands.
@@ -388,6 +393,9 @@ pub enum InstKind {
         op: CastOp,
         /// The value converted.
         value: Operand,
+        /// The promises (`trunc nuw`/`nsw`, `zext nneg`, `uitofp nneg`)
+        /// that make the result poison when they do not hold.
+        flags: PoisonFlags,
     },
     /// `folded` marks a select that stands for a branch of the source
     /// (made by if-conversion): its condition is used as a branch's is.

@@ -138,7 +138,7 @@ impl LoadCtx<'_> {
             (InstKind::Gep { base: b1, offset: o1, terms: t1, .. }, InstKind::Gep { base: b2, offset: o2, terms: t2, .. }) => {
                 o1 == o2 && same(b1, b2) && t1.len() == t2.len() && t1.iter().zip(t2).all(|((x, s1), (y, s2))| s1 == s2 && same(x, y))
             }
-            (InstKind::Cast { op: o1, value: v1 }, InstKind::Cast { op: o2, value: v2 }) => o1 == o2 && same(v1, v2),
+            (InstKind::Cast { op: o1, value: v1, .. }, InstKind::Cast { op: o2, value: v2, .. }) => o1 == o2 && same(v1, v2),
             (InstKind::Int { op: o1, lhs: l1, rhs: r1, .. }, InstKind::Int { op: o2, lhs: l2, rhs: r2, .. }) => {
                 o1 == o2 && same(l1, l2) && same(r1, r2)
             }
@@ -157,7 +157,7 @@ impl LoadCtx<'_> {
             Operand::Const(_) => None,
             Operand::Reg(r) => match self.defs.kind(self.func, *r)? {
                 InstKind::Alloca { .. } => Some((Object::Alloca(r.0), 0)),
-                InstKind::Cast { op: crate::ir::CastOp::BitCast | crate::ir::CastOp::AddrSpaceCast, value } => {
+                InstKind::Cast { op: crate::ir::CastOp::BitCast | crate::ir::CastOp::AddrSpaceCast, value, .. } => {
                     self.object_offset(value, depth + 1)
                 }
                 InstKind::Gep { base, offset, terms, .. } => {

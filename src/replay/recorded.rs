@@ -119,7 +119,7 @@ pub fn skip_reason(f: &Finding, dir: Option<&Path>) -> Option<&'static str> {
                 )
             ) =>
         {
-            Some("a broken `nuw`, `exact` or `disjoint` promise of the compiled code: UndefinedBehaviorSanitizer has no test of it")
+            Some("a broken `nuw`, `nsw` (on `trunc`), `exact`, `disjoint` or `nneg` promise of the compiled code: UndefinedBehaviorSanitizer has no test of it")
         }
         K::UninitializedRead => Some("an uninitialised read needs MemorySanitizer, which cannot be combined with AddressSanitizer"),
         _ if f.witness.is_none() => Some("no witness"),

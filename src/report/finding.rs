@@ -149,7 +149,8 @@ pub enum UndefinedOperation {
     /// whose flag says a zero operand is poison).
     InvalidBuiltinUse,
     /// Another promise the optimiser wrote from C's rules is broken (`or
-    /// disjoint`: a bit set in both operands).
+    /// disjoint`: a bit set in both operands; `trunc nuw`/`nsw`: a bit or
+    /// the sign dropped; `zext nneg`/`uitofp nneg`: a negative operand).
     BrokenPromise,
 }
 

@@ -54,7 +54,7 @@ impl<'m> Executor<'m> {
             InstKind::FNeg(a) => self.exec_fneg(state, func, inst, a),
             InstKind::ICmp { pred, lhs, rhs } => self.exec_icmp(state, func, *pred, lhs, rhs),
             InstKind::FCmp { outcomes, lhs, rhs } => self.exec_fcmp(state, func, inst, *outcomes, lhs, rhs),
-            InstKind::Cast { op, value } => self.exec_cast(state, func, inst, *op, value),
+            InstKind::Cast { op, value, flags } => self.exec_cast(state, func, inst, *op, value, *flags),
             InstKind::Select { cond, then, otherwise, .. } => self.exec_select(state, func, cond, then, otherwise),
             // Phi nodes were assigned on entry to the block.
             InstKind::Phi { .. } => return Step::Continue,

@@ -86,7 +86,7 @@ fn derived_addresses(f: &crate::ir::Function, tracked: &FxHashSet<GlobalId>) -> 
             let Some(dest) = inst.dest else { continue };
             let sources: Vec<&Operand> = match &inst.kind {
                 InstKind::Gep { base, .. } => vec![base],
-                InstKind::Cast { op: CastOp::BitCast | CastOp::AddrSpaceCast, value } | InstKind::Freeze(value) => vec![value],
+                InstKind::Cast { op: CastOp::BitCast | CastOp::AddrSpaceCast, value, .. } | InstKind::Freeze(value) => vec![value],
                 InstKind::Select { then, otherwise, .. } => vec![then, otherwise],
                 InstKind::Phi { incoming } => incoming.iter().map(|(_, o)| o).collect(),
                 _ => continue,
@@ -196,7 +196,7 @@ mod tests {
         assert!(unwritten_local_globals(&module_with(vec![call, saved])).is_empty());
         // Through a phi defined before its source.
         let phi = inst(InstKind::Phi { incoming: vec![(crate::ir::BlockId(0), Operand::Reg(RegId(3)))] }, Some(2));
-        let cast = inst(InstKind::Cast { op: CastOp::AddrSpaceCast, value: addr(0) }, Some(3));
+        let cast = inst(InstKind::Cast { op: CastOp::AddrSpaceCast, value: addr(0), flags: Default::default() }, Some(3));
         let atomic = inst(
             InstKind::AtomicRmw {
                 op: crate::ir::AtomicOp::Add,

@@ -1,17 +1,26 @@
 //! Casts. Bit casts re-slice the lanes of a value without ever building an
 //! expression wider than one lane: each destination lane is the
 //! concatenation of the pieces of source lanes it covers. A float-to-integer
-//! conversion of NaN or of an out-of-range value is undefined (undefined.rs).
+//! conversion of NaN or of an out-of-range value is undefined (undefined.rs),
+//! and so is breaking a promise of the cast's flags (cast_promises.rs).
 
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::State;
 use crate::exec::ops::int_ops::Exec;
 use crate::expr::value::{map1, relane, resize, Value};
 use crate::expr::{FpFormat, IntRounding};
-use crate::ir::{CastOp, Function, Inst, Operand};
+use crate::ir::{CastOp, Function, Inst, Operand, PoisonFlags};
 
 impl<'m> Executor<'m> {
-    pub(in crate::exec) fn exec_cast(&mut self, state: &mut State, func: &Function, inst: &Inst, op: CastOp, value: &Operand) -> Exec {
+    pub(in crate::exec) fn exec_cast(
+        &mut self,
+        state: &mut State,
+        func: &Function,
+        inst: &Inst,
+        op: CastOp,
+        value: &Operand,
+        flags: PoisonFlags,
+    ) -> Exec {
         let src_t = self.operand_type(func, value);
         let v = self.operand(state, func, value);
         let to_bits = inst.ty.scalar_bits();
@@ -21,7 +30,7 @@ impl<'m> Executor<'m> {
             CastOp::ZExt => map1(&v, |x| p.zext(x, to_bits)),
             CastOp::SExt => map1(&v, |x| p.sext(x, to_bits)),
             CastOp::PtrToInt | CastOp::IntToPtr => map1(&v, |x| resize(p, x, to_bits)),
-            CastOp::AddrSpaceCast => v,
+            CastOp::AddrSpaceCast => v.clone(),
             CastOp::BitCast => relane(p, &v, to_bits),
             CastOp::FpTrunc | CastOp::FpExt => {
                 let from = self.float_format(state, inst, &src_t)?;
@@ -62,6 +71,11 @@ impl<'m> Executor<'m> {
                 v.iter().map(|x| self.cx.pool.int_to_fp(signed, to, *x)).collect()
             }
         };
+        // Kernels keep their casts' results, as their other promises
+        // (int_ops.rs): only signed overflow is undefined there.
+        if flags != PoisonFlags::default() && state.gpu.is_none() {
+            self.cast_promise_poison(inst, op, flags, &v, &out);
+        }
         Ok(out)
     }
 }

@@ -2,6 +2,7 @@
 //! of x86 and NEON.
 
 pub(in crate::exec) mod cast_ops;
+pub(in crate::exec) mod cast_promises;
 pub(in crate::exec) mod contraction;
 pub(in crate::exec) mod fp_ops;
 pub(in crate::exec) mod int_ops;

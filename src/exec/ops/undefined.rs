@@ -147,7 +147,7 @@ impl<'m> Executor<'m> {
     /// poison, for the step to merge into the result's shadow. A second
     /// reason for the same result joins the first's lanes under the first's
     /// name (both are the same operation's).
-    fn record_poison(&mut self, loc: Loc, kind: UndefinedOperation, what: String, conds: &[ExprId], r: &Value) {
+    pub(in crate::exec) fn record_poison(&mut self, loc: Loc, kind: UndefinedOperation, what: String, conds: &[ExprId], r: &Value) {
         let p = &mut self.cx.pool;
         if conds.iter().all(|c| p.as_const(*c) == Some(0)) {
             return;

@@ -113,9 +113,12 @@ pub(super) enum Op {
         dst: u32,
         a: Src,
     },
-    /// A trunc, zext, sext or pointer resize of one lane of `from` bits.
+    /// A trunc, zext, sext or pointer resize of one lane of `from` bits;
+    /// `flags` its promises (`trunc nuw`/`nsw`, `zext nneg`), whose
+    /// breaking the general step marks.
     Cast1 {
         kind: CastKind,
+        flags: PoisonFlags,
         from: u32,
         dst: u32,
         a: Src,
@@ -481,8 +484,14 @@ impl<'m> Executor<'m> {
                 Op::FCmp { set: *outcomes, f: Self::operand_format(func, lhs)?, dst: dst?, a: self.src(lhs)?, b: self.src(rhs)? }
             }
             InstKind::FNeg(a) => Op::FNeg { f: inst.ty.is_float()?, dst: dst?, a: self.src(a)? },
-            InstKind::Cast { op, value } => {
+            InstKind::Cast { op, value, flags } => {
                 let to = inst.ty.scalar_bits();
+                // A promise is tested lane by lane on one-lane casts only;
+                // a flagged vector cast (rare) is the general step's.
+                let promised = *flags != PoisonFlags::default();
+                if promised && (!is_scalar(&inst.ty) || !matches!(op, CastOp::Trunc | CastOp::ZExt)) {
+                    return None;
+                }
                 let kind = match op {
                     CastOp::Trunc => CastKind::Trunc(to),
                     CastOp::ZExt => CastKind::ZExt(to),
@@ -501,7 +510,7 @@ impl<'m> Executor<'m> {
                 }
                 let one_lane = matches!(kind, CastKind::Trunc(_) | CastKind::ZExt(_) | CastKind::SExt(_) | CastKind::Resize(_));
                 if one_lane && is_scalar(&inst.ty) {
-                    return Some(Op::Cast1 { kind, from: operand_width(func, value)?, dst: dst?, a: self.src(value)? });
+                    return Some(Op::Cast1 { kind, flags: *flags, from: operand_width(func, value)?, dst: dst?, a: self.src(value)? });
                 }
                 Op::Cast { kind, dst: dst?, a: self.src(value)? }
             }

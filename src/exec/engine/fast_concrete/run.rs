@@ -406,6 +406,17 @@ fn defined(pool: &mut ExprPool, op: BinOp, flags: PoisonFlags, w: u32, x: u128, 
     }
 }
 
+/// Whether the constant `v` of `from` bits keeps the promises of a
+/// one-lane cast's flags (a broken one is the general step's poison).
+fn promises_kept(kind: CastKind, flags: PoisonFlags, from: u32, v: u128) -> bool {
+    use crate::exec::ops::cast_promises::cast_flags_kept;
+    match kind {
+        CastKind::Trunc(to) => cast_flags_kept(crate::ir::CastOp::Trunc, flags, from, to, v),
+        CastKind::ZExt(to) => cast_flags_kept(crate::ir::CastOp::ZExt, flags, from, to, v),
+        _ => true,
+    }
+}
+
 /// `defined` for numbers of `w` (at most 64) bits.
 #[inline(always)]
 fn defined_word(pool: &mut ExprPool, op: BinOp, flags: PoisonFlags, w: u32, x: u64, y: u64) -> bool {
@@ -787,8 +798,20 @@ impl<'m> Executor<'m> {
                     };
                     put(frame, *dst, r);
                 }
-                Op::Cast1 { kind, from, dst, a } => {
+                Op::Cast1 { kind, flags, from, dst, a } => {
                     let to = cast_width(*kind);
+                    if *flags != PoisonFlags::default() {
+                        let v = match word(frame, *a, *from) {
+                            Some(v) => v as u128,
+                            None => {
+                                let Some((_, v)) = number(consts, frame, pool, *a) else { break Exit::Stop };
+                                v
+                            }
+                        };
+                        if !promises_kept(*kind, *flags, *from, v) {
+                            break Exit::Stop;
+                        }
+                    }
                     let r = if let Some(v) = word(frame, *a, *from).filter(|_| to <= 64) {
                         let r = match *kind {
                             CastKind::SExt(_) => signed(v, *from) as u64 & ones(to),
