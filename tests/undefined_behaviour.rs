@@ -76,6 +76,10 @@ known_answers!(
     clz_with_zero_handled_is_equivalent => "clz_of_zero_fixed.c",
     broken_or_disjoint_is_undefined => "disjoint_broken.ll",
     kept_or_disjoint_is_equivalent => "disjoint_kept.ll",
+    broken_cast_promises_are_undefined => "cast_promises_broken.ll",
+    kept_cast_promises_are_equivalent => "cast_promises_kept.ll",
+    cast_promises_clang_writes_at_o2_hold_on_clamped_values => "cast_promises_o2.c",
+    a_square_widened_with_zext_nneg_at_o2_overflows => "cast_promises_o2_broken.c",
     overflow_in_a_host_programs_kernel_is_undefined => "kernel_signed_overflow_host.c",
     wrapping_unsigned_product_in_a_kernel_is_equivalent => "kernel_signed_overflow_host_fixed.c",
 );
@@ -338,6 +342,45 @@ fn a_broken_or_disjoint_is_a_broken_promise() {
     assert_ne!(x[0] & y[0], 0, "a bit set in both: {x:?} {y:?}");
 }
 
+/// The promises clang -O2 writes on casts (`trunc nuw`/`nsw`, `zext
+/// nneg`, `uitofp nneg`), each broken by some input: a `broken-promise`
+/// finding at each cast, confirmed by the model only (UBSan has no test
+/// of them), whose witness breaks that promise.
+#[test]
+fn broken_cast_promises_are_found_at_each_cast() {
+    let run = check("cast_promises_broken.ll", &[]);
+    let json = run.json.as_ref().unwrap_or_else(|| panic!("no JSON report:\n{}\n{}", run.stdout, run.stderr));
+    let findings = json["findings"].as_array().expect("findings");
+    assert_eq!(findings.len(), 4, "one finding per cast: {findings:#?}");
+    let cases: [(u64, &str, &str, fn(u32) -> bool); 4] = [
+        (64, "a", "`nuw`", |v| v > 0xffff),
+        (67, "b", "`nsw`", |v| (v as i32) < -32768 || (v as i32) > 32767),
+        (70, "c", "zero extension", |v| (v as i32) < 0),
+        (73, "d", "unsigned conversion to float", |v| (v as i32) < 0),
+    ];
+    for (line, input, says, breaks) in cases {
+        let f = findings.iter().find(|f| f["location"]["line"] == line).unwrap_or_else(|| panic!("a finding at line {line}: {findings:#?}"));
+        assert_eq!(f["kind"], "undefined-behaviour", "{f:#}");
+        assert_eq!(f["undefined_behaviour"], "broken-promise", "{f:#}");
+        assert_eq!(f["status"], "confirmed-by-model", "{f:#}");
+        assert!(f["message"].as_str().unwrap_or("").contains(says), "line {line}: {f:#}");
+        let v = words(f["witness"][input].as_str().unwrap_or_else(|| panic!("{input} in the witness: {f:#}")))[0];
+        assert!(breaks(v), "line {line}: {input} = {v:#x} keeps the promise");
+    }
+}
+
+/// At -O2 the square's `zext nneg` carries the product's poison: the
+/// finding is the signed overflow at the product, which UBSan reproduces.
+#[test]
+fn a_widened_overflowing_square_is_a_signed_overflow_at_the_product() {
+    let f = undefined_finding(&check("cast_promises_o2_broken.c", &[]));
+    assert_eq!(f["undefined_behaviour"], "signed-overflow", "{f:#}");
+    assert_eq!(f["location"]["line"], 13, "at the product: {f:#}");
+    assert_eq!(f["status"], "confirmed", "{f:#}");
+    let x = words(f["witness"]["x"].as_str().expect("x"))[0] as i32;
+    assert!(x.unsigned_abs() > 46340, "the square of {x} fits");
+}
+
 /// `symcross race` of a kernel: OpenCL C leaves signed overflow undefined,
 /// so an `nsw` product whose result decides a branch is a finding at the
 /// product; the same product on 64 bits is none.
@@ -355,6 +398,26 @@ fn signed_overflow_in_a_kernel_is_found_by_race() {
     assert_eq!(run.code, 1, "{}", run.stdout);
     let fixed = run_race("kernel_signed_overflow_fixed.cl");
     let json = fixed.json.as_ref().expect("JSON");
+    assert_eq!(json["findings"].as_array().map(Vec::len), Some(0), "{}\n{}", fixed.stdout, fixed.stderr);
+    assert_eq!(fixed.code, 0, "{}", fixed.stdout);
+}
+
+/// CUDA device code is C++, whose signed overflow is undefined too: the
+/// same finding by `race` of a `.cu` kernel, none for its 64-bit twin.
+#[test]
+fn signed_overflow_in_a_cuda_kernel_is_found_by_race() {
+    let run_race = |name: &str| {
+        let path = fixture(name);
+        common::symcross(&["race", path.to_str().unwrap(), "--block", "4", "--grid", "1", "--json", "-"])
+    };
+    let run = run_race("cuda_signed_overflow.cu");
+    let f = undefined_finding(&run);
+    assert_eq!(f["undefined_behaviour"], "signed-overflow", "{f:#}");
+    assert_eq!(f["location"]["line"], 6, "at the product: {f:#}");
+    assert_eq!(f["related"][0]["location"]["line"], 7, "the branch it decides: {f:#}");
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let fixed = run_race("cuda_signed_overflow_fixed.cu");
+    let json = fixed.json.as_ref().unwrap_or_else(|| panic!("JSON:\n{}\n{}", fixed.stdout, fixed.stderr));
     assert_eq!(json["findings"].as_array().map(Vec::len), Some(0), "{}\n{}", fixed.stdout, fixed.stderr);
     assert_eq!(fixed.code, 0, "{}", fixed.stdout);
 }

@@ -36,9 +36,10 @@ impl<'m> Executor<'m> {
         // what C does not: shift counts are masked by the compiler, and
         // division overflow gives an unspecified value. So a kernel's only
         // undefined arithmetic is an `nsw` overflow (README, "Undefined
-        // behaviour"). CUDA kernels keep their results for now, and so
-        // do the runtime model's own builtins (their OpenCL C may lean on
-        // wrapping, as the implementation's may).
+        // behaviour"). CUDA device code is C++, whose signed overflow is
+        // undefined too: the same rule. The runtime model's own builtins
+        // keep their results (their code may lean on wrapping, as the
+        // implementation's may).
         let host = state.gpu.is_none();
         if host && matches!(op, BinOp::SDiv | BinOp::SRem) {
             for (x, d) in a.iter().zip(b.iter()) {
@@ -50,7 +51,6 @@ impl<'m> Executor<'m> {
             self.int_poison(inst, op, flags, &a, &b, &r);
         } else if flags.nsw
             && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul)
-            && !self.cx.module.is_cuda()
             && !self.in_runtime_model(inst.loc)
         {
             let nsw_only = PoisonFlags { nsw: true, ..PoisonFlags::default() };
