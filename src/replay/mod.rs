@@ -9,6 +9,7 @@
 //! is said loudly, with its own exit status.
 
 mod error;
+mod exe_cache;
 mod in_check;
 mod native;
 mod outcome;

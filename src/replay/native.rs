@@ -2,6 +2,7 @@
 //! UndefinedBehaviorSanitizer, against the replay runtime
 //! (cl-runtime-model/replay/), and running it on one witness.
 
+use super::exe_cache::ExeCache;
 use crate::frontend::CompileOptions;
 use crate::replay::ReplayError;
 use crate::report::BuildRecord;
@@ -156,6 +157,8 @@ pub struct NativeProgram {
     exe: PathBuf,
     /// The emulator the program runs under (qemu-aarch64 for AArch64).
     emulator: Option<Emulator>,
+    /// The executable came from the cache: no clang or linker ran.
+    from_cache: bool,
 }
 
 /// A user-mode emulator for a program of another instruction set, with the
@@ -225,6 +228,8 @@ pub fn build(plan: &BuildPlan) -> Result<NativeProgram, ReplayError> {
         cmd.arg(format!("-D{d}"));
     }
     cmd.args(&plan.cflags);
+    // What a dependency listing needs: the compile flags, without inputs.
+    let compile_args: Vec<std::ffi::OsString> = cmd.get_args().map(|a| a.to_os_string()).collect();
     cmd.args(&plan.inputs);
     let mut runtime_files = vec![runtime.join("replay/replay_runtime.c")];
     if emulator.is_some() {
@@ -234,10 +239,14 @@ pub fn build(plan: &BuildPlan) -> Result<NativeProgram, ReplayError> {
         cmd.args(GUARD_PAGE_LINKING);
     }
     let clang = crate::frontend::Tools::locate().clang;
+    let mut compiled_here = plan.inputs.len();
     for src in &runtime_files {
         match (!cxx).then(|| runtime_object(&clang, &runtime_flags, src)).flatten() {
             Some(object) => cmd.arg(object),
-            None => cmd.arg("-x").arg("c").arg(src).arg("-x").arg("none"),
+            None => {
+                compiled_here += 1;
+                cmd.arg("-x").arg("c").arg(src).arg("-x").arg("none")
+            }
         };
     }
     if emulator.is_none() && plan.target.as_deref().is_none_or(|t| t.starts_with("x86_64")) {
@@ -247,7 +256,20 @@ pub fn build(plan: &BuildPlan) -> Result<NativeProgram, ReplayError> {
             cmd.arg("-shared-libsan").arg(format!("-Wl,-rpath,{}", dir.display()));
         }
     }
-    cmd.arg("-lm").arg("-o").arg(&exe);
+    cmd.arg("-lm");
+    let all_inputs: Vec<PathBuf> = plan.inputs.iter().chain(&runtime_files).cloned().collect();
+    let args: Vec<std::ffi::OsString> = cmd.get_args().map(|a| a.to_os_string()).collect();
+    let cache = ExeCache::for_build(&clang, &args, &all_inputs);
+    if cache.as_ref().is_some_and(|c| c.lookup(&exe)) {
+        return Ok(NativeProgram { dir, exe, emulator, from_cache: true });
+    }
+    // One compiled file writes its own dependency file (-MD); several
+    // would overwrite one another's, so they are listed apart (-M).
+    let depfile = dir.path().join("replay.d");
+    if cache.is_some() && compiled_here == 1 {
+        cmd.arg("-MD").arg("-MF").arg(&depfile);
+    }
+    cmd.arg("-o").arg(&exe);
     let mut built = cmd.output().map_err(|source| ReplayError::CannotRun { what: "clang", source })?;
     // An OpenCL host program runs against the real OpenCL implementation
     // installed (the ICD loader, e.g. with pocl).
@@ -257,7 +279,18 @@ pub fn build(plan: &BuildPlan) -> Result<NativeProgram, ReplayError> {
     if !built.status.success() {
         return Err(ReplayError::BuildFailed { plan: plan.describe(), stderr: String::from_utf8_lossy(&built.stderr).into_owned() });
     }
-    Ok(NativeProgram { dir, exe, emulator })
+    if let Some(cache) = cache {
+        let deps = if compiled_here == 1 {
+            std::fs::read_to_string(&depfile).ok()
+        } else {
+            let listed = Command::new(&clang).args(&compile_args).arg("-M").args(&plan.inputs).stdin(Stdio::null()).stderr(Stdio::null()).output();
+            listed.ok().filter(|o| o.status.success()).map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        };
+        if let Some(deps) = deps {
+            cache.store(&exe, &deps);
+        }
+    }
+    Ok(NativeProgram { dir, exe, emulator, from_cache: false })
 }
 
 /// The replay runtime file `src` compiled with `flags` into an object in
@@ -382,6 +415,12 @@ fn symbolizer() -> Option<PathBuf> {
 }
 
 impl NativeProgram {
+    /// Whether the executable came from the cache (exe_cache.rs):
+    /// no clang or linker ran for it.
+    pub fn from_cache(&self) -> bool {
+        self.from_cache
+    }
+
     /// Where the program runs, for messages and reports: `qemu-aarch64`
     /// for an emulated build, else `this CPU`.
     pub fn runs_on(&self) -> &'static str {

@@ -246,6 +246,10 @@ pub struct NativeReplaySummary {
     pub confirmed_by_model: u64,
     /// Time spent building and running, in seconds.
     pub seconds: f64,
+    /// The replay executable came from the cache (`replay-exe/`): no
+    /// clang or linker ran for it.
+    #[serde(default)]
+    pub build_cached: bool,
 }
 
 /// Which part of a harness's path tree a report covers (`check --shard`).

@@ -119,6 +119,7 @@ fn merge_native_replay(reports: &[Report], findings: &[Finding]) -> Option<Nativ
         not_reproduced: count(&|f| outcome(f, NativeOutcome::NotReproduced) && f.message.contains(NOT_REPRODUCED_CLAUSE)),
         confirmed_by_model: count(&|f| f.status == Status::ConfirmedByModel),
         seconds: shards.iter().map(|s| s.seconds).fold(0.0, f64::max),
+        build_cached: shards.iter().all(|s| s.build_cached),
     })
 }
 

@@ -49,8 +49,13 @@ pub fn render_styled(report: &Report, style: &TextStyle) -> String {
     if let Some(n) = &report.native_replay {
         let _ = writeln!(
             out,
-            "  native replay ({}): {} reproduced, {} not reproduced (the model and the CPU disagree), {} confirmed by the model only; {:.2} s",
-            n.on, n.reproduced, n.not_reproduced, n.confirmed_by_model, n.seconds
+            "  native replay ({}): {} reproduced, {} not reproduced (the model and the CPU disagree), {} confirmed by the model only; {:.2} s{}",
+            n.on,
+            n.reproduced,
+            n.not_reproduced,
+            n.confirmed_by_model,
+            n.seconds,
+            if n.build_cached { " (executable from the cache)" } else { "" }
         );
     }
     let d = &s.decided;
