@@ -221,6 +221,26 @@ fn a_failing_assertion_shows_its_compared_values() {
     assert!(out.contains("(the assertion fails where left > right, or either is NaN)"), "{out}");
 }
 
+/// A failing assertion whose condition is a chain of `&&` and `||` shows
+/// the comparison that fails under the witness (the first link here),
+/// at -O0 (a select, after if-conversion) and at -O2 (one `and` of both
+/// links; before, no values at all).
+#[test]
+fn a_failing_chain_of_conditions_shows_the_comparison_that_fails() {
+    for flags in [&[][..], &["--cflags", "-O2"][..]] {
+    let (code, json, out) = check("assert_and_values.c", flags);
+    assert_eq!(code, 1, "{out}");
+    let e = &json["findings"][0]["expressions"];
+    assert_eq!(e["condition"], "left >= right", "{e:#}");
+    let value = |k: &str| {
+        let v = e[k].as_str().unwrap_or_else(|| panic!("{k}: {e:#}"));
+        i64::from_str_radix(v.trim_start_matches("0x"), 16).unwrap_or_else(|_| v.parse().unwrap_or_else(|_| panic!("{k} = {v}")))
+    };
+    assert_eq!(value("right_value"), 50, "{e:#}");
+    assert!((50..100).contains(&value("left_value")), "a = left breaks `a < 50`: {e:#}");
+    }
+}
+
 /// An unconfirmed assertion (its path runs through an estimate) shows the
 /// model's values of its comparison, in the report and beside the CPU's.
 #[test]
@@ -276,4 +296,43 @@ fn aarch64_aligned_heap_blocks_end_on_guard_pages() {
     let (code, json, out) = check("aarch64_aligned_overflow.c", &["--target", "aarch64", "-D", "LIMIT=16"]);
     assert_eq!(code, 0, "{out}");
     assert_eq!(json["findings"].as_array().map(Vec::len), Some(0), "{out}");
+}
+
+/// The replay executable is built once per content: a second `check` of
+/// the same harness takes it from the cache (no clang or linker runs,
+/// `native_replay.build_cached`) and still reproduces the finding; a
+/// changed header (found through clang's dependency file) or a changed
+/// `-D` builds it again.
+#[test]
+fn a_warm_replay_takes_its_executable_from_the_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let header = dir.path().join("bad_value.h");
+    std::fs::write(&header, "#define BAD 200\n").unwrap();
+    let harness = dir.path().join("cached.c");
+    std::fs::write(
+        &harness,
+        "#include \"symcross.h\"\n#include \"bad_value.h\"\nint main(void) {\n  unsigned char in[N], a[N], b[N];\n  \
+         symcross_make_symbolic(in, sizeof in, \"in\");\n  for (int i = 0; i < N; i++) {\n    a[i] = in[i] / 2;\n    \
+         b[i] = in[i] == BAD ? 0 : in[i] >> 1;\n  }\n  symcross_check_equal(a, b, 1, N, \"halves\");\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let run = |n: &str| {
+        let out = common::symcross_in(
+            dir.path(),
+            &[("SYMCROSS_CACHE_DIR", cache.to_str().unwrap())],
+            &["check", "cached.c", "-D", n, "--json", "-"],
+        );
+        let json = out.json.clone().unwrap_or_else(|| panic!("no JSON report:\n{}\n{}", out.stdout, out.stderr));
+        assert_eq!(json["native_replay"]["reproduced"], 1, "{json:#}");
+        (json["native_replay"]["build_cached"].as_bool().expect("build_cached"), out.stdout)
+    };
+    assert!(!run("N=2").0, "the first run builds");
+    let (cached, text) = run("N=2");
+    assert!(cached, "the second run takes the executable from the cache");
+    assert!(text.contains("(executable from the cache)") || !text.contains("native replay"), "{text}");
+    std::fs::write(&header, "#define BAD 100\n").unwrap();
+    assert!(!run("N=2").0, "a changed header builds again");
+    assert!(run("N=2").0);
+    assert!(!run("N=3").0, "another -D builds again");
 }

@@ -3,14 +3,21 @@
 //! printed and evaluated under the witness, so that a finding, above all
 //! an unconfirmed one, shows why it was suspected (`left = 1.0012f, right
 //! = 0.001f`).
+//!
+//! A condition built of `&&` and `||` (a chain of branches at -O0 that
+//! if-conversion folds into selects, `and`/`or` of truth values at -O2) is
+//! followed, under the witness, to the comparison that decides it: the
+//! operand of a failing `&&` that is false, of a failing `||` the first
+//! (all are false), the arm of a select its condition picks.
 
 use crate::exec::engine::executor::Executor;
-use crate::expr::{evaluate, print_operands, Assignment, CmpOp, ElementType, Expr, ExprId, ExprPool, Outcomes};
+use crate::expr::{evaluate, print_operands, Assignment, BinOp, CmpOp, ElementType, Expr, ExprId, ExprPool, Outcomes};
 use crate::report::MismatchExprs;
 
 /// At most this many nodes are looked through (negations, widenings,
-/// tests against zero) to find the comparison itself.
-const PEEL_LIMIT: usize = 8;
+/// tests against zero, the links of a `&&`/`||` chain) to find the
+/// comparison itself.
+const PEEL_LIMIT: usize = 24;
 
 impl<'m> Executor<'m> {
     /// Both operands of the comparison `failing` (a 1-bit condition that
@@ -19,7 +26,7 @@ impl<'m> Executor<'m> {
     /// condition is no comparison of two values.
     pub(in crate::exec) fn condition_values(&self, failing: ExprId, witness: Option<&Assignment>) -> Option<MismatchExprs> {
         let p = &self.cx.pool;
-        let (a, b, words, element) = comparison(p, failing)?;
+        let (a, b, words, element) = comparison(p, failing, witness)?;
         let show = |v: ExprId, m: &Assignment| element.show_bits(evaluate(p, v, m));
         let (definitions, left, right) = print_operands(p, a, b);
         Some(MismatchExprs {
@@ -39,11 +46,44 @@ impl<'m> Executor<'m> {
 }
 
 /// The comparison under `cond`, as (left, right, "left OP right" holding
-/// where `cond` does, the type the operands are read in).
-fn comparison(p: &ExprPool, mut cond: ExprId) -> Option<(ExprId, ExprId, String, ElementType)> {
+/// where `cond` does, the type the operands are read in). Through a
+/// chain of `&&`/`||` it follows the link that decides `cond` under
+/// `witness`; without a witness only where every link does.
+fn comparison(p: &ExprPool, mut cond: ExprId, witness: Option<&Assignment>) -> Option<(ExprId, ExprId, String, ElementType)> {
     let mut negated = false;
     for _ in 0..PEEL_LIMIT {
+        let truth = |x: ExprId| witness.map(|m| evaluate(p, x, m) & 1 == 1);
         match &*p.get(cond) {
+            // `x && y` holding (or `x || y` failing): every link decides,
+            // the first is shown. `x && y` failing (`x || y` holding):
+            // the link that is false (true), under the witness.
+            Expr::Bin(op @ (BinOp::And | BinOp::Or), x, y) if p.width(cond) == 1 => {
+                let every_link = (*op == BinOp::And) != negated;
+                cond = if every_link {
+                    *x
+                } else {
+                    let wanted = *op == BinOp::Or;
+                    match truth(*x) {
+                        Some(v) if v == wanted => *x,
+                        Some(_) => *y,
+                        None => return None,
+                    }
+                };
+            }
+            // A select of truth values (`x ? y : false` is `x && y`): the
+            // arm the witness picks, or the condition where it decides.
+            Expr::Ite(c, t, e) if p.width(cond) == 1 => {
+                let picked = truth(*c)?;
+                let arm = if picked { *t } else { *e };
+                if p.as_const(arm).is_some() {
+                    // The constant arm: the select's condition decided,
+                    // by the value the witness gives it.
+                    negated = !picked;
+                    cond = *c;
+                } else {
+                    cond = arm;
+                }
+            }
             Expr::Not(x) if p.width(*x) == 1 => {
                 negated = !negated;
                 cond = *x;
@@ -125,10 +165,37 @@ mod tests {
         let (x, y) = (p.input_word(arr, 0, 32), p.input_word(arr, 4, 32));
         let le = p.fcmp(Outcomes(Outcomes::LT | Outcomes::EQ), FpFormat::Single, x, y);
         let fails = p.not(le);
-        let (a, b, words, t) = comparison(&p, fails).expect("a comparison");
+        let (a, b, words, t) = comparison(&p, fails, None).expect("a comparison");
         assert_eq!((a, b), (x, y));
         assert_eq!(words, "left > right, or either is NaN");
         assert_eq!(t, ElementType::Float(FpFormat::Single));
+    }
+
+    /// `(x < y && z < y) || y == 12` failing where `x < y` is false: the
+    /// chain (a select and an `or`, as if-conversion leaves it) is
+    /// followed to `x < y`, and only under a witness.
+    #[test]
+    fn a_failing_chain_shows_the_link_the_witness_breaks() {
+        let mut p = ExprPool::new();
+        let arr = p.new_array("x", 12);
+        let (x, y, z) = (p.input_word(arr, 0, 32), p.input_word(arr, 4, 32), p.input_word(arr, 8, 32));
+        let (first, second) = (p.cmp(CmpOp::Slt, x, y), p.cmp(CmpOp::Slt, z, y));
+        let f = p.bool_const(false);
+        let both = p.ite(first, second, f);
+        let twelve = p.constant(32, 12);
+        let last = p.eq(y, twelve);
+        let holds = p.or(both, last);
+        let fails = p.not(holds);
+        assert!(comparison(&p, fails, None).is_none(), "which link failed needs a witness");
+        let mut m = Assignment::default();
+        // x = 60, y = 50, z = 0.
+        m.arrays.insert(arr, vec![60, 0, 0, 0, 50, 0, 0, 0, 0, 0, 0, 0]);
+        let (a, b, words, _) = comparison(&p, fails, Some(&m)).expect("a comparison");
+        assert_eq!((a, b, words.as_str()), (x, y, "left >= right"));
+        // x = 10, y = 50, z = 70: the second link.
+        m.arrays.insert(arr, vec![10, 0, 0, 0, 50, 0, 0, 0, 70, 0, 0, 0]);
+        let (a, b, words, _) = comparison(&p, fails, Some(&m)).expect("a comparison");
+        assert_eq!((a, b, words.as_str()), (z, y, "left >= right"));
     }
 
     #[test]
@@ -140,7 +207,7 @@ mod tests {
         let v = p.zext(lt, 32);
         let zero = p.constant(32, 0);
         let fails = p.eq(v, zero);
-        let (_, _, words, t) = comparison(&p, fails).expect("a comparison");
+        let (_, _, words, t) = comparison(&p, fails, None).expect("a comparison");
         assert_eq!(words, "left >= right");
         assert_eq!(t, ElementType::Int(4));
     }
