@@ -234,7 +234,11 @@ fn a_failing_chain_of_conditions_shows_the_comparison_that_fails() {
     assert_eq!(e["condition"], "left >= right", "{e:#}");
     let value = |k: &str| {
         let v = e[k].as_str().unwrap_or_else(|| panic!("{k}: {e:#}"));
-        i64::from_str_radix(v.trim_start_matches("0x"), 16).unwrap_or_else(|_| v.parse().unwrap_or_else(|_| panic!("{k} = {v}")))
+        let parsed = match v.strip_prefix("0x") {
+            Some(hex) => i64::from_str_radix(hex, 16).ok(),
+            None => v.parse().ok(),
+        };
+        parsed.unwrap_or_else(|| panic!("{k} = {v}"))
     };
     assert_eq!(value("right_value"), 50, "{e:#}");
     assert!((50..100).contains(&value("left_value")), "a = left breaks `a < 50`: {e:#}");

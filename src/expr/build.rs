@@ -352,6 +352,13 @@ impl ExprPool {
                 return self.ite(c, t2, e);
             }
         }
+        // The condition itself widened, as a side: 0 in the else side (a
+        // guard's select over the poison mask its guarded operation makes
+        // where the guard fails is no poison at all).
+        if matches!(*self.get(e), Expr::SExt(x, _) | Expr::ZExt(x, _) if x == c) {
+            let zero = self.constant(self.width(e), 0);
+            return self.ite(c, t, zero);
+        }
         self.intern(Expr::Ite(c, t, e))
     }
 

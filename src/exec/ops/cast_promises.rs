@@ -76,10 +76,22 @@ impl Promise {
                 if signed_bits(p, x) <= to || range.is_some_and(|r| r.signed.lo >= lo && r.signed.hi <= hi) {
                     return p.bool_const(false);
                 }
-                let narrow = p.trunc(x, to);
-                let back = p.sext(narrow, w);
-                let same = p.eq(back, x);
-                p.not(same)
+                // Comparisons with the bounds, as a C clamp writes them
+                // (`s > INT32_MAX ? INT32_MAX : (int32_t)s` speculates the
+                // cast): the guard then contradicts the broken promise at
+                // once. Only the bounds the range can pass are tested.
+                let mut out = p.bool_const(false);
+                if range.is_none_or(|r| r.signed.hi > hi) {
+                    let c = p.constant(w, crate::expr::mask(w) & hi as u128);
+                    let above = p.cmp(CmpOp::Slt, c, x);
+                    out = p.or(out, above);
+                }
+                if range.is_none_or(|r| r.signed.lo < lo) {
+                    let c = p.constant(w, crate::expr::mask(w) & lo as u128);
+                    let below = p.cmp(CmpOp::Slt, x, c);
+                    out = p.or(out, below);
+                }
+                out
             }
             Promise::NotNegative => {
                 if unsigned_max(p, x) < 1u128 << (w - 1) || range.is_some_and(|r| r.signed.lo >= 0) {
@@ -148,6 +160,27 @@ mod tests {
         assert!(!cast_flags_kept(CastOp::ZExt, n, 32, 64, 0x8000_0000));
         assert!(!cast_flags_kept(CastOp::UiToFp, n, 8, 32, 0x80));
         assert!(cast_flags_kept(CastOp::SExt, n, 8, 32, 0x80), "nneg means nothing on sext");
+    }
+
+    /// `s > INT32_MAX ? INT32_MAX : (int32_t)s` at -O2: a select over a
+    /// speculated `trunc nsw`. The poison its guard leaves out folds away
+    /// without a query (the broken promise is the guard itself).
+    #[test]
+    fn a_clamp_guards_its_speculated_truncation_without_a_query() {
+        let mut p = ExprPool::new();
+        let arr = p.new_array("x", 4);
+        let (a, b) = (p.input_word(arr, 0, 16), p.input_word(arr, 2, 16));
+        let (a, b) = (p.sext(a, 64), p.sext(b, 64));
+        let product = p.mul(a, b);
+        let s = p.add(product, product);
+        let max = p.constant(64, i32::MAX as u128);
+        let guard = p.cmp(CmpOp::Slt, max, s);
+        let broken = Promise::FitsSigned(32).broken(&mut p, &mut RangeAnalysis::new(), s);
+        assert_eq!(broken, guard, "only the upper bound can be passed, tested as the guard tests it");
+        let mask = p.sext(broken, 32);
+        let zero = p.constant(32, 0);
+        let chosen = p.ite(guard, zero, mask);
+        assert_eq!(p.as_const(chosen), Some(0));
     }
 
     #[test]
