@@ -228,20 +228,20 @@ fn a_failing_assertion_shows_its_compared_values() {
 #[test]
 fn a_failing_chain_of_conditions_shows_the_comparison_that_fails() {
     for flags in [&[][..], &["--cflags", "-O2"][..]] {
-    let (code, json, out) = check("assert_and_values.c", flags);
-    assert_eq!(code, 1, "{out}");
-    let e = &json["findings"][0]["expressions"];
-    assert_eq!(e["condition"], "left >= right", "{e:#}");
-    let value = |k: &str| {
-        let v = e[k].as_str().unwrap_or_else(|| panic!("{k}: {e:#}"));
-        let parsed = match v.strip_prefix("0x") {
-            Some(hex) => i64::from_str_radix(hex, 16).ok(),
-            None => v.parse().ok(),
+        let (code, json, out) = check("assert_and_values.c", flags);
+        assert_eq!(code, 1, "{out}");
+        let e = &json["findings"][0]["expressions"];
+        assert_eq!(e["condition"], "left >= right", "{e:#}");
+        let value = |k: &str| {
+            let v = e[k].as_str().unwrap_or_else(|| panic!("{k}: {e:#}"));
+            let parsed = match v.strip_prefix("0x") {
+                Some(hex) => i64::from_str_radix(hex, 16).ok(),
+                None => v.parse().ok(),
+            };
+            parsed.unwrap_or_else(|| panic!("{k} = {v}"))
         };
-        parsed.unwrap_or_else(|| panic!("{k} = {v}"))
-    };
-    assert_eq!(value("right_value"), 50, "{e:#}");
-    assert!((50..100).contains(&value("left_value")), "a = left breaks `a < 50`: {e:#}");
+        assert_eq!(value("right_value"), 50, "{e:#}");
+        assert!((50..100).contains(&value("left_value")), "a = left breaks `a < 50`: {e:#}");
     }
 }
 

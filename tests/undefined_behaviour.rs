@@ -359,7 +359,8 @@ fn broken_cast_promises_are_found_at_each_cast() {
         (73, "d", "unsigned conversion to float", |v| (v as i32) < 0),
     ];
     for (line, input, says, breaks) in cases {
-        let f = findings.iter().find(|f| f["location"]["line"] == line).unwrap_or_else(|| panic!("a finding at line {line}: {findings:#?}"));
+        let f =
+            findings.iter().find(|f| f["location"]["line"] == line).unwrap_or_else(|| panic!("a finding at line {line}: {findings:#?}"));
         assert_eq!(f["kind"], "undefined-behaviour", "{f:#}");
         assert_eq!(f["undefined_behaviour"], "broken-promise", "{f:#}");
         assert_eq!(f["status"], "confirmed-by-model", "{f:#}");

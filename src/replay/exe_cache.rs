@@ -32,7 +32,8 @@ impl ExeCache {
     /// The entry of the build `clang args` (the whole command but `-o`)
     /// from `inputs` (whose text is in the key); None when the cache is off.
     pub(super) fn for_build(clang: &Path, args: &[OsString], inputs: &[PathBuf]) -> Option<Self> {
-        let off = std::env::var("SYMCROSS_BUILD_CACHE").is_ok_and(|v| matches!(v.to_ascii_lowercase().as_str(), "off" | "0" | "no" | "false"));
+        let off =
+            std::env::var("SYMCROSS_BUILD_CACHE").is_ok_and(|v| matches!(v.to_ascii_lowercase().as_str(), "off" | "0" | "no" | "false"));
         if off {
             return None;
         }

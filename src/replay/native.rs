@@ -283,7 +283,8 @@ pub fn build(plan: &BuildPlan) -> Result<NativeProgram, ReplayError> {
         let deps = if compiled_here == 1 {
             std::fs::read_to_string(&depfile).ok()
         } else {
-            let listed = Command::new(&clang).args(&compile_args).arg("-M").args(&plan.inputs).stdin(Stdio::null()).stderr(Stdio::null()).output();
+            let listed =
+                Command::new(&clang).args(&compile_args).arg("-M").args(&plan.inputs).stdin(Stdio::null()).stderr(Stdio::null()).output();
             listed.ok().filter(|o| o.status.success()).map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
         };
         if let Some(deps) = deps {
