@@ -8,7 +8,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 # peers `symcross bench --peers` measures against.
 PACKAGES="clang-19 libclang-rt-19-dev llvm-19-dev libpolly-19-dev libclang-19-dev libz3-dev z3 cvc5 \
   opencl-headers ocl-icd-opencl-dev pocl-opencl-icd csmith libcsmith-dev libzstd-dev zlib1g-dev build-essential pkg-config \
-  slurm-wlm munge libsimde-dev qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
+  slurm-wlm munge libsimde-dev qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross libstdc++-12-dev-arm64-cross \
   chromium oclgrind dpkg-dev"
 missing=""
 for p in $PACKAGES; do

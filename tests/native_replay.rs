@@ -340,3 +340,25 @@ fn a_warm_replay_takes_its_executable_from_the_cache() {
     assert!(run("N=2").0);
     assert!(!run("N=3").0, "another -D builds again");
 }
+
+/// C++'s `new[]` under --target aarch64: the model checks it as malloc
+/// (`operator new` is a block of the C heap), and the replay build's
+/// operator new ends the block on a guard page, so qemu-aarch64 faults
+/// on the witness and the read past it is reproduced; the fixed twin has
+/// no finding. Before, the call to `operator new[]` was unsupported.
+#[test]
+fn aarch64_blocks_from_new_end_on_guard_pages() {
+    if !have_qemu() {
+        return;
+    }
+    let (code, json, out) = check("aarch64_new_overflow.cc", &["--target", "aarch64"]);
+    assert_eq!(code, 1, "{out}");
+    let f = &json["findings"][0];
+    assert_eq!(f["kind"], "out-of-bounds", "{f:#}");
+    assert_eq!(f["location"]["line"], 19, "{f:#}");
+    assert_eq!(f["native"]["outcome"], "reproduced", "{f:#}");
+    assert_eq!(f["native"]["on"], "qemu-aarch64", "{f:#}");
+    let (code, json, out) = check("aarch64_new_overflow.cc", &["--target", "aarch64", "-D", "LIMIT=16"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(json["findings"].as_array().map(Vec::len), Some(0), "{out}");
+}

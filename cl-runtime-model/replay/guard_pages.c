@@ -16,9 +16,11 @@
  * A freed block's pages are made PROT_NONE and kept (never reused), so
  * a use after free faults too. Pointers this file did not hand out (from
  * the C library's own functions, or once too many blocks exist) go to
- * the real functions. */
+ * the real functions. C++'s operator new and delete are defined here too
+ * (see the end), so blocks from `new` end on guard pages as well. */
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -156,3 +158,37 @@ void *__wrap_realloc(void *p, size_t size) {
   }
   return q;
 }
+
+/* C++'s operator new and delete, by their Itanium ABI names (size_t is
+ * `m`), so that blocks from `new` end on guard pages too: libstdc++'s own
+ * operator new calls malloc inside the shared library, which --wrap does
+ * not reach, and the program's definitions take its place. C cannot throw
+ * std::bad_alloc: a failed `new` aborts, a failed nothrow `new` gives
+ * NULL. */
+static void *new_block(size_t size, size_t align) {
+  void *p = guarded_alloc(size, align);
+  if (p) return p;
+  if (align <= 16) return __real_malloc(size ? size : 1);
+  return __real_posix_memalign(&p, align, size ? size : 1) == 0 ? p : NULL;
+}
+
+static void *new_or_abort(size_t size, size_t align) {
+  void *p = new_block(size, align);
+  if (!p) abort();
+  return p;
+}
+
+void *_Znwm(size_t size) { return new_or_abort(size, 1); }
+void *_Znam(size_t size) { return new_or_abort(size, 1); }
+void *_ZnwmRKSt9nothrow_t(size_t size, const void *tag) { (void)tag; return new_block(size, 1); }
+void *_ZnamRKSt9nothrow_t(size_t size, const void *tag) { (void)tag; return new_block(size, 1); }
+void *_ZnwmSt11align_val_t(size_t size, size_t align) { return new_or_abort(size, align); }
+void *_ZnamSt11align_val_t(size_t size, size_t align) { return new_or_abort(size, align); }
+void _ZdlPv(void *p) { __wrap_free(p); }
+void _ZdaPv(void *p) { __wrap_free(p); }
+void _ZdlPvm(void *p, size_t size) { (void)size; __wrap_free(p); }
+void _ZdaPvm(void *p, size_t size) { (void)size; __wrap_free(p); }
+void _ZdlPvSt11align_val_t(void *p, size_t align) { (void)align; __wrap_free(p); }
+void _ZdaPvSt11align_val_t(void *p, size_t align) { (void)align; __wrap_free(p); }
+void _ZdlPvmSt11align_val_t(void *p, size_t size, size_t align) { (void)size; (void)align; __wrap_free(p); }
+void _ZdaPvmSt11align_val_t(void *p, size_t size, size_t align) { (void)size; (void)align; __wrap_free(p); }

@@ -56,7 +56,7 @@ pub fn confirm_natively(report: &mut Report, enabled: bool) {
         match build(report) {
             Ok((program, nan)) => {
                 summary.on = program.runs_on().into();
-                summary.build_cached = program.from_cache();
+                summary.build_cached = program.built_from_cache();
                 // Every witness in one batch: one process of the build.
                 let order: Vec<usize> = to_run.iter().chain(&approximate).copied().collect();
                 let witnesses: Vec<(Vec<(String, String)>, bool)> = order

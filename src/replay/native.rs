@@ -418,7 +418,7 @@ fn symbolizer() -> Option<PathBuf> {
 impl NativeProgram {
     /// Whether the executable came from the cache (exe_cache.rs):
     /// no clang or linker ran for it.
-    pub fn from_cache(&self) -> bool {
+    pub fn built_from_cache(&self) -> bool {
         self.from_cache
     }
 
