@@ -352,7 +352,9 @@ fn broken_cast_promises_are_found_at_each_cast() {
     let json = run.json.as_ref().unwrap_or_else(|| panic!("no JSON report:\n{}\n{}", run.stdout, run.stderr));
     let findings = json["findings"].as_array().expect("findings");
     assert_eq!(findings.len(), 4, "one finding per cast: {findings:#?}");
-    let cases: [(u64, &str, &str, fn(u32) -> bool); 4] = [
+    // Line, input, a phrase of the message, whether a value breaks it.
+    type Case = (u64, &'static str, &'static str, fn(u32) -> bool);
+    let cases: [Case; 4] = [
         (64, "a", "`nuw`", |v| v > 0xffff),
         (67, "b", "`nsw`", |v| (v as i32) < -32768 || (v as i32) > 32767),
         (70, "c", "zero extension", |v| (v as i32) < 0),
