@@ -155,7 +155,7 @@ fn addresses_of_private_variables(f: &Function) -> FxHashMap<RegId, FxHashSet<Re
             let Some(dest) = inst.dest else { continue };
             let sources: Vec<&Operand> = match &inst.kind {
                 InstKind::Gep { base, .. } => vec![base],
-                InstKind::Cast { op: CastOp::BitCast | CastOp::AddrSpaceCast, value } | InstKind::Freeze(value) => vec![value],
+                InstKind::Cast { op: CastOp::BitCast | CastOp::AddrSpaceCast, value, .. } | InstKind::Freeze(value) => vec![value],
                 InstKind::Select { then, otherwise, .. } => vec![then, otherwise],
                 InstKind::Phi { incoming } => incoming.iter().map(|(_, o)| o).collect(),
                 _ => continue,
