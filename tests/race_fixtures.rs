@@ -181,6 +181,8 @@ common::fixture_tests!(
     race_confirmed_on_a_later_trip,
     race_unconfirmed_on_every_trip,
     local_never_written_after_barrier_pair,
+    local_half_written_after_barrier_pair,
+    local_half_written_read_written_pair_ok,
     local_written_after_barrier_pair_ok,
 );
 

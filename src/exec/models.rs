@@ -50,6 +50,10 @@ pub(in crate::exec) struct ModelData {
     /// the objects its arguments point into, if it could; found at the
     /// first such call (opencl/undefined_call_havoc.rs).
     pub unbounded_pointer_reach: Option<Rc<Option<String>>>,
+    /// The byte ranges of `__local` variables only stores at constant
+    /// offsets write (opencl/unwritten_locals.rs), found at the first
+    /// barrier of pair mode.
+    pub local_write_ranges: Option<Rc<FxHashMap<crate::ir::GlobalId, Vec<(u64, u64)>>>>,
 }
 
 impl<'m> ModelHooks<'m> for Executor<'m> {

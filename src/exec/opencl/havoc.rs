@@ -55,6 +55,9 @@ impl<'m> Executor<'m> {
         // A `__local` variable no work-item can write keeps its bytes, and
         // which of them were never written.
         let unwritten = self.unwritten_local_objects(state);
+        // Of a variable only stores at constant offsets write, only those
+        // bytes may have been written.
+        let partly = self.partly_written_local_objects(state);
         let ids: Vec<_> = state
             .memory
             .objects()
@@ -63,17 +66,19 @@ impl<'m> Executor<'m> {
             .collect();
         for id in ids {
             let n = state.memory.object(id).size;
+            let writable = partly.iter().find(|(o, _)| *o == id).map(|(_, r)| r);
+            let may_write = |k: u64| writable.is_none_or(|r| r.iter().any(|&(a, b)| a <= k && k < b));
             // One fresh expression per byte: the memory limit first (the
             // run stops after this step).
             if self.admit_expressions(n).is_err() {
                 return;
             }
-            let fresh: Vec<Option<ExprId>> = (0..n).map(|_| Some(self.cx.pool.fresh(8))).collect();
+            let fresh: Vec<Option<ExprId>> = (0..n).map(|k| may_write(k).then(|| self.cx.pool.fresh(8))).collect();
             let o = state.memory.object_mut(id);
             o.bytes.write(&mut self.cx.pool, 0, &fresh);
-            // Other work-items may have written any byte: none is known
-            // to be indeterminate any more.
-            o.poison.clear();
+            // Other work-items may have written any byte they can write:
+            // none of those is known to be indeterminate any more.
+            o.poison.retain(|&k, _| !may_write(k));
         }
     }
 
@@ -87,6 +92,26 @@ impl<'m> Executor<'m> {
             .get_or_insert_with(|| std::rc::Rc::new(crate::exec::opencl::unwritten_locals::unwritten_local_globals(module)))
             .clone();
         globals.iter().filter_map(|g| self.global_addr.get(g.0 as usize)).filter_map(|&base| state.memory.object_near(base)).collect()
+    }
+
+    /// The objects of `state` that hold `__local` variables only stores at
+    /// constant offsets write, with the byte ranges those stores cover
+    /// (unwritten_locals.rs).
+    fn partly_written_local_objects(&mut self, state: &State) -> Vec<(crate::memory::ObjectId, Vec<(u64, u64)>)> {
+        let module = self.cx.module;
+        let ranges = self
+            .models
+            .local_write_ranges
+            .get_or_insert_with(|| std::rc::Rc::new(crate::exec::opencl::unwritten_locals::constant_offset_writes(module)))
+            .clone();
+        ranges
+            .iter()
+            .filter(|(_, r)| !r.is_empty())
+            .filter_map(|(g, r)| {
+                let base = *self.global_addr.get(g.0 as usize)?;
+                Some((state.memory.object_near(base)?, r.clone()))
+            })
+            .collect()
     }
 
     /// Why a race or barrier divergence between work-items of `groups`,
