@@ -53,7 +53,7 @@ pub(in crate::exec) struct ModelData {
     /// The byte ranges of `__local` variables only stores at constant
     /// offsets write (opencl/unwritten_locals.rs), found at the first
     /// barrier of pair mode.
-    pub local_write_ranges: Option<Rc<FxHashMap<crate::ir::GlobalId, Vec<(u64, u64)>>>>,
+    pub local_write_ranges: Option<Rc<crate::exec::opencl::unwritten_locals::WriteRanges>>,
 }
 
 impl<'m> ModelHooks<'m> for Executor<'m> {

@@ -60,6 +60,10 @@ pub(in crate::exec) fn unwritten_local_globals(module: &Module) -> FxHashSet<Glo
     unwritten
 }
 
+/// Per `__local` variable, the byte ranges `[start, end)` its stores may
+/// write (`constant_offset_writes`).
+pub(in crate::exec) type WriteRanges = FxHashMap<GlobalId, Vec<(u64, u64)>>;
+
 /// The bytes of `__local` variables that only stores at constant offsets
 /// write (`tile[0] = a; tile[1] = b;`), as byte ranges per variable: the
 /// other bytes no instruction can write, so pair mode keeps them, and
@@ -68,8 +72,8 @@ pub(in crate::exec) fn unwritten_local_globals(module: &Module) -> FxHashSet<Glo
 /// index, atomically, by a call, through an address that is saved, chosen
 /// by a `select` or `phi`, or in an initializer's relocation) is absent:
 /// any of its bytes may be written.
-pub(in crate::exec) fn constant_offset_writes(module: &Module) -> FxHashMap<GlobalId, Vec<(u64, u64)>> {
-    let mut ranges: FxHashMap<GlobalId, Vec<(u64, u64)>> = (0..module.globals.len() as u32)
+pub(in crate::exec) fn constant_offset_writes(module: &Module) -> WriteRanges {
+    let mut ranges: WriteRanges = (0..module.globals.len() as u32)
         .map(GlobalId)
         .filter(|g| module.global(*g).addr_space == LOCAL_SPACE)
         .map(|g| (g, Vec::new()))
