@@ -163,7 +163,7 @@ fn constant_offsets<V>(f: &crate::ir::Function, tracked: &FxHashMap<GlobalId, V>
                 InstKind::Gep { base, offset, terms, .. } => {
                     source(base).map(|(g, o)| (g, o.filter(|_| terms.is_empty()).map(|o| o + offset)))
                 }
-                InstKind::Cast { op: CastOp::BitCast | CastOp::AddrSpaceCast, value } | InstKind::Freeze(value) => source(value),
+                InstKind::Cast { op: CastOp::BitCast | CastOp::AddrSpaceCast, value, .. } | InstKind::Freeze(value) => source(value),
                 InstKind::Select { then, otherwise, .. } => source(then).or_else(|| source(otherwise)).map(|(g, _)| (g, None)),
                 InstKind::Phi { incoming } => incoming.iter().find_map(|(_, o)| source(o)).map(|(g, _)| (g, None)),
                 _ => None,
