@@ -172,6 +172,31 @@ fn select_predictor_broken_is_refuted() {
     refuted_and_reproduced("predictor_select_broken.c");
 }
 
+/// `(x * 85627) >> 16` on int against PMULHW plus x, the coefficients
+/// bounded with `&&`: the bounds on the path rule the int products'
+/// overflow out, so the run asks no solver query at all (before, each
+/// product's overflow went to the solver and stayed undecided).
+#[test]
+fn bounded_rotation_needs_no_overflow_query() {
+    let report = tempfile::NamedTempFile::new().unwrap();
+    let json = check("mulhi_rotation.c", report.path());
+    assert_eq!(json["stats"]["queries"], 0, "{json:#}");
+    assert_eq!(json["findings"].as_array().map_or(0, |f| f.len()), 0, "{json:#}");
+}
+
+/// The same on any 16-bit coefficient: the int product overflows, found
+/// with a witness UBSan reproduces.
+#[test]
+fn unbounded_rotation_overflows() {
+    let report = tempfile::NamedTempFile::new().unwrap();
+    let json = check("mulhi_rotation_unbounded.c", report.path());
+    let findings = json["findings"].as_array().cloned().unwrap_or_default();
+    let ub = findings.iter().find(|f| f["kind"] == "undefined-behaviour").unwrap_or_else(|| panic!("{json:#}"));
+    assert_eq!(ub["undefined_behaviour"], "signed-overflow", "{json:#}");
+    assert_eq!(ub["status"], "confirmed", "{json:#}");
+    assert_eq!(ub["native"]["outcome"], "reproduced", "{json:#}");
+}
+
 #[test]
 fn every_harness_is_tested() {
     let this = std::fs::read_to_string(common::repo().join("tests/codec_harnesses.rs")).unwrap();

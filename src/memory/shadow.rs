@@ -61,6 +61,10 @@ pub struct ShadowCx {
     /// every path): a sum of weighted absolute differences of bytes that
     /// cannot overflow needs no query.
     pub operand_ranges: crate::ranges::RangeAnalysis,
+    /// The same narrowed by the facts of the path being run (its
+    /// `symcross_assume` bounds), asked only when structure alone leaves
+    /// an overflow possible.
+    pub path_ranges: crate::ranges::PathRanges,
 }
 
 impl ShadowCx {

@@ -101,8 +101,10 @@ impl RangeAnalysis {
                         r.narrow_signed(x.signed);
                     }
                 } else if offset + width == wv {
-                    // The top bits: a logical shift right.
+                    // The top bits: a logical shift right, and read signed
+                    // an arithmetic one (both keep the order of values).
                     r.narrow_unsigned(Interval::new(x.unsigned.lo >> offset, x.unsigned.hi >> offset));
+                    r.narrow_signed(Interval::new(x.signed.lo >> offset, x.signed.hi >> offset));
                 } else if x.unsigned.hi >> offset < (1i128 << width) {
                     r.narrow_unsigned(Interval::new(0, x.unsigned.hi >> offset));
                 }
@@ -160,6 +162,12 @@ fn binary(r: &mut Range, op: BinOp, a: Range, b: Range) {
             r.narrow_unsigned(Interval::new(0, (1i128 << bits) - 1));
         }
         BinOp::LShr | BinOp::UDiv => r.narrow_unsigned(Interval::new(0, a.unsigned.hi)),
+        // By a known amount below the width: floor division by 2^k, which
+        // keeps the order of values.
+        BinOp::AShr if b.unsigned.lo == b.unsigned.hi && b.unsigned.hi < r.width as i128 => {
+            let k = b.unsigned.hi;
+            r.narrow_signed(Interval::new(a.signed.lo >> k, a.signed.hi >> k));
+        }
         BinOp::URem => r.narrow_unsigned(Interval::new(0, a.unsigned.hi.min((b.unsigned.hi - 1).max(0)))),
         _ => {}
     }

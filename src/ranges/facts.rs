@@ -1,6 +1,7 @@
 //! Range facts read from a path condition: every constraint of the form
 //! `x < c`, `x <= c`, `c < x`, `x == c` (signed or unsigned, negated or
-//! not, joined by `and`, compared with 0 as C does with `&`), and the range check `x + c <u k` that compilers
+//! not, joined by `and`, compared with 0 as C does with `&`, or by the
+//! selects C's `&&` and `||` make), and the range check `x + c <u k` that compilers
 //! make of `lo <= x && x < hi`, bounds `x`. Extensions are looked through:
 //! a bound on `sext32(x)` that fits `x` bounds `x` too.
 
@@ -45,6 +46,12 @@ fn direct_facts(pool: &ExprPool, path: &[ExprId]) -> FxHashMap<ExprId, Range> {
             Expr::Bin(BinOp::Or, x, y) if !nonzero => stack.extend([(x, false), (y, false)]),
             // An extension is nonzero when its operand is (C's `cond != 0`).
             Expr::ZExt(x, _) | Expr::SExt(x, _) => stack.push((x, nonzero)),
+            // A select one of whose sides is a constant that cannot give
+            // the value's truth: the condition is decided, and the other
+            // side has that truth (C's `a && b` is `a ? b : 0`, `a || b`
+            // is `a ? 1 : b`).
+            Expr::Ite(c, t, f) if pool.as_const(t).is_some_and(|v| (v != 0) != nonzero) => stack.extend([(c, false), (f, nonzero)]),
+            Expr::Ite(c, t, f) if pool.as_const(f).is_some_and(|v| (v != 0) != nonzero) => stack.extend([(c, true), (t, nonzero)]),
             Expr::Cmp(CmpOp::Eq, x, zero) if pool.as_const(zero) == Some(0) => {
                 stack.push((x, !nonzero));
                 comparison(pool, &mut facts, CmpOp::Eq, x, zero, nonzero);
@@ -173,6 +180,34 @@ mod tests {
         let one = p.constant(16, 1);
         let half = p.bin(BinOp::AShr, x, one);
         assert_eq!(r.range(&p, half).signed, Interval::new(-1024, 1023));
+    }
+
+    /// `x >= -2048 && x < 2048` as a select (`a ? b : 0`), and the
+    /// negation of `x < -2048 || x >= 2048` (`a ? 1 : b`), bound `x`.
+    #[test]
+    fn short_circuit_bounds_reach_the_word() {
+        let mut p = ExprPool::new();
+        let a = p.new_array("x", 2);
+        let x = p.input_word(a, 0, 16);
+        let x32 = p.sext(x, 32);
+        let lo = p.constant(32, (-2048i128) as u128);
+        let hi = p.constant(32, 2048);
+        let below = p.cmp(CmpOp::Slt, x32, lo);
+        let ge = p.not(below);
+        let lt = p.cmp(CmpOp::Slt, x32, hi);
+        let (f, t) = (p.bool_const(false), p.bool_const(true));
+        let both = p.ite(ge, lt, f);
+        let mut r = RangeAnalysis::with_facts(path_facts(&mut p, &[both]));
+        assert_eq!(r.range(&p, x).signed, Interval::new(-2048, 2047));
+        let above = p.not(lt);
+        let either = p.ite(below, t, above);
+        let neither = p.not(either);
+        let mut r = RangeAnalysis::with_facts(path_facts(&mut p, &[neither]));
+        assert_eq!(r.range(&p, x).signed, Interval::new(-2048, 2047));
+        // One side alone is no bound on both ends.
+        let one = p.ite(ge, t, lt);
+        let mut r = RangeAnalysis::with_facts(path_facts(&mut p, &[one]));
+        assert_eq!(r.range(&p, x).signed, Interval::signed_full(16));
     }
 
     #[test]

@@ -7,12 +7,15 @@
 //!
 //! Files: `interval.rs` (the two readings of a value, and interval
 //! arithmetic), `analysis.rs` (ranges from structure and facts),
-//! `facts.rs` (facts read from a path).
+//! `facts.rs` (facts read from a path), `path_ranges.rs` (the ranges on
+//! the path being explored, kept as it grows).
 
 mod analysis;
 mod facts;
 mod interval;
+mod path_ranges;
 
 pub use analysis::{decided_comparison, RangeAnalysis};
 pub use facts::path_facts;
 pub use interval::{Interval, Range, TRACKED_WIDTH};
+pub use path_ranges::PathRanges;

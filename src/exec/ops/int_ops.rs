@@ -48,10 +48,10 @@ impl<'m> Executor<'m> {
         }
         let r = self.map2(&a, &b, |p, x, y| p.bin(op, x, y));
         if host {
-            self.int_poison(inst, op, flags, &a, &b, &r);
+            self.int_poison(inst, op, flags, (&a, &b), &r, &state.path);
         } else if flags.nsw && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) && !self.in_runtime_model(inst.loc) {
             let nsw_only = PoisonFlags { nsw: true, ..PoisonFlags::default() };
-            self.int_poison(inst, op, nsw_only, &a, &b, &r);
+            self.int_poison(inst, op, nsw_only, (&a, &b), &r, &state.path);
         }
         Ok(r)
     }

@@ -35,15 +35,19 @@ use crate::expr::value::Value;
 use crate::expr::{BinOp, CmpOp, ExprId, ExprPool, FpFormat, Outcomes};
 use crate::ir::{Inst, Loc, PoisonFlags};
 use crate::memory::shadow::Shadow;
-use crate::ranges::{Interval, Range, RangeAnalysis};
+use crate::ranges::{Interval, PathRanges, Range, RangeAnalysis};
 use crate::report::{FindingKind, Related, UndefinedOperation};
 
 impl<'m> Executor<'m> {
     /// Marks the lanes of an integer operation's result that are poison:
     /// a shift amount of the width or more, a signed overflow where the IR
     /// says `nsw`, or a broken `nuw` or `exact` promise.
-    pub(in crate::exec) fn int_poison(&mut self, inst: &Inst, op: BinOp, flags: PoisonFlags, a: &Value, b: &Value, r: &Value) {
+    /// `path` is the path's condition: its facts (`symcross_assume`
+    /// bounds) settle overflows that structure alone leaves possible.
+    pub(in crate::exec) fn int_poison(&mut self, inst: &Inst, op: BinOp, flags: PoisonFlags, operands: (&Value, &Value), r: &Value, path: &[ExprId]) {
+        let (a, b) = operands;
         let (p, ranges) = (&mut self.cx.pool, &mut self.shadow.operand_ranges);
+        let on_path = &mut self.shadow.path_ranges;
         let w = r.first().map_or(0, |l| p.width(*l));
         let (kind, what) = match op {
             BinOp::Shl | BinOp::LShr | BinOp::AShr => {
@@ -62,7 +66,7 @@ impl<'m> Executor<'m> {
             let conds: Vec<ExprId> = (0..r.len())
                 .map(|i| match kind {
                     UndefinedOperation::ShiftOutOfRange => shift_out_of_range(p, b[i]),
-                    _ => signed_overflow(p, ranges, op, a[i], b[i], r[i]),
+                    _ => signed_overflow(p, (ranges, on_path, path), op, (a[i], b[i]), r[i]),
                 })
                 .collect();
             self.record_poison(inst.loc, kind, what, &conds, r);
@@ -464,17 +468,31 @@ fn promise_broken(p: &mut ExprPool, op: BinOp, flags: PoisonFlags, a: ExprId, b:
     }
 }
 
+/// The ranges an overflow test reads: from structure alone (one memo for
+/// every path), the same on the path being run, and that path's condition.
+type OverflowRanges<'a> = (&'a mut RangeAnalysis, &'a mut PathRanges, &'a [ExprId]);
+
 /// Whether the signed `a op b` (whose wrapped result is `r`) overflows;
-/// false without a query when the operands are narrow enough.
-fn signed_overflow(p: &mut ExprPool, ranges: &mut RangeAnalysis, op: BinOp, a: ExprId, b: ExprId, r: ExprId) -> ExprId {
+/// false without a query when the operands are narrow enough, by their
+/// structure or by the facts of the path (which hold wherever the result
+/// is used: a path's condition only grows).
+fn signed_overflow(p: &mut ExprPool, ranges: OverflowRanges, op: BinOp, operands: (ExprId, ExprId), r: ExprId) -> ExprId {
+    let (structural, on_path, path) = ranges;
+    let (a, b) = operands;
     let w = p.width(a);
     let (sa, sb) = (signed_bits(p, a), signed_bits(p, b));
     let fits = match op {
         BinOp::Add | BinOp::Sub => sa.max(sb) < w,
         _ => sa + sb <= w,
     };
-    if fits || exact_result_fits(p, ranges, op, a, b) {
+    if fits || exact_result_fits(p, structural, op, a, b) {
         return p.bool_const(false);
+    }
+    if !path.is_empty() && Range::tracked(w) {
+        let facts = on_path.on(p, path);
+        if exact_result_fits(p, facts, op, a, b) {
+            return p.bool_const(false);
+        }
     }
     let zero = p.constant(w, 0);
     match op {
@@ -580,6 +598,37 @@ fn float_of(p: &mut ExprPool, f: FpFormat, v: f64) -> ExprId {
 mod tests {
     use super::*;
 
+    /// The overflow test on structure alone (no path facts).
+    fn overflow(p: &mut ExprPool, ranges: &mut RangeAnalysis, op: BinOp, a: ExprId, b: ExprId, r: ExprId) -> ExprId {
+        signed_overflow(p, (ranges, &mut PathRanges::default(), &[]), op, (a, b), r)
+    }
+
+    /// A 12-bit coefficient (a 16-bit input bounded by the path) times a
+    /// 17-bit constant cannot overflow 32 bits on that path; the same
+    /// product without the bound can.
+    #[test]
+    fn path_bounds_settle_overflow() {
+        let mut p = ExprPool::new();
+        let arr = p.new_array("in", 2);
+        let x = p.input_word(arr, 0, 16);
+        let x = p.sext(x, 32);
+        let k = p.constant(32, 85627);
+        let product = p.mul(x, k);
+        let (lo, hi) = (p.constant(32, (-2048i128) as u128), p.constant(32, 2048));
+        let below = p.cmp(CmpOp::Slt, x, lo);
+        let at_least = p.not(below);
+        let under = p.cmp(CmpOp::Slt, x, hi);
+        let bounded = p.and(at_least, under);
+        let mut on_path = PathRanges::default();
+        let mut structural = RangeAnalysis::new();
+        let c = signed_overflow(&mut p, (&mut structural, &mut on_path, &[bounded]), BinOp::Mul, (x, k), product);
+        assert_eq!(p.as_const(c), Some(0), "bounded by the path");
+        let c = signed_overflow(&mut p, (&mut structural, &mut on_path, &[]), BinOp::Mul, (x, k), product);
+        assert_eq!(p.as_const(c), None, "no bound on this path");
+        let c = signed_overflow(&mut p, (&mut structural, &mut on_path, &[under]), BinOp::Mul, (x, k), product);
+        assert_eq!(p.as_const(c), None, "bounded above only");
+    }
+
     #[test]
     fn narrow_operands_cannot_overflow() {
         let mut p = ExprPool::new();
@@ -588,14 +637,14 @@ mod tests {
         let b = p.input_word(arr, 1, 8);
         let (wa, wb) = (p.sext(a, 32), p.zext(b, 32));
         let sum = p.add(wa, wb);
-        let c = signed_overflow(&mut p, &mut RangeAnalysis::new(), BinOp::Add, wa, wb, sum);
+        let c = overflow(&mut p, &mut RangeAnalysis::new(), BinOp::Add, wa, wb, sum);
         assert_eq!(p.as_const(c), Some(0));
         let product = p.mul(wa, wb);
-        let c = signed_overflow(&mut p, &mut RangeAnalysis::new(), BinOp::Mul, wa, wb, product);
+        let c = overflow(&mut p, &mut RangeAnalysis::new(), BinOp::Mul, wa, wb, product);
         assert_eq!(p.as_const(c), Some(0));
         let full = p.input_word(arr, 0, 32);
         let sum = p.add(full, wb);
-        let c = signed_overflow(&mut p, &mut RangeAnalysis::new(), BinOp::Add, full, wb, sum);
+        let c = overflow(&mut p, &mut RangeAnalysis::new(), BinOp::Add, full, wb, sum);
         assert_eq!(p.as_const(c), None, "a full-width operand can overflow");
     }
 
@@ -617,17 +666,17 @@ mod tests {
             let minus_d = p.sub(zero, d);
             let magnitude = p.ite(negative, minus_d, d);
             let term = p.mul(weight, magnitude);
-            let c = signed_overflow(&mut p, &mut ranges, BinOp::Mul, weight, magnitude, term);
+            let c = overflow(&mut p, &mut ranges, BinOp::Mul, weight, magnitude, term);
             assert_eq!(p.as_const(c), Some(0));
             let next = p.add(sum, term);
-            let c = signed_overflow(&mut p, &mut ranges, BinOp::Add, sum, term, next);
+            let c = overflow(&mut p, &mut ranges, BinOp::Add, sum, term, next);
             assert_eq!(p.as_const(c), Some(0), "term {i}");
             sum = next;
         }
         // 2^31 / 1000 / 255 terms would not fit: the range is no blanket yes.
         let big = p.constant(32, 0x7fff_ffff);
         let over = p.add(sum, big);
-        let c = signed_overflow(&mut p, &mut ranges, BinOp::Add, sum, big, over);
+        let c = overflow(&mut p, &mut ranges, BinOp::Add, sum, big, over);
         assert_eq!(p.as_const(c), None);
     }
 
@@ -637,11 +686,11 @@ mod tests {
         let max = p.constant(32, 0x7fff_ffff);
         let one = p.constant(32, 1);
         let sum = p.add(max, one);
-        let c = signed_overflow(&mut p, &mut RangeAnalysis::new(), BinOp::Add, max, one, sum);
+        let c = overflow(&mut p, &mut RangeAnalysis::new(), BinOp::Add, max, one, sum);
         assert_eq!(p.as_const(c), Some(1));
         let zero = p.constant(32, 0);
         let diff = p.sub(zero, max);
-        let c = signed_overflow(&mut p, &mut RangeAnalysis::new(), BinOp::Sub, zero, max, diff);
+        let c = overflow(&mut p, &mut RangeAnalysis::new(), BinOp::Sub, zero, max, diff);
         assert_eq!(p.as_const(c), Some(0));
         let thirty_two = p.constant(32, 32);
         let c = shift_out_of_range(&mut p, thirty_two);
