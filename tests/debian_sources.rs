@@ -1,4 +1,5 @@
-//! SIMD code of a Debian source package (libwebp's SSE2 paths) checked
+//! SIMD code of Debian source packages (libwebp's SSE2 paths, Opus's
+//! SSE and SSE4.1 pitch-search kernels) checked
 //! against the package's own C references: `suites/debian/symcross.toml`,
 //! over the sources that `suites/debian/fetch-sources.sh` fetched at set-up.
 //! The known answers: which functions are proved equal, that a reference
@@ -15,10 +16,10 @@ use std::process::Command;
 #[test]
 fn libwebp_sse2_paths_against_their_c_references() {
     let dir = common::repo().join("suites/debian");
-    if !dir.join("sources/libwebp/src/dsp/enc_sse2.c").exists() {
+    if !dir.join("sources/libwebp/src/dsp/enc_sse2.c").exists() || !dir.join("sources/opus/celt/x86/pitch_sse4_1.c").exists() {
         common::skip_or_fail_under_ci(
             "libwebp_sse2_paths_against_their_c_references",
-            "the libwebp source package is not fetched (suites/debian/fetch-sources.sh, run by scripts/setup.sh)",
+            "the libwebp and opus source packages are not fetched (suites/debian/fetch-sources.sh, run by scripts/setup.sh)",
         );
         return;
     }
@@ -36,7 +37,16 @@ fn libwebp_sse2_paths_against_their_c_references() {
         let e = entries.iter().find(|e| e["name"].as_str().unwrap_or("").contains(prefix)).unwrap_or_else(|| panic!("no entry {prefix}"));
         e["report"]["verdict"].as_str().unwrap_or("no report").to_string()
     };
-    for proved in ["(SSE4x4)", "(Disto4x4)", "add green", "(MultARGBRow)", "(Predictor11)", "(TransformColorInverse)"] {
+    for proved in [
+        "(SSE4x4)",
+        "(Disto4x4)",
+        "add green",
+        "(MultARGBRow)",
+        "(Predictor11)",
+        "(TransformColorInverse)",
+        "(celt_inner_prod_sse4_1)",
+        "(xcorr_kernel_sse)",
+    ] {
         assert_eq!(verdict_of(proved), "equivalent", "{proved}: {stdout}");
     }
     for twin in ["one weight wrong", "neighbours swapped", "multipliers swapped"] {
@@ -46,6 +56,14 @@ fn libwebp_sse2_paths_against_their_c_references() {
         assert_eq!(finding["status"], "confirmed", "{broken:#}");
         assert_eq!(finding["native"]["outcome"], "reproduced", "{broken:#}");
     }
+    // Opus's C reference on any 16-bit samples: its int sum overflows,
+    // found where UBSan finds it.
+    let any = entries.iter().find(|e| e["name"].as_str().unwrap_or("").contains("any 16-bit samples")).unwrap();
+    let finding = &any["report"]["findings"][0];
+    assert_eq!(finding["kind"], "undefined-behaviour", "{any:#}");
+    assert_eq!(finding["undefined_behaviour"], "signed-overflow", "{any:#}");
+    assert_eq!(finding["location"]["line"], 165, "{any:#}");
+    assert_eq!(finding["native"]["outcome"], "reproduced", "{any:#}");
     assert_eq!(out.status.code(), Some(0), "every entry meets its expectation: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(report["summary"]["met"], report["summary"]["total"], "{stdout}");
 }

@@ -587,6 +587,44 @@ fn each_rule_is_proved_and_its_spellings_meet() {
         let r = p.trunc(r, 16);
         pairs.push(("high half of a product of shifted values", l, r, vec![]));
     }
+    // A 16-bit lane rebuilt from a sign-extended high field and the low
+    // byte below it is the sign extension of the joined field; a high
+    // half of copies of a value's sign over its extension is the wider
+    // extension (lanes reassembled after a store of their bytes).
+    {
+        let top = p.extract(w0, 12, 4);
+        let top = p.sext(top, 8);
+        let low = p.extract(w0, 4, 8);
+        let l = p.concat(top, low);
+        let field = p.extract(w0, 4, 12);
+        let r = p.sext(field, 16);
+        pairs.push(("a lane rebuilt from its bytes", l, r, vec![]));
+        let f = p.trunc(w1, 12);
+        let sign = p.extract(f, 11, 1);
+        let high = p.sext(sign, 16);
+        let low = p.sext(f, 16);
+        let l = p.concat(high, low);
+        let r = p.sext(f, 32);
+        pairs.push(("a high half of sign copies", l, r, vec![]));
+    }
+    // `(x * 85627) >> 16` on int is the PMULHW of x by 20091 plus x, and
+    // `(y * 35468) >> 16` the PMULHW by 35468 - 2^16 plus y.
+    {
+        let x = p.sext(w0, 32);
+        for (k, k16) in [(85627u128, 20091u128), (35468, (35468i128 - 65536) as u128 & 0xffff)] {
+            let big = p.constant(32, k);
+            let prod = p.mul(x, big);
+            let sixteen = p.constant(32, 16);
+            let l = p.bin(BinOp::AShr, prod, sixteen);
+            let l = p.trunc(l, 16);
+            let small = p.constant(16, k16);
+            let small = p.sext(small, 32);
+            let prod = p.mul(x, small);
+            let hi = p.extract(prod, 16, 16);
+            let r = p.add(hi, w0);
+            pairs.push(("high half of a product by a constant over 2^16", l, r, vec![]));
+        }
+    }
     for (name, l, r, path) in pairs {
         let mut n = IntNormalizer::for_path(&mut p, &path);
         let (nl, nr) = (n.normalize(&mut p, l), n.normalize(&mut p, r));

@@ -308,6 +308,10 @@ impl IntNormalizer {
                 let shift = pool.width(l);
                 self.shifted_left(pool, &lh, shift)
             }
+            Expr::Concat(h, l) if linear => match self.extension_on_top(pool, h, l) {
+                Some(x) => x,
+                None => self.rebuilt(pool, id),
+            },
             _ => self.rebuilt(pool, id),
         }
     }
@@ -715,6 +719,27 @@ impl IntNormalizer {
             let reduced = Rc::new(l.divided_by_power_of_two(s));
             return if offset == s { self.trunc(pool, &reduced, k, 0) } else { self.high_bits(pool, &reduced, offset - s, k) };
         }
+        // Coefficients of 2^offset and more: r + 2^offset * q has bits
+        // offset.. equal to those of r plus q (no carry crosses bit offset
+        // from 2^offset * q), so `(x * 85627) >> 16` is the high half of
+        // `x * 20091` plus x, as SIMD code computes it with PMULHW.
+        let unit = 1u128 << offset;
+        let low = |c: u128| c & (unit - 1);
+        if l.terms.iter().any(|&(_, c)| c >= unit) || l.constant >= unit {
+            let r = Linear {
+                width: w,
+                terms: l.terms.iter().filter(|&&(_, c)| low(c) != 0).map(|&(t, c)| (t, low(c))).collect(),
+                constant: low(l.constant),
+            };
+            let q = Linear {
+                width: w,
+                terms: l.terms.iter().filter(|&&(_, c)| c >= unit).map(|&(t, c)| (t, c >> offset)).collect(),
+                constant: l.constant >> offset,
+            };
+            let top = self.high_bits(pool, &Rc::new(r), offset, k);
+            let q = self.trunc(pool, &q, k, 0);
+            return Rc::new(top.plus_scaled(&q, 1));
+        }
         let e = self.build(pool, l);
         let r = self.range_of(pool, l);
         let (m, signed) = match r.unsigned.unsigned_bits() {
@@ -743,6 +768,42 @@ impl IntNormalizer {
         let x = pool.extract(lm, offset, taken);
         let lx = self.lin_of_expr(pool, x);
         self.extend(pool, &lx, k, signed, 0)
+    }
+
+    /// `concat(ext(y), l)` as `ext(concat(y, l))`, `y` joined with the
+    /// top of `l` where they are one field (a 16-bit lane rebuilt from its bytes:
+    /// `concat(sext8(x[12..15]), x[4..11])` is `sext16(x[4..15])`), and
+    /// `concat(sext(s), sext(f))` whose high half is copies of `f`'s sign
+    /// `s` as `sext(f)`. Both are identities of the bits: the high part is
+    /// the extension of the top bit below it.
+    fn extension_on_top(&mut self, pool: &mut ExprPool, h: ExprId, l: ExprId) -> Option<Rc<Linear>> {
+        let w = pool.width(h) + pool.width(l);
+        let (lh, ll) = (self.lin(pool, h), self.lin(pool, l));
+        let (h, l) = (self.build(pool, &lh), self.build(pool, &ll));
+        let (y, signed) = match *pool.get(h) {
+            Expr::SExt(y, _) => (y, true),
+            Expr::ZExt(y, _) => (y, false),
+            _ => return None,
+        };
+        if let Expr::SExt(f, _) = *pool.get(l) {
+            let wf = pool.width(f);
+            if signed && pool.width(y) == 1 && pool.extract(f, wf - 1, 1) == y {
+                let lf = self.lin_of_expr(pool, f);
+                return Some(self.extend(pool, &lf, w, true, 0));
+            }
+        }
+        // Joined with the top field of `l` where they are adjacent bits of
+        // one value, so that the spellings of a field meet.
+        let joined = match *pool.get(l) {
+            Expr::Concat(a, b) => match pool.concat(y, a) {
+                j if !matches!(*pool.get(j), Expr::Concat(..)) => pool.concat(j, b),
+                _ => pool.concat(y, l),
+            },
+            _ => pool.concat(y, l),
+        };
+        let joined = self.normalize(pool, joined);
+        let lj = self.lin_of_expr(pool, joined);
+        Some(self.extend(pool, &lj, w, signed, 0))
     }
 
     /// `l << shift` within `l`'s width plus `shift` (a concatenation with

@@ -8,7 +8,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 mkdir -p "$here/sources"
 cd "$here/sources"
-for pkg in libwebp; do
+for pkg in libwebp opus; do
   [ -d "$pkg" ] && continue
   rm -rf "fetch-$pkg" && mkdir "fetch-$pkg"
   (cd "fetch-$pkg" && apt-get source -qq "$pkg" >/dev/null)

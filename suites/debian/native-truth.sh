@@ -11,7 +11,15 @@ trials=1000000
 if [ $# -gt 0 ] && [[ "$1" != -* ]]; then trials="$1"; shift; fi
 cc="${CC:-clang-19}"
 exe="$(mktemp -d)/truth"
-for inc in $(sed -n 's/^include = \[\(.*\)\]/\1/p' "$here/symcross.toml" | tr -d '",'); do incs+=("-I$here/$inc"); done
+# The include directories of the manifest entry that checks this harness
+# (its own `include`, else the defaults').
+includes=$(awk -v h="$(basename "$harness")" '
+  /^\[defaults\]/ { sect = "d" } /^\[\[check\]\]/ { sect = "c"; inc = ""; mine = 0 }
+  /^include = / { if (sect == "d") dflt = $0; else inc = $0 }
+  /^files = / && index($0, "\"" h "\"") { mine = 1 }
+  mine && inc != "" && !found { found = inc }
+  END { print (found != "" ? found : dflt) }' "$here/symcross.toml" | sed 's/^include = \[\(.*\)\]/\1/' | tr -d '",')
+for inc in $includes; do incs+=("-I$here/$inc"); done
 "$cc" -O1 -msse2 -msse4.1 -w "$@" -Dmain=symcross_harness_main -I"$here/../../cl-runtime-model" "${incs[@]}" \
   "$here/$harness" "$here/dispatch_stubs.c" -x c "$here/native-truth/truth_runtime.c" -lm -o "$exe"
 "$exe" "$trials"
