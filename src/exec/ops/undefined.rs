@@ -44,7 +44,15 @@ impl<'m> Executor<'m> {
     /// says `nsw`, or a broken `nuw` or `exact` promise.
     /// `path` is the path's condition: its facts (`symcross_assume`
     /// bounds) settle overflows that structure alone leaves possible.
-    pub(in crate::exec) fn int_poison(&mut self, inst: &Inst, op: BinOp, flags: PoisonFlags, operands: (&Value, &Value), r: &Value, path: &[ExprId]) {
+    pub(in crate::exec) fn int_poison(
+        &mut self,
+        inst: &Inst,
+        op: BinOp,
+        flags: PoisonFlags,
+        operands: (&Value, &Value),
+        r: &Value,
+        path: &[ExprId],
+    ) {
         let (a, b) = operands;
         let (p, ranges) = (&mut self.cx.pool, &mut self.shadow.operand_ranges);
         let on_path = &mut self.shadow.path_ranges;
