@@ -495,14 +495,22 @@ fn each_rule_is_proved_and_its_spellings_meet() {
             path.push(p.and(ge, le));
         }
         let s16 = p.add(w0, w1);
-        let two = p.constant(16, 2);
-        let l = p.bin(BinOp::AShr, s16, two);
+        let two16 = p.constant(16, 2);
+        let l = p.bin(BinOp::AShr, s16, two16);
         let l = p.sext(l, 32);
         let (x, y) = (p.sext(w0, 32), p.sext(w1, 32));
         let s32 = p.add(x, y);
         let two = p.constant(32, 2);
         let r = p.bin(BinOp::AShr, s32, two);
         pairs.push(("high bits of a bounded sum", l, r, path.clone()));
+        // A difference: its -1 coefficient is large only read unsigned,
+        // and the sum stays whole for the narrowing to meet the 16-bit one.
+        let d16 = p.sub(w0, w1);
+        let l = p.bin(BinOp::AShr, d16, two16);
+        let l = p.sext(l, 32);
+        let d32 = p.sub(x, y);
+        let r = p.bin(BinOp::AShr, d32, two);
+        pairs.push(("high bits of a bounded difference", l, r, path.clone()));
         let one = p.constant(16, 1);
         let l = p.bin(BinOp::AShr, w0, one);
         let l = p.sext(l, 32);

@@ -722,19 +722,26 @@ impl IntNormalizer {
         // Coefficients of 2^offset and more: r + 2^offset * q has bits
         // offset.. equal to those of r plus q (no carry crosses bit offset
         // from 2^offset * q), so `(x * 85627) >> 16` is the high half of
-        // `x * 20091` plus x, as SIMD code computes it with PMULHW.
+        // `x * 20091` plus x, as SIMD code computes it with PMULHW. Only
+        // coefficients whose magnitude, read signed, is 2^offset or more
+        // are split: a small negative coefficient (a difference) is large
+        // read unsigned, and splitting it would leave the sum in pieces
+        // that the range narrowing below no longer puts back together.
         let unit = 1u128 << offset;
         let low = |c: u128| c & (unit - 1);
-        if l.terms.iter().any(|&(_, c)| c >= unit) || l.constant >= unit {
+        let large = |c: u128| crate::expr::to_signed(c, w).unsigned_abs() >= unit;
+        if l.terms.iter().any(|&(_, c)| large(c)) || large(l.constant) {
+            let kept = |c: u128| if large(c) { low(c) } else { c };
+            let moved = |c: u128| if large(c) { c >> offset } else { 0 };
             let r = Linear {
                 width: w,
-                terms: l.terms.iter().filter(|&&(_, c)| low(c) != 0).map(|&(t, c)| (t, low(c))).collect(),
-                constant: low(l.constant),
+                terms: l.terms.iter().filter(|&&(_, c)| kept(c) != 0).map(|&(t, c)| (t, kept(c))).collect(),
+                constant: kept(l.constant),
             };
             let q = Linear {
                 width: w,
-                terms: l.terms.iter().filter(|&&(_, c)| c >= unit).map(|&(t, c)| (t, c >> offset)).collect(),
-                constant: l.constant >> offset,
+                terms: l.terms.iter().filter(|&&(_, c)| moved(c) != 0).map(|&(t, c)| (t, moved(c))).collect(),
+                constant: moved(l.constant),
             };
             let top = self.high_bits(pool, &Rc::new(r), offset, k);
             let q = self.trunc(pool, &q, k, 0);
