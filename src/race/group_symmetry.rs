@@ -11,6 +11,9 @@
 //! The test is syntactic and errs on the side of "no": any register or
 //! instruction result of a global or generic pointer type, any program
 //! variable in global memory, and any call through a pointer disqualify.
+//! In CUDA device code a generic pointer is NVPTX's address space 0,
+//! which symcross keeps as 0 (address_space.rs): there every pointer of
+//! space 0 may reach global memory too (a kernel's `int *` argument).
 
 use crate::ir::{Callee, FuncId, InstKind, Module, Type};
 
@@ -22,6 +25,8 @@ pub fn groups_alike(module: &Module, kernel: FuncId) -> bool {
     if module.globals.iter().any(|g| shared_space(g.addr_space)) {
         return false;
     }
+    let cuda = module.is_cuda();
+    let shares = |t: &Type| mentions_shared_pointer(t, cuda);
     let mut seen = vec![false; module.functions.len()];
     let mut todo = vec![kernel];
     while let Some(id) = todo.pop() {
@@ -30,11 +35,11 @@ pub fn groups_alike(module: &Module, kernel: FuncId) -> bool {
             continue;
         }
         let f = module.function(id);
-        if f.reg_types.iter().any(mentions_shared_pointer) {
+        if f.reg_types.iter().any(shares) || f.params.iter().any(|p| shares(&p.ty)) {
             return false;
         }
         for inst in f.blocks.iter().flat_map(|b| &b.insts) {
-            if mentions_shared_pointer(&inst.ty) {
+            if shares(&inst.ty) {
                 return false;
             }
             let InstKind::Call { callee, .. } = &inst.kind else { continue };
@@ -64,11 +69,13 @@ fn shared_space(space: u32) -> bool {
     matches!(space, 1 | 4)
 }
 
-fn mentions_shared_pointer(t: &Type) -> bool {
+/// Whether `t` holds a pointer that may reach memory shared between
+/// groups; `cuda`: NVPTX's generic pointers (space 0) may.
+fn mentions_shared_pointer(t: &Type, cuda: bool) -> bool {
     match t {
-        Type::Ptr { addr_space } => shared_space(*addr_space),
-        Type::Vector { elem, .. } | Type::Array { elem, .. } => mentions_shared_pointer(elem),
-        Type::Struct { fields, .. } => fields.iter().any(mentions_shared_pointer),
+        Type::Ptr { addr_space } => shared_space(*addr_space) || (cuda && *addr_space == 0),
+        Type::Vector { elem, .. } | Type::Array { elem, .. } => mentions_shared_pointer(elem, cuda),
+        Type::Struct { fields, .. } => fields.iter().any(|f| mentions_shared_pointer(f, cuda)),
         _ => false,
     }
 }
