@@ -17,6 +17,8 @@ common::fixture_tests!(
     neighbour_synced_ok,
     inter_block_race,
     inter_block_ok,
+    inter_block_same_elements_race,
+    inter_block_same_elements_atomic_ok,
     transpose_tile_no_sync,
     transpose_tile_ok,
     reduction_missing_sync,
@@ -49,6 +51,12 @@ common::fixture_tests!(
     cooperative_groups_block_sync_ok,
     cooperative_groups_divergent_sync,
     cooperative_groups_grid_sync,
+    cooperative_groups_block_sync_between_blocks,
+    cooperative_groups_grid_sync_known_answers,
+    cooperative_groups_grid_sync_wrong_answer,
+    cooperative_groups_grid_sync_second_phase_race,
+    cooperative_groups_grid_sync_block_exits,
+    cooperative_groups_grid_sync_pair_mode,
     mul24_known_answers,
     mul24_wrong_answer,
     struct_pointer_fields_ok,
@@ -216,4 +224,11 @@ fn a_cuda_compile_error_names_file_and_line() {
     let run = common::symcross(&["race", src.to_str().unwrap(), "--block", "4", "--grid", "1"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("broken.cu:2:") && run.stderr.contains("undeclared"), "{}", run.stderr);
+}
+
+#[test]
+fn a_block_that_ends_before_the_grid_barrier_is_named() {
+    let (message, _) = finding_message("cooperative_groups_grid_sync_block_exits", "barrier-divergence");
+    assert!(message.contains("waits at the grid barrier at line 13"), "{message}");
+    assert!(message.contains("of block (1,0,0) finished the kernel"), "{message}");
 }

@@ -5,8 +5,11 @@
 //! answers of the shuffles and votes (`klee_assert` in the kernel) with a
 //! wrong twin each, masks that leave out a caller or name a lane that
 //! never calls, `__syncwarp` ordering one warp's lanes but not two warps,
-//! and pair mode, which cannot model a meeting. The tests below them check
-//! what the reports say.
+//! and pair mode, which cannot model a meeting; warps in lockstep
+//! (`--warp-sync`): warp-synchronous code race-free, the values it reads
+//! those of lockstep, and the races lockstep leaves (two warps, one store
+//! instruction, divergent paths). The tests below them check what the
+//! reports say.
 
 mod common;
 
@@ -30,6 +33,15 @@ common::fixture_tests!(
     match_reduce_known_answers,
     match_reduce_wrong_answer,
     reduce_wrong_mask,
+    lockstep_reduction_ok,
+    lockstep_reduction_two_warps,
+    lockstep_values_ok,
+    lockstep_values_stale,
+    lockstep_diverged_race,
+    lockstep_one_store_race,
+    lockstep_half_warps,
+    lockstep_activemask_ok,
+    lockstep_activemask_wrong_answer,
 );
 
 #[test]
@@ -93,4 +105,87 @@ fn pair_mode_says_why_a_warp_cannot_meet() {
 #[test]
 fn the_new_kind_is_a_sarif_rule() {
     assert!(symcross::report::FindingKind::ALL.iter().any(|k| k.name() == "invalid-warp-mask"));
+}
+
+/// `symcross race` on a fixture with its `// args:` line changed by
+/// `edit`; the JSON report.
+fn run_with(name: &str, edit: impl Fn(Vec<String>) -> Vec<String>) -> serde_json::Value {
+    let path = fixture_path(name);
+    let text = std::fs::read_to_string(&path).expect("read fixture");
+    let args_line = text.lines().find_map(|l| l.strip_prefix("// args:")).expect("args line");
+    let args = edit(args_line.split_whitespace().map(String::from).collect());
+    let mut all = vec!["race".to_string(), path.to_str().unwrap().to_string(), "--json".into(), "-".into()];
+    all.extend(args);
+    let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+    let run = common::symcross(&refs);
+    run.json.unwrap_or_else(|| panic!("{name}: no JSON report: {}", run.stderr))
+}
+
+fn without_warp_sync(args: Vec<String>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut skip = false;
+    for a in args {
+        if skip {
+            skip = false;
+        } else if a == "--warp-sync" {
+            skip = true;
+        } else {
+            out.push(a);
+        }
+    }
+    out
+}
+
+#[test]
+fn warp_synchronous_code_races_without_warp_sync_and_says_why() {
+    let json = run_with("lockstep_half_warps", without_warp_sync);
+    assert_eq!(json["verdict"], "findings", "{json}");
+    assert_eq!(json["findings"][0]["kind"], "race", "{json}");
+    let msg = json["findings"][0]["message"].as_str().unwrap_or("");
+    assert!(msg.contains("races only when the threads of a warp do not run in lockstep"), "{msg}");
+}
+
+#[test]
+fn a_race_that_lockstep_leaves_says_so() {
+    for name in ["lockstep_diverged_race", "lockstep_one_store_race"] {
+        let msg = message(name, "race");
+        assert!(msg.contains("assumed to run in lockstep (--warp-sync)"), "{name}: {msg}");
+    }
+    let msg = message("lockstep_reduction_two_warps", "race");
+    assert!(!msg.contains("lockstep"), "threads of two warps: {msg}");
+}
+
+#[test]
+fn a_kernel_race_free_with_one_warp_races_with_two() {
+    let json = run_with("lockstep_half_warps", |a| a.into_iter().map(|x| if x == "16" { "32".into() } else { x }).collect());
+    assert_eq!(json["verdict"], "equivalent", "{json}");
+}
+
+#[test]
+fn pair_mode_does_not_apply_warp_sync_and_says_so() {
+    let json = run_with("lockstep_half_warps", |a| {
+        let mut a: Vec<String> = a.into_iter().map(|x| if x == "16" { "32".into() } else { x }).collect();
+        a.extend(["--mode".to_string(), "pair".to_string()]);
+        a
+    });
+    assert_eq!(json["verdict"], "findings", "{json}");
+    assert_eq!(json["findings"][0]["kind"], "race", "{json}");
+    let warned = json["warnings"].as_array().is_some_and(|w| w.iter().any(|w| w["kind"] == "warp-sync-not-applied"));
+    assert!(warned, "{json}");
+}
+
+#[test]
+fn warp_sync_takes_a_warp_width() {
+    let run = common::symcross(&[
+        "race",
+        fixture_path("lockstep_values_ok").to_str().unwrap(),
+        "--block",
+        "32",
+        "--grid",
+        "1",
+        "--warp-sync",
+        "64",
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--warp-sync takes the lanes of a warp, 1 to 32, not 64"), "{}", run.stderr);
 }

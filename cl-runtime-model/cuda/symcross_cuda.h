@@ -285,10 +285,9 @@ __SYMCROSS_DI unsigned int __umul24(unsigned int x, unsigned int y) { return (x 
 
 /* ---- cooperative groups: the block and the grid as groups ----
  * A block's sync is __syncthreads. A grid's sync is the same barrier
- * when the grid has one block; across blocks symcross has no barrier, so
- * it calls a function without a model (an `unsupported` finding, the
- * verdict inconclusive) rather than order nothing. */
-extern "C" __device__ void __symcross_grid_sync_across_blocks_is_not_modelled(void);
+ * when the grid has one block; across blocks it is the grid barrier,
+ * which every thread of every block meets (src/exec/opencl/cuda_grid_sync.rs). */
+extern "C" __device__ void __symcross_grid_sync(void);
 namespace cooperative_groups {
 struct thread_block {
     __device__ void sync() const { __syncthreads(); }
@@ -303,7 +302,7 @@ struct grid_group {
         if (gridDim.x * gridDim.y * gridDim.z == 1)
             __syncthreads();
         else
-            __symcross_grid_sync_across_blocks_is_not_modelled();
+            __symcross_grid_sync();
     }
     __device__ bool is_valid() const { return true; }
     __device__ unsigned long long size() const {

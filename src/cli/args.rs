@@ -319,6 +319,11 @@ pub struct RaceArgs {
     /// Keep exploring after the first confirmed finding (default: stop there).
     #[arg(long)]
     pub all_findings: bool,
+    /// The threads of each warp of N lanes (N consecutive threads of a block, 1 to 32) run in lockstep,
+    /// as before independent thread scheduling (sm_70): warp-synchronous code without __syncwarp is
+    /// then race-free (GPUVerify's `--warp-sync=N`). Enumerate mode only.
+    #[arg(long, value_name = "N")]
+    pub warp_sync: Option<u32>,
     /// How the kernel is compiled.
     #[command(flatten)]
     pub compile: CompileArgs,

@@ -62,6 +62,12 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
     config.local_memory_arbitrary = a.local_memory == crate::cli::args::LocalMemory::Arbitrary;
     config.benign_read_write = a.allow_benign_read_write;
     config.perf = perf_config(&a.perf)?;
+    if let Some(w) = a.warp_sync {
+        if !(1..=32).contains(&w) {
+            return Err(Error::Usage(format!("--warp-sync takes the lanes of a warp, 1 to 32, not {w}")));
+        }
+        config.warp_sync = Some(w);
+    }
     if a.mode.is_none() && mode == RaceMode::Enumerate {
         config.max_open_paths = Some(ENUMERATION_OPEN_PATHS);
     }
@@ -95,7 +101,15 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
             ),
         });
     }
-    let report = crate::driver::recheck_havoc_doubts(&loaded, &ran, &config, outcome)?;
+    let mut report = crate::driver::recheck_havoc_doubts(&loaded, &ran, &config, outcome)?;
+    if config.warp_sync.is_some() && ran.mode == RaceMode::Pair {
+        report.warnings.push(crate::report::Warning {
+            kind: "warp-sync-not-applied",
+            message: "pair mode runs two threads, not warps: --warp-sync was not applied, and races between threads of one warp are \
+                      reported as without it (--mode enumerate applies it)"
+                .into(),
+        });
+    }
     if !crate::cli::stdout_taken(&a.limits.json, &a.ci, &a.html) {
         print!("{}", text::render_styled(&report, style));
     }

@@ -154,6 +154,9 @@ pub struct Config {
     /// kernels (`symcross race --perf`; default off): warnings of their
     /// own kinds that leave the verdict alone.
     pub perf: Option<PerfConfig>,
+    /// The threads of a CUDA warp of this many lanes run in lockstep
+    /// (`symcross race --warp-sync N`; default None: they need not).
+    pub warp_sync: Option<u32>,
 }
 
 impl Config {
@@ -205,6 +208,7 @@ impl Default for Config {
             max_race_queries: 2000,
             local_memory_arbitrary: false,
             perf: None,
+            warp_sync: None,
         }
     }
 }

@@ -89,6 +89,8 @@ pub fn run_kernel(loaded: &Loaded, run: &KernelRun, config: &Config) -> Result<K
         // A smaller last group (non-uniform work-groups) need not run as
         // the first one does.
         && nd.is_uniform()
+        // Blocks meeting at a grid barrier run together, in phases.
+        && module.find_function(crate::exec::GRID_SYNC).is_none()
         && crate::race::group_symmetry::groups_alike(module, kid);
     let only_groups = if one_group { Some(vec![0]) } else { run.only_groups.map(<[u64]>::to_vec) };
     let setup = NdRangeSetup { kernel: kid, ndrange: nd, mode: run.mode, allow_benign: run.allow_benign, only_groups };

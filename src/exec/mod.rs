@@ -32,6 +32,7 @@ pub use engine::executor::Executor;
 pub use engine::outcome::RunOutcome;
 pub use engine::step::leaf_widths;
 pub use opencl::buffer_inputs::{BufferContents, ElementRange, HostAccess};
+pub use opencl::cuda_grid_sync::GRID_SYNC;
 pub use opencl::images::PIXEL_BYTES;
 pub use opencl::ndrange_setup::{NdRangeSetup, StandaloneArg};
 pub use ops::intrinsics::intrinsic_base;

@@ -97,6 +97,10 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
         self.work_item_back_edge(state)
     }
 
+    fn before_kernel_instruction(&mut self, state: &mut State) {
+        self.lockstep_turn(state);
+    }
+
     fn stopped_unfinished(&mut self, state: &mut State) {
         self.check_races_at_limit(state);
     }

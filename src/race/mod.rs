@@ -22,6 +22,7 @@
 //! pair of source locations is known to race, its other pairs are skipped.
 
 mod access_kind;
+mod grid_order;
 pub mod group_symmetry;
 mod id_tables;
 mod log_merge;

@@ -52,6 +52,10 @@ pub(in crate::exec) trait ModelHooks<'m> {
     /// terminates) and say how the path goes on.
     fn loop_back_edge(&mut self, state: &mut State) -> Option<Step>;
 
+    /// A kernel's next instruction is about to run: the models may hand
+    /// the turn to another work-item first (warps in lockstep).
+    fn before_kernel_instruction(&mut self, state: &mut State);
+
     /// A limit stopped the run with `state` unfinished: what the models
     /// can still judge of it (a kernel's accesses so far, for races).
     fn stopped_unfinished(&mut self, state: &mut State);

@@ -13,6 +13,9 @@ impl<'m> Executor<'m> {
     /// Executes the running frame's next instruction, or its block's
     /// terminator when the instructions are done. Both count as steps.
     pub(in crate::exec) fn step(&mut self, state: &mut State) -> Step {
+        if state.gpu.is_some() {
+            self.before_kernel_instruction(state);
+        }
         let module = self.cx.module;
         let frame = state.frame();
         let func = module.function(frame.func);

@@ -23,22 +23,30 @@ pub const LOCKSTEP_NOTE: &str = "; the two threads are in one warp: this pair ra
                                  lockstep, as they need not since independent thread scheduling (sm_70); __syncwarp() between \
                                  the accesses orders them";
 
+/// The note of a race between two threads of one warp when warps run in
+/// lockstep (`--warp-sync`, cuda_lockstep.rs).
+pub const LOCKSTEP_ASSUMED_NOTE: &str = "; the two threads are in one warp, assumed to run in lockstep (--warp-sync): the accesses are \
+                                         of one instruction, or were made while the warp's threads had diverged, whose paths run in \
+                                         an order the hardware does not define";
+
 impl<'m> Executor<'m> {
     /// The note for a race between `a` and `b` when they are threads of
     /// one warp of one block of a CUDA kernel (with the witness's values
-    /// for symbolic ids), else "".
+    /// for symbolic ids), else "". `lockstep`: the warp width when warps
+    /// run in lockstep (`--warp-sync`).
     pub(in crate::exec) fn warp_lockstep_note(
         &self,
         log: &AccessLog,
         a: &AccessRecord,
         b: &AccessRecord,
         block: [u64; 3],
+        lockstep: Option<usize>,
         model: Option<&Assignment>,
     ) -> &'static str {
-        if !self.cx.module.is_cuda() || (a.write && b.write && a.loc == b.loc) {
+        if lockstep.is_none() && (!self.cx.module.is_cuda() || (a.write && b.write && a.loc == b.loc)) {
             return "";
         }
-        if a.write != b.write {
+        if lockstep.is_none() && a.write != b.write {
             let (reader, writer) = if a.write { (b, a) } else { (a, b) };
             let reader_stores_there = log.records.iter().any(|r| {
                 r.write
@@ -58,10 +66,11 @@ impl<'m> Executor<'m> {
         };
         let (Some((la, ga)), Some((lb, gb))) = (ids(a), ids(b)) else { return "" };
         let linear = |l: [u64; 3]| l[0] + block[0] * (l[1] + block[1] * l[2]);
-        if ga == gb && linear(la) / WARP_SIZE == linear(lb) / WARP_SIZE {
-            LOCKSTEP_NOTE
-        } else {
-            ""
+        let warp = lockstep.map_or(WARP_SIZE, |w| w as u64);
+        match (ga == gb && linear(la) / warp == linear(lb) / warp, lockstep) {
+            (false, _) => "",
+            (true, None) => LOCKSTEP_NOTE,
+            (true, Some(_)) => LOCKSTEP_ASSUMED_NOTE,
         }
     }
 }
@@ -132,12 +141,18 @@ impl<'m> Executor<'m> {
         state: &mut crate::exec::engine::state::State,
         c: &crate::exec::engine::calls::CallCtx,
     ) -> Option<Result<Option<crate::expr::value::Value>, crate::exec::engine::executor::Step>> {
+        if c.name == crate::exec::opencl::cuda_grid_sync::GRID_SYNC && state.gpu.is_some() {
+            return Some(Err(self.arrive_at_grid_barrier(state, c)));
+        }
         let function = cuda_function_of(c.name)?;
         if state.gpu.is_none() {
             let msg = format!("{function} ({}) outside a kernel run", c.name);
             return Some(Err(self.unsupported(state, c.inst.loc, msg)));
         }
         if c.name == "llvm.nvvm.activemask" {
+            if let Some(lanes) = self.lockstep_active_mask(state) {
+                return Some(Ok(Some(smallvec::smallvec![self.cx.pool.constant(32, lanes as u128)])));
+            }
             return Some(Ok(Some(self.active_mask(state))));
         }
         let Some(op) = warp_op(c.name) else {

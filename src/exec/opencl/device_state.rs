@@ -11,7 +11,10 @@ use crate::ir::{BlockId, FuncId};
 
 impl DeviceState for Gpu {
     fn epoch(&self) -> KernelEpoch {
-        (self.current, self.group, self.log.meetings_released())
+        // Under lockstep (cuda_lockstep.rs) threads take turns at every
+        // instruction: a region never spans a turn, since the others moved.
+        let turns = self.lockstep.as_ref().map_or(0, |l| l.switches());
+        (self.current, self.group, self.log.meetings_released().wrapping_add(turns))
     }
 
     fn record_count(&self) -> usize {

@@ -8,6 +8,8 @@ pub(in crate::exec) mod byval;
 pub(in crate::exec) mod compare_exchange;
 pub(in crate::exec) mod cuda_constant_memory;
 pub(in crate::exec) mod cuda_declared_functions;
+pub mod cuda_grid_sync;
+pub mod cuda_lockstep;
 pub(in crate::exec) mod cuda_managed;
 pub(in crate::exec) mod cuda_runtime;
 pub(in crate::exec) mod cuda_static_shared;

@@ -221,6 +221,7 @@ impl<'m> Executor<'m> {
                 }
             }
         }
+        let every_group = setup.only_groups.is_none();
         state.gpu = Some(Box::new(Gpu {
             ndrange: setup.ndrange,
             mode: setup.mode,
@@ -235,6 +236,17 @@ impl<'m> Executor<'m> {
             item_started: 0,
             only_groups: setup.only_groups,
             summaries: Default::default(),
+            // Pair mode runs two threads, not warps (cuda_lockstep.rs).
+            lockstep: self
+                .cx
+                .config
+                .warp_sync
+                .filter(|_| setup.mode == RaceMode::Enumerate)
+                .map(crate::exec::opencl::cuda_lockstep::Lockstep::new),
+            grid: (setup.mode == RaceMode::Enumerate
+                && every_group
+                && self.cx.module.find_function(crate::exec::opencl::cuda_grid_sync::GRID_SYNC).is_some())
+            .then(Default::default),
         }));
     }
 }

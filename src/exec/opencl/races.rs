@@ -302,7 +302,7 @@ impl<'m> Executor<'m> {
                 .flatten()
         });
         let doubt = doubt.or_else(|| whole_object_doubt(a, b));
-        let warp_note = self.warp_lockstep_note(log, a, b, gpu.ndrange.local, witness.as_ref());
+        let warp_note = self.warp_lockstep_note(log, a, b, gpu.ndrange.local, gpu.lockstep.as_ref().map(|l| l.width()), witness.as_ref());
         let benign_note = match benign {
             Some(true) => " (benign: both write the same value; --allow-benign-races hides it)".to_string(),
             Some(false) => String::new(),

@@ -205,7 +205,7 @@ impl<'m> Executor<'m> {
 
     /// Where the user called the warp function: the header's wrapper
     /// (`__shfl_down_sync` calling its NVVM built-in) is called from there.
-    fn user_call_site(&self, state: &State, loc: Loc) -> Loc {
+    pub(in crate::exec) fn user_call_site(&self, state: &State, loc: Loc) -> Loc {
         let in_header = self.cx.module.file_name(loc).ends_with("symcross_cuda.h");
         match state.stack.last() {
             Some(frame) if in_header && state.stack.len() > 1 => frame.call_loc,

@@ -59,6 +59,9 @@ pub enum Waits {
     /// work-group function argument, group_calls.rs), which copies it
     /// completes is not modelled.
     UnknownCount,
+    /// The grid barrier of CUDA cooperative groups: the whole grid meets
+    /// (cuda_grid_sync.rs).
+    Grid,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -192,6 +195,12 @@ pub struct Gpu {
     pub only_groups: Option<Vec<u64>>,
     /// The loops summarised on the path, by work-item (summary_marks.rs).
     pub summaries: crate::exec::opencl::summary_marks::SummaryMarks,
+    /// `--warp-sync`: the warps of the block run in lockstep
+    /// (cuda_lockstep.rs); None: each thread runs to its next barrier.
+    pub lockstep: Option<crate::exec::opencl::cuda_lockstep::Lockstep>,
+    /// A CUDA kernel that may reach a grid barrier, run in enumerate mode
+    /// over every block: the blocks waiting at it (cuda_grid_sync.rs).
+    pub grid: Option<crate::exec::opencl::cuda_grid_sync::GridPhases>,
 }
 
 impl<'m> Executor<'m> {
@@ -207,7 +216,7 @@ impl<'m> Executor<'m> {
         }
     }
 
-    fn start_group(&mut self, state: &mut State, group: u64) {
+    pub(in crate::exec) fn start_group(&mut self, state: &mut State, group: u64) {
         let gpu = device_mut(&mut state.gpu);
         let nd = gpu.ndrange;
         let (kernel, args) = (gpu.kernel, gpu.args.clone());
@@ -365,11 +374,18 @@ impl<'m> Executor<'m> {
         self.release_warp_meeting(state, cur);
         let gpu = device_mut(&mut state.gpu);
         let n = gpu.items.len();
-        if let Some(next) = (1..=n).map(|k| (cur + k) % n).find(|i| gpu.items[*i].status == ItemStatus::Running) {
+        let next = if gpu.lockstep.is_some() {
+            self.next_lockstep_lane(state, cur)
+        } else {
+            (1..=n).map(|k| (cur + k) % n).find(|i| gpu.items[*i].status == ItemStatus::Running)
+        };
+        let gpu = device_mut(&mut state.gpu);
+        if let Some(next) = next {
             gpu.current = next;
             gpu.item_started = state.steps;
             std::mem::swap(&mut state.stack, &mut gpu.items[next].stack);
             tracing::trace!(state = state.id, from = cur, to = next, "work-item switch");
+            self.lockstep_entered(state, cur, next);
             return Step::Continue;
         }
         let all_done = gpu.items.iter().all(|i| i.status.is_final());
@@ -380,6 +396,15 @@ impl<'m> Executor<'m> {
         if let Some(loc) = unknown_count {
             self.unsupported(state, loc, "wait_group_events with a number of events that depends on the input".into());
             return Step::Terminated;
+        }
+        let gpu = device(&state.gpu);
+        if gpu.grid.is_some() {
+            if all_done {
+                return self.block_ended_in_grid_phase(state);
+            }
+            if matches!(gpu.items[0].status, ItemStatus::AtBarrier { waits: Waits::Grid, .. }) {
+                return self.park_block_at_grid_barrier(state);
+            }
         }
         if all_done {
             return self.group_finished(state);

@@ -1,0 +1,24 @@
+//! The grid barrier of CUDA cooperative groups orders every access of
+//! every block before it before every access after it: once the phase
+//! that ended was checked (within each block and between blocks), its
+//! records can never race with anything to come, and are dropped.
+
+use super::AccessLog;
+
+impl AccessLog {
+    /// Every thread of the grid passed a grid barrier: the records so far
+    /// are ordered before all later accesses.
+    pub fn grid_barrier(&mut self) {
+        self.commit();
+        std::rc::Rc::make_mut(&mut self.records).clear();
+        self.group_first = 0;
+        self.checked = self.next_seq;
+        self.fences.clear();
+        self.full = Default::default();
+        self.horizon = [self.next_seq; 2];
+        self.waited.clear();
+        self.unwaited.clear();
+        self.first_live = [None; 2];
+        self.warp_syncs.clear();
+    }
+}
