@@ -177,6 +177,9 @@ fn a_float_log_series_is_proved_against_logf_and_exceeds_two_ulps_on_this_cpu() 
     let t = assert_exceeds(&json).clone();
     assert_eq!(t["worst"]["ulps"], 3, "{t}");
     assert!(t["search_note"].as_str().unwrap().starts_with("exceeds on this CPU"), "{t}");
+    // The finding's headline says what the tolerance result says.
+    let message = json["findings"][0]["message"].as_str().unwrap();
+    assert_eq!(message, "log(x): element 0 of 1 exceeds ulp:2 (on this CPU)", "{json}");
     let json = report_of("log_polynomial_two_ulps_broken.c", &["--no-replay"]);
     assert_eq!(json["tolerance"][0]["verdict"], "may-exceed", "{json}");
     assert_eq!(json["verdict"], "inconclusive", "{json}");

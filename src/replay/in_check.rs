@@ -161,9 +161,13 @@ fn replay_approximate(
     match outcome::judge(f, &run, witness, nans_equal) {
         Verdict::Reproduced(o) => {
             summary.reproduced += 1;
-            upgrade_may_exceed(&mut report.tolerance, f, on);
+            let upgraded = upgrade_may_exceed(&mut report.tolerance, f, on);
             if let Some(clause) = approximation_clause(f) {
                 f.message = f.message.replacen(&clause, "", 1);
+            }
+            if upgraded {
+                // The headline follows the tolerance result it reports.
+                f.message = format!("{} (on {on})", f.message.replacen(" may exceed ", " exceeds ", 1));
             }
             f.status = Status::Confirmed;
             let detail =
@@ -215,7 +219,9 @@ fn replay_one(
     match outcome::judge(f, &run, witness, nans_equal) {
         Verdict::Reproduced(o) => {
             summary.reproduced += 1;
-            upgrade_may_exceed(&mut report.tolerance, f, on);
+            if upgrade_may_exceed(&mut report.tolerance, f, on) {
+                f.message = format!("{} (on {on})", f.message.replacen(" may exceed ", " exceeds ", 1));
+            }
             f.native = Some(NativeRun {
                 outcome: NativeOutcome::Reproduced,
                 on: Some(on.into()),
@@ -245,14 +251,17 @@ fn replay_one(
 /// A `may-exceed` tolerance result whose finding the native run reproduced
 /// exceeds: the CPU's own result (of the approximation the model left
 /// open) put the values beyond the bound, within the tolerance's measure.
-fn upgrade_may_exceed(tolerance: &mut [crate::report::ToleranceResult], f: &Finding, on: &str) {
+/// Whether a result was upgraded.
+fn upgrade_may_exceed(tolerance: &mut [crate::report::ToleranceResult], f: &Finding, on: &str) -> bool {
     if f.kind != FindingKind::Mismatch {
-        return;
+        return false;
     }
+    let mut upgraded = false;
     let element = f.expressions.as_ref().and_then(|e| e.element);
     for t in tolerance.iter_mut() {
         if t.location == f.location && t.verdict == ToleranceVerdict::MayExceed && element.is_none_or(|k| k == t.element) {
             t.verdict = ToleranceVerdict::Exceeds;
+            upgraded = true;
             let note = format!("exceeds on {on}: the native run of the witness put the values beyond the bound");
             t.search_note = Some(match t.search_note.take() {
                 Some(n) => format!("{note}; {n}"),
@@ -260,6 +269,7 @@ fn upgrade_may_exceed(tolerance: &mut [crate::report::ToleranceResult], f: &Find
             });
         }
     }
+    upgraded
 }
 
 /// The tolerance a mismatch finding of a tolerance check exceeded or may
