@@ -17,10 +17,14 @@ use super::runtime_cache::{cache_dir, files_under, Digest};
 use super::Tools;
 use std::path::{Path, PathBuf};
 
+/// Whether `SYMCROSS_BUILD_CACHE` turns the build caches off.
+pub fn build_cache_off() -> bool {
+    std::env::var("SYMCROSS_BUILD_CACHE").is_ok_and(|v| matches!(v.to_ascii_lowercase().as_str(), "off" | "0" | "no" | "false"))
+}
+
 /// The folder of cached modules, if this cache is on.
 pub fn modules_dir() -> Option<PathBuf> {
-    let off = std::env::var("SYMCROSS_BUILD_CACHE").is_ok_and(|v| matches!(v.to_ascii_lowercase().as_str(), "off" | "0" | "no" | "false"));
-    if off {
+    if build_cache_off() {
         return None;
     }
     cache_dir().map(|d| d.join("modules"))
@@ -89,9 +93,98 @@ impl KeyBuilder {
     }
 }
 
-/// Where the module and its header list of `key` live under `dir`.
-fn entry(dir: &Path, key: &str) -> (PathBuf, PathBuf) {
-    (dir.join(format!("{key}.bc")), dir.join(format!("{key}.headers")))
+/// A folder of built files, each under a key, each with the list of the
+/// files it was built from (with a digest of their text): an entry is
+/// used only while every listed file is unchanged. The module cache and
+/// the native replay's executables (replay/exe_cache.rs) are two of them.
+pub struct ListedCache {
+    dir: PathBuf,
+    /// Extension of a built file and of its list.
+    extensions: (&'static str, &'static str),
+    /// Entries kept; older ones are deleted.
+    keep: usize,
+}
+
+/// Modules kept: enough for the harnesses and kernels a user alternates
+/// between, without growing forever.
+const KEEP_MODULES: usize = 128;
+
+impl ListedCache {
+    /// Built files with extension `built` and lists with `list` in `dir`,
+    /// `keep` of them kept.
+    pub fn new(dir: PathBuf, built: &'static str, list: &'static str, keep: usize) -> Self {
+        ListedCache { dir, extensions: (built, list), keep }
+    }
+
+    /// Where the built file and its list of `key` live.
+    fn entry(&self, key: &str) -> (PathBuf, PathBuf) {
+        let (built, list) = self.extensions;
+        (self.dir.join(format!("{key}.{built}")), self.dir.join(format!("{key}.{list}")))
+    }
+
+    /// The built file of `key`, copied to `out`, when there is one and
+    /// every file it was built from still has the text it had.
+    pub fn lookup(&self, key: &str, out: &Path) -> bool {
+        let (built, listed) = self.entry(key);
+        let Ok(list) = std::fs::read_to_string(&listed) else { return false };
+        for line in list.lines() {
+            let Some((digest, path)) = line.split_once('\t') else { return false };
+            if file_digest(Path::new(path)).as_deref() != Some(digest) {
+                tracing::debug!(cache = %self.dir.display(), file = path, "build cache: a listed file changed, building again");
+                return false;
+            }
+        }
+        // It may have been pruned since the list was read: a miss.
+        std::fs::copy(&built, out).is_ok()
+    }
+
+    /// Stores `built` under `key` with `files`, the files it was built
+    /// from. The built file goes in first and the list last, each
+    /// atomically, so a reader that finds a list finds the whole file.
+    /// Nothing is stored when a listed file cannot be read (it could not
+    /// be checked later); failures only cost a build later.
+    pub fn store(&self, key: &str, built: &Path, mut files: Vec<PathBuf>) {
+        files.sort();
+        files.dedup();
+        let mut list = String::new();
+        for f in &files {
+            let Some(digest) = file_digest(f) else { return };
+            let Some(path) = f.to_str().filter(|p| !p.contains(['\t', '\n'])) else { return };
+            list.push_str(&format!("{digest}\t{path}\n"));
+        }
+        if std::fs::create_dir_all(&self.dir).is_err() {
+            return;
+        }
+        let (built_path, list_path) = self.entry(key);
+        let put = |target: &Path, write: &dyn Fn(&Path) -> std::io::Result<()>| -> bool {
+            let Ok(tmp) = tempfile::NamedTempFile::new_in(&self.dir) else { return false };
+            write(tmp.path()).is_ok() && tmp.persist(target).is_ok()
+        };
+        if put(&built_path, &|p| std::fs::copy(built, p).map(|_| ())) && put(&list_path, &|p| std::fs::write(p, &list)) {
+            self.prune(&built_path);
+        }
+    }
+
+    /// Deletes the oldest entries beyond `keep` (never `newest`).
+    fn prune(&self, newest: &Path) {
+        let (built, list) = self.extensions;
+        let Ok(entries) = std::fs::read_dir(&self.dir) else { return };
+        let mut kept: Vec<(std::time::SystemTime, PathBuf)> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == built))
+            .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
+            .collect();
+        if kept.len() <= self.keep {
+            return;
+        }
+        kept.sort_by_key(|m| std::cmp::Reverse(m.0));
+        for (_, old) in kept.into_iter().skip(self.keep).filter(|(_, p)| p != newest) {
+            // The list first: an entry without its list is never read.
+            let _ = std::fs::remove_file(old.with_extension(list));
+            let _ = std::fs::remove_file(old);
+        }
+    }
 }
 
 /// The digest of one file's text, or `None` when it cannot be read.
@@ -102,104 +195,57 @@ fn file_digest(path: &Path) -> Option<String> {
     Some(d.hex())
 }
 
+/// The module cache in `dir`.
+fn modules(dir: &Path) -> ListedCache {
+    ListedCache::new(dir.to_path_buf(), "bc", "headers", KEEP_MODULES)
+}
+
 /// The cached module of `key`, copied to `out`, when there is one and every
 /// header it was built from still has the text it had.
 pub fn lookup(dir: &Path, key: &str, out: &Path) -> bool {
-    let (module, headers) = entry(dir, key);
-    let Ok(list) = std::fs::read_to_string(&headers) else { return false };
-    for line in list.lines() {
-        let Some((digest, path)) = line.split_once('\t') else { return false };
-        if file_digest(Path::new(path)).as_deref() != Some(digest) {
-            tracing::debug!(header = path, "build cache: a header changed, compiling again");
-            return false;
-        }
-    }
-    // The module may have been pruned since the list was read: a miss.
-    std::fs::copy(&module, out).is_ok()
+    modules(dir).lookup(key, out)
 }
 
 /// Stores `module` under `key` with the headers named by clang's
 /// dependency files `depfiles` (but those in `scratch`, whose text is in
-/// the key). The module goes in first and the header list last, each
-/// atomically, so a reader that finds a list finds the whole module.
-/// Failures only cost a compile later.
+/// the key).
 pub fn store(dir: &Path, key: &str, module: &Path, depfiles: &[PathBuf], scratch: Option<&Path>) {
     let mut headers: Vec<PathBuf> = Vec::new();
     for d in depfiles {
         let Ok(text) = std::fs::read_to_string(d) else { return };
         headers.extend(parse_depfile(&text).into_iter().filter(|h| !scratch.is_some_and(|s| h.starts_with(s))));
     }
-    headers.sort();
-    headers.dedup();
-    let mut list = String::new();
-    for h in &headers {
-        let Some(digest) = file_digest(h) else { return };
-        let Some(path) = h.to_str().filter(|p| !p.contains(['\t', '\n'])) else { return };
-        list.push_str(&format!("{digest}\t{path}\n"));
-    }
-    if std::fs::create_dir_all(dir).is_err() {
-        return;
-    }
-    let (module_path, headers_path) = entry(dir, key);
-    let put = |target: &Path, write: &dyn Fn(&Path) -> std::io::Result<()>| -> bool {
-        let Ok(tmp) = tempfile::NamedTempFile::new_in(dir) else { return false };
-        write(tmp.path()).is_ok() && tmp.persist(target).is_ok()
-    };
-    if put(&module_path, &|p| std::fs::copy(module, p).map(|_| ())) && put(&headers_path, &|p| std::fs::write(p, &list)) {
-        prune(dir, &module_path);
-    }
+    modules(dir).store(key, module, headers);
 }
 
-/// The files a Make-style dependency file lists after its target (the
+/// The prerequisites of every rule of a Make-style dependency text (the
 /// sources and every header read), with `\ ` as an escaped space.
-fn parse_depfile(text: &str) -> Vec<PathBuf> {
+pub fn parse_depfile(text: &str) -> Vec<PathBuf> {
     let joined = text.replace("\\\n", " ");
-    let Some(colon) = joined.find(": ") else { return Vec::new() };
     let mut out = Vec::new();
-    let mut word = String::new();
-    let mut chars = joined[colon + 2..].chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' if chars.peek() == Some(&' ') => {
-                word.push(' ');
-                chars.next();
-            }
-            c if c.is_whitespace() => {
-                if !word.is_empty() {
-                    out.push(PathBuf::from(std::mem::take(&mut word)));
+    for rule in joined.lines() {
+        let Some(colon) = rule.find(": ") else { continue };
+        let mut word = String::new();
+        let mut chars = rule[colon + 2..].chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' if chars.peek() == Some(&' ') => {
+                    word.push(' ');
+                    chars.next();
                 }
+                c if c.is_whitespace() => {
+                    if !word.is_empty() {
+                        out.push(PathBuf::from(std::mem::take(&mut word)));
+                    }
+                }
+                c => word.push(c),
             }
-            c => word.push(c),
+        }
+        if !word.is_empty() {
+            out.push(PathBuf::from(word));
         }
     }
-    if !word.is_empty() {
-        out.push(PathBuf::from(word));
-    }
     out
-}
-
-/// Modules kept: enough for the harnesses and kernels a user alternates
-/// between, without growing forever.
-const KEEP: usize = 128;
-
-/// Deletes the oldest entries beyond KEEP (never `newest`).
-fn prune(dir: &Path, newest: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut modules: Vec<(std::time::SystemTime, PathBuf)> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "bc"))
-        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
-        .collect();
-    if modules.len() <= KEEP {
-        return;
-    }
-    modules.sort_by_key(|m| std::cmp::Reverse(m.0));
-    for (_, old) in modules.into_iter().skip(KEEP).filter(|(_, p)| p != newest) {
-        // The list first: an entry without its list is never read.
-        let _ = std::fs::remove_file(old.with_extension("headers"));
-        let _ = std::fs::remove_file(old);
-    }
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ mod link;
 mod runtime_cache;
 pub mod target;
 
+pub use build_cache::{build_cache_off, parse_depfile, ListedCache};
 pub use clang::{clang_args, Language, Role};
 pub use error::FrontendError;
 pub use flags::{describe as describe_flags, RUNTIME as RUNTIME_FLAGS};

@@ -14,7 +14,7 @@
 //! `SYMCROSS_BUILD_CACHE=off` (or an empty `SYMCROSS_CACHE_DIR`) builds
 //! every time; a cache that cannot be written just means building again.
 
-use crate::frontend::Digest;
+use crate::frontend::{Digest, ListedCache};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -24,7 +24,7 @@ const KEEP: usize = 32;
 
 /// One build's place in the cache.
 pub(super) struct ExeCache {
-    dir: PathBuf,
+    shelf: ListedCache,
     key: String,
 }
 
@@ -32,9 +32,7 @@ impl ExeCache {
     /// The entry of the build `clang args` (the whole command but `-o`)
     /// from `inputs` (whose text is in the key); None when the cache is off.
     pub(super) fn for_build(clang: &Path, args: &[OsString], inputs: &[PathBuf]) -> Option<Self> {
-        let off =
-            std::env::var("SYMCROSS_BUILD_CACHE").is_ok_and(|v| matches!(v.to_ascii_lowercase().as_str(), "off" | "0" | "no" | "false"));
-        if off {
+        if crate::frontend::build_cache_off() {
             return None;
         }
         let dir = crate::frontend::cache_dir()?.join("replay-exe");
@@ -58,56 +56,25 @@ impl ExeCache {
             d.add(i.as_os_str().as_encoded_bytes());
             d.add(&std::fs::read(i).ok()?);
         }
-        Some(ExeCache { dir, key: d.hex() })
-    }
-
-    fn entry(&self) -> (PathBuf, PathBuf) {
-        (self.dir.join(format!("{}.exe", self.key)), self.dir.join(format!("{}.deps", self.key)))
+        Some(ExeCache { shelf: executables(dir), key: d.hex() })
     }
 
     /// Copies the cached executable to `out` when there is one and every
     /// file it was built from still has the text it had.
     pub(super) fn lookup(&self, out: &Path) -> bool {
-        let (exe, deps) = self.entry();
-        let Ok(list) = std::fs::read_to_string(&deps) else { return false };
-        for line in list.lines() {
-            let Some((digest, path)) = line.split_once('\t') else { return false };
-            if file_digest(Path::new(path)).as_deref() != Some(digest) {
-                tracing::debug!(file = path, "replay executable cache: a file changed, building again");
-                return false;
-            }
-        }
-        // It may have been pruned since the list was read: a miss.
-        std::fs::copy(&exe, out).is_ok()
+        self.shelf.lookup(&self.key, out)
     }
 
     /// Stores `exe` with the files named by clang's dependency output
-    /// `deps` (Make rules, one per compiled input). The executable goes in
-    /// first and the list last, each atomically, so a reader that finds a
-    /// list finds the whole executable. Nothing is stored when a listed
-    /// file cannot be read (it could not be checked later).
+    /// `deps` (Make rules, one per compiled input).
     pub(super) fn store(&self, exe: &Path, deps: &str) {
-        let mut files = prerequisites(deps);
-        files.sort();
-        files.dedup();
-        let mut list = String::new();
-        for f in &files {
-            let Some(digest) = file_digest(f) else { return };
-            let Some(path) = f.to_str().filter(|p| !p.contains(['\t', '\n'])) else { return };
-            list.push_str(&format!("{digest}\t{path}\n"));
-        }
-        if std::fs::create_dir_all(&self.dir).is_err() {
-            return;
-        }
-        let (exe_path, deps_path) = self.entry();
-        let put = |target: &Path, write: &dyn Fn(&Path) -> std::io::Result<()>| -> bool {
-            let Ok(tmp) = tempfile::NamedTempFile::new_in(&self.dir) else { return false };
-            write(tmp.path()).is_ok() && tmp.persist(target).is_ok()
-        };
-        if put(&exe_path, &|p| std::fs::copy(exe, p).map(|_| ())) && put(&deps_path, &|p| std::fs::write(p, &list)) {
-            prune(&self.dir, &exe_path);
-        }
+        self.shelf.store(&self.key, exe, crate::frontend::parse_depfile(deps));
     }
+}
+
+/// The executables' shelf in `dir`.
+fn executables(dir: PathBuf) -> ListedCache {
+    ListedCache::new(dir, "exe", "deps", KEEP)
 }
 
 /// The first `flags` line of /proc/cpuinfo (the instruction set
@@ -118,63 +85,6 @@ fn cpu_identity() -> String {
     format!("{}\n{}", line("model name"), line("flags"))
 }
 
-/// The digest of one file's text, or None when it cannot be read.
-fn file_digest(path: &Path) -> Option<String> {
-    let mut d = Digest::new();
-    d.add(&std::fs::read(path).ok()?);
-    Some(d.hex())
-}
-
-/// The prerequisites of every rule of a Make-style dependency text (the
-/// sources and every header read), with `\ ` as an escaped space.
-fn prerequisites(text: &str) -> Vec<PathBuf> {
-    let joined = text.replace("\\\n", " ");
-    let mut out = Vec::new();
-    for rule in joined.lines() {
-        let Some(colon) = rule.find(": ") else { continue };
-        let mut word = String::new();
-        let mut chars = rule[colon + 2..].chars().peekable();
-        while let Some(c) = chars.next() {
-            match c {
-                '\\' if chars.peek() == Some(&' ') => {
-                    word.push(' ');
-                    chars.next();
-                }
-                c if c.is_whitespace() => {
-                    if !word.is_empty() {
-                        out.push(PathBuf::from(std::mem::take(&mut word)));
-                    }
-                }
-                c => word.push(c),
-            }
-        }
-        if !word.is_empty() {
-            out.push(PathBuf::from(word));
-        }
-    }
-    out
-}
-
-/// Deletes the oldest executables beyond KEEP (never `newest`).
-fn prune(dir: &Path, newest: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut exes: Vec<(std::time::SystemTime, PathBuf)> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "exe"))
-        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
-        .collect();
-    if exes.len() <= KEEP {
-        return;
-    }
-    exes.sort_by_key(|m| std::cmp::Reverse(m.0));
-    for (_, old) in exes.into_iter().skip(KEEP).filter(|(_, p)| p != newest) {
-        // The list first: an entry without its list is never read.
-        let _ = std::fs::remove_file(old.with_extension("deps"));
-        let _ = std::fs::remove_file(old);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,7 +92,10 @@ mod tests {
     #[test]
     fn every_rule_of_a_dependency_text_is_read() {
         let text = "a.o: a.c /usr/include/stdio.h \\\n  inc/my\\ header.h\nb.o: b.c inc/b.h\n";
-        assert_eq!(prerequisites(text), ["a.c", "/usr/include/stdio.h", "inc/my header.h", "b.c", "inc/b.h"].map(PathBuf::from).to_vec());
+        assert_eq!(
+            crate::frontend::parse_depfile(text),
+            ["a.c", "/usr/include/stdio.h", "inc/my header.h", "b.c", "inc/b.h"].map(PathBuf::from).to_vec()
+        );
     }
 
     #[test]
@@ -193,7 +106,7 @@ mod tests {
         std::fs::write(&header, "#define N 1\n").unwrap();
         let exe = dir.path().join("built");
         std::fs::write(&exe, b"ELF").unwrap();
-        let cache = ExeCache { dir: dir.path().join("cache"), key: "k1".into() };
+        let cache = ExeCache { shelf: executables(dir.path().join("cache")), key: "k1".into() };
         let out = dir.path().join("out");
         assert!(!cache.lookup(&out), "nothing stored yet");
         cache.store(&exe, &format!("x.o: {} {}\n", source.display(), header.display()));
@@ -201,7 +114,7 @@ mod tests {
         assert_eq!(std::fs::read(&out).unwrap(), b"ELF");
         std::fs::write(&header, "#define N 2\n").unwrap();
         assert!(!cache.lookup(&out), "a changed header is a miss");
-        let unreadable = ExeCache { dir: dir.path().join("cache"), key: "k2".into() };
+        let unreadable = ExeCache { shelf: executables(dir.path().join("cache")), key: "k2".into() };
         unreadable.store(&exe, "y.o: no-such-file.c\n");
         assert!(!unreadable.lookup(&out), "a file that cannot be read leaves no entry");
     }
