@@ -41,6 +41,24 @@ impl InstKind {
     }
 }
 
+impl InstKind {
+    /// The operands whose address the result carries on (a GEP's base, a
+    /// bit or address-space cast's value, a freeze's, a select's two
+    /// sides, a phi's incoming values); None for any other instruction.
+    /// What analyses following a pointer through a function walk.
+    pub fn address_operands(&self) -> Option<SmallVec<[&Operand; 3]>> {
+        use super::CastOp;
+        use smallvec::smallvec;
+        Some(match self {
+            InstKind::Gep { base, .. } => smallvec![base],
+            InstKind::Cast { op: CastOp::BitCast | CastOp::AddrSpaceCast, value, .. } | InstKind::Freeze(value) => smallvec![value],
+            InstKind::Select { then, otherwise, .. } => smallvec![then, otherwise],
+            InstKind::Phi { incoming } => incoming.iter().map(|(_, o)| o).collect(),
+            _ => return None,
+        })
+    }
+}
+
 impl Terminator {
     /// The operands this terminator reads: a branch's condition, a
     /// switch's value, a returned value.

@@ -153,13 +153,7 @@ fn addresses_of_private_variables(f: &Function) -> FxHashMap<RegId, FxHashSet<Re
         let mut grew = false;
         for inst in f.blocks.iter().flat_map(|b| b.insts.iter()) {
             let Some(dest) = inst.dest else { continue };
-            let sources: Vec<&Operand> = match &inst.kind {
-                InstKind::Gep { base, .. } => vec![base],
-                InstKind::Cast { op: CastOp::BitCast | CastOp::AddrSpaceCast, value, .. } | InstKind::Freeze(value) => vec![value],
-                InstKind::Select { then, otherwise, .. } => vec![then, otherwise],
-                InstKind::Phi { incoming } => incoming.iter().map(|(_, o)| o).collect(),
-                _ => continue,
-            };
+            let Some(sources) = inst.kind.address_operands() else { continue };
             let found: Vec<RegId> = sources
                 .into_iter()
                 .filter_map(|o| match o {
