@@ -60,6 +60,13 @@ common::fixture_tests!(
     cooperative_launch_unknown_fit,
     device_queries,
     device_queries_free_assumed,
+    func_attributes,
+    func_attributes_regs_assumed,
+    host_function_in_stream,
+    host_register,
+    streams_many_symbolic_writes_ok,
+    streams_many_symbolic_writes_undecided,
+    kernel_faults_past_limit,
 );
 
 /// The report of a fixture, run with `--json -`.
@@ -374,4 +381,51 @@ fn cooperative_launch_of_unknown_fit_is_named_as_not_checked() {
     );
     assert_eq!(f["location"]["line"], 36, "{f}");
     assert_eq!(json["coverage"]["checks"].as_u64(), Some(3200 + 3), "{json}");
+}
+
+/// Stream host functions and registered host memory compile and are
+/// named as not modelled, at the user's call.
+#[test]
+fn host_functions_and_registered_memory_are_named_as_not_modelled() {
+    for (name, line, start) in [
+        ("host_function_in_stream", 18, "CUDA runtime use not modelled: cudaLaunchHostFunc: the host function runs on another CPU thread"),
+        ("host_register", 10, "CUDA runtime use not modelled: cudaHostRegister: registered host memory is reachable from kernels"),
+    ] {
+        let json = report(name);
+        assert_eq!(json["verdict"], "inconclusive", "{name}: {json}");
+        let f = &json["findings"][0];
+        assert_eq!(f["kind"], "unsupported", "{name}: {f}");
+        assert!(f["message"].as_str().unwrap().starts_with(start), "{name}: {f}");
+        assert_eq!(f["location"]["line"], line, "{name}: {f}");
+    }
+}
+
+/// Two streams' kernels whose comparison needs more solver questions than
+/// one pair of operations gets: undecided, named with both launches.
+#[test]
+fn an_undecided_stream_comparison_names_both_operations() {
+    let json = report("streams_many_symbolic_writes_undecided");
+    let f = &json["findings"][0];
+    let message = f["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(
+            "not checked: whether the kernel launch on stream 2 (created at line 29) and the kernel launch (line 30) on stream 1"
+        ),
+        "{message}"
+    );
+    assert!(
+        message.ends_with("more than 256 pairs of accesses at offsets that depend on the input, too many to ask the solver about"),
+        "{message}"
+    );
+}
+
+/// More faulting kernel paths of one launch than the host is followed
+/// from: every fault is reported, and the limit is named.
+#[test]
+fn faulting_paths_past_the_limit_are_named() {
+    let json = report("kernel_faults_past_limit");
+    assert_eq!(json["verdict"], "findings", "{json}");
+    assert_eq!(json["limit"], "faulted-launch-paths", "{json}");
+    let cut = json["warnings"].as_array().and_then(|w| w.iter().find(|w| w["kind"] == "path-cut")).expect("a path-cut warning");
+    assert!(cut["message"].as_str().unwrap().starts_with("more than 16 kernel paths of the launch at line 23 faulted"), "{cut}");
 }

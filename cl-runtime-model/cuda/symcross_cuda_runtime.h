@@ -251,6 +251,40 @@ cudaError_t cudaEventDestroy(cudaEvent_t event);
  * cudaFuncAttributeMaxDynamicSharedMemorySize (both together up to 96 KiB
  * on sm_70). */
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
+/* A kernel's attributes (the toolkit's first fields). What ptxas decides
+ * and the model does not know (registers, local and constant bytes, the
+ * largest block the registers allow) is an input within the device's
+ * limits: no answer rests on one value. */
+struct cudaFuncAttributes {
+  size_t sharedSizeBytes;
+  size_t constSizeBytes;
+  size_t localSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+  int ptxVersion;
+  int binaryVersion;
+  int cacheModeCA;
+  int maxDynamicSharedSizeBytes;
+  int preferredShmemCarveout;
+};
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
+
+/* Host functions run by a stream (cudaLaunchHostFunc,
+ * cudaStreamAddCallback) run on another CPU thread, at the same time as
+ * the host program, and registered host memory (cudaHostRegister) makes
+ * copies from pageable memory asynchronous: neither is modelled, each is
+ * an `unsupported` finding (the verdict is no proof). */
+typedef void (*cudaHostFn_t)(void *user_data);
+typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *user_data);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *user_data);
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *user_data, unsigned flags);
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+#define cudaHostRegisterIoMemory 0x04
+#define cudaHostRegisterReadOnly 0x08
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned flags);
+cudaError_t cudaHostUnregister(void *ptr);
 /* Resident blocks per multiprocessor of the modelled device, from the
  * block size and the shared memory, static and dynamic (registers are not
  * known to the model, so this is an upper bound). */
@@ -364,6 +398,9 @@ template <class T> static inline cudaError_t cudaFuncSetCacheConfig(T *func, enu
 }
 template <class T> static inline cudaError_t cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value) {
   return cudaFuncSetAttribute((const void *)entry, attr, value);
+}
+template <class T> static inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *entry) {
+  return cudaFuncGetAttributes(attr, (const void *)entry);
 }
 template <class T>
 static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *num_blocks, T *func, int block_size,

@@ -487,35 +487,53 @@ cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared, 
  * kernel opted in to more dynamic shared memory (cudaFuncSetAttribute). */
 #define SYMCUDA_MAX_SHARED_OPTIN (96u << 10)
 #define SYMCUDA_MAX_ATTRIBUTES 32
+/* The carve-out a kernel asks for by default (cudaSharedmemCarveoutDefault). */
+#define SYMCUDA_DEFAULT_CARVEOUT (-1)
 static struct {
   const void *func;
-  int max_dynamic_shared;
+  int max_dynamic_shared; /* -1: not set */
+  int carveout;
 } attributes[SYMCUDA_MAX_ATTRIBUTES];
 static unsigned num_attributes;
+
+/* The attributes set for `func`, a new entry when there is none (NULL when
+ * the table is full: unsupported). */
+static int attribute_slot(const void *func) {
+  for (unsigned i = 0; i < num_attributes; i++)
+    if (attributes[i].func == func)
+      return (int)i;
+  if (num_attributes == SYMCUDA_MAX_ATTRIBUTES) {
+    __symcross_cuda_unsupported("cudaFuncSetAttribute on more than 32 kernels");
+    return -1;
+  }
+  attributes[num_attributes].func = func;
+  attributes[num_attributes].max_dynamic_shared = -1;
+  attributes[num_attributes].carveout = SYMCUDA_DEFAULT_CARVEOUT;
+  return (int)num_attributes++;
+}
 
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value) {
   SYMCUDA_UNLESS_FAULTED();
   if (!func)
     return fail(cudaErrorInvalidDeviceFunction);
-  if (attr == cudaFuncAttributePreferredSharedMemoryCarveout)
-    return value >= -1 && value <= 100 ? cudaSuccess : fail(cudaErrorInvalidValue);
+  if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) {
+    if (value < -1 || value > 100)
+      return fail(cudaErrorInvalidValue);
+    int i = attribute_slot(func);
+    if (i < 0)
+      return cudaErrorInvalidValue;
+    attributes[i].carveout = value;
+    return cudaSuccess;
+  }
   if (attr != cudaFuncAttributeMaxDynamicSharedMemorySize)
     return fail(cudaErrorInvalidValue);
   /* The kernel's static __shared__ arrays count against the same limit. */
   if (value < 0 || (size_t)value + __symcross_cuda_static_shared(func) > SYMCUDA_MAX_SHARED_OPTIN)
     return fail(cudaErrorInvalidValue);
-  for (unsigned i = 0; i < num_attributes; i++)
-    if (attributes[i].func == func) {
-      attributes[i].max_dynamic_shared = value;
-      return cudaSuccess;
-    }
-  if (num_attributes == SYMCUDA_MAX_ATTRIBUTES) {
-    __symcross_cuda_unsupported("cudaFuncSetAttribute on more than 32 kernels");
+  int i = attribute_slot(func);
+  if (i < 0)
     return cudaErrorInvalidValue;
-  }
-  attributes[num_attributes].func = func;
-  attributes[num_attributes].max_dynamic_shared = value;
-  num_attributes++;
+  attributes[i].max_dynamic_shared = value;
   return cudaSuccess;
 }
 
@@ -525,7 +543,7 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
  * maxDynamicSharedSizeBytes). */
 static size_t max_dynamic_shared(const void *func) {
   for (unsigned i = 0; i < num_attributes; i++)
-    if (attributes[i].func == func)
+    if (attributes[i].func == func && attributes[i].max_dynamic_shared >= 0)
       return attributes[i].max_dynamic_shared;
   size_t fixed = __symcross_cuda_static_shared(func);
   return fixed < SYMCUDA_MAX_SHARED_PER_BLOCK ? SYMCUDA_MAX_SHARED_PER_BLOCK - fixed : 0;
@@ -1273,4 +1291,73 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) 
   symcross_make_symbolic(&microseconds, sizeof microseconds, "cudaEventElapsedTime");
   *ms = microseconds * 1e-3f;
   return cudaSuccess;
+}
+
+/* A kernel's attributes. Known to the model: its static __shared__ bytes,
+ * the dynamic shared memory its launches may have, the carve-out asked
+ * for, the sm_70 it is compiled for. Decided by ptxas, so inputs within
+ * the device's limits: registers per thread (at most 255), local bytes
+ * per thread (at most 512 KiB), constant bytes (at most 64 KiB), and the
+ * largest block those registers allow (a multiple of 32, at most 1024). */
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!attr)
+    return fail(cudaErrorInvalidValue);
+  if (!func)
+    return fail(cudaErrorInvalidDeviceFunction);
+  struct cudaFuncAttributes a;
+  int regs, max_threads;
+  size_t local_bytes, const_bytes;
+  symcross_make_symbolic(&regs, sizeof regs, "cudaFuncGetAttributes.numRegs");
+  symcross_make_symbolic(&max_threads, sizeof max_threads, "cudaFuncGetAttributes.maxThreadsPerBlock");
+  symcross_make_symbolic(&local_bytes, sizeof local_bytes, "cudaFuncGetAttributes.localSizeBytes");
+  symcross_make_symbolic(&const_bytes, sizeof const_bytes, "cudaFuncGetAttributes.constSizeBytes");
+  symcross_assume(regs >= 0 && regs <= 255);
+  symcross_assume(max_threads >= 32 && max_threads <= (int)SYMCUDA_MAX_THREADS_PER_BLOCK && max_threads % 32 == 0);
+  symcross_assume(local_bytes <= (512ul << 10));
+  symcross_assume(const_bytes <= (64ul << 10));
+  a.sharedSizeBytes = __symcross_cuda_static_shared(func);
+  a.constSizeBytes = const_bytes;
+  a.localSizeBytes = local_bytes;
+  a.maxThreadsPerBlock = max_threads;
+  a.numRegs = regs;
+  a.ptxVersion = 70;
+  a.binaryVersion = 70;
+  a.cacheModeCA = 0;
+  a.maxDynamicSharedSizeBytes = (int)max_dynamic_shared(func);
+  a.preferredShmemCarveout = SYMCUDA_DEFAULT_CARVEOUT;
+  for (unsigned i = 0; i < num_attributes; i++)
+    if (attributes[i].func == func)
+      a.preferredShmemCarveout = attributes[i].carveout;
+  *attr = a;
+  return cudaSuccess;
+}
+
+/* Not modelled (symcross_cuda_runtime.h says why): an `unsupported`
+ * finding naming the function, which ends the path. */
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *user_data) {
+  (void)stream, (void)fn, (void)user_data;
+  __symcross_cuda_unsupported("cudaLaunchHostFunc: the host function runs on another CPU thread, at the same time as the host "
+                              "program, and its accesses to host memory are not compared with the program's");
+  return cudaErrorInvalidValue; /* not reached: the path ends above */
+}
+
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *user_data, unsigned flags) {
+  (void)stream, (void)callback, (void)user_data, (void)flags;
+  __symcross_cuda_unsupported("cudaStreamAddCallback: the callback runs on another CPU thread, at the same time as the host "
+                              "program, and its accesses to host memory are not compared with the program's");
+  return cudaErrorInvalidValue; /* not reached: the path ends above */
+}
+
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned flags) {
+  (void)ptr, (void)size, (void)flags;
+  __symcross_cuda_unsupported("cudaHostRegister: registered host memory is reachable from kernels and its asynchronous copies "
+                              "run while the host goes on, which the model does not follow for memory it did not allocate");
+  return cudaErrorInvalidValue; /* not reached: the path ends above */
+}
+
+cudaError_t cudaHostUnregister(void *ptr) {
+  (void)ptr;
+  __symcross_cuda_unsupported("cudaHostUnregister: registered host memory is not modelled");
+  return cudaErrorInvalidValue; /* not reached: the path ends above */
 }

@@ -34,6 +34,11 @@ pub enum Limit {
     /// A race check asked `Config::max_race_queries` solver queries about
     /// candidate pairs of accesses; the pairs left were not decided.
     RaceQueries,
+    /// More kernel paths of one CUDA launch faulted than the host program
+    /// is followed from (`exec::opencl::launch::MAX_FAULTED_CONTINUATIONS`):
+    /// each fault is reported, but the host's handling of the others'
+    /// failed launch was not run.
+    FaultedLaunchPaths,
 }
 
 impl Limit {
@@ -49,6 +54,7 @@ impl Limit {
             Limit::OpenPaths => "open-paths",
             Limit::Instructions => "instructions",
             Limit::RaceQueries => "race-queries",
+            Limit::FaultedLaunchPaths => "faulted-launch-paths",
         }
     }
 }
@@ -63,7 +69,7 @@ impl std::fmt::Display for Limit {
 mod tests {
     use super::Limit;
 
-    const ALL: [Limit; 9] = [
+    const ALL: [Limit; 10] = [
         Limit::Time,
         Limit::Paths,
         Limit::Memory,
@@ -73,6 +79,7 @@ mod tests {
         Limit::OpenPaths,
         Limit::Instructions,
         Limit::RaceQueries,
+        Limit::FaultedLaunchPaths,
     ];
 
     /// The JSON spelling is `name()`, which the text report and older

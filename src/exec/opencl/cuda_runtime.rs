@@ -47,10 +47,11 @@ pub struct DeviceLayout {
 const HOST_VISIBLE: [&str; 2] = ["managed memory", "pinned host memory"];
 
 /// The faulted kernel paths of one launch kept for the host to go on
-/// from (launch.rs); the others end at their finding, which is reported
-/// all the same, so only the host's error handling after them is not
+/// from (launch.rs), and one more, which tells the launch that its limit
+/// was passed; the others end at their finding, which is reported all
+/// the same, so only the host's error handling after them is not
 /// followed again.
-const MAX_FAULTED_PATHS: usize = 8;
+const MAX_FAULTED_PATHS: usize = crate::exec::opencl::launch::MAX_FAULTED_CONTINUATIONS + 1;
 
 /// How clang names a kernel's host stub: the kernel's name with this in
 /// front of its identifier (`_Z6vecAddPfi` -> `_Z21__device_stub__vecAddPfi`).

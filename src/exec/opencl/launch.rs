@@ -178,6 +178,16 @@ impl<'m> Executor<'m> {
         if pair {
             return Err(self.unsupported(state, loc, above_enumeration_limit(&launch)));
         }
+        if faulted.len() > MAX_FAULTED_CONTINUATIONS {
+            let line = self.cx.location(loc).line;
+            self.cut_path(
+                crate::exec::engine::executor::LimitHit::FaultedLaunchPaths,
+                format!(
+                    "more than {MAX_FAULTED_CONTINUATIONS} kernel paths of the launch at line {line} faulted: each fault is reported, but the \
+                     host program was followed past the failed launch from the first {MAX_FAULTED_CONTINUATIONS} only"
+                ),
+            );
+        }
         let results: Vec<(State, u32)> =
             finished.into_iter().map(|k| (k, KERNEL_RAN)).chain(faulted.into_iter().take(MAX_FAULTED_CONTINUATIONS)).collect();
         self.continue_host(state, results, &shifted, launch.host_files_at as i64, dest)
@@ -316,7 +326,8 @@ pub(super) const KERNEL_RAN: u32 = 0;
 /// one input region where the launch fails; past this many the others end
 /// at their finding (which is reported all the same), so the host's
 /// error handling is followed for a few of them and the run stays small.
-const MAX_FAULTED_CONTINUATIONS: usize = 8;
+/// Going past it is the limit `faulted-launch-paths`, named in the report.
+pub(super) const MAX_FAULTED_CONTINUATIONS: usize = 16;
 
 /// The message of a launch above `HOST_LAUNCH_ENUMERATE_UP_TO`, in the
 /// words of the launch's language.
