@@ -66,6 +66,8 @@ common::fixture_tests!(
     curand_shared_state_race,
     curand_mtgp32_block_ok,
     curand_mtgp32_block_too_large,
+    cooperative_groups_two_sync_sites,
+    syncthreads_count_divergent,
 );
 
 #[test]
@@ -231,4 +233,24 @@ fn a_block_that_ends_before_the_grid_barrier_is_named() {
     let (message, _) = finding_message("cooperative_groups_grid_sync_block_exits", "barrier-divergence");
     assert!(message.contains("waits at the grid barrier at line 13"), "{message}");
     assert!(message.contains("of block (1,0,0) finished the kernel"), "{message}");
+}
+
+/// A divergence at a sync the shipped headers implement (a cooperative
+/// group's `sync()`, `__syncthreads_count`) is reported at the user's call,
+/// not inside the header.
+#[test]
+fn a_divergent_group_sync_is_reported_at_the_users_line() {
+    for (name, line) in
+        [("cooperative_groups_divergent_sync", 12), ("syncthreads_count_divergent", 8), ("cooperative_groups_two_sync_sites", 14)]
+    {
+        let report = report(name, &[]);
+        let f = report["findings"]
+            .as_array()
+            .and_then(|fs| fs.iter().find(|f| f["kind"] == "barrier-divergence"))
+            .unwrap_or_else(|| panic!("{name}: no divergence: {report}"));
+        assert_eq!(f["location"]["line"], line, "{name}: {f}");
+        assert!(f["location"]["file"].as_str().unwrap_or("").ends_with(&format!("{name}.cu")), "{name}: {f}");
+        let message = f["message"].as_str().unwrap_or("");
+        assert!(message.contains(&format!("waits at the barrier at line {line}")), "{name}: {message}");
+    }
 }

@@ -42,6 +42,13 @@ common::fixture_tests!(
     lockstep_half_warps,
     lockstep_activemask_ok,
     lockstep_activemask_wrong_answer,
+    activemask_every_set_ok,
+    activemask_assumed_whole_warp,
+    activemask_diverged_use,
+    activemask_syncwarp_race,
+    activemask_reduction_ok,
+    only_warp_between_blocks_ok,
+    only_warp_one_store_race,
 );
 
 #[test]
@@ -188,4 +195,66 @@ fn warp_sync_takes_a_warp_width() {
     ]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("--warp-sync takes the lanes of a warp, 1 to 32, not 64"), "{}", run.stderr);
+}
+
+/// Without --warp-sync a shuffle with `__activemask()`'s mask may find the
+/// caller alone: the wrong answer is found, and not confirmed, saying why.
+#[test]
+fn a_finding_resting_on_an_active_mask_is_not_confirmed() {
+    let json = run_with("activemask_assumed_whole_warp", |a| a);
+    let f = json["findings"].as_array().and_then(|f| f.iter().find(|f| f["kind"] == "mismatch")).cloned().expect("a mismatch");
+    assert_eq!(f["status"], "unconfirmed", "{f}");
+    let msg = f["message"].as_str().unwrap_or("");
+    assert!(msg.contains("rests on a mask __activemask() returned"), "{msg}");
+}
+
+/// Two lanes that may share one `__activemask()` mask, one shuffling with
+/// it and the other waiting at a barrier: named with both lanes and lines.
+#[test]
+fn a_lane_leaving_a_shared_active_mask_is_named() {
+    let msg = message("activemask_diverged_use", "invalid-warp-mask");
+    assert!(msg.contains("call __activemask() at line 9"), "{msg}");
+    assert!(msg.contains("calls __shfl_xor_sync with that mask"), "{msg}");
+    assert!(msg.contains("waits at the barrier at line 12"), "{msg}");
+}
+
+/// `__syncwarp(__activemask())` orders nothing without --warp-sync, and
+/// the whole warp in lockstep.
+#[test]
+fn syncwarp_with_the_active_mask_orders_the_warp_only_in_lockstep() {
+    let json = run_with("activemask_syncwarp_race", |mut a| {
+        a.extend(["--warp-sync".to_string(), "32".to_string()]);
+        a
+    });
+    assert_eq!(json["verdict"], "equivalent", "{json}");
+}
+
+/// A mask computed from `__activemask()`'s result is not modelled, and the
+/// finding says why.
+#[test]
+fn a_mask_computed_from_the_active_mask_is_named() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = dir.path().join("half_mask.cu");
+    std::fs::write(
+        &src,
+        "__global__ void half(int *out) {\n  unsigned m = __activemask() & 0xffffu;\n  out[threadIdx.x] = __shfl_sync(m, 1, 0);\n}\n",
+    )
+    .unwrap();
+    let run = common::symcross(&["race", src.to_str().unwrap(), "--block", "32", "--grid", "1", "--json", "-"]);
+    let json = run.json.unwrap_or_else(|| panic!("no JSON report: {}", run.stderr));
+    assert_eq!(json["verdict"], "inconclusive", "{json}");
+    let msg = json["findings"][0]["message"].as_str().unwrap_or("");
+    assert!(msg.contains("__shfl_sync with a mask computed from what __activemask() returned"), "{msg}");
+}
+
+/// --only-warp: races between blocks are not looked for, and the report
+/// says so; without it the same kernel races between blocks.
+#[test]
+fn only_warp_leaves_out_races_between_warps_and_says_so() {
+    let json = run_with("only_warp_between_blocks_ok", |a| a);
+    let warned = json["warnings"].as_array().is_some_and(|w| w.iter().any(|w| w["kind"] == "only-warp"));
+    assert!(warned, "{json}");
+    let json = run_with("only_warp_between_blocks_ok", |a| a.into_iter().filter(|x| x != "--only-warp").collect());
+    assert_eq!(json["verdict"], "findings", "{json}");
+    assert_eq!(json["findings"][0]["kind"], "race", "{json}");
 }

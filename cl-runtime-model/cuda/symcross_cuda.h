@@ -94,9 +94,11 @@ __SYMCROSS_DI void __threadfence(void) { __symcross_mem_fence(3u); }
 __SYMCROSS_DI void __threadfence_system(void) { __symcross_mem_fence(3u); }
 
 /* __syncthreads_count/and/or: a barrier whose result counts the block's
- * true predicates, written with three barriers and a shared counter. */
+ * true predicates, written with three barriers and a shared counter.
+ * Real calls (not inlined), so that a divergence names the user's call. */
 template <typename T> __SYMCROSS_DI T __symcross_atomic_add(T *p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
-__SYMCROSS_DI int __syncthreads_count(int predicate) {
+#define __SYMCROSS_BARRIER_CALL static __device__ __attribute__((noinline))
+__SYMCROSS_BARRIER_CALL int __syncthreads_count(int predicate) {
     __shared__ int __symcross_votes;
     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
         __symcross_votes = 0;
@@ -108,8 +110,8 @@ __SYMCROSS_DI int __syncthreads_count(int predicate) {
     __syncthreads();
     return n;
 }
-__SYMCROSS_DI int __syncthreads_or(int predicate) { return __syncthreads_count(predicate) != 0; }
-__SYMCROSS_DI int __syncthreads_and(int predicate) {
+__SYMCROSS_BARRIER_CALL int __syncthreads_or(int predicate) { return __syncthreads_count(predicate) != 0; }
+__SYMCROSS_BARRIER_CALL int __syncthreads_and(int predicate) {
     return __syncthreads_count(predicate) == (int)(blockDim.x * blockDim.y * blockDim.z);
 }
 
@@ -180,7 +182,7 @@ __SYMCROSS_SHFL64_ALL(double)
 __SYMCROSS_WARP unsigned int __ballot_sync(unsigned int mask, int predicate) { return __nvvm_vote_ballot_sync(mask, predicate != 0); }
 __SYMCROSS_WARP int __all_sync(unsigned int mask, int predicate) { return __nvvm_vote_all_sync(mask, predicate != 0); }
 __SYMCROSS_WARP int __any_sync(unsigned int mask, int predicate) { return __nvvm_vote_any_sync(mask, predicate != 0); }
-__SYMCROSS_DI unsigned int __activemask(void) { return __nvvm_activemask(); }
+__SYMCROSS_WARP unsigned int __activemask(void) { return __nvvm_activemask(); }
 /* Matches: values of 32 or 64 bits, compared as bits (a float by its
  * encoding, as the hardware does). */
 #define __SYMCROSS_MATCH(T, U, N)                                                                    \
@@ -311,8 +313,9 @@ struct grid_group {
 };
 static __device__ __forceinline__ thread_block this_thread_block() { return thread_block(); }
 static __device__ __forceinline__ grid_group this_grid() { return grid_group(); }
-static __device__ __forceinline__ void synchronize(const thread_block &g) { g.sync(); }
-static __device__ __forceinline__ void synchronize(const grid_group &g) { g.sync(); }
+/* Real calls, so that a divergence names the user's call. */
+static __device__ __attribute__((noinline)) void synchronize(const thread_block &g) { g.sync(); }
+static __device__ __attribute__((noinline)) void synchronize(const grid_group &g) { g.sync(); }
 } // namespace cooperative_groups
 
 #include "symcross_cuda_math.h"

@@ -324,6 +324,10 @@ pub struct RaceArgs {
     /// then race-free (GPUVerify's `--warp-sync=N`). Enumerate mode only.
     #[arg(long, value_name = "N")]
     pub warp_sync: Option<u32>,
+    /// Only look for races between threads of one warp (GPUVerify's `--only-warp`): races between
+    /// warps and between blocks are not checked, and the report says so.
+    #[arg(long)]
+    pub only_warp: bool,
     /// How the kernel is compiled.
     #[command(flatten)]
     pub compile: CompileArgs,

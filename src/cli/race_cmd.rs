@@ -68,6 +68,7 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
         }
         config.warp_sync = Some(w);
     }
+    config.only_warp = a.only_warp;
     if a.mode.is_none() && mode == RaceMode::Enumerate {
         config.max_open_paths = Some(ENUMERATION_OPEN_PATHS);
     }
@@ -108,6 +109,16 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
             message: "pair mode runs two threads, not warps: --warp-sync was not applied, and races between threads of one warp are \
                       reported as without it (--mode enumerate applies it)"
                 .into(),
+        });
+    }
+    if config.only_warp {
+        let lanes = config.warp_sync.unwrap_or(32);
+        report.warnings.push(crate::report::Warning {
+            kind: "only-warp",
+            message: format!(
+                "--only-warp: only races between threads of one warp ({lanes} consecutive threads of a block) were looked for; races \
+                 between warps and between blocks were not checked"
+            ),
         });
     }
     if !crate::cli::stdout_taken(&a.limits.json, &a.ci, &a.html) {

@@ -157,6 +157,9 @@ pub struct Config {
     /// The threads of a CUDA warp of this many lanes run in lockstep
     /// (`symcross race --warp-sync N`; default None: they need not).
     pub warp_sync: Option<u32>,
+    /// Only races between threads of one warp are looked for (`symcross
+    /// race --only-warp`, GPUVerify's; default false).
+    pub only_warp: bool,
 }
 
 impl Config {
@@ -209,6 +212,7 @@ impl Default for Config {
             local_memory_arbitrary: false,
             perf: None,
             warp_sync: None,
+            only_warp: false,
         }
     }
 }

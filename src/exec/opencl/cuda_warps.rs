@@ -153,12 +153,15 @@ impl<'m> Executor<'m> {
             if let Some(lanes) = self.lockstep_active_mask(state) {
                 return Some(Ok(Some(smallvec::smallvec![self.cx.pool.constant(32, lanes as u128)])));
             }
-            return Some(Ok(Some(self.active_mask(state))));
+            return Some(Ok(Some(self.active_mask(state, c))));
         }
         let Some(op) = warp_op(c.name) else {
             let msg = format!("{function} ({}) is not modelled", c.name);
             return Some(Err(self.unsupported(state, c.inst.loc, msg)));
         };
+        if let Some(result) = self.warp_call_with_active_mask(state, c, op, function) {
+            return Some(result);
+        }
         Some(Err(self.arrive_at_warp_meeting(state, c, op, function)))
     }
 }

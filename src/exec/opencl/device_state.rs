@@ -63,6 +63,9 @@ impl DeviceState for Gpu {
     /// Pair mode: a path that tests memory havocked at a barrier may need
     /// contents no device produces (havoc.rs).
     fn unconfirmable_because(&self, pool: &ExprPool, path: &[ExprId]) -> Option<&'static str> {
+        if self.activemask.mentioned_in(pool, path.iter().copied()) {
+            return Some(crate::exec::opencl::cuda_activemask::ACTIVEMASK_REASON);
+        }
         let from = self.log.havoc_fresh_from?;
         crate::exec::opencl::havoc::mentions_fresh_from(pool, path.iter().copied(), from)
             .then_some(crate::exec::opencl::havoc::HAVOC_REASON)

@@ -247,6 +247,7 @@ impl<'m> Executor<'m> {
                 && every_group
                 && self.cx.module.find_function(crate::exec::opencl::cuda_grid_sync::GRID_SYNC).is_some())
             .then(Default::default),
+            activemask: Default::default(),
         }));
     }
 }

@@ -181,6 +181,15 @@ impl<'m> Executor<'m> {
         budget: &mut QueryBudget,
     ) -> Decision {
         let (mut a, mut b) = (&log.records[c.a], &log.records[c.b]);
+        // --only-warp: a pair of two warps or blocks is no candidate.
+        let mut c = c;
+        if self.cx.config.only_warp {
+            let same_warp = self.same_warp_condition(log, a, b, gpu.ndrange.local);
+            if self.cx.pool.as_const(same_warp) == Some(0) {
+                return Decision::NoRace;
+            }
+            c.condition = self.cx.pool.and(c.condition, same_warp);
+        }
         // Report from the earlier source line, so that the same race found
         // on several paths (or in both orders) is reported once.
         let key = crate::race::location_key(a, b);
@@ -301,7 +310,7 @@ impl<'m> Executor<'m> {
                 .then(|| self.declared_result_doubt(std::iter::once(condition)))
                 .flatten()
         });
-        let doubt = doubt.or_else(|| whole_object_doubt(a, b));
+        let doubt = doubt.or_else(|| whole_object_doubt(a, b)).or_else(|| self.activemask_doubt(gpu, state, condition));
         let warp_note = self.warp_lockstep_note(log, a, b, gpu.ndrange.local, gpu.lockstep.as_ref().map(|l| l.width()), witness.as_ref());
         let benign_note = match benign {
             Some(true) => " (benign: both write the same value; --allow-benign-races hides it)".to_string(),

@@ -111,6 +111,13 @@ impl WarpCall {
     }
 }
 
+/// Whether `file` is one of the CUDA headers symcross ships
+/// (cl-runtime-model/cuda/), whose functions stand for the user's call.
+pub fn in_shipped_cuda_header(file: &str) -> bool {
+    const SHIPPED: [&str; 4] = ["cuda/symcross_cuda.h", "cuda/curand_kernel.h", "cuda/symcross_cuda_math.h", "cuda/symcross_cuda_faults.h"];
+    file == "symcross_cuda.h" || SHIPPED.iter().any(|h| file.ends_with(h))
+}
+
 /// The lane a shuffle of `mode` by `lane` reads, with operands `b` and
 /// `c`, as the PTX ISA defines `shfl.sync`: out of the lane's segment
 /// (`width`) or past the clamp, a lane reads its own value.
@@ -170,7 +177,8 @@ impl<'m> Executor<'m> {
             return self.unsupported(state, loc, msg);
         }
         let Some(mask) = self.forced_word(state, arg(mask_at).expect("checked above")) else {
-            return self.unsupported(state, loc, format!("{function} with a mask that depends on the input"));
+            let msg = self.unmodelled_mask_reason(state, arg(mask_at).expect("checked above"), function);
+            return self.unsupported(state, loc, msg);
         };
         let clamp = match op {
             WarpOp::Shuffle(_) => match self.forced_word(state, arg(3).expect("checked above")) {
@@ -198,6 +206,8 @@ impl<'m> Executor<'m> {
             WarpOp::Shuffle(_) => (arg(1), arg(2)),
             _ => (arg(value_at), None),
         };
+        let line = self.cx.location(loc).line;
+        self.activemask_left(state, format!("calls {function} at line {line} with mask {mask:#010x}"));
         let call = WarpCall { op, function, mask, value, source, clamp, dest: c.inst.dest, loc };
         device_mut(&mut state.gpu).items[cur].status = ItemStatus::AtWarp(Box::new(call));
         self.switch_work_item(state)
@@ -206,11 +216,21 @@ impl<'m> Executor<'m> {
     /// Where the user called the warp function: the header's wrapper
     /// (`__shfl_down_sync` calling its NVVM built-in) is called from there.
     pub(in crate::exec) fn user_call_site(&self, state: &State, loc: Loc) -> Loc {
-        let in_header = self.cx.module.file_name(loc).ends_with("symcross_cuda.h");
-        match state.stack.last() {
-            Some(frame) if in_header && state.stack.len() > 1 => frame.call_loc,
-            _ => loc,
+        self.user_call_frame(state, loc).0
+    }
+
+    /// The user's call that reached `loc` (in the running frame) through
+    /// functions of the shipped CUDA headers (a cooperative group's
+    /// `sync()`, `__syncthreads_count`, a warp function's wrapper): its
+    /// location and the index of the user's frame in the stack. `loc` and
+    /// the running frame when `loc` is the user's own.
+    pub(in crate::exec) fn user_call_frame(&self, state: &State, mut loc: Loc) -> (Loc, usize) {
+        let mut k = state.stack.len().saturating_sub(1);
+        while k > 0 && in_shipped_cuda_header(self.cx.module.file_name(loc)) {
+            loc = state.stack[k].call_loc;
+            k -= 1;
         }
+        (loc, k)
     }
 
     /// The only value `e` (32 bits) can take on the path, if there is one.
@@ -230,22 +250,19 @@ impl<'m> Executor<'m> {
         }
     }
 
-    /// `__activemask()`: the lanes running this instruction together with
-    /// the caller. Threads of a warp need not run in lockstep, so any set
-    /// of the warp's threads that includes the caller is possible: an
-    /// arbitrary value with the caller's bit set and no bit of a lane the
-    /// block does not have.
-    pub(in crate::exec) fn active_mask(&mut self, state: &State) -> Value {
-        let gpu = device(&state.gpu);
-        let (cur, n) = (gpu.current as u64, gpu.items.len() as u64);
-        let first = cur - cur % WARP_SIZE;
-        let lanes = (n - first).min(WARP_SIZE);
-        let existing = if lanes == 32 { u32::MAX } else { (1u32 << lanes) - 1 };
-        let any = self.cx.pool.fresh(32);
-        let within = self.cx.pool.constant(32, existing as u128);
-        let own = self.cx.pool.constant(32, 1u128 << (cur % WARP_SIZE));
-        let some = self.cx.pool.and(any, within);
-        smallvec::smallvec![self.cx.pool.or(some, own)]
+    /// Why a warp function's mask that can take more than one value is
+    /// not modelled: a mask `__activemask()` returned depends on the
+    /// schedule, any other on the input.
+    fn unmodelled_mask_reason(&self, state: &State, mask: ExprId, function: &str) -> String {
+        if !device(&state.gpu).activemask.mentioned_in(&self.cx.pool, std::iter::once(mask)) {
+            return format!("{function} with a mask that depends on the input");
+        }
+        format!(
+            "{function} with a mask computed from what __activemask() returned: without --warp-sync that mask is any set of the \
+             warp's threads that includes the caller (independent thread scheduling, sm_70), and a warp function is modelled for it \
+             only when given the mask exactly as the lane's last __activemask() returned it (--warp-sync N checks the code as \
+             written for warps in lockstep)"
+        )
     }
 
     /// After thread `cur` stopped (at a warp-level call, or for good):

@@ -201,6 +201,9 @@ pub struct Gpu {
     /// A CUDA kernel that may reach a grid barrier, run in enumerate mode
     /// over every block: the blocks waiting at it (cuda_grid_sync.rs).
     pub grid: Option<crate::exec::opencl::cuda_grid_sync::GridPhases>,
+    /// What `__activemask()` returned on the path and what the lanes did
+    /// with it (cuda_activemask.rs).
+    pub activemask: crate::exec::opencl::cuda_activemask::ActiveMasks,
 }
 
 impl<'m> Executor<'m> {
@@ -326,8 +329,14 @@ impl<'m> Executor<'m> {
             },
         };
         self.carry_unrollings_past_barrier(state);
-        let f = state.frame();
+        // A barrier inside a shipped CUDA header's function (a cooperative
+        // group's `sync()`) is the user's call of it: its line, and its
+        // identity, so two calls at different lines are two barriers.
+        let (loc, user_frame) = if self.cx.module.is_cuda() { self.user_call_frame(state, loc) } else { (loc, state.stack.len() - 1) };
+        let f = &state.stack[user_frame];
         let site = (f.func, f.block, f.pc);
+        let line = self.cx.location(loc).line;
+        self.activemask_left(state, format!("waits at the barrier at line {line}"));
         let gpu = device_mut(&mut state.gpu);
         let cur = gpu.current;
         gpu.items[cur].status = ItemStatus::AtBarrier { site, loc, flags, waits };
