@@ -47,8 +47,11 @@ common::fixture_tests!(
     activemask_diverged_use,
     activemask_syncwarp_race,
     activemask_reduction_ok,
+    activemask_ballot_of_every_lane,
     only_warp_between_blocks_ok,
     only_warp_one_store_race,
+    no_warp_within_warp_ok,
+    no_warp_between_warps_race,
 );
 
 #[test]
@@ -198,10 +201,14 @@ fn warp_sync_takes_a_warp_width() {
 }
 
 /// Without --warp-sync a shuffle with `__activemask()`'s mask may find the
-/// caller alone: the wrong answer is found, and not confirmed, saying why.
+/// caller alone, whose neighbour's value is then undefined: a confirmed
+/// finding. A finding that needs lanes grouped as the model does not
+/// follow (a ballot over the mask's lanes) is not confirmed, saying why.
 #[test]
 fn a_finding_resting_on_an_active_mask_is_not_confirmed() {
     let json = run_with("activemask_assumed_whole_warp", |a| a);
+    assert_eq!(json["findings"][0]["status"], "confirmed", "{json}");
+    let json = run_with("activemask_ballot_of_every_lane", |a| a);
     let f = json["findings"].as_array().and_then(|f| f.iter().find(|f| f["kind"] == "mismatch")).cloned().expect("a mismatch");
     assert_eq!(f["status"], "unconfirmed", "{f}");
     let msg = f["message"].as_str().unwrap_or("");
@@ -257,4 +264,26 @@ fn only_warp_leaves_out_races_between_warps_and_says_so() {
     let json = run_with("only_warp_between_blocks_ok", |a| a.into_iter().filter(|x| x != "--only-warp").collect());
     assert_eq!(json["verdict"], "findings", "{json}");
     assert_eq!(json["findings"][0]["kind"], "race", "{json}");
+}
+
+/// --no-warp: races inside a warp are not looked for, and the report says
+/// so; without it the same kernel races.
+#[test]
+fn no_warp_leaves_out_races_within_a_warp_and_says_so() {
+    let json = run_with("no_warp_within_warp_ok", |a| a);
+    let warned = json["warnings"].as_array().is_some_and(|w| w.iter().any(|w| w["kind"] == "no-warp"));
+    assert!(warned, "{json}");
+    let json = run_with("no_warp_within_warp_ok", |a| a.into_iter().filter(|x| x != "--no-warp").collect());
+    assert_eq!(json["verdict"], "findings", "{json}");
+    let run = common::symcross(&[
+        "race",
+        fixture_path("no_warp_within_warp_ok").to_str().unwrap(),
+        "--block",
+        "64",
+        "--grid",
+        "1",
+        "--no-warp",
+        "--only-warp",
+    ]);
+    assert_eq!(run.code, 2, "the two flags exclude each other: {}", run.stderr);
 }

@@ -326,8 +326,12 @@ pub struct RaceArgs {
     pub warp_sync: Option<u32>,
     /// Only look for races between threads of one warp (GPUVerify's `--only-warp`): races between
     /// warps and between blocks are not checked, and the report says so.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "no_warp")]
     pub only_warp: bool,
+    /// Only look for races between threads of different warps or blocks (GPUVerify's `--no-warp`):
+    /// races between two threads of one warp are not checked, and the report says so.
+    #[arg(long)]
+    pub no_warp: bool,
     /// How the kernel is compiled.
     #[command(flatten)]
     pub compile: CompileArgs,

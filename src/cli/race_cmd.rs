@@ -69,6 +69,7 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
         config.warp_sync = Some(w);
     }
     config.only_warp = a.only_warp;
+    config.no_warp = a.no_warp;
     if a.mode.is_none() && mode == RaceMode::Enumerate {
         config.max_open_paths = Some(ENUMERATION_OPEN_PATHS);
     }
@@ -118,6 +119,16 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
             message: format!(
                 "--only-warp: only races between threads of one warp ({lanes} consecutive threads of a block) were looked for; races \
                  between warps and between blocks were not checked"
+            ),
+        });
+    }
+    if config.no_warp {
+        let lanes = config.warp_sync.unwrap_or(32);
+        report.warnings.push(crate::report::Warning {
+            kind: "no-warp",
+            message: format!(
+                "--no-warp: only races between threads of different warps ({lanes} consecutive threads of a block) or blocks were looked \
+                 for; races between two threads of one warp were not checked"
             ),
         });
     }

@@ -160,6 +160,9 @@ pub struct Config {
     /// Only races between threads of one warp are looked for (`symcross
     /// race --only-warp`, GPUVerify's; default false).
     pub only_warp: bool,
+    /// Only races between threads of different warps (or blocks) are
+    /// looked for (`symcross race --no-warp`, GPUVerify's; default false).
+    pub no_warp: bool,
 }
 
 impl Config {
@@ -213,6 +216,7 @@ impl Default for Config {
             perf: None,
             warp_sync: None,
             only_warp: false,
+            no_warp: false,
         }
     }
 }

@@ -25,7 +25,10 @@
 //!   in warp_meeting.rs).
 //!
 //! A finding that rests on one of these arbitrary values is not confirmed:
-//! the scheduler may never group the lanes as its witness needs.
+//! the scheduler may never group the lanes as its witness needs. A
+//! shuffle's value from another lane is the exception: the caller may
+//! always run alone, and its mask then leaves that lane out, whose value
+//! is then undefined: any value, whatever the witness needs.
 
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
@@ -90,6 +93,9 @@ pub struct ActiveMasks {
     /// The fresh values (by number) standing for masks and for results of
     /// warp functions given one: findings resting on them are unconfirmed.
     pub fresh: Vec<u32>,
+    /// Shuffles' values from another lane (by number): undefined when the
+    /// caller runs alone, so a finding resting on them alone stands.
+    pub undefined: Vec<u32>,
     /// The calls of the running kernel, by lane.
     pub calls: Vec<ActiveMaskCall>,
     /// Sites whose undefined behaviour was reported.
@@ -115,6 +121,16 @@ impl<'m> Executor<'m> {
         let v = self.cx.pool.fresh(width);
         if let Expr::Fresh { id, .. } = *self.cx.pool.get(v) {
             device_mut(&mut state.gpu).activemask.fresh.push(id);
+        }
+        v
+    }
+
+    /// A shuffle's value from another lane: any value (fresh), which the
+    /// caller running alone gives too.
+    fn undefined_shuffle_value(&mut self, state: &mut State, width: u32) -> ExprId {
+        let v = self.cx.pool.fresh(width);
+        if let Expr::Fresh { id, .. } = *self.cx.pool.get(v) {
+            device_mut(&mut state.gpu).activemask.undefined.push(id);
         }
         v
     }
@@ -180,7 +196,7 @@ impl<'m> Executor<'m> {
                     return Some(Err(self.unsupported(state, loc, format!("{function} with a width that depends on the input"))));
                 };
                 let width = self.cx.pool.width(v);
-                let other = self.activemask_fresh(state, width);
+                let other = self.undefined_shuffle_value(state, width);
                 let from = |b: u32| if shuffle_source(mode, lane, b, clamp as u32) == lane { v } else { other };
                 let value = match self.cx.pool.as_const(b) {
                     Some(b) => from(b as u32),

@@ -1,5 +1,5 @@
 //! `race --only-warp` (GPUVerify's `--only-warp`): only races between
-//! threads of one warp are looked for. A pair of accesses is a candidate
+//! threads of one warp are looked for (`--no-warp`: only the others). A pair of accesses is a candidate
 //! only when its two threads are in the same block and in the same warp of
 //! it (consecutive threads by linear index, 32 of them, or the `N` of
 //! `--warp-sync N`); races between warps or between blocks are not asked

@@ -181,14 +181,16 @@ impl<'m> Executor<'m> {
         budget: &mut QueryBudget,
     ) -> Decision {
         let (mut a, mut b) = (&log.records[c.a], &log.records[c.b]);
-        // --only-warp: a pair of two warps or blocks is no candidate.
+        // --only-warp: a pair of two warps or blocks is no candidate;
+        // --no-warp: a pair of one warp is none.
         let mut c = c;
-        if self.cx.config.only_warp {
+        if self.cx.config.only_warp || self.cx.config.no_warp {
             let same_warp = self.same_warp_condition(log, a, b, gpu.ndrange.local);
-            if self.cx.pool.as_const(same_warp) == Some(0) {
+            let wanted = if self.cx.config.only_warp { same_warp } else { self.cx.pool.not(same_warp) };
+            if self.cx.pool.as_const(wanted) == Some(0) {
                 return Decision::NoRace;
             }
-            c.condition = self.cx.pool.and(c.condition, same_warp);
+            c.condition = self.cx.pool.and(c.condition, wanted);
         }
         // Report from the earlier source line, so that the same race found
         // on several paths (or in both orders) is reported once.
