@@ -287,3 +287,32 @@ fn no_warp_leaves_out_races_within_a_warp_and_says_so() {
     ]);
     assert_eq!(run.code, 2, "the two flags exclude each other: {}", run.stderr);
 }
+
+/// In pair mode "one warp" is a condition on the two symbolic threads:
+/// the witness of `--only-warp` names two threads of one warp of one
+/// block, that of `--no-warp` threads of two warps.
+#[test]
+fn only_warp_and_no_warp_hold_in_pair_mode() {
+    let json = run_with("only_warp_between_blocks_ok", |mut a| {
+        a.extend(["--mode".to_string(), "pair".to_string()]);
+        a
+    });
+    let f = &json["findings"][0];
+    assert_eq!(f["kind"], "race", "{json}");
+    let threads = |f: &serde_json::Value| -> Vec<(u64, u64)> {
+        f["race"]["accesses"]
+            .as_array()
+            .map(|a| a.iter().map(|x| (x["local_id"][0].as_u64().unwrap(), x["group_id"][0].as_u64().unwrap())).collect())
+            .unwrap_or_default()
+    };
+    let t = threads(f);
+    assert_eq!(t.len(), 2, "{f}");
+    assert!(t[0].1 == t[1].1 && t[0].0 / 32 == t[1].0 / 32, "one warp of one block: {t:?}");
+    let json = run_with("no_warp_between_warps_race", |mut a| {
+        a.extend(["--mode".to_string(), "pair".to_string()]);
+        a
+    });
+    let t = threads(&json["findings"][0]);
+    assert_eq!(t.len(), 2, "{json}");
+    assert!(t[0].1 != t[1].1 || t[0].0 / 32 != t[1].0 / 32, "two warps: {t:?}");
+}
