@@ -170,10 +170,10 @@ fn gep_with_mixed_indices_folds_constants_and_keeps_variables() {
     );
     let f = func(&m, "f");
     let geps: Vec<&InstKind> = insts(f).map(|i| &i.kind).collect();
-    assert_eq!(geps[0], &InstKind::Gep { base: Operand::Reg(RegId(0)), offset: 32 + 16 + 12, terms: vec![], bounds: vec![] });
+    assert_eq!(geps[0], &InstKind::Gep { base: Operand::Reg(RegId(0)), offset: 32 + 16 + 12, terms: vec![], bounds: vec![], flags: Default::default() });
     assert_eq!(
         geps[1],
-        &InstKind::Gep { base: Operand::Reg(RegId(0)), offset: 16 - 4, terms: vec![(Operand::Reg(RegId(1)), 32)], bounds: vec![] }
+        &InstKind::Gep { base: Operand::Reg(RegId(0)), offset: 16 - 4, terms: vec![(Operand::Reg(RegId(1)), 32)], bounds: vec![], flags: Default::default() }
     );
     assert_eq!(f.reg_names[2], "a");
 }
@@ -532,7 +532,13 @@ fn constant_expressions_fold_to_global_addresses() {
     let gep = insts(func(&m, "f")).next().unwrap();
     assert_eq!(
         gep.kind,
-        InstKind::Gep { base: Operand::Const(Const::GlobalAddr { global: arr, offset: 8 }), offset: 4, terms: vec![], bounds: vec![] }
+        InstKind::Gep {
+            base: Operand::Const(Const::GlobalAddr { global: arr, offset: 8 }),
+            offset: 4,
+            terms: vec![],
+            bounds: vec![],
+            flags: Default::default()
+        }
     );
     match &insts(func(&m, "g")).next().unwrap().kind {
         InstKind::Call { callee: Callee::External(n), args } => {

@@ -51,7 +51,9 @@ pub fn gep(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {
     }
     let dereferenced = llvm::only_dereferenced(inst);
     let bounds = folded.bounds.into_iter().map(|(term, len)| crate::ir::ArrayBound { term, len, dereferenced }).collect();
-    Ok(InstKind::Gep { base: fcx.operand_at(inst, 0)?, offset: folded.offset, terms, bounds })
+    let (inbounds, nuw) = llvm::gep_no_wrap_flags(inst);
+    let flags = crate::ir::PoisonFlags { inbounds, nuw, ..Default::default() };
+    Ok(InstKind::Gep { base: fcx.operand_at(inst, 0)?, offset: folded.offset, terms, bounds, flags })
 }
 
 pub fn atomic_rmw(fcx: &mut FnCx, inst: Value) -> Result<InstKind, String> {

@@ -123,6 +123,12 @@ pub fn is_non_negative(inst: Value) -> bool {
     // SAFETY: asked of `zext` and `uitofp` instructions only.
     unsafe { llvm_sys::core::LLVMGetNNeg(inst) != 0 }
 }
+/// Whether a `getelementptr` carries `inbounds` and `nuw`.
+pub fn gep_no_wrap_flags(inst: Value) -> (bool, bool) {
+    // SAFETY: asked of `getelementptr` instructions only.
+    let f = unsafe { llvm_sys::core::LLVMGEPGetNoWrapFlags(inst) };
+    (f & llvm_sys::LLVMGEPFlagInBounds != 0, f & llvm_sys::LLVMGEPFlagNUW != 0)
+}
 /// Whether an `or` carries `disjoint` (a bit set in both operands gives
 /// poison).
 pub fn is_disjoint(inst: Value) -> bool {

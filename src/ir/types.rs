@@ -334,6 +334,10 @@ pub struct PoisonFlags {
     /// `nneg` on `zext` and `uitofp`: the operand is not negative (the
     /// optimiser may then read it as signed).
     pub nneg: bool,
+    /// `inbounds` on `getelementptr`: the base and the result are inside
+    /// one object, or one past its end (C's rule for pointer arithmetic).
+    /// On a GEP, `nuw` says no offset addition wraps unsigned.
+    pub inbounds: bool,
 }
 
 /// What an instruction does, with its operands.
@@ -456,6 +460,8 @@ pub enum InstKind {
         /// The terms that index into an array of a declared length (a
         /// struct's array member, a local array): C's sub-object bounds.
         bounds: Vec<ArrayBound>,
+        /// `inbounds` and `nuw` (exec/ops/gep_promises.rs).
+        flags: PoisonFlags,
     },
     /// A call; the result is the callee's return value.
     Call {

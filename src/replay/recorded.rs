@@ -121,6 +121,9 @@ pub fn skip_reason(f: &Finding, dir: Option<&Path>) -> Option<&'static str> {
         {
             Some("a broken `nuw`, `nsw` (on `trunc`), `exact`, `disjoint` or `nneg` promise of the compiled code: UndefinedBehaviorSanitizer has no test of it")
         }
+        K::UndefinedBehaviour if f.undefined_behaviour == Some(crate::report::UndefinedOperation::OutOfBoundsPointerArithmetic) => Some(
+            "pointer arithmetic out of its object: UndefinedBehaviorSanitizer tests only its wrap-around (`pointer-overflow`), not the object's bounds",
+        ),
         K::UninitializedRead => Some("an uninitialised read needs MemorySanitizer, which cannot be combined with AddressSanitizer"),
         _ if f.witness.is_none() => Some("no witness"),
         K::UndefinedBehaviour if in_kernel(f, dir) => Some(

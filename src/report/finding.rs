@@ -152,6 +152,9 @@ pub enum UndefinedOperation {
     /// disjoint`: a bit set in both operands; `trunc nuw`/`nsw`: a bit or
     /// the sign dropped; `zext nneg`/`uitofp nneg`: a negative operand).
     BrokenPromise,
+    /// Pointer arithmetic the compiler marked `inbounds` (C's rule) leaves
+    /// its object: an address before its start or past one past its end.
+    OutOfBoundsPointerArithmetic,
 }
 
 impl UndefinedOperation {
@@ -167,6 +170,7 @@ impl UndefinedOperation {
             UndefinedOperation::InexactDivision => "inexact-division",
             UndefinedOperation::InvalidBuiltinUse => "invalid-builtin-use",
             UndefinedOperation::BrokenPromise => "broken-promise",
+            UndefinedOperation::OutOfBoundsPointerArithmetic => "out-of-bounds-pointer-arithmetic",
         }
     }
 }

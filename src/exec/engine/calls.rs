@@ -413,6 +413,12 @@ impl<'m> Executor<'m> {
     /// limit (`Executor::admit_allocation`).
     pub(in crate::exec) fn heap_allocate(&mut self, state: &mut State, size: u64, align: u64, loc: Loc) -> Result<ExprId, Step> {
         self.admit_allocation(size)?;
+        // A block the runtime model allocates for the user (C++'s `new`,
+        // `strdup`) is named after the user's call, not the model's line.
+        let loc = match self.in_runtime_model(loc) {
+            true => state.stack.iter().rev().map(|f| f.call_loc).find(|l| l.line != 0 && !self.in_runtime_model(*l)).unwrap_or(loc),
+            false => loc,
+        };
         let file = self.cx.module.file_name(loc).rsplit('/').next().unwrap_or("").to_string();
         let name = format!("heap block allocated at {file}:{}", loc.line);
         let id = state.memory.allocate(&mut self.cx.pool, size, align, ObjectKind::Heap, name);

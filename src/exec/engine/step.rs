@@ -66,7 +66,9 @@ impl<'m> Executor<'m> {
             }
             InstKind::Load { ptr, .. } => self.exec_load(state, func, inst, ptr),
             InstKind::Store { ptr, value, .. } => return self.exec_store(state, func, inst, ptr, value),
-            InstKind::Gep { base, offset, terms, bounds } => self.exec_gep(state, func, base, *offset, terms, bounds, inst.loc),
+            InstKind::Gep { base, offset, terms, bounds, flags } => {
+                self.exec_gep(state, func, base, *offset, terms, bounds, *flags, inst.loc)
+            }
             InstKind::Call { callee, args } => return self.exec_call(state, func, inst, callee, args),
             InstKind::ExtractElement { vector, index } => self.exec_extract_element(state, func, vector, index),
             InstKind::InsertElement { vector, element, index } => self.exec_insert_element(state, func, vector, element, index),

@@ -9,6 +9,7 @@
 use crate::exec::engine::executor::{Executor, Step};
 use crate::exec::engine::model_hooks::ModelHooks;
 use crate::exec::engine::state::State;
+use crate::exec::ops::gep_promises::GepStep;
 use crate::exec::ops::int_ops::Exec;
 use crate::expr::value::{scalar, Value};
 use crate::expr::{evaluate, CmpOp, ExprId};
@@ -74,22 +75,34 @@ impl<'m> Executor<'m> {
         offset: i64,
         terms: &[(Operand, i64)],
         bounds: &[crate::ir::ArrayBound],
+        flags: crate::ir::PoisonFlags,
         loc: Loc,
     ) -> Exec {
-        let mut addr = self.operand1(state, func, base);
+        let from = self.operand1(state, func, base);
         let off = self.cx.pool.constant(64, offset as u64 as u128);
-        addr = self.cx.pool.add(addr, off);
+        let mut addr = self.cx.pool.add(from, off);
         let start = addr;
         let mut index = smallvec::SmallVec::<[(ExprId, i64); 4]>::new();
+        let mut steps = smallvec::SmallVec::<[GepStep; 4]>::new();
+        if flags.nuw {
+            steps.push(GepStep { before: from, after: addr, index: None });
+        }
         for (idx, scale) in terms {
             let i = self.operand1(state, func, idx);
             let i = if self.cx.pool.width(i) < 64 { self.cx.pool.sext(i, 64) } else { self.cx.pool.trunc(i, 64) };
             index.push((i, *scale));
             let s = self.cx.pool.constant(64, *scale as u64 as u128);
             let term = self.cx.pool.mul(i, s);
+            let before = addr;
             addr = self.cx.pool.add(addr, term);
+            if flags.nuw {
+                steps.push(GepStep { before, after: addr, index: Some((i, *scale)) });
+            }
         }
         self.check_array_bounds(state, func, base, start, &index, bounds, loc)?;
+        if flags.inbounds || flags.nuw {
+            self.gep_promise_poison(state, loc, flags, from, addr, &steps);
+        }
         Ok(scalar(addr))
     }
 
@@ -97,6 +110,7 @@ impl<'m> Executor<'m> {
         let addr = self.operand1(state, func, ptr);
         let len = inst.ty.store_size();
         let access = self.resolve(state, addr, len, inst.loc, false)?;
+        self.breach_after_access(state, func, ptr, addr, &access, inst.loc, "the address of a load")?;
         if let crate::ir::InstKind::Load { align, .. } = inst.kind {
             self.check_alignment(state, addr, &access, len, align, false, inst.loc)?;
         }
@@ -121,6 +135,9 @@ impl<'m> Executor<'m> {
         let shadow = value_shadow.as_ref().map(|s| (value_to_bytes(&mut self.cx.pool, &t, &s.mask), s.origin));
         match self.resolve(state, addr, bytes.len() as u64, inst.loc, true) {
             Ok(access) => {
+                if let Err(step) = self.breach_after_access(state, func, ptr, addr, &access, inst.loc, "the address of a store") {
+                    return step;
+                }
                 // The poison of an undefined operation is not: a kernel's
                 // arithmetic on arbitrary buffer contents would all be
                 // findings. It is one where it decides something, in the
@@ -164,6 +181,7 @@ impl<'m> Executor<'m> {
         let x = self.operand1(state, func, value);
         let len = inst.ty.store_size();
         let access = self.resolve(state, addr, len, inst.loc, true)?;
+        self.breach_after_access(state, func, ptr, addr, &access, inst.loc, "the address of an atomic operation")?;
         let bytes = self.read_bytes(state, &access, len, inst.loc);
         let old = bytes_to_value(&mut self.cx.pool, &inst.ty, &bytes)[0];
         let p = &mut self.cx.pool;
@@ -218,6 +236,7 @@ impl<'m> Executor<'m> {
         let e = self.operand1(state, func, expected);
         let n = self.operand1(state, func, new);
         let access = self.resolve(state, addr, t.store_size(), inst.loc, true)?;
+        self.breach_after_access(state, func, ptr, addr, &access, inst.loc, "the address of an atomic operation")?;
         let bytes = self.read_bytes(state, &access, t.store_size(), inst.loc);
         let old = bytes_to_value(&mut self.cx.pool, &t, &bytes)[0];
         let ok = self.cx.pool.eq(old, e);

@@ -316,7 +316,11 @@ impl<'m> Executor<'m> {
             InstKind::Select { cond, folded: true, .. } => (cond, "a branch condition"),
             _ => return true,
         };
+        let access = matches!(inst.kind, InstKind::Load { .. } | InstKind::Store { .. } | InstKind::AtomicRmw { .. } | InstKind::CmpXchg { .. });
         match self.operand_shadow(state, func, op, inst.loc) {
+            // An address a GEP moved out of its object: checked once the
+            // access is resolved (exec/ops/gep_promises.rs).
+            Some(s) if access && self.is_breach(s.origin) => true,
             Some(s) => self.uninit_use(state, &s, inst.loc, what),
             None => true,
         }
@@ -407,8 +411,12 @@ impl<'m> Executor<'m> {
         if computes {
             return shadows.iter().flatten().next().map(|s| s.origin);
         }
+        // Built-ins that access memory through a pointer find an address
+        // outside its object there (`out-of-bounds`): a GEP's breach is
+        // not a use of theirs.
+        let accesses = name.starts_with("llvm.mem") || name.starts_with("symcross_");
         for (k, s) in shadows.iter().enumerate() {
-            if let Some(s) = s {
+            if let Some(s) = s.as_ref().filter(|s| !(accesses && self.is_breach(s.origin))) {
                 let what = if name.starts_with("llvm.assume") {
                     "the condition of `llvm.assume`".to_string()
                 } else {

@@ -5,6 +5,7 @@ pub(in crate::exec) mod cast_ops;
 pub(in crate::exec) mod cast_promises;
 pub(in crate::exec) mod contraction;
 pub(in crate::exec) mod fp_ops;
+pub(in crate::exec) mod gep_promises;
 pub(in crate::exec) mod int_ops;
 pub mod intrinsics;
 pub(in crate::exec) mod masked_access;

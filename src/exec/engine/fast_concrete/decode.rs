@@ -134,12 +134,14 @@ pub(super) enum Op {
         t: Src,
         e: Src,
     },
-    /// Each term: the index, its scale and its width.
+    /// Each term: the index, its scale and its width. `inbounds`: a
+    /// result outside the base's object goes to the general step.
     Gep {
         dst: u32,
         base: Src,
         offset: i64,
         terms: Box<[(Src, i64, u32)]>,
+        inbounds: bool,
     },
     /// A load of the instruction's type.
     Load {
@@ -525,12 +527,13 @@ impl<'m> Executor<'m> {
             InstKind::Select { cond, then, otherwise, .. } => {
                 Op::Select { dst: dst?, c: self.src(cond)?, t: self.src(then)?, e: self.src(otherwise)? }
             }
-            InstKind::Gep { base, offset, terms, .. } => {
+            // A `nuw` promise is the general step's to test.
+            InstKind::Gep { base, offset, terms, flags, .. } if !flags.nuw => {
                 let terms = terms
                     .iter()
                     .map(|(op, scale)| Some((self.src(op)?, *scale, operand_width(func, op)?)))
                     .collect::<Option<Box<[_]>>>()?;
-                Op::Gep { dst: dst?, base: self.src(base)?, offset: *offset, terms }
+                Op::Gep { dst: dst?, base: self.src(base)?, offset: *offset, terms, inbounds: flags.inbounds }
             }
             InstKind::Load { ptr, .. } if is_scalar(&inst.ty) && inst.ty.store_size() > 0 => {
                 Op::Load1 { dst: dst?, ptr: self.src(ptr)?, width: inst.ty.scalar_bits().max(1), len: inst.ty.store_size() as u32 }

@@ -499,6 +499,18 @@ fn plain_place(memory: &Memory, addr: u64, len: u64, write: bool) -> Option<(Obj
     (!write || !o.read_only).then_some((obj, off))
 }
 
+/// Whether an `inbounds` GEP from `base` to `addr` keeps to the base's
+/// object (or the base is in none): else the general step marks the
+/// breach (exec/ops/gep_promises.rs).
+#[inline]
+fn keeps_to_object(memory: &Memory, pool: &ExprPool, base: ExprId, addr: ExprId) -> bool {
+    let (Some(b), Some(a)) = (pool.as_const(base), pool.as_const(addr)) else { return false };
+    let Some(obj) = memory.object_near(b as u64) else { return true };
+    let o = memory.object(obj);
+    let (b, a, end) = (b as u64, a as u64, o.base + o.size);
+    !(o.base..=end).contains(&b) || (o.base..=end).contains(&a)
+}
+
 /// A GEP on constants computed as one sum, when the general step's
 /// sequence of pool calls would give the same handle with no pool entry
 /// made on the way (every partial result carried inline).
@@ -876,7 +888,7 @@ impl<'m> Executor<'m> {
                     }
                     frame.regs[*dst as usize] = Some(r);
                 }
-                Op::Gep { dst, base, offset, terms } => {
+                Op::Gep { dst, base, offset, terms, inbounds } => {
                     let Some(base) = lane(consts, frame, pool, *base) else { break Exit::Stop };
                     let r = match gep_numbers(frame, pool, base, *offset, terms) {
                         Some(r) => r,
@@ -901,6 +913,9 @@ impl<'m> Executor<'m> {
                             addr
                         }
                     };
+                    if *inbounds && !keeps_to_object(memory, pool, base, r) {
+                        break Exit::Stop;
+                    }
                     put(frame, *dst, r);
                 }
                 Op::Load1 { dst, ptr, width, len } => {
