@@ -362,3 +362,16 @@ fn aarch64_blocks_from_new_end_on_guard_pages() {
     assert_eq!(code, 0, "{out}");
     assert_eq!(json["findings"].as_array().map(Vec::len), Some(0), "{out}");
 }
+
+/// A finding on a block from C++'s `new` names the user's `new` line as
+/// where the block was allocated, not the runtime model's call to malloc
+/// inside `operator new[]` (it said `libcxx_new.c:11`).
+#[test]
+fn a_block_from_new_is_named_after_the_users_new_line() {
+    let (code, json, out) = check("aarch64_new_overflow.cc", &["--no-replay"]);
+    assert_eq!(code, 1, "{out}");
+    let f = &json["findings"][0];
+    assert_eq!(f["kind"], "out-of-bounds", "{f:#}");
+    let msg = f["message"].as_str().unwrap_or("");
+    assert!(msg.contains("heap object `heap block allocated at aarch64_new_overflow.cc:14`"), "{f:#}");
+}

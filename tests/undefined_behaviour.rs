@@ -82,7 +82,41 @@ known_answers!(
     a_square_widened_with_zext_nneg_at_o2_overflows => "cast_promises_o2_broken.c",
     overflow_in_a_host_programs_kernel_is_undefined => "kernel_signed_overflow_host.c",
     wrapping_unsigned_product_in_a_kernel_is_equivalent => "kernel_signed_overflow_host_fixed.c",
+    a_pointer_moved_out_of_its_array_and_back_is_undefined => "gep_moved_back.c",
+    the_same_element_by_its_index_is_equivalent => "gep_moved_back_fixed.c",
+    a_pointer_stepped_past_one_past_the_end_is_undefined => "gep_stride_past_end.c",
+    the_same_stride_by_index_is_equivalent => "gep_stride_past_end_fixed.c",
+    end_pointers_and_backward_loops_are_no_finding => "gep_idioms.c",
+    a_read_past_the_end_stays_out_of_bounds => "gep_read_past_end.c",
+    broken_gep_nuw_is_undefined => "gep_nuw_broken.ll",
+    kept_gep_nuw_is_no_finding => "gep_nuw_kept.ll",
 );
+
+/// An `inbounds` address computation that leaves its object is the
+/// finding, at the GEP, whatever uses it: a read after moving the pointer
+/// back inside, a comparison with the end. Confirmed by the model only
+/// (UBSan tests no object bounds of pointer arithmetic), with the witness
+/// that breaks the rule; -O0 and -O2 alike.
+#[test]
+fn pointer_arithmetic_out_of_its_object_is_found_at_the_gep() {
+    for opt in ["-O0", "-O2"] {
+        let cases: [(&str, u64, &str, &str, fn(u32) -> bool); 2] = [
+            ("gep_moved_back.c", 13, "k", "the address of a load", |k| (5..8).contains(&k)),
+            ("gep_stride_past_end.c", 10, "n", "a branch condition", |n| n == 5),
+        ];
+        for (name, line, input, use_, breaks) in cases {
+            let f = undefined_finding(&check(name, &["--cflags", opt]));
+            assert_eq!(f["undefined_behaviour"], "out-of-bounds-pointer-arithmetic", "{opt} {name}: {f:#}");
+            assert_eq!(f["location"]["line"], line, "{opt} {name}: at the GEP: {f:#}");
+            assert_eq!(f["status"], "confirmed-by-model", "{opt} {name}: {f:#}");
+            assert!(f["message"].as_str().unwrap_or("").contains("one past its end"), "{f:#}");
+            assert!(f["related"][0]["message"].as_str().unwrap_or("").contains(use_), "{opt} {name}: the use is named: {f:#}");
+            assert!(f["native"]["detail"].as_str().unwrap_or("").contains("pointer-overflow"), "{opt} {name}: why not replayed: {f:#}");
+            let v = words(f["witness"][input].as_str().unwrap_or_else(|| panic!("{input} in the witness: {f:#}")))[0];
+            assert!(breaks(v), "{opt} {name}: {input} = {v} keeps the pointer inside");
+        }
+    }
+}
 
 /// The finding of a run, which must be the only one and of kind
 /// `undefined-behaviour`.
