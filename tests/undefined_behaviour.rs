@@ -485,3 +485,27 @@ fn a_kernels_overflow_is_asked_of_the_solver_until_found_not_per_item() {
     let queries = run.json.as_ref().unwrap()["stats"]["queries"].as_u64().expect("queries");
     assert!(queries < 40, "{queries} solver queries for one operation of 256 work-items");
 }
+
+/// Kernels' questions about undefined behaviour have a budget
+/// (`--max-undefined-queries`): past it, uses of undefined results are
+/// not checked, the limit `undefined-queries` is named and the verdict is
+/// inconclusive; with the default budget the same kernel is race-free.
+#[test]
+fn kernel_undefined_behaviour_questions_have_a_named_budget() {
+    let path = fixture("kernel_undefined_budget.cl");
+    let race = |extra: &[&str]| {
+        let mut args = vec!["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--json", "-"];
+        args.extend_from_slice(extra);
+        common::symcross(&args)
+    };
+    let run = race(&["--max-undefined-queries", "2"]);
+    let json = run.json.as_ref().unwrap_or_else(|| panic!("no JSON report:\n{}\n{}", run.stdout, run.stderr));
+    assert_eq!(json["verdict"], "inconclusive", "{json:#}");
+    assert_eq!(json["limit"], "undefined-queries", "{json:#}");
+    assert!(run.stdout.contains("--max-undefined-queries 2"), "the budget is named: {}", run.stdout);
+    assert_eq!(json["findings"].as_array().map(Vec::len), Some(0), "{json:#}");
+    let run = race(&[]);
+    let json = run.json.as_ref().unwrap_or_else(|| panic!("no JSON report:\n{}\n{}", run.stdout, run.stderr));
+    assert_eq!(json["verdict"], "equivalent", "race-free: {json:#}");
+    assert_eq!(json["findings"].as_array().map(Vec::len), Some(0), "{json:#}");
+}

@@ -301,6 +301,11 @@ pub struct RaceArgs {
     /// `race-queries`).
     #[arg(long, value_name = "N", default_value_t = 2000)]
     pub max_race_queries: u64,
+    /// Solver questions the kernel may ask about undefined behaviour (an overflowed result
+    /// reaching a branch or an address); past it such uses are not checked and the verdict is
+    /// inconclusive (limit `undefined-queries`).
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub max_undefined_queries: u64,
     /// What `__local` memory no work-item wrote holds: indeterminate bytes, whose use (a branch, an
     /// address) is an `uninitialized-read` (default), or arbitrary defined values (GPUVerify's
     /// assumption).

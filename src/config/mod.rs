@@ -145,6 +145,12 @@ pub struct Config {
     /// are not decided and the run is inconclusive with the limit
     /// `race-queries`.
     pub max_race_queries: u64,
+    /// Solver questions kernels may ask about undefined behaviour (whether
+    /// an overflowed result reaches a branch, an address; default 2,000;
+    /// `symcross race --max-undefined-queries`). Past it such uses in
+    /// kernels are not checked and the run is inconclusive with the limit
+    /// `undefined-queries`.
+    pub max_undefined_queries: u64,
     /// `__local` memory no work-item of the group wrote holds arbitrary
     /// but defined values (GPUVerify's assumption; `--local-memory
     /// arbitrary`) instead of indeterminate ones, whose use is an
@@ -212,6 +218,7 @@ impl Default for Config {
             max_item_steps: None,
             benign_read_write: false,
             max_race_queries: 2000,
+            max_undefined_queries: 2000,
             local_memory_arbitrary: false,
             perf: None,
             warp_sync: None,

@@ -39,6 +39,10 @@ pub enum Limit {
     /// each fault is reported, but the host's handling of the others'
     /// failed launch was not run.
     FaultedLaunchPaths,
+    /// Kernels asked `Config::max_undefined_queries` solver questions
+    /// about undefined behaviour; later uses of undefined results in
+    /// kernels were not checked.
+    UndefinedQueries,
 }
 
 impl Limit {
@@ -55,6 +59,7 @@ impl Limit {
             Limit::Instructions => "instructions",
             Limit::RaceQueries => "race-queries",
             Limit::FaultedLaunchPaths => "faulted-launch-paths",
+            Limit::UndefinedQueries => "undefined-queries",
         }
     }
 }
@@ -69,7 +74,7 @@ impl std::fmt::Display for Limit {
 mod tests {
     use super::Limit;
 
-    const ALL: [Limit; 10] = [
+    const ALL: [Limit; 11] = [
         Limit::Time,
         Limit::Paths,
         Limit::Memory,
@@ -80,6 +85,7 @@ mod tests {
         Limit::Instructions,
         Limit::RaceQueries,
         Limit::FaultedLaunchPaths,
+        Limit::UndefinedQueries,
     ];
 
     /// The JSON spelling is `name()`, which the text report and older

@@ -124,6 +124,9 @@ pub struct RunLog {
     pub shard_uncertain: bool,
     /// The result of each element of each tolerance check reached.
     pub tolerance: Vec<crate::report::ToleranceResult>,
+    /// Questions asked of the solver about undefined behaviour in kernels
+    /// (`Config::max_undefined_queries`).
+    pub kernel_undefined_queries: u64,
 }
 
 impl RunLog {
@@ -145,6 +148,7 @@ impl RunLog {
             output: Vec::new(),
             shard_uncertain: false,
             tolerance: Vec::new(),
+            kernel_undefined_queries: 0,
         }
     }
 

@@ -269,6 +269,25 @@ impl<'m> Executor<'m> {
         if self.cx.pool.as_const(any) == Some(0) {
             return true;
         }
+        if state.gpu.is_some() && self.cx.pool.as_const(any).is_none() && self.decided_by_path(state, any).is_none() {
+            let max = self.cx.config.max_undefined_queries;
+            if self.log.kernel_undefined_queries >= max {
+                // Unasked: no verdict may rest on it.
+                if self.log.kernel_undefined_queries == max {
+                    self.log.kernel_undefined_queries += 1;
+                    let at = self.cx.location(op_loc);
+                    self.cut_path(
+                        crate::exec::engine::executor::LimitHit::UndefinedQueries,
+                        format!(
+                            "kernels asked {max} solver questions about undefined behaviour; later uses of undefined results (the first at {}:{}) were not checked (--max-undefined-queries {max})",
+                            at.file, at.line
+                        ),
+                    );
+                }
+                return true;
+            }
+            self.log.kernel_undefined_queries += 1;
+        }
         let (bad, good) = self.branch(state, any);
         if let Some(b) = bad {
             let msg = format!("undefined behaviour: {}", origin.what);
