@@ -32,7 +32,11 @@ use crate::exec::engine::state::State;
 use crate::expr::{evaluate, CmpOp, ExprId, ExprPool};
 use crate::ir::{Function, Loc, Operand, PoisonFlags};
 use crate::memory::{Access, ObjectKind};
-use crate::ranges::RangeAnalysis;
+use crate::ranges::{PathRanges, RangeAnalysis};
+
+/// The ranges a GEP's test reads: from structure, and from the facts of
+/// the path (with its constraints).
+type GepRanges<'a> = (&'a mut RangeAnalysis, &'a mut PathRanges, &'a [ExprId]);
 use crate::report::UndefinedOperation;
 
 /// One addition of a GEP: the address before it, the term added (an
@@ -64,7 +68,8 @@ impl<'m> Executor<'m> {
         if flags.inbounds {
             if let Some((start, end)) = self.base_object(state, base) {
                 let (p, ranges) = (&mut self.cx.pool, &mut self.shadow.operand_ranges);
-                let broken = left_object(p, ranges, base, addr, start, end);
+                let on_path = &mut self.shadow.path_ranges;
+                let broken = left_object(p, (ranges, on_path, &state.path), base, addr, start, end);
                 let what = format!(
                     "pointer arithmetic (an `inbounds` address computation) that leaves its object of {} bytes: only addresses inside it or one past its end may be computed",
                     end - start
@@ -174,20 +179,24 @@ fn outside(p: &mut ExprPool, addr: ExprId, start: u64, end: u64) -> ExprId {
 
 /// Whether a GEP from `base` (in `[start, end]`) to `addr` leaves the
 /// object; false without a query where constants or interval ranges keep
-/// `addr` inside.
-fn left_object(p: &mut ExprPool, ranges: &mut RangeAnalysis, base: ExprId, addr: ExprId, start: u64, end: u64) -> ExprId {
-    let inside = |p: &mut ExprPool, ranges: &mut RangeAnalysis, e: ExprId| match p.as_const(e) {
-        Some(v) => (start as u128..=end as u128).contains(&v),
-        None => {
-            let r = ranges.range(p, e).unsigned;
-            r.lo >= start as i128 && r.hi <= end as i128
+/// `addr` inside: from the expressions' structure, then from the facts of
+/// the path (`symcross_assume(n <= 8)` bounds `&a[n]`; a path's condition
+/// only grows, so they hold wherever the result is used).
+fn left_object(p: &mut ExprPool, ranges: GepRanges, base: ExprId, addr: ExprId, start: u64, end: u64) -> ExprId {
+    let (structural, on_path, path) = ranges;
+    let mut inside = |p: &mut ExprPool, e: ExprId| {
+        let within = |r: crate::ranges::Interval| r.lo >= start as i128 && r.hi <= end as i128;
+        match p.as_const(e) {
+            Some(v) => (start as u128..=end as u128).contains(&v),
+            None => within(structural.range(p, e).unsigned) || (!path.is_empty() && within(on_path.on(p, path).range(p, e).unsigned)),
         }
     };
-    if inside(p, ranges, addr) {
+    if inside(p, addr) {
         return p.bool_const(false);
     }
+    let base_inside = inside(p, base);
     let out = outside(p, addr, start, end);
-    if inside(p, ranges, base) {
+    if base_inside {
         return out;
     }
     // A base that may itself be outside (in the gap after its object) is
