@@ -170,10 +170,19 @@ fn gep_with_mixed_indices_folds_constants_and_keeps_variables() {
     );
     let f = func(&m, "f");
     let geps: Vec<&InstKind> = insts(f).map(|i| &i.kind).collect();
-    assert_eq!(geps[0], &InstKind::Gep { base: Operand::Reg(RegId(0)), offset: 32 + 16 + 12, terms: vec![], bounds: vec![], flags: Default::default() });
+    assert_eq!(
+        geps[0],
+        &InstKind::Gep { base: Operand::Reg(RegId(0)), offset: 32 + 16 + 12, terms: vec![], bounds: vec![], flags: Default::default() }
+    );
     assert_eq!(
         geps[1],
-        &InstKind::Gep { base: Operand::Reg(RegId(0)), offset: 16 - 4, terms: vec![(Operand::Reg(RegId(1)), 32)], bounds: vec![], flags: Default::default() }
+        &InstKind::Gep {
+            base: Operand::Reg(RegId(0)),
+            offset: 16 - 4,
+            terms: vec![(Operand::Reg(RegId(1)), 32)],
+            bounds: vec![],
+            flags: Default::default()
+        }
     );
     assert_eq!(f.reg_names[2], "a");
 }

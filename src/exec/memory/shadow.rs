@@ -316,7 +316,8 @@ impl<'m> Executor<'m> {
             InstKind::Select { cond, folded: true, .. } => (cond, "a branch condition"),
             _ => return true,
         };
-        let access = matches!(inst.kind, InstKind::Load { .. } | InstKind::Store { .. } | InstKind::AtomicRmw { .. } | InstKind::CmpXchg { .. });
+        let access =
+            matches!(inst.kind, InstKind::Load { .. } | InstKind::Store { .. } | InstKind::AtomicRmw { .. } | InstKind::CmpXchg { .. });
         match self.operand_shadow(state, func, op, inst.loc) {
             // An address a GEP moved out of its object: checked once the
             // access is resolved (exec/ops/gep_promises.rs).

@@ -295,7 +295,9 @@ mod tests {
 
     #[test]
     fn a_variable_only_loaded_is_unwritten() {
-        let gep = |base, dest| inst(InstKind::Gep { base, offset: 4, terms: Vec::new(), bounds: Vec::new(), flags: Default::default() }, Some(dest));
+        let gep = |base, dest| {
+            inst(InstKind::Gep { base, offset: 4, terms: Vec::new(), bounds: Vec::new(), flags: Default::default() }, Some(dest))
+        };
         let m = module_with(vec![
             load(addr(0), 0),
             gep(addr(1), 1),
@@ -339,7 +341,8 @@ mod tests {
         let at = |g: u32, offset: i64| Operand::Const(Const::GlobalAddr { global: GlobalId(g), offset });
         // A store at byte 4 of `k.written`, and one at byte 8 through a
         // constant address computation; `k.read` is only loaded.
-        let gep = inst(InstKind::Gep { base: at(1, 0), offset: 8, terms: Vec::new(), bounds: Vec::new(), flags: Default::default() }, Some(1));
+        let gep =
+            inst(InstKind::Gep { base: at(1, 0), offset: 8, terms: Vec::new(), bounds: Vec::new(), flags: Default::default() }, Some(1));
         let m = module_with(vec![load(addr(0), 0), store(at(1, 4)), gep, store(Operand::Reg(RegId(1)))]);
         let ranges = constant_offset_writes(&m);
         assert_eq!(ranges.get(&GlobalId(0)), Some(&Vec::new()));
@@ -349,8 +352,16 @@ mod tests {
         let select = inst(InstKind::Select { cond: one.clone(), then: addr(0), otherwise: addr(1), folded: false }, Some(2));
         assert!(constant_offset_writes(&module_with(vec![select, store(Operand::Reg(RegId(2)))])).is_empty());
         // A store at an index.
-        let indexed =
-            inst(InstKind::Gep { base: addr(1), offset: 0, terms: vec![(Operand::Reg(RegId(7)), 4)], bounds: Vec::new(), flags: Default::default() }, Some(3));
+        let indexed = inst(
+            InstKind::Gep {
+                base: addr(1),
+                offset: 0,
+                terms: vec![(Operand::Reg(RegId(7)), 4)],
+                bounds: Vec::new(),
+                flags: Default::default(),
+            },
+            Some(3),
+        );
         let m = module_with(vec![indexed, store(Operand::Reg(RegId(3)))]);
         assert_eq!(constant_offset_writes(&m).get(&GlobalId(1)), None);
     }
