@@ -100,7 +100,9 @@ known_answers!(
 #[test]
 fn pointer_arithmetic_out_of_its_object_is_found_at_the_gep() {
     for opt in ["-O0", "-O2"] {
-        let cases: [(&str, u64, &str, &str, fn(u32) -> bool); 2] = [
+        // Fixture, line of the GEP, input, the use, whether a value breaks it.
+        type Case = (&'static str, u64, &'static str, &'static str, fn(u32) -> bool);
+        let cases: [Case; 2] = [
             ("gep_moved_back.c", 13, "k", "the address of a load", |k| (5..8).contains(&k)),
             ("gep_stride_past_end.c", 10, "n", "a branch condition", |n| n == 5),
         ];
