@@ -88,6 +88,7 @@ known_answers!(
     the_same_stride_by_index_is_equivalent => "gep_stride_past_end_fixed.c",
     end_pointers_and_backward_loops_are_no_finding => "gep_idioms.c",
     a_read_past_the_end_stays_out_of_bounds => "gep_read_past_end.c",
+    a_pointer_out_of_its_array_passed_to_printf_is_undefined => "gep_passed_to_printf.c",
     broken_gep_nuw_is_undefined => "gep_nuw_broken.ll",
     kept_gep_nuw_is_no_finding => "gep_nuw_kept.ll",
 );
