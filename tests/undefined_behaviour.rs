@@ -512,3 +512,25 @@ fn kernel_undefined_behaviour_questions_have_a_named_budget() {
     assert_eq!(json["verdict"], "equivalent", "race-free: {json:#}");
     assert_eq!(json["findings"].as_array().map(Vec::len), Some(0), "{json:#}");
 }
+
+/// `race --check-stored-overflow`: a kernel's store of an overflowed
+/// product into `__global` memory is a use, a `signed-overflow` finding
+/// at the product; without it only its uses in the kernel are.
+#[test]
+fn a_stored_overflow_is_a_finding_under_check_stored_overflow() {
+    let path = fixture("kernel_stored_overflow.cl");
+    let race = |extra: &[&str]| {
+        let mut args = vec!["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--json", "-"];
+        args.extend_from_slice(extra);
+        common::symcross(&args)
+    };
+    let run = race(&["--check-stored-overflow"]);
+    let f = undefined_finding(&run);
+    assert_eq!(f["undefined_behaviour"], "signed-overflow", "{f:#}");
+    assert_eq!(f["location"]["line"], 7, "at the product: {f:#}");
+    assert!(f["related"][0]["message"].as_str().unwrap_or("").contains("the value stored into"), "{f:#}");
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let run = race(&[]);
+    let json = run.json.as_ref().unwrap_or_else(|| panic!("no JSON report:\n{}\n{}", run.stdout, run.stderr));
+    assert_eq!(json["findings"].as_array().map(Vec::len), Some(0), "{json:#}");
+}

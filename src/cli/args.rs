@@ -306,6 +306,11 @@ pub struct RaceArgs {
     /// inconclusive (limit `undefined-queries`).
     #[arg(long, value_name = "N", default_value_t = 2000)]
     pub max_undefined_queries: u64,
+    /// A store of an overflowed (undefined) result into `__global` memory is a use, a
+    /// `signed-overflow` finding, as the host reading it back would make it (off: only a
+    /// branch, an address or a divisor it decides is).
+    #[arg(long)]
+    pub check_stored_overflow: bool,
     /// What `__local` memory no work-item wrote holds: indeterminate bytes, whose use (a branch, an
     /// address) is an `uninitialized-read` (default), or arbitrary defined values (GPUVerify's
     /// assumption).

@@ -60,6 +60,7 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
     config.max_item_steps = Some(a.max_item_steps);
     config.max_race_queries = a.max_race_queries;
     config.max_undefined_queries = a.max_undefined_queries;
+    config.stored_overflow_is_use = a.check_stored_overflow;
     config.local_memory_arbitrary = a.local_memory == crate::cli::args::LocalMemory::Arbitrary;
     config.benign_read_write = a.allow_benign_read_write;
     config.perf = perf_config(&a.perf)?;

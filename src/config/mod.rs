@@ -151,6 +151,11 @@ pub struct Config {
     /// kernels are not checked and the run is inconclusive with the limit
     /// `undefined-queries`.
     pub max_undefined_queries: u64,
+    /// A kernel's store of an undefined result (an overflowed `nsw`
+    /// product) into `__global` memory is a use, as the host reading it
+    /// back would make it (`symcross race --check-stored-overflow`;
+    /// default off: only branches, addresses and divisors are uses).
+    pub stored_overflow_is_use: bool,
     /// `__local` memory no work-item of the group wrote holds arbitrary
     /// but defined values (GPUVerify's assumption; `--local-memory
     /// arbitrary`) instead of indeterminate ones, whose use is an
@@ -219,6 +224,7 @@ impl Default for Config {
             benign_read_write: false,
             max_race_queries: 2000,
             max_undefined_queries: 2000,
+            stored_overflow_is_use: false,
             local_memory_arbitrary: false,
             perf: None,
             warp_sync: None,

@@ -142,7 +142,9 @@ impl<'m> Executor<'m> {
                 // arithmetic on arbitrary buffer contents would all be
                 // findings. It is one where it decides something, in the
                 // kernel or in the host that reads it back.
-                let undefined = value_shadow.as_ref().is_some_and(|s| self.shadow.is_undefined(s.origin));
+                // (`race --check-stored-overflow` makes it one.)
+                let undefined = value_shadow.as_ref().is_some_and(|s| self.shadow.is_undefined(s.origin))
+                    && !(self.cx.config.stored_overflow_is_use && state.gpu.is_some());
                 if let Some(s) = value_shadow.filter(|_| !undefined && self.indeterminate_store_is_use(state, access.object)) {
                     let o = state.memory.object(access.object);
                     let at = match self.cx.pool.as_const(access.offset) {
