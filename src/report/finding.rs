@@ -422,6 +422,22 @@ pub struct MismatchExprs {
     /// (`left > right`), `left` and `right` being its operands.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<String>,
+    /// For an integer check left undecided: both sides in the integer
+    /// normal form, where they still differ (what no rule made meet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub normal_forms: Option<NormalForms>,
+}
+
+/// Both sides of an undecided integer check in the integer normal form,
+/// printed as `MismatchExprs` prints the sides.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct NormalForms {
+    /// Shared subterms as `N0 := ...` lines.
+    pub definitions: String,
+    /// The left side's normal form, its first differing subterm marked.
+    pub left: String,
+    /// The right side's normal form, its first differing subterm marked.
+    pub right: String,
 }
 
 /// The elements of a `symcross_check_equal` that differ under the witness.

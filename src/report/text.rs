@@ -4,7 +4,7 @@
 
 use super::colour::TextStyle;
 use super::diagnostic::{self, SourceCache};
-use super::finding::{DecodedInput, Finding, FindingKind, NativeOutcome, Status};
+use super::finding::{DecodedInput, Finding, FindingKind, NativeOutcome, NormalForms, Status};
 use super::json::{Report, Verdict};
 use std::fmt::Write;
 
@@ -227,6 +227,9 @@ fn render_finding(out: &mut String, f: &Finding, sources: &mut SourceCache, styl
                 let _ = writeln!(out, "  (the first differing subterms are marked ⟪ ⟫)");
             }
         }
+        if let Some(n) = &e.normal_forms {
+            normal_form_lines(out, n);
+        }
         if let (Some(l), Some(r)) = (&e.left_value, &e.right_value) {
             let ty = e.element_type.as_deref().map(|t| format!(" ({t})")).unwrap_or_default();
             let _ = writeln!(out, "  under the witness{ty}: left = {l}, right = {r}");
@@ -265,6 +268,45 @@ fn render_finding(out: &mut String, f: &Finding, sources: &mut SourceCache, styl
     for r in &f.related {
         diagnostic::note(out, &r.location, &r.message, style);
     }
+}
+
+/// An undecided integer check's sides in the integer normal form, short:
+/// the first subterms that differ there, then the forms themselves cut.
+fn normal_form_lines(out: &mut String, n: &NormalForms) {
+    let _ = writeln!(out, "  undecided in integer normal form, where the sides still differ:");
+    if let (Some(l), Some(r)) = (marked(&n.left), marked(&n.right)) {
+        let _ = writeln!(out, "    first difference, left:  {}", shortened(l));
+        let _ = writeln!(out, "    first difference, right: {}", shortened(r));
+    }
+    let lines: Vec<&str> = n.definitions.lines().collect();
+    for line in lines.iter().take(MAX_NORMAL_FORM_DEFINITION_LINES) {
+        let _ = writeln!(out, "    {}", shortened(line));
+    }
+    if lines.len() > MAX_NORMAL_FORM_DEFINITION_LINES {
+        let _ = writeln!(out, "    ... ({} more definitions in the JSON report)", lines.len() - MAX_NORMAL_FORM_DEFINITION_LINES);
+    }
+    let _ = writeln!(out, "    left:  {}", shortened(&n.left));
+    let _ = writeln!(out, "    right: {}", shortened(&n.right));
+}
+
+/// The subterm marked `⟪ ⟫` in a printed side.
+fn marked(side: &str) -> Option<&str> {
+    let start = side.find('⟪')? + '⟪'.len_utf8();
+    let end = start + side[start..].find('⟫')?;
+    Some(&side[start..end])
+}
+
+/// Normal forms are shown shorter than the sides: they are a hint, and
+/// the JSON report has them whole.
+const MAX_NORMAL_FORM_CHARS: usize = 300;
+const MAX_NORMAL_FORM_DEFINITION_LINES: usize = 6;
+
+fn shortened(text: &str) -> String {
+    if text.chars().count() <= MAX_NORMAL_FORM_CHARS {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(MAX_NORMAL_FORM_CHARS).collect();
+    format!("{head} ... ({} characters)", text.chars().count())
 }
 
 /// Differing elements listed in the text report.

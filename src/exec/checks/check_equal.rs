@@ -13,7 +13,7 @@ use crate::expr::value::Value;
 use crate::expr::ElementType;
 use crate::expr::{evaluate, print_pair, Assignment, ExprId};
 use crate::ir::Type;
-use crate::report::{DecidedBy, DifferingElements, FindingKind, MismatchExprs};
+use crate::report::{DecidedBy, DifferingElements, FindingKind, MismatchExprs, NormalForms};
 use crate::solver::UnknownKind;
 
 /// Elements wider than this are compared in chunks of this many bytes.
@@ -259,6 +259,7 @@ impl<'m> Executor<'m> {
                 .map(|(count, elements)| DifferingElements { count, elements }),
             _ => None,
         };
+        let normal_forms = if witness.is_none() { self.undecided_normal_forms(&state.path, a, b) } else { None };
         MismatchExprs {
             definitions,
             left,
@@ -271,7 +272,26 @@ impl<'m> Executor<'m> {
             nans_equal: None,
             differing,
             condition: None,
+            normal_forms,
         }
+    }
+
+    /// Both sides of an integer check that no step decided, in the
+    /// integer normal form the ladder compared (canon/int_normal.rs), when
+    /// they still differ there: what no rule made meet, the place to look
+    /// first for a missing rule.
+    fn undecided_normal_forms(&mut self, path: &[ExprId], a: ExprId, b: ExprId) -> Option<NormalForms> {
+        let pool = &mut self.cx.pool;
+        if pool.mentions_fp(a) || pool.mentions_fp(b) {
+            return None;
+        }
+        let mut normalizer = crate::canon::IntNormalizer::for_path(pool, path);
+        let (na, nb) = (normalizer.normalize(pool, a), normalizer.normalize(pool, b));
+        if na == nb {
+            return None;
+        }
+        let (definitions, left, right) = print_pair(pool, na, nb);
+        Some(NormalForms { definitions, left, right })
     }
 }
 

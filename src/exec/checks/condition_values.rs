@@ -41,6 +41,7 @@ impl<'m> Executor<'m> {
             nans_equal: None,
             differing: None,
             condition: Some(words),
+            normal_forms: None,
         })
     }
 }
