@@ -99,6 +99,13 @@ fn inverse_transform_of_12_bit_coefficients_is_proved() {
     proved_by_normal_form("idct4x4.c");
 }
 
+/// A byte clamp written with a mask test (`(v & ~0xff) == 0 ? v : ...`)
+/// meets PACKUSWB's saturation in the normal form, with no query.
+#[test]
+fn clamp_by_mask_meets_the_saturating_pack() {
+    proved_by_normal_form("clip_by_mask.c");
+}
+
 #[test]
 fn inverse_transform_broken_is_refuted() {
     refuted_and_reproduced("idct4x4_broken.c");

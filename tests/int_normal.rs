@@ -635,6 +635,56 @@ fn each_rule_is_proved_and_its_spellings_meet() {
             pairs.push(("high half of a product by a constant over 2^8", l, r, vec![]));
         }
     }
+    // A clamp of a 32-bit value to a byte written with a mask test,
+    // `(v & ~0xff) == 0 ? v : (v < 0 ? 0 : 255)`, and with two comparisons.
+    {
+        let (x, y) = (p.sext(w0, 32), p.zext(a, 32));
+        let v = p.add(x, y);
+        let high = p.constant(32, 0xffff_ff00);
+        let masked = p.and(v, high);
+        let zero = p.constant(32, 0);
+        let inside = p.eq(masked, zero);
+        let negative = p.cmp(CmpOp::Slt, v, zero);
+        let top = p.constant(32, 255);
+        let outside = p.ite(negative, zero, top);
+        let l = p.ite(inside, v, outside);
+        let above = p.cmp(CmpOp::Slt, top, v);
+        let upper = p.ite(above, top, v);
+        let r = p.ite(negative, zero, upper);
+        pairs.push(("a clamp to a byte written with a mask test", l, r, vec![]));
+    }
+    // The low byte of min(v, 255) selected in either order, compared on
+    // 16 bits (a saturating pack's clamp against a clamp cut afterwards).
+    {
+        let v = p.add(w0, w1);
+        let top16 = p.constant(16, 255);
+        let (low, top8) = (p.trunc(v, 8), p.constant(8, 255));
+        let below = p.cmp(CmpOp::Slt, v, top16);
+        let l = p.ite(below, low, top8);
+        let above = p.cmp(CmpOp::Slt, top16, v);
+        let r = p.ite(above, top8, low);
+        pairs.push(("the low byte of a minimum, compared on wider values", l, r, vec![]));
+    }
+    // `a != 0` widened against PCMPEQW's -1 plus one.
+    {
+        let zero = p.constant(16, 0);
+        let is_zero = p.eq(w0, zero);
+        let nonzero = p.not(is_zero);
+        let l = p.zext(nonzero, 16);
+        let minus = p.sext(is_zero, 16);
+        let one = p.constant(16, 1);
+        let r = p.add(minus, one);
+        pairs.push(("a condition widened, zero- or sign-extended", l, r, vec![]));
+    }
+    // A 16-bit value rebuilt from its sign copied above it and itself.
+    {
+        let v = p.add(w0, w1);
+        let sign = p.extract(v, 15, 1);
+        let copies = p.sext(sign, 16);
+        let l = p.concat(copies, v);
+        let r = p.sext(v, 32);
+        pairs.push(("a value under copies of its sign", l, r, vec![]));
+    }
     for (name, l, r, path) in pairs {
         let mut n = IntNormalizer::for_path(&mut p, &path);
         let (nl, nr) = (n.normalize(&mut p, l), n.normalize(&mut p, r));

@@ -30,6 +30,9 @@
 //! `tests/int_normal.rs` checks each rule with the solver and by random
 //! evaluation.
 
+mod affine_bounds;
+
+use super::clamp_spelling::clamp_by_comparisons;
 use crate::expr::{mask, to_signed, BinOp, CmpOp, Expr, ExprId, ExprPool, Width};
 use crate::ranges::{decided_comparison, path_facts, Interval, Range, RangeAnalysis};
 use rustc_hash::FxHashMap;
@@ -39,6 +42,11 @@ use std::rc::Rc;
 /// kept as a term of its own (sound, only less canonical), so the cost of
 /// a serial sum stays bounded.
 const MAX_TERMS: usize = 1024;
+
+/// Longest sum whose interval is also read through its terms' affine
+/// forms (affine_bounds.rs); a longer one keeps the sum of its terms'
+/// intervals (sound, only wider), so the cost per sum stays bounded.
+const AFFINE_TERMS: usize = 64;
 
 /// Deepest recursion of pushing an extension or a truncation down (past
 /// it the operation is kept as a node: still exact).
@@ -140,6 +148,8 @@ pub struct IntNormalizer {
     factors_of: FxHashMap<ExprId, Rc<Vec<ExprId>>>,
     extended: FxHashMap<(ExprId, Width, bool), Rc<Linear>>,
     truncated: FxHashMap<(ExprId, Width), Rc<Linear>>,
+    /// The affine form of each node read signed or not (affine_bounds.rs).
+    affine: FxHashMap<(ExprId, bool), Option<Rc<affine_bounds::Affine>>>,
 }
 
 impl Default for IntNormalizer {
@@ -170,6 +180,7 @@ impl IntNormalizer {
             factors_of: FxHashMap::default(),
             extended: FxHashMap::default(),
             truncated: FxHashMap::default(),
+            affine: FxHashMap::default(),
         }
     }
 
@@ -298,6 +309,10 @@ impl IntNormalizer {
                 self.compare(pool, op, &la, &lb)
             }
             Expr::Ite(c, t, e) => {
+                if let Some(respelt) = clamp_by_comparisons(pool, c, t, e) {
+                    self.normalize(pool, respelt);
+                    return self.normal[&respelt].clone();
+                }
                 let lc = self.lin(pool, c);
                 let c = self.build(pool, &lc);
                 let (lt, le) = (self.lin(pool, t), self.lin(pool, e));
@@ -308,7 +323,7 @@ impl IntNormalizer {
                 let shift = pool.width(l);
                 self.shifted_left(pool, &lh, shift)
             }
-            Expr::Concat(h, l) if linear => match self.extension_on_top(pool, h, l) {
+            Expr::Concat(h, l) if linear => match self.rejoined_field(pool, h, l).or_else(|| self.extension_on_top(pool, h, l)) {
                 Some(x) => x,
                 None => self.rebuilt(pool, id),
             },
@@ -440,6 +455,13 @@ impl IntNormalizer {
             total = total.plus(i.scale(to_signed(c, l.width))?)?;
             readings.push(signed);
         }
+        // The terms' intervals added apart overstate a sum whose terms
+        // share inputs: read through them where that is cheap.
+        if l.terms.len() > 1 && l.terms.len() <= AFFINE_TERMS {
+            if let Some(tight) = self.affine_interval(pool, l, &readings).and_then(|a| a.meet(total)) {
+                total = tight;
+            }
+        }
         Some((total, readings))
     }
 
@@ -535,6 +557,21 @@ impl IntNormalizer {
             return plain(pool);
         }
         let d = depth + 1;
+        // A condition widened is one shape, `zext(c)`, scaled: a sign
+        // extension is its negation (PCMPEQW's -1 where C's `==` gives
+        // 1), and `zext(!c)` is `1 - zext(c)` (C's `a != 0` against
+        // `1 + (a == 0 ? -1 : 0)`).
+        if pool.width(t) == 1 {
+            if signed {
+                let z = self.extend_atom(pool, t, w, false, d);
+                return Rc::new(z.negated());
+            }
+            if let Expr::Not(c) = *pool.get(t) {
+                let z = self.extend_atom(pool, c, w, false, d);
+                return Rc::new(Linear::constant(w, 1).plus_scaled(&z, mask(w)));
+            }
+            return plain(pool);
+        }
         match pool.get(t).into_owned() {
             Expr::ZExt(y, _) => {
                 let ly = self.lin_of_expr(pool, y);
@@ -719,20 +756,31 @@ impl IntNormalizer {
             let reduced = Rc::new(l.divided_by_power_of_two(s));
             return if offset == s { self.trunc(pool, &reduced, k, 0) } else { self.high_bits(pool, &reduced, offset - s, k) };
         }
-        // Coefficients of 2^offset and more: r + 2^offset * q has bits
-        // offset.. equal to those of r plus q (no carry crosses bit offset
-        // from 2^offset * q), so `(x * 85627) >> 16` is the high half of
-        // `x * 20091` plus x, as SIMD code computes it with PMULHW. Only
-        // coefficients whose magnitude, read signed, is 2^offset or more
-        // are split: a small negative coefficient (a difference) is large
-        // read unsigned, and splitting it would leave the sum in pieces
-        // that the range narrowing below no longer puts back together.
+        // r + 2^offset * q has bits offset.. equal to those of r plus q
+        // (no carry crosses bit offset from 2^offset * q), so a coefficient
+        // (or the constant) of magnitude over 2^(offset-1), read signed, is
+        // split into its residue modulo 2^offset, read signed, and a
+        // multiple of 2^offset: `(x * 85627) >> 16` is the high half of
+        // `x * 20091` plus x and `(x * 35468) >> 16` that of `x * -30068`
+        // plus x, as SIMD code computes them with PMULHW, and a negated
+        // product splits into the negated pieces. Smaller coefficients (a
+        // difference's -1, the 8 of `(8 * d + 7) >> 4`) stay whole, so that
+        // the range narrowing below still sees the sum in one piece.
         let unit = 1u128 << offset;
-        let low = |c: u128| c & (unit - 1);
-        let large = |c: u128| crate::expr::to_signed(c, w).unsigned_abs() >= unit;
+        let m = mask(w);
+        let half = unit >> 1;
+        let residue = |c: u128| {
+            let r = c & (unit - 1);
+            if r >= unit >> 1 {
+                r.wrapping_sub(unit) & m
+            } else {
+                r
+            }
+        };
+        let large = |c: u128| to_signed(c, w).unsigned_abs() > half;
         if l.terms.iter().any(|&(_, c)| large(c)) || large(l.constant) {
-            let kept = |c: u128| if large(c) { low(c) } else { c };
-            let moved = |c: u128| if large(c) { c >> offset } else { 0 };
+            let kept = |c: u128| if large(c) { residue(c) } else { c };
+            let moved = |c: u128| (c.wrapping_sub(kept(c)) & m) >> offset;
             let r = Linear {
                 width: w,
                 terms: l.terms.iter().filter(|&&(_, c)| kept(c) != 0).map(|&(t, c)| (t, kept(c))).collect(),
@@ -777,6 +825,26 @@ impl IntNormalizer {
         self.extend(pool, &lx, k, signed, 0)
     }
 
+    /// `concat(x[bits k..k+n], l)` where `l` is x's low k bits: the low
+    /// k+n bits of x, however x is written (a lane whose high bits were
+    /// cut from a sum and whose low byte was computed on its own). An
+    /// identity of the bits.
+    fn rejoined_field(&mut self, pool: &mut ExprPool, h: ExprId, l: ExprId) -> Option<Rc<Linear>> {
+        let (lh, ll) = (self.lin(pool, h), self.lin(pool, l));
+        let (eh, el) = (self.build(pool, &lh), self.build(pool, &ll));
+        let Expr::Extract { value: x, offset, width: n } = *pool.get(eh) else { return None };
+        let k = pool.width(el);
+        if offset != k {
+            return None;
+        }
+        let lx = self.lin_of_expr(pool, x);
+        let low = self.trunc(pool, &lx, k, 0);
+        if self.build(pool, &low) != el {
+            return None;
+        }
+        Some(self.trunc(pool, &lx, k + n, 0))
+    }
+
     /// `concat(ext(y), l)` as `ext(concat(y, l))`, `y` joined with the
     /// top of `l` where they are one field (a 16-bit lane rebuilt from its bytes:
     /// `concat(sext8(x[12..15]), x[4..11])` is `sext16(x[4..15])`), and
@@ -787,9 +855,28 @@ impl IntNormalizer {
         let w = pool.width(h) + pool.width(l);
         let (lh, ll) = (self.lin(pool, h), self.lin(pool, l));
         let (h, l) = (self.build(pool, &lh), self.build(pool, &ll));
-        let (y, signed) = match *pool.get(h) {
-            Expr::SExt(y, _) => (y, true),
-            Expr::ZExt(y, _) => (y, false),
+        // Copies of `l`'s own sign bit on top of `l` are its sign
+        // extension, however `l` is written (a 32-bit int rebuilt from its
+        // bytes, whose high bytes are the sign of a 14-bit value and whose
+        // low half is the 16-bit sum).
+        let wl = pool.width(l);
+        if wl >= 2 {
+            let sign = self.high_bits(pool, &ll, wl - 1, 1);
+            let copies = self.extend(pool, &sign, pool.width(h), true, 0);
+            if self.build(pool, &copies) == h {
+                return Some(self.extend(pool, &ll, w, true, 0));
+            }
+        }
+        // A widened 1-bit field is `zext(y)` or, sign-extended, `-zext(y)`
+        // in normal form (extend_atom).
+        let negated_zext = match lh.terms[..] {
+            [(t, c)] if lh.constant == 0 && c == mask(lh.width) => Some(t),
+            _ => None,
+        };
+        let (y, signed) = match (pool.get(h).into_owned(), negated_zext.map(|t| pool.get(t).into_owned())) {
+            (_, Some(Expr::ZExt(y, _))) if pool.width(y) == 1 => (y, true),
+            (Expr::SExt(y, _), _) => (y, true),
+            (Expr::ZExt(y, _), _) => (y, false),
             _ => return None,
         };
         if let Expr::SExt(f, _) = *pool.get(l) {
@@ -862,7 +949,9 @@ impl IntNormalizer {
         let m = match op {
             CmpOp::Ult | CmpOp::Ule => unsigned_bits,
             CmpOp::Slt | CmpOp::Sle => Some(signed_bits),
-            CmpOp::Eq => unsigned_bits.or(Some(signed_bits)),
+            // Cutting to m bits keeps equality when both operands fit m
+            // bits in either reading: the fewer of the two.
+            CmpOp::Eq => Some(unsigned_bits.map_or(signed_bits, |u| u.min(signed_bits))),
         };
         let (ea, eb) = match m {
             Some(m) if m < w => {
@@ -900,6 +989,9 @@ impl IntNormalizer {
             CmpOp::Eq => return None,
         };
         let strict = if signed { CmpOp::Slt } else { CmpOp::Ult };
+        if t.width < pool.width(p) {
+            return self.narrow_min_max(pool, strict, p, q, t, e);
+        }
         let (et, ee) = (self.build(pool, t), self.build(pool, e));
         // min: p < q ? p : q (or <=); max: p < q ? q : p.
         let pick_less = self.same_at(pool, et, p, signed) && self.same_at(pool, ee, q, signed);
@@ -932,6 +1024,32 @@ impl IntNormalizer {
         } else {
             None
         }
+    }
+
+    /// `p < q ? t : e` whose sides are the low bits of the compared
+    /// values, `p`'s and `q`'s (a saturating pack's clamp to 255, compared
+    /// in 16 bits and selecting bytes): the low bits of `min(p, q)` or
+    /// `max(p, q)`, in the one shape a clamp written on the wide values
+    /// and cut afterwards also takes. An identity of the bits: cutting a
+    /// select cuts both of its sides, and `p < q ? p : q` and
+    /// `q < p ? q : p` differ only where `p = q`.
+    fn narrow_min_max(&mut self, pool: &mut ExprPool, strict: CmpOp, p: ExprId, q: ExprId, t: &Rc<Linear>, e: &Rc<Linear>) -> Option<Rc<Linear>> {
+        let k = t.width;
+        let (lp, lq) = (self.lin_of_expr(pool, p), self.lin_of_expr(pool, q));
+        let (tp, tq) = (self.trunc(pool, &lp, k, 0), self.trunc(pool, &lq, k, 0));
+        let (bp, bq) = (self.build(pool, &tp), self.build(pool, &tq));
+        let (et, ee) = (self.build(pool, t), self.build(pool, e));
+        let pick_less = (et, ee) == (bp, bq);
+        if !pick_less && (et, ee) != (bq, bp) {
+            return None;
+        }
+        let ((lo, tlo), (hi, thi)) = if p < q { ((lp, tp), (lq, tq)) } else { ((lq, tq), (lp, tp)) };
+        let cond = self.compare(pool, strict, &lo, &hi);
+        let cond = self.build(pool, &cond);
+        let (first, second) = if pick_less { (tlo, thi) } else { (thi, tlo) };
+        let (ef, es) = (self.build(pool, &first), self.build(pool, &second));
+        let x = pool.ite(cond, ef, es);
+        Some(self.lin_of_expr(pool, x))
     }
 
     /// Whether `e` is never negative and fits `bits` bits unsigned.

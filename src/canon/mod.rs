@@ -17,10 +17,12 @@
 //! `reassociate.rs` (the linear-time normal form of sums and products under
 //! `associativity`, tried before the e-graph), `int_normal.rs` (the normal
 //! form of integer sums, products, extensions and comparisons, which needs
-//! no assumption).
+//! no assumption), `clamp_spelling.rs` (a clamp written with a mask test
+//! respelt with comparisons, for that normal form).
 
 mod analysis;
 mod category;
+mod clamp_spelling;
 mod implied;
 mod instantiate;
 mod int_normal;
