@@ -1033,7 +1033,15 @@ impl IntNormalizer {
     /// and cut afterwards also takes. An identity of the bits: cutting a
     /// select cuts both of its sides, and `p < q ? p : q` and
     /// `q < p ? q : p` differ only where `p = q`.
-    fn narrow_min_max(&mut self, pool: &mut ExprPool, strict: CmpOp, p: ExprId, q: ExprId, t: &Rc<Linear>, e: &Rc<Linear>) -> Option<Rc<Linear>> {
+    fn narrow_min_max(
+        &mut self,
+        pool: &mut ExprPool,
+        strict: CmpOp,
+        p: ExprId,
+        q: ExprId,
+        t: &Rc<Linear>,
+        e: &Rc<Linear>,
+    ) -> Option<Rc<Linear>> {
         let k = t.width;
         let (lp, lq) = (self.lin_of_expr(pool, p), self.lin_of_expr(pool, q));
         let (tp, tq) = (self.trunc(pool, &lp, k, 0), self.trunc(pool, &lq, k, 0));
