@@ -25,7 +25,7 @@ impl ExprPool {
         if let Some(&id) = self.consts.get(&(width, value)) {
             return id;
         }
-        let id = self.push_node(Expr::Const { width, value }, width);
+        let id = self.push_wide_const(width, value);
         self.consts.insert((width, value), id);
         id
     }
