@@ -19,12 +19,9 @@ use crate::memory::{Access, Bytes, ObjectId, ObjectKind};
 use crate::report::FindingKind;
 
 /// Objects larger than this are accessed at a symbolic offset only after
-/// checking whether the offset has a single possible value.
-const SYMBOLIC_OFFSET_PROBE: u64 = 64;
-
-/// Paths longer than this (constraints) ask the solver whether an offset
-/// is single-valued without first trying other values of its inputs.
-const SECOND_VALUE_PATH_LIMIT: usize = 4096;
+/// checking whether the offset has a single possible value
+/// (single_offset.rs).
+pub(super) const SYMBOLIC_OFFSET_PROBE: u64 = 64;
 
 /// Objects of arbitrary contents larger than this are read at a symbolic
 /// offset as fresh bytes (store_log.rs, `read_arbitrary`) rather than as a
@@ -660,82 +657,6 @@ impl<'m> Executor<'m> {
             }
         }
         new
-    }
-
-    /// The offset as a number when it has only one possible value.
-    fn concrete_offset(&mut self, state: &mut State, access: &Access) -> Option<u64> {
-        if let Some(v) = self.cx.pool.as_const(access.offset) {
-            return Some(v as u64);
-        }
-        let size = state.memory.object(access.object).size;
-        if size <= SYMBOLIC_OFFSET_PROBE {
-            return None;
-        }
-        let m = self.current_model(state)?;
-        let v = evaluate(&self.cx.pool, access.offset, &m);
-        if self.has_second_value(state, access.offset, m, v) {
-            return None;
-        }
-        let c = self.cx.pool.constant(64, v);
-        let other = self.cx.pool.eq(access.offset, c);
-        let other = self.cx.pool.not(other);
-        match self.cx.decider.feasible(&self.cx.pool, &state.path, other) {
-            crate::check::Feasibility::Unsat => Some(v as u64),
-            _ => None,
-        }
-    }
-
-    /// Whether `offset` can take a value other than `v` on this path, shown
-    /// without the solver: the model with one of the offset's inputs
-    /// changed still satisfies the path and gives another offset. (An
-    /// index read from data the path says nothing about: asking the solver
-    /// at every such access cost most of a histogram's run.) False means
-    /// not shown, not single-valued.
-    fn has_second_value(&self, state: &State, offset: ExprId, mut m: crate::expr::Assignment, v: u128) -> bool {
-        use crate::expr::Leaf;
-        // Evaluating a long path a few times costs more than the query.
-        if state.path.len() > SECOND_VALUE_PATH_LIMIT {
-            return false;
-        }
-        let mut leaves = rustc_hash::FxHashSet::default();
-        self.cx.pool.leaves_of(offset, &mut leaves);
-        let mut leaves: Vec<Leaf> = leaves.into_iter().collect();
-        leaves.sort_unstable();
-        for leaf in leaves.into_iter().take(4) {
-            for flip in [1u8, 0x80] {
-                let old = match leaf {
-                    Leaf::Input { array, index } => {
-                        let bytes = m.arrays.entry(array).or_default();
-                        if bytes.len() <= index as usize {
-                            bytes.resize(index as usize + 1, 0);
-                        }
-                        let old = bytes[index as usize];
-                        bytes[index as usize] = old ^ flip;
-                        old as u128
-                    }
-                    Leaf::Fresh { id, width } => {
-                        let old = m.fresh.get(&id).copied().unwrap_or(0);
-                        let mask = if width >= 128 { u128::MAX } else { (1u128 << width) - 1 };
-                        m.fresh.insert(id, (old ^ flip as u128) & mask);
-                        old
-                    }
-                };
-                let moved = evaluate(&self.cx.pool, offset, &m) != v;
-                if moved {
-                    let values = crate::expr::evaluate_all(&self.cx.pool, &state.path, &m);
-                    if state.path.iter().all(|c| values[c] != 0) {
-                        return true;
-                    }
-                }
-                match leaf {
-                    Leaf::Input { array, index } => m.arrays.get_mut(&array).expect("set above")[index as usize] = old as u8,
-                    Leaf::Fresh { id, .. } => {
-                        m.fresh.insert(id, old);
-                    }
-                }
-            }
-        }
-        false
     }
 
     /// Reads `len` bytes at a concrete or symbolic address as a value of `t`.

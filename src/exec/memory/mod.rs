@@ -8,6 +8,7 @@
 //! - `read_only.rs`: writes into `const` objects;
 //! - `subobject_bounds.rs`: indices past an array's declared length;
 //! - `symbolic_size.rs`: allocations and copies of a symbolic size;
+//! - `single_offset.rs`: whether a symbolic offset has one possible value;
 //! - `shadow.rs`, `shadow_mem.rs`: the uninitialised-bits analysis, in
 //!   registers and in memory.
 
@@ -18,5 +19,6 @@ pub(in crate::exec) mod pointer_select;
 pub(in crate::exec) mod read_only;
 pub(in crate::exec) mod shadow;
 pub(in crate::exec) mod shadow_mem;
+mod single_offset;
 pub(in crate::exec) mod subobject_bounds;
 pub(in crate::exec) mod symbolic_size;
