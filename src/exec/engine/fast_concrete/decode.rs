@@ -36,6 +36,9 @@ pub(super) struct ConstLanes {
     pub value: crate::expr::value::Value,
     /// Bit `i` set: lane `i` is `undef`.
     pub undef: u64,
+    /// The lanes as plain bits (`undef` lanes 0), when they fit
+    /// (raw_lanes.rs).
+    pub raw: Option<super::raw_lanes::Raw>,
 }
 
 /// A conversion the tier runs.
@@ -221,6 +224,22 @@ impl Op {
         }
     }
 
+    /// Whether raw_ops.rs may run it on vectors held as plain bits.
+    #[inline(always)]
+    pub fn on_vectors(&self) -> bool {
+        matches!(
+            self,
+            Op::Int { .. }
+                | Op::ICmp { .. }
+                | Op::Cast { .. }
+                | Op::Shuffle { .. }
+                | Op::Extract { .. }
+                | Op::Insert { .. }
+                | Op::Load { .. }
+                | Op::Store { .. }
+        )
+    }
+
     /// The register written (a call's, only when its callee returns).
     pub fn dst(&self) -> Option<u32> {
         match self {
@@ -306,12 +325,20 @@ pub(in crate::exec) struct FastCode {
     building: Vec<ConstLanes>,
     /// Register files of returned frames, kept for the next calls.
     pub(super) spare_regs: Vec<Vec<Option<crate::expr::value::Value>>>,
+    /// The running frame's vectors held as plain bits.
+    pub(super) raw: super::raw_lanes::RawRegs,
 }
 
 impl FastCode {
     /// The tier for a run, on unless `--no-fast-concrete` turned it off.
     pub(in crate::exec) fn new() -> Self {
-        FastCode { enabled: crate::config::fast_concrete::enabled(), funcs: Vec::new(), building: Vec::new(), spare_regs: Vec::new() }
+        FastCode {
+            enabled: crate::config::fast_concrete::enabled(),
+            funcs: Vec::new(),
+            building: Vec::new(),
+            spare_regs: Vec::new(),
+            raw: Default::default(),
+        }
     }
 }
 
@@ -416,8 +443,9 @@ impl<'m> Executor<'m> {
     /// general step's value (`undef` lanes as zeros) with its `undef`
     /// lanes marked. None when a lane is not carried inline.
     fn const_lanes(&mut self, c: &Const) -> Option<Src> {
-        let mut lanes = ConstLanes { value: crate::expr::value::Value::new(), undef: 0 };
+        let mut lanes = ConstLanes { value: crate::expr::value::Value::new(), undef: 0, raw: None };
         self.push_lanes(c, &mut lanes)?;
+        lanes.raw = super::raw_lanes::const_raw(&self.cx.pool, &lanes);
         self.fast.building.push(lanes);
         Some(Src::Lanes((self.fast.building.len() - 1) as u32))
     }

@@ -9,10 +9,16 @@
 //! numbers or ready constants, phi moves listed per edge, calls and
 //! branch targets resolved) inside one turn of the run loop (run.rs).
 //!
-//! It changes nothing of what a run computes: every value is built by the
-//! same expression-pool calls the general step makes, on the same frame
-//! registers and memory. An instruction it cannot run exactly as the
-//! general step would (a symbolic operand where that matters, an access
+//! It changes nothing of what a run computes: every value is the handle
+//! the general step builds, on the same frame registers and memory, and
+//! every expression node is made by the same pool calls in the same
+//! order. Only constants may be made fewer (vectors of numbers are held as
+//! plain bits while a stretch runs, raw_lanes.rs and raw_ops.rs, and
+//! become constants when they outlive it); the pool keeps those apart
+//! from its nodes, so no node's number depends on them (the handles of
+//! wide constants, numbered among themselves, may differ). An instruction
+//! it cannot run exactly as the general step would (a symbolic operand
+//! where that matters, an access
 //! that may leave its object or read indeterminate bytes, an operation
 //! that may be undefined, a call to anything but a plain module function,
 //! a kernel or a state with open merge regions or indeterminate bits) ends
@@ -21,6 +27,8 @@
 //! (config/fast_concrete.rs), for comparing the two.
 
 mod decode;
+mod raw_lanes;
+mod raw_ops;
 mod run;
 
 pub(in crate::exec) use decode::FastCode;

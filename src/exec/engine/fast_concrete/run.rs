@@ -9,6 +9,8 @@
 //! selects, stores, calls, returns) carry any expression.
 
 use super::decode::{CastKind, ConstLanes, Edge, FastFunc, Op, Src, Term};
+use super::raw_lanes::{Raw, RawRegs};
+use super::raw_ops::{raw_step, RawStep};
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::{Frame, State};
 use crate::exec::ops::int_ops::icmp;
@@ -87,7 +89,7 @@ fn lane(consts: &[ConstLanes], frame: &Frame, pool: &mut ExprPool, src: Src) -> 
 
 /// The handle and the number of a constant one-lane operand.
 #[inline]
-fn number(consts: &[ConstLanes], frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<(ExprId, u128)> {
+pub(super) fn number(consts: &[ConstLanes], frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<(ExprId, u128)> {
     let e = lane(consts, frame, pool, src)?;
     Some((e, pool.as_const(e)?))
 }
@@ -95,7 +97,7 @@ fn number(consts: &[ConstLanes], frame: &Frame, pool: &mut ExprPool, src: Src) -
 /// A one-lane operand of `w` (at most 64) bits that is a constant
 /// carried inline, as a number; None for anything else.
 #[inline(always)]
-fn word(frame: &Frame, src: Src, w: u32) -> Option<u64> {
+pub(super) fn word(frame: &Frame, src: Src, w: u32) -> Option<u64> {
     if w > 64 {
         return None;
     }
@@ -109,7 +111,7 @@ fn word(frame: &Frame, src: Src, w: u32) -> Option<u64> {
 /// The handle of the constant `v` of `w` (at most 64) bits, as
 /// `ExprPool::constant` gives it.
 #[inline(always)]
-fn make(pool: &mut ExprPool, w: u32, v: u64) -> ExprId {
+pub(super) fn make(pool: &mut ExprPool, w: u32, v: u64) -> ExprId {
     match ExprId::word_const(w, v) {
         Some(e) => e,
         None => pool.constant(w, v as u128),
@@ -118,13 +120,13 @@ fn make(pool: &mut ExprPool, w: u32, v: u64) -> ExprId {
 
 /// All ones in the low `w` bits (1 to 64).
 #[inline(always)]
-fn ones(w: u32) -> u64 {
+pub(super) fn ones(w: u32) -> u64 {
     u64::MAX >> (64 - w)
 }
 
 /// `v` (of `w` bits) sign-extended.
 #[inline(always)]
-fn signed(v: u64, w: u32) -> i64 {
+pub(super) fn signed(v: u64, w: u32) -> i64 {
     ((v << (64 - w)) as i64) >> (64 - w)
 }
 
@@ -132,7 +134,7 @@ fn signed(v: u64, w: u32) -> i64 {
 /// operation `defined` allows (no division by zero or overflowing signed
 /// division, no shift by the width or more).
 #[inline(always)]
-fn arith(op: BinOp, w: u32, a: u64, b: u64) -> u64 {
+pub(super) fn arith(op: BinOp, w: u32, a: u64, b: u64) -> u64 {
     let r = match op {
         BinOp::Add => a.wrapping_add(b),
         BinOp::Sub => a.wrapping_sub(b),
@@ -153,7 +155,7 @@ fn arith(op: BinOp, w: u32, a: u64, b: u64) -> u64 {
 
 /// An integer comparison of the `w`-bit numbers `a` and `b`.
 #[inline(always)]
-fn compare(pred: ICmpPred, w: u32, a: u64, b: u64) -> bool {
+pub(super) fn compare(pred: ICmpPred, w: u32, a: u64, b: u64) -> bool {
     match pred {
         ICmpPred::Eq => a == b,
         ICmpPred::Ne => a != b,
@@ -211,7 +213,7 @@ fn is_shadowed(frame: &Frame, src: Src) -> bool {
 
 /// Writes a one-lane result, in place when the register holds one lane.
 #[inline]
-fn put(frame: &mut Frame, dst: u32, e: ExprId) {
+pub(super) fn put(frame: &mut Frame, dst: u32, e: ExprId) {
     match &mut frame.regs[dst as usize] {
         Some(v) if v.len() == 1 => v[0] = e,
         slot => *slot = Some(scalar(e)),
@@ -419,7 +421,7 @@ fn promises_kept(kind: CastKind, flags: PoisonFlags, from: u32, v: u128) -> bool
 
 /// `defined` for numbers of `w` (at most 64) bits.
 #[inline(always)]
-fn defined_word(pool: &mut ExprPool, op: BinOp, flags: PoisonFlags, w: u32, x: u64, y: u64) -> bool {
+pub(super) fn defined_word(pool: &mut ExprPool, op: BinOp, flags: PoisonFlags, w: u32, x: u64, y: u64) -> bool {
     // Signed bits as operand_ranges.rs counts them.
     let bits = |v: u64| {
         let s = signed(v, w);
@@ -469,7 +471,7 @@ fn lanes_defined(pool: &mut ExprPool, op: BinOp, flags: PoisonFlags, a: &Value, 
 /// not read-only, and no indeterminate bytes to clear): the general step
 /// then resolves it to the same place with no finding and no shadow.
 #[inline]
-fn plain_access(memory: &Memory, addr: u64, len: u64, write: bool) -> Option<(ObjectId, u64)> {
+pub(super) fn plain_access(memory: &Memory, addr: u64, len: u64, write: bool) -> Option<(ObjectId, u64)> {
     let (obj, off) = plain_place(memory, addr, len, write)?;
     if write {
         return Some((obj, off));
@@ -480,7 +482,7 @@ fn plain_access(memory: &Memory, addr: u64, len: u64, write: bool) -> Option<(Ob
 /// `plain_access` but for the bytes read being defined, which the caller
 /// checks.
 #[inline]
-fn plain_place(memory: &Memory, addr: u64, len: u64, write: bool) -> Option<(ObjectId, u64)> {
+pub(super) fn plain_place(memory: &Memory, addr: u64, len: u64, write: bool) -> Option<(ObjectId, u64)> {
     let obj = memory.object_near(addr)?;
     let o = memory.object(obj);
     if o.freed || o.kind == ObjectKind::Function || o.address_only || o.size < len || !o.poison.is_empty() {
@@ -546,12 +548,18 @@ fn gep_numbers(frame: &Frame, pool: &mut ExprPool, base: ExprId, offset: i64, te
 /// an operand is one the tier does not build or a register not yet
 /// assigned. `SHADOWED`: the frame holds indeterminate registers.
 #[inline]
-fn take<const SHADOWED: bool>(consts: &[ConstLanes], frame: &mut Frame, pool: &mut ExprPool, edge: &Edge) -> bool {
+fn take<const SHADOWED: bool>(consts: &[ConstLanes], frame: &mut Frame, pool: &mut ExprPool, raw: &mut RawRegs, edge: &Edge) -> bool {
     if SHADOWED && edge.moves.iter().any(|(_, s)| s.is_some_and(|s| is_shadowed(frame, s))) {
         return false;
     }
     match &edge.moves[..] {
         [] => {}
+        // Vectors held raw move raw (one-lane moves never touch them).
+        moves if raw.used && !edge.scalar => {
+            if !move_raw(consts, frame, pool, raw, moves) {
+                return false;
+            }
+        }
         moves if edge.scalar => {
             // One lane each (the usual loop counters and sums, known when
             // decoded): read into a small array, then written.
@@ -611,6 +619,34 @@ fn take<const SHADOWED: bool>(consts: &[ConstLanes], frame: &mut Frame, pool: &m
     true
 }
 
+/// The phi moves of an edge while some vector is held raw: each read
+/// before any is written, a raw vector copied raw. False, with nothing
+/// changed, as `take`.
+fn move_raw(consts: &[ConstLanes], frame: &mut Frame, pool: &mut ExprPool, raw: &mut RawRegs, moves: &[(u32, Option<Src>)]) -> bool {
+    let mut read: smallvec::SmallVec<[(u32, Result<Raw, Moved>); 6]> = smallvec::SmallVec::new();
+    for (d, s) in moves {
+        let x = match *s {
+            Some(Src::Reg(r)) if raw.get(r).is_some() => Ok(raw.get(r).expect("checked")),
+            Some(s) => match moved(consts, frame, pool, s) {
+                Some(m) => Err(m),
+                None => return false,
+            },
+            None => return false,
+        };
+        read.push((*d, x));
+    }
+    for (d, x) in read {
+        match x {
+            Ok(v) => raw.write(frame, d, v),
+            Err(m) => {
+                raw.forget(d);
+                put_moved(frame, d, m);
+            }
+        }
+    }
+    true
+}
+
 /// Runs the leading phi nodes of the block just entered (assigned by the
 /// edge taken; each is a step that does nothing) as far as `max` allows.
 #[inline(always)]
@@ -632,9 +668,20 @@ fn one_lane(frame: &Frame, src: Option<Src>) -> bool {
 }
 
 /// `take` for a switch's target, whose moves come from the phi table.
-fn jump(frame: &mut Frame, pool: &mut ExprPool, code: &FastFunc, target: u32) -> bool {
+fn jump(frame: &mut Frame, pool: &mut ExprPool, raw: &mut RawRegs, code: &FastFunc, target: u32) -> bool {
     let consts = &code.consts[..];
     let from = frame.block.0;
+    if raw.used {
+        // Rare (a switch into phis of vectors): handles for all of them.
+        for phi in code.blocks[target as usize].phis.iter() {
+            if let Some((_, Some(Src::Reg(r)))) = phi.incoming.iter().find(|(b, _)| *b == from) {
+                raw.sync(frame, pool, *r);
+            }
+        }
+        for phi in code.blocks[target as usize].phis.iter() {
+            raw.forget(phi.dst);
+        }
+    }
     let shadowed = !frame.shadows.is_empty();
     let mut read: smallvec::SmallVec<[(u32, Moved); 6]> = smallvec::SmallVec::new();
     for phi in code.blocks[target as usize].phis.iter() {
@@ -719,6 +766,8 @@ impl<'m> Executor<'m> {
         let State { stack, memory, .. } = state;
         let frame = stack.last_mut().expect("state with an empty stack");
         let pool = &mut self.cx.pool;
+        let raw = &mut self.fast.raw;
+        raw.begin(frame.regs.len());
         let consts = &code.consts[..];
         let mut n = *done;
         // The running block and position, held here while the run stays in
@@ -734,7 +783,7 @@ impl<'m> Executor<'m> {
                 match &block.term {
                     Term::Slow => break Exit::Stop,
                     Term::Br(edge) => {
-                        if !take::<SHADOWED>(consts, frame, pool, edge) {
+                        if !take::<SHADOWED>(consts, frame, pool, raw, edge) {
                             break Exit::Stop;
                         }
                         n += 1;
@@ -746,7 +795,7 @@ impl<'m> Executor<'m> {
                             break Exit::Stop;
                         }
                         let edge = if v != 0 { then } else { otherwise };
-                        if !take::<SHADOWED>(consts, frame, pool, edge) {
+                        if !take::<SHADOWED>(consts, frame, pool, raw, edge) {
                             break Exit::Stop;
                         }
                         n += 1;
@@ -758,7 +807,7 @@ impl<'m> Executor<'m> {
                             break Exit::Stop;
                         }
                         let target = cases.iter().find(|(c, _)| *c == x).map(|(_, b)| *b).unwrap_or(*default);
-                        if !jump(frame, pool, code, target) {
+                        if !jump(frame, pool, raw, code, target) {
                             break Exit::Stop;
                         }
                         n += 1;
@@ -776,6 +825,34 @@ impl<'m> Executor<'m> {
             // step's shadow of it is dropped (shadow.rs), as below.
             if SHADOWED && op.reads(|s| is_shadowed(frame, s)) {
                 break Exit::Stop;
+            }
+            if op.on_vectors() {
+                match raw_step(op, raw, consts, frame, pool, memory, &code.types, &func.blocks[b].insts[pc].ty) {
+                    RawStep::Done => {
+                        if matches!(op, Op::Load { .. }) {
+                            self.shadow.last_read = None;
+                        }
+                        if SHADOWED {
+                            if let Some(d) = op.dst() {
+                                frame.shadows.remove(&RegId(d));
+                            }
+                        }
+                        pc += 1;
+                        n += 1;
+                        continue;
+                    }
+                    RawStep::Stop => break Exit::Stop,
+                    RawStep::No => {}
+                }
+            }
+            if raw.used {
+                // The handles of every raw operand, for the paths below.
+                op.reads(|s| {
+                    if let Src::Reg(r) = s {
+                        raw.sync(frame, pool, r);
+                    }
+                    false
+                });
             }
             match op {
                 Op::Slow => break Exit::Stop,
@@ -1101,11 +1178,18 @@ impl<'m> Executor<'m> {
                     frame.shadows.remove(&RegId(d));
                 }
             }
+            if raw.used {
+                // A vector register written as handles: its raw value is gone.
+                if let Some(d) = op.dst() {
+                    raw.forget(d);
+                }
+            }
             pc += 1;
             n += 1;
         };
         frame.pc = pc;
         *done = n;
+        raw.flush(frame, pool);
         exit
     }
 
