@@ -68,7 +68,23 @@ common::fixture_tests!(
     curand_mtgp32_block_too_large,
     cooperative_groups_two_sync_sites,
     syncthreads_count_divergent,
+    effect_free_loop_nest_ok,
+    effect_free_loop_nest_pair_ok,
+    effect_free_loop_nest_race,
+    effect_free_loop_value_ok,
+    effect_free_loop_value_race,
+    effect_free_loop_race_after,
+    effect_free_loop_late_store,
+    effect_free_loop_signed_overflow,
+    effect_free_loop_barrier_divergence,
 );
+
+#[test]
+fn a_race_after_a_loop_without_effects_says_the_loop_may_never_end() {
+    let (message, status) = finding_message("effect_free_loop_race_after", "race");
+    assert_eq!(status, "unconfirmed", "{message}");
+    assert!(message.contains("having no effect, at its first test") && message.contains("it may never end"), "{message}");
+}
 
 #[test]
 fn a_race_through_a_struct_fields_pointer_names_the_field() {

@@ -54,6 +54,12 @@ pub(in crate::exec) struct ModelData {
     /// offsets write (opencl/unwritten_locals.rs), found at the first
     /// barrier of pair mode.
     pub local_write_ranges: Option<Rc<crate::exec::opencl::unwritten_locals::WriteRanges>>,
+    /// Per block of a CUDA kernel, the loop without effects around it
+    /// that may be left from there, if any (opencl/cuda_effect_free_loops.rs).
+    pub effect_free_loops: FxHashMap<
+        crate::exec::opencl::cuda_effect_free_loops::LoopKey,
+        Option<Rc<crate::exec::opencl::cuda_effect_free_loops::EffectFreeLoop>>,
+    >,
 }
 
 impl<'m> ModelHooks<'m> for Executor<'m> {
@@ -107,6 +113,11 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
 
     fn summarise_loop_at_bound(&mut self, state: &mut State, func: &Function, header: BlockId, then: BlockId, otherwise: BlockId) -> bool {
         self.summarise_loop(state, func, header, then, otherwise)
+    }
+
+    fn leave_loop_without_effects(&mut self, state: &mut State, func: &'m Function, here: BlockId, at_bound: bool) -> Option<Step> {
+        use crate::exec::opencl::cuda_effect_free_loops::LeaveWhen;
+        self.leave_effect_free_loop(state, func, here, if at_bound { LeaveWhen::AtBound } else { LeaveWhen::FirstTest })
     }
 
     fn merge_address_only(&mut self, guard: ExprId, a: &MemoryObject, b: &MemoryObject) -> (RememberedBytes, RememberedBytes, Vec<ExprId>) {

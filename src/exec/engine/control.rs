@@ -104,10 +104,20 @@ impl<'m> Executor<'m> {
         match (t, f) {
             (Some(mut t), Some(mut f)) => {
                 let (here, func_id) = (state.frame().block, state.frame().func);
-                if self.loop_bound_reached(state, here) {
+                let at_bound = self.loop_bound_reached(state, here);
+                // `state` is still the one before the branch.
+                if !at_bound {
+                    if let Some(step) = self.leave_loop_without_effects(state, func, here, false) {
+                        return step;
+                    }
+                }
+                if at_bound {
                     if self.summarise_loop_at_bound(state, func, here, then, otherwise) {
                         tracing::debug!(function = %func.name, line = self.cx.location(loc).line, state = state.id, "loop bound: loop summarised");
                         return Step::Continue;
+                    }
+                    if let Some(step) = self.leave_loop_without_effects(state, func, here, true) {
+                        return step;
                     }
                     self.loop_bound_cut(state, loc);
                     tracing::debug!(function = %func.name, line = self.cx.location(loc).line, state = state.id, "path ended: loop bound");

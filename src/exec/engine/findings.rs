@@ -61,8 +61,8 @@ impl<'m> Executor<'m> {
         if state.abstracted && kind != FindingKind::Unsupported {
             status = Status::Unconfirmed;
             message.push_str(
-                "; not confirmed: the path went through a loop summarised after --loop-bound unrollings, or at its first floating-point \
-                 test in a kernel (its variables were given arbitrary values)",
+                "; not confirmed: the path went through a loop summarised after --loop-bound unrollings, at its first floating-point \
+                 test in a kernel, or, having no effect, at its first test (its variables were given arbitrary values; it may never end)",
             );
         }
         // Races and barrier divergences are judged by their own condition

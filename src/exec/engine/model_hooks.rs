@@ -65,6 +65,12 @@ pub(in crate::exec) trait ModelHooks<'m> {
     /// state standing at `header` with `State::forced_exit` set.
     fn summarise_loop_at_bound(&mut self, state: &mut State, func: &Function, header: BlockId, then: BlockId, otherwise: BlockId) -> bool;
 
+    /// The running code may go either way at the end of `here`, which has
+    /// (`at_bound`) or has not yet reached the loop bound: the models may
+    /// move it out of a loop that has no effect a check could see, by
+    /// each of its exits, and say how the path goes on.
+    fn leave_loop_without_effects(&mut self, state: &mut State, func: &'m Function, here: BlockId, at_bound: bool) -> Option<Step>;
+
     /// Merges the remembered bytes of two versions of an address-only
     /// object, under `guard` for `a`'s: the merged maps and the fresh
     /// values that over-approximate bytes (`State::inexact_unsized`).

@@ -9,6 +9,7 @@ pub(in crate::exec) mod compare_exchange;
 pub mod cuda_activemask;
 pub(in crate::exec) mod cuda_constant_memory;
 pub(in crate::exec) mod cuda_declared_functions;
+pub(in crate::exec) mod cuda_effect_free_loops;
 pub mod cuda_grid_sync;
 pub mod cuda_lockstep;
 pub(in crate::exec) mod cuda_managed;
