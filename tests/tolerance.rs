@@ -13,9 +13,8 @@ fn harness(name: &str) -> String {
 
 #[test]
 fn exact_scaling_is_proved_within_zero_ulps() {
-    let run = symcross(&["check", &harness("scaled_by_powers_of_two.c"), "--json", "-"]);
-    let json = run.json.as_ref().unwrap_or_else(|| panic!("no report: {}", run.stderr));
-    assert_eq!(json["verdict"], "equivalent", "{}", run.stdout);
+    let json = report_of("scaled_by_powers_of_two.c", &[]);
+    assert_eq!(json["verdict"], "equivalent", "{json}");
     let t = &json["tolerance"][0];
     assert_eq!(t["verdict"], "within-bound");
     // One float input over [1, 2): every value is evaluated.
@@ -29,9 +28,8 @@ fn exact_scaling_is_proved_within_zero_ulps() {
 fn an_inexact_scaling_exceeds_zero_ulps_and_the_cpu_reproduces_it() {
     let dir = tempfile::tempdir().unwrap();
     let svg = dir.path().join("error.svg");
-    let run = symcross(&["check", &harness("scaled_by_three_broken.c"), "--plot", svg.to_str().unwrap(), "--json", "-"]);
-    let json = run.json.as_ref().unwrap_or_else(|| panic!("no report: {}", run.stderr));
-    assert_eq!(json["verdict"], "findings", "{}", run.stdout);
+    let json = report_of("scaled_by_three_broken.c", &["--plot", svg.to_str().unwrap()]);
+    assert_eq!(json["verdict"], "findings", "{json}");
     let f = &json["findings"][0];
     assert_eq!(f["kind"], "mismatch");
     assert_eq!(f["status"], "confirmed");
@@ -58,8 +56,7 @@ fn an_inexact_scaling_exceeds_zero_ulps_and_the_cpu_reproduces_it() {
 
 #[test]
 fn the_tolerance_flag_applies_to_check_equal_of_floats() {
-    let run = symcross(&["check", &harness("equal_under_tolerance_flag.c"), "--tolerance", "ulp:0", "--json", "-"]);
-    let json = run.json.as_ref().unwrap_or_else(|| panic!("no report: {}", run.stderr));
+    let json = report_of("equal_under_tolerance_flag.c", &["--tolerance", "ulp:0"]);
     assert_eq!(json["verdict"], "findings");
     assert_eq!(json["tolerance"][0]["verdict"], "exceeds");
     assert_eq!(json["tolerance"][0]["tolerance"], "ulp:0");
@@ -73,13 +70,36 @@ fn a_malformed_tolerance_is_a_usage_error() {
     assert!(run.stderr.contains("whole number of ulps"), "{}", run.stderr);
 }
 
-/// Runs a harness of harnesses/tolerance and returns its JSON report.
+/// Runs a harness of harnesses/tolerance and returns its JSON report,
+/// after checking that every tolerance result gives its worst input with
+/// the error there, in ulps and in relative terms, whatever its verdict.
 fn report_of(name: &str, extra: &[&str]) -> serde_json::Value {
     let h = harness(name);
     let mut args = vec!["check", h.as_str(), "--json", "-"];
     args.extend_from_slice(extra);
     let run = symcross(&args);
-    run.json.clone().unwrap_or_else(|| panic!("no report for {name}: {}", run.stderr))
+    let json = run.json.clone().unwrap_or_else(|| panic!("no report for {name}: {}", run.stderr));
+    for t in json["tolerance"].as_array().into_iter().flatten() {
+        let w = &t["worst"];
+        assert!(w["ulps"].is_u64() && w["relative"].is_f64() && w["error"].is_f64(), "{name}: no worst error: {t}");
+        assert!(w["input"].is_f64() && w["inputs"].as_object().is_some_and(|i| !i.is_empty()), "{name}: no worst input: {t}");
+    }
+    json
+}
+
+/// Every harness of harnesses/tolerance is run by a test of this file
+/// (and so has its worst input checked by `report_of`).
+#[test]
+fn every_tolerance_harness_is_run_here() {
+    let source = std::fs::read_to_string(repo().join("tests/tolerance.rs")).unwrap();
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(repo().join("harnesses/tolerance")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".c") && !source.contains(&format!("\"{name}\"")) {
+            missing.push(name);
+        }
+    }
+    assert!(missing.is_empty(), "harnesses no test runs: {missing:?}");
 }
 
 /// A within-bound harness: proved by `step`, with the worst error in ulps
@@ -196,6 +216,14 @@ fn fused_and_unfused_multiply_add_are_proved_within_half_and_one_ulp_by_error_an
     assert_eq!(list[0]["tolerance"], "rel:5.960464477539063e-8");
     assert!(list[0]["proved_max"].as_f64().unwrap() <= 2f64.powi(-24), "{}", list[0]);
     assert!(list[1]["proved_max"].as_f64().unwrap() <= 2f64.powi(-23), "{}", list[1]);
+    // A float result against a double reference: millions of double ulps,
+    // so the error the tolerance bounds (relative) is what is plotted.
+    for t in list {
+        let w = &t["worst"];
+        assert_eq!(w["error"], w["relative"], "{t}");
+        assert!(w["error"].as_f64().unwrap() <= t["proved_max"].as_f64().unwrap(), "{t}");
+        assert!(t["samples"].as_array().unwrap().iter().all(|s| s["error"].as_f64().unwrap() < 1e-6), "{t}");
+    }
     let t = assert_exceeds(&report_of("fused_vs_exact_unfused_broken.c", &[])).clone();
     assert!(t["worst"]["relative"].as_f64().unwrap() > 2f64.powi(-24), "{t}");
 }
@@ -220,6 +248,10 @@ fn a_fused_against_an_unfused_multiply_add_is_proved_relative_to_the_magnitude_o
     assert!(t["proved_max"].as_f64().unwrap() <= 2f64.powi(-22), "{t}");
     let t = assert_exceeds(&report_of("fma_vs_unfused_rel_to_tight_broken.c", &[])).clone();
     assert!(t["worst"]["relative"].as_f64().unwrap() > 2f64.powi(-24), "{t}");
+    // In ulps of the result, the same pair is far apart where the sum
+    // cancels.
+    let t = assert_exceeds(&report_of("fma_vs_unfused_ulp.c", &[])).clone();
+    assert!(t["worst"]["ulps"].as_u64().unwrap() > 1, "{t}");
 }
 
 #[test]
@@ -234,6 +266,11 @@ fn a_regrouped_sum_is_proved_within_two_ulps_and_exceeds_one() {
     assert_eq!(t["worst"]["ulps"], 2, "{t}");
     let t = assert_exceeds(&report_of("sum3_regrouped_one_ulp_broken.c", &[])).clone();
     assert_eq!(t["worst"]["ulps"], 2, "{t}");
+    // 0 ulps: exceeded; the search raises the first excess to the true
+    // worst error, 2 ulps, or reports where it stopped.
+    let t = assert_exceeds(&report_of("sum3_regrouped_broken.c", &[])).clone();
+    let worst = t["worst"]["ulps"].as_u64().unwrap();
+    assert!(worst == 2 || (worst == 1 && t["search_note"].is_string()), "{t}");
 }
 
 /// `symcross replay` of a `--tolerance` finding compares within the
@@ -280,6 +317,17 @@ fn a_newton_step_over_the_rcp_estimate_is_proved_within_the_square_of_its_bound(
     assert_eq!(json["tolerance"].as_array().unwrap().len(), 4);
     assert!(json["tolerance"][0]["proof"].as_str().unwrap().contains("Newton step squares e"), "{json}");
     assert_eq!(json["stats"]["decided"]["estimate_bound"], 4, "{json}");
+    // The worst input is measured with this CPU's RCPPS (the proof holds
+    // for every conforming one); the analysis, asked for tighter bounds,
+    // bounds it from above below the tolerance.
+    for t in json["tolerance"].as_array().unwrap() {
+        let (worst, max) = (t["worst"]["relative"].as_f64().unwrap(), t["proved_max"].as_f64().unwrap());
+        assert!(worst > 0.0 && worst <= max && max < 2f64.powi(-21), "{t}");
+        assert_eq!(t["worst"]["error"].as_f64().unwrap(), worst, "a relative tolerance measures the relative error: {t}");
+        let x = t["worst"]["input"].as_f64().unwrap().abs();
+        assert!((2f64.powi(-100)..=2f64.powi(100)).contains(&x), "the worst input lies in the assumed range: {t}");
+        assert!(t["search_note"].as_str().unwrap().contains("this CPU's estimates"), "{t}");
+    }
 }
 
 /// Half an ulp is below the step's real error: this CPU's estimates break

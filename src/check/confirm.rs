@@ -19,7 +19,7 @@
 //!   of the model, which the CPU may never show.
 
 use crate::assumptions::{Assumption, Assumptions};
-use crate::expr::{evaluate_all, Assignment, Expr, ExprId, ExprPool, FBinOp, FpFormat};
+use crate::expr::{Assignment, Expr, ExprId, ExprPool, FBinOp, FpFormat};
 use rustc_hash::FxHashMap;
 
 /// Why a witness does not confirm a finding; `None` when it does.
@@ -45,7 +45,10 @@ pub fn unconfirmed_under_assumptions(pool: &ExprPool, assumptions: Assumptions, 
     if !restricted && !associativity {
         return None;
     }
-    let values = evaluate_all(pool, roots, witness);
+    // A modelled libm call takes this machine's libm's result, as the CPU
+    // computes it (the evaluator gives an uninterpreted call an arbitrary
+    // value, which may be an infinity or a NaN where the CPU's is not).
+    let values = super::libm_model::evaluate_with_host_libm(pool, roots, witness);
     if restricted {
         if let Some(why) = violated_restriction(pool, assumptions, &values) {
             return Some(format!("the witness {why}, which the assumptions exclude"));
@@ -90,7 +93,7 @@ pub fn path_runs_through_approximation(pool: &ExprPool, path: &[ExprId], witness
 /// of each select that the witness takes is followed: RCPPS of a zero is
 /// exactly an infinity, whatever its estimate elsewhere would be.
 fn approximate_under(pool: &ExprPool, roots: &[ExprId], witness: Option<&Assignment>, registered_only: bool) -> Option<String> {
-    let values = witness.map(|w| evaluate_all(pool, roots, w));
+    let values = witness.map(|w| super::libm_model::evaluate_with_host_libm(pool, roots, w));
     let mut seen = rustc_hash::FxHashSet::default();
     let mut stack: Vec<ExprId> = roots.to_vec();
     while let Some(e) = stack.pop() {
@@ -299,6 +302,27 @@ mod tests {
         assert!(unconfirmed_because(&p, pz, &[s], &witness(&[-0.0, -0.0])).is_some());
         assert!(unconfirmed_because(&p, finite, &[s], &witness(&[f32::MAX, f32::MAX])).is_some());
         assert_eq!(unconfirmed_because(&p, finite, &[s], &witness(&[1.5, 2.25])), None);
+    }
+
+    /// Under the assumptions, a libm call takes this machine's result: an
+    /// `expf` that overflows produces an infinity, one that does not keeps
+    /// its positive sign (the evaluator's arbitrary value for the call
+    /// was a tiny negative number, finite where the CPU's is infinite and
+    /// making a -0 where the CPU's product is +0).
+    #[test]
+    fn assumptions_judge_a_libm_call_by_this_machines_result() {
+        let (mut p, v) = setup(1);
+        let f = FpFormat::Single;
+        let e = p.apply("exp.float", vec![v[0]], 32);
+        let zero = p.constant(32, 0);
+        let plus = p.fbin(FBinOp::Add, f, e, v[0]);
+        let times_zero = p.fbin(FBinOp::Mul, f, e, zero);
+        let finite = Assumptions::of(&[Assumption::Finite]);
+        let pz = Assumptions::of(&[Assumption::PositiveZero]);
+        let why = unconfirmed_under_assumptions(&p, finite, &[plus], &witness(&[100.0])).expect("expf(100) is infinite");
+        assert!(why.contains("infinity"), "{why}");
+        assert_eq!(unconfirmed_under_assumptions(&p, finite, &[plus], &witness(&[1.0])), None);
+        assert_eq!(unconfirmed_under_assumptions(&p, pz, &[times_zero], &witness(&[1.0])), None);
     }
 
     #[test]

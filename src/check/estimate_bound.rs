@@ -30,6 +30,7 @@
 //! budgets are counts of trials.
 
 use super::confirm::unconfirmed_under_assumptions;
+use super::cpu_estimates::this_cpu;
 use super::error_terms::Poly;
 use super::sampling::input_word;
 use crate::assumptions::{Assumption, Assumptions};
@@ -69,22 +70,39 @@ pub fn decide(pool: &ExprPool, path: &[ExprId], cond: ExprId, assumptions: Assum
         return EstimateAnswer::Open;
     }
     let ranges = input_ranges(pool, path);
-    // Under associativity a sum stands for every grouping; the bounds here
-    // hold for the one built.
-    if !assumptions.has(Assumption::Associativity) {
-        // With error variables first, then with plain intervals (each
-        // estimate's band as an interval), which some conditions need.
-        for intervals_only in [false, true] {
-            let mut a = Analysis { pool, ranges: &ranges, forms: FxHashMap::default(), variables: 0, intervals_only };
-            if a.truth(cond) == Some(Tri::False) {
-                return EstimateAnswer::Never;
-            }
-        }
+    if proved_false(pool, &ranges, cond, assumptions) {
+        return EstimateAnswer::Never;
     }
     match witness(pool, path, cond, &ranges, &estimates, assumptions, seed) {
         Some(w) => EstimateAnswer::Witness(w),
         None => EstimateAnswer::Open,
     }
+}
+
+/// Whether the analysis shows `cond` false on every input of `path` and
+/// with every conforming estimate, without looking for a witness (a
+/// tighter bound asked of a proved check: `tolerance.rs`).
+pub fn never(pool: &ExprPool, path: &[ExprId], cond: ExprId, assumptions: Assumptions) -> bool {
+    if !pool.has_estimates() || estimates_below(pool, cond).is_none_or(|e| e.is_empty()) {
+        return false;
+    }
+    proved_false(pool, &input_ranges(pool, path), cond, assumptions)
+}
+
+/// The proof: `cond` is false whatever the inputs in `ranges` and the
+/// estimates.
+fn proved_false(pool: &ExprPool, ranges: &FxHashMap<ExprId, InputRange>, cond: ExprId, assumptions: Assumptions) -> bool {
+    // Under associativity a sum stands for every grouping; the bounds here
+    // hold for the one built.
+    if assumptions.has(Assumption::Associativity) {
+        return false;
+    }
+    // With error variables first, then with plain intervals (each
+    // estimate's band as an interval), which some conditions need.
+    [false, true].into_iter().any(|intervals_only| {
+        let mut a = Analysis { pool, ranges, forms: FxHashMap::default(), variables: 0, intervals_only };
+        a.truth(cond) == Some(Tri::False)
+    })
 }
 
 /// The estimates `cond` reads (`None` past the node budget).
@@ -1009,23 +1027,6 @@ fn choose(pool: &ExprPool, lane: ExprId, est: &Estimate, x: u32, choice: Choice,
         m = next;
     }
     Some(sign | m)
-}
-
-/// This CPU's RCPSS / RSQRTSS of `x`.
-#[cfg(target_arch = "x86_64")]
-fn this_cpu(rsqrt: bool, x: u32) -> Option<u32> {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE is part of x86_64.
-    let r = unsafe {
-        let v = _mm_set_ss(f32::from_bits(x));
-        _mm_cvtss_f32(if rsqrt { _mm_rsqrt_ss(v) } else { _mm_rcp_ss(v) })
-    };
-    Some(r.to_bits())
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn this_cpu(_rsqrt: bool, _x: u32) -> Option<u32> {
-    None
 }
 
 #[cfg(test)]

@@ -309,6 +309,15 @@ pub fn calls_below(pool: &ExprPool, roots: &[ExprId]) -> Vec<ExprId> {
 /// uninterpreted function): then evaluating the calls with this machine's
 /// libm gives what the CPU computes.
 pub fn only_modelled_calls(pool: &ExprPool, roots: &[ExprId]) -> bool {
+    definite_below(pool, roots, &[]) == Some(true)
+}
+
+/// Whether the values below `roots` have a definite value once modelled
+/// libm calls are computed by this machine's libm and the fresh values
+/// `known` are given (this CPU's estimates): `None` when another fresh
+/// value or uninterpreted function is read, else whether a modelled libm
+/// call is.
+pub fn definite_below(pool: &ExprPool, roots: &[ExprId], known: &[u32]) -> Option<bool> {
     let mut any = false;
     let mut seen = FxHashSet::default();
     let mut stack: Vec<ExprId> = roots.to_vec();
@@ -317,14 +326,15 @@ pub fn only_modelled_calls(pool: &ExprPool, roots: &[ExprId]) -> bool {
             continue;
         }
         match &*pool.get(e) {
-            Expr::Fresh { .. } => return false,
+            Expr::Fresh { id, .. } if known.contains(id) => {}
+            Expr::Fresh { .. } => return None,
             Expr::Apply(_) if libm_call(pool, e).is_some() => any = true,
-            Expr::Apply(_) => return false,
+            Expr::Apply(_) => return None,
             _ => {}
         }
         stack.extend(pool.children(e));
     }
-    any
+    Some(any)
 }
 
 /// The value of every node below `roots` under `asg`, the modelled libm

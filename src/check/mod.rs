@@ -8,6 +8,7 @@
 mod branch_ladder;
 pub mod close_encoding;
 pub mod confirm;
+mod cpu_estimates;
 pub mod error_analysis;
 mod error_terms;
 mod estimate_bound;

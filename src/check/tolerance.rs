@@ -7,10 +7,12 @@
 //! whatever the verdict.
 
 use super::close_encoding::{exceeds, exceeds_concrete, CloseQuestion};
+use super::confirm::APPROXIMATE_RESULT;
 use super::error_analysis::{analyse, Analysed};
 use super::estimate_bound::EstimateAnswer;
 use super::libm_model::LIBM_RESULT;
-use super::worst_input::{climb, measure, sample, Measured, Sampled, CLIMB_EVALUATIONS};
+use super::worst_input::{between, climb, measure, met, sample, Measured, Sampled, CLIMB_EVALUATIONS, MAX_RAISE_QUERIES};
+use crate::config::ToleranceKind;
 use super::{Decider, Feasibility};
 use crate::expr::{Assignment, ExprId, ExprPool};
 use crate::report::{DecidedBy, ErrorSample};
@@ -129,22 +131,21 @@ impl Decider {
             // is the exact maximum, nothing is left to search.
             CloseVerdict::Within(DecidedBy::Exhaustive) => (analysed_max, None),
             CloseVerdict::Exceeds(_, DecidedBy::Exhaustive) => (found.worst.as_ref().map(|w| w.distance.measure), None),
-            // The raising queries would ask the solver what the analysis
-            // answered; the error found is the samples' (with the rounded
-            // exact value as the estimate), the bound is the proof's.
-            // The bound is proved for every conforming estimate; the worst
-            // input (with the model's choice of each estimate) is searched
-            // for locally around the worst sampled one. The solver is not
-            // asked for larger errors: on every estimate harness its first
-            // query over an estimate ran out of its work budget, costing
-            // seconds per element for nothing.
+            // The bound is proved for every conforming estimate. The
+            // worst input is searched for with this CPU's estimates
+            // (locally around the worst sampled input), then the analysis
+            // itself, not the solver, is asked for tighter bounds: on
+            // every estimate harness the solver's first query over an
+            // estimate ran out of its work budget, costing seconds per
+            // element for nothing.
             CloseVerdict::Within(DecidedBy::EstimateBound) => {
                 proof = Some(ESTIMATE_BOUND_PROOF.to_string());
                 let how = self.search_locally(pool, path, q, &mut found);
+                let (max, asked) = self.tightest_estimate_bound(pool, path, q, &found);
                 (
-                    None,
+                    Some(max),
                     Some(format!(
-                        "the estimate-bound analysis proved the bound for every conforming estimate; errors are measured with the model's choice of each estimate: {how}"
+                        "the estimate-bound analysis proves no error above {max:e} for every conforming estimate (the tightest of {asked} bounds asked of it); errors are measured with this CPU's estimates: {how}"
                     )),
                 )
             }
@@ -169,6 +170,15 @@ impl Decider {
                 analysed_max,
                 Some("every input evaluated; the worst input is this machine's libm's, the bound the largest error any conforming libm gives".to_string()),
             ),
+            // This CPU's estimates exceed: the largest error this CPU
+            // shows is searched for around the worst input found.
+            CloseVerdict::Suspected(_, _, DecidedBy::Sampling) if found.exceeding.as_ref().is_some_and(|m| m.through_estimate) => {
+                let how = self.search_locally(pool, path, q, &mut found);
+                (
+                    None,
+                    Some(format!("an input tried exceeds the bound with this CPU's estimates; whether every conforming CPU's do was not decided; {how}")),
+                )
+            }
             CloseVerdict::Suspected(_, _, DecidedBy::Sampling) if found.exceeding.as_ref().is_some_and(|m| m.through_libm) => {
                 (None, Some(format!("an input tried exceeds the bound with this machine's libm; whether every {} does was not decided", &LIBM_RESULT[2..])))
             }
@@ -199,6 +209,33 @@ impl Decider {
         }
     }
 
+    /// The smallest bound the estimate-bound analysis proves, between the
+    /// largest error found and the tolerance's bound, by halving the gap
+    /// as the solver-guided raise does (at most `MAX_RAISE_QUERIES`
+    /// analyses); with the number of analyses asked.
+    fn tightest_estimate_bound(&self, pool: &mut ExprPool, path: &[ExprId], q: &CloseQuestion, found: &Sampled) -> (f64, u32) {
+        let ulps = q.tolerance.kind == ToleranceKind::Ulp;
+        let mut hi = q.tolerance.bound;
+        let mut lo = found.worst.as_ref().map(|w| w.distance.measure).filter(|m| m.is_finite()).unwrap_or(0.0);
+        let mut asked = 0;
+        while asked < MAX_RAISE_QUERIES && !met(lo, hi, ulps) {
+            let target = between(lo, hi, ulps);
+            if target <= lo || target >= hi {
+                break;
+            }
+            asked += 1;
+            let goal = exceeds(pool, q, target);
+            if super::estimate_bound::never(pool, path, goal, self.assumptions) {
+                hi = target;
+            } else {
+                // Not proved, which is not an error found: the bisection
+                // only moves on above it.
+                lo = target;
+            }
+        }
+        (hi, asked)
+    }
+
     /// The bit-precise query "can the values exceed the bound?".
     fn decide_close_by_solver(&mut self, pool: &mut ExprPool, path: &[ExprId], q: &CloseQuestion, found: &mut Sampled) -> CloseVerdict {
         let goal = exceeds(pool, q, q.tolerance.bound);
@@ -219,6 +256,21 @@ impl Decider {
                 Feasibility::Sat(m) => match measure(pool, path, q, self.assumptions, &m) {
                     // The solver chose the libm call's result freely; this
                     // machine's libm does not exceed there.
+                    // The witness exceeds with estimates of its own choice
+                    // (the ends Intel's bound admits), not this CPU's: an
+                    // excess only some conforming CPU shows.
+                    Some(measured)
+                        if measured.through_estimate
+                            && !exceeds_concrete(q, measured.got, measured.want, measured.reference, q.tolerance.bound) =>
+                    {
+                        super::worst_input::record(found, measured, q);
+                        let mut roots = q.roots().to_vec();
+                        roots.extend_from_slice(path);
+                        let why = self.unconfirmed_because(pool, &roots, &m).unwrap_or_else(|| {
+                            format!("the values run through {APPROXIMATE_RESULT}, whose choice here this CPU does not make")
+                        });
+                        CloseVerdict::Suspected(m, why, step)
+                    }
                     Some(measured)
                         if measured.through_libm
                             && !exceeds_concrete(q, measured.got, measured.want, measured.reference, q.tolerance.bound) =>
@@ -228,7 +280,7 @@ impl Decider {
                             "the solver's input exceeds the bound only with a libm result of its own choice, not this machine's",
                         ))
                     }
-                    Some(measured) if measured.through_libm => {
+                    Some(measured) if measured.through_libm || measured.through_estimate => {
                         let verdict = sampled_excess(&measured);
                         super::worst_input::record(found, measured, q);
                         verdict
@@ -254,10 +306,20 @@ impl Decider {
 
 /// The verdict of an excess found on a concrete input: `exceeds`, unless
 /// the values call a modelled libm function, whose result this machine's
-/// libm gave: then `may-exceed` (a libm within its documented bound might
-/// not exceed), which the native replay settles on this machine.
+/// libm gave, or read an RCPPS/RSQRTPS estimate, which this CPU gave: then
+/// `may-exceed` (a libm within its documented bound, or another
+/// conforming CPU, might not exceed), which the native replay settles on
+/// this machine.
 fn sampled_excess(m: &Measured) -> CloseVerdict {
-    if m.through_libm {
+    if m.through_estimate {
+        CloseVerdict::Suspected(
+            m.witness.clone(),
+            format!(
+                "the values run through {APPROXIMATE_RESULT}: with this CPU's estimates they exceed the bound at this input, with another conforming CPU's they might not"
+            ),
+            DecidedBy::Sampling,
+        )
+    } else if m.through_libm {
         CloseVerdict::Suspected(
             m.witness.clone(),
             format!("this machine's libm puts the values beyond the bound at this input, but {LIBM_RESULT} might not"),

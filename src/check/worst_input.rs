@@ -10,7 +10,8 @@
 //! Budgets are counts (samples, queries, solver work units), never time.
 
 use super::close_encoding::{distance, exceeds, to_f64, CloseQuestion, Distance};
-use super::libm_model::{evaluate_with_host_libm, only_modelled_calls};
+use super::cpu_estimates::fill_with_this_cpus;
+use super::libm_model::{definite_below, evaluate_with_host_libm};
 use super::sampling::{float_slots, telling_value, FloatSlot, UNIFORM_EDGES};
 use super::{Decider, Feasibility};
 use crate::assumptions::Assumptions;
@@ -57,6 +58,10 @@ pub struct Measured {
     /// machine's libm: an excess here is this machine's, not necessarily
     /// every conforming libm's.
     pub through_libm: bool,
+    /// The values read an RCPPS/RSQRTPS estimate, taken as this CPU's
+    /// (the witness holds it): an excess here is this CPU's, not
+    /// necessarily every conforming CPU's.
+    pub through_estimate: bool,
 }
 
 /// What sampling found.
@@ -91,27 +96,33 @@ fn slot_value(w: &Assignment, array: u32, offset: u32, f: FpFormat) -> Option<f6
 /// Evaluates the question under `w`: `None` when the path does not hold
 /// there, or the values run through an approximation the CPU would not
 /// compute as evaluated (`confirm.rs`). Modelled libm calls
-/// (`libm_model.rs`) are evaluated by this machine's libm, as the native
-/// replay computes them.
+/// (`libm_model.rs`) are evaluated by this machine's libm, and RCPPS /
+/// RSQRTPS estimates are this CPU's (`cpu_estimates.rs`, replacing any
+/// the witness chose), as the native replay computes them.
 pub fn measure(pool: &ExprPool, path: &[ExprId], q: &CloseQuestion, assumptions: Assumptions, w: &Assignment) -> Option<Measured> {
     let mut roots = q.roots().to_vec();
     roots.extend_from_slice(path);
-    let through_libm = only_modelled_calls(pool, &roots);
-    let values = if through_libm { evaluate_with_host_libm(pool, &roots, w) } else { evaluate_all(pool, &roots, w) };
+    let mut w = w.clone();
+    let estimates = fill_with_this_cpus(pool, &roots, &mut w)?;
+    let definite = definite_below(pool, &roots, &estimates);
+    let through_libm = definite == Some(true);
+    let values = if through_libm { evaluate_with_host_libm(pool, &roots, &w) } else { evaluate_all(pool, &roots, &w) };
     if path.iter().any(|c| values[c] == 0) {
         return None;
     }
-    let unconfirmed = if through_libm {
-        super::confirm::unconfirmed_under_assumptions(pool, assumptions, &roots, w)
+    let unconfirmed = if definite.is_some() {
+        super::confirm::unconfirmed_under_assumptions(pool, assumptions, &roots, &w)
     } else {
-        super::confirm::unconfirmed_because(pool, assumptions, &roots, w)
+        super::confirm::unconfirmed_because(pool, assumptions, &roots, &w)
     };
     if unconfirmed.is_some() {
         return None;
     }
     let (got, want, reference) = (values[&q.got], values[&q.want], values[&q.reference]);
-    let input = plotted_slot(pool, q).and_then(|(_, f, a, o)| slot_value(w, a, o, f));
-    Some(Measured { witness: w.clone(), got, want, reference, distance: distance(q, got, want, reference), input, through_libm })
+    let input = plotted_slot(pool, q).and_then(|(_, f, a, o)| slot_value(&w, a, o, f));
+    let distance = distance(q, got, want, reference);
+    let through_estimate = !estimates.is_empty();
+    Some(Measured { witness: w, got, want, reference, distance, input, through_libm, through_estimate })
 }
 
 /// Tries `trials` concrete inputs (and `seeds`, inputs known to satisfy
@@ -196,7 +207,7 @@ pub fn sample(
 pub fn record(out: &mut Sampled, m: Measured, q: &CloseQuestion) {
     if let (Some(x), Some(u)) = (m.input, m.distance.ulps) {
         if out.samples.len() < MAX_PLOTTED && x.is_finite() {
-            out.samples.push(ErrorSample { input: x, ulps: u as f64 });
+            out.samples.push(ErrorSample { input: x, ulps: u as f64, error: m.distance.measure });
         }
     }
     if out.exceeding.is_none() && super::close_encoding::exceeds_concrete(q, m.got, m.want, m.reference, q.tolerance.bound) {
@@ -361,7 +372,7 @@ impl Decider {
 
 /// Whether the largest error found and the proved bound are close enough
 /// to stop: equal in ulps, within a thousandth otherwise.
-fn met(lo: f64, hi: f64, ulps: bool) -> bool {
+pub fn met(lo: f64, hi: f64, ulps: bool) -> bool {
     if ulps {
         hi <= lo
     } else {
@@ -370,7 +381,7 @@ fn met(lo: f64, hi: f64, ulps: bool) -> bool {
 }
 
 /// A bound between the largest error found and the proved bound.
-fn between(lo: f64, hi: f64, ulps: bool) -> f64 {
+pub fn between(lo: f64, hi: f64, ulps: bool) -> f64 {
     if ulps {
         ((lo + hi) / 2.0).floor()
     } else if lo > 0.0 {

@@ -44,6 +44,10 @@ pub struct ErrorSample {
     pub input: f64,
     /// The distance in ulps (a NaN or infinity mismatch is not plotted).
     pub ulps: f64,
+    /// The error in the tolerance's own measure (ulps, relative, absolute,
+    /// or relative to the given magnitude): what the plot draws.
+    #[serde(default)]
+    pub error: f64,
 }
 
 /// The input with the largest error found.
@@ -64,6 +68,10 @@ pub struct WorstInput {
     pub relative: f64,
     /// `|got - want|`.
     pub absolute: f64,
+    /// The error in the tolerance's own measure (ulps, relative, absolute,
+    /// or relative to the given magnitude).
+    #[serde(default)]
+    pub error: f64,
 }
 
 /// The result of one element of one tolerance check.

@@ -51,8 +51,9 @@ pub struct Enumerated {
     pub model_max: f64,
     /// The modelled libm calls the values make, named with their bound.
     pub libm_calls: Vec<String>,
-    /// Evenly spaced inputs and their error in ulps, for the plot.
-    pub plotted: Vec<(f64, f64)>,
+    /// Evenly spaced inputs and their error in ulps and in the tolerance's
+    /// measure, for the plot.
+    pub plotted: Vec<(f64, f64, f64)>,
     /// The range, as reals, in words.
     pub range: String,
 }
@@ -103,7 +104,7 @@ pub fn enumerate(pool: &ExprPool, path: &[ExprId], q: &CloseQuestion, input: Flo
             let d = distance(q, got, want, reference);
             if (k as u128).is_multiple_of(stride) {
                 if let Some(u) = d.ulps {
-                    out.plotted.push((to_f64(f, x), u as f64));
+                    out.plotted.push((to_f64(f, x), u as f64, d.measure));
                 }
             }
             host_exceeds = exceeds_concrete(q, got, want, reference, q.tolerance.bound);

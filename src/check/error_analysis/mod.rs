@@ -134,7 +134,7 @@ fn by_enumeration(
             return Err("the evaluator and the exhaustive evaluation disagree on the worst input".into());
         }
         found.samples.retain(|s| s.input.is_nan());
-        found.samples.extend(e.plotted.iter().map(|&(input, ulps)| ErrorSample { input, ulps }));
+        found.samples.extend(e.plotted.iter().map(|&(input, ulps, error)| ErrorSample { input, ulps, error }));
         found.worst = None;
         record(found, m, q);
     }

@@ -203,6 +203,7 @@ impl<'m> Executor<'m> {
             ulps: m.distance.ulps,
             relative: m.distance.relative,
             absolute: m.distance.absolute,
+            error: m.distance.measure,
         }
     }
 }
