@@ -50,6 +50,8 @@ fn estimates_below(pool: &ExprPool, roots: &[ExprId]) -> Vec<(ExprId, u32, Estim
             if let Some(fresh) = est.fresh {
                 out.push((e, fresh, est));
             }
+            // The operand, whatever the lane's own nodes read.
+            stack.push(est.input);
         }
         stack.extend(pool.children(e));
     }
