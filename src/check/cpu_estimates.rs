@@ -7,8 +7,8 @@
 //! compute. NEON estimates need nothing here: the model computes
 //! FRECPE/FRSQRTE from their tables.
 
-use crate::expr::{evaluate, Assignment, Estimate, ExprId, ExprPool};
-use rustc_hash::FxHashSet;
+use crate::expr::{evaluate_into, Assignment, Estimate, ExprId, ExprPool};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Gives every estimate below `roots` this CPU's result for its operand
 /// under `w`, in the order the estimates were made (an estimate's operand
@@ -24,16 +24,26 @@ pub fn fill_with_this_cpus(pool: &ExprPool, roots: &[ExprId], w: &mut Assignment
     let mut lanes = estimates_below(pool, roots);
     lanes.sort_by_key(|(_, fresh, _)| *fresh);
     let mut filled = Vec::with_capacity(lanes.len());
+    // One memo for every evaluation: an estimate's operand reads only
+    // estimates made before it, which are set by then, so no value in the
+    // memo changes when a later estimate is set.
+    let mut memo = FxHashMap::default();
     for (lane, fresh, est) in lanes {
-        let x = evaluate(pool, est.input, w) as u32;
+        let x = value(pool, est.input, w, &mut memo) as u32;
         let r = this_cpu(est.kind.is_root(), x)?;
         w.fresh.insert(fresh, r as u128);
-        if evaluate(pool, lane, w) as u32 != r {
+        if value(pool, lane, w, &mut memo) as u32 != r {
             return None;
         }
         filled.push(fresh);
     }
     Some(filled)
+}
+
+/// The value of `e` under `w`, through `memo`.
+fn value(pool: &ExprPool, e: ExprId, w: &Assignment, memo: &mut FxHashMap<ExprId, u128>) -> u128 {
+    evaluate_into(pool, &[e], w, memo);
+    memo[&e]
 }
 
 /// The estimate lanes below `roots` whose result is a fresh value, with
