@@ -184,6 +184,11 @@ common::fixture_tests!(
     local_half_written_after_barrier_pair,
     local_half_written_read_written_pair_ok,
     local_written_after_barrier_pair_ok,
+    unsized_local_half_written,
+    unsized_local_all_written_ok,
+    unsized_local_never_written,
+    pair_whole_ndrange_recheck_ok,
+    pair_single_work_item,
 );
 
 #[test]
@@ -609,6 +614,8 @@ fn race_query_budget_is_a_named_limit() {
         "1",
         "--max-race-queries",
         "10",
+        "--mode",
+        "enumerate",
         "--json",
         "-",
     ]);
@@ -618,6 +625,90 @@ fn race_query_budget_is_a_named_limit() {
     let warnings = json["warnings"].to_string();
     assert!(warnings.contains("asked 10 solver queries") && warnings.contains("--max-race-queries 10"), "{warnings}");
     assert_eq!(run.code, 3, "{}", run.stdout);
+}
+
+/// A default enumeration that stops at the race-query limit is checked in
+/// pair mode instead, which asks a query per pair of accesses rather than
+/// per pair of work-items, and says so; `--mode enumerate` keeps the limit.
+#[test]
+fn race_query_limit_switches_enumeration_to_pair_mode() {
+    let path = common::repo().join("tests/fixtures/race/race_query_budget.cl");
+    let run = common::symcross(&[
+        "race",
+        path.to_str().unwrap(),
+        "--local-size",
+        "8",
+        "--num-groups",
+        "1",
+        "--max-race-queries",
+        "10",
+        "--json",
+        "-",
+    ]);
+    let json = run.json.expect("JSON report");
+    assert_eq!(json["verdict"], "equivalent", "{}", run.stdout);
+    assert!(json["mode"].as_str().unwrap_or("").starts_with("pair"), "{}", run.stdout);
+    let switch: Vec<String> = json["warnings"]
+        .as_array()
+        .map(|w| w.iter().filter(|w| w["kind"] == "mode-switch").filter_map(|w| w["message"].as_str().map(String::from)).collect())
+        .unwrap_or_default();
+    assert!(
+        switch.len() == 1 && switch[0].contains("asked --max-race-queries 10 solver queries") && switch[0].contains("pair mode instead"),
+        "{switch:?}"
+    );
+}
+
+/// Barrier flags that differ between work-items of a group are a barrier
+/// divergence naming both flags (OpenCL C requires the same), in both
+/// modes; not a race a device would never show.
+#[test]
+fn barrier_flags_differing_per_work_item_diverge() {
+    for (name, flags) in [
+        ("nonuniform_barrier_flags", "(0 and CLK_LOCAL_MEM_FENCE)"),
+        ("symbolic_barrier_flags_pair", "pass different flags to the barrier at line 9 (CLK_LOCAL_MEM_FENCE and 0)"),
+    ] {
+        let messages = fixture_messages(name);
+        assert!(
+            messages.iter().any(|m| m.starts_with("barrier divergence: work-items (0,0,0) of group (0,0,0) and")
+                && m.contains(flags)
+                && m.ends_with("every work-item of a group must pass the same")),
+            "{name}: {messages:?}"
+        );
+    }
+}
+
+/// An unsized `__local` argument is indeterminate until written, in
+/// enumerate mode and, before a barrier, in pair mode; under
+/// `--local-memory arbitrary` it is arbitrary but defined.
+#[test]
+fn unsized_local_arguments_start_indeterminate() {
+    for mode in ["enumerate", "pair"] {
+        let json = run_in_mode("unsized_local_never_written", mode);
+        let findings = json["findings"].as_array().cloned().unwrap_or_default();
+        assert!(
+            findings.iter().any(|f| f["kind"] == "uninitialized-read"
+                && f["status"] == "confirmed"
+                && f["message"].as_str().unwrap_or("").contains("depends on uninitialised bits of local buffer `limit`")),
+            "{mode}: {json}"
+        );
+    }
+    let messages = fixture_messages("unsized_local_half_written");
+    assert!(messages.iter().any(|m| m.contains("depends on uninitialised bits of local buffer `tmp`")), "{messages:?}");
+    let path = common::repo().join("tests/fixtures/race/unsized_local_never_written.cl");
+    let run = common::symcross(&[
+        "race",
+        path.to_str().unwrap(),
+        "--local-size",
+        "4",
+        "--num-groups",
+        "1",
+        "--local-memory",
+        "arbitrary",
+        "--json",
+        "-",
+    ]);
+    let json = run.json.expect("JSON report");
+    assert_eq!(json["verdict"], "equivalent", "{}", run.stdout);
 }
 
 /// Misaligned accesses name their size, buffer, byte offset and work-item.
@@ -771,3 +862,23 @@ fn a_confirmed_race_replaces_an_unconfirmed_one_at_its_line() {
     assert_eq!(races[0]["status"], "confirmed", "{report}");
     assert!(!races[0]["message"].as_str().unwrap_or("").contains("pick"), "{report}");
 }
+
+/// Pair mode's re-check of a havoc doubt that enumerates every group of
+/// the NDRange gives enumerate mode's exact answer, saying so; a pair run
+/// on one work-item is enumerated, saying so.
+#[test]
+fn pair_mode_falls_back_to_enumeration_where_it_is_the_whole_launch() {
+    for (name, items, verdict) in [("pair_whole_ndrange_recheck_ok", "4", "equivalent"), ("pair_single_work_item", "1", "findings")] {
+        let path = common::repo().join("tests/fixtures/race").join(format!("{name}.cl"));
+        let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", items, "--num-groups", "1", "--mode", "pair", "--json", "-"]);
+        let json = run.json.expect("JSON report");
+        assert_eq!(json["verdict"], verdict, "{name}: {}", run.stdout);
+        assert!(json["mode"].as_str().unwrap_or("").starts_with("enumerate"), "{name}: {}", run.stdout);
+        let warnings = json["warnings"].to_string();
+        assert!(warnings.contains("mode-switch"), "{name}: {warnings}");
+        if verdict == "findings" {
+            assert_eq!(json["findings"][0]["status"], "confirmed", "{name}: {}", run.stdout);
+        }
+    }
+}
+

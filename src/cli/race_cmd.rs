@@ -34,6 +34,10 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
     let words = super::race_ndrange::SizeWords::for_input(&a.file);
     let nd = super::race_ndrange::ndrange(a.local_size.as_deref(), a.num_groups.as_deref(), a.global_size.as_deref(), uniform_only, words)?;
     let mode = match a.mode {
+        // Pair mode's two work-items must be distinct: an NDRange of one
+        // work-item has no pair, so it is enumerated (exactly what a pair
+        // would stand for).
+        Some(RaceMode::Pair) if nd.total() < 2 => RaceMode::Enumerate,
         Some(m) => m,
         None if nd.total() <= RACE_ENUMERATE_BY_DEFAULT_UP_TO => RaceMode::Enumerate,
         None => RaceMode::Pair,
@@ -90,22 +94,37 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
     };
     let mut outcome = crate::driver::run_kernel(&loaded, &run, &config)?;
     let mut ran = run;
-    if switch_to_pair_mode(&a, &outcome.report) {
+    if let Some(why) = switch_to_pair_mode(&a, &outcome.report) {
         let enumerated = nd.total();
         config.max_open_paths = None;
         ran = crate::driver::KernelRun { mode: RaceMode::Pair, ..run };
         outcome = crate::driver::run_kernel(&loaded, &ran, &config)?;
         let report = &mut outcome.report;
+        let cause = match why {
+            crate::report::Limit::OpenPaths => format!(
+                "left more than {ENUMERATION_OPEN_PATHS} paths open (work-items branching on their own data where paths cannot merge)"
+            ),
+            _ => format!(
+                "asked --max-race-queries {} solver queries at one race check and left pairs of accesses undecided (many work-items \
+                 accessing at offsets only the solver tells apart)",
+                config.max_race_queries
+            ),
+        };
         report.warnings.push(crate::report::Warning {
             kind: "mode-switch",
             message: format!(
-                "enumerating the {enumerated} work-items left more than {ENUMERATION_OPEN_PATHS} paths open (work-items branching on their \
-                 own data where paths cannot merge): the kernel was checked in pair mode instead, two symbolic work-items standing for \
-                 every pair (--mode enumerate insists)"
+                "enumerating the {enumerated} work-items {cause}: the kernel was checked in pair mode instead, two symbolic work-items \
+                 standing for every pair (--mode enumerate insists)"
             ),
         });
     }
     let mut report = crate::driver::recheck_havoc_doubts(&loaded, &ran, &config, outcome)?;
+    if a.mode == Some(RaceMode::Pair) && mode == RaceMode::Enumerate {
+        report.warnings.push(crate::report::Warning {
+            kind: "mode-switch",
+            message: "--mode pair needs two distinct work-items and the NDRange has one: it was run enumerated".into(),
+        });
+    }
     if config.warp_sync.is_some() && ran.mode == RaceMode::Pair {
         report.warnings.push(crate::report::Warning {
             kind: "warp-sync-not-applied",
@@ -143,10 +162,17 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
     Ok(report.verdict.exit_code())
 }
 
-/// Whether a default enumeration stopped at `ENUMERATION_OPEN_PATHS`
-/// before anything confirmed was found: pair mode then decides.
-fn switch_to_pair_mode(a: &RaceArgs, report: &crate::report::Report) -> bool {
-    a.mode.is_none() && report.limit == Some(crate::report::Limit::OpenPaths) && report.verdict != crate::report::Verdict::Findings
+/// The limit that stopped a default enumeration before anything confirmed
+/// was found, when pair mode decides instead: `ENUMERATION_OPEN_PATHS`,
+/// or `--max-race-queries` at a race check (pair mode's two symbolic
+/// work-items make one pair of accesses of what enumeration checks as one
+/// pair per two work-items).
+fn switch_to_pair_mode(a: &RaceArgs, report: &crate::report::Report) -> Option<crate::report::Limit> {
+    use crate::report::Limit;
+    if a.mode.is_some() || report.verdict == crate::report::Verdict::Findings {
+        return None;
+    }
+    report.limit.filter(|l| matches!(l, Limit::OpenPaths | Limit::RaceQueries))
 }
 
 fn parse_fixed_args(args: &[String]) -> Result<HashMap<String, String>, Error> {

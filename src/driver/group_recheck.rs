@@ -10,8 +10,10 @@
 //! before any other, is one schedule a device may choose, and in it they
 //! do exactly what the enumeration ran (the other groups have written
 //! nothing yet). A pair-mode finding of the same kind at the same line is
-//! replaced by the confirmed one; when the re-check confirms nothing the
-//! pair-mode report stands as it was. A re-check is bounded in work-items,
+//! replaced by the confirmed one. When the re-check confirms nothing the
+//! pair-mode report stands as it was, unless the groups re-checked are
+//! every group of the NDRange and their enumeration ran to the end: that
+//! is enumerate mode's exact answer, which then stands instead. A re-check is bounded in work-items,
 //! open paths and instructions, and by what is left of the user's
 //! `--max-time` and `--max-instructions`.
 
@@ -75,8 +77,25 @@ pub fn recheck_havoc_doubts(loaded: &Loaded, run: &KernelRun, config: &Config, o
             ..config.clone()
         };
         let recheck = KernelRun { mode: RaceMode::Enumerate, only_groups: Some(groups), ..*run };
-        let r = run_kernel(loaded, &recheck, &cfg)?.report;
+        let mut r = run_kernel(loaded, &recheck, &cfg)?.report;
         tracing::debug!(?groups, verdict = ?r.verdict, seconds = r.stats.seconds, "pair-mode finding re-checked by enumerating its groups");
+        // Groups that are the whole NDRange, enumerated to the end with
+        // nothing found: that is `--mode enumerate`'s answer, exact where
+        // pair mode's havoc left findings unconfirmed.
+        if groups.len() as u64 == run.ndrange.num_groups() && r.verdict == Verdict::Equivalent && r.limit.is_none() {
+            let unconfirmed = report.findings.len();
+            r.stats.add_counts(&report.stats);
+            r.stats.seconds += report.stats.seconds;
+            r.warnings.push(crate::report::Warning {
+                kind: "mode-switch",
+                message: format!(
+                    "pair mode left {unconfirmed} finding(s) unconfirmed (they depended on shared memory havocked at a barrier); the \
+                     NDRange is {} work-item(s), all of which were then enumerated, and that answer stands",
+                    run.ndrange.total()
+                ),
+            });
+            return Ok(r);
+        }
         report.stats.add_counts(&r.stats);
         report.stats.seconds += r.stats.seconds;
         let found: Vec<Finding> =

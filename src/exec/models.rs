@@ -60,6 +60,10 @@ pub(in crate::exec) struct ModelData {
         crate::exec::opencl::cuda_effect_free_loops::LoopKey,
         Option<Rc<crate::exec::opencl::cuda_effect_free_loops::EffectFreeLoop>>,
     >,
+    /// The fresh values that stand for the initial contents of unsized
+    /// `__local` buffers, never written in their group
+    /// (opencl/kernel_memory.rs): indeterminate when read.
+    pub unsized_local_initial: rustc_hash::FxHashSet<crate::expr::ExprId>,
 }
 
 impl<'m> ModelHooks<'m> for Executor<'m> {

@@ -40,6 +40,24 @@ impl<'m> Executor<'m> {
             false => return None,
         };
         let witness = witness.or(if state.unconfirmed_path { None } else { state.model.as_ref() });
+        // A kernel's path may have no model yet (pair mode's symbolic ids
+        // constrained, no branch taken on them): a finding that holds on
+        // the whole path is made by the work-item any of its models names.
+        // Races and barrier divergences hold under a condition of their
+        // own, which gives their witness.
+        let path_model;
+        let own_condition = matches!(kind, FindingKind::Race | FindingKind::BarrierDivergence | FindingKind::Unsupported);
+        let witness = match witness {
+            None if state.gpu.is_some() && !state.unconfirmed_path && !own_condition => {
+                let t = self.cx.pool.bool_const(true);
+                path_model = match self.cx.decider.feasible(&self.cx.pool, &state.path, t) {
+                    crate::check::Feasibility::Sat(m) => Some(m),
+                    _ => None,
+                };
+                path_model.as_ref()
+            }
+            w => w,
+        };
         let in_range;
         let witness = match witness {
             Some(w) if state.memory.objects().any(|(_, o)| o.ranged.is_some()) => {

@@ -58,17 +58,77 @@ impl<'m> Executor<'m> {
         let keys: Vec<ExprId> = (0..len).map(|k| self.byte_offset(access.offset, k)).collect();
         let o = state.memory.object(access.object);
         if let Some(bytes) = keys.iter().map(|k| remembered(&self.cx.pool, o, *k)).collect::<Option<Bytes>>() {
+            self.unsized_local_shadow(state, access, &bytes);
             return bytes;
         }
+        let tracks = self.tracks_unwritten_unsized(state, access);
         let o = state.memory.object_mut(access.object);
         let mut inexact = Vec::new();
         let mut out = Bytes::new();
         for k in keys {
-            let v = self.byte_at(&mut o.known, &mut o.known_symbolic, k, o.forgotten, &mut inexact);
+            let made = inexact.len();
+            let (v, fresh) = self.byte_at(&mut o.known, &mut o.known_symbolic, k, o.forgotten, &mut inexact);
+            // The buffer's initial contents at a byte no write is known to
+            // have reached: never written in this group, unless the value
+            // over-approximates (then it may hold a forgotten write).
+            if let Some(fresh) = fresh.filter(|_| tracks && inexact.len() == made) {
+                self.models.unsized_local_initial.insert(fresh);
+            }
             out.push(v);
         }
         InexactBytes::add(&mut state.inexact_unsized, &o.name, inexact);
+        self.unsized_local_shadow(state, access, &out);
         out
+    }
+
+    /// Whether bytes of the unsized `__local` buffer `access` reads that
+    /// no write reached are told apart as indeterminate: a kernel's, unless
+    /// `--local-memory arbitrary`, and not in pair mode after a barrier
+    /// (the other work-items' writes are not modelled: any byte may hold
+    /// one).
+    fn tracks_unwritten_unsized(&self, state: &State, access: &Access) -> bool {
+        let o = state.memory.object(access.object);
+        let Some(gpu) = state.gpu.as_ref() else { return false };
+        o.addr_space == LOCAL_SPACE && !self.cx.config.local_memory_arbitrary && !o.forgotten && gpu.log.havoc_fresh_from.is_none()
+    }
+
+    /// Leaves in `self.shadow.last_read` the masks of `bytes`, just read
+    /// from an unsized `__local` buffer: all bits of a byte that holds the
+    /// buffer's initial contents (see `read_unsized`) are indeterminate,
+    /// their origin the buffer, as for a sized `__local` variable.
+    fn unsized_local_shadow(&mut self, state: &State, access: &Access, bytes: &[ExprId]) {
+        if self.models.unsized_local_initial.is_empty() || state.memory.object(access.object).addr_space != LOCAL_SPACE {
+            return;
+        }
+        let mut memo = rustc_hash::FxHashMap::default();
+        let masks: Bytes = bytes.iter().map(|b| self.initial_contents_mask(*b, &mut memo)).collect();
+        if masks.iter().all(|m| self.cx.pool.as_const(*m) == Some(0)) {
+            return;
+        }
+        // Named as races name it: the argument is a buffer of local memory.
+        let what = format!("local buffer `{}`", state.memory.object(access.object).name);
+        let origin = self.shadow.intern(what, None, "allocated here");
+        self.shadow.last_read = Some((masks, origin));
+    }
+
+    /// The mask of a byte value of an unsized `__local` buffer: all ones
+    /// where it is the buffer's initial contents, through the selects over
+    /// remembered bytes that reads and writes build (a select the kernel
+    /// stored is followed too); anything else counts as defined.
+    fn initial_contents_mask(&mut self, v: ExprId, memo: &mut rustc_hash::FxHashMap<ExprId, ExprId>) -> ExprId {
+        if let Some(m) = memo.get(&v) {
+            return *m;
+        }
+        let m = if self.models.unsized_local_initial.contains(&v) {
+            self.cx.pool.constant(8, 0xff)
+        } else if let crate::expr::Expr::Ite(c, a, b) = *self.cx.pool.get(v) {
+            let (ma, mb) = (self.initial_contents_mask(a, memo), self.initial_contents_mask(b, memo));
+            self.cx.pool.ite(c, ma, mb)
+        } else {
+            self.cx.pool.constant(8, 0)
+        };
+        memo.insert(v, m);
+        m
     }
 
     /// Writes bytes of an address-only object (`None` bytes are unchanged).
@@ -91,10 +151,19 @@ impl<'m> Executor<'m> {
     /// buffer `forgot` some (so the byte may hold a write no longer
     /// remembered), its fresh part is an over-approximation: it is pushed
     /// on `inexact`.
-    fn byte_at(&mut self, known: &mut Known, known_symbolic: &mut Known, key: ExprId, forgot: bool, inexact: &mut Vec<ExprId>) -> ExprId {
+    /// The fresh value, when one was made (the value may not use it),
+    /// comes second.
+    fn byte_at(
+        &mut self,
+        known: &mut Known,
+        known_symbolic: &mut Known,
+        key: ExprId,
+        forgot: bool,
+        inexact: &mut Vec<ExprId>,
+    ) -> (ExprId, Option<ExprId>) {
         let concrete = self.cx.pool.is_const(key);
         if let Some(v) = if concrete { known.get(&key) } else { known_symbolic.get(&key) } {
-            return *v;
+            return (*v, None);
         }
         // A number equals no other number: only symbolic offsets may alias it.
         let mut others: Vec<(ExprId, ExprId)> = known_symbolic.iter().map(|(k, v)| (*k, *v)).collect();
@@ -122,7 +191,7 @@ impl<'m> Executor<'m> {
             inexact.push(fresh);
         }
         if concrete { known } else { known_symbolic }.insert(key, value);
-        value
+        (value, Some(fresh))
     }
 
     /// Stores `w` at `key`; false when remembered bytes that may be at
@@ -203,8 +272,11 @@ impl<'m> Executor<'m> {
         let (mut known, mut known_symbolic) = (Known::default(), Known::default());
         let mut inexact = Vec::new();
         for key in keys {
-            let x = self.byte_at(&mut ak, &mut asym, key, a.forgotten, &mut inexact);
-            let y = self.byte_at(&mut bk, &mut bsym, key, b.forgotten, &mut inexact);
+            // A byte only one side read or wrote: the other side's fresh
+            // value counts as defined (see `read_unsized`), which can only
+            // miss an uninitialised read.
+            let (x, _) = self.byte_at(&mut ak, &mut asym, key, a.forgotten, &mut inexact);
+            let (y, _) = self.byte_at(&mut bk, &mut bsym, key, b.forgotten, &mut inexact);
             let v = self.cx.pool.ite(guard, x, y);
             if self.cx.pool.is_const(key) { &mut known } else { &mut known_symbolic }.insert(key, v);
         }

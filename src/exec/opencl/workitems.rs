@@ -430,10 +430,22 @@ impl<'m> Executor<'m> {
         let first = &items[0];
         for other in &items[1..] {
             let mut events_differ = false;
+            let mut flags_differ = None;
             let differ = match (&first.status, &other.status) {
-                (ItemStatus::AtBarrier { site: a, waits: wa, .. }, ItemStatus::AtBarrier { site: b, waits: wb, .. }) => {
+                (
+                    ItemStatus::AtBarrier { site: a, waits: wa, flags: fa, .. },
+                    ItemStatus::AtBarrier { site: b, waits: wb, flags: fb, .. },
+                ) => {
                     events_differ = a == b && wa != wb;
-                    a != b || wa != wb
+                    // OpenCL C: "the values of flags and scope must be the
+                    // same for all work-items in the work-group". Oclgrind
+                    // reports such a barrier as divergent too; a device
+                    // (PoCL) runs it as a barrier fencing either set, so a
+                    // race across it is never seen.
+                    if a == b && wa == wb && fa != fb {
+                        flags_differ = Some((*fa, *fb));
+                    }
+                    a != b || wa != wb || fa != fb
                 }
                 // A work-item that loops for ever reaches no barrier, as
                 // one that returned: the two agree.
@@ -473,7 +485,15 @@ impl<'m> Executor<'m> {
                 (ItemStatus::AtBarrier { loc, .. }, _) | (_, ItemStatus::AtBarrier { loc, .. }) => *loc,
                 _ => Loc::default(),
             };
-            let msg = if events_differ {
+            let msg = if let Some((fa, fb)) = flags_differ {
+                format!(
+                    "barrier divergence: work-items {ida} and {idb} pass different flags to the barrier at line {} ({} and {}); every \
+                     work-item of a group must pass the same",
+                    self.cx.location(loc).line,
+                    fence_flags_name(fa),
+                    fence_flags_name(fb)
+                )
+            } else if events_differ {
                 format!(
                     "barrier divergence: work-items {ida} and {idb} call wait_group_events at line {} with different events",
                     self.cx.location(loc).line
@@ -592,4 +612,19 @@ fn gpu_items_waiting(state: &State) -> impl Iterator<Item = (Loc, &Waits)> {
         ItemStatus::AtBarrier { loc, waits, .. } => Some((*loc, waits)),
         _ => None,
     })
+}
+
+/// Barrier flags as OpenCL C spells them (`CLK_LOCAL_MEM_FENCE |
+/// CLK_GLOBAL_MEM_FENCE`, `0`).
+fn fence_flags_name(flags: u32) -> String {
+    let names: Vec<&str> = [(LOCAL_FENCE, "CLK_LOCAL_MEM_FENCE"), (GLOBAL_FENCE, "CLK_GLOBAL_MEM_FENCE")]
+        .into_iter()
+        .filter(|(bit, _)| flags & bit != 0)
+        .map(|(_, name)| name)
+        .collect();
+    if names.is_empty() {
+        "0".to_string()
+    } else {
+        names.join(" | ")
+    }
 }
