@@ -142,7 +142,14 @@ impl<'m> Executor<'m> {
                 // (`race --check-stored-overflow` makes it one.)
                 let undefined = value_shadow.as_ref().is_some_and(|s| self.shadow.is_undefined(s.origin))
                     && !(self.cx.config.stored_overflow_is_use && state.gpu.is_some());
-                if let Some(s) = value_shadow.filter(|_| !undefined && self.indeterminate_store_is_use(state, access.object)) {
+                if let Some(mut s) = value_shadow.filter(|_| !undefined && self.indeterminate_store_is_use(state, access.object)) {
+                    // A three-component vector's padding lane is not stored
+                    // data (vec3_padding.rs).
+                    if let Some(lane) = crate::exec::memory::vec3_padding::widened_vec3_padding(func, value) {
+                        if let Some(m) = s.mask.get_mut(lane) {
+                            *m = self.cx.pool.constant(self.cx.pool.width(*m), 0);
+                        }
+                    }
                     let o = state.memory.object(access.object);
                     let at = match self.cx.pool.as_const(access.offset) {
                         Some(off) => {

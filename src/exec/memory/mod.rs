@@ -22,3 +22,4 @@ pub(in crate::exec) mod shadow_mem;
 mod single_offset;
 pub(in crate::exec) mod subobject_bounds;
 pub(in crate::exec) mod symbolic_size;
+pub(in crate::exec) mod vec3_padding;
