@@ -209,13 +209,7 @@ fn render_finding(out: &mut String, f: &Finding, sources: &mut SourceCache, styl
     if let Some(e) = &f.expressions {
         if !e.definitions.is_empty() {
             let _ = writeln!(out, "  where");
-            let lines: Vec<&str> = e.definitions.lines().collect();
-            for line in lines.iter().take(MAX_DEFINITION_LINES) {
-                let _ = writeln!(out, "    {}", elide(line));
-            }
-            if lines.len() > MAX_DEFINITION_LINES {
-                let _ = writeln!(out, "    ... ({} more definitions in the JSON report)", lines.len() - MAX_DEFINITION_LINES);
-            }
+            definition_lines(out, &e.definitions, MAX_DEFINITION_LINES, elide);
         }
         let _ = writeln!(out, "  left:  {}", elide(&e.left));
         let _ = writeln!(out, "  right: {}", elide(&e.right));
@@ -278,15 +272,21 @@ fn normal_form_lines(out: &mut String, n: &NormalForms) {
         let _ = writeln!(out, "    first difference, left:  {}", shortened(l));
         let _ = writeln!(out, "    first difference, right: {}", shortened(r));
     }
-    let lines: Vec<&str> = n.definitions.lines().collect();
-    for line in lines.iter().take(MAX_NORMAL_FORM_DEFINITION_LINES) {
-        let _ = writeln!(out, "    {}", shortened(line));
-    }
-    if lines.len() > MAX_NORMAL_FORM_DEFINITION_LINES {
-        let _ = writeln!(out, "    ... ({} more definitions in the JSON report)", lines.len() - MAX_NORMAL_FORM_DEFINITION_LINES);
-    }
+    definition_lines(out, &n.definitions, MAX_NORMAL_FORM_DEFINITION_LINES, shortened);
     let _ = writeln!(out, "    left:  {}", shortened(&n.left));
     let _ = writeln!(out, "    right: {}", shortened(&n.right));
+}
+
+/// The first `most` lines of `definitions`, each cut by `cut`, and how
+/// many more the JSON report holds.
+fn definition_lines(out: &mut String, definitions: &str, most: usize, cut: fn(&str) -> String) {
+    let lines: Vec<&str> = definitions.lines().collect();
+    for line in lines.iter().take(most) {
+        let _ = writeln!(out, "    {}", cut(line));
+    }
+    if lines.len() > most {
+        let _ = writeln!(out, "    ... ({} more definitions in the JSON report)", lines.len() - most);
+    }
 }
 
 /// The subterm marked `⟪ ⟫` in a printed side.
