@@ -13,12 +13,6 @@ impl AccessLog {
         std::rc::Rc::make_mut(&mut self.records).clear();
         self.group_first = 0;
         self.checked = self.next_seq;
-        self.fences.clear();
-        self.full = Default::default();
-        self.horizon = [self.next_seq; 2];
-        self.waited.clear();
-        self.unwaited.clear();
-        self.first_live = [None; 2];
-        self.warp_syncs.clear();
+        self.start_barrier_history();
     }
 }

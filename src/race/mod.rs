@@ -537,6 +537,14 @@ impl AccessLog {
         }
         records.truncate(kept);
         self.group_first = records.len();
+        self.start_barrier_history();
+        self.warp_meetings = 0;
+    }
+
+    /// Forgets the barriers, fences and warp syncs seen so far: every
+    /// access logged before is ordered before every later one (a group
+    /// ended, or the whole grid met at a barrier).
+    fn start_barrier_history(&mut self) {
         self.fences.clear();
         self.full = Default::default();
         self.horizon = [self.next_seq; 2];
@@ -544,7 +552,6 @@ impl AccessLog {
         self.unwaited.clear();
         self.first_live = [None; 2];
         self.warp_syncs.clear();
-        self.warp_meetings = 0;
     }
 
     /// A barrier was released with these flags per work-item. `pair`: the
