@@ -11,15 +11,22 @@ trials=1000000
 if [ $# -gt 0 ] && [[ "$1" != -* ]]; then trials="$1"; shift; fi
 cc="${CC:-clang-19}"
 exe="$(mktemp -d)/truth"
-# The include directories of the manifest entry that checks this harness
-# (its own `include`, else the defaults').
-includes=$(awk -v h="$(basename "$harness")" '
-  /^\[defaults\]/ { sect = "d" } /^\[\[check\]\]/ { sect = "c"; inc = ""; mine = 0 }
+# The include directories and files of the first manifest entry (of
+# symcross.toml, then symcross-long.toml) that
+# checks this harness (its own `include`, else the defaults'): the other
+# files it links (stubs, a second build of a package's file) come along.
+entry=$(awk -v h="$(basename "$harness")" '
+  /^\[defaults\]/ { sect = "d" } /^\[\[check\]\]/ { sect = "c"; inc = ""; fl = ""; mine = 0 }
   /^include = / { if (sect == "d") dflt = $0; else inc = $0 }
-  /^files = / && index($0, "\"" h "\"") { mine = 1 }
-  mine && inc != "" && !found { found = inc }
-  END { print (found != "" ? found : dflt) }' "$here/symcross.toml" | sed 's/^include = \[\(.*\)\]/\1/' | tr -d '",')
+  /^files = / { fl = $0; if (index($0, "\"" h "\"")) mine = 1 }
+  mine && !found { found = 1; myinc = inc; myfiles = fl }
+  mine && found && myinc == "" && inc != "" { myinc = inc }
+  END { print (myinc != "" ? myinc : dflt); print myfiles }' "$here/symcross.toml" "$here/symcross-long.toml")
+includes=$(echo "$entry" | sed -n 1p | sed 's/^include = \[\(.*\)\]/\1/' | tr -d '",')
+files=$(echo "$entry" | sed -n 2p | sed 's/^files = \[\(.*\)\]/\1/' | tr -d '",')
+[ -n "$files" ] || files="$(basename "$harness")"
 for inc in $includes; do incs+=("-I$here/$inc"); done
+for f in $files; do srcs+=("$here/$f"); done
 "$cc" -O1 -msse2 -msse4.1 -w "$@" -Dmain=symcross_harness_main -I"$here/../../cl-runtime-model" "${incs[@]}" \
-  "$here/$harness" "$here/dispatch_stubs.c" -x c "$here/native-truth/truth_runtime.c" -lm -o "$exe"
+  "${srcs[@]}" -x c "$here/native-truth/truth_runtime.c" -lm -o "$exe"
 "$exe" "$trials"
