@@ -1,7 +1,7 @@
 //! SIMD code of Debian source packages (libwebp's SSE2 paths, Opus's
 //! SSE and SSE4.1 pitch-search kernels, libvpx's vpx_dsp SSE2 metrics,
-//! speexdsp's resampler inner products, pixman's SSE2 combiners) checked
-//! against the package's own C references: `suites/debian/symcross.toml`,
+//! speexdsp's resampler inner products, pixman's SSE2 combiners, SIMDe's
+//! portable intrinsics) checked against the package's own C references: `suites/debian/symcross.toml`,
 //! over the sources that `suites/debian/fetch-sources.sh` fetched at set-up.
 //! The known answers: which functions are proved equal, that a reference
 //! with a weight, a multiplier, a neighbour, a stride or an operator wrong
@@ -23,11 +23,12 @@ fn debian_simd_paths_against_their_c_references() {
         "sources/libvpx/vpx_dsp/x86/avg_intrin_sse2.c",
         "sources/speexdsp/libspeexdsp/resample_sse.h",
         "sources/pixman/pixman/pixman-sse2.c",
+        "/usr/include/simde/x86/ssse3.h",
     ];
     if let Some(missing) = fetched.iter().find(|f| !dir.join(f).exists()) {
         common::skip_or_fail_under_ci(
             "debian_simd_paths_against_their_c_references",
-            &format!("{missing} is not fetched (suites/debian/fetch-sources.sh, run by scripts/setup.sh)"),
+            &format!("{missing} is missing (suites/debian/fetch-sources.sh and libsimde-dev, both from scripts/setup.sh)"),
         );
         return;
     }
@@ -61,6 +62,7 @@ fn debian_simd_paths_against_their_c_references() {
         "(inner_product_single)",
         "(inner_product_double)",
         "(sse2_combine_add_u)",
+        "(simde_mm_addsub_ps)",
     ] {
         assert_eq!(verdict_of(proved), "equivalent", "{proved}: {stdout}");
     }
@@ -70,6 +72,7 @@ fn debian_simd_paths_against_their_c_references() {
         "multipliers swapped",
         "given the wrong stride",
         "operands swapped",
+        "signed multiply-high against the unsigned",
         // libvpx's SSE2 sum of squares sums in 32 bits: any 16-bit block
         // of squares over 2^31 tells the two apart.
         "any 16-bit 4x4 block",
