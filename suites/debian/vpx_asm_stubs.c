@@ -1,8 +1,9 @@
 /* variance_sse2.c's sub-pixel variances call kernels that libvpx writes in
    assembly (subpel_variance_sse2.asm), which neither clang nor symcross
-   compiles. The harnesses never reach them; these weak definitions only
-   let a native build of a harness link (for replaying a witness), and
-   stop a run that did reach one. */
+   compiles, and sad.c's averaging SADs call helpers of variance.c. The
+   harnesses never reach them; these weak definitions only let a native
+   build of a harness link (for replaying a witness), and stop a run that
+   did reach one. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,3 +27,12 @@ SUBPEL(16, sse2)
 SUBPEL(4, ssse3)
 SUBPEL(8, ssse3)
 SUBPEL(16, ssse3)
+
+__attribute__((weak)) void vpx_comp_avg_pred_c(uint8_t *comp_pred, const uint8_t *pred, int width, int height,
+                                               const uint8_t *ref, int ref_stride) {
+  abort();
+}
+__attribute__((weak)) void vpx_highbd_comp_avg_pred_c(uint16_t *comp_pred, const uint16_t *pred, int width,
+                                                      int height, const uint16_t *ref, int ref_stride) {
+  abort();
+}
