@@ -58,6 +58,8 @@ fn debian_simd_paths_against_their_c_references() {
         "(celt_inner_prod_sse4_1)",
         "(xcorr_kernel_sse)",
         "(vpx_avg_4x4_sse2)",
+        "(vpx_avg_8x8_sse2)",
+        "(vpx_int_pro_col_sse2)",
         "(vpx_satd_sse2)",
         "(inner_product_single)",
         "(inner_product_double)",
