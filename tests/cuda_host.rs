@@ -67,6 +67,8 @@ common::fixture_tests!(
     streams_many_symbolic_writes_ok,
     streams_many_symbolic_writes_undecided,
     kernel_faults_past_limit,
+    graph_capture,
+    dynamic_parallelism,
 );
 
 /// The report of a fixture, run with `--json -`.
@@ -386,10 +388,12 @@ fn cooperative_launch_of_unknown_fit_is_named_as_not_checked() {
 /// Stream host functions and registered host memory compile and are
 /// named as not modelled, at the user's call.
 #[test]
-fn host_functions_and_registered_memory_are_named_as_not_modelled() {
+fn runtime_uses_the_model_does_not_follow_are_named() {
     for (name, line, start) in [
         ("host_function_in_stream", 18, "CUDA runtime use not modelled: cudaLaunchHostFunc: the host function runs on another CPU thread"),
         ("host_register", 10, "CUDA runtime use not modelled: cudaHostRegister: registered host memory is reachable from kernels"),
+        ("graph_capture", 20, "CUDA runtime use not modelled: cudaStreamBeginCapture: CUDA graphs (stream capture, cudaGraph*) are not"),
+        ("dynamic_parallelism", 12, "dynamic parallelism: kernel `child` is launched (or named) inside a __global__ function"),
     ] {
         let json = report(name);
         assert_eq!(json["verdict"], "inconclusive", "{name}: {json}");

@@ -77,6 +77,10 @@ common::fixture_tests!(
     effect_free_loop_late_store,
     effect_free_loop_signed_overflow,
     effect_free_loop_barrier_divergence,
+    copy_length_argument_race,
+    copy_length_argument_ok,
+    fill_length_only_huge,
+    dynamic_parallelism,
 );
 
 #[test]
@@ -256,10 +260,11 @@ fn a_block_that_ends_before_the_grid_barrier_is_named() {
 /// not inside the header.
 #[test]
 fn a_divergent_group_sync_is_reported_at_the_users_line() {
-    for (name, line) in
-        [("cooperative_groups_divergent_sync", 12), ("syncthreads_count_divergent", 8), ("cooperative_groups_two_sync_sites", 14)]
-    {
-        let report = report(name, &[]);
+    let cases = [("cooperative_groups_divergent_sync", 12), ("syncthreads_count_divergent", 8), ("cooperative_groups_two_sync_sites", 14)];
+    // At -O2 the header's functions are inlined into the kernel: their
+    // code still names the user's line (and two sync sites stay two).
+    for ((name, line), optimise) in cases.iter().flat_map(|&c| [(c, "-O0"), (c, "-O2")]) {
+        let report = report(name, &["--cflags", optimise]);
         let f = report["findings"]
             .as_array()
             .and_then(|fs| fs.iter().find(|f| f["kind"] == "barrier-divergence"))
@@ -269,4 +274,45 @@ fn a_divergent_group_sync_is_reported_at_the_users_line() {
         let message = f["message"].as_str().unwrap_or("");
         assert!(message.contains(&format!("waits at the barrier at line {line}")), "{name}: {message}");
     }
+}
+
+/// A copy whose length is a kernel argument: the small lengths, where a
+/// copy first steps past its own record, are tried first (the solver's
+/// own first value is huge and would only exhaust memory).
+#[test]
+fn a_copy_of_an_argument_given_length_races_at_a_small_length() {
+    let report = report("copy_length_argument_race", &[]);
+    let f = &report["findings"][0];
+    assert_eq!(f["kind"], "race", "{report}");
+    assert_eq!(f["status"], "confirmed", "{report}");
+    let len = u64::from_str_radix(f["witness"]["len"].as_str().unwrap_or("zz"), 16).map(u64::swap_bytes);
+    assert!(matches!(len, Ok(7..=15)), "the witness's length is small and past the record: {f}");
+    assert!(report["stats"]["paths"].as_u64().unwrap_or(99) <= 16, "{report}");
+}
+
+/// A length that is huge on every path is named, not run out of memory.
+#[test]
+fn a_fill_whose_length_can_only_be_huge_is_named() {
+    let report = report("fill_length_only_huge", &[]);
+    assert_eq!(report["verdict"], "inconclusive", "{report}");
+    assert_eq!(report["limit"], serde_json::Value::Null, "{report}");
+    let f = &report["findings"][0];
+    assert_eq!(f["kind"], "unsupported", "{report}");
+    assert_eq!(f["location"]["line"], 8, "{f}");
+    let message = f["message"].as_str().unwrap_or("");
+    assert!(
+        message.starts_with("the size of a memset depends on the input and no value below 16777216 bytes was found for it on this path"),
+        "{message}"
+    );
+}
+
+/// A launch from device code is named where it is, as not modelled,
+/// instead of clang's compile error.
+#[test]
+fn a_launch_from_device_code_is_named_as_not_modelled() {
+    let (message, _) = finding_message("dynamic_parallelism", "unsupported");
+    assert!(message.starts_with("dynamic parallelism: kernel `child` is launched (or named) inside a __global__ function"), "{message}");
+    let report = report("dynamic_parallelism", &[]);
+    assert_eq!(report["findings"][0]["location"]["line"], 9, "{report}");
+    assert_eq!(report["verdict"], "inconclusive", "{report}");
 }

@@ -1361,3 +1361,66 @@ cudaError_t cudaHostUnregister(void *ptr) {
   __symcross_cuda_unsupported("cudaHostUnregister: registered host memory is not modelled");
   return cudaErrorInvalidValue; /* not reached: the path ends above */
 }
+
+/* Graphs: not modelled (symcross_cuda_runtime.h). */
+#define SYMCUDA_GRAPHS_NOT_MODELLED(function)                                                                                      \
+  __symcross_cuda_unsupported(function ": CUDA graphs (stream capture, cudaGraph*) are not modelled: the operations a graph "      \
+                                       "records run when it is launched, which the model does not follow")
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode) {
+  (void)stream, (void)mode;
+  SYMCUDA_GRAPHS_NOT_MODELLED("cudaStreamBeginCapture");
+  return cudaErrorInvalidValue; /* not reached: the path ends above */
+}
+
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *graph) {
+  (void)stream, (void)graph;
+  SYMCUDA_GRAPHS_NOT_MODELLED("cudaStreamEndCapture");
+  return cudaErrorInvalidValue; /* not reached: the path ends above */
+}
+
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *status) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!valid_stream(stream))
+    return fail(cudaErrorInvalidResourceHandle);
+  if (!status)
+    return fail(cudaErrorInvalidValue);
+  *status = cudaStreamCaptureStatusNone;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphCreate(cudaGraph_t *graph, unsigned flags) {
+  (void)graph, (void)flags;
+  SYMCUDA_GRAPHS_NOT_MODELLED("cudaGraphCreate");
+  return cudaErrorInvalidValue; /* not reached: the path ends above */
+}
+
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t graph, unsigned long long flags) {
+  (void)exec, (void)graph, (void)flags;
+  SYMCUDA_GRAPHS_NOT_MODELLED("cudaGraphInstantiate");
+  return cudaErrorInvalidValue; /* not reached: the path ends above */
+}
+
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *exec, cudaGraph_t graph, unsigned long long flags) {
+  (void)exec, (void)graph, (void)flags;
+  SYMCUDA_GRAPHS_NOT_MODELLED("cudaGraphInstantiateWithFlags");
+  return cudaErrorInvalidValue; /* not reached: the path ends above */
+}
+
+cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
+  (void)exec, (void)stream;
+  SYMCUDA_GRAPHS_NOT_MODELLED("cudaGraphLaunch");
+  return cudaErrorInvalidValue; /* not reached: the path ends above */
+}
+
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
+  (void)exec;
+  SYMCUDA_GRAPHS_NOT_MODELLED("cudaGraphExecDestroy");
+  return cudaErrorInvalidValue; /* not reached: the path ends above */
+}
+
+cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
+  (void)graph;
+  SYMCUDA_GRAPHS_NOT_MODELLED("cudaGraphDestroy");
+  return cudaErrorInvalidValue; /* not reached: the path ends above */
+}

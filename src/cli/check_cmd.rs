@@ -106,7 +106,13 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     config.egraph_iter_limit = a.egraph_iterations as usize;
     config.sample_trials = a.sample_trials;
     config.shard = a.shard.as_deref().map(path_shard).transpose()?;
-    let mut loaded = crate::driver::load(&a.files, &opts)?;
+    let mut loaded = match crate::driver::load(&a.files, &opts) {
+        Ok(loaded) => loaded,
+        Err(e) => match super::device_launch::report_instead_of(&input_name(&a.files), &e) {
+            Some(report) => return write_check_reports(&a, &report, style),
+            None => return Err(e.into()),
+        },
+    };
     // `exact` means the NaN bits of the CPU the code is compiled for: the
     // module's triple (set by --target for C, written in IR inputs).
     let triple = opts.target.as_deref().unwrap_or(&loaded.module.triple);
@@ -127,18 +133,25 @@ pub fn check(a: CheckArgs, style: &crate::report::TextStyle) -> Result<i32, Erro
     // Confirmed means reproduced: each confirmed finding's witness runs
     // natively on the same build before it is reported.
     crate::replay::confirm_natively(&mut report, !a.no_replay);
-    if !super::stdout_taken(&a.limits.json, &a.ci, &a.html) {
-        print!("{}", text::render_styled(&report, style));
-    }
-    super::write_json(&a.limits.json, &report.to_json())?;
-    super::write_ci_reports(&a.ci, &report, "symcross.check")?;
-    super::html_out::write_report(&a.html, &report)?;
+    write_check_reports(&a, &report, style)?;
     if let Some(path) = &a.plot {
         std::fs::write(path, crate::report::error_plot::render(&report.tolerance)).map_err(|e| Error::Io(path.clone(), e))?;
     }
     if let Some(dir) = &a.output_dir {
         crate::report::write_ktests(dir, &report).map_err(|e| Error::Io(dir.clone(), e))?;
     }
+    Ok(report.verdict.exit_code())
+}
+
+/// Prints or writes the report where the command line asks; the exit
+/// status.
+fn write_check_reports(a: &CheckArgs, report: &crate::report::Report, style: &crate::report::TextStyle) -> Result<i32, Error> {
+    if !super::stdout_taken(&a.limits.json, &a.ci, &a.html) {
+        print!("{}", text::render_styled(report, style));
+    }
+    super::write_json(&a.limits.json, &report.to_json())?;
+    super::write_ci_reports(&a.ci, report, "symcross.check")?;
+    super::html_out::write_report(&a.html, report)?;
     Ok(report.verdict.exit_code())
 }
 

@@ -4,6 +4,7 @@
 mod args;
 pub mod bench;
 pub mod check_cmd;
+mod device_launch;
 mod html_out;
 pub mod race_cmd;
 mod race_ndrange;

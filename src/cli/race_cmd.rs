@@ -79,10 +79,16 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
     if a.mode.is_none() && mode == RaceMode::Enumerate {
         config.max_open_paths = Some(ENUMERATION_OPEN_PATHS);
     }
-    let mut loaded = crate::driver::load(std::slice::from_ref(&a.file), &opts)?;
-    loaded.prepare(&config);
     let fixed = parse_fixed_args(&a.arg)?;
     let name = a.file.display().to_string();
+    let mut loaded = match crate::driver::load(std::slice::from_ref(&a.file), &opts) {
+        Ok(loaded) => loaded,
+        Err(e) => match super::device_launch::report_instead_of(&name, &e) {
+            Some(report) => return write_reports(&a, &report, style),
+            None => return Err(e.into()),
+        },
+    };
+    loaded.prepare(&config);
     let run = crate::driver::KernelRun {
         input: &name,
         kernel: a.kernel.as_deref(),
@@ -153,12 +159,18 @@ pub fn race(a: RaceArgs, style: &crate::report::TextStyle) -> Result<i32, Error>
             ),
         });
     }
+    write_reports(&a, &report, style)
+}
+
+/// Prints or writes the report where the command line asks; the exit
+/// status.
+fn write_reports(a: &RaceArgs, report: &crate::report::Report, style: &crate::report::TextStyle) -> Result<i32, Error> {
     if !crate::cli::stdout_taken(&a.limits.json, &a.ci, &a.html) {
-        print!("{}", text::render_styled(&report, style));
+        print!("{}", text::render_styled(report, style));
     }
     crate::cli::write_json(&a.limits.json, &report.to_json())?;
-    crate::cli::write_ci_reports(&a.ci, &report, "symcross.race")?;
-    super::html_out::write_report(&a.html, &report)?;
+    crate::cli::write_ci_reports(&a.ci, report, "symcross.race")?;
+    super::html_out::write_report(&a.html, report)?;
     Ok(report.verdict.exit_code())
 }
 

@@ -11,7 +11,17 @@
 use super::llvm::Value;
 use super::types::Loc;
 use llvm_sys::core::*;
+use llvm_sys::debuginfo::*;
+use llvm_sys::prelude::LLVMMetadataRef;
 use std::collections::HashMap;
+
+/// Whether `file` (as debug info names it) is one of the CUDA headers
+/// shipped in the runtime model's `cuda/` folder, whose code runs on the
+/// user's behalf.
+pub fn is_shipped_cuda_header(file: &str) -> bool {
+    const SHIPPED: [&str; 4] = ["cuda/symcross_cuda.h", "cuda/curand_kernel.h", "cuda/symcross_cuda_math.h", "cuda/symcross_cuda_faults.h"];
+    file == "symcross_cuda.h" || SHIPPED.iter().any(|h| file.ends_with(h))
+}
 
 pub struct FileTable {
     pub files: Vec<String>,
@@ -81,18 +91,27 @@ impl FileTable {
         let mut len = 0u32;
         // SAFETY: v is an instruction, function or global variable (callers).
         let p = unsafe { LLVMGetDebugLocFilename(v, &mut len) };
-        if p.is_null() || len == 0 {
-            return 0;
-        }
-        let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len as usize) };
-        let name = String::from_utf8_lossy(bytes).into_owned();
         let mut dir_len = 0u32;
         // SAFETY: as above; the directory of the same location.
         let d = unsafe { LLVMGetDebugLocDirectory(v, &mut dir_len) };
+        // SAFETY: LLVM's strings of these lengths, or null.
+        unsafe { self.file_of_strings(d, dir_len as usize, p, len as usize) }
+    }
+
+    /// The interned file of debug info's directory and name strings.
+    ///
+    /// # Safety
+    /// Each pointer is null or points at that many bytes.
+    unsafe fn file_of_strings(&mut self, d: *const libc::c_char, dir_len: usize, p: *const libc::c_char, len: usize) -> u32 {
+        if p.is_null() || len == 0 {
+            return 0;
+        }
+        let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len) };
+        let name = String::from_utf8_lossy(bytes).into_owned();
         let dir = if d.is_null() || dir_len == 0 {
             String::new()
         } else {
-            String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(d as *const u8, dir_len as usize) }).into_owned()
+            String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(d as *const u8, dir_len) }).into_owned()
         };
         if let Some(&i) = self.pairs.get(&(dir.clone(), name.clone())) {
             return i;
@@ -103,14 +122,50 @@ impl FileTable {
         i
     }
 
-    /// Location of an instruction (file, line, column).
+    /// Location of an instruction (file, line, column). Code of a shipped
+    /// CUDA header inlined into the user's code (at -O2 all of it is) has
+    /// the user's line it was inlined at: a finding there, a barrier's
+    /// identity, name the user's call, as calls of the header do at -O0.
     pub fn inst_loc(&mut self, inst: Value) -> Loc {
         let line = unsafe { LLVMGetDebugLocLine(inst) };
         if line == 0 {
             return Loc::default();
         }
         let column = unsafe { LLVMGetDebugLocColumn(inst) };
-        Loc { file: self.file_of(inst), line, column }
+        let loc = Loc { file: self.file_of(inst), line, column };
+        if !is_shipped_cuda_header(&self.files[loc.file as usize]) {
+            return loc;
+        }
+        // SAFETY: inst is an instruction with a debug location (line > 0).
+        unsafe { self.user_inlined_at(LLVMInstructionGetDebugLoc(inst)) }.unwrap_or(loc)
+    }
+
+    /// The first place outside the shipped CUDA headers that the code at
+    /// `location` (a DILocation) was inlined at, if any.
+    ///
+    /// # Safety
+    /// `location` is a DILocation or null.
+    unsafe fn user_inlined_at(&mut self, location: LLVMMetadataRef) -> Option<Loc> {
+        let mut at = if location.is_null() { location } else { unsafe { LLVMDILocationGetInlinedAt(location) } };
+        while !at.is_null() {
+            let file = unsafe {
+                let f = LLVMDIScopeGetFile(LLVMDILocationGetScope(at));
+                if f.is_null() {
+                    0
+                } else {
+                    let (mut dir_len, mut len) = (0u32, 0u32);
+                    let d = LLVMDIFileGetDirectory(f, &mut dir_len);
+                    let p = LLVMDIFileGetFilename(f, &mut len);
+                    self.file_of_strings(d, dir_len as usize, p, len as usize)
+                }
+            };
+            if !is_shipped_cuda_header(&self.files[file as usize]) {
+                let (line, column) = unsafe { (LLVMDILocationGetLine(at), LLVMDILocationGetColumn(at)) };
+                return Some(Loc { file, line, column });
+            }
+            at = unsafe { LLVMDILocationGetInlinedAt(at) };
+        }
+        None
     }
 
     /// Location of a function (its DISubprogram) or global variable.

@@ -23,6 +23,7 @@ mod types;
 mod types_from_llvm;
 
 pub use address_space::{from_nvptx, is_cuda_triple, CONSTANT_SPACE, GLOBAL_SPACE, LOCAL_SPACE, PRIVATE_SPACE};
+pub use debug_loc::is_shipped_cuda_header;
 pub use error::IrError;
 pub use function::{is_no_effect_intrinsic, NO_EFFECT_INTRINSICS};
 pub use inst_arith::outcomes_of_llvm_predicate;

@@ -523,13 +523,13 @@ impl<'m> Executor<'m> {
     }
 
     fn builtin_memmove(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
-        let n = self.concrete_size(state, c.args[2][0], c.inst.loc, "the size of a memcpy")?;
+        let n = self.concrete_length(state, c.args[2][0], c.inst.loc, "the size of a memcpy")?;
         self.copy_bytes(state, c.args[0][0], c.args[1][0], n, c.inst.loc)?;
         Ok(Some(c.args[0].clone()))
     }
 
     fn builtin_memset(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
-        let n = self.concrete_size(state, c.args[2][0], c.inst.loc, "the size of a memset")?;
+        let n = self.concrete_length(state, c.args[2][0], c.inst.loc, "the size of a memset")?;
         let byte = self.cx.pool.trunc(c.args[1][0], 8);
         self.fill_bytes(state, c.args[0][0], byte, n, c.inst.loc)?;
         Ok(Some(c.args[0].clone()))

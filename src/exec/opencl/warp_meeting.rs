@@ -111,13 +111,6 @@ impl WarpCall {
     }
 }
 
-/// Whether `file` is one of the CUDA headers symcross ships
-/// (cl-runtime-model/cuda/), whose functions stand for the user's call.
-pub fn in_shipped_cuda_header(file: &str) -> bool {
-    const SHIPPED: [&str; 4] = ["cuda/symcross_cuda.h", "cuda/curand_kernel.h", "cuda/symcross_cuda_math.h", "cuda/symcross_cuda_faults.h"];
-    file == "symcross_cuda.h" || SHIPPED.iter().any(|h| file.ends_with(h))
-}
-
 /// The lane a shuffle of `mode` by `lane` reads, with operands `b` and
 /// `c`, as the PTX ISA defines `shfl.sync`: out of the lane's segment
 /// (`width`) or past the clamp, a lane reads its own value.
@@ -226,7 +219,7 @@ impl<'m> Executor<'m> {
     /// the running frame when `loc` is the user's own.
     pub(in crate::exec) fn user_call_frame(&self, state: &State, mut loc: Loc) -> (Loc, usize) {
         let mut k = state.stack.len().saturating_sub(1);
-        while k > 0 && in_shipped_cuda_header(self.cx.module.file_name(loc)) {
+        while k > 0 && crate::ir::is_shipped_cuda_header(self.cx.module.file_name(loc)) {
             loc = state.stack[k].call_loc;
             k -= 1;
         }

@@ -443,13 +443,13 @@ impl<'m> Executor<'m> {
         let r: Value = match op {
             Llvm::MemCopy => {
                 return Some(
-                    self.concrete_size(state, c.args[2][0], loc, "the size of a memcpy")
+                    self.concrete_length(state, c.args[2][0], loc, "the size of a memcpy")
                         .and_then(|n| self.copy_bytes(state, c.args[0][0], c.args[1][0], n, loc).map(|_| None)),
                 );
             }
             Llvm::MemSet => {
                 return Some(
-                    self.concrete_size(state, c.args[2][0], loc, "the size of a memset")
+                    self.concrete_length(state, c.args[2][0], loc, "the size of a memset")
                         .and_then(|n| self.fill_bytes(state, c.args[0][0], c.args[1][0], n, loc).map(|_| None)),
                 );
             }
