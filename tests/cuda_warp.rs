@@ -52,6 +52,12 @@ common::fixture_tests!(
     only_warp_one_store_race,
     no_warp_within_warp_ok,
     no_warp_between_warps_race,
+    activemask_leader_election_ok,
+    activemask_leader_plain_update,
+    activemask_half_mask_ok,
+    activemask_half_mask_race,
+    activemask_computed_masks_apart_ok,
+    activemask_computed_masks_overlap,
 );
 
 #[test]

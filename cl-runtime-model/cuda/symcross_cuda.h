@@ -285,6 +285,18 @@ __SYMCROSS_DI int __mul24(int x, int y) {
 }
 __SYMCROSS_DI unsigned int __umul24(unsigned int x, unsigned int y) { return (x & 0xffffffu) * (y & 0xffffffu); }
 
+/* ---- bit counts of the CUDA math API: __popc (bits set), __ffs (1 +
+ * the index of the lowest bit set, 0 for 0), __clz (leading zeros, 32
+ * or 64 for 0), __brev (bits reversed); 32- and 64-bit ---- */
+__SYMCROSS_DI int __popc(unsigned int x) { return __builtin_popcount(x); }
+__SYMCROSS_DI int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+__SYMCROSS_DI int __ffs(int x) { return x == 0 ? 0 : __builtin_ctz((unsigned int)x) + 1; }
+__SYMCROSS_DI int __ffsll(long long x) { return x == 0 ? 0 : __builtin_ctzll((unsigned long long)x) + 1; }
+__SYMCROSS_DI int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned int)x); }
+__SYMCROSS_DI int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+__SYMCROSS_DI unsigned int __brev(unsigned int x) { return __builtin_bitreverse32(x); }
+__SYMCROSS_DI unsigned long long __brevll(unsigned long long x) { return __builtin_bitreverse64(x); }
+
 /* ---- cooperative groups: the block and the grid as groups ----
  * A block's sync is __syncthreads. A grid's sync is the same barrier
  * when the grid has one block; across blocks it is the grid barrier,

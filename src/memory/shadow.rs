@@ -56,6 +56,11 @@ pub struct ShadowCx {
     /// undefined operation (exec/ops/undefined.rs), one mask per lane, and
     /// their origin; merged into the result's shadow once it is written.
     pub poison: Option<(Value, OriginId)>,
+    /// Set by a call's model whose result is one argument's value where a
+    /// condition holds and a defined value elsewhere (a shuffle that reads
+    /// the caller's own lane or another's): the argument and the
+    /// condition. Taken when the result's shadow is made.
+    pub result_from_argument: Option<(usize, crate::expr::ExprId)>,
     /// Ranges of the operands of undefined-operation tests, read from the
     /// structure of their expressions (no path facts, so one memo serves
     /// every path): a sum of weighted absolute differences of bytes that

@@ -138,11 +138,15 @@ impl<'m> Executor<'m> {
         } else {
             return self.unsupported(state, inst.loc, format!("call to unmodelled function `{name}`"));
         };
+        let from_argument = self.shadow.result_from_argument.take();
         match result {
             Ok(v) => {
                 if let (Some(d), Some(v)) = (inst.dest, v) {
                     if let Some(origin) = origin {
-                        let s = self.intrinsic_result_shadow(name, &shadows, &ctx.args, &inst.ty, &v, origin);
+                        let s = match from_argument {
+                            Some((k, cond)) => self.argument_shadow_where(&shadows, k, cond, origin),
+                            None => self.intrinsic_result_shadow(name, &shadows, &ctx.args, &inst.ty, &v, origin),
+                        };
                         self.set_shadow(state, d, s);
                     } else if !state.frame().shadows.is_empty() {
                         self.set_shadow(state, d, None);

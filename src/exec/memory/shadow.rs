@@ -431,6 +431,28 @@ impl<'m> Executor<'m> {
         None
     }
 
+    /// The shadow of a call's result that is argument `k` where `cond`
+    /// holds and a defined value elsewhere.
+    pub(in crate::exec) fn argument_shadow_where(
+        &mut self,
+        shadows: &[Option<Shadow>],
+        k: usize,
+        cond: ExprId,
+        origin: OriginId,
+    ) -> Option<Shadow> {
+        let s = shadows.get(k).cloned().flatten()?;
+        let p = &mut self.cx.pool;
+        let mask = s
+            .mask
+            .iter()
+            .map(|&m| {
+                let zero = p.constant(p.width(m), 0);
+                p.ite(cond, m, zero)
+            })
+            .collect();
+        Some(Shadow { mask, origin })
+    }
+
     /// The shadow of the result of a computing intrinsic: lane by lane when
     /// every argument has the result's lanes (elementwise `llvm.*`); for
     /// `llvm.x86.*`, each lane from the argument lanes its model reads

@@ -9,7 +9,10 @@
 //!   a lane the block does not have (which ones ran together is not
 //!   followed, so lanes' masks are not tied to each other).
 //! - A warp function whose mask is exactly what the lane's last
-//!   `__activemask()` returned does not wait: its result is what it gives
+//!   `__activemask()` returned, or is computed from it alone (constants
+//!   and that value: `__activemask() & 0xffff`, so every lane that got
+//!   the same mask computes the same one) and is provably a part of it
+//!   that names the caller, does not wait: its result is what it gives
 //!   for some such set, whatever the other lanes hold (a shuffle from
 //!   another lane any value, a vote the caller's own bit and any bits of
 //!   the mask, a reduction the caller's value when the mask names only it
@@ -61,30 +64,72 @@ pub struct ActiveMaskCall {
     pub when: (u64, u32),
     /// The mask it returned.
     pub mask: ExprId,
-    /// The warp functions the lane then passed it to, in order.
-    pub uses: Vec<&'static str>,
+    /// The warp functions the lane then passed it, or a mask computed from
+    /// it, to, in order.
+    pub uses: Vec<MaskUse>,
     /// What the lane did instead of passing it on (another warp function
     /// or mask, a barrier, `__activemask()` again), after which the mask
     /// is used no more; None while it may still be.
     pub left: Option<String>,
 }
 
+/// A warp function given a lane's `__activemask()` result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MaskUse {
+    /// The CUDA function.
+    pub function: &'static str,
+    /// None when given the mask itself; else the mask computed from it,
+    /// with the mask replaced by one placeholder, so that two lanes'
+    /// computations are one expression exactly when they compute the same.
+    pub computed: Option<ExprId>,
+}
+
+impl MaskUse {
+    /// What a lane did with the mask, for messages.
+    fn described(&self) -> String {
+        match self.computed {
+            None => format!("calls {} with its mask", self.function),
+            Some(_) => format!("calls {} with a mask computed from it", self.function),
+        }
+    }
+}
+
 impl ActiveMaskCall {
     /// How two lanes' uses of masks of one `__activemask()` call disagree,
     /// when they do: the lane that makes a call, that call, and what the
     /// other did instead.
-    fn disagreement<'a>(&'a self, other: &'a ActiveMaskCall) -> Option<(&'a ActiveMaskCall, &'static str, String)> {
+    /// The uses' masks are undefined behaviour only where one names the
+    /// other lane: both uses when both lanes made one, the lane's that
+    /// passed it on otherwise.
+    fn disagreement<'a>(&'a self, other: &'a ActiveMaskCall) -> Option<Disagreement<'a>> {
         let n = self.uses.len().min(other.uses.len());
         if let Some(i) = (0..n).find(|&i| self.uses[i] != other.uses[i]) {
-            return Some((self, self.uses[i], format!("calls {} with its mask", other.uses[i])));
+            return Some(Disagreement {
+                passer: self,
+                other,
+                used: self.uses[i],
+                other_used: Some(other.uses[i]),
+                did: other.uses[i].described(),
+            });
         }
         for (a, b) in [(self, other), (other, self)] {
             if let (Some(&next), Some(what)) = (a.uses.get(n), &b.left) {
-                return Some((a, next, what.clone()));
+                return Some(Disagreement { passer: a, other: b, used: next, other_used: None, did: what.clone() });
             }
         }
         None
     }
+}
+
+/// Two lanes that may have got one mask and then used it differently.
+struct Disagreement<'a> {
+    /// The lane that passed the mask to `used`.
+    passer: &'a ActiveMaskCall,
+    /// The lane that did something else: `other_used`, or `did`.
+    other: &'a ActiveMaskCall,
+    used: MaskUse,
+    other_used: Option<MaskUse>,
+    did: String,
 }
 
 /// `__activemask()`'s results on a path.
@@ -100,6 +145,8 @@ pub struct ActiveMasks {
     pub calls: Vec<ActiveMaskCall>,
     /// Sites whose undefined behaviour was reported.
     reported: Vec<(FuncId, BlockId, usize)>,
+    /// The value standing for "the mask" in `MaskUse::computed`.
+    placeholder: Option<ExprId>,
 }
 
 impl ActiveMasks {
@@ -112,6 +159,37 @@ impl ActiveMasks {
     fn pending(&self, item: usize) -> Option<usize> {
         self.calls.iter().rposition(|c| c.item == item && c.left.is_none())
     }
+}
+
+/// `e` with `pending` replaced by `placeholder`; None when `e` has a leaf
+/// other than `pending` and constants.
+fn shape_of(
+    pool: &mut ExprPool,
+    e: ExprId,
+    pending: ExprId,
+    placeholder: ExprId,
+    memo: &mut rustc_hash::FxHashMap<ExprId, ExprId>,
+) -> Option<ExprId> {
+    if e == pending {
+        return Some(placeholder);
+    }
+    if pool.as_const(e).is_some() {
+        return Some(e);
+    }
+    if let Some(&r) = memo.get(&e) {
+        return Some(r);
+    }
+    let children = pool.children(e);
+    if children.is_empty() {
+        return None;
+    }
+    let mut shaped = smallvec::SmallVec::<[ExprId; 3]>::new();
+    for c in children {
+        shaped.push(shape_of(pool, c, pending, placeholder, memo)?);
+    }
+    let r = pool.rebuild(e, &shaped);
+    memo.insert(e, r);
+    Some(r)
 }
 
 impl<'m> Executor<'m> {
@@ -183,10 +261,12 @@ impl<'m> Executor<'m> {
         let mask_at = if matches!(op, WarpOp::Reduce(_)) { 1 } else { 0 };
         let mask = c.args.get(mask_at)?.first().copied()?;
         let gpu = state.gpu.as_deref().filter(|g| g.mode == RaceMode::Enumerate)?;
-        let k = gpu.activemask.pending(gpu.current).filter(|&k| gpu.activemask.calls[k].mask == mask)?;
+        let k = gpu.activemask.pending(gpu.current)?;
+        let pending = gpu.activemask.calls[k].mask;
         let arg = |k: usize| c.args.get(k).and_then(|v| v.first().copied());
         let lane = (gpu.current as u64 % WARP_SIZE) as u32;
         let own_bit = self.cx.pool.constant(32, 1u128 << lane);
+        let computed = if mask == pending { None } else { Some(self.computed_mask(state, mask, pending, own_bit)?) };
         let alone = self.cx.pool.eq(mask, own_bit);
         let result: Option<Value> = match op {
             WarpOp::Sync => None,
@@ -196,24 +276,37 @@ impl<'m> Executor<'m> {
                     return Some(Err(self.unsupported(state, loc, format!("{function} with a width that depends on the input"))));
                 };
                 let width = self.cx.pool.width(v);
-                let other = self.undefined_shuffle_value(state, width);
-                let from = |b: u32| if shuffle_source(mode, lane, b, clamp as u32) == lane { v } else { other };
-                let value = match self.cx.pool.as_const(b) {
-                    Some(b) => from(b as u32),
+                // A source lane computed from the mask (a leader elected by
+                // `__ffs(mask) - 1`) is the caller itself when the caller
+                // runs alone: another lane's value is then not undefined
+                // in every schedule, only unknown to the model.
+                let other = if device(&state.gpu).activemask.mentioned_in(&self.cx.pool, std::iter::once(b)) {
+                    self.activemask_fresh(state, width)
+                } else {
+                    self.undefined_shuffle_value(state, width)
+                };
+                let own = |b: u32| shuffle_source(mode, lane, b, clamp as u32) == lane;
+                let (value, reads_own) = match self.cx.pool.as_const(b) {
+                    Some(b) => (if own(b as u32) { v } else { other }, self.cx.pool.bool_const(own(b as u32))),
                     None => {
                         let bw = self.cx.pool.width(b);
                         let low = self.cx.pool.constant(bw, 31);
                         let b5 = self.cx.pool.and(b, low);
-                        let mut value = from(31);
+                        let mut value = if own(31) { v } else { other };
+                        let mut reads_own = self.cx.pool.bool_const(own(31));
                         for k in (0..31).rev() {
-                            let this = from(k);
                             let kk = self.cx.pool.constant(bw, k as u128);
                             let is_k = self.cx.pool.eq(b5, kk);
-                            value = self.cx.pool.ite(is_k, this, value);
+                            value = self.cx.pool.ite(is_k, if own(k) { v } else { other }, value);
+                            let own_k = self.cx.pool.bool_const(own(k));
+                            reads_own = self.cx.pool.ite(is_k, own_k, reads_own);
                         }
-                        value
+                        (value, reads_own)
                     }
                 };
+                // Indeterminate bits of the caller's value reach the result
+                // only when it reads its own lane.
+                self.shadow.result_from_argument = Some((1, reads_own));
                 Some(smallvec::smallvec![value])
             }
             WarpOp::Ballot | WarpOp::MatchAny => {
@@ -261,12 +354,51 @@ impl<'m> Executor<'m> {
             }
         };
         let gpu = device_mut(&mut state.gpu);
-        gpu.activemask.calls[k].uses.push(function);
+        gpu.activemask.calls[k].uses.push(MaskUse { function, computed });
         if op == WarpOp::Sync {
             gpu.log.warp_meeting();
         }
         self.check_activemask_site(state, k);
         Some(Ok(result))
+    }
+
+    /// `mask`, computed from the lane's pending `__activemask()` result
+    /// `pending` and constants alone, as an expression of a placeholder
+    /// for it; None when it is computed otherwise (from the lane's ids,
+    /// from memory) or may name a lane outside `pending` or leave out the
+    /// caller (`own_bit`): such a mask is not modelled.
+    fn computed_mask(&mut self, state: &mut State, mask: ExprId, pending: ExprId, own_bit: ExprId) -> Option<ExprId> {
+        if !self.cx.pool.any_below(std::iter::once(mask), |id, _| id == pending) {
+            return None;
+        }
+        let placeholder = match device(&state.gpu).activemask.placeholder {
+            Some(p) => p,
+            None => {
+                let p = self.cx.pool.fresh(32);
+                device_mut(&mut state.gpu).activemask.placeholder = Some(p);
+                p
+            }
+        };
+        let shape = shape_of(&mut self.cx.pool, mask, pending, placeholder, &mut rustc_hash::FxHashMap::default())?;
+        let zero = self.cx.pool.constant(32, 0);
+        let outside_bits = {
+            let not_pending = self.cx.pool.not(pending);
+            self.cx.pool.and(mask, not_pending)
+        };
+        let names_outside = {
+            let none = self.cx.pool.eq(outside_bits, zero);
+            self.cx.pool.not(none)
+        };
+        let leaves_out_caller = {
+            let own = self.cx.pool.and(mask, own_bit);
+            self.cx.pool.eq(own, zero)
+        };
+        for bad in [names_outside, leaves_out_caller] {
+            if !matches!(self.cx.decider.feasible(&self.cx.pool, &state.path, bad), crate::check::Feasibility::Unsat) {
+                return None;
+            }
+        }
+        Some(shape)
     }
 
     /// Compares what call `k` did with its mask with what the other lanes
@@ -280,14 +412,19 @@ impl<'m> Executor<'m> {
             return;
         }
         let warp = a.item as u64 / WARP_SIZE;
-        let found = gpu.activemask.calls.iter().find_map(|b| {
-            let together = b.item != a.item && b.site == a.site && b.when == a.when && b.item as u64 / WARP_SIZE == warp;
-            together.then(|| a.disagreement(b)).flatten().map(|(passer, function, did)| {
-                let other = if passer.item == a.item { b.item } else { a.item };
-                (passer.item, other, function, did)
-            })
+        let candidates: Vec<_> = gpu
+            .activemask
+            .calls
+            .iter()
+            .filter(|b| b.item != a.item && b.site == a.site && b.when == a.when && b.item as u64 / WARP_SIZE == warp)
+            .filter_map(|b| a.disagreement(b))
+            .map(|d| (d.passer.item, d.other.item, d.used, d.other_used, d.did))
+            .collect();
+        let placeholder = device(&state.gpu).activemask.placeholder;
+        let found = candidates.into_iter().find(|(passer, other, used, other_used, _)| {
+            self.may_name(placeholder, *used, *passer, *other) || other_used.is_some_and(|u| self.may_name(placeholder, u, *other, *passer))
         });
-        let Some((passer, other, function, did)) = found else { return };
+        let Some((passer, other, MaskUse { function, .. }, _, did)) = found else { return };
         let (site, loc) = (a.site, a.loc);
         let who = |this: &Executor, i: usize| {
             let item = &device(&state.gpu).items[i];
@@ -308,6 +445,29 @@ impl<'m> Executor<'m> {
         s.stack.clear();
         let witness = self.current_model(state);
         self.report(&s, FindingKind::InvalidWarpMask, loc, msg, witness.as_ref(), None);
+    }
+
+    /// Whether the mask of `used`, by lane `user`, may name lane `named`
+    /// when both got one `__activemask()` result: always for the mask
+    /// itself; for a computed one, when some mask naming both makes the
+    /// computation name `named` (asked of the solver).
+    fn may_name(&mut self, placeholder: Option<ExprId>, used: MaskUse, user: usize, named: usize) -> bool {
+        let (Some(shape), Some(p)) = (used.computed, placeholder) else { return true };
+        let pool = &mut self.cx.pool;
+        let both = pool.constant(32, (1u128 << (user as u64 % WARP_SIZE)) | (1u128 << (named as u64 % WARP_SIZE)));
+        let named_bit = pool.constant(32, 1u128 << (named as u64 % WARP_SIZE));
+        let zero = pool.constant(32, 0);
+        let has_both = {
+            let p_both = pool.and(p, both);
+            pool.eq(p_both, both)
+        };
+        let names = {
+            let bit = pool.and(shape, named_bit);
+            let none = pool.eq(bit, zero);
+            pool.not(none)
+        };
+        let cond = pool.bool_and(has_both, names);
+        !matches!(self.cx.decider.feasible(&self.cx.pool, &[], cond), crate::check::Feasibility::Unsat)
     }
 
     /// Why a race under `condition` on `state` (whose device is `gpu`,

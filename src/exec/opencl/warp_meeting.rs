@@ -253,8 +253,8 @@ impl<'m> Executor<'m> {
         format!(
             "{function} with a mask computed from what __activemask() returned: without --warp-sync that mask is any set of the \
              warp's threads that includes the caller (independent thread scheduling, sm_70), and a warp function is modelled for it \
-             only when given the mask exactly as the lane's last __activemask() returned it (--warp-sync N checks the code as \
-             written for warps in lockstep)"
+             only when given the mask exactly as the lane's last __activemask() returned it, or a part of it computed from it and \
+             constants alone that always names the caller (--warp-sync N checks the code as written for warps in lockstep)"
         )
     }
 
