@@ -330,6 +330,35 @@ static __device__ __attribute__((noinline)) void synchronize(const thread_block 
 static __device__ __attribute__((noinline)) void synchronize(const grid_group &g) { g.sync(); }
 } // namespace cooperative_groups
 
+/* ---- texture references (the legacy texture<T, dim, mode> API) ----
+ * The memory the host binds to a texture is not known to a kernel run
+ * alone: a fetch reads any value, which a finding resting on it does not
+ * confirm (src/exec/opencl/cuda_textures.rs). Element reads only. */
+enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+template <class T, int __dim = 1, enum cudaTextureReadMode __mode = cudaReadModeElementType>
+struct __attribute__((device_builtin_texture_type)) texture {
+    int __symcross_reserved; /* not empty: clang passes the handle by value only then */
+};
+template <class T, class __texture> __device__ T __symcross_texture_fetch(__texture t);
+#define __SYMCROSS_ELEMENT_READS(M) \
+    static_assert(M == cudaReadModeElementType, "symcross models texture reads of cudaReadModeElementType only")
+template <class T, enum cudaTextureReadMode M> __SYMCROSS_DI T tex1Dfetch(texture<T, 1, M> t, int) {
+    __SYMCROSS_ELEMENT_READS(M);
+    return __symcross_texture_fetch<T>(t);
+}
+template <class T, enum cudaTextureReadMode M> __SYMCROSS_DI T tex1D(texture<T, 1, M> t, float) {
+    __SYMCROSS_ELEMENT_READS(M);
+    return __symcross_texture_fetch<T>(t);
+}
+template <class T, enum cudaTextureReadMode M> __SYMCROSS_DI T tex2D(texture<T, 2, M> t, float, float) {
+    __SYMCROSS_ELEMENT_READS(M);
+    return __symcross_texture_fetch<T>(t);
+}
+template <class T, enum cudaTextureReadMode M> __SYMCROSS_DI T tex3D(texture<T, 3, M> t, float, float, float) {
+    __SYMCROSS_ELEMENT_READS(M);
+    return __symcross_texture_fetch<T>(t);
+}
+
 #include "symcross_cuda_math.h"
 #include "symcross_cuda_faults.h"
 

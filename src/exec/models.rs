@@ -79,6 +79,10 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
         if let Some(r) = self.call_opencl(state, ctx) {
             return Some(r);
         }
+        // Before the intrinsics: a texture's handle is an `llvm.nvvm` one.
+        if let Some(r) = self.call_cuda_texture(state, ctx) {
+            return Some(r);
+        }
         if let Some(r) = self.call_cuda_intrinsic(state, ctx) {
             return Some(r);
         }

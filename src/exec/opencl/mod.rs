@@ -17,6 +17,7 @@ pub(in crate::exec) mod cuda_only_warp;
 pub(in crate::exec) mod cuda_runtime;
 pub(in crate::exec) mod cuda_static_shared;
 pub(in crate::exec) mod cuda_streams;
+pub(in crate::exec) mod cuda_textures;
 pub(in crate::exec) mod cuda_warps;
 pub(in crate::exec) mod device_state;
 pub(in crate::exec) mod events;
