@@ -119,7 +119,77 @@ pub fn differences(pool: &ExprPool, a: ExprId, b: ExprId, depth: u32) -> Option<
     if let Some((y, c)) = plus_constant(pool, &eb) {
         return differences(pool, a, y, depth - 1).map(|s| shift(s, c.wrapping_neg()));
     }
-    None
+    linear_difference(pool, a, b, width).map(|d| smallvec::smallvec![d])
+}
+
+/// More terms than this in a sum and it is not taken apart.
+const MAX_TERMS: usize = 16;
+
+/// `a - b` when it is one number: both sides are sums of terms times
+/// constants whose terms cancel (`(x + y) - (y + (x + 1))` is -1, whatever
+/// order the sums were built in). Sums, differences, products and left
+/// shifts by constants are exact modulo 2^width, so the number is exact.
+fn linear_difference(pool: &ExprPool, a: ExprId, b: ExprId, width: u32) -> Option<u128> {
+    let mask = if width >= 128 { u128::MAX } else { (1u128 << width) - 1 };
+    let mut terms: SmallVec<[(ExprId, u128); MAX_TERMS]> = SmallVec::new();
+    let mut constant = 0u128;
+    let mut budget = 4 * MAX_TERMS;
+    linear_terms(pool, a, 1, mask, &mut terms, &mut constant, &mut budget)?;
+    linear_terms(pool, b, mask, mask, &mut terms, &mut constant, &mut budget)?;
+    terms.iter().all(|&(_, k)| k == 0).then_some(constant)
+}
+
+/// Adds `scale * e` to `terms + constant` (modulo `mask + 1`), taking sums
+/// and products by constants apart; None past the term or node budget.
+fn linear_terms(
+    pool: &ExprPool,
+    e: ExprId,
+    scale: u128,
+    mask: u128,
+    terms: &mut SmallVec<[(ExprId, u128); MAX_TERMS]>,
+    constant: &mut u128,
+    budget: &mut usize,
+) -> Option<()> {
+    *budget = budget.checked_sub(1)?;
+    if let Some(c) = pool.as_const(e) {
+        *constant = constant.wrapping_add(c.wrapping_mul(scale)) & mask;
+        return Some(());
+    }
+    match *pool.get(e) {
+        Expr::Bin(BinOp::Add, x, y) => {
+            linear_terms(pool, x, scale, mask, terms, constant, budget)?;
+            return linear_terms(pool, y, scale, mask, terms, constant, budget);
+        }
+        Expr::Bin(BinOp::Sub, x, y) => {
+            linear_terms(pool, x, scale, mask, terms, constant, budget)?;
+            return linear_terms(pool, y, scale.wrapping_neg() & mask, mask, terms, constant, budget);
+        }
+        Expr::Bin(BinOp::Mul, x, y) => {
+            let factor = match (pool.as_const(x), pool.as_const(y)) {
+                (_, Some(k)) => Some((x, k)),
+                (Some(k), None) => Some((y, k)),
+                _ => None,
+            };
+            if let Some((x, k)) = factor {
+                return linear_terms(pool, x, scale.wrapping_mul(k) & mask, mask, terms, constant, budget);
+            }
+        }
+        Expr::Bin(BinOp::Shl, x, y) => {
+            if let Some(k) = pool.as_const(y).filter(|&k| k < 128 && mask >> k != 0) {
+                return linear_terms(pool, x, scale.wrapping_mul(1u128 << k) & mask, mask, terms, constant, budget);
+            }
+        }
+        _ => {}
+    }
+    if let Some((_, k)) = terms.iter_mut().find(|(t, _)| *t == e) {
+        *k = k.wrapping_add(scale) & mask;
+        return Some(());
+    }
+    if terms.len() == MAX_TERMS {
+        return None;
+    }
+    terms.push((e, scale));
+    Some(())
 }
 
 /// `x + c` or `x - c` with a constant `c`, as `(x, c)` (a subtraction as
@@ -173,6 +243,36 @@ mod tests {
         let y = word(&mut p, "y", 8);
         assert!(differences(&p, x, y, MAX_DEPTH).is_none());
         assert!(!never_overlap(&p, x, 4, y, 4));
+    }
+
+    /// Sums built in different orders: `(x*8 + (x*8)*64) - ((x*8)*64 + (x*8 + 1))`
+    /// is -1 whatever x is, and through a sign extension -1 or -1 - 2^32.
+    #[test]
+    fn sums_in_any_order_are_compared_term_by_term() {
+        let mut p = ExprPool::new();
+        let arr = p.new_array("x", 4);
+        let x = p.input_word(arr, 0, 32);
+        let (eight, sixty_four, one) = (p.constant(32, 8), p.constant(32, 64), p.constant(32, 1));
+        let x8 = p.mul(x, eight);
+        let row = p.mul(x8, sixty_four);
+        let a = p.add(x8, row);
+        let x8_1 = p.add(x8, one);
+        let b = p.add(row, x8_1);
+        let (sa, sb) = (p.sext(a, 64), p.sext(b, 64));
+        let d = differences(&p, sa, sb, MAX_DEPTH).expect("known");
+        for v in [0u32, 1, 3, 0x0fff_ffff, 0x1000_0000, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff] {
+            let mut m = crate::expr::Assignment::default();
+            m.arrays.insert(arr, v.to_le_bytes().to_vec());
+            let ev = |p: &ExprPool, e| crate::expr::evaluate(p, e, &m);
+            assert!(d.contains(&(ev(&p, sa).wrapping_sub(ev(&p, sb)) & u64::MAX as u128)), "{v}: {d:?}");
+        }
+        let four = p.constant(64, 4);
+        let (fa, fb) = (p.mul(sa, four), p.mul(sb, four));
+        assert!(never_overlap(&p, fa, 4, fb, 4));
+        // x*8 and x*9 differ by x: not one number.
+        let nine = p.constant(32, 9);
+        let x9 = p.mul(x, nine);
+        assert!(differences(&p, x8, x9, MAX_DEPTH).is_none());
     }
 
     /// Every value claimed possible is checked against evaluation on many
