@@ -81,7 +81,21 @@ common::fixture_tests!(
     copy_length_argument_ok,
     fill_length_only_huge,
     dynamic_parallelism,
+    texture_fetch_ok,
+    texture_fetch_race,
+    texture_normalized_float,
+    struct_copy_uninitialised_member_unused_ok,
+    struct_copy_uninitialised_member_branch,
+    struct_copy_uninitialised_to_global,
+    struct_copy_padding_to_global_ok,
 );
+
+#[test]
+fn a_race_resting_on_a_texture_read_says_so() {
+    let (message, status) = finding_message("texture_fetch_race", "race");
+    assert_eq!(status, "unconfirmed", "{message}");
+    assert!(message.contains("a value read from a texture"), "{message}");
+}
 
 #[test]
 fn a_race_after_a_loop_without_effects_says_the_loop_may_never_end() {

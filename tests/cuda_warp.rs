@@ -58,6 +58,8 @@ common::fixture_tests!(
     activemask_half_mask_race,
     activemask_computed_masks_apart_ok,
     activemask_computed_masks_overlap,
+    grid_sync_then_warp_race,
+    grid_sync_then_warp_ok,
 );
 
 #[test]
