@@ -191,6 +191,14 @@ common::fixture_tests!(
     pair_single_work_item,
     vec3_store_ok,
     vec3_store_unset_component,
+    local_half_unwritten_pair,
+    local_own_slot_pair_ok,
+    unsized_local_merged_one_side,
+    unsized_negative_index,
+    unsized_index_from_start_ok,
+    pair_havoc_out_of_bounds_recheck_ok,
+    pair_havoc_out_of_bounds_confirmed_by_group,
+    local_own_slot_branch_pair_ok,
 );
 
 #[test]
@@ -208,10 +216,7 @@ fn fixture_report(name: &str) -> serde_json::Value {
     let path = common::repo().join("tests/fixtures/race").join(format!("{name}.cl"));
     let text = std::fs::read_to_string(&path).expect("read fixture");
     let args_line = text.lines().find_map(|l| l.strip_prefix("// args:")).expect("args line");
-    let mut args = vec!["race", path.to_str().unwrap(), "--json", "-"];
-    args.extend(args_line.split_whitespace());
-    let run = common::symcross(&args);
-    run.json.unwrap_or_else(|| panic!("{name}: no JSON report: {}", run.stderr))
+    race_with(name, &args_line.split_whitespace().collect::<Vec<_>>()).1
 }
 
 /// The wait-count fixture gives the same answer in pair mode at 128
@@ -274,9 +279,8 @@ fn image_findings_name_the_image() {
 
 #[test]
 fn pair_mode_is_reported() {
-    let path = common::repo().join("tests/fixtures/race/neighbour_pair_mode.cl");
-    let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "1024", "--num-groups", "1024", "--json", "-"]);
-    let mode = run.json.as_ref().and_then(|j| j["mode"].as_str().map(str::to_string)).unwrap_or_default();
+    let (run, json) = race_with("neighbour_pair_mode", &["--local-size", "1024", "--num-groups", "1024"]);
+    let mode = json["mode"].as_str().unwrap_or_default();
     assert!(mode.starts_with("pair"), "mode was `{mode}`: {}", run.stdout);
 }
 
@@ -348,9 +352,7 @@ fn budget_cuts_name_their_limit() {
 /// Kernel paths merge: a branch on every work-item's own data is one path.
 #[test]
 fn data_branches_merge_into_one_path() {
-    let path = common::repo().join("tests/fixtures/race/data_branch_atomic_counter.cl");
-    let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "16", "--num-groups", "1", "--json", "-"]);
-    let json = run.json.expect("JSON report");
+    let (run, json) = race_with("data_branch_atomic_counter", &["--local-size", "16", "--num-groups", "1"]);
     assert_eq!(json["stats"]["paths"], 1, "{}", run.stdout);
     assert!(json["stats"]["merged"].as_u64().unwrap_or(0) >= 16, "{}", run.stdout);
 }
@@ -361,10 +363,7 @@ fn data_branches_merge_into_one_path() {
 #[test]
 fn unsized_alias_races_are_confirmed() {
     for name in ["unsized_alias_pair_race", "unsized_write_read_back_pair_race"] {
-        let path = common::repo().join("tests/fixtures/race").join(format!("{name}.cl"));
-        let run =
-            common::symcross(&["race", path.to_str().unwrap(), "--local-size", "64", "--num-groups", "1", "--mode", "pair", "--json", "-"]);
-        let json = run.json.expect("JSON report");
+        let (run, json) = race_with(name, &["--local-size", "64", "--num-groups", "1", "--mode", "pair"]);
         let findings = json["findings"].as_array().cloned().unwrap_or_default();
         assert!(!findings.is_empty() && findings.iter().all(|f| f["status"] == "confirmed"), "{name}: {}", run.stdout);
     }
@@ -373,9 +372,24 @@ fn unsized_alias_races_are_confirmed() {
 /// Runs a race fixture with 64 work-items in one group in `mode`; the JSON
 /// report.
 fn run_in_mode(name: &str, mode: &str) -> serde_json::Value {
+    race_with(name, &["--local-size", "64", "--num-groups", "1", "--mode", mode]).1
+}
+
+/// Runs `symcross race` on fixture `name` with `flags` (sizes, mode,
+/// budgets) instead of its `// args:` line: the run and its JSON report.
+fn race_with(name: &str, flags: &[&str]) -> (common::Run, serde_json::Value) {
     let path = common::repo().join("tests/fixtures/race").join(format!("{name}.cl"));
-    let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "64", "--num-groups", "1", "--mode", mode, "--json", "-"]);
-    run.json.unwrap_or_else(|| panic!("{name}: no JSON report: {}", run.stderr))
+    let mut args = vec!["race", path.to_str().expect("utf-8 path"), "--json", "-"];
+    args.extend_from_slice(flags);
+    let run = common::symcross(&args);
+    let json = run.json.clone().unwrap_or_else(|| panic!("{name} {flags:?}: no JSON report: {}", run.stderr));
+    (run, json)
+}
+
+/// The messages of the warnings of `kind` in a report.
+fn warnings_of(json: &serde_json::Value, kind: &str) -> Vec<String> {
+    let warnings = json["warnings"].as_array().cloned().unwrap_or_default();
+    warnings.iter().filter(|w| w["kind"] == kind).filter_map(|w| w["message"].as_str().map(String::from)).collect()
 }
 
 /// Pair mode makes shared memory arbitrary at a barrier: a race (or barrier
@@ -393,8 +407,9 @@ fn pair_mode_races_through_havocked_memory_are_unconfirmed() {
         let json = run_in_mode(name, "enumerate");
         assert_eq!(json["verdict"], "equivalent", "{name} in enumerate mode: {json}");
     }
-    // A group past the re-check's bound, or a finding no re-check takes
-    // up (out of bounds): the havoc's findings stay unconfirmed, naming it.
+    // A group past the re-check's bound, or a re-check of one group of
+    // many that finds nothing: the havoc's findings stay unconfirmed,
+    // naming it.
     for name in ["pair_havoc_flag_unconfirmed", "pair_havoc_divergence_unconfirmed", "pair_havoc_out_of_bounds_unconfirmed"] {
         let json = fixture_report(name);
         let findings = json["findings"].as_array().cloned().unwrap_or_default();
@@ -405,6 +420,25 @@ fn pair_mode_races_through_havocked_memory_are_unconfirmed() {
             assert!(message.contains("assumed arbitrary at a barrier (pair mode"), "{name}: {message}");
         }
     }
+}
+
+/// An out-of-bounds read that pair mode found only through havocked
+/// memory is re-checked like a race: enumerating the witness's group
+/// confirms it, naming the group.
+#[test]
+fn pair_mode_out_of_bounds_through_havoc_is_rechecked() {
+    let json = fixture_report("pair_havoc_out_of_bounds_confirmed_by_group");
+    let findings = json["findings"].as_array().cloned().unwrap_or_default();
+    assert!(
+        findings.iter().any(|f| f["kind"] == "out-of-bounds"
+            && f["status"] == "confirmed"
+            && f["message"].as_str().unwrap_or("").contains("confirmed by enumerating every work-item of work-group")),
+        "{json}"
+    );
+    assert!(json["mode"].as_str().unwrap_or("").starts_with("pair"), "{json}");
+    let whole = fixture_report("pair_havoc_out_of_bounds_recheck_ok");
+    assert_eq!(whole["mode"].as_str().map(|m| m.starts_with("enumerate")), Some(true), "{whole}");
+    assert_eq!(warnings_of(&whole, "mode-switch").len(), 1, "{whole}");
 }
 
 /// A pair-mode race left unconfirmed by the havoc is confirmed by
@@ -440,9 +474,7 @@ fn pair_mode_findings_independent_of_havoc_stay_confirmed() {
 /// sharing nothing.
 #[test]
 fn a_path_cut_by_a_finding_does_not_make_the_kernel_share_nothing() {
-    let path = common::repo().join("tests/fixtures/race/constant_write_through_integer.cl");
-    let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--json", "-"]);
-    let json = run.json.unwrap_or_else(|| panic!("no JSON report: {}", run.stderr));
+    let (_, json) = race_with("constant_write_through_integer", &["--local-size", "4", "--num-groups", "1"]);
     let warnings = json["warnings"].as_array().cloned().unwrap_or_default();
     assert!(warnings.iter().all(|w| w["kind"] != "no-shared-access"), "{json}");
     assert_eq!(json["findings"][0]["kind"], "write-to-read-only", "{json}");
@@ -452,10 +484,7 @@ fn a_path_cut_by_a_finding_does_not_make_the_kernel_share_nothing() {
 /// too: the write through a rebuilt pointer is the same finding.
 #[test]
 fn a_sized_constant_parameter_is_read_only() {
-    let path = common::repo().join("tests/fixtures/race/constant_parameter_write.cl");
-    let args = ["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--arg", "table=64", "--json", "-"];
-    let run = common::symcross(&args);
-    let json = run.json.unwrap_or_else(|| panic!("no JSON report: {}", run.stderr));
+    let (_, json) = race_with("constant_parameter_write", &["--local-size", "4", "--num-groups", "1", "--arg", "table=64"]);
     assert_eq!(json["findings"][0]["kind"], "write-to-read-only", "{json}");
     assert_eq!(json["findings"][0]["status"], "confirmed", "{json}");
 }
@@ -464,9 +493,7 @@ fn a_sized_constant_parameter_is_read_only() {
 /// ever, at the loop's line, and the run is not cut by the step budget.
 #[test]
 fn nonterminating_work_items_are_named() {
-    let path = common::repo().join("tests/fixtures/race/nonterminating_break.cl");
-    let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "64", "--num-groups", "1", "--json", "-"]);
-    let json = run.json.expect("JSON report");
+    let (run, json) = race_with("nonterminating_break", &["--local-size", "64", "--num-groups", "1"]);
     assert_eq!(json["verdict"], "equivalent", "{}", run.stdout);
     assert!(json["limit"].is_null(), "{}", run.stdout);
     let warnings = json["warnings"].as_array().expect("warnings");
@@ -481,9 +508,7 @@ fn nonterminating_work_items_are_named() {
 /// (solver queries), not a time.
 #[test]
 fn counter_slots_need_no_solver_query() {
-    let path = common::repo().join("tests/fixtures/race/counter_slots_many_groups.cl");
-    let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "64", "--num-groups", "12", "--json", "-"]);
-    let json = run.json.expect("JSON report");
+    let (run, json) = race_with("counter_slots_many_groups", &["--local-size", "64", "--num-groups", "12"]);
     assert_eq!(json["verdict"], "equivalent", "{}", run.stdout);
     assert_eq!(json["stats"]["queries"], 0, "{}", run.stdout);
 }
@@ -610,22 +635,8 @@ fn struct_copies_race_at_o0_as_at_o1() {
 /// counted in queries.
 #[test]
 fn race_query_budget_is_a_named_limit() {
-    let path = common::repo().join("tests/fixtures/race/race_query_budget.cl");
-    let run = common::symcross(&[
-        "race",
-        path.to_str().unwrap(),
-        "--local-size",
-        "8",
-        "--num-groups",
-        "1",
-        "--max-race-queries",
-        "10",
-        "--mode",
-        "enumerate",
-        "--json",
-        "-",
-    ]);
-    let json = run.json.expect("JSON report");
+    let flags = ["--local-size", "8", "--num-groups", "1", "--max-race-queries", "10", "--mode", "enumerate"];
+    let (run, json) = race_with("race_query_budget", &flags);
     assert_eq!(json["verdict"], "inconclusive", "{}", run.stdout);
     assert_eq!(json["limit"], "race-queries", "{}", run.stdout);
     let warnings = json["warnings"].to_string();
@@ -638,26 +649,10 @@ fn race_query_budget_is_a_named_limit() {
 /// per pair of work-items, and says so; `--mode enumerate` keeps the limit.
 #[test]
 fn race_query_limit_switches_enumeration_to_pair_mode() {
-    let path = common::repo().join("tests/fixtures/race/race_query_budget.cl");
-    let run = common::symcross(&[
-        "race",
-        path.to_str().unwrap(),
-        "--local-size",
-        "8",
-        "--num-groups",
-        "1",
-        "--max-race-queries",
-        "10",
-        "--json",
-        "-",
-    ]);
-    let json = run.json.expect("JSON report");
+    let (run, json) = race_with("race_query_budget", &["--local-size", "8", "--num-groups", "1", "--max-race-queries", "10"]);
     assert_eq!(json["verdict"], "equivalent", "{}", run.stdout);
     assert!(json["mode"].as_str().unwrap_or("").starts_with("pair"), "{}", run.stdout);
-    let switch: Vec<String> = json["warnings"]
-        .as_array()
-        .map(|w| w.iter().filter(|w| w["kind"] == "mode-switch").filter_map(|w| w["message"].as_str().map(String::from)).collect())
-        .unwrap_or_default();
+    let switch = warnings_of(&json, "mode-switch");
     assert!(
         switch.len() == 1 && switch[0].contains("asked --max-race-queries 10 solver queries") && switch[0].contains("pair mode instead"),
         "{switch:?}"
@@ -700,21 +695,68 @@ fn unsized_local_arguments_start_indeterminate() {
     }
     let messages = fixture_messages("unsized_local_half_written");
     assert!(messages.iter().any(|m| m.contains("depends on uninitialised bits of local buffer `tmp`")), "{messages:?}");
-    let path = common::repo().join("tests/fixtures/race/unsized_local_never_written.cl");
-    let run = common::symcross(&[
-        "race",
-        path.to_str().unwrap(),
-        "--local-size",
-        "4",
-        "--num-groups",
-        "1",
-        "--local-memory",
-        "arbitrary",
-        "--json",
-        "-",
-    ]);
-    let json = run.json.expect("JSON report");
+    let (run, json) = race_with("unsized_local_never_written", &["--local-size", "4", "--num-groups", "1", "--local-memory", "arbitrary"]);
     assert_eq!(json["verdict"], "equivalent", "{}", run.stdout);
+}
+
+/// Pair mode cannot tell, after a barrier, whether a work-item it does not
+/// run wrote a `__local` byte that was indeterminate before: a use of such
+/// a byte is not reported, and a `local-read-unchecked` warning names the
+/// line and the variable (never a silent gap). Bytes the modelled
+/// work-item wrote itself stay checked and quiet; enumerate mode reports
+/// the never-written ones; `--local-memory arbitrary` has no gap to name.
+#[test]
+fn pair_mode_names_unchecked_local_reads() {
+    let half = fixture_report("local_half_unwritten_pair");
+    assert_eq!(half["verdict"], "equivalent", "{half}");
+    let unchecked = warnings_of(&half, "local-read-unchecked");
+    assert!(
+        unchecked.len() == 1
+            && unchecked[0]
+                .starts_with("line 14: a branch condition depends on bytes of `__local` variable `upper_half.tile` after a barrier")
+            && unchecked[0].contains("--mode enumerate checks it"),
+        "{unchecked:?}"
+    );
+    let (_, enumerated) = race_with("local_half_unwritten_pair", &["--local-size", "4", "--num-groups", "1", "--mode", "enumerate"]);
+    let findings = enumerated["findings"].as_array().cloned().unwrap_or_default();
+    assert!(
+        findings.iter().any(|f| f["kind"] == "uninitialized-read"
+            && f["status"] == "confirmed"
+            && f["message"].as_str().unwrap_or("").contains("uninitialised bits of local `upper_half.tile`")),
+        "{enumerated}"
+    );
+    let own = fixture_report("local_own_slot_pair_ok");
+    assert!(warnings_of(&own, "local-read-unchecked").is_empty(), "{own}");
+    // An unsized `__local` argument read after a barrier.
+    let pair = ["--local-size", "4", "--num-groups", "1", "--mode", "pair"];
+    let (_, unsized_arg) = race_with("unsized_local_half_written", &pair);
+    assert_eq!(unsized_arg["verdict"], "equivalent", "{unsized_arg}");
+    let unchecked = warnings_of(&unsized_arg, "local-read-unchecked");
+    assert!(
+        unchecked.len() == 1
+            && unchecked[0].starts_with("line 11: a branch condition depends on bytes of `__local` buffer `tmp` after a barrier"),
+        "{unchecked:?}"
+    );
+    let (_, arbitrary) = race_with("unsized_local_half_written", &[&pair[..], &["--local-memory", "arbitrary"]].concat());
+    assert!(warnings_of(&arbitrary, "local-read-unchecked").is_empty(), "{arbitrary}");
+}
+
+/// An unsized_arg buffer has no end but starts at offset 0: a negative index
+/// is out of bounds, named with its element and work-item, in both modes.
+#[test]
+fn negative_index_into_unsized_buffer_is_out_of_bounds() {
+    for mode in ["enumerate", "pair"] {
+        let (_, json) = race_with("unsized_negative_index", &["--local-size", "4", "--num-groups", "1", "--mode", mode]);
+        let findings = json["findings"].as_array().cloned().unwrap_or_default();
+        assert!(
+            findings.iter().any(|f| f["kind"] == "out-of-bounds"
+                && f["status"] == "confirmed"
+                && f["message"]
+                    == "write of 4 bytes before the start of unsized buffer object `out` by work-item (0,0,0) of group (0,0,0), at \
+                        element -1 (byte offset -4)"),
+            "{mode}: {json}"
+        );
+    }
 }
 
 /// Misaligned accesses name their size, buffer, byte offset and work-item.
@@ -737,21 +779,9 @@ fn misaligned_accesses_are_described() {
 fn local_memory_modes() {
     let messages = fixture_messages("local_never_written_branch");
     assert!(messages.iter().any(|m| m.contains("depends on uninitialised bits of local `gate.limit`")), "{messages:?}");
-    let path = common::repo().join("tests/fixtures/race/local_never_written_branch.cl");
-    let run = common::symcross(&[
-        "race",
-        path.to_str().unwrap(),
-        "--local-size",
-        "4",
-        "--num-groups",
-        "1",
-        "--local-memory",
-        "arbitrary",
-        "--json",
-        "-",
-    ]);
-    let json = run.json.expect("JSON report");
+    let (run, json) = race_with("local_never_written_branch", &["--local-size", "4", "--num-groups", "1", "--local-memory", "arbitrary"]);
     assert_eq!(json["verdict"], "equivalent", "{}", run.stdout);
+    let path = common::repo().join("tests/fixtures/race/local_never_written_branch.cl");
     let run = common::symcross(&["race", path.to_str().unwrap(), "--local-size", "4", "--num-groups", "1", "--local-memory", "zero"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
 }

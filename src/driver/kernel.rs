@@ -114,6 +114,9 @@ pub fn run_kernel(loaded: &Loaded, run: &KernelRun, config: &Config) -> Result<K
     for note in outcome.undefined_values {
         report.warnings.push(crate::report::Warning { kind: "undefined-value", message: note });
     }
+    for note in outcome.unchecked_local_reads {
+        report.warnings.push(crate::report::Warning { kind: "local-read-unchecked", message: note });
+    }
     for note in outcome.perf_incomplete {
         report.warnings.push(crate::report::Warning { kind: "perf-incomplete", message: note });
     }

@@ -64,6 +64,13 @@ pub(in crate::exec) struct ModelData {
     /// `__local` buffers, never written in their group
     /// (opencl/kernel_memory.rs): indeterminate when read.
     pub unsized_local_initial: rustc_hash::FxHashSet<crate::expr::ExprId>,
+    /// The fresh values read from unsized `__local` buffers where pair
+    /// mode cannot tell whether a work-item wrote the byte (after a
+    /// barrier): a use of them is a warning (opencl/unchecked_local.rs).
+    pub unsized_local_unchecked: rustc_hash::FxHashSet<crate::expr::ExprId>,
+    /// The lines where a use of such bytes was already noted (one
+    /// warning, and one solver query, per line).
+    pub unchecked_local_lines: rustc_hash::FxHashSet<Loc>,
 }
 
 impl<'m> ModelHooks<'m> for Executor<'m> {
@@ -128,12 +135,22 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
         self.leave_effect_free_loop(state, func, here, if at_bound { LeaveWhen::AtBound } else { LeaveWhen::FirstTest })
     }
 
-    fn merge_address_only(&mut self, guard: ExprId, a: &MemoryObject, b: &MemoryObject) -> (RememberedBytes, RememberedBytes, Vec<ExprId>) {
-        self.merge_unsized(guard, a, b)
+    fn merge_address_only(
+        &mut self,
+        state: &State,
+        guard: ExprId,
+        a: &MemoryObject,
+        b: &MemoryObject,
+    ) -> (RememberedBytes, RememberedBytes, Vec<ExprId>) {
+        self.merge_unsized(state, guard, a, b)
     }
 
     fn running_unit(&self, state: &State, model: Option<&crate::expr::Assignment>) -> Option<String> {
         self.running_item_label(state, model)
+    }
+
+    fn unconfirmed_by_device(&mut self, state: &State, witness: Option<&crate::expr::Assignment>, why: &str) {
+        self.note_havoc_doubt_of_running_item(state, witness, why);
     }
 
     fn inexact_unsized_note(name: &str) -> String {

@@ -172,6 +172,17 @@ impl ObjectBytes {
         ObjectBytes { size, zero, pages: Vec::new(), log: StoreLog::default(), initial: StoreLog::default(), covered: None }
     }
 
+    /// `mask`, the 8-bit mask of byte `k` in the pages, where no write at
+    /// a symbolic offset pending in the store log covers the byte; 0 where
+    /// one does (in between when a symbolic offset decides).
+    pub fn mask_under_pending_writes(&self, pool: &mut ExprPool, k: u64, mask: ExprId) -> ExprId {
+        if self.log.is_empty() {
+            return mask;
+        }
+        let zero = pool.constant(8, 0);
+        self.log.written_mark_at(pool, k, mask, zero)
+    }
+
     /// How many writes at symbolic offsets wait in the store log.
     pub fn pending_writes(&self) -> usize {
         self.log.len()

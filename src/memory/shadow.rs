@@ -31,6 +31,11 @@ pub struct Origin {
     /// more, signed overflow): which one. A use of these bits is then an
     /// `undefined-behaviour` finding at `loc`, not an uninitialised read.
     pub undefined: Option<crate::report::UndefinedOperation>,
+    /// Bits whose definedness was not decided: pair mode's `__local`
+    /// bytes after a barrier that some work-item not modelled may or may
+    /// not have written (exec/opencl/unchecked_local.rs). A use of them is
+    /// a warning naming the gap, never a finding.
+    pub unchecked: bool,
 }
 
 /// The shadow of a register value: one mask per lane (same widths as the
@@ -90,6 +95,12 @@ impl ShadowCx {
         self.origins.get(id.0 as usize).is_some_and(|o| o.undefined.is_some())
     }
 
+    /// Whether an origin stands for bits not known to be indeterminate
+    /// (`Origin::unchecked`).
+    pub fn is_unchecked(&self, id: OriginId) -> bool {
+        self.origins.get(id.0 as usize).is_some_and(|o| o.unchecked)
+    }
+
     /// The description of an origin, for messages.
     pub fn origin(&self, id: OriginId) -> Origin {
         self.origins.get(id.0 as usize).cloned().unwrap_or(Origin {
@@ -97,6 +108,7 @@ impl ShadowCx {
             loc: None,
             note: "",
             undefined: None,
+            unchecked: false,
         })
     }
 
@@ -110,6 +122,17 @@ impl ShadowCx {
     /// The id of the origin `what` at `loc`, made on first use.
     pub fn intern(&mut self, what: String, loc: Option<Loc>, note: &'static str) -> OriginId {
         self.intern_origin(what, loc, note, None)
+    }
+
+    /// The id of the origin `what` at `loc` whose bits may or may not be
+    /// indeterminate (`Origin::unchecked`), made on first use. `what`
+    /// must differ from the texts of other origins.
+    pub fn intern_unchecked(&mut self, what: String, loc: Option<Loc>) -> OriginId {
+        let id = self.intern_origin(what, loc, "allocated here", None);
+        if let Some(o) = self.origins.get_mut(id.0 as usize) {
+            o.unchecked = true;
+        }
+        id
     }
 
     /// The id of the poison of undefined operation `op` at `loc`
@@ -130,7 +153,7 @@ impl ShadowCx {
             return *id;
         }
         let id = OriginId(self.origins.len() as u32);
-        self.origins.push(Origin { what: key.0.clone(), loc, note, undefined });
+        self.origins.push(Origin { what: key.0.clone(), loc, note, undefined, unchecked: false });
         self.by_text.insert(key, id);
         id
     }

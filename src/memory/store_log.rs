@@ -108,6 +108,17 @@ impl StoreLog {
 
     /// Byte `p` (a number), whose value before every entry is `base`.
     pub fn byte_at(&self, pool: &mut ExprPool, p: u64, base: ExprId) -> ExprId {
+        self.byte_or_mark_at(pool, p, base, None)
+    }
+
+    /// `written` where some entry wrote byte `p` (a number), `base` where
+    /// none did: which bytes the pending writes cover.
+    pub fn written_mark_at(&self, pool: &mut ExprPool, p: u64, base: ExprId, written: ExprId) -> ExprId {
+        self.byte_or_mark_at(pool, p, base, Some(written))
+    }
+
+    /// Byte `p`, each entry's byte counting as `mark` when it is given.
+    fn byte_or_mark_at(&self, pool: &mut ExprPool, p: u64, base: ExprId, mark: Option<ExprId>) -> ExprId {
         let mut hits: Vec<(ExprId, ExprId)> = Vec::new();
         let mut value = base;
         'walk: for u in self.entries() {
@@ -115,7 +126,7 @@ impl StoreLog {
                 let at = at as u64;
                 if p >= at && p - at < u.bytes.len() as u64 {
                     if let Some(b) = u.bytes[(p - at) as usize] {
-                        value = b;
+                        value = mark.unwrap_or(b);
                         break 'walk;
                     }
                 }
@@ -135,10 +146,10 @@ impl StoreLog {
                 match pool.as_const(c) {
                     Some(0) => {}
                     Some(_) => {
-                        value = *b;
+                        value = mark.unwrap_or(*b);
                         break 'walk;
                     }
-                    None => hits.push((c, *b)),
+                    None => hits.push((c, mark.unwrap_or(*b))),
                 }
             }
         }

@@ -109,6 +109,7 @@ impl<'m> Executor<'m> {
             if status == Status::Confirmed {
                 status = Status::Unconfirmed;
                 message.push_str(&format!("; not confirmed: {why}"));
+                self.unconfirmed_by_device(state, witness, why);
             }
         }
         if replacing.is_some() && status != Status::Confirmed {

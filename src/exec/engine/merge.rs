@@ -267,7 +267,7 @@ impl<'m> Executor<'m> {
                 continue;
             }
             if oa.address_only {
-                let (known, known_symbolic, inexact) = self.merge_address_only(guard, oa, ob);
+                let (known, known_symbolic, inexact) = self.merge_address_only(&a, guard, oa, ob);
                 let forgotten = oa.forgotten || ob.forgotten;
                 crate::exec::engine::state::InexactBytes::add(&mut a.inexact_unsized, &oa.name, inexact);
                 let o = a.memory.object_mut(id);

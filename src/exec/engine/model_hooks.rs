@@ -72,15 +72,28 @@ pub(in crate::exec) trait ModelHooks<'m> {
     fn leave_loop_without_effects(&mut self, state: &mut State, func: &'m Function, here: BlockId, at_bound: bool) -> Option<Step>;
 
     /// Merges the remembered bytes of two versions of an address-only
-    /// object, under `guard` for `a`'s: the merged maps and the fresh
-    /// values that over-approximate bytes (`State::inexact_unsized`).
-    fn merge_address_only(&mut self, guard: ExprId, a: &MemoryObject, b: &MemoryObject) -> (RememberedBytes, RememberedBytes, Vec<ExprId>);
+    /// object, under `guard` for `a`'s, on the path of `state` (the side
+    /// `a` is from): the merged maps and the fresh values that
+    /// over-approximate bytes (`State::inexact_unsized`).
+    fn merge_address_only(
+        &mut self,
+        state: &State,
+        guard: ExprId,
+        a: &MemoryObject,
+        b: &MemoryObject,
+    ) -> (RememberedBytes, RememberedBytes, Vec<ExprId>);
 
     /// What the models call the running part of the path, for messages
     /// (`work-item (x,y,z) of group (a,b,c)`, `thread ... of block ...` in
     /// CUDA code), its ids valued by `model` when symbolic; None outside a
     /// kernel.
     fn running_unit(&self, state: &State, model: Option<&crate::expr::Assignment>) -> Option<String>;
+
+    /// A finding of the running unit, with `witness`, is unconfirmed only
+    /// because the device over-approximates (`why`, as
+    /// `DeviceState::unconfirmable_because` said): the models may note it
+    /// to be re-checked exactly.
+    fn unconfirmed_by_device(&mut self, state: &State, witness: Option<&crate::expr::Assignment>, why: &str);
 
     /// Why a finding on a path that over-approximated the unsized buffer
     /// `name` (`State::inexact_unsized`) is not confirmed.

@@ -29,6 +29,9 @@ pub struct RunOutcome {
     pub undefined_values: Vec<String>,
     /// What `race --perf` left unmeasured, one line each.
     pub perf_incomplete: Vec<String>,
+    /// Pair mode: uses of `__local` bytes after a barrier whose
+    /// definedness was not checked, one line each.
+    pub unchecked_local_reads: Vec<String>,
     /// Pair mode: the work-groups (flat indices) of each finding left
     /// unconfirmed by the havoc at barriers, for re-checking them.
     pub havoc_doubts: Vec<Vec<u64>>,
@@ -69,6 +72,7 @@ impl Executor<'_> {
             nonterminating: self.log.take_notes(NoteKind::Nonterminating),
             undefined_values: self.log.take_notes(NoteKind::UndefinedValue),
             perf_incomplete: self.log.take_notes(NoteKind::PerfIncomplete),
+            unchecked_local_reads: self.log.take_notes(NoteKind::UncheckedLocalRead),
             havoc_doubts: std::mem::take(&mut self.log.havoc_doubts),
             stopped_at_first_finding: self.log.stopped_at_finding,
             coverage: self.log.coverage.clone(),

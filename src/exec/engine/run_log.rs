@@ -68,6 +68,10 @@ pub enum NoteKind {
     /// `race --perf` could not measure everything (pair mode, a worst
     /// case not searched to the end): opencl/perf_checks.rs.
     PerfIncomplete,
+    /// Pair mode read `__local` bytes after a barrier that some work-item
+    /// may or may not have written, and used them where an uninitialised
+    /// value is a finding: not checked (opencl/unchecked_local.rs).
+    UncheckedLocalRead,
 }
 
 impl NoteKind {
@@ -78,7 +82,7 @@ impl NoteKind {
         match self {
             NoteKind::PathCut | NoteKind::Nonterminating => 4,
             NoteKind::UndefinedValue => usize::MAX,
-            NoteKind::PerfIncomplete => 8,
+            NoteKind::PerfIncomplete | NoteKind::UncheckedLocalRead => 8,
         }
     }
 }

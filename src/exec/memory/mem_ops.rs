@@ -306,6 +306,23 @@ impl<'m> Executor<'m> {
         let base_e = self.cx.pool.constant(64, base as u128);
         let offset = self.cx.pool.sub(addr, base_e);
         if o.address_only {
+            // An unsized buffer has no end, but it starts at its base, as
+            // every buffer the host allocates does: a negative offset is
+            // out of bounds.
+            // An offset whose structure keeps it at 0 or more (an id, a
+            // counter's slot, a zero-extended index) needs no query.
+            let from_start = self.cx.pool.cmp(CmpOp::Ule, base_e, addr);
+            let nonnegative = self.shadow.operand_ranges.range(&self.cx.pool, offset).signed.lo >= 0;
+            if !nonnegative && self.cx.pool.as_const(from_start) != Some(1) {
+                let (inside, outside) = self.branch(state, from_start);
+                if let Some(mut out) = outside {
+                    self.before_unsized_start(&mut out, offset, obj, len, loc, what);
+                }
+                match inside {
+                    Some(s) => *state = s,
+                    None => return Err(Step::Terminated),
+                }
+            }
             self.check_writable(state, obj, len, loc, is_write)?;
             return Ok(Access { object: obj, offset });
         }
@@ -363,6 +380,19 @@ impl<'m> Executor<'m> {
         let picture = self.out_of_bounds_site(out, obj, offset, len, what, model.as_ref());
         let o = out.memory.object(obj);
         let msg = format!("{what} of {len} bytes outside {} object `{}` of {} bytes{site}", o.describe(), o.name, o.size);
+        if let Some(f) = self.report(out, FindingKind::OutOfBounds, loc, msg, model.as_ref(), None) {
+            f.kernel_site = picture;
+        }
+    }
+
+    /// The part of a path where an access to an unsized buffer is at a
+    /// negative offset: an out-of-bounds finding.
+    fn before_unsized_start(&mut self, out: &mut State, offset: ExprId, obj: ObjectId, len: u64, loc: Loc, what: &str) {
+        let model = self.current_model(out);
+        let site = self.kernel_access_site(out, obj, offset, len, model.as_ref());
+        let picture = self.out_of_bounds_site(out, obj, offset, len, what, model.as_ref());
+        let o = out.memory.object(obj);
+        let msg = format!("{what} of {len} bytes before the start of unsized {} object `{}`{site}", o.describe(), o.name);
         if let Some(f) = self.report(out, FindingKind::OutOfBounds, loc, msg, model.as_ref(), None) {
             f.kernel_site = picture;
         }
@@ -592,6 +622,10 @@ impl<'m> Executor<'m> {
             }
             return;
         }
+        // A kernel's `__local` object never written so far gets its
+        // indeterminate bytes first: it is then not all defined, and the
+        // write's masks must cover them.
+        self.before_shared_access(state, access.object, None);
         let o = state.memory.object(access.object);
         let defined = crate::memory::shadow::range_is_defined(o, 0, o.size);
         if defined && shadow.is_none() && o.size > SYMBOLIC_OFFSET_PROBE {

@@ -129,7 +129,16 @@ impl<'m> Executor<'m> {
             }
             None => return None,
         };
-        let origin = shadows.iter().flatten().map(|s| s.origin).find(|o| !self.shadow.is_undefined(*o)).unwrap_or(first);
+        // Bits not known to be indeterminate (pair mode's `__local` bytes
+        // after a barrier) name the mix: a use is then a warning, never a
+        // finding resting on bytes some work-item may have written.
+        let origin = shadows
+            .iter()
+            .flatten()
+            .map(|s| s.origin)
+            .find(|o| self.shadow.is_unchecked(*o))
+            .or_else(|| shadows.iter().flatten().map(|s| s.origin).find(|o| !self.shadow.is_undefined(*o)))
+            .unwrap_or(first);
         let values: Vec<Value> = ops.iter().map(|o| self.operand(state, func, o)).collect();
         // The mask of each operand: zeros when it has none (and all ones,
         // to stay on the safe side, should a mask not match its value).
@@ -336,6 +345,10 @@ impl<'m> Executor<'m> {
     pub(in crate::exec) fn uninit_use(&mut self, state: &mut State, s: &Shadow, loc: Loc, what: &str) -> bool {
         if self.shadow.is_undefined(s.origin) {
             return self.undefined_use(state, s, loc, what);
+        }
+        if self.shadow.is_unchecked(s.origin) {
+            self.unchecked_local_use(state, s, loc, what);
+            return true;
         }
         self.uninitialized_use(state, s, loc, what);
         true

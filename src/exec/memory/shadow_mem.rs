@@ -36,7 +36,11 @@ impl<'m> Executor<'m> {
         let mut out = Bytes::with_capacity(len as usize);
         for k in off..off + len {
             let (m, from) = self.byte_shadow(o, k);
-            origin = origin.or(from);
+            // An unchecked origin names the mix (see `propagate_shadow`).
+            origin = match (origin, from) {
+                (Some(a), Some(b)) if !self.shadow.is_unchecked(a) && self.shadow.is_unchecked(b) => Some(b),
+                _ => origin.or(from),
+            };
             out.push(m);
         }
         Some((out, origin?))

@@ -74,12 +74,52 @@ impl<'m> Executor<'m> {
                 return;
             }
             let fresh: Vec<Option<ExprId>> = (0..n).map(|k| may_write(k).then(|| self.cx.pool.fresh(8))).collect();
+            // A `__local` byte indeterminate on this path before the
+            // barrier may be one no work-item wrote, or one another wrote:
+            // it keeps its mask under an unchecked origin, whose use is a
+            // warning naming the gap (unchecked_local.rs).
+            let undecided = self.undecided_local_bytes(state.memory.object(id), &may_write);
             let o = state.memory.object_mut(id);
             o.bytes.write(&mut self.cx.pool, 0, &fresh);
             // Other work-items may have written any byte they can write:
             // none of those is known to be indeterminate any more.
             o.poison.retain(|&k, _| !may_write(k));
+            if let Some((origin, masks)) = undecided {
+                o.poison.extend(masks.into_iter().map(|(k, m)| (k, (m, origin))));
+            }
         }
+    }
+
+    /// The bytes of the `__local` object `o` that other work-items may
+    /// write (`may_write`) and that are indeterminate on this path before
+    /// the barrier (never written, or with a mask that can be set), with
+    /// their masks and the object's unchecked origin; None when there are
+    /// none, or with `--local-memory arbitrary`.
+    fn undecided_local_bytes(
+        &mut self,
+        o: &crate::memory::MemoryObject,
+        may_write: &dyn Fn(u64) -> bool,
+    ) -> Option<(crate::memory::OriginId, Vec<(u64, ExprId)>)> {
+        if o.addr_space != crate::ir::LOCAL_SPACE || self.cx.config.local_memory_arbitrary {
+            return None;
+        }
+        let all = self.cx.pool.constant(8, 0xff);
+        let pool = &mut self.cx.pool;
+        // A byte no write reached yet, not even one at a symbolic offset
+        // waiting in the store log, or one written with indeterminate bits.
+        let zero = pool.constant(8, 0);
+        let masks: Vec<(u64, ExprId)> = (0..o.size)
+            .filter(|&k| may_write(k))
+            .filter_map(|k| {
+                let in_pages = if o.bytes.is_written(k) { o.poison.get(&k).map_or(zero, |(m, _)| *m) } else { all };
+                let m = o.bytes.mask_under_pending_writes(pool, k, in_pages);
+                (pool.as_const(m) != Some(0)).then_some((k, m))
+            })
+            .collect();
+        if masks.is_empty() {
+            return None;
+        }
+        Some((self.unchecked_local_origin(o), masks))
     }
 
     /// The objects of `state` that hold `__local` variables no instruction
@@ -134,6 +174,26 @@ impl<'m> Executor<'m> {
         }
         self.note_havoc_doubt(sizes, groups, witness);
         Some(format!("; not confirmed: {HAVOC_REASON}"))
+    }
+
+    /// A finding of the running work-item other than a race or barrier
+    /// divergence (an out-of-bounds access, an uninitialised read) was
+    /// left unconfirmed because its path depends on havocked memory
+    /// (`why` is `HAVOC_REASON`): its work-group is noted for re-checking,
+    /// as a race's two are.
+    pub(in crate::exec) fn note_havoc_doubt_of_running_item(
+        &mut self,
+        state: &State,
+        witness: Option<&crate::expr::Assignment>,
+        why: &str,
+    ) {
+        if why != HAVOC_REASON {
+            return;
+        }
+        let Some(gpu) = state.gpu.as_deref() else { return };
+        let Some(item) = gpu.items.get(gpu.current) else { return };
+        let (group, sizes) = (item.group, gpu.ndrange.groups);
+        self.note_havoc_doubt(sizes, &[group], witness);
     }
 
     /// Notes the work-groups of a finding left unconfirmed by the havoc,

@@ -61,7 +61,9 @@ impl<'m> Executor<'m> {
             self.unsized_local_shadow(state, access, &bytes);
             return bytes;
         }
-        let tracks = self.tracks_unwritten_unsized(state, access);
+        let o = state.memory.object(access.object);
+        let tracks = self.tracks_unwritten_unsized(state, o);
+        let unchecked = !tracks && self.unwritten_unsized_undecided(state, o);
         let o = state.memory.object_mut(access.object);
         let mut inexact = Vec::new();
         let mut out = Bytes::new();
@@ -71,9 +73,9 @@ impl<'m> Executor<'m> {
             // The buffer's initial contents at a byte no write is known to
             // have reached: never written in this group, unless the value
             // over-approximates (then it may hold a forgotten write).
-            if let Some(fresh) = fresh.filter(|_| tracks && inexact.len() == made) {
-                self.models.unsized_local_initial.insert(fresh);
-            }
+            // Pair mode after a barrier: a work-item not modelled may or
+            // may not have written the byte (unchecked_local.rs).
+            self.note_unread_byte(fresh, tracks && inexact.len() == made, unchecked);
             out.push(v);
         }
         InexactBytes::add(&mut state.inexact_unsized, &o.name, inexact);
@@ -81,48 +83,73 @@ impl<'m> Executor<'m> {
         out
     }
 
-    /// Whether bytes of the unsized `__local` buffer `access` reads that
-    /// no write reached are told apart as indeterminate: a kernel's, unless
-    /// `--local-memory arbitrary`, and not in pair mode after a barrier
-    /// (the other work-items' writes are not modelled: any byte may hold
-    /// one).
-    fn tracks_unwritten_unsized(&self, state: &State, access: &Access) -> bool {
-        let o = state.memory.object(access.object);
+    /// Whether bytes of the unsized `__local` buffer `o` (a version of it
+    /// on `state`'s path) that no write reached are told apart as
+    /// indeterminate: a kernel's, unless `--local-memory arbitrary`, and
+    /// not in pair mode after a barrier (the other work-items' writes are
+    /// not modelled: any byte may hold one).
+    fn tracks_unwritten_unsized(&self, state: &State, o: &MemoryObject) -> bool {
         let Some(gpu) = state.gpu.as_ref() else { return false };
         o.addr_space == LOCAL_SPACE && !self.cx.config.local_memory_arbitrary && !o.forgotten && gpu.log.havoc_fresh_from.is_none()
+    }
+
+    /// Whether bytes of the unsized `__local` buffer `o` that no
+    /// remembered write reached may or may not have been written by a
+    /// work-item pair mode does not model: after a barrier, unless
+    /// `--local-memory arbitrary` (unchecked_local.rs).
+    fn unwritten_unsized_undecided(&self, state: &State, o: &MemoryObject) -> bool {
+        let Some(gpu) = state.gpu.as_ref() else { return false };
+        o.addr_space == LOCAL_SPACE && !self.cx.config.local_memory_arbitrary && gpu.log.havoc_fresh_from.is_some()
     }
 
     /// Leaves in `self.shadow.last_read` the masks of `bytes`, just read
     /// from an unsized `__local` buffer: all bits of a byte that holds the
     /// buffer's initial contents (see `read_unsized`) are indeterminate,
     /// their origin the buffer, as for a sized `__local` variable.
+    /// Bytes that may be initial contents only where pair mode cannot tell
+    /// (`models.unsized_local_unchecked`) get an unchecked origin: a use is
+    /// a warning, not a finding (unchecked_local.rs).
     fn unsized_local_shadow(&mut self, state: &State, access: &Access, bytes: &[ExprId]) {
-        if self.models.unsized_local_initial.is_empty() || state.memory.object(access.object).addr_space != LOCAL_SPACE {
+        let o = state.memory.object(access.object);
+        if o.addr_space != LOCAL_SPACE {
             return;
         }
-        let mut memo = rustc_hash::FxHashMap::default();
-        let masks: Bytes = bytes.iter().map(|b| self.initial_contents_mask(*b, &mut memo)).collect();
-        if masks.iter().all(|m| self.cx.pool.as_const(*m) == Some(0)) {
+        for unchecked in [false, true] {
+            let set = if unchecked { &self.models.unsized_local_unchecked } else { &self.models.unsized_local_initial };
+            if set.is_empty() {
+                continue;
+            }
+            let mut memo = rustc_hash::FxHashMap::default();
+            let masks: Bytes = bytes.iter().map(|b| self.initial_contents_mask(*b, unchecked, &mut memo)).collect();
+            if masks.iter().all(|m| self.cx.pool.as_const(*m) == Some(0)) {
+                continue;
+            }
+            let origin = if unchecked {
+                self.unchecked_local_origin(o)
+            } else {
+                // Named as races name it: the argument is a buffer of local memory.
+                let what = format!("local buffer `{}`", o.name);
+                self.shadow.intern(what, None, "allocated here")
+            };
+            self.shadow.last_read = Some((masks, origin));
             return;
         }
-        // Named as races name it: the argument is a buffer of local memory.
-        let what = format!("local buffer `{}`", state.memory.object(access.object).name);
-        let origin = self.shadow.intern(what, None, "allocated here");
-        self.shadow.last_read = Some((masks, origin));
     }
 
     /// The mask of a byte value of an unsized `__local` buffer: all ones
-    /// where it is the buffer's initial contents, through the selects over
-    /// remembered bytes that reads and writes build (a select the kernel
-    /// stored is followed too); anything else counts as defined.
-    fn initial_contents_mask(&mut self, v: ExprId, memo: &mut rustc_hash::FxHashMap<ExprId, ExprId>) -> ExprId {
+    /// where it is the buffer's initial contents (`unchecked`: where it
+    /// may be, pair mode cannot tell), through the selects over remembered
+    /// bytes that reads and writes build (a select the kernel stored is
+    /// followed too); anything else counts as defined.
+    fn initial_contents_mask(&mut self, v: ExprId, unchecked: bool, memo: &mut rustc_hash::FxHashMap<ExprId, ExprId>) -> ExprId {
         if let Some(m) = memo.get(&v) {
             return *m;
         }
-        let m = if self.models.unsized_local_initial.contains(&v) {
+        let set = if unchecked { &self.models.unsized_local_unchecked } else { &self.models.unsized_local_initial };
+        let m = if set.contains(&v) {
             self.cx.pool.constant(8, 0xff)
         } else if let crate::expr::Expr::Ite(c, a, b) = *self.cx.pool.get(v) {
-            let (ma, mb) = (self.initial_contents_mask(a, memo), self.initial_contents_mask(b, memo));
+            let (ma, mb) = (self.initial_contents_mask(a, unchecked, memo), self.initial_contents_mask(b, unchecked, memo));
             self.cx.pool.ite(c, ma, mb)
         } else {
             self.cx.pool.constant(8, 0)
@@ -259,11 +286,20 @@ impl<'m> Executor<'m> {
             .then(|| <Self as crate::exec::engine::model_hooks::ModelHooks>::inexact_unsized_note(&inexact.buffer))
     }
 
-    /// The remembered bytes of two sides of a merge, over the same offsets
-    /// (each side's value of an offset only the other remembered is read
-    /// there as above), and the fresh values that over-approximate bytes
-    /// (see `byte_at`).
-    pub(in crate::exec) fn merge_unsized(&mut self, guard: ExprId, a: &MemoryObject, b: &MemoryObject) -> (Known, Known, Vec<ExprId>) {
+    /// The remembered bytes of two sides of a merge on `state`'s path,
+    /// over the same offsets (each side's value of an offset only the
+    /// other remembered is read there as above, the buffer's initial
+    /// contents when that side tracks them), and the fresh values that
+    /// over-approximate bytes (see `byte_at`).
+    pub(in crate::exec) fn merge_unsized(
+        &mut self,
+        state: &State,
+        guard: ExprId,
+        a: &MemoryObject,
+        b: &MemoryObject,
+    ) -> (Known, Known, Vec<ExprId>) {
+        let tracks = [self.tracks_unwritten_unsized(state, a), self.tracks_unwritten_unsized(state, b)];
+        let undecided = self.unwritten_unsized_undecided(state, a);
         let (mut ak, mut asym) = (a.known.clone(), a.known_symbolic.clone());
         let (mut bk, mut bsym) = (b.known.clone(), b.known_symbolic.clone());
         let mut keys: Vec<ExprId> = ak.keys().chain(asym.keys()).chain(bk.keys()).chain(bsym.keys()).copied().collect();
@@ -273,14 +309,31 @@ impl<'m> Executor<'m> {
         let mut inexact = Vec::new();
         for key in keys {
             // A byte only one side read or wrote: the other side's fresh
-            // value counts as defined (see `read_unsized`), which can only
-            // miss an uninitialised read.
-            let (x, _) = self.byte_at(&mut ak, &mut asym, key, a.forgotten, &mut inexact);
-            let (y, _) = self.byte_at(&mut bk, &mut bsym, key, b.forgotten, &mut inexact);
+            // value is what that side would have read there, as in
+            // `read_unsized`.
+            let made = inexact.len();
+            let (x, fx) = self.byte_at(&mut ak, &mut asym, key, a.forgotten, &mut inexact);
+            self.note_unread_byte(fx, tracks[0] && inexact.len() == made, undecided);
+            let made = inexact.len();
+            let (y, fy) = self.byte_at(&mut bk, &mut bsym, key, b.forgotten, &mut inexact);
+            self.note_unread_byte(fy, tracks[1] && inexact.len() == made, undecided);
             let v = self.cx.pool.ite(guard, x, y);
             if self.cx.pool.is_const(key) { &mut known } else { &mut known_symbolic }.insert(key, v);
         }
         (known, known_symbolic, inexact)
+    }
+
+    /// Records a fresh value made for an unsized `__local` byte as the
+    /// buffer's initial contents (`initial`: no write reached it) or as
+    /// bytes pair mode cannot decide (`undecided`), for the shadow of
+    /// later reads (see `read_unsized`).
+    fn note_unread_byte(&mut self, fresh: Option<ExprId>, initial: bool, undecided: bool) {
+        let Some(fresh) = fresh else { return };
+        if initial {
+            self.models.unsized_local_initial.insert(fresh);
+        } else if undecided {
+            self.models.unsized_local_unchecked.insert(fresh);
+        }
     }
 
     fn byte_offset(&mut self, offset: ExprId, k: u64) -> ExprId {

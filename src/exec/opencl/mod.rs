@@ -36,6 +36,7 @@ pub(in crate::exec) mod perf_checks;
 pub(in crate::exec) mod races;
 pub(in crate::exec) mod source_map;
 pub(in crate::exec) mod summary_marks;
+pub(in crate::exec) mod unchecked_local;
 pub(in crate::exec) mod undefined_call_havoc;
 pub(in crate::exec) mod undefined_functions;
 pub(in crate::exec) mod unwritten_locals;
