@@ -164,12 +164,22 @@ pub struct Memory {
     /// The object of the last lookup: consecutive accesses mostly hit the
     /// same object, and this skips the tree search.
     last_hit: std::cell::Cell<Option<ObjectId>>,
+    /// The extent of the last object `extent_holding` found (empty at
+    /// first). Objects are only appended and never move or change size,
+    /// so it stays right for this memory and every clone of it.
+    last_extent: std::cell::Cell<(u64, u64)>,
 }
 
 impl Memory {
     /// An empty memory; the first object gets address 0x1_0000.
     pub fn new() -> Self {
-        Memory { objects: Vec::new(), by_base: BTreeMap::new(), next_address: FIRST_ADDRESS, last_hit: Default::default() }
+        Memory {
+            objects: Vec::new(),
+            by_base: BTreeMap::new(),
+            next_address: FIRST_ADDRESS,
+            last_hit: Default::default(),
+            last_extent: Default::default(),
+        }
     }
 
     /// Allocates `size` bytes, uninitialised: their value reads as zero
@@ -293,8 +303,57 @@ impl Memory {
         (address < o.base + o.size.max(1) + GAP).then_some(*id)
     }
 
+    /// The extent `(base, base + size)` of the object (not address-only)
+    /// whose bytes include `address`; None when there is none. A loop
+    /// stepping through one array asks this of every pointer it makes,
+    /// and the answer is the last one's without a lookup.
+    #[inline]
+    pub fn extent_holding(&self, address: u64) -> Option<(u64, u64)> {
+        let (lo, hi) = self.last_extent.get();
+        if lo <= address && address < hi {
+            return Some((lo, hi));
+        }
+        let o = self.object(self.object_near(address)?);
+        let end = o.base + o.size;
+        if o.address_only || address < o.base || address >= end {
+            return None;
+        }
+        self.last_extent.set((o.base, end));
+        Some((o.base, end))
+    }
+
     /// Every object with its id, in allocation order.
     pub fn objects(&self) -> impl Iterator<Item = (ObjectId, &MemoryObject)> {
         self.objects.iter().enumerate().map(|(i, o)| (ObjectId(i as u32), o.as_ref()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_extent_holding_an_address_is_its_objects_and_none_between_objects() {
+        let mut pool = ExprPool::new();
+        let mut m = Memory::new();
+        let a = m.allocate(&mut pool, 64, 16, ObjectKind::Stack, "a".into());
+        let b = m.allocate(&mut pool, 16, 16, ObjectKind::Stack, "b".into());
+        let (a0, b0) = (m.object(a).base, m.object(b).base);
+        assert_eq!(m.extent_holding(a0 + 10), Some((a0, a0 + 64)));
+        // The remembered extent answers only inside it: one past the end
+        // is in the gap after `a`, and `b` is found by a lookup.
+        assert_eq!(m.extent_holding(a0 + 64), None);
+        assert_eq!(m.extent_holding(b0 + 15), Some((b0, b0 + 16)));
+        assert_eq!(m.extent_holding(a0), Some((a0, a0 + 64)));
+        // A clone that allocates more keeps every earlier extent.
+        let mut c = m.clone();
+        let d = c.allocate(&mut pool, 8, 16, ObjectKind::Heap, "d".into());
+        let d0 = c.object(d).base;
+        assert_eq!(c.extent_holding(a0 + 63), Some((a0, a0 + 64)));
+        assert_eq!(c.extent_holding(d0), Some((d0, d0 + 8)));
+        assert_eq!(m.extent_holding(d0), None, "not an object of the original");
+        // An address-only buffer has no extent of bytes.
+        let u = c.allocate_address_only(&mut pool, "u".into(), 1);
+        assert_eq!(c.extent_holding(c.object(u).base + 4), None);
     }
 }

@@ -315,6 +315,10 @@ pub(super) struct FastFunc {
     pub types: Box<[Type]>,
     /// The constants of several lanes (`Src::Lanes`).
     pub consts: Box<[ConstLanes]>,
+    /// Some instruction may run on raw vectors (`Op::on_vectors`): else
+    /// no register of a run in this function is ever held raw, and the
+    /// run skips that bookkeeping (scalar code runs most instructions).
+    pub vectors: bool,
 }
 
 /// The decoded functions of a run, by `FuncId`, and whether the tier is on.
@@ -409,7 +413,8 @@ impl<'m> Executor<'m> {
             blocks.push(FastBlock { ops, term, phis, lead });
         }
         let consts = std::mem::take(&mut self.fast.building).into_boxed_slice();
-        FastFunc { blocks: blocks.into_boxed_slice(), types: types.into_boxed_slice(), consts }
+        let vectors = blocks.iter().any(|b| b.ops.iter().any(Op::on_vectors));
+        FastFunc { blocks: blocks.into_boxed_slice(), types: types.into_boxed_slice(), consts, vectors }
     }
 
     /// An operand, or None for a constant the tier does not build

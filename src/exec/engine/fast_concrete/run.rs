@@ -39,7 +39,7 @@ enum Moved {
 
 /// The value of `src` in `frame`; None for a register not yet assigned
 /// (the general step reads it as `undef`).
-#[inline]
+#[inline(always)]
 fn value(consts: &[ConstLanes], frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<Value> {
     match src {
         Src::Reg(r) => match &frame.regs[r as usize] {
@@ -62,7 +62,7 @@ fn defined_lanes(consts: &[ConstLanes], k: u32) -> Option<&[ExprId]> {
 }
 
 /// `value`, without copying a one-lane value into a new `Value`.
-#[inline]
+#[inline(always)]
 fn moved(consts: &[ConstLanes], frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<Moved> {
     match src {
         Src::Reg(r) => match &frame.regs[r as usize] {
@@ -77,7 +77,7 @@ fn moved(consts: &[ConstLanes], frame: &Frame, pool: &mut ExprPool, src: Src) ->
 }
 
 /// The first lane of `src`.
-#[inline]
+#[inline(always)]
 fn lane(consts: &[ConstLanes], frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<ExprId> {
     match src {
         Src::Reg(r) => frame.regs[r as usize].as_ref().map(|v| v[0]),
@@ -88,7 +88,7 @@ fn lane(consts: &[ConstLanes], frame: &Frame, pool: &mut ExprPool, src: Src) -> 
 }
 
 /// The handle and the number of a constant one-lane operand.
-#[inline]
+#[inline(always)]
 pub(super) fn number(consts: &[ConstLanes], frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<(ExprId, u128)> {
     let e = lane(consts, frame, pool, src)?;
     Some((e, pool.as_const(e)?))
@@ -212,7 +212,7 @@ fn is_shadowed(frame: &Frame, src: Src) -> bool {
 }
 
 /// Writes a one-lane result, in place when the register holds one lane.
-#[inline]
+#[inline(always)]
 pub(super) fn put(frame: &mut Frame, dst: u32, e: ExprId) {
     match &mut frame.regs[dst as usize] {
         Some(v) if v.len() == 1 => v[0] = e,
@@ -220,7 +220,7 @@ pub(super) fn put(frame: &mut Frame, dst: u32, e: ExprId) {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn put_moved(frame: &mut Frame, dst: u32, m: Moved) {
     match m {
         Moved::Lane(e) => put(frame, dst, e),
@@ -504,12 +504,18 @@ pub(super) fn plain_place(memory: &Memory, addr: u64, len: u64, write: bool) -> 
 /// Whether an `inbounds` GEP from `base` to `addr` keeps to the base's
 /// object (or the base is in none): else the general step marks the
 /// breach (exec/ops/gep_promises.rs).
-#[inline]
+#[inline(always)]
 fn keeps_to_object(memory: &Memory, pool: &ExprPool, base: ExprId, addr: ExprId) -> bool {
-    let (Some(b), Some(a)) = (pool.as_const(base), pool.as_const(addr)) else { return false };
-    let Some(obj) = memory.object_near(b as u64) else { return true };
+    let number = |e: ExprId| e.as_word_const(64).or_else(|| pool.as_const(e).map(|v| v as u64));
+    let (Some(b), Some(a)) = (number(base), number(addr)) else { return false };
+    // The usual case, a base inside an object (a loop's array), answered
+    // from the memory's last extent without a lookup.
+    if let Some((lo, end)) = memory.extent_holding(b) {
+        return lo <= a && a <= end;
+    }
+    let Some(obj) = memory.object_near(b) else { return true };
     let o = memory.object(obj);
-    let (b, a, end) = (b as u64, a as u64, o.base + o.size);
+    let end = o.base + o.size;
     !(o.base..=end).contains(&b) || (o.base..=end).contains(&a)
 }
 
@@ -546,16 +552,17 @@ fn gep_numbers(frame: &Frame, pool: &mut ExprPool, base: ExprId, offset: i64, te
 /// Moves `frame` along `edge`, its phi moves all read before any is
 /// written (the general step's `jump`). False, with nothing changed, when
 /// an operand is one the tier does not build or a register not yet
-/// assigned. `SHADOWED`: the frame holds indeterminate registers.
-#[inline]
-fn take<const SHADOWED: bool>(consts: &[ConstLanes], frame: &mut Frame, pool: &mut ExprPool, raw: &mut RawRegs, edge: &Edge) -> bool {
+/// assigned. `SHADOWED`: the frame holds indeterminate registers;
+/// `VECTORS`: the function may hold registers raw.
+#[inline(always)]
+fn take<const SHADOWED: bool, const VECTORS: bool>(consts: &[ConstLanes], frame: &mut Frame, pool: &mut ExprPool, raw: &mut RawRegs, edge: &Edge) -> bool {
     if SHADOWED && edge.moves.iter().any(|(_, s)| s.is_some_and(|s| is_shadowed(frame, s))) {
         return false;
     }
     match &edge.moves[..] {
         [] => {}
         // Vectors held raw move raw (one-lane moves never touch them).
-        moves if raw.used && !edge.scalar => {
+        moves if VECTORS && raw.used && !edge.scalar => {
             if !move_raw(consts, frame, pool, raw, moves) {
                 return false;
             }
@@ -747,15 +754,21 @@ impl<'m> Executor<'m> {
         // A frame's indeterminate registers only go away during its run
         // here (results of clean operands drop theirs; nothing here makes
         // one), so a frame that holds none runs without looking for them.
-        if state.frame().shadows.is_empty() {
-            self.run_frame_in::<false>(state, code, func, max, done)
-        } else {
-            self.run_frame_in::<true>(state, code, func, max, done)
+        // Scalar code (no instruction that may run on raw vectors) runs
+        // without the raw registers' bookkeeping.
+        match (state.frame().shadows.is_empty(), code.vectors) {
+            (true, false) => self.run_frame_in::<false, false>(state, code, func, max, done),
+            (true, true) => self.run_frame_in::<false, true>(state, code, func, max, done),
+            (false, false) => self.run_frame_in::<true, false>(state, code, func, max, done),
+            (false, true) => self.run_frame_in::<true, true>(state, code, func, max, done),
         }
     }
 
-    /// `run_frame`; `SHADOWED`: the frame holds indeterminate registers.
-    fn run_frame_in<const SHADOWED: bool>(
+    /// `run_frame`; `SHADOWED`: the frame holds indeterminate registers;
+    /// `VECTORS`: the function has instructions that may run on raw
+    /// vectors (without them no register is ever written raw, so `raw`
+    /// stays unused, as every run leaves it).
+    fn run_frame_in<const SHADOWED: bool, const VECTORS: bool>(
         &mut self,
         state: &mut State,
         code: &FastFunc,
@@ -767,7 +780,9 @@ impl<'m> Executor<'m> {
         let frame = stack.last_mut().expect("state with an empty stack");
         let pool = &mut self.cx.pool;
         let raw = &mut self.fast.raw;
-        raw.begin(frame.regs.len());
+        if VECTORS {
+            raw.begin(frame.regs.len());
+        }
         let consts = &code.consts[..];
         let mut n = *done;
         // The running block and position, held here while the run stays in
@@ -783,7 +798,7 @@ impl<'m> Executor<'m> {
                 match &block.term {
                     Term::Slow => break Exit::Stop,
                     Term::Br(edge) => {
-                        if !take::<SHADOWED>(consts, frame, pool, raw, edge) {
+                        if !take::<SHADOWED, VECTORS>(consts, frame, pool, raw, edge) {
                             break Exit::Stop;
                         }
                         n += 1;
@@ -795,7 +810,7 @@ impl<'m> Executor<'m> {
                             break Exit::Stop;
                         }
                         let edge = if v != 0 { then } else { otherwise };
-                        if !take::<SHADOWED>(consts, frame, pool, raw, edge) {
+                        if !take::<SHADOWED, VECTORS>(consts, frame, pool, raw, edge) {
                             break Exit::Stop;
                         }
                         n += 1;
@@ -826,7 +841,7 @@ impl<'m> Executor<'m> {
             if SHADOWED && op.reads(|s| is_shadowed(frame, s)) {
                 break Exit::Stop;
             }
-            if op.on_vectors() {
+            if VECTORS && op.on_vectors() {
                 match raw_step(op, raw, consts, frame, pool, memory, &code.types, &func.blocks[b].insts[pc].ty) {
                     RawStep::Done => {
                         if matches!(op, Op::Load { .. }) {
@@ -845,7 +860,7 @@ impl<'m> Executor<'m> {
                     RawStep::No => {}
                 }
             }
-            if raw.used {
+            if VECTORS && raw.used {
                 // The handles of every raw operand, for the paths below.
                 op.reads(|s| {
                     if let Src::Reg(r) = s {
@@ -1178,7 +1193,7 @@ impl<'m> Executor<'m> {
                     frame.shadows.remove(&RegId(d));
                 }
             }
-            if raw.used {
+            if VECTORS && raw.used {
                 // A vector register written as handles: its raw value is gone.
                 if let Some(d) = op.dst() {
                     raw.forget(d);
@@ -1189,7 +1204,9 @@ impl<'m> Executor<'m> {
         };
         frame.pc = pc;
         *done = n;
-        raw.flush(frame, pool);
+        if VECTORS {
+            raw.flush(frame, pool);
+        }
         exit
     }
 
