@@ -555,7 +555,13 @@ fn gep_numbers(frame: &Frame, pool: &mut ExprPool, base: ExprId, offset: i64, te
 /// assigned. `SHADOWED`: the frame holds indeterminate registers;
 /// `VECTORS`: the function may hold registers raw.
 #[inline(always)]
-fn take<const SHADOWED: bool, const VECTORS: bool>(consts: &[ConstLanes], frame: &mut Frame, pool: &mut ExprPool, raw: &mut RawRegs, edge: &Edge) -> bool {
+fn take<const SHADOWED: bool, const VECTORS: bool>(
+    consts: &[ConstLanes],
+    frame: &mut Frame,
+    pool: &mut ExprPool,
+    raw: &mut RawRegs,
+    edge: &Edge,
+) -> bool {
     if SHADOWED && edge.moves.iter().any(|(_, s)| s.is_some_and(|s| is_shadowed(frame, s))) {
         return false;
     }
