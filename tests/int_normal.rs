@@ -293,6 +293,42 @@ fn random_expressions_keep_their_values() {
     assert!(checked_on_path > 100_000, "too few inputs on the paths: {checked_on_path}");
 }
 
+/// Every value a random expression takes lies in the range the range
+/// analysis gives it, read unsigned and signed: concats (a value stored
+/// and reloaded), selects on a comparison with a number or of `x` with
+/// `0 - x` (abs, max(x, -x), clamps) included.
+#[test]
+fn ranges_hold_on_random_expressions() {
+    use symcross::ranges::RangeAnalysis;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(31);
+    for case in 0..1500 {
+        let mut p = ExprPool::new();
+        let ins = inputs(&mut p);
+        let w = [8, 16, 32][case % 3];
+        let e = if case % 4 == 0 {
+            let h = random_expr(&mut p, &mut rng, &ins, 8, 3);
+            let l = random_expr(&mut p, &mut rng, &ins, w, 3);
+            p.concat(h, l)
+        } else {
+            random_expr(&mut p, &mut rng, &ins, w, 4)
+        };
+        let r = RangeAnalysis::new().range(&p, e);
+        let width = p.width(e);
+        for trial in 0..200 {
+            let asg = assignment(bounded_assignment(&mut rng, trial));
+            let v = evaluate(&p, e, &asg);
+            let (u, s) = (v as i128, to_signed(v, width));
+            assert!(
+                r.unsigned.lo <= u && u <= r.unsigned.hi && r.signed.lo <= s && s <= r.signed.hi,
+                "case {case}: {} = {u} (signed {s}) outside {:?}, inputs {:?}",
+                print_expr(&p, e),
+                r,
+                asg.arrays
+            );
+        }
+    }
+}
+
 fn z3_proves_equal(p: &mut ExprPool, path: &[ExprId], x: ExprId, y: ExprId) -> Result<(), String> {
     let eq = p.eq(x, y);
     let differ = p.not(eq);

@@ -332,7 +332,10 @@ impl<'m> Executor<'m> {
         } else {
             self.cx.pool.bool_const(false)
         };
-        if self.cx.pool.as_const(in_bounds) == Some(1) {
+        // An offset whose range (from its structure: an index clamped, a
+        // count shifted) lies inside needs no query.
+        let inside_by_range = size >= len && self.shadow.operand_ranges.range(&self.cx.pool, offset).unsigned.hi <= (size - len) as i128;
+        if self.cx.pool.as_const(in_bounds) == Some(1) || inside_by_range {
             self.check_writable(state, obj, len, loc, is_write)?;
             return Ok(Access { object: obj, offset });
         }
