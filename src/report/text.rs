@@ -4,7 +4,7 @@
 
 use super::colour::TextStyle;
 use super::diagnostic::{self, SourceCache};
-use super::finding::{DecodedInput, Finding, FindingKind, NativeOutcome, NormalForms, Status};
+use super::finding::{DecodedInput, Finding, FindingKind, MismatchExprs, NativeOutcome, NormalForms, Status};
 use super::json::{Report, Verdict};
 use std::fmt::Write;
 
@@ -222,7 +222,7 @@ fn render_finding(out: &mut String, f: &Finding, sources: &mut SourceCache, styl
             }
         }
         if let Some(n) = &e.normal_forms {
-            normal_form_lines(out, n);
+            normal_form_lines(out, e, n);
         }
         if let (Some(l), Some(r)) = (&e.left_value, &e.right_value) {
             let ty = e.element_type.as_deref().map(|t| format!(" ({t})")).unwrap_or_default();
@@ -266,7 +266,11 @@ fn render_finding(out: &mut String, f: &Finding, sources: &mut SourceCache, styl
 
 /// An undecided integer check's sides in the integer normal form, short:
 /// the first subterms that differ there, then the forms themselves cut.
-fn normal_form_lines(out: &mut String, n: &NormalForms) {
+fn normal_form_lines(out: &mut String, e: &MismatchExprs, n: &NormalForms) {
+    if normal_forms_are_the_sides(e, n) {
+        let _ = writeln!(out, "  undecided in integer normal form, which leaves both sides as printed above");
+        return;
+    }
     let _ = writeln!(out, "  undecided in integer normal form, where the sides still differ:");
     if let (Some(l), Some(r)) = (marked(&n.left), marked(&n.right)) {
         let _ = writeln!(out, "    first difference, left:  {}", shortened(l));
@@ -275,6 +279,12 @@ fn normal_form_lines(out: &mut String, n: &NormalForms) {
     definition_lines(out, &n.definitions, MAX_NORMAL_FORM_DEFINITION_LINES, shortened);
     let _ = writeln!(out, "    left:  {}", shortened(&n.left));
     let _ = writeln!(out, "    right: {}", shortened(&n.right));
+}
+
+/// Whether the normal forms print as the sides do (no rule changed
+/// them): then they are not printed a second time.
+pub(crate) fn normal_forms_are_the_sides(e: &MismatchExprs, n: &NormalForms) -> bool {
+    n.left == e.left && n.right == e.right && n.definitions == e.definitions
 }
 
 /// The first `most` lines of `definitions`, each cut by `cut`, and how
@@ -382,4 +392,45 @@ fn elide(text: &str) -> String {
     }
     let head: String = text.chars().take(MAX_EXPRESSION_CHARS).collect();
     format!("{head} ... ({} characters in all; the JSON report has the whole expression)", text.chars().count())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sides(left: &str, right: &str, normal_forms: Option<NormalForms>) -> MismatchExprs {
+        MismatchExprs {
+            definitions: "N0 := (a[0] + a[1])".into(),
+            left: left.into(),
+            right: right.into(),
+            left_value: None,
+            right_value: None,
+            equal_under: None,
+            element_type: None,
+            element: None,
+            nans_equal: None,
+            differing: None,
+            condition: None,
+            normal_forms,
+        }
+    }
+
+    /// Normal forms that differ from the sides are printed with their first
+    /// differing subterms; ones that print as the sides are not repeated.
+    #[test]
+    fn normal_forms_are_printed_once() {
+        let changed = NormalForms { definitions: String::new(), left: "(⟪N0 * 2⟫ + 1)".into(), right: "(⟪N0 << 1⟫ + 1)".into() };
+        let e = sides("((N0 + N0) + 1)", "((N0 << 1) + 1)", Some(changed.clone()));
+        let mut out = String::new();
+        normal_form_lines(&mut out, &e, &changed);
+        assert_eq!(
+            out,
+            "  undecided in integer normal form, where the sides still differ:\n    first difference, left:  N0 * 2\n    first difference, right: N0 << 1\n    left:  (⟪N0 * 2⟫ + 1)\n    right: (⟪N0 << 1⟫ + 1)\n"
+        );
+        let same = NormalForms { definitions: "N0 := (a[0] + a[1])".into(), left: "(⟪N0⟫ / 3)".into(), right: "⟪a[2]⟫".into() };
+        let e = sides("(⟪N0⟫ / 3)", "⟪a[2]⟫", Some(same.clone()));
+        let mut out = String::new();
+        normal_form_lines(&mut out, &e, &same);
+        assert_eq!(out, "  undecided in integer normal form, which leaves both sides as printed above\n");
+    }
 }

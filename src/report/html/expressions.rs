@@ -4,7 +4,7 @@
 //! under the witness and the differing elements.
 
 use super::escape::escape;
-use crate::report::MismatchExprs;
+use crate::report::{MismatchExprs, NormalForms};
 use std::fmt::Write;
 
 /// Expressions longer than this are cut on the page (the JSON report
@@ -28,7 +28,11 @@ pub(super) fn render(out: &mut String, e: &MismatchExprs) {
     }
     let _ = writeln!(out, "<h4>left</h4>\n<pre class=\"left\">{}</pre>", marked(&e.left));
     let _ = writeln!(out, "<h4>right</h4>\n<pre class=\"right\">{}</pre>", marked(&e.right));
-    out.push_str("<p class=\"muted\">The first differing subterms are marked ⟪ ⟫.</p>\n</details>\n");
+    out.push_str("<p class=\"muted\">The first differing subterms are marked ⟪ ⟫.</p>\n");
+    if let Some(n) = &e.normal_forms {
+        normal_forms(out, e, n);
+    }
+    out.push_str("</details>\n");
     if let Some(a) = e.equal_under.as_ref().filter(|a| !a.is_empty()) {
         let _ = writeln!(out, "<p>The two sides are equal under <code>--assume {}</code>.</p>", escape(&a.join(",")));
     }
@@ -52,6 +56,21 @@ pub(super) fn render(out: &mut String, e: &MismatchExprs) {
     }
 }
 
+/// An undecided integer check's sides in the integer normal form: what
+/// no rule made meet. Not repeated when they print as the sides.
+fn normal_forms(out: &mut String, e: &MismatchExprs, n: &NormalForms) {
+    if crate::report::text::normal_forms_are_the_sides(e, n) {
+        out.push_str("<p class=\"normal-forms\">Undecided in the integer normal form, which leaves both sides as shown.</p>\n");
+        return;
+    }
+    out.push_str("<h4>in the integer normal form, where the sides still differ</h4>\n");
+    if !n.definitions.is_empty() {
+        let _ = writeln!(out, "<pre class=\"normal-form-definitions\">{}</pre>", marked(&n.definitions));
+    }
+    let _ = writeln!(out, "<pre class=\"normal-form-left\">left:  {}</pre>", marked(&n.left));
+    let _ = writeln!(out, "<pre class=\"normal-form-right\">right: {}</pre>", marked(&n.right));
+}
+
 /// `text` escaped and cut, its `⟪ ⟫` subterms highlighted when they pair up.
 fn marked(text: &str) -> String {
     let count = text.chars().count();
@@ -68,7 +87,39 @@ fn marked(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::marked;
+    use super::*;
+
+    /// The normal forms are shown in the expressions' fold, highlighted,
+    /// and only said to be the sides when they print the same.
+    #[test]
+    fn normal_forms_are_shown_unless_they_are_the_sides() {
+        let n = NormalForms { definitions: String::new(), left: "⟪x * 2⟫".into(), right: "⟪x << 1⟫".into() };
+        let mut e = MismatchExprs {
+            definitions: String::new(),
+            left: "(x + x)".into(),
+            right: "(x << 1)".into(),
+            left_value: None,
+            right_value: None,
+            equal_under: None,
+            element_type: None,
+            element: None,
+            nans_equal: None,
+            differing: None,
+            condition: None,
+            normal_forms: Some(n.clone()),
+        };
+        let mut out = String::new();
+        render(&mut out, &e);
+        assert!(out.contains("<pre class=\"normal-form-left\">left:  <mark>⟪x * 2⟫</mark></pre>"), "{out}");
+        assert!(out.contains("<pre class=\"normal-form-right\">right: <mark>⟪x &lt;&lt; 1⟫</mark></pre>"), "{out}");
+        assert!(out.find("normal-form-left").unwrap() < out.find("</details>").unwrap());
+        e.left = n.left.clone();
+        e.right = n.right.clone();
+        let mut out = String::new();
+        render(&mut out, &e);
+        assert!(out.contains("which leaves both sides as shown"), "{out}");
+        assert!(!out.contains("normal-form-left"), "{out}");
+    }
 
     #[test]
     fn differing_subterms_are_highlighted_and_markup_escaped() {
