@@ -141,7 +141,7 @@ impl RangeAnalysis {
                     });
                 }
                 if let Some((u, s)) = acc {
-                    if w % 8 == 0 {
+                    if w.is_multiple_of(8) {
                         r.narrow_unsigned(u);
                         r.narrow_signed(s);
                     }
