@@ -60,6 +60,8 @@ common::fixture_tests!(
     activemask_computed_masks_overlap,
     grid_sync_then_warp_race,
     grid_sync_then_warp_ok,
+    activemask_leader_signed_sum,
+    activemask_leader_value_overflow,
 );
 
 #[test]

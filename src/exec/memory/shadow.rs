@@ -16,6 +16,7 @@
 //! that is not constant is asked of the solver ("can a bit be set here?").
 
 use crate::check::Feasibility;
+use crate::exec::engine::device::DeviceState;
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::State;
 use crate::expr::value::Value;
@@ -372,9 +373,18 @@ impl<'m> Executor<'m> {
         let origin = self.shadow.origin(s.origin);
         let msg = format!("{what} depends on uninitialised bits of {}", origin.what);
         let alloc = origin.loc.filter(|l| l.line != 0).map(|l| self.cx.location(l));
+        // The device's doubts (values its model leaves open) weigh the
+        // bits' condition too: the path need not mention such a value.
+        let device_doubt = state.gpu.as_ref().and_then(|d| {
+            let roots: Vec<ExprId> = state.path.iter().copied().chain([any]).collect();
+            d.unconfirmable_because(&self.cx.pool, &roots)
+        });
         if let Some(f) = self.report(state, FindingKind::UninitializedRead, loc, msg, witness.as_ref(), None) {
             if !confirmed {
                 f.status = crate::report::Status::Unconfirmed;
+            }
+            if let Some(why) = device_doubt {
+                f.doubt(&format!("; not confirmed: {why}"));
             }
             if let Some(l) = alloc {
                 f.related.insert(0, crate::report::Related { message: format!("{} {}", origin.what, origin.note), location: l });
