@@ -234,14 +234,18 @@ fn a_small_write_write_race_of_equal_values_is_still_called_benign_and_its_twin_
 fn a_field_read_back_where_it_was_just_stored_takes_the_stores_bits() {
     // The read used to be a select over the 32 KiB array and its masks,
     // and whether those masks could be non-zero was 12 queries, some of
-    // them seconds each (3.2 s CPU, 349 MB); 8 queries and 113 MB now.
+    // them seconds each (3.2 s CPU, 349 MB); 8 queries and 113 MB after
+    // that. A first write at a symbolic offset into a never-written
+    // `__local` array now carries the masks of its indeterminate bytes (a
+    // false confirmed uninitialised read without them): 12 cheap queries,
+    // 110 MB, 0.14 s.
     let args = race_args(&fixture("local_field_read_back.cl"));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (json, code, peak, stderr) = common::run_measured(&args);
     eprintln!("local_field_read_back.cl: peak {peak} MB, {} queries", json["stats"]["queries"]);
     assert_eq!((code, json["verdict"].as_str()), (0, Some("equivalent")), "{json}\n{stderr}");
     assert_eq!(json["findings"].as_array().map(Vec::len), Some(0), "{json}");
-    assert!(json["stats"]["queries"].as_u64().unwrap() <= 8, "{json}");
+    assert!(json["stats"]["queries"].as_u64().unwrap() <= 12, "{json}");
     assert!(peak < 200, "peak {peak} MB");
 }
 

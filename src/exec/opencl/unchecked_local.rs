@@ -20,6 +20,13 @@ use crate::ir::Loc;
 use crate::memory::shadow::{any_bit, Shadow};
 use crate::memory::{MemoryObject, OriginId};
 
+/// Solver work units for asking whether an unchecked byte can be used
+/// (deterministic, not seconds; the probe of single_offset.rs uses as many).
+const GAP_QUERY_UNITS: u32 = 2_000_000;
+/// Nodes (lazy reads counted as their encoding) above which the masks are
+/// not sent to the solver and the gap is named.
+const GAP_QUERY_NODES: usize = 20_000;
+
 impl<'m> Executor<'m> {
     /// The origin of `o`'s bytes that pair mode cannot tell written or
     /// not after a barrier.
@@ -43,8 +50,18 @@ impl<'m> Executor<'m> {
         }
         let possible = match self.cx.pool.as_const(any) {
             Some(v) => v != 0,
-            // Unknown: the gap may be there, so it is named.
-            None => !matches!(self.cx.decider.feasible(&self.cx.pool, &state.path, any), Feasibility::Unsat),
+            // Only whether to name the gap is asked, so the solver gets a
+            // budget, and masks that select over much of a large array (a
+            // histogram's table at slots read from a 64 KiB buffer: a
+            // gigabyte to encode) are not asked about at all. Unknown: the
+            // gap may be there, so it is named.
+            None => {
+                crate::check::dag_size(&self.cx.pool, &[any], GAP_QUERY_NODES) >= GAP_QUERY_NODES
+                    || !matches!(
+                        self.cx.decider.backend.check_budgeted(&self.cx.pool, &state.path, any, GAP_QUERY_UNITS),
+                        Feasibility::Unsat
+                    )
+            }
         };
         if !possible {
             return;
