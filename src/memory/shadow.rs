@@ -48,6 +48,19 @@ pub struct Shadow {
     pub origin: OriginId,
 }
 
+impl Shadow {
+    /// One bit, set when some bit of some lane may be indeterminate: the
+    /// condition under which a use of the value is a finding.
+    pub fn any_set(&self, p: &mut ExprPool) -> ExprId {
+        let mut any = p.constant(1, 0);
+        for l in &self.mask {
+            let b = any_bit(p, *l);
+            any = p.or(any, b);
+        }
+        any
+    }
+}
+
 /// Executor-wide bookkeeping of the shadow analysis.
 #[derive(Default)]
 pub struct ShadowCx {

@@ -356,11 +356,7 @@ impl<'m> Executor<'m> {
     }
 
     fn uninitialized_use(&mut self, state: &mut State, s: &Shadow, loc: Loc, what: &str) {
-        let mut any = self.cx.pool.constant(1, 0);
-        for l in &s.mask {
-            let b = any_bit(&mut self.cx.pool, *l);
-            any = self.cx.pool.or(any, b);
-        }
+        let any = s.any_set(&mut self.cx.pool);
         let (witness, confirmed) = match self.cx.pool.as_const(any) {
             Some(0) => return,
             Some(_) => (state.model.clone(), !state.unconfirmed_path),

@@ -17,7 +17,7 @@ use crate::exec::engine::executor::Executor;
 use crate::exec::engine::run_log::NoteKind;
 use crate::exec::engine::state::State;
 use crate::ir::Loc;
-use crate::memory::shadow::{any_bit, Shadow};
+use crate::memory::shadow::Shadow;
 use crate::memory::{MemoryObject, OriginId};
 
 /// Solver work units for asking whether an unchecked byte can be used
@@ -43,11 +43,7 @@ impl<'m> Executor<'m> {
         if self.models.unchecked_local_lines.contains(&loc) {
             return;
         }
-        let mut any = self.cx.pool.constant(1, 0);
-        for l in &s.mask {
-            let b = any_bit(&mut self.cx.pool, *l);
-            any = self.cx.pool.or(any, b);
-        }
+        let any = s.any_set(&mut self.cx.pool);
         let possible = match self.cx.pool.as_const(any) {
             Some(v) => v != 0,
             // Only whether to name the gap is asked, so the solver gets a

@@ -261,11 +261,7 @@ impl<'m> Executor<'m> {
                 return true;
             }
         }
-        let mut any = self.cx.pool.constant(1, 0);
-        for l in &s.mask {
-            let b = crate::memory::shadow::any_bit(&mut self.cx.pool, *l);
-            any = self.cx.pool.or(any, b);
-        }
+        let any = s.any_set(&mut self.cx.pool);
         if self.cx.pool.as_const(any) == Some(0) {
             return true;
         }
