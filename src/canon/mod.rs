@@ -18,7 +18,10 @@
 //! `associativity`, tried before the e-graph), `int_normal.rs` (the normal
 //! form of integer sums, products, extensions and comparisons, which needs
 //! no assumption), `clamp_spelling.rs` (a clamp written with a mask test
-//! respelt with comparisons, for that normal form).
+//! respelt with comparisons, for that normal form), `packed_lanes.rs`
+//! (lanes packed in one word rewritten lane by lane, with the byte
+//! multiply and saturating add in their SIMD spelling, before that
+//! normal form).
 
 mod analysis;
 mod category;
@@ -27,6 +30,7 @@ mod implied;
 mod instantiate;
 mod int_normal;
 mod lang;
+mod packed_lanes;
 mod prove;
 mod reassociate;
 pub mod rules;
@@ -39,6 +43,7 @@ pub use implied::implied_integer_query;
 pub use instantiate::{instantiate, RuleInstance};
 pub use int_normal::IntNormalizer;
 pub use lang::{CanonLang, Literal, Op, SetOp};
+pub use packed_lanes::PackedLanes;
 pub use prove::{canonicalize, explain_assumptions, prove_equal, CanonResult, Limits, StopReason};
 pub use reassociate::Reassociator;
 pub use rules::{Rule, RuleError, RuleProblem, RuleSet};

@@ -245,8 +245,13 @@ impl Decider {
             // Both sides in the integer normal form (canon/int_normal.rs),
             // which uses the path's range facts: equal to the sides on
             // every input of this path, and often the same node.
+            // Lanes packed in one word (C's two channels per 32-bit word)
+            // are first rewritten lane by lane (canon/packed_lanes.rs), so
+            // that they meet SIMD code with a lane per element.
+            let mut lanes = crate::canon::PackedLanes::for_path(pool, path);
+            let (la, lb) = (lanes.rewrite(pool, a), lanes.rewrite(pool, b));
             let mut normalizer = crate::canon::IntNormalizer::for_path(pool, path);
-            let (ia, ib) = (normalizer.normalize(pool, a), normalizer.normalize(pool, b));
+            let (ia, ib) = (normalizer.normalize(pool, la), normalizer.normalize(pool, lb));
             if ia == ib {
                 tracing::trace!("ladder: equal in integer normal form");
                 return CheckOutcome::Proved(DecidedBy::Canonical);
