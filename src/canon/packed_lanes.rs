@@ -457,9 +457,8 @@ impl PackedLanes {
     /// field but the top one; None when that holds only for the whole word.
     fn arith(&mut self, pool: &mut ExprPool, op: BinOp, a: &View, b: &View) -> Option<View> {
         let w = a.width;
-        let symbolic = |pool: &ExprPool, v: &View| -> Vec<Field> {
-            v.fields.iter().filter(|f| pool.as_const(f.value).is_none()).copied().collect()
-        };
+        let symbolic =
+            |pool: &ExprPool, v: &View| -> Vec<Field> { v.fields.iter().filter(|f| pool.as_const(f.value).is_none()).copied().collect() };
         let (sa, sb) = (symbolic(pool, a), symbolic(pool, b));
         let konst = |pool: &ExprPool, v: &View| -> u128 {
             v.fields.iter().filter_map(|f| pool.as_const(f.value).map(|c| c << f.offset)).fold(0u128, |x, y| x.wrapping_add(y)) & mask(w)
