@@ -223,6 +223,17 @@ fn packed_saturating_add_is_rewritten_soundly_and_meets_adds_epu8() {
     let mut n = IntNormalizer::new();
     let (nc, ns) = (n.normalize(&mut p, r), n.normalize(&mut p, s));
     assert_eq!(nc, ns, "C {} against SSE2 {}", print_expr(&p, nc), print_expr(&p, ns));
+    // One byte of the word read alone: the builder takes the byte of each
+    // operand of the `|` apart (as pixman's atop_u ends), and the lane's
+    // clamp is still found.
+    let byte2 = p.extract(c, 16, 8);
+    assert!(matches!(*p.get(byte2), Expr::Bin(BinOp::Or, ..)), "{}", print_expr(&p, byte2));
+    let r2 = lanes.rewrite(&mut p, byte2);
+    assert_ne!(r2, byte2, "the byte's clamp is rewritten");
+    agree_on_samples(&p, byte2, r2);
+    z3_proves_equal(&mut p, byte2, r2).expect("the rewrite is sound");
+    let (nb, ns2) = (n.normalize(&mut p, r2), n.normalize(&mut p, b2));
+    assert_eq!(nb, ns2, "C {} against SSE2 {}", print_expr(&p, nb), print_expr(&p, ns2));
 }
 
 #[test]

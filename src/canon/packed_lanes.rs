@@ -375,6 +375,12 @@ impl PackedLanes {
             return None;
         }
         let Expr::Bin(BinOp::Or, x, y) = *pool.get(e) else { return None };
+        self.clamped_sum(pool, x, y)
+    }
+
+    /// `t | d` with `d = c - (t >> 8)` (either order) as the clamp of
+    /// `saturating_add`, on the low bytes.
+    fn clamped_sum(&mut self, pool: &mut ExprPool, x: ExprId, y: ExprId) -> Option<ExprId> {
         for (t, d) in [(x, y), (y, x)] {
             let Expr::Bin(BinOp::Sub, c, h) = *pool.get(d) else { continue };
             let low_byte_zero = pool.as_const(c).is_some_and(|c| c & 0xff == 0);
@@ -425,6 +431,7 @@ impl PackedLanes {
         let from_a = a.fields.len();
         let groups = self.clusters(pool, &all);
         let mut fields = Vec::new();
+        let mut rewritten = a.rewritten || b.rewritten;
         for (gi, (lo, hi, members)) in groups.iter().enumerate() {
             let next = groups.get(gi + 1).map_or(w, |g| g.0);
             let left: Vec<Field> = members.iter().filter(|&&i| i < from_a).map(|&i| all[i]).collect();
@@ -444,13 +451,28 @@ impl PackedLanes {
                 parts.into_iter().reduce(|x, y| pool.or(x, y)).expect("a field")
             };
             let (x, y) = (side(pool, &left), side(pool, &right));
-            let value = pool.bin(op, x, y);
+            // The low bytes of `t` and of `c - (t >> 8)` or-ed (the
+            // builder pushes a byte's extraction through the `|` of C's
+            // saturating add): the clamp.
+            let low_byte_of = |e: ExprId| match *pool.get(e) {
+                Expr::Extract { value, offset: 0, width: 8 } => Some(value),
+                _ => None,
+            };
+            let clamp = match (op, low_byte_of(x), low_byte_of(y)) {
+                (BinOp::Or, Some(t), Some(d)) => self.clamped_sum(pool, t, d),
+                _ => None,
+            };
+            rewritten |= clamp.is_some();
+            let value = match clamp {
+                Some(v) => v,
+                None => pool.bin(op, x, y),
+            };
             if pool.as_const(value) != Some(0) {
                 fields.push(Field { offset: *lo, value });
             }
         }
         fields.sort_by_key(|f| f.offset);
-        View { width: w, fields, rewritten: a.rewritten || b.rewritten }
+        View { width: w, fields, rewritten }
     }
 
     /// `a + b` or `a - b` field by field, where no carry or borrow leaves a
