@@ -411,6 +411,47 @@ fn squared_errors_meet_in_normal_form() {
     assert_eq!(n.normalize(&mut p, c), n.normalize(&mut p, simd));
 }
 
+/// The sum of squares of a 4x4 byte residual as a C reference sums it
+/// (each square sign-extended into a 64-bit accumulator) and as SSE2 does
+/// (PMADDWD lanes, a 32-bit tree, the 64-bit result built from the 32-bit
+/// sum and copies of its sign): the squares reach 64 bits along different
+/// extensions and still meet.
+#[test]
+fn squared_errors_into_a_64_bit_sum_meet_in_normal_form() {
+    let mut p = ExprPool::new();
+    let n = 16;
+    let (a, b) = (p.new_array("a", n), p.new_array("b", n));
+    let bytes = |p: &mut ExprPool, arr| (0..n).map(|i| p.input_byte(arr, i)).collect::<Vec<_>>();
+    let (xa, xb) = (bytes(&mut p, a), bytes(&mut p, b));
+    let mut c = p.constant(64, 0);
+    let mut d16 = Vec::new();
+    for i in 0..n as usize {
+        let (x, y) = (p.zext(xa[i], 32), p.zext(xb[i], 32));
+        let d = p.sub(x, y);
+        let r = p.trunc(d, 16);
+        d16.push(r);
+        let v = p.sext(r, 32);
+        let sq = p.mul(v, v);
+        let sq = p.sext(sq, 64);
+        c = p.add(c, sq);
+    }
+    let mut lanes = Vec::new();
+    for pair in d16.chunks(2) {
+        let (s0, s1) = (p.sext(pair[0], 32), p.sext(pair[1], 32));
+        let (m0, m1) = (p.mul(s0, s0), p.mul(s1, s1));
+        lanes.push(p.add(m0, m1));
+    }
+    while lanes.len() > 1 {
+        lanes = lanes.chunks(2).map(|c| if c.len() == 2 { p.add(c[0], c[1]) } else { c[0] }).collect();
+    }
+    let wide = p.sext(lanes[0], 64);
+    let high = p.extract(wide, 32, 32);
+    let simd = p.concat(high, lanes[0]);
+    let mut norm = IntNormalizer::new();
+    let (nc, ns) = (norm.normalize(&mut p, c), norm.normalize(&mut p, simd));
+    assert_eq!(nc, ns, "the sums do not meet:\n{}\n{}", print_expr(&p, nc), print_expr(&p, ns));
+}
+
 /// One instance of each rule, proved by the solver and met by both
 /// spellings.
 #[test]
@@ -722,6 +763,28 @@ fn each_rule_is_proved_and_its_spellings_meet() {
         let l = p.concat(copies, v);
         let r = p.sext(v, 32);
         pairs.push(("a value under copies of its sign", l, r, vec![]));
+    }
+    // A byte difference cut to its 9 bits and sign-extended is the
+    // difference at the new width.
+    {
+        let (za, zb) = (p.zext(a, 32), p.zext(b, 32));
+        let d = p.sub(za, zb);
+        let low = p.trunc(d, 9);
+        let l = p.sext(low, 64);
+        let (xa, xb) = (p.zext(a, 64), p.zext(b, 64));
+        let r = p.sub(xa, xb);
+        pairs.push(("a difference cut to the bits that hold it, sign-extended", l, r, vec![]));
+    }
+    // `x <= c` is `x < c + 1` and `c <= x` is `c - 1 < x`, signed or not.
+    {
+        let six = p.constant(16, 6);
+        let seven = p.constant(16, 7);
+        let l = p.cmp(CmpOp::Sle, seven, w0);
+        let r = p.cmp(CmpOp::Slt, six, w0);
+        pairs.push(("a signed bound, non-strict against strict", l, r, vec![]));
+        let l = p.cmp(CmpOp::Ule, w1, six);
+        let r = p.cmp(CmpOp::Ult, w1, seven);
+        pairs.push(("an unsigned bound, non-strict against strict", l, r, vec![]));
     }
     for (name, l, r, path) in pairs {
         let mut n = IntNormalizer::for_path(&mut p, &path);

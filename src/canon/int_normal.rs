@@ -596,6 +596,23 @@ impl IntNormalizer {
                     self.trunc(pool, &lv, w, d)
                 }
             }
+            // The same for a sum whose value fits the low k bits read
+            // signed, sign-extended: a byte difference cut to 9 bits and
+            // widened is that difference at the new width, so the square
+            // of a residual widened from its 9 bits (where a 64-bit
+            // accumulator reaches it) and the square of the 32-bit
+            // difference (where a 32-bit one does) meet. Only for a sum:
+            // its terms are other atoms, so pushing does not come back here.
+            Expr::Extract { value, offset: 0, width: k }
+                if signed && self.linear_of.contains_key(&value) && self.fits_signed(pool, value, k) =>
+            {
+                let lv = self.lin_of_expr(pool, value);
+                if w >= pool.width(value) {
+                    self.extend(pool, &lv, w, true, d)
+                } else {
+                    self.trunc(pool, &lv, w, d)
+                }
+            }
             Expr::Bin(BinOp::Mul, ..) => {
                 let Some(factors) = self.factors_of.get(&t).cloned() else { return plain(pool) };
                 let v = pool.width(t);
@@ -960,6 +977,7 @@ impl IntNormalizer {
             }
             _ => (ea, eb),
         };
+        let (op, ea, eb) = strict_against_constant(pool, op, ea, eb);
         let c = pool.cmp(op, ea, eb);
         self.lin_of_expr(pool, c)
     }
@@ -1067,6 +1085,14 @@ impl IntNormalizer {
         }
         let r = self.ranges.range(pool, e);
         r.non_negative() && r.unsigned.unsigned_bits().is_some_and(|b| b <= bits)
+    }
+
+    /// Whether `e` read signed fits `bits` bits signed.
+    fn fits_signed(&mut self, pool: &ExprPool, e: ExprId, bits: Width) -> bool {
+        if bits == 0 || !Range::tracked(pool.width(e)) {
+            return false;
+        }
+        self.ranges.range(pool, e).signed.signed_bits() <= bits
     }
 
     /// `abs(x)` in its one shape: `x < 0 ? -x : x` over whichever of `x`
@@ -1189,4 +1215,32 @@ fn bit_run(m: u128) -> Option<(Width, Width)> {
     let j = m.trailing_zeros();
     let run = m >> j;
     (run & run.wrapping_add(1) == 0).then(|| (j, 128 - run.leading_zeros()))
+}
+
+/// A non-strict comparison with a constant as the strict one: `x <= c` is
+/// `x < c + 1` and `c <= x` is `c - 1 < x` (signed or unsigned), unless
+/// `c` is the end of the order, where no neighbour exists (there the ranges
+/// have already decided the comparison or it stays as written). C writes a
+/// zero-bin test as `abs(x) >= zbin` where SIMD code compares `abs(x) >
+/// zbin - 1`: one shape for both.
+fn strict_against_constant(pool: &mut ExprPool, op: CmpOp, a: ExprId, b: ExprId) -> (CmpOp, ExprId, ExprId) {
+    let (strict, signed) = match op {
+        CmpOp::Sle => (CmpOp::Slt, true),
+        CmpOp::Ule => (CmpOp::Ult, false),
+        _ => return (op, a, b),
+    };
+    let w = pool.width(a);
+    let (min, max) = if signed { (1u128 << (w - 1), mask(w) >> 1) } else { (0, mask(w)) };
+    if let Some(c) = pool.as_const(b) {
+        if c != max {
+            let next = pool.constant(w, c.wrapping_add(1) & mask(w));
+            return (strict, a, next);
+        }
+    } else if let Some(c) = pool.as_const(a) {
+        if c != min {
+            let previous = pool.constant(w, c.wrapping_sub(1) & mask(w));
+            return (strict, previous, b);
+        }
+    }
+    (op, a, b)
 }
