@@ -786,6 +786,35 @@ fn each_rule_is_proved_and_its_spellings_meet() {
         let r = p.cmp(CmpOp::Ult, w1, seven);
         pairs.push(("an unsigned bound, non-strict against strict", l, r, vec![]));
     }
+    // A minimum seeded above every operand, a maximum seeded below every
+    // operand: the operand itself (the C reference's `*min = 255`).
+    {
+        let x = p.zext(a, 32);
+        let top = p.constant(32, 255);
+        let below = p.cmp(CmpOp::Slt, x, top);
+        let l = p.ite(below, x, top);
+        pairs.push(("a minimum with a bound of its operand", l, x, vec![]));
+        let zero = p.constant(32, 0);
+        let above = p.cmp(CmpOp::Slt, zero, x);
+        let l = p.ite(above, x, zero);
+        pairs.push(("a maximum with a bound of its operand", l, x, vec![]));
+    }
+    // A square divided by 16, signed, is its bits 4.. (a square is never
+    // negative); an unsigned division by 8 is bits 3.. always.
+    {
+        let s = p.sext(w0, 64);
+        let sq = p.mul(s, s);
+        let sixteen = p.constant(64, 16);
+        let l = p.bin(BinOp::SDiv, sq, sixteen);
+        let field = p.extract(sq, 4, 60);
+        let r = p.zext(field, 64);
+        pairs.push(("a square divided by a power of two", l, r, vec![]));
+        let eight = p.constant(16, 8);
+        let l = p.bin(BinOp::UDiv, w1, eight);
+        let field = p.extract(w1, 3, 13);
+        let r = p.zext(field, 16);
+        pairs.push(("an unsigned division by a power of two", l, r, vec![]));
+    }
     for (name, l, r, path) in pairs {
         let mut n = IntNormalizer::for_path(&mut p, &path);
         let (nl, nr) = (n.normalize(&mut p, l), n.normalize(&mut p, r));

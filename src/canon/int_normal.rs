@@ -280,6 +280,27 @@ impl IntNormalizer {
                     (None, None) => self.rebuilt(pool, id),
                 }
             }
+            Expr::Bin(op @ (BinOp::UDiv | BinOp::SDiv), a, b) if linear => {
+                // A division by 2^k (k >= 1) is the field of bits k.. of
+                // the dividend, zero-extended: always when unsigned, and
+                // signed when the divisor is positive and the dividend is
+                // never negative (C's `(int64_t)sum * sum / 16` against
+                // SIMD code's shift of the square).
+                let la = self.lin(pool, a);
+                let k = pool.as_const(b).filter(|c| c.is_power_of_two() && *c > 1).map(|c| c.trailing_zeros());
+                let shift = match k {
+                    Some(k) if op == BinOp::UDiv && k < w => Some(k),
+                    Some(k) if k + 1 < w && Range::tracked(w) && self.range_of(pool, &la).non_negative() => Some(k),
+                    _ => None,
+                };
+                match shift {
+                    Some(k) => {
+                        let field = self.high_bits(pool, &la, k, w - k);
+                        self.extend(pool, &field, w, false, 0)
+                    }
+                    None => self.rebuilt(pool, id),
+                }
+            }
             Expr::Bin(BinOp::Or, a, b) if linear => match self.absolute_difference(pool, a, b) {
                 Some(l) => l,
                 None => self.rebuilt(pool, id),
@@ -1014,6 +1035,21 @@ impl IntNormalizer {
         // min: p < q ? p : q (or <=); max: p < q ? q : p.
         let pick_less = self.same_at(pool, et, p, signed) && self.same_at(pool, ee, q, signed);
         let pick_more = self.same_at(pool, et, q, signed) && self.same_at(pool, ee, p, signed);
+        // A minimum or maximum whose operands the ranges order (`p <= q`
+        // on every input, or `q <= p`) is the one it then picks: where the
+        // strict test fails the operands are equal, so either side is that
+        // value. A C minimum seeded with 255 over byte differences, or a
+        // maximum seeded with 0, is the first difference itself.
+        if pick_less || pick_more {
+            let (rp, rq) = (self.ranges.range(pool, p), self.ranges.range(pool, q));
+            let (ip, iq) = if signed { (rp.signed, rq.signed) } else { (rp.unsigned, rq.unsigned) };
+            if ip.hi <= iq.lo {
+                return Some(t.clone());
+            }
+            if iq.hi <= ip.lo {
+                return Some(e.clone());
+            }
+        }
         // max(x, -x) is abs(x) and min(x, -x) is -abs(x), bit for bit even
         // at the minimum (where x = -x = abs(x)): SIMD code takes |x| as
         // PMAXSW(x, 0 - x).

@@ -161,6 +161,17 @@ impl RangeAnalysis {
             Expr::Bin(op, a, b) => {
                 let (ra, rb) = (self.range_at(pool, a, d), self.range_at(pool, b, d));
                 binary(&mut r, op, ra, rb);
+                if op == BinOp::Mul && a == b {
+                    // A square is never negative: the interval product of
+                    // `x` with itself does not know both factors are one
+                    // value, and a variance's `sum * sum / 16` is a shift
+                    // only once its dividend is seen to be non-negative.
+                    for x in [ra.unsigned, ra.signed] {
+                        if let Some(sq) = square(x) {
+                            r.narrow_by_exact(sq);
+                        }
+                    }
+                }
             }
             _ => {}
         }
@@ -331,6 +342,18 @@ fn binary(r: &mut Range, op: BinOp, a: Range, b: Range) {
         BinOp::URem => r.narrow_unsigned(Interval::new(0, a.unsigned.hi.min((b.unsigned.hi - 1).max(0)))),
         _ => {}
     }
+}
+
+/// The exact values of `x * x` for `x` in `x`: None when a bound overflows.
+fn square(x: Interval) -> Option<Interval> {
+    let (lo2, hi2) = (x.lo.checked_mul(x.lo)?, x.hi.checked_mul(x.hi)?);
+    Some(if x.lo >= 0 {
+        Interval::new(lo2, hi2)
+    } else if x.hi <= 0 {
+        Interval::new(hi2, lo2)
+    } else {
+        Interval::new(0, lo2.max(hi2))
+    })
 }
 
 /// What a comparison of `a` and `b` must answer, when their ranges decide it.
