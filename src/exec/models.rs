@@ -46,6 +46,10 @@ pub(in crate::exec) struct ModelData {
     /// The `__local` variables no instruction can write, found at the
     /// first barrier of pair mode (opencl/unwritten_locals.rs).
     pub unwritten_locals: Option<Rc<rustc_hash::FxHashSet<crate::ir::GlobalId>>>,
+    /// Per kernel, which of its parameters an instruction may write
+    /// through, found at the first barrier of pair mode
+    /// (opencl/unwritten_buffers.rs).
+    pub param_writes: FxHashMap<FuncId, Rc<crate::exec::opencl::unwritten_buffers::ParamWrites>>,
     /// Why a function without a body could follow stored pointers past
     /// the objects its arguments point into, if it could; found at the
     /// first such call (opencl/undefined_call_havoc.rs).

@@ -18,6 +18,7 @@
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::State;
 use crate::expr::{Expr, ExprId, ExprPool};
+use crate::memory::ObjectKind;
 
 /// At most this many sets of groups are kept for re-checking findings the
 /// havoc left unconfirmed.
@@ -41,10 +42,19 @@ impl<'m> Executor<'m> {
             let marker = self.cx.pool.fresh(1);
             gpu.log.havoc_fresh_from = fresh_number(&self.cx.pool, marker);
         }
+        // A buffer no instruction of the kernel writes through keeps its
+        // bytes (unwritten_buffers.rs): a read-only input of a megabyte
+        // costs nothing here, nor at the reads after the barrier.
+        let spared = self.unwritten_argument_objects(state);
         let unsized_known: Vec<_> = state
             .memory
             .objects()
-            .filter(|(_, o)| o.address_only && matches!(o.addr_space, 1 | 3) && !(o.known.is_empty() && o.known_symbolic.is_empty()))
+            .filter(|(id, o)| {
+                o.address_only
+                    && matches!(o.addr_space, 1 | 3)
+                    && !(o.known.is_empty() && o.known_symbolic.is_empty())
+                    && !spared.contains(id)
+            })
             .map(|(id, _)| id)
             .collect();
         for id in unsized_known {
@@ -61,7 +71,7 @@ impl<'m> Executor<'m> {
         let ids: Vec<_> = state
             .memory
             .objects()
-            .filter(|(id, o)| !o.address_only && matches!(o.addr_space, 1 | 3) && !unwritten.contains(id))
+            .filter(|(id, o)| !o.address_only && matches!(o.addr_space, 1 | 3) && !unwritten.contains(id) && !spared.contains(id))
             .map(|(id, _)| id)
             .collect();
         for id in ids {
@@ -132,6 +142,58 @@ impl<'m> Executor<'m> {
             .get_or_insert_with(|| std::rc::Rc::new(crate::exec::opencl::unwritten_locals::unwritten_local_globals(module)))
             .clone();
         globals.iter().filter_map(|g| self.global_addr.get(g.0 as usize)).filter_map(|&base| state.memory.object_near(base)).collect()
+    }
+
+    /// The objects behind the arguments of the running kernel that no
+    /// instruction can write through (unwritten_buffers.rs), less any
+    /// that an argument written through may also point into (a host may
+    /// pass one buffer twice). Empty when an argument written through has
+    /// an address not known here.
+    pub(in crate::exec) fn unwritten_argument_objects(&mut self, state: &State) -> Vec<crate::memory::ObjectId> {
+        let Some(gpu) = state.gpu.as_deref() else { return Vec::new() };
+        let module = self.cx.module;
+        let writes = self
+            .models
+            .param_writes
+            .entry(gpu.kernel)
+            .or_insert_with(|| std::rc::Rc::new(crate::exec::opencl::unwritten_buffers::param_writes(module, gpu.kernel)))
+            .clone();
+        if *writes == crate::exec::opencl::unwritten_buffers::ParamWrites::Any {
+            return Vec::new();
+        }
+        let (mut spared, mut written) = (Vec::new(), Vec::new());
+        for (k, value) in gpu.args.iter().enumerate() {
+            let may_write = writes.may_write(k);
+            for &lane in value {
+                let Some(address) = self.cx.pool.as_const(lane) else {
+                    if may_write {
+                        return Vec::new();
+                    }
+                    continue;
+                };
+                let Some(obj) = state.memory.object_near(address as u64) else { continue };
+                // A global variable's address may also be written by name
+                // (a CUDA `__device__` array passed as an argument).
+                let by_name = !matches!(state.memory.object(obj).kind, ObjectKind::Buffer | ObjectKind::Heap);
+                if may_write || by_name {
+                    written.push(obj)
+                } else {
+                    spared.push(obj)
+                }
+            }
+        }
+        spared.retain(|o| !written.contains(o));
+        spared
+    }
+
+    /// Whether a write that left its object and would land in `obj` must
+    /// be reported out of bounds instead: in pair mode, `obj` is a buffer
+    /// the havoc spares because the kernel never writes through its
+    /// argument, so the first write that could change it is a finding
+    /// (unwritten_buffers.rs).
+    pub(in crate::exec) fn stray_write_into_spared(&mut self, state: &State, obj: crate::memory::ObjectId) -> bool {
+        let pair = state.gpu.as_deref().is_some_and(|g| g.mode == crate::exec::opencl::workitems::RaceMode::Pair);
+        pair && self.unwritten_argument_objects(state).contains(&obj)
     }
 
     /// The objects of `state` that hold `__local` variables only stores at

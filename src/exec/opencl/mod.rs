@@ -39,6 +39,7 @@ pub(in crate::exec) mod summary_marks;
 pub(in crate::exec) mod unchecked_local;
 pub(in crate::exec) mod undefined_call_havoc;
 pub(in crate::exec) mod undefined_functions;
+pub(in crate::exec) mod unwritten_buffers;
 pub(in crate::exec) mod unwritten_locals;
 pub mod warp_meeting;
 pub(in crate::exec) mod work_item_ids;
