@@ -199,6 +199,8 @@ common::fixture_tests!(
     pair_havoc_out_of_bounds_recheck_ok,
     pair_havoc_out_of_bounds_confirmed_by_group,
     local_own_slot_branch_pair_ok,
+    pair_havoc_written_flag_found,
+    pair_havoc_stray_write_into_input,
 );
 
 #[test]

@@ -303,6 +303,18 @@ impl<'m> Executor<'m> {
             }
             return Err(Step::Terminated);
         }
+        if is_write && self.stray_write_into_spared(state, obj) {
+            // No instruction writes through this buffer's argument, so the
+            // address was computed from another object and left it; pair
+            // mode's havoc relies on that (havoc.rs).
+            let name = state.memory.object(obj).name.clone();
+            let msg = format!(
+                "write of {len} bytes into buffer `{name}`, which the kernel never writes through its argument: the address left the object it was computed from"
+            );
+            let model = if self.cx.pool.is_const(addr) { None } else { self.current_model(state) };
+            self.report(state, FindingKind::OutOfBounds, loc, msg, model.as_ref(), None);
+            return Err(Step::Terminated);
+        }
         let base_e = self.cx.pool.constant(64, base as u128);
         let offset = self.cx.pool.sub(addr, base_e);
         if o.address_only {

@@ -186,14 +186,17 @@ impl<'m> Executor<'m> {
         spared
     }
 
-    /// Whether a write that left its object and would land in `obj` must
-    /// be reported out of bounds instead: in pair mode, `obj` is a buffer
-    /// the havoc spares because the kernel never writes through its
-    /// argument, so the first write that could change it is a finding
-    /// (unwritten_buffers.rs).
+    /// Whether a write into `obj` strayed there from another object: in
+    /// pair mode, `obj` is a buffer the havoc spares because no
+    /// instruction writes through its argument, so only an address that
+    /// left the object it was computed from reaches it. Reported out of
+    /// bounds, the first write that could change a spared buffer is a
+    /// finding (unwritten_buffers.rs).
     pub(in crate::exec) fn stray_write_into_spared(&mut self, state: &State, obj: crate::memory::ObjectId) -> bool {
         let pair = state.gpu.as_deref().is_some_and(|g| g.mode == crate::exec::opencl::workitems::RaceMode::Pair);
-        pair && self.unwritten_argument_objects(state).contains(&obj)
+        let o = state.memory.object(obj);
+        let candidate = matches!(o.kind, ObjectKind::Buffer | ObjectKind::Heap) && matches!(o.addr_space, 1 | 3);
+        pair && candidate && self.unwritten_argument_objects(state).contains(&obj)
     }
 
     /// The objects of `state` that hold `__local` variables only stores at

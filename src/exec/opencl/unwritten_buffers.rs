@@ -258,9 +258,7 @@ impl Flow<'_> {
             let result: Option<Holds> = match &inst.kind {
                 InstKind::Alloca { .. } => inst.dest.map(|d| Holds { slots: smallvec::smallvec![(fi, d.0)], ..Holds::default() }),
                 InstKind::Load { ptr, .. } => Some(self.load_through(&self.value(fi, ptr))),
-                InstKind::Store { ptr, value, .. }
-                | InstKind::AtomicRmw { ptr, value, .. }
-                | InstKind::CmpXchg { ptr, new: value, .. } => {
+                InstKind::Store { ptr, value, .. } | InstKind::AtomicRmw { ptr, value, .. } | InstKind::CmpXchg { ptr, new: value, .. } => {
                     let (at, v) = (self.value(fi, ptr), self.value(fi, value));
                     self.write_through(&at);
                     self.store_value(&at, &v);
@@ -375,5 +373,124 @@ fn holds_address(c: &Const) -> bool {
         Const::GlobalAddr { .. } | Const::FuncAddr(_) => true,
         Const::Vector(cs) | Const::Aggregate(cs) => cs.iter().any(holds_address),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Block, Callee, Function, Inst, Param, Type};
+
+    const PTR: Type = Type::Ptr { addr_space: 1 };
+
+    fn inst(kind: InstKind, dest: Option<u32>) -> Inst {
+        Inst { kind, dest: dest.map(RegId), ty: PTR, loc: Default::default() }
+    }
+
+    fn param(k: u32) -> Param {
+        Param { reg: RegId(k), ty: PTR, name: format!("p{k}"), byval: None, byval_pointers: Vec::new(), image_dims: None, cl_type: None }
+    }
+
+    /// A function with `params` pointer parameters (registers 0..) and
+    /// one block of `insts`; registers are pointers but for `ints`.
+    fn function(name: &str, params: u32, insts: Vec<Inst>, ints: &[u32]) -> Function {
+        let reg_types = (0..16).map(|r| if ints.contains(&r) { Type::Int(32) } else { PTR }).collect();
+        Function {
+            name: name.into(),
+            params: (0..params).map(param).collect(),
+            ret: Type::Void,
+            varargs: false,
+            blocks: vec![Block { name: String::new(), insts, term: Terminator::Ret(None), term_loc: Default::default() }],
+            num_regs: 16,
+            reg_types,
+            reg_names: Vec::new(),
+            loc: Default::default(),
+            is_kernel: true,
+        }
+    }
+
+    fn reg(r: u32) -> Operand {
+        Operand::Reg(RegId(r))
+    }
+
+    fn one() -> Operand {
+        Operand::Const(Const::Int { width: 32, value: 1 })
+    }
+
+    fn store(ptr: Operand, value: Operand) -> Inst {
+        inst(InstKind::Store { ptr, value, align: 4, volatile: false }, None)
+    }
+
+    fn load(ptr: Operand, dest: u32) -> Inst {
+        inst(InstKind::Load { ptr, align: 4, volatile: false }, Some(dest))
+    }
+
+    fn gep(base: Operand, index: u32, dest: u32) -> Inst {
+        let kind = InstKind::Gep { base, offset: 0, terms: vec![(reg(index), 4)], bounds: Vec::new(), flags: Default::default() };
+        inst(kind, Some(dest))
+    }
+
+    fn alloca(dest: u32) -> Inst {
+        inst(InstKind::Alloca { elem_size: 8, count: one(), align: 8, element: None }, Some(dest))
+    }
+
+    fn writes(functions: Vec<Function>) -> ParamWrites {
+        let m = Module { functions, ..Module::default() };
+        param_writes(&m, FuncId(0))
+    }
+
+    #[test]
+    fn an_input_only_read_is_not_written_through_a_spilled_output_is() {
+        // in = p0, out = p1, both spilled to stack slots as at -O0; the
+        // index (register 9) is read from the input.
+        let insts = vec![
+            alloca(2),
+            alloca(3),
+            store(reg(2), reg(0)),
+            store(reg(3), reg(1)),
+            load(reg(2), 4),
+            gep(reg(4), 9, 5),
+            load(reg(5), 9),
+            load(reg(3), 6),
+            gep(reg(6), 9, 7),
+            store(reg(7), reg(9)),
+        ];
+        assert_eq!(writes(vec![function("k", 2, insts, &[9])]), ParamWrites::Only(vec![false, true]));
+    }
+
+    #[test]
+    fn a_write_through_an_address_read_from_memory_may_be_any_buffer() {
+        // A pointer loaded from the input buffer, then written through.
+        let insts = vec![load(reg(0), 2), store(reg(2), one())];
+        assert_eq!(writes(vec![function("k", 2, insts, &[])]), ParamWrites::Any);
+        // A stack slot whose address a function without a body was given
+        // may hold any address afterwards.
+        let insts = vec![
+            alloca(2),
+            store(reg(2), reg(1)),
+            inst(InstKind::Call { callee: Callee::External("fill".into()), args: vec![reg(2)] }, None),
+            load(reg(2), 3),
+            store(reg(3), one()),
+        ];
+        assert_eq!(writes(vec![function("k", 2, insts, &[])]), ParamWrites::Any);
+    }
+
+    #[test]
+    fn calls_write_what_they_are_given() {
+        // A built-in given the output's address and a number read from the
+        // input: only the output is written.
+        let atomic = inst(InstKind::Call { callee: Callee::External("atomic_add".into()), args: vec![reg(1), reg(9)] }, None);
+        let insts = vec![load(reg(0), 9), atomic];
+        assert_eq!(writes(vec![function("k", 2, insts, &[9])]), ParamWrites::Only(vec![false, true]));
+        // A helper of the module storing through its parameter writes the
+        // argument passed to it, through a cast.
+        let cast = inst(InstKind::Cast { op: CastOp::AddrSpaceCast, value: reg(0), flags: Default::default() }, Some(2));
+        let call = inst(InstKind::Call { callee: Callee::Direct(FuncId(1)), args: vec![reg(2)] }, None);
+        let mut helper = function("helper", 1, vec![store(reg(0), one())], &[]);
+        helper.is_kernel = false;
+        assert_eq!(writes(vec![function("k", 2, vec![cast, call], &[]), helper]), ParamWrites::Only(vec![true, false]));
+        // An indirect call may do anything.
+        let indirect = inst(InstKind::Call { callee: Callee::Indirect(reg(3)), args: Vec::new() }, None);
+        assert_eq!(writes(vec![function("k", 2, vec![indirect], &[])]), ParamWrites::Any);
     }
 }
