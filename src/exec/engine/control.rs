@@ -55,17 +55,19 @@ impl<'m> Executor<'m> {
     fn cond_branch(&mut self, state: &mut State, func: &'m Function, c: ExprId, then: BlockId, otherwise: BlockId, loc: Loc) -> Step {
         // The test of a summarised loop, run once more: leave the loop
         // where the havocked variables let the path leave it.
-        if let Some(forced) = state.forced_exit {
-            let f = state.frame();
-            if forced.func == f.func && forced.header == f.block && forced.depth == state.stack.len() {
-                state.forced_exit = None;
-                let leave = if forced.exit == then { c } else { self.cx.pool.not(c) };
-                if !self.assume(state, leave) {
-                    return Step::Terminated;
-                }
-                self.jump(state, func, forced.exit);
-                return Step::Continue;
+        let f = state.frame();
+        if state.forced_exit.as_ref().is_some_and(|e| e.func == f.func && e.header == f.block && e.depth == state.stack.len()) {
+            let forced = state.forced_exit.take().expect("checked above");
+            let (leave, stay) = if forced.exit == then { (c, self.cx.pool.not(c)) } else { (self.cx.pool.not(c), c) };
+            let mut leave = leave;
+            for fact in self.counter_facts(state, &forced.counters, stay) {
+                leave = self.cx.pool.bool_and(leave, fact);
             }
+            if !self.assume(state, leave) {
+                return Step::Terminated;
+            }
+            self.jump(state, func, forced.exit);
+            return Step::Continue;
         }
         if let Some(v) = self.cx.pool.as_const(c) {
             self.jump(state, func, if v != 0 { then } else { otherwise });
@@ -156,6 +158,28 @@ impl<'m> Executor<'m> {
                 Step::Terminated
             }
         }
+    }
+
+    /// The facts a summarised loop's counters give its exit: each counter
+    /// lies beyond its start, when no trip can overflow it. A trip that
+    /// overflows starts (the loop test `stay` holding) with the counter
+    /// beyond its start and within one step of the type's end; when the
+    /// solver rules that out, every trip stepped the counter without
+    /// wrapping. Otherwise (or undecided) the counter stays arbitrary.
+    fn counter_facts(&mut self, state: &State, counters: &[crate::exec::engine::state::SummaryCounter], stay: ExprId) -> Vec<ExprId> {
+        let mut facts = Vec::new();
+        for counter in counters {
+            let mut path = state.path.clone();
+            path.push(stay);
+            path.push(counter.beyond_start);
+            let feasibility = self.cx.decider.decide_branch(&mut self.cx.pool, &path, counter.next_overflows);
+            let held = matches!(feasibility, crate::check::Feasibility::Unsat);
+            tracing::debug!(state = state.id, held, "summarised loop: counter beyond its start");
+            if held {
+                facts.push(counter.beyond_start);
+            }
+        }
+        facts
     }
 
     fn exec_switch(&mut self, state: &mut State, func: &'m Function, value: &Operand, default: BlockId, cases: &[(u128, BlockId)]) -> Step {

@@ -136,7 +136,7 @@ impl InexactBytes {
 
 /// A state re-running a summarised loop's test: at `header` (in `func`, at
 /// stack depth `depth`) it must take the branch to `exit` (control.rs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ForcedExit {
     /// The function holding the loop.
     pub func: FuncId,
@@ -147,6 +147,21 @@ pub struct ForcedExit {
     pub depth: usize,
     /// The block the path leaves the loop to.
     pub exit: BlockId,
+    /// The loop's counters: variables it only steps by a constant.
+    pub counters: Vec<SummaryCounter>,
+}
+
+/// A counter of a summarised loop, given an arbitrary value by the
+/// summary: its one store per trip adds a positive constant to the value
+/// it had (`i++` under C's `nsw`), so every value it takes is at least
+/// the value it had when the loop was summarised, unless a trip
+/// overflowed (control.rs asks that first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SummaryCounter {
+    /// `value >= start` (signed).
+    pub beyond_start: ExprId,
+    /// `value` so near the type's end that one more step overflows.
+    pub next_overflows: ExprId,
 }
 
 impl State {

@@ -23,10 +23,19 @@
 //! (at its first floating-point test, none has run).
 //! The loop must also have one way out, its test: the summary leaves only
 //! there, so a `break` or `return` inside would be missed.
+//!
+//! A counter (`for (int i = 0; i < n; i++)`) keeps one fact through the
+//! summary: it only grows, so its arbitrary value is at least the value it
+//! had when summarised, provided no trip overflowed it (asked of the
+//! solver at the exit, control.rs). Without it a loop bounded by an
+//! unsigned test (`i < get_global_id(0)` compares `i` as a `size_t`)
+//! could leave with a negative counter, and `p[i]` after it would be a
+//! write before the start of an unsized buffer that no trip count gives.
 
 use crate::exec::engine::executor::Executor;
-use crate::exec::engine::state::{ForcedExit, State};
-use crate::ir::{BlockId, Callee, Function, InstKind, Operand, RegId, Terminator};
+use crate::exec::engine::state::{ForcedExit, State, SummaryCounter};
+use crate::expr::{BinOp, CmpOp, ExprId, ExprPool};
+use crate::ir::{BlockId, Callee, Const, Function, InstKind, Operand, RegId, Terminator};
 
 /// Built-ins a summarised loop may call: they read the work-item's ids and
 /// the NDRange, nothing else.
@@ -145,6 +154,17 @@ impl<'m> Executor<'m> {
                 return false;
             }
         }
+        // The counters' steps, from the code alone. A store through any
+        // other pointer might land in a counter, so only a loop whose
+        // stores all go to its own variables has counters.
+        let steps: Vec<(RegId, u32, u128)> = if shared_stores.is_empty() {
+            let mut regs = written.clone();
+            regs.sort_unstable();
+            regs.dedup();
+            regs.into_iter().filter_map(|r| counter_step(func, &succ, &body, header.0 as usize, r).map(|(w, c)| (r, w, c))).collect()
+        } else {
+            Vec::new()
+        };
         // The variables' objects, found before anything changes.
         let mut objects = Vec::new();
         let frame = state.frame();
@@ -163,6 +183,26 @@ impl<'m> Executor<'m> {
         }
         objects.sort_unstable();
         objects.dedup();
+        // Each counter's object and its value now, the start every later
+        // value lies beyond (a byte with indeterminate bits: no start).
+        let mut starts = Vec::new();
+        for &(r, width, step) in &steps {
+            let Some(addr) =
+                frame.regs.get(r.0 as usize).and_then(|v| v.as_ref()).and_then(|v| v.first()).and_then(|a| self.cx.pool.as_const(*a))
+            else {
+                continue;
+            };
+            let Some(obj) = state.memory.object_near(addr as u64) else { continue };
+            let o = state.memory.object(obj);
+            let size = u64::from(width / 8);
+            if o.size != size || o.poison.range(0..size).next().is_some() {
+                continue;
+            }
+            let mut bytes = Vec::new();
+            o.bytes.read(&mut self.cx.pool, 0, size, &mut bytes);
+            let Some(start) = little_endian(&mut self.cx.pool, &bytes) else { continue };
+            starts.push((obj, start, width, step));
+        }
         // The fresh values made below are numbered consecutively, from
         // the first to the last (summary_marks.rs tells them apart).
         let mut numbers: Option<(u32, u32)> = None;
@@ -182,6 +222,24 @@ impl<'m> Executor<'m> {
             o.bytes.write(&mut self.cx.pool, 0, &fresh);
             o.poison.clear();
         }
+        // The counters' arbitrary values, read back from their objects.
+        let mut counters = Vec::new();
+        for (obj, start, width, step) in starts {
+            let mut bytes = Vec::new();
+            state.memory.object(obj).bytes.read(&mut self.cx.pool, 0, u64::from(width / 8), &mut bytes);
+            let Some(value) = little_endian(&mut self.cx.pool, &bytes) else { continue };
+            counters.push(counter_facts(&mut self.cx.pool, value, start, width, step));
+        }
+        // The header's counters (phi nodes, the form mem2reg gives `i`)
+        // and their values now, before the havoc below.
+        let phi_starts: Vec<(RegId, u32, u128, ExprId)> = phi_counters(func, &body, header.0 as usize)
+            .into_iter()
+            .filter(|(r, _, _)| !state.frame().shadows.contains_key(r))
+            .filter_map(|(r, width, step)| {
+                let start = state.frame().regs.get(r.0 as usize)?.as_ref()?;
+                (start.len() == 1).then(|| (r, width, step, start[0]))
+            })
+            .collect();
         let frame = state.frame_mut();
         for r in defined {
             let widths = crate::exec::engine::step::leaf_widths(&func.reg_types[r.0 as usize]);
@@ -192,11 +250,16 @@ impl<'m> Executor<'m> {
             frame.regs[r.0 as usize] = Some(values.into_iter().collect());
             frame.shadows.remove(&r);
         }
+        for (r, width, step, start) in phi_starts {
+            if let Some(value) = frame.regs[r.0 as usize].as_ref().and_then(|v| v.first()).copied() {
+                counters.push(counter_facts(&mut self.cx.pool, value, start, width, step));
+            }
+        }
         // The header's phi nodes hold the loop-carried values, havocked
         // above: the test runs from the first instruction after them.
         frame.block = header;
         frame.pc = func.blocks[header.0 as usize].insts.iter().take_while(|i| matches!(i.kind, InstKind::Phi { .. })).count();
-        let forced = ForcedExit { func: frame.func, header, depth: state.stack.len(), exit };
+        let forced = ForcedExit { func: frame.func, header, depth: state.stack.len(), exit, counters };
         state.forced_exit = Some(forced);
         if let Some(gpu) = state.gpu.as_mut() {
             let place = crate::exec::opencl::summary_marks::SummaryPlace {
@@ -321,4 +384,151 @@ fn loop_body(succ: &[Vec<usize>], header: usize, stay: usize) -> Option<Vec<usiz
 fn is_pure_builtin(name: &str) -> bool {
     let plain = crate::ir::demangle(name).map(|(n, _)| n).unwrap_or(name);
     PURE_BUILTINS.contains(&plain)
+}
+
+/// The facts of a summarised loop's counter now holding `value`, which
+/// held `start` when the loop was summarised and is stepped by `step > 0`
+/// (signed, `width` bits): `value >= start`, and `value > MAX - step` (one
+/// more step would overflow).
+fn counter_facts(pool: &mut ExprPool, value: ExprId, start: ExprId, width: u32, step: u128) -> SummaryCounter {
+    let max = crate::expr::mask(width) >> 1;
+    let last = pool.constant(width, max - step);
+    let beyond_start = pool.cmp(CmpOp::Sle, start, value);
+    let next_overflows = pool.cmp(CmpOp::Slt, last, value);
+    SummaryCounter { beyond_start, next_overflows }
+}
+
+/// The integer whose little-endian bytes are `bytes`.
+fn little_endian(pool: &mut ExprPool, bytes: &[ExprId]) -> Option<ExprId> {
+    let (&first, rest) = bytes.split_first()?;
+    Some(rest.iter().fold(first, |low, &byte| pool.concat(byte, low)))
+}
+
+/// The width and step of the loop variable `var` (an `alloca` register)
+/// when it is a counter: the loop's one store to it, in a block no trip
+/// runs twice, writes `load var + step` computed in that block, with a
+/// positive step, under C's signed-overflow rule (`nsw`: clang's `i++`,
+/// `i += 2`; a count down bounds the side its exit test bounds already,
+/// so it is not one), and nothing else
+/// in the loop uses its address (the caller has made sure no store goes
+/// through any other pointer).
+fn counter_step(func: &Function, succ: &[Vec<usize>], body: &[usize], header: usize, var: RegId) -> Option<(u32, u128)> {
+    let mut store = None;
+    for &b in body {
+        for (k, inst) in func.blocks[b].insts.iter().enumerate() {
+            let uses_var = |op: &Operand| *op == Operand::Reg(var);
+            match &inst.kind {
+                InstKind::Load { ptr, .. } if uses_var(ptr) => {}
+                InstKind::Store { ptr, value, .. } if uses_var(ptr) => {
+                    if uses_var(value) || store.replace((b, k, value)).is_some() {
+                        return None;
+                    }
+                }
+                InstKind::Store { value, .. } if uses_var(value) => return None,
+                InstKind::Call { args, .. } if args.iter().any(uses_var) => return None,
+                InstKind::Gep { base, .. } if uses_var(base) => return None,
+                InstKind::Cast { value, .. } if uses_var(value) => return None,
+                InstKind::Select { then, otherwise, .. } if uses_var(then) || uses_var(otherwise) => return None,
+                InstKind::Phi { incoming } if incoming.iter().any(|(_, op)| uses_var(op)) => return None,
+                _ => {}
+            }
+        }
+    }
+    let (b, k, Operand::Reg(sum)) = store? else { return None };
+    if runs_twice_per_trip(succ, body, header, b) {
+        return None;
+    }
+    let insts = &func.blocks[b].insts[..k];
+    let defined_here = |r: &RegId| insts.iter().position(|i| i.dest == Some(*r));
+    let add = defined_here(sum)?;
+    let InstKind::Int { op: BinOp::Add, lhs, rhs, flags } = &insts[add].kind else { return None };
+    if !flags.nsw {
+        return None;
+    }
+    let (loaded, step) = match (lhs, rhs) {
+        (Operand::Reg(l), Operand::Const(Const::Int { width, value })) | (Operand::Const(Const::Int { width, value }), Operand::Reg(l)) => {
+            (*l, signed(*width, *value)?)
+        }
+        _ => return None,
+    };
+    let load = defined_here(&loaded).filter(|&i| i < add)?;
+    if !matches!(insts[load].kind, InstKind::Load { ptr: Operand::Reg(p), volatile: false, .. } if p == var) {
+        return None;
+    }
+    let width = match func.reg_types[sum.0 as usize] {
+        crate::ir::Type::Int(w) if w % 8 == 0 && (8..=64).contains(&w) => w,
+        _ => return None,
+    };
+    (step > 0).then_some((width, step as u128))
+}
+
+/// The header's phi nodes that are counters, with their widths and
+/// largest steps: every value the loop passes back to one (on an edge
+/// from inside the loop) is the phi itself, the phi plus a positive
+/// constant under C's signed-overflow rule (`nsw`), or a phi node of the
+/// loop choosing among such values (`if (c) i++;`). Each trip then starts
+/// with the counter at least where the last one started, and only those
+/// additions may overflow it.
+fn phi_counters(func: &Function, body: &[usize], header: usize) -> Vec<(RegId, u32, u128)> {
+    let definition = |r: RegId| body.iter().flat_map(|&b| &func.blocks[b].insts).find(|i| i.dest == Some(r)).map(|i| &i.kind);
+    // The largest step by which `op` exceeds `phi` (0: it is `phi`), None
+    // when it is not such a value; `depth` bounds nested phi nodes.
+    fn grows_from<'f>(op: &Operand, phi: RegId, depth: u32, definition: &dyn Fn(RegId) -> Option<&'f InstKind>) -> Option<u128> {
+        let Operand::Reg(r) = op else { return None };
+        if *r == phi {
+            return Some(0);
+        }
+        match definition(*r)? {
+            InstKind::Int { op: BinOp::Add, lhs, rhs, flags } if flags.nsw => {
+                let (base, constant) = if matches!(rhs, Operand::Const(_)) { (lhs, rhs) } else { (rhs, lhs) };
+                let Operand::Const(Const::Int { width, value }) = constant else { return None };
+                let step = signed(*width, *value).filter(|&c| c > 0)? as u128;
+                (*base == Operand::Reg(phi)).then_some(step)
+            }
+            InstKind::Phi { incoming } if depth > 0 => {
+                incoming.iter().map(|(_, v)| grows_from(v, phi, depth - 1, definition)).try_fold(0, |m, s| s.map(|s| m.max(s)))
+            }
+            _ => None,
+        }
+    }
+    let mut found = Vec::new();
+    for inst in &func.blocks[header].insts {
+        let InstKind::Phi { incoming } = &inst.kind else { break };
+        let (Some(phi), crate::ir::Type::Int(width)) = (inst.dest, &inst.ty) else { continue };
+        if !(8..=64).contains(width) {
+            continue;
+        }
+        let back: Vec<_> = incoming.iter().filter(|(b, _)| body.contains(&(b.0 as usize))).collect();
+        let steps: Option<Vec<u128>> = back.iter().map(|(_, v)| grows_from(v, phi, 4, &definition)).collect();
+        if let Some(step) = steps.and_then(|s| s.into_iter().max()).filter(|&s| s > 0) {
+            found.push((phi, *width, step));
+        }
+    }
+    found
+}
+
+/// The value of a `width`-bit constant read as a signed number.
+fn signed(width: u32, value: u128) -> Option<i128> {
+    if !(1..=64).contains(&width) {
+        return None;
+    }
+    let v = value as i128;
+    Some(if v >> (width - 1) & 1 == 1 { v - (1i128 << width) } else { v })
+}
+
+/// Whether a trip may run `block` twice: a way from it back to itself
+/// within the loop `body` that does not pass the loop's test.
+fn runs_twice_per_trip(succ: &[Vec<usize>], body: &[usize], header: usize, block: usize) -> bool {
+    let mut seen = vec![false; succ.len()];
+    let mut todo: Vec<usize> = succ.get(block).cloned().unwrap_or_default();
+    while let Some(b) = todo.pop() {
+        if b == block {
+            return true;
+        }
+        if b == header || b >= succ.len() || !body.contains(&b) || std::mem::replace(&mut seen[b], true) {
+            continue;
+        }
+        todo.extend(&succ[b]);
+    }
+    false
 }
