@@ -114,6 +114,7 @@ common::fixture_tests!(
     gid_bound_loop_summarised,
     gid_bound_loop_summarised_race,
     gid_bound_loop_counter_signed,
+    gid_bound_loop_counter_in_memory,
     loop_counter_may_overflow,
     loop_counter_twice_per_trip,
     loop_break_not_summarised,
