@@ -420,7 +420,9 @@ fn counter_step(func: &Function, succ: &[Vec<usize>], body: &[usize], header: us
             match &inst.kind {
                 InstKind::Load { ptr, .. } if uses_var(ptr) => {}
                 InstKind::Store { ptr, value, .. } if uses_var(ptr) => {
-                    if uses_var(value) || store.replace((b, k, value)).is_some() {
+                    // A second store, or the address stored as a value.
+                    let second = store.replace((b, k, value)).is_some();
+                    if second || uses_var(value) {
                         return None;
                     }
                 }
@@ -531,4 +533,30 @@ fn runs_twice_per_trip(succ: &[Vec<usize>], body: &[usize], header: usize, block
         todo.extend(&succ[b]);
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{runs_twice_per_trip, signed};
+
+    #[test]
+    fn constants_read_as_signed() {
+        assert_eq!(signed(32, 1), Some(1));
+        assert_eq!(signed(32, 0xffff_ffff), Some(-1));
+        assert_eq!(signed(8, 0x80), Some(-128));
+        assert_eq!(signed(64, u64::MAX as u128), Some(-1));
+        assert_eq!(signed(128, 1), None);
+    }
+
+    #[test]
+    fn a_block_of_an_inner_loop_runs_twice_per_trip() {
+        // 0: header -> 1 (outer body) -> 2 (inner test) -> 3 (inner body)
+        // -> 2; 2 -> 4 (latch) -> 0; 0 -> 5 (exit).
+        let succ = vec![vec![1, 5], vec![2], vec![3, 4], vec![2], vec![0], vec![]];
+        let body = [0, 1, 2, 3, 4];
+        assert!(runs_twice_per_trip(&succ, &body, 0, 3));
+        assert!(runs_twice_per_trip(&succ, &body, 0, 2));
+        assert!(!runs_twice_per_trip(&succ, &body, 0, 1));
+        assert!(!runs_twice_per_trip(&succ, &body, 0, 4));
+    }
 }
