@@ -26,6 +26,9 @@ common::fixture_tests!(
     shuffle_wrong_mask,
     shuffle_lane_missing,
     shuffle_exited_lanes_ok,
+    shuffle_uninitialized_use,
+    shuffle_uninitialized_shared,
+    shuffle_initialized_ok,
     syncwarp_misplaced,
     syncwarp_across_warps,
     syncwarp_within_warp_ok,
@@ -325,4 +328,16 @@ fn only_warp_and_no_warp_hold_in_pair_mode() {
     let t = threads(&json["findings"][0]);
     assert_eq!(t.len(), 2, "{json}");
     assert!(t[0].1 != t[1].1 || t[0].0 / 32 != t[1].0 / 32, "two warps: {t:?}");
+}
+
+#[test]
+fn a_shuffled_value_carries_its_source_lanes_indeterminate_bits() {
+    // Lane 5 never sets `v`; lane 4 reads it with __shfl_down_sync by 1
+    // and is the one whose branch uses it.
+    let msg = message("shuffle_uninitialized_use", "uninitialized-read");
+    assert!(msg.contains("a branch condition depends on uninitialised bits"), "{msg}");
+    assert!(msg.contains("by thread (4,0,0) of block (0,0,0)"), "{msg}");
+    // Broadcast from a lane the input picks: shared memory no thread wrote.
+    let msg = message("shuffle_uninitialized_shared", "uninitialized-read");
+    assert!(msg.contains("uninitialised bits of local `s`"), "{msg}");
 }

@@ -22,6 +22,8 @@ use crate::exec::opencl::workitems::{device, device_mut, ItemStatus, RaceMode};
 use crate::expr::value::Value;
 use crate::expr::ExprId;
 use crate::ir::{Loc, RegId};
+use crate::memory::shadow::Shadow;
+use crate::memory::OriginId;
 use crate::report::FindingKind;
 
 /// Which lane a shuffle reads (PTX `shfl.sync` modes).
@@ -101,6 +103,13 @@ pub struct WarpCall {
     pub dest: Option<RegId>,
     /// The call's source location.
     pub loc: Loc,
+    /// A shuffle's value's indeterminate bits (its shadow's one mask) and
+    /// their origin: the lanes that read this lane receive them.
+    pub value_shadow: Option<(ExprId, OriginId)>,
+    /// One bit, set where a shuffle's source lane operand has an
+    /// indeterminate bit, and its origin: which lane is read is then not
+    /// determined, so every bit of the result counts as indeterminate.
+    pub source_shadow: Option<(ExprId, OriginId)>,
 }
 
 impl WarpCall {
@@ -201,9 +210,36 @@ impl<'m> Executor<'m> {
         };
         let line = self.cx.location(loc).line;
         self.activemask_left(state, format!("calls {function} at line {line} with mask {mask:#010x}"));
-        let call = WarpCall { op, function, mask, value, source, clamp, dest: c.inst.dest, loc };
+        let (value_shadow, source_shadow) = match op {
+            WarpOp::Shuffle(_) if self.shadow_active(state) => self.shuffle_operand_shadows(state, c),
+            _ => (None, None),
+        };
+        let call = WarpCall { op, function, mask, value, source, clamp, dest: c.inst.dest, loc, value_shadow, source_shadow };
         device_mut(&mut state.gpu).items[cur].status = ItemStatus::AtWarp(Box::new(call));
         self.switch_work_item(state)
+    }
+
+    /// The indeterminate bits of a shuffle's value (operand 1, its one
+    /// mask) and of its source lane operand (operand 2, folded to one bit),
+    /// each with its origin; None where fully defined.
+    fn shuffle_operand_shadows(&mut self, state: &State, c: &CallCtx) -> (Option<(ExprId, OriginId)>, Option<(ExprId, OriginId)>) {
+        let crate::ir::InstKind::Call { args, .. } = &c.inst.kind else { return (None, None) };
+        let func = self.cx.module.function(state.frame().func);
+        let shadow_of = |this: &mut Self, k: usize| args.get(k).and_then(|op| this.operand_shadow(state, func, op, c.inst.loc));
+        let value = shadow_of(self, 1).map(|s| {
+            // A shuffle moves one 32-bit lane; a mask of another shape is
+            // folded over-approximately to "any bit indeterminate".
+            let mask = match s.mask.as_slice() {
+                [m] => *m,
+                lanes => {
+                    let any = Shadow { mask: lanes.iter().copied().collect(), origin: s.origin }.any_set(&mut self.cx.pool);
+                    crate::memory::shadow::smear(&mut self.cx.pool, any, 32)
+                }
+            };
+            (mask, s.origin)
+        });
+        let source = shadow_of(self, 2).map(|s| (s.any_set(&mut self.cx.pool), s.origin));
+        (value, source)
     }
 
     /// Where the user called the warp function: the header's wrapper
@@ -298,6 +334,9 @@ impl<'m> Executor<'m> {
         let lanes: u32 = met.iter().fold(0, |m, &i| m | 1 << (i - first));
         let lane_call = |lane: u32| met.iter().position(|&i| i - first == lane as usize).map(|k| &calls[k]);
         let mut results: Vec<Option<ExprId>> = Vec::with_capacity(met.len());
+        // A shuffle's result's indeterminate bits, lane by lane (None for
+        // the other functions and for defined results).
+        let mut result_shadows: Vec<Option<Shadow>> = vec![None; met.len()];
         // `__match_all_sync`'s second result (its `pred`), lane by lane.
         let mut predicate: Option<ExprId> = None;
         match call.op {
@@ -372,25 +411,57 @@ impl<'m> Executor<'m> {
                         Some(src) => src.value.expect("a shuffle has a value"),
                         None => this.cx.pool.fresh(width),
                     };
+                    // The source lane's indeterminate bits travel with its
+                    // value (a lane not taking part gives an undefined
+                    // value, modelled as any defined one).
+                    let shadow_of = |j: u32| lane_call(j).and_then(|src| src.value_shadow);
                     let b = c.source.expect("a shuffle has a source lane");
-                    let value = match self.cx.pool.as_const(b) {
-                        Some(b) => read(self, shuffle_source(mode, lane, b as u32, c.clamp)),
+                    let (value, mut shadow) = match self.cx.pool.as_const(b) {
+                        Some(b) => {
+                            let j = shuffle_source(mode, lane, b as u32, c.clamp);
+                            (read(self, j), shadow_of(j))
+                        }
                         None => {
                             // A source lane that depends on the input: one
                             // case per value of its five low bits.
                             let bw = self.cx.pool.width(b);
                             let low = self.cx.pool.constant(bw, 31);
                             let b5 = self.cx.pool.and(b, low);
-                            let mut value = read(self, shuffle_source(mode, lane, 31, c.clamp));
+                            let last = shuffle_source(mode, lane, 31, c.clamp);
+                            let mut value = read(self, last);
+                            let any_shadow = (0..32).any(|k| shadow_of(shuffle_source(mode, lane, k, c.clamp)).is_some());
+                            let zero = self.cx.pool.constant(32, 0);
+                            let mut mask = shadow_of(last).map_or(zero, |s| s.0);
+                            let mut origin = shadow_of(last).map(|s| s.1);
                             for k in (0..31).rev() {
-                                let this = read(self, shuffle_source(mode, lane, k, c.clamp));
+                                let j = shuffle_source(mode, lane, k, c.clamp);
+                                let this = read(self, j);
                                 let kk = self.cx.pool.constant(bw, k as u128);
                                 let is_k = self.cx.pool.eq(b5, kk);
                                 value = self.cx.pool.ite(is_k, this, value);
+                                if any_shadow {
+                                    let this_mask = shadow_of(j).map_or(zero, |s| s.0);
+                                    mask = self.cx.pool.ite(is_k, this_mask, mask);
+                                    origin = origin.or(shadow_of(j).map(|s| s.1));
+                                }
                             }
-                            value
+                            (value, origin.map(|o| (mask, o)))
                         }
                     };
+                    if let Some((any, origin)) = c.source_shadow {
+                        // Which lane is read is itself indeterminate: every
+                        // bit of the result counts as such (an
+                        // over-approximation, named by its origin).
+                        let all = crate::memory::shadow::smear(&mut self.cx.pool, any, width);
+                        shadow = Some(match shadow {
+                            Some((m, o)) => (self.cx.pool.or(m, all), o),
+                            None => (all, origin),
+                        });
+                    }
+                    let k = results.len();
+                    result_shadows[k] = shadow
+                        .filter(|(m, _)| self.cx.pool.width(*m) == width)
+                        .map(|(m, origin)| Shadow { mask: smallvec::smallvec![m], origin });
                     results.push(Some(value));
                 }
             }
@@ -400,7 +471,7 @@ impl<'m> Executor<'m> {
             gpu.log.warp_sync(first, lanes);
         }
         gpu.log.warp_meeting();
-        for ((&i, c), result) in met.iter().zip(&calls).zip(results) {
+        for (((&i, c), result), shadow) in met.iter().zip(&calls).zip(results).zip(result_shadows) {
             let item = &mut gpu.items[i];
             if let (Some(dest), Some(v), Some(frame)) = (c.dest, result, item.stack.last_mut()) {
                 let value: Value = match predicate {
@@ -408,8 +479,16 @@ impl<'m> Executor<'m> {
                     None => smallvec::smallvec![v],
                 };
                 frame.regs[dest.0 as usize] = Some(value);
-                if !frame.shadows.is_empty() {
-                    frame.shadows.remove(&dest);
+                match shadow.filter(|s| !crate::memory::shadow::is_clean(&self.cx.pool, &s.mask)) {
+                    Some(s) => {
+                        frame.shadows.insert(dest, s);
+                        frame.shadow_on = true;
+                    }
+                    None => {
+                        if !frame.shadows.is_empty() {
+                            frame.shadows.remove(&dest);
+                        }
+                    }
                 }
             }
             item.status = ItemStatus::Running;
