@@ -48,6 +48,8 @@ common::fixture_tests!(
     constant_memory_any_contents_ok,
     call_through_integer,
     call_through_function_pointer_ok,
+    pointer_choice_through_memory_ok,
+    pointer_choice_through_memory_race,
     cooperative_groups_block_sync_ok,
     cooperative_groups_divergent_sync,
     cooperative_groups_grid_sync,

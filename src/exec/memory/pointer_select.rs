@@ -51,8 +51,10 @@ impl<'m> Executor<'m> {
         }
     }
 
-    /// `addr` as `ite(c, t, e)`, looking through additions (at most
-    /// `depth` of them).
+    /// `addr` as `ite(c, t, e)`, looking through additions, zero
+    /// extensions and concatenations (at most `depth` of them): the pool
+    /// keeps a choice between two buffers whose bases differ only above
+    /// bit 40 as `concat(zext(ite(c, hi_t, hi_e)), 0)`.
     fn peel_select(&mut self, addr: ExprId, depth: u32) -> Option<(ExprId, ExprId, ExprId)> {
         match *self.cx.pool.get(addr) {
             Expr::Ite(c, t, e) => Some((c, t, e)),
@@ -63,6 +65,19 @@ impl<'m> Executor<'m> {
                 }
                 let (c, t, e) = self.peel_select(b, depth - 1)?;
                 let (t, e) = (self.cx.pool.add(a, t), self.cx.pool.add(a, e));
+                Some((c, t, e))
+            }
+            Expr::ZExt(a, w) if depth > 0 => {
+                let (c, t, e) = self.peel_select(a, depth - 1)?;
+                Some((c, self.cx.pool.zext(t, w), self.cx.pool.zext(e, w)))
+            }
+            Expr::Concat(hi, lo) if depth > 0 => {
+                if let Some((c, t, e)) = self.peel_select(hi, depth - 1) {
+                    let (t, e) = (self.cx.pool.concat(t, lo), self.cx.pool.concat(e, lo));
+                    return Some((c, t, e));
+                }
+                let (c, t, e) = self.peel_select(lo, depth - 1)?;
+                let (t, e) = (self.cx.pool.concat(hi, t), self.cx.pool.concat(hi, e));
                 Some((c, t, e))
             }
             _ => None,
