@@ -82,6 +82,10 @@ pub enum ReduceOp {
     Xor,
 }
 
+/// Indeterminate bits of a warp call's operand (a mask, or one bit) and
+/// their origin; None when the operand is fully defined.
+pub type Indeterminate = Option<(ExprId, OriginId)>;
+
 /// One thread's call of a warp-level function, while it waits for its
 /// warp.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,11 +109,11 @@ pub struct WarpCall {
     pub loc: Loc,
     /// A shuffle's value's indeterminate bits (its shadow's one mask) and
     /// their origin: the lanes that read this lane receive them.
-    pub value_shadow: Option<(ExprId, OriginId)>,
+    pub value_shadow: Indeterminate,
     /// One bit, set where a shuffle's source lane operand has an
     /// indeterminate bit, and its origin: which lane is read is then not
     /// determined, so every bit of the result counts as indeterminate.
-    pub source_shadow: Option<(ExprId, OriginId)>,
+    pub source_shadow: Indeterminate,
 }
 
 impl WarpCall {
@@ -222,7 +226,7 @@ impl<'m> Executor<'m> {
     /// The indeterminate bits of a shuffle's value (operand 1, its one
     /// mask) and of its source lane operand (operand 2, folded to one bit),
     /// each with its origin; None where fully defined.
-    fn shuffle_operand_shadows(&mut self, state: &State, c: &CallCtx) -> (Option<(ExprId, OriginId)>, Option<(ExprId, OriginId)>) {
+    fn shuffle_operand_shadows(&mut self, state: &State, c: &CallCtx) -> (Indeterminate, Indeterminate) {
         let crate::ir::InstKind::Call { args, .. } = &c.inst.kind else { return (None, None) };
         let func = self.cx.module.function(state.frame().func);
         let shadow_of = |this: &mut Self, k: usize| args.get(k).and_then(|op| this.operand_shadow(state, func, op, c.inst.loc));
