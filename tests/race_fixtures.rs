@@ -202,6 +202,11 @@ common::fixture_tests!(
     unsized_index_from_start_ok,
     pair_havoc_out_of_bounds_recheck_ok,
     pair_havoc_out_of_bounds_confirmed_by_group,
+    local_unwritten_slot_pair,
+    local_tile_neighbour_pair_ok,
+    unsized_local_tile_neighbour_pair_ok,
+    unsized_local_own_slot_pair_ok,
+    local_even_items_write_pairs_pair,
     local_own_slot_branch_pair_ok,
     pair_havoc_written_flag_found,
     pair_havoc_stray_write_into_input,
@@ -707,44 +712,74 @@ fn unsized_local_arguments_start_indeterminate() {
 
 /// Pair mode cannot tell, after a barrier, whether a work-item it does not
 /// run wrote a `__local` byte that was indeterminate before: a use of such
-/// a byte is not reported, and a `local-read-unchecked` warning names the
-/// line and the variable (never a silent gap). Bytes the modelled
-/// work-item wrote itself stay checked and quiet; enumerate mode reports
-/// the never-written ones; `--local-memory arbitrary` has no gap to name.
+/// a byte is named in a `local-read-unchecked` warning (never a silent
+/// gap), and the witness's work-group is enumerated: an uninitialised read
+/// there is a confirmed finding and the warning goes; a clean enumeration
+/// leaves the warning, which says so. Bytes the modelled work-items wrote
+/// themselves, and bytes every work-item writes at an offset set by its
+/// local id, stay checked and quiet; `--local-memory arbitrary` has no gap
+/// to name.
 #[test]
 fn pair_mode_names_unchecked_local_reads() {
+    // Four work-items, one group: the re-check enumerates the NDRange.
     let half = fixture_report("local_half_unwritten_pair");
-    assert_eq!(half["verdict"], "equivalent", "{half}");
-    let unchecked = warnings_of(&half, "local-read-unchecked");
-    assert!(
-        unchecked.len() == 1
-            && unchecked[0]
-                .starts_with("line 14: a branch condition depends on bytes of `__local` variable `upper_half.tile` after a barrier")
-            && unchecked[0].contains("--mode enumerate checks it"),
-        "{unchecked:?}"
-    );
-    let (_, enumerated) = race_with("local_half_unwritten_pair", &["--local-size", "4", "--num-groups", "1", "--mode", "enumerate"]);
-    let findings = enumerated["findings"].as_array().cloned().unwrap_or_default();
+    assert_eq!(half["verdict"], "findings", "{half}");
+    let findings = half["findings"].as_array().cloned().unwrap_or_default();
     assert!(
         findings.iter().any(|f| f["kind"] == "uninitialized-read"
             && f["status"] == "confirmed"
             && f["message"].as_str().unwrap_or("").contains("uninitialised bits of local `upper_half.tile`")),
-        "{enumerated}"
+        "{half}"
     );
-    let own = fixture_report("local_own_slot_pair_ok");
-    assert!(warnings_of(&own, "local-read-unchecked").is_empty(), "{own}");
-    // An unsized `__local` argument read after a barrier.
-    let pair = ["--local-size", "4", "--num-groups", "1", "--mode", "pair"];
-    let (_, unsized_arg) = race_with("unsized_local_half_written", &pair);
-    assert_eq!(unsized_arg["verdict"], "equivalent", "{unsized_arg}");
-    let unchecked = warnings_of(&unsized_arg, "local-read-unchecked");
+    assert!(warnings_of(&half, "local-read-unchecked").is_empty(), "{half}");
+    // 128 groups of 64: the witness's group is enumerated.
+    let gap = fixture_report("local_unwritten_slot_pair");
+    let findings = gap["findings"].as_array().cloned().unwrap_or_default();
+    assert!(
+        findings.iter().any(|f| f["kind"] == "uninitialized-read"
+            && f["status"] == "confirmed"
+            && f["message"].as_str().unwrap_or("").contains("uninitialised bits of local `gap.tile`")
+            && f["message"].as_str().unwrap_or("").contains("confirmed by enumerating every work-item of work-group")
+            && f["witness"].is_object()),
+        "{gap}"
+    );
+    assert!(warnings_of(&gap, "local-read-unchecked").is_empty(), "{gap}");
+    // Every slot written, by stores pair mode cannot attribute: named, and
+    // the clean enumeration of the witness's group is in the warning.
+    let even = fixture_report("local_even_items_write_pairs_pair");
+    let unchecked = warnings_of(&even, "local-read-unchecked");
     assert!(
         unchecked.len() == 1
-            && unchecked[0].starts_with("line 11: a branch condition depends on bytes of `__local` buffer `tmp` after a barrier"),
+            && unchecked[0].starts_with("line 16: a branch condition depends on bytes of `__local` variable `pairs.tile` after a barrier")
+            && unchecked[0].contains("--mode enumerate checks it")
+            && unchecked[0].contains("; enumerating every work-item of work-group (")
+            && unchecked[0].ends_with("found no uninitialised read there"),
         "{unchecked:?}"
     );
+    for quiet in
+        ["local_own_slot_pair_ok", "local_tile_neighbour_pair_ok", "unsized_local_tile_neighbour_pair_ok", "unsized_local_own_slot_pair_ok"]
+    {
+        let json = fixture_report(quiet);
+        assert!(warnings_of(&json, "local-read-unchecked").is_empty(), "{quiet}: {json}");
+    }
+    // An unsized `__local` argument read after a barrier: work-items 2
+    // and 3 read slots no work-item wrote.
+    let pair = ["--local-size", "4", "--num-groups", "1", "--mode", "pair"];
+    let (_, unsized_arg) = race_with("unsized_local_half_written", &pair);
+    let findings = unsized_arg["findings"].as_array().cloned().unwrap_or_default();
+    assert!(
+        findings.iter().any(|f| f["kind"] == "uninitialized-read"
+            && f["status"] == "confirmed"
+            && f["message"].as_str().unwrap_or("").contains("local buffer `tmp`")),
+        "{unsized_arg}"
+    );
+    // The same in 128 groups of 64, where work-items 0 and 1 of each group
+    // write: named, and confirmed in the witness's group.
+    let (_, many) = race_with("unsized_local_half_written", &["--local-size", "64", "--num-groups", "128", "--mode", "pair"]);
+    assert_eq!(many["verdict"], "findings", "{many}");
     let (_, arbitrary) = race_with("unsized_local_half_written", &[&pair[..], &["--local-memory", "arbitrary"]].concat());
     assert!(warnings_of(&arbitrary, "local-read-unchecked").is_empty(), "{arbitrary}");
+    assert_eq!(arbitrary["verdict"], "equivalent", "{arbitrary}");
 }
 
 /// An unsized_arg buffer has no end but starts at offset 0: a negative index

@@ -70,8 +70,9 @@ pub(in crate::exec) struct ModelData {
     pub unsized_local_initial: rustc_hash::FxHashSet<crate::expr::ExprId>,
     /// The fresh values read from unsized `__local` buffers where pair
     /// mode cannot tell whether a work-item wrote the byte (after a
-    /// barrier): a use of them is a warning (opencl/unchecked_local.rs).
-    pub unsized_local_unchecked: rustc_hash::FxHashSet<crate::expr::ExprId>,
+    /// barrier), with the mask of the bits that may be indeterminate: a
+    /// use of them is a warning (opencl/unchecked_local.rs).
+    pub unsized_local_unchecked: rustc_hash::FxHashMap<crate::expr::ExprId, crate::expr::ExprId>,
     /// The lines where a use of such bytes was already noted (one
     /// warning, and one solver query, per line).
     pub unchecked_local_lines: rustc_hash::FxHashSet<Loc>,
@@ -178,6 +179,9 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
         value: Option<Vec<ExprId>>,
     ) {
         self.check_host_touches_device(state, access, len, write, inst.loc);
+        if write {
+            self.note_group_write(state, func, inst, access, len);
+        }
         self.observe_lanes(state, func, inst, ty, access, len, write, value);
     }
 

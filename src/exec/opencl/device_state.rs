@@ -31,6 +31,9 @@ impl DeviceState for Gpu {
         }
         // Either side's summaries may stand behind the merged path's races.
         self.summaries.union(&other.summaries, |seq| if seq >= their_first_seq { next + (seq - their_first_seq) } else { seq });
+        // A `__local` byte is known written on the merged path only where
+        // both sides wrote it.
+        self.local_gaps.intersect(&other.local_gaps);
         true
     }
 

@@ -57,6 +57,9 @@ impl<'m> Executor<'m> {
             })
             .map(|(id, _)| id)
             .collect();
+        // Which bytes of unsized `__local` buffers were written stays
+        // known (unchecked_local.rs); only their values are forgotten.
+        self.remember_unsized_local_writes(state, &unsized_known);
         for id in unsized_known {
             let o = state.memory.object_mut(id);
             o.known.clear();
@@ -89,6 +92,7 @@ impl<'m> Executor<'m> {
             // it keeps its mask under an unchecked origin, whose use is a
             // warning naming the gap (unchecked_local.rs).
             let undecided = self.undecided_local_bytes(state.memory.object(id), &may_write);
+            let undecided = self.without_group_written(state, state.memory.object(id), undecided);
             let o = state.memory.object_mut(id);
             o.bytes.write(&mut self.cx.pool, 0, &fresh);
             // Other work-items may have written any byte they can write:

@@ -64,6 +64,10 @@ impl<'m> Executor<'m> {
         let o = state.memory.object(access.object);
         let tracks = self.tracks_unwritten_unsized(state, o);
         let unchecked = !tracks && self.unwritten_unsized_undecided(state, o);
+        let base = o.base;
+        // What is known written of the buffer, for the bytes pair mode
+        // cannot decide (unchecked_local.rs).
+        let gaps = if unchecked { state.gpu.as_ref().map(|g| g.local_gaps.clone()) } else { None };
         let o = state.memory.object_mut(access.object);
         let mut inexact = Vec::new();
         let mut out = Bytes::new();
@@ -75,7 +79,7 @@ impl<'m> Executor<'m> {
             // over-approximates (then it may hold a forgotten write).
             // Pair mode after a barrier: a work-item not modelled may or
             // may not have written the byte (unchecked_local.rs).
-            self.note_unread_byte(fresh, tracks && inexact.len() == made, unchecked);
+            self.note_unread_byte(fresh, tracks && inexact.len() == made, gaps.as_ref().map(|g| (g, base, k)));
             out.push(v);
         }
         InexactBytes::add(&mut state.inexact_unsized, &o.name, inexact);
@@ -115,8 +119,9 @@ impl<'m> Executor<'m> {
             return;
         }
         for unchecked in [false, true] {
-            let set = if unchecked { &self.models.unsized_local_unchecked } else { &self.models.unsized_local_initial };
-            if set.is_empty() {
+            let none =
+                if unchecked { self.models.unsized_local_unchecked.is_empty() } else { self.models.unsized_local_initial.is_empty() };
+            if none {
                 continue;
             }
             let mut memo = rustc_hash::FxHashMap::default();
@@ -137,17 +142,21 @@ impl<'m> Executor<'m> {
     }
 
     /// The mask of a byte value of an unsized `__local` buffer: all ones
-    /// where it is the buffer's initial contents (`unchecked`: where it
-    /// may be, pair mode cannot tell), through the selects over remembered
-    /// bytes that reads and writes build (a select the kernel stored is
-    /// followed too); anything else counts as defined.
+    /// where it is the buffer's initial contents (`unchecked`: the bits
+    /// that may be, pair mode cannot tell), through the selects over
+    /// remembered bytes that reads and writes build (a select the kernel
+    /// stored is followed too); anything else counts as defined.
     fn initial_contents_mask(&mut self, v: ExprId, unchecked: bool, memo: &mut rustc_hash::FxHashMap<ExprId, ExprId>) -> ExprId {
         if let Some(m) = memo.get(&v) {
             return *m;
         }
-        let set = if unchecked { &self.models.unsized_local_unchecked } else { &self.models.unsized_local_initial };
-        let m = if set.contains(&v) {
-            self.cx.pool.constant(8, 0xff)
+        let known = if unchecked {
+            self.models.unsized_local_unchecked.get(&v).copied()
+        } else {
+            self.models.unsized_local_initial.contains(&v).then(|| self.cx.pool.constant(8, 0xff))
+        };
+        let m = if let Some(m) = known {
+            m
         } else if let crate::expr::Expr::Ite(c, a, b) = *self.cx.pool.get(v) {
             let (ma, mb) = (self.initial_contents_mask(a, unchecked, memo), self.initial_contents_mask(b, unchecked, memo));
             self.cx.pool.ite(c, ma, mb)
@@ -300,6 +309,7 @@ impl<'m> Executor<'m> {
     ) -> (Known, Known, Vec<ExprId>) {
         let tracks = [self.tracks_unwritten_unsized(state, a), self.tracks_unwritten_unsized(state, b)];
         let undecided = self.unwritten_unsized_undecided(state, a);
+        let gaps = if undecided { state.gpu.as_ref().map(|g| g.local_gaps.clone()) } else { None };
         let (mut ak, mut asym) = (a.known.clone(), a.known_symbolic.clone());
         let (mut bk, mut bsym) = (b.known.clone(), b.known_symbolic.clone());
         let mut keys: Vec<ExprId> = ak.keys().chain(asym.keys()).chain(bk.keys()).chain(bsym.keys()).copied().collect();
@@ -313,10 +323,10 @@ impl<'m> Executor<'m> {
             // `read_unsized`.
             let made = inexact.len();
             let (x, fx) = self.byte_at(&mut ak, &mut asym, key, a.forgotten, &mut inexact);
-            self.note_unread_byte(fx, tracks[0] && inexact.len() == made, undecided);
+            self.note_unread_byte(fx, tracks[0] && inexact.len() == made, gaps.as_ref().map(|g| (g, a.base, key)));
             let made = inexact.len();
             let (y, fy) = self.byte_at(&mut bk, &mut bsym, key, b.forgotten, &mut inexact);
-            self.note_unread_byte(fy, tracks[1] && inexact.len() == made, undecided);
+            self.note_unread_byte(fy, tracks[1] && inexact.len() == made, gaps.as_ref().map(|g| (g, b.base, key)));
             let v = self.cx.pool.ite(guard, x, y);
             if self.cx.pool.is_const(key) { &mut known } else { &mut known_symbolic }.insert(key, v);
         }
@@ -325,15 +335,35 @@ impl<'m> Executor<'m> {
 
     /// Records a fresh value made for an unsized `__local` byte as the
     /// buffer's initial contents (`initial`: no write reached it) or as
-    /// bytes pair mode cannot decide (`undecided`), for the shadow of
-    /// later reads (see `read_unsized`).
-    fn note_unread_byte(&mut self, fresh: Option<ExprId>, initial: bool, undecided: bool) {
+    /// bytes pair mode cannot decide (`undecided`: what is known written
+    /// of the buffer at base address, and the byte's offset; the bits
+    /// known written are not undecided), for the shadow of later reads
+    /// (see `read_unsized`).
+    fn note_unread_byte(
+        &mut self,
+        fresh: Option<ExprId>,
+        initial: bool,
+        undecided: Option<(&crate::exec::opencl::unchecked_local::LocalGaps, u64, ExprId)>,
+    ) {
         let Some(fresh) = fresh else { return };
         if initial {
             self.models.unsized_local_initial.insert(fresh);
-        } else if undecided {
-            self.models.unsized_local_unchecked.insert(fresh);
+        } else if let Some((gaps, base, key)) = undecided {
+            let m = self.unchecked_unsized_mask(gaps, base, key);
+            if self.cx.pool.as_const(m) != Some(0) {
+                self.models.unsized_local_unchecked.insert(fresh, m);
+            }
         }
+    }
+
+    /// The indeterminate bits of a byte value of an unsized `__local`
+    /// buffer, whether pair mode can decide them or not (see
+    /// `initial_contents_mask`).
+    pub(in crate::exec) fn unsized_local_mask(&mut self, v: ExprId) -> ExprId {
+        let (mut a, mut b) = (rustc_hash::FxHashMap::default(), rustc_hash::FxHashMap::default());
+        let initial = self.initial_contents_mask(v, false, &mut a);
+        let undecided = self.initial_contents_mask(v, true, &mut b);
+        self.cx.pool.or(initial, undecided)
     }
 
     fn byte_offset(&mut self, offset: ExprId, k: u64) -> ExprId {

@@ -248,6 +248,7 @@ impl<'m> Executor<'m> {
                 && self.cx.module.find_function(crate::exec::opencl::cuda_grid_sync::GRID_SYNC).is_some())
             .then(Default::default),
             activemask: Default::default(),
+            local_gaps: Default::default(),
         }));
     }
 }

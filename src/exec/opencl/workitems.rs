@@ -204,6 +204,9 @@ pub struct Gpu {
     /// What `__activemask()` returned on the path and what the lanes did
     /// with it (cuda_activemask.rs).
     pub activemask: crate::exec::opencl::cuda_activemask::ActiveMasks,
+    /// Pair mode: the `__local` bytes known written before its barriers
+    /// beyond the masks of sized variables (unchecked_local.rs).
+    pub local_gaps: crate::exec::opencl::unchecked_local::LocalGaps,
 }
 
 impl<'m> Executor<'m> {
@@ -306,6 +309,9 @@ impl<'m> Executor<'m> {
         gpu.items = items;
         gpu.current = 0;
         gpu.item_started = state.steps;
+        // The constraints so far hold for every pair; those added later
+        // decide which work-items a path stands for (unchecked_local.rs).
+        gpu.local_gaps.launch_constraints = state.path.len();
         std::mem::swap(&mut state.stack, &mut gpu.items[0].stack);
         tracing::debug!(state = state.id, "pair mode: two symbolic work-items started");
     }
