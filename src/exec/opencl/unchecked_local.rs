@@ -392,3 +392,75 @@ fn bytes_every_group_writes(
     }
     Some(merged)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::NdRange;
+
+    /// A pair-mode work-item's ids, laid out as `start_pair` lays them.
+    fn ids(pool: &mut ExprPool) -> (u32, [ExprId; 3]) {
+        let array = pool.new_array("work_item_1", 48);
+        (array, [0, 1, 2].map(|d| pool.input_word(array, d * 8, 64)))
+    }
+
+    /// `tile[l ^ 1]` over groups of 64: every byte of the 256 written;
+    /// the smallest group of a non-uniform launch (100 = 64 + 36) bounds
+    /// what every group writes.
+    #[test]
+    fn partner_slots_cover_the_tile() {
+        let mut pool = ExprPool::new();
+        let (array, local) = ids(&mut pool);
+        let one = pool.constant(64, 1);
+        let four = pool.constant(64, 4);
+        let partner = pool.xor(local[0], one);
+        let offset = pool.mul(partner, four);
+        assert!(only_local_ids(&pool, offset, array));
+        let uniform = NdRange::of_groups(1, [64, 1, 1], [128, 1, 1]);
+        assert_eq!(bytes_every_group_writes(&pool, &uniform, local, array, offset, 4), Some(vec![(0, 256)]));
+        let ragged = NdRange::of_global(1, [64, 1, 1], [100, 1, 1]);
+        assert_eq!(bytes_every_group_writes(&pool, &ragged, local, array, offset, 4), Some(vec![(0, 144)]));
+    }
+
+    /// `tile[ly][lx]` with rows of 10 ints and 8 x 2 work-items: two runs
+    /// of 32 bytes, the padding between them not written.
+    #[test]
+    fn rows_wider_than_the_group_leave_gaps() {
+        let mut pool = ExprPool::new();
+        let (array, local) = ids(&mut pool);
+        let four = pool.constant(64, 4);
+        let row = pool.constant(64, 40);
+        let x = pool.mul(local[0], four);
+        let y = pool.mul(local[1], row);
+        let offset = pool.add(x, y);
+        let nd = NdRange::of_groups(2, [8, 2, 1], [4, 4, 1]);
+        assert_eq!(bytes_every_group_writes(&pool, &nd, local, array, offset, 4), Some(vec![(0, 32), (40, 72)]));
+    }
+
+    /// An offset that reads the group id, another work-item's ids or a
+    /// fresh value is not one set by the local ids alone.
+    #[test]
+    fn only_local_ids_count() {
+        let mut pool = ExprPool::new();
+        let (array, local) = ids(&mut pool);
+        let group = pool.input_word(array, 24, 64);
+        let (_, other) = ids(&mut pool);
+        let fresh = pool.fresh(64);
+        for e in [group, other[0], fresh] {
+            let mixed = pool.add(local[0], e);
+            assert!(!only_local_ids(&pool, mixed, array));
+        }
+        assert!(only_local_ids(&pool, local[1], array));
+    }
+
+    /// A merge keeps what both sides know.
+    #[test]
+    fn a_merge_keeps_what_both_sides_wrote() {
+        let offset = ExprPool::new().constant(64, 0);
+        let w = |base| GroupWrite { base, offset, len: 4, covered: vec![(0, 16)] };
+        let mut a = LocalGaps { group_writes: vec![w(1), w(2)], ..Default::default() };
+        let b = LocalGaps { group_writes: vec![w(2)], ..Default::default() };
+        a.intersect(&b);
+        assert!(!a.group_written(1, 0) && a.group_written(2, 15) && !a.group_written(2, 16));
+    }
+}
