@@ -762,6 +762,10 @@ fn pair_mode_names_unchecked_local_reads() {
         let json = fixture_report(quiet);
         assert!(warnings_of(&json, "local-read-unchecked").is_empty(), "{quiet}: {json}");
     }
+    // Every work-item stores `l + 1` (whose overflow poison cannot be set)
+    // into its slot of an unsized argument: every slot read is written.
+    let (_, all) = race_with("unsized_local_all_written_ok", &["--local-size", "64", "--num-groups", "2", "--mode", "pair"]);
+    assert!(all["verdict"] == "equivalent" && warnings_of(&all, "local-read-unchecked").is_empty(), "{all}");
     // An unsized `__local` argument read after a barrier: work-items 2
     // and 3 read slots no work-item wrote.
     let pair = ["--local-size", "4", "--num-groups", "1", "--mode", "pair"];

@@ -20,8 +20,9 @@
 //!   variable keeps their masks across it (havoc.rs); an unsized buffer,
 //!   whose remembered bytes the havoc forgets, keeps here, per byte offset
 //!   written, which bits were defined (`LocalGaps::written_unsized`);
-//! - a byte every work-item of every group writes: a store of a defined
-//!   value made on a path whose constraints past the launch's mention
+//! - a byte every work-item of every group writes: a store of a value
+//!   defined for every work-item (its mask cannot be set on the path)
+//!   made on a path whose constraints past the launch's mention
 //!   only constants and scalar arguments (so every work-item, whatever its
 //!   ids, takes that path and makes the store before the same barrier), at
 //!   an offset that is a function of the local ids alone (`tile[l]`,
@@ -179,18 +180,30 @@ impl<'m> Executor<'m> {
         }
         let (nd, local) = (gpu.ndrange, gpu.items[gpu.current].local);
         let InstKind::Store { value, .. } = &inst.kind else { return };
-        // The value must be defined whatever the ids: a mask that is not
-        // zero for every input may be set for another work-item.
-        if self.shadow_active(state) {
-            if let Some(s) = self.operand_shadow(state, func, value, inst.loc) {
-                if !s.mask.iter().all(|m| self.cx.pool.as_const(*m) == Some(0)) {
-                    return;
-                }
-            }
-        }
         let Some(ids) = input_array_of(&self.cx.pool, local[0]) else { return };
         if !only_local_ids(&self.cx.pool, access.offset, ids) || !self.path_uniform(state) {
             return;
+        }
+        // The value must be defined whatever the ids. The path mentions
+        // no id past the launch's ranges, so a mask that can be set on it
+        // (`l + 1`'s overflow poison) is asked about for every work-item.
+        if self.shadow_active(state) {
+            if let Some(s) = self.operand_shadow(state, func, value, inst.loc) {
+                let any = s.any_set(&mut self.cx.pool);
+                let defined = match self.cx.pool.as_const(any) {
+                    Some(v) => v == 0,
+                    None => {
+                        crate::check::dag_size(&self.cx.pool, &[any], GAP_QUERY_NODES) < GAP_QUERY_NODES
+                            && matches!(
+                                self.cx.decider.backend.check_budgeted(&self.cx.pool, &state.path, any, GAP_QUERY_UNITS),
+                                Feasibility::Unsat
+                            )
+                    }
+                };
+                if !defined {
+                    return;
+                }
+            }
         }
         let Some(covered) = bytes_every_group_writes(&self.cx.pool, &nd, local, ids, access.offset, len) else { return };
         let gaps = &mut crate::exec::opencl::workitems::device_mut(&mut state.gpu).local_gaps;
