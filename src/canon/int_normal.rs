@@ -1022,6 +1022,26 @@ impl IntNormalizer {
     }
 
     fn min_max_abs(&mut self, pool: &mut ExprPool, op: CmpOp, p: ExprId, q: ExprId, t: &Rc<Linear>, e: &Rc<Linear>) -> Option<Rc<Linear>> {
+        if let Some(r) = self.min_max_abs_as_written(pool, op, p, q, t, e) {
+            return Some(r);
+        }
+        // Comparisons against a constant reach here strict (`x <= c` as
+        // `x < c + 1`, strict_against_constant), so the clamp `x <= 255 ?
+        // x : 255` arrives as `x < 256 ? x : 255`: read back non-strict
+        // against the neighbour, it is the minimum `x < 255 ? x : 255` is.
+        let (op, p, q) = non_strict_against_constant(pool, op, p, q)?;
+        self.min_max_abs_as_written(pool, op, p, q, t, e)
+    }
+
+    fn min_max_abs_as_written(
+        &mut self,
+        pool: &mut ExprPool,
+        op: CmpOp,
+        p: ExprId,
+        q: ExprId,
+        t: &Rc<Linear>,
+        e: &Rc<Linear>,
+    ) -> Option<Rc<Linear>> {
         let signed = match op {
             CmpOp::Slt | CmpOp::Sle => true,
             CmpOp::Ult | CmpOp::Ule => false,
@@ -1251,6 +1271,27 @@ fn bit_run(m: u128) -> Option<(Width, Width)> {
     let j = m.trailing_zeros();
     let run = m >> j;
     (run & run.wrapping_add(1) == 0).then(|| (j, 128 - run.leading_zeros()))
+}
+
+/// A strict comparison with a constant as the non-strict one, the inverse
+/// of `strict_against_constant`: `x < c` is `x <= c - 1` and `c < x` is
+/// `c + 1 <= x` (signed or unsigned); None when `c` is the end of the
+/// order or neither operand is a constant.
+fn non_strict_against_constant(pool: &mut ExprPool, op: CmpOp, a: ExprId, b: ExprId) -> Option<(CmpOp, ExprId, ExprId)> {
+    let (non_strict, signed) = match op {
+        CmpOp::Slt => (CmpOp::Sle, true),
+        CmpOp::Ult => (CmpOp::Ule, false),
+        _ => return None,
+    };
+    let w = pool.width(a);
+    let (min, max) = if signed { (1u128 << (w - 1), mask(w) >> 1) } else { (0, mask(w)) };
+    if let Some(c) = pool.as_const(b).filter(|&c| c != min) {
+        let previous = pool.constant(w, c.wrapping_sub(1) & mask(w));
+        return Some((non_strict, a, previous));
+    }
+    let c = pool.as_const(a).filter(|&c| c != max)?;
+    let next = pool.constant(w, c.wrapping_add(1) & mask(w));
+    Some((non_strict, next, b))
 }
 
 /// A non-strict comparison with a constant as the strict one: `x <= c` is
