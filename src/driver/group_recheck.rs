@@ -48,6 +48,17 @@ const MAX_RECHECK_INSTRUCTIONS: u64 = 50_000_000;
 /// unconfirmed re-checked by enumerating their work-groups when nothing
 /// confirmed was found. Any other report is returned as it is.
 pub fn recheck_havoc_doubts(loaded: &Loaded, run: &KernelRun, config: &Config, outcome: KernelReport) -> Result<Report, DriverError> {
+    let mut report = recheck_groups(loaded, run, config, outcome)?;
+    // A `__local` read pair mode could not decide, which no re-check
+    // settled, is a memory-error check not made: the verdict cannot be
+    // "no memory error on any path" (`--mode enumerate` decides it).
+    if report.verdict == Verdict::Equivalent && report.warnings.iter().any(|w| w.kind == UNCHECKED_LOCAL) {
+        report.verdict = Verdict::Inconclusive;
+    }
+    Ok(report)
+}
+
+fn recheck_groups(loaded: &Loaded, run: &KernelRun, config: &Config, outcome: KernelReport) -> Result<Report, DriverError> {
     let KernelReport { mut report, havoc_doubts } = outcome;
     if run.mode != RaceMode::Pair || report.verdict == Verdict::Findings || havoc_doubts.is_empty() {
         return Ok(report);

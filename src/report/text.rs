@@ -148,6 +148,9 @@ pub fn verdict_line(report: &Report) -> String {
             if has("nothing-checked") {
                 why.push("nothing was checked".into());
             }
+            if has("local-read-unchecked") {
+                why.push("pair mode could not check whether some `__local` bytes read were written (--mode enumerate checks it)".into());
+            }
             if has("nan-bits-read") {
                 why.push("the program reads NaN bits that --nan equal does not model (use --nan exact)".into());
             }

@@ -12,7 +12,8 @@
 //! `local-read-unchecked` warning naming the line, never a finding by
 //! itself: the work-group of the solver's witness is then enumerated
 //! (driver/group_recheck.rs), and an uninitialised read that enumeration
-//! finds is a confirmed finding.
+//! finds is a confirmed finding; while the warning stands, a run that
+//! found nothing is inconclusive.
 //!
 //! Two kinds of bytes are not a gap, so that tiled kernels stay quiet:
 //!
