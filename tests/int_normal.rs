@@ -799,6 +799,24 @@ fn each_rule_is_proved_and_its_spellings_meet() {
         let l = p.ite(above, x, zero);
         pairs.push(("a maximum with a bound of its operand", l, x, vec![]));
     }
+    // A clamp written `x <= 255 ? x : 255` meets `x < 255 ? x : 255`:
+    // the first reaches the min shape strict, as `x < 256`, and is read
+    // back non-strict against 255 (pixman's saturating add against
+    // _mm_adds_epu8 stopped meeting when comparisons became strict).
+    {
+        let top = p.constant(16, 255);
+        let at_most = p.cmp(CmpOp::Ule, w0, top);
+        let l = p.ite(at_most, w0, top);
+        let below = p.cmp(CmpOp::Ult, w0, top);
+        let r = p.ite(below, w0, top);
+        pairs.push(("an unsigned clamp, non-strict against strict", l, r, vec![]));
+        let floor = p.constant(16, 0xff80);
+        let at_least = p.cmp(CmpOp::Sle, floor, w1);
+        let l = p.ite(at_least, w1, floor);
+        let above = p.cmp(CmpOp::Slt, floor, w1);
+        let r = p.ite(above, w1, floor);
+        pairs.push(("a signed clamp from below, non-strict against strict", l, r, vec![]));
+    }
     // A square divided by 16, signed, is its bits 4.. (a square is never
     // negative); an unsigned division by 8 is bits 3.. always.
     {
