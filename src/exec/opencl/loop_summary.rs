@@ -334,18 +334,24 @@ impl<'m> Executor<'m> {
 /// Whether every trip from `stay` back to `header` passes through `block`
 /// (within the loop `body`).
 fn unavoidable(succ: &[Vec<usize>], body: &[usize], stay: usize, header: usize, block: usize) -> bool {
+    !reaches_within(succ, body, vec![stay], header, block)
+}
+
+/// Whether a way from one of the blocks `from` leads to `target` within
+/// the loop `body` without passing `avoid`.
+fn reaches_within(succ: &[Vec<usize>], body: &[usize], from: Vec<usize>, target: usize, avoid: usize) -> bool {
     let mut seen = vec![false; succ.len()];
-    let mut todo = vec![stay];
+    let mut todo = from;
     while let Some(b) = todo.pop() {
-        if b == header {
-            return false;
+        if b == target {
+            return true;
         }
-        if b == block || b >= succ.len() || !body.contains(&b) || std::mem::replace(&mut seen[b], true) {
+        if b == avoid || b >= succ.len() || !body.contains(&b) || std::mem::replace(&mut seen[b], true) {
             continue;
         }
         todo.extend(&succ[b]);
     }
-    true
+    false
 }
 
 /// Whether `to` can be reached from `from`.
@@ -521,18 +527,7 @@ fn signed(width: u32, value: u128) -> Option<i128> {
 /// Whether a trip may run `block` twice: a way from it back to itself
 /// within the loop `body` that does not pass the loop's test.
 fn runs_twice_per_trip(succ: &[Vec<usize>], body: &[usize], header: usize, block: usize) -> bool {
-    let mut seen = vec![false; succ.len()];
-    let mut todo: Vec<usize> = succ.get(block).cloned().unwrap_or_default();
-    while let Some(b) = todo.pop() {
-        if b == block {
-            return true;
-        }
-        if b == header || b >= succ.len() || !body.contains(&b) || std::mem::replace(&mut seen[b], true) {
-            continue;
-        }
-        todo.extend(&succ[b]);
-    }
-    false
+    reaches_within(succ, body, succ.get(block).cloned().unwrap_or_default(), block, header)
 }
 
 #[cfg(test)]
