@@ -171,7 +171,9 @@ impl IntNormalizer {
         Self::with_ranges(RangeAnalysis::with_facts(path_facts(pool, path)))
     }
 
-    fn with_ranges(ranges: RangeAnalysis) -> Self {
+    /// A normalizer reading ranges from `ranges` (built for a path, and
+    /// perhaps already asked about some of its expressions).
+    pub fn with_ranges(ranges: RangeAnalysis) -> Self {
         IntNormalizer {
             ranges,
             normal: FxHashMap::default(),

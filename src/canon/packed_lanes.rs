@@ -83,6 +83,12 @@ impl PackedLanes {
         PackedLanes { ranges: RangeAnalysis::with_facts(path_facts(pool, path)), ..Self::default() }
     }
 
+    /// Its range analysis, to go on with: the integer normal form that
+    /// follows on the same path need not read the path's facts again.
+    pub fn into_ranges(self) -> RangeAnalysis {
+        self.ranges
+    }
+
     /// `root` rewritten lane by lane when one of the lane identities
     /// applies in it; `root` itself otherwise.
     pub fn rewrite(&mut self, pool: &mut ExprPool, root: ExprId) -> ExprId {

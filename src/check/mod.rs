@@ -250,7 +250,7 @@ impl Decider {
             // that they meet SIMD code with a lane per element.
             let mut lanes = crate::canon::PackedLanes::for_path(pool, path);
             let (la, lb) = (lanes.rewrite(pool, a), lanes.rewrite(pool, b));
-            let mut normalizer = crate::canon::IntNormalizer::for_path(pool, path);
+            let mut normalizer = crate::canon::IntNormalizer::with_ranges(lanes.into_ranges());
             let (ia, ib) = (normalizer.normalize(pool, la), normalizer.normalize(pool, lb));
             if ia == ib {
                 tracing::trace!("ladder: equal in integer normal form");
