@@ -56,24 +56,13 @@ pub fn report_instead_of(input: &str, err: &DriverError) -> Option<Report> {
     }
     let findings = launches
         .into_iter()
-        .map(|l| Finding {
-            kind: FindingKind::Unsupported,
-            status: Status::Unconfirmed,
-            message: format!(
+        .map(|l| {
+            let message = format!(
                 "dynamic parallelism: kernel `{}` is launched (or named) inside a {} function, which symcross does not model \
                  (clang 19 compiles no launch from device code); nothing in this input was checked",
                 l.kernel, l.from
-            ),
-            location: l.location,
-            witness: None,
-            witness_values: None,
-            expressions: None,
-            decided_by: None,
-            related: Vec::new(),
-            native: None,
-            undefined_behaviour: None,
-            race: None,
-            kernel_site: None,
+            );
+            Finding::new(FindingKind::Unsupported, Status::Unconfirmed, message, l.location)
         })
         .collect();
     Some(Report::new(input.to_string(), Vec::new(), findings, RunStats::default(), None, None))

@@ -89,21 +89,7 @@ mod tests {
     use super::*;
 
     fn finding(status: Status, kind: FindingKind) -> Finding {
-        Finding {
-            kind,
-            status,
-            message: "m".into(),
-            location: Location { file: "/nonexistent/x.c".into(), line: 3, column: 5 },
-            witness: None,
-            witness_values: None,
-            expressions: None,
-            decided_by: None,
-            related: Vec::new(),
-            native: None,
-            undefined_behaviour: None,
-            race: None,
-            kernel_site: None,
-        }
+        Finding::new(kind, status, "m".into(), Location { file: "/nonexistent/x.c".into(), line: 3, column: 5 })
     }
 
     #[test]

@@ -364,6 +364,27 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// A finding with its kind, status, message and place, and none of the
+    /// optional parts (witness, related places, pictures): callers add what
+    /// they know.
+    pub fn new(kind: FindingKind, status: Status, message: String, location: Location) -> Finding {
+        Finding {
+            kind,
+            status,
+            message,
+            location,
+            witness: None,
+            witness_values: None,
+            expressions: None,
+            decided_by: None,
+            related: Vec::new(),
+            native: None,
+            undefined_behaviour: None,
+            race: None,
+            kernel_site: None,
+        }
+    }
+
     /// The finding is not confirmed, for the reason `note` gives (a
     /// `; not confirmed: ...` clause, appended to the message) unless it
     /// already was not.

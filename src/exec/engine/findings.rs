@@ -128,19 +128,11 @@ impl<'m> Executor<'m> {
             })
             .collect();
         let finding = Finding {
-            kind,
-            status,
-            message,
-            location: self.cx.location(loc),
             witness: witness.map(|w| self.cx.witness(w)),
             witness_values: witness.map(|w| self.cx.witness_values(w)).filter(|v| !v.is_empty()),
-            expressions: None,
             decided_by,
             related,
-            native: None,
-            undefined_behaviour: None,
-            race: None,
-            kernel_site: None,
+            ..Finding::new(kind, status, message, self.cx.location(loc))
         };
         if let Some(i) = replacing {
             return Some(self.log.upgrade(i, finding));
