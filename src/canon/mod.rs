@@ -21,9 +21,12 @@
 //! respelt with comparisons, for that normal form), `packed_lanes.rs`
 //! (lanes packed in one word rewritten lane by lane, with the byte
 //! multiply and saturating add in their SIMD spelling, before that
-//! normal form).
+//! normal form), `case_split.rs` (a check split on the input bytes a
+//! select's condition fixes, for vector-wide tests against per-element
+//! ones).
 
 mod analysis;
+pub mod case_split;
 mod category;
 mod clamp_spelling;
 mod implied;

@@ -113,6 +113,9 @@ pub struct Decider {
     /// The ladder step that decided the last `decide_branch` (none when
     /// nothing did).
     pub last_branch_step: Option<DecidedBy>,
+    /// How many case splits (canon/case_split.rs) the check being decided
+    /// is inside.
+    split_depth: u32,
 }
 
 impl Decider {
@@ -127,6 +130,7 @@ impl Decider {
             sweeper: sweep::Sweeper::new(0),
             memory_ceiling: Default::default(),
             last_branch_step: None,
+            split_depth: 0,
         }
     }
 
@@ -274,6 +278,12 @@ impl Decider {
             if let Some(w) = sampled {
                 return CheckOutcome::Refuted(w, DecidedBy::Sampling);
             }
+            // A select whose condition fixes input bytes (a vector-wide
+            // test against per-element ones): each case decided apart,
+            // with the bytes it fixes folded into both sides.
+            if let Some(outcome) = self.split_cases(pool, path, a, b) {
+                return outcome;
+            }
             let normal_eq = pool.eq(ia, ib);
             differ = pool.not(normal_eq);
             match self.backend.check_budgeted(pool, path, differ, QUICK_BUDGET) {
@@ -305,6 +315,72 @@ impl Decider {
             Feasibility::Unsat => CheckOutcome::Proved(DecidedBy::BitPrecise),
             Feasibility::Unknown(why) => CheckOutcome::Unknown(why),
         }
+    }
+
+    /// `a == b` decided in the two cases of a select condition that fixes
+    /// input bytes (canon/case_split.rs), each case by the whole ladder on
+    /// its specialised sides with its condition added to the path; None
+    /// when no condition fixes any or the splits are `MAX_SPLIT_DEPTH`
+    /// deep (the rest of the ladder then decides the sides whole).
+    fn split_cases(&mut self, pool: &mut ExprPool, path: &[ExprId], a: ExprId, b: ExprId) -> Option<CheckOutcome> {
+        use crate::canon::case_split;
+        if self.split_depth >= MAX_SPLIT_DEPTH {
+            return None;
+        }
+        let cond = case_split::split_condition(pool, &[a, b])?;
+        self.split_depth += 1;
+        let mut proved = DecidedBy::Structural;
+        let mut answer = None;
+        for holds in [true, false] {
+            if self.backend.stop_requested() {
+                answer = Some(CheckOutcome::Unknown(crate::solver::Unknown::new(
+                    crate::solver::UnknownKind::Interrupted,
+                    "stopped between the cases of a split check",
+                )));
+                break;
+            }
+            // No input gives the condition this value: nothing to check.
+            let Some(fixed) = case_split::fixed_bytes(pool, cond, holds) else { continue };
+            let sides = case_split::specialize(pool, &[a, b], cond, holds, &fixed);
+            let literal = if holds { cond } else { pool.not(cond) };
+            let mut case_path = path.to_vec();
+            case_path.push(literal);
+            tracing::trace!(holds, fixed = fixed.len(), depth = self.split_depth, "ladder: case split");
+            match self.climb_ladder(pool, &case_path, sides[0], sides[1]) {
+                CheckOutcome::Proved(by) => proved = strongest_step(proved, by),
+                CheckOutcome::Refuted(mut m, by) => {
+                    // The case's bytes are set in the witness, which is
+                    // then judged on the original sides and path.
+                    for (&(array, index), &v) in &fixed {
+                        let bytes = m.arrays.entry(array).or_default();
+                        if bytes.len() <= index as usize {
+                            bytes.resize(index as usize + 1, 0);
+                        }
+                        bytes[index as usize] = v;
+                    }
+                    let holds_on = |e: ExprId| crate::expr::evaluate(pool, e, &m);
+                    let differs = holds_on(a) != holds_on(b) && path.iter().all(|&p| holds_on(p) == 1);
+                    answer = Some(if differs {
+                        match self.judge_witness(pool, path, a, b, m) {
+                            CheckOutcome::Refuted(m, _) => CheckOutcome::Refuted(m, by),
+                            other => other,
+                        }
+                    } else {
+                        CheckOutcome::Unknown(crate::solver::Unknown::new(
+                            crate::solver::UnknownKind::UnusableModel,
+                            "a case's witness does not show the difference on the whole check",
+                        ))
+                    });
+                    break;
+                }
+                other => {
+                    answer = Some(other);
+                    break;
+                }
+            }
+        }
+        self.split_depth -= 1;
+        Some(answer.unwrap_or(CheckOutcome::Proved(proved)))
     }
 
     /// A solver model of `a != b` on `path`: a refutation when it confirms
@@ -371,6 +447,21 @@ fn negated_equality(pool: &ExprPool, cond: ExprId) -> Option<(ExprId, ExprId)> {
     }
 }
 
+/// The step a split check's proof is credited to: the most costly one any
+/// of its cases needed (a solver query over folding and rewriting).
+fn strongest_step(a: DecidedBy, b: DecidedBy) -> DecidedBy {
+    let rank = |d: &DecidedBy| match d {
+        DecidedBy::Structural => 0,
+        DecidedBy::Canonical => 1,
+        _ => 2,
+    };
+    if rank(&b) > rank(&a) {
+        b
+    } else {
+        a
+    }
+}
+
 /// The ladder step named in the log for an outcome (`none` when undecided).
 fn ladder_step(o: &CheckOutcome) -> &'static str {
     match o {
@@ -410,6 +501,11 @@ pub(crate) const LOGGED_SIZE_CAP: usize = 100_000;
 /// check, before sweeping: a count, so the same check always takes the
 /// same route whatever the machine's load.
 const QUICK_BUDGET: u32 = 300_000;
+
+/// Case splits (canon/case_split.rs) nested in one check at most: each
+/// doubles the cases; pixman's combiners need four (the vector-wide
+/// zero and opaque tests, the pixel's mask and source alpha tests).
+const MAX_SPLIT_DEPTH: u32 = 8;
 
 /// Sides larger than this many nodes are not explained with the e-graph.
 const EXPLAIN_NODE_LIMIT: usize = 400;
