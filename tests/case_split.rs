@@ -96,7 +96,9 @@ fn fixed_bytes_hold_on_every_input_of_their_case() {
                         continue;
                     }
                     taken += 1;
-                    let f = fixed.as_ref().unwrap_or_else(|| panic!("{} = {holds} called impossible, taken at x={vx} y={vy}", print_expr(&p, c)));
+                    let f = fixed
+                        .as_ref()
+                        .unwrap_or_else(|| panic!("{} = {holds} called impossible, taken at x={vx} y={vy}", print_expr(&p, c)));
                     for (&(array, _), &v) in f {
                         let got = if array == 0 { vx } else { vy };
                         assert_eq!(got, v, "{} = {holds} at x={vx} y={vy}: fixed {v:#x}", print_expr(&p, c));

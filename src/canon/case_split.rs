@@ -61,11 +61,7 @@ fn fix(pool: &ExprPool, e: ExprId, care: u128, want: u128, out: &mut FixedBytes,
     }
     let d = depth + 1;
     match *pool.get(e) {
-        Expr::Const { value, .. } => {
-            if (value ^ want) & care != 0 {
-                return Err(Contradiction);
-            }
-        }
+        Expr::Const { value, .. } if (value ^ want) & care != 0 => return Err(Contradiction),
         Expr::Input { array, index } if care == 0xff => {
             let byte = want as u8;
             if out.insert((array, index), byte).is_some_and(|old| old != byte) {
