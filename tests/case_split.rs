@@ -228,7 +228,7 @@ fn pixman_opaque_test_fixes_the_four_alpha_bytes() {
 /// Whole harnesses: the SSE2 code's vector-wide fast paths against the C
 /// per-pixel ones.
 fn harness(name: &str) -> std::path::PathBuf {
-    common::repo().join("harnesses/codec").join(name)
+    common::repo().join("harnesses/compositing").join(name)
 }
 
 fn check_json(name: &str, report: &std::path::Path) -> serde_json::Value {
