@@ -68,6 +68,10 @@ fn debian_simd_paths_against_their_c_references() {
         "(inner_product_double)",
         "(sse2_combine_add_u)",
         "(simde_mm_addsub_ps)",
+        "(simde_mm_addsub_ps, vtrn2q_f32)",
+        "(simde_mm_cvtps_epi32)",
+        "(simde_mm_round_ps, vrndnq_f32)",
+        "(simde_mm_round_ps, vrndmq_f32)",
     ] {
         assert_eq!(verdict_of(proved), "equivalent", "{proved}: {stdout}");
     }

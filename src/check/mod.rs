@@ -21,6 +21,13 @@ pub mod worst_input;
 
 pub use lane_symmetry::LaneSymmetry;
 
+/// Whether every estimate `roots` read under `w` has this CPU's value
+/// there: the native replay then computes what the model computed.
+pub fn uses_this_cpus_estimates(pool: &ExprPool, roots: &[ExprId], w: &Assignment) -> bool {
+    let mut mine = w.clone();
+    cpu_estimates::fill_with_this_cpus(pool, roots, &mut mine).is_some_and(|set| set.iter().all(|f| mine.fresh.get(f) == w.fresh.get(f)))
+}
+
 use crate::assumptions::{Assumption, Assumptions};
 use crate::expr::{Assignment, Expr, ExprId, ExprPool};
 use crate::report::DecidedBy;
@@ -232,6 +239,19 @@ impl Decider {
             };
             if let Some(w) = sampled {
                 return CheckOutcome::Refuted(w, DecidedBy::Sampling);
+            }
+            // Through an RCPPS/RSQRTPS estimate no sample refutes, and the
+            // solver must search the estimates as well as the inputs (the
+            // SSE2 pulse search of Opus's PVQ: every score runs through
+            // RSQRTPS, and each query timed out). A sample with this CPU's
+            // estimates is a witness the native replay runs as is: it is
+            // reported unconfirmed, and confirmed only if the CPU agrees.
+            let cpu = sampling::find_difference_with_this_cpus_estimates(pool, path, a, b, self.assumptions, self.sample_trials, self.seed);
+            if let Some(w) = cpu {
+                return match self.unconfirmed_because(pool, &roots, &w) {
+                    None => CheckOutcome::Refuted(w, DecidedBy::Sampling),
+                    Some(why) => CheckOutcome::Suspected(w, why),
+                };
             }
         }
         if let Some(c) = self.canon.as_mut() {

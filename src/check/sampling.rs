@@ -48,6 +48,47 @@ pub fn find_difference(
     trials: u32,
     seed: u64,
 ) -> Option<Assignment> {
+    search(pool, (path, a, b), assumptions, (trials, seed), Estimates::AsZero)
+}
+
+/// As `find_difference`, with every RCPPS/RSQRTPS estimate given this
+/// CPU's result for its operand (`cpu_estimates.rs`): the sides then take
+/// the values the native replay computes. Such a witness still runs
+/// through an estimate the model leaves open, so it does not refute
+/// (other conforming CPUs may differ); it is a witness for the replay to
+/// confirm, found where the solver must search over the estimates too.
+/// `None` at once when the sides read no estimate.
+pub fn find_difference_with_this_cpus_estimates(
+    pool: &ExprPool,
+    path: &[ExprId],
+    a: ExprId,
+    b: ExprId,
+    assumptions: Assumptions,
+    trials: u32,
+    seed: u64,
+) -> Option<Assignment> {
+    if !pool.has_estimates() {
+        return None;
+    }
+    search(pool, (path, a, b), assumptions, (trials, seed), Estimates::ThisCpus)
+}
+
+/// What a sample takes for an approximate operation's fresh value.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Estimates {
+    /// Its default, zero (a difference through it is not kept).
+    AsZero,
+    /// This CPU's estimate for the sampled operand.
+    ThisCpus,
+}
+
+fn search(
+    pool: &ExprPool,
+    (path, a, b): (&[ExprId], ExprId, ExprId),
+    assumptions: Assumptions,
+    (trials, seed): (u32, u64),
+    estimates: Estimates,
+) -> Option<Assignment> {
     if trials == 0 {
         return None;
     }
@@ -105,11 +146,16 @@ pub fn find_difference(
                 s.write(&mut w, value);
             }
         }
+        if estimates == Estimates::ThisCpus && super::cpu_estimates::fill_with_this_cpus(pool, &roots, &mut w).is_none() {
+            // This CPU's estimate is not one the model allows (or the host
+            // is no x86-64): the replay could not stand for this input.
+            continue;
+        }
         let values = evaluate_all(pool, &roots, &w);
         if values[&a] == values[&b] || path.iter().any(|c| values[c] == 0) {
             continue;
         }
-        if unconfirmed_because(pool, assumptions, &roots, &w).is_none() {
+        if estimates == Estimates::ThisCpus || unconfirmed_because(pool, assumptions, &roots, &w).is_none() {
             return Some(w);
         }
     }

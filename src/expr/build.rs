@@ -590,6 +590,18 @@ impl ExprPool {
         if let Some(x) = self.as_const(a) {
             return self.constant(f.width(), fold_fun_in(self.nan, op, f, x));
         }
+        // A value already rounded to an integral one (an integer, a signed
+        // zero, an infinity or a quiet NaN) is its own rounding in every
+        // direction, NaN bits included in either NaN model: SIMDe's
+        // _mm_cvtps_epi32 rounds to nearest-even and then with C's `round`,
+        // and the second rounding left in made a one-lane query slow.
+        if op != FUnOp::Sqrt {
+            if let Expr::FUn(inner, g, _) = *self.get(a) {
+                if inner != FUnOp::Sqrt && g == f {
+                    return a;
+                }
+            }
+        }
         self.intern(Expr::FUn(op, f, a))
     }
 
@@ -733,6 +745,46 @@ impl ExprPool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Rounding an already rounded value to an integral one changes
+    /// nothing, whatever the two directions and the NaN model (every half,
+    /// and single and double precision edges and random values), so
+    /// `fun` may drop the outer rounding.
+    #[test]
+    fn rounding_a_rounded_value_is_the_value() {
+        let ops = [FUnOp::RoundEven, FUnOp::RoundAway, FUnOp::Floor, FUnOp::Ceil, FUnOp::Trunc];
+        let models = [NanModel::Canonical, NanModel::EXACT_X86, NanModel::EXACT_AARCH64];
+        let mut values: Vec<(FpFormat, u128)> = (0..=0xffffu128).map(|v| (FpFormat::Half, v)).collect();
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for f in [FpFormat::Single, FpFormat::Double] {
+            let w = f.width();
+            let edges = [0, 1, mask(w - 1), 1 << (w - 1), mask(w), mask(w) >> 1 ^ 1 << (f.significand_bits() - 2)];
+            values.extend(edges.iter().map(|&v| (f, v & mask(w))));
+            for _ in 0..20_000 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                values.push((f, u128::from(state) & mask(w)));
+            }
+        }
+        for model in models {
+            for &(f, x) in &values {
+                for inner in ops {
+                    let once = fold_fun_in(model, inner, f, x);
+                    for outer in ops {
+                        assert_eq!(fold_fun_in(model, outer, f, once), once, "{outer:?}({inner:?}({x:#x})) in {f:?}");
+                    }
+                }
+            }
+        }
+        let mut p = ExprPool::new();
+        let arr = p.new_array("x", 4);
+        let x = p.input_word(arr, 0, 32);
+        let even = p.fun(FUnOp::RoundEven, FpFormat::Single, x);
+        assert_eq!(p.fun(FUnOp::RoundAway, FpFormat::Single, even), even);
+        let root = p.fun(FUnOp::Sqrt, FpFormat::Single, x);
+        assert_ne!(p.fun(FUnOp::Floor, FpFormat::Single, root), root);
+    }
 
     /// `unsigned_max` bounds every value the expression takes (checked by
     /// evaluation on many inputs), and the comparisons it decides are

@@ -112,7 +112,27 @@ impl<'m> Executor<'m> {
                 }
                 CheckOutcome::Suspected(m, why) => {
                     decided.push(DecidedBy::BitPrecise);
-                    failures.push(Failure { index, left: a, right: b, witness: Some(m), confirmed_by: None, why: Some(why), gave_up: None })
+                    // A witness through estimates that are this CPU's own
+                    // is one the native replay runs exactly as the model
+                    // did: like a refutation, it decides the check, and
+                    // the other elements would only cost solver time
+                    // (the replay still confirms it or not).
+                    let mut roots = vec![a, b];
+                    roots.extend_from_slice(&state.path);
+                    let replayable = !m.fresh.is_empty() && crate::check::uses_this_cpus_estimates(&self.cx.pool, &roots, &m);
+                    failures.push(Failure {
+                        index,
+                        left: a,
+                        right: b,
+                        witness: Some(m),
+                        confirmed_by: None,
+                        why: Some(why),
+                        gave_up: None,
+                    });
+                    if replayable {
+                        unchecked = count * elem.div_ceil(chunk) - i - 1;
+                        break;
+                    }
                 }
                 CheckOutcome::Unknown(why) => failures.push(Failure {
                     index,
