@@ -58,6 +58,9 @@ fn node_of(pool: &ExprPool, id: ExprId, kids: &[Id], set: Option<Id>) -> CanonLa
         Expr::Apply(app) => node(Op::Apply { function: app.function.to_string(), width: app.width }, kids.to_vec()),
         // A function of its operands for the one list of writes it reads
         // through: equal operands give equal reads, nothing more is used.
+        // A function of its position for the one input it reads: equal
+        // positions give equal bytes, nothing more is used.
+        Expr::InputAt { array, .. } => node(Op::Apply { function: format!("input_at_{array}"), width: 8 }, kids.to_vec()),
         Expr::LogRead(r) => {
             let function = format!("logread_{:x}", std::rc::Rc::as_ptr(&r.newest) as usize);
             node(Op::Apply { function, width: pool.width(id) }, kids.to_vec())

@@ -85,7 +85,10 @@ pub fn renames_to(pool: &ExprPool, template: (ExprId, ExprId), pair: (ExprId, Ex
         .filter(|c| {
             let mut leaves = FxHashSet::default();
             pool.leaves_of(*c, &mut leaves);
-            leaves.iter().any(|l| swap.contains_key(l))
+            // A read of an input at a symbolic position may see any of
+            // its bytes the swap moves.
+            let moved_input = |a: u32| swap.keys().any(|k| matches!(k, Leaf::Input { array, .. } if *array == a));
+            leaves.iter().any(|l| swap.contains_key(l) || matches!(l, Leaf::Array { array } if moved_input(*array)))
         })
         .collect();
     moved.iter().all(|c| moved.iter().any(|d| walk(pool, &[(*c, *d)], |from, to| swap.get(&from).copied().unwrap_or(from) == to)))
@@ -260,6 +263,7 @@ fn operation_key(e: &Expr, h: &mut impl std::hash::Hasher) {
         Apply(app) => (&app.function, app.width).hash(h),
         // Never the same operation as another (`same_operation`).
         LogRead(r) => (std::rc::Rc::as_ptr(&r.newest) as usize).hash(h),
+        InputAt { array, .. } => array.hash(h),
     }
 }
 

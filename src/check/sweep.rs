@@ -305,7 +305,10 @@ impl Sweeper {
     /// alone, so a node's samples never depend on which check came first).
     fn assign(&mut self, leaves: &FxHashSet<Leaf>) {
         for &leaf in leaves {
-            if !self.assigned.insert(leaf) {
+            // The bytes a read at a symbolic position takes are those its
+            // positions' samples pick, all zero unless read at numbers too:
+            // samples only suggest merges, which the solver proves.
+            if matches!(leaf, Leaf::Array { .. }) || !self.assigned.insert(leaf) {
                 continue;
             }
             for (s, (asg, _)) in self.samples.iter_mut().enumerate() {
@@ -321,6 +324,7 @@ impl Sweeper {
                         }
                         bytes[index as usize] = v as u8;
                     }
+                    Leaf::Array { .. } => {}
                 }
             }
         }
@@ -476,6 +480,7 @@ fn sample_value(seed: u64, s: usize, leaf: Leaf) -> u128 {
     let (stream, index) = match leaf {
         Leaf::Input { array, index } => (array, index),
         Leaf::Fresh { id, .. } => (FRESH_SAMPLE_STREAM, id),
+        Leaf::Array { array } => (array, u32::MAX),
     };
     let odd = stream % 2 == 1;
     let byte = |x: u8| u128::from_le_bytes([x; 16]);
@@ -540,7 +545,7 @@ mod tests {
                 .into_iter()
                 .map(|leaf| match leaf {
                     Leaf::Input { array, index } => (array, index),
-                    Leaf::Fresh { .. } => panic!("exhaustive referee: inputs only"),
+                    Leaf::Fresh { .. } | Leaf::Array { .. } => panic!("exhaustive referee: input bytes only"),
                 })
                 .collect();
             assert!(inputs.len() <= 2, "exhaustive referee: too many inputs");

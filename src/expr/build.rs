@@ -732,6 +732,7 @@ impl ExprPool {
             Expr::IntToFp { signed, to, .. } => self.int_to_fp(signed, to, c(0)),
             Expr::FpConvert { from, to, .. } => self.fp_convert(from, to, c(0)),
             Expr::Apply(app) => self.apply(&app.function, children.to_vec(), app.width),
+            Expr::InputAt { array, .. } => self.input_at(array, c(0)),
             Expr::LogRead(r) => {
                 // As selects over the writes, each operand replaced by the
                 // child at its place (`LogRead::operands`' order).

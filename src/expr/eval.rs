@@ -102,6 +102,15 @@ pub fn evaluate_node(pool: &ExprPool, id: ExprId, asg: &Assignment, v: impl Fn(&
             h & mask(w)
         }
         Expr::LogRead(r) => super::log_read::evaluate(pool, r, v),
+        Expr::InputAt { array, index } => {
+            // Past the declared end: 0, as the solvers' encodings say.
+            let at = v(index);
+            let size = pool.arrays().get(*array as usize).map_or(0, |a| a.size as u128);
+            if at >= size {
+                return 0;
+            }
+            asg.arrays.get(array).and_then(|b| b.get(at as usize)).copied().unwrap_or(0) as u128
+        }
     }
 }
 

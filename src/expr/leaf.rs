@@ -17,6 +17,14 @@ pub enum Leaf {
         /// The byte's offset in it.
         index: u32,
     },
+    /// Every byte of symbolic input array `array`: the expression reads it
+    /// at a symbolic position (`Expr::InputAt`), so any byte may matter.
+    /// A model gives the bytes such reads take (the solvers are asked the
+    /// position and the byte of each read); the others are free.
+    Array {
+        /// The input array's number.
+        array: u32,
+    },
     /// Fresh value `id` (`Expr::Fresh`): havocked memory, unmodelled
     /// results.
     Fresh {
@@ -42,6 +50,10 @@ impl ExprPool {
                 }
                 Expr::Fresh { id, width } => {
                     out.insert(Leaf::Fresh { id: *id, width: *width });
+                }
+                Expr::InputAt { array, index } => {
+                    out.insert(Leaf::Array { array: *array });
+                    stack.push(*index);
                 }
                 _ => stack.extend(self.children(e)),
             }

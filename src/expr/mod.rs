@@ -17,6 +17,7 @@ mod estimate;
 mod eval;
 mod fold;
 mod leaf;
+mod input_at;
 pub mod log_read;
 pub mod nan_rules;
 mod node_index;
@@ -458,6 +459,15 @@ pub enum Expr {
     /// A read through a list of writes at symbolic offsets, resolved when
     /// evaluated or encoded (log_read.rs), boxed as `Apply` is.
     LogRead(Box<LogRead>),
+    /// The byte of symbolic input array `array` at the 64-bit position
+    /// `index`, 0 past the array's end: a read at a symbolic offset of an
+    /// input, one node whatever the input's size (input_at.rs).
+    InputAt {
+        /// Index into `ExprPool::arrays`.
+        array: u32,
+        /// The byte's position in the array (64 bits).
+        index: ExprId,
+    },
 }
 
 /// An application of an uninterpreted function (`Expr::Apply`), boxed so
@@ -696,6 +706,7 @@ impl ExprPool {
             Expr::FpConvert { to, .. } => to.width(),
             Expr::Apply(ref app) => app.width,
             Expr::LogRead(ref r) => self.width(r.base),
+            Expr::InputAt { .. } => 8,
         }
     }
 
@@ -706,7 +717,7 @@ impl ExprPool {
             Expr::Const { .. } | Expr::Input { .. } | Expr::Fresh { .. } => smallvec![],
             Expr::Bin(_, a, b) | Expr::Cmp(_, a, b) | Expr::Concat(a, b) => smallvec![*a, *b],
             Expr::FBin(_, _, a, b) | Expr::FCmp(_, _, a, b) => smallvec![*a, *b],
-            Expr::Not(a) | Expr::ZExt(a, _) | Expr::SExt(a, _) | Expr::FUn(_, _, a) => smallvec![*a],
+            Expr::Not(a) | Expr::ZExt(a, _) | Expr::SExt(a, _) | Expr::FUn(_, _, a) | Expr::InputAt { index: a, .. } => smallvec![*a],
             Expr::Extract { value, .. } | Expr::FpToInt { value, .. } | Expr::IntToFp { value, .. } | Expr::FpConvert { value, .. } => {
                 smallvec![*value]
             }

@@ -274,6 +274,9 @@ impl<'a> Printer<'a> {
                 out.extend([Owned(format!("read{}(", r.len(pool) * 8)), Term(r.offset, None)]);
                 out.extend([Owned(format!(" through {writes} writes, over ")), Term(r.base, None), Text(")")]);
             }
+            Expr::InputAt { array, index } => {
+                out.extend([Owned(format!("{}[", self.array_name(array))), Term(index, None), Text("]")]);
+            }
             Expr::Apply(app) => {
                 let (function, args) = (&app.function, &app.args);
                 out.push(Owned(format!("{function}(")));

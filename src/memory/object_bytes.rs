@@ -257,6 +257,27 @@ impl ObjectBytes {
             && self.pages[..n].iter().all(|p| matches!(p.as_deref(), Some(Page { data: Data::Input { .. }, .. })))
     }
 
+    /// `(array, first)` when the pages hold, in order, bytes `first..` of
+    /// one input array and no byte was read as a fresh value: byte `p` of
+    /// the object is then byte `first + p` of the input, and a read at a
+    /// symbolic offset is a read of the input at a symbolic position
+    /// (`ExprPool::input_at`).
+    pub fn base_input_run(&self) -> Option<(u32, u32)> {
+        let n = self.size.div_ceil(PAGE_BYTES) as usize;
+        if n == 0 || self.pages.len() < n || !self.initial.is_empty() {
+            return None;
+        }
+        let Some(Page { data: Data::Input { array, first }, .. }) = self.pages[0].as_deref() else { return None };
+        let (array, first) = (*array, *first);
+        let in_order = self.pages[..n].iter().enumerate().all(|(i, p)| match p.as_deref() {
+            Some(Page { data: Data::Input { array: a, first: f }, .. }) => {
+                *a == array && u64::from(*f) == u64::from(first) + i as u64 * PAGE_BYTES
+            }
+            _ => false,
+        });
+        in_order.then_some((array, first))
+    }
+
     /// Bytes of an access at the symbolic `offset` into arbitrary contents
     /// (`base_is_arbitrary`), before the store log's writes, without
     /// listing the object: each byte is a fresh value, equal to the value

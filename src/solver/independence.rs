@@ -18,6 +18,9 @@ use std::sync::Arc;
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum Key {
     Byte(u32, u32),
+    /// Any byte of an input that some constraint reads at a symbolic
+    /// position: every constraint on one of its bytes shares it.
+    Array(u32),
     Fresh(u32),
     Function(Arc<str>),
 }
@@ -35,7 +38,10 @@ impl<S: Solver> IndependenceSolver<S> {
     }
 }
 
-fn keys_of(pool: &ExprPool, root: ExprId) -> FxHashSet<Key> {
+/// What `root` can share with other constraints; the bytes of the inputs
+/// in `read_at` (read at symbolic positions somewhere in the query) are
+/// their whole input.
+fn keys_of(pool: &ExprPool, root: ExprId, read_at: &[u32]) -> FxHashSet<Key> {
     let mut out = FxHashSet::default();
     let mut seen = FxHashSet::default();
     let mut stack = vec![root];
@@ -44,8 +50,14 @@ fn keys_of(pool: &ExprPool, root: ExprId) -> FxHashSet<Key> {
             continue;
         }
         match &*pool.get(e) {
+            Expr::Input { array, .. } if read_at.contains(array) => {
+                out.insert(Key::Array(*array));
+            }
             Expr::Input { array, index } => {
                 out.insert(Key::Byte(*array, *index));
+            }
+            Expr::InputAt { array, .. } => {
+                out.insert(Key::Array(*array));
             }
             Expr::Fresh { id, .. } => {
                 out.insert(Key::Fresh(*id));
@@ -73,8 +85,9 @@ fn find(parent: &mut [usize], mut i: usize) -> usize {
 pub(crate) fn partition(pool: &ExprPool, constraints: &[ExprId]) -> Vec<Vec<usize>> {
     let mut parent: Vec<usize> = (0..constraints.len()).collect();
     let mut owner: FxHashMap<Key, usize> = FxHashMap::default();
+    let read_at = pool.arrays_read_at(constraints);
     for (i, &c) in constraints.iter().enumerate() {
-        for k in keys_of(pool, c) {
+        for k in keys_of(pool, c, &read_at) {
             match owner.get(&k) {
                 Some(&j) => {
                     let (a, b) = (find(&mut parent, i), find(&mut parent, j));
@@ -110,6 +123,16 @@ fn merge(pool: &ExprPool, part: &[ExprId], into: &mut Assignment, model: &Assign
                 continue;
             }
             Leaf::Input { array, index } => (array, index),
+            // Every byte: the part holds every constraint on the input.
+            Leaf::Array { array } => {
+                let bytes = model.arrays.get(&array).cloned().unwrap_or_default();
+                let dst = into.arrays.entry(array).or_default();
+                if dst.len() < bytes.len() {
+                    dst.resize(bytes.len(), 0);
+                }
+                dst[..bytes.len()].copy_from_slice(&bytes);
+                continue;
+            }
         };
         let v = model.arrays.get(&array).and_then(|b| b.get(index as usize)).copied().unwrap_or(0);
         let dst = into.arrays.entry(array).or_default();

@@ -22,6 +22,14 @@ pub fn complete_assignment(pool: &ExprPool, constraints: &[ExprId], asg: &mut As
                 continue;
             }
             Leaf::Input { array, index } => (array, index),
+            Leaf::Array { array } => {
+                let declared = pool.arrays().get(array as usize).map(|a| a.size as usize).unwrap_or(0);
+                let bytes = asg.arrays.entry(array).or_default();
+                if bytes.len() < declared {
+                    bytes.resize(declared, 0);
+                }
+                continue;
+            }
         };
         let declared = pool.arrays().get(array as usize).map(|a| a.size as usize).unwrap_or(0);
         let bytes = asg.arrays.entry(array).or_default();

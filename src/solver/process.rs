@@ -303,8 +303,24 @@ fn parse_model(text: &str, vars: &[ModelVar]) -> Result<Assignment, ProcessError
         i += 1;
     }
     let mut asg = Assignment::default();
+    let value = |name: &String| values.get(name).copied().ok_or_else(|| ProcessError::Output(format!("no value for {name} in {text:.200}")));
     for var in vars {
-        let v = *values.get(&var.name()).ok_or_else(|| ProcessError::Output(format!("no value for {} in {text:.200}", var.name())))?;
+        if let ModelVar::ReadAt { array, size, position, byte } = var {
+            // The byte the model reads at the position it gives (none
+            // past the end, where the read is 0).
+            let (at, v) = (value(position)?, value(byte)?);
+            if at >= u128::from(*size) {
+                continue;
+            }
+            let at = at as usize;
+            let bytes = asg.arrays.entry(*array).or_default();
+            if bytes.len() <= at {
+                bytes.resize(at + 1, 0);
+            }
+            bytes[at] = v as u8;
+            continue;
+        }
+        let v = value(&var.names()[0])?;
         match *var {
             ModelVar::Byte { array, index } => {
                 let bytes = asg.arrays.entry(array).or_default();
@@ -316,6 +332,7 @@ fn parse_model(text: &str, vars: &[ModelVar]) -> Result<Assignment, ProcessError
             ModelVar::Fresh { id, .. } => {
                 asg.fresh.insert(id, v);
             }
+            ModelVar::ReadAt { .. } => {}
         }
     }
     Ok(asg)

@@ -6,7 +6,11 @@
 //! bit-vector, as in the DAG; floating-point operations reinterpret their
 //! operands with `(_ to_fp e s)` and come back to bits through the exact
 //! encodings of `smtlib_fp.rs`. Input bytes are `a{array}_{index}`, fresh
-//! values `f{id}`: the names `process.rs` asks values of.
+//! values `f{id}`: the names `process.rs` asks values of. An input read
+//! at a symbolic position (`Expr::InputAt`) is also the array `arr{array}`
+//! (64-bit positions to bytes), its elements at the positions read at
+//! numbers asserted equal to those bytes; the position and byte of each
+//! such read are asked too, and give the model's bytes there.
 
 use super::Query;
 use crate::expr::{BinOp, CmpOp, Expr, ExprId, ExprPool, Width};
@@ -18,16 +22,24 @@ use std::fmt::Write;
 pub(crate) enum ModelVar {
     Byte { array: u32, index: u32 },
     Fresh { id: u32, width: Width },
+    /// A read of input `array` at a symbolic position: the terms naming
+    /// the position and the byte read.
+    ReadAt { array: u32, size: u32, position: String, byte: String },
 }
 
 impl ModelVar {
-    pub(crate) fn name(&self) -> String {
+    /// The terms whose values `get-value` is asked for this variable.
+    pub(crate) fn names(&self) -> Vec<String> {
         match self {
-            ModelVar::Byte { array, index } => format!("a{array}_{index}"),
-            ModelVar::Fresh { id, .. } => format!("f{id}"),
+            ModelVar::Byte { array, index } => vec![format!("a{array}_{index}")],
+            ModelVar::Fresh { id, .. } => vec![format!("f{id}")],
+            ModelVar::ReadAt { position, byte, .. } => vec![position.clone(), byte.clone()],
         }
     }
 }
+
+/// The SMT-LIB sort of an input's bytes by position.
+const ARRAY_SORT: &str = "(Array (_ BitVec 64) (_ BitVec 8))";
 
 /// A complete SMT-LIB script (check-sat and get-value included).
 #[derive(Clone, Debug)]
@@ -85,6 +97,7 @@ pub fn print_query(pool: &ExprPool, query: &Query) -> SmtScript {
         ufs: FxHashSet::default(),
         has_fp: false,
         uses_half: false,
+        read_at: std::collections::BTreeSet::new(),
     };
     for &c in &constraints {
         p.define_all(c);
@@ -92,10 +105,21 @@ pub fn print_query(pool: &ExprPool, query: &Query) -> SmtScript {
     for &c in &constraints {
         let _ = writeln!(p.body, "(assert {})", p.truth(c));
     }
-    let logic = if !p.ufs.is_empty() {
+    // The bytes of an input read at a symbolic position and at numbers are
+    // one: its array's elements there are those bytes.
+    for v in &p.vars {
+        if let ModelVar::Byte { array, index } = v {
+            if p.read_at.contains(array) {
+                let _ = writeln!(p.body, "(assert (= (select arr{array} (_ bv{index} 64)) a{array}_{index}))");
+            }
+        }
+    }
+    let logic = if !p.ufs.is_empty() || (p.has_fp && !p.read_at.is_empty()) {
         "ALL"
     } else if p.has_fp {
         "QF_BVFP"
+    } else if !p.read_at.is_empty() {
+        "QF_ABV"
     } else {
         "QF_BV"
     };
@@ -104,7 +128,7 @@ pub fn print_query(pool: &ExprPool, query: &Query) -> SmtScript {
     text.push_str(&p.body);
     text.push_str("(check-sat)\n");
     if !p.vars.is_empty() {
-        let names: Vec<String> = p.vars.iter().map(|v| v.name()).collect();
+        let names: Vec<String> = p.vars.iter().flat_map(|v| v.names()).collect();
         let _ = writeln!(text, "(get-value ({}))", names.join(" "));
     }
     text.push_str("(exit)\n");
@@ -123,6 +147,8 @@ pub(crate) struct Printer<'a> {
     ufs: FxHashSet<String>,
     pub(crate) has_fp: bool,
     pub(crate) uses_half: bool,
+    /// The inputs read at symbolic positions (their arrays are declared).
+    read_at: std::collections::BTreeSet<u32>,
 }
 
 impl Printer<'_> {
@@ -222,6 +248,16 @@ impl Printer<'_> {
             }
             Expr::ZExt(a, to) => format!("((_ zero_extend {}) {})", to - self.pool.width(a), t(&a)),
             Expr::SExt(a, to) => format!("((_ sign_extend {}) {})", to - self.pool.width(a), t(&a)),
+            Expr::InputAt { array, index } => {
+                if self.read_at.insert(array) {
+                    let _ = writeln!(self.decls, "(declare-fun arr{array} () {ARRAY_SORT})");
+                }
+                let size = self.pool.arrays().get(array as usize).map_or(0, |a| a.size);
+                let at = self.term(index);
+                self.vars.push(ModelVar::ReadAt { array, size, position: at.clone(), byte: name.clone() });
+                // 0 past the declared end (input_at.rs).
+                format!("(ite (bvult {at} (_ bv{size} 64)) (select arr{array} {at}) #x00)")
+            }
             Expr::LogRead(r) => {
                 let (offset, base) = (t(&r.offset), t(&r.base));
                 let mut word = String::new();

@@ -5,7 +5,10 @@
 //! per query, in one `z3::Context` kept for the life of the solver. Input
 //! bytes are 8-bit constants named `a{array}_{index}`, fresh values
 //! `f{id}`, and each uninterpreted function one `FuncDecl` per name and
-//! signature. Semantics follow fold.rs; SMT-LIB's division by zero and
+//! signature. An input read at a symbolic position (`Expr::InputAt`) is
+//! also the array `arr{array}` (64-bit positions to bytes), whose
+//! elements at the positions read at numbers are asserted equal to those
+//! bytes' constants. Semantics follow fold.rs; SMT-LIB's division by zero and
 //! over-wide shifts already agree with it (tested below against fold).
 //! Floating-point nodes are not translated: the query becomes Unknown.
 
@@ -18,7 +21,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use z3::ast::{Ast, Bool, Dynamic, BV};
+use z3::ast::{Array, Ast, Bool, Dynamic, BV};
 use z3::{Config, Context, ContextHandle, FuncDecl, Params, SatResult, Sort};
 
 /// Why a query stopped at its `resource_limit`.
@@ -139,15 +142,17 @@ impl InterruptWatcher {
 
 fn solve(ctx: &Context, pool: &ExprPool, query: &Query, ceiling: &MemoryCeiling) -> SolverResult {
     let constraints = query.constraints();
-    let mut tr = Translator { ctx, pool, memo: FxHashMap::default(), funcs: FxHashMap::default() };
+    let mut tr = Translator { ctx, pool, memo: FxHashMap::default(), funcs: FxHashMap::default(), arrays: FxHashMap::default() };
     // Most queries are many and small (race pairs, sweeping proofs, first
     // attempts): Z3's QF_BV solver (bit-blasting straight to SAT) answers
     // them without the set-up cost of the general solver, which took
     // 15 ms a query on race pairs of 25 nodes. Uninterpreted functions
     // need the general solver.
     let uninterpreted = constraints.iter().any(|c| mentions_apply(pool, *c));
+    let read_at = pool.arrays_read_at(&constraints);
+    let logic = if read_at.is_empty() { "QF_BV" } else { "QF_ABV" };
     let solver =
-        if uninterpreted { z3::Solver::new(ctx) } else { z3::Solver::new_for_logic(ctx, "QF_BV").unwrap_or_else(|| z3::Solver::new(ctx)) };
+        if uninterpreted { z3::Solver::new(ctx) } else { z3::Solver::new_for_logic(ctx, logic).unwrap_or_else(|| z3::Solver::new(ctx)) };
     let mut p = Params::new(ctx);
     // Z3 would otherwise install its own SIGINT handler during a check and
     // swallow Ctrl-C; `crate::process::interrupt` interrupts it instead.
@@ -170,6 +175,23 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query, ceiling: &MemoryCeiling)
             Err(reason) => return SolverResult::Unknown(Unknown::new(UnknownKind::Unsupported, reason)),
         }
     }
+    // The bytes of an input read at a symbolic position and at numbers are
+    // one: its array's elements there are those bytes.
+    if !read_at.is_empty() {
+        let mut leaves = FxHashSet::default();
+        for &c in &constraints {
+            pool.leaves_of(c, &mut leaves);
+        }
+        for leaf in leaves {
+            if let Leaf::Input { array, index } = leaf {
+                if read_at.contains(&array) {
+                    let element = tr.array(array).select(&BV::from_u64(ctx, index as u64, 64));
+                    let byte = BV::new_const(ctx, format!("a{array}_{index}"), 8);
+                    solver.assert(&element._eq(&Dynamic::from_ast(&byte)));
+                }
+            }
+        }
+    }
     let started = Instant::now();
     match solver.check() {
         _ if crate::process::interrupt::requested() => SolverResult::Unknown(Unknown::interrupted()),
@@ -177,7 +199,7 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query, ceiling: &MemoryCeiling)
         SatResult::Unsat => SolverResult::Unsat,
         SatResult::Unknown => SolverResult::Unknown(classify_unknown(query, started.elapsed(), || solver.get_reason_unknown())),
         SatResult::Sat => match solver.get_model() {
-            Some(model) => finish_model(pool, &constraints, read_model(ctx, pool, &constraints, &model), "z3"),
+            Some(model) => finish_model(pool, &constraints, read_model(ctx, pool, &constraints, &model, &tr), "z3"),
             None => SolverResult::Unknown(Unknown::new(UnknownKind::SolverError, "z3 gave no model")),
         },
     }
@@ -215,8 +237,10 @@ fn mentions_apply(pool: &ExprPool, root: ExprId) -> bool {
     false
 }
 
-/// Values of every input byte and fresh variable the constraints mention.
-fn read_model(ctx: &Context, pool: &ExprPool, constraints: &[ExprId], model: &z3::Model) -> Assignment {
+/// Values of every input byte and fresh variable the constraints mention,
+/// and of the bytes that reads at symbolic positions take (the model's
+/// position and byte of each read, from the translation `tr`).
+fn read_model(ctx: &Context, pool: &ExprPool, constraints: &[ExprId], model: &z3::Model, tr: &Translator) -> Assignment {
     let mut leaves = FxHashSet::default();
     for &c in constraints {
         pool.leaves_of(c, &mut leaves);
@@ -236,7 +260,23 @@ fn read_model(ctx: &Context, pool: &ExprPool, constraints: &[ExprId], model: &z3
                 }
                 bytes[index as usize] = v as u8;
             }
+            // Below: the bytes its reads take.
+            Leaf::Array { .. } => {}
         }
+    }
+    for (id, term) in &tr.memo {
+        let Expr::InputAt { array, index } = *pool.get(*id) else { continue };
+        let at = eval_wide(model, &tr.memo[&index], 64);
+        let size = pool.arrays().get(array as usize).map_or(0, |a| a.size as u128);
+        if at >= size {
+            continue;
+        }
+        let v = eval_wide(model, term, 8);
+        let bytes = asg.arrays.entry(array).or_default();
+        if bytes.len() <= at as usize {
+            bytes.resize(at as usize + 1, 0);
+        }
+        bytes[at as usize] = v as u8;
     }
     asg
 }
@@ -260,9 +300,20 @@ struct Translator<'a, 'ctx> {
     pool: &'a ExprPool,
     memo: FxHashMap<ExprId, BV<'ctx>>,
     funcs: FxHashMap<String, FuncDecl<'ctx>>,
+    /// The arrays of inputs read at symbolic positions, by input number.
+    arrays: FxHashMap<u32, Array<'ctx>>,
 }
 
 impl<'a, 'ctx> Translator<'a, 'ctx> {
+    /// The array standing for input `array`'s bytes.
+    fn array(&mut self, array: u32) -> Array<'ctx> {
+        let ctx = self.ctx;
+        self.arrays
+            .entry(array)
+            .or_insert_with(|| Array::new_const(ctx, format!("arr{array}"), &Sort::bitvector(ctx, 64), &Sort::bitvector(ctx, 8)))
+            .clone()
+    }
+
     /// Post-order over the DAG with an explicit stack (deep DAGs are common).
     fn translate(&mut self, root: ExprId) -> Result<BV<'ctx>, String> {
         let mut stack = vec![(root, false)];
@@ -294,8 +345,9 @@ impl<'a, 'ctx> Translator<'a, 'ctx> {
     }
 
     fn node(&mut self, id: ExprId) -> Result<BV<'ctx>, String> {
+        let pool = self.pool;
         let m = |e: &ExprId| self.memo[e].clone();
-        let bv = match &*self.pool.get(id) {
+        let bv = match &*pool.get(id) {
             Expr::Const { width, value } => self.constant(*width, *value),
             Expr::Input { array, index } => BV::new_const(self.ctx, format!("a{array}_{index}"), 8),
             Expr::Fresh { id, width } => BV::new_const(self.ctx, format!("f{id}"), *width),
@@ -353,6 +405,13 @@ impl<'a, 'ctx> Translator<'a, 'ctx> {
                     });
                 }
                 word.ok_or("z3: a read of no bytes")?
+            }
+            Expr::InputAt { array, index } => {
+                // 0 past the declared end (input_at.rs).
+                let at = m(index);
+                let size = self.pool.arrays().get(*array as usize).map_or(0, |a| a.size as u64);
+                let element = self.array(*array).select(&at).as_bv().ok_or("z3: an input array's element is not a bit-vector")?;
+                at.bvult(&BV::from_u64(self.ctx, size, 64)).ite(&element, &BV::from_u64(self.ctx, 0, 8))
             }
             other => return Err(format!("z3 backend: floating-point node {other:?} needs the FP solver")),
         };

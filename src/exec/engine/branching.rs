@@ -154,8 +154,12 @@ impl<'m> Executor<'m> {
                 // havocked memory) takes the pattern in every byte, as an
                 // input would: the model is checked below like any other.
                 crate::expr::Leaf::Fresh { id, width } => fresh.push((id, width)),
+                // The bytes reads at symbolic positions take under the
+                // model, below.
+                crate::expr::Leaf::Array { .. } => {}
             }
         }
+        inputs.extend(self.cx.pool.positions_read_at(cond, base));
         for pattern in PATTERNS {
             let mut m = base.clone();
             for &(id, width) in &fresh {

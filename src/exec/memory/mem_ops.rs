@@ -25,11 +25,21 @@ pub(super) const SYMBOLIC_OFFSET_PROBE: u64 = 64;
 
 /// Objects of arbitrary contents larger than this are read at a symbolic
 /// offset as fresh bytes (store_log.rs, `read_arbitrary`) rather than as a
-/// select over every byte. Below it the select is affordable and exact:
-/// fresh bytes know nothing of what the path says of the input bytes (an
-/// `--arg` range, assumptions), so findings resting on them are not
-/// confirmed.
+/// select over every byte, when their bytes are not one input's in order
+/// (those are read as the input at a symbolic position, exactly, below).
+/// Below it the select is affordable and exact: fresh bytes know nothing
+/// of what the path says of the input bytes (an `--arg` range,
+/// assumptions), so findings resting on them are not confirmed.
 const ARBITRARY_READ_BYTES: u64 = 1 << 20;
+
+/// Objects holding one input's bytes in order and larger than this are
+/// read at a symbolic offset as that input at a symbolic position (one
+/// node a byte, `ExprPool::input_at`; the solvers read it as an array)
+/// rather than as a select over every byte. At or below it the select is
+/// kept: a page's select is a few thousand shared nodes, and the passes
+/// after execution (sweeping, lane symmetry, exhaustive referees) see
+/// plain input bytes, as they always did for small tables.
+const INPUT_AT_BYTES: u64 = 4096;
 
 impl<'m> Executor<'m> {
     #[allow(clippy::too_many_arguments)]
@@ -497,8 +507,20 @@ impl<'m> Executor<'m> {
             self.note_symbolic_access_limit(state, access.object, "read");
             return smallvec::smallvec![zero; len as usize];
         }
+        let run = o.bytes.base_input_run().filter(|_| size > INPUT_AT_BYTES && o.ranged.is_none());
         let base: Vec<ExprId> = if let Some(b) = o.bytes.base_uniform(&mut self.cx.pool) {
             vec![b; len as usize]
+        } else if let Some((array, first)) = run {
+            // Exact whatever the size: byte k of the read is the input's
+            // byte at first + offset + k. (A ranged input keeps its
+            // selects, which constrain every element it may read.)
+            (0..len)
+                .map(|k| {
+                    let from = self.cx.pool.constant(64, u128::from(first) + u128::from(k));
+                    let at = self.cx.pool.add(access.offset, from);
+                    self.cx.pool.input_at(array, at)
+                })
+                .collect()
         } else if size > ARBITRARY_READ_BYTES && o.bytes.base_is_arbitrary() {
             let name = o.name.clone();
             let o = state.memory.object_mut(access.object);

@@ -110,6 +110,9 @@ fn set_leaf(m: &mut Assignment, leaf: Leaf, f: impl Fn(u128) -> u128) -> u128 {
             m.fresh.insert(id, f(old) & crate::expr::mask(width));
             old
         }
+        // `taken_value` names the byte a read at a symbolic position takes,
+        // never the whole input.
+        Leaf::Array { .. } => 0,
     }
 }
 
@@ -151,6 +154,13 @@ fn taken_value(pool: &ExprPool, root: ExprId, asg: &Assignment, mut read_from: O
             match *node {
                 Expr::Input { array, index } => out.push(Leaf::Input { array, index }),
                 Expr::Fresh { id, width } => out.push(Leaf::Fresh { id, width }),
+                // The byte the model reads, as for a select.
+                Expr::InputAt { array, index } => {
+                    let size = pool.arrays().get(array as usize).map_or(0, |a| a.size);
+                    if let Some(i) = u32::try_from(memo[&index]).ok().filter(|i| *i < size) {
+                        out.push(Leaf::Input { array, index: i });
+                    }
+                }
                 _ => {}
             }
         }

@@ -239,7 +239,7 @@ impl<'m> Executor<'m> {
             false
         });
         let uniform = !pool.any_below(state.path[start..].iter().copied(), |_, e| match e {
-            Expr::Input { array, .. } => !scalars.contains(array),
+            Expr::Input { array, .. } | Expr::InputAt { array, .. } => !scalars.contains(array),
             Expr::Fresh { .. } | Expr::LogRead(_) => true,
             _ => false,
         });
@@ -350,7 +350,7 @@ fn input_array_of(pool: &ExprPool, local: ExprId) -> Option<u32> {
 fn only_local_ids(pool: &ExprPool, offset: ExprId, ids: u32) -> bool {
     !pool.any_below(std::iter::once(offset), |_, e| match e {
         Expr::Input { array, index } => *array != ids || *index >= 24,
-        Expr::Fresh { .. } | Expr::LogRead(_) | Expr::Apply(_) => true,
+        Expr::Fresh { .. } | Expr::LogRead(_) | Expr::Apply(_) | Expr::InputAt { .. } => true,
         _ => false,
     })
 }
