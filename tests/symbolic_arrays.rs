@@ -338,3 +338,79 @@ fn a_single_valued_offset_read_one_place_too_far_is_a_mismatch() {
     let finding = &run.json.as_ref().expect("a JSON report")["findings"][0];
     assert_eq!(finding["status"], "confirmed", "replayed on the CPU: {finding}");
 }
+
+#[test]
+fn a_histogram_over_a_1_mib_input_reads_it_as_one_array_under_200_mb() {
+    // `bytes[k]` at a symbolic k over 1 MiB was a select over every byte
+    // of the input: 1,173 MB and 15 s of CPU. The input is now one solver
+    // array, read with one node a byte (91 MB, 0.2 s).
+    let f = fixture("histogram_groups.cl");
+    let args = ["race", &f, "--local-size", "256", "--num-groups", "256", "--arg", "n=65536", "--arg", "bytes=1048576"];
+    let (json, code, peak, stderr) = common::run_measured(&args);
+    eprintln!("histogram_groups.cl over 1 MiB: peak {peak} MB");
+    assert_eq!((code, json["verdict"].as_str()), (0, Some("equivalent")), "{json}\n{stderr}");
+    assert!(json["stats"]["queries"].as_u64().is_some_and(|q| q <= 20), "{json}");
+    assert_eq!(json["stats"]["instructions"], 114, "{json}");
+    assert!(peak < 200, "peak {peak} MB");
+}
+
+/// The witness's bytes of `buffer` (hex) written to a file, for
+/// `--arg buffer=@FILE`: the finding's input given back as numbers.
+fn witness_file(finding: &serde_json::Value, buffer: &str, name: &str) -> (std::path::PathBuf, Vec<u8>) {
+    let hex = finding["witness"][buffer].as_str().unwrap_or_else(|| panic!("a witness naming {buffer}: {finding}"));
+    let bytes: Vec<u8> = (0..hex.len()).step_by(2).map(|k| u8::from_str_radix(&hex[k..k + 2], 16).unwrap()).collect();
+    let path = std::env::temp_dir().join(format!("symcross-{name}-{}.bin", std::process::id()));
+    std::fs::write(&path, &bytes).unwrap();
+    (path, bytes)
+}
+
+#[test]
+fn an_overflow_through_a_byte_read_at_a_symbolic_place_of_2_mib_is_confirmed_and_replays() {
+    let args = race_args(&fixture("input_read_at_symbolic_position_overflow.cl"));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (json, code, _, stderr) = common::run_measured(&args);
+    assert_eq!((code, json["verdict"].as_str()), (1, Some("findings")), "{json}\n{stderr}");
+    let finding = &json["findings"][0];
+    assert_eq!((finding["kind"].as_str(), finding["status"].as_str()), (Some("out-of-bounds"), Some("confirmed")), "{finding}");
+    let (file, data) = witness_file(finding, "data", "overflow");
+    assert_eq!(data.len(), 2097152, "every byte of the input");
+    // The work-item the message names reads a byte past the table.
+    let message = finding["message"].as_str().unwrap();
+    let item: usize = message.split("work-item (").nth(1).and_then(|s| s.split(',').next()).and_then(|s| s.parse().ok()).unwrap();
+    assert!(data[item * 8191] >= 100, "byte {} is {} in {message}", item * 8191, data[item * 8191]);
+    // Given back as the input's contents, the witness overflows again.
+    let given = format!("data=@{}", file.display());
+    let f = fixture("input_read_at_symbolic_position_overflow.cl");
+    let again = ["race", &f, "--mode", "pair", "--local-size", "64", "--num-groups", "4", "--arg", &given, "--arg", "out=400"];
+    let (json, code, _, stderr) = common::run_measured(&again);
+    let _ = std::fs::remove_file(&file);
+    assert_eq!((code, json["findings"][0]["kind"].as_str()), (1, Some("out-of-bounds")), "{json}\n{stderr}");
+}
+
+#[test]
+fn a_race_through_bytes_read_at_symbolic_places_of_2_mib_is_confirmed_and_replays() {
+    let args = race_args(&fixture("input_read_at_symbolic_position_race.cl"));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (json, code, _, stderr) = common::run_measured(&args);
+    assert_eq!((code, json["verdict"].as_str()), (1, Some("findings")), "{json}\n{stderr}");
+    let finding = &json["findings"][0];
+    assert_eq!((finding["kind"].as_str(), finding["status"].as_str()), (Some("race"), Some("confirmed")), "{finding}");
+    // Work-items 0 and 1 race: the bytes they read, 8191 apart, meet.
+    let (file, data) = witness_file(finding, "data", "race");
+    assert_eq!(data[0], data[8191], "the two bytes read are equal");
+    let given = format!("data=@{}", file.display());
+    let f = fixture("input_read_at_symbolic_position_race.cl");
+    let again = ["race", &f, "--local-size", "64", "--num-groups", "4", "--arg", &given, "--arg", "out=1024"];
+    let (json, code, _, stderr) = common::run_measured(&again);
+    let _ = std::fs::remove_file(&file);
+    assert_eq!((code, json["findings"][0]["kind"].as_str()), (1, Some("race")), "{json}\n{stderr}");
+}
+
+#[test]
+fn bytes_read_at_symbolic_places_of_2_mib_into_own_slots_are_race_free() {
+    let args = race_args(&fixture("input_read_at_symbolic_position_ok.cl"));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (json, code, peak, stderr) = common::run_measured(&args);
+    assert_eq!((code, json["verdict"].as_str()), (0, Some("equivalent")), "{json}\n{stderr}");
+    assert!(peak < 200, "peak {peak} MB");
+}

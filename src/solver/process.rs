@@ -303,7 +303,8 @@ fn parse_model(text: &str, vars: &[ModelVar]) -> Result<Assignment, ProcessError
         i += 1;
     }
     let mut asg = Assignment::default();
-    let value = |name: &String| values.get(name).copied().ok_or_else(|| ProcessError::Output(format!("no value for {name} in {text:.200}")));
+    let value =
+        |name: &String| values.get(name).copied().ok_or_else(|| ProcessError::Output(format!("no value for {name} in {text:.200}")));
     for var in vars {
         if let ModelVar::ReadAt { array, size, position, byte } = var {
             // The byte the model reads at the position it gives (none
@@ -383,5 +384,47 @@ mod tests {
         assert_eq!(b.arrays[&0][1], 7);
         assert_eq!(b.fresh[&3], 9);
         assert!(parse_model("((a0_1 #x07))", &vars).is_err());
+    }
+
+    /// Each solver process reads an input read at a symbolic position as
+    /// the array of its bytes, and its model gives the byte each read
+    /// takes (none past the input's end).
+    #[test]
+    fn solver_processes_read_an_input_at_a_symbolic_position_as_its_bytes() {
+        use crate::expr::CmpOp;
+        let mut p = ExprPool::new();
+        let a = p.new_array("data", 1 << 20);
+        let i = p.fresh(64);
+        let read = p.input_at(a, i);
+        let byte3 = p.input_byte(a, 3);
+        let (three, nine, seven) = (p.constant(64, 3), p.constant(8, 9), p.constant(8, 7));
+        let (at_three, is_nine, read_nine) = (p.eq(i, three), p.eq(byte3, nine), p.eq(read, nine));
+        let not_nine = p.not(read_nine);
+        let far = p.constant(64, 1_000_000);
+        let j = p.fresh(64);
+        let at = p.add(j, far);
+        let big = p.constant(64, 1 << 20);
+        let inside = p.cmp(CmpOp::Ult, at, big);
+        let other = p.input_at(a, at);
+        let other_seven = p.eq(other, seven);
+        let available = |program: &str, probe: &[&str]| Command::new(program).args(probe).output().is_ok_and(|o| o.status.success());
+        for (config, probe) in [
+            (SmtProcessConfig::cvc5(), vec!["--version"]),
+            (SmtProcessConfig::z3(), vec!["--version"]),
+            (SmtProcessConfig::bitwuzla(), vec!["-c", "import bitwuzla"]),
+        ] {
+            let name = format!("{:?}", config.kind);
+            if !available(&config.program.display().to_string(), &probe) {
+                eprintln!("{name} not installed: skipped");
+                continue;
+            }
+            let mut solver = SmtProcessSolver::new(config);
+            let unsat = Query::all(vec![is_nine, at_three, not_nine]);
+            assert!(solver.check(&p, &unsat).is_unsat(), "{name}: byte 3 is 9 and the read is at 3");
+            let q = Query::all(vec![is_nine, read_nine, other_seven, inside]);
+            let SolverResult::Sat(m) = solver.check(&p, &q) else { panic!("{name}: satisfiable") };
+            let k = crate::expr::evaluate(&p, at, &m) as usize;
+            assert_eq!((m.arrays[&a][3], m.arrays[&a][k]), (9, 7), "{name}");
+        }
     }
 }

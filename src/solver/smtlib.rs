@@ -20,11 +20,22 @@ use std::fmt::Write;
 /// A variable whose value makes up the model.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum ModelVar {
-    Byte { array: u32, index: u32 },
-    Fresh { id: u32, width: Width },
+    Byte {
+        array: u32,
+        index: u32,
+    },
+    Fresh {
+        id: u32,
+        width: Width,
+    },
     /// A read of input `array` at a symbolic position: the terms naming
     /// the position and the byte read.
-    ReadAt { array: u32, size: u32, position: String, byte: String },
+    ReadAt {
+        array: u32,
+        size: u32,
+        position: String,
+        byte: String,
+    },
 }
 
 impl ModelVar {

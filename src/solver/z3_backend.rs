@@ -481,6 +481,45 @@ mod tests {
         assert_eq!(crate::expr::evaluate(&p, read, &m), 0x0302_0100);
     }
 
+    /// An input read at a symbolic position and the same input's bytes
+    /// read at numbers are one array: the read sees the byte there, and
+    /// the model gives the byte each read takes.
+    #[test]
+    fn an_input_read_at_a_symbolic_position_is_its_bytes() {
+        let mut p = ExprPool::new();
+        let a = p.new_array("data", 1 << 20);
+        let i = p.fresh(64);
+        let read = p.input_at(a, i);
+        let three = p.constant(64, 3);
+        let at_three = p.eq(i, three);
+        let byte3 = p.input_byte(a, 3);
+        let nine = p.constant(8, 9);
+        let (is_nine, read_nine) = (p.eq(byte3, nine), p.eq(read, nine));
+        let not_nine = p.not(read_nine);
+        // Byte 3 is 9 and the read is at 3: it cannot read anything else.
+        let q = Query::all(vec![is_nine, at_three, not_nine]);
+        assert!(matches!(Z3Solver::new().check(&p, &q), SolverResult::Unsat));
+        // Two reads at positions a million apart that differ from byte 3.
+        let j = p.fresh(64);
+        let far = p.constant(64, 1_000_000);
+        let (zj, big) = (p.add(j, far), p.constant(64, 1 << 20));
+        let inside = p.cmp(CmpOp::Ult, zj, big);
+        let other = p.input_at(a, zj);
+        let seven = p.constant(8, 7);
+        let other_seven = p.eq(other, seven);
+        let q = Query::all(vec![is_nine, read_nine, other_seven, inside]);
+        let SolverResult::Sat(m) = Z3Solver::new().check(&p, &q) else { panic!("satisfiable") };
+        assert!(q.constraints().iter().all(|c| crate::expr::evaluate(&p, *c, &m) == 1), "the model satisfies every constraint");
+        let at = crate::expr::evaluate(&p, zj, &m) as usize;
+        assert_eq!((m.arrays[&a][3], m.arrays[&a][at]), (9, 7));
+        // Past the end the read is 0, in the solver as in evaluation.
+        let past = p.cmp(CmpOp::Ule, big, zj);
+        let zero = p.constant(8, 0);
+        let nonzero = p.eq(other, zero);
+        let nonzero = p.not(nonzero);
+        assert!(matches!(Z3Solver::new().check(&p, &Query::all(vec![past, nonzero])), SolverResult::Unsat));
+    }
+
     #[test]
     fn an_unknown_is_classified_by_the_limits_not_the_message() {
         let early = Duration::from_millis(5);
