@@ -68,6 +68,7 @@ common::fixture_tests!(
     curand_shared_state_race,
     curand_mtgp32_block_ok,
     curand_mtgp32_block_too_large,
+    curand_own_state_many_threads_ok,
     cooperative_groups_two_sync_sites,
     syncthreads_count_divergent,
     effect_free_loop_nest_ok,
