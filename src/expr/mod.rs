@@ -508,9 +508,9 @@ pub struct ExprPool {
     /// comparing it with every input's (a kernel drawing one input per
     /// thread, cuRAND's draws, made thousands).
     array_names: rustc_hash::FxHashSet<String>,
-    /// Per name asked for, the suffix `new_array` last gave it (1: the bare
-    /// name): every smaller suffix was taken then, and names are never
-    /// freed, so the search for a free one resumes there.
+    /// Per name asked for, the suffix `new_array` tries first for it next
+    /// time (1: the bare name): every smaller suffix is taken (names are
+    /// never freed), so the search for a free one resumes there.
     array_suffixes: FxHashMap<String, u32>,
     /// Names `new_array` has tried: a step count for the test that keeps
     /// naming linear in the inputs.
@@ -638,7 +638,7 @@ impl ExprPool {
             unique = with_suffix(n);
             self.array_name_tries += 1;
         }
-        self.array_suffixes.insert(name.to_string(), n);
+        self.array_suffixes.insert(name.to_string(), n + 1);
         self.array_names.insert(unique.clone());
         self.arrays.push(InputArray { name: unique, size, element: None });
         (self.arrays.len() - 1) as u32
@@ -815,10 +815,12 @@ mod tests {
     fn input_names_are_numbered_in_turn_in_bounded_tries() {
         let mut p = ExprPool::new();
         let names = |p: &mut ExprPool, base: &str, k: usize| -> Vec<String> {
-            (0..k).map(|_| {
-                let a = p.new_array(base, 4);
-                p.arrays()[a as usize].name.clone()
-            }).collect()
+            (0..k)
+                .map(|_| {
+                    let a = p.new_array(base, 4);
+                    p.arrays()[a as usize].name.clone()
+                })
+                .collect()
         };
         assert_eq!(names(&mut p, "curand", 3), ["curand", "curand_2", "curand_3"]);
         assert_eq!(names(&mut p, "curand_4", 1), ["curand_4"]);
