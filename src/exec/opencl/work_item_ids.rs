@@ -116,6 +116,13 @@ pub(in crate::exec) fn work_item_value(p: &mut ExprPool, nd: &NdRange, ids: &Ite
 /// `get_global_id(d)`: the group's first work-item (group id times the
 /// enqueued local size), plus the local id and the offset.
 fn global_id(p: &mut ExprPool, nd: &NdRange, ids: &ItemIds, d: usize) -> ExprId {
+    // Enumerate mode: constant ids give the number directly, the same
+    // 64-bit wrapping arithmetic the pool would fold, without its three
+    // operations per call (every enumerated work-item asks for its id).
+    if let (Some(g), Some(l)) = (p.as_const(ids.group[d]), p.as_const(ids.local[d])) {
+        let id = (g as u64).wrapping_mul(nd.local[d]).wrapping_add(l as u64).wrapping_add(nd.offset[d]);
+        return p.constant(64, id as u128);
+    }
     let size = p.constant(64, nd.local[d] as u128);
     let base = p.mul(ids.group[d], size);
     let id = p.add(base, ids.local[d]);

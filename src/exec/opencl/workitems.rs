@@ -230,13 +230,22 @@ impl<'m> Executor<'m> {
         // The last group of a dimension may be smaller (non-uniform
         // work-groups, OpenCL 2.0).
         let size = nd.group_size(g);
-        let mut items = Vec::new();
-        for flat in 0..size.iter().product() {
+        let count: u64 = size.iter().product();
+        let mut items = Vec::with_capacity(count as usize);
+        // Every work-item starts in the same entry frame: built once per
+        // group and copied, unless a by-value argument gives each its own
+        // copy of the bytes (kernel_frame).
+        let byval = self.cx.module.function(kernel).params.iter().any(|p| p.byval.is_some());
+        let template = if byval { None } else { self.kernel_frame(&mut state.memory, kernel, &args).pop() };
+        let group_ids = g.map(|v| self.cx.pool.constant(64, v as u128));
+        for flat in 0..count {
             let l = NdRange::unflatten(flat, size);
-            let stack = self.kernel_frame(&mut state.memory, kernel, &args);
+            let stack = match &template {
+                Some(frame) => vec![entry_frame_copy(frame)],
+                None => self.kernel_frame(&mut state.memory, kernel, &args),
+            };
             let local = l.map(|v| self.cx.pool.constant(64, v as u128));
-            let group = g.map(|v| self.cx.pool.constant(64, v as u128));
-            items.push(WorkItem::new(stack, local, group));
+            items.push(WorkItem::new(stack, local, group_ids));
         }
         let locals = gpu.local_objects.clone();
         gpu.items = items;
@@ -431,6 +440,12 @@ impl<'m> Executor<'m> {
     /// (or all finished); a feasible disagreement is a finding.
     fn barrier_agreement(&mut self, state: &mut State) -> bool {
         let gpu = device(&state.gpu);
+        // The common case, every work-item at the same barrier or all
+        // finished, is settled without copying the group's work-items (an
+        // enumerated NDRange ends every group here).
+        if gpu.items[1..].iter().all(|other| statuses_agree(&gpu.items[0].status, &other.status)) {
+            return true;
+        }
         let items = gpu.items.clone();
         let pair = gpu.mode == RaceMode::Pair;
         let first = &items[0];
@@ -609,6 +624,39 @@ impl<'m> Executor<'m> {
         }
         self.check_races(state, true);
         Step::Finished
+    }
+}
+
+/// A copy of a kernel's entry frame for another work-item. The registers
+/// are copied lane by lane (`Value::from_slice`), which is much faster than
+/// the values' generic `clone`; the entry frame holds nothing else to copy
+/// (no stack object, no shadow, no variadic area).
+fn entry_frame_copy(template: &Frame) -> Frame {
+    Frame {
+        func: template.func,
+        block: template.block,
+        prev_block: template.prev_block,
+        pc: template.pc,
+        regs: template.regs.iter().map(|r| r.as_ref().map(|v| Value::from_slice(v))).collect(),
+        allocas: template.allocas.clone(),
+        ret_dest: template.ret_dest,
+        call_loc: template.call_loc,
+        varargs: template.varargs,
+        shadows: template.shadows.clone(),
+        shadow_on: template.shadow_on,
+    }
+}
+
+/// Whether two work-items of a group agree where they stand: at the same
+/// barrier with the same events and flags, or both past their last one
+/// (returned, or looping for ever). What `barrier_agreement` reports as a
+/// divergence is exactly what this refuses.
+fn statuses_agree(a: &ItemStatus, b: &ItemStatus) -> bool {
+    match (a, b) {
+        (ItemStatus::AtBarrier { site: sa, waits: wa, flags: fa, .. }, ItemStatus::AtBarrier { site: sb, waits: wb, flags: fb, .. }) => {
+            sa == sb && wa == wb && fa == fb
+        }
+        (a, b) => a.is_final() && b.is_final(),
     }
 }
 

@@ -101,6 +101,12 @@ fn libm_integer_parameter(base: &str, k: usize) -> bool {
 
 /// The row of a libm name, and the name without its `f` suffix.
 fn libm_row(name: &str) -> Option<(&'static str, Libm, usize)> {
+    // No row's name starts with `_`: a mangled name (`_Z13get_global_idj`,
+    // asked about on every call of a kernel's built-ins) is answered
+    // without comparing it against every row, twice.
+    if name.starts_with('_') {
+        return None;
+    }
     let find = |n: &str| LIBM_ROWS.iter().find(|(row, _, _)| *row == n).copied();
     find(name).or_else(|| find(name.strip_suffix('f')?))
 }
@@ -1054,5 +1060,8 @@ mod tests {
         assert_eq!(libm_arity("atan2f"), Some(Arity::Exact(2)));
         assert_eq!(libm_arity("erff"), Some(Arity::Exact(1)));
         assert_eq!(libm_arity("strlen"), None);
+        assert_eq!(libm_arity("_Z13get_global_idj"), None);
+        // The shortcut for mangled names holds only while no row starts with `_`.
+        assert!(LIBM_ROWS.iter().all(|(row, _, _)| !row.starts_with('_')));
     }
 }
