@@ -133,6 +133,65 @@ fn enumerated_ndranges_still_find_races_divergences_and_out_of_bounds() {
     in_two_threads(&files, fixture_holds_in_both_tiers);
 }
 
+/// `symcross [--no-fast-concrete] race FILE ARGS --json -`: exit code
+/// and report without timings.
+fn race(file: &Path, fast: bool, extra: &[&str]) -> (i32, Value, String) {
+    let mut args: Vec<&str> = Vec::new();
+    if !fast {
+        args.push("--no-fast-concrete");
+    }
+    // No time limit on a solver query: one cut short by a loaded machine
+    // is not the tier's doing.
+    args.extend(["race", file.to_str().expect("utf-8 path"), "--json", "-", "--query-timeout", "1000"]);
+    args.extend_from_slice(extra);
+    let run = common::symcross(&args);
+    let mut json = run.json.unwrap_or(Value::Null);
+    without_timings(&mut json);
+    (run.code, json, run.stderr)
+}
+
+/// The race fixtures' kernels (tests/fixtures/race/), most of whose
+/// NDRanges `race` enumerates (its default up to 4096 work-items): each
+/// work-item's pure instructions run on the tier, and every verdict,
+/// race, divergence and witness is the same as without it.
+#[test]
+fn race_fixtures_agree_in_both_tiers() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(common::repo().join("tests/fixtures/race"))
+        .expect("fixture directory")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cl"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 100);
+    in_two_threads(&files, |f| {
+        let text = std::fs::read_to_string(f).expect("read fixture");
+        let args: Vec<&str> =
+            text.lines().find_map(|l| l.strip_prefix("// args:")).map(|a| a.split_whitespace().collect()).unwrap_or_default();
+        let (fast_code, fast, fast_err) = race(f, true, &args);
+        let (slow_code, slow, slow_err) = race(f, false, &args);
+        assert_eq!(
+            (fast_code, &fast),
+            (slow_code, &slow),
+            "{}: the fast tier changed the result\nwith the tier, stderr:\n{fast_err}\nwithout, stderr:\n{slow_err}",
+            f.display()
+        );
+    });
+}
+
+/// A kernel's work-items in an enumerated NDRange run their pure
+/// instructions on the tier (run.rs, `device_op`): the OpenCL host
+/// programs of tests/fixtures/opencl/ (races, out-of-bounds accesses,
+/// uninitialised reads, by-value structs, rounding and math built-ins in
+/// kernels) give the same report in both tiers.
+#[test]
+fn opencl_host_programs_agree_in_both_tiers() {
+    let files = c_files("tests/fixtures/opencl");
+    assert!(files.len() >= 20);
+    in_two_threads(&files, |f| {
+        same_in_both_tiers(f, &[]);
+    });
+}
+
 #[test]
 fn check_fixtures_and_harnesses_agree_in_both_tiers() {
     let mut files = c_files("tests/fixtures/check");

@@ -718,13 +718,45 @@ fn jump(frame: &mut Frame, pool: &mut ExprPool, raw: &mut RawRegs, code: &FastFu
     true
 }
 
+/// Whether a kernel's work-item runs `op` (of `inst`) on the tier: the
+/// pure instructions, whose results depend only on their operands. Loads
+/// and stores (recorded for the race detector, checked against device
+/// rules such as alignment), calls (the work-item functions, barriers)
+/// and address computations with sub-object bounds (checked in device
+/// code only, subobject_bounds.rs) are the general step's.
+fn device_op(op: &Op, inst: &crate::ir::Inst) -> bool {
+    match op {
+        Op::Gep { .. } => !matches!(&inst.kind, crate::ir::InstKind::Gep { bounds, .. } if !bounds.is_empty()),
+        Op::Nop
+        | Op::Int { .. }
+        | Op::Int1 { .. }
+        | Op::ICmp { .. }
+        | Op::ICmp1 { .. }
+        | Op::Float { .. }
+        | Op::FCmp { .. }
+        | Op::FNeg { .. }
+        | Op::Cast { .. }
+        | Op::Cast1 { .. }
+        | Op::Copy { .. }
+        | Op::Select { .. }
+        | Op::Extract { .. }
+        | Op::Insert { .. }
+        | Op::Shuffle { .. } => true,
+        Op::Slow | Op::Load { .. } | Op::Load1 { .. } | Op::Store { .. } | Op::Store1 { .. } | Op::Call { .. } => false,
+    }
+}
+
 impl<'m> Executor<'m> {
     /// Runs up to `max` instructions of `state` on the fast tier and
     /// returns how many ran (each counted as a step, as the general step
     /// counts it); 0 when the next instruction needs the general step.
     pub(in crate::exec) fn concrete_stretch(&mut self, state: &mut State, max: u32) -> u32 {
+        let device = match state.gpu.as_deref() {
+            None => false,
+            Some(gpu) if self.device_code_runs_fast(gpu) => true,
+            Some(_) => return 0,
+        };
         if !self.fast.enabled
-            || state.gpu.is_some()
             || !state.merge.is_empty()
             || state.forced_exit.is_some()
             || self.shadow.poison.is_some()
@@ -738,7 +770,7 @@ impl<'m> Executor<'m> {
             let fid = state.frame().func;
             let func = module.function(fid);
             let code = self.fast_code(fid);
-            let went_on = match self.run_frame(state, &code, func, max, &mut done) {
+            let went_on = match self.run_frame(state, &code, func, max, &mut done, device) {
                 Exit::Stop => false,
                 Exit::Call => self.fast_call(state, &code, func),
                 Exit::Return(v) => self.fast_return(state, &code, v),
@@ -753,20 +785,38 @@ impl<'m> Executor<'m> {
         done
     }
 
+    /// Whether a kernel's work-item runs on the tier: one of an enumerated
+    /// OpenCL NDRange (constant ids), with no per-instruction bookkeeping
+    /// of its own (no warp lockstep, grid barrier or `--perf` branch
+    /// records). Only its pure instructions run here (`device_op`):
+    /// accesses, calls, returns and back edges, which the race detector,
+    /// the work-item switch and the loop watch see, are the general
+    /// step's. Device rules are host rules with fewer undefined cases
+    /// (int_ops.rs, cast_ops.rs: only `nsw` overflow), so an operation the
+    /// tier runs, defined by the host's, gives the device's result too.
+    fn device_code_runs_fast(&self, gpu: &crate::exec::opencl::workitems::Gpu) -> bool {
+        gpu.mode == crate::report::RaceMode::Enumerate
+            && gpu.lockstep.is_none()
+            && gpu.grid.is_none()
+            && !self.cx.module.is_cuda()
+            && self.cx.config.perf.is_none()
+    }
+
     /// Runs the running frame's instructions while they are the tier's,
     /// counting them in `done` (up to `max`), until a call or a return
-    /// that changes frames or an instruction left to the general step.
-    fn run_frame(&mut self, state: &mut State, code: &FastFunc, func: &'m Function, max: u32, done: &mut u32) -> Exit {
+    /// that changes frames or an instruction left to the general step;
+    /// `device`: the frame is a kernel's work-item's (`device_op`).
+    fn run_frame(&mut self, state: &mut State, code: &FastFunc, func: &'m Function, max: u32, done: &mut u32, device: bool) -> Exit {
         // A frame's indeterminate registers only go away during its run
         // here (results of clean operands drop theirs; nothing here makes
         // one), so a frame that holds none runs without looking for them.
         // Scalar code (no instruction that may run on raw vectors) runs
         // without the raw registers' bookkeeping.
         match (state.frame().shadows.is_empty(), code.vectors) {
-            (true, false) => self.run_frame_in::<false, false>(state, code, func, max, done),
-            (true, true) => self.run_frame_in::<false, true>(state, code, func, max, done),
-            (false, false) => self.run_frame_in::<true, false>(state, code, func, max, done),
-            (false, true) => self.run_frame_in::<true, true>(state, code, func, max, done),
+            (true, false) => self.run_frame_in::<false, false>(state, code, func, max, done, device),
+            (true, true) => self.run_frame_in::<false, true>(state, code, func, max, done, device),
+            (false, false) => self.run_frame_in::<true, false>(state, code, func, max, done, device),
+            (false, true) => self.run_frame_in::<true, true>(state, code, func, max, done, device),
         }
     }
 
@@ -781,6 +831,7 @@ impl<'m> Executor<'m> {
         func: &'m Function,
         max: u32,
         done: &mut u32,
+        device: bool,
     ) -> Exit {
         let State { stack, memory, .. } = state;
         let frame = stack.last_mut().expect("state with an empty stack");
@@ -804,6 +855,9 @@ impl<'m> Executor<'m> {
                 match &block.term {
                     Term::Slow => break Exit::Stop,
                     Term::Br(edge) => {
+                        if device && edge.target as usize <= b {
+                            break Exit::Stop;
+                        }
                         if !take::<SHADOWED, VECTORS>(consts, frame, pool, raw, edge) {
                             break Exit::Stop;
                         }
@@ -816,6 +870,9 @@ impl<'m> Executor<'m> {
                             break Exit::Stop;
                         }
                         let edge = if v != 0 { then } else { otherwise };
+                        if device && edge.target as usize <= b {
+                            break Exit::Stop;
+                        }
                         if !take::<SHADOWED, VECTORS>(consts, frame, pool, raw, edge) {
                             break Exit::Stop;
                         }
@@ -828,11 +885,17 @@ impl<'m> Executor<'m> {
                             break Exit::Stop;
                         }
                         let target = cases.iter().find(|(c, _)| *c == x).map(|(_, b)| *b).unwrap_or(*default);
+                        if device && target as usize <= b {
+                            break Exit::Stop;
+                        }
                         if !jump(frame, pool, raw, code, target) {
                             break Exit::Stop;
                         }
                         n += 1;
                     }
+                    // A work-item's return may end it (the work-item
+                    // switch): the general step's.
+                    Term::Ret(_) if device => break Exit::Stop,
                     Term::Ret(v) => break Exit::Return(*v),
                 }
                 // A new block: `take` and `jump` set the frame's position.
@@ -841,6 +904,9 @@ impl<'m> Executor<'m> {
                 pc = frame.pc;
                 continue;
             };
+            if device && !device_op(op, &func.blocks[b].insts[pc]) {
+                break Exit::Stop;
+            }
             // In a frame with indeterminate registers, an instruction that
             // reads none of them has a result with no shadow: the general
             // step's shadow of it is dropped (shadow.rs), as below.
