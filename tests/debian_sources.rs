@@ -64,6 +64,8 @@ fn debian_simd_paths_against_their_c_references() {
         "(vpx_variance4x4_sse2)",
         "(vpx_sum_squares_2d_i16_sse2)",
         "(vpx_hadamard_8x8_sse2)",
+        "(vpx_minmax_8x8_sse2)",
+        "(vpx_sad32x16_avx2)",
         "(inner_product_single)",
         "(inner_product_double)",
         "(sse2_combine_add_u)",

@@ -833,6 +833,76 @@ fn each_rule_is_proved_and_its_spellings_meet() {
         let r = p.zext(field, 16);
         pairs.push(("an unsigned division by a power of two", l, r, vec![]));
     }
+    // min and max are associative, commutative and idempotent, and a
+    // selection among values that fit fewer bits is that selection on
+    // those bits, widened: nested either way, written with the operands
+    // either way round, at 16 or 32 bits, they meet.
+    {
+        let c = ins.bytes[2];
+        let min = |p: &mut ExprPool, op, x, y| {
+            let lt = p.cmp(op, x, y);
+            p.ite(lt, x, y)
+        };
+        let max = |p: &mut ExprPool, op, x, y| {
+            let lt = p.cmp(op, x, y);
+            p.ite(lt, y, x)
+        };
+        let (za, zb, zc) = (p.zext(a, 32), p.zext(b, 32), p.zext(c, 32));
+        let ab = min(&mut p, CmpOp::Slt, za, zb);
+        let l = min(&mut p, CmpOp::Slt, ab, zc);
+        let (ya, yb, yc) = (p.zext(a, 16), p.zext(b, 16), p.zext(c, 16));
+        let cb = min(&mut p, CmpOp::Ult, yc, yb);
+        let gt = p.cmp(CmpOp::Ult, cb, ya);
+        let r = p.ite(gt, cb, ya);
+        let r = p.zext(r, 32);
+        pairs.push(("a minimum of three nested two ways at two widths", l, r, vec![]));
+        let l = max(&mut p, CmpOp::Slt, za, zb);
+        let l = max(&mut p, CmpOp::Slt, za, l);
+        let r = max(&mut p, CmpOp::Ult, yb, ya);
+        let r = p.zext(r, 32);
+        pairs.push(("a maximum taking an operand twice", l, r, vec![]));
+        let aa = min(&mut p, CmpOp::Ult, za, za);
+        let l = min(&mut p, CmpOp::Ult, aa, ab);
+        pairs.push(("a minimum taking an operand twice", l, ab, vec![]));
+        // Words that may be negative: compared signed on their 16 bits.
+        let (s0, s1) = (p.sext(w0, 32), p.sext(w1, 32));
+        let l = min(&mut p, CmpOp::Slt, s0, s1);
+        let r = min(&mut p, CmpOp::Slt, w1, w0);
+        let r = p.sext(r, 32);
+        pairs.push(("a signed minimum of words at two widths", l, r, vec![]));
+        let l = max(&mut p, CmpOp::Slt, s0, s1);
+        let r = max(&mut p, CmpOp::Slt, w1, w0);
+        let r = p.sext(r, 32);
+        pairs.push(("a signed maximum of words at two widths", l, r, vec![]));
+    }
+    // |x - y| written by a comparison (a SAD instruction's byte absolute
+    // difference, `x <u y ? y - x : x - y`) against C's abs of the
+    // difference of the widened bytes; and of words compared signed,
+    // whose 16-bit sides wrap and still equal the magnitude's low bits.
+    {
+        let (x, y) = (p.zext(a, 16), p.zext(b, 16));
+        let lt = p.cmp(CmpOp::Ult, x, y);
+        let (yx, xy) = (p.sub(y, x), p.sub(x, y));
+        let l = p.ite(lt, yx, xy);
+        let l = p.zext(l, 32);
+        let (x32, y32) = (p.zext(a, 32), p.zext(b, 32));
+        let d = p.sub(x32, y32);
+        let zero = p.constant(32, 0);
+        let neg = p.sub(zero, d);
+        let negative = p.cmp(CmpOp::Slt, d, zero);
+        let r = p.ite(negative, neg, d);
+        pairs.push(("a byte absolute difference by comparison", l, r, vec![]));
+        let lt = p.cmp(CmpOp::Slt, w0, w1);
+        let (d10, d01) = (p.sub(w1, w0), p.sub(w0, w1));
+        let l = p.ite(lt, d10, d01);
+        let (s0, s1) = (p.sext(w0, 32), p.sext(w1, 32));
+        let d = p.sub(s0, s1);
+        let neg = p.sub(zero, d);
+        let negative = p.cmp(CmpOp::Slt, d, zero);
+        let r = p.ite(negative, neg, d);
+        let r = p.trunc(r, 16);
+        pairs.push(("a word absolute difference by comparison, wrapping", l, r, vec![]));
+    }
     for (name, l, r, path) in pairs {
         let mut n = IntNormalizer::for_path(&mut p, &path);
         let (nl, nr) = (n.normalize(&mut p, l), n.normalize(&mut p, r));
@@ -861,4 +931,191 @@ fn unbounded_sums_are_not_merged() {
     let (nl, nr) = (n.normalize(&mut p, l), n.normalize(&mut p, r));
     assert_ne!(nl, nr);
     assert!(z3_proves_equal(&mut p, &[], nl, nr).is_err());
+}
+
+/// The least and greatest absolute difference of two blocks of `rows` x
+/// `lanes` bytes as a C reference computes them (int, a serial chain
+/// seeded with 255 and 0, `d < min ? d : min`, `d > max ? d : max`) and as
+/// SSE2 does (16-bit lanes: saturating differences, PMAXSW(d, 0 - d), a
+/// PMINSW/PMAXSW per row, then a reduction tree across the lanes, the
+/// result widened from lane 0).
+fn absolute_difference_extremes(p: &mut ExprPool, rows: u32, lanes: u32) -> [(ExprId, ExprId); 2] {
+    let n = rows * lanes;
+    let (s, d) = (p.new_array("s", n), p.new_array("d", n));
+    let bytes = |p: &mut ExprPool, arr| (0..n).map(|i| p.input_byte(arr, i)).collect::<Vec<_>>();
+    let (xs, xd) = (bytes(p, s), bytes(p, d));
+    let mut c_min = p.constant(32, 255);
+    let mut c_max = p.constant(32, 0);
+    for i in 0..n as usize {
+        let (x, y) = (p.zext(xs[i], 32), p.zext(xd[i], 32));
+        let diff = p.sub(x, y);
+        let zero = p.constant(32, 0);
+        let neg = p.sub(zero, diff);
+        let negative = p.cmp(CmpOp::Slt, diff, zero);
+        let abs = p.ite(negative, neg, diff);
+        let less = p.cmp(CmpOp::Slt, abs, c_min);
+        c_min = p.ite(less, abs, c_min);
+        let more = p.cmp(CmpOp::Slt, c_max, abs);
+        c_max = p.ite(more, abs, c_max);
+    }
+    let saturating_sub = |p: &mut ExprPool, a: ExprId, b: ExprId| {
+        let (x, y) = (p.sext(a, 17), p.sext(b, 17));
+        let r = p.sub(x, y);
+        let lo = p.constant(17, (1u128 << 15).wrapping_neg());
+        let hi = p.constant(17, (1u128 << 15) - 1);
+        let below = p.cmp(CmpOp::Slt, r, lo);
+        let above = p.cmp(CmpOp::Slt, hi, r);
+        let t = p.ite(above, hi, r);
+        let t = p.ite(below, lo, t);
+        p.trunc(t, 16)
+    };
+    // As the intrinsics lower llvm.smin/smax: a < b ? a : b, a < b ? b : a.
+    let smin = |p: &mut ExprPool, a: ExprId, b: ExprId| {
+        let lt = p.cmp(CmpOp::Slt, a, b);
+        p.ite(lt, a, b)
+    };
+    let smax = |p: &mut ExprPool, a: ExprId, b: ExprId| {
+        let lt = p.cmp(CmpOp::Slt, a, b);
+        p.ite(lt, b, a)
+    };
+    let mut lane_min: Vec<ExprId> = Vec::new();
+    let mut lane_max: Vec<ExprId> = Vec::new();
+    for r in 0..rows as usize {
+        for l in 0..lanes as usize {
+            let i = r * lanes as usize + l;
+            let (x, y) = (p.zext(xs[i], 16), p.zext(xd[i], 16));
+            let diff = saturating_sub(p, x, y);
+            let zero = p.constant(16, 0);
+            let neg = saturating_sub(p, zero, diff);
+            let abs = smax(p, diff, neg);
+            if r == 0 {
+                lane_min.push(abs);
+                lane_max.push(abs);
+            } else {
+                lane_min[l] = smin(p, lane_min[l], abs);
+                lane_max[l] = smax(p, lane_max[l], abs);
+            }
+        }
+    }
+    // The reduction across lanes: lane i against lane i + half.
+    let mut half = lanes as usize / 2;
+    while half >= 1 {
+        for l in 0..half {
+            lane_min[l] = smin(p, lane_min[l], lane_min[l + half]);
+            lane_max[l] = smax(p, lane_max[l], lane_max[l + half]);
+        }
+        half /= 2;
+    }
+    let (simd_min, simd_max) = (p.zext(lane_min[0], 32), p.zext(lane_max[0], 32));
+    [(c_min, simd_min), (c_max, simd_max)]
+}
+
+/// vpx_minmax_8x8's two spellings: the C chain of 64 and the SSE2 lanes'
+/// rows and reduction tree meet in the n-ary min/max normal form.
+#[test]
+fn absolute_difference_extremes_meet_in_normal_form() {
+    let mut p = ExprPool::new();
+    let pairs = absolute_difference_extremes(&mut p, 8, 8);
+    let mut n = IntNormalizer::new();
+    for (which, (c, simd)) in ["min", "max"].iter().zip(pairs) {
+        let (nc, ns) = (n.normalize(&mut p, c), n.normalize(&mut p, simd));
+        assert_eq!(nc, ns, "{which}: the chains do not meet:\n{}\n{}", print_expr(&p, nc), print_expr(&p, ns));
+    }
+    // A smaller instance, each side proved equal to its normal form.
+    let mut p = ExprPool::new();
+    let pairs = absolute_difference_extremes(&mut p, 2, 4);
+    let mut n = IntNormalizer::new();
+    for (c, simd) in pairs {
+        for e in [c, simd] {
+            let ne = n.normalize(&mut p, e);
+            z3_proves_equal(&mut p, &[], e, ne).unwrap_or_else(|why| panic!("{} is not {}: {why}", print_expr(&p, e), print_expr(&p, ne)));
+        }
+    }
+}
+
+/// Selections that differ stay apart: the minimum of three bytes is not
+/// the minimum of two of them, nor a maximum, nor a minimum read signed
+/// where the operands may be negative (the solver shows each differs).
+#[test]
+fn different_selections_do_not_meet() {
+    let mut p = ExprPool::new();
+    let ins = inputs(&mut p);
+    let (a, b, c) = (ins.bytes[0], ins.bytes[1], ins.bytes[2]);
+    let min = |p: &mut ExprPool, op, x, y| {
+        let lt = p.cmp(op, x, y);
+        p.ite(lt, x, y)
+    };
+    let max = |p: &mut ExprPool, op, x, y| {
+        let lt = p.cmp(op, x, y);
+        p.ite(lt, y, x)
+    };
+    let (za, zb, zc) = (p.zext(a, 16), p.zext(b, 16), p.zext(c, 16));
+    let ab = min(&mut p, CmpOp::Ult, za, zb);
+    let abc = min(&mut p, CmpOp::Ult, ab, zc);
+    let max_ab = max(&mut p, CmpOp::Ult, za, zb);
+    // Bytes read signed: 0x80.. are negative, so the signed minimum of
+    // the bytes is not the unsigned one.
+    let signed_ab = min(&mut p, CmpOp::Slt, a, b);
+    let unsigned_ab = min(&mut p, CmpOp::Ult, a, b);
+    // |a - b| of bytes read unsigned against read signed.
+    let magnitude = |p: &mut ExprPool, op, x, y| {
+        let lt = p.cmp(op, x, y);
+        let (yx, xy) = (p.sub(y, x), p.sub(x, y));
+        p.ite(lt, yx, xy)
+    };
+    let unsigned_distance = magnitude(&mut p, CmpOp::Ult, a, b);
+    let signed_distance = magnitude(&mut p, CmpOp::Slt, a, b);
+    // A clamp whose bounds cross (lo > hi) is not its other nesting:
+    // max(min(v, 16), 235) is 235, min(max(v, 235), 16) is 16.
+    let v = p.zext(a, 16);
+    let (k16, k235) = (p.constant(16, 16), p.constant(16, 235));
+    let lowered = min(&mut p, CmpOp::Slt, v, k16);
+    let crossed = max(&mut p, CmpOp::Slt, lowered, k235);
+    let raised = max(&mut p, CmpOp::Slt, v, k235);
+    let other_nesting = min(&mut p, CmpOp::Slt, raised, k16);
+    let cases = [
+        ("crossed clamp bounds", crossed, other_nesting),
+        ("min of three against min of two", abc, ab),
+        ("min against max", ab, max_ab),
+        ("signed against unsigned", signed_ab, unsigned_ab),
+        ("distance read signed against unsigned", signed_distance, unsigned_distance),
+    ];
+    let mut n = IntNormalizer::new();
+    for (name, l, r) in cases {
+        let (nl, nr) = (n.normalize(&mut p, l), n.normalize(&mut p, r));
+        assert_ne!(nl, nr, "{name}: met");
+        assert!(z3_proves_equal(&mut p, &[], l, r).is_err_and(|why| why.starts_with("differ")), "{name}: not shown to differ");
+    }
+}
+
+/// The bit operations of values that fit k bits signed fit k bits signed:
+/// C's conditional negation `(x ^ s) - s`, `s = x >> 31`, of a 16-bit
+/// value cannot overflow (libvpx's quantizer computes `abs_coeff` so; the
+/// undecided overflow's poison reached its output buffer and was reported
+/// as uninitialised). The solver agrees that no value leaves the range.
+#[test]
+fn bit_operations_of_narrow_signed_values_stay_narrow() {
+    let mut p = ExprPool::new();
+    let ins = inputs(&mut p);
+    let (x, y) = (p.sext(ins.words[0], 32), p.sext(ins.bytes[1], 32));
+    let k = p.constant(32, 31);
+    let s = p.bin(BinOp::AShr, x, k);
+    let mut n = IntNormalizer::new();
+    for (op, a, b, bits) in [(BinOp::Xor, x, s, 16), (BinOp::And, x, y, 16), (BinOp::Or, y, s, 16), (BinOp::Xor, y, s, 16)] {
+        let e = p.bin(op, a, b);
+        let r = n.range(&p, e);
+        let (lo, hi) = (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1);
+        assert!(r.signed.lo >= lo && r.signed.hi <= hi, "{op:?}: {:?}", r.signed);
+        let (l, h) = (p.constant(32, lo as u128), p.constant(32, hi as u128));
+        let below = p.cmp(CmpOp::Slt, e, l);
+        let above = p.cmp(CmpOp::Slt, h, e);
+        let outside = p.or(below, above);
+        let q = Query::new(vec![], Some(outside)).with_resource_limit(20_000_000);
+        assert!(matches!(Z3Solver::new().check(&p, &q), SolverResult::Unsat), "{op:?}: a value outside");
+    }
+    // The conditional negation itself: within 16 bits plus one.
+    let flipped = p.xor(x, s);
+    let magnitude = p.sub(flipped, s);
+    let r = n.range(&p, magnitude);
+    assert!(r.signed.lo >= -32768 && r.signed.hi <= 32768, "{:?}", r.signed);
 }

@@ -91,6 +91,7 @@ known_answers!(
     a_pointer_out_of_its_array_passed_to_printf_is_undefined => "gep_passed_to_printf.c",
     broken_gep_nuw_is_undefined => "gep_nuw_broken.ll",
     kept_gep_nuw_is_no_finding => "gep_nuw_kept.ll",
+    conditional_negation_of_a_widened_value_is_equivalent => "conditional_negation.c",
 );
 
 /// An `inbounds` address computation that leaves its object is the

@@ -35,7 +35,7 @@ mod affine_bounds;
 use super::clamp_spelling::clamp_by_comparisons;
 use crate::expr::{mask, to_signed, BinOp, CmpOp, Expr, ExprId, ExprPool, Width};
 use crate::ranges::{decided_comparison, path_facts, Interval, Range, RangeAnalysis};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::rc::Rc;
 
 /// Terms a linear form (or factors a product) may hold; a longer one is
@@ -51,6 +51,11 @@ const AFFINE_TERMS: usize = 64;
 /// Deepest recursion of pushing an extension or a truncation down (past
 /// it the operation is kept as a node: still exact).
 const PUSH_DEPTH: u32 = 48;
+
+/// Most operands an n-ary minimum or maximum gathers; a longer one is kept
+/// as an operand of its own (sound, only less canonical), so the chain
+/// rebuilt at each step stays bounded.
+const MAX_SELECTED: usize = 256;
 
 /// A linear form `sum(coefficient * term) + constant` modulo 2^width;
 /// terms sorted by id, coefficients nonzero.
@@ -150,6 +155,26 @@ pub struct IntNormalizer {
     truncated: FxHashMap<(ExprId, Width), Rc<Linear>>,
     /// The affine form of each node read signed or not (affine_bounds.rs).
     affine: FxHashMap<(ExprId, bool), Option<Rc<affine_bounds::Affine>>>,
+    /// The operands of every n-ary minimum or maximum built, so that one
+    /// met again as an operand flattens into its user.
+    min_max_of: FxHashMap<ExprId, (MinMax, Rc<Vec<ExprId>>)>,
+    /// Every `abs` built (in its one shape, on the fewest bits).
+    abs_built: FxHashSet<ExprId>,
+    /// Extensions (tag 0, 1: signed) and truncations (tag 2) being worked
+    /// out: one met again inside itself is kept as a node.
+    in_progress: FxHashSet<(ExprId, Width, u8)>,
+    /// Depth of selects being lifted to their comparison's width.
+    lifting: u32,
+}
+
+/// Which n-ary selection a chain of selects computes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+struct MinMax {
+    max: bool,
+    /// Compared signed (operands that may be negative); unsigned when
+    /// written unsigned or when no operand can be negative, where both
+    /// readings order the values alike.
+    signed: bool,
 }
 
 impl Default for IntNormalizer {
@@ -183,6 +208,10 @@ impl IntNormalizer {
             extended: FxHashMap::default(),
             truncated: FxHashMap::default(),
             affine: FxHashMap::default(),
+            min_max_of: FxHashMap::default(),
+            abs_built: Default::default(),
+            in_progress: Default::default(),
+            lifting: 0,
         }
     }
 
@@ -566,7 +595,15 @@ impl IntNormalizer {
         if let Some(r) = self.extended.get(&(t, w, signed)) {
             return r.clone();
         }
+        // Met again while being worked out (pushing an extension into a
+        // select whose sides are then cut to a minimum's width can come
+        // back here): kept as a node, still exact.
+        if !self.in_progress.insert((t, w, if signed { 1 } else { 0 })) {
+            let x = if signed { pool.sext(t, w) } else { pool.zext(t, w) };
+            return Rc::new(Linear::atom(w, x));
+        }
         let r = self.extend_atom_uncached(pool, t, w, signed, depth);
+        self.in_progress.remove(&(t, w, if signed { 1 } else { 0 }));
         self.extended.insert((t, w, signed), r.clone());
         r
     }
@@ -593,6 +630,14 @@ impl IntNormalizer {
                 let z = self.extend_atom(pool, c, w, false, d);
                 return Rc::new(Linear::constant(w, 1).plus_scaled(&z, mask(w)));
             }
+            return plain(pool);
+        }
+        // An n-ary minimum or maximum, or an abs, stays whole under an
+        // extension (it was built on the fewest bits that hold its
+        // operands): pushed into its sides it would no longer be seen as
+        // one, and an abs widened to 16 bits and one widened to 32 would
+        // differ when cut back to their byte.
+        if self.min_max_of.contains_key(&t) || self.abs_built.contains(&t) {
             return plain(pool);
         }
         match pool.get(t).into_owned() {
@@ -710,7 +755,12 @@ impl IntNormalizer {
         if let Some(r) = self.truncated.get(&(t, k)) {
             return r.clone();
         }
+        if !self.in_progress.insert((t, k, 2)) {
+            let x = pool.extract(t, 0, k);
+            return self.lin_of_expr(pool, x);
+        }
         let r = self.trunc_atom_uncached(pool, t, k, depth);
+        self.in_progress.remove(&(t, k, 2));
         self.truncated.insert((t, k), r.clone());
         r
     }
@@ -755,6 +805,10 @@ impl IntNormalizer {
             // widening it again gives the select back (an abs of bytes cut
             // to a byte and widened to a lane).
             Expr::Ite(..) if self.fits_unsigned(pool, t, k) => plain(self, pool),
+            // The low bits of an n-ary minimum or maximum are cut whole: cut
+            // in its sides, the selection would be rebuilt on the wide
+            // operands and cut again (narrow_min_max).
+            Expr::Ite(..) if self.min_max_of.contains_key(&t) => plain(self, pool),
             Expr::Ite(c, a, b) => {
                 let (la, lb) = (self.lin_of_expr(pool, a), self.lin_of_expr(pool, b));
                 let (ta, tb) = (self.trunc(pool, &la, k, d), self.trunc(pool, &lb, k, d));
@@ -1018,9 +1072,71 @@ impl IntNormalizer {
             if let Some(r) = self.min_max_abs(pool, op, p, q, t, e) {
                 return r;
             }
+            if let Some(r) = self.lifted_select(pool, c, p, q, t, e) {
+                return r;
+            }
         }
         let x = pool.ite(c, et, ee);
         self.lin_of_expr(pool, x)
+    }
+
+    /// A select whose sides are narrower than the values it compares (a
+    /// clamp to bytes, its sides cut to a byte: `255 < v ? 0xff : v'`) as
+    /// the low bits of the select of wide sides whose low bits they are:
+    /// `c ? low(A) : low(B)` is `low(c ? A : B)`. Only when the wide select
+    /// takes a shape of its own (a min, max, clamp or abs), so that the
+    /// clamps of C's clip_pixel and of a saturating pack meet however
+    /// their bytes were cut.
+    fn lifted_select(
+        &mut self,
+        pool: &mut ExprPool,
+        c: ExprId,
+        p: ExprId,
+        q: ExprId,
+        t: &Rc<Linear>,
+        e: &Rc<Linear>,
+    ) -> Option<Rc<Linear>> {
+        let (k, m) = (t.width, pool.width(p));
+        if k >= m || self.lifting > 0 {
+            return None;
+        }
+        let wt = self.widened_side(pool, p, q, t, m)?;
+        let we = self.widened_side(pool, p, q, e, m)?;
+        self.lifting += 1;
+        let wide = self.select(pool, c, &wt, &we);
+        self.lifting -= 1;
+        // A plain select would be cut back into the select it came from.
+        let shaped = match wide.as_atom() {
+            Some(a) => self.min_max_of.contains_key(&a) || self.abs_built.contains(&a) || !matches!(*pool.get(a), Expr::Ite(..)),
+            None => true,
+        };
+        shaped.then(|| self.trunc(pool, &wide, k, 0))
+    }
+
+    /// A value of `m` bits whose low bits are `side`: a compared value
+    /// that cut gives it, the constant itself, or the value `side` is cut
+    /// from, cut or extended to `m` bits.
+    fn widened_side(&mut self, pool: &mut ExprPool, p: ExprId, q: ExprId, side: &Rc<Linear>, m: Width) -> Option<Rc<Linear>> {
+        let k = side.width;
+        let arm = self.build(pool, side);
+        for x in [p, q] {
+            let lx = self.lin_of_expr(pool, x);
+            let low = self.trunc(pool, &lx, k, 0);
+            if self.build(pool, &low) == arm {
+                return Some(lx);
+            }
+        }
+        if let Some(c) = side.as_constant() {
+            return Some(Rc::new(Linear::constant(m, c)));
+        }
+        let Expr::Extract { value, offset: 0, .. } = *pool.get(arm) else { return None };
+        let lv = self.lin_of_expr(pool, value);
+        if pool.width(value) >= m {
+            Some(self.trunc(pool, &lv, m, 0))
+        } else {
+            let signed = Range::tracked(pool.width(value)) && !self.ranges.range(pool, value).non_negative();
+            Some(self.extend(pool, &lv, m, signed, 0))
+        }
     }
 
     fn min_max_abs(&mut self, pool: &mut ExprPool, op: CmpOp, p: ExprId, q: ExprId, t: &Rc<Linear>, e: &Rc<Linear>) -> Option<Rc<Linear>> {
@@ -1031,8 +1147,75 @@ impl IntNormalizer {
         // `x < c + 1`, strict_against_constant), so the clamp `x <= 255 ?
         // x : 255` arrives as `x < 256 ? x : 255`: read back non-strict
         // against the neighbour, it is the minimum `x < 255 ? x : 255` is.
-        let (op, p, q) = non_strict_against_constant(pool, op, p, q)?;
-        self.min_max_abs_as_written(pool, op, p, q, t, e)
+        if let Some((op, p, q)) = non_strict_against_constant(pool, op, p, q) {
+            if let Some(r) = self.min_max_abs_as_written(pool, op, p, q, t, e) {
+                return Some(r);
+            }
+        }
+        if let Some(r) = self.monotone_clamp(pool, op, p, q, t, e) {
+            return Some(r);
+        }
+        self.difference_magnitude(pool, op, p, q, t, e)
+    }
+
+    /// `p < q ? q - p : p - q` (signed or unsigned, strict or not: where
+    /// `p = q` both sides are 0) is `|p - q|`, and with its sides swapped
+    /// `-|p - q|`: taken as the abs of the exact difference in one more
+    /// bit than `p` and `q` have, whose value fits their width unsigned,
+    /// cut to it and zero-extended (the shape `absolute_difference` gives
+    /// the OR of saturating differences), so that a SAD instruction's
+    /// byte absolute difference meets C's `abs(a - b)`. The sides must be
+    /// the difference of `p` and `q` extended as the comparison reads them
+    /// (exact when wider, and right modulo 2^w at their own width, where
+    /// |p - q| still fits).
+    fn difference_magnitude(
+        &mut self,
+        pool: &mut ExprPool,
+        op: CmpOp,
+        p: ExprId,
+        q: ExprId,
+        t: &Rc<Linear>,
+        e: &Rc<Linear>,
+    ) -> Option<Rc<Linear>> {
+        let signed = match op {
+            CmpOp::Slt | CmpOp::Sle => true,
+            CmpOp::Ult | CmpOp::Ule => false,
+            CmpOp::Eq => return None,
+        };
+        // Against a constant it is an abs or a clamp, in their own shapes.
+        if pool.as_const(p).is_some() || pool.as_const(q).is_some() {
+            return None;
+        }
+        let (w, m) = (t.width, pool.width(p));
+        if m > w || m < 2 || m + 1 > 128 {
+            return None;
+        }
+        let (lp, lq) = (self.lin_of_expr(pool, p), self.lin_of_expr(pool, q));
+        let (wp, wq) = (self.extend(pool, &lp, w, signed, 0), self.extend(pool, &lq, w, signed, 0));
+        let p_minus_q = wp.plus_scaled(&wq, mask(w));
+        let q_minus_p = p_minus_q.negated();
+        let negated = if **t == q_minus_p && **e == p_minus_q {
+            false
+        } else if **t == p_minus_q && **e == q_minus_p {
+            true
+        } else {
+            return None;
+        };
+        let (ep, eq) = (self.extend(pool, &lp, m + 1, signed, 0), self.extend(pool, &lq, m + 1, signed, 0));
+        let difference = Rc::new(ep.plus_scaled(&eq, mask(m + 1)));
+        let magnitude = self.abs(pool, &difference);
+        // As in absolute_difference: the range of |p - q| is not the join
+        // of its branches'; say it, so that the cut loses nothing.
+        if let Some(node) = magnitude.as_atom() {
+            if let Some(r) = abs_range(self.range_of(pool, &difference).signed, m + 1) {
+                if !self.ranges.facts().contains_key(&node) {
+                    self.ranges.add_fact(node, Range::from_exact(m + 1, r));
+                }
+            }
+        }
+        let low = self.trunc(pool, &magnitude, m, 0);
+        let wide = self.extend(pool, &low, w, false, 0);
+        Some(if negated { Rc::new(wide.negated()) } else { wide })
     }
 
     fn min_max_abs_as_written(
@@ -1080,13 +1263,7 @@ impl IntNormalizer {
             return Some(if pick_more { abs } else { Rc::new(abs.negated()) });
         }
         if pick_less || pick_more {
-            let (lo, hi) = if et < ee { (t.clone(), e.clone()) } else { (e.clone(), t.clone()) };
-            let cond = self.compare(pool, strict, &lo, &hi);
-            let cond = self.build(pool, &cond);
-            let (first, second) = if pick_less { (lo, hi) } else { (hi, lo) };
-            let (ef, es) = (self.build(pool, &first), self.build(pool, &second));
-            let x = pool.ite(cond, ef, es);
-            return Some(self.lin_of_expr(pool, x));
+            return Some(self.min_max(pool, MinMax { max: pick_more, signed }, t, e));
         }
         if !signed {
             return None;
@@ -1127,13 +1304,240 @@ impl IntNormalizer {
         if !pick_less && (et, ee) != (bq, bp) {
             return None;
         }
-        let ((lo, tlo), (hi, thi)) = if p < q { ((lp, tp), (lq, tq)) } else { ((lq, tq), (lp, tp)) };
-        let cond = self.compare(pool, strict, &lo, &hi);
-        let cond = self.build(pool, &cond);
-        let (first, second) = if pick_less { (tlo, thi) } else { (thi, tlo) };
-        let (ef, es) = (self.build(pool, &first), self.build(pool, &second));
-        let x = pool.ite(cond, ef, es);
-        Some(self.lin_of_expr(pool, x))
+        let signed = strict == CmpOp::Slt;
+        let wide = self.min_max(pool, MinMax { max: !pick_less, signed }, &lp, &lq);
+        Some(self.trunc(pool, &wide, k, 0))
+    }
+
+    /// `min(a, b)` or `max(a, b)` in its one n-ary shape. Taken on the
+    /// fewest bits that hold both operands (a minimum of values that fit
+    /// m bits is the extension of the minimum of their low m bits, so the
+    /// 16-bit lanes' and a 32-bit scalar's meet), unsigned when neither
+    /// can be negative; an operand that is itself such a selection of the
+    /// same kind at that width gives its operands (min is associative,
+    /// commutative and idempotent), which are sorted, merged and rebuilt
+    /// as one chain: a serial C chain of 64 and a SIMD reduction tree over
+    /// lanes and rows meet. An operand never smaller than another one (for
+    /// a maximum, never larger) is left out: the other is then chosen.
+    fn min_max(&mut self, pool: &mut ExprPool, kind: MinMax, a: &Rc<Linear>, b: &Rc<Linear>) -> Rc<Linear> {
+        let w = a.width;
+        let (ra, rb) = (self.range_of(pool, a), self.range_of(pool, b));
+        let tracked = Range::tracked(w);
+        let signed = kind.signed && !(tracked && ra.non_negative() && rb.non_negative());
+        let m = if !tracked {
+            w
+        } else if signed {
+            ra.signed.signed_bits().max(rb.signed.signed_bits())
+        } else {
+            ra.unsigned.unsigned_bits().zip(rb.unsigned.unsigned_bits()).map_or(w, |(x, y)| x.max(y))
+        };
+        // Not below the width of an operand that is itself a selection:
+        // cut, it would no longer be seen as one (a clamp's inner minimum
+        // has a narrower range than its operands).
+        let inner = [a, b].iter().filter_map(|x| self.selection_of(pool, x)).map(|(_, _, width)| width).max().unwrap_or(1);
+        let m = m.max(inner).clamp(1, w);
+        let kind = MinMax { max: kind.max, signed };
+        let mut operands: Vec<ExprId> = Vec::new();
+        for x in [a, b] {
+            let low = self.trunc(pool, x, m, 0);
+            let e = self.build(pool, &low);
+            match self.min_max_of.get(&e) {
+                Some((k, ops)) if *k == kind && operands.len() + ops.len() <= MAX_SELECTED => operands.extend(ops.iter().copied()),
+                _ => operands.push(e),
+            }
+        }
+        operands.sort();
+        operands.dedup();
+        let low = match self.clamp_inside_out(pool, kind, &operands) {
+            Some(clamp) => clamp,
+            None => {
+                let atom = self.min_max_chain(pool, kind, operands);
+                self.lin_of_expr(pool, atom)
+            }
+        };
+        self.extend(pool, &low, w, signed, 0)
+    }
+
+    /// A clamp in one nesting: `max(min(S, hi), lo)` with `lo <= hi` is
+    /// `min(max(min(S), lo), hi)` (a saturating pack clamps from below
+    /// last, C's `clip_pixel` from above last). None unless `operands`
+    /// (of a maximum) are `lo` and a minimum holding one constant `hi`.
+    fn clamp_inside_out(&mut self, pool: &mut ExprPool, kind: MinMax, operands: &[ExprId]) -> Option<Rc<Linear>> {
+        if !kind.max || operands.len() != 2 {
+            return None;
+        }
+        let m = pool.width(operands[0]);
+        let read = |c: u128| if kind.signed { to_signed(c, m) } else { c as i128 };
+        let (lo, inner) = match (pool.as_const(operands[0]), pool.as_const(operands[1])) {
+            (Some(c), None) => (c, operands[1]),
+            (None, Some(c)) => (c, operands[0]),
+            _ => return None,
+        };
+        let (inner_kind, inner_ops) = self.min_max_of.get(&inner).cloned()?;
+        if inner_kind != (MinMax { max: false, signed: kind.signed }) {
+            return None;
+        }
+        let constants: Vec<ExprId> = inner_ops.iter().copied().filter(|o| pool.as_const(*o).is_some()).collect();
+        let [hi] = constants[..] else { return None };
+        if read(pool.as_const(hi).expect("a constant")) < read(lo) {
+            return None;
+        }
+        let rest: Vec<ExprId> = inner_ops.iter().copied().filter(|o| *o != hi).collect();
+        let v = if rest.len() == 1 { rest[0] } else { self.min_max_chain(pool, inner_kind, rest) };
+        let lo = pool.constant(m, lo);
+        let mut below = vec![v, lo];
+        below.sort();
+        let raised = self.min_max_chain(pool, kind, below);
+        // The outer minimum as any other (read unsigned when the raised
+        // value cannot be negative), on the same m bits.
+        let (raised, hi) = (self.lin_of_expr(pool, raised), self.lin_of_expr(pool, hi));
+        Some(self.min_max(pool, inner_kind, &raised, &hi))
+    }
+
+    /// `K < v ? K : X` and its three twins (`v < K` instead, the constant
+    /// in the other side) where `X` is `max(v, lo)` with `lo <= K` or
+    /// `min(v, hi)` with `hi >= K`: `X` then never decreases with `v` and
+    /// is `K` at `v = K`, so the select is `min(X, K)` when it takes `K`
+    /// for `v` above `K`, `max(X, K)` when below (C's `clip_pixel`,
+    /// `v > 255 ? 255 : (v < 0 ? 0 : v)`, and a pack's clamp meet so). The
+    /// comparison must read `v` as `X` does, signed or not; whether it is
+    /// strict does not matter, as both sides agree at `v = K`.
+    fn monotone_clamp(
+        &mut self,
+        pool: &mut ExprPool,
+        op: CmpOp,
+        p: ExprId,
+        q: ExprId,
+        t: &Rc<Linear>,
+        e: &Rc<Linear>,
+    ) -> Option<Rc<Linear>> {
+        let signed = match op {
+            CmpOp::Slt | CmpOp::Sle => true,
+            CmpOp::Ult | CmpOp::Ule => false,
+            CmpOp::Eq => return None,
+        };
+        // `K < v`: the then side is taken where v is above K.
+        let (k, v, then_above) = match (pool.as_const(p), pool.as_const(q)) {
+            (Some(k), None) => (k, q, true),
+            (None, Some(k)) => (k, p, false),
+            _ => return None,
+        };
+        let (w, mc) = (t.width, pool.width(p));
+        if w < mc || !Range::tracked(w) {
+            return None;
+        }
+        let read = |c: u128, width: Width| if signed { to_signed(c, width) } else { c as i128 };
+        let kw = self.extend(pool, &Rc::new(Linear::constant(mc, k)), w, signed, 0);
+        let (x, k_then) = if **t == *kw {
+            (e.clone(), true)
+        } else if **e == *kw {
+            (t.clone(), false)
+        } else {
+            return None;
+        };
+        let (kind, ops, m) = self.selection_of(pool, &x)?;
+        if kind.signed != signed || ops.len() != 2 {
+            return None;
+        }
+        let (c, vx) = match (pool.as_const(ops[0]), pool.as_const(ops[1])) {
+            (Some(c), None) => (c, ops[1]),
+            (None, Some(c)) => (c, ops[0]),
+            _ => return None,
+        };
+        // The compared value is the selection's operand.
+        let lv = self.lin_of_expr(pool, v);
+        let same = if mc <= m {
+            let wide = self.extend(pool, &lv, m, signed, 0);
+            self.build(pool, &wide) == vx
+        } else {
+            let fits = if signed { self.fits_signed(pool, v, m) } else { self.fits_unsigned(pool, v, m) };
+            let low = self.trunc(pool, &lv, m, 0);
+            fits && self.build(pool, &low) == vx
+        };
+        if !same {
+            return None;
+        }
+        let (kv, cv) = (read(k, mc), read(c, m));
+        let through_k = if kind.max { cv <= kv } else { cv >= kv };
+        if !through_k {
+            return None;
+        }
+        let k_above = k_then == then_above;
+        Some(self.min_max(pool, MinMax { max: !k_above, signed }, &x, &kw))
+    }
+
+    /// The n-ary selection `l` is, perhaps extended as it reads: its kind,
+    /// operands and width.
+    fn selection_of(&mut self, pool: &ExprPool, l: &Linear) -> Option<(MinMax, Rc<Vec<ExprId>>, Width)> {
+        let a = l.as_atom()?;
+        if let Some((kind, ops)) = self.min_max_of.get(&a) {
+            return Some((*kind, ops.clone(), pool.width(a)));
+        }
+        let (y, sign_extended) = match *pool.get(a) {
+            Expr::ZExt(y, _) => (y, false),
+            Expr::SExt(y, _) => (y, true),
+            _ => return None,
+        };
+        let (kind, ops) = self.min_max_of.get(&y).cloned()?;
+        let keeps_value = if sign_extended { kind.signed } else { !kind.signed || self.ranges.range(pool, y).non_negative() };
+        keeps_value.then(|| (kind, ops, pool.width(y)))
+    }
+
+    /// The chain selecting the least (or greatest) of `operands` (sorted,
+    /// no two alike, all of one width), each operand that can never be
+    /// chosen left out, registered with its operands.
+    fn min_max_chain(&mut self, pool: &mut ExprPool, kind: MinMax, mut operands: Vec<ExprId>) -> ExprId {
+        let m = pool.width(operands[0]);
+        let tracked = Range::tracked(m);
+        // Bounds of each operand in the order compared, and the bound the
+        // selection cannot pass: the least upper bound for a minimum, the
+        // greatest lower bound for a maximum.
+        let mut bounds: Vec<Interval> = Vec::with_capacity(operands.len());
+        if tracked {
+            for &o in &operands {
+                let r = self.ranges.range(pool, o);
+                bounds.push(if kind.signed { r.signed } else { r.unsigned });
+            }
+            let (best, at) = if kind.max {
+                let (i, b) = bounds.iter().enumerate().max_by_key(|(i, b)| (b.lo, std::cmp::Reverse(*i))).expect("operands");
+                (b.lo, i)
+            } else {
+                let (i, b) = bounds.iter().enumerate().min_by_key(|(i, b)| (b.hi, *i)).expect("operands");
+                (b.hi, i)
+            };
+            // Operand `i` is never chosen over operand `at` when it is
+            // never on the right side of it (ties pick equal values).
+            let keep: Vec<bool> =
+                bounds.iter().enumerate().map(|(i, b)| i == at || if kind.max { b.hi > best } else { b.lo < best }).collect();
+            let mut k = keep.iter();
+            operands.retain(|_| *k.next().expect("one flag per operand"));
+            let mut k = keep.iter();
+            bounds.retain(|_| *k.next().expect("one flag per operand"));
+        }
+        let strict = if kind.signed { CmpOp::Slt } else { CmpOp::Ult };
+        let mut acc = operands[0];
+        for i in 1..operands.len() {
+            let o = operands[i];
+            let less = pool.cmp(strict, acc, o);
+            acc = if kind.max { pool.ite(less, o, acc) } else { pool.ite(less, acc, o) };
+            if tracked && !self.min_max_of.contains_key(&acc) {
+                // The exact bounds of the selection (the join of its
+                // sides' is wider): min of values in [l_i, h_i] lies in
+                // [min l_i, min h_i], max in [max l_i, max h_i].
+                let chosen = &bounds[..=i];
+                let pick = |f: fn(i128, i128) -> i128, g: fn(&Interval) -> i128| chosen.iter().map(g).reduce(f).expect("operands");
+                let exact = if kind.max {
+                    Interval::new(pick(i128::max, |b| b.lo), pick(i128::max, |b| b.hi))
+                } else {
+                    Interval::new(pick(i128::min, |b| b.lo), pick(i128::min, |b| b.hi))
+                };
+                if !self.ranges.facts().contains_key(&acc) {
+                    self.ranges.add_fact(acc, Range::from_exact(m, exact));
+                }
+            }
+            self.min_max_of.entry(acc).or_insert_with(|| (kind, Rc::new(operands[..=i].to_vec())));
+        }
+        acc
     }
 
     /// Whether `e` is never negative and fits `bits` bits unsigned.
@@ -1188,6 +1592,7 @@ impl IntNormalizer {
         }
         let (en, ex) = (self.build(pool, &minus), self.build(pool, &x));
         let r = pool.ite(cond, en, ex);
+        self.abs_built.insert(r);
         self.lin_of_expr(pool, r)
     }
 

@@ -332,6 +332,19 @@ fn binary(r: &mut Range, op: BinOp, a: Range, b: Range) {
             let bits = 128 - top.leading_zeros();
             r.narrow_unsigned(Interval::new(0, (1i128 << bits) - 1));
         }
+        _ => {}
+    }
+    if let BinOp::And | BinOp::Or | BinOp::Xor = op {
+        // Operands whose bits from k - 1 up are copies of their sign give a
+        // result whose bits from k - 1 up are copies of its own: C's
+        // conditional negation `(x ^ s) - s` with `s = x >> 31` stays
+        // within x's bits, and so does not overflow.
+        let k = a.signed.signed_bits().max(b.signed.signed_bits());
+        if k < r.width {
+            r.narrow_signed(Interval::new(-(1i128 << (k - 1)), (1i128 << (k - 1)) - 1));
+        }
+    }
+    match op {
         BinOp::LShr | BinOp::UDiv => r.narrow_unsigned(Interval::new(0, a.unsigned.hi)),
         // By a known amount below the width: floor division by 2^k, which
         // keeps the order of values.
