@@ -163,8 +163,6 @@ pub struct IntNormalizer {
     /// Extensions (tag 0, 1: signed) and truncations (tag 2) being worked
     /// out: one met again inside itself is kept as a node.
     in_progress: FxHashSet<(ExprId, Width, u8)>,
-    /// Depth of selects being lifted to their comparison's width.
-    lifting: u32,
 }
 
 /// Which n-ary selection a chain of selects computes.
@@ -211,7 +209,6 @@ impl IntNormalizer {
             min_max_of: FxHashMap::default(),
             abs_built: Default::default(),
             in_progress: Default::default(),
-            lifting: 0,
         }
     }
 
@@ -1072,71 +1069,9 @@ impl IntNormalizer {
             if let Some(r) = self.min_max_abs(pool, op, p, q, t, e) {
                 return r;
             }
-            if let Some(r) = self.lifted_select(pool, c, p, q, t, e) {
-                return r;
-            }
         }
         let x = pool.ite(c, et, ee);
         self.lin_of_expr(pool, x)
-    }
-
-    /// A select whose sides are narrower than the values it compares (a
-    /// clamp to bytes, its sides cut to a byte: `255 < v ? 0xff : v'`) as
-    /// the low bits of the select of wide sides whose low bits they are:
-    /// `c ? low(A) : low(B)` is `low(c ? A : B)`. Only when the wide select
-    /// takes a shape of its own (a min, max, clamp or abs), so that the
-    /// clamps of C's clip_pixel and of a saturating pack meet however
-    /// their bytes were cut.
-    fn lifted_select(
-        &mut self,
-        pool: &mut ExprPool,
-        c: ExprId,
-        p: ExprId,
-        q: ExprId,
-        t: &Rc<Linear>,
-        e: &Rc<Linear>,
-    ) -> Option<Rc<Linear>> {
-        let (k, m) = (t.width, pool.width(p));
-        if k >= m || self.lifting > 0 {
-            return None;
-        }
-        let wt = self.widened_side(pool, p, q, t, m)?;
-        let we = self.widened_side(pool, p, q, e, m)?;
-        self.lifting += 1;
-        let wide = self.select(pool, c, &wt, &we);
-        self.lifting -= 1;
-        // A plain select would be cut back into the select it came from.
-        let shaped = match wide.as_atom() {
-            Some(a) => self.min_max_of.contains_key(&a) || self.abs_built.contains(&a) || !matches!(*pool.get(a), Expr::Ite(..)),
-            None => true,
-        };
-        shaped.then(|| self.trunc(pool, &wide, k, 0))
-    }
-
-    /// A value of `m` bits whose low bits are `side`: a compared value
-    /// that cut gives it, the constant itself, or the value `side` is cut
-    /// from, cut or extended to `m` bits.
-    fn widened_side(&mut self, pool: &mut ExprPool, p: ExprId, q: ExprId, side: &Rc<Linear>, m: Width) -> Option<Rc<Linear>> {
-        let k = side.width;
-        let arm = self.build(pool, side);
-        for x in [p, q] {
-            let lx = self.lin_of_expr(pool, x);
-            let low = self.trunc(pool, &lx, k, 0);
-            if self.build(pool, &low) == arm {
-                return Some(lx);
-            }
-        }
-        if let Some(c) = side.as_constant() {
-            return Some(Rc::new(Linear::constant(m, c)));
-        }
-        let Expr::Extract { value, offset: 0, .. } = *pool.get(arm) else { return None };
-        let lv = self.lin_of_expr(pool, value);
-        if pool.width(value) >= m {
-            Some(self.trunc(pool, &lv, m, 0))
-        } else {
-            let signed = Range::tracked(pool.width(value)) && !self.ranges.range(pool, value).non_negative();
-            Some(self.extend(pool, &lv, m, signed, 0))
-        }
     }
 
     fn min_max_abs(&mut self, pool: &mut ExprPool, op: CmpOp, p: ExprId, q: ExprId, t: &Rc<Linear>, e: &Rc<Linear>) -> Option<Rc<Linear>> {
@@ -1151,9 +1086,6 @@ impl IntNormalizer {
             if let Some(r) = self.min_max_abs_as_written(pool, op, p, q, t, e) {
                 return Some(r);
             }
-        }
-        if let Some(r) = self.monotone_clamp(pool, op, p, q, t, e) {
-            return Some(r);
         }
         self.difference_magnitude(pool, op, p, q, t, e)
     }
@@ -1348,122 +1280,9 @@ impl IntNormalizer {
         }
         operands.sort();
         operands.dedup();
-        let low = match self.clamp_inside_out(pool, kind, &operands) {
-            Some(clamp) => clamp,
-            None => {
-                let atom = self.min_max_chain(pool, kind, operands);
-                self.lin_of_expr(pool, atom)
-            }
-        };
+        let atom = self.min_max_chain(pool, kind, operands);
+        let low = self.lin_of_expr(pool, atom);
         self.extend(pool, &low, w, signed, 0)
-    }
-
-    /// A clamp in one nesting: `max(min(S, hi), lo)` with `lo <= hi` is
-    /// `min(max(min(S), lo), hi)` (a saturating pack clamps from below
-    /// last, C's `clip_pixel` from above last). None unless `operands`
-    /// (of a maximum) are `lo` and a minimum holding one constant `hi`.
-    fn clamp_inside_out(&mut self, pool: &mut ExprPool, kind: MinMax, operands: &[ExprId]) -> Option<Rc<Linear>> {
-        if !kind.max || operands.len() != 2 {
-            return None;
-        }
-        let m = pool.width(operands[0]);
-        let read = |c: u128| if kind.signed { to_signed(c, m) } else { c as i128 };
-        let (lo, inner) = match (pool.as_const(operands[0]), pool.as_const(operands[1])) {
-            (Some(c), None) => (c, operands[1]),
-            (None, Some(c)) => (c, operands[0]),
-            _ => return None,
-        };
-        let (inner_kind, inner_ops) = self.min_max_of.get(&inner).cloned()?;
-        if inner_kind != (MinMax { max: false, signed: kind.signed }) {
-            return None;
-        }
-        let constants: Vec<ExprId> = inner_ops.iter().copied().filter(|o| pool.as_const(*o).is_some()).collect();
-        let [hi] = constants[..] else { return None };
-        if read(pool.as_const(hi).expect("a constant")) < read(lo) {
-            return None;
-        }
-        let rest: Vec<ExprId> = inner_ops.iter().copied().filter(|o| *o != hi).collect();
-        let v = if rest.len() == 1 { rest[0] } else { self.min_max_chain(pool, inner_kind, rest) };
-        let lo = pool.constant(m, lo);
-        let mut below = vec![v, lo];
-        below.sort();
-        let raised = self.min_max_chain(pool, kind, below);
-        // The outer minimum as any other (read unsigned when the raised
-        // value cannot be negative), on the same m bits.
-        let (raised, hi) = (self.lin_of_expr(pool, raised), self.lin_of_expr(pool, hi));
-        Some(self.min_max(pool, inner_kind, &raised, &hi))
-    }
-
-    /// `K < v ? K : X` and its three twins (`v < K` instead, the constant
-    /// in the other side) where `X` is `max(v, lo)` with `lo <= K` or
-    /// `min(v, hi)` with `hi >= K`: `X` then never decreases with `v` and
-    /// is `K` at `v = K`, so the select is `min(X, K)` when it takes `K`
-    /// for `v` above `K`, `max(X, K)` when below (C's `clip_pixel`,
-    /// `v > 255 ? 255 : (v < 0 ? 0 : v)`, and a pack's clamp meet so). The
-    /// comparison must read `v` as `X` does, signed or not; whether it is
-    /// strict does not matter, as both sides agree at `v = K`.
-    fn monotone_clamp(
-        &mut self,
-        pool: &mut ExprPool,
-        op: CmpOp,
-        p: ExprId,
-        q: ExprId,
-        t: &Rc<Linear>,
-        e: &Rc<Linear>,
-    ) -> Option<Rc<Linear>> {
-        let signed = match op {
-            CmpOp::Slt | CmpOp::Sle => true,
-            CmpOp::Ult | CmpOp::Ule => false,
-            CmpOp::Eq => return None,
-        };
-        // `K < v`: the then side is taken where v is above K.
-        let (k, v, then_above) = match (pool.as_const(p), pool.as_const(q)) {
-            (Some(k), None) => (k, q, true),
-            (None, Some(k)) => (k, p, false),
-            _ => return None,
-        };
-        let (w, mc) = (t.width, pool.width(p));
-        if w < mc || !Range::tracked(w) {
-            return None;
-        }
-        let read = |c: u128, width: Width| if signed { to_signed(c, width) } else { c as i128 };
-        let kw = self.extend(pool, &Rc::new(Linear::constant(mc, k)), w, signed, 0);
-        let (x, k_then) = if **t == *kw {
-            (e.clone(), true)
-        } else if **e == *kw {
-            (t.clone(), false)
-        } else {
-            return None;
-        };
-        let (kind, ops, m) = self.selection_of(pool, &x)?;
-        if kind.signed != signed || ops.len() != 2 {
-            return None;
-        }
-        let (c, vx) = match (pool.as_const(ops[0]), pool.as_const(ops[1])) {
-            (Some(c), None) => (c, ops[1]),
-            (None, Some(c)) => (c, ops[0]),
-            _ => return None,
-        };
-        // The compared value is the selection's operand.
-        let lv = self.lin_of_expr(pool, v);
-        let same = if mc <= m {
-            let wide = self.extend(pool, &lv, m, signed, 0);
-            self.build(pool, &wide) == vx
-        } else {
-            let fits = if signed { self.fits_signed(pool, v, m) } else { self.fits_unsigned(pool, v, m) };
-            let low = self.trunc(pool, &lv, m, 0);
-            fits && self.build(pool, &low) == vx
-        };
-        if !same {
-            return None;
-        }
-        let (kv, cv) = (read(k, mc), read(c, m));
-        let through_k = if kind.max { cv <= kv } else { cv >= kv };
-        if !through_k {
-            return None;
-        }
-        let k_above = k_then == then_above;
-        Some(self.min_max(pool, MinMax { max: !k_above, signed }, &x, &kw))
     }
 
     /// The n-ary selection `l` is, perhaps extended as it reads: its kind,
