@@ -22,6 +22,7 @@ common::fixture_tests!(
     out_of_order_queue,
     device_builtins,
     struct_argument,
+    struct_argument_sizes,
     large_ndrange,
     kernel_from_file,
     buffer_rect,
@@ -98,6 +99,7 @@ fn every_fixture_is_listed() {
         "reduction_associative",
         "device_builtins",
         "struct_argument",
+        "struct_argument_sizes",
         "large_ndrange",
         "kernel_from_file",
         "buffer_rect",
@@ -207,9 +209,15 @@ fn fixtures_hold_on_real_opencl() {
     }
     let repo = common::repo();
     let tmp = tempfile::tempdir().unwrap();
-    for name in
-        ["api_misuse_error_codes", "buffer_rect", "device_builtins", "large_ndrange", "build_options_and_headers", "separate_compilation"]
-    {
+    for name in [
+        "api_misuse_error_codes",
+        "buffer_rect",
+        "device_builtins",
+        "large_ndrange",
+        "build_options_and_headers",
+        "separate_compilation",
+        "struct_argument_sizes",
+    ] {
         let exe = tmp.path().join(name);
         let built = std::process::Command::new("clang-19")
             .args(["-w", "-DNATIVE_POCL", "-I"])

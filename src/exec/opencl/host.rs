@@ -293,9 +293,12 @@ impl<'m> Executor<'m> {
         let Some(p) = module.functions.get(kernel).and_then(|f| f.params.get(index)) else {
             return Ok(self.int_result(32, -1));
         };
-        let (space, size) = match p.ty {
-            Type::Ptr { addr_space } => (addr_space, 8),
-            ref t => (0, t.size()),
+        // A struct passed by value is a pointer to a `byval` copy in the
+        // IR; the host sets it with the struct's size, not a pointer's.
+        let (space, size) = match (p.byval, &p.ty) {
+            (Some((bytes, _)), _) => (0, bytes),
+            (None, Type::Ptr { addr_space }) => (*addr_space, 8),
+            (None, t) => (0, t.size()),
         };
         self.write_int(state, c.args[3][0], 32, space as u128, loc)?;
         self.write_int(state, c.args[4][0], 64, size as u128, loc)?;
