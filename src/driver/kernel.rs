@@ -81,7 +81,21 @@ pub fn run_kernel(loaded: &Loaded, run: &KernelRun, config: &Config) -> Result<K
             return Err(DriverError::UnknownParameter { name: k.clone(), kernel: kf.name.clone() });
         }
     }
-    let args = kf.params.iter().map(|p| super::kernel_args::standalone_arg(p, run.fixed.get(&p.name))).collect::<Result<Vec<_>, _>>()?;
+    let args = kf
+        .params
+        .iter()
+        .map(|p| {
+            let given = run.fixed.get(&p.name);
+            // A CUDA kernel carries no OpenCL argument types: a pointer's
+            // element comes from the debug information, so that
+            // `--arg idx=16:values:3,1` gives ints to an `int *`.
+            if p.cl_type.is_none() && given.is_some() {
+                let p = super::kernel_args::with_debug_element(p, &module.debug_types);
+                return super::kernel_args::standalone_arg(&p, given);
+            }
+            super::kernel_args::standalone_arg(p, given)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let nd = run.ndrange;
     let one_group = run.mode == RaceMode::Enumerate
         && run.only_groups.is_none()

@@ -7,6 +7,7 @@
 
 use crate::driver::DriverError;
 use crate::exec::StandaloneArg;
+use crate::ir::debug_types::{CType, DebugTypes, Encoding};
 use crate::ir::{Param, Type};
 
 /// The argument for parameter `p`, given `given` by `--arg` or not.
@@ -53,6 +54,47 @@ pub(super) fn standalone_arg(p: &Param, given: Option<&String>) -> Result<Standa
                 None => Ok(StandaloneArg::Symbolic { widths }),
             }
         }
+    }
+}
+
+/// `p` with the element of its pointer type spelled as OpenCL's
+/// `kernel_arg_base_type` spells it (`int*`, `uchar*`), read from the
+/// debug information of the variables named as `p` when they all agree on
+/// a pointer to an arithmetic type; `p` as it is otherwise (its elements
+/// stay bytes).
+pub(super) fn with_debug_element(p: &Param, types: &DebugTypes) -> Param {
+    let mut spellings = types.of(&p.name).map(|t| match t {
+        CType::Pointer { pointee: Some(e) } => opencl_scalar_name(e),
+        _ => None,
+    });
+    let first = spellings.next().flatten();
+    let mut out = p.clone();
+    if first.is_some() && spellings.all(|s| s == first) {
+        out.cl_type = first.map(|s| format!("{s}*"));
+    }
+    out
+}
+
+/// OpenCL's name of the arithmetic C type `t` (through typedefs): `int`,
+/// `uint`, `uchar`, `float`...; None for any other type.
+fn opencl_scalar_name(t: &CType) -> Option<&'static str> {
+    match t {
+        CType::Typedef { base, .. } => opencl_scalar_name(base),
+        CType::Basic { bytes, encoding, .. } => Some(match (encoding, bytes) {
+            (Encoding::Signed, 1) => "char",
+            (Encoding::Unsigned, 1) => "uchar",
+            (Encoding::Signed, 2) => "short",
+            (Encoding::Unsigned, 2) => "ushort",
+            (Encoding::Signed, 4) => "int",
+            (Encoding::Unsigned, 4) => "uint",
+            (Encoding::Signed, 8) => "long",
+            (Encoding::Unsigned, 8) => "ulong",
+            (Encoding::Float, 2) => "half",
+            (Encoding::Float, 4) => "float",
+            (Encoding::Float, 8) => "double",
+            _ => return None,
+        }),
+        _ => None,
     }
 }
 

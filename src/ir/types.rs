@@ -722,6 +722,14 @@ pub struct Global {
     pub element: Option<crate::expr::ElementType>,
 }
 
+impl Global {
+    /// A CUDA `extern __shared__` array: shared memory with no size of its
+    /// own (the launch's dynamic shared memory gives it one).
+    pub fn is_dynamic_shared(&self) -> bool {
+        self.addr_space == super::LOCAL_SPACE && self.init.is_none() && self.size == 0
+    }
+}
+
 /// A translated LLVM module: the unit the executor runs.
 #[derive(Clone, Debug, Default)]
 pub struct Module {

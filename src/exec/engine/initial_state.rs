@@ -24,7 +24,16 @@ impl<'m> Executor<'m> {
             // A function-local static (a CUDA kernel's `__shared__` array)
             // is named as its source declares it.
             let name = crate::ir::local_static_name(&g.name).map_or_else(|| g.name.clone(), str::to_string);
-            let id = memory.allocate(&mut self.cx.pool, g.size, g.align, ObjectKind::Global, name);
+            // An `extern __shared__` array has no size until a launch from
+            // a host program gives it one (cuda_runtime.rs,
+            // `place_dynamic_shared`); a kernel run alone reads it as an
+            // unsized `__local` buffer, like a `__local` argument given no
+            // size, not as an object of 0 bytes.
+            let id = if g.is_dynamic_shared() {
+                memory.allocate_address_only(&mut self.cx.pool, name, g.addr_space)
+            } else {
+                memory.allocate(&mut self.cx.pool, g.size, g.align, ObjectKind::Global, name)
+            };
             memory.object_mut(id).addr_space = g.addr_space;
             memory.object_mut(id).element = g.element;
             self.global_addr.push(memory.object(id).base);

@@ -414,11 +414,7 @@ impl<'m> Executor<'m> {
     /// own, like a `__local` argument. None if the memory limit refuses it.
     pub(super) fn place_dynamic_shared(&mut self, memory: &mut Memory, bytes: u64) -> Option<()> {
         let module = self.cx.module;
-        let externs: Vec<usize> = (0..module.globals.len())
-            .filter(|&g| {
-                module.globals[g].addr_space == crate::ir::LOCAL_SPACE && module.globals[g].init.is_none() && module.globals[g].size == 0
-            })
-            .collect();
+        let externs: Vec<usize> = (0..module.globals.len()).filter(|&g| module.globals[g].is_dynamic_shared()).collect();
         let Some(&first) = externs.first() else { return Some(()) };
         let name = crate::ir::local_static_name(&module.globals[first].name).unwrap_or(&module.globals[first].name).to_string();
         let obj = self.argument_buffer(memory, bytes, crate::ir::LOCAL_SPACE, name)?;
