@@ -311,3 +311,25 @@ fn cuda_interleaved_reduction_splits_every_warp() {
     assert!(found[0].1.starts_with("warp divergence: threads 0 and 1 of warp 0 of block (0,0,0) take different directions"), "{found:?}");
     assert_clean(&run, &json);
 }
+
+#[test]
+fn cuda_a_strided_read_needs_a_transaction_per_thread() {
+    let (run, json) = run("copy_strided_cuda", &[]);
+    assert_eq!(
+        of_kind(&json, "uncoalesced-access"),
+        vec![(
+            7,
+            "uncoalesced access: a warp's read of global buffer `in` needs 32 transactions of 32 bytes (16 lines of 128 bytes) where 4 \
+             would do; threads 0 and 1 of warp 0 of block (0,0,0) access bytes 64 apart (warp size 32)"
+                .to_string()
+        )]
+    );
+    assert_clean(&run, &json);
+}
+
+#[test]
+fn cuda_a_contiguous_copy_is_coalesced() {
+    let (run, json) = run("copy_coalesced_cuda", &[]);
+    assert_no_perf_findings(&json);
+    assert_clean(&run, &json);
+}
