@@ -115,6 +115,7 @@ common::fixture_tests!(
     struct_assign_same_slot_race,
     struct_assign_own_slot_ok,
     data_dependent_sync_switches_to_pair,
+    read_only_input_written,
 );
 
 #[test]
