@@ -69,6 +69,11 @@ common::fixture_tests!(
     kernel_faults_past_limit,
     graph_capture,
     dynamic_parallelism,
+    uninitialised_host_data_in_kernel,
+    struct_argument,
+    vector_add_float4,
+    freed_before_launch,
+    grid_rounded_up_no_guard,
 );
 
 /// The report of a fixture, run with `--json -`.
