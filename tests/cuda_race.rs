@@ -116,6 +116,9 @@ common::fixture_tests!(
     struct_assign_own_slot_ok,
     data_dependent_sync_switches_to_pair,
     read_only_input_written,
+    null_argument_dereferenced,
+    null_argument_checked_ok,
+    barrier_divergence_large_grid,
 );
 
 #[test]
