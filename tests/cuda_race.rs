@@ -119,6 +119,10 @@ common::fixture_tests!(
     null_argument_dereferenced,
     null_argument_checked_ok,
     barrier_divergence_large_grid,
+    dynamic_shared_written_ok,
+    dynamic_shared_never_written,
+    scatter_given_indices_race,
+    scatter_given_indices_ok,
 );
 
 #[test]
