@@ -41,4 +41,10 @@ pub trait DeviceState {
     /// may hold (values assumed arbitrary that no device need produce);
     /// None when the witness stands.
     fn unconfirmable_because(&self, pool: &ExprPool, path: &[ExprId]) -> Option<&'static str>;
+
+    /// Whether the running work-item runs alone on concrete ids with no
+    /// bookkeeping of the device's between its instructions (an
+    /// enumerated NDRange without warp lockstep or a grid barrier), so
+    /// that its pure instructions may run on the fast concrete tier.
+    fn items_run_alone_on_concrete_ids(&self) -> bool;
 }

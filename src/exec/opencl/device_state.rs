@@ -73,4 +73,8 @@ impl DeviceState for Gpu {
         crate::exec::opencl::havoc::mentions_fresh_from(pool, path.iter().copied(), from)
             .then_some(crate::exec::opencl::havoc::HAVOC_REASON)
     }
+
+    fn items_run_alone_on_concrete_ids(&self) -> bool {
+        self.mode == crate::report::RaceMode::Enumerate && self.lockstep.is_none() && self.grid.is_none()
+    }
 }

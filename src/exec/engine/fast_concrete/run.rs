@@ -11,6 +11,7 @@
 use super::decode::{CastKind, ConstLanes, Edge, FastFunc, Op, Src, Term};
 use super::raw_lanes::{Raw, RawRegs};
 use super::raw_ops::{raw_step, RawStep};
+use crate::exec::engine::device::DeviceState;
 use crate::exec::engine::executor::Executor;
 use crate::exec::engine::state::{Frame, State};
 use crate::exec::ops::int_ops::icmp;
@@ -794,12 +795,8 @@ impl<'m> Executor<'m> {
     /// step's. Device rules are host rules with fewer undefined cases
     /// (int_ops.rs, cast_ops.rs: only `nsw` overflow), so an operation the
     /// tier runs, defined by the host's, gives the device's result too.
-    fn device_code_runs_fast(&self, gpu: &crate::exec::opencl::workitems::Gpu) -> bool {
-        gpu.mode == crate::report::RaceMode::Enumerate
-            && gpu.lockstep.is_none()
-            && gpu.grid.is_none()
-            && !self.cx.module.is_cuda()
-            && self.cx.config.perf.is_none()
+    fn device_code_runs_fast(&self, gpu: &crate::exec::models::Device) -> bool {
+        gpu.items_run_alone_on_concrete_ids() && !self.cx.module.is_cuda() && self.cx.config.perf.is_none()
     }
 
     /// Runs the running frame's instructions while they are the tier's,
