@@ -1109,11 +1109,7 @@ impl IntNormalizer {
         t: &Rc<Linear>,
         e: &Rc<Linear>,
     ) -> Option<Rc<Linear>> {
-        let signed = match op {
-            CmpOp::Slt | CmpOp::Sle => true,
-            CmpOp::Ult | CmpOp::Ule => false,
-            CmpOp::Eq => return None,
-        };
+        let signed = ordered_signedness(op)?;
         // Against a constant it is an abs or a clamp, in their own shapes.
         if pool.as_const(p).is_some() || pool.as_const(q).is_some() {
             return None;
@@ -1159,11 +1155,7 @@ impl IntNormalizer {
         t: &Rc<Linear>,
         e: &Rc<Linear>,
     ) -> Option<Rc<Linear>> {
-        let signed = match op {
-            CmpOp::Slt | CmpOp::Sle => true,
-            CmpOp::Ult | CmpOp::Ule => false,
-            CmpOp::Eq => return None,
-        };
+        let signed = ordered_signedness(op)?;
         let strict = if signed { CmpOp::Slt } else { CmpOp::Ult };
         if t.width < pool.width(p) {
             return self.narrow_min_max(pool, strict, p, q, t, e);
@@ -1546,4 +1538,14 @@ fn strict_against_constant(pool: &mut ExprPool, op: CmpOp, a: ExprId, b: ExprId)
         }
     }
     (op, a, b)
+}
+
+/// Whether an ordering comparison reads its operands signed; None for
+/// `==`, which orders nothing.
+fn ordered_signedness(op: CmpOp) -> Option<bool> {
+    match op {
+        CmpOp::Slt | CmpOp::Sle => Some(true),
+        CmpOp::Ult | CmpOp::Ule => Some(false),
+        CmpOp::Eq => None,
+    }
 }
