@@ -507,10 +507,13 @@ impl<'m> Executor<'m> {
             self.note_symbolic_access_limit(state, access.object, "read");
             return smallvec::smallvec![zero; len as usize];
         }
-        let run = o.bytes.base_input_run().filter(|_| size > INPUT_AT_BYTES && o.ranged.is_none());
+        // Only a large, unranged object is asked whether it holds one
+        // input in order (`base_input_run` walks every page).
+        let input_run =
+            |o: &crate::memory::MemoryObject| (size > INPUT_AT_BYTES && o.ranged.is_none()).then(|| o.bytes.base_input_run()).flatten();
         let base: Vec<ExprId> = if let Some(b) = o.bytes.base_uniform(&mut self.cx.pool) {
             vec![b; len as usize]
-        } else if let Some((array, first)) = run {
+        } else if let Some((array, first)) = input_run(o) {
             // Exact whatever the size: byte k of the read is the input's
             // byte at first + offset + k. (A ranged input keeps its
             // selects, which constrain every element it may read.)
