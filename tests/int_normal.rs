@@ -903,6 +903,35 @@ fn each_rule_is_proved_and_its_spellings_meet() {
         let r = p.trunc(r, 16);
         pairs.push(("a word absolute difference by comparison, wrapping", l, r, vec![]));
     }
+    // A clamp to a byte nested either way: C's `clip_pixel(dest + trans)`
+    // on 32 bits with the upper test outside, its byte taken afterwards,
+    // against a saturating pack of the 16-bit sum, lower test outside
+    // (libvpx's inverse DCT added to a prediction). Equal on every input
+    // only because the 16-bit sum cannot wrap: `trans` is bounded.
+    {
+        let x = p.sext(w0, 32);
+        let (lo, hi) = (p.constant(32, (-2048i128) as u128), p.constant(32, 2047));
+        let (ge, le) = (p.cmp(CmpOp::Sle, lo, x), p.cmp(CmpOp::Sle, x, hi));
+        let bounded = vec![p.and(ge, le)];
+        let (top8, zero8) = (p.constant(8, 255), p.constant(8, 0));
+        let v32 = p.zext(a, 32);
+        let v32 = p.add(v32, x);
+        let (top32, zero32) = (p.constant(32, 255), p.constant(32, 0));
+        let above = p.cmp(CmpOp::Slt, top32, v32);
+        let negative = p.cmp(CmpOp::Slt, v32, zero32);
+        let low = p.trunc(v32, 8);
+        let raised = p.ite(negative, zero8, low);
+        let l = p.ite(above, top8, raised);
+        let v16 = p.zext(a, 16);
+        let v16 = p.add(v16, w0);
+        let (top16, zero16) = (p.constant(16, 255), p.constant(16, 0));
+        let above = p.cmp(CmpOp::Slt, top16, v16);
+        let negative = p.cmp(CmpOp::Slt, v16, zero16);
+        let low = p.trunc(v16, 8);
+        let lowered = p.ite(above, top8, low);
+        let r = p.ite(negative, zero8, lowered);
+        pairs.push(("a clamp to a byte nested either way, compared on wider values", l, r, bounded));
+    }
     for (name, l, r, path) in pairs {
         let mut n = IntNormalizer::for_path(&mut p, &path);
         let (nl, nr) = (n.normalize(&mut p, l), n.normalize(&mut p, r));
@@ -1073,8 +1102,19 @@ fn different_selections_do_not_meet() {
     let crossed = max(&mut p, CmpOp::Slt, lowered, k235);
     let raised = max(&mut p, CmpOp::Slt, v, k235);
     let other_nesting = min(&mut p, CmpOp::Slt, raised, k16);
+    // The same with byte sides, as C's clip_pixel cut to a byte is: the
+    // tests may hold together (16 < v < 235), so the nesting matters.
+    let (k8_16, k8_235) = (p.constant(8, 16), p.constant(8, 235));
+    let low = p.trunc(v, 8);
+    let above = p.cmp(CmpOp::Slt, k16, v);
+    let below = p.cmp(CmpOp::Slt, v, k235);
+    let raised = p.ite(below, k8_235, low);
+    let upper_outside = p.ite(above, k8_16, raised);
+    let lowered = p.ite(above, k8_16, low);
+    let lower_outside = p.ite(below, k8_235, lowered);
     let cases = [
         ("crossed clamp bounds", crossed, other_nesting),
+        ("crossed byte clamp bounds", upper_outside, lower_outside),
         ("min of three against min of two", abc, ab),
         ("min against max", ab, max_ab),
         ("signed against unsigned", signed_ab, unsigned_ab),

@@ -32,7 +32,7 @@
 
 mod affine_bounds;
 
-use super::clamp_spelling::clamp_by_comparisons;
+use super::clamp_spelling::{clamp_by_comparisons, clamp_lower_test_outside};
 use crate::expr::{mask, to_signed, BinOp, CmpOp, Expr, ExprId, ExprPool, Width};
 use crate::ranges::{decided_comparison, path_facts, Interval, Range, RangeAnalysis};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -358,7 +358,7 @@ impl IntNormalizer {
                 self.compare(pool, op, &la, &lb)
             }
             Expr::Ite(c, t, e) => {
-                if let Some(respelt) = clamp_by_comparisons(pool, c, t, e) {
+                if let Some(respelt) = clamp_by_comparisons(pool, c, t, e).or_else(|| clamp_lower_test_outside(pool, c, t, e)) {
                     self.normalize(pool, respelt);
                     return self.normal[&respelt].clone();
                 }

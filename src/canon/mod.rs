@@ -18,7 +18,8 @@
 //! `associativity`, tried before the e-graph), `int_normal.rs` (the normal
 //! form of integer sums, products, extensions and comparisons, which needs
 //! no assumption), `clamp_spelling.rs` (a clamp written with a mask test
-//! respelt with comparisons, for that normal form), `packed_lanes.rs`
+//! respelt with comparisons, and a byte clamp's two tests put in one
+//! nesting, for that normal form), `packed_lanes.rs`
 //! (lanes packed in one word rewritten lane by lane, with the byte
 //! multiply and saturating add in their SIMD spelling, before that
 //! normal form), `case_split.rs` (a check split on the input bytes a
