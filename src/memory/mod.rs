@@ -154,6 +154,10 @@ pub struct MemoryObject {
     pub ranged: Option<ranged_input::RangedInput>,
 }
 
+/// How many recently found objects `object_near` tries before its tree
+/// search.
+const RECENT_HITS: usize = 4;
+
 /// The objects of one state. Cloning is cheap: objects are shared until
 /// written.
 #[derive(Clone, Default)]
@@ -161,9 +165,12 @@ pub struct Memory {
     objects: Vec<Rc<MemoryObject>>,
     by_base: BTreeMap<u64, ObjectId>,
     next_address: u64,
-    /// The object of the last lookup: consecutive accesses mostly hit the
-    /// same object, and this skips the tree search.
-    last_hit: std::cell::Cell<Option<ObjectId>>,
+    /// The objects of the last few lookups, most recent first: a loop or
+    /// a kernel's work-item goes back and forth between a few objects
+    /// (`c[i] = a[i] + b[i]`: three), and a hit skips the tree search.
+    /// Objects never move, overlap or leave the tree, so an address inside
+    /// one's bytes has that object as its tree answer too.
+    recent_hits: std::cell::Cell<[Option<ObjectId>; RECENT_HITS]>,
     /// The extent of the last object `extent_holding` found (empty at
     /// first). Objects are only appended and never move or change size,
     /// so it stays right for this memory and every clone of it.
@@ -177,7 +184,7 @@ impl Memory {
             objects: Vec::new(),
             by_base: BTreeMap::new(),
             next_address: FIRST_ADDRESS,
-            last_hit: Default::default(),
+            recent_hits: Default::default(),
             last_extent: Default::default(),
         }
     }
@@ -288,14 +295,22 @@ impl Memory {
     /// Returns the object even when `address` is past its end, so that an
     /// overrun can be reported against the object it overran.
     pub fn object_near(&self, address: u64) -> Option<ObjectId> {
-        if let Some(id) = self.last_hit.get() {
+        let mut recent = self.recent_hits.get();
+        for (k, hit) in recent.iter().enumerate() {
+            let Some(id) = *hit else { break };
             let o = self.object(id);
             if !o.address_only && address >= o.base && address < o.base + o.size {
+                if k > 0 {
+                    recent[..=k].rotate_right(1);
+                    self.recent_hits.set(recent);
+                }
                 return Some(id);
             }
         }
         let (_, id) = self.by_base.range(..=address).next_back()?;
-        self.last_hit.set(Some(*id));
+        recent.rotate_right(1);
+        recent[0] = Some(*id);
+        self.recent_hits.set(recent);
         let o = self.object(*id);
         if o.address_only {
             return (address < o.base + o.size).then_some(*id);
@@ -355,5 +370,39 @@ mod tests {
         // An address-only buffer has no extent of bytes.
         let u = c.allocate_address_only(&mut pool, "u".into(), 1);
         assert_eq!(c.extent_holding(c.object(u).base + 4), None);
+    }
+
+    /// The recent hits give the tree's answer: objects taken in turn (a
+    /// kernel's `c[i] = a[i] + b[i]`), more of them than are remembered,
+    /// the gap after an object (an overrun reported against it), an
+    /// address past every object, and an address-only buffer.
+    #[test]
+    fn objects_near_addresses_taken_in_turn_are_the_trees() {
+        let mut pool = ExprPool::new();
+        let mut m = Memory::new();
+        let ids: Vec<ObjectId> =
+            (0..RECENT_HITS as u64 + 2).map(|k| m.allocate(&mut pool, 16 * (k + 1), 16, ObjectKind::Heap, format!("o{k}"))).collect();
+        let fresh = m.clone();
+        for round in 0..3 {
+            for (k, &id) in ids.iter().enumerate().rev().chain(ids.iter().enumerate()) {
+                let o = m.object(id);
+                let (base, end) = (o.base, o.base + o.size);
+                for at in [base, base + 7, end - 1] {
+                    assert_eq!(m.object_near(at), Some(id), "object {k}, round {round}");
+                }
+                // One past the end: the gap after the object is its own.
+                assert_eq!(m.object_near(end), fresh.clone().object_near(end), "object {k}, round {round}");
+                assert_eq!(m.object_near(end), Some(id));
+            }
+        }
+        let last = m.object(*ids.last().unwrap());
+        let past = last.base + last.size + (1 << 20);
+        assert_eq!(m.object_near(past), None);
+        assert_eq!(m.object_near(0x10), None);
+        let u = m.allocate_address_only(&mut pool, "u".into(), 1);
+        let ub = m.object(u).base;
+        assert_eq!(m.object_near(ub + 4), Some(u));
+        assert_eq!(m.object_near(ub - 4), Some(u), "an address-only buffer owns the window before its base");
+        assert_eq!(m.object_near(m.object(ids[0]).base), Some(ids[0]));
     }
 }

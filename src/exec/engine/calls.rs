@@ -33,6 +33,23 @@ pub struct CallCtx<'a> {
 /// (`ModelHooks::model_row`).
 pub(in crate::exec) type Handler<'m> = fn(&mut Executor<'m>, &mut State, &CallCtx) -> Result<Option<Value>, Step>;
 
+/// What a call to a function symcross implements resolves to by its name
+/// alone (and whether the caller is device code, which some arities
+/// depend on): its arity, its row's handler, and whether the intrinsics
+/// (`llvm.*`, libm) may claim it. Asked once per name and remembered
+/// (`Executor::call_routes`): a kernel's work-items each call
+/// `get_global_id`, a host loop `sqrtf` on every pass.
+pub(in crate::exec) struct CallRoute<'m> {
+    arity: Option<(String, Arity)>,
+    handler: Option<Handler<'m>>,
+    intrinsic: bool,
+}
+
+/// The key of a callee's name in `Executor::call_routes`: where the
+/// module holds the name (it lives as long as the run, so its place
+/// names it) and whether the caller is device code.
+pub(in crate::exec) type RouteKey = (usize, usize, bool);
+
 impl<'m> Executor<'m> {
     /// The built-in functions, by exact name: the handler and the
     /// arguments the C declaration takes (checked at the call, so the
@@ -85,6 +102,23 @@ impl<'m> Executor<'m> {
         self.model_arity(state, name)
     }
 
+    /// The route of a call to `name` (`CallRoute`), worked out on its
+    /// first call from here.
+    fn call_route(&mut self, state: &State, name: &'m str) -> &CallRoute<'m> {
+        let key = (name.as_ptr() as usize, name.len(), state.gpu.is_some());
+        if !self.call_routes.contains_key(&key) {
+            let route = CallRoute {
+                arity: self.builtin_arity(state, name),
+                handler: Self::builtin(name).map(|(h, _)| h),
+                // `call_intrinsic` claims only these names (its libm
+                // rows and `llvm.*`); any other it passes on at once.
+                intrinsic: name.starts_with("llvm.") || crate::exec::ops::intrinsics::libm_arity(name).is_some(),
+            };
+            self.call_routes.insert(key, route);
+        }
+        &self.call_routes[&key]
+    }
+
     pub(in crate::exec) fn exec_call(
         &mut self,
         state: &mut State,
@@ -121,17 +155,22 @@ impl<'m> Executor<'m> {
             Callee::External(name) | Callee::Intrinsic(name) => name,
             Callee::InlineAsm => return self.unsupported(state, inst.loc, "inline assembly".into()),
         };
-        // Checked before anything reads an argument (the shadows included).
-        if let Some((shown, arity)) = self.builtin_arity(state, name) {
-            if !arity.admits(values.len()) {
-                return self.unsupported(state, inst.loc, mismatch_message(&shown, arity, values.len()));
+        let (handler, intrinsic) = {
+            let route = self.call_route(state, name);
+            // Checked before anything reads an argument (the shadows included).
+            if let Some((shown, arity)) = &route.arity {
+                if !arity.admits(values.len()) {
+                    let msg = mismatch_message(shown, *arity, values.len());
+                    return self.unsupported(state, inst.loc, msg);
+                }
             }
-        }
+            (route.handler, route.intrinsic)
+        };
         let origin = if shadows.is_empty() { None } else { self.builtin_call_shadows(state, name, &shadows, inst.loc) };
         let ctx = CallCtx { name, args: values, inst };
-        let result = if let Some((h, _)) = Self::builtin(name) {
+        let result = if let Some(h) = handler {
             h(self, state, &ctx)
-        } else if let Some(r) = self.call_intrinsic(state, &ctx) {
+        } else if let Some(r) = intrinsic.then(|| self.call_intrinsic(state, &ctx)).flatten() {
             r
         } else if let Some(r) = self.call_model(state, &ctx) {
             r

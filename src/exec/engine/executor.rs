@@ -85,6 +85,9 @@ pub struct Executor<'m> {
     /// The pre-decoded functions of the fast tier for concrete code
     /// (fast_concrete/).
     pub(in crate::exec) fast: crate::exec::engine::fast_concrete::FastCode,
+    /// The routes of calls to functions symcross implements, by callee
+    /// name (calls.rs).
+    pub(in crate::exec) call_routes: FxHashMap<crate::exec::engine::calls::RouteKey, crate::exec::engine::calls::CallRoute<'m>>,
 }
 
 impl<'m> Executor<'m> {
@@ -114,6 +117,7 @@ impl<'m> Executor<'m> {
             shadow: crate::memory::shadow::ShadowCx::new(module),
             ruled_out_by: None,
             fast: crate::exec::engine::fast_concrete::FastCode::new(),
+            call_routes: FxHashMap::default(),
         }
     }
 
