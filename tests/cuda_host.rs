@@ -74,6 +74,10 @@ common::fixture_tests!(
     vector_add_float4,
     freed_before_launch,
     grid_rounded_up_no_guard,
+    // --- cudatwins ---
+    math_exact_known_answers,
+    math_approximate_not_c,
+    stream_callback_unsupported,
 );
 
 /// The report of a fixture, run with `--json -`.
@@ -437,4 +441,28 @@ fn faulting_paths_past_the_limit_are_named() {
     assert_eq!(json["limit"], "faulted-launch-paths", "{json}");
     let cut = json["warnings"].as_array().and_then(|w| w.iter().find(|w| w["kind"] == "path-cut")).expect("a path-cut warning");
     assert!(cut["message"].as_str().unwrap().starts_with("more than 16 kernel paths of the launch at line 23 faulted"), "{cut}");
+}
+
+/// A device math function with an error bound is free within it: the
+/// mismatch with C's libm is not confirmed, and says which function.
+#[test]
+fn an_approximate_math_function_is_an_unconfirmed_mismatch() {
+    let report = report("math_approximate_not_c");
+    let f = &report["findings"][0];
+    assert_eq!(f["kind"], "mismatch", "{report}");
+    assert_eq!(f["status"], "unconfirmed", "{report}");
+    let message = f["message"].as_str().unwrap_or("");
+    assert!(message.contains("5 of 5 elements can"), "{message}");
+    assert!(message.contains("the uninterpreted function `sin.float`"), "{message}");
+}
+
+/// cudaStreamAddCallback is named as not modelled (its callback runs on
+/// another CPU thread), as cudaLaunchHostFunc is.
+#[test]
+fn a_stream_callback_is_named_unsupported() {
+    let report = report("stream_callback_unsupported");
+    let f = &report["findings"][0];
+    assert_eq!(f["kind"], "unsupported", "{report}");
+    let message = f["message"].as_str().unwrap_or("");
+    assert!(message.contains("cudaStreamAddCallback: the callback runs on another CPU thread"), "{message}");
 }

@@ -123,7 +123,39 @@ common::fixture_tests!(
     dynamic_shared_never_written,
     scatter_given_indices_race,
     scatter_given_indices_ok,
+    // --- cudatwins ---
+    benign_read_write_allowed_ok,
+    benign_read_write_default_race,
+    benign_read_write_differs_race,
+    benign_pair_differs_race,
+    benign_pair_solver_ok,
+    benign_float_values_pair_ok,
+    float4_components_pair_mode_ok,
+    float4_components_pair_mode_race,
+    float4_component_read_race,
+    float4_lanes_ok,
+    float4_same_lane_race,
+    gid_bound_loop_summarised_ok,
+    gid_bound_loop_summarised_race,
+    gid_bound_loop_counter_signed_ok,
+    gid_bound_loop_counter_in_memory_ok,
+    loop_break_not_summarised,
+    loop_varying_store_not_summarised,
+    array_member_past_end,
+    array_member_within_ok,
+    write_only_output_read,
+    write_only_component_ok,
 );
+
+/// Regression: an index past a struct's array member in CUDA device code
+/// named OpenCL C as the language that leaves it undefined.
+#[test]
+fn an_index_past_an_array_member_names_cuda_cpp() {
+    let (message, status) = finding_message("array_member_past_end", "out-of-bounds");
+    assert_eq!(status, "confirmed", "{message}");
+    assert!(message.contains("index 3 of array `vals` of 3 elements by thread (3,0,0) of block (0,0,0)"), "{message}");
+    assert!(message.contains("(undefined in CUDA C++ even inside the enclosing object)"), "{message}");
+}
 
 #[test]
 fn a_race_resting_on_a_texture_read_says_so() {

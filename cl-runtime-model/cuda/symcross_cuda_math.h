@@ -76,5 +76,8 @@ static __device__ __forceinline__ float __sinf(float x) { return __symcross_fres
 static __device__ __forceinline__ float __cosf(float x) { return __symcross_fresh1(x); }
 static __device__ __forceinline__ float __powf(float x, float y) { return __symcross_fresh2(x, y); }
 static __device__ __forceinline__ float __fdividef(float x, float y) { return __symcross_fresh2(x, y); }
+/* __saturatef is exact: x clamped to [+0.0, 1.0], +0.0 for NaN (written
+ * so that every comparison with a NaN or -0.0 falls to +0.0). */
+static __device__ __forceinline__ float __saturatef(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
 
 #endif

@@ -274,6 +274,11 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
  * the host program, and registered host memory (cudaHostRegister) makes
  * copies from pageable memory asynchronous: neither is modelled, each is
  * an `unsupported` finding (the verdict is no proof). */
+/* The calling convention callbacks are declared with (empty off Windows):
+ * `void CUDART_CB done(...)` is how CUDA code spells a callback. */
+#ifndef CUDART_CB
+#define CUDART_CB
+#endif
 typedef void (*cudaHostFn_t)(void *user_data);
 typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *user_data);
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *user_data);

@@ -65,10 +65,13 @@ impl<'m> Executor<'m> {
                 .unwrap_or_else(|| "an array".into());
                 let what = if b.dereferenced { "an access at" } else { "an address of" };
                 let who = self.running_item_phrase(&out, model.as_ref());
+                // The rule is the kernel language's (C99 6.5.6 for OpenCL C,
+                // the same rule in C++ for CUDA): name the one the user wrote.
+                let language = if self.cx.module.is_cuda() { "CUDA C++" } else { "OpenCL C" };
                 let msg = match &whole {
                     Some(object) => format!("{what} index {at} of an array of {} elements{who}, outside {object}", b.len),
                     None => format!(
-                        "{what} index {at} of {name} of {} elements{who}: outside the array (undefined in OpenCL C even inside the enclosing object)",
+                        "{what} index {at} of {name} of {} elements{who}: outside the array (undefined in {language} even inside the enclosing object)",
                         b.len
                     ),
                 };
