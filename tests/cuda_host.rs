@@ -78,6 +78,7 @@ common::fixture_tests!(
     math_exact_known_answers,
     math_approximate_not_c,
     stream_callback_unsupported,
+    math_fmin_zero_tie_open,
 );
 
 /// The report of a fixture, run with `--json -`.
