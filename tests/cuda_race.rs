@@ -145,6 +145,26 @@ common::fixture_tests!(
     array_member_within_ok,
     write_only_output_read,
     write_only_component_ok,
+    // --- cudamodel ---
+    device_memset_shared_row_race,
+    device_memset_own_row_ok,
+    device_memset_past_end,
+    device_memcpy_struct_ok,
+    device_memcpy_overlapping_race,
+    memcpy_async_tile_ok,
+    memcpy_async_read_before_wait,
+    memcpy_async_source_written_before_wait,
+    memcpy_async_past_end,
+    memcpy_async_wait_prior_ok,
+    memcpy_async_wait_prior_race,
+    memcpy_async_guide_loop_ok,
+    memcpy_async_guide_loop_no_sync,
+    memcpy_async_divergent_wait,
+    texture_object_fetch_ok,
+    texture_object_index_race,
+    texture_object_2d_ok,
+    surface_write_not_modelled,
+    pipeline_copy_not_modelled,
 );
 
 /// Regression: an index past a struct's array member in CUDA device code
@@ -155,6 +175,53 @@ fn an_index_past_an_array_member_names_cuda_cpp() {
     assert_eq!(status, "confirmed", "{message}");
     assert!(message.contains("index 3 of array `vals` of 3 elements by thread (3,0,0) of block (0,0,0)"), "{message}");
     assert!(message.contains("(undefined in CUDA C++ even inside the enclosing object)"), "{message}");
+}
+
+// --- cudamodel ---
+
+#[test]
+fn a_read_before_the_wait_races_with_the_block_copy() {
+    let (message, status) = finding_message("memcpy_async_read_before_wait", "race");
+    assert_eq!(status, "confirmed", "{message}");
+    assert!(message.contains("the asynchronous copy (not yet waited for)"), "{message}");
+    assert!(message.contains("`tile`"), "{message}");
+}
+
+#[test]
+fn a_write_of_the_source_before_the_wait_races_with_the_block_copy() {
+    let (message, status) = finding_message("memcpy_async_source_written_before_wait", "race");
+    assert_eq!(status, "confirmed", "{message}");
+    assert!(message.contains("the asynchronous copy (not yet waited for)"), "{message}");
+    assert!(message.contains("`data`"), "{message}");
+}
+
+#[test]
+fn a_race_resting_on_a_texture_object_fetch_is_unconfirmed() {
+    let (message, status) = finding_message("texture_object_index_race", "race");
+    assert_eq!(status, "unconfirmed", "{message}");
+    assert!(message.contains("texture fetch"), "{message}");
+}
+
+#[test]
+fn surfaces_and_pipelines_are_named_where_the_kernel_uses_them() {
+    for (name, construct, line) in
+        [("surface_write_not_modelled", "surf2Dwrite (surface memory)", 7), ("pipeline_copy_not_modelled", "__pipeline_memcpy_async", 10)]
+    {
+        let report = report(name, &[]);
+        let f = &report["findings"][0];
+        assert_eq!(f["kind"], "unsupported", "{report}");
+        let message = f["message"].as_str().unwrap_or("");
+        assert!(message.contains(&format!("CUDA device construct not modelled: {construct}")), "{message}");
+        assert_eq!(f["location"]["line"], line, "{name}: at the user's call: {report}");
+    }
+}
+
+/// Host programs using texture objects, CUDA arrays and surfaces (`check`).
+#[test]
+fn host_texture_objects_read_their_linear_memory() {
+    common::check_fixture("tests/fixtures/cuda_host/texture_object_linear.cu", &[]);
+    common::check_fixture("tests/fixtures/cuda_host/texture_object_linear_assumed_clamp.cu", &[]);
+    common::check_fixture("tests/fixtures/cuda_host/texture_object_cuda_array.cu", &[]);
 }
 
 #[test]

@@ -25,6 +25,16 @@
 
 typedef __SIZE_TYPE__ size_t;
 
+/* ---- memset and memcpy in device code (nvcc accepts both there): the
+ * C library's functions, which clang lowers to its block fill and block
+ * copy, whose accesses symcross checks like any other (a fill of another
+ * thread's row is a race, past the object's end out of bounds). The C library's
+ * <string.h>, its functions made host and device (as the toolkit's
+ * headers do); a kernel's own later <string.h> is then already read. ---- */
+#pragma clang force_cuda_host_device begin
+#include <string.h>
+#pragma clang force_cuda_host_device end
+
 /* ---- vector types (the few kernels commonly use) ---- */
 #define __SYMCROSS_VEC2(T, N, A) \
     struct __attribute__((aligned(A))) N##2 { T x, y; }; \
@@ -330,11 +340,78 @@ static __device__ __attribute__((noinline)) void synchronize(const thread_block 
 static __device__ __attribute__((noinline)) void synchronize(const grid_group &g) { g.sync(); }
 } // namespace cooperative_groups
 
+/* ---- asynchronous copies of a block (cooperative_groups::memcpy_async,
+ * cg::wait, cg::wait_prior<N>) ----
+ * The block copies together, each thread the elements whose index is its
+ * rank modulo the block's size (how the hardware splits the copy does not
+ * matter: the accesses are the copy's, not the thread's). They are
+ * bracketed by __symcross_async_begin/__symcross_async_end, as OpenCL's
+ * async_work_group_copy (cl-runtime-model/device/async_copy.cl), so they
+ * are ordered only before what follows a wait completing the copy: a read
+ * of the destination or a write of the source before it is a race with
+ * the copy. The wait is the block's meeting
+ * (src/exec/opencl/cuda_async_copies.rs). */
+extern "C" __device__ unsigned long long __symcross_async_begin(unsigned long long event);
+extern "C" __device__ void __symcross_async_end(void);
+extern "C" __device__ void __symcross_cuda_async_wait(unsigned int pending);
+/* A construct the model does not follow: an `unsupported` finding naming
+ * it, which ends the path (the verdict is then no proof). */
+extern "C" __device__ void __symcross_cuda_not_modelled(const char *what);
+namespace cuda {
+/* A size with a promised alignment (cuda::aligned_size_t<16>(bytes)). */
+template <size_t Align> struct aligned_size_t {
+    size_t value;
+    __host__ __device__ constexpr explicit aligned_size_t(size_t v) : value(v) {}
+    __host__ __device__ constexpr operator size_t() const { return value; }
+};
+} // namespace cuda
+namespace cooperative_groups {
+/* The copy and the wait are real calls whose parameters the whole block
+ * passes alike (a collective call's arguments must agree, or it is a
+ * divergence); the user-facing functions are inlined into the user's
+ * call, so a finding names that line. n bytes: elements of T, or bytes
+ * when they are not whole elements. */
+template <class T>
+static __device__ __attribute__((noinline)) void __symcross_block_copy(T *dst, const T *src, size_t bytes) {
+    const thread_block g;
+    __symcross_async_begin(0);
+    if (bytes % sizeof(T) == 0) {
+        for (size_t i = g.thread_rank(); i < bytes / sizeof(T); i += g.size())
+            dst[i] = src[i];
+    } else {
+        for (size_t i = g.thread_rank(); i < bytes; i += g.size())
+            ((char *)dst)[i] = ((const char *)src)[i];
+    }
+    __symcross_async_end();
+}
+static __device__ __attribute__((noinline)) void __symcross_block_wait(unsigned int pending) { __symcross_cuda_async_wait(pending); }
+/* memcpy_async(group, dst, src, bytes): a copy of `bytes` bytes. */
+template <class T> __SYMCROSS_DI void memcpy_async(const thread_block &, T *dst, const T *src, size_t bytes) {
+    __symcross_block_copy<T>(dst, src, bytes);
+}
+template <class T, size_t Align>
+__SYMCROSS_DI void memcpy_async(const thread_block &, T *dst, const T *src, cuda::aligned_size_t<Align> bytes) {
+    __symcross_block_copy<T>(dst, src, (size_t)bytes);
+}
+/* memcpy_async(group, dst, dst_count, src, src_count): the fewer of the
+ * two counts of elements. */
+template <class T> __SYMCROSS_DI void memcpy_async(const thread_block &, T *dst, size_t dst_count, const T *src, size_t src_count) {
+    __symcross_block_copy<T>(dst, src, (dst_count < src_count ? dst_count : src_count) * sizeof(T));
+}
+__SYMCROSS_DI void wait(const thread_block &) { __symcross_block_wait(0); }
+template <unsigned int N> __SYMCROSS_DI void wait_prior(const thread_block &) { __symcross_block_wait(N); }
+} // namespace cooperative_groups
+
 /* ---- texture references (the legacy texture<T, dim, mode> API) ----
  * The memory the host binds to a texture is not known to a kernel run
  * alone: a fetch reads any value, which a finding resting on it does not
  * confirm (src/exec/opencl/cuda_textures.rs). Element reads only. */
+#ifndef __SYMCROSS_TEXTURE_TYPES /* also in symcross_cuda_runtime.h */
+#define __SYMCROSS_TEXTURE_TYPES
 enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+#endif
 template <class T, int __dim = 1, enum cudaTextureReadMode __mode = cudaReadModeElementType>
 struct __attribute__((device_builtin_texture_type)) texture {
     int __symcross_reserved; /* not empty: clang passes the handle by value only then */
@@ -357,6 +434,55 @@ template <class T, enum cudaTextureReadMode M> __SYMCROSS_DI T tex2D(texture<T, 
 template <class T, enum cudaTextureReadMode M> __SYMCROSS_DI T tex3D(texture<T, 3, M> t, float, float, float) {
     __SYMCROSS_ELEMENT_READS(M);
     return __symcross_texture_fetch<T>(t);
+}
+
+/* ---- texture objects (cudaTextureObject_t) ----
+ * The host creates the object over memory it chose (cudaCreateTextureObject).
+ * In a host program, tex1Dfetch on an object over linear memory reads
+ * that memory (zero past its ends); anything else (a kernel run alone,
+ * pitched memory, the coordinate reads tex1D/tex2D/tex3D whose filtering
+ * and address modes are not modelled) reads any value of its type, afresh
+ * at each fetch, as a texture reference does, and a finding resting on it
+ * is not confirmed (src/exec/opencl/cuda_texture_objects.rs). */
+template <class T> __device__ T __symcross_texture_object_fetch(cudaTextureObject_t t, int i);
+template <class T> __SYMCROSS_DI T tex1Dfetch(cudaTextureObject_t t, int i) { return __symcross_texture_object_fetch<T>(t, i); }
+template <class T> __SYMCROSS_DI T tex1D(cudaTextureObject_t t, float) { return __symcross_texture_fetch<T>(t); }
+template <class T> __SYMCROSS_DI T tex2D(cudaTextureObject_t t, float, float) { return __symcross_texture_fetch<T>(t); }
+template <class T> __SYMCROSS_DI T tex3D(cudaTextureObject_t t, float, float, float) { return __symcross_texture_fetch<T>(t); }
+template <class T> __SYMCROSS_DI T tex2DLod(cudaTextureObject_t t, float, float, float) { return __symcross_texture_fetch<T>(t); }
+template <class T> __SYMCROSS_DI void tex1Dfetch(T *r, cudaTextureObject_t t, int i) { *r = __symcross_texture_object_fetch<T>(t, i); }
+template <class T> __SYMCROSS_DI void tex2D(T *r, cudaTextureObject_t t, float, float) { *r = __symcross_texture_fetch<T>(t); }
+
+/* ---- surface objects (cudaSurfaceObject_t): not modelled ----
+ * A surface is memory the host binds, read and written by the kernel:
+ * its reads and writes (and races between writes) would need that memory,
+ * so each is an `unsupported` finding naming it (the verdict is no proof).
+ * Declared so that a kernel using them compiles and says so. */
+enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero = 0, cudaBoundaryModeClamp = 1, cudaBoundaryModeTrap = 2 };
+#define __SYMCROSS_SURFACE_CALL static __device__ __attribute__((noinline))
+template <class T> __SYMCROSS_SURFACE_CALL void surf1Dwrite(T, cudaSurfaceObject_t, int, cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) {
+    __symcross_cuda_not_modelled("surf1Dwrite (surface memory)");
+}
+template <class T> __SYMCROSS_SURFACE_CALL void surf2Dwrite(T, cudaSurfaceObject_t, int, int, cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) {
+    __symcross_cuda_not_modelled("surf2Dwrite (surface memory)");
+}
+template <class T> __SYMCROSS_SURFACE_CALL void surf3Dwrite(T, cudaSurfaceObject_t, int, int, int, cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) {
+    __symcross_cuda_not_modelled("surf3Dwrite (surface memory)");
+}
+template <class T> __SYMCROSS_SURFACE_CALL T surf1Dread(cudaSurfaceObject_t, int, cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) {
+    __symcross_cuda_not_modelled("surf1Dread (surface memory)");
+    return T();
+}
+template <class T> __SYMCROSS_SURFACE_CALL T surf2Dread(cudaSurfaceObject_t, int, int, cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) {
+    __symcross_cuda_not_modelled("surf2Dread (surface memory)");
+    return T();
+}
+template <class T> __SYMCROSS_SURFACE_CALL void surf2Dread(T *, cudaSurfaceObject_t, int, int, cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) {
+    __symcross_cuda_not_modelled("surf2Dread (surface memory)");
+}
+template <class T> __SYMCROSS_SURFACE_CALL T surf3Dread(cudaSurfaceObject_t, int, int, int, cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) {
+    __symcross_cuda_not_modelled("surf3Dread (surface memory)");
+    return T();
 }
 
 #include "symcross_cuda_math.h"

@@ -1424,3 +1424,98 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
   SYMCUDA_GRAPHS_NOT_MODELLED("cudaGraphDestroy");
   return cudaErrorInvalidValue; /* not reached: the path ends above */
 }
+
+/* Texture objects (symcross_cuda_runtime.h). One over linear memory is
+ * the address of a descriptor in device memory, which a kernel's
+ * tex1Dfetch reads (src/exec/opencl/cuda_texture_objects.rs, which knows
+ * the tag and the layout); one over pitched memory is only numbered, and
+ * a fetch through it reads any value. */
+#define SYMCUDA_TEXTURE_TAG 0x53594d5445583031ull
+struct symcuda_texture {
+  unsigned long long tag;
+  const void *ptr;
+  unsigned long long bytes;
+};
+static cudaTextureObject_t pitched_textures;
+
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f) {
+  struct cudaChannelFormatDesc d = {x, y, z, w, f};
+  return d;
+}
+
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t *tex, const struct cudaResourceDesc *res,
+                                    const struct cudaTextureDesc *desc, const struct cudaResourceViewDesc *view) {
+  (void)view;
+  if (!tex || !res || !desc)
+    return cudaErrorInvalidValue;
+  switch (res->resType) {
+  case cudaResourceTypeLinear: {
+    if (!res->res.linear.devPtr || !is_device_pointer(res->res.linear.devPtr))
+      return cudaErrorInvalidValue;
+    struct symcuda_texture host = {SYMCUDA_TEXTURE_TAG, res->res.linear.devPtr, res->res.linear.sizeInBytes};
+    struct symcuda_texture *device = 0;
+    cudaError_t e = cudaMalloc((void **)&device, sizeof host);
+    if (e != cudaSuccess)
+      return e;
+    e = cudaMemcpy(device, &host, sizeof host, cudaMemcpyHostToDevice);
+    if (e != cudaSuccess)
+      return e;
+    *tex = (cudaTextureObject_t)device;
+    return cudaSuccess;
+  }
+  case cudaResourceTypePitch2D:
+    if (!res->res.pitch2D.devPtr || !is_device_pointer(res->res.pitch2D.devPtr))
+      return cudaErrorInvalidValue;
+    /* Small numbers: never the address of a descriptor. */
+    *tex = ++pitched_textures;
+    return cudaSuccess;
+  default:
+    __symcross_cuda_unsupported("cudaCreateTextureObject over a CUDA array (CUDA arrays are not modelled)");
+    return cudaErrorInvalidValue; /* not reached: the path ends above */
+  }
+}
+
+cudaError_t cudaDestroyTextureObject(cudaTextureObject_t tex) {
+  if (tex > pitched_textures)
+    return cudaFree((void *)tex);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width, size_t height,
+                            unsigned flags) {
+  (void)array, (void)desc, (void)width, (void)height, (void)flags;
+  __symcross_cuda_unsupported("cudaMallocArray: CUDA arrays are not modelled");
+  return cudaErrorInvalidValue; /* not reached: the path ends above */
+}
+
+cudaError_t cudaFreeArray(cudaArray_t array) {
+  (void)array;
+  __symcross_cuda_unsupported("cudaFreeArray: CUDA arrays are not modelled");
+  return cudaErrorInvalidValue; /* not reached: the path ends above */
+}
+
+cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t spitch,
+                                size_t width, size_t height, enum cudaMemcpyKind kind) {
+  (void)dst, (void)w_offset, (void)h_offset, (void)src, (void)spitch, (void)width, (void)height, (void)kind;
+  __symcross_cuda_unsupported("cudaMemcpy2DToArray: CUDA arrays are not modelled");
+  return cudaErrorInvalidValue; /* not reached: the path ends above */
+}
+
+cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t count,
+                              enum cudaMemcpyKind kind) {
+  (void)dst, (void)w_offset, (void)h_offset, (void)src, (void)count, (void)kind;
+  __symcross_cuda_unsupported("cudaMemcpyToArray: CUDA arrays are not modelled");
+  return cudaErrorInvalidValue; /* not reached: the path ends above */
+}
+
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *surf, const struct cudaResourceDesc *res) {
+  (void)surf, (void)res;
+  __symcross_cuda_unsupported("cudaCreateSurfaceObject: surfaces are not modelled");
+  return cudaErrorInvalidValue; /* not reached: the path ends above */
+}
+
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surf) {
+  (void)surf;
+  __symcross_cuda_unsupported("cudaDestroySurfaceObject: surfaces are not modelled");
+  return cudaErrorInvalidValue; /* not reached: the path ends above */
+}

@@ -80,7 +80,7 @@ pub(in crate::exec) struct ModelData {
 
 impl<'m> ModelHooks<'m> for Executor<'m> {
     fn model_row(name: &str) -> Option<(Handler<'m>, Arity)> {
-        Self::env_row(name).or_else(|| Self::host_api_row(name))
+        Self::env_row(name).or_else(|| Self::host_api_row(name)).or_else(|| Self::cuda_device_row(name))
     }
 
     fn model_arity(&self, state: &State, name: &str) -> Option<(String, Arity)> {
@@ -93,6 +93,9 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
         }
         // Before the intrinsics: a texture's handle is an `llvm.nvvm` one.
         if let Some(r) = self.call_cuda_texture(state, ctx) {
+            return Some(r);
+        }
+        if let Some(r) = self.call_cuda_texture_object(state, ctx) {
             return Some(r);
         }
         if let Some(r) = self.call_cuda_intrinsic(state, ctx) {

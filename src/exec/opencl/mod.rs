@@ -7,6 +7,8 @@ pub mod builtins;
 pub(in crate::exec) mod byval;
 pub(in crate::exec) mod compare_exchange;
 pub mod cuda_activemask;
+pub(in crate::exec) mod cuda_async_copies;
+pub(in crate::exec) mod cuda_texture_objects;
 pub(in crate::exec) mod cuda_constant_memory;
 pub(in crate::exec) mod cuda_declared_functions;
 pub(in crate::exec) mod cuda_effect_free_loops;

@@ -1,0 +1,128 @@
+//! CUDA texture objects (`cudaTextureObject_t`) read with `tex1Dfetch<T>`
+//! (header symcross_cuda.h).
+//!
+//! In a host program, `cudaCreateTextureObject` over linear memory
+//! (cl-runtime-model/host/cuda_runtime.c) makes the object the address of
+//! a descriptor in device memory: a tag, the bound pointer and its size in
+//! bytes. A fetch through such an object reads the bound memory: element
+//! `i` when `0 <= i < size / sizeof(T)`, zero past either end (what a GPU
+//! returns for a linear texture, which has no address mode). The read is
+//! the fetching thread's, so a thread of the same kernel writing that
+//! memory races with it (a GPU's texture cache is not kept coherent with
+//! writes of the running kernel).
+//!
+//! Anything else stands for memory the host chose where symcross cannot
+//! see it: a kernel run alone (the object is an argument, any value), a
+//! texture over pitched memory or read with `tex1D`/`tex2D`/`tex3D`
+//! (coordinates, filtering and address modes are not modelled). The fetch
+//! is then any value of its type, as for a texture reference
+//! (cuda_textures.rs), which hides nothing, and a finding resting on it is
+//! not confirmed.
+
+use crate::exec::engine::calls::CallCtx;
+use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::engine::state::State;
+use crate::expr::value::Value;
+use crate::expr::{CmpOp, ExprId};
+use crate::ir::Type;
+
+/// The header's fetch by element index, by its unmangled name.
+const OBJECT_FETCH: &str = "__symcross_texture_object_fetch";
+
+/// The first word of a descriptor the runtime model made (cuda_runtime.c
+/// writes the same number): an object the host built otherwise, or an
+/// address that happens to hold other data, is not read as one.
+const DESCRIPTOR_TAG: u64 = 0x5359_4d54_4558_3031;
+
+/// A descriptor: tag, bound pointer, size in bytes (8 bytes each).
+const DESCRIPTOR_BYTES: u64 = 24;
+
+impl<'m> Executor<'m> {
+    /// `__symcross_texture_object_fetch<T>(object, index)`; None for any
+    /// other call.
+    pub(in crate::exec) fn call_cuda_texture_object(&mut self, state: &mut State, c: &CallCtx) -> Option<Result<Option<Value>, Step>> {
+        let (base, _) = crate::ir::demangle(c.name)?;
+        if base != OBJECT_FETCH {
+            return None;
+        }
+        if state.gpu.is_none() {
+            let what = "a texture fetch outside a kernel".to_string();
+            return Some(Err(self.unsupported(state, c.inst.loc, what)));
+        }
+        let (object, index) = (c.args[0][0], c.args[1][0]);
+        match self.bound_linear_memory(state, object, c) {
+            Ok(Some((ptr, bytes))) => Some(self.fetch_bound_element(state, c, ptr, bytes, index)),
+            Ok(None) => Some(Ok(Some(self.any_fetched_value(c)))),
+            Err(step) => Some(Err(step)),
+        }
+    }
+
+    /// Any value of the fetch's type, noted as a fetched one.
+    fn any_fetched_value(&mut self, c: &CallCtx) -> Value {
+        let mut out = Value::new();
+        for w in crate::exec::engine::step::leaf_widths(&c.inst.ty) {
+            let v = self.cx.pool.fresh(w);
+            if let crate::expr::Expr::Fresh { id, .. } = *self.cx.pool.get(v) {
+                self.declared_results.insert(id, crate::exec::opencl::cuda_textures::FETCHED_VALUE.to_string());
+            }
+            out.push(v);
+        }
+        out
+    }
+
+    /// The bound pointer and size of the descriptor at `object`, when it
+    /// is one the runtime model made (a fixed address at the start of a
+    /// live object holding the tag); None otherwise.
+    fn bound_linear_memory(&mut self, state: &mut State, object: ExprId, c: &CallCtx) -> Result<Option<(ExprId, u64)>, Step> {
+        let Some(at) = self.cx.pool.as_const(object).map(|a| a as u64) else { return Ok(None) };
+        let Some(id) = state.memory.object_near(at) else { return Ok(None) };
+        let o = state.memory.object(id);
+        if o.base != at || o.size < DESCRIPTOR_BYTES || o.freed || o.address_only {
+            return Ok(None);
+        }
+        let word = |this: &mut Self, state: &mut State, k: u64| -> Result<ExprId, Step> {
+            let off = this.cx.pool.constant(64, (k * 8) as u128);
+            let addr = this.cx.pool.add(object, off);
+            Ok(this.load_value(state, addr, &Type::Int(64), c.inst.loc)?[0])
+        };
+        let tag = word(self, state, 0)?;
+        if self.cx.pool.as_const(tag) != Some(DESCRIPTOR_TAG as u128) {
+            return Ok(None);
+        }
+        let ptr = word(self, state, 1)?;
+        let bytes = word(self, state, 2)?;
+        // The model writes both as the host gave them: a size that is not
+        // fixed is read as any memory, which hides nothing.
+        match self.cx.pool.as_const(bytes) {
+            Some(n) => Ok(Some((ptr, n as u64))),
+            None => Ok(None),
+        }
+    }
+
+    /// Element `index` of the `bytes` bytes at `ptr`, zero when `index`
+    /// is outside them. An index that can be either reads the element at
+    /// the index clamped into range and keeps it only when in range.
+    fn fetch_bound_element(&mut self, state: &mut State, c: &CallCtx, ptr: ExprId, bytes: u64, index: ExprId) -> Result<Option<Value>, Step> {
+        let size = c.inst.ty.size();
+        let widths = crate::exec::engine::step::leaf_widths(&c.inst.ty);
+        let count = if size == 0 { 0 } else { bytes / size };
+        let zero = |this: &mut Self| -> Value { widths.iter().map(|&w| this.cx.pool.constant(w, 0)).collect() };
+        if count == 0 {
+            return Ok(Some(zero(self)));
+        }
+        let i64x = self.cx.pool.sext(index, 64);
+        let lo = self.cx.pool.constant(64, 0);
+        let hi = self.cx.pool.constant(64, (count - 1) as u128);
+        let below = self.cx.pool.cmp(CmpOp::Slt, i64x, lo);
+        let above = self.cx.pool.cmp(CmpOp::Slt, hi, i64x);
+        let clamped_low = self.cx.pool.ite(below, lo, i64x);
+        let clamped = self.cx.pool.ite(above, hi, clamped_low);
+        let scale = self.cx.pool.constant(64, size as u128);
+        let off = self.cx.pool.bin(crate::expr::BinOp::Mul, clamped, scale);
+        let addr = self.cx.pool.add(ptr, off);
+        let element = self.load_value(state, addr, &c.inst.ty, c.inst.loc)?;
+        let outside = self.cx.pool.or(below, above);
+        let zeros = zero(self);
+        Ok(Some(element.iter().zip(zeros.iter()).map(|(&e, &z)| self.cx.pool.ite(outside, z, e)).collect()))
+    }
+}
