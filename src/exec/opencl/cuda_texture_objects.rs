@@ -93,19 +93,23 @@ impl<'m> Executor<'m> {
         let bytes = word(self, state, 2)?;
         // The model writes both as the host gave them: a size that is not
         // fixed is read as any memory, which hides nothing.
-        match self.cx.pool.as_const(bytes) {
-            Some(n) => Ok(Some((ptr, n as u64))),
-            None => Ok(None),
-        }
+        Ok(self.cx.pool.as_const(bytes).map(|n| (ptr, n as u64)))
     }
 
     /// Element `index` of the `bytes` bytes at `ptr`, zero when `index`
     /// is outside them. An index that can be either reads the element at
     /// the index clamped into range and keeps it only when in range.
-    fn fetch_bound_element(&mut self, state: &mut State, c: &CallCtx, ptr: ExprId, bytes: u64, index: ExprId) -> Result<Option<Value>, Step> {
+    fn fetch_bound_element(
+        &mut self,
+        state: &mut State,
+        c: &CallCtx,
+        ptr: ExprId,
+        bytes: u64,
+        index: ExprId,
+    ) -> Result<Option<Value>, Step> {
         let size = c.inst.ty.size();
         let widths = crate::exec::engine::step::leaf_widths(&c.inst.ty);
-        let count = if size == 0 { 0 } else { bytes / size };
+        let count = bytes.checked_div(size).unwrap_or(0);
         let zero = |this: &mut Self| -> Value { widths.iter().map(|&w| this.cx.pool.constant(w, 0)).collect() };
         if count == 0 {
             return Ok(Some(zero(self)));

@@ -404,7 +404,12 @@ impl<'m> Executor<'m> {
             } else {
                 "read"
             };
-            let by = if r.async_event().is_some() { "the asynchronous copy (not yet waited for) of work-item" } else { this.item_noun() };
+            // A CUDA block copy is a thread's as an OpenCL one is a work-item's.
+            let by = if r.async_event().is_some() {
+                format!("the asynchronous copy (not yet waited for) of {}", this.item_noun())
+            } else {
+                this.item_noun().to_string()
+            };
             format!("{rw} by {by} {}", this.item_label(&item, witness.as_ref()))
         };
         let first = describe(a, self);
