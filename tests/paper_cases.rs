@@ -83,6 +83,45 @@ fn reciprocal_approximation_never_equals_division() {
     assert!(f32::from_bits(bits).is_normal(), "{json:#}");
 }
 
+/// A difference found by sampling with this CPU's RCPPS estimates is
+/// reported as decided by that step, not by the solver, in every report
+/// format: the witness holds for this CPU only, and the native replay is
+/// what confirms it.
+#[test]
+fn a_difference_sampled_with_this_cpus_estimates_says_so() {
+    let path = common::repo().join("harnesses/paper/reciprocal.c");
+    let dir = tempfile::tempdir().unwrap();
+    let (json_path, sarif_path) = (dir.path().join("r.json"), dir.path().join("r.sarif"));
+    let run = common::symcross(&[
+        "check",
+        path.to_str().unwrap(),
+        "--assume",
+        "all",
+        "--max-time",
+        "120",
+        "--json",
+        json_path.to_str().unwrap(),
+        "--sarif",
+        sarif_path.to_str().unwrap(),
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    let f = &json["findings"][0];
+    assert_eq!(f["decided_by"], "cpu-estimates", "{json:#}");
+    assert_eq!((f["status"].as_str(), f["native"]["outcome"].as_str()), (Some("confirmed"), Some("reproduced")), "{json:#}");
+    // Counted as a sample, not as a bit-precise answer.
+    assert_eq!(json["stats"]["decided"]["bit_precise"], 0, "{json:#}");
+    assert!(
+        run.stdout.contains(
+            "decided by: sampling with this CPU's RCPPS/RSQRTPS estimates (a witness for this CPU, confirmed by replaying it on the CPU)"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("decided by: bit-precise solver"), "{}", run.stdout);
+    let sarif: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&sarif_path).unwrap()).unwrap();
+    assert_eq!(sarif["runs"][0]["results"][0]["properties"]["decidedBy"], "cpu-estimates", "{sarif:#}");
+}
+
 #[test]
 fn mismatch_names_the_assumption_that_would_help() {
     let (_, _, json) = verdict("ktt.c", None);

@@ -81,8 +81,8 @@ impl Decider {
             }
             // The solver's model, as a branch has always had it; whoever
             // reports a finding on this side judges it (`path_unconfirmed_because`).
-            CheckOutcome::Suspected(w, _) => {
-                self.last_branch_step = Some(DecidedBy::BitPrecise);
+            CheckOutcome::Suspected(w, _, by) => {
+                self.last_branch_step = Some(by);
                 Feasibility::Sat(w)
             }
             CheckOutcome::Unknown(why) => Feasibility::Unknown(why),

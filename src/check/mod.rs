@@ -92,8 +92,9 @@ pub enum CheckOutcome {
     /// The witness makes the sides differ in IEEE arithmetic, but that is
     /// not a refutation under the user's semantics (it may vanish under
     /// reassociation, or runs through an approximate operation); the string
-    /// says why.
-    Suspected(Assignment, String),
+    /// says why; the step that found the witness (the solver, or sampling
+    /// with this CPU's estimates), which the report names.
+    Suspected(Assignment, String, DecidedBy),
     /// Not decided; the reason says why.
     Unknown(Unknown),
 }
@@ -250,7 +251,7 @@ impl Decider {
             if let Some(w) = cpu {
                 return match self.unconfirmed_because(pool, &roots, &w) {
                     None => CheckOutcome::Refuted(w, DecidedBy::Sampling),
-                    Some(why) => CheckOutcome::Suspected(w, why),
+                    Some(why) => CheckOutcome::Suspected(w, why, DecidedBy::CpuEstimates),
                 };
             }
         }
@@ -411,7 +412,7 @@ impl Decider {
         roots.extend_from_slice(path);
         match self.unconfirmed_because(pool, &roots, &m) {
             None => CheckOutcome::Refuted(m, DecidedBy::BitPrecise),
-            Some(why) => CheckOutcome::Suspected(m, why),
+            Some(why) => CheckOutcome::Suspected(m, why, DecidedBy::BitPrecise),
         }
     }
 
@@ -497,7 +498,9 @@ fn ladder_step(o: &CheckOutcome) -> &'static str {
             DecidedBy::EstimateBound => "estimate-bound",
             DecidedBy::Exhaustive => "exhaustive",
             DecidedBy::ErrorAnalysis => "error-analysis",
+            DecidedBy::CpuEstimates => "cpu-estimates",
         },
+        CheckOutcome::Suspected(_, _, DecidedBy::CpuEstimates) => "cpu-estimates",
         CheckOutcome::Suspected(..) => "solver",
         CheckOutcome::Unknown(_) => "none",
     }

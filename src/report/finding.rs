@@ -299,6 +299,12 @@ pub enum DecidedBy {
     /// both sides over boxes of the inputs
     /// (check/error_analysis/rounding_bounds.rs): sound, not bit-precise.
     ErrorAnalysis,
+    /// A difference found by evaluating both sides on sampled inputs with
+    /// every RCPPS/RSQRTPS estimate this CPU's result
+    /// (check/cpu_estimates.rs): a witness for this CPU only (another
+    /// conforming CPU may estimate otherwise), confirmed only when the
+    /// native replay on this CPU reproduces it.
+    CpuEstimates,
 }
 
 impl DecidedBy {
@@ -316,6 +322,9 @@ impl DecidedBy {
             DecidedBy::EstimateBound => "estimate bound (Intel's documented RCP/RSQRT error, rounding bounds)",
             DecidedBy::Exhaustive => "exhaustive evaluation of every input",
             DecidedBy::ErrorAnalysis => "error analysis (rounding-error bounds on input boxes)",
+            DecidedBy::CpuEstimates => {
+                "sampling with this CPU's RCPPS/RSQRTPS estimates (a witness for this CPU, confirmed by replaying it on the CPU)"
+            }
         }
     }
 }

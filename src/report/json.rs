@@ -67,8 +67,8 @@ pub struct DecidedCounts {
     pub canonical: u64,
     /// Checks decided by the implied integer query.
     pub implied_query: u64,
-    /// Differences found by evaluating both sides on sampled inputs
-    /// (absent from reports written before it was counted).
+    /// Differences found by evaluating both sides on sampled inputs, with
+    /// the model's estimates or this CPU's (absent from reports written before it was counted).
     #[serde(default)]
     pub sampling: u64,
     /// Checks decided by the bit-precise solver.
@@ -97,7 +97,8 @@ impl DecidedCounts {
                 DecidedBy::Structural => self.structural += 1,
                 DecidedBy::Canonical => self.canonical += 1,
                 DecidedBy::ImpliedQuery => self.implied_query += 1,
-                DecidedBy::Sampling => self.sampling += 1,
+                // A sample with this CPU's estimates is still a sample.
+                DecidedBy::Sampling | DecidedBy::CpuEstimates => self.sampling += 1,
                 DecidedBy::BitPrecise => self.bit_precise += 1,
                 DecidedBy::LaneSymmetry => self.lane_symmetry += 1,
                 DecidedBy::EstimateBound => self.estimate_bound += 1,

@@ -26,6 +26,9 @@ struct Failure {
     witness: Option<Assignment>,
     /// The ladder step that found the witness, when it confirms the failure.
     confirmed_by: Option<DecidedBy>,
+    /// The step that found an unconfirmed witness (the solver, or sampling
+    /// with this CPU's estimates): what the report says decided it.
+    found_by: Option<DecidedBy>,
     why: Option<String>,
     /// Why the solver gave no answer, for an element it did not decide.
     gave_up: Option<UnknownKind>,
@@ -104,14 +107,23 @@ impl<'m> Executor<'m> {
                     // The step that found the difference decided this
                     // element as surely as a proof would have.
                     decided.push(by);
-                    failures.push(Failure { index, left: a, right: b, witness: Some(m), confirmed_by: Some(by), why: None, gave_up: None });
+                    failures.push(Failure {
+                        index,
+                        left: a,
+                        right: b,
+                        witness: Some(m),
+                        confirmed_by: Some(by),
+                        found_by: Some(by),
+                        why: None,
+                        gave_up: None,
+                    });
                     // One confirmed difference decides the check; the
                     // remaining elements would only cost solver time.
                     unchecked = count * elem.div_ceil(chunk) - i - 1;
                     break;
                 }
-                CheckOutcome::Suspected(m, why) => {
-                    decided.push(DecidedBy::BitPrecise);
+                CheckOutcome::Suspected(m, why, by) => {
+                    decided.push(by);
                     // A witness through estimates that are this CPU's own
                     // is one the native replay runs exactly as the model
                     // did: like a refutation, it decides the check, and
@@ -126,6 +138,7 @@ impl<'m> Executor<'m> {
                         right: b,
                         witness: Some(m),
                         confirmed_by: None,
+                        found_by: Some(by),
                         why: Some(why),
                         gave_up: None,
                     });
@@ -140,6 +153,7 @@ impl<'m> Executor<'m> {
                     right: b,
                     witness: None,
                     confirmed_by: None,
+                    found_by: None,
                     gave_up: Some(why.kind),
                     why: Some(why.detail),
                 }),
@@ -170,7 +184,7 @@ impl<'m> Executor<'m> {
         let decided_by = match (first.confirmed_by, first.witness.is_some(), first.gave_up) {
             (Some(by), _, _) => by,
             (None, false, Some(kind)) => undecided_by(kind),
-            (None, _, _) => DecidedBy::BitPrecise,
+            (None, _, _) => first.found_by.unwrap_or(DecidedBy::BitPrecise),
         };
         let confirmed = first.confirmed_by.is_some();
         let witness = first.witness.clone();
@@ -203,7 +217,7 @@ impl<'m> Executor<'m> {
         match crate::exec::checks::nan_equality::nan_blind_sides(&mut self.cx.pool, model, declared, a, b) {
             Some((na, nb)) => {
                 let witness = match &outcome {
-                    CheckOutcome::Refuted(m, _) | CheckOutcome::Suspected(m, _) => Some(m),
+                    CheckOutcome::Refuted(m, _) | CheckOutcome::Suspected(m, ..) => Some(m),
                     CheckOutcome::Proved(_) | CheckOutcome::Unknown(_) => None,
                 };
                 if witness.is_some_and(|m| evaluate(&self.cx.pool, na, m) != evaluate(&self.cx.pool, nb, m)) {
@@ -319,7 +333,7 @@ fn outcome_name(o: &CheckOutcome) -> String {
     match o {
         CheckOutcome::Proved(by) => format!("proved by {by:?}"),
         CheckOutcome::Refuted(_, by) => format!("refuted by {by:?}"),
-        CheckOutcome::Suspected(_, why) => format!("suspected ({why})"),
+        CheckOutcome::Suspected(_, why, by) => format!("suspected by {by:?} ({why})"),
         CheckOutcome::Unknown(why) => format!("unknown ({why})"),
     }
 }
