@@ -80,7 +80,17 @@ impl RangeAnalysis {
         }
         match pool.get(e).into_owned() {
             Expr::Input { .. } => r.narrow_unsigned(Interval::new(0, 255)),
-            Expr::Cmp(..) | Expr::FCmp(..) => r.narrow_unsigned(Interval::new(0, 1)),
+            Expr::Cmp(op, a, b) => {
+                // Decided by the operands' ranges: one answer. A saturating
+                // subtraction of two bytes never clamps, and its select on
+                // the clamp test is then the difference alone.
+                let (ra, rb) = (self.range_at(pool, a, d), self.range_at(pool, b, d));
+                match decided_comparison(op, ra, rb) {
+                    Some(holds) => r.narrow_unsigned(Interval::point(holds as i128)),
+                    None => r.narrow_unsigned(Interval::new(0, 1)),
+                }
+            }
+            Expr::FCmp(..) => r.narrow_unsigned(Interval::new(0, 1)),
             Expr::ZExt(x, _) => {
                 let x = self.range_at(pool, x, d);
                 r.narrow_unsigned(x.unsigned);
@@ -154,9 +164,20 @@ impl RangeAnalysis {
                 r.narrow_signed(Interval::new(-1 - x.signed.hi, -1 - x.signed.lo));
             }
             Expr::Ite(c, t, f) => {
-                let (t, f) = (self.branch_range(pool, c, true, t, d), self.branch_range(pool, c, false, f, d));
-                r.narrow_unsigned(t.unsigned.join(f.unsigned));
-                r.narrow_signed(t.signed.join(f.signed));
+                // A condition whose range is one value takes one side only:
+                // the other side's values are never the select's.
+                let condition = self.range_at(pool, c, d).unsigned;
+                let sides = match (condition.lo, condition.hi) {
+                    (1, 1) => [Some(self.branch_range(pool, c, true, t, d)), None],
+                    (0, 0) => [None, Some(self.branch_range(pool, c, false, f, d))],
+                    _ => [Some(self.branch_range(pool, c, true, t, d)), Some(self.branch_range(pool, c, false, f, d))],
+                };
+                let mut taken = sides.into_iter().flatten();
+                if let Some(first) = taken.next() {
+                    let (u, s) = taken.fold((first.unsigned, first.signed), |(u, s), o| (u.join(o.unsigned), s.join(o.signed)));
+                    r.narrow_unsigned(u);
+                    r.narrow_signed(s);
+                }
             }
             Expr::Bin(op, a, b) => {
                 let (ra, rb) = (self.range_at(pool, a, d), self.range_at(pool, b, d));
@@ -449,6 +470,46 @@ mod tests {
         let other = p.cmp(CmpOp::Slt, x, x1);
         let plain = p.ite(other, minus, x);
         assert_eq!(ranges.range(&p, plain).signed, Interval::new(-255, 255));
+    }
+
+    /// A saturating subtraction of two bytes, `d < -16384 ? -32768 :
+    /// (16383 < d ? 32767 : d)` on 17 bits (as a 16-bit lane's clamp is
+    /// built), never clamps: its comparisons are decided by the ranges of
+    /// their operands and the select is the difference alone, [-255, 255].
+    /// A comparison left open keeps both sides.
+    #[test]
+    fn a_select_on_a_decided_comparison_takes_one_side() {
+        let mut p = ExprPool::new();
+        let a = p.new_array("x", 2);
+        let (b0, b1) = (p.input_byte(a, 0), p.input_byte(a, 1));
+        let (w0, w1) = (p.zext(b0, 16), p.zext(b1, 16));
+        let (s0, s1) = (p.sext(w0, 17), p.sext(w1, 17));
+        let d = p.sub(s0, s1);
+        let low = p.extract(d, 0, 16);
+        let (top17, bottom17) = (p.constant(17, 0x3fff), p.constant(17, 0x1c000));
+        let (top, bottom) = (p.constant(16, 0x7fff), p.constant(16, 0x8000));
+        let above = p.cmp(CmpOp::Slt, top17, d);
+        let below = p.cmp(CmpOp::Slt, d, bottom17);
+        let high_clamped = p.ite(above, top, low);
+        let clamped = p.ite(below, bottom, high_clamped);
+        let mut ranges = RangeAnalysis::new();
+        assert_eq!(ranges.range(&p, above).unsigned, Interval::point(0));
+        assert_eq!(ranges.range(&p, clamped).signed, Interval::new(-255, 255));
+        // Always true: the other side is dropped.
+        let within = p.not(above);
+        let kept = p.ite(within, low, top);
+        assert_eq!(ranges.range(&p, kept).signed, Interval::new(-255, 255));
+        // The square of the lane, widened, is at most 255^2: a sum of 16
+        // such squares minus another fits 32 bits without a query.
+        let wide = p.sext(clamped, 32);
+        let square = p.mul(wide, wide);
+        assert_eq!(ranges.range(&p, square).signed, Interval::new(0, 65025));
+        // Open (d may exceed 100): both sides.
+        let hundred = p.constant(17, 100);
+        let open = p.cmp(CmpOp::Slt, hundred, d);
+        let cut = p.ite(open, top, low);
+        assert_eq!(ranges.range(&p, open).unsigned, Interval::new(0, 1));
+        assert_eq!(ranges.range(&p, cut).signed, Interval::new(-255, 32767));
     }
 
     /// A lazy read through writes of the counters 1 and 2, at the read's
