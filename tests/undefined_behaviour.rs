@@ -551,5 +551,5 @@ fn the_variance_overflow_is_settled_by_ranges_and_a_real_one_stays_found() {
     let f = undefined_finding(&check("saturating_difference_variance_any.c", &[]));
     assert_eq!(f["undefined_behaviour"], "signed-overflow", "{f:#}");
     assert_eq!(f["status"], "confirmed", "{f:#}");
-    assert_eq!(f["location"]["line"], 24, "at the `-`: {f:#}");
+    assert_eq!(f["location"]["line"], 16, "at the `-`: {f:#}");
 }
