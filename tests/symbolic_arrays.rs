@@ -414,3 +414,129 @@ fn bytes_read_at_symbolic_places_of_2_mib_into_own_slots_are_race_free() {
     assert_eq!((code, json["verdict"].as_str()), (0, Some("equivalent")), "{json}\n{stderr}");
     assert!(peak < 200, "peak {peak} MB");
 }
+
+/// A write that strays into a `__local` variable no instruction writes
+/// is out of bounds in pair mode, as one into an unwritten buffer is: the
+/// havoc keeps such a variable's never-written marks, so running the
+/// write there made the read of a slot another work-item filled a
+/// confirmed uninitialised read.
+#[test]
+fn a_write_straying_into_an_unwritten_local_is_out_of_bounds_in_pair_mode() {
+    let path = fixture("stray_write_into_unwritten_local_pair.cl");
+    common::verify_race_fixture(std::path::Path::new(&path));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let line = text.lines().find_map(|l| l.strip_prefix("// args:")).unwrap().to_string();
+    let mut args = vec!["race", path.as_str(), "--json", "-"];
+    args.extend(line.split_whitespace());
+    let run = common::symcross(&args);
+    let j = run.json.as_ref().expect("a JSON report");
+    let f = &j["findings"][0];
+    assert_eq!(f["kind"], "out-of-bounds", "{j}");
+    let msg = f["message"].as_str().unwrap_or("");
+    assert!(msg.contains("local `k.table`, which no instruction writes"), "{msg}");
+}
+
+/// The fixture's `race` command line with `--arg name=value` instead of
+/// the fixture's `name=...`.
+fn race_args_with(f: &str, name: &str, value: &str) -> Vec<String> {
+    race_args(f).into_iter().map(|a| if a.starts_with(&format!("{name}=")) { format!("{name}={value}") } else { a }).collect()
+}
+
+#[test]
+fn an_overflow_through_an_int_read_at_a_symbolic_place_of_a_4_mib_ranged_input_is_confirmed_and_replays() {
+    // Past 1 MiB a ranged input was read as fresh bytes: the finding was
+    // unconfirmed.
+    let f = fixture("ranged_input_read_at_symbolic_position_overflow.cl");
+    let args = race_args(&f);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (json, code, peak, stderr) = common::run_measured(&args);
+    eprintln!("ranged_input_read_at_symbolic_position_overflow.cl: peak {peak} MB, {} queries", json["stats"]["queries"]);
+    assert_eq!((code, json["verdict"].as_str()), (1, Some("findings")), "{json}\n{stderr}");
+    let finding = &json["findings"][0];
+    assert_eq!((finding["kind"].as_str(), finding["status"].as_str()), (Some("out-of-bounds"), Some("confirmed")), "{finding}");
+    assert!(peak < 200, "peak {peak} MB");
+    let (file, data) = witness_file(finding, "data", "ranged-overflow");
+    assert_eq!(data.len(), 4194304, "every byte of the input");
+    // Every element of the witness is in the host's range, and the one
+    // the named work-item reads is past the table.
+    let ints: Vec<u32> = data.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    assert!(ints.iter().all(|&v| v <= 120), "an element outside 0..120");
+    let message = finding["message"].as_str().unwrap();
+    let item: usize = message.split("work-item (").nth(1).and_then(|s| s.split(',').next()).and_then(|s| s.parse().ok()).unwrap();
+    let group: usize = message.split("of group (").nth(1).and_then(|s| s.split(',').next()).and_then(|s| s.parse().ok()).unwrap();
+    let global = group * 64 + item;
+    assert!(ints[global * 4095] >= 100, "element {} is {} in {message}", global * 4095, ints[global * 4095]);
+    // Given back as the input's contents, the witness overflows again.
+    let again = race_args_with(&f, "data", &format!("@{}", file.display()));
+    let again: Vec<&str> = again.iter().map(String::as_str).collect();
+    let (json, code, _, stderr) = common::run_measured(&again);
+    let _ = std::fs::remove_file(&file);
+    assert_eq!((code, json["findings"][0]["kind"].as_str()), (1, Some("out-of-bounds")), "{json}\n{stderr}");
+}
+
+#[test]
+fn the_same_count_within_its_range_is_equivalent_under_200_mb() {
+    let args = race_args(&fixture("ranged_input_read_at_symbolic_position_ok.cl"));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (json, code, peak, stderr) = common::run_measured(&args);
+    eprintln!("ranged_input_read_at_symbolic_position_ok.cl: peak {peak} MB, {} queries", json["stats"]["queries"]);
+    assert_eq!((code, json["verdict"].as_str()), (0, Some("equivalent")), "{json}\n{stderr}");
+    assert!(json["stats"]["queries"].as_u64().unwrap() <= 20, "{json}");
+    assert!(peak < 200, "peak {peak} MB");
+}
+
+/// The bytes a host gave by `values:` (byte elements) followed by the
+/// witness's arbitrary ones: the whole buffer, for `--arg NAME=@FILE`.
+fn given_then_witness(given: &[u8], finding: &serde_json::Value, buffer: &str, name: &str) -> (std::path::PathBuf, Vec<u8>) {
+    let (file, rest) = witness_file(finding, buffer, name);
+    let mut all = given.to_vec();
+    all.extend_from_slice(&rest);
+    std::fs::write(&file, &all).unwrap();
+    (file, all)
+}
+
+#[test]
+fn a_race_through_bytes_read_at_symbolic_places_of_a_2_mib_input_partly_given_is_confirmed_and_replays() {
+    // A select over every byte took 1.3 GB and had not ended after a
+    // minute.
+    let f = fixture("given_runs_read_at_symbolic_position_race.cl");
+    let args = race_args(&f);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (json, code, peak, stderr) = common::run_measured(&args);
+    eprintln!("given_runs_read_at_symbolic_position_race.cl: peak {peak} MB, {} queries", json["stats"]["queries"]);
+    assert_eq!((code, json["verdict"].as_str()), (1, Some("findings")), "{json}\n{stderr}");
+    let finding = &json["findings"][0];
+    assert_eq!((finding["kind"].as_str(), finding["status"].as_str()), (Some("race"), Some("confirmed")), "{finding}");
+    assert!(peak < 200, "peak {peak} MB");
+    let (file, data) = given_then_witness(&[7; 8], finding, "data", "given-race");
+    assert_eq!(data.len(), 2097152, "every byte of the buffer");
+    let again = race_args_with(&f, "data", &format!("@{}", file.display()));
+    let again: Vec<&str> = again.iter().map(String::as_str).collect();
+    let (json, code, _, stderr) = common::run_measured(&again);
+    let _ = std::fs::remove_file(&file);
+    assert_eq!((code, json["findings"][0]["kind"].as_str()), (1, Some("race")), "{json}\n{stderr}");
+}
+
+#[test]
+fn an_overflow_through_a_byte_read_at_a_symbolic_place_of_a_2_mib_input_partly_given_is_confirmed_and_replays() {
+    let f = fixture("given_runs_read_at_symbolic_position_overflow.cl");
+    let args = race_args(&f);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (json, code, peak, stderr) = common::run_measured(&args);
+    eprintln!("given_runs_read_at_symbolic_position_overflow.cl: peak {peak} MB, {} queries", json["stats"]["queries"]);
+    assert_eq!((code, json["verdict"].as_str()), (1, Some("findings")), "{json}\n{stderr}");
+    let finding = &json["findings"][0];
+    assert_eq!((finding["kind"].as_str(), finding["status"].as_str()), (Some("out-of-bounds"), Some("confirmed")), "{finding}");
+    assert!(peak < 200, "peak {peak} MB");
+    let (file, data) = given_then_witness(&[1, 2, 3], finding, "data", "given-overflow");
+    let message = finding["message"].as_str().unwrap();
+    let item: usize = message.split("work-item (").nth(1).and_then(|s| s.split(',').next()).and_then(|s| s.parse().ok()).unwrap();
+    let group: usize = message.split("of group (").nth(1).and_then(|s| s.split(',').next()).and_then(|s| s.parse().ok()).unwrap();
+    let global = group * 64 + item;
+    assert!(data[global * 8191 + 1] >= 100, "byte {} is {} in {message}", global * 8191 + 1, data[global * 8191 + 1]);
+    let again = race_args_with(&f, "data", &format!("@{}", file.display()));
+    let again: Vec<&str> = again.iter().map(String::as_str).collect();
+    let (json, code, _, stderr) = common::run_measured(&again);
+    let _ = std::fs::remove_file(&file);
+    assert_eq!((code, json["findings"][0]["kind"].as_str()), (1, Some("out-of-bounds")), "{json}\n{stderr}");
+}

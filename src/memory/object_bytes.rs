@@ -145,6 +145,55 @@ pub struct ObjectBytes {
     /// folded into them (a table cleared in a loop after updates at
     /// symbolic slots starts afresh).
     covered: Option<(Box<[u64]>, u64)>,
+    /// `base_input_run`'s answer for the pages as they are, once asked:
+    /// it walks every page, and a large input read at symbolic offsets
+    /// asked it at every read. Cleared wherever the pages change.
+    input_run: std::cell::Cell<Option<Option<(u32, u32)>>>,
+    /// What the pages hold as runs, when the host's contents laid them
+    /// out (`set_layout`) and no page changed since.
+    layout: Option<Rc<[Run]>>,
+}
+
+/// A run of an object's bytes as the host's contents laid them out: bytes
+/// of an input in order, or constants. A read at a symbolic offset of a
+/// large buffer partly given reads its runs (input bytes at a symbolic
+/// position, a select over the constants), exactly, rather than every byte.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Run {
+    /// Bytes `off..off + len` are bytes `first..` of input `array`.
+    Input {
+        /// The run's first byte in the object.
+        off: u64,
+        /// How many bytes.
+        len: u64,
+        /// The input array.
+        array: u32,
+        /// The input's byte at `off`.
+        first: u32,
+    },
+    /// Bytes `off..off + bytes.len()` are these.
+    Fixed {
+        /// The run's first byte in the object.
+        off: u64,
+        /// The bytes the host gave.
+        bytes: Rc<[u8]>,
+    },
+}
+
+impl Run {
+    /// The run's first byte.
+    pub fn off(&self) -> u64 {
+        match self {
+            Run::Input { off, .. } | Run::Fixed { off, .. } => *off,
+        }
+    }
+
+    fn len(&self) -> u64 {
+        match self {
+            Run::Input { len, .. } => *len,
+            Run::Fixed { bytes, .. } => bytes.len() as u64,
+        }
+    }
 }
 
 impl PartialEq for ObjectBytes {
@@ -169,7 +218,16 @@ fn same_page(zero: ExprId, a: Option<&Rc<Page>>, b: Option<&Rc<Page>>) -> bool {
 impl ObjectBytes {
     /// `size` bytes, all zero and never written; costs nothing until written.
     pub fn new(size: u64, zero: ExprId) -> Self {
-        ObjectBytes { size, zero, pages: Vec::new(), log: StoreLog::default(), initial: StoreLog::default(), covered: None }
+        ObjectBytes {
+            size,
+            zero,
+            pages: Vec::new(),
+            log: StoreLog::default(),
+            initial: StoreLog::default(),
+            covered: None,
+            input_run: Default::default(),
+            layout: None,
+        }
     }
 
     /// `mask`, the 8-bit mask of byte `k` in the pages, where no write at
@@ -263,8 +321,51 @@ impl ObjectBytes {
     /// symbolic offset is a read of the input at a symbolic position
     /// (`ExprPool::input_at`).
     pub fn base_input_run(&self) -> Option<(u32, u32)> {
+        if !self.initial.is_empty() {
+            return None;
+        }
+        if let Some(known) = self.input_run.get() {
+            return known;
+        }
+        let run = self.pages_input_run();
+        self.input_run.set(Some(run));
+        run
+    }
+
+    /// Forgets what was known of the pages as a whole (they change).
+    fn pages_changed(&mut self) {
+        self.input_run.set(None);
+        self.layout = None;
+    }
+
+    /// Says that the pages hold `runs` (sorted, covering the object
+    /// exactly), until a page changes; refused (false) when they do not
+    /// cover it exactly or a write at a symbolic offset is pending.
+    pub fn set_layout(&mut self, runs: Vec<Run>) -> bool {
+        let mut at = 0;
+        for r in &runs {
+            if r.off() != at || r.len() == 0 {
+                return false;
+            }
+            at += r.len();
+        }
+        if at != self.size || !self.log.is_empty() || !self.initial.is_empty() {
+            return false;
+        }
+        self.layout = Some(runs.into());
+        true
+    }
+
+    /// The runs the pages hold (`set_layout`), when no page changed since
+    /// they were laid out and no byte was read as a fresh value.
+    pub fn base_layout(&self) -> Option<Rc<[Run]>> {
+        self.layout.clone().filter(|_| self.initial.is_empty())
+    }
+
+    /// `base_input_run` of the pages alone, by a walk over every page.
+    fn pages_input_run(&self) -> Option<(u32, u32)> {
         let n = self.size.div_ceil(PAGE_BYTES) as usize;
-        if n == 0 || self.pages.len() < n || !self.initial.is_empty() {
+        if n == 0 || self.pages.len() < n {
             return None;
         }
         let Some(Page { data: Data::Input { array, first }, .. }) = self.pages[0].as_deref() else { return None };
@@ -342,6 +443,7 @@ impl ObjectBytes {
 
     /// Page `i`, unshared, for writing.
     fn page_mut(&mut self, i: usize) -> &mut Page {
+        self.pages_changed();
         if self.pages.len() <= i {
             self.pages.resize(i + 1, None);
         }
@@ -617,6 +719,7 @@ impl ObjectBytes {
             return;
         }
         let shared = Rc::new(Page { data: Data::Uniform(byte), written: Written::All });
+        self.pages_changed();
         Self::for_pages(off, len, |i, from, to, _| {
             if from == 0 && to == self.page_len(i) {
                 if self.pages.len() <= i {
@@ -638,6 +741,7 @@ impl ObjectBytes {
             self.write(pool, off, &bytes);
             return;
         }
+        self.pages_changed();
         Self::for_pages(off, len, |i, from, to, at| {
             let start = first + at as u32;
             if from == 0 && to == self.page_len(i) {
@@ -681,6 +785,7 @@ impl ObjectBytes {
             && self.log.is_empty()
             && src.initial.is_empty()
             && self.initial.is_empty();
+        self.pages_changed();
         Self::for_pages(off, len, |i, from, to, at| {
             let s = src_off + at as u64;
             let si = (s / PAGE_BYTES) as usize;
@@ -721,11 +826,14 @@ impl ObjectBytes {
             log: self.log.clone(),
             initial: self.initial.clone(),
             covered: self.covered.clone(),
+            input_run: Default::default(),
+            layout: None,
         }
     }
 
     /// Marks every byte written, or none.
     pub fn set_all_written(&mut self, written: bool) {
+        self.pages_changed();
         if written {
             let n = self.size.div_ceil(PAGE_BYTES) as usize;
             self.pages.resize(n, None);
@@ -879,6 +987,33 @@ mod tests {
             let want = pool.input_byte(a, k);
             assert_eq!(o.get(&mut pool, 10 + k as u64), want);
         }
+    }
+
+    /// The answer is kept until the pages change: a write at a number,
+    /// a fill, a copy or a fresh fill each make it asked again.
+    #[test]
+    fn the_input_run_is_kept_until_a_page_changes() {
+        let mut pool = ExprPool::new();
+        let zero = pool.constant(8, 0);
+        let a = pool.new_array("in", (3 * PAGE_BYTES) as u32);
+        let mut o = ObjectBytes::new(3 * PAGE_BYTES, zero);
+        o.fill_input(&mut pool, 0, 3 * PAGE_BYTES, a, 0);
+        assert_eq!(o.base_input_run(), Some((a, 0)));
+        assert_eq!(o.input_run.get(), Some(Some((a, 0))));
+        let shared = o.clone();
+        o.set(&mut pool, PAGE_BYTES + 5, zero);
+        assert_eq!(o.base_input_run(), None);
+        // A clone shares the pages it was made from, and their answer.
+        assert_eq!(shared.base_input_run(), Some((a, 0)));
+        o.fill_input(&mut pool, PAGE_BYTES, PAGE_BYTES, a, PAGE_BYTES as u32);
+        assert_eq!(o.base_input_run(), Some((a, 0)));
+        o.fill(&mut pool, 2 * PAGE_BYTES, PAGE_BYTES, zero);
+        assert_eq!(o.base_input_run(), None);
+        o.copy_from(&mut pool, 0, &shared, 0, 3 * PAGE_BYTES);
+        assert_eq!(o.base_input_run(), Some((a, 0)));
+        o.set_all_written(false);
+        o.write(&mut pool, 7, &[Some(zero)]);
+        assert_eq!(o.base_input_run(), None);
     }
 
     #[test]

@@ -41,6 +41,17 @@ const ARBITRARY_READ_BYTES: u64 = 1 << 20;
 /// plain input bytes, as they always did for small tables.
 const INPUT_AT_BYTES: u64 = 4096;
 
+/// A buffer the host gave in parts is read at a symbolic offset run by run
+/// (`byte_of_runs`) when its given bytes are at most this many: each read
+/// byte selects over them. Past it the read takes the paths above (a
+/// select over every byte up to 1 MiB, fresh bytes beyond, noted).
+const GIVEN_SELECT_BYTES: u64 = 1 << 16;
+
+/// How many bytes of `runs` are given (constants).
+fn given_bytes(runs: &[crate::memory::object_bytes::Run]) -> u64 {
+    runs.iter().map(|r| if let crate::memory::object_bytes::Run::Fixed { bytes, .. } = r { bytes.len() as u64 } else { 0 }).sum()
+}
+
 impl<'m> Executor<'m> {
     #[allow(clippy::too_many_arguments)]
     pub(in crate::exec) fn exec_alloca(
@@ -313,14 +324,11 @@ impl<'m> Executor<'m> {
             }
             return Err(Step::Terminated);
         }
-        if is_write && self.stray_write_into_spared(state, obj) {
-            // No instruction writes through this buffer's argument, so the
-            // address was computed from another object and left it; pair
-            // mode's havoc relies on that (havoc.rs).
-            let name = state.memory.object(obj).name.clone();
-            let msg = format!(
-                "write of {len} bytes into buffer `{name}`, which the kernel never writes through its argument: the address left the object it was computed from"
-            );
+        if let Some(what) = is_write.then(|| self.stray_write_into_spared(state, obj)).flatten() {
+            // No instruction writes this object, so the address was
+            // computed from another object and left it; pair mode's havoc
+            // relies on that (havoc.rs).
+            let msg = format!("write of {len} bytes into {what}: the address left the object it was computed from");
             let model = if self.cx.pool.is_const(addr) { None } else { self.current_model(state) };
             self.report(state, FindingKind::OutOfBounds, loc, msg, model.as_ref(), None);
             return Err(Step::Terminated);
@@ -391,9 +399,10 @@ impl<'m> Executor<'m> {
             let a = evaluate(&self.cx.pool, addr, m) as u64;
             if let Some(other) = out.memory.object_near(a) {
                 let o = out.memory.object(other);
-                // Not into a buffer pair mode's havoc spares: a write
+                // Not into an object pair mode's havoc spares (a buffer
+                // or `__local` variable no instruction writes): a write
                 // there is out of bounds of its own object (havoc.rs).
-                let spared = what == "write" && self.stray_write_into_spared(out, other);
+                let spared = what == "write" && self.stray_write_into_spared(out, other).is_some();
                 if other != obj && a >= o.base && a + len <= o.base + o.size && !spared {
                     out.frame_mut().pc -= 1;
                     self.pending.push(out.clone());
@@ -507,21 +516,44 @@ impl<'m> Executor<'m> {
             self.note_symbolic_access_limit(state, access.object, "read");
             return smallvec::smallvec![zero; len as usize];
         }
-        // Only a large, unranged object is asked whether it holds one
-        // input in order (`base_input_run` walks every page).
-        let input_run =
-            |o: &crate::memory::MemoryObject| (size > INPUT_AT_BYTES && o.ranged.is_none()).then(|| o.bytes.base_input_run()).flatten();
+        // Only a large object is asked whether it holds one input in
+        // order (`base_input_run` walks every page once, then keeps the
+        // answer until a page changes).
+        let input_run = |o: &crate::memory::MemoryObject| (size > INPUT_AT_BYTES).then(|| o.bytes.base_input_run()).flatten();
         let base: Vec<ExprId> = if let Some(b) = o.bytes.base_uniform(&mut self.cx.pool) {
             vec![b; len as usize]
         } else if let Some((array, first)) = input_run(o) {
             // Exact whatever the size: byte k of the read is the input's
-            // byte at first + offset + k. (A ranged input keeps its
-            // selects, which constrain every element it may read.)
+            // byte at first + offset + k. A ranged input's elements these
+            // bytes lie in are said to be in its range (buffer_inputs.rs),
+            // exactly: not every element, as the select did, nor fresh
+            // bytes standing for them, as past 1 MiB.
+            let first = self.cx.pool.constant(64, u128::from(first));
+            let at = self.cx.pool.add(access.offset, first);
+            let bytes: Vec<ExprId> = (0..len)
+                .map(|k| {
+                    let k = self.cx.pool.constant(64, u128::from(k));
+                    let p = self.cx.pool.add(at, k);
+                    self.cx.pool.input_at(array, p)
+                })
+                .collect();
+            self.constrain_elements_at(state, access.object, at, len);
+            bytes
+        } else if let Some(runs) =
+            (size > INPUT_AT_BYTES).then(|| o.bytes.base_layout()).flatten().filter(|r| given_bytes(r) <= GIVEN_SELECT_BYTES)
+        {
+            // A buffer the host gave in parts (listed elements, a file
+            // shorter than it): each byte is its run's, exactly.
+            let cost = (runs.len() as u64 + given_bytes(&runs)).saturating_mul(len).saturating_mul(2);
+            if self.admit_expressions(cost).is_err() {
+                self.note_symbolic_access_limit(state, access.object, "read");
+                return smallvec::smallvec![zero; len as usize];
+            }
             (0..len)
                 .map(|k| {
-                    let from = self.cx.pool.constant(64, u128::from(first) + u128::from(k));
-                    let at = self.cx.pool.add(access.offset, from);
-                    self.cx.pool.input_at(array, at)
+                    let k = self.cx.pool.constant(64, u128::from(k));
+                    let p = self.cx.pool.add(access.offset, k);
+                    self.byte_of_runs(p, &runs)
                 })
                 .collect()
         } else if size > ARBITRARY_READ_BYTES && o.bytes.base_is_arbitrary() {
@@ -547,6 +579,37 @@ impl<'m> Executor<'m> {
         };
         let o = state.memory.object(access.object);
         o.bytes.resolve_symbolic(&mut self.cx.pool, access.offset, &base).into_iter().collect()
+    }
+
+    /// The byte at the symbolic position `p` of an object whose bytes are
+    /// `runs` (sorted, covering it): a balanced tree of tests of `p`
+    /// against the runs' starts, each leaf the run's byte there.
+    fn byte_of_runs(&mut self, p: ExprId, runs: &[crate::memory::object_bytes::Run]) -> ExprId {
+        use crate::memory::object_bytes::Run;
+        if runs.len() > 1 {
+            let mid = runs.len() / 2;
+            let start = self.cx.pool.constant(64, u128::from(runs[mid].off()));
+            let before = self.cx.pool.cmp(CmpOp::Ult, p, start);
+            let lo = self.byte_of_runs(p, &runs[..mid]);
+            let hi = self.byte_of_runs(p, &runs[mid..]);
+            return self.cx.pool.ite(before, lo, hi);
+        }
+        match &runs[0] {
+            Run::Input { off, array, first, .. } => {
+                let shift = self.cx.pool.constant(64, u128::from(u64::from(*first).wrapping_sub(*off)));
+                let at = self.cx.pool.add(p, shift);
+                self.cx.pool.input_at(*array, at)
+            }
+            Run::Fixed { off, bytes } => {
+                let all: Vec<ExprId> = bytes.iter().map(|&b| ExprId::byte_const(b)).collect();
+                if all.iter().all(|b| *b == all[0]) {
+                    return all[0];
+                }
+                let start = self.cx.pool.constant(64, u128::from(*off));
+                let at = self.cx.pool.sub(p, start);
+                self.select_at(at, &all, 1)[0]
+            }
+        }
     }
 
     /// Says, when the memory limit stops an access at a symbolic offset,

@@ -71,11 +71,20 @@ impl<'m> Executor<'m> {
             gaps.push((at, bytes - at));
         }
         let arbitrary: u64 = gaps.iter().map(|(_, len)| len).sum();
+        // The runs laid out, for reads at symbolic offsets of a buffer
+        // partly given (mem_ops.rs): its input's bytes at a symbolic
+        // position between the given ones.
+        let mut runs: Vec<crate::memory::object_bytes::Run> = contents
+            .fixed
+            .iter()
+            .map(|(off, run)| crate::memory::object_bytes::Run::Fixed { off: *off, bytes: run.as_slice().into() })
+            .collect();
         if arbitrary > 0 {
             let array = self.cx.pool.new_array(name, arbitrary as u32);
             let mut first = 0;
             for (off, len) in gaps {
                 state.memory.object_mut(obj).bytes.fill_input(&mut self.cx.pool, off, len, array, first);
+                runs.push(crate::memory::object_bytes::Run::Input { off, len, array, first });
                 first += len as u32;
             }
             // Each element is constrained to the range when first read
@@ -88,6 +97,13 @@ impl<'m> Executor<'m> {
         for (off, run) in &contents.fixed {
             let consts: Vec<Option<ExprId>> = run.iter().map(|&b| Some(self.cx.pool.constant(8, b as u128))).collect();
             state.memory.object_mut(obj).bytes.write(&mut self.cx.pool, *off, &consts);
+        }
+        // Only a buffer both given and arbitrary in parts needs its runs:
+        // one wholly arbitrary is one input in order, one wholly given is
+        // constants. Runs not covering it exactly are not kept.
+        if arbitrary > 0 && !contents.fixed.is_empty() {
+            runs.sort_by_key(|r| r.off());
+            state.memory.object_mut(obj).bytes.set_layout(runs);
         }
     }
 
@@ -109,6 +125,54 @@ impl<'m> Executor<'m> {
             let element = self.cx.pool.input_word(array, (k * u64::from(width)) as u32, width * 8);
             let within = self.within_intervals(element, &intervals);
             self.add_range_fact(state, within);
+        }
+    }
+
+    /// Adds to the path that the elements of a ranged buffer (`obj`)
+    /// that a read of `len` bytes at the symbolic position `at` of its
+    /// input overlaps lie in the host's range, each as a word of the input
+    /// read at a symbolic position (`ExprPool::input_at`): exact, and only
+    /// the elements the read may touch, whatever the buffer's size. A read
+    /// of whole elements at element boundaries (known low bits of `at`)
+    /// constrains those elements; any other read constrains the element
+    /// holding each byte.
+    pub(in crate::exec) fn constrain_elements_at(&mut self, state: &mut State, obj: ObjectId, at: ExprId, len: u64) {
+        let Some(r) = state.memory.object(obj).ranged.as_ref() else { return };
+        let (array, size, intervals) = (r.array, u64::from(r.size), r.intervals.clone());
+        let (m, residue) = crate::memory::offset_residue::residue(&self.cx.pool, at, 12);
+        let aligned = len.is_multiple_of(size) && m.is_multiple_of(size) && residue.is_multiple_of(size);
+        let mut starts: Vec<ExprId> = Vec::new();
+        if aligned {
+            for k in (0..len).step_by(size as usize) {
+                let k = self.cx.pool.constant(64, u128::from(k));
+                starts.push(self.cx.pool.add(at, k));
+            }
+        } else {
+            // The element holding byte k starts at (at + k) rounded down
+            // to a multiple of the element's size (a power of two).
+            let down = self.cx.pool.constant(64, u128::from(!(size - 1)));
+            for k in 0..len {
+                let k = self.cx.pool.constant(64, u128::from(k));
+                let p = self.cx.pool.add(at, k);
+                let start = self.cx.pool.and(p, down);
+                if !starts.contains(&start) {
+                    starts.push(start);
+                }
+            }
+        }
+        for start in starts {
+            // Little-endian: later bytes are higher.
+            let mut word = self.cx.pool.input_at(array, start);
+            for j in 1..size {
+                let j = self.cx.pool.constant(64, u128::from(j));
+                let p = self.cx.pool.add(start, j);
+                let b = self.cx.pool.input_at(array, p);
+                word = self.cx.pool.concat(b, word);
+            }
+            let within = self.within_intervals(word, &intervals);
+            if !state.path.contains(&within) {
+                self.add_range_fact(state, within);
+            }
         }
     }
 

@@ -190,17 +190,33 @@ impl<'m> Executor<'m> {
         spared
     }
 
-    /// Whether a write into `obj` strayed there from another object: in
-    /// pair mode, `obj` is a buffer the havoc spares because no
-    /// instruction writes through its argument, so only an address that
-    /// left the object it was computed from reaches it. Reported out of
-    /// bounds, the first write that could change a spared buffer is a
-    /// finding (unwritten_buffers.rs).
-    pub(in crate::exec) fn stray_write_into_spared(&mut self, state: &State, obj: crate::memory::ObjectId) -> bool {
+    /// What `obj` is, when a write into it strayed there from another
+    /// object: in pair mode, `obj` is an object the havoc spares because
+    /// no instruction writes it (a buffer no instruction writes through
+    /// its argument, a `__local` variable whose address only loads use),
+    /// so only an address that left the object it was computed from
+    /// reaches it. Reported out of bounds, the first write that could
+    /// change a spared object is a finding (unwritten_buffers.rs,
+    /// unwritten_locals.rs); run there, it would change bytes the havoc
+    /// keeps as this work-item's alone, and another work-item's same
+    /// write would be missed (a never-written mark kept where every
+    /// work-item wrote).
+    pub(in crate::exec) fn stray_write_into_spared(&mut self, state: &State, obj: crate::memory::ObjectId) -> Option<String> {
         let pair = state.gpu.as_deref().is_some_and(|g| g.mode == crate::exec::opencl::workitems::RaceMode::Pair);
+        if !pair {
+            return None;
+        }
         let o = state.memory.object(obj);
-        let candidate = matches!(o.kind, ObjectKind::Buffer | ObjectKind::Heap) && matches!(o.addr_space, 1 | 3);
-        pair && candidate && self.unwritten_argument_objects(state).contains(&obj)
+        let name = o.name.clone();
+        let buffer = matches!(o.kind, ObjectKind::Buffer | ObjectKind::Heap) && matches!(o.addr_space, 1 | 3);
+        let local = o.addr_space == crate::ir::LOCAL_SPACE && !o.address_only;
+        if buffer && self.unwritten_argument_objects(state).contains(&obj) {
+            return Some(format!("buffer `{name}`, which the kernel never writes through its argument"));
+        }
+        if local && self.unwritten_local_objects(state).contains(&obj) {
+            return Some(format!("local `{name}`, which no instruction writes"));
+        }
+        None
     }
 
     /// The objects of `state` that hold `__local` variables only stores at
