@@ -212,3 +212,37 @@ fn every_harness_is_tested() {
         assert!(this.contains(&format!("\"{name}\"")), "harnesses/codec/{name} is not tested here");
     }
 }
+
+/// A dead-zone quantizer with its end of block: the C reference's
+/// backward scan guards every element (a select chain over all later
+/// coefficients) and its forward loop keeps the last nonzero position,
+/// the SSE2 code masks each lane with its own zero-bin test and takes a
+/// maximum of lane indices. Every element is decided by evaluating every
+/// value of the coefficient it reads once the scan's guards are dropped,
+/// and the end of block by abstracting each coefficient's conditions to
+/// the combinations its 2^16 values give them; the solver alone times out
+/// on the quantizer's multiplies.
+#[test]
+fn quantization_with_end_of_block_is_proved_element_by_element() {
+    let report = tempfile::NamedTempFile::new().unwrap();
+    let json = check("quantize_eob.c", report.path());
+    let decided = &json["stats"]["decided"];
+    assert_eq!(decided["element_evaluation"], 9, "{json:#}");
+    assert_eq!(decided["bit_precise"], 0, "{json:#}");
+    assert_eq!(json["findings"].as_array().map_or(0, |f| f.len()), 0, "{json:#}");
+}
+
+/// The SSE2 zero-bin mask off by one: a coefficient of exactly the zero
+/// bin is dropped; refuted with a witness the CPU reproduces.
+#[test]
+fn quantization_with_the_zero_bin_off_by_one_is_refuted() {
+    refuted_and_reproduced("quantize_eob_broken.c");
+}
+
+/// A coefficient of -32768 allowed: the SSE2 code's 16-bit absolute value
+/// drops it; the evaluation of that coefficient's values finds it, and
+/// the witness reproduces.
+#[test]
+fn quantization_of_minus_32768_is_refuted() {
+    refuted_and_reproduced("quantize_eob_any_input.c");
+}

@@ -10,8 +10,10 @@ pub mod close_encoding;
 pub mod confirm;
 mod cpu_estimates;
 pub mod error_analysis;
+mod element_conditions;
 mod error_terms;
 mod estimate_bound;
+mod guarded_elements;
 mod lane_symmetry;
 pub mod libm_model;
 mod sampling;
@@ -305,6 +307,53 @@ impl Decider {
             if let Some(outcome) = self.split_cases(pool, path, a, b) {
                 return outcome;
             }
+            // Elements a block-wide test guards on one side and their own
+            // test on the other: guards the element's test implies are
+            // dropped, and an element left reading two bytes is decided on
+            // every value of them (guarded_elements.rs).
+            let mut asked = 0;
+            let guarded = guarded_elements::drop_implied_guards(pool, self.backend.as_mut(), path, &[ia, ib], &mut asked);
+            let (mut ia, mut ib) = (guarded[0], guarded[1]);
+            // A guard on one side that is the other side's own element
+            // test written over every element (the last coefficient's).
+            if ia != ib {
+                let (ma, mb) = (
+                    guarded_elements::match_wide_conditions(pool, self.backend.as_mut(), path, ia, ib, &mut asked),
+                    guarded_elements::match_wide_conditions(pool, self.backend.as_mut(), path, ib, ia, &mut asked),
+                );
+                if (ma, mb) != (ia, ib) {
+                    let again = guarded_elements::drop_implied_guards(pool, self.backend.as_mut(), path, &[ma, mb], &mut asked);
+                    (ia, ib) = (again[0], again[1]);
+                }
+            }
+            if ia == ib {
+                tracing::trace!(asked, "ladder: equal once implied guards are dropped");
+                return CheckOutcome::Proved(DecidedBy::ElementEvaluation);
+            }
+            match guarded_elements::decide_exhaustively(pool, path, ia, ib) {
+                Some(guarded_elements::Exhaustive::Equal) => return CheckOutcome::Proved(DecidedBy::ElementEvaluation),
+                Some(guarded_elements::Exhaustive::Differ(m)) => {
+                    return match self.judge_witness(pool, path, a, b, m) {
+                        CheckOutcome::Refuted(m, _) => CheckOutcome::Refuted(m, DecidedBy::ElementEvaluation),
+                        other => other,
+                    }
+                }
+                None => {}
+            }
+            // Elements read only through a few conditions each (an end of
+            // block: masks and maxima against a scan): the conditions
+            // become variables constrained to the combinations each
+            // element gives them (element_conditions.rs).
+            match element_conditions::decide(pool, self.backend.as_mut(), path, ia, ib) {
+                Some(element_conditions::Decided::Equal) => return CheckOutcome::Proved(DecidedBy::ElementEvaluation),
+                Some(element_conditions::Decided::Differ(m)) => {
+                    return match self.judge_witness(pool, path, a, b, m) {
+                        CheckOutcome::Refuted(m, _) => CheckOutcome::Refuted(m, DecidedBy::ElementEvaluation),
+                        other => other,
+                    }
+                }
+                None => {}
+            }
             let normal_eq = pool.eq(ia, ib);
             differ = pool.not(normal_eq);
             match self.backend.check_budgeted(pool, path, differ, QUICK_BUDGET) {
@@ -497,6 +546,7 @@ fn ladder_step(o: &CheckOutcome) -> &'static str {
             DecidedBy::LaneSymmetry => "lane-symmetry",
             DecidedBy::EstimateBound => "estimate-bound",
             DecidedBy::Exhaustive => "exhaustive",
+            DecidedBy::ElementEvaluation => "element-evaluation",
             DecidedBy::ErrorAnalysis => "error-analysis",
             DecidedBy::CpuEstimates => "cpu-estimates",
         },

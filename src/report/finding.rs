@@ -305,6 +305,13 @@ pub enum DecidedBy {
     /// conforming CPU may estimate otherwise), confirmed only when the
     /// native replay on this CPU reproduces it.
     CpuEstimates,
+    /// An integer check decided on every value of each element it reads
+    /// (check/guarded_elements.rs, check/element_conditions.rs): guards
+    /// the element's own test implies dropped (each implication proved by
+    /// the solver), then the sides evaluated on all values of an element,
+    /// or the elements' conditions replaced by variables constrained to
+    /// the combinations those values give them.
+    ElementEvaluation,
 }
 
 impl DecidedBy {
@@ -325,6 +332,7 @@ impl DecidedBy {
             DecidedBy::CpuEstimates => {
                 "sampling with this CPU's RCPPS/RSQRTPS estimates (a witness for this CPU, confirmed by replaying it on the CPU)"
             }
+            DecidedBy::ElementEvaluation => "evaluation of every value of each element",
         }
     }
 }

@@ -85,6 +85,10 @@ pub struct DecidedCounts {
     /// (absent from reports written before they were counted).
     #[serde(default)]
     pub error_analysis: u64,
+    /// Integer checks decided on every value of each element they read
+    /// (absent from reports written before they were counted).
+    #[serde(default)]
+    pub element_evaluation: u64,
 }
 
 impl DecidedCounts {
@@ -103,6 +107,7 @@ impl DecidedCounts {
                 DecidedBy::LaneSymmetry => self.lane_symmetry += 1,
                 DecidedBy::EstimateBound => self.estimate_bound += 1,
                 DecidedBy::Exhaustive | DecidedBy::ErrorAnalysis => self.error_analysis += 1,
+                DecidedBy::ElementEvaluation => self.element_evaluation += 1,
                 DecidedBy::Timeout | DecidedBy::SolverUnknown => {}
             }
         }
@@ -132,6 +137,7 @@ impl std::ops::AddAssign<&DecidedCounts> for DecidedCounts {
         self.lane_symmetry += o.lane_symmetry;
         self.estimate_bound += o.estimate_bound;
         self.error_analysis += o.error_analysis;
+        self.element_evaluation += o.element_evaluation;
     }
 }
 

@@ -71,6 +71,9 @@ pub fn render_styled(report: &Report, style: &TextStyle) -> String {
         if d.error_analysis > 0 {
             let _ = write!(out, ", {} by error analysis", d.error_analysis);
         }
+        if d.element_evaluation > 0 {
+            let _ = write!(out, ", {} by evaluating every value of each element", d.element_evaluation);
+        }
         if d.lane_symmetry > 0 {
             let _ = write!(out, ", {} by lane symmetry", d.lane_symmetry);
         }
