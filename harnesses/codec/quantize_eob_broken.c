@@ -1,4 +1,4 @@
-// expect: mismatch
+// expect: findings mismatch
 // cflags: -msse2
 /* Dead-zone quantization of eight 16-bit transform coefficients with the
  * block's end of block, as a video encoder writes it: the C reference
