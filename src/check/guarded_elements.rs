@@ -62,7 +62,13 @@ pub(super) const MAX_EXHAUSTIVE_BYTES: usize = 2;
 /// guard `!h` implies by `h ? z : y`), bottom-up (so a nest of such
 /// guards goes one by one). `asked` counts the implication questions of
 /// the check; none is asked past `IMPLICATIONS_PER_CHECK`.
-pub(super) fn drop_implied_guards(pool: &mut ExprPool, backend: &mut dyn Backend, path: &[ExprId], roots: &[ExprId], asked: &mut u32) -> Vec<ExprId> {
+pub(super) fn drop_implied_guards(
+    pool: &mut ExprPool,
+    backend: &mut dyn Backend,
+    path: &[ExprId],
+    roots: &[ExprId],
+    asked: &mut u32,
+) -> Vec<ExprId> {
     let mut done: FxHashMap<ExprId, ExprId> = FxHashMap::default();
     // (guard, inner condition) -> whether the inner one implies the guard.
     let mut implied: FxHashMap<(ExprId, ExprId), bool> = FxHashMap::default();
@@ -123,7 +129,14 @@ pub(super) fn drop_implied_guards(pool: &mut ExprPool, backend: &mut dyn Backend
 /// every coefficient) is that coefficient's own zero-bin test there, so
 /// once replaced the check reads one element. `asked` counts the questions
 /// as in `drop_implied_guards`.
-pub(super) fn match_wide_conditions(pool: &mut ExprPool, backend: &mut dyn Backend, path: &[ExprId], wide: ExprId, narrow: ExprId, asked: &mut u32) -> ExprId {
+pub(super) fn match_wide_conditions(
+    pool: &mut ExprPool,
+    backend: &mut dyn Backend,
+    path: &[ExprId],
+    wide: ExprId,
+    narrow: ExprId,
+    asked: &mut u32,
+) -> ExprId {
     let Some(narrow_bytes) = input_bytes(pool, &[narrow]) else { return wide };
     if narrow_bytes.len() > MAX_EXHAUSTIVE_BYTES {
         return wide;
@@ -226,7 +239,8 @@ pub(super) fn decide_exhaustively(pool: &ExprPool, path: &[ExprId], a: ExprId, b
     let support: FxHashSet<(u32, u32)> = bytes.iter().copied().collect();
     // The path's constraints over these bytes only: the others cannot
     // change the sides, only exclude inputs.
-    let local: Vec<ExprId> = path.iter().copied().filter(|&p| input_bytes(pool, &[p]).is_some_and(|bs| bs.iter().all(|b| support.contains(b)))).collect();
+    let local: Vec<ExprId> =
+        path.iter().copied().filter(|&p| input_bytes(pool, &[p]).is_some_and(|bs| bs.iter().all(|b| support.contains(b)))).collect();
     let mut roots = vec![a, b];
     roots.extend_from_slice(&local);
     let tape = Tape::new(pool, &roots);
