@@ -55,6 +55,9 @@ pub(super) enum Decided {
     Differ(Assignment),
 }
 
+/// One element: the bytes it reads and the conditions that read them.
+type Group = (Vec<(u32, u32)>, Vec<ExprId>);
+
 /// The bytes a node reads, when they are few; `Wide` past
 /// `MAX_ELEMENT_BYTES`.
 #[derive(Clone, PartialEq)]
@@ -94,7 +97,7 @@ pub(super) fn decide(pool: &mut ExprPool, backend: &mut dyn Backend, path: &[Exp
         return None;
     }
     // Group the conditions by the bytes they share.
-    let mut groups: Vec<(Vec<(u32, u32)>, Vec<ExprId>)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     conditions.sort_unstable();
     for &c in &conditions {
         let Reads::Bytes(bs) = &reads[&c] else { unreachable!("conditions read few bytes") };
