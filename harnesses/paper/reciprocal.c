@@ -2,7 +2,8 @@
  * fresh value, exact only where the CPU is (zeros and subnormals give
  * infinities), so it is never proved equal to an exact division. A
  * subnormal input is a reproduced mismatch; under --assume all that input
- * is excluded and the rest of the difference stays unconfirmed. */
+ * is excluded, and a sample evaluated with this CPU's own RCPPS estimates
+ * finds a difference that replays on the CPU (decided by cpu-estimates). */
 #include <xmmintrin.h>
 #include "symcross.h"
 
