@@ -467,3 +467,27 @@ fn a_stream_callback_is_named_unsupported() {
     let message = f["message"].as_str().unwrap_or("");
     assert!(message.contains("cudaStreamAddCallback: the callback runs on another CPU thread"), "{message}");
 }
+
+// --- cudatwins2 ---
+/// The CUDA twins of OpenCL's rounding/ and half_store/ known answers:
+/// the rounding-mode intrinsics and half precision (cuda_fp16.h).
+mod rounding_and_half {
+    crate::common::fixture_tests!(
+        super::fixture;
+        rounding_intrinsics_known_answers,
+        rounding_intrinsics_nearest_symbolic,
+        rounding_intrinsics_wrong_mode,
+    );
+}
+
+/// Adding toward zero where C adds to nearest: a mismatch with a witness
+/// (both operands), confirmed by running it in the model.
+#[test]
+fn a_wrong_rounding_mode_is_a_confirmed_mismatch_with_a_witness() {
+    let json = report("rounding_intrinsics_wrong_mode");
+    let f = &json["findings"][0];
+    assert_eq!(f["kind"], "mismatch", "{json}");
+    assert_eq!(f["status"], "confirmed-by-model", "{f}");
+    assert!(f["message"].as_str().unwrap().starts_with("sum: element 0 of 4 can differ"), "{f}");
+    assert!(f["witness"]["a"].is_string() && f["witness"]["b"].is_string(), "{f}");
+}

@@ -29,6 +29,9 @@ __device__ float fmaf(float, float, float);
 __device__ double fma(double, double, double);
 }
 
+/* The rounding-mode intrinsics (__float2int_rn, __fadd_rz, ...). */
+#include "symcross_cuda_rounding.h"
+
 /* A fresh value of the call's type (the executor's approximate rows). */
 __device__ float __symcross_fresh1(float) __asm__("_Z10native_expf");
 __device__ double __symcross_fresh1(double) __asm__("_Z10native_expd");
