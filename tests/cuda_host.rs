@@ -477,6 +477,9 @@ mod rounding_and_half {
         rounding_intrinsics_known_answers,
         rounding_intrinsics_nearest_symbolic,
         rounding_intrinsics_wrong_mode,
+        half_known_answers,
+        half_nearest_symbolic,
+        half_wrong_rounding,
     );
 }
 
@@ -490,4 +493,16 @@ fn a_wrong_rounding_mode_is_a_confirmed_mismatch_with_a_witness() {
     assert_eq!(f["status"], "confirmed-by-model", "{f}");
     assert!(f["message"].as_str().unwrap().starts_with("sum: element 0 of 4 can differ"), "{f}");
     assert!(f["witness"]["a"].is_string() && f["witness"]["b"].is_string(), "{f}");
+}
+
+/// Rounding to half toward zero where C rounds to nearest: a mismatch
+/// with the float that shows it, confirmed by running it in the model.
+#[test]
+fn a_wrong_half_rounding_is_a_confirmed_mismatch_with_a_witness() {
+    let json = report("half_wrong_rounding");
+    let f = &json["findings"][0];
+    assert_eq!(f["kind"], "mismatch", "{json}");
+    assert_eq!(f["status"], "confirmed-by-model", "{f}");
+    assert!(f["message"].as_str().unwrap().starts_with("float through half: element 0 of 4 can differ"), "{f}");
+    assert!(f["witness"]["x"].is_string(), "{f}");
 }

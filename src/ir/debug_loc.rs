@@ -19,7 +19,14 @@ use std::collections::HashMap;
 /// shipped in the runtime model's `cuda/` folder, whose code runs on the
 /// user's behalf.
 pub fn is_shipped_cuda_header(file: &str) -> bool {
-    const SHIPPED: [&str; 4] = ["cuda/symcross_cuda.h", "cuda/curand_kernel.h", "cuda/symcross_cuda_math.h", "cuda/symcross_cuda_faults.h"];
+    const SHIPPED: [&str; 6] = [
+        "cuda/symcross_cuda.h",
+        "cuda/curand_kernel.h",
+        "cuda/symcross_cuda_math.h",
+        "cuda/symcross_cuda_faults.h",
+        "cuda/symcross_cuda_rounding.h",
+        "cuda/cuda_fp16.h",
+    ];
     file == "symcross_cuda.h" || SHIPPED.iter().any(|h| file.ends_with(h))
 }
 
