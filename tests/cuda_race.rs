@@ -165,6 +165,15 @@ common::fixture_tests!(
     texture_object_2d_ok,
     surface_write_not_modelled,
     pipeline_copy_not_modelled,
+    // --- cudatwins2 ---
+    loop_counter_may_overflow,
+    loop_counter_twice_per_trip,
+    slot_range_ok,
+    slot_range_race,
+    float_range_ok,
+    float_range_race,
+    scatter_file_ok,
+    scatter_file_race,
 );
 
 /// Regression: an index past a struct's array member in CUDA device code
