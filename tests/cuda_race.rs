@@ -174,6 +174,11 @@ common::fixture_tests!(
     float_range_race,
     scatter_file_ok,
     scatter_file_race,
+    data_branch_atomic_counter_ok,
+    data_branch_guarded_writes_ok,
+    data_branch_guarded_writes_race,
+    data_branch_shared_race,
+    data_branch_merge_ok,
 );
 
 /// Regression: an index past a struct's array member in CUDA device code
