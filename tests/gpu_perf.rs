@@ -333,3 +333,59 @@ fn cuda_a_contiguous_copy_is_coalesced() {
     assert_no_perf_findings(&json);
     assert_clean(&run, &json);
 }
+
+// --- cudatwins2 ---
+
+#[test]
+fn cuda_a_broadcast_read_is_no_conflict() {
+    let (run, json) = run("broadcast_cuda", &[]);
+    assert_no_perf_findings(&json);
+    assert_clean(&run, &json);
+}
+
+#[test]
+fn cuda_branches_past_the_interval_limit_are_named_not_dropped_silently() {
+    let (run, json) = run("long_loop_cuda", &[]);
+    assert_eq!(json["verdict"], "equivalent", "{}", run.stdout);
+    let warnings = json["warnings"].as_array().expect("warnings");
+    assert!(
+        warnings.iter().any(|w| w["kind"] == "perf-incomplete"
+            && w["message"] == "--perf: a barrier interval ran more than 262144 branches (work-items looping long between barriers); the 57888 past them were not measured for warp divergence"),
+        "{warnings:?}"
+    );
+}
+
+#[test]
+fn cuda_the_worst_stride_of_an_input_is_found_with_its_witness() {
+    let (run, json) = run("copy_stride_argument_cuda", &[]);
+    let found = of_kind(&json, "uncoalesced-access");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].1.contains("needs 32 transactions of 32 bytes"), "{found:?}");
+    assert!(found[0].1.contains("threads 0 and 1 of warp 0 of block (0,0,0)"), "{found:?}");
+    let f = json["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "uncoalesced-access").unwrap();
+    let hex = f["witness"]["stride"].as_str().expect("a stride in the witness");
+    let bytes: Vec<u8> = (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
+    let stride = u32::from_le_bytes(bytes[..4].try_into().unwrap()) as u64;
+    assert!(stride < 32, "the kernel reads only when stride < 32, got {stride}");
+    let segments: std::collections::BTreeSet<u64> = (0..32u64).map(|i| ((i * stride) % 1024) * 4 / 32).collect();
+    assert_eq!(segments.len(), 32, "stride {stride}");
+    assert_clean(&run, &json);
+}
+
+#[test]
+fn cuda_sequential_reduction_stopped_at_a_warp_does_not_diverge() {
+    let (run, json) = run("reduce_sequential_cuda", &[]);
+    assert_no_perf_findings(&json);
+    assert_clean(&run, &json);
+}
+
+#[test]
+fn cuda_a_wavefront_of_64_splits_where_warps_of_32_do_not() {
+    let (_, json) = run("reduce_sequential_cuda", &["--warp-size", "64"]);
+    let found = of_kind(&json, "warp-divergence");
+    let lines: Vec<u64> = found.iter().map(|c| c.0).collect();
+    assert_eq!(lines, vec![13, 16], "{found:?}");
+    assert!(found[0].1.contains("threads 0 and 32 of warp 0 of block (0,0,0)"), "{found:?}");
+    assert!(found[0].1.contains("(warp size 64)"), "{found:?}");
+    assert_eq!(of_kind(&json, "bank-conflict"), vec![]);
+}
