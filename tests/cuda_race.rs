@@ -179,6 +179,7 @@ common::fixture_tests!(
     data_branch_guarded_writes_race,
     data_branch_shared_race,
     data_branch_merge_ok,
+    float_range_through_intrinsics_race,
 );
 
 /// Regression: an index past a struct's array member in CUDA device code
