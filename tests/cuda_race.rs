@@ -166,6 +166,7 @@ common::fixture_tests!(
     surface_write_not_modelled,
     pipeline_copy_not_modelled,
     // --- cudatwins2 ---
+    arg_element_of_the_kernel_parameter_race,
     loop_counter_may_overflow,
     loop_counter_twice_per_trip,
     slot_range_ok,

@@ -84,13 +84,14 @@ pub fn run_kernel(loaded: &Loaded, run: &KernelRun, config: &Config) -> Result<K
     let args = kf
         .params
         .iter()
-        .map(|p| {
+        .zip(1u32..)
+        .map(|(p, position)| {
             let given = run.fixed.get(&p.name);
             // A CUDA kernel carries no OpenCL argument types: a pointer's
             // element comes from the debug information, so that
             // `--arg idx=16:values:3,1` gives ints to an `int *`.
             if p.cl_type.is_none() && given.is_some() {
-                let p = super::kernel_args::with_debug_element(p, &module.debug_types);
+                let p = super::kernel_args::with_debug_element(p, &kf.name, position, &module.debug_types);
                 return super::kernel_args::standalone_arg(&p, given);
             }
             super::kernel_args::standalone_arg(p, given)

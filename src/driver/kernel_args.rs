@@ -57,20 +57,29 @@ pub(super) fn standalone_arg(p: &Param, given: Option<&String>) -> Result<Standa
     }
 }
 
-/// `p` with the element of its pointer type spelled as OpenCL's
+/// `p`, parameter `position` (from 1) of the kernel whose symbol is
+/// `kernel`, with the element of its pointer type spelled as OpenCL's
 /// `kernel_arg_base_type` spells it (`int*`, `uchar*`), read from the
-/// debug information of the variables named as `p` when they all agree on
-/// a pointer to an arithmetic type; `p` as it is otherwise (its elements
-/// stay bytes).
-pub(super) fn with_debug_element(p: &Param, types: &DebugTypes) -> Param {
-    let mut spellings = types.of(&p.name).map(|t| match t {
+/// debug information of that parameter when it is a pointer to an
+/// arithmetic type; `p` as it is otherwise (its elements stay bytes).
+/// Where the debug information records no parameters, the variables named
+/// as `p` are asked instead, when they all agree.
+pub(super) fn with_debug_element(p: &Param, kernel: &str, position: u32, types: &DebugTypes) -> Param {
+    let spelling = |t: &CType| match t {
         CType::Pointer { pointee: Some(e) } => opencl_scalar_name(e),
         _ => None,
-    });
-    let first = spellings.next().flatten();
+    };
+    let element = match types.parameter(kernel, position) {
+        Some(t) => spelling(t),
+        None => {
+            let mut spellings = types.of(&p.name).map(spelling);
+            let first = spellings.next().flatten();
+            first.filter(|_| spellings.all(|s| s == first))
+        }
+    };
     let mut out = p.clone();
-    if first.is_some() && spellings.all(|s| s == first) {
-        out.cl_type = first.map(|s| format!("{s}*"));
+    if element.is_some() {
+        out.cl_type = element.map(|s| format!("{s}*"));
     }
     out
 }

@@ -108,12 +108,23 @@ pub struct DebugVariable {
 pub struct DebugTypes {
     /// Every variable whose type could be read.
     pub variables: Vec<DebugVariable>,
+    /// The parameters among them, by function: (the function's symbol,
+    /// the parameter's position from 1, its type). A name alone is
+    /// ambiguous: a header's inline function may call its own parameter
+    /// `x` too.
+    pub parameters: Vec<(String, u32, CType)>,
 }
 
 impl DebugTypes {
     /// The types of the variables named `name`.
     pub fn of<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a CType> + 'a {
         self.variables.iter().filter(move |v| v.name == name).map(|v| &v.ty)
+    }
+
+    /// The type of parameter `position` (from 1) of the function whose
+    /// symbol is `function`, when the debug information records it.
+    pub fn parameter(&self, function: &str, position: u32) -> Option<&CType> {
+        self.parameters.iter().find(|(f, k, _)| f == function && *k == position).map(|(_, _, t)| t)
     }
 
     /// Reads the variables of a module printed as text.
@@ -125,6 +136,7 @@ impl DebugTypes {
             }
         }
         let mut variables = Vec::new();
+        let mut parameters = Vec::new();
         let mut ids: Vec<&u32> = nodes.keys().collect();
         ids.sort();
         for id in ids {
@@ -134,13 +146,21 @@ impl DebugTypes {
             }
             let (Some(name), Some(ty)) = (n.string("name"), n.reference("type")) else { continue };
             if let Some(ty) = resolve(&nodes, ty, 0) {
+                // A parameter: `arg: N`, its scope the function itself
+                // (its symbol is the linkage name in C++ and CUDA).
+                let function = n.reference("scope").and_then(|s| nodes.get(&s)).filter(|s| s.kind == "DISubprogram");
+                if let (Some(position), Some(f)) = (n.number("arg"), function) {
+                    if let (Some(symbol), Ok(position)) = (f.string("linkageName").or(f.string("name")), u32::try_from(position)) {
+                        parameters.push((symbol.to_string(), position, ty.clone()));
+                    }
+                }
                 let v = DebugVariable { name: name.to_string(), ty };
                 if !variables.contains(&v) {
                     variables.push(v);
                 }
             }
         }
-        DebugTypes { variables }
+        DebugTypes { variables, parameters }
     }
 }
 
@@ -341,6 +361,28 @@ mod tests {
 !52 = !{!53, !19}
 !53 = !DISubrange(count: 2)
 "#;
+
+    /// Parameters are recorded by their function's symbol and position:
+    /// two functions' parameters named alike keep their own types.
+    #[test]
+    fn parameters_are_known_by_function_and_position() {
+        let text = r#"
+!4 = distinct !DISubprogram(name: "first", linkageName: "_Z5firstPKi", scope: !3, file: !3, line: 1)
+!5 = distinct !DISubprogram(name: "negatives", linkageName: "_Z9negativesPKfPi", scope: !3, file: !3, line: 3)
+!6 = !DILocalVariable(name: "x", arg: 1, scope: !4, file: !3, line: 1, type: !7)
+!7 = !DIDerivedType(tag: DW_TAG_pointer_type, baseType: !8, size: 64)
+!8 = !DIBasicType(name: "int", size: 32, encoding: DW_ATE_signed)
+!9 = !DILocalVariable(name: "x", arg: 1, scope: !5, file: !3, line: 3, type: !10)
+!10 = !DIDerivedType(tag: DW_TAG_pointer_type, baseType: !11, size: 64)
+!11 = !DIBasicType(name: "float", size: 32, encoding: DW_ATE_float)
+!12 = !DILocalVariable(name: "i", scope: !5, file: !3, line: 4, type: !8)
+"#;
+        let t = DebugTypes::parse(text);
+        assert_eq!(t.parameter("_Z9negativesPKfPi", 1).map(CType::c_name).as_deref(), Some("float *"));
+        assert_eq!(t.parameter("_Z5firstPKi", 1).map(CType::c_name).as_deref(), Some("int *"));
+        assert_eq!(t.parameter("_Z9negativesPKfPi", 2), None);
+        assert_eq!(t.of("x").count(), 2, "both are still variables named x");
+    }
 
     #[test]
     fn typedefs_records_and_array_shapes_are_read() {

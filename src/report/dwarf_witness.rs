@@ -281,7 +281,7 @@ mod tests {
     }
 
     fn types(vars: Vec<(&str, CType)>) -> DebugTypes {
-        DebugTypes { variables: vars.into_iter().map(|(n, ty)| DebugVariable { name: n.into(), ty }).collect() }
+        DebugTypes { variables: vars.into_iter().map(|(n, ty)| DebugVariable { name: n.into(), ty }).collect(), ..Default::default() }
     }
 
     #[test]

@@ -403,6 +403,7 @@ mod tests {
                 var("data", CType::Pointer { pointee: Some(Box::new(int.clone())) }),
                 var("rows", CType::Pointer { pointee: Some(Box::new(CType::Pointer { pointee: Some(Box::new(int)) })) }),
             ],
+            ..Default::default()
         };
         assert!(buffer_holds_no_pointer(&types, "data"));
         assert!(!buffer_holds_no_pointer(&types, "rows"));
