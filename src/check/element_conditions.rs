@@ -268,21 +268,8 @@ fn set_bytes(asg: &mut Assignment, bytes: &[(u32, u32)], value: u32) {
 
 /// The nodes below `roots`, operands first, with their positions.
 fn tape(pool: &ExprPool, roots: &[ExprId]) -> (Vec<ExprId>, FxHashMap<ExprId, usize>) {
-    let mut order = Vec::new();
-    let mut slot = FxHashMap::default();
-    let mut stack: Vec<(ExprId, bool)> = roots.iter().map(|&r| (r, false)).collect();
-    while let Some((id, expanded)) = stack.pop() {
-        if slot.contains_key(&id) {
-            continue;
-        }
-        if !expanded {
-            stack.push((id, true));
-            stack.extend(pool.children(id).into_iter().filter(|k| !slot.contains_key(k)).map(|k| (k, false)));
-            continue;
-        }
-        slot.insert(id, order.len());
-        order.push(id);
-    }
+    let order = pool.operands_first(roots);
+    let slot = order.iter().enumerate().map(|(k, &id)| (id, k)).collect();
     (order, slot)
 }
 

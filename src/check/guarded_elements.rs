@@ -296,21 +296,8 @@ struct Tape {
 
 impl Tape {
     fn new(pool: &ExprPool, roots: &[ExprId]) -> Tape {
-        let mut order = Vec::new();
-        let mut slot = FxHashMap::default();
-        let mut stack: Vec<(ExprId, bool)> = roots.iter().map(|&r| (r, false)).collect();
-        while let Some((id, expanded)) = stack.pop() {
-            if slot.contains_key(&id) {
-                continue;
-            }
-            if !expanded {
-                stack.push((id, true));
-                stack.extend(pool.children(id).into_iter().filter(|k| !slot.contains_key(k)).map(|k| (k, false)));
-                continue;
-            }
-            slot.insert(id, order.len());
-            order.push(id);
-        }
+        let order = pool.operands_first(roots);
+        let slot = order.iter().enumerate().map(|(k, &id)| (id, k)).collect();
         Tape { order, slot }
     }
 

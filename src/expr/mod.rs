@@ -729,6 +729,29 @@ impl ExprPool {
         }
     }
 
+    /// The nodes below `roots` (the roots included), each once, every
+    /// node after its operands: the order in which a walk that evaluates
+    /// or rebuilds nodes visits them. Iterative, so deep expressions do
+    /// not overflow the stack.
+    pub fn operands_first(&self, roots: &[ExprId]) -> Vec<ExprId> {
+        let mut order = Vec::new();
+        let mut placed: rustc_hash::FxHashSet<ExprId> = rustc_hash::FxHashSet::default();
+        let mut stack: Vec<(ExprId, bool)> = roots.iter().map(|&r| (r, false)).collect();
+        while let Some((id, expanded)) = stack.pop() {
+            if placed.contains(&id) {
+                continue;
+            }
+            if !expanded {
+                stack.push((id, true));
+                stack.extend(self.children(id).into_iter().filter(|k| !placed.contains(k)).map(|k| (k, false)));
+                continue;
+            }
+            placed.insert(id);
+            order.push(id);
+        }
+        order
+    }
+
     /// Children of a node, in order.
     pub fn children(&self, id: ExprId) -> smallvec::SmallVec<[ExprId; 3]> {
         use smallvec::smallvec;
