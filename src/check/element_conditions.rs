@@ -135,7 +135,7 @@ pub(super) fn decide(pool: &mut ExprPool, backend: &mut dyn Backend, path: &[Exp
             var_of.insert(c, v);
         }
     }
-    let abstract_sides = substitute(pool, &[a, b], &var_of);
+    let abstract_sides = pool.substitute(&[a, b], &var_of);
     let differ = {
         let eq = pool.eq(abstract_sides[0], abstract_sides[1]);
         pool.not(eq)
@@ -271,25 +271,4 @@ fn tape(pool: &ExprPool, roots: &[ExprId]) -> (Vec<ExprId>, FxHashMap<ExprId, us
     let order = pool.operands_first(roots);
     let slot = order.iter().enumerate().map(|(k, &id)| (id, k)).collect();
     (order, slot)
-}
-
-/// `roots` with the nodes of `replace` replaced.
-fn substitute(pool: &mut ExprPool, roots: &[ExprId], replace: &FxHashMap<ExprId, ExprId>) -> Vec<ExprId> {
-    let mut done: FxHashMap<ExprId, ExprId> = replace.clone();
-    let mut stack: Vec<(ExprId, bool)> = roots.iter().map(|&r| (r, false)).collect();
-    while let Some((id, expanded)) = stack.pop() {
-        if done.contains_key(&id) {
-            continue;
-        }
-        let kids = pool.children(id);
-        if !expanded {
-            stack.push((id, true));
-            stack.extend(kids.into_iter().filter(|k| !done.contains_key(k)).map(|k| (k, false)));
-            continue;
-        }
-        let new_kids: Vec<ExprId> = kids.iter().map(|k| done[k]).collect();
-        let new = if new_kids[..] == kids[..] { id } else { pool.rebuild(id, &new_kids) };
-        done.insert(id, new);
-    }
-    roots.iter().map(|r| done[r]).collect()
 }

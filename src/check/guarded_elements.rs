@@ -167,7 +167,7 @@ pub(super) fn match_wide_conditions(
     if replace.is_empty() {
         return wide;
     }
-    substitute(pool, wide, &replace)
+    pool.substitute(&[wide], &replace)[0]
 }
 
 /// The conditions of the selects below `root`, in a fixed order.
@@ -187,27 +187,6 @@ fn select_conditions(pool: &ExprPool, root: ExprId) -> Vec<ExprId> {
     out.sort_unstable();
     out.dedup();
     out
-}
-
-/// `root` with the nodes of `replace` replaced.
-fn substitute(pool: &mut ExprPool, root: ExprId, replace: &FxHashMap<ExprId, ExprId>) -> ExprId {
-    let mut done: FxHashMap<ExprId, ExprId> = replace.clone();
-    let mut stack: Vec<(ExprId, bool)> = vec![(root, false)];
-    while let Some((id, expanded)) = stack.pop() {
-        if done.contains_key(&id) {
-            continue;
-        }
-        let kids = pool.children(id);
-        if !expanded {
-            stack.push((id, true));
-            stack.extend(kids.into_iter().filter(|k| !done.contains_key(k)).map(|k| (k, false)));
-            continue;
-        }
-        let new_kids: Vec<ExprId> = kids.iter().map(|k| done[k]).collect();
-        let new = if new_kids[..] == kids[..] { id } else { pool.rebuild(id, &new_kids) };
-        done.insert(id, new);
-    }
-    done[&root]
 }
 
 /// `e`'s condition and branches when it is a select.

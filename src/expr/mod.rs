@@ -752,6 +752,28 @@ impl ExprPool {
         order
     }
 
+    /// `roots` with every node of `replace` replaced by its image, the
+    /// nodes above them rebuilt (iterative, as `operands_first`).
+    pub fn substitute(&mut self, roots: &[ExprId], replace: &FxHashMap<ExprId, ExprId>) -> Vec<ExprId> {
+        let mut done: FxHashMap<ExprId, ExprId> = replace.clone();
+        let mut stack: Vec<(ExprId, bool)> = roots.iter().map(|&r| (r, false)).collect();
+        while let Some((id, expanded)) = stack.pop() {
+            if done.contains_key(&id) {
+                continue;
+            }
+            let kids = self.children(id);
+            if !expanded {
+                stack.push((id, true));
+                stack.extend(kids.into_iter().filter(|k| !done.contains_key(k)).map(|k| (k, false)));
+                continue;
+            }
+            let new_kids: Vec<ExprId> = kids.iter().map(|k| done[k]).collect();
+            let new = if new_kids[..] == kids[..] { id } else { self.rebuild(id, &new_kids) };
+            done.insert(id, new);
+        }
+        roots.iter().map(|r| done[r]).collect()
+    }
+
     /// Children of a node, in order.
     pub fn children(&self, id: ExprId) -> smallvec::SmallVec<[ExprId; 3]> {
         use smallvec::smallvec;
