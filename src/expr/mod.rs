@@ -492,6 +492,11 @@ pub struct InputArray {
     /// What the input's bytes hold, when the program's types say so (for
     /// printing only).
     pub element: Option<ElementType>,
+    /// Not an input: what pair mode's barrier takes a shared buffer to
+    /// hold after other work-items' writes (opencl/havoc.rs), any value.
+    /// A witness does not list it, and a finding resting on it is not
+    /// confirmed.
+    pub havoc: bool,
 }
 
 /// The store of all expression nodes, with hash-consing.
@@ -640,8 +645,23 @@ impl ExprPool {
         }
         self.array_suffixes.insert(name.to_string(), n + 1);
         self.array_names.insert(unique.clone());
-        self.arrays.push(InputArray { name: unique, size, element: None });
+        self.arrays.push(InputArray { name: unique, size, element: None, havoc: false });
         (self.arrays.len() - 1) as u32
+    }
+
+    /// Registers an array of `size` arbitrary bytes standing for a shared
+    /// buffer after pair mode's barrier (`InputArray::havoc`), and returns
+    /// its number.
+    pub fn new_havoc_array(&mut self, name: &str, size: u32) -> u32 {
+        let a = self.new_array(name, size);
+        self.arrays[a as usize].havoc = true;
+        a
+    }
+
+    /// Whether input array `array` was made by pair mode's barrier
+    /// (`InputArray::havoc`).
+    pub fn is_havoc_array(&self, array: u32) -> bool {
+        self.arrays.get(array as usize).is_some_and(|a| a.havoc)
     }
 
     /// Records what input `array` holds, when its size is a whole number of

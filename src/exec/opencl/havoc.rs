@@ -24,6 +24,12 @@ use crate::memory::ObjectKind;
 /// havoc left unconfirmed.
 const MAX_HAVOC_DOUBTS: usize = 8;
 
+/// `__global` objects larger than this are havocked as a havoc array's
+/// pages (`havoc_as_array`), smaller ones as a fresh value per byte: a
+/// page of fresh values is cheap, and the passes after execution see
+/// what they always did for small buffers.
+const HAVOC_ARRAY_BYTES: u64 = crate::memory::object_bytes::PAGE_BYTES;
+
 /// Why a race that depends on havocked memory is not confirmed.
 pub const HAVOC_REASON: &str =
     "it depends on shared memory assumed arbitrary at a barrier (pair mode: the other work-items' writes are not modelled), \
@@ -79,6 +85,9 @@ impl<'m> Executor<'m> {
             .collect();
         for id in ids {
             let n = state.memory.object(id).size;
+            if self.havoc_as_array(state, id) {
+                continue;
+            }
             let writable = partly.iter().find(|(o, _)| *o == id).map(|(_, r)| r);
             let may_write = |k: u64| writable.is_none_or(|r| r.iter().any(|&(a, b)| a <= k && k < b));
             // One fresh expression per byte: the memory limit first (the
@@ -102,6 +111,36 @@ impl<'m> Executor<'m> {
                 o.poison.extend(masks.into_iter().map(|(k, m)| (k, (m, origin))));
             }
         }
+    }
+
+    /// Havocs the `__global` object `id` larger than `HAVOC_ARRAY_BYTES`
+    /// as the pages of a new havoc array (`ExprPool::new_havoc_array`):
+    /// each byte is the array's, built when read at a number, read at a
+    /// symbolic offset as the array at a symbolic position (exact, as an
+    /// input's; mem_ops.rs). It costs the object's pages, not a fresh value
+    /// per byte: a 4 MiB output took 4 Mi fresh values at every barrier.
+    /// False, doing nothing, for any other object (fresh bytes below).
+    fn havoc_as_array(&mut self, state: &mut State, id: crate::memory::ObjectId) -> bool {
+        let o = state.memory.object(id);
+        // `__local` objects keep fresh bytes: which of their bytes other
+        // work-items may write, and which were never written, is tracked
+        // byte by byte below.
+        if o.addr_space != crate::ir::GLOBAL_SPACE || o.size <= HAVOC_ARRAY_BYTES {
+            return false;
+        }
+        let Ok(size) = u32::try_from(o.size) else { return false };
+        // The memory limit first, in pages (the run stops after this step).
+        if self.admit_expressions(o.size.div_ceil(crate::memory::object_bytes::PAGE_BYTES)).is_err() {
+            return true;
+        }
+        let name = format!("{}.havoc", o.name);
+        let array = self.cx.pool.new_havoc_array(&name, size);
+        let o = state.memory.object_mut(id);
+        o.bytes.fill_input(&mut self.cx.pool, 0, o.size, array, 0);
+        // Every byte may have been written by another work-item: none is
+        // known to be indeterminate any more.
+        o.poison.clear();
+        true
     }
 
     /// The bytes of the `__local` object `o` that other work-items may
@@ -325,9 +364,13 @@ fn fresh_number(pool: &ExprPool, e: ExprId) -> Option<u32> {
 }
 
 /// Whether an expression below `roots` is a fresh value numbered `from` or
-/// more. Each shared node is visited once.
+/// more, or a byte of a havoc array (`havoc_as_array`: only a barrier makes
+/// one, so it needs no mark). Each shared node is visited once.
 pub(in crate::exec) fn mentions_fresh_from(pool: &ExprPool, roots: impl Iterator<Item = ExprId>, from: u32) -> bool {
-    pool.any_below(roots, |e, _| fresh_number(pool, e).is_some_and(|n| n >= from))
+    pool.any_below(roots, |e, x| match *x {
+        Expr::Input { array, .. } | Expr::InputAt { array, .. } => pool.is_havoc_array(array),
+        _ => fresh_number(pool, e).is_some_and(|n| n >= from),
+    })
 }
 
 #[cfg(test)]
@@ -351,5 +394,38 @@ mod tests {
         assert!(!mentions_fresh_from(&pool, [old_test].into_iter(), from));
         assert!(mentions_fresh_from(&pool, [old_test, new_test].into_iter(), from));
         assert!(!mentions_fresh_from(&pool, std::iter::empty(), from));
+    }
+
+    /// A byte of a havoc array counts wherever it was made, read at a
+    /// number or at a symbolic position; an input's bytes never do.
+    #[test]
+    fn bytes_of_havoc_arrays_count_and_inputs_do_not() {
+        let mut pool = ExprPool::new();
+        let input = pool.new_array("data", 8192);
+        let marker = pool.fresh(1);
+        let from = fresh_number(&pool, marker).expect("a fresh value has a number");
+        let havoc = pool.new_havoc_array("data.havoc", 8192);
+        assert!(pool.is_havoc_array(havoc) && !pool.is_havoc_array(input));
+        let at = pool.fresh(64);
+        let seven = pool.constant(8, 7);
+        let input_test = {
+            let b = pool.input_at(input, at);
+            pool.eq(b, seven)
+        };
+        let read_at_number = {
+            let b = pool.input_byte(havoc, 3);
+            pool.eq(b, seven)
+        };
+        let read_at_position = {
+            let b = pool.input_at(havoc, at);
+            pool.eq(b, seven)
+        };
+        // No fresh value counts past the last number: only the arrays do.
+        assert!(mentions_fresh_from(&pool, [input_test].into_iter(), from));
+        assert!(!mentions_fresh_from(&pool, [input_test].into_iter(), u32::MAX));
+        assert!(mentions_fresh_from(&pool, [read_at_number].into_iter(), u32::MAX));
+        assert!(mentions_fresh_from(&pool, [read_at_position].into_iter(), u32::MAX));
+        let names: Vec<&str> = pool.arrays().iter().filter(|a| !a.havoc).map(|a| a.name.as_str()).collect();
+        assert_eq!(names, ["data"]);
     }
 }
