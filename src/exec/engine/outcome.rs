@@ -77,7 +77,14 @@ impl Executor<'_> {
             stopped_at_first_finding: self.log.stopped_at_finding,
             coverage: self.log.coverage.clone(),
             output: std::mem::take(&mut self.log.output),
-            symbolic_inputs: self.cx.pool.arrays().iter().filter(|a| !a.havoc).map(|a| SymbolicInput { name: a.name.clone(), bytes: a.size }).collect(),
+            symbolic_inputs: self
+                .cx
+                .pool
+                .arrays()
+                .iter()
+                .filter(|a| !a.havoc)
+                .map(|a| SymbolicInput { name: a.name.clone(), bytes: a.size })
+                .collect(),
             shard_uncertain: self.log.shard_uncertain,
             tolerance: std::mem::take(&mut self.log.tolerance),
         }
