@@ -847,6 +847,9 @@ impl IntNormalizer {
             let reduced = Rc::new(l.divided_by_power_of_two(s));
             return if offset == s { self.trunc(pool, &reduced, k, 0) } else { self.high_bits(pool, &reduced, offset - s, k) };
         }
+        if let Some(merged) = self.nested_quotient(pool, l, offset, k) {
+            return merged;
+        }
         // r + 2^offset * q has bits offset.. equal to those of r plus q
         // (no carry crosses bit offset from 2^offset * q), so a coefficient
         // (or the constant) of magnitude over 2^(offset-1), read signed, is
@@ -916,6 +919,78 @@ impl IntNormalizer {
         self.extend(pool, &lx, k, signed, 0)
     }
 
+    /// Bits `b .. b + k` of `floor(v / 2^a) + rest`, a value rounded by a
+    /// shift and then shifted again (C's `(ROUND_POWER_OF_TWO(u, 14) + 1)
+    /// >> 2`), as bits `a + b ..` of `v + 2^a * rest`: for integers,
+    /// floor((floor(v / 2^a) + n) / 2^b) = floor((v + 2^a n) / 2^(a+b)),
+    /// the one shift SIMD code makes (`(u + 2^13 + 2^14) >> 16`). Bits
+    /// below the width of `l` depend only on `l` modulo 2^width, so `rest`
+    /// may be any integer congruent to it (its sign extension), and the
+    /// merged sum is built on enough bits to hold `v + 2^a * rest` exactly.
+    /// Of several rounded fields with coefficient 1 the outermost (built
+    /// last: its operands are built before it) is merged, so that a sum
+    /// holding a pass's rounded value and the rounded values of the pass
+    /// before reads as one rounding of the whole pass.
+    fn nested_quotient(&mut self, pool: &mut ExprPool, l: &Rc<Linear>, b: Width, k: Width) -> Option<Rc<Linear>> {
+        let w = l.width;
+        if !Range::tracked(w) || l.terms.len() > AFFINE_TERMS {
+            return None;
+        }
+        let mut outermost: Option<(ExprId, ExprId, ExprId, Width, bool)> = None;
+        for &(t, c) in &l.terms {
+            if c != 1 {
+                continue;
+            }
+            if let Some((field, v, a, signed)) = self.quotient_field(pool, t) {
+                if outermost.is_none_or(|o| field > o.1) {
+                    outermost = Some((t, field, v, a, signed));
+                }
+            }
+        }
+        let (t, _, v, a, signed) = outermost?;
+        // |v| < 2^wv and |2^a * rest| <= 2^(a + w - 1): their sum fits
+        // max(wv, a + w) + 2 bits signed, and bits a + b + k <= a + w lie
+        // inside.
+        let big = pool.width(v).max(w + a) + 2;
+        if big > crate::ranges::TRACKED_WIDTH {
+            return None;
+        }
+        let rest = Linear { width: w, terms: l.terms.iter().filter(|&&(x, _)| x != t).copied().collect(), constant: l.constant };
+        let lv = self.lin_of_expr(pool, v);
+        let quotient_of = self.extend(pool, &lv, big, signed, 0);
+        let rest = self.extend(pool, &rest, big, true, 0);
+        let merged = Rc::new(quotient_of.plus_scaled(&rest, 1u128 << a));
+        Some(self.high_bits(pool, &merged, a + b, k))
+    }
+
+    /// `t` as `floor(v / 2^a)` exactly, modulo 2^width(t): a field of bits
+    /// `a .. a + n` of `v` (a > 0) holding every bit of v above `a` (v read
+    /// signed or unsigned fits a + n bits), sign- or zero-extended as it is
+    /// read, or at its own width. Returns the field, `v`, `a` and whether v
+    /// is read signed.
+    fn quotient_field(&mut self, pool: &ExprPool, t: ExprId) -> Option<(ExprId, ExprId, Width, bool)> {
+        let (field, extension) = match *pool.get(t) {
+            Expr::SExt(y, _) => (y, Some(true)),
+            Expr::ZExt(y, _) => (y, Some(false)),
+            _ => (t, None),
+        };
+        let Expr::Extract { value: v, offset: a, width: n } = *pool.get(field) else { return None };
+        if a == 0 {
+            return None;
+        }
+        let top = a + n;
+        let whole = top >= pool.width(v);
+        let signed_fits = |this: &mut Self| whole || this.fits_signed(pool, v, top);
+        let unsigned_fits = |this: &mut Self| (whole || this.fits_unsigned(pool, v, top)) && top <= pool.width(v);
+        let signed = match extension {
+            Some(true) => signed_fits(self).then_some(true)?,
+            Some(false) => unsigned_fits(self).then_some(false)?,
+            None if signed_fits(self) => true,
+            None => unsigned_fits(self).then_some(false)?,
+        };
+        Some((field, v, a, signed))
+    }
+
     /// `concat(x[bits k..k+n], l)` where `l` is x's low k bits: the low
     /// k+n bits of x, however x is written (a lane whose high bits were
     /// cut from a sum and whose low byte was computed on its own). An
@@ -970,6 +1045,16 @@ impl IntNormalizer {
             (Expr::ZExt(y, _), _) => (y, false),
             _ => return None,
         };
+        // Copies of the test `l < 0` on top of `l` are its sign too (a
+        // 16-bit lane widened by unpacking it with PCMPGTW's sign mask):
+        // the test in normal form is the same node as `y`.
+        if signed && pool.width(y) == 1 && wl >= 2 {
+            let zero = Rc::new(Linear::constant(wl, 0));
+            let negative = self.compare(pool, CmpOp::Slt, &ll, &zero);
+            if self.build(pool, &negative) == y {
+                return Some(self.extend(pool, &ll, w, true, 0));
+            }
+        }
         if let Expr::SExt(f, _) = *pool.get(l) {
             let wf = pool.width(f);
             if signed && pool.width(y) == 1 && pool.extract(f, wf - 1, 1) == y {
@@ -1025,6 +1110,16 @@ impl IntNormalizer {
             let c = pool.cmp(op, ea, eb);
             return self.lin_of_expr(pool, c);
         }
+        // a - b = 2^s * r + k with k not a multiple of 2^s is never 0:
+        // `16 * x == 1` (a compare with a bias SIMD code makes on values it
+        // shifted left) is false.
+        if op == CmpOp::Eq {
+            let d = a.plus_scaled(b, mask(w));
+            let s = d.terms.iter().map(|&(_, c)| c.trailing_zeros()).min().unwrap_or(0).min(w);
+            if s >= 1 && d.constant & ((1u128 << s) - 1) != 0 {
+                return Rc::new(Linear::constant(1, 0));
+            }
+        }
         let (ra, rb) = (self.range_of(pool, a), self.range_of(pool, b));
         if let Some(v) = decided_comparison(op, ra, rb) {
             return Rc::new(Linear::constant(1, v as u128));
@@ -1068,6 +1163,17 @@ impl IntNormalizer {
         if let Expr::Cmp(op, p, q) = *pool.get(c) {
             if let Some(r) = self.min_max_abs(pool, op, p, q, t, e) {
                 return r;
+            }
+        }
+        // Sides that differ by a constant d: `e + d * zext(c)`, the sum
+        // SIMD code forms from a compare mask (C's `if (x) ++x` against
+        // `x + (x == 0 ? -1 : 0) + 1`), and a sum whose terms the range
+        // bounds can read through.
+        if !t.terms.is_empty() && !e.terms.is_empty() && t.width >= 2 {
+            let d = t.plus_scaled(e, mask(t.width));
+            if let Some(d) = d.as_constant() {
+                let taken = self.extend_atom(pool, c, t.width, false, 0);
+                return Rc::new(e.plus_scaled(&taken, d));
             }
         }
         let x = pool.ite(c, et, ee);

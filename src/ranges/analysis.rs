@@ -115,16 +115,36 @@ impl RangeAnalysis {
                     // an arithmetic one (both keep the order of values).
                     r.narrow_unsigned(Interval::new(x.unsigned.lo >> offset, x.unsigned.hi >> offset));
                     r.narrow_signed(Interval::new(x.signed.lo >> offset, x.signed.hi >> offset));
-                } else if x.unsigned.hi >> offset < (1i128 << width) {
-                    r.narrow_unsigned(Interval::new(0, x.unsigned.hi >> offset));
+                } else {
+                    // A middle field holding every bit of the value above
+                    // `offset` (the value fits offset + width bits): the
+                    // value shifted right, read as the value is (C's
+                    // 64-bit rounding shift cut to 32 bits).
+                    let top = offset + width;
+                    if x.unsigned.hi >> offset < (1i128 << width) {
+                        r.narrow_unsigned(Interval::new(x.unsigned.lo >> offset, x.unsigned.hi >> offset));
+                    }
+                    if x.signed.within(Interval::signed_full(top)) {
+                        r.narrow_signed(Interval::new(x.signed.lo >> offset, x.signed.hi >> offset));
+                    }
                 }
             }
             Expr::Concat(h, l) => {
                 let wl = pool.width(l);
-                let (h, l) = (self.range_at(pool, h, d), self.range_at(pool, l, d));
-                let joined = concat_range(h, l, wl);
+                let (hr, lr) = (self.range_at(pool, h, d), self.range_at(pool, l, d));
+                let joined = concat_range(hr, lr, wl);
                 r.narrow_unsigned(joined.0);
                 r.narrow_signed(joined.1);
+                // The bits above `l` of an extension of `l` on top of it
+                // (a 32-bit value widened to 64 by its halves): that
+                // extension, whose range is l's.
+                if let Expr::Extract { value, offset, .. } = *pool.get(h) {
+                    match *pool.get(value) {
+                        Expr::SExt(x, _) if x == l && offset == wl => r.narrow_signed(lr.signed),
+                        Expr::ZExt(x, _) if x == l && offset == wl => r.narrow_unsigned(lr.unsigned),
+                        _ => {}
+                    }
+                }
             }
             Expr::LogRead(read) => {
                 // Byte by byte: each byte of the read is one of the bytes
