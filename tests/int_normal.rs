@@ -932,6 +932,60 @@ fn each_rule_is_proved_and_its_spellings_meet() {
         let r = p.ite(negative, zero8, lowered);
         pairs.push(("a clamp to a byte nested either way, compared on wider values", l, r, bounded));
     }
+    // Nested rounding shifts as one: C's 64-bit `ROUND_POWER_OF_TWO(x *
+    // cospi_16_64, 14)` cut to 32 bits, then `(out + 1) >> 2`, against
+    // SSE2's `(x * cospi_16_64 + 2^13 + 2^14) >> 16` on 32-bit lanes
+    // (libvpx's vpx_fdct4x4): floor((floor(u / 2^14) + 1) / 4) =
+    // floor((u + 2^14) / 2^16) for integers.
+    {
+        let cospi = p.constant(64, 11585);
+        let x64 = p.sext(w0, 64);
+        let u = p.mul(x64, cospi);
+        let rounding = p.constant(64, 1 << 13);
+        let u = p.add(u, rounding);
+        let out = p.extract(u, 14, 32);
+        let one = p.constant(32, 1);
+        let out = p.add(out, one);
+        let l = p.extract(out, 2, 30);
+        let l = p.sext(l, 32);
+        let cospi = p.constant(32, 11585);
+        let x32 = p.sext(w0, 32);
+        let v = p.mul(x32, cospi);
+        let rounding = p.constant(32, 0x6000);
+        let v = p.add(v, rounding);
+        let r = p.extract(v, 16, 16);
+        let r = p.sext(r, 32);
+        pairs.push(("nested rounding shifts as one", l, r, vec![]));
+    }
+    // A 16-bit lane widened by unpacking it with its sign mask `x < 0`
+    // (PCMPGTW against zero) is its sign extension.
+    {
+        let zero = p.constant(16, 0);
+        let negative = p.cmp(CmpOp::Slt, w0, zero);
+        let mask16 = p.sext(negative, 16);
+        let l = p.concat(mask16, w0);
+        let r = p.sext(w0, 32);
+        pairs.push(("sign copies by comparison", l, r, vec![]));
+    }
+    // C's `if (x) ++x` against SSE2's `x + (x == 0 ? -1 : 0) + 1` (a
+    // compare mask added): sides a constant apart are one sum, and a
+    // multiple of 16 never equals 1 (the mask of the other lanes).
+    {
+        let x = p.sext(w0, 32);
+        let sixteen = p.constant(32, 16);
+        let x = p.mul(x, sixteen);
+        let (zero, one) = (p.constant(32, 0), p.constant(32, 1));
+        let is_zero = p.cmp(CmpOp::Eq, x, zero);
+        let bumped = p.add(x, one);
+        let l = p.ite(is_zero, x, bumped);
+        let mask = p.sext(is_zero, 32);
+        let r = p.add(x, mask);
+        let r = p.add(r, one);
+        pairs.push(("a select of sides a constant apart", l, r, vec![]));
+        let is_one = p.cmp(CmpOp::Eq, x, one);
+        let never = p.bool_const(false);
+        pairs.push(("a multiple of 16 is never 1", is_one, never, vec![]));
+    }
     for (name, l, r, path) in pairs {
         let mut n = IntNormalizer::for_path(&mut p, &path);
         let (nl, nr) = (n.normalize(&mut p, l), n.normalize(&mut p, r));
@@ -1112,8 +1166,25 @@ fn different_selections_do_not_meet() {
     let upper_outside = p.ite(above, k8_16, raised);
     let lowered = p.ite(above, k8_16, low);
     let lower_outside = p.ite(below, k8_235, lowered);
+    // A rounded field that does not hold every bit of its value (bits
+    // 14..29 of a product that needs 32 bits signed) is not a quotient:
+    // shifting it again is not one shift of the whole product (they
+    // differ where the product reaches 2^29).
+    let (sw0, sw1) = (p.sext(ins.words[0], 64), p.sext(ins.words[1], 64));
+    let wide = p.mul(sw0, sw1);
+    let field = p.extract(wide, 14, 16);
+    let field = p.sext(field, 32);
+    let one = p.constant(32, 1);
+    let bumped = p.add(field, one);
+    let cut_twice = p.extract(bumped, 2, 30);
+    let cut_twice = p.sext(cut_twice, 32);
+    let k = p.constant(64, 1 << 14);
+    let whole = p.add(wide, k);
+    let once = p.extract(whole, 16, 30);
+    let once = p.sext(once, 32);
     let cases = [
         ("crossed clamp bounds", crossed, other_nesting),
+        ("a rounded field too narrow for its value, shifted again", cut_twice, once),
         ("crossed byte clamp bounds", upper_outside, lower_outside),
         ("min of three against min of two", abc, ab),
         ("min against max", ab, max_ab),
@@ -1158,4 +1229,41 @@ fn bit_operations_of_narrow_signed_values_stay_narrow() {
     let magnitude = p.sub(flipped, s);
     let r = n.range(&p, magnitude);
     assert!(r.signed.lo >= -32768 && r.signed.hi <= 32768, "{:?}", r.signed);
+}
+
+/// The range of a middle field that holds every bit of its value above
+/// the offset is the value shifted (C's 64-bit rounding shift cut to 32
+/// bits), and a 32-bit value widened to 64 by its halves (its sign's
+/// copies on top) keeps its range: together they settle the overflow test
+/// of `output + 1` in libvpx's vpx_fdct4x4_c. The solver agrees that no
+/// value leaves either range.
+#[test]
+fn rounded_fields_and_widened_halves_keep_their_ranges() {
+    let mut p = ExprPool::new();
+    let ins = inputs(&mut p);
+    let x64 = p.sext(ins.words[0], 64);
+    let cospi = p.constant(64, 11585);
+    let u = p.mul(x64, cospi);
+    let rounding = p.constant(64, 1 << 13);
+    let u = p.add(u, rounding);
+    let out = p.extract(u, 14, 32);
+    let x32 = p.sext(ins.words[1], 32);
+    let sixteen = p.constant(32, 16);
+    let x32 = p.mul(x32, sixteen);
+    let wide = p.sext(x32, 64);
+    let top = p.extract(wide, 32, 32);
+    let halves = p.concat(top, x32);
+    let mut n = IntNormalizer::new();
+    // floor((-32768 * 11585 + 8192) / 2^14) and floor((32767 * 11585 + 8192) / 2^14).
+    for (e, lo, hi) in [(out, -23170i128, 23170i128), (halves, -524288, 524272)] {
+        let r = n.range(&p, e);
+        assert!(r.signed.lo >= lo && r.signed.hi <= hi, "{:?}", r.signed);
+        let w = p.width(e);
+        let (l, h) = (p.constant(w, lo as u128 & ((1u128 << w) - 1)), p.constant(w, hi as u128));
+        let below = p.cmp(CmpOp::Slt, e, l);
+        let above = p.cmp(CmpOp::Slt, h, e);
+        let outside = p.or(below, above);
+        let q = Query::new(vec![], Some(outside)).with_resource_limit(20_000_000);
+        assert!(matches!(Z3Solver::new().check(&p, &q), SolverResult::Unsat), "a value outside {lo}..{hi}");
+    }
 }
