@@ -67,6 +67,7 @@ fn debian_simd_paths_against_their_c_references() {
         "(vpx_minmax_8x8_sse2)",
         "(vpx_sad32x16_avx2)",
         "(vpx_idct4x4_16_add_sse2)",
+        "(vpx_fdct4x4_sse2)",
         "(vpx_vector_var_sse2)",
         "(inner_product_single)",
         "(inner_product_double)",
