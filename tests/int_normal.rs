@@ -987,7 +987,7 @@ fn each_rule_is_proved_and_its_spellings_meet() {
         pairs.push(("a multiple of 16 is never 1", is_one, never, vec![]));
     }
     for (name, l, r, path) in pairs {
-        let mut n = IntNormalizer::for_path(&mut p, &path);
+        let mut n = IntNormalizer::for_path(&mut p, &path).with_nested_rounding();
         let (nl, nr) = (n.normalize(&mut p, l), n.normalize(&mut p, r));
         for (side, e, ne) in [("left", l, nl), ("right", r, nr)] {
             if let Err(why) = z3_proves_equal(&mut p, &path, e, ne) {
@@ -1191,7 +1191,7 @@ fn different_selections_do_not_meet() {
         ("signed against unsigned", signed_ab, unsigned_ab),
         ("distance read signed against unsigned", signed_distance, unsigned_distance),
     ];
-    let mut n = IntNormalizer::new();
+    let mut n = IntNormalizer::new().with_nested_rounding();
     for (name, l, r) in cases {
         let (nl, nr) = (n.normalize(&mut p, l), n.normalize(&mut p, r));
         assert_ne!(nl, nr, "{name}: met");

@@ -163,6 +163,8 @@ pub struct IntNormalizer {
     /// Extensions (tag 0, 1: signed) and truncations (tag 2) being worked
     /// out: one met again inside itself is kept as a node.
     in_progress: FxHashSet<(ExprId, Width, u8)>,
+    /// Whether nested rounding shifts are read as one (nested_quotient).
+    nested_rounding: bool,
 }
 
 /// Which n-ary selection a chain of selects computes.
@@ -209,7 +211,21 @@ impl IntNormalizer {
             min_max_of: FxHashMap::default(),
             abs_built: Default::default(),
             in_progress: Default::default(),
+            nested_rounding: false,
         }
+    }
+
+    /// A normalizer with the same ranges and a fresh memo that also reads
+    /// nested rounding shifts as one (`(ROUND_POWER_OF_TWO(u, 14) + 1) >> 2`
+    /// as `(u + 2^13 + 2^14) >> 16`). Exact, but asked only where the sides
+    /// did not meet without it: it respells a rounded field wherever one is
+    /// shifted again, and a pair written alike on both sides except for the
+    /// field's spelling (a lane cut into bytes on one side) met before the
+    /// respelling and would not after it on one side only.
+    pub fn with_nested_rounding(self) -> Self {
+        let mut n = Self::with_ranges(self.ranges);
+        n.nested_rounding = true;
+        n
     }
 
     /// The range of `e` as this normalizer knows it.
@@ -933,7 +949,7 @@ impl IntNormalizer {
     /// before reads as one rounding of the whole pass.
     fn nested_quotient(&mut self, pool: &mut ExprPool, l: &Rc<Linear>, b: Width, k: Width) -> Option<Rc<Linear>> {
         let w = l.width;
-        if !Range::tracked(w) || l.terms.len() > AFFINE_TERMS {
+        if !self.nested_rounding || !Range::tracked(w) || l.terms.len() > AFFINE_TERMS {
             return None;
         }
         let mut outermost: Option<(ExprId, ExprId, ExprId, Width, bool)> = None;

@@ -283,6 +283,15 @@ impl Decider {
                 tracing::trace!("ladder: equal in integer normal form");
                 return CheckOutcome::Proved(DecidedBy::Canonical);
             }
+            // Again with nested rounding shifts read as one (C's two
+            // shifts against SIMD code's one): only now, since it can
+            // respell one side of a pair that met as written.
+            let mut normalizer = normalizer.with_nested_rounding();
+            let (ia, ib) = (normalizer.normalize(pool, la), normalizer.normalize(pool, lb));
+            if ia == ib {
+                tracing::trace!("ladder: equal in integer normal form, nested rounding read as one");
+                return CheckOutcome::Proved(DecidedBy::Canonical);
+            }
             if tracing::enabled!(tracing::Level::TRACE) {
                 let show = |e| crate::expr::print_expr(pool, e);
                 tracing::trace!(left = %show(ia), right = %show(ib), "ladder: integer normal forms differ");
