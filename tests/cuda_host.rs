@@ -506,3 +506,54 @@ fn a_wrong_half_rounding_is_a_confirmed_mismatch_with_a_witness() {
     assert!(f["message"].as_str().unwrap().starts_with("float through half: element 0 of 4 can differ"), "{f}");
     assert!(f["witness"]["x"].is_string(), "{f}");
 }
+
+// --- cuda ---
+/// CUDA arrays, surface objects and texture objects read with tex1D/tex2D
+/// (nearest-point sampling and the address modes).
+mod arrays_and_surfaces {
+    crate::common::fixture_tests!(
+        super::fixture;
+        surface_array_copy,
+        surface_write_race,
+        surface_write_trap,
+        surface_write_zero_mode_ok,
+        texture_array_address_modes,
+        texture_array_address_modes_wrong_wrap,
+        texture_pitched_unnormalized,
+        texture_pitched_linear_filter,
+    );
+}
+
+/// Two threads writing one pixel through surf2Dwrite race, at the user's
+/// call, confirmed: the surface is the array's device memory.
+#[test]
+fn surface_writes_to_one_pixel_are_a_confirmed_race_at_the_users_line() {
+    let json = report("surface_write_race");
+    let race = json["findings"].as_array().and_then(|f| f.iter().find(|x| x["kind"] == "race")).cloned().unwrap_or_default();
+    assert_ne!(race["status"], "unconfirmed", "{json}");
+    assert_eq!(race["location"]["line"], 12, "{race}");
+}
+
+/// A surface write past the end in the trap mode is an out-of-bounds
+/// naming the call and the mode, and the launch fails (the host's check
+/// of cudaDeviceSynchronize's code is a second finding).
+#[test]
+fn a_surface_write_outside_in_the_trap_mode_traps() {
+    let json = report("surface_write_trap");
+    let findings = json["findings"].as_array().cloned().unwrap_or_default();
+    let oob = findings.iter().find(|x| x["kind"] == "out-of-bounds").cloned().unwrap_or_default();
+    let message = oob["message"].as_str().unwrap_or("");
+    assert!(message.starts_with("surf1Dwrite (surface memory) outside the surface (boundary mode trap)"), "{message}");
+    assert_eq!(oob["location"]["line"], 18, "{oob}");
+    assert!(findings.iter().any(|x| x["kind"] == "mismatch" && x["message"].as_str().unwrap_or("").contains("launch")), "{json}");
+}
+
+/// Expecting the wrap object to clamp: a mismatch confirmed in the model,
+/// since the texel read is the array's memory, not any value.
+#[test]
+fn a_wrong_address_mode_is_a_confirmed_mismatch() {
+    let json = report("texture_array_address_modes_wrong_wrap");
+    let f = json["findings"].as_array().and_then(|f| f.iter().find(|x| x["kind"] == "mismatch")).cloned().unwrap_or_default();
+    assert_ne!(f["status"], "unconfirmed", "{json}");
+    assert!(f["message"].as_str().unwrap_or("").contains("texels"), "{f}");
+}

@@ -439,50 +439,170 @@ template <class T, enum cudaTextureReadMode M> __SYMCROSS_DI T tex3D(texture<T, 
 /* ---- texture objects (cudaTextureObject_t) ----
  * The host creates the object over memory it chose (cudaCreateTextureObject).
  * In a host program, tex1Dfetch on an object over linear memory reads
- * that memory (zero past its ends); anything else (a kernel run alone,
- * pitched memory, the coordinate reads tex1D/tex2D/tex3D whose filtering
- * and address modes are not modelled) reads any value of its type, afresh
- * at each fetch, as a texture reference does, and a finding resting on it
- * is not confirmed (src/exec/opencl/cuda_texture_objects.rs). */
+ * that memory (zero past its ends), and tex1D/tex2D on an object over a
+ * CUDA array or pitched memory read it with nearest-point sampling and the
+ * address modes (__symcross_texture_read, below); anything else (a kernel
+ * run alone, linear filtering, tex3D, tex2DLod) reads any value of its
+ * type, afresh at each fetch, as a texture reference does, and a finding
+ * resting on it is not confirmed (src/exec/opencl/cuda_texture_objects.rs). */
 template <class T> __device__ T __symcross_texture_object_fetch(cudaTextureObject_t t, int i);
 template <class T> __SYMCROSS_DI T tex1Dfetch(cudaTextureObject_t t, int i) { return __symcross_texture_object_fetch<T>(t, i); }
-template <class T> __SYMCROSS_DI T tex1D(cudaTextureObject_t t, float) { return __symcross_texture_fetch<T>(t); }
-template <class T> __SYMCROSS_DI T tex2D(cudaTextureObject_t t, float, float) { return __symcross_texture_fetch<T>(t); }
+template <class T> __SYMCROSS_DI T __symcross_texture_read(cudaTextureObject_t t, float x, float y, int dims);
+template <class T> __SYMCROSS_DI T tex1D(cudaTextureObject_t t, float x) { return __symcross_texture_read<T>(t, x, 0.0f, 1); }
+template <class T> __SYMCROSS_DI T tex2D(cudaTextureObject_t t, float x, float y) { return __symcross_texture_read<T>(t, x, y, 2); }
 template <class T> __SYMCROSS_DI T tex3D(cudaTextureObject_t t, float, float, float) { return __symcross_texture_fetch<T>(t); }
 template <class T> __SYMCROSS_DI T tex2DLod(cudaTextureObject_t t, float, float, float) { return __symcross_texture_fetch<T>(t); }
 template <class T> __SYMCROSS_DI void tex1Dfetch(T *r, cudaTextureObject_t t, int i) { *r = __symcross_texture_object_fetch<T>(t, i); }
-template <class T> __SYMCROSS_DI void tex2D(T *r, cudaTextureObject_t t, float, float) { *r = __symcross_texture_fetch<T>(t); }
+template <class T> __SYMCROSS_DI void tex2D(T *r, cudaTextureObject_t t, float x, float y) { *r = __symcross_texture_read<T>(t, x, y, 2); }
 
-/* ---- surface objects (cudaSurfaceObject_t): not modelled ----
- * A surface is memory the host binds, read and written by the kernel:
- * its reads and writes (and races between writes) would need that memory,
- * so each is an `unsupported` finding naming it (the verdict is no proof).
- * Declared so that a kernel using them compiles and says so. */
+/* ---- CUDA arrays, surface objects, coordinate reads of texture objects ----
+ * In a host program the runtime model (cl-runtime-model/host/cuda_runtime.c)
+ * makes a CUDA array, a surface object and a texture object over an array
+ * or pitched memory the address of a tagged descriptor in device memory
+ * (struct __symcross_image, the same layout there). The engine says
+ * whether a handle is one (__symcross_cuda_descriptor: a fixed address at
+ * the start of a live object holding the tag); the reads and writes below
+ * are then plain loads and stores of the running thread on the bound
+ * memory, so races between surface writes, or between a texture read and
+ * a write of the same kernel, are found as any other.
+ *
+ * A handle the model did not make (a kernel run alone: an argument, any
+ * value) is never dereferenced: a surface access is then an `unsupported`
+ * finding naming it, a texture read any value of its type (as a texture
+ * reference), which hides nothing and is never confirmed. Texture reads the
+ * model does not follow read any value too: linear filtering (the
+ * hardware's 9-bit fixed-point weights), cudaReadModeNormalizedFloat, a
+ * border colour other than zero, wrap/mirror with unnormalised coordinates
+ * (documented for normalised ones only), a NaN coordinate, an element type
+ * whose size is not the channel format's, 3D and layered reads. */
+#define __SYMCROSS_SURFACE_TAG 0x53594d5352463031ull /* "SYMSRF01" */
+#define __SYMCROSS_IMAGE_TEXTURE_TAG 0x53594d5445583032ull /* "SYMTEX02" */
+struct __symcross_image {
+    unsigned long long tag;
+    char *data;
+    unsigned long long width, height, depth; /* elements; height 0: 1D */
+    unsigned long long element;              /* bytes per element */
+    unsigned long long pitch;                /* bytes from one row to the next */
+    int address[3];                          /* cudaTextureAddressMode */
+    int filter, read_mode, normalized;
+    float border[4];
+};
+extern "C" __device__ void *__symcross_cuda_descriptor(unsigned long long handle, unsigned long long tag,
+                                                       unsigned long long bytes);
+extern "C" __device__ __attribute__((noreturn)) void __symcross_cuda_surface_trap(const char *what);
+
 enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero = 0, cudaBoundaryModeClamp = 1, cudaBoundaryModeTrap = 2 };
+
+/* The element of a surface access at byte x, row y, or null when the
+ * access is outside in the zero mode (a write does nothing, a read is
+ * zero). Outside in the trap mode the kernel traps; the clamp mode moves
+ * the access to the nearest element (x to the last element's first byte).
+ * An x inside but not a multiple of the element size stays as given: the
+ * access is then misaligned, which the engine reports. */
+template <class T>
+__SYMCROSS_DI T *__symcross_surface_element(const char *what, cudaSurfaceObject_t s, long long x, long long y,
+                                            cudaSurfaceBoundaryMode mode) {
+    const __symcross_image *d =
+        (const __symcross_image *)__symcross_cuda_descriptor(s, __SYMCROSS_SURFACE_TAG, sizeof(__symcross_image));
+    if (!d || sizeof(T) != d->element) {
+        __symcross_cuda_not_modelled(what);
+        return 0;
+    }
+    long long row = (long long)(d->width * d->element), rows = d->height ? (long long)d->height : 1;
+    if (x < 0 || x >= row || y < 0 || y >= rows) {
+        if (mode == cudaBoundaryModeTrap)
+            __symcross_cuda_surface_trap(what);
+        if (mode != cudaBoundaryModeClamp)
+            return 0;
+        x = x < 0 ? 0 : x >= row ? row - (long long)d->element : x;
+        y = y < 0 ? 0 : y >= rows ? rows - 1 : y;
+    }
+    return (T *)(d->data + y * (long long)d->pitch + x);
+}
+template <class T> __SYMCROSS_DI void surf1Dwrite(T v, cudaSurfaceObject_t s, int x, cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    if (T *e = __symcross_surface_element<T>("surf1Dwrite (surface memory)", s, x, 0, m))
+        *e = v;
+}
+template <class T>
+__SYMCROSS_DI void surf2Dwrite(T v, cudaSurfaceObject_t s, int x, int y, cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    if (T *e = __symcross_surface_element<T>("surf2Dwrite (surface memory)", s, x, y, m))
+        *e = v;
+}
+template <class T> __SYMCROSS_DI T surf1Dread(cudaSurfaceObject_t s, int x, cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    T *e = __symcross_surface_element<T>("surf1Dread (surface memory)", s, x, 0, m);
+    return e ? *e : T();
+}
+template <class T> __SYMCROSS_DI void surf1Dread(T *r, cudaSurfaceObject_t s, int x, cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    T *e = __symcross_surface_element<T>("surf1Dread (surface memory)", s, x, 0, m);
+    *r = e ? *e : T();
+}
+template <class T> __SYMCROSS_DI T surf2Dread(cudaSurfaceObject_t s, int x, int y, cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    T *e = __symcross_surface_element<T>("surf2Dread (surface memory)", s, x, y, m);
+    return e ? *e : T();
+}
+template <class T>
+__SYMCROSS_DI void surf2Dread(T *r, cudaSurfaceObject_t s, int x, int y, cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    T *e = __symcross_surface_element<T>("surf2Dread (surface memory)", s, x, y, m);
+    *r = e ? *e : T();
+}
+/* 3D arrays are not modelled (cudaMalloc3DArray is not declared). */
 #define __SYMCROSS_SURFACE_CALL static __device__ __attribute__((noinline))
-template <class T> __SYMCROSS_SURFACE_CALL void surf1Dwrite(T, cudaSurfaceObject_t, int, cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) {
-    __symcross_cuda_not_modelled("surf1Dwrite (surface memory)");
-}
-template <class T> __SYMCROSS_SURFACE_CALL void surf2Dwrite(T, cudaSurfaceObject_t, int, int, cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) {
-    __symcross_cuda_not_modelled("surf2Dwrite (surface memory)");
-}
 template <class T> __SYMCROSS_SURFACE_CALL void surf3Dwrite(T, cudaSurfaceObject_t, int, int, int, cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) {
     __symcross_cuda_not_modelled("surf3Dwrite (surface memory)");
-}
-template <class T> __SYMCROSS_SURFACE_CALL T surf1Dread(cudaSurfaceObject_t, int, cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) {
-    __symcross_cuda_not_modelled("surf1Dread (surface memory)");
-    return T();
-}
-template <class T> __SYMCROSS_SURFACE_CALL T surf2Dread(cudaSurfaceObject_t, int, int, cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) {
-    __symcross_cuda_not_modelled("surf2Dread (surface memory)");
-    return T();
-}
-template <class T> __SYMCROSS_SURFACE_CALL void surf2Dread(T *, cudaSurfaceObject_t, int, int, cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) {
-    __symcross_cuda_not_modelled("surf2Dread (surface memory)");
 }
 template <class T> __SYMCROSS_SURFACE_CALL T surf3Dread(cudaSurfaceObject_t, int, int, int, cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) {
     __symcross_cuda_not_modelled("surf3Dread (surface memory)");
     return T();
+}
+
+/* The texel index along one axis of `n` elements for coordinate x
+ * (programming guide, texture fetching: nearest-point sampling reads
+ * T[floor(u)], u = x, or x * n for normalised coordinates; wrap replaces
+ * x by frac(x), mirror by frac(x) or 1 - frac(x) as floor(x) is even or
+ * odd). 1: *i is the index; 0: outside in the border mode; -1: a read the
+ * model does not follow (any value). */
+__SYMCROSS_DI int __symcross_texel(float x, long long n, int mode, int normalized, long long *i) {
+    if (!(x == x) || n <= 0 || n > (1ll << 24))
+        return -1;
+    if (mode == 0 || mode == 2) { /* cudaAddressModeWrap, cudaAddressModeMirror */
+        if (!normalized || __builtin_isinf(x))
+            return -1;
+        float f = __builtin_floorf(x), frac = x - f;
+        x = mode == 0 || __builtin_fmodf(f, 2.0f) == 0.0f ? frac : 1.0f - frac;
+    } else if (mode != 1 && mode != 3) {
+        return -1;
+    }
+    float u = normalized ? x * (float)n : x;
+    if (u < 0.0f || u >= (float)n) {
+        if (mode == 3) /* cudaAddressModeBorder */
+            return 0;
+        if (mode != 1) /* wrap/mirror landing on n by rounding: not followed */
+            return -1;
+        *i = u < 0.0f ? 0 : n - 1;
+        return 1;
+    }
+    *i = (long long)u; /* u in [0, n): truncation is floor */
+    return 1;
+}
+
+/* tex1D/tex2D through an object over a CUDA array or pitched memory:
+ * nearest-point reads of the bound memory, else any value (see above). */
+template <class T> __SYMCROSS_DI T __symcross_texture_read(cudaTextureObject_t t, float x, float y, int dims) {
+    const __symcross_image *d = (const __symcross_image *)__symcross_cuda_descriptor(t, __SYMCROSS_IMAGE_TEXTURE_TAG,
+                                                                                     sizeof(__symcross_image));
+    if (!d || d->filter != 0 || d->read_mode != 0 || sizeof(T) != d->element)
+        return __symcross_texture_fetch<T>(t);
+    long long i = 0, j = 0, rows = d->height ? (long long)d->height : 1;
+    int in_x = __symcross_texel(x, (long long)d->width, d->address[0], d->normalized, &i);
+    int in_y = dims == 2 ? __symcross_texel(y, rows, d->address[1], d->normalized, &j) : 1;
+    if (in_x < 0 || in_y < 0)
+        return __symcross_texture_fetch<T>(t);
+    if (!in_x || !in_y) {
+        if (d->border[0] != 0.0f || d->border[1] != 0.0f || d->border[2] != 0.0f || d->border[3] != 0.0f)
+            return __symcross_texture_fetch<T>(t);
+        return T();
+    }
+    return *(const T *)(d->data + j * (long long)d->pitch + i * (long long)d->element);
 }
 
 #include "symcross_cuda_math.h"

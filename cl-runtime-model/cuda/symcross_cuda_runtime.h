@@ -32,6 +32,7 @@ typedef enum cudaError {
   cudaErrorInvalidPitchValue = 12,
   cudaErrorInvalidSymbol = 13,
   cudaErrorInvalidDevicePointer = 17,
+  cudaErrorInvalidChannelDescriptor = 20,
   cudaErrorInvalidMemcpyDirection = 21,
   cudaErrorInvalidDeviceFunction = 98,
   cudaErrorInvalidDevice = 101,
@@ -290,13 +291,15 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
 #define cudaHostRegisterReadOnly 0x08
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned flags);
 cudaError_t cudaHostUnregister(void *ptr);
-/* Texture objects over linear or pitched device memory: the object is
- * created and checked (null descriptors, a null or unaligned pointer are
- * the toolkit's error codes), but a kernel's fetch reads any value of its
- * type, not the bound memory (symcross_cuda.h), so a finding resting on
- * it is not confirmed. CUDA arrays and surface objects are not modelled:
- * each call is an `unsupported` finding naming it (the verdict is no
- * proof). */
+/* Texture objects, CUDA arrays and surface objects. A texture object over
+ * linear memory is read by tex1Dfetch, one over a CUDA array or pitched
+ * memory by tex1D/tex2D (nearest-point sampling, the four address modes;
+ * linear filtering and normalised-float reads are any value, not
+ * confirmed); a surface object over an array made with
+ * cudaArraySurfaceLoadStore by surf1D/surf2D read and write (byte x, the
+ * boundary modes). Null descriptors and handles the model did not make are
+ * the toolkit's error codes. 3D, layered, cubemap and mipmapped arrays are
+ * not modelled. */
 #ifndef __SYMCROSS_TEXTURE_TYPES
 #define __SYMCROSS_TEXTURE_TYPES
 enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
@@ -379,6 +382,15 @@ cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset, size_t h_offse
                                 size_t width, size_t height, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t count,
                               enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t w_offset, size_t h_offset,
+                                  size_t width, size_t height, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t w_offset, size_t h_offset, size_t count,
+                                enum cudaMemcpyKind kind);
+#define cudaArrayDefault 0x00
+#define cudaArrayLayered 0x01
+#define cudaArraySurfaceLoadStore 0x02
+#define cudaArrayCubemap 0x04
+#define cudaArrayTextureGather 0x08
 cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *surf, const struct cudaResourceDesc *res);
 cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surf);
 

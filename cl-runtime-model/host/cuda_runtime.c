@@ -367,6 +367,8 @@ const char *cudaGetErrorName(cudaError_t error) {
     return "cudaErrorInvalidSymbol";
   case cudaErrorInvalidPitchValue:
     return "cudaErrorInvalidPitchValue";
+  case cudaErrorInvalidChannelDescriptor:
+    return "cudaErrorInvalidChannelDescriptor";
   case cudaErrorInvalidResourceHandle:
     return "cudaErrorInvalidResourceHandle";
   case cudaErrorNotReady:
@@ -409,6 +411,8 @@ const char *cudaGetErrorString(cudaError_t error) {
     return "invalid device symbol";
   case cudaErrorInvalidPitchValue:
     return "invalid pitch argument";
+  case cudaErrorInvalidChannelDescriptor:
+    return "invalid channel descriptor";
   case cudaErrorInvalidResourceHandle:
     return "invalid resource handle";
   case cudaErrorNotReady:
@@ -1425,33 +1429,94 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
   return cudaErrorInvalidValue; /* not reached: the path ends above */
 }
 
-/* Texture objects (symcross_cuda_runtime.h). One over linear memory is
- * the address of a descriptor in device memory, which a kernel's
- * tex1Dfetch reads (src/exec/opencl/cuda_texture_objects.rs, which knows
- * the tag and the layout); one over pitched memory is only numbered, and
- * a fetch through it reads any value. */
+/* Texture objects, CUDA arrays and surface objects (symcross_cuda_runtime.h).
+ * A texture object over linear memory is the address of a descriptor in
+ * device memory, which a kernel's tex1Dfetch reads
+ * (src/exec/opencl/cuda_texture_objects.rs, which knows the tag and the
+ * layout). A CUDA array is device memory of width x height elements, rows
+ * packed; a surface object over one, and a texture object over one or
+ * over pitched memory, is the address of a `struct symcuda_image` in
+ * device memory (the layout of symcross_cuda.h's __symcross_image), whose
+ * tag the kernel's header asks the engine to check before it reads it. */
 #define SYMCUDA_TEXTURE_TAG 0x53594d5445583031ull
+#define SYMCUDA_SURFACE_TAG 0x53594d5352463031ull
+#define SYMCUDA_IMAGE_TEXTURE_TAG 0x53594d5445583032ull
 struct symcuda_texture {
   unsigned long long tag;
   const void *ptr;
   unsigned long long bytes;
 };
-static cudaTextureObject_t pitched_textures;
+struct symcuda_image {
+  unsigned long long tag;
+  char *data;
+  unsigned long long width, height, depth;
+  unsigned long long element;
+  unsigned long long pitch;
+  int address[3];
+  int filter, read_mode, normalized;
+  float border[4];
+};
+/* A CUDA array on the host side: its image (tag unset) and flags. The
+ * handle the program holds is this host record; `self` tells one made
+ * here from any other pointer. */
+struct cudaArray {
+  const struct cudaArray *self;
+  struct symcuda_image image;
+  unsigned flags;
+};
 
 struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f) {
   struct cudaChannelFormatDesc d = {x, y, z, w, f};
   return d;
 }
 
+/* The bytes of one element of a channel format: 1, 2 or 4 channels of the
+ * same 8, 16 or 32 bits, as CUDA arrays take them; 0 for any other. */
+static unsigned long long channel_bytes(const struct cudaChannelFormatDesc *d) {
+  int bits[4] = {d->x, d->y, d->z, d->w}, n = 0;
+  while (n < 4 && bits[n] != 0)
+    n++;
+  for (int k = n; k < 4; k++)
+    if (bits[k] != 0)
+      return 0;
+  if ((n != 1 && n != 2 && n != 4) || (bits[0] != 8 && bits[0] != 16 && bits[0] != 32))
+    return 0;
+  for (int k = 1; k < n; k++)
+    if (bits[k] != bits[0])
+      return 0;
+  if (d->f != cudaChannelFormatKindSigned && d->f != cudaChannelFormatKindUnsigned && d->f != cudaChannelFormatKindFloat)
+    return 0;
+  return (unsigned long long)(n * bits[0] / 8);
+}
+
+/* A copy of `image` tagged `tag` in device memory: the handle. */
+static cudaError_t device_image(const struct symcuda_image *image, unsigned long long tag, unsigned long long *handle) {
+  struct symcuda_image host = *image;
+  host.tag = tag;
+  struct symcuda_image *device = 0;
+  cudaError_t e = cudaMalloc((void **)&device, sizeof host);
+  if (e != cudaSuccess)
+    return e;
+  e = cudaMemcpy(device, &host, sizeof host, cudaMemcpyHostToDevice);
+  if (e != cudaSuccess)
+    return e;
+  *handle = (unsigned long long)device;
+  return cudaSuccess;
+}
+
+static int is_array(cudaArray_const_t a) { return a && a->self == a; }
+
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t *tex, const struct cudaResourceDesc *res,
                                     const struct cudaTextureDesc *desc, const struct cudaResourceViewDesc *view) {
   (void)view;
   if (!tex || !res || !desc)
-    return cudaErrorInvalidValue;
+    return fail(cudaErrorInvalidValue);
+  struct symcuda_image image;
+  memset(&image, 0, sizeof image);
   switch (res->resType) {
   case cudaResourceTypeLinear: {
     if (!res->res.linear.devPtr || !is_device_pointer(res->res.linear.devPtr))
-      return cudaErrorInvalidValue;
+      return fail(cudaErrorInvalidValue);
     struct symcuda_texture host = {SYMCUDA_TEXTURE_TAG, res->res.linear.devPtr, res->res.linear.sizeInBytes};
     struct symcuda_texture *device = 0;
     cudaError_t e = cudaMalloc((void **)&device, sizeof host);
@@ -1463,59 +1528,168 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *tex, const struct cudaR
     *tex = (cudaTextureObject_t)device;
     return cudaSuccess;
   }
-  case cudaResourceTypePitch2D:
-    if (!res->res.pitch2D.devPtr || !is_device_pointer(res->res.pitch2D.devPtr))
-      return cudaErrorInvalidValue;
-    /* Small numbers: never the address of a descriptor. */
-    *tex = ++pitched_textures;
-    return cudaSuccess;
+  case cudaResourceTypePitch2D: {
+    unsigned long long element = channel_bytes(&res->res.pitch2D.desc);
+    size_t width = res->res.pitch2D.width, height = res->res.pitch2D.height, pitch = res->res.pitch2D.pitchInBytes;
+    if (!element || !width || !height || width * element > pitch ||
+        !device_range(res->res.pitch2D.devPtr, pitch * (height - 1) + width * element))
+      return fail(cudaErrorInvalidValue);
+    image.data = res->res.pitch2D.devPtr;
+    image.width = width, image.height = height, image.element = element, image.pitch = pitch;
+    break;
+  }
+  case cudaResourceTypeArray:
+    if (!is_array(res->res.array.array))
+      return fail(cudaErrorInvalidResourceHandle);
+    image = res->res.array.array->image;
+    break;
   default:
-    __symcross_cuda_unsupported("cudaCreateTextureObject over a CUDA array (CUDA arrays are not modelled)");
+    __symcross_cuda_unsupported("cudaCreateTextureObject over a mipmapped array (not modelled)");
     return cudaErrorInvalidValue; /* not reached: the path ends above */
   }
+  for (int k = 0; k < 3; k++)
+    image.address[k] = desc->addressMode[k];
+  image.filter = desc->filterMode;
+  image.read_mode = desc->readMode;
+  image.normalized = desc->normalizedCoords != 0;
+  for (int k = 0; k < 4; k++)
+    image.border[k] = desc->borderColor[k];
+  return device_image(&image, SYMCUDA_IMAGE_TEXTURE_TAG, tex);
 }
 
 cudaError_t cudaDestroyTextureObject(cudaTextureObject_t tex) {
-  if (tex > pitched_textures)
+  if (tex)
     return cudaFree((void *)tex);
   return cudaSuccess;
 }
 
 cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width, size_t height,
                             unsigned flags) {
-  (void)array, (void)desc, (void)width, (void)height, (void)flags;
-  __symcross_cuda_unsupported("cudaMallocArray: CUDA arrays are not modelled");
-  return cudaErrorInvalidValue; /* not reached: the path ends above */
+  SYMCUDA_UNLESS_FAULTED();
+  if (!array || !desc || width == 0)
+    return fail(cudaErrorInvalidValue);
+  if (flags & ~(unsigned)(cudaArraySurfaceLoadStore | cudaArrayTextureGather)) {
+    __symcross_cuda_unsupported("cudaMallocArray with layered or cubemap flags (not modelled)");
+    return cudaErrorInvalidValue; /* not reached: the path ends above */
+  }
+  unsigned long long element = channel_bytes(desc);
+  if (!element)
+    return fail(cudaErrorInvalidChannelDescriptor);
+  size_t rows = height ? height : 1;
+  if (width > SYMCUDA_MAX_ALLOCATION / element / rows)
+    return fail(cudaErrorMemoryAllocation);
+  struct cudaArray *a = malloc(sizeof *a);
+  memset(a, 0, sizeof *a);
+  void *data = 0;
+  cudaError_t e = allocate(&data, width * element * rows, SYMCUDA_DEVICE);
+  if (e != cudaSuccess) {
+    free(a);
+    return e;
+  }
+  a->self = a;
+  a->flags = flags;
+  a->image.data = data;
+  a->image.width = width, a->image.height = height, a->image.depth = 0;
+  a->image.element = element;
+  a->image.pitch = width * element;
+  *array = a;
+  return cudaSuccess;
 }
 
 cudaError_t cudaFreeArray(cudaArray_t array) {
-  (void)array;
-  __symcross_cuda_unsupported("cudaFreeArray: CUDA arrays are not modelled");
-  return cudaErrorInvalidValue; /* not reached: the path ends above */
+  SYMCUDA_UNLESS_FAULTED();
+  if (!array)
+    return cudaSuccess;
+  if (!is_array(array))
+    return fail(cudaErrorInvalidResourceHandle);
+  cudaError_t e = cudaFree(array->image.data);
+  array->self = 0;
+  free(array);
+  return e;
+}
+
+/* The byte offset of (w_offset bytes, h_offset rows) in `a` when `width`
+ * bytes by `height` rows from there lie inside it; -1 otherwise. */
+static long long array_offset(cudaArray_const_t a, size_t w_offset, size_t h_offset, size_t width, size_t height) {
+  size_t row = a->image.pitch, rows = a->image.height ? a->image.height : 1;
+  if (w_offset > row || width > row - w_offset || h_offset > rows || height > rows - h_offset)
+    return -1;
+  return (long long)(h_offset * row + w_offset);
+}
+
+/* A 2D copy between an array and linear memory (array_is_dst says which
+ * side the array is), on the legacy default stream, the host waiting. */
+static cudaError_t copy_2d_array(cudaArray_const_t a, int array_is_dst, void *other, size_t other_pitch, size_t w_offset,
+                                 size_t h_offset, size_t width, size_t height, enum cudaMemcpyKind kind,
+                                 const char *what) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!is_array(a))
+    return fail(cudaErrorInvalidResourceHandle);
+  long long at = array_offset(a, w_offset, h_offset, width, height);
+  if (at < 0)
+    return fail(cudaErrorInvalidValue);
+  char *inside = a->image.data + at;
+  issue(0, what);
+  cudaError_t e = array_is_dst ? copy_2d(inside, a->image.pitch, other, other_pitch, width, height, kind)
+                               : copy_2d(other, other_pitch, inside, a->image.pitch, width, height, kind);
+  done();
+  host_waits_for_stream(0);
+  return e;
 }
 
 cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t spitch,
                                 size_t width, size_t height, enum cudaMemcpyKind kind) {
-  (void)dst, (void)w_offset, (void)h_offset, (void)src, (void)spitch, (void)width, (void)height, (void)kind;
-  __symcross_cuda_unsupported("cudaMemcpy2DToArray: CUDA arrays are not modelled");
-  return cudaErrorInvalidValue; /* not reached: the path ends above */
+  return copy_2d_array(dst, 1, (void *)src, spitch, w_offset, h_offset, width, height, kind, "cudaMemcpy2DToArray");
+}
+
+cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t w_offset, size_t h_offset,
+                                  size_t width, size_t height, enum cudaMemcpyKind kind) {
+  return copy_2d_array(src, 0, dst, dpitch, w_offset, h_offset, width, height, kind, "cudaMemcpy2DFromArray");
+}
+
+/* The deprecated linear copies: `count` bytes from (w_offset, h_offset)
+ * on, running on past a row's end into the next rows. */
+static cudaError_t copy_linear_array(cudaArray_const_t a, int array_is_dst, void *other, size_t w_offset,
+                                     size_t h_offset, size_t count, enum cudaMemcpyKind kind, const char *what) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!is_array(a))
+    return fail(cudaErrorInvalidResourceHandle);
+  long long at = array_offset(a, w_offset, h_offset, 0, 0);
+  size_t total = a->image.pitch * (a->image.height ? a->image.height : 1);
+  if (at < 0 || count > total - (size_t)at)
+    return fail(cudaErrorInvalidValue);
+  char *inside = a->image.data + at;
+  issue(0, what);
+  cudaError_t e = array_is_dst ? copy(inside, other, count, kind) : copy(other, inside, count, kind);
+  done();
+  host_waits_for_stream(0);
+  return e;
 }
 
 cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t count,
                               enum cudaMemcpyKind kind) {
-  (void)dst, (void)w_offset, (void)h_offset, (void)src, (void)count, (void)kind;
-  __symcross_cuda_unsupported("cudaMemcpyToArray: CUDA arrays are not modelled");
-  return cudaErrorInvalidValue; /* not reached: the path ends above */
+  return copy_linear_array(dst, 1, (void *)src, w_offset, h_offset, count, kind, "cudaMemcpyToArray");
 }
 
+cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t w_offset, size_t h_offset, size_t count,
+                                enum cudaMemcpyKind kind) {
+  return copy_linear_array(src, 0, dst, w_offset, h_offset, count, kind, "cudaMemcpyFromArray");
+}
+
+/* A surface needs an array made with cudaArraySurfaceLoadStore. */
 cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *surf, const struct cudaResourceDesc *res) {
-  (void)surf, (void)res;
-  __symcross_cuda_unsupported("cudaCreateSurfaceObject: surfaces are not modelled");
-  return cudaErrorInvalidValue; /* not reached: the path ends above */
+  SYMCUDA_UNLESS_FAULTED();
+  if (!surf || !res || res->resType != cudaResourceTypeArray)
+    return fail(cudaErrorInvalidValue);
+  if (!is_array(res->res.array.array))
+    return fail(cudaErrorInvalidResourceHandle);
+  if (!(res->res.array.array->flags & cudaArraySurfaceLoadStore))
+    return fail(cudaErrorInvalidValue);
+  return device_image(&res->res.array.array->image, SYMCUDA_SURFACE_TAG, surf);
 }
 
 cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surf) {
-  (void)surf;
-  __symcross_cuda_unsupported("cudaDestroySurfaceObject: surfaces are not modelled");
-  return cudaErrorInvalidValue; /* not reached: the path ends above */
+  if (surf)
+    return cudaFree((void *)surf);
+  return cudaSuccess;
 }

@@ -18,6 +18,15 @@
 //! is then any value of its type, as for a texture reference
 //! (cuda_textures.rs), which hides nothing, and a finding resting on it is
 //! not confirmed.
+//!
+//! CUDA arrays, surfaces and the coordinate reads of texture objects over
+//! arrays and pitched memory are read by the header itself from tagged
+//! descriptors the runtime model writes in device memory (layouts in
+//! symcross_cuda.h and cuda_runtime.c). The engine only says whether a
+//! handle is such a descriptor (`__symcross_cuda_descriptor`): a handle
+//! from elsewhere is not read at all, since reading it would be an access
+//! the program does not make. A surface access outside the surface with
+//! the trap boundary mode ends the kernel (`__symcross_cuda_surface_trap`).
 
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
@@ -25,6 +34,7 @@ use crate::exec::engine::state::State;
 use crate::expr::value::Value;
 use crate::expr::{CmpOp, ExprId};
 use crate::ir::Type;
+use crate::report::FindingKind;
 
 /// The header's fetch by element index, by its unmangled name.
 const OBJECT_FETCH: &str = "__symcross_texture_object_fetch";
@@ -37,10 +47,26 @@ const DESCRIPTOR_TAG: u64 = 0x5359_4d54_4558_3031;
 /// A descriptor: tag, bound pointer, size in bytes (8 bytes each).
 const DESCRIPTOR_BYTES: u64 = 24;
 
+/// `void *__symcross_cuda_descriptor(unsigned long long handle,
+/// unsigned long long tag, unsigned long long bytes)`: the handle as a
+/// pointer when it is the start of a live device object of at least
+/// `bytes` bytes whose first word is `tag`, else null.
+const DESCRIPTOR_CHECK: &str = "__symcross_cuda_descriptor";
+
+/// `void __symcross_cuda_surface_trap(const char *what)`: an access
+/// outside a surface in the trap boundary mode.
+const SURFACE_TRAP: &str = "__symcross_cuda_surface_trap";
+
 impl<'m> Executor<'m> {
     /// `__symcross_texture_object_fetch<T>(object, index)`; None for any
     /// other call.
     pub(in crate::exec) fn call_cuda_texture_object(&mut self, state: &mut State, c: &CallCtx) -> Option<Result<Option<Value>, Step>> {
+        if c.name == DESCRIPTOR_CHECK && c.args.len() == 3 {
+            return Some(self.descriptor_check(state, c));
+        }
+        if c.name == SURFACE_TRAP && c.args.len() == 1 {
+            return Some(self.surface_trap(state, c));
+        }
         let (base, _) = crate::ir::demangle(c.name)?;
         if base != OBJECT_FETCH {
             return None;
@@ -55,6 +81,43 @@ impl<'m> Executor<'m> {
             Ok(None) => Some(Ok(Some(self.any_fetched_value(c)))),
             Err(step) => Some(Err(step)),
         }
+    }
+
+    /// The handle when it is a descriptor with the tag (see
+    /// DESCRIPTOR_CHECK), else null. A handle that is not one fixed
+    /// address (a kernel run alone: an argument, any value) is not one the
+    /// model made.
+    fn descriptor_check(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let (handle, tag, bytes) = (c.args[0][0], c.args[1][0], c.args[2][0]);
+        let null = self.cx.pool.constant(64, 0);
+        let (Some(at), Some(want), Some(bytes)) = (self.cx.pool.as_const(handle), self.cx.pool.as_const(tag), self.cx.pool.as_const(bytes))
+        else {
+            return Ok(Some(crate::expr::value::scalar(null)));
+        };
+        let at = at as u64;
+        let Some(id) = state.memory.object_near(at) else { return Ok(Some(crate::expr::value::scalar(null))) };
+        let o = state.memory.object(id);
+        if o.base != at || o.size < (bytes as u64).max(8) || o.freed || o.address_only {
+            return Ok(Some(crate::expr::value::scalar(null)));
+        }
+        let first = self.load_value(state, handle, &Type::Int(64), c.inst.loc)?[0];
+        let found = if self.cx.pool.as_const(first) == Some(want) { handle } else { null };
+        Ok(Some(crate::expr::value::scalar(found)))
+    }
+
+    /// An access outside a surface in the trap boundary mode: the kernel
+    /// traps there, an out-of-bounds finding, and a CUDA launch fails as
+    /// at any illegal address.
+    fn surface_trap(&mut self, state: &mut State, c: &CallCtx) -> Result<Option<Value>, Step> {
+        let what = self.read_c_string(state, c.args[0][0], c.inst.loc)?;
+        self.keep_faulted_path(state, FindingKind::OutOfBounds);
+        let model = state.model.clone();
+        let decided = state.branch_step.filter(|_| !state.unconfirmed_path);
+        self.log.check_stats.record(decided.as_slice());
+        let witness = model.as_ref().filter(|_| !state.unconfirmed_path);
+        let message = format!("{what} outside the surface (boundary mode trap): the kernel traps");
+        self.report(state, FindingKind::OutOfBounds, c.inst.loc, message, witness, decided);
+        Err(Step::Terminated)
     }
 
     /// Any value of the fetch's type, noted as a fetched one.
