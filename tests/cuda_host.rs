@@ -521,6 +521,7 @@ mod arrays_and_surfaces {
         texture_array_address_modes_wrong_wrap,
         texture_pitched_unnormalized,
         texture_pitched_linear_filter,
+        texture_array_symbolic_coordinate,
     );
 }
 
