@@ -522,6 +522,7 @@ mod arrays_and_surfaces {
         texture_pitched_unnormalized,
         texture_pitched_linear_filter,
         texture_array_symbolic_coordinate,
+        array_3d_surface_and_texture,
     );
 }
 

@@ -439,21 +439,21 @@ template <class T, enum cudaTextureReadMode M> __SYMCROSS_DI T tex3D(texture<T, 
 /* ---- texture objects (cudaTextureObject_t) ----
  * The host creates the object over memory it chose (cudaCreateTextureObject).
  * In a host program, tex1Dfetch on an object over linear memory reads
- * that memory (zero past its ends), and tex1D/tex2D on an object over a
+ * that memory (zero past its ends), and tex1D/tex2D/tex3D on an object over a
  * CUDA array or pitched memory read it with nearest-point sampling and the
  * address modes (__symcross_texture_read, below); anything else (a kernel
- * run alone, linear filtering, tex3D, tex2DLod) reads any value of its
+ * run alone, linear filtering, tex2DLod) reads any value of its
  * type, afresh at each fetch, as a texture reference does, and a finding
  * resting on it is not confirmed (src/exec/opencl/cuda_texture_objects.rs). */
 template <class T> __device__ T __symcross_texture_object_fetch(cudaTextureObject_t t, int i);
 template <class T> __SYMCROSS_DI T tex1Dfetch(cudaTextureObject_t t, int i) { return __symcross_texture_object_fetch<T>(t, i); }
-template <class T> __SYMCROSS_DI T __symcross_texture_read(cudaTextureObject_t t, float x, float y, int dims);
-template <class T> __SYMCROSS_DI T tex1D(cudaTextureObject_t t, float x) { return __symcross_texture_read<T>(t, x, 0.0f, 1); }
-template <class T> __SYMCROSS_DI T tex2D(cudaTextureObject_t t, float x, float y) { return __symcross_texture_read<T>(t, x, y, 2); }
-template <class T> __SYMCROSS_DI T tex3D(cudaTextureObject_t t, float, float, float) { return __symcross_texture_fetch<T>(t); }
+template <class T> __SYMCROSS_DI T __symcross_texture_read(cudaTextureObject_t t, float x, float y, float z, int dims);
+template <class T> __SYMCROSS_DI T tex1D(cudaTextureObject_t t, float x) { return __symcross_texture_read<T>(t, x, 0.0f, 0.0f, 1); }
+template <class T> __SYMCROSS_DI T tex2D(cudaTextureObject_t t, float x, float y) { return __symcross_texture_read<T>(t, x, y, 0.0f, 2); }
+template <class T> __SYMCROSS_DI T tex3D(cudaTextureObject_t t, float x, float y, float z) { return __symcross_texture_read<T>(t, x, y, z, 3); }
 template <class T> __SYMCROSS_DI T tex2DLod(cudaTextureObject_t t, float, float, float) { return __symcross_texture_fetch<T>(t); }
 template <class T> __SYMCROSS_DI void tex1Dfetch(T *r, cudaTextureObject_t t, int i) { *r = __symcross_texture_object_fetch<T>(t, i); }
-template <class T> __SYMCROSS_DI void tex2D(T *r, cudaTextureObject_t t, float x, float y) { *r = __symcross_texture_read<T>(t, x, y, 2); }
+template <class T> __SYMCROSS_DI void tex2D(T *r, cudaTextureObject_t t, float x, float y) { *r = __symcross_texture_read<T>(t, x, y, 0.0f, 2); }
 
 /* ---- CUDA arrays, surface objects, coordinate reads of texture objects ----
  * In a host program the runtime model (cl-runtime-model/host/cuda_runtime.c)
@@ -474,7 +474,7 @@ template <class T> __SYMCROSS_DI void tex2D(T *r, cudaTextureObject_t t, float x
  * hardware's 9-bit fixed-point weights), cudaReadModeNormalizedFloat, a
  * border colour other than zero, wrap/mirror with unnormalised coordinates
  * (documented for normalised ones only), a NaN coordinate, an element type
- * whose size is not the channel format's, 3D and layered reads. */
+ * whose size is not the channel format's, layered and mipmapped reads. */
 #define __SYMCROSS_SURFACE_TAG 0x53594d5352463031ull /* "SYMSRF01" */
 #define __SYMCROSS_IMAGE_TEXTURE_TAG 0x53594d5445583032ull /* "SYMTEX02" */
 struct __symcross_image {
@@ -493,7 +493,7 @@ extern "C" __device__ __attribute__((noreturn)) void __symcross_cuda_surface_tra
 
 enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero = 0, cudaBoundaryModeClamp = 1, cudaBoundaryModeTrap = 2 };
 
-/* The element of a surface access at byte x, row y, or null when the
+/* The element of a surface access at byte x, row y, slice z, or null when the
  * access is outside in the zero mode (a write does nothing, a read is
  * zero). Outside in the trap mode the kernel traps; the clamp mode moves
  * the access to the nearest element (x to the last element's first byte).
@@ -501,7 +501,7 @@ enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero = 0, cudaBoundaryModeClamp =
  * access is then misaligned, which the engine reports. */
 template <class T>
 __SYMCROSS_DI T *__symcross_surface_element(const char *what, cudaSurfaceObject_t s, long long x, long long y,
-                                            cudaSurfaceBoundaryMode mode) {
+                                            long long z, cudaSurfaceBoundaryMode mode) {
     const __symcross_image *d =
         (const __symcross_image *)__symcross_cuda_descriptor(s, __SYMCROSS_SURFACE_TAG, sizeof(__symcross_image));
     if (!d || sizeof(T) != d->element) {
@@ -509,50 +509,57 @@ __SYMCROSS_DI T *__symcross_surface_element(const char *what, cudaSurfaceObject_
         return 0;
     }
     long long row = (long long)(d->width * d->element), rows = d->height ? (long long)d->height : 1;
-    if (x < 0 || x >= row || y < 0 || y >= rows) {
+    long long slices = d->depth ? (long long)d->depth : 1;
+    if (x < 0 || x >= row || y < 0 || y >= rows || z < 0 || z >= slices) {
         if (mode == cudaBoundaryModeTrap)
             __symcross_cuda_surface_trap(what);
         if (mode != cudaBoundaryModeClamp)
             return 0;
         x = x < 0 ? 0 : x >= row ? row - (long long)d->element : x;
         y = y < 0 ? 0 : y >= rows ? rows - 1 : y;
+        z = z < 0 ? 0 : z >= slices ? slices - 1 : z;
     }
-    return (T *)(d->data + y * (long long)d->pitch + x);
+    return (T *)(d->data + (z * rows + y) * (long long)d->pitch + x);
 }
 template <class T> __SYMCROSS_DI void surf1Dwrite(T v, cudaSurfaceObject_t s, int x, cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
-    if (T *e = __symcross_surface_element<T>("surf1Dwrite (surface memory)", s, x, 0, m))
+    if (T *e = __symcross_surface_element<T>("surf1Dwrite (surface memory)", s, x, 0, 0, m))
         *e = v;
 }
 template <class T>
 __SYMCROSS_DI void surf2Dwrite(T v, cudaSurfaceObject_t s, int x, int y, cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
-    if (T *e = __symcross_surface_element<T>("surf2Dwrite (surface memory)", s, x, y, m))
+    if (T *e = __symcross_surface_element<T>("surf2Dwrite (surface memory)", s, x, y, 0, m))
         *e = v;
 }
 template <class T> __SYMCROSS_DI T surf1Dread(cudaSurfaceObject_t s, int x, cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
-    T *e = __symcross_surface_element<T>("surf1Dread (surface memory)", s, x, 0, m);
+    T *e = __symcross_surface_element<T>("surf1Dread (surface memory)", s, x, 0, 0, m);
     return e ? *e : T();
 }
 template <class T> __SYMCROSS_DI void surf1Dread(T *r, cudaSurfaceObject_t s, int x, cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
-    T *e = __symcross_surface_element<T>("surf1Dread (surface memory)", s, x, 0, m);
+    T *e = __symcross_surface_element<T>("surf1Dread (surface memory)", s, x, 0, 0, m);
     *r = e ? *e : T();
 }
 template <class T> __SYMCROSS_DI T surf2Dread(cudaSurfaceObject_t s, int x, int y, cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
-    T *e = __symcross_surface_element<T>("surf2Dread (surface memory)", s, x, y, m);
+    T *e = __symcross_surface_element<T>("surf2Dread (surface memory)", s, x, y, 0, m);
     return e ? *e : T();
 }
 template <class T>
 __SYMCROSS_DI void surf2Dread(T *r, cudaSurfaceObject_t s, int x, int y, cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
-    T *e = __symcross_surface_element<T>("surf2Dread (surface memory)", s, x, y, m);
+    T *e = __symcross_surface_element<T>("surf2Dread (surface memory)", s, x, y, 0, m);
     *r = e ? *e : T();
 }
-/* 3D arrays are not modelled (cudaMalloc3DArray is not declared). */
-#define __SYMCROSS_SURFACE_CALL static __device__ __attribute__((noinline))
-template <class T> __SYMCROSS_SURFACE_CALL void surf3Dwrite(T, cudaSurfaceObject_t, int, int, int, cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) {
-    __symcross_cuda_not_modelled("surf3Dwrite (surface memory)");
+template <class T>
+__SYMCROSS_DI void surf3Dwrite(T v, cudaSurfaceObject_t s, int x, int y, int z, cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    if (T *e = __symcross_surface_element<T>("surf3Dwrite (surface memory)", s, x, y, z, m))
+        *e = v;
 }
-template <class T> __SYMCROSS_SURFACE_CALL T surf3Dread(cudaSurfaceObject_t, int, int, int, cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) {
-    __symcross_cuda_not_modelled("surf3Dread (surface memory)");
-    return T();
+template <class T> __SYMCROSS_DI T surf3Dread(cudaSurfaceObject_t s, int x, int y, int z, cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    T *e = __symcross_surface_element<T>("surf3Dread (surface memory)", s, x, y, z, m);
+    return e ? *e : T();
+}
+template <class T>
+__SYMCROSS_DI void surf3Dread(T *r, cudaSurfaceObject_t s, int x, int y, int z, cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap) {
+    T *e = __symcross_surface_element<T>("surf3Dread (surface memory)", s, x, y, z, m);
+    *r = e ? *e : T();
 }
 
 /* The texel index along one axis of `n` elements for coordinate x
@@ -587,22 +594,24 @@ __SYMCROSS_DI int __symcross_texel(float x, long long n, int mode, int normalize
 
 /* tex1D/tex2D through an object over a CUDA array or pitched memory:
  * nearest-point reads of the bound memory, else any value (see above). */
-template <class T> __SYMCROSS_DI T __symcross_texture_read(cudaTextureObject_t t, float x, float y, int dims) {
+template <class T> __SYMCROSS_DI T __symcross_texture_read(cudaTextureObject_t t, float x, float y, float z, int dims) {
     const __symcross_image *d = (const __symcross_image *)__symcross_cuda_descriptor(t, __SYMCROSS_IMAGE_TEXTURE_TAG,
                                                                                      sizeof(__symcross_image));
     if (!d || d->filter != 0 || d->read_mode != 0 || sizeof(T) != d->element)
         return __symcross_texture_fetch<T>(t);
-    long long i = 0, j = 0, rows = d->height ? (long long)d->height : 1;
+    long long i = 0, j = 0, k = 0, rows = d->height ? (long long)d->height : 1;
+    long long slices = d->depth ? (long long)d->depth : 1;
     int in_x = __symcross_texel(x, (long long)d->width, d->address[0], d->normalized, &i);
-    int in_y = dims == 2 ? __symcross_texel(y, rows, d->address[1], d->normalized, &j) : 1;
-    if (in_x < 0 || in_y < 0)
+    int in_y = dims >= 2 ? __symcross_texel(y, rows, d->address[1], d->normalized, &j) : 1;
+    int in_z = dims == 3 ? __symcross_texel(z, slices, d->address[2], d->normalized, &k) : 1;
+    if (in_x < 0 || in_y < 0 || in_z < 0)
         return __symcross_texture_fetch<T>(t);
-    if (!in_x || !in_y) {
+    if (!in_x || !in_y || !in_z) {
         if (d->border[0] != 0.0f || d->border[1] != 0.0f || d->border[2] != 0.0f || d->border[3] != 0.0f)
             return __symcross_texture_fetch<T>(t);
         return T();
     }
-    return *(const T *)(d->data + j * (long long)d->pitch + i * (long long)d->element);
+    return *(const T *)(d->data + (k * rows + j) * (long long)d->pitch + i * (long long)d->element);
 }
 
 #include "symcross_cuda_math.h"

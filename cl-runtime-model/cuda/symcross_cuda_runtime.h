@@ -386,6 +386,43 @@ cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t sr
                                   size_t width, size_t height, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t w_offset, size_t h_offset, size_t count,
                                 enum cudaMemcpyKind kind);
+/* 3D arrays: cudaMalloc3DArray and cudaMemcpy3D between an array and
+ * pitched memory (cudaPitchedPtr, host or device). */
+struct cudaExtent {
+  size_t width, height, depth;
+};
+struct cudaPos {
+  size_t x, y, z;
+};
+struct cudaPitchedPtr {
+  void *ptr;
+  size_t pitch, xsize, ysize;
+};
+struct cudaMemcpy3DParms {
+  cudaArray_t srcArray;
+  struct cudaPos srcPos;
+  struct cudaPitchedPtr srcPtr;
+  cudaArray_t dstArray;
+  struct cudaPos dstPos;
+  struct cudaPitchedPtr dstPtr;
+  struct cudaExtent extent;
+  enum cudaMemcpyKind kind;
+};
+static inline struct cudaExtent make_cudaExtent(size_t w, size_t h, size_t d) {
+  struct cudaExtent e = {w, h, d};
+  return e;
+}
+static inline struct cudaPos make_cudaPos(size_t x, size_t y, size_t z) {
+  struct cudaPos p = {x, y, z};
+  return p;
+}
+static inline struct cudaPitchedPtr make_cudaPitchedPtr(void *d, size_t p, size_t xsz, size_t ysz) {
+  struct cudaPitchedPtr r = {d, p, xsz, ysz};
+  return r;
+}
+cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, struct cudaExtent extent,
+                              unsigned flags __SYMCROSS_DEFAULT(0));
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
 #define cudaArrayDefault 0x00
 #define cudaArrayLayered 0x01
 #define cudaArraySurfaceLoadStore 0x02

@@ -1565,8 +1565,16 @@ cudaError_t cudaDestroyTextureObject(cudaTextureObject_t tex) {
 
 cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width, size_t height,
                             unsigned flags) {
+  return cudaMalloc3DArray(array, desc, make_cudaExtent(width, height, 0), flags);
+}
+
+/* width x max(height, 1) x max(depth, 1) elements, rows packed; a depth
+ * needs a height (CUDA has no width x depth array). */
+cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, struct cudaExtent extent,
+                              unsigned flags) {
   SYMCUDA_UNLESS_FAULTED();
-  if (!array || !desc || width == 0)
+  size_t width = extent.width, height = extent.height, depth = extent.depth;
+  if (!array || !desc || width == 0 || (depth && !height))
     return fail(cudaErrorInvalidValue);
   if (flags & ~(unsigned)(cudaArraySurfaceLoadStore | cudaArrayTextureGather)) {
     __symcross_cuda_unsupported("cudaMallocArray with layered or cubemap flags (not modelled)");
@@ -1575,8 +1583,8 @@ cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDe
   unsigned long long element = channel_bytes(desc);
   if (!element)
     return fail(cudaErrorInvalidChannelDescriptor);
-  size_t rows = height ? height : 1;
-  if (width > SYMCUDA_MAX_ALLOCATION / element / rows)
+  size_t rows = (height ? height : 1) * (depth ? depth : 1);
+  if (height > SYMCUDA_MAX_ALLOCATION || depth > SYMCUDA_MAX_ALLOCATION || width > SYMCUDA_MAX_ALLOCATION / element / rows)
     return fail(cudaErrorMemoryAllocation);
   struct cudaArray *a = malloc(sizeof *a);
   memset(a, 0, sizeof *a);
@@ -1589,7 +1597,7 @@ cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDe
   a->self = a;
   a->flags = flags;
   a->image.data = data;
-  a->image.width = width, a->image.height = height, a->image.depth = 0;
+  a->image.width = width, a->image.height = height, a->image.depth = depth;
   a->image.element = element;
   a->image.pitch = width * element;
   *array = a;
@@ -1655,7 +1663,7 @@ static cudaError_t copy_linear_array(cudaArray_const_t a, int array_is_dst, void
   if (!is_array(a))
     return fail(cudaErrorInvalidResourceHandle);
   long long at = array_offset(a, w_offset, h_offset, 0, 0);
-  size_t total = a->image.pitch * (a->image.height ? a->image.height : 1);
+  size_t total = a->image.pitch * (a->image.height ? a->image.height : 1) * (a->image.depth ? a->image.depth : 1);
   if (at < 0 || count > total - (size_t)at)
     return fail(cudaErrorInvalidValue);
   char *inside = a->image.data + at;
@@ -1674,6 +1682,67 @@ cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t w_offset, size_t h_offset,
 cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t w_offset, size_t h_offset, size_t count,
                                 enum cudaMemcpyKind kind) {
   return copy_linear_array(src, 0, dst, w_offset, h_offset, count, kind, "cudaMemcpyFromArray");
+}
+
+/* One side of a 3D copy: an array (positions and widths in elements) or
+ * pitched memory (in bytes). Sets the first byte, the row and slice
+ * pitches and the bytes the side holds from its start along each axis;
+ * 0 when the side is malformed. */
+struct symcuda_side {
+  char *at;
+  size_t pitch, slice, row_bytes, rows, slices;
+};
+static int copy_side(cudaArray_const_t a, struct cudaPos pos, struct cudaPitchedPtr ptr, struct symcuda_side *side) {
+  if (a) {
+    if (!is_array(a))
+      return 0;
+    size_t e = a->image.element, rows = a->image.height ? a->image.height : 1;
+    size_t slices = a->image.depth ? a->image.depth : 1;
+    if (pos.x > a->image.width || pos.y > rows || pos.z > slices)
+      return 0;
+    side->pitch = a->image.pitch, side->slice = a->image.pitch * rows;
+    side->row_bytes = (a->image.width - pos.x) * e, side->rows = rows - pos.y, side->slices = slices - pos.z;
+    side->at = a->image.data + pos.z * side->slice + pos.y * side->pitch + pos.x * e;
+    return 1;
+  }
+  if (!ptr.ptr || ptr.pitch == 0 || pos.x > ptr.pitch || pos.y > ptr.ysize)
+    return 0;
+  side->pitch = ptr.pitch, side->slice = ptr.pitch * ptr.ysize;
+  side->row_bytes = ptr.pitch - pos.x, side->rows = ptr.ysize - pos.y, side->slices = (size_t)-1;
+  side->at = (char *)ptr.ptr + pos.z * side->slice + pos.y * ptr.pitch + pos.x;
+  return 1;
+}
+
+/* cudaMemcpy3D between an array and pitched memory or two arrays: whole
+ * rows checked first, then copied row by row (each row checked as any
+ * copy), on the legacy default stream, the host waiting. Pitched to
+ * pitched memory is left to cudaMemcpy2D (not modelled here). */
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
+  SYMCUDA_UNLESS_FAULTED();
+  if (!p || (p->srcArray && p->srcPtr.ptr) || (p->dstArray && p->dstPtr.ptr))
+    return fail(cudaErrorInvalidValue);
+  if (!p->srcArray && !p->dstArray) {
+    __symcross_cuda_unsupported("cudaMemcpy3D between two pitched pointers (not modelled)");
+    return cudaErrorInvalidValue; /* not reached: the path ends above */
+  }
+  struct symcuda_side src, dst;
+  if (!copy_side(p->srcArray, p->srcPos, p->srcPtr, &src) || !copy_side(p->dstArray, p->dstPos, p->dstPtr, &dst))
+    return fail(cudaErrorInvalidValue);
+  /* An array involved: the extent's width is in its elements. */
+  size_t element = (p->srcArray ? p->srcArray : p->dstArray)->image.element;
+  size_t width = p->extent.width * element, height = p->extent.height ? p->extent.height : 1;
+  size_t depth = p->extent.depth ? p->extent.depth : 1;
+  if (p->extent.width == 0 || width > src.row_bytes || width > dst.row_bytes || height > src.rows ||
+      height > dst.rows || depth > src.slices || depth > dst.slices)
+    return fail(cudaErrorInvalidValue);
+  issue(0, "cudaMemcpy3D");
+  cudaError_t e = cudaSuccess;
+  for (size_t z = 0; z < depth && e == cudaSuccess; z++)
+    for (size_t y = 0; y < height && e == cudaSuccess; y++)
+      e = copy(dst.at + z * dst.slice + y * dst.pitch, src.at + z * src.slice + y * src.pitch, width, p->kind);
+  done();
+  host_waits_for_stream(0);
+  return e;
 }
 
 /* A surface needs an array made with cudaArraySurfaceLoadStore. */
