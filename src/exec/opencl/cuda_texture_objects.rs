@@ -11,18 +11,18 @@
 //! memory races with it (a GPU's texture cache is not kept coherent with
 //! writes of the running kernel).
 //!
-//! Anything else stands for memory the host chose where symcross cannot
-//! see it: a kernel run alone (the object is an argument, any value), a
-//! texture over pitched memory or read with `tex1D`/`tex2D`/`tex3D`
-//! (coordinates, filtering and address modes are not modelled). The fetch
-//! is then any value of its type, as for a texture reference
-//! (cuda_textures.rs), which hides nothing, and a finding resting on it is
-//! not confirmed.
+//! A `tex1Dfetch` through any other object (a kernel run alone: the
+//! object is an argument, any value) stands for memory the host chose
+//! where symcross cannot see it: any value of its type, as for a texture
+//! reference (cuda_textures.rs), which hides nothing, and a finding
+//! resting on it is not confirmed.
 //!
-//! CUDA arrays, surfaces and the coordinate reads of texture objects over
-//! arrays and pitched memory are read by the header itself from tagged
-//! descriptors the runtime model writes in device memory (layouts in
-//! symcross_cuda.h and cuda_runtime.c). The engine only says whether a
+//! CUDA arrays, surfaces and the coordinate reads (`tex1D`/`tex2D`/
+//! `tex3D`) of texture objects over arrays and pitched memory are read by
+//! the header itself from tagged descriptors the runtime model writes in
+//! device memory (layouts in symcross_cuda.h and cuda_runtime.c): the
+//! addressing is plain C there, and the reads and writes are the thread's
+//! own loads and stores, checked as any. The engine only says whether a
 //! handle is such a descriptor (`__symcross_cuda_descriptor`): a handle
 //! from elsewhere is not read at all, since reading it would be an access
 //! the program does not make. A surface access outside the surface with
