@@ -130,7 +130,9 @@ impl<'m> Executor<'m> {
         let access = self.resolve(state, addr, len, inst.loc, false)?;
         self.breach_after_access(state, func, ptr, addr, &access, inst.loc, "the address of a load")?;
         if let crate::ir::InstKind::Load { align, .. } = inst.kind {
-            self.check_alignment(state, addr, &access, len, align, false, inst.loc)?;
+            if !self.constant_and_aligned(addr, align) {
+                self.check_alignment(state, addr, &access, len, align, false, inst.loc)?;
+            }
         }
         let bytes = self.read_bytes(state, &access, len, inst.loc);
         // The value read matters only to the read-write tolerance.
@@ -182,8 +184,10 @@ impl<'m> Executor<'m> {
                     self.uninit_use(state, &s, inst.loc, &what);
                 }
                 if let crate::ir::InstKind::Store { align, .. } = inst.kind {
-                    if let Err(step) = self.check_alignment(state, addr, &access, bytes.len() as u64, align, true, inst.loc) {
-                        return step;
+                    if !self.constant_and_aligned(addr, align) {
+                        if let Err(step) = self.check_alignment(state, addr, &access, bytes.len() as u64, align, true, inst.loc) {
+                            return step;
+                        }
                     }
                 }
                 let written: Option<Vec<ExprId>> = bytes.iter().copied().collect();
@@ -277,6 +281,11 @@ impl<'m> Executor<'m> {
     /// Finds the object `addr` points into and checks that `len` bytes fit
     /// and, for a write, that the object is not read-only (read_only.rs).
     pub(in crate::exec) fn resolve(&mut self, state: &mut State, addr: ExprId, len: u64, loc: Loc, is_write: bool) -> Result<Access, Step> {
+        if let Some(a) = self.cx.pool.as_const(addr) {
+            if let Some(placed) = self.resolve_constant_inside(state, a as u64, len, loc, is_write) {
+                return placed;
+            }
+        }
         let addr = self.split_pointer_select(state, addr)?;
         let candidate = match self.cx.pool.as_const(addr) {
             Some(a) => a as u64,

@@ -2,6 +2,8 @@
 //!
 //! - `mem_ops.rs`: alloca, load, store, GEP, atomics and the pointer
 //!   resolution they share;
+//! - `constant_address.rs`: an access at a constant address inside an
+//!   object, placed by numbers (an enumerated work-item's);
 //! - `alignment.rs`: accesses whose address is not naturally aligned;
 //! - `element_names.rs`: the element of an object a finding names;
 //! - `pointer_select.rs`: an address that selects between objects;
@@ -13,6 +15,7 @@
 //!   registers and in memory.
 
 pub(in crate::exec) mod alignment;
+mod constant_address;
 pub(in crate::exec) mod element_names;
 pub mod mem_ops;
 pub(in crate::exec) mod pointer_select;

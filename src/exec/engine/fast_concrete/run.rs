@@ -194,6 +194,25 @@ fn constant(consts: &[ConstLanes], frame: &Frame, pool: &mut ExprPool, src: Src)
     }
 }
 
+/// The lane of `src` when it is one constant lane: `constant` for the
+/// scalar paths, which then build no `Value` for their operands or their
+/// result (a host loop's float arithmetic is one lane at a time).
+#[inline(always)]
+fn constant_lane(consts: &[ConstLanes], frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<ExprId> {
+    match src {
+        Src::Reg(r) => match frame.regs[r as usize].as_deref() {
+            Some(&[l]) if pool.is_const(l) => Some(l),
+            _ => None,
+        },
+        Src::Imm(e) => Some(e),
+        Src::Num { width, value } => Some(pool.constant(width, value as u128)),
+        Src::Lanes(k) => match defined_lanes(consts, k) {
+            Some(&[l]) => Some(l),
+            _ => None,
+        },
+    }
+}
+
 /// The lanes of a register (holding no indeterminate bits, checked by the
 /// caller) or of a constant, with the constant's `undef` lanes (bit `i`:
 /// lane `i`).
@@ -1185,16 +1204,26 @@ impl<'m> Executor<'m> {
                     frame.regs[*dst as usize] = Some(map2(pool, &x, &y, |p, x, y| icmp(p, *pred, x, y)));
                 }
                 Op::Float { op, f, dst, a, b } => {
-                    let (Some(x), Some(y)) = (constant(consts, frame, pool, *a), constant(consts, frame, pool, *b)) else {
-                        break Exit::Stop;
-                    };
-                    frame.regs[*dst as usize] = Some(map2(pool, &x, &y, |p, x, y| p.fbin(*op, *f, x, y)));
+                    if let (Some(x), Some(y)) = (constant_lane(consts, frame, pool, *a), constant_lane(consts, frame, pool, *b)) {
+                        let r = pool.fbin(*op, *f, x, y);
+                        put(frame, *dst, r);
+                    } else {
+                        let (Some(x), Some(y)) = (constant(consts, frame, pool, *a), constant(consts, frame, pool, *b)) else {
+                            break Exit::Stop;
+                        };
+                        frame.regs[*dst as usize] = Some(map2(pool, &x, &y, |p, x, y| p.fbin(*op, *f, x, y)));
+                    }
                 }
                 Op::FCmp { set, f, dst, a, b } => {
-                    let (Some(x), Some(y)) = (constant(consts, frame, pool, *a), constant(consts, frame, pool, *b)) else {
-                        break Exit::Stop;
-                    };
-                    frame.regs[*dst as usize] = Some(map2(pool, &x, &y, |p, x, y| p.fcmp(*set, *f, x, y)));
+                    if let (Some(x), Some(y)) = (constant_lane(consts, frame, pool, *a), constant_lane(consts, frame, pool, *b)) {
+                        let r = pool.fcmp(*set, *f, x, y);
+                        put(frame, *dst, r);
+                    } else {
+                        let (Some(x), Some(y)) = (constant(consts, frame, pool, *a), constant(consts, frame, pool, *b)) else {
+                            break Exit::Stop;
+                        };
+                        frame.regs[*dst as usize] = Some(map2(pool, &x, &y, |p, x, y| p.fcmp(*set, *f, x, y)));
+                    }
                 }
                 Op::FNeg { f, dst, a } => {
                     let Some(x) = constant(consts, frame, pool, *a) else { break Exit::Stop };
@@ -1206,20 +1235,23 @@ impl<'m> Executor<'m> {
                     frame.regs[*dst as usize] = Some(r);
                 }
                 Op::Cast { kind, dst, a } => {
-                    let Some(x) = constant(consts, frame, pool, *a) else { break Exit::Stop };
-                    let r = x
-                        .iter()
-                        .map(|l| match *kind {
-                            CastKind::Trunc(w) => pool.trunc(*l, w),
-                            CastKind::ZExt(w) => pool.zext(*l, w),
-                            CastKind::SExt(w) => pool.sext(*l, w),
-                            CastKind::Resize(w) => resize(pool, *l, w),
-                            CastKind::FpConvert(from, to) => pool.fp_convert(from, to, *l),
-                            CastKind::IntToFp(signed, to) => pool.int_to_fp(signed, to, *l),
-                            CastKind::BitCast(_) => unreachable!("bit casts are matched above"),
-                        })
-                        .collect();
-                    frame.regs[*dst as usize] = Some(r);
+                    let cast = |pool: &mut ExprPool, l: ExprId| match *kind {
+                        CastKind::Trunc(w) => pool.trunc(l, w),
+                        CastKind::ZExt(w) => pool.zext(l, w),
+                        CastKind::SExt(w) => pool.sext(l, w),
+                        CastKind::Resize(w) => resize(pool, l, w),
+                        CastKind::FpConvert(from, to) => pool.fp_convert(from, to, l),
+                        CastKind::IntToFp(signed, to) => pool.int_to_fp(signed, to, l),
+                        CastKind::BitCast(_) => unreachable!("bit casts are matched above"),
+                    };
+                    if let Some(x) = constant_lane(consts, frame, pool, *a) {
+                        let r = cast(pool, x);
+                        put(frame, *dst, r);
+                    } else {
+                        let Some(x) = constant(consts, frame, pool, *a) else { break Exit::Stop };
+                        let r = x.iter().map(|l| cast(pool, *l)).collect();
+                        frame.regs[*dst as usize] = Some(r);
+                    }
                 }
                 Op::Copy { dst, a } => {
                     let Some(m) = moved(consts, frame, pool, *a) else { break Exit::Stop };
