@@ -50,7 +50,7 @@ impl<'m> Executor<'m> {
     /// give the address's, or the solver is asked a constant false), so
     /// the call is skipped.
     pub(super) fn constant_and_aligned(&self, addr: ExprId, align: u64) -> bool {
-        align != 0 && self.cx.pool.as_const(addr).is_some_and(|a| (a as u64) % align == 0)
+        align != 0 && self.cx.pool.as_const(addr).is_some_and(|a| (a as u64).is_multiple_of(align))
     }
 }
 
