@@ -334,21 +334,40 @@ fn a_newton_step_over_the_rcp_estimate_is_proved_within_the_square_of_its_bound(
 /// it, the native replay (within the tolerance) reproduces it, and the
 /// tolerance result, `may-exceed` from the model (the excess runs through
 /// an approximation), becomes `exceeds` and says the CPU showed it; with
-/// --no-replay it stays `may-exceed`.
+/// --no-replay it stays `may-exceed`. Either way the excess is labelled
+/// as found with this CPU's estimates (`cpu-estimates`, as an equivalence
+/// check's difference is), in the JSON, the text and SARIF.
 #[test]
 fn a_newton_step_over_the_rcp_estimate_exceeds_half_an_ulp_on_this_cpu() {
+    let dir = tempfile::tempdir().unwrap();
+    let sarif_path = dir.path().join("r.sarif");
+    let h = harness("rcp_estimate_newton_tight_broken.c");
+    let text = symcross(&["check", h.as_str(), "--sarif", sarif_path.to_str().unwrap()]);
     let json = report_of("rcp_estimate_newton_tight_broken.c", &[]);
     assert_eq!(json["verdict"], "findings", "{json}");
     let f = &json["findings"][0];
     assert_eq!(f["kind"], "mismatch");
     assert_eq!(f["native"]["outcome"], "reproduced", "{f}");
     assert_eq!(f["status"], "confirmed", "{f}");
+    assert_eq!(f["decided_by"], "cpu-estimates", "{f}");
     let t = &json["tolerance"][0];
     assert_eq!(t["verdict"], "exceeds", "{t}");
-    assert_eq!(t["decided_by"], "sampling", "{t}");
+    assert_eq!(t["decided_by"], "cpu-estimates", "{t}");
     assert!(t["search_note"].as_str().unwrap().starts_with("exceeds on this CPU"), "{t}");
+    // Counted with the samples, as an equivalence check's is.
+    assert_eq!(json["stats"]["decided"]["bit_precise"], 0, "{json}");
+    assert!(
+        text.stdout.contains(
+            "decided by: sampling with this CPU's RCPPS/RSQRTPS estimates (a witness for this CPU, confirmed by replaying it on the CPU)"
+        ),
+        "{}",
+        text.stdout
+    );
+    let sarif: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&sarif_path).unwrap()).unwrap();
+    assert_eq!(sarif["runs"][0]["results"][0]["properties"]["decidedBy"], "cpu-estimates", "{sarif:#}");
     let json = report_of("rcp_estimate_newton_tight_broken.c", &["--no-replay"]);
     assert_eq!(json["tolerance"][0]["verdict"], "may-exceed", "{json}");
+    assert_eq!(json["tolerance"][0]["decided_by"], "cpu-estimates", "{json}");
 }
 
 /// Two Newton steps held to Intel's bound for the estimate alone, as a

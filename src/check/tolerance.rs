@@ -172,7 +172,7 @@ impl Decider {
             ),
             // This CPU's estimates exceed: the largest error this CPU
             // shows is searched for around the worst input found.
-            CloseVerdict::Suspected(_, _, DecidedBy::Sampling) if found.exceeding.as_ref().is_some_and(|m| m.through_estimate) => {
+            CloseVerdict::Suspected(_, _, DecidedBy::CpuEstimates) => {
                 let how = self.search_locally(pool, path, q, &mut found);
                 (
                     None,
@@ -309,7 +309,9 @@ impl Decider {
 /// libm gave, or read an RCPPS/RSQRTPS estimate, which this CPU gave: then
 /// `may-exceed` (a libm within its documented bound, or another
 /// conforming CPU, might not exceed), which the native replay settles on
-/// this machine.
+/// this machine. An excess through estimates is labelled as found with
+/// this CPU's estimates, as an equivalence check's difference is: the
+/// witness holds for this CPU only.
 fn sampled_excess(m: &Measured) -> CloseVerdict {
     if m.through_estimate {
         CloseVerdict::Suspected(
@@ -317,7 +319,7 @@ fn sampled_excess(m: &Measured) -> CloseVerdict {
             format!(
                 "the values run through {APPROXIMATE_RESULT}: with this CPU's estimates they exceed the bound at this input, with another conforming CPU's they might not"
             ),
-            DecidedBy::Sampling,
+            DecidedBy::CpuEstimates,
         )
     } else if m.through_libm {
         CloseVerdict::Suspected(
