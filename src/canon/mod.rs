@@ -24,9 +24,11 @@
 //! multiply and saturating add in their SIMD spelling, before that
 //! normal form), `case_split.rs` (a check split on the input bytes a
 //! select's condition fixes, for vector-wide tests against per-element
-//! ones).
+//! ones), `byte_tables.rs` (subterms of both sides that read at most two
+//! input bytes merged when equal on every value of them).
 
 mod analysis;
+pub mod byte_tables;
 pub mod case_split;
 mod category;
 mod clamp_spelling;

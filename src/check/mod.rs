@@ -126,6 +126,8 @@ pub struct Decider {
     /// How many case splits (canon/case_split.rs) the check being decided
     /// is inside.
     split_depth: u32,
+    /// Subterm pairs canon/byte_tables.rs evaluated, kept across checks.
+    byte_tables: crate::canon::byte_tables::Proved,
 }
 
 impl Decider {
@@ -141,6 +143,7 @@ impl Decider {
             memory_ceiling: Default::default(),
             last_branch_step: None,
             split_depth: 0,
+            byte_tables: Default::default(),
         }
     }
 
@@ -315,6 +318,22 @@ impl Decider {
             // with the bytes it fixes folded into both sides.
             if let Some(outcome) = self.split_cases(pool, path, a, b) {
                 return outcome;
+            }
+            // Sides with no select left to split on: subterms reading one
+            // or two input bytes that the two sides spell differently (a
+            // byte multiply by 0xff, `~(t + 1)` against `0xfe - t`),
+            // merged when equal on every value of those bytes
+            // (canon/byte_tables.rs): the sides then often meet, where the
+            // solver's budgeted attempt ran out. Not before the split:
+            // sides that still hold a vector-wide test rarely meet, and
+            // evaluating their groups cost more than the cases do.
+            let merged = crate::canon::byte_tables::merge_equal_subterms(pool, &[ia, ib], &mut self.byte_tables);
+            if merged[..] != [ia, ib] {
+                let (ma, mb) = (normalizer.normalize(pool, merged[0]), normalizer.normalize(pool, merged[1]));
+                if merged[0] == merged[1] || ma == mb {
+                    tracing::trace!("ladder: equal once subterms equal on every value of their bytes are merged");
+                    return CheckOutcome::Proved(DecidedBy::Canonical);
+                }
             }
             // Elements a block-wide test guards on one side and their own
             // test on the other: guards the element's test implies are
