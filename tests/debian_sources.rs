@@ -72,6 +72,10 @@ fn debian_simd_paths_against_their_c_references() {
         "(inner_product_single)",
         "(inner_product_double)",
         "(sse2_combine_add_u)",
+        // --- pixman rows ---
+        "combine over_u with a mask",
+        "combine atop_u with a mask",
+        "combine xor_ca with a mask",
         "(simde_mm_addsub_ps)",
         "(simde_mm_addsub_ps, vtrn2q_f32)",
         "(simde_mm_cvtps_epi32)",
