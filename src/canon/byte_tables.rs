@@ -18,9 +18,15 @@
 use crate::expr::{evaluate_node, Assignment, Expr, ExprId, ExprPool, Width};
 use rustc_hash::FxHashMap;
 
-/// The input bytes (array, index) a node reads, sorted; `None` past two,
-/// or for a node whose value is not a function of input bytes alone.
-type Support = Option<smallvec::SmallVec<[(u32, u32); 2]>>;
+/// Input bytes (array, index), sorted.
+type Bytes = smallvec::SmallVec<[(u32, u32); 2]>;
+
+/// The input bytes a node reads; `None` past two, or for a node whose
+/// value is not a function of input bytes alone.
+type Support = Option<Bytes>;
+
+/// A group's key: its bytes, its width, its values on the probes.
+type GroupKey = (Bytes, Width, [u128; PROBES]);
 
 /// Inputs on which the nodes are first compared, in number: every byte
 /// 0, every byte 0xff, 0x80, 0x7f, then each byte a value of its own
@@ -82,7 +88,7 @@ pub fn merge_equal_subterms(pool: &mut ExprPool, roots: &[ExprId], proved: &mut 
     }
     let mut support: FxHashMap<ExprId, Support> = FxHashMap::default();
     let mut probes: FxHashMap<ExprId, [u128; PROBES]> = FxHashMap::default();
-    let mut groups: FxHashMap<(smallvec::SmallVec<[(u32, u32); 2]>, Width, [u128; PROBES]), Vec<ExprId>> = FxHashMap::default();
+    let mut groups: FxHashMap<GroupKey, Vec<ExprId>> = FxHashMap::default();
     let none = Assignment::default();
     for &id in &order {
         let s = support_of(pool, id, &support);
@@ -105,7 +111,7 @@ pub fn merge_equal_subterms(pool: &mut ExprPool, roots: &[ExprId], proved: &mut 
     let mut spent: u64 = 0;
     // Groups in the order of their first node, so the merges are the same
     // on every run.
-    let mut candidates: Vec<(smallvec::SmallVec<[(u32, u32); 2]>, Vec<ExprId>)> = groups
+    let mut candidates: Vec<(Bytes, Vec<ExprId>)> = groups
         .into_iter()
         .filter(|(_, members)| members.len() > 1 && useful(members))
         .map(|((bytes, ..), members)| (bytes, members))
@@ -145,7 +151,7 @@ pub fn merge_equal_subterms(pool: &mut ExprPool, roots: &[ExprId], proved: &mut 
 
 /// The bytes `id` reads, from its operands' (`known`).
 fn support_of(pool: &ExprPool, id: ExprId, known: &FxHashMap<ExprId, Support>) -> Support {
-    let mut bytes: smallvec::SmallVec<[(u32, u32); 2]> = smallvec::SmallVec::new();
+    let mut bytes: Bytes = smallvec::SmallVec::new();
     match &*pool.get(id) {
         Expr::Const { .. } => return Some(bytes),
         Expr::Input { array, index } => {
