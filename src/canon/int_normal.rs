@@ -936,8 +936,9 @@ impl IntNormalizer {
     }
 
     /// Bits `b .. b + k` of `floor(v / 2^a) + rest`, a value rounded by a
-    /// shift and then shifted again (C's `(ROUND_POWER_OF_TWO(u, 14) + 1)
-    /// >> 2`), as bits `a + b ..` of `v + 2^a * rest`: for integers,
+    /// shift and then shifted again (C's
+    /// `(ROUND_POWER_OF_TWO(u, 14) + 1) >> 2`), as bits `a + b ..` of
+    /// `v + 2^a * rest`: for integers,
     /// floor((floor(v / 2^a) + n) / 2^b) = floor((v + 2^a n) / 2^(a+b)),
     /// the one shift SIMD code makes (`(u + 2^13 + 2^14) >> 16`). Bits
     /// below the width of `l` depend only on `l` modulo 2^width, so `rest`
