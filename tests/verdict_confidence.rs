@@ -190,6 +190,28 @@ fn an_undecided_check_is_not_called_a_timeout_when_time_did_not_run_out() {
     assert!(!text.stdout.contains("solver timeout"), "{}", text.stdout);
 }
 
+/// The deciding budget is counted in work units, not seconds: the same
+/// check under the same tiny budget is undecided the same way on every
+/// run, however busy the machine, and the report names the budget.
+#[test]
+fn a_check_under_a_tiny_query_budget_is_undecided_the_same_way_every_time() {
+    let path = fixture_path("solver_timeout_only");
+    let runs: Vec<serde_json::Value> = (0..2)
+        .map(|_| {
+            let run = common::symcross(&["check", path.to_str().unwrap(), "--no-egraph", "--query-budget", "1000", "--json", "-"]);
+            let j = run.json.expect("json");
+            assert_eq!(run.code, 3, "{j:#}");
+            j
+        })
+        .collect();
+    let f = &runs[0]["findings"][0];
+    assert_eq!((&f["status"], &f["decided_by"]), (&"unconfirmed".into(), &"solver-unknown".into()), "{f:#}");
+    let msg = f["message"].as_str().unwrap();
+    assert!(msg.contains("not confirmed: the deciding budget of 1000 work units (--query-budget) ran out"), "{msg}");
+    assert_eq!(runs[0]["findings"], runs[1]["findings"]);
+    assert_eq!(runs[0]["verdict"], runs[1]["verdict"]);
+}
+
 /// With `--max-time`, a query is cut at the limit however long its own
 /// timeout: the run stops near the limit and says which limit stopped it.
 #[test]

@@ -123,9 +123,17 @@ pub struct LimitArgs {
     /// The run then ends with a report (inconclusive, limit `memory`); a `malloc` that cannot fit stops it too.
     #[arg(long, value_name = "MB")]
     pub max_memory: Option<u64>,
-    /// Time limit of one solver query in seconds (default 10); a timeout leaves a finding unconfirmed.
-    #[arg(long, value_name = "S", default_value_t = 10.0)]
-    pub query_timeout: f64,
+    /// Wall-clock limit of one solver query in seconds (none by default); a timeout leaves a finding
+    /// unconfirmed. Given alone, it replaces the work budget (--query-budget): the answer then depends
+    /// on the machine's load.
+    #[arg(long, value_name = "S")]
+    pub query_timeout: Option<f64>,
+    /// Deciding budget of one solver query in work units (Z3 `rlimit` units; default 20000000, about
+    /// 10 s of Z3 on an idle machine): the same answer under any load. cvc5 gets it in its own units;
+    /// Bitwuzla, which counts none, gets the CPU time the units take Z3. A budget that runs out leaves
+    /// a finding unconfirmed and says so.
+    #[arg(long, value_name = "UNITS")]
+    pub query_budget: Option<u32>,
     /// Write the machine-readable report to FILE (`-` for standard output).
     #[arg(long, value_name = "FILE|-")]
     pub json: Option<String>,

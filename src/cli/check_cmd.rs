@@ -51,7 +51,15 @@ pub fn apply_limits(config: &mut Config, l: &LimitArgs) -> Result<(), Error> {
         Some(mb) => config.max_memory_mb = Some(mb),
         None => config.max_memory_mb = Some(crate::config::default_memory_limit_mb()),
     }
-    config.query_timeout = seconds(l.query_timeout, "--query-timeout")?;
+    config.query_timeout = l.query_timeout.map(|s| seconds(s, "--query-timeout")).transpose()?;
+    // The wall clock given alone keeps its old meaning (time only); with
+    // neither given, the work budget decides.
+    config.query_budget = match (l.query_budget, config.query_timeout) {
+        (Some(0), _) => return Err(Error::Usage("--query-budget must be at least 1 work unit".into())),
+        (Some(units), _) => Some(units),
+        (None, Some(_)) => None,
+        (None, None) => Some(crate::config::DEFAULT_QUERY_BUDGET),
+    };
     config.progress = l.progress;
     if let Some(dir) = &l.dump_queries {
         std::fs::create_dir_all(dir)

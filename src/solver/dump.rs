@@ -80,7 +80,11 @@ fn dumped_text(pool: &ExprPool, query: &Query, backend: &str, result: &SolverRes
     let _ = writeln!(head, "; verdict: {}", verdict(result));
     let _ = writeln!(head, "; time: {seconds:.3} s");
     let timeout = query.timeout.map_or("none".to_string(), |t| format!("{} ms", t.as_millis()));
-    let budget = query.resource_limit.map_or("none".to_string(), |u| format!("{u} units (z3 rlimit)"));
+    let budget = match (query.resource_limit, query.deciding_budget) {
+        (Some(u), _) => format!("{u} units (z3 rlimit)"),
+        (None, Some(u)) => format!("{u} units (deciding budget, z3 rlimit units)"),
+        (None, None) => "none".to_string(),
+    };
     let _ = writeln!(head, "; limits: timeout {timeout}, work budget {budget}");
     if query.assumptions.any() {
         let _ = writeln!(head, "; assumptions encoded: {}", query.assumptions);

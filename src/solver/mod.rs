@@ -12,6 +12,7 @@
 //! (`--dump-queries`: each backend's queries written as SMT-LIB). `stack.rs` builds
 //! the default chain. "Unknown" (including timeouts) is an ordinary result.
 
+pub mod budget;
 mod cache;
 mod dispatch;
 mod dump;
@@ -58,6 +59,12 @@ pub struct Query {
     /// Per-query work limit in the backend's own deterministic units (Z3's
     /// `rlimit`); running out is Unknown, whatever the machine's load.
     pub resource_limit: Option<u32>,
+    /// The deciding budget of a query any backend may answer, in Z3 work
+    /// units (`--query-budget`; see [`budget`]): Z3 counts it as its
+    /// `rlimit`, cvc5 gets it converted to its own units, and Bitwuzla,
+    /// which counts none, gets the CPU time these units take Z3. Unlike
+    /// `resource_limit`, it does not keep the query with Z3.
+    pub deciding_budget: Option<u32>,
     /// Opt-in floating-point assumptions (README, Assumptions); those that
     /// restrict values are encoded on every FP operation's operands and
     /// result (FBin, FUn, Fma, IntToFp, FpConvert).
@@ -87,6 +94,12 @@ impl Query {
         self
     }
 
+    /// Decides the query within `units` of deterministic work, on any backend.
+    pub fn with_deciding_budget(mut self, units: u32) -> Self {
+        self.deciding_budget = Some(units);
+        self
+    }
+
     /// Encodes these floating-point assumptions.
     pub fn with_assumptions(mut self, a: Assumptions) -> Self {
         self.assumptions = a;
@@ -102,7 +115,14 @@ impl Query {
 
     /// The same options with other constraints.
     pub fn with_constraints(&self, path: Vec<ExprId>, goal: Option<ExprId>) -> Query {
-        Query { path, goal, timeout: self.timeout, resource_limit: self.resource_limit, assumptions: self.assumptions }
+        Query {
+            path,
+            goal,
+            timeout: self.timeout,
+            resource_limit: self.resource_limit,
+            deciding_budget: self.deciding_budget,
+            assumptions: self.assumptions,
+        }
     }
 }
 

@@ -36,14 +36,18 @@ impl<A: Solver, B: Solver> Solver for Portfolio<A, B> {
         if query.resource_limit.is_some() {
             return self.first.check(pool, query);
         }
-        let quick = query.clone().with_resource_limit(FIRST_BUDGET);
+        // A deciding budget below the first solver's share is all the
+        // first one gets (and then the second gets the same small budget).
+        let quick = query.clone().with_resource_limit(query.deciding_budget.map_or(FIRST_BUDGET, |b| b.min(FIRST_BUDGET)));
         match self.first.check(pool, &quick) {
             SolverResult::Unknown(why) if why.kind == UnknownKind::ResourceLimit => {}
             decided => return decided,
         }
         match self.second.check(pool, query) {
             SolverResult::Unknown(why) if why.kind == UnknownKind::SolverError => {
-                tracing::debug!(reason = %why, "portfolio: the second solver failed; the first gets the query's whole time");
+                // The first then spends the whole deciding budget (its
+                // `rlimit`) or the query's whole time.
+                tracing::debug!(reason = %why, "portfolio: the second solver failed; the first gets the query's whole budget");
                 self.first.check(pool, query)
             }
             answer => answer,
@@ -66,11 +70,13 @@ mod tests {
     struct Scripted {
         answer: fn(&Query) -> SolverResult,
         asked: Vec<Option<u32>>,
+        deciding: Vec<Option<u32>>,
     }
 
     impl Solver for Scripted {
         fn check(&mut self, _: &ExprPool, q: &Query) -> SolverResult {
             self.asked.push(q.resource_limit);
+            self.deciding.push(q.deciding_budget);
             (self.answer)(q)
         }
         fn stats(&self) -> SolverStats {
@@ -86,7 +92,7 @@ mod tests {
     }
 
     fn scripted(answer: fn(&Query) -> SolverResult) -> Scripted {
-        Scripted { answer, asked: Vec::new() }
+        Scripted { answer, asked: Vec::new(), deciding: Vec::new() }
     }
 
     #[test]
@@ -96,6 +102,29 @@ mod tests {
         assert!(p.check(&pool, &Query::default()).is_unsat());
         assert_eq!(p.first.asked, vec![Some(FIRST_BUDGET)]);
         assert_eq!(p.second.asked, vec![None]);
+    }
+
+    #[test]
+    fn the_deciding_budget_goes_with_the_query_to_the_second() {
+        let pool = ExprPool::new();
+        let mut p = Portfolio::new(scripted(out_of_budget), scripted(|_| SolverResult::Unsat));
+        assert!(p.check(&pool, &Query::default().with_deciding_budget(20_000_000)).is_unsat());
+        assert_eq!((p.first.asked.clone(), p.second.asked.clone()), (vec![Some(FIRST_BUDGET)], vec![None]));
+        assert_eq!(p.second.deciding, vec![Some(20_000_000)]);
+        // A budget smaller than the first's share is all the first gets.
+        let mut p = Portfolio::new(scripted(out_of_budget), scripted(|_| SolverResult::Unsat));
+        assert!(p.check(&pool, &Query::default().with_deciding_budget(1_000)).is_unsat());
+        assert_eq!(p.first.asked, vec![Some(1_000)]);
+    }
+
+    #[test]
+    fn a_second_solver_that_cannot_run_gives_the_first_the_deciding_budget() {
+        let pool = ExprPool::new();
+        let broken = |_: &Query| SolverResult::Unknown(Unknown::new(UnknownKind::SolverError, "cannot start python3"));
+        let mut p = Portfolio::new(scripted(out_of_budget), scripted(broken));
+        assert!(p.check(&pool, &Query::default().with_deciding_budget(9_000_000)).is_unsat());
+        assert_eq!(p.first.asked, vec![Some(FIRST_BUDGET), None]);
+        assert_eq!(p.first.deciding, vec![Some(9_000_000), Some(9_000_000)]);
     }
 
     #[test]

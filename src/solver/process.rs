@@ -10,7 +10,7 @@
 
 use super::model_check::finish_model;
 use super::smtlib::{print_query, ModelVar, SmtScript};
-use super::{Query, Solver, SolverResult, SolverStats, Unknown, UnknownKind};
+use super::{budget, Query, Solver, SolverResult, SolverStats, Unknown, UnknownKind};
 use crate::expr::{Assignment, ExprPool};
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -126,6 +126,10 @@ pub enum ProcessError {
     Interrupted,
     #[error("{}", crate::process::memory_ceiling::REASON)]
     MemoryLimit,
+    /// The CPU time standing for the deciding budget ran out; the CPU
+    /// time the solver had used.
+    #[error("the CPU time standing for the work budget ran out")]
+    CpuBudget(Duration),
 }
 
 impl ProcessError {
@@ -135,7 +139,7 @@ impl ProcessError {
             ProcessError::Timeout(_) => Unknown::timeout(limit),
             ProcessError::Interrupted => Unknown::interrupted(),
             ProcessError::MemoryLimit => Unknown::memory_limit(),
-            e @ (ProcessError::Spawn { .. } | ProcessError::Io(_) | ProcessError::Output(_)) => {
+            e @ (ProcessError::Spawn { .. } | ProcessError::Io(_) | ProcessError::Output(_) | ProcessError::CpuBudget(_)) => {
                 Unknown::new(UnknownKind::SolverError, e.to_string())
             }
         }
@@ -173,22 +177,59 @@ impl Solver for SmtProcessSolver {
 impl SmtProcessSolver {
     fn solve(&self, pool: &ExprPool, query: &Query) -> SolverResult {
         let script = print_query(pool, query);
-        let limit = query.timeout.unwrap_or(self.config.default_timeout);
+        // Without the user's time limit a budgeted query has only a
+        // backstop: its budget is what bounds it.
+        let backstop = if query.deciding_budget.is_some() { budget::PROCESS_BACKSTOP } else { self.config.default_timeout };
+        let limit = query.timeout.unwrap_or(backstop);
+        // The deciding budget in this solver's units; the user's
+        // --fp-solver-budget, when given, stands instead.
+        let deciding = match self.config.kind {
+            SmtSolverKind::Cvc5 => query.deciding_budget.map(budget::cvc5_units),
+            SmtSolverKind::Z3 => query.deciding_budget,
+            SmtSolverKind::Bitwuzla => None,
+        };
+        let configured = self.config.resource_limit.or(deciding);
         // A query's own work budget (the worst-input search's raise
         // queries) applies on top of the configured one: the smaller wins.
-        let mut budgeted;
-        let config = match query.resource_limit {
-            Some(units) if self.config.kind != SmtSolverKind::Bitwuzla => {
-                budgeted = self.config.clone();
-                budgeted.resource_limit = Some(self.config.resource_limit.map_or(units, |c| c.min(units)));
-                &budgeted
-            }
-            _ => &self.config,
+        let units = match query.resource_limit {
+            Some(units) if self.config.kind != SmtSolverKind::Bitwuzla => Some(configured.map_or(units, |c| c.min(units))),
+            _ => configured,
         };
+        let mut budgeted;
+        let config = if units == self.config.resource_limit {
+            &self.config
+        } else {
+            budgeted = self.config.clone();
+            budgeted.resource_limit = units;
+            &budgeted
+        };
+        // Bitwuzla counts no work units: the CPU time the deciding budget
+        // takes Z3 stands for them. cvc5 counts some, but not all of its
+        // work: on the double product of solver_timeout_only.c, 100,000
+        // units ran out in 0.7 s and 1,000,000 had not after 3.5 minutes of
+        // CPU. So the process solvers that count units get a CPU backstop
+        // some times what the budget stands for.
+        let cpu = query.deciding_budget.map(|b| match self.config.kind {
+            SmtSolverKind::Bitwuzla => budget::cpu_time(b),
+            SmtSolverKind::Cvc5 | SmtSolverKind::Z3 => budget::cpu_backstop(b),
+        });
         tracing::trace!(program = %self.config.program.display(), script_bytes = script.text.len(), "smt process: starting");
         let started = Instant::now();
-        let output = match run(config, &script, limit) {
+        let output = match run(config, &script, limit, cpu) {
             Ok(o) => o,
+            Err(ProcessError::CpuBudget(used)) => {
+                // The CPU time used is logged, not reported: it differs a
+                // little from run to run, and the report must not.
+                tracing::debug!(cpu_ms = used.as_millis() as u64, "smt process: stopped on its CPU time");
+                let units = query.deciding_budget.unwrap_or_default();
+                let how = match self.config.kind {
+                    SmtSolverKind::Bitwuzla => {
+                        format!(" (the solver counts no work units: {} ms of its CPU time stand for them)", budget::cpu_time(units).as_millis())
+                    }
+                    _ => " (its CPU backstop: the solver spent that much CPU without using up its own units)".to_string(),
+                };
+                return SolverResult::Unknown(Unknown::new(UnknownKind::CpuBudget, budget::ran_out(units, &how)));
+            }
             Err(e) => return SolverResult::Unknown(e.into_unknown(limit)),
         };
         let mut lines = output.splitn(2, '\n');
@@ -203,10 +244,14 @@ impl SmtProcessSolver {
                 // cvc5 answers a plain `unknown` when --tlimit-per expires.
                 if output.contains("timeout") || started.elapsed() + Duration::from_millis(50) >= limit {
                     SolverResult::Unknown(Unknown::timeout(limit))
-                } else if config.resource_limit.is_some() {
+                } else if let Some(units) = config.resource_limit {
                     // Both solvers answer a plain `unknown` when the work
-                    // budget runs out.
-                    SolverResult::Unknown(Unknown::new(UnknownKind::ResourceLimit, super::z3_backend::RESOURCE_LIMIT_REASON))
+                    // budget runs out; the deciding budget names itself.
+                    let why = match query.deciding_budget {
+                        Some(b) if units == deciding.unwrap_or_default() => budget::ran_out(b, &format!(" ({units} units of this solver)")),
+                        _ => super::z3_backend::RESOURCE_LIMIT_REASON.to_string(),
+                    };
+                    SolverResult::Unknown(Unknown::new(UnknownKind::ResourceLimit, why))
                 } else {
                     SolverResult::Unknown(Unknown::new(UnknownKind::SolverError, format!("solver answered unknown: {}", output.trim())))
                 }
@@ -216,9 +261,10 @@ impl SmtProcessSolver {
     }
 }
 
-/// Runs the solver on `text`, killing it past `limit` plus the grace, or
-/// as soon as a signal asks the run to stop (`crate::process::interrupt`).
-fn run(config: &SmtProcessConfig, script: &SmtScript, limit: Duration) -> Result<String, ProcessError> {
+/// Runs the solver on `text`, killing it past `limit` plus the grace, past
+/// `cpu` of its CPU time, or as soon as a signal asks the run to stop
+/// (`crate::process::interrupt`).
+fn run(config: &SmtProcessConfig, script: &SmtScript, limit: Duration, cpu: Option<Duration>) -> Result<String, ProcessError> {
     if crate::process::interrupt::requested() {
         return Err(ProcessError::Interrupted);
     }
@@ -257,7 +303,16 @@ fn run(config: &SmtProcessConfig, script: &SmtScript, limit: Duration) -> Result
         let left = deadline.saturating_sub(started.elapsed());
         match rx.recv_timeout(left.min(Duration::from_millis(20))) {
             Ok(r) => {
+                // An answer that came after the CPU budget was spent (between
+                // two looks) is not taken: the answer must not depend on when
+                // we looked. Read before `wait`, which removes the process.
+                let used = cpu.and_then(|_| cpu_time_of(child.id()));
                 let _ = child.wait();
+                if let (Some(c), Some(u)) = (cpu, used) {
+                    if u > c {
+                        return Err(ProcessError::CpuBudget(u));
+                    }
+                }
                 return Ok(r?);
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => {
@@ -274,6 +329,10 @@ fn run(config: &SmtProcessConfig, script: &SmtScript, limit: Duration) -> Result
                     config.ceiling.trip();
                     return Err(ProcessError::MemoryLimit);
                 }
+                if let Some(used) = cpu.and_then(|c| cpu_time_of(child.id()).filter(|u| *u > c)) {
+                    stop(&mut child);
+                    return Err(ProcessError::CpuBudget(used));
+                }
                 if started.elapsed() >= deadline {
                     stop(&mut child);
                     return Err(ProcessError::Timeout(format!("killed after {}ms", limit.as_millis())));
@@ -281,6 +340,23 @@ fn run(config: &SmtProcessConfig, script: &SmtScript, limit: Duration) -> Result
             }
         }
     }
+}
+
+/// The CPU time (user and system, all threads) process `pid` has used so
+/// far, from `/proc/PID/stat`; `None` where that cannot be read.
+fn cpu_time_of(pid: u32) -> Option<Duration> {
+    cpu_time_in(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+}
+
+/// The CPU time in the text of a `/proc/PID/stat`: utime and stime, the
+/// 14th and 15th fields, in clock ticks. The program name (2nd field, in
+/// parentheses) may hold spaces, so fields are counted after its `)`.
+fn cpu_time_in(stat: &str) -> Option<Duration> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // The kernel reports them in USER_HZ, 100 a second on every Linux ABI.
+    Some(Duration::from_millis(ticks * 10))
 }
 
 /// Reads `((name value) ...)` as printed by `get-value`.
@@ -373,6 +449,36 @@ fn parse_bv_literal(tok: &str) -> Option<u128> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cpu_time_is_read_after_the_program_name() {
+        let stat = "4242 (python3 -c x) S 1 2 3 4 5 6 7 8 9 10 150 25 0 0 20 0 1 0";
+        assert_eq!(cpu_time_in(stat), Some(Duration::from_millis(1750)));
+        assert_eq!(cpu_time_in("4242 (gone"), None);
+        // This process has a stat of its own.
+        assert!(cpu_time_of(std::process::id()).is_some());
+    }
+
+    /// Bitwuzla counts no work units: a budget far below what starting it
+    /// takes runs out, on its CPU time, every time, and names itself.
+    #[test]
+    fn a_tiny_deciding_budget_stops_bitwuzla_by_its_cpu_time_every_time() {
+        let mut p = ExprPool::new();
+        let x = p.fresh(32);
+        let five = p.constant(32, 5);
+        let q = Query::all(vec![p.eq(x, five)]).with_deciding_budget(20);
+        let mut s = SmtProcessSolver::new(SmtProcessConfig::bitwuzla());
+        for _ in 0..2 {
+            match s.check(&p, &q) {
+                SolverResult::Unknown(u) if u.kind == UnknownKind::SolverError => return, // Bitwuzla is not installed here.
+                SolverResult::Unknown(u) => {
+                    assert_eq!(u.kind, UnknownKind::CpuBudget, "{u}");
+                    assert!(u.detail.starts_with("the deciding budget of 20 work units (--query-budget) ran out"), "{u}");
+                }
+                other => panic!("answered within 10 microseconds of CPU: {other:?}"),
+            }
+        }
+    }
 
     #[test]
     fn parses_cvc5_and_z3_values() {

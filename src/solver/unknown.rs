@@ -18,6 +18,10 @@ pub enum UnknownKind {
     /// The query's deterministic work budget (`Query::resource_limit`) ran
     /// out: the same on every machine.
     ResourceLimit,
+    /// The CPU time that stands for the deciding budget with a solver that
+    /// counts no work units (Bitwuzla) ran out: hardly moved by the
+    /// machine's load, but not the same on every machine (solver/budget.rs).
+    CpuBudget,
     /// The run's memory ceiling (`--max-memory`) tripped during the query.
     MemoryLimit,
     /// SIGINT or SIGTERM arrived.

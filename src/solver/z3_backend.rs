@@ -160,7 +160,9 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query, ceiling: &MemoryCeiling)
     if let Some(t) = query.timeout {
         p.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
     }
-    if let Some(units) = query.resource_limit {
+    // A query's own budget (a step's quick attempt) is Z3's alone; the
+    // deciding budget is what any backend would get.
+    if let Some(units) = query.resource_limit.or(query.deciding_budget) {
         p.set_u32("rlimit", units.max(1));
     }
     solver.set_params(&p);
@@ -214,9 +216,10 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query, ceiling: &MemoryCeiling)
 /// its own and its message is the only explanation there is.
 fn classify_unknown(query: &Query, elapsed: Duration, message: impl FnOnce() -> Option<String>) -> Unknown {
     const TIMER_SLACK: Duration = Duration::from_millis(50);
-    match (query.timeout, query.resource_limit) {
-        (Some(t), _) if elapsed + TIMER_SLACK >= t => Unknown::timeout(t),
-        (_, Some(_)) => Unknown::new(UnknownKind::ResourceLimit, RESOURCE_LIMIT_REASON),
+    match (query.timeout, query.resource_limit, query.deciding_budget) {
+        (Some(t), _, _) if elapsed + TIMER_SLACK >= t => Unknown::timeout(t),
+        (_, Some(_), _) => Unknown::new(UnknownKind::ResourceLimit, RESOURCE_LIMIT_REASON),
+        (_, None, Some(units)) => Unknown::new(UnknownKind::ResourceLimit, super::budget::ran_out(units, "")),
         _ => Unknown::new(UnknownKind::SolverError, format!("z3: {}", message().unwrap_or_default())),
     }
 }
@@ -533,5 +536,36 @@ mod tests {
         assert_eq!((u.kind, u.detail.as_str()), (UnknownKind::Timeout, "timeout after 100ms"));
         let u = classify_unknown(&query(None, Some(100)), Duration::from_secs(60), || None);
         assert_eq!(u.kind, UnknownKind::ResourceLimit);
+        // The deciding budget names itself in the report.
+        let u = classify_unknown(&Query::default().with_deciding_budget(40), Duration::from_secs(60), || None);
+        assert_eq!((u.kind, u.detail.as_str()), (UnknownKind::ResourceLimit, "the deciding budget of 40 work units (--query-budget) ran out"));
+    }
+
+    /// Whether x * y, both above 1 and below 2^32, can be a product of two
+    /// 32-bit primes: factoring, far beyond a small budget.
+    fn factoring(p: &mut ExprPool) -> Query {
+        let (x, y) = (p.fresh(64), p.fresh(64));
+        let (one, top) = (p.constant(64, 1), p.constant(64, 1 << 32));
+        let product = p.constant(64, 3_751_514_891 * 3_846_177_571);
+        let xy = p.mul(x, y);
+        let c = vec![p.cmp(CmpOp::Ult, one, x), p.cmp(CmpOp::Ult, one, y), p.cmp(CmpOp::Ult, x, top), p.cmp(CmpOp::Ult, y, top), p.eq(xy, product)];
+        Query::all(c)
+    }
+
+    /// The deciding budget is counted in work, not time: the same query
+    /// under the same small budget gets the same answer every time,
+    /// however loaded the machine, and the answer names the budget.
+    #[test]
+    fn the_same_query_under_a_small_budget_gets_the_same_answer_twice() {
+        let mut p = ExprPool::new();
+        let q = factoring(&mut p).with_deciding_budget(50_000);
+        let answers: Vec<_> = (0..2)
+            .map(|_| match Z3Solver::new().check(&p, &q) {
+                SolverResult::Unknown(u) => (u.kind, u.detail),
+                other => panic!("decided within 50,000 units: {other:?}"),
+            })
+            .collect();
+        assert_eq!(answers[0], answers[1]);
+        assert_eq!(answers[0], (UnknownKind::ResourceLimit, "the deciding budget of 50000 work units (--query-budget) ran out".to_string()));
     }
 }

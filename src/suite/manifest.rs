@@ -152,6 +152,7 @@ struct RawEntry {
     max_instructions: Option<u64>,
     max_memory: Option<u64>,
     query_timeout: Option<f64>,
+    query_budget: Option<u32>,
     entry: Option<String>,
     extra_args: Option<Vec<String>>,
     // race only
@@ -240,6 +241,7 @@ fn merge(e: &RawEntry, d: &RawEntry) -> RawEntry {
         max_instructions,
         max_memory,
         query_timeout,
+        query_budget,
         entry,
         extra_args,
         kernel,
@@ -355,6 +357,7 @@ fn options(e: &RawEntry, command: &str) -> Result<Vec<String>, String> {
     flag("max-instructions", e.max_instructions.map(|v| v.to_string()));
     flag("max-memory", e.max_memory.map(|v| v.to_string()));
     flag("query-timeout", e.query_timeout.map(|v| v.to_string()));
+    flag("query-budget", e.query_budget.map(|v| v.to_string()));
     for d in e.defines.iter().flatten() {
         o.push(format!("-D{d}"));
     }

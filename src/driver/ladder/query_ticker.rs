@@ -20,18 +20,21 @@ pub struct QueryDescription {
     pub number: u64,
     /// Constraints of the path it is asked under.
     pub path_constraints: usize,
-    /// The query's solver timeout.
-    pub timeout: Duration,
+    /// The query's wall-clock limit, if any.
+    pub timeout: Option<Duration>,
+    /// The query's deciding budget in work units, if any.
+    pub budget: Option<u32>,
 }
 
 /// The line printed after `waited` on `q`.
 pub fn tick_line(q: &QueryDescription, waited: Duration) -> String {
+    let timeout = q.timeout.map_or(String::new(), |t| format!(" of its {:.0} s timeout", t.as_secs_f64()));
+    let budget = q.budget.map_or(String::new(), |b| format!(" (budget {b} work units)"));
     format!(
-        "symcross: waiting on the solver: query {} ({} path constraints) has run {:.1} s of its {:.0} s timeout",
+        "symcross: waiting on the solver: query {} ({} path constraints) has run {:.1} s{timeout}{budget}",
         q.number,
         q.path_constraints,
-        waited.as_secs_f64(),
-        q.timeout.as_secs_f64()
+        waited.as_secs_f64()
     )
 }
 
@@ -86,10 +89,15 @@ mod tests {
 
     #[test]
     fn the_line_says_which_query_and_how_long() {
-        let q = QueryDescription { number: 7, path_constraints: 3, timeout: Duration::from_secs(10) };
+        let q = QueryDescription { number: 7, path_constraints: 3, timeout: Some(Duration::from_secs(10)), budget: None };
         assert_eq!(
             tick_line(&q, Duration::from_millis(4500)),
             "symcross: waiting on the solver: query 7 (3 path constraints) has run 4.5 s of its 10 s timeout"
+        );
+        let q = QueryDescription { timeout: None, budget: Some(20_000_000), ..q };
+        assert_eq!(
+            tick_line(&q, Duration::from_millis(4500)),
+            "symcross: waiting on the solver: query 7 (3 path constraints) has run 4.5 s (budget 20000000 work units)"
         );
     }
 }

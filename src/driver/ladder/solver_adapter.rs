@@ -1,7 +1,9 @@
 //! Connects the solver stack (solver/) to the decision ladder (check/):
 //! builds the default chain for a config and answers `Backend::check` with
-//! the run's timeout and floating-point assumptions. With `--max-time`,
-//! every query's timeout is clipped to the time left, so the run never
+//! the run's deciding budget (work units, `--query-budget`), the user's
+//! time cap (`--query-timeout`, none by default) and floating-point
+//! assumptions. With `--max-time`, every query's timeout is the time left
+//! at most, so the run never
 //! overshoots its limit by a query; a query cut short by the limit marks
 //! the run as stopped by it (`deadline_hit`).
 
@@ -18,7 +20,10 @@ use std::time::{Duration, Instant};
 /// timeout, assumptions and `--max-time` deadline.
 pub struct SolverBackend {
     solver: Box<dyn Solver>,
-    timeout: Duration,
+    /// The user's wall-clock cap of one query (`--query-timeout`), if any.
+    timeout: Option<Duration>,
+    /// The deciding budget of one query in work units (`--query-budget`).
+    budget: Option<u32>,
     assumptions: Assumptions,
     /// End of the run's `--max-time`, if any.
     deadline: Option<Instant>,
@@ -50,6 +55,7 @@ impl SolverBackend {
         SolverBackend {
             solver: solver_stack(fp, config.dump_queries.clone().map(QueryDump::new)),
             timeout: config.query_timeout,
+            budget: config.query_budget,
             assumptions: config.assumptions,
             deadline: config.max_time.map(|t| Instant::now() + t),
             deadline_hit: false,
@@ -68,18 +74,24 @@ impl SolverBackend {
         }
     }
 
-    /// The timeout of the next query, and whether the deadline shortened
-    /// it; `None` when no time is left.
-    fn next_timeout(&self) -> Option<(Duration, bool)> {
+    /// The timeout of the next query (none when neither the user's cap nor
+    /// `--max-time` gives one), and whether the deadline set it; `None`
+    /// when no time is left.
+    fn next_timeout(&self) -> Option<(Option<Duration>, bool)> {
         let Some(deadline) = self.deadline else { return Some((self.timeout, false)) };
         let left = deadline.saturating_duration_since(Instant::now());
-        if left < Duration::from_millis(1) {
-            None
-        } else if left < self.timeout {
-            Some((left, true))
-        } else {
-            Some((self.timeout, false))
+        match self.timeout {
+            _ if left < Duration::from_millis(1) => None,
+            Some(t) if t <= left => Some((Some(t), false)),
+            _ => Some((Some(left), true)),
         }
+    }
+
+    /// A query of `path` and `goal` with the run's limits and assumptions.
+    fn query(&self, path: &[ExprId], goal: ExprId, timeout: Option<Duration>) -> Query {
+        let mut q = Query::new(path.to_vec(), Some(goal)).with_assumptions(self.assumptions);
+        q.timeout = timeout;
+        q
     }
 }
 
@@ -125,9 +137,11 @@ impl Backend for SolverBackend {
             return self.stopped_by_deadline();
         };
         self.keep_progress_coming();
-        let q = Query::new(path.to_vec(), Some(goal)).with_timeout(timeout).with_assumptions(self.assumptions);
+        let mut q = self.query(path, goal, timeout);
+        q.deciding_budget = self.budget;
         let number = self.queries() + 1;
-        let _ticker = self.progress.then(|| QueryTicker::start(QueryDescription { number, path_constraints: path.len(), timeout }));
+        let description = QueryDescription { number, path_constraints: path.len(), timeout, budget: self.budget };
+        let _ticker = self.progress.then(|| QueryTicker::start(description));
         let started = Instant::now();
         let result = self.solver.check(pool, &q);
         tracing::debug!(
@@ -147,7 +161,7 @@ impl Backend for SolverBackend {
             return self.stopped_by_deadline();
         };
         self.keep_progress_coming();
-        let q = Query::new(path.to_vec(), Some(goal)).with_timeout(timeout).with_resource_limit(units).with_assumptions(self.assumptions);
+        let q = self.query(path, goal, timeout).with_resource_limit(units);
         let (started, before) = (Instant::now(), tracing::enabled!(tracing::Level::DEBUG).then(|| self.queries()));
         let result = self.solver.check(pool, &q);
         tracing::debug!(

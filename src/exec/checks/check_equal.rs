@@ -357,6 +357,7 @@ mod tests {
         assert_eq!(undecided_by(UnknownKind::Deadline), DecidedBy::Timeout);
         for kind in [
             UnknownKind::ResourceLimit,
+            UnknownKind::CpuBudget,
             UnknownKind::MemoryLimit,
             UnknownKind::Interrupted,
             UnknownKind::Unsupported,
