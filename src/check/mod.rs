@@ -18,6 +18,8 @@ mod lane_symmetry;
 pub mod libm_model;
 mod sampling;
 mod sweep;
+#[cfg(test)]
+mod test_support;
 mod tolerance;
 pub mod worst_input;
 
@@ -128,6 +130,9 @@ pub struct Decider {
     split_depth: u32,
     /// Subterm pairs canon/byte_tables.rs evaluated, kept across checks.
     byte_tables: crate::canon::byte_tables::Proved,
+    /// The solver's answers about select conditions on the current path,
+    /// kept across the elements of a check (guarded_elements.rs).
+    guard_answers: guarded_elements::GuardAnswers,
 }
 
 impl Decider {
@@ -144,6 +149,7 @@ impl Decider {
             last_branch_step: None,
             split_depth: 0,
             byte_tables: Default::default(),
+            guard_answers: Default::default(),
         }
     }
 
@@ -340,17 +346,18 @@ impl Decider {
             // dropped, and an element left reading two bytes is decided on
             // every value of them (guarded_elements.rs).
             let mut asked = 0;
-            let guarded = guarded_elements::drop_implied_guards(pool, self.backend.as_mut(), path, &[ia, ib], &mut asked);
+            let known = &mut self.guard_answers;
+            let guarded = guarded_elements::drop_implied_guards(pool, self.backend.as_mut(), path, &[ia, ib], &mut asked, known);
             let (mut ia, mut ib) = (guarded[0], guarded[1]);
             // A guard on one side that is the other side's own element
             // test written over every element (the last coefficient's).
             if ia != ib {
                 let (ma, mb) = (
-                    guarded_elements::match_wide_conditions(pool, self.backend.as_mut(), path, ia, ib, &mut asked),
-                    guarded_elements::match_wide_conditions(pool, self.backend.as_mut(), path, ib, ia, &mut asked),
+                    guarded_elements::match_wide_conditions(pool, self.backend.as_mut(), path, ia, ib, &mut asked, known),
+                    guarded_elements::match_wide_conditions(pool, self.backend.as_mut(), path, ib, ia, &mut asked, known),
                 );
                 if (ma, mb) != (ia, ib) {
-                    let again = guarded_elements::drop_implied_guards(pool, self.backend.as_mut(), path, &[ma, mb], &mut asked);
+                    let again = guarded_elements::drop_implied_guards(pool, self.backend.as_mut(), path, &[ma, mb], &mut asked, known);
                     (ia, ib) = (again[0], again[1]);
                 }
             }
