@@ -1,7 +1,8 @@
 //! SIMD code of Debian source packages (libwebp's SSE2 paths, Opus's
 //! SSE and SSE4.1 pitch-search kernels, libvpx's vpx_dsp SSE2 metrics,
 //! speexdsp's resampler inner products, pixman's SSE2 combiners, SIMDe's
-//! portable intrinsics) checked against the package's own C references: `suites/debian/symcross.toml`,
+//! portable intrinsics, Highway's bit packing against its portable target)
+//! checked against the package's own C references: `suites/debian/symcross.toml`,
 //! over the sources that `suites/debian/fetch-sources.sh` fetched at set-up.
 //! The known answers: which functions are proved equal, that a reference
 //! with a weight, a multiplier, a neighbour, a stride or an operator wrong
@@ -24,6 +25,7 @@ fn debian_simd_paths_against_their_c_references() {
         "sources/speexdsp/libspeexdsp/resample_sse.h",
         "sources/pixman/pixman/pixman-sse2.c",
         "/usr/include/simde/x86/ssse3.h",
+        "sources/highway/hwy/contrib/bit_pack/bit_pack-inl.h",
     ];
     if let Some(missing) = fetched.iter().find(|f| !dir.join(f).exists()) {
         common::skip_or_fail_under_ci(
@@ -123,6 +125,18 @@ fn debian_simd_paths_against_their_c_references() {
     assert_eq!(finding["undefined_behaviour"], "signed-overflow", "{any:#}");
     assert_eq!(finding["location"]["line"], 165, "{any:#}");
     assert_eq!(finding["native"]["outcome"], "reproduced", "{any:#}");
+    // --- solver rows ---
+    // libvpx's quantizer decided element by element; Highway's bit packing,
+    // its SSSE3 code against its EMU128 code.
+    for proved in ["(vpx_quantize_b_sse2)", "SSSE3 against EMU128"] {
+        assert_eq!(verdict_of(proved), "equivalent", "{proved}: {stdout}");
+    }
+    for twin in ["(the SSE2 path drops it)", "does not round-trip"] {
+        let broken = entries.iter().find(|e| e["name"].as_str().unwrap_or("").contains(twin)).unwrap();
+        let finding = &broken["report"]["findings"][0];
+        assert_eq!((&finding["kind"], &finding["status"]), (&"mismatch".into(), &"confirmed".into()), "{broken:#}");
+        assert_eq!(finding["native"]["outcome"], "reproduced", "{broken:#}");
+    }
     assert_eq!(out.status.code(), Some(0), "every entry meets its expectation: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(report["summary"]["met"], report["summary"]["total"], "{stdout}");
 }

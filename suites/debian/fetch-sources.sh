@@ -8,7 +8,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 mkdir -p "$here/sources"
 cd "$here/sources"
-for pkg in libwebp opus libvpx speexdsp pixman; do
+for pkg in libwebp opus libvpx speexdsp pixman highway; do
   [ -d "$pkg" ] && continue
   rm -rf "fetch-$pkg" && mkdir "fetch-$pkg"
   if ! (cd "fetch-$pkg" && apt-get source -qq "$pkg" >/dev/null 2>"../fetch-$pkg.err"); then
