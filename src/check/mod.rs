@@ -361,6 +361,7 @@ impl Decider {
                     (ia, ib) = (again[0], again[1]);
                 }
             }
+            tracing::debug!(asked, reused = self.guard_answers.reused, "ladder: guard questions of an element (reused: in the run so far)");
             if ia == ib {
                 tracing::trace!(asked, "ladder: equal once implied guards are dropped");
                 return CheckOutcome::Proved(DecidedBy::ElementEvaluation);

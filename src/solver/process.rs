@@ -224,7 +224,10 @@ impl SmtProcessSolver {
                 let units = query.deciding_budget.unwrap_or_default();
                 let how = match self.config.kind {
                     SmtSolverKind::Bitwuzla => {
-                        format!(" (the solver counts no work units: {} ms of its CPU time stand for them)", budget::cpu_time(units).as_millis())
+                        format!(
+                            " (the solver counts no work units: {} ms of its CPU time stand for them)",
+                            budget::cpu_time(units).as_millis()
+                        )
                     }
                     _ => " (its CPU backstop: the solver spent that much CPU without using up its own units)".to_string(),
                 };

@@ -538,7 +538,10 @@ mod tests {
         assert_eq!(u.kind, UnknownKind::ResourceLimit);
         // The deciding budget names itself in the report.
         let u = classify_unknown(&Query::default().with_deciding_budget(40), Duration::from_secs(60), || None);
-        assert_eq!((u.kind, u.detail.as_str()), (UnknownKind::ResourceLimit, "the deciding budget of 40 work units (--query-budget) ran out"));
+        assert_eq!(
+            (u.kind, u.detail.as_str()),
+            (UnknownKind::ResourceLimit, "the deciding budget of 40 work units (--query-budget) ran out")
+        );
     }
 
     /// Whether x * y, both above 1 and below 2^32, can be a product of two
@@ -548,7 +551,13 @@ mod tests {
         let (one, top) = (p.constant(64, 1), p.constant(64, 1 << 32));
         let product = p.constant(64, 3_751_514_891 * 3_846_177_571);
         let xy = p.mul(x, y);
-        let c = vec![p.cmp(CmpOp::Ult, one, x), p.cmp(CmpOp::Ult, one, y), p.cmp(CmpOp::Ult, x, top), p.cmp(CmpOp::Ult, y, top), p.eq(xy, product)];
+        let c = vec![
+            p.cmp(CmpOp::Ult, one, x),
+            p.cmp(CmpOp::Ult, one, y),
+            p.cmp(CmpOp::Ult, x, top),
+            p.cmp(CmpOp::Ult, y, top),
+            p.eq(xy, product),
+        ];
         Query::all(c)
     }
 
@@ -566,6 +575,9 @@ mod tests {
             })
             .collect();
         assert_eq!(answers[0], answers[1]);
-        assert_eq!(answers[0], (UnknownKind::ResourceLimit, "the deciding budget of 50000 work units (--query-budget) ran out".to_string()));
+        assert_eq!(
+            answers[0],
+            (UnknownKind::ResourceLimit, "the deciding budget of 50000 work units (--query-budget) ran out".to_string())
+        );
     }
 }
