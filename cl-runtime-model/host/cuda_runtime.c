@@ -1489,19 +1489,25 @@ static unsigned long long channel_bytes(const struct cudaChannelFormatDesc *d) {
   return (unsigned long long)(n * bits[0] / 8);
 }
 
-/* A copy of `image` tagged `tag` in device memory: the handle. */
-static cudaError_t device_image(const struct symcuda_image *image, unsigned long long tag, unsigned long long *handle) {
-  struct symcuda_image host = *image;
-  host.tag = tag;
-  struct symcuda_image *device = 0;
-  cudaError_t e = cudaMalloc((void **)&device, sizeof host);
+/* A copy of the `bytes` at `host` in device memory: the handle of a
+   texture or surface object is its descriptor's device address. */
+static cudaError_t device_descriptor(const void *host, size_t bytes, unsigned long long *handle) {
+  void *device = 0;
+  cudaError_t e = cudaMalloc(&device, bytes);
   if (e != cudaSuccess)
     return e;
-  e = cudaMemcpy(device, &host, sizeof host, cudaMemcpyHostToDevice);
+  e = cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice);
   if (e != cudaSuccess)
     return e;
   *handle = (unsigned long long)device;
   return cudaSuccess;
+}
+
+/* A copy of `image` tagged `tag` in device memory: the handle. */
+static cudaError_t device_image(const struct symcuda_image *image, unsigned long long tag, unsigned long long *handle) {
+  struct symcuda_image host = *image;
+  host.tag = tag;
+  return device_descriptor(&host, sizeof host, handle);
 }
 
 static int is_array(cudaArray_const_t a) { return a && a->self == a; }
@@ -1518,15 +1524,7 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *tex, const struct cudaR
     if (!res->res.linear.devPtr || !is_device_pointer(res->res.linear.devPtr))
       return fail(cudaErrorInvalidValue);
     struct symcuda_texture host = {SYMCUDA_TEXTURE_TAG, res->res.linear.devPtr, res->res.linear.sizeInBytes};
-    struct symcuda_texture *device = 0;
-    cudaError_t e = cudaMalloc((void **)&device, sizeof host);
-    if (e != cudaSuccess)
-      return e;
-    e = cudaMemcpy(device, &host, sizeof host, cudaMemcpyHostToDevice);
-    if (e != cudaSuccess)
-      return e;
-    *tex = (cudaTextureObject_t)device;
-    return cudaSuccess;
+    return device_descriptor(&host, sizeof host, tex);
   }
   case cudaResourceTypePitch2D: {
     unsigned long long element = channel_bytes(&res->res.pitch2D.desc);
