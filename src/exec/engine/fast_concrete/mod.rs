@@ -27,6 +27,7 @@
 //! (config/fast_concrete.rs), for comparing the two.
 
 mod decode;
+mod device_access;
 mod raw_lanes;
 mod raw_ops;
 mod run;

@@ -30,6 +30,10 @@ enum Exit {
     Call,
     /// The block's terminator is a return of this operand.
     Return(Option<Src>),
+    /// The instruction at the frame's `pc` is a work-item's load or store
+    /// at a constant address inside a `__global` buffer, which
+    /// `fast_global_access` runs with the whole state (the race record).
+    Access,
 }
 
 /// A value read for a move: one lane, or a whole value.
@@ -79,7 +83,7 @@ fn moved(consts: &[ConstLanes], frame: &Frame, pool: &mut ExprPool, src: Src) ->
 
 /// The first lane of `src`.
 #[inline(always)]
-fn lane(consts: &[ConstLanes], frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<ExprId> {
+pub(super) fn lane(consts: &[ConstLanes], frame: &Frame, pool: &mut ExprPool, src: Src) -> Option<ExprId> {
     match src {
         Src::Reg(r) => frame.regs[r as usize].as_ref().map(|v| v[0]),
         Src::Imm(e) => Some(e),
@@ -521,6 +525,67 @@ pub(super) fn plain_place(memory: &Memory, addr: u64, len: u64, write: bool) -> 
     (!write || !o.read_only).then_some((obj, off))
 }
 
+/// Where a kernel's work-item's load or store at a constant address
+/// goes on the tier.
+pub(super) enum DevicePlace {
+    /// A private object (a variable of the work-item's, an `-O0`
+    /// argument's slot): the general step's hooks observe nothing there
+    /// (the race log keeps `__global` and `__local` accesses; only a
+    /// buffer is ever write-only), so it runs as the host's does.
+    Private,
+    /// A `__global` buffer: run with the race record (`Exit::Access`).
+    Global,
+    /// Anything else (`__local`, `__constant`, no object, a misaligned
+    /// address): the general step's.
+    No,
+}
+
+/// Where `inst` (a load or store) of a work-item at the constant address
+/// `addr` runs. A misaligned address is the general step's finding: at
+/// an aligned one (or an alignment of at most 1) `check_alignment`
+/// reports nothing, and the general step skips it.
+#[inline]
+pub(super) fn device_place(memory: &Memory, inst: &crate::ir::Inst, addr: u64) -> DevicePlace {
+    let align = match inst.kind {
+        crate::ir::InstKind::Load { align, .. } | crate::ir::InstKind::Store { align, .. } => align,
+        _ => return DevicePlace::No,
+    };
+    if align > 1 && !addr.is_multiple_of(align) {
+        return DevicePlace::No;
+    }
+    let Some(obj) = memory.object_near(addr) else { return DevicePlace::No };
+    match memory.object(obj).addr_space {
+        crate::ir::PRIVATE_SPACE => DevicePlace::Private,
+        crate::ir::GLOBAL_SPACE => DevicePlace::Global,
+        _ => DevicePlace::No,
+    }
+}
+
+/// The value of the `width`-bit scalar of type `ty` that `bytes` hold:
+/// concrete bytes make the number directly, as layout.rs does.
+#[inline]
+pub(super) fn value_of_bytes(pool: &mut ExprPool, ty: &crate::ir::Type, width: u32, bytes: &crate::memory::Bytes) -> ExprId {
+    let mut v: u128 = 0;
+    for byte in bytes.iter().rev() {
+        match byte.as_byte_const() {
+            Some(x) => v = (v << 8) | x as u128,
+            None => return crate::memory::layout::bytes_to_value(pool, ty, bytes)[0],
+        }
+    }
+    pool.constant(width, v)
+}
+
+/// The bytes a store of the one-lane value `x` of type `t` (`len` bytes)
+/// writes: a number's, little-endian, as layout.rs lays them out.
+#[inline]
+pub(super) fn stored_bytes(pool: &mut ExprPool, t: &crate::ir::Type, x: ExprId, len: u32) -> smallvec::SmallVec<[Option<ExprId>; 32]> {
+    let w = t.scalar_bits();
+    match x.as_word_const(w).filter(|_| w <= 64 && w.div_ceil(8) == len) {
+        Some(v) => (0..len).map(|k| Some(ExprId::byte_const((v >> (8 * k)) as u8))).collect(),
+        None => crate::memory::layout::value_to_bytes(pool, t, std::slice::from_ref(&x)),
+    }
+}
+
 /// Whether an `inbounds` GEP from `base` to `addr` keeps to the base's
 /// object (or the base is in none): else the general step marks the
 /// breach (exec/ops/gep_promises.rs).
@@ -739,9 +804,11 @@ fn jump(frame: &mut Frame, pool: &mut ExprPool, raw: &mut RawRegs, code: &FastFu
 }
 
 /// Whether a kernel's work-item runs `op` (of `inst`) on the tier: the
-/// pure instructions, whose results depend only on their operands. Loads
-/// and stores (recorded for the race detector, checked against device
-/// rules such as alignment), calls (the work-item functions, barriers)
+/// pure instructions, whose results depend only on their operands, and
+/// scalar loads and stores at constant addresses, aligned, in private
+/// memory or a `__global` buffer (`device_place`; the race detector's
+/// record made as the general step makes it). Other loads and stores
+/// (`__local` ones, vectors, aggregates), calls (the work-item functions, barriers)
 /// and address computations with sub-object bounds (checked in device
 /// code only, subobject_bounds.rs) are the general step's.
 fn device_op(op: &Op, inst: &crate::ir::Inst) -> bool {
@@ -762,7 +829,9 @@ fn device_op(op: &Op, inst: &crate::ir::Inst) -> bool {
         | Op::Extract { .. }
         | Op::Insert { .. }
         | Op::Shuffle { .. } => true,
-        Op::Slow | Op::Load { .. } | Op::Load1 { .. } | Op::Store { .. } | Op::Store1 { .. } | Op::Call { .. } => false,
+        // Scalar loads and stores: `device_place` decides.
+        Op::Load1 { .. } | Op::Store1 { .. } => true,
+        Op::Slow | Op::Load { .. } | Op::Store { .. } | Op::Call { .. } => false,
     }
 }
 
@@ -794,6 +863,7 @@ impl<'m> Executor<'m> {
                 Exit::Stop => false,
                 Exit::Call => self.fast_call(state, &code, func),
                 Exit::Return(v) => self.fast_return(state, &code, v),
+                Exit::Access => self.fast_global_access(state, &code, func),
             };
             if !went_on {
                 break;
@@ -1102,6 +1172,13 @@ impl<'m> Executor<'m> {
                     let Some(addr) = word(frame, *ptr, 64).or_else(|| number(consts, frame, pool, *ptr).map(|(_, a)| a as u64)) else {
                         break Exit::Stop;
                     };
+                    if device {
+                        match device_place(memory, &func.blocks[b].insts[pc], addr) {
+                            DevicePlace::Private => {}
+                            DevicePlace::Global => break Exit::Access,
+                            DevicePlace::No => break Exit::Stop,
+                        }
+                    }
                     let Some((obj, off)) = plain_place(memory, addr, *len as u64, false) else { break Exit::Stop };
                     let o = memory.object(obj);
                     // Written constant bytes (a table the program filled): the
@@ -1123,23 +1200,7 @@ impl<'m> Executor<'m> {
                     let mut bytes = crate::memory::Bytes::new();
                     o.bytes.read(pool, off, *len as u64, &mut bytes);
                     self.shadow.last_read = None;
-                    // Concrete bytes make the number directly, as layout.rs does.
-                    let mut v: u128 = 0;
-                    let mut concrete = true;
-                    for byte in bytes.iter().rev() {
-                        match byte.as_byte_const() {
-                            Some(x) => v = (v << 8) | x as u128,
-                            None => {
-                                concrete = false;
-                                break;
-                            }
-                        }
-                    }
-                    let r = if concrete {
-                        pool.constant(*width, v)
-                    } else {
-                        crate::memory::layout::bytes_to_value(pool, &func.blocks[b].insts[pc].ty, &bytes)[0]
-                    };
+                    let r = value_of_bytes(pool, &func.blocks[b].insts[pc].ty, *width, &bytes);
                     put(frame, *dst, r);
                 }
                 Op::Store1 { ptr, val, ty, len } => {
@@ -1147,21 +1208,16 @@ impl<'m> Executor<'m> {
                         break Exit::Stop;
                     };
                     let Some(x) = lane(consts, frame, pool, *val) else { break Exit::Stop };
-                    let Some((obj, off)) = plain_access(memory, addr, *len as u64, true) else { break Exit::Stop };
-                    let t = &code.types[*ty as usize];
-                    let w = t.scalar_bits();
-                    match x.as_word_const(w).filter(|_| w <= 64 && w.div_ceil(8) == *len) {
-                        // A number's bytes, little-endian, as layout.rs lays them out.
-                        Some(v) => {
-                            let bytes: smallvec::SmallVec<[Option<ExprId>; 8]> =
-                                (0..*len).map(|k| Some(ExprId::byte_const((v >> (8 * k)) as u8))).collect();
-                            memory.object_mut(obj).bytes.write(pool, off, &bytes);
-                        }
-                        None => {
-                            let bytes = crate::memory::layout::value_to_bytes(pool, t, std::slice::from_ref(&x));
-                            memory.object_mut(obj).bytes.write(pool, off, &bytes);
+                    if device {
+                        match device_place(memory, &func.blocks[b].insts[pc], addr) {
+                            DevicePlace::Private => {}
+                            DevicePlace::Global => break Exit::Access,
+                            DevicePlace::No => break Exit::Stop,
                         }
                     }
+                    let Some((obj, off)) = plain_access(memory, addr, *len as u64, true) else { break Exit::Stop };
+                    let bytes = stored_bytes(pool, &code.types[*ty as usize], x, *len);
+                    memory.object_mut(obj).bytes.write(pool, off, &bytes);
                 }
                 Op::Load { dst, ptr } => {
                     let Some((_, addr)) = number(consts, frame, pool, *ptr) else { break Exit::Stop };
