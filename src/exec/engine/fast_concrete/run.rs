@@ -878,10 +878,11 @@ impl<'m> Executor<'m> {
     /// Whether a kernel's work-item runs on the tier: one of an enumerated
     /// OpenCL NDRange (constant ids), with no per-instruction bookkeeping
     /// of its own (no warp lockstep, grid barrier or `--perf` branch
-    /// records). Only its pure instructions run here (`device_op`):
-    /// accesses, calls, returns and back edges, which the race detector,
-    /// the work-item switch and the loop watch see, are the general
-    /// step's. Device rules are host rules with fewer undefined cases
+    /// records). Only its pure instructions and its scalar loads and
+    /// stores at constant addresses run here (`device_op`, the race
+    /// record made as the general step's hook makes it): other accesses,
+    /// calls, returns and back edges, which the race detector, the
+    /// work-item switch and the loop watch see, are the general step's. Device rules are host rules with fewer undefined cases
     /// (int_ops.rs, cast_ops.rs: only `nsw` overflow), so an operation the
     /// tier runs, defined by the host's, gives the device's result too.
     fn device_code_runs_fast(&self, gpu: &crate::exec::models::Device) -> bool {
