@@ -30,9 +30,9 @@ fn sink() -> Noted {
     Noted { pool: ExprPool::new(), offered: Vec::new() }
 }
 
-/// An access of work-item `item` of group 0 (enumerate mode) at a
-/// constant offset; a write stores zeros.
-fn access(pool: &mut ExprPool, item: usize, object: u32, space: u32, offset: u64, len: u64, write: bool, line: u32) -> ReportedAccess {
+/// An access of work-item `item` of group 0 (enumerate mode) to the
+/// bytes `[offset, offset + len)`; a write stores zeros.
+fn access(pool: &mut ExprPool, item: usize, object: u32, space: u32, (offset, len): (u64, u64), write: bool, line: u32) -> ReportedAccess {
     let zero = pool.constant(64, 0);
     let id = pool.constant(64, item as u128);
     let value = write.then(|| (0..len).map(|_| pool.constant(8, 0)).collect::<Vec<ExprId>>());
@@ -65,8 +65,8 @@ fn a_check_offers_each_written_objects_conflicts_once_in_object_order() {
         let written = k % 2 == 0;
         let first = log.record_count();
         // Work-item 0 writes (or reads) bytes 0..4, work-item 1 reads bytes 2..6.
-        log.record(access(&mut s.pool, 0, o, GLOBAL_SPACE, 0, 4, written, 10 + k as u32));
-        log.record(access(&mut s.pool, 1, o, GLOBAL_SPACE, 2, 4, false, 100 + k as u32));
+        log.record(access(&mut s.pool, 0, o, GLOBAL_SPACE, (0, 4), written, 10 + k as u32));
+        log.record(access(&mut s.pool, 1, o, GLOBAL_SPACE, (2, 4), false, 100 + k as u32));
         if written {
             expected.push((o, (first, first + 1)));
         }
@@ -86,11 +86,11 @@ fn a_forked_log_checks_as_an_unforked_one() {
     let mut s = sink();
     let mut whole = AccessLog::default();
     let mut forked = AccessLog::default();
-    let a = access(&mut s.pool, 0, 4, GLOBAL_SPACE, 8, 4, true, 1);
+    let a = access(&mut s.pool, 0, 4, GLOBAL_SPACE, (8, 4), true, 1);
     whole.record(a.clone());
     forked.record(a);
     let other = forked.clone();
-    let b = access(&mut s.pool, 1, 4, GLOBAL_SPACE, 8, 4, false, 2);
+    let b = access(&mut s.pool, 1, 4, GLOBAL_SPACE, (8, 4), false, 2);
     // A guard on an input: it stays an expression, not a constant.
     let array = s.pool.new_array("taken", 1);
     let byte = s.pool.input_byte(array, 0);
@@ -121,7 +121,7 @@ fn a_group_end_drops_only_local_records() {
         let mut log = AccessLog::default();
         for item in 0..6 {
             let space = if with_local && item % 3 == 1 { LOCAL_SPACE } else { GLOBAL_SPACE };
-            log.record(access(&mut pool, item, 2 + (item % 2) as u32, space, 4 * item as u64, 4, true, 1 + item as u32));
+            log.record(access(&mut pool, item, 2 + (item % 2) as u32, space, (4 * item as u64, 4), true, 1 + item as u32));
         }
         let fork = log.clone();
         log.forget_local();

@@ -554,8 +554,9 @@ impl AccessLog {
         let group_first = self.group_first.min(self.records.len());
         if let Some(at) = self.records[group_first..].iter().position(|r| r.space == LOCAL_SPACE) {
             let records = std::rc::Rc::make_mut(&mut self.records);
-            let mut kept = group_first + at;
-            for i in kept..records.len() {
+            let from = group_first + at;
+            let mut kept = from;
+            for i in from..records.len() {
                 if records[i].space != LOCAL_SPACE {
                     records.swap(kept, i);
                     kept += 1;
