@@ -36,6 +36,11 @@ impl IdTables {
         Some((*self.local_at.get(&ids.local)?, *self.group_at.get(&(ids.group_key, ids.group))?))
     }
 
+    /// The place of these local ids, when stored.
+    pub fn find_local(&self, local: &[ExprId; 3]) -> Option<u32> {
+        self.local_at.get(local).copied()
+    }
+
     /// The places of `ids`, storing what is not stored yet.
     pub fn insert(&mut self, ids: &WorkItemIds) -> (u32, u32) {
         let local = *self.local_at.entry(ids.local).or_insert_with(|| {

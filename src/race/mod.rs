@@ -442,13 +442,25 @@ impl AccessLog {
         let s = fence_of(r.space).1;
         self.first_live[s] = self.first_live[s].or(Some(r.seq));
         self.next_seq += 1;
+        // While no other state shares `records` and the tail is empty, the
+        // record goes there at once: committing it later would only move it
+        // (an enumerated NDRange of a million work-items moved every record
+        // once, hundreds of megabytes). A fork shares `records`, and its
+        // records go to the tail as before.
+        if self.tail.is_empty() {
+            if let Some(records) = std::rc::Rc::get_mut(&mut self.records) {
+                records.push(r);
+                return;
+            }
+        }
         self.tail.push(r);
     }
 
     /// Makes the last record an access that happens only when `guard`
     /// holds (an image read outside the image touches no memory).
     pub fn guard_last(&mut self, guard: ExprId) {
-        if let Some(r) = self.tail.last_mut() {
+        let last = if self.tail.is_empty() { std::rc::Rc::make_mut(&mut self.records).last_mut() } else { self.tail.last_mut() };
+        if let Some(r) = last {
             r.set_guard(guard);
         }
     }
@@ -456,12 +468,22 @@ impl AccessLog {
     /// The places of a work-item's ids in the id tables, storing them
     /// when new.
     fn places_of(&mut self, ids: &WorkItemIds) -> (u32, u32) {
+        let mut same_group = None;
         if let Some((last, places)) = &self.last_ids {
             if last == ids {
                 return *places;
             }
+            // The next work-item of the same group: only its local ids are
+            // looked up.
+            if last.group_key == ids.group_key && last.group == ids.group {
+                same_group = Some(places.1);
+            }
         }
-        let places = match self.ids.find(ids) {
+        let found = match same_group {
+            Some(group_at) => self.ids.find_local(&ids.local).map(|local_at| (local_at, group_at)),
+            None => self.ids.find(ids),
+        };
+        let places = match found {
             Some(p) => p,
             None => std::rc::Rc::make_mut(&mut self.ids).insert(ids),
         };
@@ -526,17 +548,23 @@ impl AccessLog {
     pub fn forget_local(&mut self) {
         self.commit();
         // Earlier groups' local records are gone already; only the running
-        // group's tail needs filtering (order is kept).
-        let records = std::rc::Rc::make_mut(&mut self.records);
-        let mut kept = self.group_first;
-        for i in self.group_first..records.len() {
-            if records[i].space != LOCAL_SPACE {
-                records.swap(kept, i);
-                kept += 1;
+        // group's tail needs filtering (order is kept), from its first
+        // local record on: a group that made none (a kernel without
+        // `__local` memory) has nothing moved, and `records` stays shared.
+        let group_first = self.group_first.min(self.records.len());
+        if let Some(at) = self.records[group_first..].iter().position(|r| r.space == LOCAL_SPACE) {
+            let records = std::rc::Rc::make_mut(&mut self.records);
+            let from = group_first + at;
+            let mut kept = from;
+            for i in from..records.len() {
+                if records[i].space != LOCAL_SPACE {
+                    records.swap(kept, i);
+                    kept += 1;
+                }
             }
+            records.truncate(kept);
         }
-        records.truncate(kept);
-        self.group_first = records.len();
+        self.group_first = self.records.len();
         self.start_barrier_history();
         self.warp_meetings = 0;
     }
@@ -631,20 +659,20 @@ impl AccessLog {
         let keep = |r: &AccessRecord| if final_check { r.space != LOCAL_SPACE } else { !self.behind_horizon(r, pair_mode) };
         // An object no record writes has no conflicting pair (two reads, or
         // atomic reads, never race): its records are passed over.
-        let mut written: FxHashSet<ObjectId> = FxHashSet::default();
+        let mut written = WrittenObjects::default();
         for r in self.records[first..].iter().filter(|r| r.write && keep(r)) {
-            written.insert(r.object);
+            written.add(r.object);
         }
-        let mut spans: FxHashMap<ObjectId, Vec<Span>> = FxHashMap::default();
         let mut symbolic: Vec<usize> = Vec::new();
         for (i, r) in self.records.iter().enumerate().skip(first) {
-            if !written.contains(&r.object) || !keep(r) {
+            if !keep(r) {
                 continue;
             }
+            let Some(spans) = written.spans(r.object) else { continue };
             match sink.pool().as_const(r.offset).filter(|_| !r.whole_object()) {
                 Some(off) => {
                     let start = off as u64 as i64;
-                    spans.entry(r.object).or_default().push(Span { start, end: start + r.len as i64, index: i });
+                    spans.push(Span { start, end: start + r.len as i64, index: i });
                 }
                 None => symbolic.push(i),
             }
@@ -661,10 +689,9 @@ impl AccessLog {
             }
         }
         let mut pairing = Pairing { final_check, tolerance, settled: Default::default(), settled_here: Default::default() };
-        let mut objects: Vec<ObjectId> = spans.keys().copied().collect();
-        objects.sort_unstable();
-        for object in objects {
-            let mut list = spans.remove(&object).unwrap_or_default();
+        let mut objects = std::mem::take(&mut written.objects);
+        objects.sort_unstable_by_key(|(object, _)| *object);
+        for (_, mut list) in objects {
             shared_bytes(&mut list, |byte, list| {
                 let plain_write = list.iter().any(|&i| self.records[i].write && !self.records[i].atomic);
                 let atomic_and_read = list.iter().any(|&i| self.records[i].atomic) && list.iter().any(|&i| !self.records[i].write);
@@ -756,6 +783,61 @@ impl AccessLog {
             cond = pool.and(cond, g);
         }
         (pool.as_const(cond) != Some(0)).then_some(cond)
+    }
+}
+
+/// The objects a check's records write, each with the spans of its
+/// records at constant offsets. A kernel touches few objects (its buffers
+/// and `__local` arrays), and a check looks one up per record (at the end
+/// of an enumerated kernel, per global record of the run): a short list
+/// searched from the object found last costs less than hashing, and past
+/// `LINEAR` objects an index by hash takes over.
+#[derive(Default)]
+struct WrittenObjects {
+    objects: Vec<(ObjectId, Vec<Span>)>,
+    index: FxHashMap<ObjectId, usize>,
+    last: usize,
+}
+
+impl WrittenObjects {
+    /// Objects searched one by one before the hash index is built.
+    const LINEAR: usize = 8;
+
+    fn find(&mut self, object: ObjectId) -> Option<usize> {
+        if self.objects.get(self.last).is_some_and(|(o, _)| *o == object) {
+            return Some(self.last);
+        }
+        let found = if self.objects.len() <= Self::LINEAR {
+            self.objects.iter().position(|(o, _)| *o == object)
+        } else {
+            self.index.get(&object).copied()
+        };
+        if let Some(k) = found {
+            self.last = k;
+        }
+        found
+    }
+
+    /// Notes that a record writes `object`.
+    fn add(&mut self, object: ObjectId) {
+        if self.find(object).is_some() {
+            return;
+        }
+        self.objects.push((object, Vec::new()));
+        self.last = self.objects.len() - 1;
+        if self.objects.len() > Self::LINEAR {
+            if self.index.is_empty() {
+                self.index.extend(self.objects.iter().enumerate().map(|(k, (o, _))| (*o, k)));
+            } else {
+                self.index.insert(object, self.last);
+            }
+        }
+    }
+
+    /// The spans of `object`, when a record writes it.
+    fn spans(&mut self, object: ObjectId) -> Option<&mut Vec<Span>> {
+        let k = self.find(object)?;
+        Some(&mut self.objects[k].1)
     }
 }
 

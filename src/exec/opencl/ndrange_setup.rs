@@ -249,6 +249,9 @@ impl<'m> Executor<'m> {
             .then(Default::default),
             activemask: Default::default(),
             local_gaps: Default::default(),
+            entry_frame: None,
+            unsized_locals: Default::default(),
+            warp_calls: false,
         }));
     }
 }

@@ -207,6 +207,19 @@ pub struct Gpu {
     /// Pair mode: the `__local` bytes known written before its barriers
     /// beyond the masks of sized variables (unchecked_local.rs).
     pub local_gaps: crate::exec::opencl::unchecked_local::LocalGaps,
+    /// Enumerate mode: the entry frame every work-item of every group
+    /// starts in, built from the launch's arguments at the first group
+    /// (None until then, and always for a kernel with a by-value argument,
+    /// whose work-items each get their own copy of its bytes).
+    pub entry_frame: Option<std::rc::Rc<Frame>>,
+    /// The unsized `__local` objects among the first `.0` objects of the
+    /// state's memory (objects are only ever added), which each group
+    /// starts without knowledge of: found once, not by a walk over every
+    /// object of the memory per group.
+    pub unsized_locals: (usize, Vec<crate::memory::ObjectId>),
+    /// A work-item of the launch waited at a warp-level call: until one
+    /// does, a finished work-item completes no warp meeting.
+    pub warp_calls: bool,
 }
 
 impl<'m> Executor<'m> {
@@ -225,55 +238,74 @@ impl<'m> Executor<'m> {
     pub(in crate::exec) fn start_group(&mut self, state: &mut State, group: u64) {
         let gpu = device_mut(&mut state.gpu);
         let nd = gpu.ndrange;
-        let (kernel, args) = (gpu.kernel, gpu.args.clone());
+        let kernel = gpu.kernel;
         let g = NdRange::unflatten(group, nd.groups);
         // The last group of a dimension may be smaller (non-uniform
         // work-groups, OpenCL 2.0).
         let size = nd.group_size(g);
-        let count: u64 = size.iter().product();
-        let mut items = Vec::with_capacity(count as usize);
-        // Every work-item starts in the same entry frame: built once per
-        // group and copied, unless a by-value argument gives each its own
-        // copy of the bytes (kernel_frame).
+        let count = size.iter().product::<u64>() as usize;
+        // Every work-item starts in the same entry frame: the arguments are
+        // the launch's, so it is built at the first group and copied, unless
+        // a by-value argument gives each its own copy of the bytes
+        // (kernel_frame).
         let byval = self.cx.module.function(kernel).params.iter().any(|p| p.byval.is_some());
-        let template = if byval { None } else { self.kernel_frame(&mut state.memory, kernel, &args).pop() };
-        let group_ids = g.map(|v| self.cx.pool.constant(64, v as u128));
-        for flat in 0..count {
-            let l = NdRange::unflatten(flat, size);
-            let stack = match &template {
-                Some(frame) => vec![entry_frame_copy(frame)],
-                None => self.kernel_frame(&mut state.memory, kernel, &args),
-            };
-            let local = l.map(|v| self.cx.pool.constant(64, v as u128));
-            items.push(WorkItem::new(stack, local, group_ids));
+        if !byval && gpu.entry_frame.is_none() {
+            let args = gpu.args.clone();
+            let frame = self.kernel_frame(&mut state.memory, kernel, &args).pop();
+            device_mut(&mut state.gpu).entry_frame = frame.map(std::rc::Rc::new);
         }
-        let locals = gpu.local_objects.clone();
+        let gpu = device_mut(&mut state.gpu);
+        let template = gpu.entry_frame.clone();
+        let args = if template.is_none() { gpu.args.clone() } else { Vec::new() };
+        let group_ids = g.map(|v| self.cx.pool.constant(64, v as u128));
+        // The last group's work-items are reused: their stacks keep their
+        // allocation, so a group costs no allocation per work-item beyond
+        // its frame's registers.
+        let mut items = std::mem::take(&mut gpu.items);
+        items.truncate(count);
+        for flat in 0..count {
+            let l = NdRange::unflatten(flat as u64, size);
+            let mut stack = items.get_mut(flat).map(|old| std::mem::take(&mut old.stack)).unwrap_or_default();
+            stack.clear();
+            match &template {
+                Some(frame) => stack.push(entry_frame_copy(frame)),
+                None => stack.extend(self.kernel_frame(&mut state.memory, kernel, &args)),
+            }
+            let local = l.map(|v| self.cx.pool.constant(64, v as u128));
+            let item = WorkItem::new(stack, local, group_ids);
+            match items.get_mut(flat) {
+                Some(slot) => *slot = item,
+                None => items.push(item),
+            }
+        }
+        let gpu = device_mut(&mut state.gpu);
         gpu.items = items;
         gpu.current = 0;
         gpu.item_started = state.steps;
         gpu.group = group;
         // Each group's local memory starts uninitialised: arbitrary values
         // (given on first read), nothing carried over from the last group.
-        for obj in locals {
+        for &obj in &gpu.local_objects {
             state.memory.object_mut(obj).bytes.set_all_written(false);
         }
         // So does an unsized `__local` argument (kernel_memory.rs): what the
         // last group's work-items read or wrote there is forgotten, else
         // this group would read it back and miss paths a device can take.
-        let unsized_locals: Vec<_> = state
-            .memory
-            .objects()
-            .filter(|(_, o)| {
-                o.address_only && o.addr_space == crate::ir::LOCAL_SPACE && !(o.known.is_empty() && o.known_symbolic.is_empty())
-            })
-            .map(|(id, _)| id)
-            .collect();
-        for id in unsized_locals {
-            let o = state.memory.object_mut(id);
-            o.known.clear();
-            o.known_symbolic.clear();
+        let (scanned, unsized_locals) = &mut gpu.unsized_locals;
+        for (id, o) in state.memory.objects().skip(*scanned) {
+            *scanned += 1;
+            if o.address_only && o.addr_space == crate::ir::LOCAL_SPACE {
+                unsized_locals.push(id);
+            }
         }
-        let gpu = device_mut(&mut state.gpu);
+        for &id in unsized_locals.iter() {
+            let o = state.memory.object(id);
+            if !(o.known.is_empty() && o.known_symbolic.is_empty()) {
+                let o = state.memory.object_mut(id);
+                o.known.clear();
+                o.known_symbolic.clear();
+            }
+        }
         std::mem::swap(&mut state.stack, &mut gpu.items[0].stack);
         tracing::debug!(group, work_items = gpu.items.len(), state = state.id, "work-group started");
     }
@@ -395,7 +427,18 @@ impl<'m> Executor<'m> {
         let gpu = device_mut(&mut state.gpu);
         let cur = gpu.current;
         std::mem::swap(&mut state.stack, &mut gpu.items[cur].stack);
-        self.release_warp_meeting(state, cur);
+        // A warp meeting is completed by a lane arriving at it, or by one
+        // finishing while others of its warp wait there: none can be while
+        // no work-item of the launch has waited at a warp-level call (which
+        // always stops it here), and the walk over the warp is skipped.
+        match gpu.items[cur].status {
+            ItemStatus::AtWarp(_) => {
+                gpu.warp_calls = true;
+                self.release_warp_meeting(state, cur);
+            }
+            ItemStatus::Done { .. } if gpu.warp_calls => self.release_warp_meeting(state, cur),
+            _ => {}
+        }
         let gpu = device_mut(&mut state.gpu);
         let n = gpu.items.len();
         let next = if gpu.lockstep.is_some() {
