@@ -251,6 +251,12 @@ impl<'m> Executor<'m> {
             }
             _ => c.condition,
         };
+        // Why the solver left the race undecided, if it did: said in the
+        // finding and its `decided_by`, so that a race resting on a query
+        // that ran out of time or of Bitwuzla's CPU budget is told apart
+        // (the suite's result cache does not keep it: another machine may
+        // confirm it or rule it out).
+        let mut gave_up: Option<crate::solver::Unknown> = None;
         let witness = if self.cx.pool.as_const(condition) == Some(1) && !state.unconfirmed_path {
             self.current_model(state).map(Some)
         } else {
@@ -267,7 +273,10 @@ impl<'m> Executor<'m> {
                     budget.never.insert(condition);
                     None
                 }
-                Feasibility::Unknown(_) => Some(None),
+                Feasibility::Unknown(why) => {
+                    gave_up = Some(why);
+                    Some(None)
+                }
             }
         };
         let Some(witness) = witness else { return Decision::NoRace };
@@ -328,7 +337,13 @@ impl<'m> Executor<'m> {
         // Asking again at a later barrier of the path would not confirm a
         // race the solver could not decide (its query may take seconds).
         let undecided = witness.is_none();
-        self.report_race(state, &gpu.ndrange, log, a, b, &format!("{benign_note}{warp_note}"), witness, doubt, apart_from_summaries);
+        let undecided_note = match &gave_up {
+            Some(why) => format!("; not confirmed: the solver did not decide whether the two accesses can meet ({why})"),
+            None => String::new(),
+        };
+        let decided_by = gave_up.map(|why| crate::exec::checks::check_equal::undecided_by(why.kind));
+        let note = format!("{benign_note}{warp_note}{undecided_note}");
+        self.report_race(state, &gpu.ndrange, log, a, b, &note, witness, doubt, apart_from_summaries, decided_by);
         if undecided || self.log.was_confirmed(&line_key) {
             Decision::Race(Offered::SettledForPath)
         } else {
@@ -372,6 +387,7 @@ impl<'m> Executor<'m> {
         witness: Option<crate::expr::Assignment>,
         doubt: Option<String>,
         apart_from_summaries: bool,
+        decided_by: Option<crate::report::DecidedBy>,
     ) {
         let o = state.memory.object(a.object);
         let space = match (a.space == LOCAL_SPACE, self.cx.module.is_cuda()) {
@@ -422,7 +438,7 @@ impl<'m> Executor<'m> {
         if apart_from_summaries {
             s.abstracted = false;
         }
-        if let Some(f) = self.report(&s, FindingKind::Race, a.loc, msg, witness.as_ref(), None) {
+        if let Some(f) = self.report(&s, FindingKind::Race, a.loc, msg, witness.as_ref(), decided_by) {
             f.related = vec![related];
             f.race = Some(site);
             if witness.is_none() {
