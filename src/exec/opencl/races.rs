@@ -400,9 +400,22 @@ impl<'m> Executor<'m> {
             _ => "read-write",
         };
         let offset_of = |r: &AccessRecord| crate::expr::value_in(&self.cx.pool, r.offset, witness.as_ref()).map(|v| v as u64 as i64);
-        let element = match offset_of(a) {
-            Some(off) if !a.whole_object() => format!(" at {} (byte offset {off})", self.element_at(o, off, a.len)),
-            _ => match offset_of(b) {
+        // The element both accesses touch: where the later of the two
+        // starts, when the witness gives both and they overlap there (a
+        // block copy of two elements starts at one its neighbour's does
+        // not write). Else the first access's start, as before.
+        let shared = match (offset_of(a).filter(|_| !a.whole_object()), offset_of(b).filter(|_| !b.whole_object())) {
+            (Some(x), Some(y)) => {
+                let start = x.max(y);
+                let end = x.saturating_add(a.len as i64).min(y.saturating_add(b.len as i64));
+                (start < end).then(|| (start, (end - start) as u64))
+            }
+            _ => None,
+        };
+        let element = match (shared, offset_of(a)) {
+            (Some((off, len)), _) => format!(" at {} (byte offset {off})", self.element_at(o, off, len)),
+            (None, Some(off)) if !a.whole_object() => format!(" at {} (byte offset {off})", self.element_at(o, off, a.len)),
+            (None, _) => match offset_of(b) {
                 Some(off) if !b.whole_object() => format!(" at {} (byte offset {off})", self.element_at(o, off, b.len)),
                 _ => String::new(),
             },
