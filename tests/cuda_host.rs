@@ -559,3 +559,24 @@ fn a_wrong_address_mode_is_a_confirmed_mismatch() {
     assert_ne!(f["status"], "unconfirmed", "{json}");
     assert!(f["message"].as_str().unwrap_or("").contains("texels"), "{f}");
 }
+
+/// A mismatch resting on a texture read with linear filtering, which the
+/// model lets be any value, says so as its not-confirmed reason (it said
+/// "the result of an approximate operation (an estimate such as
+/// RCPPS/RSQRTPS ...)", which no such read is).
+#[test]
+fn a_mismatch_through_linear_filtering_names_the_texture_read() {
+    let json = report("texture_pitched_linear_filter");
+    assert_eq!(json["verdict"], "inconclusive", "{json}");
+    let f = json["findings"].as_array().and_then(|f| f.iter().find(|x| x["kind"] == "mismatch")).cloned().unwrap_or_default();
+    assert_eq!(f["status"], "unconfirmed", "{f}");
+    let message = f["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains(
+            "; not confirmed: it depends on a texture read with linear filtering (the hardware's 9-bit fixed-point interpolation \
+             weights are not modelled), which symcross models as any value of its type"
+        ),
+        "{message}"
+    );
+    assert!(!message.contains("approximate operation"), "{message}");
+}

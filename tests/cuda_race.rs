@@ -480,3 +480,33 @@ fn a_launch_from_device_code_is_named_as_not_modelled() {
     assert_eq!(report["findings"][0]["location"]["line"], 9, "{report}");
     assert_eq!(report["verdict"], "inconclusive", "{report}");
 }
+
+/// Neighbouring threads' two-element block copies share one element: the
+/// race names that element (dst[1], byte 16 of the copies of threads 0
+/// and 1), not the first element of the earlier copy, which only thread 0
+/// writes (it named dst[0]).
+#[test]
+fn an_overlapping_block_copy_race_names_the_shared_element() {
+    let (message, status) = finding_message("device_memcpy_overlapping_race", "race");
+    assert_eq!(status, "confirmed", "{message}");
+    assert!(message.starts_with("write-write race on global buffer `dst` at dst[1]"), "{message}");
+    assert!(message.contains("(byte offset 16)"), "{message}");
+}
+
+/// An out-of-bounds write inside the header's memcpy_async loop is the
+/// user's call's: reported at the call (line 11 of the fixture), not at
+/// the header's line, with no "called from" note naming the call again.
+#[test]
+fn an_out_of_bounds_inside_memcpy_async_is_reported_at_the_users_call() {
+    let report = report("memcpy_async_past_end", &[]);
+    let f = report["findings"]
+        .as_array()
+        .and_then(|fs| fs.iter().find(|f| f["kind"] == "out-of-bounds"))
+        .unwrap_or_else(|| panic!("no out-of-bounds finding: {report}"));
+    assert_eq!(f["status"], "confirmed", "{f}");
+    assert!(f["location"]["file"].as_str().unwrap_or("").ends_with("memcpy_async_past_end.cu"), "{f}");
+    assert_eq!(f["location"]["line"], 11, "{f}");
+    assert!(f["message"].as_str().unwrap_or("").contains("outside local object `tile` of 128 bytes"), "{f}");
+    let related = f["related"].as_array().cloned().unwrap_or_default();
+    assert!(related.iter().all(|r| r["location"]["line"] != 11), "{f}");
+}

@@ -159,3 +159,54 @@ fn joining_long_select_chains_is_not_recursion() {
     let joined = pool.concat(hi, lo);
     assert_eq!(pool.width(joined), 16);
 }
+
+/// The one bottom-up rebuild that `ExprPool::substitute` and the
+/// implied-guard rewrite (check/guarded_elements.rs) share is iterative: a
+/// million-deep chain is rebuilt under a substitution, and with the
+/// identity step it is `substitute`. Its step sees each node rebuilt over
+/// its children's images, so a rewrite of an inner node shows in the
+/// outer one's (the guard rewrite drops nested guards one by one).
+#[test]
+fn the_shared_bottom_up_rewrite_of_a_million_deep_chain() {
+    let mut pool = ExprPool::new();
+    let (e, y) = integer_chain(&mut pool, DEPTH);
+    let three = pool.constant(32, 3);
+    let mut replace = rustc_hash::FxHashMap::default();
+    replace.insert(y, three);
+    let substituted = pool.substitute(&[e], &replace);
+    let mut steps = 0usize;
+    let rewritten = pool.rewrite_bottom_up(&[e], replace, |_, rebuilt| {
+        steps += 1;
+        rebuilt
+    });
+    assert_eq!(substituted, rewritten);
+    assert_ne!(rewritten[0], e);
+    assert!(steps > DEPTH, "{steps}");
+
+    // ((x + y) * y) + y (as the builders shape it) with every sum
+    // replaced by its first operand: the walk agrees with a plain
+    // recursive rebuild that steps each node after rebuilding it, so an
+    // inner rewrite shows in the outer node the step sees.
+    let a = pool.new_array("s", 8);
+    let x = pool.input_word(a, 0, 32);
+    let y = pool.input_word(a, 4, 32);
+    let inner = pool.bin(BinOp::Add, x, y);
+    let product = pool.bin(BinOp::Mul, inner, y);
+    let outer = pool.bin(BinOp::Add, product, y);
+    fn first_of_sums(p: &mut ExprPool, id: ExprId) -> ExprId {
+        match &*p.get(id) {
+            symcross::expr::Expr::Bin(BinOp::Add, left, _) => *left,
+            _ => id,
+        }
+    }
+    fn reference(p: &mut ExprPool, id: ExprId) -> ExprId {
+        let kids = p.children(id);
+        let new_kids: Vec<ExprId> = kids.iter().map(|&k| reference(p, k)).collect();
+        let rebuilt = if new_kids[..] == kids[..] { id } else { p.rebuild(id, &new_kids) };
+        first_of_sums(p, rebuilt)
+    }
+    let want = reference(&mut pool, outer);
+    let got = pool.rewrite_bottom_up(&[outer], Default::default(), first_of_sums);
+    assert_eq!(got, vec![want]);
+    assert_ne!(want, outer);
+}

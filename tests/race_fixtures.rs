@@ -976,3 +976,25 @@ fn pair_mode_falls_back_to_enumeration_where_it_is_the_whole_launch() {
         }
     }
 }
+
+/// A race whose query the solver left undecided (here a work budget of 1
+/// unit, the same on every machine) says so and why, and is labelled as an
+/// undecided check is (`solver-unknown`), so the suite's result cache does
+/// not keep a race resting on a timeout or Bitwuzla's CPU budget. It was
+/// reported unconfirmed with no reason and no label.
+#[test]
+fn a_race_the_solver_left_undecided_says_why() {
+    let (run, json) = race_with("data_branch_guarded_writes_race", &["--local-size", "8", "--num-groups", "1", "--query-budget", "1"]);
+    assert_eq!(json["verdict"], "inconclusive", "{}", run.stdout);
+    let races: Vec<&serde_json::Value> = json["findings"].as_array().expect("findings").iter().filter(|f| f["kind"] == "race").collect();
+    assert!(!races.is_empty(), "{}", run.stdout);
+    for f in races {
+        assert_eq!((&f["status"], &f["decided_by"]), (&"unconfirmed".into(), &"solver-unknown".into()), "{f:#}");
+        let msg = f["message"].as_str().unwrap();
+        assert!(
+            msg.contains("; not confirmed: the solver did not decide whether the two accesses can meet (")
+                && msg.contains("the deciding budget of 1 work units (--query-budget) ran out"),
+            "{msg}"
+        );
+    }
+}

@@ -446,12 +446,19 @@ template <class T, enum cudaTextureReadMode M> __SYMCROSS_DI T tex3D(texture<T, 
  * type, afresh at each fetch, as a texture reference does, and a finding
  * resting on it is not confirmed (src/exec/opencl/cuda_texture_objects.rs). */
 template <class T> __device__ T __symcross_texture_object_fetch(cudaTextureObject_t t, int i);
+/* Any value of its type, for a read of an object the model made that the
+ * model does not follow; `why` says which, for the messages of findings
+ * resting on it (src/exec/opencl/cuda_textures.rs, UNFOLLOWED_READS):
+ * 1 linear filtering, 2 cudaReadModeNormalizedFloat, 3 an element type
+ * whose size is not the channel format's, 4 a coordinate not followed,
+ * 5 a border colour other than zero, 6 a level-of-detail read. */
+template <class T> __device__ T __symcross_texture_unfollowed(cudaTextureObject_t t, int why);
 template <class T> __SYMCROSS_DI T tex1Dfetch(cudaTextureObject_t t, int i) { return __symcross_texture_object_fetch<T>(t, i); }
 template <class T> __SYMCROSS_DI T __symcross_texture_read(cudaTextureObject_t t, float x, float y, float z, int dims);
 template <class T> __SYMCROSS_DI T tex1D(cudaTextureObject_t t, float x) { return __symcross_texture_read<T>(t, x, 0.0f, 0.0f, 1); }
 template <class T> __SYMCROSS_DI T tex2D(cudaTextureObject_t t, float x, float y) { return __symcross_texture_read<T>(t, x, y, 0.0f, 2); }
 template <class T> __SYMCROSS_DI T tex3D(cudaTextureObject_t t, float x, float y, float z) { return __symcross_texture_read<T>(t, x, y, z, 3); }
-template <class T> __SYMCROSS_DI T tex2DLod(cudaTextureObject_t t, float, float, float) { return __symcross_texture_fetch<T>(t); }
+template <class T> __SYMCROSS_DI T tex2DLod(cudaTextureObject_t t, float, float, float) { return __symcross_texture_unfollowed<T>(t, 6); }
 template <class T> __SYMCROSS_DI void tex1Dfetch(T *r, cudaTextureObject_t t, int i) { *r = __symcross_texture_object_fetch<T>(t, i); }
 template <class T> __SYMCROSS_DI void tex2D(T *r, cudaTextureObject_t t, float x, float y) { *r = __symcross_texture_read<T>(t, x, y, 0.0f, 2); }
 
@@ -597,18 +604,24 @@ __SYMCROSS_DI int __symcross_texel(float x, long long n, int mode, int normalize
 template <class T> __SYMCROSS_DI T __symcross_texture_read(cudaTextureObject_t t, float x, float y, float z, int dims) {
     const __symcross_image *d = (const __symcross_image *)__symcross_cuda_descriptor(t, __SYMCROSS_IMAGE_TEXTURE_TAG,
                                                                                      sizeof(__symcross_image));
-    if (!d || d->filter != 0 || d->read_mode != 0 || sizeof(T) != d->element)
+    if (!d)
         return __symcross_texture_fetch<T>(t);
+    if (d->filter != 0)
+        return __symcross_texture_unfollowed<T>(t, 1);
+    if (d->read_mode != 0)
+        return __symcross_texture_unfollowed<T>(t, 2);
+    if (sizeof(T) != d->element)
+        return __symcross_texture_unfollowed<T>(t, 3);
     long long i = 0, j = 0, k = 0, rows = d->height ? (long long)d->height : 1;
     long long slices = d->depth ? (long long)d->depth : 1;
     int in_x = __symcross_texel(x, (long long)d->width, d->address[0], d->normalized, &i);
     int in_y = dims >= 2 ? __symcross_texel(y, rows, d->address[1], d->normalized, &j) : 1;
     int in_z = dims == 3 ? __symcross_texel(z, slices, d->address[2], d->normalized, &k) : 1;
     if (in_x < 0 || in_y < 0 || in_z < 0)
-        return __symcross_texture_fetch<T>(t);
+        return __symcross_texture_unfollowed<T>(t, 4);
     if (!in_x || !in_y || !in_z) {
         if (d->border[0] != 0.0f || d->border[1] != 0.0f || d->border[2] != 0.0f || d->border[3] != 0.0f)
-            return __symcross_texture_fetch<T>(t);
+            return __symcross_texture_unfollowed<T>(t, 5);
         return T();
     }
     return *(const T *)(d->data + (k * rows + j) * (long long)d->pitch + i * (long long)d->element);

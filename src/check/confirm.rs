@@ -93,6 +93,38 @@ pub fn path_runs_through_approximation(pool: &ExprPool, path: &[ExprId], witness
 /// of each select that the witness takes is followed: RCPPS of a zero is
 /// exactly an infinity, whatever its estimate elsewhere would be.
 fn approximate_under(pool: &ExprPool, roots: &[ExprId], witness: Option<&Assignment>, registered_only: bool) -> Option<String> {
+    Some(match open_value_under(pool, roots, witness, registered_only)? {
+        OpenValue::Contraction => CONTRACTION.to_string(),
+        OpenValue::Fresh(_) => APPROXIMATE_RESULT.to_string(),
+        OpenValue::Uninterpreted(function) => format!("the uninterpreted function `{function}`"),
+    })
+}
+
+/// A value whose result the model leaves open.
+enum OpenValue {
+    /// A contraction choice (`choice ? fma : split`).
+    Contraction,
+    /// A fresh value: an approximate result, or (unless `registered_only`)
+    /// any other, such as a texture read the model does not follow.
+    Fresh(u32),
+    /// An uninterpreted function's result.
+    Uninterpreted(String),
+}
+
+/// The fresh value a difference of `roots` under `witness` runs through,
+/// when it is the first open value found there (the one
+/// [`unconfirmed_because`] names as an approximate operation's result),
+/// so a layer that knows what the value stands for can say so.
+pub fn fresh_value_named(pool: &ExprPool, roots: &[ExprId], witness: &Assignment) -> Option<u32> {
+    match open_value_under(pool, roots, Some(witness), false)? {
+        OpenValue::Fresh(id) => Some(id),
+        _ => None,
+    }
+}
+
+/// The first open value below `roots`, in the order both callers above
+/// name it.
+fn open_value_under(pool: &ExprPool, roots: &[ExprId], witness: Option<&Assignment>, registered_only: bool) -> Option<OpenValue> {
     let values = witness.map(|w| super::libm_model::evaluate_with_host_libm(pool, roots, w));
     let mut seen = rustc_hash::FxHashSet::default();
     let mut stack: Vec<ExprId> = roots.to_vec();
@@ -107,14 +139,14 @@ fn approximate_under(pool: &ExprPool, roots: &[ExprId], witness: Option<&Assignm
                     && matches!(&*pool.get(*c), Expr::Fresh { width: 1, .. })
                     && matches!(&*pool.get(*t), Expr::Fma(..)) =>
             {
-                return Some(CONTRACTION.to_string())
+                return Some(OpenValue::Contraction)
             }
             Expr::Ite(c, t, f) if values.as_ref().is_some_and(|v| v.contains_key(c)) => {
                 let taken = if values.as_ref().map(|v| v[c]) != Some(0) { *t } else { *f };
                 stack.extend([*c, taken]);
             }
-            Expr::Fresh { id, .. } if !registered_only || pool.is_approximation(*id) => return Some(APPROXIMATE_RESULT.to_string()),
-            Expr::Apply(app) if !registered_only => return Some(format!("the uninterpreted function `{}`", app.function)),
+            Expr::Fresh { id, .. } if !registered_only || pool.is_approximation(*id) => return Some(OpenValue::Fresh(*id)),
+            Expr::Apply(app) if !registered_only => return Some(OpenValue::Uninterpreted(app.function.to_string())),
             _ => stack.extend(pool.children(e)),
         }
     }

@@ -102,63 +102,47 @@ pub(super) fn drop_implied_guards(
     asked: &mut u32,
     known: &mut GuardAnswers,
 ) -> Vec<ExprId> {
-    let mut done: FxHashMap<ExprId, ExprId> = FxHashMap::default();
     let known = known.on(path);
-    let mut stack: Vec<(ExprId, bool)> = roots.iter().map(|&r| (r, false)).collect();
-    while let Some((id, expanded)) = stack.pop() {
-        if done.contains_key(&id) {
-            continue;
-        }
-        let kids = pool.children(id);
-        if !expanded {
-            stack.push((id, true));
-            stack.extend(kids.into_iter().filter(|k| !done.contains_key(k)).map(|k| (k, false)));
-            continue;
-        }
-        let new_kids: Vec<ExprId> = kids.iter().map(|k| done[k]).collect();
-        let mut new = if new_kids[..] == kids[..] { id } else { pool.rebuild(id, &new_kids) };
-        if let Some((g, t, z)) = as_select(pool, new) {
-            if let Some((h, inner_then, inner_else)) = as_select(pool, t) {
-                // The inner select leaves `z` when `h` fails (or, written
-                // the other way round, when it holds): `leaves` is the
-                // condition under which it does not.
-                let leaves = if inner_else == z {
-                    Some(h)
-                } else if inner_then == z {
-                    Some(pool.not(h))
-                } else {
-                    None
-                };
-                if let Some(h) = leaves.filter(|_| pool.as_const(g).is_none()) {
-                    let holds = match known.implied.get(&(g, h)) {
-                        Some(&answer) => {
-                            known.reused += 1;
-                            answer
-                        }
-                        None if *asked < IMPLICATIONS_PER_CHECK && !backend.stop_requested() => {
-                            *asked += 1;
-                            let not_g = pool.not(g);
-                            let escape = pool.and(h, not_g);
-                            let answer = backend.check_budgeted(pool, path, escape, IMPLICATION_BUDGET);
-                            let proved = matches!(answer, Feasibility::Unsat);
-                            // A question cut short by a signal or the
-                            // deadline is not an answer to keep.
-                            if proved || !backend.stop_requested() {
-                                known.implied.insert((g, h), proved);
-                            }
-                            proved
-                        }
-                        None => false,
-                    };
-                    if holds {
-                        new = t;
-                    }
-                }
+    pool.rewrite_bottom_up(roots, FxHashMap::default(), |pool, new| {
+        let Some((g, t, z)) = as_select(pool, new) else { return new };
+        let Some((h, inner_then, inner_else)) = as_select(pool, t) else { return new };
+        // The inner select leaves `z` when `h` fails (or, written the
+        // other way round, when it holds): `leaves` is the condition under
+        // which it does not.
+        let leaves = if inner_else == z {
+            Some(h)
+        } else if inner_then == z {
+            Some(pool.not(h))
+        } else {
+            None
+        };
+        let Some(h) = leaves.filter(|_| pool.as_const(g).is_none()) else { return new };
+        let holds = match known.implied.get(&(g, h)) {
+            Some(&answer) => {
+                known.reused += 1;
+                answer
             }
+            None if *asked < IMPLICATIONS_PER_CHECK && !backend.stop_requested() => {
+                *asked += 1;
+                let not_g = pool.not(g);
+                let escape = pool.and(h, not_g);
+                let answer = backend.check_budgeted(pool, path, escape, IMPLICATION_BUDGET);
+                let proved = matches!(answer, Feasibility::Unsat);
+                // A question cut short by a signal or the deadline is not
+                // an answer to keep.
+                if proved || !backend.stop_requested() {
+                    known.implied.insert((g, h), proved);
+                }
+                proved
+            }
+            None => false,
+        };
+        if holds {
+            t
+        } else {
+            new
         }
-        done.insert(id, new);
-    }
-    roots.iter().map(|r| done[r]).collect()
+    })
 }
 
 /// `roots` with each select condition of `wide` that reads more than

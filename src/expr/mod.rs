@@ -775,7 +775,21 @@ impl ExprPool {
     /// `roots` with every node of `replace` replaced by its image, the
     /// nodes above them rebuilt (iterative, as `operands_first`).
     pub fn substitute(&mut self, roots: &[ExprId], replace: &FxHashMap<ExprId, ExprId>) -> Vec<ExprId> {
-        let mut done: FxHashMap<ExprId, ExprId> = replace.clone();
+        self.rewrite_bottom_up(roots, replace.clone(), |_, rebuilt| rebuilt)
+    }
+
+    /// `roots` rebuilt bottom-up: a node in `done` becomes its image there;
+    /// any other node is rebuilt over its children's images and then given
+    /// to `step`, whose answer is its image. One walk (iterative, as
+    /// `operands_first`) serves plain substitution (`step` the identity)
+    /// and rewrites that look at each rebuilt node, so they visit the
+    /// nodes in the same order and never repeat the rebuild.
+    pub fn rewrite_bottom_up(
+        &mut self,
+        roots: &[ExprId],
+        mut done: FxHashMap<ExprId, ExprId>,
+        mut step: impl FnMut(&mut ExprPool, ExprId) -> ExprId,
+    ) -> Vec<ExprId> {
         let mut stack: Vec<(ExprId, bool)> = roots.iter().map(|&r| (r, false)).collect();
         while let Some((id, expanded)) = stack.pop() {
             if done.contains_key(&id) {
@@ -788,7 +802,8 @@ impl ExprPool {
                 continue;
             }
             let new_kids: Vec<ExprId> = kids.iter().map(|k| done[k]).collect();
-            let new = if new_kids[..] == kids[..] { id } else { self.rebuild(id, &new_kids) };
+            let rebuilt = if new_kids[..] == kids[..] { id } else { self.rebuild(id, &new_kids) };
+            let new = step(self, rebuilt);
             done.insert(id, new);
         }
         roots.iter().map(|r| done[r]).collect()

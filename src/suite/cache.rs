@@ -8,9 +8,10 @@
 //! choose tools. Reports are kept as `results/KEY.json` under the cache
 //! directory of the runtime model (`$SYMCROSS_CACHE_DIR`, ...).
 //!
-//! Reports that depend on the machine's speed are not kept: those stopped
-//! by the time limit and those with a finding left unconfirmed by a solver
-//! timeout.
+//! Reports that depend on the machine are not kept: those stopped by the
+//! time limit and those with a finding the solver left undecided (a
+//! timeout, Bitwuzla's CPU stand-in for the work budget, the memory
+//! ceiling, a solver failure), races included.
 
 use super::manifest::Entry;
 use crate::frontend::Digest;
@@ -90,8 +91,12 @@ fn add_tree(d: &mut Digest, root: &Path) {
 
 /// Whether a report may be reused: it does not depend on the machine's speed.
 /// A finding the solver left undecided for another reason than time is not
-/// reused either: the memory ceiling or a solver process failing depends
-/// on the machine too.
+/// reused either: Bitwuzla's CPU stand-in for the work budget
+/// (`UnknownKind::CpuBudget`), the memory ceiling or a solver process
+/// failing depends on the machine too. Every such finding is labelled
+/// `solver-unknown` (check_equal.rs `undecided_by`), so one test covers
+/// them; a deterministic Z3 budget run-out is labelled so too and not
+/// kept either, which costs a rerun, never a wrong answer.
 pub fn reusable(report: &Report) -> bool {
     report.limit != Some(crate::report::Limit::Time)
         && !report.findings.iter().any(|f| matches!(f.decided_by, Some(DecidedBy::Timeout | DecidedBy::SolverUnknown)))
@@ -113,5 +118,34 @@ pub fn store(key: &str, report: &Report) {
     let tmp = dir.join(format!("{key}.{}.tmp", std::process::id()));
     if std::fs::write(&tmp, report.to_json()).is_ok() {
         let _ = std::fs::rename(&tmp, dir.join(format!("{key}.json")));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{Finding, FindingKind, Location, RunStats, Status};
+
+    fn report_with(kind: FindingKind, decided_by: Option<DecidedBy>) -> Report {
+        let location = Location { file: "k.cu".into(), line: 3, column: 1 };
+        let finding = Finding { decided_by, ..Finding::new(kind, Status::Unconfirmed, "undecided".into(), location) };
+        Report::new("k.cu".into(), vec![], vec![finding], RunStats::default(), None, None)
+    }
+
+    #[test]
+    fn a_finding_left_undecided_by_the_solver_is_not_kept() {
+        // A mismatch or a race the solver left undecided by Bitwuzla's CPU
+        // stand-in budget is labelled solver-unknown, as any unknown that
+        // is not a timeout (check_equal.rs tests `undecided_by`); a
+        // timeout is labelled timeout.
+        for kind in [FindingKind::Mismatch, FindingKind::Race] {
+            for by in [DecidedBy::SolverUnknown, DecidedBy::Timeout] {
+                assert!(!reusable(&report_with(kind, Some(by))), "{kind:?} {by:?}");
+            }
+        }
+        // A race confirmed by the solver (or one with no solver question)
+        // depends on nothing of the machine.
+        assert!(reusable(&report_with(FindingKind::Race, Some(DecidedBy::BitPrecise))));
+        assert!(reusable(&report_with(FindingKind::Race, None)));
     }
 }

@@ -179,7 +179,12 @@ impl<'m> Executor<'m> {
             format!("{what}: element {} of {count} can differ ({} of {count} elements can)", first.index, indices.len())
         };
         if let Some(why) = &first.why {
-            msg.push_str(&format!("; not confirmed: {why}"));
+            let texture = first.witness.as_ref().filter(|_| why.contains(crate::check::confirm::APPROXIMATE_RESULT)).and_then(|w| {
+                let mut roots = vec![first.left, first.right];
+                roots.extend_from_slice(&state.path);
+                self.texture_read_through(&roots, w)
+            });
+            msg.push_str(&format!("; not confirmed: {}", texture.as_deref().unwrap_or(why)));
         }
         let decided_by = match (first.confirmed_by, first.witness.is_some(), first.gave_up) {
             (Some(by), _, _) => by,

@@ -28,6 +28,16 @@ impl<'m> Executor<'m> {
     ) -> Option<&mut Finding> {
         // Before the de-duplication: every faulting path counts.
         self.keep_faulted_path(state, kind);
+        // A finding inside a function of a CUDA model header (the loop of
+        // cooperative groups' memcpy_async) is the user's call's: reported
+        // there, as its races are, not at the header's line.
+        let (loc, header_frames) = match self.cx.module.is_cuda() {
+            true => {
+                let (site, user_frame) = self.user_call_frame(state, loc);
+                (site, state.stack.len().saturating_sub(1) - user_frame)
+            }
+            false => (loc, 0),
+        };
         // A finding of a key already reported is dropped, except that a
         // confirmed race takes the place of an unconfirmed one at its line
         // (`replacing`): a race is reported once per line, and the first
@@ -122,6 +132,7 @@ impl<'m> Executor<'m> {
             .rev()
             .skip(1)
             .zip(state.stack.iter().rev())
+            .skip(header_frames)
             .map(|(caller, callee)| Related {
                 message: format!("called from {}", self.cx.module.function(caller.func).name),
                 location: self.cx.location(callee.call_loc),

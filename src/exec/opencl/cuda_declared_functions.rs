@@ -94,10 +94,8 @@ impl<'m> Executor<'m> {
             _ => false,
         });
         name.map(|f| {
-            if f == crate::exec::opencl::cuda_textures::FETCHED_VALUE {
-                return "; not confirmed: it depends on a value read from a texture, which symcross lets be any value (the host binds \
-                        the texture's memory); two reads of one element may differ in the witness where a device's could not"
-                    .to_string();
+            if let Some(why) = crate::exec::opencl::cuda_textures::texture_read_reason(&f) {
+                return format!("; not confirmed: {why}");
             }
             format!(
                 "; not confirmed: it depends on the result of `{f}`, a function declared without a body, which symcross lets return any \

@@ -256,6 +256,11 @@ impl<'m> Executor<'m> {
     /// clEnqueueNDRangeKernel): the kernel's lines alone do not say which
     /// launch, with which sizes, they were measured under.
     fn absorb(&mut self, nested: &mut Executor, launch: Loc) {
+        // What the kernel's open values stand for (texture reads, results
+        // of functions declared without a body) holds on the host too:
+        // they are fresh values of the one traded pool, so a host finding
+        // resting on one says what it is and stays unconfirmed.
+        self.declared_results.extend(nested.declared_results.drain());
         for mut f in std::mem::take(&mut nested.log.findings) {
             if f.kind.is_performance() {
                 let at = launch;

@@ -251,6 +251,12 @@ impl<'m> Executor<'m> {
             }
             _ => c.condition,
         };
+        // Why the solver left the race undecided, if it did: said in the
+        // finding and its `decided_by`, so that a race resting on a query
+        // that ran out of time or of Bitwuzla's CPU budget is told apart
+        // (the suite's result cache does not keep it: another machine may
+        // confirm it or rule it out).
+        let mut gave_up: Option<crate::solver::Unknown> = None;
         let witness = if self.cx.pool.as_const(condition) == Some(1) && !state.unconfirmed_path {
             self.current_model(state).map(Some)
         } else {
@@ -267,7 +273,10 @@ impl<'m> Executor<'m> {
                     budget.never.insert(condition);
                     None
                 }
-                Feasibility::Unknown(_) => Some(None),
+                Feasibility::Unknown(why) => {
+                    gave_up = Some(why);
+                    Some(None)
+                }
             }
         };
         let Some(witness) = witness else { return Decision::NoRace };
@@ -328,7 +337,13 @@ impl<'m> Executor<'m> {
         // Asking again at a later barrier of the path would not confirm a
         // race the solver could not decide (its query may take seconds).
         let undecided = witness.is_none();
-        self.report_race(state, &gpu.ndrange, log, a, b, &format!("{benign_note}{warp_note}"), witness, doubt, apart_from_summaries);
+        let undecided_note = match &gave_up {
+            Some(why) => format!("; not confirmed: the solver did not decide whether the two accesses can meet ({why})"),
+            None => String::new(),
+        };
+        let decided_by = gave_up.map(|why| crate::exec::checks::check_equal::undecided_by(why.kind));
+        let note = format!("{benign_note}{warp_note}{undecided_note}");
+        self.report_race(state, &gpu.ndrange, log, a, b, &note, witness, doubt, apart_from_summaries, decided_by);
         if undecided || self.log.was_confirmed(&line_key) {
             Decision::Race(Offered::SettledForPath)
         } else {
@@ -372,6 +387,7 @@ impl<'m> Executor<'m> {
         witness: Option<crate::expr::Assignment>,
         doubt: Option<String>,
         apart_from_summaries: bool,
+        decided_by: Option<crate::report::DecidedBy>,
     ) {
         let o = state.memory.object(a.object);
         let space = match (a.space == LOCAL_SPACE, self.cx.module.is_cuda()) {
@@ -384,9 +400,22 @@ impl<'m> Executor<'m> {
             _ => "read-write",
         };
         let offset_of = |r: &AccessRecord| crate::expr::value_in(&self.cx.pool, r.offset, witness.as_ref()).map(|v| v as u64 as i64);
-        let element = match offset_of(a) {
-            Some(off) if !a.whole_object() => format!(" at {} (byte offset {off})", self.element_at(o, off, a.len)),
-            _ => match offset_of(b) {
+        // The element both accesses touch: where the later of the two
+        // starts, when the witness gives both and they overlap there (a
+        // block copy of two elements starts at one its neighbour's does
+        // not write). Else the first access's start, as before.
+        let shared = match (offset_of(a).filter(|_| !a.whole_object()), offset_of(b).filter(|_| !b.whole_object())) {
+            (Some(x), Some(y)) => {
+                let start = x.max(y);
+                let end = x.saturating_add(a.len as i64).min(y.saturating_add(b.len as i64));
+                (start < end).then(|| (start, (end - start) as u64))
+            }
+            _ => None,
+        };
+        let element = match (shared, offset_of(a)) {
+            (Some((off, len)), _) => format!(" at {} (byte offset {off})", self.element_at(o, off, len)),
+            (None, Some(off)) if !a.whole_object() => format!(" at {} (byte offset {off})", self.element_at(o, off, a.len)),
+            (None, _) => match offset_of(b) {
                 Some(off) if !b.whole_object() => format!(" at {} (byte offset {off})", self.element_at(o, off, b.len)),
                 _ => String::new(),
             },
@@ -422,7 +451,7 @@ impl<'m> Executor<'m> {
         if apart_from_summaries {
             s.abstracted = false;
         }
-        if let Some(f) = self.report(&s, FindingKind::Race, a.loc, msg, witness.as_ref(), None) {
+        if let Some(f) = self.report(&s, FindingKind::Race, a.loc, msg, witness.as_ref(), decided_by) {
             f.related = vec![related];
             f.race = Some(site);
             if witness.is_none() {
