@@ -76,10 +76,16 @@ impl<'m> Executor<'m> {
     /// of a CUDA model header (cuRAND's draws, cl-runtime-model/cuda/),
     /// the user's call that led there.
     fn user_site(&self, stack: &[crate::exec::engine::state::Frame], loc: Loc) -> Loc {
+        // Called on every access an OpenCL work-item makes, where no
+        // header of the CUDA model can be on the stack: the file-name
+        // search is kept for CUDA modules, and after the cheap test.
+        if !self.cx.module.is_cuda() {
+            return loc;
+        }
         let in_header = |l: Loc| self.cx.module.file_name(l).contains("cl-runtime-model/cuda/");
         let mut site = loc;
         for frame in stack.iter().rev() {
-            if !in_header(self.cx.module.function(frame.func).loc) || frame.call_loc.line == 0 {
+            if frame.call_loc.line == 0 || !in_header(self.cx.module.function(frame.func).loc) {
                 break;
             }
             site = frame.call_loc;
