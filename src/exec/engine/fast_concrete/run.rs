@@ -1152,11 +1152,7 @@ impl<'m> Executor<'m> {
                     let w = t.scalar_bits();
                     match x.as_word_const(w).filter(|_| w <= 64 && w.div_ceil(8) == *len) {
                         // A number's bytes, little-endian, as layout.rs lays them out.
-                        Some(v) => {
-                            let bytes: smallvec::SmallVec<[Option<ExprId>; 8]> =
-                                (0..*len).map(|k| Some(ExprId::byte_const((v >> (8 * k)) as u8))).collect();
-                            memory.object_mut(obj).bytes.write(pool, off, &bytes);
-                        }
+                        Some(v) => memory.object_mut(obj).bytes.write_number(pool, off, *len as usize, v),
                         None => {
                             let bytes = crate::memory::layout::value_to_bytes(pool, t, std::slice::from_ref(&x));
                             memory.object_mut(obj).bytes.write(pool, off, &bytes);
