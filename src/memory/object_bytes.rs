@@ -102,6 +102,20 @@ impl Page {
         }
     }
 
+    /// `mark_written` for a store of a few bytes (`from < to`): bits of
+    /// one word set in place, short of the page's end (where the page may
+    /// become all written).
+    #[inline]
+    fn mark_stored(&mut self, from: usize, to: usize, len: usize) {
+        match &mut self.written {
+            Written::All => {}
+            Written::Some(bits) if to < len && from / 64 == (to - 1) / 64 => {
+                bits[from / 64] |= (!0u64 >> (64 - (to - from))) << (from % 64);
+            }
+            _ => self.mark_written(from, to, len),
+        }
+    }
+
     /// Makes the bytes storable one by one: as `u8`s when `constants_only`
     /// and the page allows it, else as expressions.
     fn make_writable(&mut self, pool: &mut ExprPool, len: usize, constants_only: bool) {
@@ -672,7 +686,28 @@ impl ObjectBytes {
         let from = (off % PAGE_BYTES) as usize;
         if from + bytes.len() <= PAGE {
             // Within one page (every scalar access but a few): no page walk.
-            return self.write_in_page((off / PAGE_BYTES) as usize, from, bytes, pool);
+            let i = (off / PAGE_BYTES) as usize;
+            // Constants into a page of constants held alone, with nothing
+            // pending (a concrete store): straight into its bytes, as
+            // `write_in_page` would put them.
+            if !bytes.is_empty()
+                && self.log.is_empty()
+                && self.initial.is_empty()
+                && bytes.iter().all(|b| b.is_some_and(|b| b.as_byte_const().is_some()))
+            {
+                let len = self.page_len(i);
+                if let Some(p) = self.own_concrete_page(i) {
+                    if let Data::Concrete(v) = &mut p.data {
+                        for (d, b) in v[from..from + bytes.len()].iter_mut().zip(bytes) {
+                            *d = b.and_then(|b| b.as_byte_const()).unwrap_or(0);
+                        }
+                    }
+                    p.mark_stored(from, from + bytes.len(), len);
+                    self.pages_changed();
+                    return;
+                }
+            }
+            return self.write_in_page(i, from, bytes, pool);
         }
         Self::for_pages(off, bytes.len() as u64, |i, from, to, at| self.write_in_page(i, from, &bytes[at..at + (to - from)], pool));
     }
@@ -691,20 +726,28 @@ impl ObjectBytes {
         let i = (off / PAGE_BYTES) as usize;
         if (1..=8).contains(&len) && to <= PAGE && self.log.is_empty() && self.initial.is_empty() {
             let page_len = self.page_len(i);
-            if let Some(p) = self.pages.get_mut(i).and_then(|p| p.as_mut()).and_then(Rc::get_mut) {
+            if let Some(p) = self.own_concrete_page(i) {
                 if let Data::Concrete(bytes) = &mut p.data {
-                    bytes[from..to].copy_from_slice(&v.to_le_bytes()[..len]);
-                    if p.written != Written::All {
-                        p.mark_written(from, to, page_len);
+                    for (k, b) in bytes[from..to].iter_mut().enumerate() {
+                        *b = (v >> (8 * k)) as u8;
                     }
-                    self.pages_changed();
-                    return;
                 }
+                p.mark_stored(from, to, page_len);
+                self.pages_changed();
+                return;
             }
         }
         let bytes: smallvec::SmallVec<[Option<ExprId>; 8]> =
             (0..len).map(|k| Some(ExprId::byte_const(v.checked_shr(8 * k as u32).unwrap_or(0) as u8))).collect();
         self.write(pool, off, &bytes);
+    }
+
+    /// Page `i` when it holds constant bytes and no other object or state
+    /// shares it: a store of constants changes it in place.
+    #[inline]
+    fn own_concrete_page(&mut self, i: usize) -> Option<&mut Page> {
+        let p = Rc::get_mut(self.pages.get_mut(i)?.as_mut()?)?;
+        matches!(p.data, Data::Concrete(_)).then_some(p)
     }
 
     /// Writes `chunk` at `from` in page `i`.
@@ -1110,6 +1153,8 @@ mod tests {
         let zero = pool.constant(8, 0);
         let mut by_number = ObjectBytes::new(3 * PAGE_BYTES, zero);
         let mut by_bytes = by_number.clone();
+        // The general page write, without the shortcut `write` takes.
+        let mut by_pages = by_number.clone();
         let le = |v: u64, len: usize| -> Vec<Option<ExprId>> { (0..len).map(|k| Some(ExprId::byte_const((v >> (8 * k)) as u8))).collect() };
         let mut writes = vec![
             (8u64, 4usize, 0x1122_3344u64),
@@ -1123,8 +1168,13 @@ mod tests {
         for &(off, len, v) in &writes {
             by_number.write_number(&mut pool, off, len, v);
             by_bytes.write(&mut pool, off, &le(v, len));
+            let bytes = le(v, len);
+            ObjectBytes::for_pages(off, len as u64, |i, from, to, at| {
+                by_pages.write_in_page(i, from, &bytes[at..at + (to - from)], &mut pool)
+            });
         }
-        assert!(by_number == by_bytes);
+        assert!(by_number == by_bytes && by_number == by_pages);
+        assert_eq!(by_number.count_unwritten(0, 3 * PAGE_BYTES), by_pages.count_unwritten(0, 3 * PAGE_BYTES));
         assert_eq!(read(&by_number, &mut pool, 8, 8), vec![0x44, 0x33, 0xcd, 0xab, 0xef, 0xbe, 0xad, 0xde]);
         assert!(by_number.all_written(8, 8) && !by_number.is_written(7) && !by_number.is_written(16));
         assert!(matches!(by_number.pages[2].as_deref(), Some(Page { written: Written::All, .. })));
