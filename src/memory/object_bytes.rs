@@ -719,10 +719,7 @@ impl ObjectBytes {
     /// and no write at a symbolic offset waits (a concrete program's store),
     /// the numbers go straight into the page's bytes, with no handle per
     /// byte; anything else goes through `write`.
-    // Not inlined: in the fast tier's dispatch loop its body changed the
-    // code of the whole loop (+1% instructions on bench/concrete_loop.c,
-    // which stores nothing in its hot loop).
-    #[inline(never)]
+    #[inline]
     pub fn write_number(&mut self, pool: &mut ExprPool, off: u64, len: usize, v: u64) {
         let from = (off % PAGE_BYTES) as usize;
         let to = from + len;
