@@ -574,6 +574,14 @@ impl ExprPool {
 
     /// A binary float operation in format `f` on two values of its width.
     pub fn fbin(&mut self, op: FBinOp, f: FpFormat, a: ExprId, b: ExprId) -> ExprId {
+        // Two floats carried in their handles (a concrete program's): the
+        // sum, difference, product or quotient straight from the bits, when
+        // it is no NaN (the NaN models differ only there).
+        if let (FpFormat::Single, Some(x), Some(y)) = (f, a.as_word_const(32), b.as_word_const(32)) {
+            if let Some(r) = fold_single_arith(op, x as u32, y as u32) {
+                return ExprId::float_const(r);
+            }
+        }
         if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
             return self.constant(f.width(), fold_fbin_in(self.nan, op, f, x, y));
         }
@@ -649,6 +657,9 @@ impl ExprPool {
         if set == Outcomes::ALL {
             return self.bool_const(true);
         }
+        if let (FpFormat::Single, Some(x), Some(y)) = (f, a.as_word_const(32), b.as_word_const(32)) {
+            return self.bool_const(fold_fcmp_single(set, x as u32, y as u32));
+        }
         if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
             return self.bool_const(fold_fcmp(set, f, x, y));
         }
@@ -686,6 +697,12 @@ impl ExprPool {
 
     /// Integer to float in format `to`, rounded to nearest-even.
     pub fn int_to_fp(&mut self, signed: bool, to: FpFormat, value: ExprId) -> ExprId {
+        // A 32-bit integer carried in its handle to a float: the common
+        // `(float)i` of a concrete loop, without the general fold's widths.
+        if let (FpFormat::Single, Some(x)) = (to, value.as_word_const(32)) {
+            let v = if signed { x as u32 as i32 as f32 } else { x as u32 as f32 };
+            return ExprId::float_const(v.to_bits());
+        }
         if let Some(x) = self.as_const(value) {
             let w = self.width(value);
             return self.constant(to.width(), fold_int_to_fp(signed, to, w, x));

@@ -152,8 +152,40 @@ fn min_num(a: f64, b: f64, is_min: bool) -> f64 {
     }
 }
 
+/// `+ - * /` of two single-precision floats given by their bits, when the
+/// result is no NaN: then `fold_fbin_in` gives these bits in every NaN
+/// model. None for a NaN result and for the other operations.
+#[inline]
+pub fn fold_single_arith(op: FBinOp, a: u32, b: u32) -> Option<u32> {
+    let (x, y) = (f32::from_bits(a), f32::from_bits(b));
+    let r = match op {
+        FBinOp::Add => x + y,
+        FBinOp::Sub => x - y,
+        FBinOp::Mul => x * y,
+        FBinOp::Div => x / y,
+        _ => return None,
+    };
+    (!r.is_nan()).then_some(r.to_bits())
+}
+
+/// `fold_fcmp` of two single-precision floats given by their bits.
+#[inline]
+pub fn fold_fcmp_single(set: Outcomes, a: u32, b: u32) -> bool {
+    let (x, y) = (f32::from_bits(a), f32::from_bits(b));
+    let outcome = if x.is_nan() || y.is_nan() {
+        Outcomes::UNO
+    } else if x < y {
+        Outcomes::LT
+    } else if x > y {
+        Outcomes::GT
+    } else {
+        Outcomes::EQ
+    };
+    set.has(outcome)
+}
+
 pub fn fold_fbin(op: FBinOp, f: FpFormat, a: u128, b: u128) -> u128 {
-    if let (FBinOp::Min | FBinOp::Max, true) = (op, fp_is_nan(f, a) || fp_is_nan(f, b)) {
+    if matches!(op, FBinOp::Min | FBinOp::Max) && (fp_is_nan(f, a) || fp_is_nan(f, b)) {
         // The non-NaN operand is returned bit for bit; both NaN gives NaN.
         return match (fp_is_nan(f, a), fp_is_nan(f, b)) {
             (true, true) => canonical_nan(f),
@@ -272,6 +304,17 @@ pub fn fold_fp_to_int(signed: bool, rounding: IntRounding, f: FpFormat, width: W
 }
 
 pub fn fold_int_to_fp(signed: bool, to: FpFormat, width: Width, a: u128) -> u128 {
+    // Up to 64 bits the integer converts from a 64-bit one (the same value,
+    // so the same rounding) rather than by the 128-bit routine.
+    if width <= 64 && to != FpFormat::Half {
+        let a = a as u64;
+        return match (to, signed) {
+            (FpFormat::Single, true) => (to_signed(a as u128, width) as i64 as f32).to_bits() as u128,
+            (FpFormat::Single, false) => (a as f32).to_bits() as u128,
+            (_, true) => (to_signed(a as u128, width) as i64 as f64).to_bits() as u128,
+            (_, false) => (a as f64).to_bits() as u128,
+        };
+    }
     match to {
         FpFormat::Single => {
             let v = if signed { to_signed(a, width) as f32 } else { a as f32 };
@@ -396,5 +439,55 @@ mod tests {
         let neg = (-1.5f32).to_bits() as u128;
         assert_eq!(fold_fp_to_int(true, IntRounding::TowardZero, FpFormat::Single, 32, neg), 0xffff_ffff);
         assert_eq!(fold_fp_to_int(true, IntRounding::NearestEven, FpFormat::Single, 32, (2.5f32).to_bits() as u128), 2);
+    }
+
+    /// The single-precision shortcuts the concrete tier takes give the
+    /// general folds' bits, in both NaN models, on edge values: NaN results
+    /// are left to the general fold (the models differ there).
+    #[test]
+    fn single_precision_shortcuts_agree_with_the_general_folds() {
+        let values: Vec<u32> = [0.0f32, -0.0, 1.0, -1.5, 3.0, 1e-45, -1e-38, 3.4e38, f32::INFINITY, f32::NEG_INFINITY, 16777217.0, 0.1]
+            .iter()
+            .map(|v| v.to_bits())
+            .chain([0x7fc0_0000, 0xffc0_0001, 0x7f80_0001, 0x0000_0001])
+            .collect();
+        let ops = [FBinOp::Add, FBinOp::Sub, FBinOp::Mul, FBinOp::Div, FBinOp::Rem, FBinOp::Min, FBinOp::Max];
+        let sets = [Outcomes(Outcomes::EQ), Outcomes(Outcomes::LT | Outcomes::UNO), Outcomes(Outcomes::GT | Outcomes::EQ)];
+        for &a in &values {
+            for &b in &values {
+                for op in ops {
+                    if let Some(r) = fold_single_arith(op, a, b) {
+                        for model in [NanModel::Canonical, NanModel::EXACT_X86, NanModel::EXACT_AARCH64] {
+                            assert_eq!(r as u128, fold_fbin_in(model, op, FpFormat::Single, a as u128, b as u128), "{op:?} {a:#x} {b:#x}");
+                        }
+                    } else {
+                        let general = fold_fbin(op, FpFormat::Single, a as u128, b as u128);
+                        assert!(matches!(op, FBinOp::Rem | FBinOp::Min | FBinOp::Max) || fp_is_nan(FpFormat::Single, general));
+                    }
+                }
+                for set in sets {
+                    assert_eq!(fold_fcmp_single(set, a, b), fold_fcmp(set, FpFormat::Single, a as u128, b as u128));
+                }
+            }
+        }
+    }
+
+    /// Integers of up to 64 bits convert as the 128-bit conversion does,
+    /// rounding included (values past a float's 24 or 53 bits).
+    #[test]
+    fn int_to_fp_of_up_to_64_bits_rounds_as_the_wide_conversion() {
+        let values: [u128; 9] =
+            [0, 1, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 0x0100_0001, 0x0020_0000_0000_0001, u64::MAX as u128, 1 << 63];
+        for width in [8u32, 16, 32, 33, 53, 64] {
+            for &v in &values {
+                let v = v & mask(width);
+                for signed in [false, true] {
+                    let wide_single = if signed { to_signed(v, width) as f32 } else { v as f32 };
+                    let wide_double = if signed { to_signed(v, width) as f64 } else { v as f64 };
+                    assert_eq!(fold_int_to_fp(signed, FpFormat::Single, width, v), wide_single.to_bits() as u128);
+                    assert_eq!(fold_int_to_fp(signed, FpFormat::Double, width, v), wide_double.to_bits() as u128);
+                }
+            }
+        }
     }
 }

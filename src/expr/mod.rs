@@ -102,6 +102,14 @@ impl ExprId {
         ExprId(INLINE | (7 << INLINE_VALUE_BITS) | v as u64)
     }
 
+    /// The handle of the 32-bit constant `bits` (a single-precision
+    /// float's), as `ExprPool::constant(32, bits)` gives it, built without
+    /// the pool (32 bits are always carried inline).
+    #[inline]
+    pub fn float_const(bits: u32) -> ExprId {
+        ExprId(INLINE | (31 << INLINE_VALUE_BITS) | bits as u64)
+    }
+
     /// The value of an 8-bit constant handle; None for anything else.
     #[inline]
     pub fn as_byte_const(self) -> Option<u8> {

@@ -93,14 +93,26 @@ impl Page {
                 bits
             }
         };
-        for k in from..to {
-            bits[k / 64] |= 1 << (k % 64);
-        }
+        set_bits(bits, from, to);
         // A write reaching the page's end (the last of a loop filling it)
         // may have completed it: then checks of it need not look at bits.
         let (full, rest) = (len / 64, len % 64);
         if to >= len && bits[..full].iter().all(|w| *w == !0) && (rest == 0 || bits[full] & ((1 << rest) - 1) == (1 << rest) - 1) {
             self.written = Written::All;
+        }
+    }
+
+    /// `mark_written` for a store of a few bytes (`from < to`): bits of
+    /// one word set in place, short of the page's end (where the page may
+    /// become all written).
+    #[inline]
+    fn mark_stored(&mut self, from: usize, to: usize, len: usize) {
+        match &mut self.written {
+            Written::All => {}
+            Written::Some(bits) if to < len && from / 64 == (to - 1) / 64 => {
+                bits[from / 64] |= (!0u64 >> (64 - (to - from))) << (from % 64);
+            }
+            _ => self.mark_written(from, to, len),
         }
     }
 
@@ -117,6 +129,19 @@ impl Page {
             _ => Data::Exprs((0..len).map(|k| self.byte(pool, k)).collect()),
         };
         self.data = data;
+    }
+}
+
+/// Sets bits `from..to`, a word at a time (a scalar store sets a few bits
+/// of one word).
+#[inline]
+fn set_bits(bits: &mut [u64; WORDS], from: usize, to: usize) {
+    let mut k = from;
+    while k < to {
+        let (w, lo) = (k / 64, k % 64);
+        let hi = (to - w * 64).min(64);
+        bits[w] |= (!0u64 >> (64 - (hi - lo))) << lo;
+        k = w * 64 + hi;
     }
 }
 
@@ -661,9 +686,68 @@ impl ObjectBytes {
         let from = (off % PAGE_BYTES) as usize;
         if from + bytes.len() <= PAGE {
             // Within one page (every scalar access but a few): no page walk.
-            return self.write_in_page((off / PAGE_BYTES) as usize, from, bytes, pool);
+            let i = (off / PAGE_BYTES) as usize;
+            // Constants into a page of constants held alone, with nothing
+            // pending (a concrete store): straight into its bytes, as
+            // `write_in_page` would put them.
+            if !bytes.is_empty()
+                && self.log.is_empty()
+                && self.initial.is_empty()
+                && bytes.iter().all(|b| b.is_some_and(|b| b.as_byte_const().is_some()))
+            {
+                let len = self.page_len(i);
+                if let Some(p) = self.own_concrete_page(i) {
+                    if let Data::Concrete(v) = &mut p.data {
+                        for (d, b) in v[from..from + bytes.len()].iter_mut().zip(bytes) {
+                            *d = b.and_then(|b| b.as_byte_const()).unwrap_or(0);
+                        }
+                    }
+                    p.mark_stored(from, from + bytes.len(), len);
+                    self.pages_changed();
+                    return;
+                }
+            }
+            return self.write_in_page(i, from, bytes, pool);
         }
         Self::for_pages(off, bytes.len() as u64, |i, from, to, at| self.write_in_page(i, from, &bytes[at..at + (to - from)], pool));
+    }
+
+    /// Writes the `len` little-endian bytes of the number `v` (zero past
+    /// its eighth) at `off`, marking them written: `write` of their byte
+    /// constants. When
+    /// they land in one page of constant bytes held by this object alone
+    /// and no write at a symbolic offset waits (a concrete program's store),
+    /// the numbers go straight into the page's bytes, with no handle per
+    /// byte; anything else goes through `write`.
+    #[inline]
+    pub fn write_number(&mut self, pool: &mut ExprPool, off: u64, len: usize, v: u64) {
+        let from = (off % PAGE_BYTES) as usize;
+        let to = from + len;
+        let i = (off / PAGE_BYTES) as usize;
+        if (1..=8).contains(&len) && to <= PAGE && self.log.is_empty() && self.initial.is_empty() {
+            let page_len = self.page_len(i);
+            if let Some(p) = self.own_concrete_page(i) {
+                if let Data::Concrete(bytes) = &mut p.data {
+                    for (k, b) in bytes[from..to].iter_mut().enumerate() {
+                        *b = (v >> (8 * k)) as u8;
+                    }
+                }
+                p.mark_stored(from, to, page_len);
+                self.pages_changed();
+                return;
+            }
+        }
+        let bytes: smallvec::SmallVec<[Option<ExprId>; 8]> =
+            (0..len).map(|k| Some(ExprId::byte_const(v.checked_shr(8 * k as u32).unwrap_or(0) as u8))).collect();
+        self.write(pool, off, &bytes);
+    }
+
+    /// Page `i` when it holds constant bytes and no other object or state
+    /// shares it: a store of constants changes it in place.
+    #[inline]
+    fn own_concrete_page(&mut self, i: usize) -> Option<&mut Page> {
+        let p = Rc::get_mut(self.pages.get_mut(i)?.as_mut()?)?;
+        matches!(p.data, Data::Concrete(_)).then_some(p)
     }
 
     /// Writes `chunk` at `from` in page `i`.
@@ -1056,5 +1140,63 @@ mod tests {
         let six = pool.ite(c, zero, two);
         assert_eq!((a.get(&mut pool, 5), a.get(&mut pool, 6), a.get(&mut pool, 7)), (five, six, zero));
         assert!(a.is_written(5) && a.is_written(6) && !a.is_written(7));
+    }
+
+    /// A number written into a page of constants goes into its bytes
+    /// directly; every other case (a blank page, a page shared with a
+    /// clone, a pending write at a symbolic offset, a page boundary) goes
+    /// through `write`: either way the object is the one `write` of the
+    /// byte constants makes, bytes and written marks alike.
+    #[test]
+    fn a_written_number_is_its_bytes_written() {
+        let mut pool = ExprPool::new();
+        let zero = pool.constant(8, 0);
+        let mut by_number = ObjectBytes::new(3 * PAGE_BYTES, zero);
+        let mut by_bytes = by_number.clone();
+        // The general page write, without the shortcut `write` takes.
+        let mut by_pages = by_number.clone();
+        let le = |v: u64, len: usize| -> Vec<Option<ExprId>> { (0..len).map(|k| Some(ExprId::byte_const((v >> (8 * k)) as u8))).collect() };
+        let mut writes = vec![
+            (8u64, 4usize, 0x1122_3344u64),
+            (12, 4, 0xdead_beef),
+            (9, 2, 0xabcd),
+            (PAGE_BYTES - 2, 4, 0x0102_0304),
+            (100, 8, u64::MAX),
+        ];
+        // A store of a whole page, word by word, completes its written marks.
+        writes.extend((0..PAGE_BYTES / 8).map(|k| (2 * PAGE_BYTES + 8 * k, 8, k * 0x0101)));
+        for &(off, len, v) in &writes {
+            by_number.write_number(&mut pool, off, len, v);
+            by_bytes.write(&mut pool, off, &le(v, len));
+            let bytes = le(v, len);
+            ObjectBytes::for_pages(off, len as u64, |i, from, to, at| {
+                by_pages.write_in_page(i, from, &bytes[at..at + (to - from)], &mut pool)
+            });
+        }
+        assert!(by_number == by_bytes && by_number == by_pages);
+        assert_eq!(by_number.count_unwritten(0, 3 * PAGE_BYTES), by_pages.count_unwritten(0, 3 * PAGE_BYTES));
+        assert_eq!(read(&by_number, &mut pool, 8, 8), vec![0x44, 0xcd, 0xab, 0x11, 0xef, 0xbe, 0xad, 0xde]);
+        assert!(by_number.all_written(8, 8) && !by_number.is_written(7) && !by_number.is_written(16));
+        assert!(matches!(by_number.pages[2].as_deref(), Some(Page { written: Written::All, .. })));
+        assert_eq!(by_number.count_unwritten(0, 3 * PAGE_BYTES), by_bytes.count_unwritten(0, 3 * PAGE_BYTES));
+        // A clone shares the pages: the write copies the page, the clone keeps its bytes.
+        let before = by_number.clone();
+        by_number.write_number(&mut pool, 8, 4, 7);
+        assert_eq!(read(&before, &mut pool, 8, 4), vec![0x44, 0xcd, 0xab, 0x11]);
+        assert_eq!(read(&by_number, &mut pool, 8, 4), vec![7, 0, 0, 0]);
+        // After a write at a symbolic offset the number joins the store log, in order.
+        let at = pool.fresh(64);
+        let x = pool.fresh(8);
+        by_number.write_symbolic(&pool, at, &[Some(x)]);
+        by_bytes = by_number.clone();
+        by_number.write_number(&mut pool, 20, 2, 0x0506);
+        by_bytes.write(&mut pool, 20, &le(0x0506, 2));
+        assert_eq!(by_number.pending_writes(), by_bytes.pending_writes());
+        // Logs are compared by identity: the bytes read through them instead.
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        by_number.read(&mut pool, 16, 8, &mut a);
+        by_bytes.read(&mut pool, 16, 8, &mut b);
+        assert_eq!(a, b);
+        assert!(by_number.all_written(20, 2));
     }
 }

@@ -1217,8 +1217,16 @@ impl<'m> Executor<'m> {
                         }
                     }
                     let Some((obj, off)) = plain_access(memory, addr, *len as u64, true) else { break Exit::Stop };
-                    let bytes = stored_bytes(pool, &code.types[*ty as usize], x, *len);
-                    memory.object_mut(obj).bytes.write(pool, off, &bytes);
+                    let t = &code.types[*ty as usize];
+                    let w = t.scalar_bits();
+                    match x.as_word_const(w).filter(|_| w <= 64 && w.div_ceil(8) == *len) {
+                        // A number's bytes, little-endian, as layout.rs lays them out.
+                        Some(v) => memory.object_mut(obj).bytes.write_number(pool, off, *len as usize, v),
+                        None => {
+                            let bytes = crate::memory::layout::value_to_bytes(pool, t, std::slice::from_ref(&x));
+                            memory.object_mut(obj).bytes.write(pool, off, &bytes);
+                        }
+                    }
                 }
                 Op::Load { dst, ptr } => {
                     let Some((_, addr)) = number(consts, frame, pool, *ptr) else { break Exit::Stop };
