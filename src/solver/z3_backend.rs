@@ -178,9 +178,11 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query, ceiling: &MemoryCeiling)
     }
     tracing::trace!(constraints = constraints.len(), "z3: checking");
     let one = BV::from_u64(ctx, 1, 1);
+    // What is asserted, for a new solver (below).
+    let mut asserted: Vec<Bool> = Vec::new();
     for &c in &constraints {
         match tr.translate(c) {
-            Ok(bv) => solver.assert(&bv._eq(&one)),
+            Ok(bv) => asserted.push(bv._eq(&one)),
             Err(reason) => return SolverResult::Unknown(Unknown::new(UnknownKind::Unsupported, reason)),
         }
     }
@@ -196,10 +198,13 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query, ceiling: &MemoryCeiling)
                 if read_at.contains(&array) {
                     let element = tr.array(array).select(&BV::from_u64(ctx, index as u64, 64));
                     let byte = BV::new_const(ctx, format!("a{array}_{index}"), 8);
-                    solver.assert(&element._eq(&Dynamic::from_ast(&byte)));
+                    asserted.push(element._eq(&Dynamic::from_ast(&byte)));
                 }
             }
         }
+    }
+    for a in &asserted {
+        solver.assert(a);
     }
     let started = Instant::now();
     // Given bytes read at symbolic positions (`InputArray::given`) are an
@@ -228,18 +233,17 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query, ceiling: &MemoryCeiling)
                         // later checks with its incremental core, which took
                         // seconds a round where the first check's tactic
                         // takes milliseconds.
-                        let kept = solver.get_assertions();
-                        solver = new_solver();
-                        for a in &kept {
-                            solver.assert(a);
-                        }
                         // Every place this model reads is held, the right
                         // guesses too: the next model cannot move them.
                         for (array, at, byte) in reads {
                             if fixed.insert((array, at)) {
                                 let element = tr.array(array).select(&BV::from_u64(ctx, at, 64));
-                                solver.assert(&element._eq(&Dynamic::from_ast(&BV::from_u64(ctx, u64::from(byte), 8))));
+                                asserted.push(element._eq(&Dynamic::from_ast(&BV::from_u64(ctx, u64::from(byte), 8))));
                             }
+                        }
+                        solver = new_solver();
+                        for a in &asserted {
+                            solver.assert(a);
                         }
                         continue;
                     }
