@@ -207,7 +207,7 @@ impl SmtProcessSolver {
     /// The answer of `script`, or, when its model guesses a given byte
     /// other than the given one, every place of given bytes it reads
     /// (array, position, given byte).
-    fn solve_script(&self, pool: &ExprPool, query: &Query, script: &SmtScript) -> Result<SolverResult, Vec<(u32, u64, u8)>> {
+    fn solve_script(&self, pool: &ExprPool, query: &Query, script: &SmtScript) -> Result<SolverResult, ReadPlaces> {
         // Without the user's time limit a budgeted query has only a
         // backstop: its budget is what bounds it.
         let backstop = if query.deciding_budget.is_some() { budget::PROCESS_BACKSTOP } else { self.config.default_timeout };
@@ -246,7 +246,7 @@ impl SmtProcessSolver {
         });
         tracing::trace!(program = %self.config.program.display(), script_bytes = script.text.len(), "smt process: starting");
         let started = Instant::now();
-        let output = match run(config, &script, limit, cpu) {
+        let output = match run(config, script, limit, cpu) {
             Ok(o) => o,
             Err(ProcessError::CpuBudget(used)) => {
                 // The CPU time used is logged, not reported: it differs a
@@ -275,7 +275,7 @@ impl SmtProcessSolver {
                     // Every place of given bytes read, with the given byte
                     // (the right guesses are held too), when any is wrong.
                     let mut wrong = false;
-                    let mut held: Vec<(u32, u64, u8)> = reads
+                    let mut held: ReadPlaces = reads
                         .into_iter()
                         .filter_map(|(array, at, byte)| {
                             let given = *pool.given_bytes(array)?.get(at as usize)?;
@@ -413,9 +413,13 @@ fn cpu_time_in(stat: &str) -> Option<Duration> {
     Some(Duration::from_millis(ticks * 10))
 }
 
+/// The places of arrays that reads at symbolic positions take, as
+/// (array, position, byte).
+type ReadPlaces = Vec<(u32, u64, u8)>;
+
 /// Reads `((name value) ...)` as printed by `get-value`, with the bytes
-/// the reads at symbolic positions take (array, position, byte).
-fn parse_model(text: &str, vars: &[ModelVar]) -> Result<(Assignment, Vec<(u32, u64, u8)>), ProcessError> {
+/// the reads at symbolic positions take.
+fn parse_model(text: &str, vars: &[ModelVar]) -> Result<(Assignment, ReadPlaces), ProcessError> {
     let tokens = tokenize(text);
     let mut values = rustc_hash::FxHashMap::default();
     let mut i = 0;
