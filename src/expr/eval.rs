@@ -109,6 +109,10 @@ pub fn evaluate_node(pool: &ExprPool, id: ExprId, asg: &Assignment, v: impl Fn(&
             if at >= size {
                 return 0;
             }
+            // Given bytes are what the host gave, whatever `asg` says.
+            if let Some(b) = pool.given_bytes(*array) {
+                return u128::from(b[at as usize]);
+            }
             asg.arrays.get(array).and_then(|b| b.get(at as usize)).copied().unwrap_or(0) as u128
         }
     }

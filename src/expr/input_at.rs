@@ -21,6 +21,11 @@ impl ExprPool {
         debug_assert_eq!(self.width(index), 64, "a 64-bit position");
         if let Some(at) = self.as_const(index) {
             let size = self.arrays().get(array as usize).map_or(0, |a| a.size);
+            // Given bytes are numbers (`InputArray::given`).
+            if let Some(b) = self.given_bytes(array) {
+                let b = usize::try_from(at).ok().and_then(|i| b.get(i)).copied().unwrap_or(0);
+                return self.constant(8, u128::from(b));
+            }
             return match u32::try_from(at) {
                 Ok(i) if i < size => self.input_byte(array, i),
                 _ => self.constant(8, 0),
@@ -58,8 +63,11 @@ impl ExprPool {
             if self.is_const(e) || !seen.insert(e) {
                 continue;
             }
+            // Given bytes cannot change (`InputArray::given`).
             if let Expr::InputAt { array, index } = *self.get(e) {
-                reads.push((array, index));
+                if self.given_bytes(array).is_none() {
+                    reads.push((array, index));
+                }
             }
             stack.extend(self.children(e));
         }
@@ -104,5 +112,27 @@ mod tests {
             m.fresh.insert(id, at);
             assert_eq!(evaluate(&p, read, &m), want, "at {at}");
         }
+    }
+
+    #[test]
+    fn given_bytes_read_anywhere_are_the_given_ones_whatever_the_assignment() {
+        let mut p = ExprPool::new();
+        let g = p.new_given_array("table.given", &[5, 6, 7]);
+        assert!(!p.arrays()[g as usize].is_input());
+        let one = p.constant(64, 1);
+        assert_eq!(p.input_at(g, one), p.constant(8, 6), "a number at a number");
+        let i = p.fresh(64);
+        let read = p.input_at(g, i);
+        let Expr::Fresh { id, .. } = *p.get(i) else { panic!("a fresh value") };
+        let mut m = Assignment::default();
+        // An assignment's bytes for it do not count.
+        m.arrays.insert(g, vec![0, 0, 0]);
+        for (at, want) in [(0u128, 5u128), (2, 7), (3, 0)] {
+            m.fresh.insert(id, at);
+            assert_eq!(evaluate(&p, read, &m), want, "at {at}");
+        }
+        // Nothing to change by changing a byte read.
+        m.fresh.insert(id, 1);
+        assert!(p.positions_read_at(read, &m).is_empty());
     }
 }

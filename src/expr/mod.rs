@@ -505,6 +505,21 @@ pub struct InputArray {
     /// A witness does not list it, and a finding resting on it is not
     /// confirmed.
     pub havoc: bool,
+    /// Not an input: bytes the host gave (a file, listed values), read at
+    /// symbolic positions as one solver array (`Expr::InputAt`) rather
+    /// than a select over every byte. Each byte is exactly the given one:
+    /// evaluation reads it here, whatever an assignment says, and the
+    /// solver backends hold their guesses to it (z3_backend.rs,
+    /// process.rs). A witness does not list it.
+    pub given: Option<Arc<[u8]>>,
+}
+
+impl InputArray {
+    /// Whether a run can be given this array's bytes: neither a havoc
+    /// array nor given bytes.
+    pub fn is_input(&self) -> bool {
+        !self.havoc && self.given.is_none()
+    }
 }
 
 /// The store of all expression nodes, with hash-consing.
@@ -653,7 +668,7 @@ impl ExprPool {
         }
         self.array_suffixes.insert(name.to_string(), n + 1);
         self.array_names.insert(unique.clone());
-        self.arrays.push(InputArray { name: unique, size, element: None, havoc: false });
+        self.arrays.push(InputArray { name: unique, size, element: None, havoc: false, given: None });
         (self.arrays.len() - 1) as u32
     }
 
@@ -664,6 +679,19 @@ impl ExprPool {
         let a = self.new_array(name, size);
         self.arrays[a as usize].havoc = true;
         a
+    }
+
+    /// Registers the bytes a host gave (`InputArray::given`) as an array
+    /// read at symbolic positions, and returns its number.
+    pub fn new_given_array(&mut self, name: &str, bytes: &[u8]) -> u32 {
+        let a = self.new_array(name, bytes.len() as u32);
+        self.arrays[a as usize].given = Some(bytes.into());
+        a
+    }
+
+    /// The bytes of `array` when the host gave them (`InputArray::given`).
+    pub fn given_bytes(&self, array: u32) -> Option<&[u8]> {
+        self.arrays.get(array as usize).and_then(|a| a.given.as_deref())
     }
 
     /// Whether input array `array` was made by pair mode's barrier

@@ -202,6 +202,9 @@ pub enum Run {
         off: u64,
         /// The bytes the host gave.
         bytes: Rc<[u8]>,
+        /// The given array (`ExprPool::new_given_array`) holding them, read
+        /// at a symbolic position, when they are many (mem_ops.rs).
+        array: Option<u32>,
     },
 }
 

@@ -22,6 +22,8 @@ pub fn complete_assignment(pool: &ExprPool, constraints: &[ExprId], asg: &mut As
                 continue;
             }
             Leaf::Input { array, index } => (array, index),
+            // Given bytes are not the assignment's (`InputArray::given`).
+            Leaf::Array { array } if pool.given_bytes(array).is_some() => continue,
             Leaf::Array { array } => {
                 let declared = pool.arrays().get(array as usize).map(|a| a.size as usize).unwrap_or(0);
                 let bytes = asg.arrays.entry(array).or_default();

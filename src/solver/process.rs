@@ -12,6 +12,7 @@ use super::model_check::finish_model;
 use super::smtlib::{print_query, ModelVar, SmtScript};
 use super::{budget, Query, Solver, SolverResult, SolverStats, Unknown, UnknownKind};
 use crate::expr::{Assignment, ExprPool};
+use std::fmt::Write as _;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -175,8 +176,38 @@ impl Solver for SmtProcessSolver {
 }
 
 impl SmtProcessSolver {
+    /// `solve_script` on the query's script; guesses of given bytes read
+    /// at symbolic positions (`InputArray::given`) that are not the given
+    /// ones are fixed to them and the script run again, as Z3 in process
+    /// does (z3_backend.rs), at most `GIVEN_ROUNDS` times.
     fn solve(&self, pool: &ExprPool, query: &Query) -> SolverResult {
-        let script = print_query(pool, query);
+        let mut script = print_query(pool, query);
+        let mut rounds = 0;
+        let mut fixed = rustc_hash::FxHashSet::default();
+        loop {
+            let held = match self.solve_script(pool, query, &script) {
+                Ok(answer) => return answer,
+                Err(held) => held,
+            };
+            rounds += 1;
+            if rounds > super::GIVEN_ROUNDS {
+                return SolverResult::Unknown(super::given_rounds_ran_out(pool, &held));
+            }
+            let mut lemmas = String::new();
+            for (array, at, byte) in held {
+                if fixed.insert((array, at)) {
+                    let _ = writeln!(lemmas, "(assert (= (select arr{array} (_ bv{at} 64)) (_ bv{byte} 8)))");
+                }
+            }
+            lemmas.push_str("(check-sat)\n");
+            script.text = script.text.replacen("(check-sat)\n", &lemmas, 1);
+        }
+    }
+
+    /// The answer of `script`, or, when its model guesses a given byte
+    /// other than the given one, every place of given bytes it reads
+    /// (array, position, given byte).
+    fn solve_script(&self, pool: &ExprPool, query: &Query, script: &SmtScript) -> Result<SolverResult, ReadPlaces> {
         // Without the user's time limit a budgeted query has only a
         // backstop: its budget is what bounds it.
         let backstop = if query.deciding_budget.is_some() { budget::PROCESS_BACKSTOP } else { self.config.default_timeout };
@@ -215,7 +246,7 @@ impl SmtProcessSolver {
         });
         tracing::trace!(program = %self.config.program.display(), script_bytes = script.text.len(), "smt process: starting");
         let started = Instant::now();
-        let output = match run(config, &script, limit, cpu) {
+        let output = match run(config, script, limit, cpu) {
             Ok(o) => o,
             Err(ProcessError::CpuBudget(used)) => {
                 // The CPU time used is logged, not reported: it differs a
@@ -231,16 +262,36 @@ impl SmtProcessSolver {
                     }
                     _ => " (its CPU backstop: the solver spent that much CPU without using up its own units)".to_string(),
                 };
-                return SolverResult::Unknown(Unknown::new(UnknownKind::CpuBudget, budget::ran_out(units, &how)));
+                return Ok(SolverResult::Unknown(Unknown::new(UnknownKind::CpuBudget, budget::ran_out(units, &how))));
             }
-            Err(e) => return SolverResult::Unknown(e.into_unknown(limit)),
+            Err(e) => return Ok(SolverResult::Unknown(e.into_unknown(limit))),
         };
         let mut lines = output.splitn(2, '\n');
         let verdict = lines.next().unwrap_or("").trim();
-        match verdict {
+        Ok(match verdict {
             "unsat" => SolverResult::Unsat,
             "sat" => match parse_model(lines.next().unwrap_or(""), &script.vars) {
-                Ok(asg) => finish_model(pool, &query.constraints(), asg, "smt process"),
+                Ok((mut asg, reads)) => {
+                    // Every place of given bytes read, with the given byte
+                    // (the right guesses are held too), when any is wrong.
+                    let mut wrong = false;
+                    let mut held: ReadPlaces = reads
+                        .into_iter()
+                        .filter_map(|(array, at, byte)| {
+                            let given = *pool.given_bytes(array)?.get(at as usize)?;
+                            wrong |= given != byte;
+                            Some((array, at, given))
+                        })
+                        .collect();
+                    if wrong {
+                        held.sort_unstable();
+                        held.dedup();
+                        return Err(held);
+                    }
+                    // Given bytes are not the assignment's.
+                    asg.arrays.retain(|a, _| pool.given_bytes(*a).is_none());
+                    finish_model(pool, &query.constraints(), asg, "smt process")
+                }
                 Err(e) => SolverResult::Unknown(Unknown::new(UnknownKind::SolverError, e.to_string())),
             },
             "unknown" | "timeout" => {
@@ -260,7 +311,7 @@ impl SmtProcessSolver {
                 }
             }
             _ => SolverResult::Unknown(ProcessError::Output(output.chars().take(400).collect()).into_unknown(limit)),
-        }
+        })
     }
 }
 
@@ -362,8 +413,13 @@ fn cpu_time_in(stat: &str) -> Option<Duration> {
     Some(Duration::from_millis(ticks * 10))
 }
 
-/// Reads `((name value) ...)` as printed by `get-value`.
-fn parse_model(text: &str, vars: &[ModelVar]) -> Result<Assignment, ProcessError> {
+/// The places of arrays that reads at symbolic positions take, as
+/// (array, position, byte).
+type ReadPlaces = Vec<(u32, u64, u8)>;
+
+/// Reads `((name value) ...)` as printed by `get-value`, with the bytes
+/// the reads at symbolic positions take.
+fn parse_model(text: &str, vars: &[ModelVar]) -> Result<(Assignment, ReadPlaces), ProcessError> {
     let tokens = tokenize(text);
     let mut values = rustc_hash::FxHashMap::default();
     let mut i = 0;
@@ -382,6 +438,7 @@ fn parse_model(text: &str, vars: &[ModelVar]) -> Result<Assignment, ProcessError
         i += 1;
     }
     let mut asg = Assignment::default();
+    let mut reads = Vec::new();
     let value =
         |name: &String| values.get(name).copied().ok_or_else(|| ProcessError::Output(format!("no value for {name} in {text:.200}")));
     for var in vars {
@@ -392,6 +449,7 @@ fn parse_model(text: &str, vars: &[ModelVar]) -> Result<Assignment, ProcessError
             if at >= u128::from(*size) {
                 continue;
             }
+            reads.push((*array, at as u64, v as u8));
             let at = at as usize;
             let bytes = asg.arrays.entry(*array).or_default();
             if bytes.len() <= at {
@@ -415,7 +473,7 @@ fn parse_model(text: &str, vars: &[ModelVar]) -> Result<Assignment, ProcessError
             ModelVar::ReadAt { .. } => {}
         }
     }
-    Ok(asg)
+    Ok((asg, reads))
 }
 
 fn tokenize(text: &str) -> Vec<String> {
@@ -486,10 +544,10 @@ mod tests {
     #[test]
     fn parses_cvc5_and_z3_values() {
         let vars = vec![ModelVar::Byte { array: 0, index: 1 }, ModelVar::Fresh { id: 3, width: 16 }];
-        let a = parse_model("((a0_1 #b00000101) (f3 #x00ff))", &vars).unwrap();
+        let a = parse_model("((a0_1 #b00000101) (f3 #x00ff))", &vars).unwrap().0;
         assert_eq!(a.arrays[&0], vec![0, 5]);
         assert_eq!(a.fresh[&3], 255);
-        let b = parse_model("((a0_1 #x07)\n (f3 (_ bv9 16)))", &vars).unwrap();
+        let b = parse_model("((a0_1 #x07)\n (f3 (_ bv9 16)))", &vars).unwrap().0;
         assert_eq!(b.arrays[&0][1], 7);
         assert_eq!(b.fresh[&3], 9);
         assert!(parse_model("((a0_1 #x07))", &vars).is_err());

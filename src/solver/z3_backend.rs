@@ -151,8 +151,6 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query, ceiling: &MemoryCeiling)
     let uninterpreted = constraints.iter().any(|c| mentions_apply(pool, *c));
     let read_at = pool.arrays_read_at(&constraints);
     let logic = if read_at.is_empty() { "QF_BV" } else { "QF_ABV" };
-    let solver =
-        if uninterpreted { z3::Solver::new(ctx) } else { z3::Solver::new_for_logic(ctx, logic).unwrap_or_else(|| z3::Solver::new(ctx)) };
     let mut p = Params::new(ctx);
     // Z3 would otherwise install its own SIGINT handler during a check and
     // swallow Ctrl-C; `crate::process::interrupt` interrupts it instead.
@@ -165,15 +163,26 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query, ceiling: &MemoryCeiling)
     if let Some(units) = query.resource_limit.or(query.deciding_budget) {
         p.set_u32("rlimit", units.max(1));
     }
-    solver.set_params(&p);
+    let new_solver = || {
+        let solver = if uninterpreted {
+            z3::Solver::new(ctx)
+        } else {
+            z3::Solver::new_for_logic(ctx, logic).unwrap_or_else(|| z3::Solver::new(ctx))
+        };
+        solver.set_params(&p);
+        solver
+    };
+    let mut solver = new_solver();
     if crate::process::interrupt::requested() {
         return SolverResult::Unknown(Unknown::interrupted());
     }
     tracing::trace!(constraints = constraints.len(), "z3: checking");
     let one = BV::from_u64(ctx, 1, 1);
+    // What is asserted, for a new solver (below).
+    let mut asserted: Vec<Bool> = Vec::new();
     for &c in &constraints {
         match tr.translate(c) {
-            Ok(bv) => solver.assert(&bv._eq(&one)),
+            Ok(bv) => asserted.push(bv._eq(&one)),
             Err(reason) => return SolverResult::Unknown(Unknown::new(UnknownKind::Unsupported, reason)),
         }
     }
@@ -189,22 +198,79 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query, ceiling: &MemoryCeiling)
                 if read_at.contains(&array) {
                     let element = tr.array(array).select(&BV::from_u64(ctx, index as u64, 64));
                     let byte = BV::new_const(ctx, format!("a{array}_{index}"), 8);
-                    solver.assert(&element._eq(&Dynamic::from_ast(&byte)));
+                    asserted.push(element._eq(&Dynamic::from_ast(&byte)));
                 }
             }
         }
     }
-    let started = Instant::now();
-    match solver.check() {
-        _ if crate::process::interrupt::requested() => SolverResult::Unknown(Unknown::interrupted()),
-        _ if ceiling.tripped() => SolverResult::Unknown(Unknown::memory_limit()),
-        SatResult::Unsat => SolverResult::Unsat,
-        SatResult::Unknown => SolverResult::Unknown(classify_unknown(query, started.elapsed(), || solver.get_reason_unknown())),
-        SatResult::Sat => match solver.get_model() {
-            Some(model) => finish_model(pool, &constraints, read_model(ctx, pool, &constraints, &model, &tr), "z3"),
-            None => SolverResult::Unknown(Unknown::new(UnknownKind::SolverError, "z3 gave no model")),
-        },
+    for a in &asserted {
+        solver.assert(a);
     }
+    let started = Instant::now();
+    // Given bytes read at symbolic positions (`InputArray::given`) are an
+    // array the solver may guess anything for: an unsat answer holds for
+    // the given bytes too, and a model is taken only once every byte it
+    // reads there is the given one. Each guess that is not is fixed to
+    // the given byte and the query asked again (every model excludes at
+    // least one guess), at most `GIVEN_ROUNDS` times.
+    let mut rounds = 0;
+    let mut fixed = FxHashSet::default();
+    loop {
+        return match solver.check() {
+            _ if crate::process::interrupt::requested() => SolverResult::Unknown(Unknown::interrupted()),
+            _ if ceiling.tripped() => SolverResult::Unknown(Unknown::memory_limit()),
+            SatResult::Unsat => SolverResult::Unsat,
+            SatResult::Unknown => SolverResult::Unknown(classify_unknown(query, started.elapsed(), || solver.get_reason_unknown())),
+            SatResult::Sat => match solver.get_model() {
+                Some(model) => {
+                    let (reads, wrong) = given_guesses(pool, &model, &tr);
+                    if wrong {
+                        rounds += 1;
+                        if rounds > super::GIVEN_ROUNDS {
+                            return SolverResult::Unknown(super::given_rounds_ran_out(pool, &reads));
+                        }
+                        // A new solver each round: Z3 answers a solver's
+                        // later checks with its incremental core, which took
+                        // seconds a round where the first check's tactic
+                        // takes milliseconds.
+                        // Every place this model reads is held, the right
+                        // guesses too: the next model cannot move them.
+                        for (array, at, byte) in reads {
+                            if fixed.insert((array, at)) {
+                                let element = tr.array(array).select(&BV::from_u64(ctx, at, 64));
+                                asserted.push(element._eq(&Dynamic::from_ast(&BV::from_u64(ctx, u64::from(byte), 8))));
+                            }
+                        }
+                        solver = new_solver();
+                        for a in &asserted {
+                            solver.assert(a);
+                        }
+                        continue;
+                    }
+                    finish_model(pool, &constraints, read_model(ctx, pool, &constraints, &model, &tr), "z3")
+                }
+                None => SolverResult::Unknown(Unknown::new(UnknownKind::SolverError, "z3 gave no model")),
+            },
+        };
+    }
+}
+
+/// The places of given bytes (`InputArray::given`) that `model` reads
+/// at symbolic positions, as (array, position, given byte), and whether
+/// it guesses any of them other than the given byte.
+fn given_guesses(pool: &ExprPool, model: &z3::Model, tr: &Translator) -> (Vec<(u32, u64, u8)>, bool) {
+    let (mut reads, mut wrong) = (Vec::new(), false);
+    for (id, term) in &tr.memo {
+        let Expr::InputAt { array, index } = *pool.get(*id) else { continue };
+        let Some(given) = pool.given_bytes(array) else { continue };
+        let at = eval_wide(model, &tr.memo[&index], 64);
+        let Some(&byte) = usize::try_from(at).ok().and_then(|i| given.get(i)) else { continue };
+        wrong |= eval_wide(model, term, 8) != u128::from(byte);
+        reads.push((array, at as u64, byte));
+    }
+    reads.sort_unstable();
+    reads.dedup();
+    (reads, wrong)
 }
 
 /// Why Z3 answered `unknown` after `elapsed`, from the limits the query
@@ -269,6 +335,10 @@ fn read_model(ctx: &Context, pool: &ExprPool, constraints: &[ExprId], model: &z3
     }
     for (id, term) in &tr.memo {
         let Expr::InputAt { array, index } = *pool.get(*id) else { continue };
+        // Given bytes are not the assignment's (`InputArray::given`).
+        if pool.given_bytes(array).is_some() {
+            continue;
+        }
         let at = eval_wide(model, &tr.memo[&index], 64);
         let size = pool.arrays().get(array as usize).map_or(0, |a| a.size as u128);
         if at >= size {
@@ -521,6 +591,48 @@ mod tests {
         let nonzero = p.eq(other, zero);
         let nonzero = p.not(nonzero);
         assert!(matches!(Z3Solver::new().check(&p, &Query::all(vec![past, nonzero])), SolverResult::Unsat));
+    }
+
+    /// Given bytes read at a symbolic position are exactly the given ones:
+    /// the solver's free guesses are held to them round by round, a query
+    /// only a guess satisfies is unsat, and a model reads the given bytes
+    /// (and lists none of them).
+    #[test]
+    fn given_bytes_read_at_a_symbolic_position_are_the_given_ones() {
+        let mut p = ExprPool::new();
+        // Byte k is k / 4099 (mod 256), but byte 200 * 4099 is 7.
+        let mut bytes: Vec<u8> = (0..(1u32 << 21)).map(|k| (k / 4099) as u8).collect();
+        bytes[200 * 4099] = 7;
+        let g = p.new_given_array("table.given", &bytes);
+        let (i, j) = (p.fresh(64), p.fresh(64));
+        let step = p.constant(64, 4099);
+        let (ii, jj) = (p.mul(i, step), p.mul(j, step));
+        let (ri, rj) = (p.input_at(g, ii), p.input_at(g, jj));
+        let n = p.constant(64, 256);
+        let (i_in, j_in) = (p.cmp(CmpOp::Ult, i, n), p.cmp(CmpOp::Ult, j, n));
+        let ij = p.cmp(CmpOp::Ult, i, j);
+        let same = p.eq(ri, rj);
+        // Two places reading equal bytes: only 7 and 200.
+        let q = Query::all(vec![i_in, j_in, ij, same]);
+        let SolverResult::Sat(m) = Z3Solver::new().check(&p, &q) else { panic!("satisfiable") };
+        let (vi, vj) = (crate::expr::evaluate(&p, i, &m), crate::expr::evaluate(&p, j, &m));
+        assert_eq!((vi, vj), (7, 200));
+        assert!(!m.arrays.contains_key(&g), "given bytes are not the model's");
+        // Below 200 every byte read is distinct: unsat, after the rounds.
+        let n200 = p.constant(64, 200);
+        let j_below = p.cmp(CmpOp::Ult, j, n200);
+        let q = Query::all(vec![i_in, j_below, ij, same]);
+        assert!(matches!(Z3Solver::new().check(&p, &q), SolverResult::Unsat));
+        // No place below 256 holds 200 (its byte is 7): unsat, after the
+        // rounds, though a free array could hold it anywhere.
+        let gone = p.constant(8, 200);
+        let is_gone = p.eq(ri, gone);
+        assert!(matches!(Z3Solver::new().check(&p, &Query::all(vec![i_in, is_gone])), SolverResult::Unsat));
+        // Place 250 holds 250.
+        let there = p.constant(8, 250);
+        let is_there = p.eq(ri, there);
+        let SolverResult::Sat(m) = Z3Solver::new().check(&p, &Query::all(vec![i_in, is_there])) else { panic!("satisfiable") };
+        assert_eq!(crate::expr::evaluate(&p, i, &m), 250);
     }
 
     #[test]

@@ -82,7 +82,7 @@ impl Executor<'_> {
                 .pool
                 .arrays()
                 .iter()
-                .filter(|a| !a.havoc)
+                .filter(|a| a.is_input())
                 .map(|a| SymbolicInput { name: a.name.clone(), bytes: a.size })
                 .collect(),
             shard_uncertain: self.log.shard_uncertain,

@@ -37,8 +37,8 @@ impl RunContext<'_> {
     /// Hex bytes per input name.
     pub fn witness(&self, model: &Assignment) -> BTreeMap<String, String> {
         let mut w = BTreeMap::new();
-        // Havoc arrays are not inputs: no run can be given them.
-        for (i, a) in self.pool.arrays().iter().enumerate().filter(|(_, a)| !a.havoc) {
+        // Havoc arrays and given bytes are not inputs: no run can be given them.
+        for (i, a) in self.pool.arrays().iter().enumerate().filter(|(_, a)| a.is_input()) {
             let bytes = model.arrays.get(&(i as u32));
             let hex: String = (0..a.size as usize).map(|k| format!("{:02x}", bytes.and_then(|b| b.get(k)).copied().unwrap_or(0))).collect();
             w.insert(a.name.clone(), hex);
@@ -49,7 +49,7 @@ impl RunContext<'_> {
     /// The witness decoded by type, for the inputs whose type is known.
     pub fn witness_values(&self, model: &Assignment) -> BTreeMap<String, crate::report::DecodedInput> {
         let mut out = BTreeMap::new();
-        for (i, a) in self.pool.arrays().iter().enumerate().filter(|(_, a)| !a.havoc) {
+        for (i, a) in self.pool.arrays().iter().enumerate().filter(|(_, a)| a.is_input()) {
             let bytes = model.arrays.get(&(i as u32));
             // The variable's C type from debug info, when it names it.
             if a.size as usize <= MAX_DECODED_BYTES {

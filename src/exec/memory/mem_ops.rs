@@ -39,17 +39,23 @@ const ARBITRARY_READ_BYTES: u64 = 1 << 20;
 /// kept: a page's select is a few thousand shared nodes, and the passes
 /// after execution (sweeping, lane symmetry, exhaustive referees) see
 /// plain input bytes, as they always did for small tables.
-const INPUT_AT_BYTES: u64 = 4096;
+pub(in crate::exec) const INPUT_AT_BYTES: u64 = 4096;
 
-/// A buffer the host gave in parts is read at a symbolic offset run by run
-/// (`byte_of_runs`) when its given bytes are at most this many: each read
-/// byte selects over them. Past it the read takes the paths above (a
-/// select over every byte up to 1 MiB, fresh bytes beyond, noted).
-const GIVEN_SELECT_BYTES: u64 = 1 << 16;
+/// A buffer the host gave in parts (or wholly) is read at a symbolic
+/// offset run by run (`byte_of_runs`). When its given bytes are at most
+/// this many, each read byte selects over them; past it each given run of
+/// more than `INPUT_AT_BYTES` is one given array (`ExprPool::new_given_array`,
+/// made by `fill_buffer`), read at a symbolic position as an input is: one
+/// node a byte at any size, exact (the solvers hold their guesses of it to
+/// the given bytes).
+pub(in crate::exec) const GIVEN_SELECT_BYTES: u64 = 1 << 16;
 
-/// How many bytes of `runs` are given (constants).
-fn given_bytes(runs: &[crate::memory::object_bytes::Run]) -> u64 {
-    runs.iter().map(|r| if let crate::memory::object_bytes::Run::Fixed { bytes, .. } = r { bytes.len() as u64 } else { 0 }).sum()
+/// How many given bytes of `runs` a read at a symbolic offset selects
+/// over (those of runs without a given array).
+fn selected_bytes(runs: &[crate::memory::object_bytes::Run]) -> u64 {
+    runs.iter()
+        .map(|r| if let crate::memory::object_bytes::Run::Fixed { bytes, array: None, .. } = r { bytes.len() as u64 } else { 0 })
+        .sum()
 }
 
 impl<'m> Executor<'m> {
@@ -548,12 +554,10 @@ impl<'m> Executor<'m> {
                 .collect();
             self.constrain_elements_at(state, access.object, at, len);
             bytes
-        } else if let Some(runs) =
-            (size > INPUT_AT_BYTES).then(|| o.bytes.base_layout()).flatten().filter(|r| given_bytes(r) <= GIVEN_SELECT_BYTES)
-        {
+        } else if let Some(runs) = (size > INPUT_AT_BYTES).then(|| o.bytes.base_layout()).flatten() {
             // A buffer the host gave in parts (listed elements, a file
-            // shorter than it): each byte is its run's, exactly.
-            let cost = (runs.len() as u64 + given_bytes(&runs)).saturating_mul(len).saturating_mul(2);
+            // shorter than it) or wholly: each byte is its run's, exactly.
+            let cost = (runs.len() as u64 + selected_bytes(&runs)).saturating_mul(len).saturating_mul(2);
             if self.admit_expressions(cost).is_err() {
                 self.note_symbolic_access_limit(state, access.object, "read");
                 return smallvec::smallvec![zero; len as usize];
@@ -609,7 +613,13 @@ impl<'m> Executor<'m> {
                 let at = self.cx.pool.add(p, shift);
                 self.cx.pool.input_at(*array, at)
             }
-            Run::Fixed { off, bytes } => {
+            Run::Fixed { off, array: Some(array), .. } => {
+                // The given array at the run's position (exact).
+                let start = self.cx.pool.constant(64, u128::from(*off));
+                let at = self.cx.pool.sub(p, start);
+                self.cx.pool.input_at(*array, at)
+            }
+            Run::Fixed { off, bytes, array: None } => {
                 let all: Vec<ExprId> = bytes.iter().map(|&b| ExprId::byte_const(b)).collect();
                 if all.iter().all(|b| *b == all[0]) {
                     return all[0];

@@ -74,11 +74,19 @@ impl<'m> Executor<'m> {
         // The runs laid out, for reads at symbolic offsets of a buffer
         // partly given (mem_ops.rs): its input's bytes at a symbolic
         // position between the given ones.
-        let mut runs: Vec<crate::memory::object_bytes::Run> = contents
-            .fixed
-            .iter()
-            .map(|(off, run)| crate::memory::object_bytes::Run::Fixed { off: *off, bytes: run.as_slice().into() })
-            .collect();
+        // More given bytes than a select over them affords are read as
+        // one given array a run (exact: the solvers hold their guesses to
+        // the given bytes), whatever their number.
+        let given: u64 = contents.fixed.iter().map(|(_, run)| run.len() as u64).sum();
+        let many = bytes > crate::exec::memory::mem_ops::INPUT_AT_BYTES && given > crate::exec::memory::mem_ops::GIVEN_SELECT_BYTES;
+        let mut runs: Vec<crate::memory::object_bytes::Run> = Vec::with_capacity(contents.fixed.len() + 1);
+        for (k, (off, run)) in contents.fixed.iter().enumerate() {
+            let array = (many && run.len() as u64 > crate::exec::memory::mem_ops::INPUT_AT_BYTES).then(|| {
+                let label = if contents.fixed.len() == 1 { format!("{name}.given") } else { format!("{name}.given{k}") };
+                self.cx.pool.new_given_array(&label, run)
+            });
+            runs.push(crate::memory::object_bytes::Run::Fixed { off: *off, bytes: run.as_slice().into(), array });
+        }
         if arbitrary > 0 {
             let array = self.cx.pool.new_array(name, arbitrary as u32);
             let mut first = 0;
@@ -101,7 +109,9 @@ impl<'m> Executor<'m> {
         // Only a buffer both given and arbitrary in parts needs its runs:
         // one wholly arbitrary is one input in order, one wholly given is
         // constants. Runs not covering it exactly are not kept.
-        if arbitrary > 0 && !contents.fixed.is_empty() {
+        // One wholly given is constants, but past a select's reach its
+        // reads at symbolic offsets take the given array: its one run.
+        if (arbitrary > 0 && !contents.fixed.is_empty()) || many {
             runs.sort_by_key(|r| r.off());
             state.memory.object_mut(obj).bytes.set_layout(runs);
         }

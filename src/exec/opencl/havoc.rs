@@ -85,10 +85,10 @@ impl<'m> Executor<'m> {
             .collect();
         for id in ids {
             let n = state.memory.object(id).size;
-            if self.havoc_as_array(state, id) {
+            let writable = partly.iter().find(|(o, _)| *o == id).map(|(_, r)| r);
+            if self.havoc_as_array(state, id, writable.is_none()) {
                 continue;
             }
-            let writable = partly.iter().find(|(o, _)| *o == id).map(|(_, r)| r);
             let may_write = |k: u64| writable.is_none_or(|r| r.iter().any(|&(a, b)| a <= k && k < b));
             // One fresh expression per byte: the memory limit first (the
             // run stops after this step).
@@ -119,14 +119,29 @@ impl<'m> Executor<'m> {
     /// symbolic offset as the array at a symbolic position (exact, as an
     /// input's; mem_ops.rs). It costs the object's pages, not a fresh value
     /// per byte: a 4 MiB output took 4 Mi fresh values at every barrier.
+    /// A `__local` object (`whole`: other work-items may write any of its
+    /// bytes, no store at constant offsets bounds them) is havocked so too
+    /// when none of its bytes is undecided (every byte written, with no
+    /// mask bit that can be set, or `--local-memory arbitrary`): then
+    /// nothing of it is tracked byte by byte, and a 64 KiB tile took
+    /// 64 Ki fresh values at every barrier.
     /// False, doing nothing, for any other object (fresh bytes below).
-    fn havoc_as_array(&mut self, state: &mut State, id: crate::memory::ObjectId) -> bool {
+    fn havoc_as_array(&mut self, state: &mut State, id: crate::memory::ObjectId, whole: bool) -> bool {
         let o = state.memory.object(id);
-        // `__local` objects keep fresh bytes: which of their bytes other
-        // work-items may write, and which were never written, is tracked
-        // byte by byte below.
-        if o.addr_space != crate::ir::GLOBAL_SPACE || o.size <= HAVOC_ARRAY_BYTES {
+        if o.size <= HAVOC_ARRAY_BYTES {
             return false;
+        }
+        match o.addr_space {
+            crate::ir::GLOBAL_SPACE => {}
+            crate::ir::LOCAL_SPACE if whole => {
+                // The bytes that keep their masks under an unchecked
+                // origin (below) need their own fresh values.
+                let undecided = self.undecided_local_bytes(o, &|_| true);
+                if self.without_group_written(state, o, undecided).is_some() {
+                    return false;
+                }
+            }
+            _ => return false,
         }
         let Ok(size) = u32::try_from(o.size) else { return false };
         // The memory limit first, in pages (the run stops after this step).
