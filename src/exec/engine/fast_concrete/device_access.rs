@@ -7,10 +7,11 @@
 //! the general step runs it when nothing is to be reported: the place
 //! `resolve` gives (the object, the offset as the constant its
 //! subtraction folds to), the elements a ranged buffer's read constrains,
-//! the bytes, and the race log's record of the access made by the very
-//! function the general step's hook calls (`observe_access`, with the
-//! bytes written, or those read when the read-write tolerance wants
-//! them). Anything that would make the general step report, shadow or
+//! the bytes, and the race log's record of the access, made through the
+//! models' hook for a whole access (`ModelHooks::bulk_access`: for one
+//! scalar it records what the general step's per-lane hook records, with
+//! the bytes written, or those read when the read-write tolerance wants
+//! them; the engine names no model). Anything that would make the general step report, shadow or
 //! decide something (no sized live object there, bytes out of bounds or
 //! indeterminate, a read-only or write-only buffer, CUDA streams) is
 //! left to it, with nothing changed.
@@ -18,10 +19,10 @@
 use super::decode::{FastFunc, Op, Src};
 use super::run::{lane, number, put, stored_bytes, value_of_bytes, word};
 use crate::exec::engine::executor::Executor;
+use crate::exec::engine::model_hooks::ModelHooks;
 use crate::exec::engine::state::State;
 use crate::ir::{Function, RegId};
 use crate::memory::{Access, Memory, ObjectId, ObjectKind};
-use crate::race::AccessKind;
 
 /// The object and offset of a `len`-byte access at `addr` when it lies
 /// inside one sized live `__global` object whose bytes there are all
@@ -91,7 +92,7 @@ impl<'m> Executor<'m> {
                         (value_of_bytes(&mut self.cx.pool, &inst.ty, *width, &bytes), seen)
                     }
                 };
-                self.observe_access(state, &Access { object: obj, offset }, len, AccessKind::Read, seen, inst.loc);
+                self.bulk_access(state, &Access { object: obj, offset }, len, false, seen, inst.loc);
                 let frame = state.frame_mut();
                 put(frame, dst, r);
                 // A defined result: the general step drops its register's shadow.
@@ -108,7 +109,7 @@ impl<'m> Executor<'m> {
                 let bytes = stored_bytes(pool, &code.types[*ty as usize], x, *len);
                 let offset = self.cx.pool.constant(64, off as u128);
                 let written: Option<Vec<_>> = bytes.iter().copied().collect();
-                self.observe_access(state, &Access { object: obj, offset }, *len as u64, AccessKind::Write, written, inst.loc);
+                self.bulk_access(state, &Access { object: obj, offset }, *len as u64, true, written, inst.loc);
                 state.memory.object_mut(obj).bytes.write(&mut self.cx.pool, off, &bytes);
                 state.frame_mut().pc += 1;
                 true
