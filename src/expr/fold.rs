@@ -171,8 +171,14 @@ pub fn fold_single_arith(op: FBinOp, a: u32, b: u32) -> Option<u32> {
 /// `fold_fcmp` of two single-precision floats given by their bits.
 #[inline]
 pub fn fold_fcmp_single(set: Outcomes, a: u32, b: u32) -> bool {
-    let (x, y) = (f32::from_bits(a), f32::from_bits(b));
-    let outcome = if x.is_nan() || y.is_nan() {
+    // Widening a single to a double is exact: same order, NaN kept.
+    set.has(compare_outcome(f64::from(f32::from_bits(a)), f64::from(f32::from_bits(b))))
+}
+
+/// Which of the four outcomes (an `Outcomes` bit) a float comparison of `x` and `y` gives.
+#[inline]
+fn compare_outcome(x: f64, y: f64) -> u8 {
+    if x.is_nan() || y.is_nan() {
         Outcomes::UNO
     } else if x < y {
         Outcomes::LT
@@ -180,8 +186,7 @@ pub fn fold_fcmp_single(set: Outcomes, a: u32, b: u32) -> bool {
         Outcomes::GT
     } else {
         Outcomes::EQ
-    };
-    set.has(outcome)
+    }
 }
 
 pub fn fold_fbin(op: FBinOp, f: FpFormat, a: u128, b: u128) -> u128 {
@@ -261,17 +266,7 @@ pub fn fold_fma(f: FpFormat, a: u128, b: u128, c: u128) -> Option<u128> {
 }
 
 pub fn fold_fcmp(set: Outcomes, f: FpFormat, a: u128, b: u128) -> bool {
-    let (x, y) = (to_f64(f, a), to_f64(f, b));
-    let outcome = if x.is_nan() || y.is_nan() {
-        Outcomes::UNO
-    } else if x < y {
-        Outcomes::LT
-    } else if x > y {
-        Outcomes::GT
-    } else {
-        Outcomes::EQ
-    };
-    set.has(outcome)
+    set.has(compare_outcome(to_f64(f, a), to_f64(f, b)))
 }
 
 /// The result of an out-of-range float-to-integer conversion: x86's
