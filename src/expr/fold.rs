@@ -177,7 +177,7 @@ pub fn fold_fcmp_single(set: Outcomes, a: u32, b: u32) -> bool {
 
 /// Which of the four outcomes (an `Outcomes` bit) a float comparison of `x` and `y` gives.
 #[inline]
-fn compare_outcome(x: f64, y: f64) -> u8 {
+pub fn compare_outcome(x: f64, y: f64) -> u8 {
     if x.is_nan() || y.is_nan() {
         Outcomes::UNO
     } else if x < y {

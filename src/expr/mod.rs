@@ -27,7 +27,7 @@ pub mod value;
 pub use element_type::ElementType;
 pub use estimate::{Estimate, EstimateKind};
 pub use eval::{evaluate, evaluate_all, evaluate_into, evaluate_node, value_in, Assignment};
-pub use fold::{canonical_nan, fp_is_nan};
+pub use fold::{canonical_nan, compare_outcome, fp_is_nan};
 pub use leaf::Leaf;
 pub use log_read::{LogRead, Update};
 pub use nan_rules::NanModel;

@@ -232,16 +232,7 @@ impl<'p> Tape<'p> {
                     FpFormat::Single => (f32::from_bits(v(a) as u32) as f64, f32::from_bits(v(b) as u32) as f64),
                     _ => (f64::from_bits(v(a) as u64), f64::from_bits(v(b) as u64)),
                 };
-                let outcome = if x.is_nan() || y.is_nan() {
-                    Outcomes::UNO
-                } else if x < y {
-                    Outcomes::LT
-                } else if x > y {
-                    Outcomes::GT
-                } else {
-                    Outcomes::EQ
-                };
-                set.has(outcome) as u128
+                set.has(crate::expr::compare_outcome(x, y)) as u128
             }
             Step::Select(c, t, e) => {
                 if v(c) != 0 {
