@@ -7,7 +7,7 @@
 use crate::exec::engine::arity::Arity;
 use crate::exec::engine::calls::{CallCtx, Handler};
 use crate::exec::engine::executor::{Executor, Step};
-use crate::exec::engine::model_hooks::{ModelHooks, RememberedBytes};
+use crate::exec::engine::model_hooks::{IdCall, ModelHooks, RememberedBytes};
 use crate::exec::engine::state::State;
 use crate::expr::value::Value;
 use crate::expr::ExprId;
@@ -105,6 +105,18 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
             return Some(r);
         }
         self.call_undefined_in_kernel(state, ctx)
+    }
+
+    fn id_call(name: &str) -> Option<IdCall> {
+        // A name a row claims goes to its handler, not to call_model.
+        if Self::model_row(name).is_some() {
+            return None;
+        }
+        crate::exec::opencl::builtins::id_call_row(name)
+    }
+
+    fn answer_id_call(&mut self, state: &State, call: IdCall, args: &[Value]) -> Option<Value> {
+        self.work_item_call(state, call, args)
     }
 
     fn branch_condition(&mut self, state: &mut State, cond: ExprId, loc: Loc) {

@@ -88,6 +88,11 @@ pub struct Executor<'m> {
     /// The routes of calls to functions symcross implements, by callee
     /// name (calls.rs).
     pub(in crate::exec) call_routes: FxHashMap<crate::exec::engine::calls::RouteKey, crate::exec::engine::calls::CallRoute<'m>>,
+    /// Whether a device call of each function is one the models answer
+    /// from the work-item's ids alone (`ModelHooks::id_call`), asked once
+    /// per declared function (by its name in the module, as `call_routes`)
+    /// by the fast tier (fast_concrete/work_item_ids.rs).
+    pub(in crate::exec) id_calls: FxHashMap<(usize, usize), Option<crate::exec::engine::model_hooks::IdCall>>,
 }
 
 impl<'m> Executor<'m> {
@@ -118,6 +123,7 @@ impl<'m> Executor<'m> {
             ruled_out_by: None,
             fast: crate::exec::engine::fast_concrete::FastCode::new(),
             call_routes: FxHashMap::default(),
+            id_calls: FxHashMap::default(),
         }
     }
 

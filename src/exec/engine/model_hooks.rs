@@ -19,6 +19,13 @@ use crate::memory::{Bytes, MemoryObject, ObjectId, OriginId};
 /// and `known_symbolic` maps).
 pub(in crate::exec) type RememberedBytes = rustc_hash::FxHashMap<ExprId, ExprId>;
 
+/// A call of a declared function that the models answer from the running
+/// work-item's ids alone, with no other effect (`get_global_id` and the
+/// other work-item functions of an enumerated NDRange): which one, as the
+/// models number them (`ModelHooks::id_call`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(in crate::exec) struct IdCall(pub(in crate::exec) u8);
+
 /// What the engine asks of the models.
 pub(in crate::exec) trait ModelHooks<'m> {
     /// The models' built-in functions by exact name (libc, printf, the
@@ -33,6 +40,19 @@ pub(in crate::exec) trait ModelHooks<'m> {
     /// Runs a call no row, `llvm.*` or libm intrinsic claimed; None when no
     /// model claims it either (the call is then unsupported).
     fn call_model(&mut self, state: &mut State, ctx: &CallCtx) -> Option<Result<Option<Value>, Step>>;
+
+    /// Whether a device call of the declared function `name`, which no
+    /// engine row, `llvm.*` or libm intrinsic claims, reaches a model
+    /// function that only reads the running work-item's ids (`call_model`
+    /// would answer it by `answer_id_call`); asked once per function.
+    fn id_call(name: &str) -> Option<IdCall>;
+
+    /// The value of the call `call` with the argument values `args` for
+    /// the running work-item: exactly what `call_model` returns for it
+    /// (the same pool calls in the same order), with nothing else done.
+    /// None when the general step must run it (an argument count the
+    /// function's arity refuses, which it reports; no device).
+    fn answer_id_call(&mut self, state: &State, call: IdCall, args: &[Value]) -> Option<Value>;
 
     /// The running code branches on `cond` at `loc` (a conditional branch,
     /// before it is taken): the models may keep it (warp divergence, for

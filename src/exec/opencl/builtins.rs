@@ -7,6 +7,7 @@
 use crate::exec::engine::arity::Arity;
 use crate::exec::engine::calls::CallCtx;
 use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::engine::model_hooks::IdCall;
 use crate::exec::engine::state::State;
 use crate::exec::opencl::workitems::Waits;
 use crate::expr::value::{scalar, Value};
@@ -168,7 +169,32 @@ pub fn opencl_arity(name: &str, in_kernel: bool) -> Option<(String, Arity)> {
     Some((plain.to_string(), arity?))
 }
 
+/// The work-item function row a device call of `name` reaches in
+/// `call_opencl` (a mangled name: none of its own names, which are not,
+/// and a plain one a kernel declares itself goes on to
+/// `call_declared_device_function`), by its index in `WORK_ITEM_ROWS`
+/// (`work_item_call` reads it back). The fast tier answers such a call
+/// itself (fast_concrete/work_item_ids.rs), through the models' hooks.
+pub(in crate::exec) fn id_call_row(name: &str) -> Option<IdCall> {
+    let (plain, _) = demangle(name)?;
+    // builtin_row's first match by name.
+    let k = WORK_ITEM_ROWS.iter().position(|(n, _, _)| *n == plain)?;
+    matches!(WORK_ITEM_ROWS[k].1, Builtin::WorkItem(_)).then_some(IdCall(k as u8))
+}
+
 impl<'m> Executor<'m> {
+    /// The value `call_opencl` gives the call `call` (`id_call_row`) with
+    /// the argument values `args`; None where it would not give one: an
+    /// argument count the row's arity refuses (`exec_call` reports it
+    /// before the call), no running work-item.
+    pub(in crate::exec) fn work_item_call(&mut self, state: &State, call: IdCall, args: &[Value]) -> Option<Value> {
+        let Some((_, Builtin::WorkItem(which), arity)) = WORK_ITEM_ROWS.get(call.0 as usize) else { return None };
+        if !arity.admits(args.len()) {
+            return None;
+        }
+        self.work_item_function(state, *which, args).map(scalar)
+    }
+
     pub(in crate::exec) fn call_opencl(&mut self, state: &mut State, c: &CallCtx) -> Outcome {
         match c.name {
             "__symcross_async_begin" => return Some(Ok(Some(scalar(self.async_copy_begin(state, c))))),
@@ -187,7 +213,7 @@ impl<'m> Executor<'m> {
         let (name, params) = demangle(c.name)?;
         let (builtin, _) = builtin_row(name)?;
         match builtin {
-            Builtin::WorkItem(which) => self.work_item_function(state, which, c).map(|v| Ok(Some(scalar(v)))),
+            Builtin::WorkItem(which) => self.work_item_function(state, which, &c.args).map(|v| Ok(Some(scalar(v)))),
             Builtin::Barrier | Builtin::WaitGroupEvents => {
                 if state.gpu.is_none() {
                     return Some(Ok(None));
@@ -305,13 +331,13 @@ impl<'m> Executor<'m> {
 
     /// A work-item function's value for the running work-item; None on
     /// the host (no work-item runs there: the call is unsupported).
-    fn work_item_function(&mut self, state: &State, which: WorkItem, c: &CallCtx) -> Option<ExprId> {
+    fn work_item_function(&mut self, state: &State, which: WorkItem, args: &[Value]) -> Option<ExprId> {
         let gpu = state.gpu.as_ref()?;
         let item = &gpu.items[gpu.current];
         let ids = crate::exec::opencl::work_item_ids::ItemIds { local: item.local, group: item.group };
         // The row's arity guarantees the dimension argument of those
         // that take one; a symbolic dimension reads as 0.
-        let dim = if which.takes_dimension() { self.cx.pool.as_const(c.args[0][0]).unwrap_or(0) as u64 } else { 0 };
+        let dim = if which.takes_dimension() { self.cx.pool.as_const(args[0][0]).unwrap_or(0) as u64 } else { 0 };
         Some(crate::exec::opencl::work_item_ids::work_item_value(&mut self.cx.pool, &gpu.ndrange, &ids, which, dim))
     }
 

@@ -31,5 +31,6 @@ mod device_access;
 mod raw_lanes;
 mod raw_ops;
 mod run;
+mod work_item_ids;
 
 pub(in crate::exec) use decode::FastCode;

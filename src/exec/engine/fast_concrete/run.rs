@@ -860,7 +860,9 @@ impl<'m> Executor<'m> {
             let func = module.function(fid);
             let code = self.fast_code(fid);
             let went_on = match self.run_frame(state, &code, func, max, &mut done, device) {
-                Exit::Stop => false,
+                // A work-item's call of get_global_id & co. (the run stops
+                // at every call of a declared function): work_item_ids.rs.
+                Exit::Stop => device && done < max && self.fast_id_call(state, func),
                 Exit::Call => self.fast_call(state, &code, func),
                 Exit::Return(v) => self.fast_return(state, &code, v),
                 Exit::Access => self.fast_global_access(state, &code, func),
