@@ -8,6 +8,10 @@ use crate::expr::value::Value;
 use crate::expr::ExprId;
 use crate::ir::{BlockId, FuncId, Function, InstKind, Loc, Operand, Terminator};
 
+/// Emptied register vectors kept for work-items' entry frames: a
+/// work-group's worth of the largest groups (OpenCL devices allow 1024).
+const MAX_SPARE_ENTRY_REGS: usize = 1024;
+
 impl<'m> Executor<'m> {
     pub(in crate::exec) fn exec_terminator(&mut self, state: &mut State, func: &'m Function, term: &'m Terminator, loc: Loc) -> Step {
         match term {
@@ -301,6 +305,13 @@ impl<'m> Executor<'m> {
             o.free_line = Some(frame.call_loc);
         }
         if state.stack.is_empty() {
+            // A kernel's work-item ended: its registers serve another's
+            // entry frame (Executor::spare_entry_regs).
+            if state.gpu.is_some() && self.spare_entry_regs.len() < MAX_SPARE_ENTRY_REGS {
+                let mut regs = frame.regs;
+                regs.clear();
+                self.spare_entry_regs.push(regs);
+            }
             return self.bottom_frame_returned(state, frame.call_loc);
         }
         if let (Some(dest), Some(v)) = (frame.ret_dest, value) {

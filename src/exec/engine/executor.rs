@@ -93,6 +93,11 @@ pub struct Executor<'m> {
     /// per declared function (by its name in the module, as `call_routes`)
     /// by the fast tier (fast_concrete/work_item_ids.rs).
     pub(in crate::exec) id_calls: FxHashMap<(usize, usize), Option<crate::exec::engine::model_hooks::IdCall>>,
+    /// The registers of kernel work-items' bottom frames that returned,
+    /// emptied, for the entry frames of later work-items (the device
+    /// model's work-item switch): an enumerated NDRange would otherwise
+    /// allocate and free one register vector per work-item.
+    pub(in crate::exec) spare_entry_regs: Vec<Vec<Option<crate::expr::value::Value>>>,
 }
 
 impl<'m> Executor<'m> {
@@ -124,6 +129,7 @@ impl<'m> Executor<'m> {
             fast: crate::exec::engine::fast_concrete::FastCode::new(),
             call_routes: FxHashMap::default(),
             id_calls: FxHashMap::default(),
+            spare_entry_regs: Vec::new(),
         }
     }
 

@@ -140,6 +140,22 @@ pub struct WorkItem {
 }
 
 impl WorkItem {
+    /// The work-item `WorkItem::new` makes, in this one's place (the next
+    /// group's work-item at its index): its lists keep their allocation.
+    fn restart(&mut self, stack: Vec<Frame>, local: [ExprId; 3], group: [ExprId; 3]) {
+        self.stack = stack;
+        self.local = local;
+        self.group = group;
+        self.status = ItemStatus::Running;
+        self.async_copy = None;
+        self.async_started = 0;
+        self.live_events.clear();
+        self.released_events.clear();
+        self.barrier_unrollings.clear();
+        self.cycle_watch = None;
+        self.group_calls.clear();
+    }
+
     /// A runnable work-item with these ids, whose `stack` starts at the
     /// kernel's entry.
     pub fn new(stack: Vec<Frame>, local: [ExprId; 3], group: [ExprId; 3]) -> WorkItem {
@@ -268,14 +284,13 @@ impl<'m> Executor<'m> {
             let mut stack = items.get_mut(flat).map(|old| std::mem::take(&mut old.stack)).unwrap_or_default();
             stack.clear();
             match &template {
-                Some(frame) => stack.push(entry_frame_copy(frame)),
+                Some(frame) => stack.push(entry_frame_copy(frame, self.spare_entry_regs.pop().unwrap_or_default())),
                 None => stack.extend(self.kernel_frame(&mut state.memory, kernel, &args)),
             }
             let local = l.map(|v| self.cx.pool.constant(64, v as u128));
-            let item = WorkItem::new(stack, local, group_ids);
             match items.get_mut(flat) {
-                Some(slot) => *slot = item,
-                None => items.push(item),
+                Some(slot) => slot.restart(stack, local, group_ids),
+                None => items.push(WorkItem::new(stack, local, group_ids)),
             }
         }
         let gpu = device_mut(&mut state.gpu);
@@ -670,17 +685,21 @@ impl<'m> Executor<'m> {
     }
 }
 
-/// A copy of a kernel's entry frame for another work-item. The registers
-/// are copied lane by lane (`Value::from_slice`), which is much faster than
-/// the values' generic `clone`; the entry frame holds nothing else to copy
-/// (no stack object, no shadow, no variadic area).
-fn entry_frame_copy(template: &Frame) -> Frame {
+/// A copy of a kernel's entry frame for another work-item, its registers
+/// in `regs` (an empty vector, most often a finished work-item's:
+/// `Executor::spare_entry_regs`). They are copied lane by lane
+/// (`Value::from_slice`), which is much faster than the values' generic
+/// `clone`; the entry frame holds nothing else to copy (no stack object,
+/// no shadow, no variadic area).
+fn entry_frame_copy(template: &Frame, mut regs: Vec<Option<Value>>) -> Frame {
+    regs.clear();
+    regs.extend(template.regs.iter().map(|r| r.as_ref().map(|v| Value::from_slice(v))));
     Frame {
         func: template.func,
         block: template.block,
         prev_block: template.prev_block,
         pc: template.pc,
-        regs: template.regs.iter().map(|r| r.as_ref().map(|v| Value::from_slice(v))).collect(),
+        regs,
         allocas: template.allocas.clone(),
         ret_dest: template.ret_dest,
         call_loc: template.call_loc,
