@@ -203,7 +203,8 @@ impl<'m> Executor<'m> {
     ) -> Option<Result<(), Step>> {
         let r = self.models.cl.launch.objects.get(&object).filter(|r| !r.was.0)?;
         let segments = r.no_write.clone();
-        Some(match self.overlap(&segments, offset, len) {
+        let size = state.memory.object(object).size;
+        Some(match self.overlap(&segments, size, offset, len) {
             Overlap::No => Ok(()),
             Overlap::Yes => {
                 self.report_write(state, &segments, offset, len, loc);
@@ -252,7 +253,8 @@ impl<'m> Executor<'m> {
     ) -> bool {
         let Some(r) = self.models.cl.launch.objects.get(&object).filter(|r| !r.was.1) else { return false };
         let segments = r.no_read.clone();
-        let model = match self.overlap(&segments, offset, len) {
+        let size = state.memory.object(object).size;
+        let model = match self.overlap(&segments, size, offset, len) {
             Overlap::No => return true,
             Overlap::Yes => self.current_model(state),
             // A witness that reaches them; the path itself is not split
@@ -274,9 +276,17 @@ impl<'m> Executor<'m> {
         true
     }
 
-    /// Whether bytes `offset..offset + len` (inside the object) reach a
-    /// segment.
-    fn overlap(&mut self, segments: &[Segment], offset: ExprId, len: u64) -> Overlap {
+    /// Whether bytes `offset..offset + len` (inside the object, of `size`
+    /// bytes) reach a segment.
+    fn overlap(&mut self, segments: &[Segment], size: u64, offset: ExprId, len: u64) -> Overlap {
+        if len == 0 {
+            return Overlap::No;
+        }
+        // A whole buffer restricted (the common case): any access inside
+        // reaches it, at whatever offset, without a query.
+        if segments.first().is_some_and(|s| s.start == 0 && s.end >= size) {
+            return Overlap::Yes;
+        }
         if let Some(off) = self.cx.pool.as_const(offset) {
             let off = off as u64;
             let reaches = segments.iter().any(|s| off < s.end && s.start < off.saturating_add(len));
