@@ -58,6 +58,7 @@ cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void 
   m->flags = flags;
   m->size = size;
   m->host_ptr = host_ptr;
+  m->site = __symcross_cl_site();
   if (flags & CL_MEM_USE_HOST_PTR) {
     m->data = host_ptr;
   } else {
@@ -71,6 +72,24 @@ cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void 
   return m;
 }
 
+/* A sub-buffer's flags give no access its buffer's deny, for kernels
+ * (a read-only buffer's sub-buffer cannot be written, a write-only one's
+ * cannot be read) or for the host (CL_MEM_HOST_*): CL_INVALID_VALUE
+ * otherwise (OpenCL 1.2, clCreateSubBuffer). */
+static int narrows(cl_mem_flags buffer, cl_mem_flags sub) {
+  if ((buffer & CL_MEM_WRITE_ONLY) && (sub & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)))
+    return 0;
+  if ((buffer & CL_MEM_READ_ONLY) && (sub & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)))
+    return 0;
+  if ((buffer & CL_MEM_HOST_WRITE_ONLY) && (sub & CL_MEM_HOST_READ_ONLY))
+    return 0;
+  if ((buffer & CL_MEM_HOST_READ_ONLY) && (sub & CL_MEM_HOST_WRITE_ONLY))
+    return 0;
+  if ((buffer & CL_MEM_HOST_NO_ACCESS) && (sub & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))
+    return 0;
+  return 1;
+}
+
 cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type type, const void *info,
                          cl_int *errcode_ret) {
   const cl_buffer_region *region = info;
@@ -79,13 +98,18 @@ cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_typ
     symcl_set_error(errcode_ret, CL_INVALID_MEM_OBJECT);
     return NULL;
   }
-  if (flags == 0)
-    flags = buffer->flags & (ACCESS_FLAGS | HOST_ACCESS_FLAGS);
   if ((flags & ~(cl_mem_flags)(ACCESS_FLAGS | HOST_ACCESS_FLAGS)) || !at_most_one(flags, ACCESS_FLAGS) ||
+      !at_most_one(flags, HOST_ACCESS_FLAGS) || !narrows(buffer->flags, flags) ||
       type != CL_BUFFER_CREATE_TYPE_REGION || !region) {
     symcl_set_error(errcode_ret, CL_INVALID_VALUE);
     return NULL;
   }
+  /* Each group of access flags not given is the buffer's (OpenCL 1.2,
+   * clCreateSubBuffer): a sub-buffer of a read-only buffer is read-only. */
+  if (!(flags & ACCESS_FLAGS))
+    flags |= buffer->flags & ACCESS_FLAGS;
+  if (!(flags & HOST_ACCESS_FLAGS))
+    flags |= buffer->flags & HOST_ACCESS_FLAGS;
   if (region->size == 0) {
     symcl_set_error(errcode_ret, CL_INVALID_BUFFER_SIZE);
     return NULL;
@@ -108,6 +132,7 @@ cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_typ
   m->host_ptr = buffer->host_ptr ? (unsigned char *)buffer->host_ptr + region->origin : NULL;
   m->parent = buffer;
   m->origin = region->origin;
+  m->site = __symcross_cl_site();
   buffer->refs++;
   symcl_set_error(errcode_ret, CL_SUCCESS);
   return m;

@@ -120,6 +120,14 @@ void *clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, cl_map_
     symcl_set_error(errcode_ret, CL_INVALID_VALUE);
     return NULL;
   }
+  /* The host promised with CL_MEM_HOST_* not to read (or write) the
+   * buffer: a map for that is refused (OpenCL 1.2, clEnqueueMapBuffer). */
+  if (((flags & CL_MAP_READ) && (m->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))) ||
+      ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
+       (m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))) {
+    symcl_set_error(errcode_ret, CL_INVALID_OPERATION);
+    return NULL;
+  }
   symcl_enqueue(q, symcl_new_command(SYMCL_CMD_MARKER), CL_COMMAND_MAP_BUFFER, event);
   symcl_run_queue(q);
   m->map_count++;
@@ -180,7 +188,19 @@ static cl_int ndrange(cl_uint dims, const size_t *global, const size_t *local_in
   return CL_SUCCESS;
 }
 
-/* Captures the argument values: buffers become their data pointers. */
+/* What the buffer's flags let a kernel do with it (CL_MEM_READ_WRITE when
+ * neither read-only nor write-only). */
+static unsigned symcl_kernel_access(cl_mem m) {
+  unsigned sub = m->parent ? SYMCL_ACCESS_SUB : 0;
+  if (m->flags & CL_MEM_READ_ONLY)
+    return SYMCL_ACCESS_READ_ONLY | sub;
+  if (m->flags & CL_MEM_WRITE_ONLY)
+    return SYMCL_ACCESS_WRITE_ONLY | sub;
+  return SYMCL_ACCESS_READ_WRITE | sub;
+}
+
+/* Captures the argument values: buffers become their data pointers, with
+ * the access their flags allow a kernel. */
 static cl_int capture_args(cl_kernel k, struct symcl_command *c) {
   size_t bytes = 0, at = 0;
   unsigned i;
@@ -201,6 +221,11 @@ static cl_int capture_args(cl_kernel k, struct symcl_command *c) {
     if (a->kind == SYMCL_ARG_BYTES && (a->space == 1 || a->space == 2)) {
       void *data = a->mem ? a->mem->data : NULL;
       memcpy(slot, &data, sizeof data);
+      if (a->mem) {
+        c->args[i].access = symcl_kernel_access(a->mem);
+        c->args[i].mem_size = a->mem->size;
+        c->args[i].site = a->mem->site;
+      }
     } else if (a->kind == SYMCL_ARG_BYTES) {
       memcpy(slot, a->value, a->size);
     }

@@ -35,14 +35,26 @@ int __symcross_cl_kernel_arg(int program, int kernel, unsigned index, unsigned *
  * length including the NUL. */
 unsigned __symcross_cl_kernel_names(int program, char *buf, size_t size, size_t *length);
 
-/* One kernel argument as the NDRange receives it. */
+/* One kernel argument as the NDRange receives it. A buffer argument also
+ * carries what the host allowed kernels to do with the buffer (its
+ * CL_MEM_READ_ONLY / CL_MEM_WRITE_ONLY flag), its size and where the host
+ * created it: OpenCL 1.2 section 5.2.1 leaves a kernel's write into a
+ * read-only buffer and its read of a write-only one undefined, and the
+ * engine reports either (src/exec/opencl/host_access.rs). */
 struct __symcross_cl_arg {
   unsigned kind;     /* SYMCL_ARG_BYTES or SYMCL_ARG_LOCAL */
+  unsigned access;   /* buffer arguments: SYMCL_ACCESS_*, | SYMCL_ACCESS_SUB for a sub-buffer */
   size_t size;       /* bytes of the value, or of the __local allocation */
   const void *bytes; /* the value (a buffer argument is its data pointer) */
+  size_t mem_size;   /* buffer arguments: the buffer's size in bytes (0: no buffer) */
+  unsigned long long site; /* buffer arguments: __symcross_cl_site() at its creation */
 };
 #define SYMCL_ARG_BYTES 0u
 #define SYMCL_ARG_LOCAL 1u
+#define SYMCL_ACCESS_READ_WRITE 0u
+#define SYMCL_ACCESS_READ_ONLY 1u
+#define SYMCL_ACCESS_WRITE_ONLY 2u
+#define SYMCL_ACCESS_SUB 16u
 
 /* Runs every work-item of the NDRange on the current memory (local sizes
  * already chosen); returns when the kernel finished. */
@@ -53,6 +65,10 @@ void __symcross_cl_run(int program, int kernel, unsigned dims, const size_t *off
  * user's clCreateBuffer line; freeing records the user's clRelease line. */
 void *__symcross_cl_alloc(size_t size);
 void __symcross_cl_free(void *p);
+
+/* The user's line calling the OpenCL function running, as a number for
+ * __symcross_cl_run to name it by (0: unknown). */
+unsigned long long __symcross_cl_site(void);
 
 /* An `unsupported` finding naming what is not modelled; ends the path. */
 void __symcross_unsupported(const char *what);
@@ -116,6 +132,7 @@ struct _cl_mem {
   cl_mem parent;       /* sub-buffers: the buffer they view */
   size_t origin;
   unsigned map_count;
+  unsigned long long site; /* where the user created it (__symcross_cl_site) */
   struct symcl_callback *destructors; /* newest first: called in that order */
 };
 

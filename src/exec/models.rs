@@ -240,4 +240,8 @@ impl<'m> ModelHooks<'m> for Executor<'m> {
     fn write_address_only(&mut self, state: &mut State, access: &Access, bytes: &[Option<ExprId>]) {
         self.write_unsized(state, access, bytes);
     }
+
+    fn write_into_marked(&mut self, state: &mut State, object: ObjectId, offset: ExprId, len: u64, loc: Loc) -> Option<Result<(), Step>> {
+        self.host_view_write(state, object, offset, len, loc)
+    }
 }

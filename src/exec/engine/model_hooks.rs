@@ -174,4 +174,11 @@ pub(in crate::exec) trait ModelHooks<'m> {
 
     /// Writes bytes (None: left alone) into an address-only object.
     fn write_address_only(&mut self, state: &mut State, access: &Access, bytes: &[Option<ExprId>]);
+
+    /// A write of `len` bytes at `offset` reached `object`, marked
+    /// read-only: the models judge it when they made the mark (a host
+    /// program's buffer, read-only for a kernel's run in whole or in
+    /// part): allowed, or reported with the path's end or split. None:
+    /// the object itself is constant.
+    fn write_into_marked(&mut self, state: &mut State, object: ObjectId, offset: ExprId, len: u64, loc: Loc) -> Option<Result<(), Step>>;
 }

@@ -42,7 +42,7 @@ impl<'m> Executor<'m> {
             return None;
         }
         let offset = self.cx.pool.constant(64, off as u128);
-        Some(self.check_writable(state, obj, len, loc, is_write).map(|()| Access { object: obj, offset }))
+        Some(self.check_writable(state, obj, offset, len, loc, is_write).map(|()| Access { object: obj, offset }))
     }
 
     /// Whether `addr` is a constant multiple of `align`: `check_alignment`

@@ -368,7 +368,7 @@ impl<'m> Executor<'m> {
                     None => return Err(Step::Terminated),
                 }
             }
-            self.check_writable(state, obj, len, loc, is_write)?;
+            self.check_writable(state, obj, offset, len, loc, is_write)?;
             return Ok(Access { object: obj, offset });
         }
         let in_bounds = if size >= len {
@@ -381,7 +381,7 @@ impl<'m> Executor<'m> {
         // count shifted) lies inside needs no query.
         let inside_by_range = size >= len && self.shadow.operand_ranges.range(&self.cx.pool, offset).unsigned.hi <= (size - len) as i128;
         if self.cx.pool.as_const(in_bounds) == Some(1) || inside_by_range {
-            self.check_writable(state, obj, len, loc, is_write)?;
+            self.check_writable(state, obj, offset, len, loc, is_write)?;
             return Ok(Access { object: obj, offset });
         }
         let (inside, outside) = self.branch(state, in_bounds);
@@ -399,7 +399,7 @@ impl<'m> Executor<'m> {
                 }
                 *state = s;
                 // Only the part inside the object writes into it.
-                self.check_writable(state, obj, len, loc, is_write)?;
+                self.check_writable(state, obj, offset, len, loc, is_write)?;
                 Ok(Access { object: obj, offset })
             }
             None => Err(Step::Terminated),

@@ -12,7 +12,9 @@
 //! check is on the object, not on the pointer's type.
 
 use crate::exec::engine::executor::{Executor, Step};
+use crate::exec::engine::model_hooks::ModelHooks;
 use crate::exec::engine::state::State;
+use crate::expr::ExprId;
 use crate::ir::Loc;
 use crate::memory::ObjectId;
 use crate::report::FindingKind;
@@ -21,12 +23,14 @@ use crate::ir::CONSTANT_SPACE;
 
 impl<'m> Executor<'m> {
     /// Ends the path with a `write-to-read-only` finding when a write of
-    /// `len` bytes resolved to `object` and that object is read-only;
-    /// `Ok` otherwise (reads always pass).
+    /// `len` bytes resolved to `object` at `offset` and that object (or,
+    /// for a host program's buffer, those bytes) is read-only; `Ok`
+    /// otherwise (reads always pass).
     pub(in crate::exec) fn check_writable(
         &mut self,
         state: &mut State,
         object: ObjectId,
+        offset: ExprId,
         len: u64,
         loc: Loc,
         is_write: bool,
@@ -35,6 +39,12 @@ impl<'m> Executor<'m> {
         if !is_write || !o.read_only {
             return Ok(());
         }
+        // Marked by the models (a buffer a host program created
+        // read-only, for a kernel's run, in whole or in part).
+        if let Some(done) = self.write_into_marked(state, object, offset, len, loc) {
+            return done;
+        }
+        let o = state.memory.object(object);
         let what = if o.addr_space == CONSTANT_SPACE { "`__constant`" } else { "constant" };
         // clang names string literals `.str`, `.str.1`...: no source name.
         let object = if o.name == ".str" || o.name.starts_with(".str.") {

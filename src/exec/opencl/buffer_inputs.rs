@@ -245,6 +245,10 @@ impl<'m> Executor<'m> {
         if kind == AccessKind::Write || !state.memory.object(access.object).write_only {
             return;
         }
+        // A buffer a host program created write-only (host_access.rs).
+        if self.host_view_read(state, access.object, access.offset, len, kind, loc) {
+            return;
+        }
         let o = state.memory.object(access.object);
         let what = if kind == AccessKind::Atomic { "atomic read-modify-write" } else { "read" };
         let msg = format!(

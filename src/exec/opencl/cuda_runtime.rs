@@ -383,7 +383,7 @@ impl<'m> Executor<'m> {
         if ndrange.checked_total().is_none() {
             return Err(self.unsupported(state, user, "a launch of more than 2^64 threads".into()));
         }
-        let launch = Launch { module, host_files_at, kernel, ndrange, args, dynamic_shared: Some(shared) };
+        let launch = Launch { module, host_files_at, kernel, ndrange, args, dynamic_shared: Some(shared), host_views: Vec::new() };
         let code = self.run_launch(state, launch, user, c.inst.dest)?;
         Ok(Some(scalar(self.cx.pool.constant(32, code as u128))))
     }

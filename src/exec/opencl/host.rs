@@ -35,6 +35,12 @@ pub struct ClProgram {
 #[derive(Default)]
 pub struct ClPrograms {
     pub programs: Vec<ClProgram>,
+    /// The user's lines that created buffers (`__symcross_cl_site`), for
+    /// findings about a buffer's flags (host_access.rs).
+    pub sites: Vec<Loc>,
+    /// A kernel run's executor: what the buffer flags of its launch allow
+    /// the kernel (host_access.rs).
+    pub launch: crate::exec::opencl::host_access::LaunchViews,
 }
 
 /// Build options clang understands as they are.
@@ -85,7 +91,7 @@ impl<'m> Executor<'m> {
         state.stack.iter().find(|f| self.cx.module.function(f.func).name.starts_with("cl")).map(|f| f.call_loc).unwrap_or(fallback)
     }
 
-    fn loc_label(&self, loc: Loc) -> String {
+    pub(super) fn loc_label(&self, loc: Loc) -> String {
         let file = self.cx.module.file_name(loc);
         format!("{}:{}", file.rsplit('/').next().unwrap_or(file), loc.line)
     }

@@ -62,6 +62,9 @@ pub(super) struct Launch {
     /// CUDA: the bytes of dynamic shared memory, which every `extern
     /// __shared__` array of the device code starts at.
     pub dynamic_shared: Option<u64>,
+    /// OpenCL: the buffer arguments and what their flags allow the kernel
+    /// (host_access.rs).
+    pub host_views: Vec<crate::exec::opencl::host_access::HostView>,
 }
 
 impl Launch {
@@ -106,20 +109,38 @@ impl<'m> Executor<'m> {
             return Err(self.unsupported(state, loc, format!("NDRange of unknown kernel {kernel}")));
         };
         let mut args = Vec::new();
+        let mut buffers = Vec::new();
         for i in 0..num_args {
+            // `struct __symcross_cl_arg` (symcross_cl.h): kind and access,
+            // size, bytes, the buffer's size and creation site.
             let base = c.args[7][0];
-            let at = self.cx.pool.constant(64, 24 * i as u128);
+            let at = self.cx.pool.constant(64, 40 * i as u128);
             let slot = self.cx.pool.add(base, at);
-            let words = self.read_words(state, slot, 3, loc)?;
+            let words = self.read_words(state, slot, 5, loc)?;
             let (kind, size, bytes) = (words[0] as u32, words[1], words[2]);
             if kind == 1 {
                 args.push(KernelArg::Local(size));
             } else {
                 let ptr = self.cx.pool.constant(64, bytes as u128);
                 let access = self.resolve(state, ptr, size, loc, false)?;
-                args.push(KernelArg::Bytes(self.read_bytes(state, &access, size, loc).into_vec()));
+                let value = self.read_bytes(state, &access, size, loc).into_vec();
+                if words[3] != 0 && size == 8 {
+                    let data = value.iter().rev().try_fold(0u64, |acc, b| self.cx.pool.as_const(*b).map(|b| (acc << 8) | b as u64));
+                    if let Some(data) = data {
+                        let (access, site) = ((words[0] >> 32) as u32, words[4]);
+                        buffers.push(crate::exec::opencl::host_access::RawBufferArg {
+                            param: i as usize,
+                            data,
+                            size: words[3],
+                            access,
+                            site,
+                        });
+                    }
+                }
+                args.push(KernelArg::Bytes(value));
             }
         }
+        let host_views = self.host_views(state, &buffers);
         // The host model refuses a global size the local size does not
         // divide (CL_INVALID_WORK_GROUP_SIZE, OpenCL 1.2), so groups are
         // full here; the last would hold the remainder otherwise.
@@ -129,7 +150,7 @@ impl<'m> Executor<'m> {
         if ndrange.checked_total().is_none() {
             return Err(self.unsupported(state, loc, "NDRange of more than 2^64 work-items".into()));
         }
-        Ok(Launch { module, host_files_at, kernel, ndrange, args, dynamic_shared: None })
+        Ok(Launch { module, host_files_at, kernel, ndrange, args, dynamic_shared: None, host_views })
     }
 
     pub(super) fn run_ndrange(&mut self, state: &mut State, launch: Launch, loc: Loc) -> Result<Option<Value>, Step> {
@@ -161,6 +182,7 @@ impl<'m> Executor<'m> {
         let shifted = shift_host_lines(&mut kstate.memory, launch.host_files_at as i64, None);
         let layout = self.models.cuda.as_ref().filter(|_| launch.is_cuda()).and_then(|d| d.layout.clone());
         let mode = nested.prepare_kernel(&mut kstate, &launch, layout.as_ref());
+        let marks = nested.restrict_host_views(&mut kstate, launch.host_views.clone(), launch.kernel);
         if mode.is_some() {
             nested.start_kernel(&mut kstate);
             nested.explore(kstate);
@@ -188,8 +210,12 @@ impl<'m> Executor<'m> {
                 ),
             );
         }
-        let results: Vec<(State, u32)> =
+        let mut results: Vec<(State, u32)> =
             finished.into_iter().map(|k| (k, KERNEL_RAN)).chain(faulted.into_iter().take(MAX_FAULTED_CONTINUATIONS)).collect();
+        // The buffer flags restrict the kernel, not the host.
+        for (k, _) in &mut results {
+            crate::exec::opencl::host_access::unmark(&mut k.memory, &marks);
+        }
         self.continue_host(state, results, &shifted, launch.host_files_at as i64, dest)
     }
 

@@ -26,6 +26,7 @@ pub(in crate::exec) mod events;
 pub mod group_calls;
 pub(in crate::exec) mod havoc;
 pub(in crate::exec) mod host;
+pub(in crate::exec) mod host_access;
 pub mod images;
 pub(in crate::exec) mod item_budget;
 pub(in crate::exec) mod kernel_memory;
@@ -65,6 +66,7 @@ impl<'m> Executor<'m> {
             "__symcross_cl_run" => (Self::cl_run, Exact(8)),
             "__symcross_cl_alloc" => (Self::cl_alloc, Exact(1)),
             "__symcross_cl_free" => (Self::cl_free, Exact(1)),
+            "__symcross_cl_site" => (Self::cl_site, Exact(0)),
             "__symcross_unsupported" => (Self::cl_unsupported, Exact(1)),
             "__symcross_cuda_alloc" => (Self::cuda_alloc, Exact(1)),
             "__symcross_cuda_free" => (Self::cuda_free, Exact(1)),

@@ -309,8 +309,9 @@ impl<'m> Executor<'m> {
     fn havoc_reached_object(&mut self, state: &mut State, object: ObjectId, function: &str, loc: crate::ir::Loc) -> Result<(), Step> {
         let o = state.memory.object(object);
         // A read-only object (`__constant`, a string) cannot be written,
-        // and reads never race with reads.
-        if o.read_only {
+        // and reads never race with reads. A host program's buffer may be
+        // read-only for a kernel in part only (host_access.rs).
+        if o.read_only && !self.partly_writable(object, o.size) {
             return Ok(());
         }
         let (space, size, address_only) = (o.addr_space, o.size, o.address_only);
