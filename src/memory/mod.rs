@@ -160,21 +160,21 @@ pub struct MemoryObject {
 /// arrays), so fewer would miss on every access in turn.
 const RECENT_HITS: usize = 8;
 
-/// The bytes `[lo, hi)` of an object found by a lookup (not address-only),
-/// and its id: an address inside them has that object as the tree's
-/// answer (objects never move, overlap, change size or leave the tree).
-/// An empty slot has `lo == hi` and holds no address.
+/// The bytes `[lo, lo + len)` of an object found by a lookup (not
+/// address-only), and its id: an address inside them has that object as
+/// the tree's answer (objects never move, overlap, change size or leave
+/// the tree). An empty slot has `len == 0` and holds no address.
 #[derive(Clone, Copy, Default)]
 struct Extent {
     lo: u64,
-    hi: u64,
+    len: u64,
     id: u32,
 }
 
 impl Extent {
     #[inline(always)]
     fn holds(self, address: u64) -> bool {
-        address.wrapping_sub(self.lo) < self.hi.wrapping_sub(self.lo)
+        address.wrapping_sub(self.lo) < self.len
     }
 }
 
@@ -331,9 +331,14 @@ impl Memory {
         if last.holds(address) {
             return Some(last);
         }
-        let e = self.recent_hits.iter().map(std::cell::Cell::get).find(|e| e.holds(address))?;
-        self.last_hit.set(e);
-        Some(e)
+        for slot in &self.recent_hits {
+            let e = slot.get();
+            if e.holds(address) {
+                self.last_hit.set(e);
+                return Some(e);
+            }
+        }
+        None
     }
 
     /// `object_near` by the tree search; the object found is remembered
@@ -346,7 +351,7 @@ impl Memory {
         if o.address_only {
             return (address < o.base + o.size).then_some(*id);
         }
-        let e = Extent { lo: o.base, hi: o.base + o.size, id: id.0 };
+        let e = Extent { lo: o.base, len: o.size, id: id.0 };
         if e.holds(address) {
             let k = self.next_hit.get() as usize % RECENT_HITS;
             self.recent_hits[k].set(e);
@@ -363,7 +368,7 @@ impl Memory {
     #[inline]
     pub fn extent_holding(&self, address: u64) -> Option<(u64, u64)> {
         if let Some(e) = self.recent_extent(address) {
-            return Some((e.lo, e.hi));
+            return Some((e.lo, e.lo + e.len));
         }
         let o = self.object(self.object_near_in_tree(address)?);
         let end = o.base + o.size;
