@@ -458,7 +458,8 @@ mod tests {
         fn searched(m: &Memory, at: u64) -> Option<ObjectId> {
             let mut found = None;
             for (id, o) in m.objects() {
-                let (start, end) = if o.address_only { (o.base - (1 << 40), o.base + o.size) } else { (o.base, o.base + o.size.max(1) + GAP) };
+                let (start, end) =
+                    if o.address_only { (o.base - (1 << 40), o.base + o.size) } else { (o.base, o.base + o.size.max(1) + GAP) };
                 if start <= at && at < end {
                     found = Some(id);
                 }

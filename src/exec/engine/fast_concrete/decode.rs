@@ -242,11 +242,7 @@ impl Op {
             Op::Int { .. }
                 | Op::ICmp { .. }
                 | Op::Cast {
-                    kind: CastKind::Trunc(_)
-                        | CastKind::ZExt(_)
-                        | CastKind::SExt(_)
-                        | CastKind::Resize(_)
-                        | CastKind::BitCast(_),
+                    kind: CastKind::Trunc(_) | CastKind::ZExt(_) | CastKind::SExt(_) | CastKind::Resize(_) | CastKind::BitCast(_),
                     ..
                 }
                 | Op::Shuffle { .. }
@@ -289,8 +285,17 @@ pub(super) enum Term {
     Br(Edge),
     /// `check`: one side fails (`assert`), so taking the branch counts a
     /// check reached, as the general step's `note_branch` does.
-    CondBr { c: Src, then: Edge, otherwise: Edge, check: bool },
-    Switch { v: Src, default: u32, cases: Box<[(u128, u32)]> },
+    CondBr {
+        c: Src,
+        then: Edge,
+        otherwise: Edge,
+        check: bool,
+    },
+    Switch {
+        v: Src,
+        default: u32,
+        cases: Box<[(u128, u32)]>,
+    },
     Ret(Option<Src>),
 }
 
