@@ -155,8 +155,28 @@ pub struct MemoryObject {
 }
 
 /// How many recently found objects `object_near` tries before its tree
-/// search.
-const RECENT_HITS: usize = 4;
+/// search: a host loop at -O0 goes round its counter's, its array
+/// pointers' slots and the arrays themselves (five in a loop filling two
+/// arrays), so fewer would miss on every access in turn.
+const RECENT_HITS: usize = 8;
+
+/// The bytes `[lo, lo + len)` of an object found by a lookup (not
+/// address-only), and its id: an address inside them has that object as
+/// the tree's answer (objects never move, overlap, change size or leave
+/// the tree). An empty slot has `len == 0` and holds no address.
+#[derive(Clone, Copy, Default)]
+struct Extent {
+    lo: u64,
+    len: u64,
+    id: u32,
+}
+
+impl Extent {
+    #[inline(always)]
+    fn holds(self, address: u64) -> bool {
+        address.wrapping_sub(self.lo) < self.len
+    }
+}
 
 /// The objects of one state. Cloning is cheap: objects are shared until
 /// written.
@@ -165,16 +185,17 @@ pub struct Memory {
     objects: Vec<Rc<MemoryObject>>,
     by_base: BTreeMap<u64, ObjectId>,
     next_address: u64,
-    /// The objects of the last few lookups, most recent first: a loop or
-    /// a kernel's work-item goes back and forth between a few objects
-    /// (`c[i] = a[i] + b[i]`: three), and a hit skips the tree search.
-    /// Objects never move, overlap or leave the tree, so an address inside
-    /// one's bytes has that object as its tree answer too.
-    recent_hits: std::cell::Cell<[Option<ObjectId>; RECENT_HITS]>,
-    /// The extent of the last object `extent_holding` found (empty at
-    /// first). Objects are only appended and never move or change size,
-    /// so it stays right for this memory and every clone of it.
-    last_extent: std::cell::Cell<(u64, u64)>,
+    /// The extent of the last lookup's object: a loop or a kernel's
+    /// work-item mostly goes on in the object it was in, and a hit skips
+    /// the search (`Extent`: exact for this memory and every clone of it).
+    last_hit: std::cell::Cell<Extent>,
+    /// The extents of the objects of the last few lookups, tried after
+    /// `last_hit` and replaced in turn (`next_hit`): a loop or a kernel's
+    /// work-item goes back and forth between a few objects (`c[i] = a[i] +
+    /// b[i]`: three), each found here without the tree. Held as extents,
+    /// a try reads no object.
+    recent_hits: [std::cell::Cell<Extent>; RECENT_HITS],
+    next_hit: std::cell::Cell<u8>,
 }
 
 impl Memory {
@@ -184,8 +205,9 @@ impl Memory {
             objects: Vec::new(),
             by_base: BTreeMap::new(),
             next_address: FIRST_ADDRESS,
+            last_hit: Default::default(),
             recent_hits: Default::default(),
-            last_extent: Default::default(),
+            next_hit: Default::default(),
         }
     }
 
@@ -294,26 +316,47 @@ impl Memory {
     /// The object whose extent (plus its trailing gap) contains `address`.
     /// Returns the object even when `address` is past its end, so that an
     /// overrun can be reported against the object it overran.
+    #[inline]
     pub fn object_near(&self, address: u64) -> Option<ObjectId> {
-        let mut recent = self.recent_hits.get();
-        for (k, hit) in recent.iter().enumerate() {
-            let Some(id) = *hit else { break };
-            let o = self.object(id);
-            if !o.address_only && address >= o.base && address < o.base + o.size {
-                if k > 0 {
-                    recent[..=k].rotate_right(1);
-                    self.recent_hits.set(recent);
-                }
-                return Some(id);
+        match self.recent_extent(address) {
+            Some(e) => Some(ObjectId(e.id)),
+            None => self.object_near_in_tree(address),
+        }
+    }
+
+    /// The remembered extent holding `address`, if any (made the last hit).
+    #[inline(always)]
+    fn recent_extent(&self, address: u64) -> Option<Extent> {
+        let last = self.last_hit.get();
+        if last.holds(address) {
+            return Some(last);
+        }
+        for slot in &self.recent_hits {
+            let e = slot.get();
+            if e.holds(address) {
+                self.last_hit.set(e);
+                return Some(e);
             }
         }
+        None
+    }
+
+    /// `object_near` by the tree search; the object found is remembered
+    /// when `address` is inside its bytes (the only addresses a remembered
+    /// extent answers).
+    #[inline(never)]
+    fn object_near_in_tree(&self, address: u64) -> Option<ObjectId> {
         let (_, id) = self.by_base.range(..=address).next_back()?;
-        recent.rotate_right(1);
-        recent[0] = Some(*id);
-        self.recent_hits.set(recent);
         let o = self.object(*id);
         if o.address_only {
             return (address < o.base + o.size).then_some(*id);
+        }
+        let e = Extent { lo: o.base, len: o.size, id: id.0 };
+        if e.holds(address) {
+            let k = self.next_hit.get() as usize % RECENT_HITS;
+            self.recent_hits[k].set(e);
+            self.next_hit.set((k + 1) as u8);
+            self.last_hit.set(e);
         }
         (address < o.base + o.size.max(1) + GAP).then_some(*id)
     }
@@ -321,19 +364,17 @@ impl Memory {
     /// The extent `(base, base + size)` of the object (not address-only)
     /// whose bytes include `address`; None when there is none. A loop
     /// stepping through one array asks this of every pointer it makes,
-    /// and the answer is the last one's without a lookup.
+    /// and the answer is a remembered one without a lookup.
     #[inline]
     pub fn extent_holding(&self, address: u64) -> Option<(u64, u64)> {
-        let (lo, hi) = self.last_extent.get();
-        if lo <= address && address < hi {
-            return Some((lo, hi));
+        if let Some(e) = self.recent_extent(address) {
+            return Some((e.lo, e.lo + e.len));
         }
-        let o = self.object(self.object_near(address)?);
+        let o = self.object(self.object_near_in_tree(address)?);
         let end = o.base + o.size;
         if o.address_only || address < o.base || address >= end {
             return None;
         }
-        self.last_extent.set((o.base, end));
         Some((o.base, end))
     }
 
@@ -404,5 +445,59 @@ mod tests {
         assert_eq!(m.object_near(ub + 4), Some(u));
         assert_eq!(m.object_near(ub - 4), Some(u), "an address-only buffer owns the window before its base");
         assert_eq!(m.object_near(m.object(ids[0]).base), Some(ids[0]));
+    }
+
+    /// The remembered extents answer exactly as a search of every object
+    /// would: addresses taken from more objects than are remembered, in a
+    /// scattered order (inside, at both ends, in the gaps, before the first
+    /// object, in an address-only buffer's window, past every object),
+    /// asked of a memory and of clones made along the way that allocate
+    /// objects of their own.
+    #[test]
+    fn remembered_extents_answer_as_a_search_of_every_object() {
+        fn searched(m: &Memory, at: u64) -> Option<ObjectId> {
+            let mut found = None;
+            for (id, o) in m.objects() {
+                let (start, end) =
+                    if o.address_only { (o.base - (1 << 40), o.base + o.size) } else { (o.base, o.base + o.size.max(1) + GAP) };
+                if start <= at && at < end {
+                    found = Some(id);
+                }
+            }
+            found
+        }
+        let mut pool = ExprPool::new();
+        let mut m = Memory::new();
+        for k in 0..3 * RECENT_HITS as u64 {
+            m.allocate(&mut pool, 1 + 13 * k % 97, 16, ObjectKind::Heap, format!("o{k}"));
+        }
+        m.allocate_address_only(&mut pool, "u".into(), 1);
+        m.allocate(&mut pool, 0, 16, ObjectKind::Heap, "empty".into());
+        let mut probes: Vec<u64> = vec![0, FIRST_ADDRESS - 1];
+        for (_, o) in m.objects() {
+            let end = o.base + o.size;
+            probes.extend([o.base, o.base + o.size / 2, end.saturating_sub(1), end, end + GAP - 1, end + GAP, o.base.wrapping_sub(1)]);
+        }
+        probes.push(m.next_address + (1 << 41));
+        let mut memories = vec![m];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for round in 0..2000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let at = probes[(seed % probes.len() as u64) as usize];
+            let which = (seed >> 32) as usize % memories.len();
+            let m = &memories[which];
+            assert_eq!(m.object_near(at), searched(m, at), "address {at:#x}, round {round}");
+            let extent = searched(m, at).map(|id| m.object(id)).filter(|o| !o.address_only && o.base <= at && at < o.base + o.size);
+            assert_eq!(m.extent_holding(at), extent.map(|o| (o.base, o.base + o.size)), "address {at:#x}, round {round}");
+            if round % 500 == 499 {
+                let mut c = memories[which].clone();
+                let id = c.allocate(&mut pool, 40, 16, ObjectKind::Heap, format!("c{round}"));
+                let o = c.object(id);
+                probes.extend([o.base, o.base + 39, o.base + 40]);
+                memories.push(c);
+            }
+        }
     }
 }

@@ -139,24 +139,30 @@ pub(super) enum Op {
     },
     /// Each term: the index, its scale and its width. `inbounds`: a
     /// result outside the base's object goes to the general step.
+    /// `bounded`: the instruction carries sub-object bounds, which only
+    /// device code checks (the general step's there).
     Gep {
         dst: u32,
         base: Src,
         offset: i64,
         terms: Box<[(Src, i64, u32)]>,
         inbounds: bool,
+        bounded: bool,
     },
     /// A load of the instruction's type.
     Load {
         dst: u32,
         ptr: Src,
     },
-    /// A load of a scalar of `width` bits (`len` bytes).
+    /// A load of a scalar of `width` bits (`len` bytes); `align` the
+    /// instruction's (a work-item's misaligned access is the general
+    /// step's finding).
     Load1 {
         dst: u32,
         ptr: Src,
         width: u32,
         len: u32,
+        align: u64,
     },
     /// A store of a value of `types[ty]`.
     Store {
@@ -164,12 +170,13 @@ pub(super) enum Op {
         val: Src,
         ty: u32,
     },
-    /// A store of a one-lane value of `types[ty]`.
+    /// A store of a one-lane value of `types[ty]`; `align` as `Load1`'s.
     Store1 {
         ptr: Src,
         val: Src,
         ty: u32,
         len: u32,
+        align: u64,
     },
     /// A lane of a vector at a constant index.
     Extract {
@@ -225,13 +232,19 @@ impl Op {
     }
 
     /// Whether raw_ops.rs may run it on vectors held as plain bits.
+    /// Conversions to and from floats are never run raw (raw_step leaves
+    /// them to the handle path): a host loop's `(float)i` does not make
+    /// its function run with the raw registers' bookkeeping.
     #[inline(always)]
     pub fn on_vectors(&self) -> bool {
         matches!(
             self,
             Op::Int { .. }
                 | Op::ICmp { .. }
-                | Op::Cast { .. }
+                | Op::Cast {
+                    kind: CastKind::Trunc(_) | CastKind::ZExt(_) | CastKind::SExt(_) | CastKind::Resize(_) | CastKind::BitCast(_),
+                    ..
+                }
                 | Op::Shuffle { .. }
                 | Op::Extract { .. }
                 | Op::Insert { .. }
@@ -270,8 +283,19 @@ impl Op {
 pub(super) enum Term {
     Slow,
     Br(Edge),
-    CondBr { c: Src, then: Edge, otherwise: Edge },
-    Switch { v: Src, default: u32, cases: Box<[(u128, u32)]> },
+    /// `check`: one side fails (`assert`), so taking the branch counts a
+    /// check reached, as the general step's `note_branch` does.
+    CondBr {
+        c: Src,
+        then: Edge,
+        otherwise: Edge,
+        check: bool,
+    },
+    Switch {
+        v: Src,
+        default: u32,
+        cases: Box<[(u128, u32)]>,
+    },
     Ret(Option<Src>),
 }
 
@@ -561,18 +585,22 @@ impl<'m> Executor<'m> {
                 Op::Select { dst: dst?, c: self.src(cond)?, t: self.src(then)?, e: self.src(otherwise)? }
             }
             // A `nuw` promise is the general step's to test.
-            InstKind::Gep { base, offset, terms, flags, .. } if !flags.nuw => {
+            InstKind::Gep { base, offset, terms, flags, bounds, .. } if !flags.nuw => {
                 let terms = terms
                     .iter()
                     .map(|(op, scale)| Some((self.src(op)?, *scale, operand_width(func, op)?)))
                     .collect::<Option<Box<[_]>>>()?;
-                Op::Gep { dst: dst?, base: self.src(base)?, offset: *offset, terms, inbounds: flags.inbounds }
+                Op::Gep { dst: dst?, base: self.src(base)?, offset: *offset, terms, inbounds: flags.inbounds, bounded: !bounds.is_empty() }
             }
-            InstKind::Load { ptr, .. } if is_scalar(&inst.ty) && inst.ty.store_size() > 0 => {
-                Op::Load1 { dst: dst?, ptr: self.src(ptr)?, width: inst.ty.scalar_bits().max(1), len: inst.ty.store_size() as u32 }
-            }
+            InstKind::Load { ptr, align, .. } if is_scalar(&inst.ty) && inst.ty.store_size() > 0 => Op::Load1 {
+                dst: dst?,
+                ptr: self.src(ptr)?,
+                width: inst.ty.scalar_bits().max(1),
+                len: inst.ty.store_size() as u32,
+                align: *align,
+            },
             InstKind::Load { ptr, .. } if inst.ty.store_size() > 0 => Op::Load { dst: dst?, ptr: self.src(ptr)? },
-            InstKind::Store { ptr, value, .. } => {
+            InstKind::Store { ptr, value, align, .. } => {
                 let t = Self::stored_type(func, value)?;
                 if t.store_size() == 0 {
                     return None;
@@ -582,7 +610,7 @@ impl<'m> Executor<'m> {
                 types.push(t);
                 let ty = (types.len() - 1) as u32;
                 if one_lane {
-                    return Some(Op::Store1 { ptr, val, ty, len });
+                    return Some(Op::Store1 { ptr, val, ty, len, align: *align });
                 }
                 Op::Store { ptr, val, ty }
             }
@@ -631,12 +659,12 @@ impl<'m> Executor<'m> {
             Terminator::Br(t) => Term::Br(self.edge(func, from, *t)),
             Terminator::CondBr { cond, then, otherwise } => {
                 // A branch to a failing block (`assert`) counts a check
-                // where it runs (coverage.rs): the general step's.
-                if self.failure_blocks.contains(&(fid, *then)) || self.failure_blocks.contains(&(fid, *otherwise)) {
-                    return None;
-                }
+                // where it runs (coverage.rs `note_branch`): the tier counts
+                // it when it takes the branch (a host loop checking every
+                // element ran one general step per element).
+                let check = self.failure_blocks.contains(&(fid, *then)) || self.failure_blocks.contains(&(fid, *otherwise));
                 let c = self.src(cond)?;
-                Term::CondBr { c, then: self.edge(func, from, *then), otherwise: self.edge(func, from, *otherwise) }
+                Term::CondBr { c, then: self.edge(func, from, *then), otherwise: self.edge(func, from, *otherwise), check }
             }
             Terminator::Switch { value, default, cases } => {
                 Term::Switch { v: self.src(value)?, default: default.0, cases: cases.iter().map(|(c, b)| (*c, b.0)).collect() }

@@ -72,7 +72,7 @@ impl<'m> Executor<'m> {
             word(frame, ptr, 64).or_else(|| number(consts, frame, pool, ptr).map(|(_, a)| a as u64))
         };
         match &code.blocks[b].ops[pc] {
-            Op::Load1 { dst, ptr, width, len } => {
+            Op::Load1 { dst, ptr, width, len, .. } => {
                 let (dst, len) = (*dst, *len as u64);
                 let Some(addr) = addr_of(pool, *ptr) else { return false };
                 let Some((obj, off)) = global_place(&state.memory, addr, len, false) else { return false };
@@ -102,15 +102,23 @@ impl<'m> Executor<'m> {
                 frame.pc += 1;
                 true
             }
-            Op::Store1 { ptr, val, ty, len } => {
+            Op::Store1 { ptr, val, ty, len, .. } => {
                 let Some(addr) = addr_of(pool, *ptr) else { return false };
                 let Some(x) = lane(consts, frame, pool, *val) else { return false };
                 let Some((obj, off)) = global_place(&state.memory, addr, *len as u64, true) else { return false };
-                let bytes = stored_bytes(pool, &code.types[*ty as usize], x, *len);
+                let t = &code.types[*ty as usize];
+                let bytes = stored_bytes(pool, t, x, *len);
                 let offset = self.cx.pool.constant(64, off as u128);
                 let written: Option<Vec<_>> = bytes.iter().copied().collect();
                 self.bulk_access(state, &Access { object: obj, offset }, *len as u64, true, written, inst.loc);
-                state.memory.object_mut(obj).bytes.write(&mut self.cx.pool, off, &bytes);
+                let w = t.scalar_bits();
+                let o = &mut state.memory.object_mut(obj).bytes;
+                match x.as_word_const(w).filter(|_| w <= 64 && w.div_ceil(8) == *len) {
+                    // A number's bytes (those `stored_bytes` made), as the
+                    // host's stores write them (run.rs `Store1`).
+                    Some(v) => o.write_number(&mut self.cx.pool, off, *len as usize, v),
+                    None => o.write(&mut self.cx.pool, off, &bytes),
+                }
                 state.frame_mut().pc += 1;
                 true
             }

@@ -540,17 +540,15 @@ pub(super) enum DevicePlace {
     No,
 }
 
-/// Where `inst` (a load or store) of a work-item at the constant address
-/// `addr` runs. A misaligned address is the general step's finding: at
-/// an aligned one (or an alignment of at most 1) `check_alignment`
-/// reports nothing, and the general step skips it.
+/// Where a load or store (aligned to `align`) of a work-item at the
+/// constant address `addr` runs. A misaligned address is the general
+/// step's finding: at an aligned one (or an alignment of at most 1)
+/// `check_alignment` reports nothing, and the general step skips it.
 #[inline]
-pub(super) fn device_place(memory: &Memory, inst: &crate::ir::Inst, addr: u64) -> DevicePlace {
-    let align = match inst.kind {
-        crate::ir::InstKind::Load { align, .. } | crate::ir::InstKind::Store { align, .. } => align,
-        _ => return DevicePlace::No,
-    };
-    if align > 1 && !addr.is_multiple_of(align) {
+pub(super) fn device_place(memory: &Memory, align: u64, addr: u64) -> DevicePlace {
+    // IR alignments are powers of two: a mask, not a division per access.
+    let misaligned = if align.is_power_of_two() { addr & (align - 1) != 0 } else { align > 1 && !addr.is_multiple_of(align) };
+    if misaligned {
         return DevicePlace::No;
     }
     let Some(obj) = memory.object_near(addr) else { return DevicePlace::No };
@@ -606,8 +604,9 @@ fn keeps_to_object(memory: &Memory, pool: &ExprPool, base: ExprId, addr: ExprId)
 
 /// A GEP on constants computed as one sum, when the general step's
 /// sequence of pool calls would give the same handle with no pool entry
-/// made on the way (every partial result carried inline).
-#[inline]
+/// made on the way (every partial result carried inline). Inlined: a
+/// call per address computation cost a quarter of it.
+#[inline(always)]
 fn gep_numbers(frame: &Frame, pool: &mut ExprPool, base: ExprId, offset: i64, terms: &[(Src, i64, u32)]) -> Option<ExprId> {
     // `carried_inline` for 64 bits: a 56-bit value sign-extended.
     let inline = |v: u64| ((v << 8) as i64 >> 8) as u64 == v;
@@ -811,9 +810,10 @@ fn jump(frame: &mut Frame, pool: &mut ExprPool, raw: &mut RawRegs, code: &FastFu
 /// (`__local` ones, vectors, aggregates), calls (the work-item functions, barriers)
 /// and address computations with sub-object bounds (checked in device
 /// code only, subobject_bounds.rs) are the general step's.
-fn device_op(op: &Op, inst: &crate::ir::Inst) -> bool {
+#[inline(always)]
+fn device_op(op: &Op) -> bool {
     match op {
-        Op::Gep { .. } => !matches!(&inst.kind, crate::ir::InstKind::Gep { bounds, .. } if !bounds.is_empty()),
+        Op::Gep { bounded, .. } => !bounded,
         Op::Nop
         | Op::Int { .. }
         | Op::Int1 { .. }
@@ -922,7 +922,7 @@ impl<'m> Executor<'m> {
         done: &mut u32,
         device: bool,
     ) -> Exit {
-        let State { stack, memory, .. } = state;
+        let State { stack, memory, checked, .. } = state;
         let frame = stack.last_mut().expect("state with an empty stack");
         let pool = &mut self.cx.pool;
         let raw = &mut self.fast.raw;
@@ -953,7 +953,7 @@ impl<'m> Executor<'m> {
                         n += 1;
                         skip_phis(frame, code, edge.target, &mut n, max);
                     }
-                    Term::CondBr { c, then, otherwise } => {
+                    Term::CondBr { c, then, otherwise, check } => {
                         let Some(v) = word(frame, *c, 1) else { break Exit::Stop };
                         if SHADOWED && is_shadowed(frame, *c) {
                             break Exit::Stop;
@@ -964,6 +964,12 @@ impl<'m> Executor<'m> {
                         }
                         if !take::<SHADOWED, VECTORS>(consts, frame, pool, raw, edge) {
                             break Exit::Stop;
+                        }
+                        if *check {
+                            // The general step's `note_checks` for a branch
+                            // with a failing side.
+                            self.log.coverage.checks += 1;
+                            *checked = true;
                         }
                         n += 1;
                         skip_phis(frame, code, edge.target, &mut n, max);
@@ -993,7 +999,7 @@ impl<'m> Executor<'m> {
                 pc = frame.pc;
                 continue;
             };
-            if device && !device_op(op, &func.blocks[b].insts[pc]) {
+            if device && !device_op(op) {
                 break Exit::Stop;
             }
             // In a frame with indeterminate registers, an instruction that
@@ -1141,7 +1147,7 @@ impl<'m> Executor<'m> {
                     }
                     frame.regs[*dst as usize] = Some(r);
                 }
-                Op::Gep { dst, base, offset, terms, inbounds } => {
+                Op::Gep { dst, base, offset, terms, inbounds, .. } => {
                     let Some(base) = lane(consts, frame, pool, *base) else { break Exit::Stop };
                     let r = match gep_numbers(frame, pool, base, *offset, terms) {
                         Some(r) => r,
@@ -1171,12 +1177,12 @@ impl<'m> Executor<'m> {
                     }
                     put(frame, *dst, r);
                 }
-                Op::Load1 { dst, ptr, width, len } => {
+                Op::Load1 { dst, ptr, width, len, align } => {
                     let Some(addr) = word(frame, *ptr, 64).or_else(|| number(consts, frame, pool, *ptr).map(|(_, a)| a as u64)) else {
                         break Exit::Stop;
                     };
                     if device {
-                        match device_place(memory, &func.blocks[b].insts[pc], addr) {
+                        match device_place(memory, *align, addr) {
                             DevicePlace::Private => {}
                             DevicePlace::Global => break Exit::Access,
                             DevicePlace::No => break Exit::Stop,
@@ -1206,13 +1212,13 @@ impl<'m> Executor<'m> {
                     let r = value_of_bytes(pool, &func.blocks[b].insts[pc].ty, *width, &bytes);
                     put(frame, *dst, r);
                 }
-                Op::Store1 { ptr, val, ty, len } => {
+                Op::Store1 { ptr, val, ty, len, align } => {
                     let Some(addr) = word(frame, *ptr, 64).or_else(|| number(consts, frame, pool, *ptr).map(|(_, a)| a as u64)) else {
                         break Exit::Stop;
                     };
                     let Some(x) = lane(consts, frame, pool, *val) else { break Exit::Stop };
                     if device {
-                        match device_place(memory, &func.blocks[b].insts[pc], addr) {
+                        match device_place(memory, *align, addr) {
                             DevicePlace::Private => {}
                             DevicePlace::Global => break Exit::Access,
                             DevicePlace::No => break Exit::Stop,
