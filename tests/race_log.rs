@@ -125,7 +125,7 @@ fn a_group_end_drops_only_local_records() {
         }
         let fork = log.clone();
         log.forget_local();
-        let lines: Vec<u32> = log.records.iter().map(|r| r.loc.line).collect();
+        let lines: Vec<u32> = log.records.iter().map(|r| log.loc(r).line).collect();
         let want: Vec<u32> = if with_local { vec![1, 3, 4, 6] } else { vec![1, 2, 3, 4, 5, 6] };
         assert_eq!(lines, want, "with local records: {with_local}");
         assert_eq!(fork.record_count(), 6);
