@@ -256,6 +256,14 @@ pub struct AccessLog {
     /// The ids last recorded and their places: a work-item's accesses come
     /// one after another, so most records find their places here.
     last_ids: Option<(WorkItemIds, (u32, u32))>,
+    /// Per work-item index (below `ITEMS_REMEMBERED`): its local ids last
+    /// recorded and their place. The first access of the next work-item
+    /// of a group finds its place here instead of by hashing its ids.
+    item_locals: Vec<Option<([ExprId; 3], u32)>>,
+    /// Source locations recorded and their places, by a hash of the
+    /// location: a kernel's few access sites, met over and over, are found
+    /// here instead of in the tables.
+    recent_locs: [Option<(Loc, u32)>; RECENT_LOCS],
     /// Records made since the last check, owned by this state: a fork
     /// copies only these (a work-item branching on its own data forks once
     /// per work-item, and copying every record of the run each time made
@@ -299,6 +307,13 @@ pub struct AccessLog {
     /// Warp meetings (`__syncwarp`, shuffles, votes) of the running block.
     warp_meetings: u32,
 }
+
+/// Work-items (by index in their group) whose local ids' place the log
+/// remembers: a group of more is looked up by hash past this index.
+const ITEMS_REMEMBERED: usize = 4096;
+
+/// Slots of the log's memory of recent source locations.
+const RECENT_LOCS: usize = 8;
 
 /// A pair of accesses that conflict when `condition` holds.
 pub struct Candidate {
@@ -495,7 +510,7 @@ impl Pairing {
 impl AccessLog {
     /// Adds an access made by a work-item, stamping its barrier interval.
     pub fn record(&mut self, access: ReportedAccess) {
-        let (local_at, group_at) = self.places_of(&access.ids);
+        let (local_at, group_at) = self.places_of(access.item, &access.ids);
         let loc_at = self.place_of_loc(access.loc);
         let mut rare: Option<Box<Rare>> = access.async_event.map(|e| Box::new(Rare { async_event: Some(e), ..Default::default() }));
         let len = match access.len {
@@ -571,7 +586,7 @@ impl AccessLog {
 
     /// The places of a work-item's ids in the id tables, storing them
     /// when new.
-    fn places_of(&mut self, ids: &WorkItemIds) -> (u32, u32) {
+    fn places_of(&mut self, item: usize, ids: &WorkItemIds) -> (u32, u32) {
         let mut same_group = None;
         if let Some((last, places)) = &self.last_ids {
             if last == ids {
@@ -583,14 +598,25 @@ impl AccessLog {
                 same_group = Some(places.1);
             }
         }
-        let found = match same_group {
-            Some(group_at) => self.ids.find_local(&ids.local).map(|local_at| (local_at, group_at)),
-            None => self.ids.find(ids),
+        let remembered = match (same_group, self.item_locals.get(item)) {
+            (Some(group_at), Some(Some((local, local_at)))) if *local == ids.local => Some((*local_at, group_at)),
+            _ => None,
+        };
+        let found = match (remembered, same_group) {
+            (Some(p), _) => Some(p),
+            (None, Some(group_at)) => self.ids.find_local(&ids.local).map(|local_at| (local_at, group_at)),
+            (None, None) => self.ids.find(ids),
         };
         let places = match found {
             Some(p) => p,
             None => std::rc::Rc::make_mut(&mut self.ids).insert(ids),
         };
+        if item < ITEMS_REMEMBERED {
+            if self.item_locals.len() <= item {
+                self.item_locals.resize(item + 1, None);
+            }
+            self.item_locals[item] = Some((ids.local, places.0));
+        }
         self.last_ids = Some((*ids, places));
         places
     }
@@ -613,10 +639,18 @@ impl AccessLog {
 
     /// The place of a source location in the tables, storing it when new.
     fn place_of_loc(&mut self, loc: Loc) -> u32 {
-        match self.ids.find_loc(loc) {
+        let slot = (loc.line.wrapping_mul(31).wrapping_add(loc.column) ^ loc.file) as usize % RECENT_LOCS;
+        if let Some((recent, at)) = self.recent_locs[slot] {
+            if recent == loc {
+                return at;
+            }
+        }
+        let at = match self.ids.find_loc(loc) {
             Some(at) => at,
             None => std::rc::Rc::make_mut(&mut self.ids).insert_loc(loc),
-        }
+        };
+        self.recent_locs[slot] = Some((loc, at));
+        at
     }
 
     /// Where in the kernel source the access `r` is.
