@@ -8,7 +8,7 @@
 use symcross::expr::{ExprId, ExprPool};
 use symcross::ir::{Loc, GLOBAL_SPACE, LOCAL_SPACE};
 use symcross::memory::ObjectId;
-use symcross::race::{AccessLog, Candidate, Offered, RaceSink, ReportedAccess, Tolerance, WorkItemIds};
+use symcross::race::{AccessLog, AccessRecord, Candidate, Offered, RaceSink, ReportedAccess, Tolerance, WorkItemIds, WHOLE_OBJECT};
 
 /// A sink that takes note of every candidate and reports none.
 struct Noted {
@@ -125,9 +125,124 @@ fn a_group_end_drops_only_local_records() {
         }
         let fork = log.clone();
         log.forget_local();
-        let lines: Vec<u32> = log.records.iter().map(|r| r.loc.line).collect();
+        let lines: Vec<u32> = log.records.iter().map(|r| log.loc(r).line).collect();
         let want: Vec<u32> = if with_local { vec![1, 3, 4, 6] } else { vec![1, 2, 3, 4, 5, 6] };
         assert_eq!(lines, want, "with local records: {with_local}");
         assert_eq!(fork.record_count(), 6);
     }
+}
+
+/// A record keeps what the executor reported, however it is encoded:
+/// constant bytes packed into a word, symbolic, too many or too few bytes
+/// out of line, a length past 32 bits, an access of the whole object, an
+/// address space past a byte, an asynchronous copy's event, a guard, and
+/// the source location by place. An enumerated NDRange keeps millions of
+/// records to its end, so a record stays at 64 bytes.
+#[test]
+fn a_record_gives_back_what_was_reported() {
+    assert!(std::mem::size_of::<AccessRecord>() <= 64, "{}", std::mem::size_of::<AccessRecord>());
+    let mut pool = ExprPool::new();
+    let array = pool.new_array("in", 4);
+    let symbolic = pool.input_byte(array, 2);
+    let byte = |pool: &mut ExprPool, v: u8| pool.constant(8, u128::from(v));
+    let four: Vec<ExprId> = [0x12, 0x00, 0xff, 0x80].iter().map(|&v| byte(&mut pool, v)).collect();
+    let eight: Vec<ExprId> = (0..8).map(|v| byte(&mut pool, 0xf0 | v)).collect();
+    let nine: Vec<ExprId> = (0..9).map(|v| byte(&mut pool, v)).collect();
+    let mixed = vec![four[0], symbolic, four[2], four[3]];
+    let wide = pool.constant(32, 7);
+    let not_bytes = vec![wide];
+    let mut cases: Vec<ReportedAccess> = Vec::new();
+    let base = access(&mut pool, 0, 5, GLOBAL_SPACE, (0, 4), true, 1);
+    let with = |len: u64, space: u32, value: Option<Vec<ExprId>>, line: u32, event: Option<u64>| ReportedAccess {
+        len,
+        space,
+        value,
+        loc: Loc { file: line % 3, line, column: line * 7 },
+        async_event: event,
+        ..base.clone()
+    };
+    cases.push(with(4, GLOBAL_SPACE, Some(four.clone()), 1, None));
+    cases.push(with(8, LOCAL_SPACE, Some(eight), 2, None));
+    cases.push(with(9, GLOBAL_SPACE, Some(nine), 3, None));
+    cases.push(with(4, GLOBAL_SPACE, Some(mixed), 4, None));
+    cases.push(with(4, GLOBAL_SPACE, Some(not_bytes), 5, None));
+    cases.push(with(8, GLOBAL_SPACE, Some(four.clone()), 6, None));
+    cases.push(with(4, GLOBAL_SPACE, Some(Vec::new()), 7, None));
+    cases.push(with(4, GLOBAL_SPACE, None, 8, None));
+    cases.push(with(WHOLE_OBJECT, GLOBAL_SPACE, None, 9, None));
+    cases.push(with(u64::from(u32::MAX), GLOBAL_SPACE, None, 10, None));
+    cases.push(with(u64::from(u32::MAX) - 1, GLOBAL_SPACE, None, 11, None));
+    cases.push(with(u64::from(u32::MAX) - 2, GLOBAL_SPACE, None, 12, None));
+    cases.push(with(1 << 40, GLOBAL_SPACE, None, 13, None));
+    cases.push(with(4, 255, Some(four.clone()), 14, Some(3)));
+    cases.push(with(4, 1 << 20, Some(four.clone()), 15, Some(u64::MAX)));
+    cases.push(with(4, GLOBAL_SPACE, Some(four), 1, None));
+    // More locations than the short list searched one by one.
+    for line in 20..60 {
+        cases.push(with(1, GLOBAL_SPACE, None, line, None));
+    }
+    cases.push(with(1, GLOBAL_SPACE, None, 4, None));
+    let mut log = AccessLog::default();
+    let guard = pool.eq(symbolic, wide);
+    for (k, c) in cases.iter().enumerate() {
+        log.record(c.clone());
+        if k == 3 {
+            log.guard_last(guard);
+        }
+    }
+    for (k, (r, c)) in log.records.iter().zip(&cases).enumerate() {
+        assert_eq!(r.size(), c.len, "case {k}");
+        assert_eq!(r.whole_object(), c.len == WHOLE_OBJECT, "case {k}");
+        assert_eq!(r.space(), c.space, "case {k}");
+        assert_eq!(r.value().map(|v| v.to_vec()), c.value, "case {k}");
+        assert_eq!(r.async_event(), c.async_event, "case {k}");
+        assert_eq!(r.guard(), (k == 3).then_some(guard), "case {k}");
+        assert_eq!(log.loc(r), c.loc, "case {k}");
+        assert_eq!((r.object, r.offset, r.write, r.atomic, r.item as usize), (c.object, c.offset, c.write, c.atomic, c.item), "case {k}");
+    }
+}
+
+/// Two writes of one element are a benign pair when they store the same
+/// constant bytes (packed in their records) and a race when one byte
+/// differs: the bytes read back from the packed word are the ones stored.
+#[test]
+fn packed_bytes_tell_benign_writes_apart() {
+    for (second, offered) in [([1u8, 2, 3, 4], false), ([1, 2, 3, 5], true), ([0, 2, 3, 4], true)] {
+        let mut s = sink();
+        let mut log = AccessLog::default();
+        let mut first = access(&mut s.pool, 0, 9, GLOBAL_SPACE, (16, 4), true, 1);
+        first.value = Some([1u8, 2, 3, 4].iter().map(|&v| s.pool.constant(8, u128::from(v))).collect());
+        let mut other = access(&mut s.pool, 1, 9, GLOBAL_SPACE, (16, 4), true, 2);
+        other.value = Some(second.iter().map(|&v| s.pool.constant(8, u128::from(v))).collect());
+        log.record(first);
+        log.record(other);
+        log.check(&mut s, false, Tolerance { write_write: true, read_write: false });
+        assert_eq!(!s.offered.is_empty(), offered, "second stores {second:?}");
+    }
+}
+
+/// Merging the logs of a branch's two sides: the other side's records
+/// name their locations by places in its own tables, which are found
+/// again (or added) in this side's.
+#[test]
+fn a_merged_log_keeps_each_sides_locations() {
+    let mut pool = ExprPool::new();
+    let mut log = AccessLog::default();
+    log.record(access(&mut pool, 0, 5, GLOBAL_SPACE, (0, 4), false, 1));
+    let mut other = log.clone();
+    log.record(access(&mut pool, 0, 5, GLOBAL_SPACE, (4, 4), false, 2));
+    other.record(access(&mut pool, 0, 5, GLOBAL_SPACE, (8, 4), false, 3));
+    other.record(access(&mut pool, 0, 5, GLOBAL_SPACE, (12, 4), false, 2));
+    let array = pool.new_array("taken", 1);
+    let byte = pool.input_byte(array, 0);
+    let zero = pool.constant(8, 0);
+    let taken = pool.eq(byte, zero);
+    let not_taken = pool.not(taken);
+    assert!(log.merge_from(&other, 1, taken, not_taken, &mut pool));
+    let mut s = sink();
+    log.check(&mut s, false, Tolerance::default());
+    let lines: Vec<u32> = log.records.iter().map(|r| log.loc(r).line).collect();
+    assert_eq!(lines, vec![1, 2, 3, 2]);
+    let guards: Vec<Option<ExprId>> = log.records.iter().map(|r| r.guard()).collect();
+    assert_eq!(guards, vec![None, Some(taken), Some(not_taken), Some(not_taken)]);
 }

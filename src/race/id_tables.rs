@@ -6,6 +6,7 @@
 //! size's local ids and one entry per group, however many work-items ran.
 
 use crate::expr::ExprId;
+use crate::ir::Loc;
 use rustc_hash::FxHashMap;
 
 /// A work-item's local ids, and its group as the flat index (enumerate
@@ -20,14 +21,24 @@ pub struct WorkItemIds {
     pub group: [ExprId; 3],
 }
 
-/// Local ids and groups, each stored once, by place.
+/// Local ids, groups and source locations, each stored once, by place.
 #[derive(Clone, Default)]
 pub(super) struct IdTables {
     locals: Vec<[ExprId; 3]>,
     local_at: FxHashMap<[ExprId; 3], u32>,
     groups: Vec<(Option<u64>, [ExprId; 3])>,
     group_at: FxHashMap<(Option<u64>, [ExprId; 3]), u32>,
+    /// The source locations of accesses (a kernel has a few): a record
+    /// names its location by place (4 bytes) instead of carrying it (12).
+    locs: Vec<Loc>,
+    /// Places of `locs` by location, once there are more than
+    /// `LINEAR_LOCS` of them.
+    loc_at: FxHashMap<Loc, u32>,
 }
+
+/// Locations searched one by one before the hash index is used: a
+/// kernel's few access sites are found faster than by hashing.
+const LINEAR_LOCS: usize = 16;
 
 impl IdTables {
     /// The places of `ids`, when both its local ids and its group are
@@ -52,6 +63,34 @@ impl IdTables {
             (self.groups.len() - 1) as u32
         });
         (local, group)
+    }
+
+    /// The place of a source location, when stored.
+    pub fn find_loc(&self, loc: Loc) -> Option<u32> {
+        if self.locs.len() <= LINEAR_LOCS {
+            self.locs.iter().position(|l| *l == loc).map(|k| k as u32)
+        } else {
+            self.loc_at.get(&loc).copied()
+        }
+    }
+
+    /// Stores a source location not stored yet; its place.
+    pub fn insert_loc(&mut self, loc: Loc) -> u32 {
+        let at = self.locs.len() as u32;
+        self.locs.push(loc);
+        if self.locs.len() > LINEAR_LOCS {
+            if self.loc_at.is_empty() {
+                self.loc_at.extend(self.locs.iter().enumerate().map(|(k, l)| (*l, k as u32)));
+            } else {
+                self.loc_at.insert(loc, at);
+            }
+        }
+        at
+    }
+
+    /// The source location stored at `at`.
+    pub fn loc(&self, at: u32) -> Loc {
+        self.locs[at as usize]
     }
 
     /// The local ids stored at `at`.

@@ -49,7 +49,8 @@ impl AccessLog {
             r.set_guard(guarded(pool, r.guard(), other_guard));
             // Ids `other` met first on its side are not in `self`'s tables.
             let ids = WorkItemIds { local: other.local_ids(&r), group_key: other.group_key(&r), group: other.group_ids(&r) };
-            (r.local_at, r.group_at) = self.places_of(&ids);
+            (r.local_at, r.group_at) = self.places_of(r.item as usize, &ids);
+            r.loc_at = self.place_of_loc(other.loc(&r));
             self.tail.push(r);
         }
         self.next_seq = next + theirs.len() as u64;

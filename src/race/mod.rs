@@ -79,10 +79,15 @@ pub struct ReportedAccess {
 }
 
 /// One access of a work-item to global or local memory, as the log keeps
-/// it. An NDRange of a million work-items logs millions of these, so it is
-/// kept small (88 bytes): the work-item's ids are places in the log's id
-/// tables (`AccessLog::local_ids`, `group_ids`, `group_key`), and what few
-/// records have (an asynchronous copy's event, a guard) is kept out of line.
+/// it. An NDRange of a million work-items logs millions of these, and an
+/// enumerated kernel keeps its global ones to its end, so it is kept small
+/// (64 bytes): the work-item's ids and the source location are places in
+/// the log's tables (`AccessLog::local_ids`, `group_ids`, `group_key`,
+/// `loc`); the bytes a store writes, when they are up to 8 constant bytes
+/// (any concrete store of a scalar), are packed into one word; and what few
+/// records have (an asynchronous copy's event, a guard, symbolic bytes
+/// written, a length or address space too large for its field) is kept
+/// out of line.
 #[derive(Clone, Debug)]
 pub struct AccessRecord {
     /// Index of the work-item in the current group (enumerate) or pair.
@@ -91,29 +96,52 @@ pub struct AccessRecord {
     local_at: u32,
     /// Place of the work-item's group (key and ids) in the id tables.
     group_at: u32,
+    /// Place of the source location in the log's tables.
+    loc_at: u32,
     /// The memory object accessed.
     pub object: ObjectId,
-    /// Its address space (`GLOBAL_SPACE` or `LOCAL_SPACE`).
-    pub space: u32,
-    /// Offset of the first byte from the object's base.
-    pub offset: ExprId,
-    /// Number of bytes accessed.
-    pub len: u64,
+    /// Barriers the group (or pair) had passed when the access happened.
+    pub interval: u32,
+    /// Number of bytes accessed; `LEN_WHOLE` for `WHOLE_OBJECT`,
+    /// `LEN_ELSEWHERE` when the length is in `rare`.
+    len: u32,
     /// A store (rather than a load).
     pub write: bool,
     /// An atomic operation.
     pub atomic: bool,
-    /// The bytes written, for telling benign write-write races.
-    pub value: Option<Box<[ExprId]>>,
-    /// Where in the kernel source the access is.
-    pub loc: Loc,
-    /// Barriers the group (or pair) had passed when the access happened.
-    pub interval: u32,
+    /// Its address space (`GLOBAL_SPACE` or `LOCAL_SPACE`);
+    /// `SPACE_ELSEWHERE` when the space is in `rare`.
+    space: u8,
+    /// Where the bytes written are kept, if any.
+    value_at: ValueAt,
+    /// Offset of the first byte from the object's base.
+    pub offset: ExprId,
     /// Sequence number; records after `AccessLog::checked` are new.
     pub seq: u64,
-    /// The event and guard, when the record has either.
+    /// The bytes written when `value_at` is `Packed`: byte k in bits
+    /// 8k..8k+8.
+    packed: u64,
+    /// What few records carry.
     rare: Option<Box<Rare>>,
 }
+
+/// Where a record keeps the bytes a store wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ValueAt {
+    /// No bytes kept (a load, an atomic, a call without a body).
+    None,
+    /// One constant byte per byte accessed, in `AccessRecord::packed`.
+    Packed,
+    /// In `Rare::value`.
+    Rare,
+}
+
+/// A record's `len` when it accesses any byte of its object.
+const LEN_WHOLE: u32 = u32::MAX;
+/// A record's `len` when its length is in `Rare::len`.
+const LEN_ELSEWHERE: u32 = u32::MAX - 1;
+/// A record's `space` when its address space is in `Rare::space`.
+const SPACE_ELSEWHERE: u8 = u8::MAX;
 
 /// What few records carry.
 #[derive(Clone, Debug, Default)]
@@ -125,6 +153,26 @@ struct Rare {
     /// the paths of a branch are merged (log_merge.rs): each side's
     /// accesses keep the condition of their side.
     guard: Option<ExprId>,
+    /// The bytes written, when they are not as many constant bytes as the
+    /// access has, up to 8 (symbolic bytes, a long copy).
+    value: Option<Box<[ExprId]>>,
+    /// The length, when it does not fit the record's field.
+    len: u64,
+    /// The address space, when it does not fit the record's field.
+    space: u32,
+}
+
+/// The bytes `value` packed into a word (byte k in bits 8k..8k+8), when
+/// it is `len` constant bytes and `len` is 1 to 8.
+fn packed_bytes(value: &[ExprId], len: u64) -> Option<u64> {
+    if value.is_empty() || value.len() > 8 || value.len() as u64 != len {
+        return None;
+    }
+    let mut word = 0u64;
+    for (k, e) in value.iter().enumerate() {
+        word |= u64::from(e.as_byte_const()?) << (8 * k);
+    }
+    Some(word)
 }
 
 /// The length of an access that may touch any byte of its object, wherever
@@ -137,7 +185,35 @@ pub const WHOLE_OBJECT: u64 = u64::MAX;
 impl AccessRecord {
     /// Whether the access may touch any byte of its object.
     pub fn whole_object(&self) -> bool {
-        self.len == WHOLE_OBJECT
+        self.len == LEN_WHOLE
+    }
+
+    /// Number of bytes accessed (`WHOLE_OBJECT`: any byte of the object).
+    pub fn size(&self) -> u64 {
+        match self.len {
+            LEN_WHOLE => WHOLE_OBJECT,
+            LEN_ELSEWHERE => self.rare.as_ref().map_or(0, |r| r.len),
+            n => u64::from(n),
+        }
+    }
+
+    /// Its address space (`GLOBAL_SPACE` or `LOCAL_SPACE`).
+    pub fn space(&self) -> u32 {
+        match self.space {
+            SPACE_ELSEWHERE => self.rare.as_ref().map_or(0, |r| r.space),
+            s => u32::from(s),
+        }
+    }
+
+    /// The bytes written, for telling benign write-write races.
+    pub fn value(&self) -> Option<std::borrow::Cow<'_, [ExprId]>> {
+        match self.value_at {
+            ValueAt::None => None,
+            ValueAt::Packed => {
+                Some(std::borrow::Cow::Owned((0..self.len).map(|k| ExprId::byte_const((self.packed >> (8 * k)) as u8)).collect()))
+            }
+            ValueAt::Rare => self.rare.as_ref().and_then(|r| r.value.as_deref()).map(std::borrow::Cow::Borrowed),
+        }
     }
 
     /// An asynchronous copy's access: the copy's event. It is ordered only
@@ -180,6 +256,14 @@ pub struct AccessLog {
     /// The ids last recorded and their places: a work-item's accesses come
     /// one after another, so most records find their places here.
     last_ids: Option<(WorkItemIds, (u32, u32))>,
+    /// Per work-item index (below `ITEMS_REMEMBERED`): its local ids last
+    /// recorded and their place. The first access of the next work-item
+    /// of a group finds its place here instead of by hashing its ids.
+    item_locals: Vec<Option<([ExprId; 3], u32)>>,
+    /// Source locations recorded and their places, by a hash of the
+    /// location: a kernel's few access sites, met over and over, are found
+    /// here instead of in the tables.
+    recent_locs: [Option<(Loc, u32)>; RECENT_LOCS],
     /// Records made since the last check, owned by this state: a fork
     /// copies only these (a work-item branching on its own data forks once
     /// per work-item, and copying every record of the run each time made
@@ -223,6 +307,13 @@ pub struct AccessLog {
     /// Warp meetings (`__syncwarp`, shuffles, votes) of the running block.
     warp_meetings: u32,
 }
+
+/// Work-items (by index in their group) whose local ids' place the log
+/// remembers: a group of more is looked up by hash past this index.
+const ITEMS_REMEMBERED: usize = 4096;
+
+/// Slots of the log's memory of recent source locations.
+const RECENT_LOCS: usize = 8;
 
 /// A pair of accesses that conflict when `condition` holds.
 pub struct Candidate {
@@ -298,7 +389,7 @@ fn sites(log: &AccessLog, list: &[usize]) -> Vec<Site> {
     let mut out: Vec<(SiteKey, Site)> = Vec::new();
     for &i in list {
         let r = &log.records[i];
-        let key = (r.loc, r.write, r.atomic, r.async_event().is_some());
+        let key = (log.loc(r), r.write, r.atomic, r.async_event().is_some());
         let s = match out.iter().position(|(k, _)| *k == key) {
             Some(s) => s,
             None => {
@@ -344,7 +435,7 @@ impl Pairing {
     /// location pair is reported.
     fn site_pairs(&mut self, log: &AccessLog, sink: &mut dyn RaceSink, a: &Site, b: &Site, same: bool, byte: i64) {
         let (ra, rb) = (&log.records[a.first], &log.records[b.first]);
-        if !kinds_conflict(ra, rb) || self.is_settled(log, &location_key(ra, rb)) {
+        if !kinds_conflict(ra, rb) || self.is_settled(log, &log.location_key(ra, rb)) {
             return;
         }
         // Different copies, or a copy and a work-item's own access, are
@@ -371,7 +462,7 @@ impl Pairing {
     /// the bucket the pair was met in, for records at constant offsets.
     fn consider(&mut self, log: &AccessLog, sink: &mut dyn RaceSink, i: usize, j: usize, byte: Option<i64>) -> bool {
         let (a, b) = (&log.records[i], &log.records[j]);
-        let key = location_key(a, b);
+        let key = log.location_key(a, b);
         if self.is_settled(log, &key) {
             return true;
         }
@@ -382,7 +473,7 @@ impl Pairing {
         // offer each pair in the first one only (no set of pairs seen:
         // millions of pairs of one int made that set the run's cost).
         // Pairs with a symbolic offset are offered once by their loop.
-        if let (Some(k), true) = (byte, a.len > 1 || b.len > 1) {
+        if let (Some(k), true) = (byte, a.size() > 1 || b.size() > 1) {
             let pool = sink.pool();
             let (oa, ob) = (pool.as_const(a.offset), pool.as_const(b.offset));
             if let (Some(oa), Some(ob)) = (oa.map(|o| o as u64 as i64), ob.map(|o| o as u64 as i64)) {
@@ -419,27 +510,55 @@ impl Pairing {
 impl AccessLog {
     /// Adds an access made by a work-item, stamping its barrier interval.
     pub fn record(&mut self, access: ReportedAccess) {
-        let (local_at, group_at) = self.places_of(&access.ids);
+        let (local_at, group_at) = self.places_of(access.item, &access.ids);
+        let loc_at = self.place_of_loc(access.loc);
+        let mut rare: Option<Box<Rare>> = access.async_event.map(|e| Box::new(Rare { async_event: Some(e), ..Default::default() }));
+        let len = match access.len {
+            WHOLE_OBJECT => LEN_WHOLE,
+            n if n < u64::from(LEN_ELSEWHERE) => n as u32,
+            n => {
+                rare.get_or_insert_with(Default::default).len = n;
+                LEN_ELSEWHERE
+            }
+        };
+        let space = match u8::try_from(access.space) {
+            Ok(s) if s != SPACE_ELSEWHERE => s,
+            _ => {
+                rare.get_or_insert_with(Default::default).space = access.space;
+                SPACE_ELSEWHERE
+            }
+        };
+        let (value_at, packed) = match access.value {
+            None => (ValueAt::None, 0),
+            Some(v) => match packed_bytes(&v, access.len) {
+                Some(word) => (ValueAt::Packed, word),
+                None => {
+                    rare.get_or_insert_with(Default::default).value = Some(v.into_boxed_slice());
+                    (ValueAt::Rare, 0)
+                }
+            },
+        };
         let r = AccessRecord {
             item: access.item as u32,
             local_at,
             group_at,
+            loc_at,
             object: access.object,
-            space: access.space,
-            offset: access.offset,
-            len: access.len,
+            interval: self.fences.len() as u32,
+            len,
             write: access.write,
             atomic: access.atomic,
-            value: access.value.map(Vec::into_boxed_slice),
-            loc: access.loc,
-            interval: self.fences.len() as u32,
+            space,
+            value_at,
+            offset: access.offset,
             seq: self.next_seq,
-            rare: access.async_event.map(|e| Box::new(Rare { async_event: Some(e), guard: None })),
+            packed,
+            rare,
         };
         if let Some(e) = r.async_event() {
             self.unwaited.entry(e).or_insert(r.seq);
         }
-        let s = fence_of(r.space).1;
+        let s = fence_of(access.space).1;
         self.first_live[s] = self.first_live[s].or(Some(r.seq));
         self.next_seq += 1;
         // While no other state shares `records` and the tail is empty, the
@@ -467,7 +586,7 @@ impl AccessLog {
 
     /// The places of a work-item's ids in the id tables, storing them
     /// when new.
-    fn places_of(&mut self, ids: &WorkItemIds) -> (u32, u32) {
+    fn places_of(&mut self, item: usize, ids: &WorkItemIds) -> (u32, u32) {
         let mut same_group = None;
         if let Some((last, places)) = &self.last_ids {
             if last == ids {
@@ -479,14 +598,25 @@ impl AccessLog {
                 same_group = Some(places.1);
             }
         }
-        let found = match same_group {
-            Some(group_at) => self.ids.find_local(&ids.local).map(|local_at| (local_at, group_at)),
-            None => self.ids.find(ids),
+        let remembered = match (same_group, self.item_locals.get(item)) {
+            (Some(group_at), Some(Some((local, local_at)))) if *local == ids.local => Some((*local_at, group_at)),
+            _ => None,
+        };
+        let found = match (remembered, same_group) {
+            (Some(p), _) => Some(p),
+            (None, Some(group_at)) => self.ids.find_local(&ids.local).map(|local_at| (local_at, group_at)),
+            (None, None) => self.ids.find(ids),
         };
         let places = match found {
             Some(p) => p,
             None => std::rc::Rc::make_mut(&mut self.ids).insert(ids),
         };
+        if item < ITEMS_REMEMBERED {
+            if self.item_locals.len() <= item {
+                self.item_locals.resize(item + 1, None);
+            }
+            self.item_locals[item] = Some((ids.local, places.0));
+        }
         self.last_ids = Some((*ids, places));
         places
     }
@@ -505,6 +635,41 @@ impl AccessLog {
     /// ids are concrete (enumerate mode).
     pub fn group_key(&self, r: &AccessRecord) -> Option<u64> {
         self.ids.group(r.group_at).0
+    }
+
+    /// The place of a source location in the tables, storing it when new.
+    fn place_of_loc(&mut self, loc: Loc) -> u32 {
+        let slot = (loc.line.wrapping_mul(31).wrapping_add(loc.column) ^ loc.file) as usize % RECENT_LOCS;
+        if let Some((recent, at)) = self.recent_locs[slot] {
+            if recent == loc {
+                return at;
+            }
+        }
+        let at = match self.ids.find_loc(loc) {
+            Some(at) => at,
+            None => std::rc::Rc::make_mut(&mut self.ids).insert_loc(loc),
+        };
+        self.recent_locs[slot] = Some((loc, at));
+        at
+    }
+
+    /// Where in the kernel source the access `r` is.
+    pub fn loc(&self, r: &AccessRecord) -> Loc {
+        self.ids.loc(r.loc_at)
+    }
+
+    /// The source locations of a pair in a fixed order, so that (a, b)
+    /// and (b, a) are one race; write-write races are told apart from
+    /// read-write races of the same lines.
+    pub fn location_key(&self, a: &AccessRecord, b: &AccessRecord) -> (Loc, Loc, bool) {
+        let write_write = a.write && b.write;
+        let (la, lb) = (self.loc(a), self.loc(b));
+        let k = |l: Loc| (l.file, l.line, l.column);
+        if k(la) <= k(lb) {
+            (la, lb, write_write)
+        } else {
+            (lb, la, write_write)
+        }
     }
 
     /// Moves the records made since the last check into `records`.
@@ -552,12 +717,12 @@ impl AccessLog {
         // local record on: a group that made none (a kernel without
         // `__local` memory) has nothing moved, and `records` stays shared.
         let group_first = self.group_first.min(self.records.len());
-        if let Some(at) = self.records[group_first..].iter().position(|r| r.space == LOCAL_SPACE) {
+        if let Some(at) = self.records[group_first..].iter().position(|r| r.space() == LOCAL_SPACE) {
             let records = std::rc::Rc::make_mut(&mut self.records);
             let from = group_first + at;
             let mut kept = from;
             for i in from..records.len() {
-                if records[i].space != LOCAL_SPACE {
+                if records[i].space() != LOCAL_SPACE {
                     records.swap(kept, i);
                     kept += 1;
                 }
@@ -620,7 +785,7 @@ impl AccessLog {
         if let Some(e) = first.async_event() {
             return self.fences[lo..hi_fence].iter().any(|f| f.waits.contains(&e));
         }
-        let (bit, s) = fence_of(a.space);
+        let (bit, s) = fence_of(a.space());
         let full = &self.full[s];
         let count = |k: usize| full.get(k).or(full.last()).copied().unwrap_or(0);
         if count(hi) > count(lo) {
@@ -656,7 +821,7 @@ impl AccessLog {
             }
             self.group_first + self.records[self.group_first..].partition_point(|r| r.seq < oldest)
         };
-        let keep = |r: &AccessRecord| if final_check { r.space != LOCAL_SPACE } else { !self.behind_horizon(r, pair_mode) };
+        let keep = |r: &AccessRecord| if final_check { r.space() != LOCAL_SPACE } else { !self.behind_horizon(r, pair_mode) };
         // An object no record writes has no conflicting pair (two reads, or
         // atomic reads, never race): its records are passed over.
         let mut written = WrittenObjects::default();
@@ -672,7 +837,7 @@ impl AccessLog {
             match sink.pool().as_const(r.offset).filter(|_| !r.whole_object()) {
                 Some(off) => {
                     let start = off as u64 as i64;
-                    spans.push(Span { start, end: start + r.len as i64, index: i });
+                    spans.push(Span { start, end: start + r.size() as i64, index: i });
                 }
                 None => symbolic.push(i),
             }
@@ -729,7 +894,7 @@ impl AccessLog {
         if let Some(e) = r.async_event() {
             return self.waited.get(&e).is_some_and(|&w| r.seq < w);
         }
-        r.seq < self.horizon[fence_of(r.space).1] && !(pair_mode && r.space != LOCAL_SPACE)
+        r.seq < self.horizon[fence_of(r.space()).1] && !(pair_mode && r.space() != LOCAL_SPACE)
     }
 
     /// Cheap filters that need no expression: different work-items, at
@@ -743,7 +908,7 @@ impl AccessLog {
         // the other.
         let other_item = a.item != b.item || a.async_event() != b.async_event();
         match (self.group_key(a), self.group_key(b)) {
-            (Some(ga), Some(gb)) if final_check => ga != gb && a.space != LOCAL_SPACE,
+            (Some(ga), Some(gb)) if final_check => ga != gb && a.space() != LOCAL_SPACE,
             (Some(ga), Some(gb)) => ga == gb && other_item && (a.seq >= self.checked || b.seq >= self.checked),
             _ => other_item && (a.seq >= self.checked || b.seq >= self.checked),
         }
@@ -760,7 +925,7 @@ impl AccessLog {
             _ => {
                 // Pair mode: the groups are symbolic.
                 let same = same_group(pool, &self.group_ids(a), &self.group_ids(b));
-                match (a.space == LOCAL_SPACE, self.ordered(a, b)) {
+                match (a.space() == LOCAL_SPACE, self.ordered(a, b)) {
                     (true, false) => same,
                     (true, true) => return None,
                     (false, false) => pool.bool_const(true),
@@ -773,10 +938,10 @@ impl AccessLog {
         // access to the whole object meets every access inside it.
         let overlap = if a.whole_object() || b.whole_object() {
             pool.bool_const(true)
-        } else if offset_difference::never_overlap(pool, a.offset, a.len, b.offset, b.len) {
+        } else if offset_difference::never_overlap(pool, a.offset, a.size(), b.offset, b.size()) {
             return None;
         } else {
-            overlap(pool, a.offset, a.len, b.offset, b.len)
+            overlap(pool, a.offset, a.size(), b.offset, b.size())
         };
         let mut cond = pool.and(ordering, overlap);
         for g in [a.guard(), b.guard()].into_iter().flatten() {
@@ -855,31 +1020,18 @@ pub fn same_group(pool: &mut ExprPool, a: &[ExprId; 3], b: &[ExprId; 3]) -> Expr
 /// offsets, or with some byte different. None when the sizes differ (a
 /// partial overlap is never called benign).
 fn values_differ(pool: &mut ExprPool, a: &AccessRecord, b: &AccessRecord) -> Option<ExprId> {
-    let (va, vb) = (a.value.as_ref()?, b.value.as_ref()?);
-    if a.len != b.len || va.len() != vb.len() {
+    let (va, vb) = (a.value()?, b.value()?);
+    if a.size() != b.size() || va.len() != vb.len() {
         return None;
     }
     let same_offset = pool.eq(a.offset, b.offset);
     let mut differ = pool.not(same_offset);
-    for (&x, &y) in va.iter().zip(vb) {
+    for (&x, &y) in va.iter().zip(vb.iter()) {
         let e = pool.eq(x, y);
         let ne = pool.not(e);
         differ = pool.or(differ, ne);
     }
     Some(differ)
-}
-
-/// The source locations of a pair in a fixed order, so that (a, b) and
-/// (b, a) are one race; write-write races are told apart from read-write
-/// races of the same lines.
-pub fn location_key(a: &AccessRecord, b: &AccessRecord) -> (Loc, Loc, bool) {
-    let write_write = a.write && b.write;
-    let k = |l: Loc| (l.file, l.line, l.column);
-    if k(a.loc) <= k(b.loc) {
-        (a.loc, b.loc, write_write)
-    } else {
-        (b.loc, a.loc, write_write)
-    }
 }
 
 /// `[x, x+lx)` and `[y, y+ly)` share a byte (signed offsets).
@@ -900,6 +1052,6 @@ mod tests {
     /// each byte of a record is megabytes of the run's peak.
     #[test]
     fn a_record_stays_small() {
-        assert!(std::mem::size_of::<super::AccessRecord>() <= 88, "{}", std::mem::size_of::<super::AccessRecord>());
+        assert!(std::mem::size_of::<super::AccessRecord>() <= 64, "{}", std::mem::size_of::<super::AccessRecord>());
     }
 }

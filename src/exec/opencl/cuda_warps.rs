@@ -43,7 +43,7 @@ impl<'m> Executor<'m> {
         lockstep: Option<usize>,
         model: Option<&Assignment>,
     ) -> &'static str {
-        if lockstep.is_none() && (!self.cx.module.is_cuda() || (a.write && b.write && a.loc == b.loc)) {
+        if lockstep.is_none() && (!self.cx.module.is_cuda() || (a.write && b.write && log.loc(a) == log.loc(b))) {
             return "";
         }
         if lockstep.is_none() && a.write != b.write {
@@ -51,10 +51,10 @@ impl<'m> Executor<'m> {
             let reader_stores_there = log.records.iter().any(|r| {
                 r.write
                     && r.item == reader.item
-                    && r.loc == writer.loc
+                    && log.loc(r) == log.loc(writer)
                     && r.object == writer.object
                     && r.offset == writer.offset
-                    && r.len == writer.len
+                    && r.size() == writer.size()
             });
             if reader_stores_there {
                 return "";

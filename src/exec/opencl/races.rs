@@ -200,8 +200,8 @@ impl<'m> Executor<'m> {
         }
         // Report from the earlier source line, so that the same race found
         // on several paths (or in both orders) is reported once.
-        let key = crate::race::location_key(a, b);
-        if key.0 != a.loc {
+        let key = log.location_key(a, b);
+        if key.0 != log.loc(a) {
             std::mem::swap(&mut a, &mut b);
         }
         // A race is reported once per source line: when a confirmed one is
@@ -210,7 +210,7 @@ impl<'m> Executor<'m> {
         // whose queries cost more than the whole run). An unconfirmed one
         // there is replaced by a confirmed one (`report`), so the pair is
         // asked about unless it cannot be confirmed either (below).
-        let line_key = FindingKey::of(FindingKind::Race, a.loc, "");
+        let line_key = FindingKey::of(FindingKind::Race, log.loc(a), "");
         if self.log.was_confirmed(&line_key) {
             return Decision::Race(Offered::SettledForPath);
         }
@@ -227,7 +227,8 @@ impl<'m> Executor<'m> {
         let may_tolerate = if a.write && b.write { gpu.allow_benign } else { c.differ.is_some() };
         let values_havocked = (may_tolerate || a.write && b.write)
             && log.havoc_fresh_from.is_some_and(|from| {
-                let values = a.value.iter().chain(b.value.iter()).flatten().copied();
+                let (va, vb) = (a.value(), b.value());
+                let values = va.iter().chain(vb.iter()).flat_map(|v| v.iter().copied());
                 crate::exec::opencl::havoc::mentions_fresh_from(&self.cx.pool, values, from)
             });
         let tolerated = may_tolerate && !values_havocked;
@@ -396,7 +397,7 @@ impl<'m> Executor<'m> {
         decided_by: Option<crate::report::DecidedBy>,
     ) {
         let o = state.memory.object(a.object);
-        let space = match (a.space == LOCAL_SPACE, self.cx.module.is_cuda()) {
+        let space = match (a.space() == LOCAL_SPACE, self.cx.module.is_cuda()) {
             (true, true) => "shared",
             (true, false) => "local",
             (false, _) => "global",
@@ -413,16 +414,16 @@ impl<'m> Executor<'m> {
         let shared = match (offset_of(a).filter(|_| !a.whole_object()), offset_of(b).filter(|_| !b.whole_object())) {
             (Some(x), Some(y)) => {
                 let start = x.max(y);
-                let end = x.saturating_add(a.len as i64).min(y.saturating_add(b.len as i64));
+                let end = x.saturating_add(a.size() as i64).min(y.saturating_add(b.size() as i64));
                 (start < end).then(|| (start, (end - start) as u64))
             }
             _ => None,
         };
         let element = match (shared, offset_of(a)) {
             (Some((off, len)), _) => format!(" at {} (byte offset {off})", self.element_at(o, off, len)),
-            (None, Some(off)) if !a.whole_object() => format!(" at {} (byte offset {off})", self.element_at(o, off, a.len)),
+            (None, Some(off)) if !a.whole_object() => format!(" at {} (byte offset {off})", self.element_at(o, off, a.size())),
             (None, _) => match offset_of(b) {
-                Some(off) if !b.whole_object() => format!(" at {} (byte offset {off})", self.element_at(o, off, b.len)),
+                Some(off) if !b.whole_object() => format!(" at {} (byte offset {off})", self.element_at(o, off, b.size())),
                 _ => String::new(),
             },
         };
@@ -450,14 +451,14 @@ impl<'m> Executor<'m> {
         let first = describe(a, self);
         let second = describe(b, self);
         let msg = format!("{kind} race on {space} buffer `{}`{element}: {first} and {second}{note}", o.name);
-        let related = Related { message: second, location: self.cx.location(b.loc) };
+        let related = Related { message: second, location: self.cx.location(log.loc(b)) };
         let site = self.race_site(ndrange, log, a, b, o.name.clone(), space, witness.as_ref(), o.size);
         let mut s = state.clone();
         s.stack.clear();
         if apart_from_summaries {
             s.abstracted = false;
         }
-        if let Some(f) = self.report(&s, FindingKind::Race, a.loc, msg, witness.as_ref(), decided_by) {
+        if let Some(f) = self.report(&s, FindingKind::Race, log.loc(a), msg, witness.as_ref(), decided_by) {
             f.related = vec![related];
             f.race = Some(site);
             if witness.is_none() {
@@ -500,7 +501,7 @@ impl Executor<'_> {
                 local_id,
                 group_id,
                 byte_offset: crate::expr::value_in(&self.cx.pool, r.offset, witness).map(|v| v as u64 as i64),
-                bytes: if r.whole_object() { object_bytes } else { r.len },
+                bytes: if r.whole_object() { object_bytes } else { r.size() },
             }
         };
         crate::report::NdrangeSite {

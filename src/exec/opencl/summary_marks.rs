@@ -130,7 +130,7 @@ impl SummaryMarks {
         };
         for w in records.iter().filter(|w| w.write && w.seq >= first && w.seq < later) {
             let leaks = after_own_summary(w)
-                || match &w.value {
+                || match w.value() {
                     Some(value) => mentions(&mut value.iter().copied().chain([w.offset]).chain(w.guard())),
                     None => true,
                 };
@@ -138,7 +138,8 @@ impl SummaryMarks {
                 return true;
             }
         }
-        let values = a.value.iter().chain(b.value.iter()).flat_map(|v| v.iter().copied());
+        let (va, vb) = (a.value(), b.value());
+        let values = va.iter().chain(vb.iter()).flat_map(|v| v.iter().copied());
         mentions(&mut [a.offset, b.offset].into_iter().chain(values))
     }
 }

@@ -161,22 +161,23 @@ pub fn warp_accesses(log: &AccessLog, start: usize, warp_size: u32) -> Vec<WarpA
         if r.async_event().is_some() || r.whole_object() {
             continue;
         }
-        let n = seen.entry((group_key, r.item as usize, r.loc, r.write, r.object)).or_insert(0);
+        let loc = log.loc(r);
+        let n = seen.entry((group_key, r.item as usize, loc, r.write, r.object)).or_insert(0);
         let occurrence = *n;
         *n += 1;
         let warp = r.item / warp_size.max(1);
         let lane = Lane { thread: r.item, value: r.offset, guard: r.guard() };
-        let key = (group_key, warp, r.loc, r.write, r.object, occurrence);
+        let key = (group_key, warp, loc, r.write, r.object, occurrence);
         match index.get(&key) {
             Some(&i) => out[i].lanes.push(lane),
             None => {
                 index.insert(key, out.len());
                 out.push(WarpAccess {
-                    loc: r.loc,
+                    loc,
                     object: r.object,
-                    space: r.space,
+                    space: r.space(),
                     write: r.write,
-                    len: r.len,
+                    len: r.size(),
                     group_key,
                     group_ids: log.group_ids(r),
                     warp,
