@@ -160,6 +160,10 @@ pub struct ObjectBytes {
     pages: Vec<Option<Rc<Page>>>,
     /// Writes made after the pages' contents, resolved when read.
     log: StoreLog,
+    /// The masks of the log's writes, once one of them had a shadow
+    /// (mask_log.rs); None: every write in the log is defined there, and
+    /// the pages' masks are the bytes'.
+    masks: Option<crate::memory::mask_log::MaskLog>,
     /// Bytes of arbitrary contents (input pages) read at symbolic offsets,
     /// each given a value of its own (`read_arbitrary`): they stand for
     /// what the pages held there, below the store log.
@@ -229,6 +233,11 @@ impl PartialEq for ObjectBytes {
         let n = self.pages.len().max(other.pages.len());
         self.size == other.size
             && self.log.same(&other.log)
+            && match (&self.masks, &other.masks) {
+                (None, None) => true,
+                (Some(a), Some(b)) => a.same(b),
+                _ => false,
+            }
             && self.initial.same(&other.initial)
             && (0..n).all(|i| same_page(self.zero, self.pages.get(i).and_then(|p| p.as_ref()), other.pages.get(i).and_then(|p| p.as_ref())))
     }
@@ -251,6 +260,7 @@ impl ObjectBytes {
             zero,
             pages: Vec::new(),
             log: StoreLog::default(),
+            masks: None,
             initial: StoreLog::default(),
             covered: None,
             input_run: Default::default(),
@@ -261,9 +271,13 @@ impl ObjectBytes {
     /// `mask`, the 8-bit mask of byte `k` in the pages, where no write at
     /// a symbolic offset pending in the store log covers the byte; 0 where
     /// one does (in between when a symbolic offset decides).
+    /// With masks in the log (mask_log.rs), the newest write's mask there.
     pub fn mask_under_pending_writes(&self, pool: &mut ExprPool, k: u64, mask: ExprId) -> ExprId {
         if self.log.is_empty() {
             return mask;
+        }
+        if let Some(m) = &self.masks {
+            return m.mask_at(pool, k, mask);
         }
         let zero = pool.constant(8, 0);
         self.log.written_mark_at(pool, k, mask, zero)
@@ -278,9 +292,46 @@ impl ObjectBytes {
     /// (64 bits, the caller checked that it is in bounds). The written
     /// bits are the caller's (it writes only into objects whose bytes are
     /// all written or that do not track writes).
-    pub fn write_symbolic(&mut self, pool: &ExprPool, offset: ExprId, bytes: &[Option<ExprId>]) {
+    pub fn write_symbolic(&mut self, pool: &mut ExprPool, offset: ExprId, bytes: &[Option<ExprId>]) {
         self.log.push(pool, offset, bytes.into());
         self.covered = None;
+        if let Some(m) = &mut self.masks {
+            // A defined value: zero masks hide older ones where it lands.
+            let zero = pool.constant(8, 0);
+            m.push(pool, offset, bytes.iter().map(|b| b.map(|_| zero)).collect(), false, None);
+        }
+    }
+
+    /// `write_symbolic` of a value whose indeterminate bits are `masks`
+    /// (laid out as `bytes`), from `origin`: the masks wait in the mask
+    /// log beside the write (mask_log.rs). The caller checked that the
+    /// pages' bytes are all defined when the mask log starts.
+    pub fn write_symbolic_shadowed(
+        &mut self,
+        pool: &mut ExprPool,
+        offset: ExprId,
+        bytes: &[Option<ExprId>],
+        masks: &[Option<ExprId>],
+        origin: crate::memory::OriginId,
+    ) {
+        self.log.push(pool, offset, bytes.into());
+        self.covered = None;
+        let zero = pool.constant(8, 0);
+        // A byte written without a mask is defined.
+        let masks: Box<[Option<ExprId>]> =
+            bytes.iter().enumerate().map(|(k, b)| b.map(|_| masks.get(k).copied().flatten().unwrap_or(zero))).collect();
+        self.masks.get_or_insert_with(|| crate::memory::mask_log::MaskLog::new(origin)).push(pool, offset, masks, false, Some(origin));
+    }
+
+    /// The masks of the store log's writes, when one had a shadow.
+    pub fn mask_log(&self) -> Option<&crate::memory::mask_log::MaskLog> {
+        self.masks.as_ref()
+    }
+
+    /// Forgets the mask log: the caller put every byte's mask, read
+    /// through it, into the object's `poison` (path merging).
+    pub fn masks_moved_to_pages(&mut self) {
+        self.masks = None;
     }
 
     /// Counts `off..off + len` (the `Some` bytes of a write at a number
@@ -440,6 +491,9 @@ impl ObjectBytes {
         self.log.clear();
         self.initial.clear();
         self.covered = None;
+        // Every byte's newest write was at a number (`cover`), whose masks
+        // the pages keep; or path merging, which moves them there itself.
+        self.masks = None;
     }
 
     /// Marks `off..off + len` written without changing the pages' bytes
@@ -677,10 +731,17 @@ impl ObjectBytes {
                 self.log.clear();
                 self.initial.clear();
                 self.covered = None;
+                self.masks = None;
             } else if self.pending_may_touch(pool, off, bytes.len() as u64) {
                 // After a write that may be here: it joins the log, in order.
                 let at = pool.constant(64, off as u128);
                 self.log.push(pool, at, bytes.into());
+                if let Some(m) = &mut self.masks {
+                    // Its masks are the pages' (`poison`), which the writer
+                    // sets: the entry defers to them.
+                    let zero = pool.constant(8, 0);
+                    m.push(pool, at, bytes.iter().map(|b| b.map(|_| zero)).collect(), true, None);
+                }
                 self.mark_range_written(off, bytes);
                 self.cover(pool, off, bytes);
                 return;
@@ -855,6 +916,7 @@ impl ObjectBytes {
             self.log.clear();
             self.initial.clear();
             self.covered = None;
+            self.masks = None;
             return false;
         }
         self.pending_may_touch(pool, off, len)
@@ -911,6 +973,7 @@ impl ObjectBytes {
             zero: self.zero,
             pages,
             log: self.log.clone(),
+            masks: self.masks.clone(),
             initial: self.initial.clone(),
             covered: self.covered.clone(),
             input_run: Default::default(),
@@ -1190,7 +1253,7 @@ mod tests {
         // After a write at a symbolic offset the number joins the store log, in order.
         let at = pool.fresh(64);
         let x = pool.fresh(8);
-        by_number.write_symbolic(&pool, at, &[Some(x)]);
+        by_number.write_symbolic(&mut pool, at, &[Some(x)]);
         by_bytes = by_number.clone();
         by_number.write_number(&mut pool, 20, 2, 0x0506);
         by_bytes.write(&mut pool, 20, &le(0x0506, 2));
