@@ -235,12 +235,12 @@ mod tests {
         // Rewrite: the masks of every byte after each write.
         let mut all = vec![zero; size as usize];
         let mut store = |pool: &mut ExprPool, all: &mut Vec<ExprId>, at: ExprId, masks: &[ExprId]| {
-            let old = all.clone();
+            // One position at most holds the write: the selects chain.
             for p in 0..=(size - masks.len() as u64) {
                 let c = pool.constant(64, u128::from(p));
                 let hit = pool.eq(at, c);
                 for (k, m) in masks.iter().enumerate() {
-                    all[p as usize + k] = pool.ite(hit, *m, old[p as usize + k]);
+                    all[p as usize + k] = pool.ite(hit, *m, all[p as usize + k]);
                 }
             }
         };
