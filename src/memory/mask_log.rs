@@ -234,7 +234,7 @@ mod tests {
         let mut log = MaskLog::new(OriginId(3));
         // Rewrite: the masks of every byte after each write.
         let mut all = vec![zero; size as usize];
-        let mut store = |pool: &mut ExprPool, all: &mut Vec<ExprId>, at: ExprId, masks: &[ExprId]| {
+        let store = |pool: &mut ExprPool, all: &mut Vec<ExprId>, at: ExprId, masks: &[ExprId]| {
             // One position at most holds the write: the selects chain.
             for p in 0..=(size - masks.len() as u64) {
                 let c = pool.constant(64, u128::from(p));

@@ -500,7 +500,9 @@ impl<'m> Executor<'m> {
         if defined && o.size > SYMBOLIC_OFFSET_PROBE {
             return self.read_through_log(state, access, len);
         }
-        if let Some(log) = o.bytes.mask_log().filter(|_| o.size > SYMBOLIC_OFFSET_PROBE && crate::memory::shadow::pages_defined(o, 0, o.size)) {
+        if let Some(log) =
+            o.bytes.mask_log().filter(|_| o.size > SYMBOLIC_OFFSET_PROBE && crate::memory::shadow::pages_defined(o, 0, o.size))
+        {
             // Defined pages below writes of which some had a shadow: bytes
             // and masks both read through the log (mask_log.rs), at the
             // cost of the writes that may be here, not of the object.
@@ -508,7 +510,11 @@ impl<'m> Executor<'m> {
             let bytes = self.read_through_log(state, access, len);
             let zero = self.cx.pool.constant(8, 0);
             let masks: crate::memory::Bytes = (0..len)
-                .map(|k| log.mask_at_symbolic(&mut self.cx.pool, access.offset, k, zero, &mut |p: &mut crate::expr::ExprPool, _| p.constant(8, 0)))
+                .map(|k| {
+                    log.mask_at_symbolic(&mut self.cx.pool, access.offset, k, zero, &mut |p: &mut crate::expr::ExprPool, _| {
+                        p.constant(8, 0)
+                    })
+                })
                 .collect();
             if !crate::memory::shadow::is_clean(&self.cx.pool, &masks) {
                 self.shadow.last_read = Some((masks, log.origin()));
