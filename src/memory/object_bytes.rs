@@ -314,12 +314,25 @@ impl ObjectBytes {
         masks: &[Option<ExprId>],
         origin: crate::memory::OriginId,
     ) {
+        let zero = pool.constant(8, 0);
+        if self.masks.is_none() {
+            // The writes already in the log were of defined values (zero
+            // masks); those at numbers defer to the pages' masks, as later
+            // ones do. With them the mask log says what the store log
+            // writes, entry by entry (a byte under a defined write is
+            // zero, as `mask_under_pending_writes` had it).
+            let mut log = crate::memory::mask_log::MaskLog::new(origin);
+            for (at, written) in self.log.written_places() {
+                let defers = pool.as_const(at).is_some();
+                log.push(pool, at, written.iter().map(|w| w.then_some(zero)).collect(), defers, None);
+            }
+            self.masks = Some(log);
+        }
         self.log.push(pool, offset, bytes.into());
         self.covered = None;
-        let zero = pool.constant(8, 0);
-        // A byte written without a mask is defined.
-        let masks: Box<[Option<ExprId>]> =
-            bytes.iter().enumerate().map(|(k, b)| b.map(|_| masks.get(k).copied().flatten().unwrap_or(zero))).collect();
+        // A byte written without a mask keeps the mask it had, as the
+        // rewrite of every byte (`store_at` of the masks) keeps it.
+        let masks: Box<[Option<ExprId>]> = bytes.iter().enumerate().map(|(k, b)| b.and(masks.get(k).copied().flatten())).collect();
         self.masks.get_or_insert_with(|| crate::memory::mask_log::MaskLog::new(origin)).push(pool, offset, masks, false, Some(origin));
     }
 
@@ -1264,5 +1277,46 @@ mod tests {
         by_bytes.read(&mut pool, 16, 8, &mut b);
         assert_eq!(a, b);
         assert!(by_number.all_written(20, 2));
+    }
+
+    #[test]
+    fn masks_of_writes_in_the_log_are_read_through_it_and_writes_at_numbers_defer_to_the_pages() {
+        use crate::expr::{evaluate, Assignment, Expr};
+        let mut pool = ExprPool::new();
+        let zero = pool.constant(8, 0);
+        let mut o = ObjectBytes::new(8192, zero);
+        let (i, j) = (pool.fresh(64), pool.fresh(64));
+        let x = pool.constant(8, 1);
+        // A defined write, then one with a shadow: the mask log starts
+        // with the first one's zero masks.
+        o.write_symbolic(&mut pool, i, &[Some(x)]);
+        assert!(o.mask_log().is_none());
+        let ff = pool.constant(8, 0xff);
+        o.write_symbolic_shadowed(&mut pool, j, &[Some(x)], &[Some(ff)], crate::memory::OriginId(2));
+        assert_eq!(o.mask_log().map(|m| m.origin()), Some(crate::memory::OriginId(2)));
+        let page = pool.constant(8, 0x0f);
+        let m = o.mask_under_pending_writes(&mut pool, 5, page);
+        let at = |pool: &ExprPool, iv: u128, jv: u128| {
+            let mut a = Assignment::default();
+            for (e, v) in [(i, iv), (j, jv)] {
+                let Expr::Fresh { id, .. } = *pool.get(e) else { unreachable!() };
+                a.fresh.insert(id, v);
+            }
+            a
+        };
+        assert_eq!(evaluate(&pool, m, &at(&pool, 5, 6)), 0);
+        assert_eq!(evaluate(&pool, m, &at(&pool, 6, 5)), 0xff);
+        assert_eq!(evaluate(&pool, m, &at(&pool, 5, 5)), 0xff);
+        assert_eq!(evaluate(&pool, m, &at(&pool, 6, 6)), 0x0f);
+        // A write at number 5 joins the log: its mask is the pages'.
+        o.write(&mut pool, 5, &[Some(x)]);
+        assert_eq!(o.mask_under_pending_writes(&mut pool, 5, page), page);
+        // A defined write at a symbolic offset after it: zero where it lands.
+        o.write_symbolic(&mut pool, i, &[Some(x)]);
+        let m = o.mask_under_pending_writes(&mut pool, 5, page);
+        assert_eq!((evaluate(&pool, m, &at(&pool, 5, 5)), evaluate(&pool, m, &at(&pool, 6, 5))), (0, 0x0f));
+        // A write of every byte hides the log and its masks.
+        o.fill(&mut pool, 0, 8192, x);
+        assert!(o.mask_log().is_none() && o.pending_writes() == 0);
     }
 }
