@@ -994,7 +994,7 @@ impl ObjectBytes {
         }
     }
 
-    /// Marks every byte written, or none.
+    /// Marks every byte written, or none (forgetting the log).
     pub fn set_all_written(&mut self, written: bool) {
         self.pages_changed();
         if written {
@@ -1010,6 +1010,14 @@ impl ObjectBytes {
             }
             return;
         }
+        // Bytes never written hold nothing a write made (a work-group's
+        // `__local` memory, workitems.rs): the writes waiting in the log
+        // and their masks go too, else a byte under a logged write would
+        // keep that write's mask rather than read as never written.
+        self.log.clear();
+        self.initial.clear();
+        self.covered = None;
+        self.masks = None;
         for p in self.pages.iter_mut().flatten() {
             if Rc::get_mut(p).is_none() && p.written == Written::None {
                 continue;
@@ -1318,5 +1326,28 @@ mod tests {
         // A write of every byte hides the log and its masks.
         o.fill(&mut pool, 0, 8192, x);
         assert!(o.mask_log().is_none() && o.pending_writes() == 0);
+    }
+
+    /// A work-group's `__local` memory starts unwritten (workitems.rs):
+    /// the last group's writes waiting in the log, and their masks, go
+    /// with it, as the rewrite of every byte at the store (which left no
+    /// log) had them: every byte's mask is then the never-written one.
+    #[test]
+    fn bytes_marked_unwritten_forget_the_writes_and_masks_of_the_log() {
+        let mut pool = ExprPool::new();
+        let zero = pool.constant(8, 0);
+        let mut o = ObjectBytes::new(8192, zero);
+        o.set_all_written(true);
+        let (i, j) = (pool.fresh(64), pool.fresh(64));
+        let x = pool.constant(8, 1);
+        let m = pool.constant(8, 0x0f);
+        o.write_symbolic_shadowed(&mut pool, j, &[Some(x)], &[Some(m)], crate::memory::OriginId(2));
+        o.write_symbolic(&mut pool, i, &[Some(x)]);
+        o.set_all_written(false);
+        let all = pool.constant(8, 0xff);
+        for k in [0, 5, 8191] {
+            assert_eq!(o.mask_under_pending_writes(&mut pool, k, all), all, "byte {k}");
+        }
+        assert!(o.mask_log().is_none() && o.pending_writes() == 0 && !o.is_written(5));
     }
 }
