@@ -20,6 +20,7 @@
 //! (shadows, origins, which bytes are defined).
 
 pub mod layout;
+pub mod mask_log;
 pub mod object_bytes;
 pub mod offset_residue;
 pub mod ranged_input;

@@ -160,6 +160,10 @@ pub struct ObjectBytes {
     pages: Vec<Option<Rc<Page>>>,
     /// Writes made after the pages' contents, resolved when read.
     log: StoreLog,
+    /// The masks of the log's writes, once one of them had a shadow
+    /// (mask_log.rs); None: every write in the log is defined there, and
+    /// the pages' masks are the bytes'.
+    masks: Option<crate::memory::mask_log::MaskLog>,
     /// Bytes of arbitrary contents (input pages) read at symbolic offsets,
     /// each given a value of its own (`read_arbitrary`): they stand for
     /// what the pages held there, below the store log.
@@ -229,6 +233,11 @@ impl PartialEq for ObjectBytes {
         let n = self.pages.len().max(other.pages.len());
         self.size == other.size
             && self.log.same(&other.log)
+            && match (&self.masks, &other.masks) {
+                (None, None) => true,
+                (Some(a), Some(b)) => a.same(b),
+                _ => false,
+            }
             && self.initial.same(&other.initial)
             && (0..n).all(|i| same_page(self.zero, self.pages.get(i).and_then(|p| p.as_ref()), other.pages.get(i).and_then(|p| p.as_ref())))
     }
@@ -251,6 +260,7 @@ impl ObjectBytes {
             zero,
             pages: Vec::new(),
             log: StoreLog::default(),
+            masks: None,
             initial: StoreLog::default(),
             covered: None,
             input_run: Default::default(),
@@ -261,9 +271,13 @@ impl ObjectBytes {
     /// `mask`, the 8-bit mask of byte `k` in the pages, where no write at
     /// a symbolic offset pending in the store log covers the byte; 0 where
     /// one does (in between when a symbolic offset decides).
+    /// With masks in the log (mask_log.rs), the newest write's mask there.
     pub fn mask_under_pending_writes(&self, pool: &mut ExprPool, k: u64, mask: ExprId) -> ExprId {
         if self.log.is_empty() {
             return mask;
+        }
+        if let Some(m) = &self.masks {
+            return m.mask_at(pool, k, mask);
         }
         let zero = pool.constant(8, 0);
         self.log.written_mark_at(pool, k, mask, zero)
@@ -278,9 +292,59 @@ impl ObjectBytes {
     /// (64 bits, the caller checked that it is in bounds). The written
     /// bits are the caller's (it writes only into objects whose bytes are
     /// all written or that do not track writes).
-    pub fn write_symbolic(&mut self, pool: &ExprPool, offset: ExprId, bytes: &[Option<ExprId>]) {
+    pub fn write_symbolic(&mut self, pool: &mut ExprPool, offset: ExprId, bytes: &[Option<ExprId>]) {
         self.log.push(pool, offset, bytes.into());
         self.covered = None;
+        if let Some(m) = &mut self.masks {
+            // A defined value: zero masks hide older ones where it lands.
+            let zero = pool.constant(8, 0);
+            m.push(pool, offset, bytes.iter().map(|b| b.map(|_| zero)).collect(), false, None);
+        }
+    }
+
+    /// `write_symbolic` of a value whose indeterminate bits are `masks`
+    /// (laid out as `bytes`), from `origin`: the masks wait in the mask
+    /// log beside the write (mask_log.rs). The caller checked that the
+    /// pages' bytes are all defined when the mask log starts.
+    pub fn write_symbolic_shadowed(
+        &mut self,
+        pool: &mut ExprPool,
+        offset: ExprId,
+        bytes: &[Option<ExprId>],
+        masks: &[Option<ExprId>],
+        origin: crate::memory::OriginId,
+    ) {
+        let zero = pool.constant(8, 0);
+        if self.masks.is_none() {
+            // The writes already in the log were of defined values (zero
+            // masks); those at numbers defer to the pages' masks, as later
+            // ones do. With them the mask log says what the store log
+            // writes, entry by entry (a byte under a defined write is
+            // zero, as `mask_under_pending_writes` had it).
+            let mut log = crate::memory::mask_log::MaskLog::new(origin);
+            for (at, written) in self.log.written_places() {
+                let defers = pool.as_const(at).is_some();
+                log.push(pool, at, written.iter().map(|w| w.then_some(zero)).collect(), defers, None);
+            }
+            self.masks = Some(log);
+        }
+        self.log.push(pool, offset, bytes.into());
+        self.covered = None;
+        // A byte written without a mask keeps the mask it had, as the
+        // rewrite of every byte (`store_at` of the masks) keeps it.
+        let masks: Box<[Option<ExprId>]> = bytes.iter().enumerate().map(|(k, b)| b.and(masks.get(k).copied().flatten())).collect();
+        self.masks.get_or_insert_with(|| crate::memory::mask_log::MaskLog::new(origin)).push(pool, offset, masks, false, Some(origin));
+    }
+
+    /// The masks of the store log's writes, when one had a shadow.
+    pub fn mask_log(&self) -> Option<&crate::memory::mask_log::MaskLog> {
+        self.masks.as_ref()
+    }
+
+    /// Forgets the mask log: the caller put every byte's mask, read
+    /// through it, into the object's `poison` (path merging).
+    pub fn masks_moved_to_pages(&mut self) {
+        self.masks = None;
     }
 
     /// Counts `off..off + len` (the `Some` bytes of a write at a number
@@ -440,6 +504,9 @@ impl ObjectBytes {
         self.log.clear();
         self.initial.clear();
         self.covered = None;
+        // Every byte's newest write was at a number (`cover`), whose masks
+        // the pages keep; or path merging, which moves them there itself.
+        self.masks = None;
     }
 
     /// Marks `off..off + len` written without changing the pages' bytes
@@ -677,10 +744,17 @@ impl ObjectBytes {
                 self.log.clear();
                 self.initial.clear();
                 self.covered = None;
+                self.masks = None;
             } else if self.pending_may_touch(pool, off, bytes.len() as u64) {
                 // After a write that may be here: it joins the log, in order.
                 let at = pool.constant(64, off as u128);
                 self.log.push(pool, at, bytes.into());
+                if let Some(m) = &mut self.masks {
+                    // Its masks are the pages' (`poison`), which the writer
+                    // sets: the entry defers to them.
+                    let zero = pool.constant(8, 0);
+                    m.push(pool, at, bytes.iter().map(|b| b.map(|_| zero)).collect(), true, None);
+                }
                 self.mark_range_written(off, bytes);
                 self.cover(pool, off, bytes);
                 return;
@@ -855,6 +929,7 @@ impl ObjectBytes {
             self.log.clear();
             self.initial.clear();
             self.covered = None;
+            self.masks = None;
             return false;
         }
         self.pending_may_touch(pool, off, len)
@@ -911,6 +986,7 @@ impl ObjectBytes {
             zero: self.zero,
             pages,
             log: self.log.clone(),
+            masks: self.masks.clone(),
             initial: self.initial.clone(),
             covered: self.covered.clone(),
             input_run: Default::default(),
@@ -918,7 +994,7 @@ impl ObjectBytes {
         }
     }
 
-    /// Marks every byte written, or none.
+    /// Marks every byte written, or none (forgetting the log).
     pub fn set_all_written(&mut self, written: bool) {
         self.pages_changed();
         if written {
@@ -934,6 +1010,14 @@ impl ObjectBytes {
             }
             return;
         }
+        // Bytes never written hold nothing a write made (a work-group's
+        // `__local` memory, workitems.rs): the writes waiting in the log
+        // and their masks go too, else a byte under a logged write would
+        // keep that write's mask rather than read as never written.
+        self.log.clear();
+        self.initial.clear();
+        self.covered = None;
+        self.masks = None;
         for p in self.pages.iter_mut().flatten() {
             if Rc::get_mut(p).is_none() && p.written == Written::None {
                 continue;
@@ -1190,7 +1274,7 @@ mod tests {
         // After a write at a symbolic offset the number joins the store log, in order.
         let at = pool.fresh(64);
         let x = pool.fresh(8);
-        by_number.write_symbolic(&pool, at, &[Some(x)]);
+        by_number.write_symbolic(&mut pool, at, &[Some(x)]);
         by_bytes = by_number.clone();
         by_number.write_number(&mut pool, 20, 2, 0x0506);
         by_bytes.write(&mut pool, 20, &le(0x0506, 2));
@@ -1201,5 +1285,69 @@ mod tests {
         by_bytes.read(&mut pool, 16, 8, &mut b);
         assert_eq!(a, b);
         assert!(by_number.all_written(20, 2));
+    }
+
+    #[test]
+    fn masks_of_writes_in_the_log_are_read_through_it_and_writes_at_numbers_defer_to_the_pages() {
+        use crate::expr::{evaluate, Assignment, Expr};
+        let mut pool = ExprPool::new();
+        let zero = pool.constant(8, 0);
+        let mut o = ObjectBytes::new(8192, zero);
+        let (i, j) = (pool.fresh(64), pool.fresh(64));
+        let x = pool.constant(8, 1);
+        // A defined write, then one with a shadow: the mask log starts
+        // with the first one's zero masks.
+        o.write_symbolic(&mut pool, i, &[Some(x)]);
+        assert!(o.mask_log().is_none());
+        let ff = pool.constant(8, 0xff);
+        o.write_symbolic_shadowed(&mut pool, j, &[Some(x)], &[Some(ff)], crate::memory::OriginId(2));
+        assert_eq!(o.mask_log().map(|m| m.origin()), Some(crate::memory::OriginId(2)));
+        let page = pool.constant(8, 0x0f);
+        let m = o.mask_under_pending_writes(&mut pool, 5, page);
+        let at = |pool: &ExprPool, iv: u128, jv: u128| {
+            let mut a = Assignment::default();
+            for (e, v) in [(i, iv), (j, jv)] {
+                let Expr::Fresh { id, .. } = *pool.get(e) else { unreachable!() };
+                a.fresh.insert(id, v);
+            }
+            a
+        };
+        assert_eq!(evaluate(&pool, m, &at(&pool, 5, 6)), 0);
+        assert_eq!(evaluate(&pool, m, &at(&pool, 6, 5)), 0xff);
+        assert_eq!(evaluate(&pool, m, &at(&pool, 5, 5)), 0xff);
+        assert_eq!(evaluate(&pool, m, &at(&pool, 6, 6)), 0x0f);
+        // A write at number 5 joins the log: its mask is the pages'.
+        o.write(&mut pool, 5, &[Some(x)]);
+        assert_eq!(o.mask_under_pending_writes(&mut pool, 5, page), page);
+        // A defined write at a symbolic offset after it: zero where it lands.
+        o.write_symbolic(&mut pool, i, &[Some(x)]);
+        let m = o.mask_under_pending_writes(&mut pool, 5, page);
+        assert_eq!((evaluate(&pool, m, &at(&pool, 5, 5)), evaluate(&pool, m, &at(&pool, 6, 5))), (0, 0x0f));
+        // A write of every byte hides the log and its masks.
+        o.fill(&mut pool, 0, 8192, x);
+        assert!(o.mask_log().is_none() && o.pending_writes() == 0);
+    }
+
+    /// A work-group's `__local` memory starts unwritten (workitems.rs):
+    /// the last group's writes waiting in the log, and their masks, go
+    /// with it, as the rewrite of every byte at the store (which left no
+    /// log) had them: every byte's mask is then the never-written one.
+    #[test]
+    fn bytes_marked_unwritten_forget_the_writes_and_masks_of_the_log() {
+        let mut pool = ExprPool::new();
+        let zero = pool.constant(8, 0);
+        let mut o = ObjectBytes::new(8192, zero);
+        o.set_all_written(true);
+        let (i, j) = (pool.fresh(64), pool.fresh(64));
+        let x = pool.constant(8, 1);
+        let m = pool.constant(8, 0x0f);
+        o.write_symbolic_shadowed(&mut pool, j, &[Some(x)], &[Some(m)], crate::memory::OriginId(2));
+        o.write_symbolic(&mut pool, i, &[Some(x)]);
+        o.set_all_written(false);
+        let all = pool.constant(8, 0xff);
+        for k in [0, 5, 8191] {
+            assert_eq!(o.mask_under_pending_writes(&mut pool, k, all), all, "byte {k}");
+        }
+        assert!(o.mask_log().is_none() && o.pending_writes() == 0 && !o.is_written(5));
     }
 }

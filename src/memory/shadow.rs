@@ -241,5 +241,13 @@ pub fn tracks_writes(o: &MemoryObject) -> bool {
 /// Whether every byte of `o` in `[off, off + len)` is defined.
 #[inline]
 pub fn range_is_defined(o: &MemoryObject, off: u64, len: u64) -> bool {
+    pages_defined(o, off, len) && o.bytes.mask_log().is_none_or(|m| !m.may_touch(off, len))
+}
+
+/// Whether every byte of `o` in `[off, off + len)` is defined in the
+/// pages, below the writes of the store log (whose masks, when one had a
+/// shadow, are in its mask log: memory/mask_log.rs).
+#[inline]
+pub fn pages_defined(o: &MemoryObject, off: u64, len: u64) -> bool {
     (!tracks_writes(o) || o.bytes.all_written(off, len)) && (o.poison.is_empty() || o.poison.range(off..off + len).next().is_none())
 }

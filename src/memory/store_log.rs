@@ -333,6 +333,15 @@ impl StoreLog {
         Some((0..base.len() as u32).map(|k| pool.extract(read, 8 * k, 8)).collect())
     }
 
+    /// Each entry's offset and which bytes it writes, oldest first (for a
+    /// log kept beside this one, mask_log.rs, started after some entries).
+    pub fn written_places(&self) -> Vec<(ExprId, Box<[bool]>)> {
+        let mut places: Vec<(ExprId, Box<[bool]>)> =
+            self.entries().map(|u| (u.offset, u.bytes.iter().map(Option::is_some).collect())).collect();
+        places.reverse();
+        places
+    }
+
     /// The bytes every entry writes, for a caller asking whether they all
     /// hold one value.
     pub fn written_values(&self) -> impl Iterator<Item = ExprId> + '_ {

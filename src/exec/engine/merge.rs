@@ -308,6 +308,9 @@ impl<'m> Executor<'m> {
                 pool.ite(guard, x, y)
             });
             if let Some((masks, origin)) = poison {
+                // The masks were read through each side's mask log: they
+                // now all live in the pages.
+                o.bytes.masks_moved_to_pages();
                 o.poison.clear();
                 // A byte never written on either side stays unwritten.
                 let masks: Vec<Option<ExprId>> =

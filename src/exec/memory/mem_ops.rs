@@ -500,6 +500,27 @@ impl<'m> Executor<'m> {
         if defined && o.size > SYMBOLIC_OFFSET_PROBE {
             return self.read_through_log(state, access, len);
         }
+        if let Some(log) =
+            o.bytes.mask_log().filter(|_| o.size > SYMBOLIC_OFFSET_PROBE && crate::memory::shadow::pages_defined(o, 0, o.size))
+        {
+            // Defined pages below writes of which some had a shadow: bytes
+            // and masks both read through the log (mask_log.rs), at the
+            // cost of the writes that may be here, not of the object.
+            let log = log.clone();
+            let bytes = self.read_through_log(state, access, len);
+            let zero = self.cx.pool.constant(8, 0);
+            let masks: crate::memory::Bytes = (0..len)
+                .map(|k| {
+                    log.mask_at_symbolic(&mut self.cx.pool, access.offset, k, zero, &mut |p: &mut crate::expr::ExprPool, _| {
+                        p.constant(8, 0)
+                    })
+                })
+                .collect();
+            if !crate::memory::shadow::is_clean(&self.cx.pool, &masks) {
+                self.shadow.last_read = Some((masks, log.origin()));
+            }
+            return bytes;
+        }
         let positions = self.position_count(access.offset, o.size, len);
         if self.admit_symbolic_access(o.size, positions, len, !defined).is_err() {
             // The memory limit: the run stops after this step.
@@ -752,19 +773,30 @@ impl<'m> Executor<'m> {
         // write's masks must cover them.
         self.before_shared_access(state, access.object, None);
         let o = state.memory.object(access.object);
+        let pages_defined = crate::memory::shadow::pages_defined(o, 0, o.size);
         let defined = crate::memory::shadow::range_is_defined(o, 0, o.size);
         let shadow = match shadow {
             Some((masks, _)) if defined && o.size > INPUT_AT_BYTES && self.no_mask_bit_set(state, masks) => None,
             s => s,
         };
-        if defined && shadow.is_none() && o.size > SYMBOLIC_OFFSET_PROBE {
-            // Every byte defined before and after: the write waits in the
-            // object's store log, read through when read.
-            if self.admit_expressions(2 * bytes.len() as u64).is_err() {
+        // Masks wait in the mask log beside the store log (mask_log.rs)
+        // in objects past `INPUT_AT_BYTES` whose pages are all defined;
+        // smaller ones keep the rewrite of every byte, which is cheap.
+        let masks_logged = pages_defined && o.size > INPUT_AT_BYTES && (shadow.is_some() || o.bytes.mask_log().is_some());
+        if (defined && shadow.is_none() || masks_logged) && o.size > SYMBOLIC_OFFSET_PROBE {
+            // Every byte defined in the pages before and after: the write
+            // (and its masks, when it has a shadow) waits in the object's
+            // store log, read through when read.
+            let cost = if shadow.is_some() { 4 } else { 2 } * bytes.len() as u64;
+            if self.admit_expressions(cost).is_err() {
                 return;
             }
             self.before_shared_access(state, access.object, None);
-            state.memory.object_mut(access.object).bytes.write_symbolic(&self.cx.pool, access.offset, bytes);
+            let o = state.memory.object_mut(access.object);
+            match shadow {
+                Some((masks, origin)) => o.bytes.write_symbolic_shadowed(&mut self.cx.pool, access.offset, bytes, masks, origin),
+                None => o.bytes.write_symbolic(&mut self.cx.pool, access.offset, bytes),
+            }
             return;
         }
         let positions = self.position_count(access.offset, o.size, bytes.len() as u64);

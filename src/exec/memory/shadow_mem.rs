@@ -16,6 +16,25 @@ use crate::memory::OriginId;
 impl<'m> Executor<'m> {
     /// The mask of byte `k` of `o` and the origin of its indeterminate bits.
     fn byte_shadow(&mut self, o: &MemoryObject, k: u64) -> (ExprId, Option<OriginId>) {
+        let (page, origin) = self.page_byte_shadow(o, k);
+        // Writes at symbolic offsets with a shadow wait in the mask log
+        // above the pages (memory/mask_log.rs).
+        match o.bytes.mask_log() {
+            Some(log) if log.may_touch(k, 1) => {
+                let m = log.mask_at(&mut self.cx.pool, k, page);
+                let origin = match self.cx.pool.as_const(m) {
+                    Some(0) => None,
+                    _ => origin.or(Some(log.origin())),
+                };
+                (m, origin)
+            }
+            _ => (page, origin),
+        }
+    }
+
+    /// The mask of byte `k` in the pages of `o`, below the store log's
+    /// writes at symbolic offsets, and its origin.
+    pub(in crate::exec) fn page_byte_shadow(&mut self, o: &MemoryObject, k: u64) -> (ExprId, Option<OriginId>) {
         if tracks_writes(o) && !o.bytes.is_written(k) {
             let origin = self.object_origin(o);
             return (self.cx.pool.constant(8, 0xff), Some(origin));
