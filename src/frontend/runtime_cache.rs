@@ -119,8 +119,8 @@ pub fn runtime_library(
         scratch: None,
     };
     let cached = cache_dir().map(|d| d.join(format!("{name}-{}.bc", key(files, lang, opts, tools, runtime))));
-    if let Some(c) = cached.as_ref().filter(|c| c.is_file()) {
-        return Ok(c.clone());
+    if let Some(here) = cached.as_deref().and_then(|c| take_cached(c, dir, name)) {
+        return Ok(here);
     }
     if let Some(c) = &cached {
         // A few seconds the first time: say why this run is slower.
@@ -143,6 +143,22 @@ pub fn runtime_library(
         prune(&c, name);
     }
     Ok(library)
+}
+
+/// This run's own name for the cached library `cached`: a hard link (or a
+/// copy) in the run's directory `dir`. Returning the cache's path itself let
+/// another run's `prune` delete it before this run linked it in (seen as
+/// llvm-link not finding the file when runs with many flag sets, or
+/// several checkouts, share one cache); the run's name outlives a prune.
+/// `None` when there is no cached library (or it went away meanwhile).
+fn take_cached(cached: &Path, dir: &Path, name: &str) -> Option<PathBuf> {
+    let here = dir.join(format!("{name}-cached.bc"));
+    let _ = std::fs::remove_file(&here);
+    if std::fs::hard_link(cached, &here).is_ok() || std::fs::copy(cached, &here).is_ok() {
+        Some(here)
+    } else {
+        None
+    }
 }
 
 /// The cache key of a runtime library.
@@ -223,6 +239,23 @@ mod tests {
         assert_eq!(left.len(), 17, "{left:?}");
         assert!(left.contains(&"host-runtime-00.bc".to_string()));
         assert!(left.contains(&"device-builtins-19.bc".to_string()) && !left.contains(&"device-builtins-03.bc".to_string()));
+    }
+
+    #[test]
+    fn a_cached_library_taken_by_a_run_outlives_a_prune_of_the_cache() {
+        let cache = tempfile::tempdir().unwrap();
+        let run = tempfile::tempdir().unwrap();
+        let cached = cache.path().join("device-builtins-00.bc");
+        std::fs::write(&cached, b"bitcode").unwrap();
+        let here = take_cached(&cached, run.path(), "device-builtins").expect("taken");
+        assert!(here.starts_with(run.path()), "{}", here.display());
+        // Another run prunes it before this one links it in.
+        std::fs::remove_file(&cached).unwrap();
+        assert_eq!(std::fs::read(&here).unwrap(), b"bitcode");
+        // Taken again into the same directory: replaced, not an error.
+        std::fs::write(&cached, b"bitcode 2").unwrap();
+        assert_eq!(std::fs::read(take_cached(&cached, run.path(), "device-builtins").unwrap()).unwrap(), b"bitcode 2");
+        assert!(take_cached(&cache.path().join("none.bc"), run.path(), "host-runtime").is_none());
     }
 
     #[test]
