@@ -9,13 +9,15 @@
 //! `cache.rs` (result cache and counterexample reuse), `dispatch.rs`
 //! (BV-only queries to Z3, FP queries to the FP backend), `portfolio.rs`
 //! (BV queries Z3 cannot decide within a budget go to Bitwuzla), `dump.rs`
-//! (`--dump-queries`: each backend's queries written as SMT-LIB). `stack.rs` builds
+//! (`--dump-queries`: each backend's queries written as SMT-LIB); `given_rounds.rs`
+//! holds both backends' guesses of given bytes to the given ones. `stack.rs` builds
 //! the default chain. "Unknown" (including timeouts) is an ordinary result.
 
 pub mod budget;
 mod cache;
 mod dispatch;
 mod dump;
+mod given_rounds;
 mod independence;
 mod model_check;
 mod portfolio;
@@ -42,31 +44,6 @@ use crate::assumptions::Assumptions;
 use crate::expr::{Assignment, ExprId};
 use std::ops::AddAssign;
 use std::time::Duration;
-
-/// How many times a backend fixes its guesses of given bytes read at
-/// symbolic positions (`InputArray::given`) to the given ones and asks
-/// again before giving up (z3_backend.rs, process.rs). Each round excludes
-/// at least one guess; a query that keeps guessing (two equal entries in a
-/// table of distinct ones) ends unknown, with this limit named.
-pub(crate) const GIVEN_ROUNDS: u32 = 1024;
-
-/// The unknown answer of a query whose guesses of given bytes did not
-/// settle within `GIVEN_ROUNDS` (`reads`: the places of the last model, as
-/// array, position, byte). Not a work budget: another solver would guess
-/// as long, so the portfolio does not pass it on.
-pub(crate) fn given_rounds_ran_out(pool: &crate::expr::ExprPool, reads: &[(u32, u64, u8)]) -> Unknown {
-    let names: std::collections::BTreeSet<&str> =
-        reads.iter().filter_map(|(a, _, _)| pool.arrays().get(*a as usize)).map(|a| a.name.as_str()).collect();
-    let names: Vec<&str> = names.into_iter().collect();
-    Unknown::new(
-        UnknownKind::Unsupported,
-        format!(
-            "the solver's guesses of the given bytes of `{}` read at symbolic positions were held to the given ones {GIVEN_ROUNDS} times \
-             without settling (a limit of this tool)",
-            names.join("`, `")
-        ),
-    )
-}
 
 /// A satisfiability question: is there an input assignment making every
 /// path constraint and the goal true? All constraints have width 1.

@@ -12,6 +12,7 @@
 //! over-wide shifts already agree with it (tested below against fold).
 //! Floating-point nodes are not translated: the query becomes Unknown.
 
+use super::given_rounds::{GivenRounds, ReadPlace, Round};
 use super::model_check::finish_model;
 use super::smtlib::uf_name;
 use super::{Query, Solver, SolverResult, SolverStats, Unknown, UnknownKind};
@@ -207,14 +208,10 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query, ceiling: &MemoryCeiling)
         solver.assert(a);
     }
     let started = Instant::now();
-    // Given bytes read at symbolic positions (`InputArray::given`) are an
-    // array the solver may guess anything for: an unsat answer holds for
-    // the given bytes too, and a model is taken only once every byte it
-    // reads there is the given one. Each guess that is not is fixed to
-    // the given byte and the query asked again (every model excludes at
-    // least one guess), at most `GIVEN_ROUNDS` times.
-    let mut rounds = 0;
-    let mut fixed = FxHashSet::default();
+    // Given bytes read at symbolic positions: a model is taken once every
+    // byte it reads there is the given one (given_rounds.rs); a held place
+    // is one more assertion.
+    let mut rounds = GivenRounds::default();
     loop {
         return match solver.check() {
             _ if crate::process::interrupt::requested() => SolverResult::Unknown(Unknown::interrupted()),
@@ -222,55 +219,43 @@ fn solve(ctx: &Context, pool: &ExprPool, query: &Query, ceiling: &MemoryCeiling)
             SatResult::Unsat => SolverResult::Unsat,
             SatResult::Unknown => SolverResult::Unknown(classify_unknown(query, started.elapsed(), || solver.get_reason_unknown())),
             SatResult::Sat => match solver.get_model() {
-                Some(model) => {
-                    let (reads, wrong) = given_guesses(pool, &model, &tr);
-                    if wrong {
-                        rounds += 1;
-                        if rounds > super::GIVEN_ROUNDS {
-                            return SolverResult::Unknown(super::given_rounds_ran_out(pool, &reads));
+                Some(model) => match rounds.next(pool, given_reads(pool, &model, &tr)) {
+                    Round::Settled => finish_model(pool, &constraints, read_model(ctx, pool, &constraints, &model, &tr), "z3"),
+                    Round::RanOut(unknown) => SolverResult::Unknown(unknown),
+                    Round::Hold(places) => {
+                        for (array, at, byte) in places {
+                            let element = tr.array(array).select(&BV::from_u64(ctx, at, 64));
+                            asserted.push(element._eq(&Dynamic::from_ast(&BV::from_u64(ctx, u64::from(byte), 8))));
                         }
-                        // A new solver each round: Z3 answers a solver's
-                        // later checks with its incremental core, which took
-                        // seconds a round where the first check's tactic
-                        // takes milliseconds.
-                        // Every place this model reads is held, the right
-                        // guesses too: the next model cannot move them.
-                        for (array, at, byte) in reads {
-                            if fixed.insert((array, at)) {
-                                let element = tr.array(array).select(&BV::from_u64(ctx, at, 64));
-                                asserted.push(element._eq(&Dynamic::from_ast(&BV::from_u64(ctx, u64::from(byte), 8))));
-                            }
-                        }
+                        // A new solver each round, with the query's whole
+                        // budget: Z3 answers a solver's later checks with
+                        // its incremental core, which took seconds a round
+                        // where the first check's tactic takes milliseconds.
                         solver = new_solver();
                         for a in &asserted {
                             solver.assert(a);
                         }
                         continue;
                     }
-                    finish_model(pool, &constraints, read_model(ctx, pool, &constraints, &model, &tr), "z3")
-                }
+                },
                 None => SolverResult::Unknown(Unknown::new(UnknownKind::SolverError, "z3 gave no model")),
             },
         };
     }
 }
 
-/// The places of given bytes (`InputArray::given`) that `model` reads
-/// at symbolic positions, as (array, position, given byte), and whether
-/// it guesses any of them other than the given byte.
-fn given_guesses(pool: &ExprPool, model: &z3::Model, tr: &Translator) -> (Vec<(u32, u64, u8)>, bool) {
-    let (mut reads, mut wrong) = (Vec::new(), false);
-    for (id, term) in &tr.memo {
-        let Expr::InputAt { array, index } = *pool.get(*id) else { continue };
-        let Some(given) = pool.given_bytes(array) else { continue };
-        let at = eval_wide(model, &tr.memo[&index], 64);
-        let Some(&byte) = usize::try_from(at).ok().and_then(|i| given.get(i)) else { continue };
-        wrong |= eval_wide(model, term, 8) != u128::from(byte);
-        reads.push((array, at as u64, byte));
-    }
-    reads.sort_unstable();
-    reads.dedup();
-    (reads, wrong)
+/// The places of given bytes (`InputArray::given`) that `model` reads at
+/// symbolic positions, as (array, position, the model's byte there).
+fn given_reads(pool: &ExprPool, model: &z3::Model, tr: &Translator) -> Vec<ReadPlace> {
+    tr.memo
+        .iter()
+        .filter_map(|(id, term)| {
+            let Expr::InputAt { array, index } = *pool.get(*id) else { return None };
+            pool.given_bytes(array)?;
+            let at = u64::try_from(eval_wide(model, &tr.memo[&index], 64)).ok()?;
+            Some((array, at, eval_wide(model, term, 8) as u8))
+        })
+        .collect()
 }
 
 /// Why Z3 answered `unknown` after `elapsed`, from the limits the query
